@@ -1,0 +1,143 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { RATE_LIMITS } from '@console/domain';
+import type { Config } from './config.ts';
+import type { Database } from './db/connection.ts';
+import { createAuthenticator } from './lib/caller.ts';
+import { registerErrorHandling, sendNotFound } from './lib/error-handler.ts';
+import { createMailer, type Mailer } from './lib/mail.ts';
+import { postgresRateLimitStore } from './lib/rate-limit.ts';
+import { createTokenService } from './lib/tokens.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { debugRoutes } from './modules/debug/debug.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { createUsersService } from './modules/users/users.service.ts';
+
+const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+export type RateLimitSettings = { [K in keyof typeof RATE_LIMITS]: number };
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  jwtSecret: string;
+  logger: FastifyBaseLogger | boolean;
+  /** Overrides for tests and benchmarks; production uses RATE_LIMITS. */
+  rateLimits?: RateLimitSettings;
+  mailer?: Mailer;
+  /** Serve the built console from apps/web/dist when it exists (default true). */
+  serveWeb?: boolean;
+}
+
+/** Everything a route module may use: services and the authentication preHandler. */
+export type AppContext = ReturnType<typeof createContext>;
+
+function createContext(options: AppOptions, log: FastifyBaseLogger) {
+  const db = options.database.db;
+  const tokens = createTokenService(options.jwtSecret);
+  const mailer = options.mailer ?? createMailer({ db, smtpUrl: options.config.smtpUrl, logger: log });
+  const users = createUsersService({ db });
+  const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl });
+  return {
+    config: options.config,
+    db,
+    tokens,
+    mailer,
+    users,
+    auth,
+    authenticate: createAuthenticator(db, tokens),
+    rateLimits: (options.rateLimits ?? RATE_LIMITS) as RateLimitSettings,
+  };
+}
+
+/** Content-Security-Policy the console runs under: nothing but this origin. */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join('; ');
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === true ? { level: options.config.logLevel } : options.logger === false ? false : undefined,
+    loggerInstance: typeof options.logger === 'object' ? options.logger : undefined,
+    bodyLimit: 256 * 1024,
+    requestIdHeader: false,
+    // Requests are not logged one by one; failures are (error handler and onResponse).
+    logController: new LogController({ disableRequestLogging: true }),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('caller', null);
+  registerErrorHandling(app);
+
+  const context = createContext(options, app.log);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'no-referrer');
+    if (!request.url.startsWith('/api/docs')) reply.header('content-security-policy', CSP);
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 500) {
+      request.log.error({ requestId: request.id, url: request.url, status: reply.statusCode }, 'server error');
+    }
+  });
+
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false, store: postgresRateLimitStore(context.db) });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Organization Console API', version: '1.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  await app.register(
+    async (api) => {
+      for (const routes of [healthRoutes, authRoutes, usersRoutes, debugRoutes]) {
+        await api.register(routes(context));
+      }
+    },
+    { prefix: '/api' },
+  );
+
+  const serveWeb = (options.serveWeb ?? true) && existsSync(WEB_DIST + 'index.html');
+  if (serveWeb) {
+    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api');
+    // Client-side routes (/dashboard, /orgs/...) all load the one page of the console.
+    if (serveWeb && isPage) return reply.type('text/html').sendFile('index.html');
+    return sendNotFound(reply, request.method, request.url);
+  });
+
+  return app;
+}

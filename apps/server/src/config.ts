@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/** Settings read from the environment at start; every bad value is reported with its name. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  appUrl: string;
+  jwtSecret: string | null;
+  smtpUrl: string | null;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  logLevel: string;
+}
+
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? null : v.trim()));
+
+const envSchema = z.object({
+  PORT: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  DATABASE_URL: optional.refine(
+    (v) => v === null || /^postgres(ql)?:\/\//.test(v),
+    'must start with postgres:// or postgresql://',
+  ),
+  APP_URL: optional.refine((v) => v === null || isOrigin(v), 'must be an http(s) origin such as https://console.example.com'),
+  JWT_SECRET: optional.refine((v) => v === null || v.length >= 32, 'must be at least 32 characters'),
+  SMTP_URL: optional.refine(
+    (v) => v === null || /^smtps?:\/\//.test(v),
+    'must start with smtp:// or smtps://',
+  ),
+  ADMIN_EMAIL: optional.refine(
+    (v) => v === null || z.email().safeParse(v).success,
+    'must be an e-mail address',
+  ),
+  ADMIN_PASSWORD: optional.refine(
+    (v) => v === null || (v.length >= 8 && v.length <= 256),
+    'must be 8 to 256 characters',
+  ),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/';
+  } catch {
+    return false;
+  }
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.ADMIN_PASSWORD !== null && e.ADMIN_EMAIL === null) {
+    throw new ConfigError('Invalid configuration:\n  ADMIN_PASSWORD: is set but ADMIN_EMAIL is not');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    jwtSecret: e.JWT_SECRET,
+    smtpUrl: e.SMTP_URL,
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,113 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Kysely's view of the tables in migrations/. Numeric columns arrive as strings (exact). */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface OrganizationsTable {
+  id: Generated<string>;
+  name: string;
+  description: string | null;
+  org_type: string;
+  parent_org_id: string | null;
+  parent_org_type: string | null;
+  /** Set by a trigger from the parent's path. */
+  path: Generated<string>;
+  status: Generated<string>;
+  disable_parent_invites: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface OrganizationBillingSettingsTable {
+  organization_id: string;
+  credit_balance: ColumnType<string, string | undefined, string>;
+  activated_agent_limit: Generated<number>;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  password_hash: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  role: string;
+  status: Generated<string>;
+  organization_id: string;
+  preferred_locale: Generated<string>;
+  invited_at: NullableTimestamp;
+  last_login_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface RefreshSessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  revoked_reason: string | null;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  created_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface OneTimeTokensTable {
+  token_hash: string;
+  purpose: 'password_reset';
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface OutboxTable {
+  id: Generated<string>;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  link: string | null;
+  created_at: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  actor_user_id: string | null;
+  organization_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  details: ColumnType<unknown, string | undefined, string>;
+  ip: string | null;
+  request_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  reset_at: Timestamp;
+}
+
+export interface DB {
+  organizations: OrganizationsTable;
+  organization_billing_settings: OrganizationBillingSettingsTable;
+  users: UsersTable;
+  refresh_sessions: RefreshSessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  one_time_tokens: OneTimeTokensTable;
+  outbox: OutboxTable;
+  audit_log: AuditLogTable;
+  rate_limits: RateLimitsTable;
+}

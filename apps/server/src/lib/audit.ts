@@ -1,0 +1,30 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+
+export interface AuditEntry {
+  actorUserId: string | null;
+  organizationId: string | null;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  details?: Record<string, unknown>;
+  ip?: string | null;
+  requestId?: string | null;
+}
+
+/** Writes one audit row, inside the caller's transaction when it passes one. */
+export async function writeAudit(executor: Kysely<DB> | Transaction<DB>, entry: AuditEntry): Promise<void> {
+  await executor
+    .insertInto('audit_log')
+    .values({
+      actor_user_id: entry.actorUserId,
+      organization_id: entry.organizationId,
+      action: entry.action,
+      target_type: entry.targetType,
+      target_id: entry.targetId,
+      details: JSON.stringify(entry.details ?? {}),
+      ip: entry.ip ?? null,
+      request_id: entry.requestId ?? null,
+    })
+    .execute();
+}

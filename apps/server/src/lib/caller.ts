@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { FastifyRequest } from 'fastify';
+import type { OrgStatus, OrgType } from '@console/domain';
+import type { DB } from '../db/schema.ts';
+import type { TokenService } from './tokens.ts';
+import { UnauthorizedError } from './errors.ts';
+
+/** Who is calling, read from the database on every request: the token only names the user. */
+export interface Caller {
+  userId: string;
+  email: string;
+  role: string;
+  sessionId: string;
+  organization: { id: string; name: string; org_type: OrgType; status: OrgStatus; path: string };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : null;
+}
+
+/**
+ * Verifies the bearer token and loads the caller. A deactivated user, or a session that
+ * was signed out or revoked, is refused at once whatever the token's expiry says.
+ */
+export function createAuthenticator(db: Kysely<DB>, tokens: TokenService) {
+  return async function authenticate(request: FastifyRequest): Promise<void> {
+    const token = bearerToken(request);
+    if (!token) throw new UnauthorizedError();
+    const { userId, sessionId } = await tokens.verify(token);
+    const row = await db
+      .selectFrom('users as u')
+      .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+      .innerJoin('refresh_sessions as s', (join) =>
+        join.onRef('s.user_id', '=', 'u.id').on('s.id', '=', sessionId),
+      )
+      .select([
+        'u.id',
+        'u.email',
+        'u.role',
+        'u.status',
+        'u.deleted_at',
+        's.revoked_at',
+        'o.id as org_id',
+        'o.name as org_name',
+        'o.org_type',
+        'o.status as org_status',
+        'o.path',
+        'o.deleted_at as org_deleted_at',
+      ])
+      .where('u.id', '=', userId)
+      .executeTakeFirst();
+    if (!row || row.revoked_at) throw new UnauthorizedError('Session ended', 'session_revoked');
+    if (row.status !== 'active' || row.deleted_at || row.org_deleted_at) {
+      throw new UnauthorizedError('Account is not active', 'account_inactive');
+    }
+    request.caller = {
+      userId: row.id,
+      email: row.email,
+      role: row.role,
+      sessionId,
+      organization: {
+        id: row.org_id,
+        name: row.org_name,
+        org_type: row.org_type as OrgType,
+        status: row.org_status as OrgStatus,
+        path: row.path,
+      },
+    };
+  };
+}
+
+/** The caller of a route that ran `authenticate`. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new UnauthorizedError();
+  return request.caller;
+}

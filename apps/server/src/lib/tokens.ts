@@ -1,0 +1,84 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SESSION } from '@console/domain';
+import { UnauthorizedError } from './errors.ts';
+
+const ISSUER = 'org-console';
+const AUDIENCE = 'authenticated';
+
+/** The JWT secret: JWT_SECRET, or one generated once and kept in DATA_DIR. */
+export function resolveJwtSecret(configured: string | null, dataDir: string): string {
+  if (configured) return configured;
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** Server-owned claims only: nothing a user can edit grants rights (DESIGN.md section 5). */
+export interface AccessClaims {
+  userId: string;
+  email: string;
+  sessionId: string;
+  role: string;
+  orgId: string;
+  orgType: string;
+  orgName: string;
+}
+
+export interface TokenService {
+  sign(claims: AccessClaims): Promise<{ token: string; expiresAt: number }>;
+  verify(token: string): Promise<{ userId: string; sessionId: string }>;
+}
+
+export function createTokenService(secret: string, ttlSeconds: number = SESSION.accessTokenTtlSeconds): TokenService {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async sign(claims) {
+      const now = Math.floor(Date.now() / 1000);
+      const expiresAt = now + ttlSeconds;
+      const token = await new SignJWT({
+        email: claims.email,
+        role: 'authenticated',
+        sid: claims.sessionId,
+        app_metadata: {
+          role: claims.role,
+          org_id: claims.orgId,
+          org_type: claims.orgType,
+          org_name: claims.orgName,
+        },
+      })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(claims.userId)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt(now)
+        .setExpirationTime(expiresAt)
+        .sign(key);
+      return { token, expiresAt };
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ['HS256'],
+          issuer: ISSUER,
+          audience: AUDIENCE,
+        });
+        if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') {
+          throw new UnauthorizedError('Invalid token claims');
+        }
+        return { userId: payload.sub, sessionId: payload.sid };
+      } catch (error) {
+        if (error instanceof joseErrors.JWTExpired) {
+          throw new UnauthorizedError('Token expired', 'token_expired');
+        }
+        if (error instanceof UnauthorizedError) throw error;
+        throw new UnauthorizedError('Invalid token', 'invalid_token');
+      }
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { pino } from 'pino';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openDatabase, type Database } from './db/connection.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { ensureFirstHouseAdmin } from './db/bootstrap.ts';
+import { migrate } from './db/migrate.ts';
+import { DemoAlreadySeededError, seedDemo } from './db/seed.ts';
+import { resolveJwtSecret } from './lib/tokens.ts';
+
+const USAGE = `Usage: main.ts <command>
+  serve            migrate, create the first house admin if the database is empty, and serve
+  migrate          apply pending migrations
+  seed [--demo]    create the first house admin if needed; --demo adds a demo hierarchy`;
+
+async function prepare(config: Config, purpose: string): Promise<Database> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, purpose });
+  await migrate(database);
+  const first = await ensureFirstHouseAdmin(database.db, { email: config.adminEmail, password: config.adminPassword });
+  if (first) {
+    const lines = [
+      '',
+      'First house admin created.',
+      `  Sign in at: ${config.appUrl}/login`,
+      `  Email:      ${first.email}`,
+      first.generatedPassword
+        ? `  Password:   ${first.generatedPassword}   (shown once; change it after signing in)`
+        : '  Password:   the ADMIN_PASSWORD you set',
+      '',
+    ];
+    console.log(lines.join('\n'));
+  }
+  return database;
+}
+
+async function serve(config: Config) {
+  const logger = pino({ level: config.logLevel });
+  const database = await prepare(config, 'server');
+  const app = await buildApp({
+    config,
+    database,
+    jwtSecret: resolveJwtSecret(config.jwtSecret, config.dataDir),
+    logger,
+  });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down: finishing requests under way');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+  console.log(`Organization Console is running at ${config.appUrl} (${database.kind === 'pg' ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`);
+}
+
+async function main(argv: string[]) {
+  const [command = 'serve', ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'migrate': {
+      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, purpose: 'db:migrate' });
+      try {
+        const applied = await migrate(database);
+        console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    case 'seed': {
+      const database = await prepare(config, 'db:seed');
+      try {
+        if (rest.includes('--demo')) {
+          const { password, signIns } = await seedDemo(database.db);
+          console.log(`Demo hierarchy added. Every demo user signs in with the password: ${password}`);
+          console.table(signIns);
+        }
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    default:
+      console.error(USAGE);
+      process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof DemoAlreadySeededError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

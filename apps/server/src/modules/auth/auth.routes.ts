@@ -1,0 +1,141 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  SESSION,
+  okSchema,
+  passwordBodySchema,
+  recoverBodySchema,
+  recoverResponseSchema,
+  sessionSchema,
+  signInBodySchema,
+} from '@console/domain';
+import { callerOf } from '../../lib/caller.ts';
+import { limitBy } from '../../lib/rate-limit.ts';
+import type { AppContext } from '../../app.ts';
+import type { ClientInfo, IssuedSession } from './auth.service.ts';
+
+const COOKIE_PATH = '/api/auth';
+
+function clientInfo(request: FastifyRequest): ClientInfo {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] ?? null, requestId: request.id };
+}
+
+const emailKey = (request: FastifyRequest) => {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? email.trim().toLowerCase() : null;
+};
+
+export function authRoutes({ auth, authenticate, config, rateLimits }: AppContext): FastifyPluginAsyncZod {
+  const secureCookies = config.appUrl.startsWith('https://');
+
+  function sendSession(reply: FastifyReply, issued: IssuedSession) {
+    reply.setCookie(SESSION.refreshCookie, issued.refreshToken, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: secureCookies,
+      path: COOKIE_PATH,
+      maxAge: SESSION.refreshTokenTtlSeconds,
+    });
+    return issued.session;
+  }
+
+  return async (app) => {
+    const windowSeconds = rateLimits.windowSeconds;
+    const signInLimit = limitBy(app, [
+      { name: 'sign-in:address', max: rateLimits.signInPerAddress, windowSeconds, key: (r) => r.ip },
+      { name: 'sign-in:email', max: rateLimits.signInPerEmail, windowSeconds, key: emailKey },
+    ]);
+    const recoverLimit = limitBy(app, [
+      { name: 'recover:address', max: rateLimits.recoverPerAddress, windowSeconds, key: (r) => r.ip },
+      { name: 'recover:email', max: rateLimits.recoverPerEmail, windowSeconds, key: emailKey },
+    ]);
+
+    app.post(
+      '/auth/sign-in',
+      {
+        preHandler: signInLimit,
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign in with e-mail and password',
+          body: signInBodySchema,
+          response: { 200: sessionSchema },
+        },
+      },
+      async (request, reply) =>
+        sendSession(reply, await auth.signIn(request.body.email, request.body.password, clientInfo(request))),
+    );
+
+    app.post(
+      '/auth/refresh',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Rotate the refresh cookie and get a new access token',
+          response: { 200: sessionSchema },
+        },
+      },
+      async (request, reply) => {
+        try {
+          return sendSession(reply, await auth.refresh(request.cookies[SESSION.refreshCookie]));
+        } catch (error) {
+          reply.clearCookie(SESSION.refreshCookie, { path: COOKIE_PATH });
+          throw error;
+        }
+      },
+    );
+
+    app.post(
+      '/auth/sign-out',
+      { schema: { tags: ['auth'], summary: 'End the current session', response: { 200: okSchema } } },
+      async (request, reply) => {
+        // An expired access token must not stop a sign-out: the cookie names the session too.
+        await authenticate(request).catch(() => undefined);
+        await auth.signOut(request.cookies[SESSION.refreshCookie], request.caller);
+        reply.clearCookie(SESSION.refreshCookie, { path: COOKIE_PATH });
+        return { ok: true as const };
+      },
+    );
+
+    app.post(
+      '/auth/recover',
+      {
+        preHandler: recoverLimit,
+        schema: {
+          tags: ['auth'],
+          summary: 'Send a password reset link (same answer whether or not the account exists)',
+          body: recoverBodySchema,
+          response: { 200: recoverResponseSchema },
+        },
+      },
+      async (request) => {
+        await auth.recover(request.body.email, clientInfo(request));
+        return { message: MESSAGES.auth.resetSent };
+      },
+    );
+
+    app.post(
+      '/auth/password',
+      {
+        preHandler: recoverLimit,
+        schema: {
+          tags: ['auth'],
+          summary: 'Set a new password with a reset token, or change it when signed in',
+          body: passwordBodySchema,
+          response: { 200: okSchema },
+        },
+      },
+      async (request, reply) => {
+        const { password, token } = request.body;
+        if (token) {
+          await auth.resetPassword(token, password, clientInfo(request));
+          reply.clearCookie(SESSION.refreshCookie, { path: COOKIE_PATH });
+        } else {
+          await authenticate(request);
+          await auth.changePassword(callerOf(request), password, clientInfo(request));
+        }
+        return { ok: true as const };
+      },
+    );
+  };
+}

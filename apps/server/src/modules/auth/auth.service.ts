@@ -1,0 +1,261 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { MESSAGES, SESSION, type Session } from '@console/domain';
+import type { DB } from '../../db/schema.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { BadRequestError, UnauthorizedError } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mail.ts';
+import { hashPassword, hashToken, randomToken, verifyPassword } from '../../lib/secrets.ts';
+import type { TokenService } from '../../lib/tokens.ts';
+import type { Caller } from '../../lib/caller.ts';
+import type { UsersService } from '../users/users.service.ts';
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | null;
+  requestId: string;
+}
+
+/** A session for the response body plus the refresh token for the httpOnly cookie. */
+export interface IssuedSession {
+  session: Session;
+  refreshToken: string;
+}
+
+interface Deps {
+  db: Kysely<DB>;
+  tokens: TokenService;
+  users: UsersService;
+  mailer: Mailer;
+  appUrl: string;
+}
+
+const refreshExpiry = () => new Date(Date.now() + SESSION.refreshTokenTtlSeconds * 1000);
+
+export function createAuthService({ db, tokens, users, mailer, appUrl }: Deps) {
+  async function issue(executor: Kysely<DB> | Transaction<DB>, userId: string, sessionId: string): Promise<IssuedSession> {
+    const refreshToken = randomToken();
+    await executor
+      .insertInto('refresh_tokens')
+      .values({ token_hash: hashToken(refreshToken), session_id: sessionId })
+      .execute();
+    const user = await users.getProfile(userId, executor);
+    const { token, expiresAt } = await tokens.sign({
+      userId,
+      email: user.email,
+      sessionId,
+      role: user.role,
+      orgId: user.organization.id,
+      orgType: user.organization.org_type,
+      orgName: user.organization.name,
+    });
+    return {
+      refreshToken,
+      session: {
+        access_token: token,
+        token_type: 'bearer',
+        expires_in: SESSION.accessTokenTtlSeconds,
+        expires_at: expiresAt,
+        user,
+      },
+    };
+  }
+
+  async function revokeSessions(
+    executor: Kysely<DB> | Transaction<DB>,
+    userId: string,
+    reason: string,
+    exceptSessionId?: string,
+  ) {
+    let query = executor
+      .updateTable('refresh_sessions')
+      .set({ revoked_at: sql`now()`, revoked_reason: reason })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null);
+    if (exceptSessionId) query = query.where('id', '<>', exceptSessionId);
+    await query.execute();
+  }
+
+  return {
+    /** Unknown e-mail and wrong password take the same path and give the same answer. */
+    async signIn(email: string, password: string, client: ClientInfo): Promise<IssuedSession> {
+      const account = await users.findCredentials(email);
+      const valid = await verifyPassword(account?.password_hash ?? null, password);
+      if (!account || !valid) throw new UnauthorizedError(MESSAGES.auth.invalidCredentials, 'invalid_credentials');
+      if (account.status !== 'active' || account.deleted_at || account.org_deleted_at) {
+        throw new UnauthorizedError(MESSAGES.auth.accountInactive, 'account_inactive');
+      }
+      return db.transaction().execute(async (trx) => {
+        await users.stampLastLogin(trx, account.id);
+        const session = await trx
+          .insertInto('refresh_sessions')
+          .values({
+            user_id: account.id,
+            expires_at: refreshExpiry(),
+            ip: client.ip,
+            user_agent: client.userAgent?.slice(0, 300) ?? null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return issue(trx, account.id, session.id);
+      });
+    },
+
+    /**
+     * Rotates a refresh token. A token that was already used means it leaked (or was
+     * replayed): the whole session is revoked, so the thief's copy dies too.
+     */
+    async refresh(refreshToken: string | undefined): Promise<IssuedSession> {
+      if (!refreshToken) throw new UnauthorizedError(MESSAGES.auth.sessionExpired, 'no_refresh_token');
+      const result = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('refresh_tokens as t')
+          .innerJoin('refresh_sessions as s', 's.id', 't.session_id')
+          .innerJoin('users as u', 'u.id', 's.user_id')
+          .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+          .select([
+            't.used_at',
+            's.id as session_id',
+            's.user_id',
+            's.revoked_at',
+            's.expires_at',
+            'u.status',
+            'u.deleted_at',
+            'o.deleted_at as org_deleted_at',
+          ])
+          .where('t.token_hash', '=', hashToken(refreshToken))
+          .forUpdate('t')
+          .executeTakeFirst();
+        if (!row) return null;
+        if (row.used_at) {
+          await trx
+            .updateTable('refresh_sessions')
+            .set({ revoked_at: sql`now()`, revoked_reason: 'refresh token reused' })
+            .where('id', '=', row.session_id)
+            .where('revoked_at', 'is', null)
+            .execute();
+          return 'reused' as const;
+        }
+        if (row.revoked_at || row.expires_at < new Date()) return null;
+        if (row.status !== 'active' || row.deleted_at || row.org_deleted_at) return null;
+        await trx
+          .updateTable('refresh_tokens')
+          .set({ used_at: sql`now()` })
+          .where('token_hash', '=', hashToken(refreshToken))
+          .execute();
+        await trx
+          .updateTable('refresh_sessions')
+          .set({ last_used_at: sql`now()` })
+          .where('id', '=', row.session_id)
+          .execute();
+        return issue(trx, row.user_id, row.session_id);
+      });
+      if (result === null || result === 'reused') {
+        throw new UnauthorizedError(MESSAGES.auth.sessionExpired, 'invalid_refresh_token');
+      }
+      return result;
+    },
+
+    /** Ends the session named by the refresh cookie, or by the access token. */
+    async signOut(refreshToken: string | undefined, caller: Caller | null): Promise<void> {
+      let sessionId = caller?.sessionId ?? null;
+      if (!sessionId && refreshToken) {
+        const row = await db
+          .selectFrom('refresh_tokens')
+          .select('session_id')
+          .where('token_hash', '=', hashToken(refreshToken))
+          .executeTakeFirst();
+        sessionId = row?.session_id ?? null;
+      }
+      if (!sessionId) return;
+      await db
+        .updateTable('refresh_sessions')
+        .set({ revoked_at: sql`now()`, revoked_reason: 'signed out' })
+        .where('id', '=', sessionId)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+
+    /** Always the same answer; a link goes out only to an active account. */
+    async recover(email: string, client: ClientInfo): Promise<void> {
+      const account = await users.findCredentials(email);
+      if (!account || account.status !== 'active' || account.deleted_at || account.org_deleted_at) return;
+      const token = randomToken();
+      await db
+        .insertInto('one_time_tokens')
+        .values({
+          token_hash: hashToken(token),
+          purpose: 'password_reset',
+          user_id: account.id,
+          expires_at: new Date(Date.now() + SESSION.resetTokenTtlSeconds * 1000),
+        })
+        .execute();
+      await writeAudit(db, {
+        actorUserId: account.id,
+        organizationId: null,
+        action: 'auth.recovery_requested',
+        targetType: 'user',
+        targetId: account.id,
+        ip: client.ip,
+        requestId: client.requestId,
+      });
+      const link = `${appUrl}/update-password#access_token=${token}&type=recovery`;
+      await mailer.send({
+        to: email,
+        subject: 'Reset your password',
+        text:
+          'Someone asked to reset the password of your account.\n\n' +
+          `Open this link within one hour to choose a new password:\n${link}\n\n` +
+          'If it was not you, ignore this message: your password stays as it is.',
+        link,
+      });
+    },
+
+    /** Sets a new password with a reset token; every session of the user ends. */
+    async resetPassword(token: string, password: string, client: ClientInfo): Promise<void> {
+      const passwordHash = await hashPassword(password);
+      await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('one_time_tokens')
+          .set({ used_at: sql`now()` })
+          .where('token_hash', '=', hashToken(token))
+          .where('purpose', '=', 'password_reset')
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', sql<Date>`now()`)
+          .returning('user_id')
+          .executeTakeFirst();
+        if (!row) throw new BadRequestError(MESSAGES.auth.invalidResetLink);
+        await users.setPasswordHash(trx, row.user_id, passwordHash);
+        await revokeSessions(trx, row.user_id, 'password reset');
+        await writeAudit(trx, {
+          actorUserId: row.user_id,
+          organizationId: null,
+          action: 'auth.password_reset',
+          targetType: 'user',
+          targetId: row.user_id,
+          ip: client.ip,
+          requestId: client.requestId,
+        });
+      });
+    },
+
+    /** A signed-in user changes their password; their other sessions end. */
+    async changePassword(caller: Caller, password: string, client: ClientInfo): Promise<void> {
+      const passwordHash = await hashPassword(password);
+      await db.transaction().execute(async (trx) => {
+        await users.setPasswordHash(trx, caller.userId, passwordHash);
+        await revokeSessions(trx, caller.userId, 'password changed', caller.sessionId);
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: caller.organization.id,
+          action: 'auth.password_changed',
+          targetType: 'user',
+          targetId: caller.userId,
+          ip: client.ip,
+          requestId: client.requestId,
+        });
+      });
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

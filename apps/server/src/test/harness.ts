@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { RATE_LIMITS } from '@console/domain';
+import { buildApp, type RateLimitSettings } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { createPGlite, fromPGlite, fromPgPool, type Database } from '../db/connection.ts';
+import { ensureFirstHouseAdmin } from '../db/bootstrap.ts';
+import { withDatabase } from './global-setup.ts';
+
+/** A fresh, migrated database for one test file: PGlite, or a copy of the PostgreSQL template. */
+export async function freshDatabase(): Promise<Database> {
+  const serverUrl = inject('pgServerUrl');
+  if (!serverUrl) {
+    const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
+    return fromPGlite(await createPGlite({ loadDataDir: template }));
+  }
+  const name = `${inject('pgTemplate').replace(/_tpl$/, '')}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    // Copying a template fails while another session still touches it (a just-closed
+    // pool, or another test file copying it at the same moment): wait and try again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`create database ${name} template ${inject('pgTemplate')}`);
+        break;
+      } catch (error) {
+        if (attempt >= 50 || !String(error).includes('being accessed by other users')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  const pool = new pg.Pool({ connectionString: withDatabase(serverUrl, name), max: 10 });
+  const database = fromPgPool(pool);
+  return { ...database, close: async () => database.close() };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  /** The refresh cookie the response set, if any. */
+  refreshCookie: string | null;
+}
+
+export interface RequestOptions {
+  token?: string;
+  cookie?: string;
+  headers?: Record<string, string>;
+  /** A raw body sent as is (for malformed JSON). */
+  raw?: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  baseUrl: string;
+  admin: { email: string; password: string };
+  request<T = any>(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+  signIn(email: string, password: string): Promise<{ token: string; cookie: string; body: any }>;
+  close(): Promise<void>;
+}
+
+const UNLIMITED = { signInPerAddress: 1000, signInPerEmail: 1000, recoverPerAddress: 1000, recoverPerEmail: 1000 };
+
+export const ADMIN = { email: 'admin@example.test', password: 'correct horse battery' };
+
+/** The API on a real database, listening on a real port; requests go through HTTP. */
+export async function createTestApp(
+  options: { rateLimits?: Partial<RateLimitSettings>; appUrl?: string } = {},
+): Promise<TestApp> {
+  const database = await freshDatabase();
+  await ensureFirstHouseAdmin(database.db, ADMIN);
+  const config = {
+    ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' }),
+    appUrl: options.appUrl ?? 'http://console.test',
+  };
+  const app = await buildApp({
+    config,
+    database,
+    jwtSecret: randomBytes(32).toString('hex'),
+    logger: false,
+    serveWeb: false,
+        // Generous limits unless a test is about them: the suite signs in many times.
+    rateLimits: { ...RATE_LIMITS, ...UNLIMITED, ...options.rateLimits },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  async function request<T = any>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    if (opts.cookie) headers.cookie = opts.cookie;
+    let payload: string | undefined = opts.raw;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+    }
+    if (payload !== undefined) headers['content-type'] ??= 'application/json';
+    const response = await fetch(baseUrl + path, { method, headers, body: payload });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('refresh_token='));
+    const refreshCookie = setCookie ? setCookie.split(';')[0]! : null;
+    return { status: response.status, headers: response.headers, body: parsed as T, refreshCookie };
+  }
+
+  return {
+    app,
+    database,
+    baseUrl,
+    admin: ADMIN,
+    request,
+    async signIn(email, password) {
+      const response = await request('POST', '/api/auth/sign-in', { email, password });
+      if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${JSON.stringify(response.body)}`);
+      return { token: response.body.access_token, cookie: response.refreshCookie!, body: response.body };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/** Business constants and limits of spec 1 section 9 and spec 2 section 9. */
+export const LIMITS = {
+  orgNameMin: 2,
+  orgNameMax: 100,
+  orgDescriptionMax: 500,
+  passwordMin: 8,
+  /** Not from the spec: bounds that keep hostile input cheap. */
+  passwordMax: 256,
+  emailMax: 254,
+  personNameMin: 2,
+  personNameMax: 100,
+} as const;
+
+export const PAGING = {
+  defaultPage: 1,
+  orgPageSize: 50,
+  orgPageSizes: [10, 25, 50, 100] as const,
+  usersPageSize: 10,
+  ledgerPageSize: 20,
+  recentTransactionsFetch: 5,
+  recentTransactionsShown: 3,
+  teamCardMembers: 5,
+  skeletonRows: 5,
+  dashboardRecentOrgs: 5,
+  dashboardHistoryDays: 7,
+} as const;
+
+export const TIMING = {
+  /** Login retries once, 2 s after a network error. */
+  loginNetworkRetryMs: 2000,
+  loadRetryAttempts: 3,
+  loadRetryDelayMs: 2000,
+  queryStaleMs: 60_000,
+  longStaleMs: 5 * 60_000,
+  queryGcMs: 5 * 60_000,
+  toastDurationMs: 4000,
+  invitationToastMs: 5000,
+  acceptanceRedirectMs: 3000,
+  agentLimitReloadMs: 1500,
+  tooltipDelayMs: 700,
+  tooltipSkipDelayMs: 300,
+} as const;
+
+export const SESSION = {
+  accessTokenTtlSeconds: 15 * 60,
+  refreshTokenTtlSeconds: 30 * 24 * 60 * 60,
+  resetTokenTtlSeconds: 60 * 60,
+  invitationTtlSeconds: 7 * 24 * 60 * 60,
+  refreshCookie: 'refresh_token',
+} as const;
+
+export const RATE_LIMITS = {
+  /** Attempts per window on sign-in and recovery, counted per client address and per e-mail. */
+  signInPerAddress: 20,
+  signInPerEmail: 5,
+  recoverPerAddress: 10,
+  recoverPerEmail: 3,
+  windowSeconds: 15 * 60,
+} as const;
+
+export const CREDITS = {
+  lowBalanceThreshold: 100,
+  step: 0.01,
+  minAmount: 0.01,
+} as const;
+
+export const AGENT_LIMIT = {
+  warningPercent: 75,
+  criticalPercent: 90,
+  capacityDestructivePercent: 80,
+} as const;
+
+export const UI = {
+  narrowBreakpointPx: 768,
+  themeStorageKey: 'vite-ui-theme',
+  sidebarStorageKey: 'sidebar-state',
+  pendingInvitationKey: 'pending-invitation-token',
+  defaultTheme: 'light',
+  productName: 'Organization Console',
+} as const;
+
+/** External addresses the console links to. */
+export const LINKS = {
+  documentation: 'https://github.com',
+} as const;

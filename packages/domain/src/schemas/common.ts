@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** The one error shape of every API failure (DESIGN.md section 3). */
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    /** Per-field messages of a validation failure, keyed by the field's path. */
+    fields: z.record(z.string(), z.string()).optional(),
+    request_id: z.string().optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const ERROR_CODES = {
+  badRequest: 'bad_request',
+  validation: 'validation_failed',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  notFound: 'not_found',
+  conflict: 'conflict',
+  rule: 'rule_violated',
+  rateLimited: 'rate_limited',
+  unavailable: 'unavailable',
+  internal: 'internal_error',
+} as const;
+
+export const uuidSchema = z.uuid();
+export const isoDateSchema = z.string();
+export const okSchema = z.object({ ok: z.literal(true) });
