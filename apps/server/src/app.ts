@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -43,6 +44,12 @@ export interface AppOptions {
   serveWeb?: boolean;
 }
 
+function scaledRateLimits(factor: number): RateLimitSettings {
+  const { windowSeconds, ...counts } = RATE_LIMITS;
+  const scaled = Object.fromEntries(Object.entries(counts).map(([name, max]) => [name, Math.round(max * factor)]));
+  return { ...(scaled as Omit<RateLimitSettings, 'windowSeconds'>), windowSeconds };
+}
+
 /** Everything a route module may use: services and the authentication preHandler. */
 export type AppContext = ReturnType<typeof createContext>;
 
@@ -60,7 +67,7 @@ function createContext(options: AppOptions, log: FastifyBaseLogger) {
     users,
     auth,
     authenticate: createAuthenticator(db, tokens),
-    rateLimits: (options.rateLimits ?? RATE_LIMITS) as RateLimitSettings,
+    rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
   };
 }
 
@@ -83,7 +90,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger === true ? { level: options.config.logLevel } : options.logger === false ? false : undefined,
     loggerInstance: typeof options.logger === 'object' ? options.logger : undefined,
     bodyLimit: 256 * 1024,
+    // Behind a load balancer, the client address (rate limits, audit) comes from X-Forwarded-For.
+    trustProxy: options.config.trustProxy,
     requestIdHeader: false,
+    genReqId: () => randomUUID(),
     // Requests are not logged one by one; failures are (error handler and onResponse).
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();

@@ -12,6 +12,9 @@ export interface Config {
   adminEmail: string | null;
   adminPassword: string | null;
   logLevel: string;
+  trustProxy: boolean;
+  /** Multiplies every rate limit (load tests and browser journeys sign in often). */
+  rateLimitFactor: number;
 }
 
 const optional = z
@@ -46,6 +49,15 @@ const envSchema = z.object({
     (v) => v === null || (v.length >= 8 && v.length <= 256),
     'must be 8 to 256 characters',
   ),
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0', ''], { error: 'must be true or false' })
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+  RATE_LIMIT_FACTOR: z.coerce
+    .number({ error: 'must be a number' })
+    .min(1, 'must be at least 1')
+    .max(100_000, 'must be at most 100000')
+    .default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -81,5 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    rateLimitFactor: e.RATE_LIMIT_FACTOR,
   };
 }

@@ -20,13 +20,17 @@ create table organizations (
   -- The parent's type travels with the reference, so the database itself checks
   -- that a child is exactly one level below its parent.
   foreign key (parent_org_id, parent_org_type) references organizations (id, org_type),
+  -- Written so that no part can be NULL (a CHECK passes on NULL).
   check (
     (org_type = 'house' and parent_org_id is null and parent_org_type is null)
-    or (org_type = 'super_agency' and parent_org_type = 'house')
-    or (org_type = 'agency' and parent_org_type = 'super_agency')
-    or (org_type = 'tenant' and parent_org_type = 'agency')
-  ),
-  check (parent_org_id is null or parent_org_type is not null)
+    or (
+      org_type <> 'house'
+      and parent_org_id is not null
+      and parent_org_type is not distinct from (
+        case org_type when 'super_agency' then 'house' when 'agency' then 'super_agency' when 'tenant' then 'agency' end
+      )
+    )
+  )
 );
 
 create unique index organizations_path_idx on organizations (path);

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      port: 3000,
+      dataDir: './data',
+      databaseUrl: null,
+      appUrl: 'http://localhost:3000',
+      jwtSecret: null,
+      smtpUrl: null,
+      adminEmail: null,
+    });
+    expect(loadConfig({ PORT: '4100' }).appUrl).toBe('http://localhost:4100');
+    expect(loadConfig({ APP_URL: 'https://console.example.com/' }).appUrl).toBe('https://console.example.com');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ APP_URL: 'console.example.com' }, 'APP_URL'],
+    [{ APP_URL: 'https://example.com/app' }, 'APP_URL'],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ ADMIN_EMAIL: 'not-an-email' }, 'ADMIN_EMAIL'],
+    [{ ADMIN_EMAIL: 'a@b.co', ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+    [{ ADMIN_PASSWORD: 'long enough password' }, 'ADMIN_PASSWORD'],
+    [{ RATE_LIMIT_FACTOR: '0' }, 'RATE_LIMIT_FACTOR'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+  ])('reports a bad value by name: %o', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: `));
+  });
+
+  it('reports every bad value at once', () => {
+    expect(() => loadConfig({ PORT: 'x', SMTP_URL: 'ftp://y' })).toThrow(/PORT: [\s\S]*SMTP_URL: /);
+  });
+});

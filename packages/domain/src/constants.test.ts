@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { AGENT_LIMIT, CREDITS, LIMITS, PAGING, SESSION, TIMING, UI } from './constants.ts';
+
+/** Business constants and limits: spec 1 section 9, spec 2 section 9, DESIGN.md section 4. */
+describe('limits (spec 1 section 9)', () => {
+  it.each([
+    ['organization name minimum', LIMITS.orgNameMin, 2],
+    ['organization name maximum', LIMITS.orgNameMax, 100],
+    ['description maximum', LIMITS.orgDescriptionMax, 500],
+    ['password minimum', LIMITS.passwordMin, 8],
+    ['person name minimum (spec 2: first/last name at least 2)', LIMITS.personNameMin, 2],
+  ])('%s is %d', (_label, actual, expected) => {
+    expect(actual).toBe(expected);
+  });
+
+  it('the non-spec upper bounds are above the spec minimums', () => {
+    expect(LIMITS.passwordMax).toBeGreaterThan(LIMITS.passwordMin);
+    expect(LIMITS.personNameMax).toBeGreaterThan(LIMITS.personNameMin);
+    expect(LIMITS.emailMax).toBeGreaterThanOrEqual(254);
+  });
+});
+
+describe('paging (spec 1 and 2 section 9)', () => {
+  it.each([
+    ['default page', PAGING.defaultPage, 1],
+    ['organization page size', PAGING.orgPageSize, 50],
+    ['users page size', PAGING.usersPageSize, 10],
+    ['credit ledger page limit', PAGING.ledgerPageSize, 20],
+    ['recent transactions fetched', PAGING.recentTransactionsFetch, 5],
+    ['recent transactions shown', PAGING.recentTransactionsShown, 3],
+    ['team card members', PAGING.teamCardMembers, 5],
+    ['skeleton rows', PAGING.skeletonRows, 5],
+    ['dashboard recently created', PAGING.dashboardRecentOrgs, 5],
+    ['dashboard usage chart days', PAGING.dashboardHistoryDays, 7],
+  ])('%s is %d', (_label, actual, expected) => {
+    expect(actual).toBe(expected);
+  });
+
+  it('page size choices are 10, 25, 50, 100 and include the default', () => {
+    expect([...PAGING.orgPageSizes]).toEqual([10, 25, 50, 100]);
+    expect(PAGING.orgPageSizes).toContain(PAGING.orgPageSize);
+  });
+});
+
+describe('timing (spec 1 and 2 section 9)', () => {
+  it.each([
+    ['login auto-retry after a network error', TIMING.loginNetworkRetryMs, 2000],
+    ['load retry attempts', TIMING.loadRetryAttempts, 3],
+    ['load retry spacing', TIMING.loadRetryDelayMs, 2000],
+    ['query stale time', TIMING.queryStaleMs, 60_000],
+    ['long stale time (dashboard and organization queries)', TIMING.longStaleMs, 300_000],
+    ['query garbage collection', TIMING.queryGcMs, 300_000],
+    ['toast duration', TIMING.toastDurationMs, 4000],
+    ['invitation toasts', TIMING.invitationToastMs, 5000],
+    ['redirect after acceptance', TIMING.acceptanceRedirectMs, 3000],
+    ['reload after agent limit save', TIMING.agentLimitReloadMs, 1500],
+    ['tooltip delay', TIMING.tooltipDelayMs, 700],
+    ['tooltip skip delay', TIMING.tooltipSkipDelayMs, 300],
+  ])('%s is %d', (_label, actual, expected) => {
+    expect(actual).toBe(expected);
+  });
+});
+
+describe('session secrets (DESIGN.md section 4)', () => {
+  it('access tokens live 15 minutes, reset tokens 1 hour, invitations 7 days', () => {
+    expect(SESSION.accessTokenTtlSeconds).toBe(15 * 60);
+    expect(SESSION.resetTokenTtlSeconds).toBe(60 * 60);
+    expect(SESSION.invitationTtlSeconds).toBe(7 * 24 * 60 * 60);
+  });
+
+  it('the refresh token outlives the access token', () => {
+    expect(SESSION.refreshTokenTtlSeconds).toBeGreaterThan(SESSION.accessTokenTtlSeconds);
+  });
+});
+
+describe('credits and agent limits (spec 2 section 9)', () => {
+  it('low balance below 100; allocation step and minimum 0.01', () => {
+    expect(CREDITS.lowBalanceThreshold).toBe(100);
+    expect(CREDITS.step).toBe(0.01);
+    expect(CREDITS.minAmount).toBe(0.01);
+  });
+
+  it('agent limit warning 75 %, critical 90 %, capacity destructive above 80 %', () => {
+    expect(AGENT_LIMIT.warningPercent).toBe(75);
+    expect(AGENT_LIMIT.criticalPercent).toBe(90);
+    expect(AGENT_LIMIT.capacityDestructivePercent).toBe(80);
+  });
+});
+
+describe('UI (spec 1 sections 4 and 9)', () => {
+  it.each([
+    ['narrow breakpoint', UI.narrowBreakpointPx, 768],
+    ['theme storage key', UI.themeStorageKey, 'vite-ui-theme'],
+    ['sidebar storage key', UI.sidebarStorageKey, 'sidebar-state'],
+    ['default theme', UI.defaultTheme, 'light'],
+  ] as const)('%s is %j', (_label, actual, expected) => {
+    expect(actual).toBe(expected);
+  });
+});
