@@ -59,7 +59,10 @@ describe('normalizeClaims: claims under alternative names and places (spec 1 sec
     { name: 'organization_name', value: 'Acme Tenant', expect: { organization_name: 'Acme Tenant' } },
   ];
 
-  const cases = PLACES.flatMap((where) => ORG_CLAIMS.map((c) => ({ where, ...c })));
+  // The type is the exception: only server-owned places may set it (see "an org type only in user_metadata").
+  const cases = PLACES.flatMap((where) =>
+    ORG_CLAIMS.filter((c) => where !== 'user_metadata' || !c.name.endsWith('_type')).map((c) => ({ where, ...c })),
+  );
 
   it.each(cases)('reads $name under $where', ({ where, name, value, expect: expected }) => {
     expect(claimsOf(place(where, { [name]: value }))).toMatchObject(expected);
@@ -400,7 +403,6 @@ describe('normalizeClaims: parsing log (the debug page Parsing Logs)', () => {
     ['org_id', 'top', 'organization_id', ORG_ID],
     ['org_id', 'user_metadata', 'org_id', ORG_ID],
     ['org_type', 'app_metadata', 'organization_type', 'tenant'],
-    ['org_type', 'user_metadata', 'org_type', 'tenant'],
     ['org_name', 'top', 'org_name', 'Named'],
     ['org_name', 'user_metadata', 'organization_name', 'Named'],
   ] as const)('a %s read from %s.%s is logged naming that source', (claim, where, name, value) => {
@@ -410,6 +412,17 @@ describe('normalizeClaims: parsing log (the debug page Parsing Logs)', () => {
     expect(entry!.source).toContain(name);
     if (where !== 'top') expect(entry!.source).toContain(where);
     else expect(entry!.source).not.toMatch(/metadata/);
+  });
+
+  it('an org type only in user_metadata is not read: it would drive role inference', () => {
+    const claims = claimsOf({ user_metadata: { org_type: 'house' } });
+    expect(claims).toMatchObject({ role: 'tenant_user', organization_type: null, isHouseRole: false });
+    expect(claimsOf({ role: 'agency_admin', user_metadata: { org_type: 'super_agency' } }).role).toBe('agency_admin');
+  });
+
+  it('a value that is not an org type does not hide a valid one', () => {
+    const claims = claimsOf({ app_metadata: { org_type: 'foo' }, org_type: 'agency' });
+    expect(claims).toMatchObject({ organization_type: 'agency', role: 'agency_admin' });
   });
 
   it('claims that are not found are logged as such', () => {

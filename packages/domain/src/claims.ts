@@ -95,26 +95,23 @@ export function normalizeClaims(payload: unknown): NormalizeResult {
     ];
     const all: [string, Bag | null][] = [...trusted, ['user_metadata', user]];
 
-    if (user && (typeof user.role === 'string' || typeof user.user_role === 'string')) {
-      log.push({
-        claim: 'role',
-        source: 'user_metadata',
-        value: user.role ?? user.user_role,
-        note: 'ignored: user_metadata is user-editable',
-      });
+    const userRole = [user?.role, user?.user_role].find((v) => typeof v === 'string' && v !== '');
+    if (userRole) {
+      log.push({ claim: 'role', source: 'user_metadata', value: userRole, note: 'ignored: user_metadata is user-editable' });
     }
     let role = pick(trusted, ['role', 'user_role'], 'role', log, (v) => v === 'authenticated');
     const orgId = pick(all, ['org_id', 'organization_id'], 'org_id', log);
-    const rawType = pick(all, ['org_type', 'organization_type'], 'org_type', log);
-    const orgType = isOrgType(rawType) ? rawType : null;
+    // The organization type drives role inference, so like the role it is read only
+    // from server-owned places; a value that is not a type is passed over.
+    const trustedType = pick(trusted, ['org_type', 'organization_type'], 'org_type', log, (v) => !isOrgType(v)) as OrgType | null;
     const orgName = pick(all, ['org_name', 'organization_name'], 'org_name', log);
 
-    if (role === 'agency_admin' && orgType === 'super_agency') {
+    if (role === 'agency_admin' && trustedType === 'super_agency') {
       role = 'super_agency_admin';
       log.push({ claim: 'role', source: 'rule', value: role, note: 'agency_admin in a super_agency' });
     }
     if (!role) {
-      role = orgType ? ROLE_BY_ORG_TYPE[orgType] : 'tenant_user';
+      role = trustedType ? ROLE_BY_ORG_TYPE[trustedType] : 'tenant_user';
       log.push({ claim: 'role', source: 'rule', value: role, note: 'inferred from organization type' });
     }
 
@@ -124,11 +121,11 @@ export function normalizeClaims(payload: unknown): NormalizeResult {
       role,
       org_id: orgId,
       organization_id: orgId,
-      organization_type: orgType,
+      organization_type: trustedType,
       organization_name: orgName,
-      isHouseRole: role.includes('house_') || orgType === 'house',
+      isHouseRole: role.includes('house_') || trustedType === 'house',
       isAgencyRole:
-        role.includes('agency_') || orgType === 'agency' || orgType === 'super_agency',
+        role.includes('agency_') || trustedType === 'agency' || trustedType === 'super_agency',
     };
     return { claims, log };
   } catch (error) {

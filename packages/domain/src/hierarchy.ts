@@ -18,7 +18,8 @@ export function isOrgType(value: unknown): value is OrgType {
 
 /** The type a child of `type` must have, or null for a tenant (which has no children). */
 export function childTypeOf(type: OrgType): OrgType | null {
-  return ORG_TYPES[ORG_TYPES.indexOf(type) + 1] ?? null;
+  const index = ORG_TYPES.indexOf(type);
+  return index < 0 ? null : (ORG_TYPES[index + 1] ?? null);
 }
 
 /** The type of the parent of `type`, or null for a house (the root). */

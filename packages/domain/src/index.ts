@@ -7,3 +7,4 @@ export * from './messages.ts';
 export * from './schemas/common.ts';
 export * from './schemas/users.ts';
 export * from './schemas/auth.ts';
+export * from './schemas/organizations.ts';

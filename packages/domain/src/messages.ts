@@ -80,6 +80,13 @@ export const MESSAGES = {
     failedToLoadDetails: 'Failed to load organization details',
     failedToCreate: 'Failed to create organization',
     selectOrganization: 'Please select an organization to view the dashboard.',
+    wrongChildType: (parentType: string, childType: string) =>
+      `A ${parentType} can only create organizations of type ${childType}.`,
+    deleteOnlyParentAdmins: 'Only administrators of the parent organization can delete an organization.',
+    deleteHasChildren: 'This organization still has child organizations. Delete them first.',
+    deleteHasActiveUsers: 'This organization still has active users. Deactivate them first.',
+    deleteHasBalance: 'This organization still holds credits. Its balance must be zero before it is deleted.',
+    debugOnly: 'Only house, super agency and agency administrators can use the debug tools.',
   },
   generic: {
     unknown: 'An unknown error occurred',

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { LIMITS, PAGING } from '../constants.ts';
+import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
+import { MESSAGES } from '../messages.ts';
+
+const m = MESSAGES.organizations;
+
+/** Exact decimal amounts travel as strings ("1234.50"): never a float. */
+export const amountStringSchema = z.string().regex(/^-?\d+\.\d{2}$/);
+
+export const billingSettingsSchema = z.object({
+  organization_id: z.uuid(),
+  credit_balance: amountStringSchema,
+  activated_agent_limit: z.number().int(),
+});
+export type BillingSettings = z.infer<typeof billingSettingsSchema>;
+
+/** An organization row (spec 1 section 3), with its billing values flat and nested. */
+export const organizationSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  org_type: z.enum(ORG_TYPES),
+  parent_org_id: z.uuid().nullable(),
+  status: z.enum(ORG_STATUSES),
+  disable_parent_invites: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  deleted_at: z.string().nullable(),
+  credit_balance: amountStringSchema,
+  activated_agent_limit: z.number().int(),
+  organization_billing_settings: billingSettingsSchema,
+});
+export type Organization = z.infer<typeof organizationSchema>;
+
+export const organizationDetailSchema = z.object({
+  organization: organizationSchema.extend({
+    /** Agents run in the agent service; this console records none yet (docs/decisions.md). */
+    active_agent_count: z.number().int(),
+    child_count: z.number().int(),
+  }),
+});
+export type OrganizationDetail = z.infer<typeof organizationDetailSchema>['organization'];
+
+export const orgNameSchema = z
+  .string({ error: m.nameMin })
+  .trim()
+  .min(LIMITS.orgNameMin, m.nameMin)
+  .max(LIMITS.orgNameMax, m.nameMax);
+
+export const orgDescriptionSchema = z
+  .string()
+  .trim()
+  .max(LIMITS.orgDescriptionMax, `Description must be at most ${LIMITS.orgDescriptionMax} characters.`);
+
+export const createOrganizationSchema = z.object({
+  name: orgNameSchema,
+  description: orgDescriptionSchema.optional(),
+  org_type: z.enum(ORG_TYPES, { error: m.selectType }),
+  disable_parent_invites: z.boolean().default(false),
+});
+export type CreateOrganizationInput = z.input<typeof createOrganizationSchema>;
+
+export const updateOrganizationSchema = z
+  .object({
+    name: orgNameSchema.optional(),
+    description: orgDescriptionSchema.nullable().optional(),
+    status: z.enum(ORG_STATUSES, { error: m.selectStatus }).optional(),
+    disable_parent_invites: z.boolean().optional(),
+  })
+  .refine((v) => Object.values(v).some((value) => value !== undefined), {
+    message: 'Nothing to update.',
+  });
+export type UpdateOrganizationInput = z.input<typeof updateOrganizationSchema>;
+
+export const ORG_LIST_VIEWS = ['children', 'descendants'] as const;
+
+const pageSizeSchema = z.coerce
+  .number()
+  .int()
+  .refine((n) => (PAGING.orgPageSizes as readonly number[]).includes(n), {
+    message: `Page size must be one of ${PAGING.orgPageSizes.join(', ')}.`,
+  });
+
+export const listOrganizationsQuerySchema = z.object({
+  view: z.enum(ORG_LIST_VIEWS).default('children'),
+  /** The organization whose children or descendants are listed; the caller's own by default. */
+  organization_id: z.uuid().optional(),
+  status: z.enum(ORG_STATUSES).optional(),
+  org_type: z.enum(ORG_TYPES).optional(),
+  search: z.string().trim().max(LIMITS.orgNameMax).optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(PAGING.defaultPage),
+  page_size: pageSizeSchema.default(PAGING.orgPageSize),
+});
+export type ListOrganizationsQuery = z.input<typeof listOrganizationsQuerySchema>;
+export type ListOrganizationsParams = z.output<typeof listOrganizationsQuerySchema>;
+
+export const organizationListSchema = z.object({
+  organization: organizationSchema,
+  organizations: z.array(organizationSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total_pages: z.number().int(),
+});
+export type OrganizationList = z.infer<typeof organizationListSchema>;
+
+/** One node of the Hierarchy view: expanded on demand, so a large tree stays fast. */
+export const treeNodeSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  org_type: z.enum(ORG_TYPES),
+  status: z.enum(ORG_STATUSES),
+  parent_org_id: z.uuid().nullable(),
+  child_count: z.number().int(),
+});
+export type TreeNode = z.infer<typeof treeNodeSchema>;
+
+export const TREE_CHILDREN_LIMIT = 200;
+
+export const treeQuerySchema = z.object({ organization_id: z.uuid().optional() });
+
+export const treeSchema = z.object({
+  node: treeNodeSchema.extend({ descendant_count: z.number().int() }),
+  /** The first TREE_CHILDREN_LIMIT children by name; `child_count` tells if there are more. */
+  children: z.array(treeNodeSchema),
+});
+export type OrganizationTree = z.infer<typeof treeSchema>;
+
+export const verifyChildrenSchema = z.object({
+  parentOrganization: z.object({ id: z.uuid(), name: z.string(), org_type: z.enum(ORG_TYPES) }),
+  childOrganizations: z.array(z.object({ id: z.uuid(), name: z.string(), org_type: z.enum(ORG_TYPES), status: z.enum(ORG_STATUSES) })),
+  summary: z.object({
+    directChildrenCount: z.number().int(),
+    rpcReturnedIds: z.number().int(),
+    childOrgsRetrieved: z.number().int(),
+  }),
+});
+export type VerifyChildren = z.infer<typeof verifyChildrenSchema>;
+
+export const idParamsSchema = z.object({ id: z.uuid({ error: 'Not a valid id.' }) });
