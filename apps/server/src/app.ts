@@ -26,6 +26,8 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { debugRoutes } from './modules/debug/debug.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
+import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -66,6 +68,7 @@ function createContext(options: AppOptions, log: FastifyBaseLogger) {
     mailer,
     users,
     auth,
+    organizations: createOrganizationsService({ db }),
     authenticate: createAuthenticator(db, tokens),
     rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
   };
@@ -131,7 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      for (const routes of [healthRoutes, authRoutes, usersRoutes, debugRoutes]) {
+      for (const routes of [healthRoutes, authRoutes, usersRoutes, organizationsRoutes, debugRoutes]) {
         await api.register(routes(context));
       }
     },

@@ -42,3 +42,38 @@ export async function insertUser(
     .returning('id')
     .executeTakeFirstOrThrow();
 }
+
+export const PASSWORD = 'fixture-password';
+
+/**
+ * A small world for scope tests:
+ *   house H ─ SA1 ─ A1 ─ T1, T2
+ *           │     └ A2
+ *           └ SA2 ─ A3
+ *   house H2 ─ SA3 (an unrelated tree)
+ * with a user of every level in H, SA1, A1 and T1, e-mailed `<level>@<org>.test`.
+ */
+export async function buildWorld(db: Kysely<DB>) {
+  const H = { id: await houseId(db) };
+  const SA1 = await insertOrg(db, { name: 'Super One', type: 'super_agency', parentId: H.id });
+  const SA2 = await insertOrg(db, { name: 'Super Two', type: 'super_agency', parentId: H.id });
+  const A1 = await insertOrg(db, { name: 'Agency One', type: 'agency', parentId: SA1.id });
+  const A2 = await insertOrg(db, { name: 'Agency Two', type: 'agency', parentId: SA1.id });
+  const A3 = await insertOrg(db, { name: 'Agency Three', type: 'agency', parentId: SA2.id });
+  const T1 = await insertOrg(db, { name: 'Tenant One', type: 'tenant', parentId: A1.id });
+  const T2 = await insertOrg(db, { name: 'Tenant Two', type: 'tenant', parentId: A1.id });
+  const H2 = await insertOrg(db, { name: 'Other House', type: 'house' });
+  const SA3 = await insertOrg(db, { name: 'Other Super', type: 'super_agency', parentId: H2.id });
+  const orgs = { H, SA1, SA2, A1, A2, A3, T1, T2, H2, SA3 };
+  const homes = { H: 'house', SA1: 'super_agency', A1: 'agency', T1: 'tenant' } as const;
+  const users: Record<string, string> = {};
+  for (const [key, type] of Object.entries(homes)) {
+    const levels = type === 'tenant' ? ['admin', 'manager', 'user'] : ['admin', 'manager', 'user', 'support'];
+    for (const level of levels) {
+      const email = `${level}@${key.toLowerCase()}.test`;
+      await insertUser(db, { email, password: PASSWORD, role: `${type}_${level}`, organizationId: orgs[key as keyof typeof homes].id });
+      users[`${key}.${level}`] = email;
+    }
+  }
+  return { orgs, users };
+}

@@ -1,0 +1,356 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import {
+  MESSAGES,
+  TREE_CHILDREN_LIMIT,
+  can,
+  canOpenDebug,
+  childTypeOf,
+  type CreateOrganizationInput,
+  type ListOrganizationsParams,
+  type Organization,
+  type OrganizationDetail,
+  type OrganizationList,
+  type OrganizationTree,
+  type OrgStatus,
+  type OrgType,
+  type Permission,
+  type UpdateOrganizationInput,
+  type VerifyChildren,
+} from '@console/domain';
+import type { DB } from '../../db/schema.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+const m = MESSAGES.organizations;
+
+/** Where a request came from, for the audit row. */
+export interface RequestInfo {
+  ip: string;
+  requestId: string;
+}
+
+function baseQuery(db: Executor) {
+  return db
+    .selectFrom('organizations as o')
+    .innerJoin('organization_billing_settings as b', 'b.organization_id', 'o.id')
+    .select([
+      'o.id',
+      'o.name',
+      'o.description',
+      'o.org_type',
+      'o.parent_org_id',
+      'o.status',
+      'o.disable_parent_invites',
+      'o.created_at',
+      'o.updated_at',
+      'o.deleted_at',
+      'o.path',
+      'b.credit_balance',
+      'b.activated_agent_limit',
+    ])
+    .where('o.deleted_at', 'is', null);
+}
+
+type OrgRow = Awaited<ReturnType<ReturnType<typeof baseQuery>['executeTakeFirstOrThrow']>>;
+
+function toOrganization(row: OrgRow): Organization {
+  const billing = {
+    organization_id: row.id,
+    credit_balance: row.credit_balance,
+    activated_agent_limit: row.activated_agent_limit,
+  };
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    org_type: row.org_type as OrgType,
+    parent_org_id: row.parent_org_id,
+    status: row.status as OrgStatus,
+    disable_parent_invites: row.disable_parent_invites,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    deleted_at: row.deleted_at ? row.deleted_at.toISOString() : null,
+    credit_balance: billing.credit_balance,
+    activated_agent_limit: billing.activated_agent_limit,
+    organization_billing_settings: billing,
+  };
+}
+
+/** `like` treats % and _ as wildcards: a search for "50%" must match the text "50%". */
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function requirePermission(caller: Caller, permission: Permission) {
+  if (!can(caller.role, permission)) throw new ForbiddenError();
+}
+
+/** A caller sees its own organization and every descendant: the path starts with its own. */
+export function inScope(caller: Caller, path: string): boolean {
+  return path.startsWith(caller.organization.path);
+}
+
+export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
+  /** The organization if the caller may see it; 404 otherwise, whether it exists or not. */
+  async function visible(caller: Caller, id: string, executor: Executor = db): Promise<OrgRow> {
+    const row = await baseQuery(executor).where('o.id', '=', id).executeTakeFirst();
+    if (!row || !inScope(caller, row.path)) throw new NotFoundError(m.notFound);
+    return row;
+  }
+
+  async function detail(row: OrgRow, executor: Executor = db): Promise<OrganizationDetail> {
+    const children = await executor
+      .selectFrom('organizations')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('parent_org_id', '=', row.id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return { ...toOrganization(row), active_agent_count: 0, child_count: children.n };
+  }
+
+  return {
+    visible,
+
+    /** Ids of an organization and all its live descendants (the spec's procedure). */
+    async getDescendantOrgIdsOrSelf(orgId: string, executor: Executor = db): Promise<string[]> {
+      const rows = await executor
+        .selectFrom('organizations as o')
+        .select('o.id')
+        .where('o.deleted_at', 'is', null)
+        .where(
+          'o.path',
+          'like',
+          executor.selectFrom('organizations as p').select(sql<string>`p.path || '%'`.as('prefix')).where('p.id', '=', orgId),
+        )
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    async list(caller: Caller, query: ListOrganizationsParams): Promise<OrganizationList> {
+      requirePermission(caller, 'organizations.list');
+      const anchor = await visible(caller, query.organization_id ?? caller.organization.id);
+      let filtered = baseQuery(db);
+      filtered =
+        query.view === 'children'
+          ? filtered.where('o.parent_org_id', '=', anchor.id)
+          : filtered.where('o.path', 'like', `${likeEscape(anchor.path)}%`).where('o.id', '<>', anchor.id);
+      if (query.status) filtered = filtered.where('o.status', '=', query.status);
+      if (query.org_type) filtered = filtered.where('o.org_type', '=', query.org_type);
+      if (query.search) filtered = filtered.where(sql`o.name`, 'ilike', `%${likeEscape(query.search)}%`);
+
+      const [rows, count] = await Promise.all([
+        filtered
+          .orderBy('o.name')
+          .orderBy('o.id')
+          .limit(query.page_size)
+          .offset((query.page - 1) * query.page_size)
+          .execute(),
+        filtered
+          .clearSelect()
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return {
+        organization: toOrganization(anchor),
+        organizations: rows.map(toOrganization),
+        total: count.n,
+        page: query.page,
+        page_size: query.page_size,
+        total_pages: Math.ceil(count.n / query.page_size),
+      };
+    },
+
+    /** One level of the Hierarchy view, with counts so the console knows what can expand. */
+    async tree(caller: Caller, organizationId: string | undefined): Promise<OrganizationTree> {
+      requirePermission(caller, 'organizations.list');
+      const node = await visible(caller, organizationId ?? caller.organization.id);
+      const childCount = (parent: string) =>
+        sql<number>`(select count(*)::int from organizations c where c.parent_org_id = ${sql.ref(parent)} and c.deleted_at is null)`;
+      const [children, descendants] = await Promise.all([
+        db
+          .selectFrom('organizations as o')
+          .select(['o.id', 'o.name', 'o.org_type', 'o.status', 'o.parent_org_id', childCount('o.id').as('child_count')])
+          .where('o.parent_org_id', '=', node.id)
+          .where('o.deleted_at', 'is', null)
+          .orderBy('o.name')
+          .orderBy('o.id')
+          .limit(TREE_CHILDREN_LIMIT)
+          .execute(),
+        db
+          .selectFrom('organizations')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('path', 'like', `${likeEscape(node.path)}%`)
+          .where('id', '<>', node.id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirstOrThrow(),
+      ]);
+      const directCount = await db
+        .selectFrom('organizations')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('parent_org_id', '=', node.id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return {
+        node: {
+          id: node.id,
+          name: node.name,
+          org_type: node.org_type as OrgType,
+          status: node.status as OrgStatus,
+          parent_org_id: node.parent_org_id,
+          child_count: directCount.n,
+          descendant_count: descendants.n,
+        },
+        children: children.map((c) => ({
+          ...c,
+          org_type: c.org_type as OrgType,
+          status: c.status as OrgStatus,
+        })),
+      };
+    },
+
+    async get(caller: Caller, id: string): Promise<OrganizationDetail> {
+      requirePermission(caller, 'organizations.get');
+      return detail(await visible(caller, id));
+    },
+
+    /** Creates a direct child of the caller's organization, with its billing settings. */
+    async create(caller: Caller, input: CreateOrganizationInput, info: RequestInfo): Promise<OrganizationDetail> {
+      const parentType = caller.organization.org_type;
+      const childType = childTypeOf(parentType);
+      if (!childType) throw new ForbiddenError(m.cannotCreateChildren(parentType));
+      requirePermission(caller, 'organizations.create');
+      if (input.org_type !== childType) throw new RuleError(m.wrongChildType(parentType, childType));
+      return db.transaction().execute(async (trx) => {
+        const created = await trx
+          .insertInto('organizations')
+          .values({
+            name: input.name,
+            description: input.description || null,
+            org_type: childType,
+            parent_org_id: caller.organization.id,
+            parent_org_type: parentType,
+            disable_parent_invites: input.disable_parent_invites ?? false,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await trx.insertInto('organization_billing_settings').values({ organization_id: created.id }).execute();
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: created.id,
+          action: 'organization.create',
+          targetType: 'organization',
+          targetId: created.id,
+          details: { name: input.name, org_type: childType, parent_org_id: caller.organization.id },
+          ...info,
+        });
+        return detail(await visible(caller, created.id, trx), trx);
+      });
+    },
+
+    /** Only the caller's own organization or a direct child (spec 1 section 5). */
+    async update(caller: Caller, id: string, input: UpdateOrganizationInput, info: RequestInfo): Promise<OrganizationDetail> {
+      requirePermission(caller, 'organizations.update');
+      return db.transaction().execute(async (trx) => {
+        const target = await visible(caller, id, trx);
+        if (target.id !== caller.organization.id && target.parent_org_id !== caller.organization.id) {
+          throw new ForbiddenError(m.onlyOwnOrDirectChild);
+        }
+        const changes = {
+          ...(input.name !== undefined && { name: input.name }),
+          ...(input.description !== undefined && { description: input.description || null }),
+          ...(input.status !== undefined && { status: input.status }),
+          ...(input.disable_parent_invites !== undefined && { disable_parent_invites: input.disable_parent_invites }),
+        };
+        await trx
+          .updateTable('organizations')
+          .set({ ...changes, updated_at: sql`now()` })
+          .where('id', '=', target.id)
+          .execute();
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: target.id,
+          action: 'organization.update',
+          targetType: 'organization',
+          targetId: target.id,
+          details: {
+            before: Object.fromEntries(Object.keys(changes).map((k) => [k, target[k as keyof OrgRow]])),
+            after: changes,
+          },
+          ...info,
+        });
+        return detail(await visible(caller, target.id, trx), trx);
+      });
+    },
+
+    /**
+     * A soft delete, by admins of the parent only, of an organization that has no live
+     * children, no active users and no credits left.
+     */
+    async remove(caller: Caller, id: string, info: RequestInfo): Promise<void> {
+      requirePermission(caller, 'organizations.delete');
+      await db.transaction().execute(async (trx) => {
+        const target = await visible(caller, id, trx);
+        if (target.parent_org_id !== caller.organization.id) throw new ForbiddenError(m.deleteOnlyParentAdmins);
+        // Lock the row: a child created or credits moved meanwhile would wait, then see it gone.
+        await trx.selectFrom('organizations').select('id').where('id', '=', target.id).forUpdate().execute();
+        const blockers = await trx
+          .selectNoFrom([
+            sql<boolean>`exists (select 1 from organizations where parent_org_id = ${target.id} and deleted_at is null)`.as('children'),
+            sql<boolean>`exists (select 1 from users where organization_id = ${target.id} and status = 'active' and deleted_at is null)`.as('users'),
+            sql<boolean>`(select credit_balance <> 0 from organization_billing_settings where organization_id = ${target.id} for update)`.as('balance'),
+          ])
+          .executeTakeFirstOrThrow();
+        if (blockers.children) throw new RuleError(m.deleteHasChildren);
+        if (blockers.users) throw new RuleError(m.deleteHasActiveUsers);
+        if (blockers.balance) throw new RuleError(m.deleteHasBalance);
+        await trx
+          .updateTable('organizations')
+          .set({ deleted_at: sql`now()`, updated_at: sql`now()` })
+          .where('id', '=', target.id)
+          .execute();
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: target.id,
+          action: 'organization.delete',
+          targetType: 'organization',
+          targetId: target.id,
+          details: { name: target.name },
+          ...info,
+        });
+      });
+    },
+
+    /** The debug page's cross-check of direct children against the descendant procedure. */
+    async verifyChildren(caller: Caller, id: string): Promise<VerifyChildren> {
+      if (!canOpenDebug(caller.role)) throw new ForbiddenError(m.debugOnly);
+      const parent = await visible(caller, id);
+      const [children, ids, direct] = await Promise.all([
+        db
+          .selectFrom('organizations')
+          .select(['id', 'name', 'org_type', 'status'])
+          .where('parent_org_id', '=', parent.id)
+          .where('deleted_at', 'is', null)
+          .orderBy('name')
+          .limit(TREE_CHILDREN_LIMIT)
+          .execute(),
+        this.getDescendantOrgIdsOrSelf(parent.id),
+        db
+          .selectFrom('organizations')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('parent_org_id', '=', parent.id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirstOrThrow(),
+      ]);
+      return {
+        parentOrganization: { id: parent.id, name: parent.name, org_type: parent.org_type as OrgType },
+        childOrganizations: children.map((c) => ({ ...c, org_type: c.org_type as OrgType, status: c.status as OrgStatus })),
+        summary: { directChildrenCount: direct.n, rpcReturnedIds: ids.length, childOrgsRetrieved: children.length },
+      };
+    },
+  };
+}
+
+export type OrganizationsService = ReturnType<typeof createOrganizationsService>;

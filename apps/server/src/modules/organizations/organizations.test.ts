@@ -1,0 +1,358 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { MESSAGES } from '@console/domain';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { PASSWORD, buildWorld, insertOrg, insertUser } from '../../test/fixtures.ts';
+
+type World = Awaited<ReturnType<typeof buildWorld>>;
+type OrgKey = keyof World['orgs'];
+
+let t: TestApp;
+let world: World;
+const tokens = new Map<string, string>();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  world = await buildWorld(t.database.db);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The access token of the fixture user `H.admin`, `A1.manager`, ... */
+async function as(who: string): Promise<string> {
+  if (!tokens.has(who)) tokens.set(who, (await t.signIn(world.users[who]!, PASSWORD)).token);
+  return tokens.get(who)!;
+}
+const id = (key: OrgKey) => world.orgs[key].id;
+
+async function auditCount(action: string) {
+  const row = await t.database.db.selectFrom('audit_log').select(sql<number>`count(*)::int`.as('n')).where('action', '=', action).executeTakeFirstOrThrow();
+  return row.n;
+}
+
+async function snapshot() {
+  const rows = await sql<{ s: string }>`
+    select coalesce(string_agg(o.id || o.name || o.status || o.disable_parent_invites || coalesce(o.deleted_at::text, ''), ',' order by o.id), '') as s
+    from organizations o`.execute(t.database.db);
+  return rows.rows[0]!.s;
+}
+
+describe('reading: own organization and descendants only', () => {
+  // Who reads what, from the spec's table: admin, manager and support list and get; user does not.
+  const readers = ['H.admin', 'H.manager', 'H.support', 'SA1.admin', 'A1.manager', 'A1.support', 'T1.admin', 'T1.manager'];
+  const nonReaders = ['H.user', 'SA1.user', 'A1.user', 'T1.user'];
+
+  // For a caller at SA1: the relation of each organization and the expected status.
+  const fromSA1: [OrgKey, string, number][] = [
+    ['SA1', 'own', 200],
+    ['A1', 'direct child', 200],
+    ['T1', 'grandchild', 200],
+    ['H', 'parent', 404],
+    ['SA2', 'sibling', 404],
+    ['A3', "sibling's child", 404],
+    ['H2', 'another house', 404],
+    ['SA3', "another house's child", 404],
+  ];
+
+  it.each(fromSA1)('GET /organizations/:id of %s (%s) as SA1.admin -> %i', async (key, _relation, status) => {
+    const response = await t.request('GET', `/api/organizations/${id(key)}`, undefined, { token: await as('SA1.admin') });
+    expect(response.status).toBe(status);
+    if (status === 404) expect(response.body.error.message).toBe(MESSAGES.organizations.notFound);
+  });
+
+  it('answers 404 for an id that does not exist, the same as for a foreign one', async () => {
+    const token = await as('SA1.admin');
+    const missing = await t.request('GET', '/api/organizations/00000000-0000-4000-8000-000000000000', undefined, { token });
+    const foreign = await t.request('GET', `/api/organizations/${id('SA3')}`, undefined, { token });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual(foreign.body);
+  });
+
+  it.each(readers)('%s may list and get its own organization', async (who) => {
+    const token = await as(who);
+    const list = await t.request('GET', '/api/organizations', undefined, { token });
+    expect(list.status).toBe(200);
+    expect(list.body.organization.id).toBeTruthy();
+    const own = await t.request('GET', `/api/organizations/${list.body.organization.id}`, undefined, { token });
+    expect(own.status).toBe(200);
+  });
+
+  it.each(nonReaders)('%s may not list or get organizations (no organizations.list/get)', async (who) => {
+    const token = await as(who);
+    expect((await t.request('GET', '/api/organizations', undefined, { token })).status).toBe(403);
+    expect((await t.request('GET', `/api/organizations/${id('T1')}`, undefined, { token })).status).toBe(403);
+    expect((await t.request('GET', '/api/organizations/tree', undefined, { token })).status).toBe(403);
+  });
+
+  it('refuses without a token', async () => {
+    expect((await t.request('GET', '/api/organizations')).status).toBe(401);
+    expect((await t.request('GET', `/api/organizations/${id('H')}`)).status).toBe(401);
+  });
+
+  it('rejects a malformed id with 400', async () => {
+    const response = await t.request('GET', '/api/organizations/not-a-uuid', undefined, { token: await as('H.admin') });
+    expect(response.status).toBe(400);
+  });
+
+  it('returns the detail with nested billing settings and counts', async () => {
+    const response = await t.request('GET', `/api/organizations/${id('A1')}`, undefined, { token: await as('H.admin') });
+    expect(response.body.organization).toMatchObject({
+      id: id('A1'),
+      name: 'Agency One',
+      org_type: 'agency',
+      parent_org_id: id('SA1'),
+      status: 'active',
+      credit_balance: '0.00',
+      activated_agent_limit: 0,
+      organization_billing_settings: { organization_id: id('A1'), credit_balance: '0.00', activated_agent_limit: 0 },
+      active_agent_count: 0,
+      child_count: 2,
+    });
+  });
+});
+
+describe('listing', () => {
+  it('lists direct children by default, ordered by name, with billing settings', async () => {
+    const response = await t.request('GET', '/api/organizations', undefined, { token: await as('SA1.admin') });
+    expect(response.status).toBe(200);
+    expect(response.body.organization.id).toBe(id('SA1'));
+    expect(response.body.organizations.map((o: any) => o.name)).toEqual(['Agency One', 'Agency Two']);
+    expect(response.body).toMatchObject({ total: 2, page: 1, page_size: 50, total_pages: 1 });
+    expect(response.body.organizations[0].organization_billing_settings).toEqual({ organization_id: id('A1'), credit_balance: '0.00', activated_agent_limit: 0 });
+  });
+
+  it('lists descendants of an organization in scope', async () => {
+    const response = await t.request('GET', `/api/organizations?view=descendants&organization_id=${id('SA1')}`, undefined, { token: await as('H.admin') });
+    expect(response.body.organizations.map((o: any) => o.name)).toEqual(['Agency One', 'Agency Two', 'Tenant One', 'Tenant Two']);
+    expect(response.body.total).toBe(4);
+  });
+
+  it('filters by status, type and a case-insensitive name search, with literal wildcards', async () => {
+    const token = await as('H.admin');
+    const q = (query: string) => t.request('GET', `/api/organizations?view=descendants&${query}`, undefined, { token });
+    expect((await q('org_type=tenant')).body.organizations.map((o: any) => o.name)).toEqual(['Tenant One', 'Tenant Two']);
+    expect((await q('search=AGENCY%20T')).body.organizations.map((o: any) => o.name)).toEqual(['Agency Three', 'Agency Two']);
+    expect((await q('search=%25')).body.total).toBe(0);
+    expect((await q('search=_')).body.total).toBe(0);
+    expect((await q('status=suspended')).body.total).toBe(0);
+  });
+
+  it('pages in SQL with the allowed page sizes only', async () => {
+    const token = await as('H.admin');
+    const parent = await insertOrg(t.database.db, { name: 'Paging Super', type: 'super_agency', parentId: id('H') });
+    for (let i = 0; i < 12; i++) {
+      await insertOrg(t.database.db, { name: `Paged ${String(i).padStart(2, '0')}`, type: 'agency', parentId: parent.id });
+    }
+    const page2 = await t.request('GET', `/api/organizations?organization_id=${parent.id}&page=2&page_size=10`, undefined, { token });
+    expect(page2.body).toMatchObject({ total: 12, page: 2, page_size: 10, total_pages: 2 });
+    expect(page2.body.organizations.map((o: any) => o.name)).toEqual(['Paged 10', 'Paged 11']);
+    for (const bad of ['page_size=7', 'page=0', 'page=abc', 'view=everything', 'status=deleted', 'org_type=planet']) {
+      const response = await t.request('GET', `/api/organizations?${bad}`, undefined, { token });
+      expect(response.status, bad).toBe(400);
+      expect(response.body.error.code).toBe('validation_failed');
+    }
+  });
+
+  it('refuses to list under an organization outside scope', async () => {
+    const response = await t.request('GET', `/api/organizations?organization_id=${id('H')}`, undefined, { token: await as('SA1.admin') });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('the hierarchy tree', () => {
+  it('gives one level with child counts and the descendant count', async () => {
+    const response = await t.request('GET', `/api/organizations/tree?organization_id=${id('SA1')}`, undefined, { token: await as('SA1.manager') });
+    expect(response.status).toBe(200);
+    expect(response.body.node).toMatchObject({ id: id('SA1'), child_count: 2, descendant_count: 4 });
+    expect(response.body.children).toEqual([
+      expect.objectContaining({ name: 'Agency One', child_count: 2 }),
+      expect.objectContaining({ name: 'Agency Two', child_count: 0 }),
+    ]);
+  });
+
+  it('stays inside the caller scope', async () => {
+    const response = await t.request('GET', `/api/organizations/tree?organization_id=${id('SA2')}`, undefined, { token: await as('SA1.admin') });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('creating', () => {
+  it('lets a house admin create a super agency, stored with its description and zero billing', async () => {
+    const before = await auditCount('organization.create');
+    const response = await t.request(
+      'POST',
+      '/api/organizations',
+      { name: '  New Super  ', description: 'Reseller for the north', org_type: 'super_agency', disable_parent_invites: true },
+      { token: await as('H.admin') },
+    );
+    expect(response.status).toBe(201);
+    expect(response.body.organization).toMatchObject({
+      name: 'New Super',
+      description: 'Reseller for the north',
+      org_type: 'super_agency',
+      parent_org_id: id('H'),
+      status: 'active',
+      disable_parent_invites: true,
+      credit_balance: '0.00',
+      activated_agent_limit: 0,
+    });
+    expect(await auditCount('organization.create')).toBe(before + 1);
+  });
+
+  it.each([
+    ['SA1.admin', 'agency', 201],
+    ['A1.admin', 'tenant', 201],
+    ['H.admin', 'agency', 422],
+    ['SA1.admin', 'tenant', 422],
+    ['A1.admin', 'super_agency', 422],
+    ['H.admin', 'house', 422],
+  ] as const)('%s creating a %s -> %i', async (who, type, status) => {
+    const response = await t.request('POST', '/api/organizations', { name: `Made by ${who} ${type}`, org_type: type }, { token: await as(who) });
+    expect(response.status).toBe(status);
+  });
+
+  it('tells a tenant that its type cannot have children', async () => {
+    const before = await snapshot();
+    const response = await t.request('POST', '/api/organizations', { name: 'Nope', org_type: 'tenant' }, { token: await as('T1.admin') });
+    expect(response.status).toBe(403);
+    expect(response.body.error.message).toBe(MESSAGES.organizations.cannotCreateChildren('tenant'));
+    expect(await snapshot()).toBe(before);
+  });
+
+  it.each(['H.manager', 'H.user', 'H.support', 'SA1.manager', 'A1.support'])('%s may not create', async (who) => {
+    const before = await snapshot();
+    const type = who.startsWith('H') ? 'super_agency' : who.startsWith('SA1') ? 'agency' : 'tenant';
+    const response = await t.request('POST', '/api/organizations', { name: 'Not allowed', org_type: type }, { token: await as(who) });
+    expect(response.status).toBe(403);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('validates with the spec messages and changes nothing', async () => {
+    const token = await as('H.admin');
+    const before = await snapshot();
+    const cases: [unknown, string, string][] = [
+      [{ name: 'x', org_type: 'super_agency' }, 'name', MESSAGES.organizations.nameMin],
+      [{ name: 'y'.repeat(101), org_type: 'super_agency' }, 'name', MESSAGES.organizations.nameMax],
+      [{ name: 'Fine', org_type: 'planet' }, 'org_type', MESSAGES.organizations.selectType],
+      [{ name: 'Fine' }, 'org_type', MESSAGES.organizations.selectType],
+      [{ name: 'Fine', org_type: 'super_agency', description: 'd'.repeat(501) }, 'description', 'Description must be at most 500 characters.'],
+    ];
+    for (const [body, field, message] of cases) {
+      const response = await t.request('POST', '/api/organizations', body, { token });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body.error.fields[field]).toBe(message);
+    }
+    expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('updating: own organization or a direct child', () => {
+  const cases: [string, OrgKey, string, number][] = [
+    ['SA1.admin', 'SA1', 'own', 200],
+    ['SA1.manager', 'A1', 'direct child', 200],
+    ['SA1.admin', 'T1', 'grandchild', 403],
+    ['SA1.admin', 'H', 'parent', 404],
+    ['SA1.admin', 'SA2', 'sibling', 404],
+    ['SA1.admin', 'SA3', 'another tree', 404],
+    ['SA1.user', 'SA1', 'own, as a user', 403],
+    ['SA1.support', 'A1', 'child, as support', 403],
+    ['T1.admin', 'T1', 'own tenant', 200],
+  ];
+
+  it.each(cases)('%s updating %s (%s) -> %i', async (who, key, _relation, status) => {
+    const before = await snapshot();
+    const response = await t.request('PATCH', `/api/organizations/${id(key)}`, { disable_parent_invites: true }, { token: await as(who) });
+    expect(response.status).toBe(status);
+    if (status === 403 && _relation === 'grandchild') {
+      expect(response.body.error.message).toBe(MESSAGES.organizations.onlyOwnOrDirectChild);
+    }
+    if (status !== 200) expect(await snapshot()).toBe(before);
+    else expect(response.body.organization.disable_parent_invites).toBe(true);
+  });
+
+  it('changes name and status and writes an audit row with before and after', async () => {
+    const before = await auditCount('organization.update');
+    const response = await t.request('PATCH', `/api/organizations/${id('A2')}`, { name: 'Agency Two Renamed', status: 'suspended' }, { token: await as('SA1.admin') });
+    expect(response.status).toBe(200);
+    expect(response.body.organization).toMatchObject({ name: 'Agency Two Renamed', status: 'suspended' });
+    expect(await auditCount('organization.update')).toBe(before + 1);
+    const audit = await t.database.db.selectFrom('audit_log').select('details').where('action', '=', 'organization.update').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(audit.details).toMatchObject({ before: { name: 'Agency Two', status: 'active' }, after: { name: 'Agency Two Renamed', status: 'suspended' } });
+    await t.request('PATCH', `/api/organizations/${id('A2')}`, { name: 'Agency Two', status: 'active' }, { token: await as('SA1.admin') });
+  });
+
+  it('refuses an empty update, a bad status and a short name', async () => {
+    const token = await as('SA1.admin');
+    for (const body of [{}, { status: 'deleted' }, { name: 'a' }, { disable_parent_invites: 'yes' }]) {
+      const response = await t.request('PATCH', `/api/organizations/${id('A1')}`, body, { token });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+    }
+  });
+});
+
+describe('deleting: an empty child, by admins of its parent', () => {
+  it('soft-deletes an empty child, which then disappears from lists and reads', async () => {
+    const token = await as('A1.admin');
+    const created = await t.request('POST', '/api/organizations', { name: 'Short Lived', org_type: 'tenant' }, { token });
+    const childId = created.body.organization.id;
+    const before = await auditCount('organization.delete');
+    expect((await t.request('DELETE', `/api/organizations/${childId}`, undefined, { token })).status).toBe(204);
+    expect(await auditCount('organization.delete')).toBe(before + 1);
+    expect((await t.request('GET', `/api/organizations/${childId}`, undefined, { token })).status).toBe(404);
+    const list = await t.request('GET', '/api/organizations?view=descendants', undefined, { token });
+    expect(list.body.organizations.map((o: any) => o.id)).not.toContain(childId);
+    const row = await t.database.db.selectFrom('organizations').select('deleted_at').where('id', '=', childId).executeTakeFirstOrThrow();
+    expect(row.deleted_at).not.toBeNull();
+    expect((await t.request('DELETE', `/api/organizations/${childId}`, undefined, { token })).status).toBe(404);
+  });
+
+  it('explains each refusal and changes nothing', async () => {
+    const token = await as('SA1.admin');
+    const withUser = await insertOrg(t.database.db, { name: 'Has People', type: 'agency', parentId: id('SA1') });
+    await insertUser(t.database.db, { email: 'person@haspeople.test', password: PASSWORD, role: 'agency_user', organizationId: withUser.id });
+    const withCredits = await insertOrg(t.database.db, { name: 'Has Credits', type: 'agency', parentId: id('SA1') });
+    await t.database.db.updateTable('organization_billing_settings').set({ credit_balance: '0.01' }).where('organization_id', '=', withCredits.id).execute();
+    const before = await snapshot();
+    const cases: [string, string, number, string | null][] = [
+      ['SA1.admin', id('A1'), 422, MESSAGES.organizations.deleteHasChildren],
+      ['SA1.admin', withUser.id, 422, MESSAGES.organizations.deleteHasActiveUsers],
+      ['SA1.admin', withCredits.id, 422, MESSAGES.organizations.deleteHasBalance],
+      ['SA1.admin', id('SA1'), 403, MESSAGES.organizations.deleteOnlyParentAdmins],
+      ['SA1.admin', id('T2'), 403, MESSAGES.organizations.deleteOnlyParentAdmins],
+      ['SA1.manager', id('A2'), 403, null],
+      ['SA1.support', id('A2'), 403, null],
+      ['SA1.admin', id('SA2'), 404, null],
+      ['SA1.admin', id('SA3'), 404, null],
+    ];
+    for (const [who, target, status, message] of cases) {
+      const response = await t.request('DELETE', `/api/organizations/${target}`, undefined, { token: who === 'SA1.admin' ? token : await as(who) });
+      expect(response.status, `${who} -> ${target}`).toBe(status);
+      if (message) expect(response.body.error.message).toBe(message);
+    }
+    expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('descendants and verify-children', () => {
+  it('checks direct children against the descendant procedure', async () => {
+    const response = await t.request('GET', `/api/organizations/${id('SA2')}/verify-children`, undefined, { token: await as('H.admin') });
+    expect(response.status).toBe(200);
+    expect(response.body.parentOrganization).toMatchObject({ id: id('SA2'), org_type: 'super_agency' });
+    expect(response.body.childOrganizations.map((c: any) => c.name)).toEqual(['Agency Three']);
+    // SA2 itself and its one agency.
+    expect(response.body.summary).toEqual({ directChildrenCount: 1, rpcReturnedIds: 2, childOrgsRetrieved: 1 });
+  });
+
+  it.each([
+    ['A1.admin', 'A1', 200],
+    ['SA1.admin', 'A1', 200],
+    ['A1.admin', 'SA1', 404],
+    ['T1.admin', 'T1', 403],
+    ['A1.manager', 'A1', 403],
+    ['H.support', 'H', 403],
+  ] as const)('%s verifying %s -> %i', async (who, key, status) => {
+    const response = await t.request('GET', `/api/organizations/${id(key)}/verify-children`, undefined, { token: await as(who) });
+    expect(response.status).toBe(status);
+  });
+});
