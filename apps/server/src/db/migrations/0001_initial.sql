@@ -35,6 +35,9 @@ create table organizations (
 
 create unique index organizations_path_idx on organizations (path);
 create index organizations_parent_name_idx on organizations (parent_org_id, name, id) where deleted_at is null;
+-- Descendant lists are ordered by name: for a large subtree, walking this index in order
+-- and filtering by path beats sorting the whole subtree.
+create index organizations_name_idx on organizations (name, id) where deleted_at is null;
 create index organizations_created_idx on organizations (created_at);
 
 -- The path is derived, never written by callers; the parent never changes.

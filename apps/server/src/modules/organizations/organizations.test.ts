@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { MESSAGES } from '@console/domain';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { PASSWORD, buildWorld, insertOrg, insertUser } from '../../test/fixtures.ts';
+import { listQuery } from './organizations.service.ts';
 
 type World = Awaited<ReturnType<typeof buildWorld>>;
 type OrgKey = keyof World['orgs'];
@@ -354,5 +355,31 @@ describe('descendants and verify-children', () => {
   ] as const)('%s verifying %s -> %i', async (who, key, status) => {
     const response = await t.request('GET', `/api/organizations/${id(key)}/verify-children`, undefined, { token: await as(who) });
     expect(response.status).toBe(status);
+  });
+});
+
+describe('query plans', () => {
+  // With sequential scans priced out, a plan still scanning the whole table means no
+  // index can serve the query: every list must have one (DESIGN.md section 6).
+  async function plan(compiled: { sql: string; parameters: readonly unknown[] }) {
+    return t.database.db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      // A plain EXPLAIN takes no parameters: inline them as literals.
+      const inlined = compiled.sql.replace(/\$(\d+)/g, (_m, n) => `'${String(compiled.parameters[Number(n) - 1]).replace(/'/g, "''")}'`);
+      const result = await sql.raw<{ 'QUERY PLAN': string }>(`explain ${inlined}`).execute(trx);
+      return result.rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+  }
+
+  it.each([
+    ['children', { view: 'children' as const }],
+    ['descendants', { view: 'descendants' as const }],
+    ['descendants of one type', { view: 'descendants' as const, org_type: 'tenant' as const }],
+  ])('the %s list is served by an index', async (_name, params) => {
+    const anchor = await t.database.db.selectFrom('organizations').select(['id', 'path']).where('id', '=', id('SA1')).executeTakeFirstOrThrow();
+    const query = listQuery(t.database.db, anchor, { page: 1, page_size: 50, ...params });
+    const rows = await plan(query.orderBy('o.name').orderBy('o.id').limit(50).compile());
+    expect(rows).toMatch(/Index/);
+    expect(rows).not.toMatch(/Seq Scan on organizations/);
   });
 });
