@@ -26,6 +26,8 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { debugRoutes } from './modules/debug/debug.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
+import { createInvitationsService } from './modules/invitations/invitations.service.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createUsersService } from './modules/users/users.service.ts';
@@ -59,8 +61,10 @@ function createContext(options: AppOptions, log: FastifyBaseLogger) {
   const db = options.database.db;
   const tokens = createTokenService(options.jwtSecret);
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: options.config.smtpUrl, logger: log });
-  const users = createUsersService({ db });
+  const organizations = createOrganizationsService({ db });
+  const users = createUsersService({ db, organizations });
   const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl });
+  const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl });
   return {
     config: options.config,
     db,
@@ -68,7 +72,8 @@ function createContext(options: AppOptions, log: FastifyBaseLogger) {
     mailer,
     users,
     auth,
-    organizations: createOrganizationsService({ db }),
+    organizations,
+    invitations,
     authenticate: createAuthenticator(db, tokens),
     rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
   };
@@ -134,7 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      for (const routes of [healthRoutes, authRoutes, usersRoutes, organizationsRoutes, debugRoutes]) {
+      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, debugRoutes]) {
         await api.register(routes(context));
       }
     },

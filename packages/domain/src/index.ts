@@ -8,3 +8,4 @@ export * from './schemas/common.ts';
 export * from './schemas/users.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/organizations.ts';
+export * from './schemas/invitations.ts';

@@ -100,6 +100,23 @@ export interface RateLimitsTable {
   reset_at: Timestamp;
 }
 
+export interface InvitationsTable {
+  id: Generated<string>;
+  token_hash: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+  organization_id: string;
+  invited_by: string | null;
+  status: Generated<string>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+  accepted_user_id: string | null;
+  revoked_at: NullableTimestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   organization_billing_settings: OrganizationBillingSettingsTable;
@@ -110,4 +127,5 @@ export interface DB {
   outbox: OutboxTable;
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
+  invitations: InvitationsTable;
 }

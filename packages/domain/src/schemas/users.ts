@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { LIMITS, PAGING } from '../constants.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
+import { MESSAGES } from '../messages.ts';
 
 export const USER_STATUSES = ['active', 'inactive', 'pending', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -31,3 +33,58 @@ export const userProfileSchema = z.object({
   organization: userOrganizationSchema,
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
+
+
+const personName = (message: string) =>
+  z.string({ error: message }).trim().min(LIMITS.personNameMin, message).max(LIMITS.personNameMax);
+
+export const USER_SORT_FIELDS = ['created_at', 'email', 'first_name', 'last_name', 'role', 'status', 'last_login_at'] as const;
+
+export const listUsersQuerySchema = z.object({
+  organization_id: z.uuid().optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(PAGING.defaultPage),
+  page_size: z.coerce.number().int().min(1).max(100).default(PAGING.usersPageSize),
+  status: z.enum(USER_STATUSES).optional(),
+  role: z.string().max(40).optional(),
+  search: z.string().trim().max(LIMITS.emailMax).optional(),
+  sort_by: z.enum(USER_SORT_FIELDS).default('created_at'),
+  sort_order: z.enum(['asc', 'desc']).default('desc'),
+});
+export type ListUsersQuery = z.input<typeof listUsersQuerySchema>;
+export type ListUsersParams = z.output<typeof listUsersQuerySchema>;
+
+export const paginationSchema = z.object({
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total: z.number().int(),
+  total_pages: z.number().int(),
+});
+
+export const userListSchema = z.object({ users: z.array(userProfileSchema), pagination: paginationSchema });
+export type UserList = z.infer<typeof userListSchema>;
+
+/** What a user may change of their own profile. The e-mail is the sign-in identity: see docs/decisions.md. */
+export const updateMeSchema = z
+  .object({
+    first_name: personName(MESSAGES.users.firstNameMin).optional(),
+    last_name: personName(MESSAGES.users.lastNameMin).optional(),
+    preferred_locale: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Use a locale such as en or en-US.').optional(),
+  })
+  .strict();
+export type UpdateMeInput = z.infer<typeof updateMeSchema>;
+
+/** An admin or manager editing another user; only admins change the status. */
+export const updateUserSchema = z
+  .object({
+    first_name: personName(MESSAGES.users.firstNameMin).optional(),
+    last_name: personName(MESSAGES.users.lastNameMin).optional(),
+    preferred_locale: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Use a locale such as en or en-US.').optional(),
+    status: z.enum(['active', 'inactive']).optional(),
+  })
+  .strict()
+  .refine((v) => Object.values(v).some((value) => value !== undefined), { message: 'Nothing to update.' });
+export type UpdateUserInput = z.infer<typeof updateUserSchema>;
+
+export const updateRoleSchema = z.object({ role: z.string({ error: MESSAGES.users.selectRole }).min(1, MESSAGES.users.selectRole).max(40) });
+
+export const userResponseSchema = z.object({ user: userProfileSchema });

@@ -12,14 +12,11 @@ import {
 } from '@console/domain';
 import { callerOf } from '../../lib/caller.ts';
 import { limitBy } from '../../lib/rate-limit.ts';
+import { clearSessionCookie, sendSession } from '../../lib/session-cookie.ts';
 import type { AppContext } from '../../app.ts';
-import type { ClientInfo, IssuedSession } from './auth.service.ts';
+import type { IssuedSession } from './auth.service.ts';
+import { clientInfo } from '../../lib/request-info.ts';
 
-const COOKIE_PATH = '/api/auth';
-
-function clientInfo(request: FastifyRequest): ClientInfo {
-  return { ip: request.ip, userAgent: request.headers['user-agent'] ?? null, requestId: request.id };
-}
 
 const emailKey = (request: FastifyRequest) => {
   const email = (request.body as { email?: unknown } | undefined)?.email;
@@ -27,18 +24,8 @@ const emailKey = (request: FastifyRequest) => {
 };
 
 export function authRoutes({ auth, authenticate, config, rateLimits }: AppContext): FastifyPluginAsyncZod {
-  const secureCookies = config.appUrl.startsWith('https://');
-
-  function sendSession(reply: FastifyReply, issued: IssuedSession) {
-    reply.setCookie(SESSION.refreshCookie, issued.refreshToken, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: secureCookies,
-      path: COOKIE_PATH,
-      maxAge: SESSION.refreshTokenTtlSeconds,
-    });
-    return issued.session;
-  }
+  const secure = config.appUrl.startsWith('https://');
+  const send = (reply: FastifyReply, issued: IssuedSession) => sendSession(reply, issued, secure);
 
   return async (app) => {
     const windowSeconds = rateLimits.windowSeconds;
@@ -63,7 +50,7 @@ export function authRoutes({ auth, authenticate, config, rateLimits }: AppContex
         },
       },
       async (request, reply) =>
-        sendSession(reply, await auth.signIn(request.body.email, request.body.password, clientInfo(request))),
+        send(reply, await auth.signIn(request.body.email, request.body.password, clientInfo(request))),
     );
 
     app.post(
@@ -77,9 +64,9 @@ export function authRoutes({ auth, authenticate, config, rateLimits }: AppContex
       },
       async (request, reply) => {
         try {
-          return sendSession(reply, await auth.refresh(request.cookies[SESSION.refreshCookie]));
+          return send(reply, await auth.refresh(request.cookies[SESSION.refreshCookie]));
         } catch (error) {
-          reply.clearCookie(SESSION.refreshCookie, { path: COOKIE_PATH });
+          clearSessionCookie(reply);
           throw error;
         }
       },
@@ -92,7 +79,7 @@ export function authRoutes({ auth, authenticate, config, rateLimits }: AppContex
         // An expired access token must not stop a sign-out: the cookie names the session too.
         await authenticate(request).catch(() => undefined);
         await auth.signOut(request.cookies[SESSION.refreshCookie], request.caller);
-        reply.clearCookie(SESSION.refreshCookie, { path: COOKIE_PATH });
+        clearSessionCookie(reply);
         return { ok: true as const };
       },
     );
@@ -129,7 +116,7 @@ export function authRoutes({ auth, authenticate, config, rateLimits }: AppContex
         const { password, token } = request.body;
         if (token) {
           await auth.resetPassword(token, password, clientInfo(request));
-          reply.clearCookie(SESSION.refreshCookie, { path: COOKIE_PATH });
+          clearSessionCookie(reply);
         } else {
           await authenticate(request);
           await auth.changePassword(callerOf(request), password, clientInfo(request));

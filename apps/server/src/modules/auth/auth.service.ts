@@ -7,13 +7,9 @@ import type { Mailer } from '../../lib/mail.ts';
 import { hashPassword, hashToken, randomToken, verifyPassword } from '../../lib/secrets.ts';
 import type { TokenService } from '../../lib/tokens.ts';
 import type { Caller } from '../../lib/caller.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
 import type { UsersService } from '../users/users.service.ts';
 
-export interface ClientInfo {
-  ip: string;
-  userAgent: string | null;
-  requestId: string;
-}
 
 /** A session for the response body plus the refresh token for the httpOnly cookie. */
 export interface IssuedSession {
@@ -60,6 +56,22 @@ export function createAuthService({ db, tokens, users, mailer, appUrl }: Deps) {
     };
   }
 
+  /** A new session (refresh-token family) for a user who just proved who they are. */
+  async function startSession(trx: Transaction<DB>, userId: string, client: ClientInfo): Promise<IssuedSession> {
+    await users.stampLastLogin(trx, userId);
+    const session = await trx
+      .insertInto('refresh_sessions')
+      .values({
+        user_id: userId,
+        expires_at: refreshExpiry(),
+        ip: client.ip,
+        user_agent: client.userAgent?.slice(0, 300) ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return issue(trx, userId, session.id);
+  }
+
   async function revokeSessions(
     executor: Kysely<DB> | Transaction<DB>,
     userId: string,
@@ -84,21 +96,10 @@ export function createAuthService({ db, tokens, users, mailer, appUrl }: Deps) {
       if (account.status !== 'active' || account.deleted_at || account.org_deleted_at) {
         throw new UnauthorizedError(MESSAGES.auth.accountInactive, 'account_inactive');
       }
-      return db.transaction().execute(async (trx) => {
-        await users.stampLastLogin(trx, account.id);
-        const session = await trx
-          .insertInto('refresh_sessions')
-          .values({
-            user_id: account.id,
-            expires_at: refreshExpiry(),
-            ip: client.ip,
-            user_agent: client.userAgent?.slice(0, 300) ?? null,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return issue(trx, account.id, session.id);
-      });
+      return db.transaction().execute((trx) => startSession(trx, account.id, client));
     },
+
+    startSession,
 
     /**
      * Rotates a refresh token. A token that was already used means it leaked (or was

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   createOrganizationSchema,
@@ -12,9 +11,9 @@ import {
   verifyChildrenSchema,
 } from '@console/domain';
 import { callerOf } from '../../lib/caller.ts';
+import { clientInfo } from '../../lib/request-info.ts';
 import type { AppContext } from '../../app.ts';
 
-const info = (request: FastifyRequest) => ({ ip: request.ip, requestId: request.id });
 const tags = ['organizations'];
 
 export function organizationsRoutes({ organizations, authenticate }: AppContext): FastifyPluginAsyncZod {
@@ -58,7 +57,7 @@ export function organizationsRoutes({ organizations, authenticate }: AppContext)
         },
       },
       async (request, reply) => {
-        const organization = await organizations.create(callerOf(request), request.body, info(request));
+        const organization = await organizations.create(callerOf(request), request.body, clientInfo(request));
         return reply.code(201).send({ organization });
       },
     );
@@ -83,7 +82,7 @@ export function organizationsRoutes({ organizations, authenticate }: AppContext)
         },
       },
       async (request) => ({
-        organization: await organizations.update(callerOf(request), request.params.id, request.body, info(request)),
+        organization: await organizations.update(callerOf(request), request.params.id, request.body, clientInfo(request)),
       }),
     );
 
@@ -91,7 +90,7 @@ export function organizationsRoutes({ organizations, authenticate }: AppContext)
       '/organizations/:id',
       { schema: { tags, summary: 'Soft-delete an empty child organization (admins of its parent)', params: idParamsSchema } },
       async (request, reply) => {
-        await organizations.remove(callerOf(request), request.params.id, info(request));
+        await organizations.remove(callerOf(request), request.params.id, clientInfo(request));
         return reply.code(204).send();
       },
     );

@@ -21,16 +21,13 @@ import type { DB } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
+import { likeEscape } from '../../lib/sql.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
 const m = MESSAGES.organizations;
 
-/** Where a request came from, for the audit row. */
-export interface RequestInfo {
-  ip: string;
-  requestId: string;
-}
 
 function baseQuery(db: Executor) {
   return db
@@ -79,10 +76,6 @@ function toOrganization(row: OrgRow): Organization {
   };
 }
 
-/** `like` treats % and _ as wildcards: a search for "50%" must match the text "50%". */
-function likeEscape(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 export function requirePermission(caller: Caller, permission: Permission) {
   if (!can(caller.role, permission)) throw new ForbiddenError();
@@ -222,7 +215,7 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
     },
 
     /** Creates a direct child of the caller's organization, with its billing settings. */
-    async create(caller: Caller, input: CreateOrganizationInput, info: RequestInfo): Promise<OrganizationDetail> {
+    async create(caller: Caller, input: CreateOrganizationInput, info: ClientInfo): Promise<OrganizationDetail> {
       const parentType = caller.organization.org_type;
       const childType = childTypeOf(parentType);
       if (!childType) throw new ForbiddenError(m.cannotCreateChildren(parentType));
@@ -256,7 +249,7 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
     },
 
     /** Only the caller's own organization or a direct child (spec 1 section 5). */
-    async update(caller: Caller, id: string, input: UpdateOrganizationInput, info: RequestInfo): Promise<OrganizationDetail> {
+    async update(caller: Caller, id: string, input: UpdateOrganizationInput, info: ClientInfo): Promise<OrganizationDetail> {
       requirePermission(caller, 'organizations.update');
       return db.transaction().execute(async (trx) => {
         const target = await visible(caller, id, trx);
@@ -294,7 +287,7 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
      * A soft delete, by admins of the parent only, of an organization that has no live
      * children, no active users and no credits left.
      */
-    async remove(caller: Caller, id: string, info: RequestInfo): Promise<void> {
+    async remove(caller: Caller, id: string, info: ClientInfo): Promise<void> {
       requirePermission(caller, 'organizations.delete');
       await db.transaction().execute(async (trx) => {
         const target = await visible(caller, id, trx);

@@ -1,7 +1,23 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { UserProfile } from '@console/domain';
-import type { DB } from '../../db/schema.ts';
-import { NotFoundError } from '../../lib/errors.ts';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import {
+  MESSAGES,
+  can,
+  isRoleValidForOrgType,
+  roleLevel,
+  type ListUsersParams,
+  type OrgType,
+  type UpdateMeInput,
+  type UpdateUserInput,
+  type UserList,
+  type UserProfile,
+} from '@console/domain';
+import type { DB, UsersTable } from '../../db/schema.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
+import { likeEscape } from '../../lib/sql.ts';
+import { requirePermission, type OrganizationsService } from '../organizations/organizations.service.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -58,8 +74,57 @@ function toProfile(row: ProfileRow): UserProfile {
   };
 }
 
-export function createUsersService({ db }: { db: Kysely<DB> }) {
+const m = MESSAGES.users;
+
+/** admin outranks manager, which outranks user and support. */
+const RANK: Record<string, number> = { admin: 3, manager: 2, user: 1, support: 1 };
+export const rankOf = (role: string) => RANK[roleLevel(role) ?? ''] ?? 0;
+
+
+export function createUsersService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
+  /** The user if the caller may read it (its organization is in the caller's subtree). */
+  async function visibleUser(caller: Caller, id: string, executor: Executor = db) {
+    const row = await profileQuery(executor)
+      .select('o.path')
+      .select('o.parent_org_id as org_parent_id')
+      .where('u.id', '=', id)
+      .where('u.deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!row || !row.path.startsWith(caller.organization.path)) throw new NotFoundError(m.notFound);
+    return row;
+  }
+
+  /** Managing people reaches the caller's own organization and its direct children only. */
+  function requireManageable(caller: Caller, target: { organization_id: string; org_parent_id: string | null }) {
+    if (target.organization_id !== caller.organization.id && target.org_parent_id !== caller.organization.id) {
+      throw new ForbiddenError(m.onlyOwnOrDirectChild);
+    }
+  }
+
+  /**
+   * Refuses to leave an organization without an active admin. The admin rows are locked
+   * so two admins demoting each other at once cannot both succeed.
+   */
+  async function requireAnotherAdmin(trx: Transaction<DB>, organizationId: string, userId: string) {
+    const admins = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('status', '=', 'active')
+      .where('role', 'like', '%\\_admin')
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    if (!admins.some((a) => a.id !== userId)) throw new RuleError(m.lastAdmin);
+  }
+
+  const isActiveAdmin = (row: { role: string; status: string }) => row.status === 'active' && roleLevel(row.role) === 'admin';
+
   return {
+    requireAnotherAdmin,
+    requireManageable,
+
     async getProfile(userId: string, executor: Executor = db): Promise<UserProfile> {
       const row = await profileQuery(executor).where('u.id', '=', userId).executeTakeFirst();
       if (!row) throw new NotFoundError();
@@ -86,6 +151,152 @@ export function createUsersService({ db }: { db: Kysely<DB> }) {
 
     async stampLastLogin(executor: Executor, userId: string) {
       await executor.updateTable('users').set({ last_login_at: sql`now()` }).where('id', '=', userId).execute();
+    },
+
+    async insert(trx: Transaction<DB>, values: Insertable<UsersTable>) {
+      return trx.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
+    },
+
+    /** Moves a user into an organization with a role (invitation acceptance). */
+    async assignMembership(trx: Transaction<DB>, userId: string, organizationId: string, role: string) {
+      await trx
+        .updateTable('users')
+        .set({ organization_id: organizationId, role, updated_at: sql`now()` })
+        .where('id', '=', userId)
+        .execute();
+    },
+
+    async findByEmail(email: string, executor: Executor = db) {
+      return executor
+        .selectFrom('users')
+        .select(['id', 'organization_id', 'role', 'status'])
+        .where(sql`lower(email)`, '=', email.toLowerCase())
+        .executeTakeFirst();
+    },
+
+    async list(caller: Caller, query: ListUsersParams): Promise<UserList> {
+      requirePermission(caller, 'users.list');
+      const org = await organizations.visible(caller, query.organization_id ?? caller.organization.id);
+      let filtered = profileQuery(db).where('u.organization_id', '=', org.id).where('u.deleted_at', 'is', null);
+      if (query.status) filtered = filtered.where('u.status', '=', query.status);
+      if (query.role) filtered = filtered.where('u.role', '=', query.role);
+      if (query.search) {
+        const pattern = `%${likeEscape(query.search)}%`;
+        filtered = filtered.where((eb) =>
+          eb.or([
+            eb('u.email', 'ilike', pattern),
+            eb(sql`coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')`, 'ilike', pattern),
+          ]),
+        );
+      }
+      const [rows, count] = await Promise.all([
+        filtered
+          .orderBy(`u.${query.sort_by}`, sql.raw(`${query.sort_order} nulls last`) as never)
+          .orderBy('u.id', query.sort_order)
+          .limit(query.page_size)
+          .offset((query.page - 1) * query.page_size)
+          .execute(),
+        filtered.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return {
+        users: rows.map(toProfile),
+        pagination: {
+          page: query.page,
+          page_size: query.page_size,
+          total: count.n,
+          total_pages: Math.ceil(count.n / query.page_size),
+        },
+      };
+    },
+
+    async get(caller: Caller, id: string): Promise<UserProfile> {
+      if (id !== caller.userId) requirePermission(caller, 'users.get');
+      return toProfile(await visibleUser(caller, id));
+    },
+
+    async updateMe(caller: Caller, input: UpdateMeInput, info: ClientInfo): Promise<UserProfile> {
+      return db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ ...input, updated_at: sql`now()` }).where('id', '=', caller.userId).execute();
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: caller.organization.id,
+          action: 'user.update',
+          targetType: 'user',
+          targetId: caller.userId,
+          details: { changes: input },
+          ...info,
+        });
+        return this.getProfile(caller.userId, trx);
+      });
+    },
+
+    /**
+     * Admins and managers edit people of their organization or a direct child; a user
+     * edits only themselves. Only admins change the status, never their own.
+     */
+    async update(caller: Caller, id: string, input: UpdateUserInput, info: ClientInfo): Promise<UserProfile> {
+      requirePermission(caller, 'users.update');
+      return db.transaction().execute(async (trx) => {
+        const target = await visibleUser(caller, id, trx);
+        const self = target.id === caller.userId;
+        if (!self) {
+          if (rankOf(caller.role) < RANK.manager!) throw new ForbiddenError(m.onlySelf);
+          requireManageable(caller, target);
+        }
+        if (input.status !== undefined && input.status !== target.status) {
+          if (self) throw new ForbiddenError(m.cannotDeactivateSelf);
+          requirePermission(caller, 'users.delete');
+          if (input.status === 'inactive' && isActiveAdmin(target)) await requireAnotherAdmin(trx, target.organization_id, target.id);
+        }
+        await trx.updateTable('users').set({ ...input, updated_at: sql`now()` }).where('id', '=', target.id).execute();
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: target.organization_id,
+          action: input.status === 'inactive' && target.status !== 'inactive' ? 'user.deactivate' : 'user.update',
+          targetType: 'user',
+          targetId: target.id,
+          details: { changes: input },
+          ...info,
+        });
+        return this.getProfile(target.id, trx);
+      });
+    },
+
+    /** A role of the user's organization type, never one's own, never the last admin's. */
+    async changeRole(caller: Caller, id: string, role: string, info: ClientInfo): Promise<UserProfile> {
+      requirePermission(caller, 'users.update_role');
+      return db.transaction().execute(async (trx) => {
+        const target = await visibleUser(caller, id, trx);
+        if (target.id === caller.userId) throw new ForbiddenError(m.cannotChangeOwnRole);
+        requireManageable(caller, target);
+        const orgType = target.org_type as OrgType;
+        if (!isRoleValidForOrgType(role, orgType)) throw new RuleError(m.roleNotForOrgType(role, orgType));
+        if (rankOf(role) > rankOf(caller.role)) throw new ForbiddenError(m.roleAboveOwn);
+        if (isActiveAdmin(target) && roleLevel(role) !== 'admin') await requireAnotherAdmin(trx, target.organization_id, target.id);
+        await trx.updateTable('users').set({ role, updated_at: sql`now()` }).where('id', '=', target.id).execute();
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: target.organization_id,
+          action: 'user.role_change',
+          targetType: 'user',
+          targetId: target.id,
+          details: { before: target.role, after: role },
+          ...info,
+        });
+        return this.getProfile(target.id, trx);
+      });
+    },
+
+    /** Deactivation: the user can no longer sign in, refresh or use a token. */
+    async deactivate(caller: Caller, id: string, info: ClientInfo): Promise<UserProfile> {
+      requirePermission(caller, 'users.delete');
+      if (id === caller.userId) throw new ForbiddenError(m.cannotDeactivateSelf);
+      return this.update(caller, id, { status: 'inactive' }, info);
+    },
+
+    /** Whether the caller may invite into (or manage people of) this organization. */
+    canManagePeopleOf(caller: Caller, org: { id: string; parent_org_id: string | null }) {
+      return can(caller.role, 'users.create') && (org.id === caller.organization.id || org.parent_org_id === caller.organization.id);
     },
   };
 }

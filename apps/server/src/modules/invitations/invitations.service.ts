@@ -1,0 +1,315 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import {
+  MESSAGES,
+  SESSION,
+  isRoleValidForOrgType,
+  roleLevel,
+  type AcceptResult,
+  type CreateInvitationInput,
+  type Invitation,
+  type InvitationList,
+  type InvitationStatus,
+  type ListInvitationsParams,
+  type OrgType,
+} from '@console/domain';
+import type { DB } from '../../db/schema.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mail.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
+import { hashPassword, hashToken, randomToken } from '../../lib/secrets.ts';
+import { requirePermission, type OrganizationsService } from '../organizations/organizations.service.ts';
+import { rankOf, type UsersService } from '../users/users.service.ts';
+import type { AuthService, IssuedSession } from '../auth/auth.service.ts';
+
+const m = MESSAGES.invitations;
+
+interface Deps {
+  db: Kysely<DB>;
+  organizations: OrganizationsService;
+  users: UsersService;
+  auth: AuthService;
+  mailer: Mailer;
+  appUrl: string;
+}
+
+function invitationQuery(db: Kysely<DB> | Transaction<DB>) {
+  return db
+    .selectFrom('invitations as i')
+    .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+    .select([
+      'i.id',
+      'i.email',
+      'i.first_name',
+      'i.last_name',
+      'i.role',
+      'i.organization_id',
+      'o.name as organization_name',
+      'o.org_type',
+      'o.path',
+      'o.parent_org_id as org_parent_id',
+      'o.disable_parent_invites',
+      'o.deleted_at as org_deleted_at',
+      'i.status',
+      'i.invited_by',
+      'i.created_at',
+      'i.expires_at',
+      'i.accepted_at',
+    ]);
+}
+
+type InvitationRow = Awaited<ReturnType<ReturnType<typeof invitationQuery>['executeTakeFirstOrThrow']>>;
+
+/** A pending invitation past its expiry reads as expired. */
+function effectiveStatus(row: InvitationRow): InvitationStatus {
+  if (row.status === 'pending' && row.expires_at <= new Date()) return 'expired';
+  return row.status as InvitationStatus;
+}
+
+function toInvitation(row: InvitationRow): Invitation {
+  return {
+    id: row.id,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    role: row.role,
+    organization_id: row.organization_id,
+    organization_name: row.organization_name,
+    status: effectiveStatus(row),
+    invited_by: row.invited_by,
+    created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at.toISOString(),
+    accepted_at: row.accepted_at ? row.accepted_at.toISOString() : null,
+  };
+}
+
+/** Why a token cannot be used: the acceptance page shows the reason. */
+export class InvitationUnusableError extends AppError {
+  constructor(code: 'invitation_invalid' | 'invitation_expired' | 'invitation_revoked' | 'invitation_used', message: string) {
+    super(code === 'invitation_invalid' ? 404 : 410, code, message);
+  }
+}
+
+const expiry = () => new Date(Date.now() + SESSION.invitationTtlSeconds * 1000);
+
+export function createInvitationsService({ db, organizations, users, auth, mailer, appUrl }: Deps) {
+  const linkFor = (token: string) => `${appUrl}/invitation?token=${token}`;
+
+  async function mail(invitation: Invitation, link: string, inviter: Caller) {
+    await mailer.send({
+      to: invitation.email,
+      subject: `You are invited to ${invitation.organization_name}`,
+      text:
+        `Hello ${invitation.first_name},\n\n${inviter.email} invited you to join ${invitation.organization_name} ` +
+        `as ${invitation.role.replaceAll('_', ' ')}.\n\nAccept the invitation within 7 days:\n${link}\n`,
+      link,
+    });
+  }
+
+  /** Invitations the caller may administer: own organization or a direct child, admins only for changes. */
+  async function manageable(caller: Caller, id: string, trx: Transaction<DB>) {
+    const row = await invitationQuery(trx).where('i.id', '=', id).forUpdate('i').executeTakeFirst();
+    if (!row || !row.path.startsWith(caller.organization.path)) throw new NotFoundError('Invitation not found');
+    if (roleLevel(caller.role) !== 'admin') throw new ForbiddenError();
+    users.requireManageable(caller, row);
+    return row;
+  }
+
+  /** A fresh token replaces the old one: the previous link stops working. */
+  async function rotate(trx: Transaction<DB>, id: string) {
+    const token = randomToken();
+    await trx
+      .updateTable('invitations')
+      .set({ token_hash: hashToken(token), expires_at: expiry() })
+      .where('id', '=', id)
+      .execute();
+    return token;
+  }
+
+  /** The invitation behind a token, locked, or the reason it cannot be used. */
+  async function usable(trx: Transaction<DB>, token: string) {
+    const row = await invitationQuery(trx).where('i.token_hash', '=', hashToken(token)).forUpdate('i').executeTakeFirst();
+    if (!row || row.org_deleted_at) throw new InvitationUnusableError('invitation_invalid', m.invalidLink);
+    const status = effectiveStatus(row);
+    if (status === 'expired') throw new InvitationUnusableError('invitation_expired', m.expired);
+    if (status === 'revoked') throw new InvitationUnusableError('invitation_revoked', m.revoked);
+    if (status === 'accepted') throw new InvitationUnusableError('invitation_used', m.used);
+    return row;
+  }
+
+  async function markAccepted(trx: Transaction<DB>, id: string, userId: string) {
+    await trx
+      .updateTable('invitations')
+      .set({ status: 'accepted', accepted_at: sql`now()`, accepted_user_id: userId })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  return {
+    async create(caller: Caller, input: CreateInvitationInput, info: ClientInfo): Promise<Invitation> {
+      requirePermission(caller, 'users.create');
+      const org = await organizations.visible(caller, input.organization_id ?? caller.organization.id);
+      users.requireManageable(caller, { organization_id: org.id, org_parent_id: org.parent_org_id });
+      if (org.id !== caller.organization.id && org.disable_parent_invites) throw new ForbiddenError(m.parentInvitesDisabled);
+      const orgType = org.org_type as OrgType;
+      if (!isRoleValidForOrgType(input.role, orgType)) throw new RuleError(MESSAGES.users.roleNotForOrgType(input.role, orgType));
+      if (rankOf(input.role) > rankOf(caller.role)) throw new ForbiddenError(MESSAGES.users.roleAboveOwn);
+
+      const token = randomToken();
+      const invitation = await db.transaction().execute(async (trx) => {
+        if (await users.findByEmail(input.email, trx)) throw new ConflictError(m.accountExists);
+        const pending = await trx
+          .selectFrom('invitations')
+          .select(['id', 'expires_at'])
+          .where('organization_id', '=', org.id)
+          .where(sql`lower(email)`, '=', input.email.toLowerCase())
+          .where('status', '=', 'pending')
+          .forUpdate()
+          .executeTakeFirst();
+        if (pending && pending.expires_at > new Date()) throw new ConflictError(m.alreadyPending);
+        // An expired pending invitation gives way to the new one.
+        if (pending) await trx.updateTable('invitations').set({ status: 'revoked', revoked_at: sql`now()` }).where('id', '=', pending.id).execute();
+        const created = await trx
+          .insertInto('invitations')
+          .values({
+            token_hash: hashToken(token),
+            email: input.email,
+            first_name: input.first_name,
+            last_name: input.last_name,
+            role: input.role,
+            organization_id: org.id,
+            invited_by: caller.userId,
+            expires_at: expiry(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: org.id,
+          action: 'invitation.create',
+          targetType: 'invitation',
+          targetId: created.id,
+          details: { email: input.email, role: input.role },
+          ...info,
+        });
+        return toInvitation(await invitationQuery(trx).where('i.id', '=', created.id).executeTakeFirstOrThrow());
+      });
+      await mail(invitation, linkFor(token), caller);
+      return invitation;
+    },
+
+    async list(caller: Caller, query: ListInvitationsParams): Promise<InvitationList> {
+      requirePermission(caller, 'users.list');
+      const org = await organizations.visible(caller, query.organization_id ?? caller.organization.id);
+      let filtered = invitationQuery(db).where('i.organization_id', '=', org.id);
+      if (query.status === 'pending') filtered = filtered.where('i.status', '=', 'pending').where('i.expires_at', '>', sql<Date>`now()`);
+      else if (query.status === 'expired') filtered = filtered.where('i.status', '=', 'pending').where('i.expires_at', '<=', sql<Date>`now()`);
+      else if (query.status) filtered = filtered.where('i.status', '=', query.status);
+      const [rows, count] = await Promise.all([
+        filtered
+          .orderBy('i.created_at', 'desc')
+          .orderBy('i.id', 'desc')
+          .limit(query.page_size)
+          .offset((query.page - 1) * query.page_size)
+          .execute(),
+        filtered.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return {
+        invitations: rows.map(toInvitation),
+        pagination: { page: query.page, page_size: query.page_size, total: count.n, total_pages: Math.ceil(count.n / query.page_size) },
+      };
+    },
+
+    /** A fresh token and expiry, mailed again; the previous link stops working. */
+    async resend(caller: Caller, id: string, info: ClientInfo): Promise<Invitation> {
+      const { invitation, token } = await db.transaction().execute(async (trx) => {
+        const row = await manageable(caller, id, trx);
+        if (row.status !== 'pending') throw new RuleError(row.status === 'accepted' ? m.used : m.revoked);
+        const token = await rotate(trx, row.id);
+        await writeAudit(trx, { actorUserId: caller.userId, organizationId: row.organization_id, action: 'invitation.resend', targetType: 'invitation', targetId: row.id, ...info });
+        return { invitation: toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow()), token };
+      });
+      await mail(invitation, linkFor(token), caller);
+      return invitation;
+    },
+
+    /**
+     * A link an admin can copy. Only the token's hash is stored, so a link cannot be read
+     * back: this makes a fresh one, and the previously sent link stops working.
+     */
+    async link(caller: Caller, id: string, info: ClientInfo): Promise<{ invitation: Invitation; link: string }> {
+      return db.transaction().execute(async (trx) => {
+        const row = await manageable(caller, id, trx);
+        if (row.status !== 'pending') throw new RuleError(row.status === 'accepted' ? m.used : m.revoked);
+        const token = await rotate(trx, row.id);
+        await writeAudit(trx, { actorUserId: caller.userId, organizationId: row.organization_id, action: 'invitation.link', targetType: 'invitation', targetId: row.id, ...info });
+        return { invitation: toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow()), link: linkFor(token) };
+      });
+    },
+
+    async revoke(caller: Caller, id: string, info: ClientInfo): Promise<Invitation> {
+      return db.transaction().execute(async (trx) => {
+        const row = await manageable(caller, id, trx);
+        if (row.status !== 'pending') throw new RuleError(row.status === 'accepted' ? m.used : m.revoked);
+        await trx.updateTable('invitations').set({ status: 'revoked', revoked_at: sql`now()` }).where('id', '=', row.id).execute();
+        await writeAudit(trx, { actorUserId: caller.userId, organizationId: row.organization_id, action: 'invitation.revoke', targetType: 'invitation', targetId: row.id, details: { email: row.email }, ...info });
+        return toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow());
+      });
+    },
+
+    /**
+     * Reads a token: a new e-mail must register; an existing account must sign in; the
+     * signed-in invitee joins the organization with the role, in one transaction.
+     */
+    async accept(token: string, caller: Caller | null, info: ClientInfo): Promise<AcceptResult> {
+      return db.transaction().execute(async (trx) => {
+        const row = await usable(trx, token);
+        const account = await users.findByEmail(row.email, trx);
+        if (!account) {
+          return {
+            result: 'requires_registration',
+            requiresRegistration: true,
+            email: row.email,
+            invitationId: row.id,
+            organizationId: row.organization_id,
+            organizationName: row.organization_name,
+            role: row.role,
+          };
+        }
+        if (!caller) return { result: 'requires_login', requiresLogin: true, email: row.email };
+        if (caller.userId !== account.id) throw new ForbiddenError(m.otherAccount);
+        if (account.organization_id !== row.organization_id && roleLevel(account.role) === 'admin') {
+          await users.requireAnotherAdmin(trx, account.organization_id, account.id);
+        }
+        await users.assignMembership(trx, account.id, row.organization_id, row.role);
+        await markAccepted(trx, row.id, account.id);
+        await writeAudit(trx, { actorUserId: account.id, organizationId: row.organization_id, action: 'invitation.accept', targetType: 'invitation', targetId: row.id, details: { role: row.role, from_organization_id: account.organization_id }, ...info });
+        return { result: 'accepted', organizationId: row.organization_id, organizationName: row.organization_name, role: row.role };
+      });
+    },
+
+    /** Creates the invitee's account from the invitation and signs it in. */
+    async register(token: string, password: string, info: ClientInfo): Promise<IssuedSession> {
+      const passwordHash = await hashPassword(password);
+      return db.transaction().execute(async (trx) => {
+        const row = await usable(trx, token);
+        if (await users.findByEmail(row.email, trx)) throw new ConflictError(MESSAGES.invitations.accountExists);
+        const user = await users.insert(trx, {
+          email: row.email,
+          password_hash: passwordHash,
+          first_name: row.first_name,
+          last_name: row.last_name,
+          role: row.role,
+          organization_id: row.organization_id,
+          invited_at: row.created_at,
+        });
+        await markAccepted(trx, row.id, user.id);
+        await writeAudit(trx, { actorUserId: user.id, organizationId: row.organization_id, action: 'invitation.register', targetType: 'invitation', targetId: row.id, details: { role: row.role }, ...info });
+        return auth.startSession(trx, user.id, info);
+      });
+    },
+  };
+}
+
+export type InvitationsService = ReturnType<typeof createInvitationsService>;
