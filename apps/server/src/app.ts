@@ -26,6 +26,8 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { debugRoutes } from './modules/debug/debug.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { creditsRoutes } from './modules/credits/credits.routes.ts';
+import { createCreditsService } from './modules/credits/credits.service.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { createInvitationsService } from './modules/invitations/invitations.service.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
@@ -63,6 +65,7 @@ function createContext(options: AppOptions, log: FastifyBaseLogger) {
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: options.config.smtpUrl, logger: log });
   const organizations = createOrganizationsService({ db });
   const users = createUsersService({ db, organizations });
+  const credits = createCreditsService({ db, organizations });
   const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl });
   const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl });
   return {
@@ -74,6 +77,7 @@ function createContext(options: AppOptions, log: FastifyBaseLogger) {
     auth,
     organizations,
     invitations,
+    credits,
     authenticate: createAuthenticator(db, tokens),
     rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
   };
@@ -139,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, debugRoutes]) {
+      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, creditsRoutes, debugRoutes]) {
         await api.register(routes(context));
       }
     },

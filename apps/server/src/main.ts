@@ -7,11 +7,13 @@ import { ensureFirstHouseAdmin } from './db/bootstrap.ts';
 import { migrate } from './db/migrate.ts';
 import { DemoAlreadySeededError, seedDemo } from './db/seed.ts';
 import { resolveJwtSecret } from './lib/tokens.ts';
+import { reconcile } from './modules/credits/reconcile.ts';
 
 const USAGE = `Usage: main.ts <command>
   serve            migrate, create the first house admin if the database is empty, and serve
   migrate          apply pending migrations
-  seed [--demo]    create the first house admin if needed; --demo adds a demo hierarchy`;
+  seed [--demo]    create the first house admin if needed; --demo adds a demo hierarchy
+  reconcile        check every balance against the ledger; exits 1 on a difference`;
 
 async function prepare(config: Config, purpose: string): Promise<Database> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, purpose });
@@ -81,6 +83,18 @@ async function main(argv: string[]) {
           console.log(`Demo hierarchy added. Every demo user signs in with the password: ${password}`);
           console.table(signIns);
         }
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    case 'reconcile': {
+      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, purpose: 'db:reconcile' });
+      try {
+        await migrate(database);
+        const report = await reconcile(database.db);
+        console.log(JSON.stringify(report, null, 2));
+        if (!report.ok) process.exitCode = 1;
       } finally {
         await database.close();
       }

@@ -117,6 +117,28 @@ export interface InvitationsTable {
   revoked_at: NullableTimestamp;
 }
 
+export interface CreditLedgerEntriesTable {
+  id: Generated<string>;
+  seq: Generated<string>;
+  organization_id: string;
+  amount: string;
+  entry_type: string;
+  transaction_group: string;
+  metadata: ColumnType<unknown, string | undefined, never>;
+  balance_after: string;
+  external_ref: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  request_hash: string;
+  response: ColumnType<unknown, string | null | undefined, string>;
+  created_at: Timestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   organization_billing_settings: OrganizationBillingSettingsTable;
@@ -128,4 +150,6 @@ export interface DB {
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
   invitations: InvitationsTable;
+  credit_ledger_entries: CreditLedgerEntriesTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

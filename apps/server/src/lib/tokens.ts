@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { SESSION } from '@console/domain';
 import { UnauthorizedError } from './errors.ts';
@@ -36,7 +36,8 @@ export interface TokenService {
 }
 
 export function createTokenService(secret: string, ttlSeconds: number = SESSION.accessTokenTtlSeconds): TokenService {
-  const key = new TextEncoder().encode(secret);
+  // A KeyObject made once: jose would import raw bytes again on every sign and verify.
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
   return {
     async sign(claims) {
       const now = Math.floor(Date.now() / 1000);

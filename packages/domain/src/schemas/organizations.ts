@@ -2,11 +2,9 @@ import { z } from 'zod';
 import { LIMITS, PAGING } from '../constants.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
 import { MESSAGES } from '../messages.ts';
+import { amountInputSchema, amountStringSchema } from './amounts.ts';
 
 const m = MESSAGES.organizations;
-
-/** Exact decimal amounts travel as strings ("1234.50"): never a float. */
-export const amountStringSchema = z.string().regex(/^-?\d+\.\d{2}$/);
 
 export const billingSettingsSchema = z.object({
   organization_id: z.uuid(),
@@ -58,6 +56,8 @@ export const createOrganizationSchema = z.object({
   description: orgDescriptionSchema.optional(),
   org_type: z.enum(ORG_TYPES, { error: m.selectType }),
   disable_parent_invites: z.boolean().default(false),
+  /** Credits moved from the parent to the new organization (its admins only). */
+  initial_balance: amountInputSchema.optional(),
 });
 export type CreateOrganizationInput = z.input<typeof createOrganizationSchema>;
 

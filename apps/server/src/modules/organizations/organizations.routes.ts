@@ -16,7 +16,7 @@ import type { AppContext } from '../../app.ts';
 
 const tags = ['organizations'];
 
-export function organizationsRoutes({ organizations, authenticate }: AppContext): FastifyPluginAsyncZod {
+export function organizationsRoutes({ organizations, credits, authenticate }: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('preHandler', authenticate);
 
@@ -51,13 +51,21 @@ export function organizationsRoutes({ organizations, authenticate }: AppContext)
       {
         schema: {
           tags,
-          summary: "Create a direct child of the caller's organization",
+          summary: "Create a direct child of the caller's organization, optionally with credits moved from it",
           body: createOrganizationSchema,
           response: { 201: organizationDetailSchema },
         },
       },
       async (request, reply) => {
-        const organization = await organizations.create(callerOf(request), request.body, clientInfo(request));
+        const caller = callerOf(request);
+        const info = clientInfo(request);
+        const { initial_balance: initialBalance } = request.body;
+        const organization = await organizations.create(
+          caller,
+          request.body,
+          info,
+          initialBalance ? (trx, child) => credits.moveInitialBalance(trx, caller, child, initialBalance, info) : undefined,
+        );
         return reply.code(201).send({ organization });
       },
     );

@@ -215,7 +215,13 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
     },
 
     /** Creates a direct child of the caller's organization, with its billing settings. */
-    async create(caller: Caller, input: CreateOrganizationInput, info: ClientInfo): Promise<OrganizationDetail> {
+    async create(
+      caller: Caller,
+      input: CreateOrganizationInput,
+      info: ClientInfo,
+      /** Runs in the same transaction once the child exists (the initial balance). */
+      onCreated?: (trx: Transaction<DB>, child: { id: string; name: string }) => Promise<void>,
+    ): Promise<OrganizationDetail> {
       const parentType = caller.organization.org_type;
       const childType = childTypeOf(parentType);
       if (!childType) throw new ForbiddenError(m.cannotCreateChildren(parentType));
@@ -244,6 +250,7 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
           details: { name: input.name, org_type: childType, parent_org_id: caller.organization.id },
           ...info,
         });
+        await onCreated?.(trx, { id: created.id, name: input.name });
         return detail(await visible(caller, created.id, trx), trx);
       });
     },

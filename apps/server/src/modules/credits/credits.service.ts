@@ -1,0 +1,373 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import {
+  MESSAGES,
+  type AllocationInput,
+  type AllocationResult,
+  type EntryType,
+  type LedgerEntry,
+  type LedgerPage,
+  type LedgerParams,
+} from '@console/domain';
+import type { DB } from '../../db/schema.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
+import { reconcile } from './reconcile.ts';
+import { requirePermission, type OrganizationsService } from '../organizations/organizations.service.ts';
+
+const c = MESSAGES.credits;
+type Executor = Kysely<DB> | Transaction<DB>;
+
+/** One side of a movement: signed amount (an exact decimal string) on one organization. */
+interface Movement {
+  organizationId: string;
+  amount: string;
+  type: EntryType;
+  metadata: Record<string, unknown>;
+  externalRef?: string | null;
+}
+
+const negate = (amount: string) => (amount.startsWith('-') ? amount.slice(1) : `-${amount}`);
+
+function toEntry(row: {
+  id: string;
+  organization_id: string;
+  amount: string;
+  entry_type: string;
+  transaction_group: string;
+  metadata: unknown;
+  balance_after: string;
+  external_ref: string | null;
+  created_by: string | null;
+  created_at: Date;
+}): LedgerEntry {
+  return {
+    id: row.id,
+    organization_id: row.organization_id,
+    amount: row.amount,
+    entry_type: row.entry_type as EntryType,
+    transaction_group: row.transaction_group,
+    metadata: (row.metadata ?? {}) as Record<string, unknown>,
+    balance_after: row.balance_after,
+    external_ref: row.external_ref,
+    created_by: row.created_by,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** The day after a YYYY-MM-DD date: an inclusive end date runs to the start of the next day. */
+function upperBound(to: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(to)) return to;
+  const next = new Date(`${to}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString();
+}
+
+export function createCreditsService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
+  /**
+   * Applies movements in one transaction: locks every balance row touched, in id order
+   * (so two movements never wait on each other in a cycle), changes each balance in SQL
+   * (exact numeric), refuses a balance below zero, and appends one entry per movement.
+   */
+  async function move(trx: Transaction<DB>, movements: Movement[], group: string, createdBy: string | null) {
+    const ids = [...new Set(movements.map((mv) => mv.organizationId))].sort();
+    await trx
+      .selectFrom('organization_billing_settings')
+      .select('organization_id')
+      .where('organization_id', 'in', ids)
+      .orderBy('organization_id')
+      .forUpdate()
+      .execute();
+    const entries: LedgerEntry[] = [];
+    for (const mv of movements) {
+      const updated = await trx
+        .updateTable('organization_billing_settings')
+        .set({ credit_balance: sql`credit_balance + ${mv.amount}::numeric`, updated_at: sql`now()` })
+        .where('organization_id', '=', mv.organizationId)
+        .where(sql<boolean>`credit_balance + ${mv.amount}::numeric >= 0`)
+        .returning('credit_balance')
+        .executeTakeFirst();
+      if (!updated) {
+        const current = await trx
+          .selectFrom('organization_billing_settings')
+          .select('credit_balance')
+          .where('organization_id', '=', mv.organizationId)
+          .executeTakeFirstOrThrow();
+        throw new RuleError(c.insufficient(current.credit_balance), 'insufficient_credits');
+      }
+      const row = await trx
+        .insertInto('credit_ledger_entries')
+        .values({
+          organization_id: mv.organizationId,
+          amount: mv.amount,
+          entry_type: mv.type,
+          transaction_group: group,
+          metadata: JSON.stringify(mv.metadata),
+          balance_after: updated.credit_balance,
+          external_ref: mv.externalRef ?? null,
+          created_by: createdBy,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      entries.push(toEntry(row));
+    }
+    return entries;
+  }
+
+  /** The caller's own organization as the source of credits; 404 for what it cannot see. */
+  async function ownSource(caller: Caller, fromOrgId: string, executor: Executor) {
+    if (fromOrgId !== caller.organization.id) {
+      await organizations.visible(caller, fromOrgId, executor);
+      throw new ForbiddenError(c.onlyOwnOrganization);
+    }
+  }
+
+  /** An active direct child of the caller's organization, or the spec's refusal. */
+  async function directChild(caller: Caller, toOrgId: string, executor: Executor) {
+    const child = await organizations.visible(caller, toOrgId, executor);
+    if (child.parent_org_id !== caller.organization.id || child.status !== 'active') throw new RuleError(c.notDirectChild, 'not_direct_child');
+    return child;
+  }
+
+  function ledgerQuery(executor: Executor, organizationId: string, params: LedgerParams) {
+    let query = executor.selectFrom('credit_ledger_entries').selectAll().where('organization_id', '=', organizationId);
+    if (params.entry_type) query = query.where('entry_type', '=', params.entry_type);
+    if (params.from) query = query.where('created_at', '>=', new Date(params.from));
+    if (params.to) query = query.where('created_at', '<', new Date(upperBound(params.to)));
+    if (params.amount_min !== undefined) query = query.where('amount', '>=', String(params.amount_min));
+    if (params.amount_max !== undefined) query = query.where('amount', '<=', String(params.amount_max));
+    return query;
+  }
+
+  /** Newest first, keyed by (created_at, seq): a page costs the same at any depth. */
+  async function page(executor: Executor, organizationId: string, params: LedgerParams, cursor: string | undefined, limit: number) {
+    let query = ledgerQuery(executor, organizationId, params);
+    if (cursor !== undefined) {
+      if (!/^\d{1,19}$/.test(cursor)) throw new BadRequestError(c.invalidCursor);
+      query = query.where(
+        sql<boolean>`(created_at, seq) < (select c.created_at, c.seq from credit_ledger_entries c where c.seq = ${cursor}::bigint)`,
+      );
+    }
+    const rows = await query.orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit + 1).execute();
+    const more = rows.length > limit;
+    const shown = more ? rows.slice(0, limit) : rows;
+    return { rows: shown, nextCursor: more ? String(shown[shown.length - 1]!.seq) : null };
+  }
+
+  async function readable(caller: Caller, organizationId: string | undefined) {
+    requirePermission(caller, 'billing.view');
+    return organizations.visible(caller, organizationId ?? caller.organization.id);
+  }
+
+  return {
+    move,
+
+    async allocate(caller: Caller, input: AllocationInput & { amount: string }, idempotencyKey: string | null, info: ClientInfo): Promise<AllocationResult> {
+      requirePermission(caller, 'organizations.allocate_credits');
+      const request = { from_org_id: input.from_org_id, to_org_id: input.to_org_id, amount: input.amount, notes: input.notes ?? null };
+      const requestHash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
+      return db.transaction().execute(async (trx) => {
+        if (idempotencyKey) {
+          // Waits for a concurrent request with the same key, then sees its answer.
+          const claimed = await trx
+            .insertInto('idempotency_keys')
+            .values({ user_id: caller.userId, key: idempotencyKey, request_hash: requestHash })
+            .onConflict((oc) => oc.doNothing())
+            .returning('key')
+            .executeTakeFirst();
+          if (!claimed) {
+            const earlier = await trx
+              .selectFrom('idempotency_keys')
+              .select(['request_hash', 'response'])
+              .where('user_id', '=', caller.userId)
+              .where('key', '=', idempotencyKey)
+              .executeTakeFirstOrThrow();
+            if (earlier.request_hash !== requestHash || !earlier.response) throw new ConflictError(c.idempotencyConflict);
+            return earlier.response as AllocationResult;
+          }
+        }
+        await ownSource(caller, input.from_org_id, trx);
+        const child = await directChild(caller, input.to_org_id, trx);
+        const group = randomUUID();
+        const common = { notes: request.notes, allocated_by_user_id: caller.userId };
+        const [sent, received] = await move(
+          trx,
+          [
+            { organizationId: caller.organization.id, amount: negate(input.amount), type: 'allocation_sent', metadata: { ...common, to_org_id: child.id, to_org_name: child.name } },
+            { organizationId: child.id, amount: input.amount, type: 'allocation_received', metadata: { ...common, from_org_id: caller.organization.id, from_org_name: caller.organization.name } },
+          ],
+          group,
+          caller.userId,
+        );
+        const result: AllocationResult = { transaction_id: group, from_balance: sent!.balance_after, to_balance: received!.balance_after };
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: caller.organization.id,
+          action: 'credits.allocate',
+          targetType: 'organization',
+          targetId: child.id,
+          details: { amount: input.amount, transaction_group: group, notes: request.notes },
+          ...info,
+        });
+        if (idempotencyKey) {
+          await trx
+            .updateTable('idempotency_keys')
+            .set({ response: JSON.stringify(result) })
+            .where('user_id', '=', caller.userId)
+            .where('key', '=', idempotencyKey)
+            .execute();
+        }
+        return result;
+      });
+    },
+
+    /** Credits enter or leave the system here: house admins, on their own house, with a reason. */
+    async adjust(caller: Caller, input: { organization_id?: string; direction: 'increase' | 'decrease'; amount: string; reason: string }, info: ClientInfo): Promise<LedgerEntry> {
+      const target = input.organization_id ?? caller.organization.id;
+      if (caller.role !== 'house_admin' || target !== caller.organization.id) {
+        if (target !== caller.organization.id) await organizations.visible(caller, target);
+        throw new ForbiddenError(c.adjustOnlyHouse);
+      }
+      return db.transaction().execute(async (trx) => {
+        const [entry] = await move(
+          trx,
+          [
+            {
+              organizationId: target,
+              amount: input.direction === 'increase' ? input.amount : negate(input.amount),
+              type: input.direction === 'increase' ? 'adjustment_increase' : 'adjustment_decrease',
+              metadata: { reason: input.reason, notes: input.reason },
+            },
+          ],
+          randomUUID(),
+          caller.userId,
+        );
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: target,
+          action: `credits.adjust_${input.direction}`,
+          targetType: 'organization',
+          targetId: target,
+          details: { amount: input.amount, reason: input.reason },
+          ...info,
+        });
+        return entry!;
+      });
+    },
+
+    /**
+     * Records metered usage (consumption) and its refunds for an organization in the house
+     * admin's tree. `external_ref` makes each record idempotent; each record stands alone.
+     */
+    async importUsage(
+      caller: Caller,
+      records: { organization_id: string; kind: 'consumption' | 'refund'; amount: string; external_ref: string; usage?: Record<string, unknown> }[],
+      info: ClientInfo,
+    ) {
+      if (caller.role !== 'house_admin') throw new ForbiddenError();
+      const results = [];
+      for (const record of records) {
+        const org = await organizations.visible(caller, record.organization_id);
+        const existing = await db
+          .selectFrom('credit_ledger_entries')
+          .select('id')
+          .where('organization_id', '=', org.id)
+          .where('external_ref', '=', record.external_ref)
+          .executeTakeFirst();
+        if (existing) {
+          results.push({ external_ref: record.external_ref, status: 'duplicate' as const, entry_id: existing.id, message: null });
+          continue;
+        }
+        try {
+          const entry = await db.transaction().execute(async (trx) => {
+            const [created] = await move(
+              trx,
+              [
+                {
+                  organizationId: org.id,
+                  amount: record.kind === 'consumption' ? negate(record.amount) : record.amount,
+                  type: record.kind,
+                  metadata: { usage: record.usage ?? {} },
+                  externalRef: record.external_ref,
+                },
+              ],
+              randomUUID(),
+              caller.userId,
+            );
+            await writeAudit(trx, {
+              actorUserId: caller.userId,
+              organizationId: org.id,
+              action: `credits.${record.kind}`,
+              targetType: 'organization',
+              targetId: org.id,
+              details: { amount: record.amount, external_ref: record.external_ref },
+              ...info,
+            });
+            return created!;
+          });
+          results.push({ external_ref: record.external_ref, status: 'recorded' as const, entry_id: entry.id, message: null });
+        } catch (error) {
+          if (!(error instanceof RuleError) && (error as { code?: string }).code !== '23505') throw error;
+          const duplicate = (error as { code?: string }).code === '23505';
+          results.push({
+            external_ref: record.external_ref,
+            status: duplicate ? ('duplicate' as const) : ('rejected' as const),
+            entry_id: null,
+            message: duplicate ? null : (error as Error).message,
+          });
+        }
+      }
+      return { results };
+    },
+
+    /**
+     * An organization created with credits: they move from its parent (an allocation_sent
+     * on the parent, an initial_balance on the child, one transaction group), so none are made.
+     */
+    async moveInitialBalance(trx: Transaction<DB>, caller: Caller, child: { id: string; name: string }, amount: string, info: ClientInfo) {
+      requirePermission(caller, 'organizations.allocate_credits');
+      const group = randomUUID();
+      await move(
+        trx,
+        [
+          { organizationId: caller.organization.id, amount: negate(amount), type: 'allocation_sent', metadata: { to_org_id: child.id, to_org_name: child.name, notes: 'Initial balance' } },
+          { organizationId: child.id, amount, type: 'initial_balance', metadata: { from_org_id: caller.organization.id, from_org_name: caller.organization.name, notes: 'Initial balance' } },
+        ],
+        group,
+        caller.userId,
+      );
+      await writeAudit(trx, {
+        actorUserId: caller.userId,
+        organizationId: caller.organization.id,
+        action: 'credits.initial_balance',
+        targetType: 'organization',
+        targetId: child.id,
+        details: { amount, transaction_group: group },
+        ...info,
+      });
+    },
+
+    async ledger(caller: Caller, params: LedgerParams): Promise<LedgerPage> {
+      const org = await readable(caller, params.organization_id);
+      const { rows, nextCursor } = await page(db, org.id, params, params.cursor, params.limit);
+      return { entries: rows.map(toEntry), next_cursor: nextCursor, credit_balance: org.credit_balance };
+    },
+
+    /** Every filtered entry, newest first, fetched a page at a time so memory stays flat. */
+    async *exportRows(caller: Caller, params: LedgerParams): AsyncGenerator<LedgerEntry> {
+      const org = await readable(caller, params.organization_id);
+      let cursor: string | undefined;
+      do {
+        const batch = await page(db, org.id, params, cursor, 1000);
+        for (const row of batch.rows) yield toEntry(row);
+        cursor = batch.nextCursor ?? undefined;
+      } while (cursor);
+    },
+
+    reconcile: () => reconcile(db),
+  };
+}
+
+export type CreditsService = ReturnType<typeof createCreditsService>;

@@ -1,0 +1,28 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+
+/**
+ * Checks the books: each balance equals the sum of its entries and its last
+ * balance_after, and every allocation's transaction group nets to zero.
+ */
+export async function reconcile(db: Kysely<DB>) {
+  const balances = await sql<{ organization_id: string; credit_balance: string; ledger_sum: string; last_balance_after: string | null }>`
+    select b.organization_id, b.credit_balance,
+           coalesce((select sum(e.amount) from credit_ledger_entries e where e.organization_id = b.organization_id), 0)::numeric(16,2)::text as ledger_sum,
+           (select e.balance_after::text from credit_ledger_entries e where e.organization_id = b.organization_id
+             order by e.created_at desc, e.seq desc limit 1) as last_balance_after
+    from organization_billing_settings b`.execute(db);
+  const mismatches = balances.rows.filter(
+    (r) => r.credit_balance !== r.ledger_sum || r.credit_balance !== (r.last_balance_after ?? '0.00'),
+  );
+  const groups = await sql<{ transaction_group: string; total: string }>`
+    select transaction_group, sum(amount)::text as total from credit_ledger_entries
+    where entry_type in ('allocation_sent', 'allocation_received', 'initial_balance')
+    group by transaction_group having sum(amount) <> 0`.execute(db);
+  return {
+    organizations_checked: balances.rows.length,
+    balance_mismatches: mismatches,
+    unbalanced_groups: groups.rows,
+    ok: mismatches.length === 0 && groups.rows.length === 0,
+  };
+}

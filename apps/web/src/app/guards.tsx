@@ -1,0 +1,39 @@
+import type { NormalizedClaims } from '@console/domain';
+import { Navigate, Outlet, useLocation, type Location } from 'react-router';
+import { PageLoading } from '@/components/page-loading';
+import { useAuth } from '@/lib/auth';
+import { PATHS, type RedirectState } from '@/lib/paths';
+
+/** Signed-in users only; others go to /login, which sends them back here afterwards. */
+export function RequireAuth() {
+  const { status } = useAuth();
+  const location = useLocation();
+  // The start-up refresh may still restore the session: wait rather than redirect.
+  if (status === 'loading') return <PageLoading className="min-h-screen" />;
+  if (status === 'signed-out') {
+    const state: RedirectState = {
+      from: { pathname: location.pathname, search: location.search, hash: location.hash },
+    };
+    return <Navigate to={PATHS.login} replace state={state} />;
+  }
+  return <Outlet />;
+}
+
+interface RoleGateProps {
+  allow(claims: NormalizedClaims): boolean;
+  /** Where refused users go: /dashboard unless the route says otherwise (spec 1 section 2). */
+  redirectTo?: (location: Location) => string;
+}
+
+/** A role-gated area inside the signed-in shell. */
+export function RoleGate({ allow, redirectTo = () => PATHS.dashboard }: RoleGateProps) {
+  const { claims } = useAuth();
+  const location = useLocation();
+  if (claims && allow(claims)) return <Outlet />;
+  return <Navigate to={redirectTo(location)} replace />;
+}
+
+/** /organizations/* is the house roles' copy of /orgs/*; others land on the same sub-path there. */
+export function toOrgsPath({ pathname, search }: Location): string {
+  return `${PATHS.orgs}${pathname.slice(PATHS.organizations.length)}${search}`;
+}

@@ -1,0 +1,140 @@
+import { MESSAGES, UI } from '@console/domain';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { json, makeSession, mockFetch, renderApp, setViewportWidth } from '@/test/helpers';
+
+const { shell, auth } = MESSAGES;
+
+describe('application shell on wide screens', () => {
+  it('shows the sidebar with the product name and marks the active item', async () => {
+    renderApp('/settings', { session: makeSession() });
+    expect(await screen.findByRole('heading', { name: UI.productName })).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: shell.nav.settings })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    expect(within(nav).getByRole('link', { name: shell.nav.dashboard })).not.toHaveAttribute(
+      'aria-current',
+    );
+    expect(screen.queryByRole('button', { name: 'Open menu' })).not.toBeInTheDocument();
+  });
+
+  it('collapses to a floating open button and remembers the choice', async () => {
+    const user = userEvent.setup();
+    renderApp('/settings', { session: makeSession() });
+    await user.click(await screen.findByRole('button', { name: 'Collapse sidebar' }));
+    expect(screen.queryByRole('heading', { name: UI.productName })).not.toBeInTheDocument();
+    expect(localStorage.getItem(UI.sidebarStorageKey)).toBe('false');
+
+    await user.click(screen.getByRole('button', { name: 'Open sidebar' }));
+    expect(screen.getByRole('heading', { name: UI.productName })).toBeInTheDocument();
+    expect(localStorage.getItem(UI.sidebarStorageKey)).toBe('true');
+  });
+
+  it('starts collapsed when the stored state says so', async () => {
+    localStorage.setItem(UI.sidebarStorageKey, 'false');
+    renderApp('/settings', { session: makeSession() });
+    expect(await screen.findByRole('button', { name: 'Open sidebar' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: UI.productName })).not.toBeInTheDocument();
+  });
+});
+
+describe('application shell on narrow screens', () => {
+  it('opens the Menu sheet from the menu button and closes it after navigating', async () => {
+    setViewportWidth(375);
+    const user = userEvent.setup();
+    renderApp('/settings', { session: makeSession() });
+    expect(screen.queryByRole('heading', { name: UI.productName })).not.toBeInTheDocument();
+
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    const sheet = await screen.findByRole('dialog', { name: shell.menuTitle });
+    expect(sheet).toHaveAccessibleDescription(shell.menuDescription);
+
+    await user.click(within(sheet).getByRole('link', { name: shell.nav.team }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/team'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+});
+
+describe('theme button', () => {
+  it('reads Dark mode on the default light theme and switches to dark', async () => {
+    const user = userEvent.setup();
+    renderApp('/settings', { session: makeSession() });
+    await user.click(await screen.findByRole('button', { name: shell.darkMode }));
+    expect(screen.getByRole('button', { name: shell.lightMode })).toBeInTheDocument();
+    expect(localStorage.getItem(UI.themeStorageKey)).toBe('dark');
+    expect(document.documentElement).toHaveClass('dark');
+    expect(document.documentElement).not.toHaveClass('light');
+  });
+
+  it('reads Light mode for the system theme', async () => {
+    localStorage.setItem(UI.themeStorageKey, 'system');
+    renderApp('/settings', { session: makeSession() });
+    expect(await screen.findByRole('button', { name: shell.lightMode })).toBeInTheDocument();
+  });
+});
+
+describe('profile menu', () => {
+  async function openMenu(session = makeSession()) {
+    const user = userEvent.setup();
+    renderApp('/settings', { session });
+    const trigger = await screen.findByRole('button', { name: new RegExp(session.user.email) });
+    await user.click(trigger);
+    return { user, menu: await screen.findByRole('menu') };
+  }
+
+  it('shows the avatar letter, first name and e-mail', async () => {
+    renderApp('/settings', { session: makeSession({ firstName: 'bea', email: 'b@example.test' }) });
+    const trigger = await screen.findByRole('button', { name: /b@example\.test/ });
+    expect(trigger).toHaveTextContent('b');
+    expect(trigger).toHaveTextContent('bea');
+  });
+
+  it('falls back to Profile without a first name', async () => {
+    renderApp('/settings', { session: makeSession({ firstName: null, email: 'zed@example.test' }) });
+    const trigger = await screen.findByRole('button', { name: /zed@example\.test/ });
+    expect(trigger).toHaveTextContent(shell.profileFallback);
+  });
+
+  it('lists Settings and Log out with their shortcuts, and no Debug for a tenant admin', async () => {
+    const { menu } = await openMenu(makeSession({ role: 'tenant_admin' }));
+    expect(within(menu).getByRole('menuitem', { name: /Settings/ })).toHaveTextContent(
+      shell.settingsShortcut,
+    );
+    expect(within(menu).getByRole('menuitem', { name: /Log out/ })).toHaveTextContent(
+      shell.logOutShortcut,
+    );
+    expect(within(menu).queryByRole('menuitem', { name: shell.debug })).not.toBeInTheDocument();
+  });
+
+  it('offers Debug to a house admin and opens /debug', async () => {
+    const { user, menu } = await openMenu(makeSession({ role: 'house_admin', orgType: 'house' }));
+    await user.click(within(menu).getByRole('menuitem', { name: shell.debug }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/debug'));
+    expect(await screen.findByRole('heading', { name: shell.debugTitle })).toBeInTheDocument();
+  });
+
+  it('signs out: toast and /login', async () => {
+    mockFetch({ 'POST /api/auth/sign-out': () => json(200, { ok: true }) });
+    const { user, menu } = await openMenu();
+    await user.click(within(menu).getByRole('menuitem', { name: /Log out/ }));
+    expect(await screen.findByText(auth.signedOutTitle)).toBeInTheDocument();
+    expect(screen.getByText(auth.signedOutBody)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
+  });
+
+  it('stays signed in with an error toast when signing out fails', async () => {
+    mockFetch({
+      'POST /api/auth/sign-out': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    const { user, menu } = await openMenu();
+    await user.click(within(menu).getByRole('menuitem', { name: /Log out/ }));
+    expect(await screen.findByText(auth.signOutErrorBody)).toBeInTheDocument();
+    expect(screen.getByText(auth.signOutErrorTitle)).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/settings');
+  });
+});

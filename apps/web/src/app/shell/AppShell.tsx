@@ -1,0 +1,57 @@
+import { UI } from '@console/domain';
+import { PanelLeftOpen } from 'lucide-react';
+import { Suspense } from 'react';
+import { Outlet } from 'react-router';
+import { PageLoading } from '@/components/page-loading';
+import { Button } from '@/components/ui/button';
+import { useMediaQuery } from '@/lib/use-media-query';
+import { cn } from '@/lib/utils';
+import { MobileNav } from './MobileNav';
+import { ProfileMenu } from './ProfileMenu';
+import { Sidebar } from './Sidebar';
+import { ThemeToggle } from './ThemeToggle';
+import { useSidebarState } from './use-sidebar-state';
+
+/** The signed-in area's frame (spec 1 section 2, "Application shell"). */
+export default function AppShell() {
+  const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
+  const [sidebarOpen, setSidebarOpen] = useSidebarState();
+  // Narrow screens always start closed; the stored choice applies again once wide.
+  const sidebarShown = wide && sidebarOpen;
+
+  return (
+    <div className="min-h-screen">
+      {sidebarShown && <Sidebar onCollapse={() => setSidebarOpen(false)} />}
+      {wide && !sidebarOpen && (
+        <Button
+          variant="outline"
+          size="icon"
+          aria-label="Open sidebar"
+          className="fixed top-2.5 left-3 z-40"
+          onClick={() => setSidebarOpen(true)}
+        >
+          <PanelLeftOpen aria-hidden />
+        </Button>
+      )}
+      <div className={cn('flex min-h-screen flex-col', sidebarShown && 'pl-64')}>
+        <header
+          className={cn(
+            'sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/95 px-4 backdrop-blur',
+            wide && !sidebarOpen && 'pl-16',
+          )}
+        >
+          {!wide && <MobileNav />}
+          <div className="ml-auto flex items-center gap-2">
+            <ThemeToggle />
+            <ProfileMenu />
+          </div>
+        </header>
+        <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 md:px-6">
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { Link, useLocation } from 'react-router';
+import { cn } from '@/lib/utils';
+import { NAV_ITEMS } from './nav-items';
+
+export function NavList({ onNavigate }: { onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  return (
+    <nav aria-label="Main">
+      <ul className="grid gap-1">
+        {NAV_ITEMS.map(({ to, label, icon: Icon, isActive }) => {
+          const active = isActive(pathname);
+          return (
+            <li key={to}>
+              <Link
+                to={to}
+                onClick={onNavigate}
+                aria-current={active ? 'page' : undefined}
+                className={cn(
+                  'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground',
+                  active && 'bg-accent text-accent-foreground',
+                )}
+              >
+                <Icon className="size-4" aria-hidden />
+                {label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

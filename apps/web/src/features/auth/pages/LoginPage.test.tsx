@@ -1,0 +1,153 @@
+import { MESSAGES, TIMING, UI } from '@console/domain';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { apiError, json, makeSession, mockFetch, renderApp } from '@/test/helpers';
+
+const { loginErrors } = MESSAGES;
+
+async function submitCredentials(user = userEvent.setup()) {
+  await user.type(await screen.findByLabelText('Email'), 'alice@example.test');
+  await user.type(screen.getByLabelText('Password'), 'secret-password');
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+function networkFailure(): Response {
+  throw new TypeError('Failed to fetch');
+}
+
+describe('login page', () => {
+  it('requires e-mail and password before calling the server', async () => {
+    const fetchMock = mockFetch({});
+    renderApp('/login', { session: null });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText(MESSAGES.auth.emailRequired)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.auth.passwordRequired)).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('shows the forgot password link and the no-account note', async () => {
+    renderApp('/login', { session: null });
+    expect(await screen.findByRole('link', { name: 'Forgot password?' })).toHaveAttribute(
+      'href',
+      '/reset-password',
+    );
+    expect(screen.getByText(MESSAGES.auth.noAccountNote)).toBeInTheDocument();
+  });
+
+  it.each([
+    ['auth', () => apiError(401, 'unauthorized', MESSAGES.auth.invalidCredentials)],
+    ['jwt', () => apiError(401, 'unauthorized', 'JWT signature could not be verified')],
+  ] as const)('shows the %s class with its title, message and troubleshooting line', async (kind, answer) => {
+    mockFetch({ 'POST /api/auth/sign-in': answer });
+    renderApp('/login', { session: null });
+    await submitCredentials();
+    const copy = loginErrors[kind];
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(copy.title);
+    expect(alert).toHaveTextContent(copy.message);
+    expect(alert).toHaveTextContent(copy.troubleshooting);
+    if (kind === 'jwt') expect(alert).toHaveTextContent(loginErrors.jwt.systemUpdateNotice);
+    else expect(alert).not.toHaveTextContent(loginErrors.jwt.systemUpdateNotice);
+  });
+
+  it('shows an unclassified server message as it is, under the Error title', async () => {
+    mockFetch({
+      'POST /api/auth/sign-in': () => apiError(429, 'rate_limited', MESSAGES.auth.tooManyAttempts),
+    });
+    renderApp('/login', { session: null });
+    await submitCredentials();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(loginErrors.unknown.title);
+    expect(alert).toHaveTextContent(MESSAGES.auth.tooManyAttempts);
+    expect(alert).toHaveTextContent(loginErrors.unknown.troubleshooting);
+  });
+
+  it('shows the network class and retries by itself exactly once, after 2 seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const fetchMock = mockFetch({ 'POST /api/auth/sign-in': networkFailure });
+    renderApp('/login', { session: null });
+    await submitCredentials(userEvent.setup({ advanceTimers: vi.advanceTimersByTime }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(loginErrors.network.title);
+    expect(alert).toHaveTextContent(loginErrors.network.message);
+    expect(alert).toHaveTextContent(loginErrors.network.troubleshooting);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs);
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    // The second network error is shown and not retried again.
+    await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs * 3);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(screen.getByRole('alert')).toHaveTextContent(loginErrors.network.title);
+  });
+
+  it('resets the retry counter after an outcome other than a network error', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const answers = [
+      networkFailure,
+      () => apiError(401, 'unauthorized', MESSAGES.auth.invalidCredentials),
+      networkFailure,
+      networkFailure,
+    ];
+    const fetchMock = mockFetch({
+      'POST /api/auth/sign-in': () => answers[fetchMock.mock.calls.length - 1]!(),
+    });
+    renderApp('/login', { session: null });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    await submitCredentials(user);
+    await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs);
+    expect(await screen.findByText(loginErrors.auth.title)).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText(loginErrors.network.title)).toBeInTheDocument();
+    await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs);
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(4));
+  });
+
+  it('signs in after an automatic retry succeeds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const answers = [networkFailure, () => json(200, makeSession())];
+    const fetchMock = mockFetch({
+      'POST /api/auth/sign-in': () => answers[fetchMock.mock.calls.length - 1]!(),
+      'GET /api/users/me': () => json(200, makeSession().user),
+    });
+    renderApp('/login', { session: null });
+    await submitCredentials(userEvent.setup({ advanceTimers: vi.advanceTimersByTime }));
+    await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
+  });
+
+  it('on success toasts, replaces history and lands on the dashboard', async () => {
+    const session = makeSession();
+    mockFetch({
+      'POST /api/auth/sign-in': () => json(200, session),
+      'GET /api/users/me': () => json(200, session.user),
+    });
+    renderApp('/login', { session: null });
+    await submitCredentials();
+    expect(await screen.findByText(MESSAGES.auth.loginSuccessful)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
+  });
+
+  it('keeps a token from the URL as a pending invitation and says so', async () => {
+    const session = makeSession();
+    mockFetch({
+      'POST /api/auth/sign-in': () => json(200, session),
+      'GET /api/users/me': () => json(200, session.user),
+    });
+    renderApp('/login?token=invite-123', { session: null });
+    expect(await screen.findByText(MESSAGES.auth.pendingInvitationNotice)).toBeInTheDocument();
+    expect(sessionStorage.getItem(UI.pendingInvitationKey)).toBe('invite-123');
+    await submitCredentials();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
+    expect(sessionStorage.getItem(UI.pendingInvitationKey)).toBe('invite-123');
+  });
+
+  it('shows no invitation notice without a pending token', async () => {
+    renderApp('/login', { session: null });
+    await screen.findByLabelText('Email');
+    expect(screen.queryByText(MESSAGES.auth.pendingInvitationNotice)).not.toBeInTheDocument();
+  });
+});

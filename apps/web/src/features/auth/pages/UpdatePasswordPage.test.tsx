@@ -1,0 +1,75 @@
+import { LIMITS, MESSAGES } from '@console/domain';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { sessionStore } from '@/lib/session-store';
+import { apiError, bodiesOf, json, makeSession, mockFetch, renderApp } from '@/test/helpers';
+
+const RECOVERY_URL = '/update-password#access_token=reset-token-1&type=recovery';
+
+async function fillPasswords(password: string, confirm: string) {
+  const user = userEvent.setup();
+  await user.type(await screen.findByLabelText(MESSAGES.authPages.newPassword), password);
+  await user.type(screen.getByLabelText(MESSAGES.authPages.confirmPassword), confirm);
+  await user.click(screen.getByRole('button', { name: 'Update password' }));
+}
+
+describe('update password page', () => {
+  it('shows the Invalid Link card when the hash has no type=recovery', async () => {
+    renderApp('/update-password#access_token=abc', { session: null });
+    expect(
+      await screen.findByRole('heading', { name: MESSAGES.authPages.invalidLinkTitle }),
+    ).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.auth.invalidResetLink)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: MESSAGES.authPages.requestNewResetLink })).toHaveAttribute(
+      'href',
+      '/reset-password',
+    );
+    expect(screen.queryByLabelText(MESSAGES.authPages.newPassword)).not.toBeInTheDocument();
+  });
+
+  it('shows both password fields with a minimum length for a recovery link', async () => {
+    renderApp(RECOVERY_URL, { session: null });
+    for (const label of [MESSAGES.authPages.newPassword, MESSAGES.authPages.confirmPassword]) {
+      expect(await screen.findByLabelText(label)).toHaveAttribute(
+        'minLength',
+        String(LIMITS.passwordMin),
+      );
+    }
+  });
+
+  it('refuses short and mismatching passwords without calling the server', async () => {
+    const fetchMock = mockFetch({});
+    renderApp(RECOVERY_URL, { session: null });
+    await fillPasswords('short', 'short');
+    expect(await screen.findByText(MESSAGES.auth.passwordTooShort)).toBeInTheDocument();
+
+    await userEvent.clear(screen.getByLabelText(MESSAGES.authPages.newPassword));
+    await userEvent.clear(screen.getByLabelText(MESSAGES.authPages.confirmPassword));
+    await fillPasswords('long-enough-1', 'long-enough-2');
+    expect(await screen.findByText(MESSAGES.auth.passwordsDoNotMatch)).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('sends the token with the new password, signs out locally and goes to /login', async () => {
+    const fetchMock = mockFetch({ 'POST /api/auth/password': () => json(200, { ok: true }) });
+    renderApp(RECOVERY_URL, { session: makeSession() });
+    await fillPasswords('new-password-1', 'new-password-1');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
+    expect(bodiesOf(fetchMock, 'POST /api/auth/password')).toEqual([
+      { password: 'new-password-1', token: 'reset-token-1' },
+    ]);
+    expect(await screen.findByText(MESSAGES.auth.passwordUpdatedTitle)).toBeInTheDocument();
+    expect(sessionStore.get().status).toBe('signed-out');
+  });
+
+  it('shows the server error on the page', async () => {
+    mockFetch({
+      'POST /api/auth/password': () => apiError(400, 'bad_request', MESSAGES.auth.invalidResetLink),
+    });
+    renderApp(RECOVERY_URL, { session: null });
+    await fillPasswords('new-password-1', 'new-password-1');
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.auth.invalidResetLink);
+    expect(screen.getByTestId('location')).toHaveTextContent('/update-password');
+  });
+});

@@ -1,0 +1,97 @@
+import { classifyLoginError } from '@console/domain';
+import { describe, expect, it } from 'vitest';
+import { apiError, json, makeSession, mockFetch } from '@/test/helpers';
+import { ApiError, request } from './api';
+import { sessionStore } from './session-store';
+
+describe('api client', () => {
+  it('sends the bearer token of the session', async () => {
+    const session = makeSession();
+    sessionStore.set(session);
+    const fetchMock = mockFetch({ 'GET /api/users/me': () => json(200, session.user) });
+    await expect(request('/api/users/me')).resolves.toEqual(session.user);
+    expect(fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({
+      Authorization: `Bearer ${session.access_token}`,
+    });
+  });
+
+  it('turns the error shape into an ApiError with fields and Retry-After', async () => {
+    sessionStore.set(null);
+    mockFetch({
+      'POST /api/auth/recover': () =>
+        json(
+          429,
+          { error: { code: 'rate_limited', message: 'Slow down', fields: { email: 'busy' } } },
+          { 'Retry-After': '30' },
+        ),
+    });
+    const error = await request('/api/auth/recover', { method: 'POST', body: {} }).catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      message: 'Slow down',
+      fields: { email: 'busy' },
+      retryAfter: 30,
+    });
+  });
+
+  it('reports an unreachable server with a message the login classifies as network', async () => {
+    sessionStore.set(null);
+    mockFetch({
+      'GET /api/health': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    const error = await request('/api/health').catch((e: unknown) => e);
+    if (!(error instanceof ApiError)) throw new Error('expected an ApiError');
+    expect(error.status).toBe(0);
+    expect(classifyLoginError(error.message)).toBe('network');
+  });
+
+  it('refreshes once on 401 and retries the call with the new token', async () => {
+    const old = makeSession({ tokenId: 'old' });
+    const fresh = makeSession({ tokenId: 'fresh' });
+    sessionStore.set(old);
+    const fetchMock = mockFetch({
+      'GET /api/users/me': ({ headers }) =>
+        headers.Authorization === `Bearer ${fresh.access_token}`
+          ? json(200, fresh.user)
+          : apiError(401, 'unauthorized', 'jwt expired'),
+      'POST /api/auth/refresh': () => json(200, fresh),
+    });
+    await expect(request('/api/users/me')).resolves.toEqual(fresh.user);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(sessionStore.get().session).toEqual(fresh);
+  });
+
+  it('shares one refresh between concurrent 401s', async () => {
+    const old = makeSession({ tokenId: 'old' });
+    const fresh = makeSession({ tokenId: 'fresh' });
+    sessionStore.set(old);
+    let refreshes = 0;
+    mockFetch({
+      'GET /api/users/me': ({ headers }) =>
+        headers.Authorization === `Bearer ${fresh.access_token}`
+          ? json(200, fresh.user)
+          : apiError(401, 'unauthorized', 'jwt expired'),
+      'POST /api/auth/refresh': async () => {
+        refreshes += 1;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return json(200, fresh);
+      },
+    });
+    await Promise.all([request('/api/users/me'), request('/api/users/me'), request('/api/users/me')]);
+    expect(refreshes).toBe(1);
+  });
+
+  it('signs out when the refresh is refused, and surfaces the original 401', async () => {
+    sessionStore.set(makeSession());
+    mockFetch({
+      'GET /api/users/me': () => apiError(401, 'unauthorized', 'jwt expired'),
+      'POST /api/auth/refresh': () => apiError(401, 'unauthorized', 'no session'),
+    });
+    await expect(request('/api/users/me')).rejects.toMatchObject({ status: 401 });
+    expect(sessionStore.get().status).toBe('signed-out');
+  });
+});

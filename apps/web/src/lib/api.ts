@@ -1,0 +1,133 @@
+import { MESSAGES, type ErrorBody, type Session } from '@console/domain';
+import { sessionStore } from './session-store';
+
+/** A failed API call, in the server's one error shape (DESIGN.md section 3). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string>;
+  /** Seconds to wait before trying again (429 Retry-After), when the server said. */
+  readonly retryAfter: number | null;
+
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    fields?: Record<string, string>;
+    retryAfter?: number | null;
+  }) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.fields = init.fields ?? {};
+    this.retryAfter = init.retryAfter ?? null;
+  }
+}
+
+/** Status of a call that never reached the server. */
+const NETWORK_ERROR_STATUS = 0;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  /** Retry once after refreshing the session when the call answers 401. */
+  refreshOn401?: boolean;
+  signal?: AbortSignal;
+}
+
+async function send(path: string, options: RequestOptions, token: string | null): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  try {
+    return await fetch(path, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    // The word "network" lets the login page classify this as a connection problem.
+    throw new ApiError({
+      status: NETWORK_ERROR_STATUS,
+      code: 'network_error',
+      message: 'Network error: the server could not be reached.',
+    });
+  }
+}
+
+function fallbackMessage(status: number): string {
+  if (status === 401) return MESSAGES.auth.sessionExpired;
+  if (status === 403) return MESSAGES.generic.forbidden;
+  if (status === 404) return MESSAGES.generic.notFound;
+  if (status === 429) return MESSAGES.auth.tooManyAttempts;
+  if (status >= 500) return MESSAGES.generic.internal;
+  return MESSAGES.generic.invalidRequest;
+}
+
+/** A structural check of the error shape (the zod schema would put zod in the first load). */
+function isErrorBody(value: unknown): value is ErrorBody {
+  const error = (value as Partial<ErrorBody> | null)?.error;
+  return typeof error?.code === 'string' && typeof error.message === 'string';
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const header = response.headers.get('Retry-After');
+  const retryAfter = header !== null && Number.isFinite(Number(header)) ? Number(header) : null;
+  const body: unknown = await response.json().catch(() => null);
+  if (isErrorBody(body)) {
+    const { code, message, fields } = body.error;
+    return new ApiError({ status: response.status, code, message, fields, retryAfter });
+  }
+  return new ApiError({
+    status: response.status,
+    code: 'http_error',
+    message: fallbackMessage(response.status),
+    retryAfter,
+  });
+}
+
+let pendingRefresh: Promise<Session | null> | null = null;
+
+/**
+ * Exchanges the refresh cookie for a new session. Concurrent callers share one
+ * request, because the server rotates the cookie and a second refresh would race it.
+ */
+export function refreshSession(): Promise<Session | null> {
+  pendingRefresh ??= (async () => {
+    try {
+      const session = await request<Session>('/api/auth/refresh', {
+        method: 'POST',
+        refreshOn401: false,
+      });
+      sessionStore.set(session);
+      return session;
+    } catch (error) {
+      // A 401 means the session is over. Any other failure during start-up also leaves
+      // no session to restore; later on a passing outage must not sign the user out.
+      const unauthorized = error instanceof ApiError && error.status === 401;
+      if (unauthorized || sessionStore.get().status === 'loading') sessionStore.set(null);
+      return null;
+    } finally {
+      pendingRefresh = null;
+    }
+  })();
+  return pendingRefresh;
+}
+
+/** Calls the API with the session's bearer token and returns the parsed JSON body. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const token = sessionStore.accessToken();
+  let response = await send(path, options, token);
+  if (response.status === 401 && token && options.refreshOn401 !== false) {
+    // Another call may already have refreshed the session while this one was in flight.
+    const current = sessionStore.accessToken();
+    const next = current && current !== token ? current : (await refreshSession())?.access_token;
+    if (next) response = await send(path, options, next);
+  }
+  if (!response.ok) throw await toApiError(response);
+  return (await response.json()) as T;
+}

@@ -1,0 +1,100 @@
+import {
+  decodeJwtPart,
+  normalizeClaims,
+  type NormalizedClaims,
+  type Session,
+  type SignInBody,
+  type UserProfile,
+} from '@console/domain';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import { ApiError, refreshSession, request } from './api';
+import { sessionStore, type AuthStatus } from './session-store';
+
+export interface AuthContextValue {
+  status: AuthStatus;
+  session: Session | null;
+  /** Role and organization claims of the access token, for the UI only (the server decides). */
+  claims: NormalizedClaims | null;
+  user: UserProfile | null;
+  signIn(body: SignInBody): Promise<Session>;
+  /** Ends the session on the server, then here. Throws when the server could not be reached. */
+  signOut(): Promise<void>;
+  /** Forgets the session in this tab only. */
+  clearSession(): void;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const { status, session } = useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
+
+  useEffect(() => {
+    // Restores the session from the refresh cookie once at start-up.
+    if (sessionStore.get().status === 'loading') void refreshSession();
+  }, []);
+
+  const claims = useMemo(
+    () => (session ? normalizeClaims(decodeJwtPart(session.access_token, 1)).claims : null),
+    [session],
+  );
+
+  const clearSession = useCallback(() => {
+    sessionStore.set(null);
+    // Cached answers belong to the previous user.
+    queryClient.clear();
+  }, [queryClient]);
+
+  const signIn = useCallback(
+    async (body: SignInBody) => {
+      const next = await request<Session>('/api/auth/sign-in', {
+        method: 'POST',
+        body,
+        refreshOn401: false,
+      });
+      queryClient.clear();
+      sessionStore.set(next);
+      return next;
+    },
+    [queryClient],
+  );
+
+  const signOut = useCallback(async () => {
+    try {
+      await request<{ ok: true }>('/api/auth/sign-out', { method: 'POST' });
+    } catch (error) {
+      // 401: the session had already ended on the server.
+      if (!(error instanceof ApiError && error.status === 401)) throw error;
+    }
+    clearSession();
+  }, [clearSession]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      status,
+      session,
+      claims,
+      user: session?.user ?? null,
+      signIn,
+      signOut,
+      clearSession,
+    }),
+    [status, session, claims, signIn, signOut, clearSession],
+  );
+  return <AuthContext value={value}>{children}</AuthContext>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside <AuthProvider>');
+  return value;
+}

@@ -1,0 +1,13 @@
+import { MESSAGES, type UserProfile } from '@console/domain';
+
+type Person = Pick<UserProfile, 'first_name' | 'email'> | null;
+
+/** The avatar's letter: of the first name, else of the e-mail, else AV (spec 1 section 2). */
+export function avatarFallback(user: Person): string {
+  return user?.first_name?.charAt(0) || user?.email.charAt(0) || MESSAGES.shell.avatarFallback;
+}
+
+/** The profile menu's name line: the first name, else Profile. */
+export function displayName(user: Person): string {
+  return user?.first_name || MESSAGES.shell.profileFallback;
+}

@@ -1,0 +1,30 @@
+/** Routes of the console (spec 1 section 2). */
+export const PATHS = {
+  welcome: '/',
+  login: '/login',
+  resetPassword: '/reset-password',
+  updatePassword: '/update-password',
+  invitation: '/invitation',
+  acceptInvitation: '/auth/accept-invitation',
+  dashboard: '/dashboard',
+  orgs: '/orgs',
+  organizations: '/organizations',
+  team: '/team',
+  users: '/users',
+  resources: '/resources',
+  creditLedger: '/credit-ledger',
+  settings: '/settings',
+  debug: '/debug',
+} as const;
+
+/** What a route guard remembers in the navigation state when it sends a visitor to /login. */
+export interface RedirectState {
+  from: { pathname: string; search: string; hash: string };
+}
+
+/** The remembered origin as a path, or null when the visitor came to /login directly. */
+export function originOf(state: unknown): string | null {
+  const from = (state as Partial<RedirectState> | null)?.from;
+  if (!from || typeof from.pathname !== 'string') return null;
+  return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
+}

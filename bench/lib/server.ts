@@ -1,0 +1,73 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { withFreshPostgres } from './databases.ts';
+import type { ChildMessage, ChildOptions } from './server-child.ts';
+import type { DatabaseKind, SuiteContext } from './types.ts';
+
+export const BENCH_ADMIN = { email: 'bench@example.test', password: 'bench correct horse battery' };
+
+export interface BenchServer {
+  url: string;
+  /** Which database answered, e.g. "PostgreSQL 15.20". */
+  database: string;
+  /** CPU time the server process has used so far (all its threads), in microseconds. */
+  cpuMicros(): Promise<number>;
+}
+
+const CHILD = fileURLToPath(new URL('./server-child.ts', import.meta.url));
+const running = new Set<ChildProcess>();
+
+/** For signal handlers: ends the servers still running, before their databases are dropped. */
+export function killServers(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
+async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer) => Promise<T>): Promise<T> {
+  const options: ChildOptions = { databaseUrl, admin: BENCH_ADMIN };
+  const child = fork(CHILD, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_SERVER: JSON.stringify(options) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  try {
+    const next = () => new Promise<ChildMessage>((resolve) => child.once('message', (m) => resolve(m as ChildMessage)));
+    const ready = await Promise.race([
+      next(),
+      exited.then((code) => Promise.reject(new Error(`bench server exited with code ${code} before listening`))),
+    ]);
+    if (ready.type !== 'ready') throw new Error(`bench server said ${ready.type} first`);
+    return await fn({
+      url: `http://127.0.0.1:${ready.port}`,
+      database: ready.database,
+      async cpuMicros() {
+        const answer = next();
+        child.send('cpu');
+        const message = await answer;
+        if (message.type !== 'cpu') throw new Error(`bench server answered ${message.type} to cpu`);
+        return message.micros;
+      },
+    });
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      if (child.connected) child.send('stop');
+      else child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Starts the API on a fresh database of the given kind, runs `fn`, and tears everything down. */
+export function withServer<T>(kind: DatabaseKind, context: SuiteContext, fn: (server: BenchServer) => Promise<T>): Promise<T> {
+  if (kind === 'pglite') return runServer(null, fn);
+  if (!context.databaseUrl) throw new Error('PostgreSQL asked for without DATABASE_URL');
+  return withFreshPostgres(context.databaseUrl, (url) => runServer(url, fn));
+}

@@ -1,0 +1,77 @@
+import { MESSAGES, type UserProfile } from '@console/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+
+let server: TestServer;
+let browser: TestBrowser | undefined;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function freshPage() {
+  await browser?.close();
+  browser = await openBrowser();
+  return browser.page;
+}
+
+describe('signing in and out', () => {
+  it('takes the admin from a protected page through /login to the shell and the dashboard', async () => {
+    const token = await server.signIn(ADMIN.email, ADMIN.password);
+    const me = await server.api<UserProfile>('/api/users/me', { token });
+    const page = await freshPage();
+
+    await page.goto(server.url('/dashboard'));
+    await page.waitForURL('**/login');
+    await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/dashboard');
+
+    await page.getByText(MESSAGES.auth.loginSuccessful).waitFor();
+    await page.getByRole('heading', { level: 1, name: me.body.organization.name }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual(Object.values(MESSAGES.shell.nav));
+  });
+
+  it('keeps the session across a reload (refresh cookie, token in memory only)', async () => {
+    const page = await freshPage();
+    await signInWithForm(page, server, ADMIN.email, ADMIN.password);
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard');
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
+    expect(stored).not.toContain('eyJ');
+  });
+
+  it('shows Login Failed for a wrong password', async () => {
+    const page = await freshPage();
+    await page.goto(server.url('/login'));
+    await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    const alert = page.getByRole('alert').filter({ hasText: MESSAGES.loginErrors.auth.title });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(MESSAGES.loginErrors.auth.message);
+    expect(new URL(page.url()).pathname).toBe('/login');
+  });
+
+  it('signs out from the profile menu with a toast and lands on /login', async () => {
+    const page = await freshPage();
+    await signInWithForm(page, server, ADMIN.email, ADMIN.password);
+    await page.getByRole('button', { name: new RegExp(ADMIN.email) }).click();
+    await page.getByRole('menuitem', { name: new RegExp(MESSAGES.shell.logOut) }).click();
+
+    await page.waitForURL('**/login');
+    await page.getByText(MESSAGES.auth.signedOutBody).waitFor();
+    // The server ended the session: a reload does not bring it back.
+    await page.goto(server.url('/dashboard'));
+    await page.waitForURL('**/login');
+  });
+});

@@ -1,0 +1,209 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const WEB_DIST_INDEX = join(REPO_ROOT, 'apps/web/dist/index.html');
+
+export const ADMIN = { email: 'admin@example.test', password: 'e2e admin password 1' };
+
+const HEALTH_TIMEOUT_MS = 45_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function onDatabaseServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** With DATABASE_URL set, each server gets a database of its own on that PostgreSQL server. */
+async function freshPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `e2e_${randomBytes(6).toString('hex')}`;
+  await onDatabaseServer(serverUrl, (client) => client.query(`create database ${name}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () =>
+      onDatabaseServer(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(
+        () => undefined,
+      ),
+  };
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+export interface TestServer {
+  baseUrl: string;
+  url(path: string): string;
+  /** Calls the API with an optional bearer token and returns the status and JSON body. */
+  api<T = unknown>(path: string, init?: { method?: string; body?: unknown; token?: string }): Promise<{ status: number; body: T }>;
+  /** Signs in through the API (not the browser) and returns the access token. */
+  signIn(email: string, password: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server (`main.ts serve`) on a free port with a fresh data folder and,
+ * when DATABASE_URL is set, a fresh PostgreSQL database; resolves once /api/health answers.
+ */
+export async function startServer(): Promise<TestServer> {
+  if (!existsSync(WEB_DIST_INDEX)) {
+    throw new Error('apps/web/dist is missing: run `npm run build -w @console/web` (the e2e global setup does).');
+  }
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'console-e2e-'));
+  const database = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    APP_URL: baseUrl,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    // The journeys sign in more often than the production limits allow in one window.
+    RATE_LIMIT_FACTOR: '100',
+    LOG_LEVEL: 'warn',
+  };
+  if (database) env.DATABASE_URL = database.url;
+
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+
+  async function stop(): Promise<void> {
+    child.kill('SIGTERM');
+    if (!(await waitForExit(child, STOP_TIMEOUT_MS))) {
+      child.kill('SIGKILL');
+      await waitForExit(child, STOP_TIMEOUT_MS);
+    }
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`the server exited with code ${child.exitCode}:\n${output}`);
+    }
+    const healthy = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
+    if (healthy) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the server did not become healthy within ${HEALTH_TIMEOUT_MS} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  async function api<T>(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
+    const headers: Record<string, string> = {};
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (init.token) headers.Authorization = `Bearer ${init.token}`;
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    return { status: response.status, body: (await response.json()) as T };
+  }
+
+  return {
+    baseUrl,
+    url: (path) => `${baseUrl}${path}`,
+    api,
+    async signIn(email, password) {
+      const { status, body } = await api<{ access_token: string }>('/api/auth/sign-in', {
+        method: 'POST',
+        body: { email, password },
+      });
+      if (status !== 200) throw new Error(`API sign-in as ${email} answered ${status}`);
+      return body.access_token;
+    },
+    stop,
+  };
+}
+
+export interface TestBrowser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium with a fresh profile (never a downloaded browser). */
+export async function openBrowser(viewport = { width: 1280, height: 800 }): Promise<TestBrowser> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'console-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the login form and waits for the dashboard. */
+export async function signInWithForm(page: Page, server: TestServer, email: string, password: string): Promise<void> {
+  await page.goto(server.url('/login'));
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/dashboard');
+}

@@ -1,0 +1,69 @@
+import { MESSAGES } from '@console/domain';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+
+interface Outbox {
+  messages: { id: string; to: string; subject: string; text: string; link: string | null; created_at: string }[];
+}
+
+let server: TestServer;
+let browser: TestBrowser | undefined;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+it('resets the password through the e-mailed link and signs in with the new one', async () => {
+  const newPassword = 'a brand new password 2';
+  const token = await server.signIn(ADMIN.email, ADMIN.password);
+  browser = await openBrowser();
+  const { page } = browser;
+
+  await page.goto(server.url('/login'));
+  await page.getByRole('link', { name: MESSAGES.authPages.forgotPassword }).click();
+  await page.waitForURL('**/reset-password');
+  await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
+  await page.getByRole('button', { name: MESSAGES.authPages.sendResetLink }).click();
+  await page.getByRole('alert').filter({ hasText: MESSAGES.auth.resetSent }).waitFor();
+
+  const outbox = await server.api<Outbox>('/api/debug/outbox', { token });
+  expect(outbox.status).toBe(200);
+  const link = outbox.body.messages.find((message) => message.to === ADMIN.email && message.link)?.link;
+  expect(link).toMatch(/\/update-password#access_token=.+&type=recovery$/);
+
+  await page.goto(link!);
+  await page.getByLabel(MESSAGES.authPages.newPassword, { exact: true }).fill(newPassword);
+  await page.getByLabel(MESSAGES.authPages.confirmPassword, { exact: true }).fill(newPassword);
+  await page.getByRole('button', { name: 'Update password' }).click();
+  await page.waitForURL('**/login');
+  await page.getByText(MESSAGES.auth.passwordUpdatedTitle).waitFor();
+
+  await signInWithForm(page, server, ADMIN.email, newPassword);
+  const old = await server.api('/api/auth/sign-in', {
+    method: 'POST',
+    body: { email: ADMIN.email, password: ADMIN.password },
+  });
+  expect(old.status).toBe(401);
+
+  // The link is single-use.
+  await page.goto(link!);
+  await page.getByLabel(MESSAGES.authPages.newPassword, { exact: true }).fill('yet another password 3');
+  await page.getByLabel(MESSAGES.authPages.confirmPassword, { exact: true }).fill('yet another password 3');
+  await page.getByRole('button', { name: 'Update password' }).click();
+  await page.getByRole('alert').waitFor();
+  expect(new URL(page.url()).pathname).toBe('/update-password');
+});
+
+it('shows the Invalid Link card for a link without type=recovery', async () => {
+  await browser?.close();
+  browser = await openBrowser();
+  await browser.page.goto(server.url('/update-password#access_token=whatever'));
+  await browser.page.getByRole('heading', { name: MESSAGES.authPages.invalidLinkTitle }).waitFor();
+  await browser.page.getByRole('link', { name: MESSAGES.authPages.requestNewResetLink }).click();
+  await browser.page.waitForURL('**/reset-password');
+});

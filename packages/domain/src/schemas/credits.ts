@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { PAGING } from '../constants.ts';
+import { MESSAGES } from '../messages.ts';
+import { amountInputSchema, amountStringSchema } from './amounts.ts';
+
+export const ENTRY_TYPES = [
+  'initial_balance',
+  'allocation_sent',
+  'allocation_received',
+  'consumption',
+  'refund',
+  'adjustment_increase',
+  'adjustment_decrease',
+] as const;
+export type EntryType = (typeof ENTRY_TYPES)[number];
+
+const c = MESSAGES.credits;
+export const allocationSchema = z.object({
+  from_org_id: z.uuid(),
+  to_org_id: z.uuid({ error: c.selectChild }),
+  amount: amountInputSchema,
+  notes: z.string().trim().max(500).nullish(),
+  /** Accepted for the spec's payload; the caller is always the allocating user. */
+  allocated_by_user_id: z.uuid().optional(),
+});
+export type AllocationInput = z.input<typeof allocationSchema>;
+
+export const allocationResultSchema = z.object({
+  transaction_id: z.uuid(),
+  from_balance: amountStringSchema,
+  to_balance: amountStringSchema,
+});
+export type AllocationResult = z.infer<typeof allocationResultSchema>;
+
+export const adjustmentSchema = z.object({
+  organization_id: z.uuid().optional(),
+  direction: z.enum(['increase', 'decrease']),
+  amount: amountInputSchema,
+  reason: z.string().trim().min(3, 'Give a reason of at least 3 characters.').max(500),
+});
+
+export const usageRecordSchema = z.object({
+  organization_id: z.uuid(),
+  kind: z.enum(['consumption', 'refund']),
+  amount: amountInputSchema,
+  external_ref: z.string().trim().min(1).max(200),
+  usage: z.record(z.string(), z.union([z.string().max(200), z.number(), z.boolean(), z.null()])).optional(),
+});
+export const usageImportSchema = z.object({ records: z.array(usageRecordSchema).min(1).max(1000) });
+export const usageImportResultSchema = z.object({
+  results: z.array(
+    z.object({
+      external_ref: z.string(),
+      status: z.enum(['recorded', 'duplicate', 'rejected']),
+      entry_id: z.uuid().nullable(),
+      message: z.string().nullable(),
+    }),
+  ),
+});
+
+export const ledgerEntrySchema = z.object({
+  id: z.uuid(),
+  organization_id: z.uuid(),
+  amount: amountStringSchema,
+  entry_type: z.enum(ENTRY_TYPES),
+  transaction_group: z.uuid(),
+  metadata: z.record(z.string(), z.unknown()),
+  balance_after: amountStringSchema,
+  external_ref: z.string().nullable(),
+  created_by: z.uuid().nullable(),
+  created_at: z.string(),
+});
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+
+const dateOrDateTime = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'Use a date (YYYY-MM-DD) or an ISO date-time.' });
+
+export const ledgerQuerySchema = z.object({
+  organization_id: z.uuid().optional(),
+  entry_type: z.enum(ENTRY_TYPES).optional(),
+  /** Inclusive start. */
+  from: dateOrDateTime.optional(),
+  /** A date is inclusive (the query runs to the start of the next day); a date-time is exclusive. */
+  to: dateOrDateTime.optional(),
+  amount_min: z.coerce.number().finite().optional(),
+  amount_max: z.coerce.number().finite().optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(PAGING.ledgerPageSize),
+});
+export type LedgerQuery = z.input<typeof ledgerQuerySchema>;
+export type LedgerParams = z.output<typeof ledgerQuerySchema>;
+
+export const ledgerPageSchema = z.object({
+  entries: z.array(ledgerEntrySchema),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  next_cursor: z.string().nullable(),
+  credit_balance: amountStringSchema,
+});
+export type LedgerPage = z.infer<typeof ledgerPageSchema>;
+
+
