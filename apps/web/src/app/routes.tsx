@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Route, Routes } from 'react-router';
+import { Navigate, Route, Routes } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
 import { PATHS } from '@/lib/paths';
 import { RequireAuth, RoleGate, toOrgsPath } from './guards';
@@ -12,13 +12,45 @@ const ResetPasswordPage = lazy(() => import('@/features/auth/pages/ResetPassword
 const UpdatePasswordPage = lazy(() => import('@/features/auth/pages/UpdatePasswordPage'));
 const InvitationPage = lazy(() => import('@/features/users/pages/InvitationPage'));
 const DashboardPage = lazy(() => import('@/features/dashboard/pages/DashboardPage'));
-const OrganizationsPage = lazy(() => import('@/features/organizations/pages/OrganizationsPage'));
+const OrgsListPage = lazy(() => import('@/features/organizations/pages/OrgsListPage'));
+const OrganizationsAdminPage = lazy(() => import('@/features/organizations/pages/OrganizationsAdminPage'));
+const CreateOrganizationPage = lazy(() => import('@/features/organizations/pages/CreateOrganizationPage'));
+const OrganizationDetailPage = lazy(() => import('@/features/organizations/pages/OrganizationDetailPage'));
+const EditOrganizationPage = lazy(() => import('@/features/organizations/pages/EditOrganizationPage'));
+const AllocateCreditsPage = lazy(() => import('@/features/credits/pages/AllocateCreditsPage'));
+const BillingPage = lazy(() => import('@/features/billing/pages/BillingPage'));
+const BillingManagementPage = lazy(() => import('@/features/billing/pages/BillingManagementPage'));
+const OrganizationResourcesPage = lazy(() => import('@/features/resources/pages/OrganizationResourcesPage'));
 const TeamPage = lazy(() => import('@/features/users/pages/TeamPage'));
+const UsersPage = lazy(() => import('@/features/users/pages/UsersPage'));
+const InviteUserPage = lazy(() => import('@/features/users/pages/InviteUserPage'));
+const UserDetailPage = lazy(() => import('@/features/users/pages/UserDetailPage'));
+const EditUserPage = lazy(() => import('@/features/users/pages/EditUserPage'));
 const ResourcesPage = lazy(() => import('@/features/resources/pages/ResourcesPage'));
 const CreditLedgerPage = lazy(() => import('@/features/credits/pages/CreditLedgerPage'));
 const SettingsPage = lazy(() => import('@/features/settings/pages/SettingsPage'));
 const DebugPage = lazy(() => import('@/features/debug/pages/DebugPage'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
+
+/**
+ * The organization sub-routes, identical under /orgs and /organizations (spec 1 section 2);
+ * pages read their base from the URL. Any other sub-path goes back to the base.
+ */
+function organizationRoutes(base: string, index: React.ReactNode) {
+  return (
+    <Route path={base}>
+      <Route index element={index} />
+      <Route path="create" element={<CreateOrganizationPage />} />
+      <Route path=":id" element={<OrganizationDetailPage />} />
+      <Route path=":id/edit" element={<EditOrganizationPage />} />
+      <Route path=":id/allocate-credits" element={<AllocateCreditsPage />} />
+      <Route path=":id/billing" element={<BillingPage />} />
+      <Route path=":id/billing-management" element={<BillingManagementPage />} />
+      <Route path=":id/resources" element={<OrganizationResourcesPage />} />
+      <Route path="*" element={<Navigate to={base} replace />} />
+    </Route>
+  );
+}
 
 export function AppRoutes() {
   return (
@@ -33,12 +65,15 @@ export function AppRoutes() {
         <Route element={<RequireAuth />}>
           <Route element={<AppShell />}>
             <Route path={PATHS.dashboard} element={<DashboardPage />} />
-            <Route path={`${PATHS.orgs}/*`} element={<OrganizationsPage />} />
+            {organizationRoutes(PATHS.orgs, <OrgsListPage />)}
             <Route element={<RoleGate allow={(claims) => claims.isHouseRole} redirectTo={toOrgsPath} />}>
-              <Route path={`${PATHS.organizations}/*`} element={<OrganizationsPage />} />
+              {organizationRoutes(PATHS.organizations, <OrganizationsAdminPage />)}
             </Route>
             <Route path={PATHS.team} element={<TeamPage />} />
-            <Route path={`${PATHS.users}/*`} element={<TeamPage />} />
+            <Route path={PATHS.users} element={<UsersPage />} />
+            <Route path={`${PATHS.users}/create`} element={<InviteUserPage />} />
+            <Route path={`${PATHS.users}/:id`} element={<UserDetailPage />} />
+            <Route path={`${PATHS.users}/:id/edit`} element={<EditUserPage />} />
             <Route path={PATHS.resources} element={<ResourcesPage />} />
             <Route path={PATHS.creditLedger} element={<CreditLedgerPage />} />
             <Route path={PATHS.settings} element={<SettingsPage />} />

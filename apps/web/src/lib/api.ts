@@ -34,10 +34,12 @@ export interface RequestOptions {
   /** Retry once after refreshing the session when the call answers 401. */
   refreshOn401?: boolean;
   signal?: AbortSignal;
+  /** Extra request headers, e.g. Idempotency-Key. */
+  headers?: Record<string, string>;
 }
 
 async function send(path: string, options: RequestOptions, token: string | null): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   try {
@@ -118,8 +120,21 @@ export function refreshSession(): Promise<Session | null> {
   return pendingRefresh;
 }
 
-/** Calls the API with the session's bearer token and returns the parsed JSON body. */
+/** Calls the API with the session's bearer token and returns the parsed JSON body (undefined for 204). */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await authorizedResponse(path, options);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+/** Downloads a file from the API (e.g. a CSV export) with the session's bearer token. */
+export async function requestBlob(path: string, options: RequestOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
+  const response = await authorizedResponse(path, options);
+  const disposition = response.headers.get('Content-Disposition') ?? '';
+  return { blob: await response.blob(), filename: /filename="([^"]+)"/.exec(disposition)?.[1] ?? null };
+}
+
+async function authorizedResponse(path: string, options: RequestOptions): Promise<Response> {
   const token = sessionStore.accessToken();
   let response = await send(path, options, token);
   if (response.status === 401 && token && options.refreshOn401 !== false) {
@@ -129,5 +144,5 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     if (next) response = await send(path, options, next);
   }
   if (!response.ok) throw await toApiError(response);
-  return (await response.json()) as T;
+  return response;
 }

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@console/domain';
 import { UnavailablePage } from '@/components/unavailable-page';
 
-/** Serves /orgs/* and, for house roles, /organizations/*. */
-export default function OrganizationsPage() {
+/** /organizations (house roles): Child Organizations and All Organizations tables. */
+export default function OrganizationsAdminPage() {
   return <UnavailablePage title={MESSAGES.shell.nav.organizations} />;
 }
