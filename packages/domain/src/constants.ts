@@ -79,7 +79,7 @@ export const UI = {
   productName: 'Organization Console',
 } as const;
 
-/** External addresses the console links to. */
+/** Addresses the console links to. The product's documentation is its API reference, served by the server. */
 export const LINKS = {
-  documentation: 'https://github.com',
+  documentation: '/api/docs',
 } as const;
