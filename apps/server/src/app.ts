@@ -26,6 +26,8 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { debugRoutes } from './modules/debug/debug.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { billingRoutes } from './modules/billing/billing.routes.ts';
+import { createBillingService } from './modules/billing/billing.service.ts';
 import { creditsRoutes } from './modules/credits/credits.routes.ts';
 import { createCreditsService } from './modules/credits/credits.service.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
@@ -66,6 +68,7 @@ function createContext(options: AppOptions, log: FastifyBaseLogger) {
   const organizations = createOrganizationsService({ db });
   const users = createUsersService({ db, organizations });
   const credits = createCreditsService({ db, organizations });
+  const billing = createBillingService({ db, organizations });
   const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl });
   const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl });
   return {
@@ -78,6 +81,7 @@ function createContext(options: AppOptions, log: FastifyBaseLogger) {
     organizations,
     invitations,
     credits,
+    billing,
     authenticate: createAuthenticator(db, tokens),
     rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
   };
@@ -143,7 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, creditsRoutes, debugRoutes]) {
+      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, billingRoutes, creditsRoutes, debugRoutes]) {
         await api.register(routes(context));
       }
     },

@@ -11,3 +11,4 @@ export * from './schemas/amounts.ts';
 export * from './schemas/organizations.ts';
 export * from './schemas/invitations.ts';
 export * from './schemas/credits.ts';
+export * from './schemas/billing.ts';

@@ -12,7 +12,7 @@ import {
 import type { DB } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
+import { BadRequestError, ConflictError, ForbiddenError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { reconcile } from './reconcile.ts';
 import { requirePermission, type OrganizationsService } from '../organizations/organizations.service.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES } from '@console/domain';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { PASSWORD, buildWorld, insertOrg } from '../../test/fixtures.ts';
+import { PASSWORD, buildWorld, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { reconcile } from './reconcile.ts';
 
 type World = Awaited<ReturnType<typeof buildWorld>>;
@@ -220,10 +220,9 @@ describe('the ledger', () => {
 describe('concurrent allocations', () => {
   it('200 allocations to 10 children from a parent that affords 142: exactly those succeed', async () => {
     const parent = await insertOrg(t.database.db, { name: 'Busy Super', type: 'super_agency', parentId: id('H') });
-    const children = [];
+    const children: { id: string }[] = [];
     for (let i = 0; i < 10; i++) children.push(await insertOrg(t.database.db, { name: `Busy Agency ${i}`, type: 'agency', parentId: parent.id }));
     await allocate('H.admin', { from_org_id: id('H'), to_org_id: parent.id, amount: '0.01' });
-    const { insertUser } = await import('../../test/fixtures.ts');
     await insertUser(t.database.db, { email: 'busy@admin.test', password: PASSWORD, role: 'super_agency_admin', organizationId: parent.id });
     await t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '999.99', reason: 'Load test' }, { token: await as('H.admin') });
     await allocate('H.admin', { from_org_id: id('H'), to_org_id: parent.id, amount: '999.99' });

@@ -1,0 +1,134 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { MESSAGES, TREE_CHILDREN_LIMIT, can, type BillingResponse, type CapacityResponse, type OrgStatus, type OrgType } from '@console/domain';
+import type { DB } from '../../db/schema.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { ForbiddenError, RuleError } from '../../lib/errors.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
+import { requirePermission, type OrganizationsService } from '../organizations/organizations.service.ts';
+
+const b = MESSAGES.billing;
+type Executor = Kysely<DB> | Transaction<DB>;
+
+/** Sum of the live children's limits of an organization. */
+async function childrenTotal(executor: Executor, organizationId: string): Promise<number> {
+  const row = await executor
+    .selectFrom('organizations as o')
+    .innerJoin('organization_billing_settings as s', 's.organization_id', 'o.id')
+    .select(sql<number>`coalesce(sum(s.activated_agent_limit), 0)::int`.as('total'))
+    .where('o.parent_org_id', '=', organizationId)
+    .where('o.deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return row.total;
+}
+
+/** The most an organization's limit may be: its parent's limit minus its siblings' limits. */
+async function maxLimit(executor: Executor, organizationId: string, parentId: string | null): Promise<number | null> {
+  if (!parentId) return null;
+  const row = await executor
+    .selectFrom('organization_billing_settings as p')
+    .select(
+      sql<number>`(p.activated_agent_limit - coalesce((
+        select sum(s.activated_agent_limit) from organizations o
+        join organization_billing_settings s on s.organization_id = o.id
+        where o.parent_org_id = ${parentId} and o.deleted_at is null and o.id <> ${organizationId}), 0))::int`.as('max'),
+    )
+    .where('p.organization_id', '=', parentId)
+    .executeTakeFirstOrThrow();
+  return row.max;
+}
+
+export function createBillingService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
+  /** A direct child's limit is set by its parent's admins; a house admin sets the own house's. */
+  function mayManageLimit(caller: Caller, target: { id: string; parent_org_id: string | null; org_type: string }) {
+    if (!can(caller.role, 'organizations.manage_activated_agent_limit')) return false;
+    if (target.parent_org_id === caller.organization.id) return true;
+    return target.org_type === 'house' && target.id === caller.organization.id && caller.role === 'house_admin';
+  }
+
+  return {
+    async get(caller: Caller, id: string): Promise<BillingResponse> {
+      requirePermission(caller, 'billing.view');
+      const org = await organizations.visible(caller, id);
+      const [children, max] = await Promise.all([childrenTotal(db, org.id), maxLimit(db, org.id, org.parent_org_id)]);
+      return {
+        organization_id: org.id,
+        billing_settings: { credit_balance: org.credit_balance, activated_agent_limit: org.activated_agent_limit },
+        active_agent_count: 0,
+        max_activated_agent_limit: max,
+        children_limit_total: children,
+        permissions: {
+          manage_activated_agent_limit: mayManageLimit(caller, org),
+          allocate_credits:
+            can(caller.role, 'organizations.allocate_credits') && org.parent_org_id === caller.organization.id && org.status === 'active',
+        },
+      };
+    },
+
+    async capacity(caller: Caller, id: string): Promise<CapacityResponse> {
+      requirePermission(caller, 'billing.view');
+      const org = await organizations.visible(caller, id);
+      const [total, children] = await Promise.all([
+        childrenTotal(db, org.id),
+        db
+          .selectFrom('organizations as o')
+          .innerJoin('organization_billing_settings as s', 's.organization_id', 'o.id')
+          .select(['o.id', 'o.name', 'o.org_type', 'o.status', 's.activated_agent_limit'])
+          .where('o.parent_org_id', '=', org.id)
+          .where('o.deleted_at', 'is', null)
+          .orderBy('o.name')
+          .orderBy('o.id')
+          .limit(TREE_CHILDREN_LIMIT)
+          .execute(),
+      ]);
+      return {
+        organization_id: org.id,
+        activated_agent_limit: org.activated_agent_limit,
+        children_limit_total: total,
+        available_parent_capacity: org.activated_agent_limit - total,
+        children: children.map((c) => ({ ...c, org_type: c.org_type as OrgType, status: c.status as OrgStatus })),
+      };
+    },
+
+    /**
+     * Sets an activated agent limit within the parent's capacity and not below what the
+     * children hold. The parent's and the organization's rows are locked in id order, so
+     * concurrent changes under one parent are serialized and cannot overshoot.
+     */
+    async setAgentLimit(caller: Caller, id: string, limit: number, info: ClientInfo): Promise<BillingResponse> {
+      await db.transaction().execute(async (trx) => {
+        const target = await organizations.visible(caller, id, trx);
+        if (!mayManageLimit(caller, target)) throw new ForbiddenError(b.onlyParentAdmins);
+        const locked = [target.id, ...(target.parent_org_id ? [target.parent_org_id] : [])].sort();
+        const rows = await trx
+          .selectFrom('organization_billing_settings')
+          .select(['organization_id', 'activated_agent_limit'])
+          .where('organization_id', 'in', locked)
+          .orderBy('organization_id')
+          .forUpdate()
+          .execute();
+        const previous = rows.find((r) => r.organization_id === target.id)!.activated_agent_limit;
+        const [children, max] = await Promise.all([childrenTotal(trx, target.id), maxLimit(trx, target.id, target.parent_org_id)]);
+        if (limit < children) throw new RuleError(b.belowChildren(children), 'below_children_limits');
+        if (max !== null && limit > max) throw new RuleError(b.aboveCapacity(Math.max(max, 0)), 'above_parent_capacity');
+        await trx
+          .updateTable('organization_billing_settings')
+          .set({ activated_agent_limit: limit, updated_at: sql`now()` })
+          .where('organization_id', '=', target.id)
+          .execute();
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: target.id,
+          action: 'billing.agent_limit',
+          targetType: 'organization',
+          targetId: target.id,
+          details: { before: previous, after: limit },
+          ...info,
+        });
+      });
+      return this.get(caller, id);
+    },
+  };
+}
+
+export type BillingService = ReturnType<typeof createBillingService>;
