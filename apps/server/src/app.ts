@@ -26,6 +26,7 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { debugRoutes } from './modules/debug/debug.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { creditsRoutes } from './modules/credits/credits.routes.ts';
@@ -147,7 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, billingRoutes, creditsRoutes, debugRoutes]) {
+      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, billingRoutes, creditsRoutes, dashboardRoutes, debugRoutes]) {
         await api.register(routes(context));
       }
     },
