@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { RATE_LIMITS } from '@console/domain';
 import { buildApp, type RateLimitSettings } from '../app.ts';
@@ -9,6 +9,7 @@ import { loadConfig } from '../config.ts';
 import { createPGlite, fromPGlite, fromPgPool, type Database } from '../db/connection.ts';
 import { ensureFirstHouseAdmin } from '../db/bootstrap.ts';
 import { withDatabase } from './global-setup.ts';
+import { PASSWORD, buildWorld } from './fixtures.ts';
 
 /** A fresh, migrated database for one test file: PGlite, or a copy of the PostgreSQL template. */
 export async function freshDatabase(): Promise<Database> {
@@ -131,4 +132,41 @@ export async function createTestApp(
       await database.close();
     },
   };
+}
+
+type WorldOf = Awaited<ReturnType<typeof buildWorld>>;
+
+export interface WorldTest {
+  t: TestApp;
+  world: WorldOf;
+  /** The access token of a fixture user (`H.admin`, `A1.manager`...) or of an e-mail, signed in once. */
+  as(who: string): Promise<string>;
+  /** The id of a fixture organization. */
+  id(key: keyof WorldOf['orgs']): string;
+}
+
+/**
+ * A test file's app on a fresh database holding the fixture world (fixtures.ts), with
+ * cached sign-ins. Call at the top of a file: it registers its own beforeAll and afterAll.
+ */
+export function useWorld(): WorldTest {
+  const tokens = new Map<string, string>();
+  const context = {} as WorldTest;
+  beforeAll(async () => {
+    const t = await createTestApp();
+    const world = await buildWorld(t.database.db);
+    Object.assign(context, {
+      t,
+      world,
+      async as(who: string) {
+        if (!tokens.has(who)) tokens.set(who, (await t.signIn(world.users[who] ?? who, PASSWORD)).token);
+        return tokens.get(who)!;
+      },
+      id: (key: keyof WorldOf['orgs']) => world.orgs[key].id,
+    });
+  });
+  afterAll(async () => {
+    await context.t?.close();
+  });
+  return context;
 }

@@ -1,31 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES } from '@console/domain';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { PASSWORD, buildWorld, insertOrg, insertUser } from '../../test/fixtures.ts';
+import { useWorld } from '../../test/harness.ts';
+import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 
-type World = Awaited<ReturnType<typeof buildWorld>>;
-let t: TestApp;
-let world: World;
-const tokens = new Map<string, string>();
+const w = useWorld();
+const as = (who: string) => w.as(who);
+const id = (key: Parameters<typeof w.id>[0]) => w.id(key);
 
-beforeAll(async () => {
-  t = await createTestApp();
-  world = await buildWorld(t.database.db);
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-async function as(who: string) {
-  if (!tokens.has(who)) tokens.set(who, (await t.signIn(world.users[who] ?? who, PASSWORD)).token);
-  return tokens.get(who)!;
-}
-const id = (key: keyof World['orgs']) => world.orgs[key].id;
 const setLimit = async (who: string, orgId: string, limit: unknown) =>
-  t.request('PUT', `/api/organizations/${orgId}/agent-limit`, { activated_agent_limit: limit }, { token: await as(who) });
+  w.t.request('PUT', `/api/organizations/${orgId}/agent-limit`, { activated_agent_limit: limit }, { token: await as(who) });
 async function limits() {
-  const rows = await sql<{ s: string }>`select string_agg(organization_id || ':' || activated_agent_limit, ',' order by organization_id) as s from organization_billing_settings`.execute(t.database.db);
+  const rows = await sql<{ s: string }>`select string_agg(organization_id || ':' || activated_agent_limit, ',' order by organization_id) as s from organization_billing_settings`.execute(w.t.database.db);
   return rows.rows[0]!.s;
 }
 
@@ -37,7 +23,7 @@ describe('agent limits', () => {
     expect(sa1.body).toMatchObject({ billing_settings: { activated_agent_limit: 60 }, max_activated_agent_limit: 100, children_limit_total: 0 });
     expect((await setLimit('SA1.admin', id('A1'), 40)).status).toBe(200);
     expect((await setLimit('A1.admin', id('T1'), 10)).status).toBe(200);
-    const audit = await t.database.db.selectFrom('audit_log').select('details').where('action', '=', 'billing.agent_limit').where('target_id', '=', id('A1')).executeTakeFirstOrThrow();
+    const audit = await w.t.database.db.selectFrom('audit_log').select('details').where('action', '=', 'billing.agent_limit').where('target_id', '=', id('A1')).executeTakeFirstOrThrow();
     expect(audit.details).toEqual({ before: 0, after: 40 });
   });
 
@@ -79,7 +65,7 @@ describe('agent limits', () => {
   });
 
   it('reports billing and capacity from the real limits', async () => {
-    const billing = await t.request('GET', `/api/organizations/${id('A1')}/billing`, undefined, { token: await as('SA1.admin') });
+    const billing = await w.t.request('GET', `/api/organizations/${id('A1')}/billing`, undefined, { token: await as('SA1.admin') });
     expect(billing.body).toMatchObject({
       billing_settings: { activated_agent_limit: 40, credit_balance: '0.00' },
       active_agent_count: 0,
@@ -87,27 +73,27 @@ describe('agent limits', () => {
       children_limit_total: 10,
       permissions: { manage_activated_agent_limit: true, allocate_credits: true },
     });
-    const own = await t.request('GET', `/api/organizations/${id('A1')}/billing`, undefined, { token: await as('A1.user') });
+    const own = await w.t.request('GET', `/api/organizations/${id('A1')}/billing`, undefined, { token: await as('A1.user') });
     expect(own.body.permissions).toEqual({ manage_activated_agent_limit: false, allocate_credits: false });
-    const capacity = await t.request('GET', `/api/organizations/${id('SA1')}/capacity`, undefined, { token: await as('SA1.manager') });
+    const capacity = await w.t.request('GET', `/api/organizations/${id('SA1')}/capacity`, undefined, { token: await as('SA1.manager') });
     expect(capacity.body).toMatchObject({ activated_agent_limit: 60, children_limit_total: 40, available_parent_capacity: 20 });
     expect(capacity.body.children.map((c: any) => [c.name, c.activated_agent_limit])).toEqual([['Agency One', 40], ['Agency Two', 0]]);
-    expect((await t.request('GET', `/api/organizations/${id('H')}/billing`, undefined, { token: await as('SA1.admin') })).status).toBe(404);
+    expect((await w.t.request('GET', `/api/organizations/${id('H')}/billing`, undefined, { token: await as('SA1.admin') })).status).toBe(404);
   });
 
   it('never overshoots under concurrent changes below one parent', async () => {
-    const parent = await insertOrg(t.database.db, { name: 'Contended', type: 'super_agency', parentId: id('H') });
-    await t.database.db.updateTable('organization_billing_settings').set({ activated_agent_limit: 0 }).where('organization_id', '=', id('SA2')).execute();
+    const parent = await insertOrg(w.t.database.db, { name: 'Contended', type: 'super_agency', parentId: id('H') });
+    await w.t.database.db.updateTable('organization_billing_settings').set({ activated_agent_limit: 0 }).where('organization_id', '=', id('SA2')).execute();
     expect((await setLimit('H.admin', parent.id, 20)).status).toBe(200);
-    await insertUser(t.database.db, { email: 'contended@admin.test', password: PASSWORD, role: 'super_agency_admin', organizationId: parent.id });
+    await insertUser(w.t.database.db, { email: 'contended@admin.test', password: PASSWORD, role: 'super_agency_admin', organizationId: parent.id });
     const children: { id: string }[] = [];
-    for (let i = 0; i < 8; i++) children.push(await insertOrg(t.database.db, { name: `Contended ${i}`, type: 'agency', parentId: parent.id }));
+    for (let i = 0; i < 8; i++) children.push(await insertOrg(w.t.database.db, { name: `Contended ${i}`, type: 'agency', parentId: parent.id }));
     const token = await as('contended@admin.test');
     const results = await Promise.all(
-      children.map((child) => t.request('PUT', `/api/organizations/${child.id}/agent-limit`, { activated_agent_limit: 6 }, { token })),
+      children.map((child) => w.t.request('PUT', `/api/organizations/${child.id}/agent-limit`, { activated_agent_limit: 6 }, { token })),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
-    const total = await sql<{ n: number }>`select sum(s.activated_agent_limit)::int as n from organizations o join organization_billing_settings s on s.organization_id = o.id where o.parent_org_id = ${parent.id}`.execute(t.database.db);
+    const total = await sql<{ n: number }>`select sum(s.activated_agent_limit)::int as n from organizations o join organization_billing_settings s on s.organization_id = o.id where o.parent_org_id = ${parent.id}`.execute(w.t.database.db);
     expect(total.rows[0]!.n).toBe(18);
   }, 60_000);
 });

@@ -1,58 +1,44 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES } from '@console/domain';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { PASSWORD, buildWorld, insertOrg, insertUser } from '../../test/fixtures.ts';
+import { useWorld } from '../../test/harness.ts';
+import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { reconcile } from './reconcile.ts';
 
-type World = Awaited<ReturnType<typeof buildWorld>>;
-let t: TestApp;
-let world: World;
-const tokens = new Map<string, string>();
+const w = useWorld();
+const as = (who: string) => w.as(who);
+const id = (key: Parameters<typeof w.id>[0]) => w.id(key);
 
-beforeAll(async () => {
-  t = await createTestApp();
-  world = await buildWorld(t.database.db);
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-async function as(who: string) {
-  if (!tokens.has(who)) tokens.set(who, (await t.signIn(world.users[who] ?? who, PASSWORD)).token);
-  return tokens.get(who)!;
-}
-const id = (key: keyof World['orgs']) => world.orgs[key].id;
 
 async function balance(orgId: string) {
-  return (await t.database.db.selectFrom('organization_billing_settings').select('credit_balance').where('organization_id', '=', orgId).executeTakeFirstOrThrow()).credit_balance;
+  return (await w.t.database.db.selectFrom('organization_billing_settings').select('credit_balance').where('organization_id', '=', orgId).executeTakeFirstOrThrow()).credit_balance;
 }
 /** Every credit in the system: only adjustments, consumption and refunds may change it. */
 async function total() {
-  return (await sql<{ s: string }>`select coalesce(sum(credit_balance), 0)::text as s from organization_billing_settings`.execute(t.database.db)).rows[0]!.s;
+  return (await sql<{ s: string }>`select coalesce(sum(credit_balance), 0)::text as s from organization_billing_settings`.execute(w.t.database.db)).rows[0]!.s;
 }
 async function entryCount() {
-  return (await t.database.db.selectFrom('credit_ledger_entries').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+  return (await w.t.database.db.selectFrom('credit_ledger_entries').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
 }
 const allocate = async (who: string, body: Record<string, unknown>, key?: string) =>
-  t.request('POST', '/api/credits/allocations', body, { token: await as(who), headers: key ? { 'idempotency-key': key } : {} });
+  w.t.request('POST', '/api/credits/allocations', body, { token: await as(who), headers: key ? { 'idempotency-key': key } : {} });
 
 describe('adjustments: credits enter and leave only through house admins', () => {
   it('adds and removes credits on the own house, never below zero', async () => {
     const token = await as('H.admin');
-    const up = await t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '1000', reason: 'Opening balance' }, { token });
+    const up = await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '1000', reason: 'Opening balance' }, { token });
     expect(up.status).toBe(200);
     expect(up.body.entry).toMatchObject({ entry_type: 'adjustment_increase', amount: '1000.00', balance_after: '1000.00', metadata: { reason: 'Opening balance' } });
-    const down = await t.request('POST', '/api/credits/adjustments', { direction: 'decrease', amount: 0.5, reason: 'Correction' }, { token });
+    const down = await w.t.request('POST', '/api/credits/adjustments', { direction: 'decrease', amount: 0.5, reason: 'Correction' }, { token });
     expect(down.body.entry).toMatchObject({ amount: '-0.50', balance_after: '999.50' });
-    const tooMuch = await t.request('POST', '/api/credits/adjustments', { direction: 'decrease', amount: '5000', reason: 'Too much' }, { token });
+    const tooMuch = await w.t.request('POST', '/api/credits/adjustments', { direction: 'decrease', amount: '5000', reason: 'Too much' }, { token });
     expect(tooMuch.status).toBe(422);
     expect(await balance(id('H'))).toBe('999.50');
   });
 
   it.each(['H.manager', 'SA1.admin', 'T1.admin'])('%s may not adjust', async (who) => {
     const before = await total();
-    const response = await t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '10', reason: 'Free money' }, { token: await as(who) });
+    const response = await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '10', reason: 'Free money' }, { token: await as(who) });
     expect(response.status).toBe(403);
     expect(await total()).toBe(before);
   });
@@ -64,7 +50,7 @@ describe('allocation', () => {
     const response = await allocate('H.admin', { from_org_id: id('H'), to_org_id: id('SA1'), amount: 100.1, notes: 'Q1 budget' });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ transaction_id: expect.any(String), from_balance: '899.40', to_balance: '100.10' });
-    const entries = await t.database.db.selectFrom('credit_ledger_entries').selectAll().where('transaction_group', '=', response.body.transaction_id).orderBy('seq').execute();
+    const entries = await w.t.database.db.selectFrom('credit_ledger_entries').selectAll().where('transaction_group', '=', response.body.transaction_id).orderBy('seq').execute();
     expect(entries.map((e) => [e.organization_id, e.entry_type, e.amount, e.balance_after])).toEqual([
       [id('H'), 'allocation_sent', '-100.10', '899.40'],
       [id('SA1'), 'allocation_received', '100.10', '100.10'],
@@ -75,7 +61,7 @@ describe('allocation', () => {
   });
 
   it('refuses every bad request and writes nothing', async () => {
-    await t.database.db.updateTable('organizations').set({ status: 'inactive' }).where('id', '=', id('SA2')).execute();
+    await w.t.database.db.updateTable('organizations').set({ status: 'inactive' }).where('id', '=', id('SA2')).execute();
     const before = await entryCount();
     const cases: [string, Record<string, unknown>, number, string | null][] = [
       ['H.admin', { from_org_id: id('H'), to_org_id: id('A1'), amount: 1 }, 422, MESSAGES.credits.notDirectChild],
@@ -100,7 +86,7 @@ describe('allocation', () => {
       if (message) expect(response.body.error.message).toBe(message);
     }
     expect(await entryCount()).toBe(before);
-    await t.database.db.updateTable('organizations').set({ status: 'active' }).where('id', '=', id('SA2')).execute();
+    await w.t.database.db.updateTable('organizations').set({ status: 'active' }).where('id', '=', id('SA2')).execute();
   });
 
   it('returns the first result for a retried Idempotency-Key and moves nothing twice', async () => {
@@ -121,20 +107,20 @@ describe('initial balance on creation', () => {
   it('moves the credits from the parent, so none are made', async () => {
     const before = await total();
     const parentBefore = await balance(id('SA1'));
-    const response = await t.request('POST', '/api/organizations', { name: 'Funded Agency', org_type: 'agency', initial_balance: '10.05' }, { token: await as('SA1.admin') });
+    const response = await w.t.request('POST', '/api/organizations', { name: 'Funded Agency', org_type: 'agency', initial_balance: '10.05' }, { token: await as('SA1.admin') });
     expect(response.status).toBe(201);
     expect(response.body.organization.credit_balance).toBe('10.05');
     expect(Number(await balance(id('SA1')))).toBeCloseTo(Number(parentBefore) - 10.05, 2);
-    const entries = await t.database.db.selectFrom('credit_ledger_entries').select(['entry_type', 'amount']).where('organization_id', '=', response.body.organization.id).execute();
+    const entries = await w.t.database.db.selectFrom('credit_ledger_entries').select(['entry_type', 'amount']).where('organization_id', '=', response.body.organization.id).execute();
     expect(entries).toEqual([{ entry_type: 'initial_balance', amount: '10.05' }]);
     expect(await total()).toBe(before);
   });
 
   it('refuses more than the parent holds, creating nothing', async () => {
-    const orgs = await t.database.db.selectFrom('organizations').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    const response = await t.request('POST', '/api/organizations', { name: 'Overfunded', org_type: 'agency', initial_balance: '99999' }, { token: await as('SA1.admin') });
+    const orgs = await w.t.database.db.selectFrom('organizations').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    const response = await w.t.request('POST', '/api/organizations', { name: 'Overfunded', org_type: 'agency', initial_balance: '99999' }, { token: await as('SA1.admin') });
     expect(response.status).toBe(422);
-    const after = await t.database.db.selectFrom('organizations').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    const after = await w.t.database.db.selectFrom('organizations').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
     expect(after.n).toBe(orgs.n);
   });
 });
@@ -149,69 +135,69 @@ describe('usage: consumption and refunds', () => {
       { organization_id: id('A1'), kind: 'consumption', amount: '12.25', external_ref: 'usage-1' },
       { organization_id: id('A1'), kind: 'consumption', amount: '1000', external_ref: 'usage-3' },
     ];
-    const response = await t.request('POST', '/api/credits/usage', { records }, { token });
+    const response = await w.t.request('POST', '/api/credits/usage', { records }, { token });
     expect(response.status).toBe(200);
     expect(response.body.results.map((r: any) => r.status)).toEqual(['recorded', 'recorded', 'duplicate', 'rejected']);
     expect(await balance(id('A1'))).toBe('30.00');
-    const consumption = await t.database.db.selectFrom('credit_ledger_entries').select(['metadata', 'amount']).where('external_ref', '=', 'usage-1').execute();
+    const consumption = await w.t.database.db.selectFrom('credit_ledger_entries').select(['metadata', 'amount']).where('external_ref', '=', 'usage-1').execute();
     expect(consumption).toEqual([{ metadata: { usage: { tokens: 1200 } }, amount: '-12.25' }]);
-    expect((await t.request('POST', '/api/credits/usage', { records }, { token: await as('SA1.admin') })).status).toBe(403);
+    expect((await w.t.request('POST', '/api/credits/usage', { records }, { token: await as('SA1.admin') })).status).toBe(403);
   });
 });
 
 describe('the ledger', () => {
   it('pages newest first with a cursor, filters, and stays in scope', async () => {
     const token = await as('H.admin');
-    const first = await t.request('GET', `/api/credits/ledger?limit=2`, undefined, { token });
+    const first = await w.t.request('GET', `/api/credits/ledger?limit=2`, undefined, { token });
     expect(first.status).toBe(200);
     expect(first.body.entries).toHaveLength(2);
     expect(first.body.credit_balance).toBe(await balance(id('H')));
     const all: any[] = [...first.body.entries];
     let cursor = first.body.next_cursor;
     while (cursor) {
-      const next = await t.request('GET', `/api/credits/ledger?limit=2&cursor=${cursor}`, undefined, { token });
+      const next = await w.t.request('GET', `/api/credits/ledger?limit=2&cursor=${cursor}`, undefined, { token });
       all.push(...next.body.entries);
       cursor = next.body.next_cursor;
     }
-    const stored = await t.database.db.selectFrom('credit_ledger_entries').select('id').where('organization_id', '=', id('H')).orderBy('created_at', 'desc').orderBy('seq', 'desc').execute();
+    const stored = await w.t.database.db.selectFrom('credit_ledger_entries').select('id').where('organization_id', '=', id('H')).orderBy('created_at', 'desc').orderBy('seq', 'desc').execute();
     expect(all.map((e) => e.id)).toEqual(stored.map((e) => e.id));
     // The newest entry's balance_after is the balance.
     expect(all[0].balance_after).toBe(first.body.credit_balance);
 
-    const sent = await t.request('GET', '/api/credits/ledger?entry_type=allocation_sent', undefined, { token });
+    const sent = await w.t.request('GET', '/api/credits/ledger?entry_type=allocation_sent', undefined, { token });
     expect(sent.body.entries.every((e: any) => e.entry_type === 'allocation_sent')).toBe(true);
-    const big = await t.request('GET', '/api/credits/ledger?amount_min=500', undefined, { token });
+    const big = await w.t.request('GET', '/api/credits/ledger?amount_min=500', undefined, { token });
     expect(big.body.entries.map((e: any) => e.amount)).toEqual(['1000.00']);
     const today = new Date().toISOString().slice(0, 10);
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    expect((await t.request('GET', `/api/credits/ledger?from=${today}&to=${today}`, undefined, { token })).body.entries.length).toBe(Math.min(stored.length, 20));
-    expect((await t.request('GET', `/api/credits/ledger?to=${yesterday}`, undefined, { token })).body.entries).toHaveLength(0);
+    expect((await w.t.request('GET', `/api/credits/ledger?from=${today}&to=${today}`, undefined, { token })).body.entries.length).toBe(Math.min(stored.length, 20));
+    expect((await w.t.request('GET', `/api/credits/ledger?to=${yesterday}`, undefined, { token })).body.entries).toHaveLength(0);
 
-    expect((await t.request('GET', `/api/credits/ledger?organization_id=${id('T1')}`, undefined, { token: await as('A1.user') })).status).toBe(200);
-    expect((await t.request('GET', `/api/credits/ledger?organization_id=${id('H')}`, undefined, { token: await as('SA1.admin') })).status).toBe(404);
-    expect((await t.request('GET', '/api/credits/ledger?cursor=abc', undefined, { token })).status).toBe(400);
-    expect((await t.request('GET', '/api/credits/ledger?entry_type=gift', undefined, { token })).status).toBe(400);
+    expect((await w.t.request('GET', `/api/credits/ledger?organization_id=${id('T1')}`, undefined, { token: await as('A1.user') })).status).toBe(200);
+    expect((await w.t.request('GET', `/api/credits/ledger?organization_id=${id('H')}`, undefined, { token: await as('SA1.admin') })).status).toBe(404);
+    expect((await w.t.request('GET', '/api/credits/ledger?cursor=abc', undefined, { token })).status).toBe(400);
+    expect((await w.t.request('GET', '/api/credits/ledger?entry_type=gift', undefined, { token })).status).toBe(400);
   });
 
   it('exports the same filtered rows as CSV with a header row', async () => {
-    const response = await fetch(`${t.baseUrl}/api/credits/ledger/export?entry_type=allocation_sent`, { headers: { authorization: `Bearer ${await as('H.admin')}` } });
+    const response = await fetch(`${w.t.baseUrl}/api/credits/ledger/export?entry_type=allocation_sent`, { headers: { authorization: `Bearer ${await as('H.admin')}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/csv');
     expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="credit-ledger-/);
     const lines = (await response.text()).trim().split('\r\n');
     expect(lines[0]).toBe('created_at,entry_type,amount,balance_after,notes,counterparty_org_id,transaction_group,external_ref,id');
-    const page = await t.request('GET', '/api/credits/ledger?entry_type=allocation_sent&limit=100', undefined, { token: await as('H.admin') });
+    const page = await w.t.request('GET', '/api/credits/ledger?entry_type=allocation_sent&limit=100', undefined, { token: await as('H.admin') });
     expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(page.body.entries.map((e: any) => e.id));
-    expect((await fetch(`${t.baseUrl}/api/credits/ledger/export?organization_id=${id('H')}`, { headers: { authorization: `Bearer ${await as('SA1.admin')}` } })).status).toBe(404);
+    expect((await fetch(`${w.t.baseUrl}/api/credits/ledger/export?organization_id=${id('H')}`, { headers: { authorization: `Bearer ${await as('SA1.admin')}` } })).status).toBe(404);
   });
 
   it('can never be changed or deleted, even by SQL', async () => {
-    await expect(sql`update credit_ledger_entries set amount = 1`.execute(t.database.db)).rejects.toThrow(/append-only/);
-    await expect(sql`delete from credit_ledger_entries`.execute(t.database.db)).rejects.toThrow(/append-only/);
+    await expect(sql`update credit_ledger_entries set amount = 1`.execute(w.t.database.db)).rejects.toThrow(/append-only/);
+    await expect(sql`delete from credit_ledger_entries`.execute(w.t.database.db)).rejects.toThrow(/append-only/);
   });
 
   it('reconciles: every balance is the sum of its entries', async () => {
-    const report = await reconcile(t.database.db);
+    const report = await reconcile(w.t.database.db);
     expect(report).toMatchObject({ ok: true, balance_mismatches: [], unbalanced_groups: [] });
     expect(report.organizations_checked).toBeGreaterThan(5);
   });
@@ -219,12 +205,12 @@ describe('the ledger', () => {
 
 describe('concurrent allocations', () => {
   it('200 allocations to 10 children from a parent that affords 142: exactly those succeed', async () => {
-    const parent = await insertOrg(t.database.db, { name: 'Busy Super', type: 'super_agency', parentId: id('H') });
+    const parent = await insertOrg(w.t.database.db, { name: 'Busy Super', type: 'super_agency', parentId: id('H') });
     const children: { id: string }[] = [];
-    for (let i = 0; i < 10; i++) children.push(await insertOrg(t.database.db, { name: `Busy Agency ${i}`, type: 'agency', parentId: parent.id }));
+    for (let i = 0; i < 10; i++) children.push(await insertOrg(w.t.database.db, { name: `Busy Agency ${i}`, type: 'agency', parentId: parent.id }));
     await allocate('H.admin', { from_org_id: id('H'), to_org_id: parent.id, amount: '0.01' });
-    await insertUser(t.database.db, { email: 'busy@admin.test', password: PASSWORD, role: 'super_agency_admin', organizationId: parent.id });
-    await t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '999.99', reason: 'Load test' }, { token: await as('H.admin') });
+    await insertUser(w.t.database.db, { email: 'busy@admin.test', password: PASSWORD, role: 'super_agency_admin', organizationId: parent.id });
+    await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '999.99', reason: 'Load test' }, { token: await as('H.admin') });
     await allocate('H.admin', { from_org_id: id('H'), to_org_id: parent.id, amount: '999.99' });
     expect(await balance(parent.id)).toBe('1000.00');
     const before = await total();
@@ -232,7 +218,7 @@ describe('concurrent allocations', () => {
     const token = await as('busy@admin.test');
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        t.request('POST', '/api/credits/allocations', { from_org_id: parent.id, to_org_id: children[i % 10]!.id, amount: '7.00' }, { token }),
+        w.t.request('POST', '/api/credits/allocations', { from_org_id: parent.id, to_org_id: children[i % 10]!.id, amount: '7.00' }, { token }),
       ),
     );
     const statuses = results.map((r) => r.status);
@@ -240,7 +226,7 @@ describe('concurrent allocations', () => {
     expect(statuses.filter((s) => s === 422)).toHaveLength(58);
     expect(await balance(parent.id)).toBe('6.00');
     expect(await total()).toBe(before);
-    const report = await reconcile(t.database.db);
+    const report = await reconcile(w.t.database.db);
     expect(report.ok).toBe(true);
   }, 120_000);
 });

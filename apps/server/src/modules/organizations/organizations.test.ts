@@ -1,41 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES } from '@console/domain';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { PASSWORD, buildWorld, insertOrg, insertUser } from '../../test/fixtures.ts';
+import { useWorld } from '../../test/harness.ts';
+import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { listQuery } from './organizations.service.ts';
 
-type World = Awaited<ReturnType<typeof buildWorld>>;
-type OrgKey = keyof World['orgs'];
+const w = useWorld();
+const as = (who: string) => w.as(who);
+const id = (key: Parameters<typeof w.id>[0]) => w.id(key);
 
-let t: TestApp;
-let world: World;
-const tokens = new Map<string, string>();
-
-beforeAll(async () => {
-  t = await createTestApp();
-  world = await buildWorld(t.database.db);
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-/** The access token of the fixture user `H.admin`, `A1.manager`, ... */
-async function as(who: string): Promise<string> {
-  if (!tokens.has(who)) tokens.set(who, (await t.signIn(world.users[who]!, PASSWORD)).token);
-  return tokens.get(who)!;
-}
-const id = (key: OrgKey) => world.orgs[key].id;
 
 async function auditCount(action: string) {
-  const row = await t.database.db.selectFrom('audit_log').select(sql<number>`count(*)::int`.as('n')).where('action', '=', action).executeTakeFirstOrThrow();
+  const row = await w.t.database.db.selectFrom('audit_log').select(sql<number>`count(*)::int`.as('n')).where('action', '=', action).executeTakeFirstOrThrow();
   return row.n;
 }
 
 async function snapshot() {
   const rows = await sql<{ s: string }>`
     select coalesce(string_agg(o.id || o.name || o.status || o.disable_parent_invites || coalesce(o.deleted_at::text, ''), ',' order by o.id), '') as s
-    from organizations o`.execute(t.database.db);
+    from organizations o`.execute(w.t.database.db);
   return rows.rows[0]!.s;
 }
 
@@ -45,7 +28,7 @@ describe('reading: own organization and descendants only', () => {
   const nonReaders = ['H.user', 'SA1.user', 'A1.user', 'T1.user'];
 
   // For a caller at SA1: the relation of each organization and the expected status.
-  const fromSA1: [OrgKey, string, number][] = [
+  const fromSA1: [Parameters<typeof w.id>[0], string, number][] = [
     ['SA1', 'own', 200],
     ['A1', 'direct child', 200],
     ['T1', 'grandchild', 200],
@@ -57,47 +40,47 @@ describe('reading: own organization and descendants only', () => {
   ];
 
   it.each(fromSA1)('GET /organizations/:id of %s (%s) as SA1.admin -> %i', async (key, _relation, status) => {
-    const response = await t.request('GET', `/api/organizations/${id(key)}`, undefined, { token: await as('SA1.admin') });
+    const response = await w.t.request('GET', `/api/organizations/${id(key)}`, undefined, { token: await as('SA1.admin') });
     expect(response.status).toBe(status);
     if (status === 404) expect(response.body.error.message).toBe(MESSAGES.organizations.notFound);
   });
 
   it('answers 404 for an id that does not exist, the same as for a foreign one', async () => {
     const token = await as('SA1.admin');
-    const missing = await t.request('GET', '/api/organizations/00000000-0000-4000-8000-000000000000', undefined, { token });
-    const foreign = await t.request('GET', `/api/organizations/${id('SA3')}`, undefined, { token });
+    const missing = await w.t.request('GET', '/api/organizations/00000000-0000-4000-8000-000000000000', undefined, { token });
+    const foreign = await w.t.request('GET', `/api/organizations/${id('SA3')}`, undefined, { token });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual(foreign.body);
   });
 
   it.each(readers)('%s may list and get its own organization', async (who) => {
     const token = await as(who);
-    const list = await t.request('GET', '/api/organizations', undefined, { token });
+    const list = await w.t.request('GET', '/api/organizations', undefined, { token });
     expect(list.status).toBe(200);
     expect(list.body.organization.id).toBeTruthy();
-    const own = await t.request('GET', `/api/organizations/${list.body.organization.id}`, undefined, { token });
+    const own = await w.t.request('GET', `/api/organizations/${list.body.organization.id}`, undefined, { token });
     expect(own.status).toBe(200);
   });
 
   it.each(nonReaders)('%s may not list or get organizations (no organizations.list/get)', async (who) => {
     const token = await as(who);
-    expect((await t.request('GET', '/api/organizations', undefined, { token })).status).toBe(403);
-    expect((await t.request('GET', `/api/organizations/${id('T1')}`, undefined, { token })).status).toBe(403);
-    expect((await t.request('GET', '/api/organizations/tree', undefined, { token })).status).toBe(403);
+    expect((await w.t.request('GET', '/api/organizations', undefined, { token })).status).toBe(403);
+    expect((await w.t.request('GET', `/api/organizations/${id('T1')}`, undefined, { token })).status).toBe(403);
+    expect((await w.t.request('GET', '/api/organizations/tree', undefined, { token })).status).toBe(403);
   });
 
   it('refuses without a token', async () => {
-    expect((await t.request('GET', '/api/organizations')).status).toBe(401);
-    expect((await t.request('GET', `/api/organizations/${id('H')}`)).status).toBe(401);
+    expect((await w.t.request('GET', '/api/organizations')).status).toBe(401);
+    expect((await w.t.request('GET', `/api/organizations/${id('H')}`)).status).toBe(401);
   });
 
   it('rejects a malformed id with 400', async () => {
-    const response = await t.request('GET', '/api/organizations/not-a-uuid', undefined, { token: await as('H.admin') });
+    const response = await w.t.request('GET', '/api/organizations/not-a-uuid', undefined, { token: await as('H.admin') });
     expect(response.status).toBe(400);
   });
 
   it('returns the detail with nested billing settings and counts', async () => {
-    const response = await t.request('GET', `/api/organizations/${id('A1')}`, undefined, { token: await as('H.admin') });
+    const response = await w.t.request('GET', `/api/organizations/${id('A1')}`, undefined, { token: await as('H.admin') });
     expect(response.body.organization).toMatchObject({
       id: id('A1'),
       name: 'Agency One',
@@ -115,7 +98,7 @@ describe('reading: own organization and descendants only', () => {
 
 describe('listing', () => {
   it('lists direct children by default, ordered by name, with billing settings', async () => {
-    const response = await t.request('GET', '/api/organizations', undefined, { token: await as('SA1.admin') });
+    const response = await w.t.request('GET', '/api/organizations', undefined, { token: await as('SA1.admin') });
     expect(response.status).toBe(200);
     expect(response.body.organization.id).toBe(id('SA1'));
     expect(response.body.organizations.map((o: any) => o.name)).toEqual(['Agency One', 'Agency Two']);
@@ -124,14 +107,14 @@ describe('listing', () => {
   });
 
   it('lists descendants of an organization in scope', async () => {
-    const response = await t.request('GET', `/api/organizations?view=descendants&organization_id=${id('SA1')}`, undefined, { token: await as('H.admin') });
+    const response = await w.t.request('GET', `/api/organizations?view=descendants&organization_id=${id('SA1')}`, undefined, { token: await as('H.admin') });
     expect(response.body.organizations.map((o: any) => o.name)).toEqual(['Agency One', 'Agency Two', 'Tenant One', 'Tenant Two']);
     expect(response.body.total).toBe(4);
   });
 
   it('filters by status, type and a case-insensitive name search, with literal wildcards', async () => {
     const token = await as('H.admin');
-    const q = (query: string) => t.request('GET', `/api/organizations?view=descendants&${query}`, undefined, { token });
+    const q = (query: string) => w.t.request('GET', `/api/organizations?view=descendants&${query}`, undefined, { token });
     expect((await q('org_type=tenant')).body.organizations.map((o: any) => o.name)).toEqual(['Tenant One', 'Tenant Two']);
     expect((await q('search=AGENCY%20T')).body.organizations.map((o: any) => o.name)).toEqual(['Agency Three', 'Agency Two']);
     expect((await q('search=%25')).body.total).toBe(0);
@@ -141,29 +124,29 @@ describe('listing', () => {
 
   it('pages in SQL with the allowed page sizes only', async () => {
     const token = await as('H.admin');
-    const parent = await insertOrg(t.database.db, { name: 'Paging Super', type: 'super_agency', parentId: id('H') });
+    const parent = await insertOrg(w.t.database.db, { name: 'Paging Super', type: 'super_agency', parentId: id('H') });
     for (let i = 0; i < 12; i++) {
-      await insertOrg(t.database.db, { name: `Paged ${String(i).padStart(2, '0')}`, type: 'agency', parentId: parent.id });
+      await insertOrg(w.t.database.db, { name: `Paged ${String(i).padStart(2, '0')}`, type: 'agency', parentId: parent.id });
     }
-    const page2 = await t.request('GET', `/api/organizations?organization_id=${parent.id}&page=2&page_size=10`, undefined, { token });
+    const page2 = await w.t.request('GET', `/api/organizations?organization_id=${parent.id}&page=2&page_size=10`, undefined, { token });
     expect(page2.body).toMatchObject({ total: 12, page: 2, page_size: 10, total_pages: 2 });
     expect(page2.body.organizations.map((o: any) => o.name)).toEqual(['Paged 10', 'Paged 11']);
     for (const bad of ['page_size=7', 'page=0', 'page=abc', 'view=everything', 'status=deleted', 'org_type=planet']) {
-      const response = await t.request('GET', `/api/organizations?${bad}`, undefined, { token });
+      const response = await w.t.request('GET', `/api/organizations?${bad}`, undefined, { token });
       expect(response.status, bad).toBe(400);
       expect(response.body.error.code).toBe('validation_failed');
     }
   });
 
   it('refuses to list under an organization outside scope', async () => {
-    const response = await t.request('GET', `/api/organizations?organization_id=${id('H')}`, undefined, { token: await as('SA1.admin') });
+    const response = await w.t.request('GET', `/api/organizations?organization_id=${id('H')}`, undefined, { token: await as('SA1.admin') });
     expect(response.status).toBe(404);
   });
 });
 
 describe('the hierarchy tree', () => {
   it('gives one level with child counts and the descendant count', async () => {
-    const response = await t.request('GET', `/api/organizations/tree?organization_id=${id('SA1')}`, undefined, { token: await as('SA1.manager') });
+    const response = await w.t.request('GET', `/api/organizations/tree?organization_id=${id('SA1')}`, undefined, { token: await as('SA1.manager') });
     expect(response.status).toBe(200);
     expect(response.body.node).toMatchObject({ id: id('SA1'), child_count: 2, descendant_count: 4 });
     expect(response.body.children).toEqual([
@@ -173,7 +156,7 @@ describe('the hierarchy tree', () => {
   });
 
   it('stays inside the caller scope', async () => {
-    const response = await t.request('GET', `/api/organizations/tree?organization_id=${id('SA2')}`, undefined, { token: await as('SA1.admin') });
+    const response = await w.t.request('GET', `/api/organizations/tree?organization_id=${id('SA2')}`, undefined, { token: await as('SA1.admin') });
     expect(response.status).toBe(404);
   });
 });
@@ -181,7 +164,7 @@ describe('the hierarchy tree', () => {
 describe('creating', () => {
   it('lets a house admin create a super agency, stored with its description and zero billing', async () => {
     const before = await auditCount('organization.create');
-    const response = await t.request(
+    const response = await w.t.request(
       'POST',
       '/api/organizations',
       { name: '  New Super  ', description: 'Reseller for the north', org_type: 'super_agency', disable_parent_invites: true },
@@ -209,13 +192,13 @@ describe('creating', () => {
     ['A1.admin', 'super_agency', 422],
     ['H.admin', 'house', 422],
   ] as const)('%s creating a %s -> %i', async (who, type, status) => {
-    const response = await t.request('POST', '/api/organizations', { name: `Made by ${who} ${type}`, org_type: type }, { token: await as(who) });
+    const response = await w.t.request('POST', '/api/organizations', { name: `Made by ${who} ${type}`, org_type: type }, { token: await as(who) });
     expect(response.status).toBe(status);
   });
 
   it('tells a tenant that its type cannot have children', async () => {
     const before = await snapshot();
-    const response = await t.request('POST', '/api/organizations', { name: 'Nope', org_type: 'tenant' }, { token: await as('T1.admin') });
+    const response = await w.t.request('POST', '/api/organizations', { name: 'Nope', org_type: 'tenant' }, { token: await as('T1.admin') });
     expect(response.status).toBe(403);
     expect(response.body.error.message).toBe(MESSAGES.organizations.cannotCreateChildren('tenant'));
     expect(await snapshot()).toBe(before);
@@ -224,7 +207,7 @@ describe('creating', () => {
   it.each(['H.manager', 'H.user', 'H.support', 'SA1.manager', 'A1.support'])('%s may not create', async (who) => {
     const before = await snapshot();
     const type = who.startsWith('H') ? 'super_agency' : who.startsWith('SA1') ? 'agency' : 'tenant';
-    const response = await t.request('POST', '/api/organizations', { name: 'Not allowed', org_type: type }, { token: await as(who) });
+    const response = await w.t.request('POST', '/api/organizations', { name: 'Not allowed', org_type: type }, { token: await as(who) });
     expect(response.status).toBe(403);
     expect(await snapshot()).toBe(before);
   });
@@ -240,7 +223,7 @@ describe('creating', () => {
       [{ name: 'Fine', org_type: 'super_agency', description: 'd'.repeat(501) }, 'description', 'Description must be at most 500 characters.'],
     ];
     for (const [body, field, message] of cases) {
-      const response = await t.request('POST', '/api/organizations', body, { token });
+      const response = await w.t.request('POST', '/api/organizations', body, { token });
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.body.error.fields[field]).toBe(message);
     }
@@ -249,7 +232,7 @@ describe('creating', () => {
 });
 
 describe('updating: own organization or a direct child', () => {
-  const cases: [string, OrgKey, string, number][] = [
+  const cases: [string, Parameters<typeof w.id>[0], string, number][] = [
     ['SA1.admin', 'SA1', 'own', 200],
     ['SA1.manager', 'A1', 'direct child', 200],
     ['SA1.admin', 'T1', 'grandchild', 403],
@@ -263,7 +246,7 @@ describe('updating: own organization or a direct child', () => {
 
   it.each(cases)('%s updating %s (%s) -> %i', async (who, key, _relation, status) => {
     const before = await snapshot();
-    const response = await t.request('PATCH', `/api/organizations/${id(key)}`, { disable_parent_invites: true }, { token: await as(who) });
+    const response = await w.t.request('PATCH', `/api/organizations/${id(key)}`, { disable_parent_invites: true }, { token: await as(who) });
     expect(response.status).toBe(status);
     if (status === 403 && _relation === 'grandchild') {
       expect(response.body.error.message).toBe(MESSAGES.organizations.onlyOwnOrDirectChild);
@@ -274,19 +257,19 @@ describe('updating: own organization or a direct child', () => {
 
   it('changes name and status and writes an audit row with before and after', async () => {
     const before = await auditCount('organization.update');
-    const response = await t.request('PATCH', `/api/organizations/${id('A2')}`, { name: 'Agency Two Renamed', status: 'suspended' }, { token: await as('SA1.admin') });
+    const response = await w.t.request('PATCH', `/api/organizations/${id('A2')}`, { name: 'Agency Two Renamed', status: 'suspended' }, { token: await as('SA1.admin') });
     expect(response.status).toBe(200);
     expect(response.body.organization).toMatchObject({ name: 'Agency Two Renamed', status: 'suspended' });
     expect(await auditCount('organization.update')).toBe(before + 1);
-    const audit = await t.database.db.selectFrom('audit_log').select('details').where('action', '=', 'organization.update').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const audit = await w.t.database.db.selectFrom('audit_log').select('details').where('action', '=', 'organization.update').orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(audit.details).toMatchObject({ before: { name: 'Agency Two', status: 'active' }, after: { name: 'Agency Two Renamed', status: 'suspended' } });
-    await t.request('PATCH', `/api/organizations/${id('A2')}`, { name: 'Agency Two', status: 'active' }, { token: await as('SA1.admin') });
+    await w.t.request('PATCH', `/api/organizations/${id('A2')}`, { name: 'Agency Two', status: 'active' }, { token: await as('SA1.admin') });
   });
 
   it('refuses an empty update, a bad status and a short name', async () => {
     const token = await as('SA1.admin');
     for (const body of [{}, { status: 'deleted' }, { name: 'a' }, { disable_parent_invites: 'yes' }]) {
-      const response = await t.request('PATCH', `/api/organizations/${id('A1')}`, body, { token });
+      const response = await w.t.request('PATCH', `/api/organizations/${id('A1')}`, body, { token });
       expect(response.status, JSON.stringify(body)).toBe(400);
     }
   });
@@ -295,25 +278,25 @@ describe('updating: own organization or a direct child', () => {
 describe('deleting: an empty child, by admins of its parent', () => {
   it('soft-deletes an empty child, which then disappears from lists and reads', async () => {
     const token = await as('A1.admin');
-    const created = await t.request('POST', '/api/organizations', { name: 'Short Lived', org_type: 'tenant' }, { token });
+    const created = await w.t.request('POST', '/api/organizations', { name: 'Short Lived', org_type: 'tenant' }, { token });
     const childId = created.body.organization.id;
     const before = await auditCount('organization.delete');
-    expect((await t.request('DELETE', `/api/organizations/${childId}`, undefined, { token })).status).toBe(204);
+    expect((await w.t.request('DELETE', `/api/organizations/${childId}`, undefined, { token })).status).toBe(204);
     expect(await auditCount('organization.delete')).toBe(before + 1);
-    expect((await t.request('GET', `/api/organizations/${childId}`, undefined, { token })).status).toBe(404);
-    const list = await t.request('GET', '/api/organizations?view=descendants', undefined, { token });
+    expect((await w.t.request('GET', `/api/organizations/${childId}`, undefined, { token })).status).toBe(404);
+    const list = await w.t.request('GET', '/api/organizations?view=descendants', undefined, { token });
     expect(list.body.organizations.map((o: any) => o.id)).not.toContain(childId);
-    const row = await t.database.db.selectFrom('organizations').select('deleted_at').where('id', '=', childId).executeTakeFirstOrThrow();
+    const row = await w.t.database.db.selectFrom('organizations').select('deleted_at').where('id', '=', childId).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
-    expect((await t.request('DELETE', `/api/organizations/${childId}`, undefined, { token })).status).toBe(404);
+    expect((await w.t.request('DELETE', `/api/organizations/${childId}`, undefined, { token })).status).toBe(404);
   });
 
   it('explains each refusal and changes nothing', async () => {
     const token = await as('SA1.admin');
-    const withUser = await insertOrg(t.database.db, { name: 'Has People', type: 'agency', parentId: id('SA1') });
-    await insertUser(t.database.db, { email: 'person@haspeople.test', password: PASSWORD, role: 'agency_user', organizationId: withUser.id });
-    const withCredits = await insertOrg(t.database.db, { name: 'Has Credits', type: 'agency', parentId: id('SA1') });
-    await t.database.db.updateTable('organization_billing_settings').set({ credit_balance: '0.01' }).where('organization_id', '=', withCredits.id).execute();
+    const withUser = await insertOrg(w.t.database.db, { name: 'Has People', type: 'agency', parentId: id('SA1') });
+    await insertUser(w.t.database.db, { email: 'person@haspeople.test', password: PASSWORD, role: 'agency_user', organizationId: withUser.id });
+    const withCredits = await insertOrg(w.t.database.db, { name: 'Has Credits', type: 'agency', parentId: id('SA1') });
+    await w.t.database.db.updateTable('organization_billing_settings').set({ credit_balance: '0.01' }).where('organization_id', '=', withCredits.id).execute();
     const before = await snapshot();
     const cases: [string, string, number, string | null][] = [
       ['SA1.admin', id('A1'), 422, MESSAGES.organizations.deleteHasChildren],
@@ -327,7 +310,7 @@ describe('deleting: an empty child, by admins of its parent', () => {
       ['SA1.admin', id('SA3'), 404, null],
     ];
     for (const [who, target, status, message] of cases) {
-      const response = await t.request('DELETE', `/api/organizations/${target}`, undefined, { token: who === 'SA1.admin' ? token : await as(who) });
+      const response = await w.t.request('DELETE', `/api/organizations/${target}`, undefined, { token: who === 'SA1.admin' ? token : await as(who) });
       expect(response.status, `${who} -> ${target}`).toBe(status);
       if (message) expect(response.body.error.message).toBe(message);
     }
@@ -337,7 +320,7 @@ describe('deleting: an empty child, by admins of its parent', () => {
 
 describe('descendants and verify-children', () => {
   it('checks direct children against the descendant procedure', async () => {
-    const response = await t.request('GET', `/api/organizations/${id('SA2')}/verify-children`, undefined, { token: await as('H.admin') });
+    const response = await w.t.request('GET', `/api/organizations/${id('SA2')}/verify-children`, undefined, { token: await as('H.admin') });
     expect(response.status).toBe(200);
     expect(response.body.parentOrganization).toMatchObject({ id: id('SA2'), org_type: 'super_agency' });
     expect(response.body.childOrganizations.map((c: any) => c.name)).toEqual(['Agency Three']);
@@ -353,7 +336,7 @@ describe('descendants and verify-children', () => {
     ['A1.manager', 'A1', 403],
     ['H.support', 'H', 403],
   ] as const)('%s verifying %s -> %i', async (who, key, status) => {
-    const response = await t.request('GET', `/api/organizations/${id(key)}/verify-children`, undefined, { token: await as(who) });
+    const response = await w.t.request('GET', `/api/organizations/${id(key)}/verify-children`, undefined, { token: await as(who) });
     expect(response.status).toBe(status);
   });
 });
@@ -362,7 +345,7 @@ describe('query plans', () => {
   // With sequential scans priced out, a plan still scanning the whole table means no
   // index can serve the query: every list must have one (DESIGN.md section 6).
   async function plan(compiled: { sql: string; parameters: readonly unknown[] }) {
-    return t.database.db.transaction().execute(async (trx) => {
+    return w.t.database.db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
       // A plain EXPLAIN takes no parameters: inline them as literals.
       const inlined = compiled.sql.replace(/\$(\d+)/g, (_m, n) => `'${String(compiled.parameters[Number(n) - 1]).replace(/'/g, "''")}'`);
@@ -376,8 +359,8 @@ describe('query plans', () => {
     ['descendants', { view: 'descendants' as const }],
     ['descendants of one type', { view: 'descendants' as const, org_type: 'tenant' as const }],
   ])('the %s list is served by an index', async (_name, params) => {
-    const anchor = await t.database.db.selectFrom('organizations').select(['id', 'path']).where('id', '=', id('SA1')).executeTakeFirstOrThrow();
-    const query = listQuery(t.database.db, anchor, { page: 1, page_size: 50, ...params });
+    const anchor = await w.t.database.db.selectFrom('organizations').select(['id', 'path']).where('id', '=', id('SA1')).executeTakeFirstOrThrow();
+    const query = listQuery(w.t.database.db, anchor, { page: 1, page_size: 50, ...params });
     const rows = await plan(query.orderBy('o.name').orderBy('o.id').limit(50).compile());
     expect(rows).toMatch(/Index/);
     expect(rows).not.toMatch(/Seq Scan on organizations/);

@@ -1,41 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES } from '@console/domain';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { PASSWORD, buildWorld, insertUser } from '../../test/fixtures.ts';
+import { useWorld } from '../../test/harness.ts';
+import { PASSWORD, insertUser } from '../../test/fixtures.ts';
 
-type World = Awaited<ReturnType<typeof buildWorld>>;
+const w = useWorld();
+const as = (who: string) => w.as(who);
 
-let t: TestApp;
-let world: World;
-const tokens = new Map<string, string>();
-
-beforeAll(async () => {
-  t = await createTestApp();
-  world = await buildWorld(t.database.db);
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-async function as(who: string): Promise<string> {
-  if (!tokens.has(who)) tokens.set(who, (await t.signIn(world.users[who] ?? who, PASSWORD)).token);
-  return tokens.get(who)!;
-}
 async function userId(who: string): Promise<string> {
-  const email = world.users[who] ?? who;
-  return (await t.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+  const email = w.world.users[who] ?? who;
+  return (await w.t.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
 }
 async function usersSnapshot() {
-  const rows = await sql<{ s: string }>`select string_agg(id || role || status || organization_id || coalesce(first_name, ''), ',' order by id) as s from users`.execute(t.database.db);
+  const rows = await sql<{ s: string }>`select string_agg(id || role || status || organization_id || coalesce(first_name, ''), ',' order by id) as s from users`.execute(w.t.database.db);
   return rows.rows[0]!.s;
 }
 
 describe('listing users', () => {
   it('lists the caller organization by default, newest first, page size 10', async () => {
-    const response = await t.request('GET', '/api/users', undefined, { token: await as('A1.admin') });
+    const response = await w.t.request('GET', '/api/users', undefined, { token: await as('A1.admin') });
     expect(response.status).toBe(200);
-    expect(response.body.users.every((u: any) => u.organization_id === world.orgs.A1.id)).toBe(true);
+    expect(response.body.users.every((u: any) => u.organization_id === w.world.orgs.A1.id)).toBe(true);
     expect(response.body.pagination).toMatchObject({ page: 1, page_size: 10, total: 4, total_pages: 1 });
     const created = response.body.users.map((u: any) => u.created_at);
     expect([...created].sort().reverse()).toEqual(created);
@@ -43,7 +28,7 @@ describe('listing users', () => {
 
   it('filters by status, role and a search over names and e-mail, and sorts', async () => {
     const token = await as('H.admin');
-    const q = (query: string) => t.request('GET', `/api/users?organization_id=${world.orgs.SA1.id}&${query}`, undefined, { token });
+    const q = (query: string) => w.t.request('GET', `/api/users?organization_id=${w.world.orgs.SA1.id}&${query}`, undefined, { token });
     expect((await q('role=super_agency_manager')).body.users.map((u: any) => u.email)).toEqual(['manager@sa1.test']);
     expect((await q('search=SUPPORT@')).body.users.map((u: any) => u.email)).toEqual(['support@sa1.test']);
     expect((await q('search=test%20user')).body.pagination.total).toBe(4);
@@ -70,26 +55,26 @@ describe('listing users', () => {
     ['A1.admin', 'SA3', 404],
     ['A1.user', 'A1', 403],
   ] as const)('%s listing users of %s -> %i', async (who, key, status) => {
-    const response = await t.request('GET', `/api/users?organization_id=${world.orgs[key].id}`, undefined, { token: await as(who) });
+    const response = await w.t.request('GET', `/api/users?organization_id=${w.world.orgs[key].id}`, undefined, { token: await as(who) });
     expect(response.status).toBe(status);
   });
 
   it('reads one user in scope, 404 outside', async () => {
     const tenantAdmin = await userId('T1.admin');
-    expect((await t.request('GET', `/api/users/${tenantAdmin}`, undefined, { token: await as('A1.user') })).status).toBe(200);
-    expect((await t.request('GET', `/api/users/${await userId('A1.admin')}`, undefined, { token: await as('T1.admin') })).status).toBe(404);
-    expect((await t.request('GET', `/api/users/${await userId('H.admin')}`, undefined, { token: await as('SA1.admin') })).status).toBe(404);
+    expect((await w.t.request('GET', `/api/users/${tenantAdmin}`, undefined, { token: await as('A1.user') })).status).toBe(200);
+    expect((await w.t.request('GET', `/api/users/${await userId('A1.admin')}`, undefined, { token: await as('T1.admin') })).status).toBe(404);
+    expect((await w.t.request('GET', `/api/users/${await userId('H.admin')}`, undefined, { token: await as('SA1.admin') })).status).toBe(404);
   });
 });
 
 describe('profile updates', () => {
   it('lets anyone change their own names and locale, but not their e-mail or role', async () => {
     const token = await as('T1.user');
-    const ok = await t.request('PATCH', '/api/users/me', { first_name: 'Tina', last_name: 'Tenant', preferred_locale: 'fr' }, { token });
+    const ok = await w.t.request('PATCH', '/api/users/me', { first_name: 'Tina', last_name: 'Tenant', preferred_locale: 'fr' }, { token });
     expect(ok.status).toBe(200);
     expect(ok.body.user).toMatchObject({ first_name: 'Tina', last_name: 'Tenant', preferred_locale: 'fr', role: 'tenant_user' });
     for (const body of [{ email: 'new@x.test' }, { role: 'tenant_admin' }, { first_name: 'T' }, { preferred_locale: 'klingon' }]) {
-      expect((await t.request('PATCH', '/api/users/me', body, { token })).status, JSON.stringify(body)).toBe(400);
+      expect((await w.t.request('PATCH', '/api/users/me', body, { token })).status, JSON.stringify(body)).toBe(400);
     }
   });
 
@@ -103,25 +88,25 @@ describe('profile updates', () => {
     ['T1.admin', 'A1.user', 404],
   ])('%s editing %s -> %i', async (who, target, status) => {
     const before = await usersSnapshot();
-    const response = await t.request('PATCH', `/api/users/${await userId(target)}`, { first_name: `Edited by ${who}` }, { token: await as(who) });
+    const response = await w.t.request('PATCH', `/api/users/${await userId(target)}`, { first_name: `Edited by ${who}` }, { token: await as(who) });
     expect(response.status).toBe(status);
     if (status !== 200) expect(await usersSnapshot()).toBe(before);
   });
 
   it('lets only admins change a status', async () => {
     const target = await userId('A1.user');
-    const response = await t.request('PATCH', `/api/users/${target}`, { status: 'inactive' }, { token: await as('A1.manager') });
+    const response = await w.t.request('PATCH', `/api/users/${target}`, { status: 'inactive' }, { token: await as('A1.manager') });
     expect(response.status).toBe(403);
   });
 });
 
 describe('roles', () => {
   it('changes a role to another of the same organization type, with an audit row', async () => {
-    const target = await insertUser(t.database.db, { email: 'promote@a1.test', password: PASSWORD, role: 'agency_user', organizationId: world.orgs.A1.id });
-    const response = await t.request('PUT', `/api/users/${target.id}/role`, { role: 'agency_manager' }, { token: await as('A1.admin') });
+    const target = await insertUser(w.t.database.db, { email: 'promote@a1.test', password: PASSWORD, role: 'agency_user', organizationId: w.world.orgs.A1.id });
+    const response = await w.t.request('PUT', `/api/users/${target.id}/role`, { role: 'agency_manager' }, { token: await as('A1.admin') });
     expect(response.status).toBe(200);
     expect(response.body.user.role).toBe('agency_manager');
-    const audit = await t.database.db.selectFrom('audit_log').select('details').where('action', '=', 'user.role_change').where('target_id', '=', target.id).executeTakeFirstOrThrow();
+    const audit = await w.t.database.db.selectFrom('audit_log').select('details').where('action', '=', 'user.role_change').where('target_id', '=', target.id).executeTakeFirstOrThrow();
     expect(audit.details).toEqual({ before: 'agency_user', after: 'agency_manager' });
   });
 
@@ -137,7 +122,7 @@ describe('roles', () => {
       ['A1.admin', 'T1.admin', 'tenant_user', 422, MESSAGES.users.lastAdmin],
     ];
     for (const [who, target, role, status, message] of cases) {
-      const response = await t.request('PUT', `/api/users/${await userId(target)}/role`, { role }, { token: await as(who) });
+      const response = await w.t.request('PUT', `/api/users/${await userId(target)}/role`, { role }, { token: await as(who) });
       expect(response.status, `${who} -> ${target} as ${role}`).toBe(status);
       if (message) expect(response.body.error.message).toBe(message);
     }
@@ -147,15 +132,15 @@ describe('roles', () => {
 
 describe('deactivation', () => {
   it('blocks the user at once: token, refresh and sign-in', async () => {
-    const target = await insertUser(t.database.db, { email: 'leaving@a1.test', password: PASSWORD, role: 'agency_user', organizationId: world.orgs.A1.id });
-    const session = await t.signIn('leaving@a1.test', PASSWORD);
-    const response = await t.request('DELETE', `/api/users/${target.id}`, undefined, { token: await as('A1.admin') });
+    const target = await insertUser(w.t.database.db, { email: 'leaving@a1.test', password: PASSWORD, role: 'agency_user', organizationId: w.world.orgs.A1.id });
+    const session = await w.t.signIn('leaving@a1.test', PASSWORD);
+    const response = await w.t.request('DELETE', `/api/users/${target.id}`, undefined, { token: await as('A1.admin') });
     expect(response.status).toBe(200);
     expect(response.body.user.status).toBe('inactive');
-    expect((await t.request('GET', '/api/users/me', undefined, { token: session.token })).status).toBe(401);
-    expect((await t.request('POST', '/api/auth/refresh', undefined, { cookie: session.cookie })).status).toBe(401);
-    expect((await t.request('POST', '/api/auth/sign-in', { email: 'leaving@a1.test', password: PASSWORD })).status).toBe(401);
-    const audit = await t.database.db.selectFrom('audit_log').select('id').where('action', '=', 'user.deactivate').where('target_id', '=', target.id).execute();
+    expect((await w.t.request('GET', '/api/users/me', undefined, { token: session.token })).status).toBe(401);
+    expect((await w.t.request('POST', '/api/auth/refresh', undefined, { cookie: session.cookie })).status).toBe(401);
+    expect((await w.t.request('POST', '/api/auth/sign-in', { email: 'leaving@a1.test', password: PASSWORD })).status).toBe(401);
+    const audit = await w.t.database.db.selectFrom('audit_log').select('id').where('action', '=', 'user.deactivate').where('target_id', '=', target.id).execute();
     expect(audit).toHaveLength(1);
   });
 
@@ -169,22 +154,22 @@ describe('deactivation', () => {
       ['SA1.admin', 'T1.user', 403],
     ];
     for (const [who, target, status] of cases) {
-      const response = await t.request('DELETE', `/api/users/${await userId(target)}`, undefined, { token: await as(who) });
+      const response = await w.t.request('DELETE', `/api/users/${await userId(target)}`, undefined, { token: await as(who) });
       expect(response.status, `${who} -> ${target}`).toBe(status);
     }
     expect(await usersSnapshot()).toBe(before);
   });
 
   it('lets one of two admins go, never both', async () => {
-    const second = await insertUser(t.database.db, { email: 'second-admin@t2.test', password: PASSWORD, role: 'tenant_admin', organizationId: world.orgs.T2.id });
-    const first = await insertUser(t.database.db, { email: 'first-admin@t2.test', password: PASSWORD, role: 'tenant_admin', organizationId: world.orgs.T2.id });
+    const second = await insertUser(w.t.database.db, { email: 'second-admin@t2.test', password: PASSWORD, role: 'tenant_admin', organizationId: w.world.orgs.T2.id });
+    const first = await insertUser(w.t.database.db, { email: 'first-admin@t2.test', password: PASSWORD, role: 'tenant_admin', organizationId: w.world.orgs.T2.id });
     const token = await as('A1.admin');
     const results = await Promise.all([
-      t.request('DELETE', `/api/users/${first.id}`, undefined, { token }),
-      t.request('DELETE', `/api/users/${second.id}`, undefined, { token }),
+      w.t.request('DELETE', `/api/users/${first.id}`, undefined, { token }),
+      w.t.request('DELETE', `/api/users/${second.id}`, undefined, { token }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
-    const active = await t.database.db.selectFrom('users').select('id').where('organization_id', '=', world.orgs.T2.id).where('status', '=', 'active').execute();
+    const active = await w.t.database.db.selectFrom('users').select('id').where('organization_id', '=', w.world.orgs.T2.id).where('status', '=', 'active').execute();
     expect(active).toHaveLength(1);
   });
 });

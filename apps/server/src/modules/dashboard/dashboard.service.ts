@@ -1,0 +1,296 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import {
+  DASHBOARD_CHILDREN_SHOWN,
+  DASHBOARD_USAGE_PERIOD_DAYS,
+  ENTRY_TYPES,
+  ORG_STATUSES,
+  ORG_TYPES,
+  PAGING,
+  USER_STATUSES,
+  can,
+  percentChange,
+  type Dashboard,
+  type EntryType,
+  type OrgStatus,
+  type OrgType,
+  type UserStatus,
+} from '@console/domain';
+import type { DB } from '../../db/schema.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { ForbiddenError } from '../../lib/errors.ts';
+import { likeEscape } from '../../lib/sql.ts';
+import type { OrganizationsService } from '../organizations/organizations.service.ts';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+export const AGENTS_UNAVAILABLE_REASON =
+  'Agents run in the agent service this console is sold with; no agent activity (success rate, response time, status) is recorded in this database, so no agent figures are shown.';
+
+export const FORECAST_METHOD =
+  'Average daily net consumption of the last 30 days, times 30 (next month) and times 90 (next quarter).';
+
+const GROWTH_PERIODS = { monthly: 30, quarterly: 90, yearly: 365 } as const;
+
+/**
+ * Counts, growth and the most recent of the live descendants (the organization itself
+ * excluded), in one scan of the subtree by its materialized path.
+ */
+async function organizationFigures(db: Executor, org: { id: string; path: string }) {
+  const prefix = `${likeEscape(org.path)}%`;
+  const recentInterval = (days: number) => sql.raw(`interval '${days} days'`);
+  const growthColumns = Object.values(GROWTH_PERIODS).flatMap((days) => [
+    sql<number>`count(*) filter (where created_at >= now() - ${recentInterval(days)})::int`.as(`cur_${days}`),
+    sql<number>`count(*) filter (where created_at >= now() - ${recentInterval(2 * days)} and created_at < now() - ${recentInterval(days)})::int`.as(
+      `prev_${days}`,
+    ),
+  ]);
+  const subtree = db
+    .selectFrom('organizations')
+    .where('path', 'like', prefix)
+    .where('id', '<>', org.id)
+    .where('deleted_at', 'is', null);
+  // Sequential: inside a transaction every statement goes through one connection.
+  const counts = (await subtree
+      .select([
+        sql<number>`count(*)::int`.as('total'),
+        ...ORG_STATUSES.map((status) => sql<number>`count(*) filter (where status = ${status})::int`.as(`status_${status}`)),
+        ...ORG_TYPES.map((type) => sql<number>`count(*) filter (where org_type = ${type})::int`.as(`type_${type}`)),
+        ...growthColumns,
+      ])
+      .executeTakeFirstOrThrow()) as Record<string, number>;
+  const recent = await subtree
+    .select(['id', 'name', 'org_type', 'status', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(PAGING.dashboardRecentOrgs)
+    .execute();
+  const growth = (days: number) => {
+    const current = counts[`cur_${days}`]!;
+    const previous = counts[`prev_${days}`]!;
+    return { days, current, previous, percent: percentChange(current, previous) };
+  };
+  return {
+    total: counts.total!,
+    by_status: Object.fromEntries(ORG_STATUSES.map((s) => [s, counts[`status_${s}`]!])) as Record<OrgStatus, number>,
+    by_type: Object.fromEntries(ORG_TYPES.map((t) => [t, counts[`type_${t}`]!])) as Record<OrgType, number>,
+    recent: recent.map((r) => ({
+      id: r.id,
+      name: r.name,
+      org_type: r.org_type as OrgType,
+      status: r.status as OrgStatus,
+      created_at: r.created_at.toISOString(),
+    })),
+    growth: {
+      monthly: growth(GROWTH_PERIODS.monthly),
+      quarterly: growth(GROWTH_PERIODS.quarterly),
+      yearly: growth(GROWTH_PERIODS.yearly),
+    },
+  };
+}
+
+/**
+ * Usage of the organization's own ledger: net consumption (consumption entries are
+ * negative, refunds positive) of the last 30 days and the 30 before, the forecast and the
+ * depletion estimate, all in numeric; amounts leave the database as text.
+ */
+async function usageFigures(db: Executor, organizationId: string, balance: string) {
+  const period = sql.raw(`interval '${DASHBOARD_USAGE_PERIOD_DAYS} days'`);
+  const { rows } = await sql<{
+    current_period: string;
+    previous_period: string;
+    percent_change: number | null;
+    average_daily: string;
+    next_month: string;
+    next_quarter: string;
+    depletion_months: number | null;
+  }>`
+    with usage as (
+      select
+        greatest(-coalesce(sum(amount) filter (where created_at >= now() - ${period}), 0), 0) as cur,
+        greatest(-coalesce(sum(amount) filter (where created_at < now() - ${period}), 0), 0) as prev
+      from credit_ledger_entries
+      where organization_id = ${organizationId}
+        and entry_type in ('consumption', 'refund')
+        and created_at >= now() - 2 * ${period}
+    )
+    select
+      round(cur, 2)::text as current_period,
+      round(prev, 2)::text as previous_period,
+      case when prev = 0 then null else round((cur - prev) / prev * 100, 1)::float8 end as percent_change,
+      round(cur / ${DASHBOARD_USAGE_PERIOD_DAYS}, 2)::text as average_daily,
+      -- (cur / 30) × 30 and (cur / 30) × 90, written exactly.
+      round(cur, 2)::text as next_month,
+      round(cur * 3, 2)::text as next_quarter,
+      case when cur = 0 then null else round(${balance}::numeric / cur, 1)::float8 end as depletion_months
+    from usage
+  `.execute(db);
+  return rows[0]!;
+}
+
+/** Consumption and refunds of each of the last 7 UTC days, oldest first. */
+async function usageHistory(db: Executor, organizationId: string) {
+  const days = PAGING.dashboardHistoryDays;
+  const { rows } = await sql<{ date: string; consumption: string; refunds: string; net: string }>`
+    with days as (
+      select d::date as day
+      from generate_series((now() at time zone 'UTC')::date - ${days - 1}::int, (now() at time zone 'UTC')::date, interval '1 day') d
+    ),
+    sums as (
+      select
+        (created_at at time zone 'UTC')::date as day,
+        -coalesce(sum(amount) filter (where entry_type = 'consumption'), 0) as consumption,
+        coalesce(sum(amount) filter (where entry_type = 'refund'), 0) as refunds
+      from credit_ledger_entries
+      where organization_id = ${organizationId}
+        and entry_type in ('consumption', 'refund')
+        and created_at >= ((now() at time zone 'UTC')::date - ${days - 1}::int) at time zone 'UTC'
+      group by 1
+    )
+    select
+      to_char(days.day, 'YYYY-MM-DD') as date,
+      round(coalesce(sums.consumption, 0), 2)::text as consumption,
+      round(coalesce(sums.refunds, 0), 2)::text as refunds,
+      round(coalesce(sums.consumption, 0) - coalesce(sums.refunds, 0), 2)::text as net
+    from days left join sums using (day)
+    order by days.day
+  `.execute(db);
+  return rows;
+}
+
+/** Sums over all of the organization's own entries, by type, with the allocated and received totals. */
+async function ledgerTotals(db: Executor, organizationId: string) {
+  const rows = await db
+    .selectFrom('credit_ledger_entries')
+    .select(['entry_type', sql<string>`round(sum(amount), 2)::text`.as('total'), sql<number>`count(*)::int`.as('count')])
+    .where('organization_id', '=', organizationId)
+    .groupBy('entry_type')
+    .execute();
+  const { rows: flows } = await sql<{ allocated: string; received: string }>`
+    select
+      round(-coalesce(sum(amount) filter (where entry_type = 'allocation_sent'), 0), 2)::text as allocated,
+      round(coalesce(sum(amount) filter (where entry_type in ('allocation_received', 'initial_balance')), 0), 2)::text as received
+    from credit_ledger_entries
+    where organization_id = ${organizationId}
+      and entry_type in ('allocation_sent', 'allocation_received', 'initial_balance')
+  `.execute(db);
+  const order = (type: string) => ENTRY_TYPES.indexOf(type as EntryType);
+  return {
+    byEntryType: rows
+      .map((r) => ({ entry_type: r.entry_type as EntryType, total: r.total, count: r.count }))
+      .sort((a, b) => order(a.entry_type) - order(b.entry_type)),
+    allocated: flows[0]!.allocated,
+    received: flows[0]!.received,
+  };
+}
+
+/** The children's balances (largest first) and their totals, with the children's agent limits. */
+async function childFigures(db: Executor, organizationId: string) {
+  const children = db
+    .selectFrom('organizations as o')
+    .innerJoin('organization_billing_settings as b', 'b.organization_id', 'o.id')
+    .where('o.parent_org_id', '=', organizationId)
+    .where('o.deleted_at', 'is', null);
+  const rows = await children
+      .select(['o.id', 'o.name', 'o.org_type', 'o.status', sql<string>`b.credit_balance::text`.as('credit_balance'), 'b.activated_agent_limit'])
+      .orderBy('b.credit_balance', 'desc')
+      .orderBy('o.name')
+      .orderBy('o.id')
+      .limit(DASHBOARD_CHILDREN_SHOWN)
+      .execute();
+  const totals = await children
+      .select([
+        sql<number>`count(*)::int`.as('count'),
+        sql<string>`round(coalesce(sum(b.credit_balance), 0), 2)::text`.as('total_balance'),
+        sql<number>`coalesce(sum(b.activated_agent_limit), 0)::int`.as('limit_total'),
+      ])
+      .executeTakeFirstOrThrow();
+  return {
+    count: totals.count,
+    total_balance: totals.total_balance,
+    limitTotal: totals.limit_total,
+    children: rows.map((r) => ({ ...r, org_type: r.org_type as OrgType, status: r.status as OrgStatus })),
+  };
+}
+
+async function teamFigures(db: Executor, organizationId: string) {
+  const rows = await db
+    .selectFrom('users')
+    .select(['status', sql<number>`count(*)::int`.as('n')])
+    .where('organization_id', '=', organizationId)
+    .where('deleted_at', 'is', null)
+    .groupBy('status')
+    .execute();
+  const by_status = Object.fromEntries(USER_STATUSES.map((s) => [s, rows.find((r) => r.status === s)?.n ?? 0])) as Record<UserStatus, number>;
+  return { total: rows.reduce((sum, r) => sum + r.n, 0), by_status };
+}
+
+export function createDashboardService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
+  /**
+   * The organization the dashboard is for. Callers with organizations.get may name any
+   * organization in scope (404 outside, whether it exists or not); callers without it
+   * (the user level) see only their own organization, and naming another answers 403.
+   */
+  async function target(caller: Caller, organizationId: string | undefined) {
+    if (!organizationId || organizationId === caller.organization.id) {
+      return organizations.visible(caller, caller.organization.id);
+    }
+    if (!can(caller.role, 'organizations.get')) throw new ForbiddenError();
+    return organizations.visible(caller, organizationId);
+  }
+
+  return {
+    async get(caller: Caller, organizationId: string | undefined): Promise<Dashboard> {
+      const org = await target(caller, organizationId);
+      // One read-only snapshot: every figure sees the same rows and the same now().
+      return db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (trx) => {
+          await sql`set transaction read only`.execute(trx);
+          const { rows: clock } = await sql<{ now: Date; balance: string; limit: number }>`
+            select now() as now, credit_balance::text as balance, activated_agent_limit as limit
+            from organization_billing_settings where organization_id = ${org.id}
+          `.execute(trx);
+          const { now, balance, limit } = clock[0]!;
+          // One connection serves a transaction: the statements run one after another.
+          const orgFigures = await organizationFigures(trx, org);
+          const usage = await usageFigures(trx, org.id, balance);
+          const history = await usageHistory(trx, org.id);
+          const totals = await ledgerTotals(trx, org.id);
+          const children = await childFigures(trx, org.id);
+          const team = await teamFigures(trx, org.id);
+          return {
+            organization: { id: org.id, name: org.name, org_type: org.org_type as OrgType, status: org.status as OrgStatus },
+            generated_at: new Date(now).toISOString(),
+            organizations: orgFigures,
+            credits: {
+              balance,
+              allocated: totals.allocated,
+              received: totals.received,
+              usage: {
+                period_days: DASHBOARD_USAGE_PERIOD_DAYS,
+                current_period: usage.current_period,
+                previous_period: usage.previous_period,
+                percent_change: usage.percent_change,
+                history,
+              },
+              forecast: {
+                average_daily: usage.average_daily,
+                next_month: usage.next_month,
+                next_quarter: usage.next_quarter,
+                method: FORECAST_METHOD,
+              },
+              depletion_months: usage.depletion_months,
+              by_child: { count: children.count, total_balance: children.total_balance, children: children.children },
+              by_entry_type: totals.byEntryType,
+            },
+            resources: { activated_agent_limit: limit, active_agents: 0, children_limit_total: children.limitTotal },
+            team,
+            agents: { available: false as const, reason: AGENTS_UNAVAILABLE_REASON },
+          };
+        });
+    },
+  };
+}
+
+export type DashboardService = ReturnType<typeof createDashboardService>;

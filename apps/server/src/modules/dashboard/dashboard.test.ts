@@ -1,0 +1,196 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { dashboardSchema } from '@console/domain';
+import { useWorld } from '../../test/harness.ts';
+import { AGENTS_UNAVAILABLE_REASON } from './dashboard.service.ts';
+
+const w = useWorld();
+const id = (key: Parameters<typeof w.id>[0]) => w.id(key);
+const get = async (who: string, query = '') => w.t.request('GET', `/api/dashboard${query}`, undefined, { token: await w.as(who) });
+
+/** Backdates an organization's creation (the dashboard reads created_at). */
+async function createdDaysAgo(key: Parameters<typeof w.id>[0], days: number) {
+  await sql`update organizations set created_at = now() - make_interval(days => ${days}) where id = ${id(key)}`.execute(w.t.database.db);
+}
+
+/**
+ * A consumption entry in the past, which the API cannot write (entries take the time of the
+ * moment): appended directly, with the balance moved to match.
+ */
+async function pastConsumption(key: Parameters<typeof w.id>[0], amount: string, daysAgo: number) {
+  const db = w.t.database.db;
+  await sql`update organization_billing_settings set credit_balance = credit_balance - ${amount}::numeric where organization_id = ${id(key)}`.execute(db);
+  await sql`
+    insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, external_ref, created_at)
+    select ${id(key)}, -${amount}::numeric, 'consumption', gen_random_uuid(), credit_balance, ${`past-${daysAgo}`}, now() - make_interval(days => ${daysAgo})
+    from organization_billing_settings where organization_id = ${id(key)}
+  `.execute(db);
+}
+
+const utcDay = (daysAgo: number, from: string) => new Date(Date.parse(from) - daysAgo * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ *   H ─ SA1 (400 days ago) ─ A1 (100) ─ T1 (5), T2 (today, suspended)
+ *     │                    └ A2 (45)
+ *     └ SA2 (200, inactive) ─ A3 (10)
+ * H: +1000.00, 200.00 to SA1, 100.50 to SA2; consumption 30.00 + 12.25 − refund 2.25 today,
+ * 5.00 three days ago (current 30 days: 45.00), 20.00 forty days ago (previous: 20.00).
+ */
+beforeAll(async () => {
+  const db = w.t.database.db;
+  await createdDaysAgo('SA1', 400);
+  await createdDaysAgo('SA2', 200);
+  await createdDaysAgo('A1', 100);
+  await createdDaysAgo('A2', 45);
+  await createdDaysAgo('A3', 10);
+  await createdDaysAgo('T1', 5);
+  await sql`update users set status = 'inactive' where email = 'user@h.test'`.execute(db);
+  await sql`update organization_billing_settings set activated_agent_limit = case organization_id
+      when ${id('H')}::uuid then 100 when ${id('SA1')}::uuid then 30 when ${id('SA2')}::uuid then 10 else activated_agent_limit end`.execute(db);
+
+  const token = await w.as('H.admin');
+  const ok = async (path: string, body: unknown) => {
+    const response = await w.t.request('POST', path, body, { token });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+  };
+  await ok('/api/credits/adjustments', { direction: 'increase', amount: '1000', reason: 'Opening balance' });
+  await ok('/api/credits/allocations', { from_org_id: id('H'), to_org_id: id('SA1'), amount: '200' });
+  await ok('/api/credits/allocations', { from_org_id: id('H'), to_org_id: id('SA2'), amount: '100.50' });
+  await ok('/api/credits/usage', {
+    records: [
+      { organization_id: id('H'), kind: 'consumption', amount: '30', external_ref: 'u1' },
+      { organization_id: id('H'), kind: 'consumption', amount: '12.25', external_ref: 'u2' },
+      { organization_id: id('H'), kind: 'refund', amount: '2.25', external_ref: 'r1' },
+    ],
+  });
+  await pastConsumption('H', '5.00', 3);
+  await pastConsumption('H', '20.00', 40);
+  // Statuses last: allocations go to active children only.
+  await sql`update organizations set status = 'inactive' where id = ${id('SA2')}`.execute(db);
+  await sql`update organizations set status = 'suspended' where id = ${id('T2')}`.execute(db);
+});
+
+describe('GET /api/dashboard: figures against hand-computed values', () => {
+  it('counts the descendants by status and type, newest first, with growth rates', async () => {
+    const response = await get('H.admin');
+    expect(response.status).toBe(200);
+    expect(dashboardSchema.safeParse(response.body).success).toBe(true);
+    const { organization, organizations } = response.body;
+    expect(organization).toEqual({ id: id('H'), name: expect.any(String), org_type: 'house', status: 'active' });
+    expect(organizations.total).toBe(7);
+    expect(organizations.by_status).toEqual({ active: 5, inactive: 1, suspended: 1 });
+    expect(organizations.by_type).toEqual({ house: 0, super_agency: 2, agency: 3, tenant: 2 });
+    expect(organizations.recent.map((o: { id: string }) => o.id)).toEqual([id('T2'), id('T1'), id('A3'), id('A2'), id('A1')]);
+    expect(organizations.recent[0]).toEqual({ id: id('T2'), name: 'Tenant Two', org_type: 'tenant', status: 'suspended', created_at: expect.any(String) });
+    // 30 days: A3, T1, T2 against A2; 90 days: A2, A3, T1, T2 against A1; 365 days: all but SA1 against SA1.
+    expect(organizations.growth).toEqual({
+      monthly: { days: 30, current: 3, previous: 1, percent: 200 },
+      quarterly: { days: 90, current: 4, previous: 1, percent: 300 },
+      yearly: { days: 365, current: 6, previous: 1, percent: 500 },
+    });
+  });
+
+  it('reports usage, forecast, depletion and the 7-day history from consumption net of refunds', async () => {
+    const { body } = await get('H.admin');
+    const { credits } = body;
+    expect(credits.balance).toBe('634.50'); // 1000 − 200 − 100.50 − 30 − 12.25 + 2.25 − 5 − 20
+    expect(credits.usage).toMatchObject({ period_days: 30, current_period: '45.00', previous_period: '20.00', percent_change: 125 });
+    expect(credits.forecast).toEqual({
+      average_daily: '1.50',
+      next_month: '45.00',
+      next_quarter: '135.00',
+      method: expect.stringContaining('last 30 days'),
+    });
+    expect(credits.depletion_months).toBe(14.1); // 634.50 ÷ 45.00 = 14.1
+    const history = credits.usage.history as { date: string; consumption: string; refunds: string; net: string }[];
+    expect(history).toHaveLength(7);
+    expect(history.map((d) => d.date)).toEqual([6, 5, 4, 3, 2, 1, 0].map((n) => utcDay(n, body.generated_at)));
+    expect(history[6]).toEqual({ date: utcDay(0, body.generated_at), consumption: '42.25', refunds: '2.25', net: '40.00' });
+    expect(history[3]).toEqual({ date: utcDay(3, body.generated_at), consumption: '5.00', refunds: '0.00', net: '5.00' });
+    expect(history.filter((d) => d.net === '0.00')).toHaveLength(5);
+  });
+
+  it('sums the own entries by type, the flows, and the children balances', async () => {
+    const { credits, resources, team, agents } = (await get('H.admin')).body;
+    expect(credits.by_entry_type).toEqual([
+      { entry_type: 'allocation_sent', total: '-300.50', count: 2 },
+      { entry_type: 'consumption', total: '-67.25', count: 4 },
+      { entry_type: 'refund', total: '2.25', count: 1 },
+      { entry_type: 'adjustment_increase', total: '1000.00', count: 1 },
+    ]);
+    expect(credits.allocated).toBe('300.50');
+    expect(credits.received).toBe('0.00');
+    expect(credits.by_child).toEqual({
+      count: 2,
+      total_balance: '300.50',
+      children: [
+        { id: id('SA1'), name: 'Super One', org_type: 'super_agency', status: 'active', credit_balance: '200.00', activated_agent_limit: 30 },
+        { id: id('SA2'), name: 'Super Two', org_type: 'super_agency', status: 'inactive', credit_balance: '100.50', activated_agent_limit: 10 },
+      ],
+    });
+    expect(resources).toEqual({ activated_agent_limit: 100, active_agents: 0, children_limit_total: 40 });
+    // The first house admin and H's four fixture users, one of them made inactive.
+    expect(team).toEqual({ total: 5, by_status: { active: 4, inactive: 1, pending: 0, suspended: 0 } });
+    expect(agents).toEqual({ available: false, reason: AGENTS_UNAVAILABLE_REASON });
+  });
+
+  it('gives null percentages when the previous period is empty and no depletion without usage', async () => {
+    const response = await get('H.admin', `?organization_id=${id('SA1')}`);
+    expect(response.status).toBe(200);
+    const { organizations, credits } = response.body;
+    expect(organizations.total).toBe(4);
+    expect(organizations.growth.monthly).toEqual({ days: 30, current: 2, previous: 1, percent: 100 });
+    expect(organizations.growth.yearly).toEqual({ days: 365, current: 4, previous: 0, percent: null });
+    expect(credits).toMatchObject({
+      balance: '200.00',
+      received: '200.00',
+      allocated: '0.00',
+      depletion_months: null,
+      usage: { current_period: '0.00', previous_period: '0.00', percent_change: null },
+      forecast: { average_daily: '0.00', next_month: '0.00', next_quarter: '0.00' },
+      by_entry_type: [{ entry_type: 'allocation_received', total: '200.00', count: 1 }],
+    });
+  });
+
+  it('shows a tenant with no descendants and no children', async () => {
+    const { status, body } = await get('T1.admin');
+    expect(status).toBe(200);
+    expect(body.organization.id).toBe(id('T1'));
+    expect(body.organizations).toMatchObject({ total: 0, recent: [], by_status: { active: 0, inactive: 0, suspended: 0 } });
+    expect(body.credits.by_child).toEqual({ count: 0, total_balance: '0.00', children: [] });
+    expect(body.credits.by_entry_type).toEqual([]);
+    expect(body.credits.usage.history.every((d: { net: string }) => d.net === '0.00')).toBe(true);
+  });
+});
+
+describe('GET /api/dashboard: scope', () => {
+  it('answers 404 outside the scope, as for an organization that does not exist', async () => {
+    expect((await get('H.admin', `?organization_id=${id('H2')}`)).status).toBe(404);
+    expect((await get('SA1.admin', `?organization_id=${id('SA2')}`)).status).toBe(404);
+    expect((await get('SA1.admin', `?organization_id=${id('H')}`)).status).toBe(404);
+    expect((await get('SA1.support', `?organization_id=${id('SA3')}`)).status).toBe(404);
+    expect((await get('H.admin', '?organization_id=00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+
+  it('lets callers with organizations.get read a descendant', async () => {
+    const response = await get('SA1.manager', `?organization_id=${id('A1')}`);
+    expect(response.status).toBe(200);
+    expect(response.body.organization.id).toBe(id('A1'));
+    expect(response.body.organizations.by_type.tenant).toBe(2);
+    expect((await get('SA1.support', `?organization_id=${id('T1')}`)).status).toBe(200);
+  });
+
+  it('keeps users without organizations.get to their own organization (403 for another)', async () => {
+    expect((await get('SA1.user')).body.organization.id).toBe(id('SA1'));
+    expect((await get('SA1.user', `?organization_id=${id('SA1')}`)).status).toBe(200);
+    const other = await get('SA1.user', `?organization_id=${id('A1')}`);
+    expect(other.status).toBe(403);
+    expect(other.body.error.code).toBe('forbidden');
+    expect((await get('T1.user', `?organization_id=${id('H2')}`)).status).toBe(403);
+  });
+
+  it('needs a session and a valid id', async () => {
+    expect((await w.t.request('GET', '/api/dashboard')).status).toBe(401);
+    expect((await get('H.admin', '?organization_id=nope')).status).toBe(400);
+  });
+});
