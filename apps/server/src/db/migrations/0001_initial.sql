@@ -33,7 +33,8 @@ create table organizations (
   )
 );
 
-create unique index organizations_path_idx on organizations (path);
+-- Partial, so counting the live descendants of a large subtree is an index-only scan.
+create index organizations_path_idx on organizations (path) where deleted_at is null;
 create index organizations_parent_name_idx on organizations (parent_org_id, name, id) where deleted_at is null;
 -- Descendant lists are ordered by name: for a large subtree, walking this index in order
 -- and filtering by path beats sorting the whole subtree.

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import {
   MESSAGES,
   TREE_CHILDREN_LIMIT,
@@ -29,9 +29,9 @@ type Executor = Kysely<DB> | Transaction<DB>;
 const m = MESSAGES.organizations;
 
 
-function baseQuery(db: Executor) {
-  return db
-    .selectFrom('organizations as o')
+/** An organizations query with the columns of a row and its billing settings. */
+function withBilling<QB extends SelectQueryBuilder<DB & { o: DB['organizations'] }, 'o', object>>(query: QB) {
+  return query
     .innerJoin('organization_billing_settings as b', 'b.organization_id', 'o.id')
     .select([
       'o.id',
@@ -47,8 +47,11 @@ function baseQuery(db: Executor) {
       'o.path',
       'b.credit_balance',
       'b.activated_agent_limit',
-    ])
-    .where('o.deleted_at', 'is', null);
+    ]);
+}
+
+function baseQuery(db: Executor) {
+  return withBilling(db.selectFrom('organizations as o').where('o.deleted_at', 'is', null));
 }
 
 type OrgRow = Awaited<ReturnType<ReturnType<typeof baseQuery>['executeTakeFirstOrThrow']>>;
@@ -86,9 +89,12 @@ export function inScope(caller: Caller, path: string): boolean {
   return path.startsWith(caller.organization.path);
 }
 
-/** The filtered rows of a list, before paging (exported so a test can EXPLAIN it). */
+/**
+ * The filtered organizations of a list, before paging (exported so a test can EXPLAIN it).
+ * Only the organizations table: the count needs nothing else, the page joins billing.
+ */
 export function listQuery(db: Executor, anchor: { id: string; path: string }, query: ListOrganizationsParams) {
-  let filtered = baseQuery(db);
+  let filtered = db.selectFrom('organizations as o').where('o.deleted_at', 'is', null);
   filtered =
     query.view === 'children'
       ? filtered.where('o.parent_org_id', '=', anchor.id)
@@ -140,16 +146,13 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
       const anchor = await visible(caller, query.organization_id ?? caller.organization.id);
       const filtered = listQuery(db, anchor, query);
       const [rows, count] = await Promise.all([
-        filtered
+        withBilling(filtered)
           .orderBy('o.name')
           .orderBy('o.id')
           .limit(query.page_size)
           .offset((query.page - 1) * query.page_size)
           .execute(),
-        filtered
-          .clearSelect()
-          .select(sql<number>`count(*)::int`.as('n'))
-          .executeTakeFirstOrThrow(),
+        filtered.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
       ]);
       return {
         organization: toOrganization(anchor),
@@ -167,7 +170,9 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
       const node = await visible(caller, organizationId ?? caller.organization.id);
       const childCount = (parent: string) =>
         sql<number>`(select count(*)::int from organizations c where c.parent_org_id = ${sql.ref(parent)} and c.deleted_at is null)`;
-      const [children, descendants] = await Promise.all([
+      const count = (query: SelectQueryBuilder<DB, 'organizations', object>) =>
+        query.select(sql<number>`count(*)::int`.as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+      const [children, descendants, directCount] = await Promise.all([
         db
           .selectFrom('organizations as o')
           .select(['o.id', 'o.name', 'o.org_type', 'o.status', 'o.parent_org_id', childCount('o.id').as('child_count')])
@@ -177,20 +182,9 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
           .orderBy('o.id')
           .limit(TREE_CHILDREN_LIMIT)
           .execute(),
-        db
-          .selectFrom('organizations')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where('path', 'like', `${likeEscape(node.path)}%`)
-          .where('id', '<>', node.id)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirstOrThrow(),
+        count(db.selectFrom('organizations').where('path', 'like', `${likeEscape(node.path)}%`).where('id', '<>', node.id)),
+        count(db.selectFrom('organizations').where('parent_org_id', '=', node.id)),
       ]);
-      const directCount = await db
-        .selectFrom('organizations')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('parent_org_id', '=', node.id)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirstOrThrow();
       return {
         node: {
           id: node.id,

@@ -1,6 +1,10 @@
-import { UnavailablePage } from '@/components/unavailable-page';
+import { useParams } from 'react-router';
+import { useOrgBase } from '@/features/organizations/use-org-base';
+import { OrganizationResources } from '../components/OrganizationResources';
 
 /** {base}/:id/resources. */
 export default function OrganizationResourcesPage() {
-  return <UnavailablePage title={'Resources'} />;
+  const { id = '' } = useParams();
+  const base = useOrgBase();
+  return <OrganizationResources key={id} organizationId={id} base={base} />;
 }

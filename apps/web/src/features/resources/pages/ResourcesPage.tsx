@@ -1,6 +1,19 @@
 import { MESSAGES } from '@console/domain';
-import { UnavailablePage } from '@/components/unavailable-page';
+import { useAuth } from '@/lib/auth';
+import { PATHS } from '@/lib/paths';
+import { OrganizationResources } from '../components/OrganizationResources';
 
+/** /resources: the resources of the user's own organization. */
 export default function ResourcesPage() {
-  return <UnavailablePage title={MESSAGES.shell.nav.resources} />;
+  const { user, claims } = useAuth();
+  const organizationId = user?.organization_id ?? claims?.org_id ?? null;
+  if (!organizationId) {
+    return (
+      <section className="space-y-2">
+        <h1 className="text-2xl font-semibold tracking-tight">{MESSAGES.billingPages.resourcesTitle}</h1>
+        <p className="text-muted-foreground">{MESSAGES.organizations.selectOrganization}</p>
+      </section>
+    );
+  }
+  return <OrganizationResources organizationId={organizationId} base={claims?.isHouseRole ? PATHS.organizations : PATHS.orgs} />;
 }

@@ -1,0 +1,134 @@
+import { can, canHaveChildren, MESSAGES, ORG_TYPE_LABELS } from '@console/domain';
+import { Bot, Building2, Coins, Gauge } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { CapacityPanel } from '@/features/billing/components/CapacityPanel';
+import { LoadError } from '@/features/billing/components/LoadError';
+import { LoadingRows } from '@/features/billing/components/LoadingRows';
+import { formatCredits } from '@/features/credits/format';
+import { useOrganization } from '@/features/organizations/api/get-organization';
+import { useAuth } from '@/lib/auth';
+import { PATHS } from '@/lib/paths';
+import { AllocateCreditsDialog } from './AllocateCreditsDialog';
+
+const m = MESSAGES.billingPages;
+
+function Metric({ icon, label, value }: { icon: ReactNode; label: string; value: ReactNode }) {
+  return (
+    <Card className="gap-2 py-4">
+      <CardHeader className="px-4">
+        <CardTitle className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
+          {icon}
+          {label}
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="px-4 text-xl font-semibold tabular-nums break-words">{value}</CardContent>
+    </Card>
+  );
+}
+
+/**
+ * Resources of one organization (spec 2 section 2): Overview, Agents and Capacity tabs, an
+ * Allocate Credits dialog unless it is a tenant, and quick links. /resources and
+ * {base}/:id/resources both show it.
+ */
+export function OrganizationResources({ organizationId, base }: { organizationId: string; base: string }) {
+  const { claims } = useAuth();
+  const organization = useOrganization(organizationId);
+
+  if (organization.isPending) {
+    return (
+      <section className="space-y-6">
+        <h1 className="text-2xl font-semibold tracking-tight">{m.resourcesTitle}</h1>
+        <LoadingRows rows={3} className="h-24" />
+      </section>
+    );
+  }
+  if (organization.isError) {
+    return (
+      <section className="space-y-6">
+        <h1 className="text-2xl font-semibold tracking-tight">{m.resourcesTitle}</h1>
+        <LoadError error={organization.error} title={m.loadResourcesFailed} />
+      </section>
+    );
+  }
+
+  const org = organization.data;
+  const own = org.id === claims?.org_id;
+  // Credits go from the user's own organization to its active direct children.
+  const mayAllocate = org.org_type !== 'tenant' && own && can(claims?.role, 'organizations.allocate_credits');
+  const teamHref = own ? PATHS.team : `${PATHS.users}?organization_id=${encodeURIComponent(org.id)}`;
+
+  return (
+    <section className="space-y-6">
+      <header className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 space-y-1">
+          <h1 className="text-2xl font-semibold tracking-tight">{m.resourcesTitle}</h1>
+          <p className="break-words text-muted-foreground">
+            {m.resourcesSubtitle(org.name)} · {ORG_TYPE_LABELS[org.org_type]}
+          </p>
+        </div>
+        {mayAllocate && <AllocateCreditsDialog organizationId={org.id} base={base} />}
+      </header>
+
+      <Tabs defaultValue="overview" className="gap-4">
+        <TabsList className="h-auto w-full flex-wrap sm:w-fit">
+          <TabsTrigger value="overview">{m.tabOverview}</TabsTrigger>
+          <TabsTrigger value="agents">{m.tabAgents}</TabsTrigger>
+          <TabsTrigger value="capacity">{m.tabCapacity}</TabsTrigger>
+        </TabsList>
+        <TabsContent value="overview">
+          <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+            <Metric icon={<Coins className="size-4" aria-hidden />} label={m.creditBalance} value={formatCredits(org.credit_balance)} />
+            <Metric icon={<Gauge className="size-4" aria-hidden />} label={m.activatedAgentLimit} value={org.activated_agent_limit} />
+            <Metric icon={<Bot className="size-4" aria-hidden />} label={m.activeAgents} value={org.active_agent_count} />
+            <Metric icon={<Building2 className="size-4" aria-hidden />} label={m.childOrganizations} value={org.child_count} />
+          </div>
+        </TabsContent>
+        <TabsContent value="agents">
+          <Card>
+            <CardContent>
+              <p className="text-sm text-muted-foreground">{m.noAgentsRecorded}</p>
+            </CardContent>
+          </Card>
+        </TabsContent>
+        <TabsContent value="capacity">
+          {canHaveChildren(org.org_type) ? (
+            <CapacityPanel organizationId={org.id} childHref={(childId) => `${base}/${childId}/resources`} />
+          ) : (
+            <Card>
+              <CardContent>
+                <p className="text-sm text-muted-foreground">{m.noChildren}</p>
+              </CardContent>
+            </Card>
+          )}
+        </TabsContent>
+      </Tabs>
+
+      <Card className="gap-4">
+        <CardHeader>
+          <CardTitle className="text-base">{m.quickLinks}</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <nav aria-label={m.quickLinks} className="flex flex-wrap gap-2">
+            <Button asChild variant="outline" size="sm">
+              <Link to={PATHS.creditLedger}>{m.linkLedger}</Link>
+            </Button>
+            <Button asChild variant="outline" size="sm">
+              <Link to={`${base}/${org.id}/billing`}>{m.linkBilling}</Link>
+            </Button>
+            <Button asChild variant="outline" size="sm">
+              <Link to={teamHref}>{m.linkTeam}</Link>
+            </Button>
+            <Button asChild variant="outline" size="sm">
+              <Link to={base}>{m.linkOrganizations}</Link>
+            </Button>
+          </nav>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}
