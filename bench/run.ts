@@ -56,10 +56,14 @@ for (const suite of SUITES.filter((s) => !only || only.includes(s.name))) {
   try {
     const outcome = await suite.run(context);
     path = writeResults(suite, outcome.status === 'ok'
-      ? { status: 'ok', reason: null, rows: outcome.rows }
+      ? { status: 'ok', reason: null, rows: outcome.rows, tables: outcome.tables, notes: outcome.notes, details: outcome.details }
       : { status: 'skipped', reason: outcome.reason, rows: [] });
     if (outcome.status === 'skipped') console.log(`  skipped: ${outcome.reason}`);
-    else console.table(outcome.rows, suite.columns.map((c) => c.key));
+    else {
+      console.table(outcome.rows, suite.columns.map((c) => c.key));
+      for (const table of outcome.tables ?? []) console.table(table.rows, table.columns.map((c) => c.key));
+      for (const note of outcome.notes ?? []) console.log(`  - ${note}`);
+    }
   } catch (error) {
     failed++;
     console.error(error);

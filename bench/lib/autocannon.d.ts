@@ -8,6 +8,15 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     timeout?: number;
+    requests?: Request[];
+  }
+  /** One entry of `requests`; setupRequest rebuilds it each time it is sent. */
+  export interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
   }
   export interface Histogram {
     average: number;

@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import autocannon from 'autocannon';
+import autocannon, { type Options as AutocannonOptions } from 'autocannon';
 import type { BenchServer } from './server.ts';
 import type { Column, Row } from './types.ts';
 
@@ -11,6 +11,12 @@ export interface HttpLoad {
   body?: unknown;
   connections: number;
   durationSeconds: number;
+  /**
+   * Makes each request distinct: called with 0, 1, 2, ... once per request sent (the
+   * probe, the warm-up and the measured run share the count); what it returns replaces
+   * the path, adds to the headers, or replaces the body.
+   */
+  rotate?: (n: number) => { path?: string; headers?: Record<string, string>; body?: unknown };
 }
 
 /** The row every HTTP suite writes: throughput, latency of 2xx answers, failures. */
@@ -39,10 +45,25 @@ export async function measure(server: BenchServer, load: HttpLoad): Promise<Row>
   if (body !== undefined) headers['content-type'] = 'application/json';
   const url = server.url + load.path;
 
-  const probe = await fetch(url, { method: load.method, headers, body });
-  if (!probe.ok) throw new Error(`${load.method} ${load.path} answered ${probe.status}: ${await probe.text()}`);
+  let sent = 0;
+  const next = () => {
+    const r = load.rotate!(sent++);
+    return {
+      path: r.path ?? load.path,
+      headers: { ...headers, ...(r.body === undefined ? {} : { 'content-type': 'application/json' }), ...r.headers },
+      body: r.body === undefined ? body : JSON.stringify(r.body),
+    };
+  };
 
-  const options = { url, method: load.method, headers, body, connections: load.connections, timeout: 30 };
+  const first = load.rotate ? next() : { path: load.path, headers, body };
+  const probe = await fetch(server.url + first.path, { method: load.method, headers: first.headers, body: first.body });
+  if (!probe.ok) throw new Error(`${load.method} ${first.path} answered ${probe.status}: ${await probe.text()}`);
+
+  const options: AutocannonOptions = { url, method: load.method, headers, body, connections: load.connections, timeout: 30 };
+  if (load.rotate) {
+    // autocannon calls setupRequest each time it builds a request (and once per connection up front).
+    options.requests = [{ setupRequest: (request) => ({ ...request, ...next() }) }];
+  }
   await autocannon({ ...options, duration: Math.min(2, load.durationSeconds) });
   const cpuBefore = await server.cpuMicros();
   const result = await autocannon({ ...options, duration: load.durationSeconds });
@@ -68,4 +89,26 @@ export async function measure(server: BenchServer, load: HttpLoad): Promise<Row>
 export function round(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
+}
+
+/** Signs in through the API (rate limits are raised in the bench server) and returns the access token. */
+export async function signIn(server: BenchServer, credentials: { email: string; password: string }): Promise<string> {
+  const response = await fetch(`${server.url}/api/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  if (!response.ok) throw new Error(`sign-in of ${credentials.email} answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** A JSON call that must succeed (setup steps: funding, lookups). */
+export async function call<T>(server: BenchServer, method: 'GET' | 'POST', path: string, token: string, body?: unknown): Promise<T> {
+  const response = await fetch(server.url + path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
 }

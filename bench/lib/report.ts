@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Column, ResultsFile, Row, Suite, Value } from './types.ts';
+import type { Column, Extras, ResultsFile, Row, Suite, Value } from './types.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const RESULTS_DIR = join(ROOT, 'bench/results');
@@ -19,7 +19,7 @@ function gitCommit(): string {
 
 export function writeResults(
   suite: Suite,
-  outcome: { status: ResultsFile['status']; reason: string | null; rows: Row[] },
+  outcome: { status: ResultsFile['status']; reason: string | null; rows: Row[] } & Extras,
 ): string {
   const file: ResultsFile = {
     suite: suite.name,
@@ -50,6 +50,8 @@ function format(value: Value | undefined, column: Column): string {
       return number(value, 0);
     case 'fixed1':
       return number(value, 1);
+    case 'fixed2':
+      return number(value, 2);
     case 'ms':
       return `${value.toLocaleString('en-US', { maximumFractionDigits: 2 })} ms`;
     case 'seconds':
@@ -75,13 +77,19 @@ function renderSuite(results: ResultsFile): string {
     lines.push(`**${results.status === 'skipped' ? 'Skipped' : 'Failed'}:** ${results.reason ?? 'no reason given'}`, '');
     return lines.join('\n');
   }
-  lines.push(
-    `| ${results.columns.map((c) => c.label).join(' | ')} |`,
-    `| ${results.columns.map((c) => (c.format === 'text' ? '---' : '---:')).join(' | ')} |`,
-    ...results.rows.map((row) => `| ${results.columns.map((c) => format(row[c.key], c)).join(' | ')} |`),
-    '',
-  );
+  lines.push(...table(results.columns, results.rows));
+  for (const extra of results.tables ?? []) lines.push(`**${extra.title}**`, '', ...table(extra.columns, extra.rows));
+  if (results.notes?.length) lines.push(...results.notes.map((note) => `- ${note}`), '');
   return lines.join('\n');
+}
+
+function table(columns: Column[], rows: Row[]): string[] {
+  return [
+    `| ${columns.map((c) => c.label).join(' | ')} |`,
+    `| ${columns.map((c) => (c.format === 'text' ? '---' : '---:')).join(' | ')} |`,
+    ...rows.map((row) => `| ${columns.map((c) => format(row[c.key], c)).join(' | ')} |`),
+    '',
+  ];
 }
 
 const intro = (cores: string) => `# Benchmarks
@@ -95,7 +103,7 @@ suite updates only its section.
 \`\`\`sh
 npm run bench                                   # every suite, on the embedded PGlite
 npm run bench -- --only sign-in,users-me        # some suites (names as in the headings)
-npm run bench -- --duration 5                   # shorter HTTP runs (default 10 s each)
+npm run bench -- --duration 5                   # shorter HTTP runs (default 10 s each; allocations 20 s)
 DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench
 \`\`\`
 
@@ -125,6 +133,19 @@ database each figure comes from.
   the production pool (20 connections).
 - Sizes are bytes on disk (raw) and after \`gzip -9\`, in KiB (1,024 bytes); exact byte counts
   are in \`bench/results/web-size.json\`.
+- The data-volume suites (\`organizations\`, \`ledger\`, \`allocations\`) run on PostgreSQL only
+  and are recorded as skipped without \`DATABASE_URL\`. Their data is generated on the database
+  server itself (\`generate_series\`, a few \`INSERT ... SELECT\` statements, progress printed),
+  never row by row from Node; how long each step took is listed under their tables. Users are
+  inserted with a hash from the server's own \`hashPassword\` and sign in through the API.
+- **Query plans** tables: \`EXPLAIN (ANALYZE, BUFFERS)\` on the bench database after the HTTP runs
+  (warm caches). **scans in the plan** lists each scan node and the index or table it reads;
+  "Seq Scan" means no index; **rows** is what the top node returned; **execution** is
+  PostgreSQL's execution time; **buffers hit / read** are 8 KiB pages found in / read into
+  shared buffers. The full plan texts are in the suite's results file.
+- **÷ pgbench tps** (allocations): the API's allocations per second divided by the
+  transactions per second of PostgreSQL's own \`pgbench\` TPC-B run in the same run on the same
+  server: how close the API comes to what the database can commit on this machine.
 `;
 
 /** Rewrites docs/benchmarks.md from every results file present, in suite order. */

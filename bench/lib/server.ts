@@ -10,6 +10,8 @@ export interface BenchServer {
   url: string;
   /** Which database answered, e.g. "PostgreSQL 15.20". */
   database: string;
+  /** The server's PostgreSQL database (bench_<random>), for suites that fill it; null on PGlite. */
+  databaseUrl: string | null;
   /** CPU time the server process has used so far (all its threads), in microseconds. */
   cpuMicros(): Promise<number>;
 }
@@ -46,6 +48,7 @@ async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer
     return await fn({
       url: `http://127.0.0.1:${ready.port}`,
       database: ready.database,
+      databaseUrl,
       async cpuMicros() {
         const answer = next();
         child.send('cpu');

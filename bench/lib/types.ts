@@ -3,7 +3,7 @@ export type Value = string | number | null;
 export type Row = { name: string } & Record<string, Value>;
 
 /** How a column renders in docs/benchmarks.md. */
-export type Format = 'text' | 'int' | 'fixed1' | 'ms' | 'seconds' | 'bytes';
+export type Format = 'text' | 'int' | 'fixed1' | 'fixed2' | 'ms' | 'seconds' | 'bytes';
 export interface Column {
   key: string;
   label: string;
@@ -23,7 +23,23 @@ export interface SuiteContext {
   log(message: string): void;
 }
 
-export type SuiteOutcome = { status: 'ok'; rows: Row[] } | { status: 'skipped'; reason: string };
+/** A further table of a suite (e.g. query plans), rendered under the main one. */
+export interface Table {
+  title: string;
+  columns: Column[];
+  rows: Row[];
+}
+
+/** What a suite found besides its main table: more tables, one-line notes, raw evidence. */
+export interface Extras {
+  tables?: Table[];
+  /** Rendered as a bullet list under the tables. */
+  notes?: string[];
+  /** Kept in the results file only (plan texts, generation times, ids): not rendered. */
+  details?: Record<string, unknown>;
+}
+
+export type SuiteOutcome = ({ status: 'ok'; rows: Row[] } & Extras) | { status: 'skipped'; reason: string };
 
 export interface Suite {
   /** Names the results file (bench/results/<name>.json) and the --only value. */
@@ -49,4 +65,7 @@ export interface ResultsFile {
   status: 'ok' | 'skipped' | 'failed';
   reason: string | null;
   rows: Row[];
+  tables?: Table[];
+  notes?: string[];
+  details?: Record<string, unknown>;
 }

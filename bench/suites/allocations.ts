@@ -1,0 +1,206 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { hashPassword } from '../../apps/server/src/lib/secrets.ts';
+import { withFreshPostgres } from '../lib/databases.ts';
+import { HTTP_COLUMNS, call, measure, round, signIn } from '../lib/http.ts';
+import { BENCH_ADMIN, withServer } from '../lib/server.ts';
+import { generateTree, ids, insertUser, prepareSession, step, withClient, type TreeSpec } from '../lib/sql.ts';
+import type { Row, Suite } from '../lib/types.ts';
+import { reconcileOn } from './ledger.ts';
+
+const run = promisify(execFile);
+
+/** 50 super agencies with 20 agencies each. */
+const TREE: TreeSpec = { superAgencies: 50, agencies: 1_000, tenants: 0 };
+const CONNECTIONS = 16;
+const PGBENCH = { scale: 10, clients: 16, threads: 2, seconds: 20 };
+/** Given to each super agency before measuring: at 1.00 an allocation, far more than a run can spend. */
+const SA_FUNDS = '10000000.00';
+const SA_PASSWORD = 'bench super agency admin password';
+
+export const allocations: Suite = {
+  name: 'allocations',
+  title: 'Credit allocations against pgbench',
+  about:
+    "`POST /api/credits/allocations` at 16 connections on PostgreSQL (PostgreSQL only), beside PostgreSQL's " +
+    'own `pgbench` TPC-B (scale 10, 16 clients, 2 threads, 20 s, in a fresh database on the same ' +
+    'server, same run) as the yardstick for what this server and machine can commit. Every request ' +
+    'is a distinct allocation of 1.00 with its own Idempotency-Key, signed in as the admin of the ' +
+    'sending super agency: "many pairs" rotates over 50 super agencies, each allocating to its own ' +
+    '20 agencies (1,000 pairs); "one hot parent" is one super agency allocating to its 20 agencies, ' +
+    "so every request waits for the lock on the parent's balance. Each allocation is one " +
+    'transaction: idempotency key, scope checks, two balance rows locked and updated, two ledger ' +
+    "entries, an audit row. Funding goes through the API first (the house admin's adjustment, then " +
+    'an allocation to each super agency). **÷ pgbench tps** is allocations per second divided by ' +
+    "pgbench's transactions per second (the aim is at least 0.5). The pgbench row's p50/p99 come " +
+    'from its per-transaction log. The server\'s `reconcile(db)` runs after the runs.',
+  columns: [...HTTP_COLUMNS, { key: 'ratio', label: '÷ pgbench tps', format: 'fixed2' }],
+  async run(context) {
+    if (!context.databaseUrl) {
+      return { status: 'skipped', reason: 'needs PostgreSQL (set DATABASE_URL): the comparison is with pgbench on the same server' };
+    }
+    const which = await run('which', ['pgbench']).catch(() => null);
+    if (!which) return { status: 'skipped', reason: 'pgbench is not installed (Debian: apt-get install postgresql-client)' };
+
+    context.log(`pgbench -i -s ${PGBENCH.scale}, then -c ${PGBENCH.clients} -j ${PGBENCH.threads} -T ${PGBENCH.seconds}`);
+    const bench = await withFreshPostgres(context.databaseUrl, (url) => pgbench(url, context.log));
+
+    return withServer('postgresql', context, async (server) => {
+      const url = server.databaseUrl!;
+      const times: Record<string, number> = {};
+      const passwordHash = await hashPassword(SA_PASSWORD);
+      const setup = await withClient(url, async (client) => {
+        await prepareSession(client);
+        const house = await generateTree(client, TREE, times, context.log);
+        const admins: { email: string; orgId: string }[] = [];
+        for (let n = 0; n < TREE.superAgencies; n++) {
+          const { rows } = await client.query<{ id: string }>(`select ${ids.superAgency(String(n))} as id`);
+          const email = `sa-admin-${n}@bench.test`;
+          await insertUser(client, { email, passwordHash, role: 'super_agency_admin', organizationId: rows[0]!.id });
+          admins.push({ email, orgId: rows[0]!.id });
+        }
+        const { rows: agencies } = await client.query<{ id: string; parent: string }>(
+          `select id, parent_org_id as parent from organizations where org_type = 'agency' order by name, id`,
+        );
+        await client.query('vacuum analyze organizations, organization_billing_settings, users');
+        return { house, admins, agencies };
+      });
+
+      const houseToken = await signIn(server, BENCH_ADMIN);
+      await step(times, `funding through the API (1 adjustment, ${TREE.superAgencies} allocations)`, context.log, async () => {
+        const total = (Number(SA_FUNDS) * TREE.superAgencies).toFixed(2);
+        await call(server, 'POST', '/api/credits/adjustments', houseToken, { direction: 'increase', amount: total, reason: 'bench funding' });
+        for (const admin of setup.admins) {
+          await call(server, 'POST', '/api/credits/allocations', houseToken, {
+            from_org_id: setup.house.id,
+            to_org_id: admin.orgId,
+            amount: SA_FUNDS,
+            notes: 'bench funding',
+          });
+        }
+      });
+      const parents = await step(times, `${TREE.superAgencies} sign-ins`, context.log, () =>
+        Promise.all(
+          setup.admins.map(async (admin) => ({
+            orgId: admin.orgId,
+            token: await signIn(server, { email: admin.email, password: SA_PASSWORD }),
+            children: setup.agencies.filter((a) => a.parent === admin.orgId).map((a) => a.id),
+          })),
+        ),
+      );
+
+      const durationSeconds = context.durationSeconds ?? 20;
+      const runId = Date.now().toString(36);
+      const allocate = (name: string, key: string, pick: (n: number) => { parent: (typeof parents)[number]; child: string }) => {
+        context.log(name);
+        return measure(server, {
+          name,
+          method: 'POST',
+          path: '/api/credits/allocations',
+          connections: CONNECTIONS,
+          durationSeconds,
+          rotate: (n) => {
+            const { parent, child } = pick(n);
+            return {
+              headers: { authorization: `Bearer ${parent.token}`, 'idempotency-key': `bench-${runId}-${key}-${n}` },
+              body: { from_org_id: parent.orgId, to_org_id: child, amount: '1.00', notes: `bench ${n}` },
+            };
+          },
+        });
+      };
+      const rows: Row[] = [{ ...bench.row, database: server.database }];
+      rows.push(
+        await allocate(`allocations, many pairs (${parents.length} parents × 20 children)`, 'pairs', (n) => {
+          const parent = parents[n % parents.length]!;
+          return { parent, child: parent.children[Math.floor(n / parents.length) % parent.children.length]! };
+        }),
+      );
+      rows.push(
+        await allocate('allocations, one hot parent (20 children)', 'hot', (n) => {
+          const parent = parents[0]!;
+          return { parent, child: parent.children[n % parent.children.length]! };
+        }),
+      );
+      for (const row of rows.slice(1)) row.ratio = round(Number(row.rps) / bench.tps, 2);
+
+      const books = await step(times, 'reconciliation (reconcile(db))', context.log, () => reconcileOn(url));
+      const counts = await withClient(url, async (client) => {
+        const { rows: r } = await client.query<{ allocations: number; audit: number }>(
+          `select (select count(*)::int from credit_ledger_entries where entry_type = 'allocation_sent') as allocations,
+                  (select count(*)::int from audit_log where action = 'credits.allocate') as audit`,
+        );
+        return r[0]!;
+      });
+      if (!books.ok) throw new Error(`reconciliation failed after the runs: ${JSON.stringify(books).slice(0, 500)}`);
+      return {
+        status: 'ok',
+        rows,
+        notes: [
+          `pgbench: ${bench.initSeconds} s to initialize scale ${PGBENCH.scale}; ${bench.tps} tps (without initial connection time), ` +
+            `${bench.failed} failed transactions, average latency ${bench.averageMs} ms.`,
+          `Reconciliation after the runs: ${books.ok ? 'passed' : 'FAILED'} (${books.organizations_checked.toLocaleString('en-US')} organizations, ` +
+            `${books.balance_mismatches.length} balance mismatches, ${books.unbalanced_groups.length} unbalanced transaction groups); ` +
+            `${counts.allocations.toLocaleString('en-US')} allocations in the ledger (probes, warm-ups and funding included), ` +
+            `${counts.audit.toLocaleString('en-US')} audit rows for them.`,
+          `Setup: ${Object.entries(times).map(([k, v]) => `${k} ${v} s`).join(', ')}.`,
+        ],
+        details: {
+          tree: TREE,
+          pgbench: { ...PGBENCH, ...bench, row: undefined },
+          reconciliation: { ok: books.ok, organizations_checked: books.organizations_checked },
+          ledgerAllocations: counts.allocations,
+          setupSeconds: times,
+        },
+      };
+    });
+  },
+};
+
+/** pgbench -i, then a TPC-B run with a per-transaction log for the latency percentiles. */
+async function pgbench(url: string, log: (m: string) => void) {
+  const logDir = mkdtempSync(join(tmpdir(), 'bench-pgbench-'));
+  try {
+    const initStarted = performance.now();
+    await run('pgbench', ['-i', '-q', '-s', String(PGBENCH.scale), url], { maxBuffer: 16 << 20 });
+    const initSeconds = round((performance.now() - initStarted) / 1000, 1);
+    log(`  initialized in ${initSeconds} s; running ${PGBENCH.seconds} s`);
+    const { stdout } = await run(
+      'pgbench',
+      ['-c', String(PGBENCH.clients), '-j', String(PGBENCH.threads), '-T', String(PGBENCH.seconds), '-l', `--log-prefix=${join(logDir, 'tx')}`, url],
+      { maxBuffer: 16 << 20 },
+    );
+    const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(stdout)?.[1]);
+    if (!Number.isFinite(tps)) throw new Error(`could not read pgbench's tps:\n${stdout}`);
+    const transactions = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1] ?? NaN);
+    const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
+    const averageMs = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1] ?? NaN);
+    // Each log line: client_id transaction_no time_us script_no time_epoch time_us_part.
+    const latencies = readdirSync(logDir)
+      .flatMap((f) => readFileSync(join(logDir, f), 'utf8').split('\n'))
+      .filter(Boolean)
+      .map((line) => Number(line.split(' ')[2]) / 1000)
+      .sort((a, b) => a - b);
+    const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN);
+    const row: Row = {
+      name: `pgbench TPC-B, scale ${PGBENCH.scale} (reference)`,
+      database: null,
+      connections: PGBENCH.clients,
+      durationSeconds: PGBENCH.seconds,
+      requests: transactions,
+      rps: round(tps, 1),
+      p50Ms: at(0.5),
+      p99Ms: at(0.99),
+      errors: failed,
+      non2xx: null,
+      cpuMsPerRequest: null,
+      loadAverage: round(loadavg()[0]!, 1),
+      ratio: 1,
+    };
+    return { row, tps: round(tps, 1), transactions, failed, averageMs, initSeconds, output: stdout };
+  } finally {
+    rmSync(logDir, { recursive: true, force: true });
+  }
+}
