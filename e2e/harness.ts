@@ -13,7 +13,7 @@ export const WEB_DIST_INDEX = join(REPO_ROOT, 'apps/web/dist/index.html');
 
 export const ADMIN = { email: 'admin@example.test', password: 'e2e admin password 1' };
 
-const HEALTH_TIMEOUT_MS = 45_000;
+const HEALTH_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 function freePort(): Promise<number> {

@@ -8,3 +8,8 @@ export function rememberInvitation(token: string | null): string | null {
   if (token) sessionStorage.setItem(UI.pendingInvitationKey, token);
   return sessionStorage.getItem(UI.pendingInvitationKey);
 }
+
+/** Drops the pending invitation once it has been accepted. */
+export function forgetInvitation(): void {
+  sessionStorage.removeItem(UI.pendingInvitationKey);
+}

@@ -2,7 +2,7 @@ import { MESSAGES, TIMING, UI } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { apiError, json, makeSession, mockFetch, renderApp } from '@/test/helpers';
+import { apiError, bodiesOf, json, makeSession, mockFetch, renderApp } from '@/test/helpers';
 
 const { loginErrors } = MESSAGES;
 
@@ -143,6 +143,43 @@ describe('login page', () => {
     await submitCredentials();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
     expect(sessionStorage.getItem(UI.pendingInvitationKey)).toBe('invite-123');
+  });
+
+  it('accepts a pending invitation with the new bearer after sign-in, then drops the token', async () => {
+    const session = makeSession();
+    const refreshed = makeSession({ tokenId: 'second' });
+    let bearer: string | undefined;
+    const fetchMock = mockFetch({
+      'POST /api/auth/sign-in': () => json(200, session),
+      'POST /api/invitations/accept': ({ headers }) => {
+        bearer = headers.Authorization;
+        return json(200, { result: 'accepted', organizationId: session.user.organization_id, organizationName: 'Acme Corporation', role: 'tenant_user' });
+      },
+      'POST /api/auth/refresh': () => json(200, refreshed),
+      'GET /api/users/me': () => json(200, session.user),
+    });
+    renderApp('/login?token=invite-123', { session: null });
+    await submitCredentials();
+    expect(await screen.findByText(MESSAGES.invitationToasts.accepted)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
+    expect(bodiesOf(fetchMock, 'POST /api/invitations/accept')).toEqual([{ token: 'invite-123' }]);
+    expect(bearer).toBe(`Bearer ${session.access_token}`);
+    expect(sessionStorage.getItem(UI.pendingInvitationKey)).toBeNull();
+  });
+
+  it('keeps the pending invitation and says why when accepting it fails', async () => {
+    const session = makeSession();
+    mockFetch({
+      'POST /api/auth/sign-in': () => json(200, session),
+      'POST /api/invitations/accept': () => apiError(410, 'invitation_expired', MESSAGES.invitations.expired),
+      'GET /api/users/me': () => json(200, session.user),
+    });
+    renderApp('/login?token=invite-456', { session: null });
+    await submitCredentials();
+    expect(await screen.findByText(MESSAGES.invitationToasts.failed)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.invitations.expired)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
+    expect(sessionStorage.getItem(UI.pendingInvitationKey)).toBe('invite-456');
   });
 
   it('shows no invitation notice without a pending token', async () => {

@@ -20,6 +20,7 @@ import { originOf, PATHS } from '@/lib/paths';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
 import { LoginErrorAlert, type LoginFailure } from '../components/LoginErrorAlert';
+import { acceptPendingInvitation } from '@/features/users/api/accept-pending-invitation';
 import { rememberInvitation } from '../pending-invitation';
 
 export default function LoginPage() {
@@ -48,7 +49,8 @@ export default function LoginPage() {
       networkRetries.current = 0;
       setFailure(null);
       toast.success(MESSAGES.auth.loginSuccessful);
-      // The pending invitation stays stored for the acceptance flow.
+      // Spec 1 section 4: a pending invitation is accepted now; on failure it stays stored.
+      if (pendingInvitation) await acceptPendingInvitation(pendingInvitation);
       navigate(originOf(location.state) ?? PATHS.dashboard, { replace: true });
     } catch (error) {
       const message = error instanceof Error ? error.message : '';

@@ -1,26 +1,260 @@
-import { MESSAGES } from '@console/domain';
-import { Link } from 'react-router';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { MESSAGES, registrationFormSchema, TIMING } from '@console/domain';
+import { useQueryClient } from '@tanstack/react-query';
+import { AlertCircle, CheckCircle2, Loader2 } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import type { z } from 'zod';
 import { CenteredLayout } from '@/components/centered-layout';
+import { FormField } from '@/components/form-field';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { rememberInvitation } from '@/features/auth/pending-invitation';
+import { ApiError, refreshSession } from '@/lib/api';
+import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
+import { acceptInvitation } from '../api/accept-invitation';
+import { useRegisterInvitation } from '../api/register-invitation';
 
-/** /invitation and /auth/accept-invitation: the acceptance flow is not part of this version. */
+const t = MESSAGES.teamPages;
+
+type RegistrationForm = z.infer<typeof registrationFormSchema>;
+
+type State =
+  | { kind: 'processing' }
+  | { kind: 'registration'; email: string; organizationName: string }
+  | { kind: 'success'; organizationName: string }
+  | { kind: 'requires_login'; email: string }
+  | { kind: 'error'; message: string; code: string; status: number | null };
+
+function errorState(error: unknown): State {
+  if (error instanceof ApiError) {
+    return { kind: 'error', message: error.message, code: error.code, status: error.status };
+  }
+  const message = error instanceof Error ? error.message : MESSAGES.generic.unknown;
+  return { kind: 'error', message, code: 'unknown', status: null };
+}
+
+/** /invitation and /auth/accept-invitation: reads `token` and accepts, registers or sends to sign-in. */
 export default function InvitationPage() {
+  const [searchParams] = useSearchParams();
+  const [token] = useState(() => searchParams.get('token'));
+  const { status } = useAuth();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<State>(() =>
+    token ? { kind: 'processing' } : { kind: 'error', message: MESSAGES.invitations.invalidLink, code: 'invitation_invalid', status: null },
+  );
+  const started = useRef(false);
+
+  useEffect(() => {
+    // Wait for the start-up session check: a signed-in invitee sends the bearer and joins at once.
+    if (!token || status === 'loading' || started.current) return;
+    started.current = true;
+    acceptInvitation(token).then(
+      async (result) => {
+        if (result.result === 'requires_registration') {
+          setState({ kind: 'registration', email: result.email, organizationName: result.organizationName });
+        } else if (result.result === 'requires_login') {
+          // Kept for the login page, which accepts it right after signing in.
+          rememberInvitation(token);
+          setState({ kind: 'requires_login', email: result.email });
+        } else {
+          // The organization and role changed: take a token with the new claims.
+          await refreshSession();
+          await queryClient.invalidateQueries();
+          setState({ kind: 'success', organizationName: result.organizationName });
+        }
+      },
+      (error: unknown) => setState(errorState(error)),
+    );
+  }, [token, status, queryClient]);
+
+  useEffect(() => {
+    if (state.kind !== 'success' && state.kind !== 'requires_login') return;
+    const target =
+      state.kind === 'success' ? PATHS.dashboard : `${PATHS.login}?token=${encodeURIComponent(token ?? '')}`;
+    const timer = window.setTimeout(() => navigate(target, { replace: true }), TIMING.acceptanceRedirectMs);
+    return () => window.clearTimeout(timer);
+  }, [state.kind, navigate, token]);
+
   return (
     <CenteredLayout>
       <Card>
-        <CardHeader>
-          <CardTitle asChild>
-            <h1>Invitation</h1>
-          </CardTitle>
-          <CardDescription>Accepting invitations is not available in this version yet.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <Link to={PATHS.login} className="text-sm underline-offset-4 hover:underline">
-            {MESSAGES.authPages.backToLogin}
-          </Link>
-        </CardContent>
+        {state.kind === 'processing' && (
+          <CardHeader>
+            <CardTitle asChild>
+              <h1>{t.acceptTitle}</h1>
+            </CardTitle>
+            <div role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+              <Loader2 className="size-4 animate-spin" aria-hidden />
+              {t.acceptProcessing}
+            </div>
+          </CardHeader>
+        )}
+        {state.kind === 'registration' && (
+          <RegistrationCard
+            token={token}
+            email={state.email}
+            organizationName={state.organizationName}
+            onRegistered={() => setState({ kind: 'success', organizationName: state.organizationName })}
+          />
+        )}
+        {state.kind === 'success' && (
+          <>
+            <CardHeader>
+              <CardTitle asChild>
+                <h1 className="flex items-center gap-2">
+                  <CheckCircle2 className="size-5 text-primary" aria-hidden />
+                  {t.acceptSuccessTitle}
+                </h1>
+              </CardTitle>
+              <CardDescription role="status">{t.acceptJoined(state.organizationName)}</CardDescription>
+            </CardHeader>
+            <CardFooter>
+              <Button asChild className="w-full">
+                <Link to={PATHS.dashboard} replace>
+                  {MESSAGES.shell.nav.dashboard}
+                </Link>
+              </Button>
+            </CardFooter>
+          </>
+        )}
+        {state.kind === 'requires_login' && (
+          <>
+            <CardHeader>
+              <CardTitle asChild>
+                <h1>{t.acceptLoginTitle}</h1>
+              </CardTitle>
+              <CardDescription role="status">{t.acceptLoginBody(state.email)}</CardDescription>
+            </CardHeader>
+            <CardFooter>
+              <Button asChild className="w-full">
+                <Link to={`${PATHS.login}?token=${encodeURIComponent(token ?? '')}`} replace>
+                  {t.goToLogin}
+                </Link>
+              </Button>
+            </CardFooter>
+          </>
+        )}
+        {state.kind === 'error' && (
+          <>
+            <CardHeader>
+              <CardTitle asChild>
+                <h1>{t.acceptFailedTitle}</h1>
+              </CardTitle>
+            </CardHeader>
+            <CardContent className="space-y-4">
+              <Alert variant="destructive">
+                <AlertCircle aria-hidden />
+                <AlertTitle>{t.acceptFailedTitle}</AlertTitle>
+                <AlertDescription>{state.message}</AlertDescription>
+              </Alert>
+              <details className="rounded-md border p-3 text-sm">
+                <summary className="cursor-pointer font-medium">{t.technicalDetails}</summary>
+                <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-muted-foreground">
+                  <dt>Code</dt>
+                  <dd className="font-mono break-all">{state.code}</dd>
+                  {state.status !== null && (
+                    <>
+                      <dt>Status</dt>
+                      <dd className="font-mono">{state.status}</dd>
+                    </>
+                  )}
+                </dl>
+              </details>
+            </CardContent>
+            <CardFooter className="flex flex-col gap-2 sm:flex-row">
+              <Button variant="outline" className="w-full sm:flex-1" onClick={() => window.location.reload()}>
+                {t.retry}
+              </Button>
+              <Button asChild className="w-full sm:flex-1">
+                <Link to={PATHS.login}>{t.goToLogin}</Link>
+              </Button>
+            </CardFooter>
+          </>
+        )}
       </Card>
     </CenteredLayout>
+  );
+}
+
+function RegistrationCard({
+  token,
+  email,
+  organizationName,
+  onRegistered,
+}: {
+  token: string | null;
+  email: string;
+  organizationName: string;
+  onRegistered(): void;
+}) {
+  const register = useRegisterInvitation();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<RegistrationForm>({
+    resolver: zodResolver(registrationFormSchema),
+    defaultValues: { password: '', confirm: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  async function submit({ password }: RegistrationForm) {
+    setFailure(null);
+    if (!token || !email) {
+      setFailure(MESSAGES.invitations.missingData);
+      return;
+    }
+    try {
+      await register.mutateAsync({ token, password });
+      onRegistered();
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : MESSAGES.generic.unknown);
+    }
+  }
+
+  return (
+    <>
+      <CardHeader>
+        <CardTitle asChild>
+          <h1>{t.acceptRegisterTitle}</h1>
+        </CardTitle>
+        <CardDescription>{t.acceptRegisterBody(organizationName)}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
+          {failure && (
+            <Alert variant="destructive">
+              <AlertCircle aria-hidden />
+              <AlertTitle>{t.registrationFailed}</AlertTitle>
+              <AlertDescription>{failure}</AlertDescription>
+            </Alert>
+          )}
+          <FormField id="register-email" label="Email" type="email" value={email} readOnly />
+          <FormField
+            id="register-password"
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            required
+            error={errors.password?.message}
+            {...form.register('password')}
+          />
+          <FormField
+            id="register-confirm"
+            label="Confirm password"
+            type="password"
+            autoComplete="new-password"
+            required
+            error={errors.confirm?.message}
+            {...form.register('confirm')}
+          />
+          <Button type="submit" className="w-full" disabled={isSubmitting}>
+            {isSubmitting ? t.acceptRegistering : t.acceptRegisterButton}
+          </Button>
+        </form>
+      </CardContent>
+    </>
   );
 }

@@ -1,6 +1,153 @@
-import { UnavailablePage } from '@/components/unavailable-page';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  createInvitationSchema,
+  invitableRoles,
+  MESSAGES,
+  ORG_TYPE_LABELS,
+  roleLabel,
+  type CreateInvitationInput,
+} from '@console/domain';
+import { AlertCircle, ArrowLeft } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import { FormField } from '@/components/form-field';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useAuth } from '@/lib/auth';
+import { PATHS } from '@/lib/paths';
+import { useCreateInvitation } from '../api/create-invitation';
+import { LoadError } from '../components/LoadError';
+import { rolesUpTo } from '../format';
+import { useTargetOrganization } from '../use-target-organization';
 
-/** /users/create. */
+const t = MESSAGES.teamPages;
+
+/** /users/create?organization_id&organization_name: Invite Team Member. */
 export default function InviteUserPage() {
-  return <UnavailablePage title={'Invite Team Member'} />;
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const { claims } = useAuth();
+  const organizationId = searchParams.get('organization_id') || undefined;
+  const target = useTargetOrganization(organizationId);
+  const organization = target.organization;
+  const name = searchParams.get('organization_name') || organization?.name || null;
+  // Roles of the organization's type, never above the inviter's own level (the server refuses those).
+  const roles = rolesUpTo(invitableRoles(organization?.orgType), claims?.role);
+  const create = useCreateInvitation();
+
+  const form = useForm<CreateInvitationInput>({
+    resolver: zodResolver(createInvitationSchema),
+    defaultValues: { email: '', first_name: '', last_name: '', role: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const back = organizationId ? `${PATHS.users}?organization_id=${encodeURIComponent(organizationId)}` : PATHS.users;
+
+  async function submit(values: CreateInvitationInput) {
+    if (!organization) return;
+    try {
+      const invitation = await create.mutateAsync({ ...values, organization_id: organization.id });
+      toast.success(t.invitationSent, { description: t.invitationSentTo(invitation.email) });
+      navigate(`${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}`);
+    } catch (error) {
+      toast.error(MESSAGES.invitations.inviteFailed, {
+        description: error instanceof Error ? error.message : MESSAGES.generic.unknown,
+      });
+    }
+  }
+
+  return (
+    <section className="mx-auto max-w-2xl space-y-6">
+      <Button variant="ghost" onClick={() => navigate(back)} className="-ml-2">
+        <ArrowLeft aria-hidden />
+        Back
+      </Button>
+      <Card>
+        <CardHeader>
+          <CardTitle asChild>
+            <h1>{t.inviteTeamMember}</h1>
+          </CardTitle>
+          {target.isPending ? (
+            <Skeleton className="h-5 w-64" />
+          ) : organization ? (
+            <CardDescription>
+              {t.addingUserTo(name ?? organization.id)}
+              {organization.orgType && <> ({ORG_TYPE_LABELS[organization.orgType]})</>}
+            </CardDescription>
+          ) : null}
+        </CardHeader>
+        <CardContent>
+          {target.error ? (
+            <LoadError error={target.error} title={MESSAGES.organizations.failedToLoadDetails} />
+          ) : !target.isPending && !organization ? (
+            <Alert variant="destructive">
+              <AlertCircle aria-hidden />
+              <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
+              <AlertDescription>{MESSAGES.invitations.noOrganization}</AlertDescription>
+            </Alert>
+          ) : (
+            <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
+              <FormField
+                id="invite-email"
+                label="Email"
+                type="email"
+                autoComplete="off"
+                required
+                error={errors.email?.message}
+                {...form.register('email')}
+              />
+              <div className="grid gap-4 sm:grid-cols-2">
+                <FormField
+                  id="invite-first-name"
+                  label="First name"
+                  required
+                  error={errors.first_name?.message}
+                  {...form.register('first_name')}
+                />
+                <FormField
+                  id="invite-last-name"
+                  label="Last name"
+                  required
+                  error={errors.last_name?.message}
+                  {...form.register('last_name')}
+                />
+              </div>
+              <div className="grid gap-2">
+                <Label htmlFor="invite-role">Role</Label>
+                {roles.length === 0 && !target.isPending ? (
+                  <p className="text-sm text-muted-foreground">{MESSAGES.users.noRolesAvailable}</p>
+                ) : (
+                  <NativeSelect
+                    id="invite-role"
+                    aria-invalid={errors.role ? true : undefined}
+                    aria-describedby={errors.role ? 'invite-role-error' : undefined}
+                    {...form.register('role')}
+                  >
+                    <option value="">Select a role</option>
+                    {roles.map((role) => (
+                      <option key={role} value={role}>
+                        {roleLabel(role)}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                )}
+                {errors.role && (
+                  <p id="invite-role-error" className="text-sm text-destructive">
+                    {errors.role.message}
+                  </p>
+                )}
+              </div>
+              <Button type="submit" className="w-full sm:w-auto" disabled={isSubmitting || roles.length === 0}>
+                {isSubmitting ? 'Sending invitation…' : 'Send Invitation'}
+              </Button>
+            </form>
+          )}
+        </CardContent>
+      </Card>
+    </section>
+  );
 }

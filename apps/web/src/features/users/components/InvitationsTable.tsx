@@ -1,0 +1,246 @@
+import { isAdminRole, MESSAGES, PAGING, roleLabel, type Invitation } from '@console/domain';
+import { Clock, Link2, MoreHorizontal, Send, XCircle } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { Input } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { useAuth } from '@/lib/auth';
+import { cn } from '@/lib/utils';
+import { useInvitationLink } from '../api/invitation-link';
+import { useInvitations } from '../api/list-invitations';
+import { useResendInvitation } from '../api/resend-invitation';
+import { expiresSoon, formatDateTime } from '../format';
+import { LoadError } from './LoadError';
+import { RevokeDialog } from './RevokeDialog';
+
+const t = MESSAGES.teamPages;
+/** The newest pending invitations shown at once. */
+const PAGE_SIZE = 50;
+
+type Pending = 'link' | 'resend' | 'revoke' | null;
+
+/** Pending invitations of an organization (spec 2, Invitations list). */
+export function InvitationsTable({ organizationId }: { organizationId?: string }) {
+  const { claims } = useAuth();
+  // The server lets admins make links, resend and revoke; others only read the list.
+  const admin = isAdminRole(claims?.role);
+  const invitations = useInvitations({
+    organization_id: organizationId,
+    status: 'pending',
+    page: 1,
+    page_size: PAGE_SIZE,
+  });
+
+  if (invitations.isError) {
+    return <LoadError error={invitations.error} title="Failed to list invitations" />;
+  }
+
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Recipient</TableHead>
+          <TableHead>Role</TableHead>
+          <TableHead>Expires</TableHead>
+          <TableHead>Status</TableHead>
+          {admin && <TableHead className="text-right">Actions</TableHead>}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {invitations.isPending ? (
+          Array.from({ length: PAGING.skeletonRows }, (_, index) => (
+            <TableRow key={index} data-testid="invitation-skeleton" aria-hidden>
+              {Array.from({ length: admin ? 5 : 4 }, (__, cell) => (
+                <TableCell key={cell}>
+                  <Skeleton className="h-5 w-full" />
+                </TableCell>
+              ))}
+            </TableRow>
+          ))
+        ) : invitations.data.invitations.length === 0 ? (
+          <TableRow>
+            <TableCell colSpan={admin ? 5 : 4} className="py-8 text-center text-muted-foreground">
+              {MESSAGES.invitations.empty}
+            </TableCell>
+          </TableRow>
+        ) : (
+          invitations.data.invitations.map((invitation) => (
+            <InvitationRow key={invitation.id} invitation={invitation} admin={admin} />
+          ))
+        )}
+      </TableBody>
+    </Table>
+  );
+}
+
+function InvitationRow({ invitation, admin }: { invitation: Invitation; admin: boolean }) {
+  const soon = expiresSoon(invitation.expires_at);
+  const [pending, setPending] = useState<Pending>(null);
+  const name = `${invitation.first_name} ${invitation.last_name}`.trim();
+  return (
+    <TableRow className={cn(soon && 'bg-amber-50 dark:bg-amber-950/30')} data-expiring={soon || undefined}>
+      <TableCell>
+        <div className="font-medium">{name}</div>
+        <div className="text-muted-foreground">{invitation.email}</div>
+      </TableCell>
+      <TableCell className="capitalize">{roleLabel(invitation.role)}</TableCell>
+      <TableCell>
+        <span className={cn('inline-flex items-center gap-1', soon && 'font-medium text-amber-700 dark:text-amber-400')}>
+          {soon && <Clock className="size-4" role="img" aria-label={t.expiresSoon} />}
+          {formatDateTime(invitation.expires_at)}
+        </span>
+      </TableCell>
+      <TableCell>
+        <Badge variant="outline" className="capitalize">
+          {invitation.status}
+        </Badge>
+      </TableCell>
+      {admin && (
+        <TableCell className="text-right">
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button variant="ghost" size="icon" aria-label={`Actions for ${invitation.email}`}>
+                <MoreHorizontal aria-hidden />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end">
+              <DropdownMenuItem onSelect={() => setPending('link')}>
+                <Link2 aria-hidden />
+                {t.copyLink}
+              </DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => setPending('resend')}>
+                <Send aria-hidden />
+                {t.resend}
+              </DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => setPending('revoke')} className="text-destructive">
+                <XCircle aria-hidden />
+                {t.revoke}
+              </DropdownMenuItem>
+            </DropdownMenuContent>
+          </DropdownMenu>
+          <CopyLinkDialog invitation={invitation} open={pending === 'link'} onOpenChange={(open) => !open && setPending(null)} />
+          <ResendDialog invitation={invitation} open={pending === 'resend'} onOpenChange={(open) => !open && setPending(null)} />
+          <RevokeDialog invitation={invitation} open={pending === 'revoke'} onOpenChange={(open) => !open && setPending(null)} />
+        </TableCell>
+      )}
+    </TableRow>
+  );
+}
+
+interface DialogProps {
+  invitation: Invitation;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}
+
+async function copyToClipboard(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Copy link makes a fresh link: the mailed one stops working, which the dialog says first. */
+function CopyLinkDialog({ invitation, open, onOpenChange }: DialogProps) {
+  const makeLink = useInvitationLink();
+  const [shown, setShown] = useState<string | null>(null);
+  return (
+    <>
+      <AlertDialog open={open} onOpenChange={onOpenChange}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>{t.copyLink}</AlertDialogTitle>
+            <AlertDialogDescription>
+              {t.copyLinkConfirm(invitation.email)} {t.copyLinkWarning}
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction
+              onClick={() =>
+                makeLink.mutate(invitation.id, {
+                  onSuccess: async ({ link }) => {
+                    if (await copyToClipboard(link)) {
+                      toast.success(MESSAGES.invitations.linkCopied, { description: t.linkCopiedNote });
+                    } else {
+                      // No clipboard access (e.g. a browser permission): show the link to copy by hand.
+                      setShown(link);
+                    }
+                  },
+                  onError: (error) => toast.error(t.linkFailed, { description: error.message }),
+                })
+              }
+            >
+              Create and copy link
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+      <Dialog open={shown !== null} onOpenChange={(next) => !next && setShown(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>{t.linkReadyTitle}</DialogTitle>
+            <DialogDescription>{t.linkReadyBody}</DialogDescription>
+          </DialogHeader>
+          <Input
+            aria-label={t.linkReadyTitle}
+            readOnly
+            value={shown ?? ''}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}
+
+function ResendDialog({ invitation, open, onOpenChange }: DialogProps) {
+  const resend = useResendInvitation();
+  return (
+    <AlertDialog open={open} onOpenChange={onOpenChange}>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{t.resend}</AlertDialogTitle>
+          <AlertDialogDescription>
+            {t.resendConfirm(invitation.email)} {t.resendWarning}
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            onClick={() =>
+              resend.mutate(invitation.id, {
+                onSuccess: () => toast.success(MESSAGES.invitations.resent),
+                onError: (error) => toast.error(MESSAGES.invitations.resendFailed, { description: error.message }),
+              })
+            }
+          >
+            Resend
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

@@ -1,0 +1,346 @@
+import {
+  invitableRoles,
+  isAdminRole,
+  MESSAGES,
+  PAGING,
+  roleLabel,
+  USER_STATUSES,
+  type Invitation,
+  type OrgType,
+  type UserProfile,
+  type UserStatus,
+} from '@console/domain';
+import { Eye, Pencil, Search, UserX, XCircle } from 'lucide-react';
+import { useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { useAuth } from '@/lib/auth';
+import { PATHS } from '@/lib/paths';
+import { useDeactivateUser } from '../api/deactivate-user';
+import { useInvitations } from '../api/list-invitations';
+import { useUsers } from '../api/list-users';
+import { formatDateTime, fullName } from '../format';
+import { LoadError } from './LoadError';
+import { RevokeDialog } from './RevokeDialog';
+import { UserStatusBadge } from './UserStatusBadge';
+
+const ALL = '_all';
+const t = MESSAGES.teamPages;
+/** Pending invitations are searched on the client, over the newest this many. */
+const PENDING_FETCH = 100;
+const SEARCH_DELAY_MS = 300;
+
+type Row =
+  | { kind: 'user'; user: UserProfile }
+  | { kind: 'invitation'; invitation: Invitation };
+
+interface UsersPanelProps {
+  /** The organization listed; undefined lists the signed-in user's own. */
+  organizationId?: string;
+  orgType: OrgType | null;
+}
+
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setDebounced(value), delayMs);
+    return () => window.clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+function matches(invitation: Invitation, role: string, search: string): boolean {
+  if (role !== ALL && invitation.role !== role) return false;
+  if (!search) return true;
+  const text = `${invitation.email} ${invitation.first_name} ${invitation.last_name}`.toLowerCase();
+  return text.includes(search.toLowerCase());
+}
+
+/** Users of an organization with search, filters, paging and row actions (spec 2, Users panel). */
+export function UsersPanel({ organizationId, orgType }: UsersPanelProps) {
+  const { claims } = useAuth();
+  const admin = isAdminRole(claims?.role);
+  const [searchText, setSearchText] = useState('');
+  const search = useDebounced(searchText.trim(), SEARCH_DELAY_MS);
+  const [status, setStatus] = useState<string>(ALL);
+  const [role, setRole] = useState<string>(ALL);
+  // A new filter starts again at the first page.
+  const filterKey = `${search}|${status}|${role}`;
+  const [paging, setPaging] = useState<{ key: string; page: number }>({ key: filterKey, page: PAGING.defaultPage });
+  const page: number = paging.key === filterKey ? paging.page : PAGING.defaultPage;
+  const pendingMode = status === 'pending';
+  const pageSize = PAGING.usersPageSize;
+
+  const users = useUsers(
+    {
+      organization_id: organizationId,
+      page,
+      page_size: pageSize,
+      status: status === ALL ? undefined : (status as UserStatus),
+      role: role === ALL ? undefined : role,
+      search: search || undefined,
+    },
+    { enabled: !pendingMode },
+  );
+  const invitations = useInvitations(
+    { organization_id: organizationId, status: 'pending', page: 1, page_size: PENDING_FETCH },
+    { enabled: pendingMode },
+  );
+
+  const view = useMemo(() => {
+    if (pendingMode) {
+      if (!invitations.data) return null;
+      const found = invitations.data.invitations.filter((invitation) => matches(invitation, role, search));
+      const start = (page - 1) * pageSize;
+      return {
+        rows: found.slice(start, start + pageSize).map((invitation): Row => ({ kind: 'invitation', invitation })),
+        total: found.length,
+        totalPages: Math.ceil(found.length / pageSize),
+        truncated: invitations.data.pagination.total > PENDING_FETCH,
+      };
+    }
+    if (!users.data) return null;
+    return {
+      rows: users.data.users.map((user): Row => ({ kind: 'user', user })),
+      total: users.data.pagination.total,
+      totalPages: users.data.pagination.total_pages,
+      truncated: false,
+    };
+  }, [pendingMode, invitations.data, users.data, role, search, page, pageSize]);
+
+  const active = pendingMode ? invitations : users;
+
+  function goTo(next: number) {
+    // Values below 1 or above the last page are ignored (spec 2, Users panel).
+    if (!view || next < 1 || next > view.totalPages) return;
+    setPaging({ key: filterKey, page: next });
+  }
+
+  const from = view && view.total > 0 ? (page - 1) * pageSize + 1 : 0;
+  const to = view ? Math.min(page * pageSize, view.total) : 0;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-col gap-3 md:flex-row md:items-end">
+        <div className="grid flex-1 gap-2">
+          <Label htmlFor="users-search">Search</Label>
+          <div className="relative">
+            <Search className="absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+            <Input
+              id="users-search"
+              type="search"
+              placeholder="Search by name or email"
+              className="pl-8"
+              value={searchText}
+              onChange={(event) => setSearchText(event.target.value)}
+            />
+          </div>
+        </div>
+        <div className="grid gap-2 md:w-44">
+          <Label htmlFor="users-status">Status</Label>
+          <NativeSelect id="users-status" value={status} onChange={(event) => setStatus(event.target.value)}>
+            <option value={ALL}>All statuses</option>
+            {USER_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {value.charAt(0).toUpperCase() + value.slice(1)}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+        <div className="grid gap-2 md:w-56">
+          <Label htmlFor="users-role">Role</Label>
+          <NativeSelect id="users-role" value={role} onChange={(event) => setRole(event.target.value)}>
+            <option value={ALL}>All roles</option>
+            {invitableRoles(orgType).map((value) => (
+              <option key={value} value={value}>
+                {roleLabel(value)}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+      </div>
+
+      {active.isError && !view ? (
+        <LoadError error={active.error} title={MESSAGES.users.loadFailed} />
+      ) : (
+        <>
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Name</TableHead>
+                <TableHead>Email</TableHead>
+                <TableHead>Role</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead className="text-right">Actions</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {!view ? (
+                Array.from({ length: PAGING.skeletonRows }, (_, index) => (
+                  <TableRow key={index} aria-hidden>
+                    {Array.from({ length: 5 }, (__, cell) => (
+                      <TableCell key={cell}>
+                        <Skeleton className="h-5 w-full" />
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                ))
+              ) : view.rows.length === 0 ? (
+                <TableRow>
+                  <TableCell colSpan={5} className="py-8 text-center whitespace-normal text-muted-foreground">
+                    {MESSAGES.users.emptyState}
+                  </TableCell>
+                </TableRow>
+              ) : (
+                view.rows.map((row) =>
+                  row.kind === 'user' ? (
+                    <UserRow key={row.user.id} user={row.user} admin={admin} self={row.user.id === claims?.user_id} />
+                  ) : (
+                    <InvitationRow key={row.invitation.id} invitation={row.invitation} admin={admin} />
+                  ),
+                )
+              )}
+            </TableBody>
+          </Table>
+          {!view && <span className="sr-only" role="status">Loading</span>}
+          {view && (
+            <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+              <p className="text-sm text-muted-foreground" aria-live="polite">
+                {t.showing(from, to, view.total)}
+                {view.truncated && <> {t.newestPendingOnly(PENDING_FETCH)}</>}
+              </p>
+              <div className="flex gap-2">
+                <Button variant="outline" size="sm" onClick={() => goTo(page - 1)} disabled={page <= 1}>
+                  Previous
+                </Button>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => goTo(page + 1)}
+                  disabled={page >= view.totalPages}
+                >
+                  Next
+                </Button>
+              </div>
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function UserRow({ user, admin, self }: { user: UserProfile; admin: boolean; self: boolean }) {
+  const name = fullName(user);
+  const label = name || user.email;
+  return (
+    <TableRow>
+      <TableCell className="font-medium">{name}</TableCell>
+      <TableCell>{user.email}</TableCell>
+      <TableCell className="capitalize">{roleLabel(user.role)}</TableCell>
+      <TableCell>
+        <UserStatusBadge status={user.status} />
+      </TableCell>
+      <TableCell>
+        <div className="flex justify-end gap-1">
+          <Button asChild variant="ghost" size="icon" aria-label={`View ${label}`}>
+            <Link to={`${PATHS.users}/${user.id}`}>
+              <Eye aria-hidden />
+            </Link>
+          </Button>
+          {admin && (
+            <Button asChild variant="ghost" size="icon" aria-label={`Edit ${label}`}>
+              <Link to={`${PATHS.users}/${user.id}/edit`}>
+                <Pencil aria-hidden />
+              </Link>
+            </Button>
+          )}
+          {admin && !self && <DeactivateButton user={user} label={label} />}
+        </div>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function DeactivateButton({ user, label }: { user: UserProfile; label: string }) {
+  const deactivate = useDeactivateUser();
+  const [open, setOpen] = useState(false);
+  return (
+    <AlertDialog open={open} onOpenChange={setOpen}>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={`Deactivate ${label}`}
+        disabled={user.status === 'inactive' || deactivate.isPending}
+        onClick={() => setOpen(true)}
+      >
+        <UserX aria-hidden />
+      </Button>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Deactivate user</AlertDialogTitle>
+          <AlertDialogDescription>{MESSAGES.users.deactivateConfirm(label)}</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            className={buttonVariants({ variant: 'destructive' })}
+            onClick={() =>
+              deactivate.mutate(user.id, {
+                onSuccess: () => toast.success(MESSAGES.users.deactivated),
+                onError: (error) => toast.error(MESSAGES.users.deactivateFailed, { description: error.message }),
+              })
+            }
+          >
+            Deactivate
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+function InvitationRow({ invitation, admin }: { invitation: Invitation; admin: boolean }) {
+  return (
+    <TableRow>
+      {/* Pending invitations have no names yet; the invitation date is the row's invited_at. */}
+      <TableCell title={`Invited ${formatDateTime(invitation.created_at)}`} />
+      <TableCell>{invitation.email}</TableCell>
+      <TableCell className="capitalize">{roleLabel(invitation.role)}</TableCell>
+      <TableCell>
+        <UserStatusBadge status="pending" />
+      </TableCell>
+      <TableCell>
+        <div className="flex justify-end gap-1">{admin && <RevokeButton invitation={invitation} />}</div>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function RevokeButton({ invitation }: { invitation: Invitation }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant="ghost" size="icon" aria-label={`Revoke invitation for ${invitation.email}`} onClick={() => setOpen(true)}>
+        <XCircle aria-hidden />
+      </Button>
+      <RevokeDialog invitation={invitation} open={open} onOpenChange={setOpen} />
+    </>
+  );
+}

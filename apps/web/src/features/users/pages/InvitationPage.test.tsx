@@ -1,0 +1,137 @@
+import { MESSAGES, TIMING, UI } from '@console/domain';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiError, json, makeSession, renderApp } from '@/test/helpers';
+import { sessionStore } from '@/lib/session-store';
+import { mockApi, OWN_ORG } from '../test/fixtures';
+
+const t = MESSAGES.teamPages;
+const INVITATION_ID = '00000000-0000-4000-8000-0000000000ee';
+
+// The page is a lazy chunk: load it once before the first test's clock starts.
+beforeAll(() => Promise.all([import('./InvitationPage'), import('@/features/auth/pages/LoginPage')]), 30_000);
+
+const registration = {
+  result: 'requires_registration',
+  requiresRegistration: true,
+  email: 'newbie@example.test',
+  invitationId: INVITATION_ID,
+  organizationId: OWN_ORG,
+  organizationName: 'Acme Corporation',
+  role: 'tenant_user',
+};
+
+describe('invitation page', { timeout: 20_000 }, () => {
+  it('says Invalid invitation link. without a token', async () => {
+    const fetchMock = mockApi({});
+    renderApp('/invitation', { session: null });
+    expect(await screen.findByText(MESSAGES.invitations.invalidLink)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: t.goToLogin })).toHaveAttribute('href', '/login');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('registers a new invitee with the spec messages, signs them in and goes to the dashboard after 3 s', async () => {
+    const session = makeSession({ email: 'newbie@example.test', role: 'tenant_user' });
+    let registered: unknown;
+    mockApi({
+      'POST /api/invitations/accept': ({ body }) => {
+        expect(body).toEqual({ token: 'tok-1' });
+        return json(200, registration);
+      },
+      'POST /api/invitations/register': ({ body }) => {
+        registered = body;
+        return json(200, session);
+      },
+      'GET /api/users/me': () => json(200, session.user),
+    });
+    renderApp('/auth/accept-invitation?token=tok-1', { session: null });
+    const user = userEvent.setup();
+
+    const email = await screen.findByLabelText('Email');
+    expect(email).toHaveValue('newbie@example.test');
+    expect(email).toHaveAttribute('readonly');
+    const submit = screen.getByRole('button', { name: 'Create Account & Accept' });
+
+    await user.type(screen.getByLabelText('Password'), 'short');
+    await user.type(screen.getByLabelText('Confirm password'), 'short');
+    await user.click(submit);
+    expect(await screen.findByText(MESSAGES.auth.passwordTooShort)).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText('Password'));
+    await user.type(screen.getByLabelText('Password'), 'long enough 1');
+    await user.clear(screen.getByLabelText('Confirm password'));
+    await user.type(screen.getByLabelText('Confirm password'), 'long enough 2');
+    await user.click(submit);
+    expect(await screen.findByText(MESSAGES.auth.passwordsDoNotMatch)).toBeInTheDocument();
+    expect(registered).toBeUndefined();
+
+    await user.clear(screen.getByLabelText('Confirm password'));
+    await user.type(screen.getByLabelText('Confirm password'), 'long enough 1');
+    await user.click(submit);
+    expect(await screen.findByText(t.acceptJoined('Acme Corporation'))).toBeInTheDocument();
+    expect(registered).toEqual({ token: 'tok-1', password: 'long enough 1' });
+    expect(sessionStore.get().status).toBe('signed-in');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'), {
+      timeout: TIMING.acceptanceRedirectMs + 3000,
+    });
+  });
+
+  it('shows a registration failure from the server', async () => {
+    mockApi({
+      'POST /api/invitations/accept': () => json(200, registration),
+      'POST /api/invitations/register': () => apiError(410, 'invitation_revoked', MESSAGES.invitations.revoked),
+    });
+    renderApp('/invitation?token=tok-2', { session: null });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Password'), 'long enough 1');
+    await user.type(screen.getByLabelText('Confirm password'), 'long enough 1');
+    await user.click(screen.getByRole('button', { name: 'Create Account & Accept' }));
+    expect(await screen.findByText(t.registrationFailed)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.invitations.revoked)).toBeInTheDocument();
+  });
+
+  it('shows the error state with the reason, the code under Technical details, Retry and Go to Login', async () => {
+    mockApi({
+      'POST /api/invitations/accept': () => apiError(410, 'invitation_revoked', MESSAGES.invitations.revoked),
+    });
+    renderApp('/invitation?token=revoked-token', { session: null });
+    expect(await screen.findByText(MESSAGES.invitations.revoked)).toBeInTheDocument();
+    expect(screen.getByText(t.technicalDetails)).toBeInTheDocument();
+    expect(screen.getByText('invitation_revoked')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: t.retry })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: t.goToLogin })).toHaveAttribute('href', '/login');
+  });
+
+  it('keeps the token for an existing account and sends it to /login?token= after 3 s', async () => {
+    mockApi({
+      'POST /api/invitations/accept': () =>
+        json(200, { result: 'requires_login', requiresLogin: true, email: 'known@example.test' }),
+    });
+    renderApp('/invitation?token=tok-3', { session: null });
+    expect(await screen.findByText(t.acceptLoginBody('known@example.test'))).toBeInTheDocument();
+    expect(sessionStorage.getItem(UI.pendingInvitationKey)).toBe('tok-3');
+    expect(screen.getByTestId('location')).toHaveTextContent('/invitation');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login?token=tok-3'), {
+      timeout: TIMING.acceptanceRedirectMs + 3000,
+    });
+    expect(await screen.findByText(MESSAGES.auth.pendingInvitationNotice)).toBeInTheDocument();
+  });
+
+  it('accepts at once for the signed-in invitee, with the bearer, and refreshes the session', async () => {
+    const session = makeSession();
+    const refreshed = makeSession({ tokenId: 'second' });
+    let bearer: string | undefined;
+    mockApi({
+      'POST /api/invitations/accept': ({ headers }) => {
+        bearer = headers.Authorization;
+        return json(200, { result: 'accepted', organizationId: OWN_ORG, organizationName: 'Acme Corporation', role: 'tenant_user' });
+      },
+      'POST /api/auth/refresh': () => json(200, refreshed),
+    });
+    renderApp('/invitation?token=tok-4', { session });
+    expect(await screen.findByText(t.acceptJoined('Acme Corporation'))).toBeInTheDocument();
+    expect(bearer).toBe(`Bearer ${session.access_token}`);
+    expect(sessionStore.accessToken()).toBe(refreshed.access_token);
+  });
+});

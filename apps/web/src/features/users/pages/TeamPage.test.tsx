@@ -1,0 +1,148 @@
+import { MESSAGES } from '@console/domain';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { json, makeSession, renderApp } from '@/test/helpers';
+import { callsTo, makeInvitation, makeUser, mockApi, page } from '../test/fixtures';
+
+const t = MESSAGES.teamPages;
+const HOUR = 3600 * 1000;
+
+/** Counts by status for the stat cards (page_size=1) and one page of members. */
+function teamApi(invitations: ReturnType<typeof makeInvitation>[], extra: Parameters<typeof mockApi>[0] = {}) {
+  const counts: Record<string, number> = { all: 12, active: 9, inactive: 3 };
+  return mockApi({
+    'GET /api/users': ({ url }) =>
+      url.searchParams.get('page_size') === '1'
+        ? page('users', [makeUser()], { pageSize: 1, total: counts[url.searchParams.get('status') ?? 'all']! })
+        : page('users', [makeUser()]),
+    'GET /api/invitations': ({ url }) =>
+      url.searchParams.get('page_size') === '1'
+        ? page('invitations', invitations.slice(0, 1), { pageSize: 1, total: invitations.length })
+        : page('invitations', invitations, { pageSize: 50 }),
+    ...extra,
+  });
+}
+
+async function openInvitationsTab(user = userEvent.setup()) {
+  await user.click(await screen.findByRole('tab', { name: t.tabInvitations }));
+  return user;
+}
+
+// The page is a lazy chunk: load it once before the first test's clock starts.
+beforeAll(() => Promise.all([import('./TeamPage'), import('@/app/shell/AppShell')]), 30_000);
+
+describe('team page', { timeout: 20_000 }, () => {
+  it('shows the four counts from the servers totals and Invite Team Member for admins', async () => {
+    const fetchMock = teamApi([makeInvitation(), makeInvitation()]);
+    renderApp('/team', { session: makeSession({ role: 'tenant_admin' }) });
+    expect(await screen.findByLabelText(`${t.statTotal}: 12`)).toBeInTheDocument();
+    expect(await screen.findByLabelText(`${t.statActive}: 9`)).toBeInTheDocument();
+    expect(await screen.findByLabelText(`${t.statInactive}: 3`)).toBeInTheDocument();
+    expect(await screen.findByLabelText(`${t.statPending}: 2`)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: t.inviteTeamMember })).toHaveAttribute('href', '/users/create');
+    const statuses = callsTo(fetchMock, 'GET /api/users')
+      .filter((url) => url.searchParams.get('page_size') === '1')
+      .map((url) => url.searchParams.get('status'));
+    expect(statuses.sort()).toEqual(['active', 'inactive', null].sort());
+  });
+
+  it('hides Invite Team Member from non-admins', async () => {
+    teamApi([]);
+    renderApp('/team', { session: makeSession({ role: 'tenant_manager' }) });
+    await screen.findByLabelText(`${t.statTotal}: 12`);
+    expect(screen.queryByRole('link', { name: t.inviteTeamMember })).not.toBeInTheDocument();
+  });
+});
+
+describe('invitations table', { timeout: 20_000 }, () => {
+  it('shows 5 skeleton rows while loading', async () => {
+    mockApi({
+      'GET /api/users': () => page('users', []),
+      'GET /api/invitations': () => new Promise<Response>(() => {}),
+    });
+    renderApp('/team', { session: makeSession() });
+    await openInvitationsTab();
+    expect(await screen.findAllByTestId('invitation-skeleton')).toHaveLength(5);
+  });
+
+  it('says when there are no pending invitations', async () => {
+    teamApi([]);
+    renderApp('/team', { session: makeSession() });
+    await openInvitationsTab();
+    expect(await screen.findByText(MESSAGES.invitations.empty)).toBeInTheDocument();
+  });
+
+  it('highlights in amber with a clock an invitation expiring within 24 hours', async () => {
+    const soon = makeInvitation({ email: 'soon@example.test', expires_at: new Date(Date.now() + 2 * HOUR).toISOString() });
+    const later = makeInvitation({ email: 'later@example.test', expires_at: new Date(Date.now() + 72 * HOUR).toISOString() });
+    teamApi([soon, later]);
+    renderApp('/team', { session: makeSession() });
+    await openInvitationsTab();
+    const soonRow = (await screen.findByText('soon@example.test')).closest('tr')!;
+    const laterRow = screen.getByText('later@example.test').closest('tr')!;
+    expect(soonRow).toHaveClass('bg-amber-50');
+    expect(within(soonRow).getByRole('img', { name: t.expiresSoon })).toBeInTheDocument();
+    expect(laterRow).not.toHaveClass('bg-amber-50');
+    expect(within(laterRow).queryByRole('img', { name: t.expiresSoon })).not.toBeInTheDocument();
+    expect(within(soonRow).getByText(/Ivy Invitee/)).toBeInTheDocument();
+  });
+
+  it('copies a fresh link after a confirmation that warns the mailed link stops working', async () => {
+    const invitation = makeInvitation({ email: 'copy@example.test' });
+    const link = 'http://console.test/invitation?token=fresh-token';
+    teamApi([invitation], {
+      [`POST /api/invitations/${invitation.id}/link`]: () => json(200, { invitation, link }),
+    });
+    renderApp('/team', { session: makeSession() });
+    const user = await openInvitationsTab();
+    await user.click(await screen.findByRole('button', { name: 'Actions for copy@example.test' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      t.copyLink,
+      t.resend,
+      t.revoke,
+    ]);
+    await user.click(within(menu).getByRole('menuitem', { name: t.copyLink }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent(t.copyLinkWarning);
+    await user.click(within(dialog).getByRole('button', { name: 'Create and copy link' }));
+    expect(await screen.findByText(MESSAGES.invitations.linkCopied)).toBeInTheDocument();
+    expect(screen.getByText(t.linkCopiedNote)).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(link);
+  });
+
+  it('resends after confirmation and toasts; a failure toasts the reason', async () => {
+    const invitation = makeInvitation({ email: 'again@example.test' });
+    let fail = false;
+    teamApi([invitation], {
+      [`POST /api/invitations/${invitation.id}/resend`]: () =>
+        fail
+          ? json(422, { error: { code: 'rule', message: MESSAGES.invitations.revoked } })
+          : json(200, { invitation }),
+    });
+    renderApp('/team', { session: makeSession() });
+    const user = await openInvitationsTab();
+    async function resend() {
+      await user.click(await screen.findByRole('button', { name: 'Actions for again@example.test' }));
+      await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: t.resend }));
+      const dialog = await screen.findByRole('alertdialog');
+      expect(dialog).toHaveTextContent(t.resendConfirm('again@example.test'));
+      await user.click(within(dialog).getByRole('button', { name: 'Resend' }));
+    }
+    await resend();
+    expect(await screen.findByText(MESSAGES.invitations.resent)).toBeInTheDocument();
+    fail = true;
+    await resend();
+    expect(await screen.findByText(MESSAGES.invitations.resendFailed)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.invitations.revoked)).toBeInTheDocument();
+  });
+
+  it('shows no actions to non-admins', async () => {
+    teamApi([makeInvitation({ email: 'quiet@example.test' })]);
+    renderApp('/team', { session: makeSession({ role: 'tenant_manager' }) });
+    await openInvitationsTab();
+    await screen.findByText('quiet@example.test');
+    expect(screen.queryByRole('button', { name: 'Actions for quiet@example.test' })).not.toBeInTheDocument();
+  });
+});

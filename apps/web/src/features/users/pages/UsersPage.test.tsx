@@ -1,0 +1,212 @@
+import { MESSAGES } from '@console/domain';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiError, json, makeSession, renderApp } from '@/test/helpers';
+import { callsTo, CHILD_ORG, makeInvitation, makeUser, mockApi, OWN_ORG, page, SELF_ID } from '../test/fixtures';
+
+const t = MESSAGES.teamPages;
+
+function childOrganization(overrides: Record<string, unknown> = {}) {
+  return {
+    organization: {
+      id: CHILD_ORG,
+      name: 'Child Tenant',
+      description: null,
+      org_type: 'tenant',
+      parent_org_id: OWN_ORG,
+      status: 'active',
+      disable_parent_invites: false,
+      created_at: '2025-01-01T00:00:00Z',
+      updated_at: '2025-01-01T00:00:00Z',
+      deleted_at: null,
+      credit_balance: '0.00',
+      activated_agent_limit: 0,
+      organization_billing_settings: { organization_id: CHILD_ORG, credit_balance: '0.00', activated_agent_limit: 0 },
+      active_agent_count: 0,
+      child_count: 0,
+      ...overrides,
+    },
+  };
+}
+
+// The page is a lazy chunk: load it once before the first test's clock starts.
+beforeAll(() => Promise.all([import('./UsersPage'), import('@/app/shell/AppShell')]), 30_000);
+
+// Whole-page journeys on a busy machine take longer than the 5 s default.
+describe('users page', { timeout: 20_000 }, () => {
+  it('lists users with the pagination text, pages forward and sends the filters to the server', async () => {
+    const users = Array.from({ length: 10 }, () => makeUser());
+    const fetchMock = mockApi({
+      'GET /api/users': ({ url }) =>
+        url.searchParams.get('page') === '2'
+          ? page('users', [makeUser({ email: 'last@example.test' })], { page: 2, total: 11 })
+          : page('users', users, { total: 11 }),
+    });
+    renderApp('/users', { session: makeSession({ role: 'tenant_admin', orgType: 'tenant', orgName: 'Acme Corporation' }) });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Users' })).toBeInTheDocument();
+    expect(screen.getByText('Manage users in Acme Corporation')).toBeInTheDocument();
+    expect(await screen.findByText('Showing 1 to 10 of 11 users')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Showing 11 to 11 of 11 users')).toBeInTheDocument();
+    expect(screen.getByText('last@example.test')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+
+    // The role filter offers the admin, manager and user roles of the organization's type only.
+    const roleFilter = screen.getByLabelText('Role');
+    expect(within(roleFilter).getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'All roles',
+      'tenant admin',
+      'tenant manager',
+      'tenant user',
+    ]);
+    await user.selectOptions(roleFilter, 'tenant_manager');
+    await user.selectOptions(screen.getByLabelText('Status'), 'inactive');
+    await user.type(screen.getByLabelText('Search'), 'bob');
+    await waitFor(() => {
+      const last = callsTo(fetchMock, 'GET /api/users').at(-1)!;
+      expect(last.searchParams.get('search')).toBe('bob');
+      expect(last.searchParams.get('role')).toBe('tenant_manager');
+      expect(last.searchParams.get('status')).toBe('inactive');
+      // A new filter starts again at the first page.
+      expect(last.searchParams.get('page')).toBe('1');
+      expect(last.searchParams.get('page_size')).toBe('10');
+    });
+  });
+
+  it('shows the empty state', async () => {
+    mockApi({ 'GET /api/users': () => page('users', []) });
+    renderApp('/users', { session: makeSession() });
+    expect(await screen.findByText(MESSAGES.users.emptyState)).toBeInTheDocument();
+    expect(screen.getByText('Showing 0 to 0 of 0 users')).toBeInTheDocument();
+  });
+
+  it('shows Access Denied without retrying on 403', async () => {
+    const fetchMock = mockApi({ 'GET /api/users': () => apiError(403, 'forbidden', MESSAGES.generic.forbidden) });
+    renderApp('/users', { session: makeSession({ role: 'tenant_user' }) });
+    expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.generic.forbidden)).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'GET /api/users')).toHaveLength(1);
+  });
+
+  it('deactivates after the confirmation and toasts; never offers it on oneself or an inactive user', async () => {
+    const carol = makeUser({ first_name: 'Carol', last_name: 'Jones', status: 'active' });
+    const gone = makeUser({ first_name: 'Gone', last_name: 'User', status: 'inactive' });
+    const me = makeUser({ id: SELF_ID, first_name: 'Alice', last_name: 'Admin', role: 'tenant_admin' });
+    let deleted = '';
+    mockApi({
+      'GET /api/users': () => page('users', deleted ? [{ ...carol, status: 'inactive' }, gone, me] : [carol, gone, me]),
+      [`DELETE /api/users/${carol.id}`]: () => {
+        deleted = carol.id;
+        return json(200, { user: { ...carol, status: 'inactive' } });
+      },
+    });
+    renderApp('/users', { session: makeSession() });
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole('button', { name: 'Deactivate Carol Jones' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent(MESSAGES.users.deactivateConfirm('Carol Jones'));
+    await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+    expect(await screen.findByText(MESSAGES.users.deactivated)).toBeInTheDocument();
+    expect(deleted).toBe(carol.id);
+
+    expect(screen.getByRole('button', { name: 'Deactivate Gone User' })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Deactivate Alice Admin' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Edit Alice Admin' })).toHaveAttribute('href', `/users/${SELF_ID}/edit`);
+  });
+
+  it('toasts the failure of a deactivation with the reason', async () => {
+    const carol = makeUser({ first_name: 'Carol', last_name: 'Jones' });
+    mockApi({
+      'GET /api/users': () => page('users', [carol]),
+      [`DELETE /api/users/${carol.id}`]: () => apiError(422, 'rule', MESSAGES.users.lastAdmin),
+    });
+    renderApp('/users', { session: makeSession() });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Deactivate Carol Jones' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Deactivate' }));
+    expect(await screen.findByText(MESSAGES.users.deactivateFailed)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.users.lastAdmin)).toBeInTheDocument();
+  });
+
+  it('non-admins only view: no edit, deactivate or Invite User', async () => {
+    mockApi({ 'GET /api/users': () => page('users', [makeUser({ first_name: 'Carol', last_name: 'Jones' })]) });
+    renderApp('/users', { session: makeSession({ role: 'tenant_manager' }) });
+    expect(await screen.findByRole('link', { name: 'View Carol Jones' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Edit Carol Jones' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Deactivate Carol Jones' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: t.inviteUser })).not.toBeInTheDocument();
+  });
+
+  it('shows Invite User to admins of their own organization', async () => {
+    mockApi({ 'GET /api/users': () => page('users', []) });
+    renderApp('/users', { session: makeSession({ role: 'tenant_admin' }) });
+    expect(await screen.findByRole('link', { name: t.inviteUser })).toHaveAttribute(
+      'href',
+      `/users/create?organization_id=${OWN_ORG}&organization_name=Acme+Corporation`,
+    );
+  });
+
+  it.each([
+    [false, true],
+    [true, false],
+  ])('for a child organization with disable_parent_invites=%s shows Invite User: %s', async (disabled, shown) => {
+    mockApi({
+      'GET /api/users': ({ url }) => {
+        expect(url.searchParams.get('organization_id')).toBe(CHILD_ORG);
+        return page('users', []);
+      },
+      [`GET /api/organizations/${CHILD_ORG}`]: () => json(200, childOrganization({ disable_parent_invites: disabled })),
+    });
+    renderApp(`/users?organization_id=${CHILD_ORG}`, { session: makeSession({ role: 'agency_admin', orgType: 'agency' }) });
+    expect(await screen.findByText('Manage users in Child Tenant')).toBeInTheDocument();
+    await screen.findByText(MESSAGES.users.emptyState);
+    const invite = screen.queryByRole('link', { name: t.inviteUser });
+    if (shown) {
+      expect(invite).toHaveAttribute('href', `/users/create?organization_id=${CHILD_ORG}&organization_name=Child+Tenant`);
+    } else {
+      expect(invite).not.toBeInTheDocument();
+    }
+  });
+
+  it('pending shows the invitations as rows with blank names, and admins revoke after confirmation', async () => {
+    const invitation = makeInvitation({ email: 'pending@example.test', role: 'tenant_manager' });
+    let revoked = false;
+    const fetchMock = mockApi({
+      'GET /api/users': () => page('users', [makeUser()]),
+      'GET /api/invitations': ({ url }) => {
+        expect(url.searchParams.get('status')).toBe('pending');
+        return page('invitations', revoked ? [] : [invitation], { pageSize: 100 });
+      },
+      [`DELETE /api/invitations/${invitation.id}`]: () => {
+        revoked = true;
+        return json(200, { invitation: { ...invitation, status: 'revoked' } });
+      },
+    });
+    renderApp('/users', { session: makeSession() });
+    const user = userEvent.setup();
+    await screen.findByText('Showing 1 to 1 of 1 users');
+    await user.selectOptions(screen.getByLabelText('Status'), 'pending');
+
+    const row = (await screen.findByText('pending@example.test')).closest('tr')!;
+    const cells = within(row).getAllByRole('cell');
+    expect(cells[0]).toHaveTextContent('');
+    expect(cells[2]).toHaveTextContent('tenant manager');
+    expect(cells[3]).toHaveTextContent('pending');
+    expect(screen.getByText('Showing 1 to 1 of 1 users')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'GET /api/invitations')).toHaveLength(1);
+
+    await user.click(within(row).getByRole('button', { name: 'Revoke invitation for pending@example.test' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent(MESSAGES.invitations.revokeConfirm('pending@example.test'));
+    expect(dialog).toHaveTextContent(MESSAGES.invitations.revokeWarning);
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByText(MESSAGES.invitations.revokedToast)).toBeInTheDocument();
+    expect(await screen.findByText(MESSAGES.users.emptyState)).toBeInTheDocument();
+  });
+});

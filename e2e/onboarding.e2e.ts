@@ -1,0 +1,131 @@
+import { MESSAGES } from '@console/domain';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+
+/** Issue 4: an agency admin invites a user, who registers from the link; a revoked link says why. */
+
+interface Outbox {
+  messages: { to: string; link: string | null }[];
+}
+
+const PASSWORD = 'onboarding password 1';
+
+let server: TestServer;
+let adminToken: string;
+const browsers: TestBrowser[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  adminToken = await server.signIn(ADMIN.email, ADMIN.password);
+});
+
+afterAll(async () => {
+  for (const browser of browsers) await browser.close();
+  await server?.stop();
+});
+
+/** The newest mailed link to an address (the outbox lists newest first). */
+async function linkFor(email: string): Promise<string> {
+  const outbox = await server.api<Outbox>('/api/debug/outbox', { token: adminToken });
+  expect(outbox.status).toBe(200);
+  const link = outbox.body.messages.find((message) => message.to === email && message.link)?.link;
+  expect(link, `a mailed link for ${email}`).toMatch(/\/invitation\?token=.+/);
+  return link!;
+}
+
+async function createOrganization(token: string, name: string, orgType: string): Promise<string> {
+  const created = await server.api<{ organization: { id: string } }>('/api/organizations', {
+    method: 'POST',
+    token,
+    body: { name, org_type: orgType },
+  });
+  expect(created.status).toBe(201);
+  return created.body.organization.id;
+}
+
+/** Invites through the API and registers through the API; returns the new account's token. */
+async function onboardAdmin(inviterToken: string, organizationId: string, email: string, role: string): Promise<string> {
+  const invited = await server.api('/api/invitations', {
+    method: 'POST',
+    token: inviterToken,
+    body: { email, first_name: 'Setup', last_name: 'Admin', role, organization_id: organizationId },
+  });
+  expect(invited.status).toBe(201);
+  const token = new URL(await linkFor(email)).searchParams.get('token');
+  const registered = await server.api('/api/invitations/register', { method: 'POST', body: { token, password: PASSWORD } });
+  expect(registered.status).toBe(200);
+  return server.signIn(email, PASSWORD);
+}
+
+// Three accounts are set up and two browsers run: more than the default minute on a busy machine.
+it('an agency admin invites a user who registers from the link; a revoked link shows why', { timeout: 150_000 }, async () => {
+  // Setup through the API: house → super agency → agency, each with an admin.
+  const superAgencyId = await createOrganization(adminToken, 'Summit Super Agency', 'super_agency');
+  const superAdminToken = await onboardAdmin(adminToken, superAgencyId, 'super@example.test', 'super_agency_admin');
+  const agencyName = 'Harbor Agency';
+  const agencyId = await createOrganization(superAdminToken, agencyName, 'agency');
+  const agencyAdminToken = await onboardAdmin(superAdminToken, agencyId, 'agency.admin@example.test', 'agency_admin');
+
+  // The agency admin invites a user through the console.
+  const adminBrowser = await openBrowser();
+  browsers.push(adminBrowser);
+  const admin = adminBrowser.page;
+  await signInWithForm(admin, server, 'agency.admin@example.test', PASSWORD);
+  await admin.goto(server.url('/users/create'));
+  await admin.getByText(`Adding user to ${agencyName}`).waitFor();
+  await admin.getByLabel('Email', { exact: true }).fill('new.member@example.test');
+  await admin.getByLabel('First name', { exact: true }).fill('Nora');
+  await admin.getByLabel('Last name', { exact: true }).fill('Member');
+  await admin.getByLabel('Role', { exact: true }).selectOption('agency_user');
+  await admin.getByRole('button', { name: 'Send Invitation' }).click();
+  await admin.waitForURL(`**/users?organization_id=${agencyId}`);
+  await admin.getByText(MESSAGES.teamPages.invitationSent).first().waitFor();
+
+  // The invitee opens the mailed link in another browser, registers and lands signed in.
+  const link = await linkFor('new.member@example.test');
+  const inviteeBrowser = await openBrowser({ width: 375, height: 740 });
+  browsers.push(inviteeBrowser);
+  const invitee = inviteeBrowser.page;
+  await invitee.goto(link);
+  const email = invitee.getByLabel('Email', { exact: true });
+  await email.waitFor();
+  expect(await email.inputValue()).toBe('new.member@example.test');
+  await invitee.getByLabel('Password', { exact: true }).fill('member password 1');
+  await invitee.getByLabel('Confirm password', { exact: true }).fill('member password 1');
+  await invitee.getByRole('button', { name: 'Create Account & Accept' }).click();
+  await invitee.getByText(MESSAGES.teamPages.acceptJoined(agencyName)).waitFor();
+  await invitee.waitForURL('**/dashboard', { timeout: 10_000 });
+  await invitee.getByRole('heading', { level: 1, name: agencyName }).waitFor();
+  const members = await server.api<{ users: { email: string; role: string; status: string }[] }>(
+    `/api/users?organization_id=${agencyId}`,
+    { token: agencyAdminToken },
+  );
+  expect(members.body.users).toContainEqual(
+    expect.objectContaining({ email: 'new.member@example.test', role: 'agency_user', status: 'active' }),
+  );
+
+  // Another invitation, revoked by the agency admin in the console.
+  const second = await server.api('/api/invitations', {
+    method: 'POST',
+    token: agencyAdminToken,
+    body: { email: 'second@example.test', first_name: 'Sam', last_name: 'Second', role: 'agency_user' },
+  });
+  expect(second.status).toBe(201);
+  const revokedLink = await linkFor('second@example.test');
+  await admin.goto(server.url('/team'));
+  await admin.getByRole('tab', { name: MESSAGES.teamPages.tabInvitations }).click();
+  await admin.getByRole('button', { name: 'Actions for second@example.test' }).click();
+  await admin.getByRole('menuitem', { name: MESSAGES.teamPages.revoke }).click();
+  const dialog = admin.getByRole('alertdialog');
+  await dialog.getByText(MESSAGES.invitations.revokeConfirm('second@example.test')).waitFor();
+  await dialog.getByRole('button', { name: 'Revoke' }).click();
+  await admin.getByText(MESSAGES.invitations.revokedToast).first().waitFor();
+  await admin.getByText(MESSAGES.invitations.empty).waitFor();
+
+  // Its link now shows the error state with the reason.
+  await invitee.goto(revokedLink);
+  await invitee.getByText(MESSAGES.invitations.revoked).waitFor();
+  await invitee.getByText(MESSAGES.teamPages.technicalDetails).click();
+  await invitee.getByText('invitation_revoked').waitFor();
+  await invitee.getByRole('link', { name: MESSAGES.teamPages.goToLogin }).waitFor();
+});
