@@ -1,6 +1,278 @@
-import { UnavailablePage } from '@/components/unavailable-page';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  allocationSchema,
+  can,
+  CREDITS,
+  MESSAGES,
+  ORG_TYPE_LABELS,
+  type AllocationResult,
+  type Organization,
+  type OrganizationDetail,
+} from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
+import { AlertCircle, ArrowLeft, CheckCircle2 } from 'lucide-react';
+import { useRef, useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useParams } from 'react-router';
+import { z } from 'zod';
+import { FormField } from '@/components/form-field';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Textarea } from '@/components/ui/textarea';
+import { getOrganization, organizationQueryKey } from '@/features/organizations/api/get-organization';
+import { listOrganizations, organizationsQueryKey } from '@/features/organizations/api/list-organizations';
+import { ApiError } from '@/lib/api';
+import { useAuth } from '@/lib/auth';
+import { useAllocateCredits } from '../api/allocate-credits';
+import { loadRetry } from '../api/load-retry';
+import { amountFieldSchema } from '../amount-field';
+import { orgsBaseOf } from '../base-path';
+import { formatCredits } from '../format';
+import { newIdempotencyKey } from '../idempotency-key';
 
-/** {base}/:id/allocate-credits. */
+const c = MESSAGES.credits;
+const p = MESSAGES.creditPages;
+
+const allocateFormSchema = z.object({
+  to_org_id: allocationSchema.shape.to_org_id,
+  amount: amountFieldSchema,
+  notes: z.string().trim().max(500, 'Notes must be at most 500 characters.'),
+});
+type AllocateFormInput = z.input<typeof allocateFormSchema>;
+type AllocateFormOutput = z.output<typeof allocateFormSchema>;
+
+function ErrorAlert({ title, message }: { title: string; message?: string }) {
+  return (
+    <Alert variant="destructive">
+      <AlertCircle aria-hidden />
+      <AlertTitle>{title}</AlertTitle>
+      {message && <AlertDescription>{message}</AlertDescription>}
+    </Alert>
+  );
+}
+
+function loadError(error: Error) {
+  if (error instanceof ApiError && error.status === 403) return <ErrorAlert title={MESSAGES.auth.accessDenied} message={error.message} />;
+  if (error instanceof ApiError && error.status === 404) return <ErrorAlert title={MESSAGES.organizations.notFound} />;
+  return <ErrorAlert title={MESSAGES.organizations.failedToLoadDetails} message={error.message} />;
+}
+
+interface ShownResult extends AllocationResult {
+  toName: string;
+}
+
+function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDetail; childOrgs: Organization[]; preselected: string }) {
+  const allocate = useAllocateCredits();
+  const defaults: AllocateFormInput = { to_org_id: preselected, amount: '', notes: '' };
+  const form = useForm<AllocateFormInput, unknown, AllocateFormOutput>({
+    resolver: zodResolver(allocateFormSchema),
+    defaultValues: defaults,
+  });
+  const { errors, isSubmitting } = form.formState;
+  const [result, setResult] = useState<ShownResult | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  // The key of a submission that failed on the network: sending the same form again reuses it.
+  const pending = useRef<{ key: string; signature: string } | null>(null);
+
+  async function submit(values: AllocateFormOutput) {
+    const input = { from_org_id: from.id, to_org_id: values.to_org_id, amount: values.amount, notes: values.notes || null };
+    const signature = JSON.stringify(input);
+    const idempotencyKey = pending.current?.signature === signature ? pending.current.key : newIdempotencyKey();
+    pending.current = { key: idempotencyKey, signature };
+    setFailure(null);
+    try {
+      const answer = await allocate.mutateAsync({ input, idempotencyKey });
+      pending.current = null;
+      const toName = childOrgs.find((child) => child.id === values.to_org_id)?.name ?? values.to_org_id;
+      setResult({ ...answer, toName });
+      form.reset(defaults);
+    } catch (error) {
+      // Only a request that may not have reached the server keeps its key for a retry.
+      if (!(error instanceof ApiError && error.status === 0)) pending.current = null;
+      setResult(null);
+      setFailure(c.allocateFailed(error instanceof Error ? error.message : MESSAGES.generic.unknown));
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardHeader>
+          <CardTitle>From {from.name}</CardTitle>
+          <CardDescription>
+            Available: <span className="tabular-nums">{formatCredits(from.credit_balance)}</span>
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
+            <div className="grid gap-2">
+              <Label htmlFor="allocate-to">Child organization</Label>
+              <NativeSelect
+                id="allocate-to"
+                aria-invalid={errors.to_org_id ? true : undefined}
+                aria-describedby={errors.to_org_id ? 'allocate-to-error' : undefined}
+                {...form.register('to_org_id')}
+              >
+                <option value="">Select a child organization</option>
+                {childOrgs.map((child) => (
+                  <option key={child.id} value={child.id}>
+                    {child.name} ({ORG_TYPE_LABELS[child.org_type]}) — {formatCredits(child.credit_balance)}
+                  </option>
+                ))}
+              </NativeSelect>
+              {errors.to_org_id && (
+                <p id="allocate-to-error" className="text-sm text-destructive">
+                  {errors.to_org_id.message}
+                </p>
+              )}
+            </div>
+            <FormField
+              id="allocate-amount"
+              label="Amount"
+              type="number"
+              inputMode="decimal"
+              step={CREDITS.step}
+              min={CREDITS.minAmount}
+              error={errors.amount?.message}
+              {...form.register('amount')}
+            />
+            <div className="grid gap-2">
+              <Label htmlFor="allocate-notes">Notes (optional)</Label>
+              <Textarea
+                id="allocate-notes"
+                aria-invalid={errors.notes ? true : undefined}
+                aria-describedby={errors.notes ? 'allocate-notes-error' : undefined}
+                {...form.register('notes')}
+              />
+              {errors.notes && (
+                <p id="allocate-notes-error" className="text-sm text-destructive">
+                  {errors.notes.message}
+                </p>
+              )}
+            </div>
+            {failure && <ErrorAlert title={MESSAGES.shell.errorTitle} message={failure} />}
+            <Button type="submit" className="w-full sm:w-auto" disabled={isSubmitting}>
+              {isSubmitting ? 'Allocating…' : p.allocateCredits}
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+
+      {result && (
+        <Card role="status" aria-label={p.allocatedTitle}>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2">
+              <CheckCircle2 className="size-5 text-green-600" aria-hidden />
+              {p.allocatedTitle}
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
+              <dt className="text-muted-foreground">Transaction ID</dt>
+              <dd className="font-mono break-all">{result.transaction_id}</dd>
+              <dt className="text-muted-foreground">{from.name} balance</dt>
+              <dd className="tabular-nums">{formatCredits(result.from_balance)}</dd>
+              <dt className="text-muted-foreground">{result.toName} balance</dt>
+              <dd className="tabular-nums">{formatCredits(result.to_balance)}</dd>
+            </dl>
+          </CardContent>
+        </Card>
+      )}
+    </div>
+  );
+}
+
+/** {base}/:id/allocate-credits: credits move from the user's organization to an active direct child. */
 export default function AllocateCreditsPage() {
-  return <UnavailablePage title={'Allocate Credits'} />;
+  const { id = '' } = useParams();
+  const { claims } = useAuth();
+  const location = useLocation();
+  const base = orgsBaseOf(location.pathname);
+  const ownOrgId = claims?.org_id ?? claims?.organization_id ?? '';
+  const mayAllocate = can(claims?.role, 'organizations.allocate_credits');
+
+  const subject = useQuery({
+    queryKey: organizationQueryKey(id),
+    queryFn: () => getOrganization(id),
+    enabled: mayAllocate && !!id,
+    ...loadRetry,
+  });
+  const own = useQuery({
+    queryKey: organizationQueryKey(ownOrgId),
+    queryFn: () => getOrganization(ownOrgId),
+    enabled: mayAllocate && !!ownOrgId,
+    ...loadRetry,
+  });
+  const childQuery = { view: 'children', status: 'active', organization_id: ownOrgId, page_size: 100 } as const;
+  const children = useQuery({
+    queryKey: organizationsQueryKey(childQuery),
+    queryFn: () => listOrganizations(childQuery),
+    enabled: mayAllocate && !!ownOrgId,
+    ...loadRetry,
+  });
+
+  const header = (
+    <header className="space-y-2">
+      <Button asChild variant="ghost" size="sm" className="-ml-2">
+        <Link to={id ? `${base}/${id}` : base}>
+          <ArrowLeft aria-hidden />
+          Back
+        </Link>
+      </Button>
+      <h1 className="text-3xl font-bold tracking-tight">{p.allocateCredits}</h1>
+      <p className="text-muted-foreground">{p.allocateDescription}</p>
+    </header>
+  );
+
+  let body: ReactNode;
+  if (!mayAllocate) {
+    body = <ErrorAlert title={MESSAGES.auth.accessDenied} message={MESSAGES.generic.forbidden} />;
+  } else if (!ownOrgId) {
+    body = <ErrorAlert title="Configuration Error" message="User organization ID not found. Please try logging out and back in." />;
+  } else if (subject.isError) {
+    body = loadError(subject.error);
+  } else if (own.isError) {
+    body = loadError(own.error);
+  } else if (children.isError) {
+    body = <ErrorAlert title={MESSAGES.organizations.failedToLoad} message={children.error.message} />;
+  } else if (subject.isPending || own.isPending || children.isPending) {
+    body = (
+      <div role="status" className="space-y-4">
+        <span className="sr-only">Loading</span>
+        <Skeleton className="h-8 w-64" />
+        <Skeleton className="h-48 w-full" />
+      </div>
+    );
+  } else if (subject.data.id !== ownOrgId && subject.data.parent_org_id !== ownOrgId) {
+    body = (
+      <div className="space-y-4">
+        <ErrorAlert title={MESSAGES.organizations.permissionDenied} message={c.onlyOwnOrganization} />
+        <Button asChild variant="outline">
+          <Link to={`${base}/${ownOrgId}/allocate-credits`}>Allocate from {own.data.name}</Link>
+        </Button>
+      </div>
+    );
+  } else if (children.data.organizations.length === 0) {
+    body = (
+      <Alert>
+        <AlertCircle aria-hidden />
+        <AlertTitle>{p.noActiveChildren}</AlertTitle>
+      </Alert>
+    );
+  } else {
+    const preselected =
+      subject.data.id !== ownOrgId && children.data.organizations.some((child) => child.id === subject.data.id) ? subject.data.id : '';
+    body = <AllocationForm key={preselected} from={own.data} childOrgs={children.data.organizations} preselected={preselected} />;
+  }
+
+  return (
+    <section className="mx-auto max-w-2xl space-y-6">
+      {header}
+      {body}
+    </section>
+  );
 }

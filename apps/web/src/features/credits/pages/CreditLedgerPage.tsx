@@ -1,6 +1,217 @@
-import { MESSAGES } from '@console/domain';
-import { UnavailablePage } from '@/components/unavailable-page';
+import { canHaveChildren, can, ENTRY_TYPES, MESSAGES, PAGING, type EntryType } from '@console/domain';
+import { AlertCircle, AlertTriangle, Download, LayoutList, Send, Table2 } from 'lucide-react';
+import { useEffect, useMemo, useState } from 'react';
+import type { DateRange } from 'react-day-picker';
+import { Link, useLocation } from 'react-router';
+import { toast } from 'sonner';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { ApiError } from '@/lib/api';
+import { useAuth } from '@/lib/auth';
+import { useExportLedger } from '../api/export-ledger';
+import { useLedger, type LedgerFilters } from '../api/get-ledger';
+import { orgsBaseOf } from '../base-path';
+import { AdjustBalanceDialog } from '../components/AdjustBalanceDialog';
+import { DateRangePicker } from '../components/DateRangePicker';
+import { LedgerList } from '../components/LedgerList';
+import { LedgerTable } from '../components/LedgerTable';
+import { ENTRY_TYPE_LABELS } from '../entry-types';
+import { formatCredits, isLowBalance } from '../format';
+import { dateRangeBounds } from '../ledger-filters';
+
+const c = MESSAGES.credits;
+const p = MESSAGES.creditPages;
+type View = 'table' | 'list';
+
+function isEntryTypeValue(value: string): value is EntryType {
+  return (ENTRY_TYPES as readonly string[]).includes(value);
+}
 
 export default function CreditLedgerPage() {
-  return <UnavailablePage title={MESSAGES.shell.nav.creditLedger} />;
+  const { claims } = useAuth();
+  const location = useLocation();
+  const [range, setRange] = useState<DateRange | undefined>();
+  const [entryType, setEntryType] = useState<EntryType | 'all'>('all');
+  const [view, setView] = useState<View>('table');
+
+  const filters = useMemo<LedgerFilters>(
+    () => ({ ...(entryType === 'all' ? {} : { entry_type: entryType }), ...dateRangeBounds(range) }),
+    [entryType, range],
+  );
+  const ledger = useLedger(filters);
+  const exporter = useExportLedger();
+
+  const forbidden = ledger.error instanceof ApiError && ledger.error.status === 403;
+  const failed = ledger.isError && !forbidden;
+  useEffect(() => {
+    if (failed) toast.error(MESSAGES.shell.errorTitle, { description: c.loadFailed });
+  }, [failed, ledger.errorUpdatedAt]);
+
+  const role = claims?.role;
+  const ownOrgId = claims?.org_id ?? claims?.organization_id;
+  const orgType = claims?.organization_type;
+  const mayAllocate = can(role, 'organizations.allocate_credits') && !!orgType && canHaveChildren(orgType) && !!ownOrgId;
+  const allocatePath = `${orgsBaseOf(location.pathname)}/${ownOrgId}/allocate-credits`;
+
+  const entries = ledger.data?.pages.flatMap((page) => page.entries) ?? [];
+  const balance = ledger.data?.pages[0]?.credit_balance;
+
+  function exportTransactions() {
+    exporter.mutate(filters, {
+      onSuccess: () => toast.success(p.exported),
+      onError: (error) => toast.error(p.exportFailed, { description: error.message }),
+    });
+  }
+
+  if (forbidden && ledger.error) {
+    return (
+      <Alert variant="destructive">
+        <AlertCircle aria-hidden />
+        <AlertTitle>{MESSAGES.auth.accessDenied}</AlertTitle>
+        <AlertDescription>{ledger.error.message}</AlertDescription>
+      </Alert>
+    );
+  }
+
+  return (
+    <section className="space-y-6">
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="space-y-1">
+          <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.creditLedger}</h1>
+          <p className="text-muted-foreground">{c.panelSubtitle}</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={exportTransactions} disabled={exporter.isPending}>
+            <Download aria-hidden />
+            {p.exportTransactions}
+          </Button>
+          {role === 'house_admin' && <AdjustBalanceDialog />}
+          {mayAllocate && (
+            <Button asChild>
+              <Link to={allocatePath}>
+                <Send aria-hidden />
+                {p.allocateCredits}
+              </Link>
+            </Button>
+          )}
+        </div>
+      </header>
+
+      <Card>
+        <CardHeader>
+          <CardDescription>{p.creditBalance}</CardDescription>
+          {balance === undefined ? (
+            failed ? (
+              <p className="text-sm text-muted-foreground">{c.loadFailed}</p>
+            ) : (
+              <Skeleton className="h-9 w-48" role="status" aria-label="Loading balance" />
+            )
+          ) : (
+            <p className="text-3xl font-bold tabular-nums" data-testid="credit-balance">
+              {formatCredits(balance)}
+            </p>
+          )}
+        </CardHeader>
+        {balance !== undefined && isLowBalance(balance) && (
+          <CardContent>
+            <Alert className="border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+              <AlertTriangle aria-hidden />
+              <AlertTitle>{c.lowBalance}</AlertTitle>
+            </Alert>
+          </CardContent>
+        )}
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>{c.panelTitle}</CardTitle>
+          <CardDescription>{c.panelSubtitle}</CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
+            <div className="grid gap-2">
+              <Label htmlFor="ledger-date-range">Date range</Label>
+              <DateRangePicker id="ledger-date-range" value={range} onChange={setRange} />
+            </div>
+            <div className="grid gap-2 sm:w-56">
+              <Label htmlFor="ledger-entry-type">Type</Label>
+              <NativeSelect
+                id="ledger-entry-type"
+                value={entryType}
+                onChange={(event) => setEntryType(isEntryTypeValue(event.target.value) ? event.target.value : 'all')}
+              >
+                <option value="all">All types</option>
+                {ENTRY_TYPES.map((type) => (
+                  <option key={type} value={type}>
+                    {ENTRY_TYPE_LABELS[type]}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+            <div role="group" aria-label="View" className="flex gap-1 sm:ml-auto">
+              <Button
+                variant={view === 'table' ? 'secondary' : 'ghost'}
+                size="sm"
+                aria-pressed={view === 'table'}
+                onClick={() => setView('table')}
+              >
+                <Table2 aria-hidden />
+                Table
+              </Button>
+              <Button
+                variant={view === 'list' ? 'secondary' : 'ghost'}
+                size="sm"
+                aria-pressed={view === 'list'}
+                onClick={() => setView('list')}
+              >
+                <LayoutList aria-hidden />
+                List
+              </Button>
+            </div>
+          </div>
+
+          {ledger.isPending ? (
+            <div role="status" className="space-y-2">
+              <span className="sr-only">Loading</span>
+              {Array.from({ length: PAGING.skeletonRows }, (_, index) => (
+                <Skeleton key={index} className="h-10 w-full" />
+              ))}
+            </div>
+          ) : failed && entries.length === 0 ? (
+            <Alert variant="destructive">
+              <AlertCircle aria-hidden />
+              <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
+              <AlertDescription>
+                <p>{c.loadFailed}</p>
+                <Button variant="outline" size="sm" className="w-fit" onClick={() => void ledger.refetch()}>
+                  Try again
+                </Button>
+              </AlertDescription>
+            </Alert>
+          ) : entries.length === 0 ? (
+            <div className="rounded-md border border-dashed p-8 text-center">
+              <p className="font-medium">{c.emptyTitle}</p>
+              <p className="text-sm text-muted-foreground">{c.emptyBody}</p>
+            </div>
+          ) : view === 'table' ? (
+            <LedgerTable entries={entries} />
+          ) : (
+            <LedgerList entries={entries} />
+          )}
+
+          {ledger.hasNextPage && (
+            <div className="flex justify-center">
+              <Button variant="outline" onClick={() => void ledger.fetchNextPage()} disabled={ledger.isFetchingNextPage}>
+                {ledger.isFetchingNextPage ? 'Loading…' : p.loadMore}
+              </Button>
+            </div>
+          )}
+        </CardContent>
+      </Card>
+    </section>
+  );
 }

@@ -1,0 +1,50 @@
+import { format } from 'date-fns';
+import { CalendarIcon } from 'lucide-react';
+import type { DateRange } from 'react-day-picker';
+import { Button } from '@/components/ui/button';
+import { Calendar } from '@/components/ui/calendar';
+import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { cn } from '@/lib/utils';
+
+function rangeText(range: DateRange | undefined): string | null {
+  if (!range?.from) return null;
+  const first = format(range.from, 'MMM d, yyyy');
+  if (!range.to || range.to.getTime() === range.from.getTime()) return first;
+  return `${first} – ${format(range.to, 'MMM d, yyyy')}`;
+}
+
+interface DateRangePickerProps {
+  id: string;
+  value: DateRange | undefined;
+  onChange(range: DateRange | undefined): void;
+  className?: string;
+}
+
+/** A date range picked on a two-month calendar in a popover (spec 2 sections 2 and 9). */
+export function DateRangePicker({ id, value, onChange, className }: DateRangePickerProps) {
+  const shown = rangeText(value);
+  return (
+    <Popover>
+      <PopoverTrigger asChild>
+        <Button
+          id={id}
+          variant="outline"
+          className={cn('w-full justify-start text-left font-normal sm:w-72', !shown && 'text-muted-foreground', className)}
+        >
+          <CalendarIcon aria-hidden />
+          <span className="truncate">{shown ?? 'Pick a date range'}</span>
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent className="w-auto p-3" align="start">
+        <Calendar mode="range" numberOfMonths={2} defaultMonth={value?.from} selected={value} onSelect={onChange} />
+        {value?.from && (
+          <div className="mt-2 flex justify-end">
+            <Button variant="ghost" size="sm" onClick={() => onChange(undefined)}>
+              Clear dates
+            </Button>
+          </div>
+        )}
+      </PopoverContent>
+    </Popover>
+  );
+}

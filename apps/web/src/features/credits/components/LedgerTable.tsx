@@ -1,0 +1,44 @@
+import type { LedgerEntry } from '@console/domain';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { cn } from '@/lib/utils';
+import { describeEntry } from '../entry-types';
+import { formatCredits, formatLedgerDate, isNegative } from '../format';
+import { EntryTypeBadge } from './EntryTypeBadge';
+
+export function amountClass(amount: string): string {
+  return isNegative(amount) ? 'text-red-600 dark:text-red-400' : 'text-green-700 dark:text-green-400';
+}
+
+/** Table view: Date, Type, Description, Amount, Balance (spec 2 section 2). */
+export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
+  return (
+    <Table aria-label="Credit transactions">
+      <TableHeader>
+        <TableRow>
+          <TableHead>Date</TableHead>
+          <TableHead>Type</TableHead>
+          <TableHead>Description</TableHead>
+          <TableHead className="text-right">Amount</TableHead>
+          <TableHead className="text-right">Balance</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {entries.map((entry) => (
+          <TableRow key={entry.id}>
+            <TableCell>{formatLedgerDate(entry.created_at)}</TableCell>
+            <TableCell>
+              <EntryTypeBadge type={entry.entry_type} />
+            </TableCell>
+            <TableCell className="max-w-80 truncate whitespace-normal" title={describeEntry(entry)}>
+              {describeEntry(entry)}
+            </TableCell>
+            <TableCell className={cn('text-right font-medium tabular-nums', amountClass(entry.amount))}>
+              {formatCredits(entry.amount)}
+            </TableCell>
+            <TableCell className="text-right tabular-nums">{formatCredits(entry.balance_after)}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}

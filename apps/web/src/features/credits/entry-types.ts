@@ -1,0 +1,109 @@
+import { ENTRY_TYPES, type EntryType, type LedgerEntry } from '@console/domain';
+
+export const ENTRY_TYPE_LABELS: Record<EntryType, string> = {
+  initial_balance: 'Initial balance',
+  allocation_sent: 'Allocation sent',
+  allocation_received: 'Allocation received',
+  consumption: 'Consumption',
+  refund: 'Refund',
+  adjustment_increase: 'Adjustment (increase)',
+  adjustment_decrease: 'Adjustment (decrease)',
+};
+
+/** Each entry type has its own badge colour (spec 2 section 4); an unknown type is grey. */
+export const ENTRY_TYPE_BADGE_CLASSES: Record<EntryType, string> = {
+  initial_balance: 'border-blue-200 bg-blue-100 text-blue-800 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-200',
+  allocation_sent: 'border-orange-200 bg-orange-100 text-orange-800 dark:border-orange-800 dark:bg-orange-950 dark:text-orange-200',
+  allocation_received: 'border-green-200 bg-green-100 text-green-800 dark:border-green-800 dark:bg-green-950 dark:text-green-200',
+  consumption: 'border-red-200 bg-red-100 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200',
+  refund: 'border-purple-200 bg-purple-100 text-purple-800 dark:border-purple-800 dark:bg-purple-950 dark:text-purple-200',
+  adjustment_increase: 'border-teal-200 bg-teal-100 text-teal-800 dark:border-teal-800 dark:bg-teal-950 dark:text-teal-200',
+  adjustment_decrease: 'border-amber-200 bg-amber-100 text-amber-800 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200',
+};
+
+export const UNKNOWN_BADGE_CLASSES = 'border-gray-200 bg-gray-100 text-gray-800 dark:border-gray-700 dark:bg-gray-800 dark:text-gray-200';
+
+export function isEntryType(value: string): value is EntryType {
+  return (ENTRY_TYPES as readonly string[]).includes(value);
+}
+
+export function entryTypeLabel(type: string): string {
+  if (isEntryType(type)) return ENTRY_TYPE_LABELS[type];
+  const words = type.replace(/_/g, ' ').trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Unknown';
+}
+
+export function entryTypeBadgeClasses(type: string): string {
+  return isEntryType(type) ? ENTRY_TYPE_BADGE_CLASSES[type] : UNKNOWN_BADGE_CLASSES;
+}
+
+function text(value: unknown): string | null {
+  if (typeof value === 'string') return value.trim() || null;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return null;
+}
+
+/** A usage record as "tokens 1200, model gpt" (the keys and values the importer stored). */
+export function describeUsage(usage: unknown): string | null {
+  if (!usage || typeof usage !== 'object' || Array.isArray(usage)) return null;
+  const parts = Object.entries(usage as Record<string, unknown>)
+    .map(([key, value]) => {
+      const shown = text(value);
+      return shown === null ? null : `${key.replace(/_/g, ' ')} ${shown}`;
+    })
+    .filter((part): part is string => part !== null);
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+type EntryLike = Pick<LedgerEntry, 'metadata'> & { entry_type: string };
+
+/** The Description column: what happened, from the type and the metadata. */
+export function describeEntry(entry: EntryLike): string {
+  const meta = entry.metadata ?? {};
+  const notes = text(meta.notes);
+  const withNotes = (base: string) => (notes && notes !== base && notes !== 'Initial balance' ? `${base} — ${notes}` : base);
+  switch (entry.entry_type) {
+    case 'allocation_sent': {
+      const to = text(meta.to_org_name) ?? text(meta.to_org_id);
+      return withNotes(to ? `Allocated to ${to}` : 'Credits allocated');
+    }
+    case 'allocation_received': {
+      const from = text(meta.from_org_name) ?? text(meta.from_org_id);
+      return withNotes(from ? `Received from ${from}` : 'Credits received');
+    }
+    case 'initial_balance': {
+      const from = text(meta.from_org_name) ?? text(meta.from_org_id);
+      return withNotes(from ? `Initial balance from ${from}` : 'Initial balance');
+    }
+    case 'consumption': {
+      const usage = describeUsage(meta.usage);
+      return usage ? `Usage: ${usage}` : 'Usage';
+    }
+    case 'refund': {
+      const usage = describeUsage(meta.usage);
+      return usage ? `Refund: ${usage}` : 'Refund';
+    }
+    case 'adjustment_increase':
+      return text(meta.reason) ?? notes ?? 'Balance increased';
+    case 'adjustment_decrease':
+      return text(meta.reason) ?? notes ?? 'Balance decreased';
+    default:
+      return notes ?? entryTypeLabel(entry.entry_type);
+  }
+}
+
+/** Metadata lines of the list view, labelled; the ids stay visible for support questions. */
+export function metadataLines(metadata: Record<string, unknown>): { label: string; value: string }[] {
+  const lines: { label: string; value: string }[] = [];
+  const add = (label: string, value: string | null) => {
+    if (value) lines.push({ label, value });
+  };
+  add('Notes', text(metadata.notes));
+  add('Reason', text(metadata.reason) === text(metadata.notes) ? null : text(metadata.reason));
+  add('To', text(metadata.to_org_name));
+  add('To organization ID', text(metadata.to_org_id));
+  add('From', text(metadata.from_org_name));
+  add('From organization ID', text(metadata.from_org_id));
+  add('Usage', describeUsage(metadata.usage));
+  return lines;
+}

@@ -1,0 +1,287 @@
+import { ENTRY_TYPES, MESSAGES, PAGING, TIMING } from '@console/domain';
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { addDays, startOfDay } from 'date-fns';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiError, json, makeSession, renderApp } from '@/test/helpers';
+import { entry, ledgerPage, mockApi, OWN_ORG_ID, paramsOf } from '../test-support';
+
+const c = MESSAGES.credits;
+const p = MESSAGES.creditPages;
+const LEDGER = 'GET /api/credits/ledger';
+const houseAdmin = () => makeSession({ role: 'house_admin', orgType: 'house', orgName: 'House' });
+
+const sent = entry({
+  entry_type: 'allocation_sent',
+  amount: '-250.00',
+  balance_after: '12345.50',
+  metadata: { to_org_id: '00000000-0000-4000-8000-0000000000c1', to_org_name: 'Agency One', notes: 'Q1 budget' },
+  created_at: '2024-01-05T15:04:00.000Z',
+});
+const received = entry({
+  entry_type: 'allocation_received',
+  amount: '1000.00',
+  balance_after: '12595.50',
+  metadata: { from_org_id: '00000000-0000-4000-8000-0000000000ab', from_org_name: 'House' },
+});
+const consumption = entry({ entry_type: 'consumption', amount: '-3.25', metadata: { usage: { tokens: 1200, model: 'gpt' } } });
+const adjustment = entry({ entry_type: 'adjustment_increase', amount: '500.00', metadata: { reason: 'Top-up for launch', notes: 'Top-up for launch' } });
+
+describe('credit ledger page', { timeout: 60_000 }, () => {
+  // The page and the shell are lazy chunks: load them once, so no single case pays for it.
+  beforeAll(async () => {
+    // A shared, busy machine: give the first render of a lazy page more time.
+    configure({ asyncUtilTimeout: 15_000 });
+    await Promise.all([import('./CreditLedgerPage'), import('@/app/shell/AppShell')]);
+  });
+
+  it('shows the balance, the panel and the entries in the table with derived descriptions', async () => {
+    const { callsTo } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent, received, consumption, adjustment], { credit_balance: '12345.50' })) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+
+    expect(await screen.findByTestId('credit-balance')).toHaveTextContent('12,345.50 credits');
+    expect(screen.getByRole('heading', { level: 2, name: c.panelTitle })).toBeInTheDocument();
+    const table = await screen.findByRole('table', { name: 'Credit transactions' });
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Date', 'Type', 'Description', 'Amount', 'Balance']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(4);
+    const first = within(rows[0]!).getAllByRole('cell').map((td) => td.textContent);
+    expect(first).toEqual([
+      expect.stringMatching(/^Jan 5, 2024 \d{1,2}:04 (AM|PM)$/),
+      'Allocation sent',
+      'Allocated to Agency One — Q1 budget',
+      '-250.00 credits',
+      '12,345.50 credits',
+    ]);
+    expect(within(rows[1]!).getByText('Received from House')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('Usage: tokens 1200, model gpt')).toBeInTheDocument();
+    expect(within(rows[3]!).getByText('Top-up for launch')).toBeInTheDocument();
+    // One call for the caller's own organization, 20 a page.
+    expect(paramsOf(callsTo(LEDGER)[0])).toEqual({ limit: String(PAGING.ledgerPageSize) });
+    expect(screen.queryByText(c.lowBalance)).not.toBeInTheDocument();
+  });
+
+  it('links Allocate Credits to the own organization and shows Adjust balance to a house admin', async () => {
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    expect(await screen.findByRole('link', { name: p.allocateCredits })).toHaveAttribute('href', `/orgs/${OWN_ORG_ID}/allocate-credits`);
+    expect(screen.getByRole('button', { name: p.adjustBalance })).toBeInTheDocument();
+  });
+
+  it('hides Allocate Credits for a tenant and for a manager, and Adjust balance for everyone but house admins', async () => {
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([])) });
+    const view = renderApp('/credit-ledger', { session: makeSession({ role: 'tenant_admin', orgType: 'tenant' }) });
+    await screen.findByText(c.emptyTitle);
+    expect(screen.getByRole('button', { name: p.exportTransactions })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: p.allocateCredits })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: p.adjustBalance })).not.toBeInTheDocument();
+    view.unmount();
+
+    renderApp('/credit-ledger', { session: makeSession({ role: 'agency_manager', orgType: 'agency' }) });
+    await screen.findByText(c.emptyTitle);
+    expect(screen.queryByRole('link', { name: p.allocateCredits })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: p.adjustBalance })).not.toBeInTheDocument();
+  });
+
+  it('shows the list view with badge, date, amount, balance after and metadata', async () => {
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await screen.findByRole('table');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'List' }));
+
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'List' })).toHaveAttribute('aria-pressed', 'true');
+    const item = within(screen.getByRole('list', { name: 'Credit transactions' })).getByRole('listitem');
+    expect(within(item).getByText('Allocation sent')).toHaveAttribute('data-entry-type', 'allocation_sent');
+    expect(item).toHaveTextContent(/Jan 5, 2024 \d{1,2}:04 (AM|PM)/);
+    expect(item).toHaveTextContent('-250.00 credits');
+    expect(item).toHaveTextContent('Balance after: 12,345.50 credits');
+    expect(item).toHaveTextContent('NotesQ1 budget');
+    expect(item).toHaveTextContent('ToAgency One');
+    expect(item).toHaveTextContent('To organization ID00000000-0000-4000-8000-0000000000c1');
+  });
+
+  it('gives each type its own badge colour and an unknown type grey', async () => {
+    const entries = [...ENTRY_TYPES.map((type) => entry({ entry_type: type })), entry({ entry_type: 'bonus_points' })];
+    mockApi({ [LEDGER]: () => json(200, ledgerPage(entries)) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    const table = await screen.findByRole('table');
+    const badges = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.querySelector('[data-entry-type]')!);
+    const colours = badges.map((badge) => /\bbg-(\w+)-100\b/.exec(badge.className)?.[1]);
+    expect(new Set(colours.slice(0, ENTRY_TYPES.length)).size).toBe(ENTRY_TYPES.length);
+    expect(colours.slice(0, ENTRY_TYPES.length)).not.toContain('gray');
+    expect(badges.at(-1)).toHaveAttribute('data-entry-type', 'unknown');
+    expect(colours.at(-1)).toBe('gray');
+    expect(badges.at(-1)).toHaveTextContent('Bonus points');
+  });
+
+  it('filters by type and sends the date range with the end day inclusive', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date'] });
+    vi.setSystemTime(new Date(2024, 0, 20, 12, 0));
+    const { callsTo } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await screen.findByRole('table');
+    const user = userEvent.setup();
+
+    await user.selectOptions(screen.getByLabelText('Type'), 'consumption');
+    await waitFor(() => expect(paramsOf(callsTo(LEDGER).at(-1))).toEqual({ entry_type: 'consumption', limit: '20' }));
+
+    await user.click(screen.getByLabelText('Date range'));
+    // Two months are shown.
+    expect(await screen.findAllByRole('grid')).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: /January 5th, 2024/ }));
+    await user.click(screen.getByRole('button', { name: /January 7th, 2024/ }));
+    const from = startOfDay(new Date(2024, 0, 5)).toISOString();
+    const to = addDays(startOfDay(new Date(2024, 0, 7)), 1).toISOString();
+    await waitFor(() => expect(paramsOf(callsTo(LEDGER).at(-1))).toEqual({ entry_type: 'consumption', from, to, limit: '20' }));
+    expect(screen.getByLabelText('Date range')).toHaveTextContent('Jan 5, 2024 – Jan 7, 2024');
+
+    await user.click(screen.getByRole('button', { name: 'Clear dates' }));
+    expect(screen.getByLabelText('Date range')).toHaveTextContent('Pick a date range');
+    await user.selectOptions(screen.getByLabelText('Type'), 'refund');
+    await waitFor(() => expect(paramsOf(callsTo(LEDGER).at(-1))).toEqual({ entry_type: 'refund', limit: '20' }));
+  });
+
+  it('shows the empty state', async () => {
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    expect(await screen.findByText(c.emptyTitle)).toBeInTheDocument();
+    expect(screen.getByText(c.emptyBody)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: p.loadMore })).not.toBeInTheDocument();
+  });
+
+  it('loads more with the cursor of the previous page', async () => {
+    const older = entry({ entry_type: 'refund', amount: '7.00', metadata: { usage: { ticket: 'R-1' } } });
+    const { callsTo } = mockApi({
+      [LEDGER]: ({ url }) =>
+        json(200, url.searchParams.get('cursor') === '41' ? ledgerPage([older]) : ledgerPage([sent], { next_cursor: '41' })),
+    });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await screen.findByText('Allocated to Agency One — Q1 budget');
+    await userEvent.setup().click(screen.getByRole('button', { name: p.loadMore }));
+
+    expect(await screen.findByText('Refund: ticket R-1')).toBeInTheDocument();
+    expect(screen.getByText('Allocated to Agency One — Q1 budget')).toBeInTheDocument();
+    expect(paramsOf(callsTo(LEDGER)[1])).toEqual({ cursor: '41', limit: '20' });
+    expect(screen.queryByRole('button', { name: p.loadMore })).not.toBeInTheDocument();
+  });
+
+  it('exports the CSV of the current filters as a download', async () => {
+    const createObjectURL = vi.fn((blob: Blob) => {
+      void blob;
+      return 'blob:ledger';
+    });
+    const revokeObjectURL = vi.fn();
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      expect(this.download).toBe('credit-ledger-2024-01-20.csv');
+      expect(this.href).toBe('blob:ledger');
+    });
+    const csv = 'created_at,entry_type,amount\r\n2024-01-05T15:04:00.000Z,refund,7.00\r\n';
+    const { callsTo } = mockApi({
+      [LEDGER]: () => json(200, ledgerPage([sent])),
+      'GET /api/credits/ledger/export': () =>
+        new Response(csv, {
+          status: 200,
+          headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="credit-ledger-2024-01-20.csv"' },
+        }),
+    });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await screen.findByRole('table');
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText('Type'), 'refund');
+    await user.click(screen.getByRole('button', { name: p.exportTransactions }));
+
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    expect(paramsOf(callsTo('GET /api/credits/ledger/export')[0])).toEqual({ entry_type: 'refund' });
+    expect(await createObjectURL.mock.calls[0]![0].text()).toBe(csv);
+    expect(await screen.findByText(p.exported)).toBeInTheDocument();
+    await waitFor(() => expect(revokeObjectURL).toHaveBeenCalledWith('blob:ledger'));
+    click.mockRestore();
+  });
+
+  it('warns about a balance under 100 and not at 100', async () => {
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '99.99' })) });
+    const view = renderApp('/credit-ledger', { session: houseAdmin() });
+    expect(await screen.findByText(c.lowBalance)).toBeInTheDocument();
+    expect(screen.getByTestId('credit-balance')).toHaveTextContent('99.99 credits');
+    view.unmount();
+
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '100.00' })) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    expect(await screen.findByTestId('credit-balance')).toHaveTextContent('100.00 credits');
+    expect(screen.queryByText(c.lowBalance)).not.toBeInTheDocument();
+  });
+
+  it('retries a failed load 3 times 2 s apart, then toasts Error with the spec message', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { callsTo } = mockApi({ [LEDGER]: () => apiError(500, 'internal', MESSAGES.generic.internal) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await waitFor(() => expect(callsTo(LEDGER)).toHaveLength(1));
+    await vi.advanceTimersByTimeAsync(TIMING.loadRetryDelayMs * 3);
+    await waitFor(() => expect(callsTo(LEDGER)).toHaveLength(4));
+    expect(await screen.findByText(MESSAGES.shell.errorTitle, { selector: '[data-title]' })).toBeInTheDocument();
+    expect(screen.getAllByText(c.loadFailed).length).toBeGreaterThan(0);
+    await vi.advanceTimersByTimeAsync(TIMING.loadRetryDelayMs * 3);
+    expect(callsTo(LEDGER)).toHaveLength(4);
+  });
+
+  it('shows Access Denied on 403 without retrying', async () => {
+    const { callsTo } = mockApi({ [LEDGER]: () => apiError(403, 'forbidden', MESSAGES.generic.forbidden) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
+    expect(callsTo(LEDGER)).toHaveLength(1);
+  });
+
+  it('lets a house admin adjust the balance with a reason, then refreshes the ledger', async () => {
+    const topUp = entry({ entry_type: 'adjustment_increase', amount: '1000.00', balance_after: '2000.00', metadata: { reason: 'Launch budget' } });
+    let adjusted = false;
+    const { callsTo } = mockApi({
+      [LEDGER]: () => json(200, adjusted ? ledgerPage([topUp], { credit_balance: '2000.00' }) : ledgerPage([])),
+      'POST /api/credits/adjustments': () => {
+        adjusted = true;
+        return json(200, { entry: topUp });
+      },
+    });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await screen.findByText(c.emptyTitle);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: p.adjustBalance }));
+    const dialog = await screen.findByRole('dialog', { name: p.adjustBalance });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    expect(await within(dialog).findByText(c.amountNotNumber)).toBeInTheDocument();
+    expect(within(dialog).getByText('Give a reason of at least 3 characters.')).toBeInTheDocument();
+    expect(callsTo('POST /api/credits/adjustments')).toHaveLength(0);
+
+    await user.type(within(dialog).getByLabelText('Amount'), '1000');
+    await user.type(within(dialog).getByLabelText('Reason'), 'Launch budget');
+    await user.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+
+    expect(await screen.findByText(p.adjusted)).toBeInTheDocument();
+    expect(callsTo('POST /api/credits/adjustments')[0]!.body).toEqual({ direction: 'increase', amount: '1000.00', reason: 'Launch budget' });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(await screen.findByText('Launch budget')).toBeInTheDocument();
+    expect(screen.getByTestId('credit-balance')).toHaveTextContent('2,000.00 credits');
+  });
+
+  it('shows the refusal of an adjustment in the dialog', async () => {
+    mockApi({
+      [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '5.00' })),
+      'POST /api/credits/adjustments': () => apiError(422, 'insufficient_credits', c.insufficient('5.00')),
+    });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await screen.findByText(c.emptyTitle);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: p.adjustBalance }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByLabelText('Decrease'));
+    await user.type(within(dialog).getByLabelText('Amount'), '10');
+    await user.type(within(dialog).getByLabelText('Reason'), 'Correction');
+    await user.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    expect(await within(dialog).findByText(p.adjustFailed(c.insufficient('5.00')))).toBeInTheDocument();
+  });
+});
