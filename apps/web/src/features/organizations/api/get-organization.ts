@@ -1,6 +1,7 @@
 import type { OrganizationDetail } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/api';
+import { loadRetry } from '@/features/users/api/load-retry';
 
 export const organizationQueryKey = (id: string) => ['organizations', 'detail', id] as const;
 
@@ -15,5 +16,6 @@ export function useOrganization(id: string | undefined) {
     queryKey: organizationQueryKey(id ?? ''),
     queryFn: () => getOrganization(id!),
     enabled: !!id,
+    ...loadRetry,
   });
 }

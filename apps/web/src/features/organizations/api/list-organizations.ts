@@ -1,6 +1,7 @@
 import type { ListOrganizationsQuery, OrganizationList } from '@console/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/api';
+import { loadRetry } from '@/features/users/api/load-retry';
 
 export const organizationsQueryKey = (query: ListOrganizationsQuery) => ['organizations', 'list', query] as const;
 
@@ -19,5 +20,6 @@ export function useOrganizations(query: ListOrganizationsQuery, options: { enabl
     queryFn: () => listOrganizations(query),
     placeholderData: keepPreviousData,
     enabled: options.enabled ?? true,
+    ...loadRetry,
   });
 }

@@ -1,6 +1,190 @@
-import { UnavailablePage } from '@/components/unavailable-page';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  amountInputSchema,
+  can,
+  childTypeOf,
+  createOrganizationSchema,
+  CREDITS,
+  MESSAGES,
+  ORG_TYPE_LABELS,
+  type CreateOrganizationInput,
+  type OrgType,
+} from '@console/domain';
+import { AlertCircle } from 'lucide-react';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { FormField } from '@/components/form-field';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Textarea } from '@/components/ui/textarea';
+import { formatCredits } from '@/features/credits/format';
+import { useAuth } from '@/lib/auth';
+import { useCreateOrganization } from '../api/create-organization';
+import { useOrganization } from '../api/get-organization';
+import { BackLink } from '../components/BackLink';
+import { FormSwitch } from '../components/FormSwitch';
+import { LabelledControl } from '../components/LabelledControl';
+import { PermissionDenied } from '../components/PermissionDenied';
+import { applyServerErrors } from '../form-errors';
+import { useOrgBase } from '../use-org-base';
 
-/** {base}/create. */
+/** The API's create schema, with an empty initial balance meaning none. */
+const formSchema = createOrganizationSchema.extend({
+  initial_balance: z.preprocess((value) => (value === '' ? undefined : value), amountInputSchema.optional()),
+});
+type FormInput = z.input<typeof formSchema>;
+type FormOutput = z.output<typeof formSchema>;
+const FIELDS = ['name', 'description', 'org_type', 'disable_parent_invites', 'initial_balance'] as const;
+
+/** {base}/create: a direct child of the user's organization, of the one type below it. */
 export default function CreateOrganizationPage() {
-  return <UnavailablePage title={'Create Organization'} />;
+  const base = useOrgBase();
+  const { claims } = useAuth();
+  const ownType = claims?.organization_type ?? null;
+  const childType = ownType ? childTypeOf(ownType) : null;
+
+  let content;
+  if (!childType) {
+    content = <PermissionDenied message={MESSAGES.organizations.cannotCreateChildren(ownType ?? 'unknown')} />;
+  } else if (!can(claims?.role, 'organizations.create')) {
+    content = <PermissionDenied message="Your role cannot create organizations. Ask an administrator of your organization." />;
+  } else {
+    content = <CreateOrganizationForm base={base} childType={childType} />;
+  }
+  return (
+    <section className="mx-auto max-w-2xl space-y-4">
+      <BackLink to={base} />
+      {content}
+    </section>
+  );
+}
+
+function CreateOrganizationForm({ base, childType }: { base: string; childType: OrgType }) {
+  const { claims } = useAuth();
+  const navigate = useNavigate();
+  const create = useCreateOrganization();
+  const [failure, setFailure] = useState<string | null>(null);
+  const canAllocate = can(claims?.role, 'organizations.allocate_credits');
+  // The parent's balance, shown beside the initial balance it would come from.
+  const own = useOrganization(canAllocate ? (claims?.org_id ?? undefined) : undefined);
+  const parentName = claims?.organization_name ?? 'your organization';
+
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(formSchema),
+    defaultValues: { name: '', description: '', org_type: childType, disable_parent_invites: false, initial_balance: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  async function submit(values: FormOutput) {
+    setFailure(null);
+    const input: CreateOrganizationInput = {
+      name: values.name,
+      org_type: values.org_type,
+      disable_parent_invites: values.disable_parent_invites,
+      ...(values.description && { description: values.description }),
+      ...(canAllocate && values.initial_balance && { initial_balance: values.initial_balance }),
+    };
+    try {
+      const organization = await create.mutateAsync(input);
+      toast.success('Organization created', { description: organization.name });
+      navigate(`${base}/${organization.id}`);
+    } catch (error) {
+      const message = applyServerErrors(error, FIELDS, form.setError);
+      setFailure(message);
+      toast.error(MESSAGES.organizations.failedToCreate, { description: message });
+    }
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle asChild>
+          <h1 className="text-2xl">Create Organization</h1>
+        </CardTitle>
+        <CardDescription>
+          A new {ORG_TYPE_LABELS[childType].toLowerCase()} under {parentName}.
+        </CardDescription>
+      </CardHeader>
+      <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="contents">
+        <CardContent className="space-y-4">
+          {failure && (
+            <Alert variant="destructive">
+              <AlertCircle aria-hidden />
+              <AlertTitle>{MESSAGES.organizations.failedToCreate}</AlertTitle>
+              <AlertDescription>{failure}</AlertDescription>
+            </Alert>
+          )}
+          <FormField
+            id="org-name"
+            label="Name"
+            autoComplete="off"
+            error={errors.name?.message}
+            {...form.register('name')}
+          />
+          <LabelledControl id="org-description" label="Description (optional)" error={errors.description?.message}>
+            {(aria) => <Textarea id="org-description" rows={3} {...aria} {...form.register('description')} />}
+          </LabelledControl>
+          <LabelledControl
+            id="org-type"
+            label="Type"
+            hint={`An organization can only create organizations of the next type down: ${ORG_TYPE_LABELS[childType]}.`}
+            error={errors.org_type?.message}
+          >
+            {(aria) => (
+              <NativeSelect id="org-type" {...aria} {...form.register('org_type')}>
+                <option value={childType}>{ORG_TYPE_LABELS[childType]}</option>
+              </NativeSelect>
+            )}
+          </LabelledControl>
+          <Controller
+            control={form.control}
+            name="disable_parent_invites"
+            render={({ field }) => (
+              <FormSwitch
+                label="Disable parent invites"
+                description={`When on, administrators of ${parentName} cannot invite users into the new organization.`}
+                checked={!!field.value}
+                onCheckedChange={field.onChange}
+              />
+            )}
+          />
+          {canAllocate && (
+            <LabelledControl
+              id="org-initial-balance"
+              label="Initial balance (optional)"
+              hint={`Credits moved from ${parentName}${own.data ? ` (balance ${formatCredits(own.data.credit_balance)})` : ''} to the new organization.`}
+              error={errors.initial_balance?.message}
+            >
+              {(aria) => (
+                <Input
+                  id="org-initial-balance"
+                  type="number"
+                  inputMode="decimal"
+                  min={CREDITS.minAmount}
+                  step={CREDITS.step}
+                  placeholder="0.00"
+                  {...aria}
+                  {...form.register('initial_balance')}
+                />
+              )}
+            </LabelledControl>
+          )}
+        </CardContent>
+        <CardFooter className="justify-end gap-2">
+          <Button asChild variant="outline">
+            <Link to={base}>Cancel</Link>
+          </Button>
+          <Button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? 'Creating…' : 'Create'}
+          </Button>
+        </CardFooter>
+      </form>
+    </Card>
+  );
 }

@@ -1,6 +1,157 @@
-import { UnavailablePage } from '@/components/unavailable-page';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  can,
+  MESSAGES,
+  ORG_STATUSES,
+  orgDescriptionSchema,
+  orgNameSchema,
+  type OrganizationDetail,
+} from '@console/domain';
+import { AlertCircle } from 'lucide-react';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Link, useNavigate, useParams } from 'react-router';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { FormField } from '@/components/form-field';
+import { PageLoading } from '@/components/page-loading';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Textarea } from '@/components/ui/textarea';
+import { LoadError } from '@/features/users/components/LoadError';
+import { useAuth } from '@/lib/auth';
+import { useOrganization } from '../api/get-organization';
+import { useUpdateOrganization } from '../api/update-organization';
+import { BackLink } from '../components/BackLink';
+import { FormSwitch } from '../components/FormSwitch';
+import { LabelledControl } from '../components/LabelledControl';
+import { ORG_STATUS_LABELS } from '../components/OrgStatusBadge';
+import { PermissionDenied } from '../components/PermissionDenied';
+import { applyServerErrors } from '../form-errors';
+import { mayEdit } from '../rules';
+import { useOrgBase } from '../use-org-base';
 
-/** {base}/:id/edit. */
+const m = MESSAGES.organizations;
+
+/** Every field is sent: the form shows them all, and the server keeps the same rules. */
+const formSchema = z.object({
+  name: orgNameSchema,
+  description: orgDescriptionSchema,
+  status: z.enum(ORG_STATUSES, { error: m.selectStatus }),
+  disable_parent_invites: z.boolean(),
+});
+type FormInput = z.input<typeof formSchema>;
+type FormOutput = z.output<typeof formSchema>;
+const FIELDS = ['name', 'description', 'status', 'disable_parent_invites'] as const;
+
+/** {base}/:id/edit: the user's own organization or a direct child only. */
 export default function EditOrganizationPage() {
-  return <UnavailablePage title={'Edit Organization'} />;
+  const base = useOrgBase();
+  const { id } = useParams<{ id: string }>();
+  const { claims } = useAuth();
+  const organization = useOrganization(id);
+
+  let content;
+  if (organization.isPending) content = <PageLoading />;
+  else if (organization.isError) content = <LoadError error={organization.error} title={m.failedToLoadDetails} />;
+  else if (!can(claims?.role, 'organizations.update')) content = <PermissionDenied message={MESSAGES.generic.forbidden} />;
+  else if (!mayEdit(claims, organization.data)) content = <PermissionDenied message={m.onlyOwnOrDirectChild} />;
+  else content = <EditOrganizationForm base={base} organization={organization.data} />;
+
+  return (
+    <section className="mx-auto max-w-2xl space-y-4">
+      <BackLink to={`${base}/${id}`} />
+      {content}
+    </section>
+  );
+}
+
+function EditOrganizationForm({ base, organization }: { base: string; organization: OrganizationDetail }) {
+  const navigate = useNavigate();
+  const update = useUpdateOrganization(organization.id);
+  const [failure, setFailure] = useState<string | null>(null);
+  const detailPath = `${base}/${organization.id}`;
+
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(formSchema),
+    defaultValues: {
+      name: organization.name,
+      description: organization.description ?? '',
+      status: organization.status,
+      disable_parent_invites: organization.disable_parent_invites,
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  async function submit(values: FormOutput) {
+    setFailure(null);
+    try {
+      await update.mutateAsync({ ...values, description: values.description || null });
+      toast.success('Organization updated', { description: values.name });
+      navigate(detailPath);
+    } catch (error) {
+      const message = applyServerErrors(error, FIELDS, form.setError);
+      setFailure(message);
+      toast.error(MESSAGES.shell.errorTitle, { description: `Failed to update organization: ${message}` });
+    }
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle asChild>
+          <h1 className="text-2xl">Edit Organization</h1>
+        </CardTitle>
+        <CardDescription>{organization.name}</CardDescription>
+      </CardHeader>
+      <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="contents">
+        <CardContent className="space-y-4">
+          {failure && (
+            <Alert variant="destructive">
+              <AlertCircle aria-hidden />
+              <AlertTitle>Failed to update organization</AlertTitle>
+              <AlertDescription>{failure}</AlertDescription>
+            </Alert>
+          )}
+          <FormField id="org-name" label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+          <LabelledControl id="org-description" label="Description (optional)" error={errors.description?.message}>
+            {(aria) => <Textarea id="org-description" rows={3} {...aria} {...form.register('description')} />}
+          </LabelledControl>
+          <LabelledControl id="org-status" label="Status" error={errors.status?.message}>
+            {(aria) => (
+              <NativeSelect id="org-status" {...aria} {...form.register('status')}>
+                {ORG_STATUSES.map((status) => (
+                  <option key={status} value={status}>
+                    {ORG_STATUS_LABELS[status]}
+                  </option>
+                ))}
+              </NativeSelect>
+            )}
+          </LabelledControl>
+          <Controller
+            control={form.control}
+            name="disable_parent_invites"
+            render={({ field }) => (
+              <FormSwitch
+                label="Disable parent invites"
+                description="When on, administrators of the parent organization cannot invite users into this organization."
+                checked={field.value}
+                onCheckedChange={field.onChange}
+              />
+            )}
+          />
+        </CardContent>
+        <CardFooter className="justify-end gap-2">
+          <Button asChild variant="outline">
+            <Link to={detailPath}>Cancel</Link>
+          </Button>
+          <Button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? 'Saving…' : 'Save Changes'}
+          </Button>
+        </CardFooter>
+      </form>
+    </Card>
+  );
 }

@@ -1,7 +1,116 @@
 import { MESSAGES } from '@console/domain';
-import { UnavailablePage } from '@/components/unavailable-page';
+import { useQueryClient } from '@tanstack/react-query';
+import { Bug, RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { JwtDebugCard } from '@/features/debug/components/JwtDebugCard';
+import { useAuth } from '@/lib/auth';
+import { useOrganizations } from '../api/list-organizations';
+import { AgencyNoChildrenWarning } from '../components/AgencyNoChildrenWarning';
+import { BackLink } from '../components/BackLink';
+import { NewOrganizationButton } from '../components/NewOrganizationButton';
+import { OrganizationFilters } from '../components/OrganizationFilters';
+import { OrganizationListResults } from '../components/OrganizationListResults';
+import { useOrgBase } from '../use-org-base';
+import { useListParams } from '../use-list-params';
 
-/** /organizations (house roles): Child Organizations and All Organizations tables. */
+/**
+ * /organizations (house roles): the Child Organizations of the user's organization and All
+ * Organizations below it, each paged by the server; Refresh, New Organization and a JWT debugger.
+ */
 export default function OrganizationsAdminPage() {
-  return <UnavailablePage title={MESSAGES.shell.nav.organizations} />;
+  const base = useOrgBase();
+  const { claims, session } = useAuth();
+  const queryClient = useQueryClient();
+  const [searchParams] = useSearchParams();
+  const organizationId = searchParams.get('organization_id') || undefined;
+  const own = !organizationId || organizationId === claims?.org_id;
+  const [showDebugger, setShowDebugger] = useState(false);
+
+  const childParams = useListParams('children_');
+  const allParams = useListParams();
+  const children = useOrganizations({
+    view: 'children',
+    organization_id: organizationId,
+    page: childParams.params.page,
+    page_size: childParams.params.page_size,
+  });
+  const all = useOrganizations({
+    view: 'descendants',
+    organization_id: organizationId,
+    status: allParams.params.status,
+    org_type: allParams.params.org_type,
+    search: allParams.params.search || undefined,
+    page: allParams.params.page,
+    page_size: allParams.params.page_size,
+  });
+
+  const anchorName = children.data?.organization.name ?? (own ? claims?.organization_name : null);
+  const refreshing = children.isFetching || all.isFetching;
+
+  return (
+    <section className="space-y-6">
+      {!own && <BackLink to={`${base}/${organizationId}`} />}
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="space-y-1">
+          <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.organizations}</h1>
+          <p className="text-muted-foreground">
+            {anchorName ? `Organizations under ${anchorName}` : 'Organizations under your organization'}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <Button
+            variant="outline"
+            disabled={refreshing}
+            onClick={() => void queryClient.invalidateQueries({ queryKey: ['organizations'] })}
+          >
+            <RefreshCw className={refreshing ? 'animate-spin' : undefined} aria-hidden />
+            Refresh
+          </Button>
+          <Button variant="outline" aria-pressed={showDebugger} onClick={() => setShowDebugger((value) => !value)}>
+            <Bug aria-hidden />
+            {showDebugger ? 'Hide JWT Debugger' : 'Show JWT Debugger'}
+          </Button>
+          <NewOrganizationButton base={base} />
+        </div>
+      </header>
+      {showDebugger && <JwtDebugCard token={session?.access_token ?? null} />}
+      {own && <AgencyNoChildrenWarning role={claims?.role} childCount={children.data?.total} />}
+      <Card>
+        <CardHeader>
+          <CardTitle>Child Organizations</CardTitle>
+          <CardDescription>Direct children{anchorName ? ` of ${anchorName}` : ''}.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <OrganizationListResults
+            label="Child Organizations"
+            query={children}
+            params={childParams.params}
+            onChange={childParams.update}
+            base={base}
+            emptyText="No child organizations yet."
+          />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>All Organizations</CardTitle>
+          <CardDescription>Every organization below{anchorName ? ` ${anchorName}` : ''}, at any depth.</CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          <OrganizationFilters params={allParams.params} onChange={allParams.update} />
+          <OrganizationListResults
+            label="All Organizations"
+            query={all}
+            params={allParams.params}
+            onChange={allParams.update}
+            base={base}
+            emptyText={allParams.filtered ? 'No organizations match these filters.' : 'No organizations yet.'}
+          />
+        </CardContent>
+      </Card>
+    </section>
+  );
 }

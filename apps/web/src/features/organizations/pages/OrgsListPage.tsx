@@ -1,7 +1,101 @@
 import { MESSAGES } from '@console/domain';
-import { UnavailablePage } from '@/components/unavailable-page';
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router';
+import { Card, CardContent } from '@/components/ui/card';
+import { useAuth } from '@/lib/auth';
+import { useOrganizations } from '../api/list-organizations';
+import { useOrganizationTree } from '../api/get-tree';
+import { AgencyNoChildrenWarning } from '../components/AgencyNoChildrenWarning';
+import { BackLink } from '../components/BackLink';
+import { NewOrganizationButton } from '../components/NewOrganizationButton';
+import { OrganizationFilters } from '../components/OrganizationFilters';
+import { OrganizationListResults } from '../components/OrganizationListResults';
+import { OrganizationTreeView } from '../components/OrganizationTreeView';
+import { ViewToggle, type ListMode } from '../components/ViewToggle';
+import { useOrgBase } from '../use-org-base';
+import { useListParams } from '../use-list-params';
 
-/** /orgs: direct children with Table/Hierarchy views. */
+/**
+ * /orgs: the direct children of the user's organization (or, with ?organization_id, of
+ * another organization in scope), as a filtered, paged table or as a hierarchy that
+ * expands on demand.
+ */
 export default function OrgsListPage() {
-  return <UnavailablePage title={MESSAGES.shell.nav.organizations} />;
+  const base = useOrgBase();
+  const { claims } = useAuth();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const organizationId = searchParams.get('organization_id') || undefined;
+  const own = !organizationId || organizationId === claims?.org_id;
+  const mode: ListMode = searchParams.get('mode') === 'hierarchy' ? 'hierarchy' : 'table';
+  const { params, update, filtered } = useListParams();
+
+  const list = useOrganizations(
+    {
+      view: 'children',
+      organization_id: organizationId,
+      status: params.status,
+      org_type: params.org_type,
+      search: params.search || undefined,
+      page: params.page,
+      page_size: params.page_size,
+    },
+    { enabled: mode === 'table' },
+  );
+  const tree = useOrganizationTree(organizationId, { enabled: mode === 'hierarchy' });
+
+  const setMode = useCallback(
+    (next: ListMode) =>
+      setSearchParams(
+        (current) => {
+          const copy = new URLSearchParams(current);
+          if (next === 'hierarchy') copy.set('mode', next);
+          else copy.delete('mode');
+          return copy;
+        },
+        { replace: true },
+      ),
+    [setSearchParams],
+  );
+
+  const anchorName = (mode === 'table' ? list.data?.organization.name : tree.data?.node.name) ?? (own ? claims?.organization_name : null);
+  // Without filters the total is the number of children; the tree counts them too.
+  const childCount = mode === 'table' ? (filtered ? undefined : list.data?.total) : tree.data?.node.child_count;
+
+  return (
+    <section className="space-y-6">
+      {!own && <BackLink to={`${base}/${organizationId}`} />}
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="space-y-1">
+          <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.organizations}</h1>
+          <p className="text-muted-foreground">
+            {anchorName ? `Direct child organizations of ${anchorName}` : 'Direct child organizations'}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <ViewToggle mode={mode} onChange={setMode} />
+          <NewOrganizationButton base={base} />
+        </div>
+      </header>
+      {own && <AgencyNoChildrenWarning role={claims?.role} childCount={childCount} />}
+      <Card>
+        <CardContent className="space-y-4">
+          {mode === 'table' ? (
+            <>
+              <OrganizationFilters params={params} onChange={update} />
+              <OrganizationListResults
+                label="Child Organizations"
+                query={list}
+                params={params}
+                onChange={update}
+                base={base}
+                emptyText={filtered ? 'No organizations match these filters.' : 'No child organizations yet.'}
+              />
+            </>
+          ) : (
+            <OrganizationTreeView rootId={organizationId} base={base} />
+          )}
+        </CardContent>
+      </Card>
+    </section>
+  );
 }

@@ -1,0 +1,44 @@
+import type { OrganizationDetail } from '@console/domain';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatCredits } from '@/features/credits/format';
+import { useAuth } from '@/lib/auth';
+import { mayAllocate, mayManageBilling } from '../rules';
+
+/** Credit balance and activated agent limit, with Manage Billing and Allocate Credits for those who may. */
+export function BillingOverviewCard({ organization, base }: { organization: OrganizationDetail; base: string }) {
+  const { claims } = useAuth();
+  const path = `${base}/${organization.id}`;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Billing Overview</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <dl className="grid gap-4 sm:grid-cols-2">
+          <div>
+            <dt className="text-sm text-muted-foreground">Credit balance</dt>
+            <dd className="text-2xl font-semibold tabular-nums">{formatCredits(organization.credit_balance)}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-muted-foreground">Activated agent limit</dt>
+            <dd className="text-2xl font-semibold tabular-nums">{organization.activated_agent_limit}</dd>
+          </div>
+        </dl>
+        <div className="flex flex-wrap gap-2">
+          {mayManageBilling(claims) && (
+            <Button asChild variant="outline">
+              <Link to={`${path}/billing`}>Manage Billing</Link>
+            </Button>
+          )}
+          {mayAllocate(claims, organization) && (
+            <Button asChild>
+              <Link to={`${path}/allocate-credits`}>Allocate Credits</Link>
+            </Button>
+          )}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

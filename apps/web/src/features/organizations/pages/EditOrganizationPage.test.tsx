@@ -1,0 +1,71 @@
+import { MESSAGES } from '@console/domain';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiError, json, makeSession, renderApp } from '@/test/helpers';
+import { makeOrganization, mockApi, orgId } from '../test-fixtures';
+
+beforeAll(async () => {
+  await Promise.all([import('./EditOrganizationPage'), import('./OrganizationDetailPage'), import('@/app/shell/AppShell')]);
+});
+
+const superAgencyAdmin = () => makeSession({ role: 'super_agency_admin', orgType: 'super_agency' });
+
+describe('edit organization', { timeout: 30_000 }, () => {
+  it('shows Permission Denied for a grandchild', async () => {
+    const grandchild = makeOrganization({ name: 'Harbor Tenant', org_type: 'tenant', parent_org_id: orgId() });
+    mockApi((call) => (call.path === `/api/organizations/${grandchild.id}` ? json(200, { organization: grandchild }) : undefined));
+    renderApp(`/orgs/${grandchild.id}/edit`, { session: superAgencyAdmin() });
+    expect(await screen.findByText(MESSAGES.organizations.permissionDenied)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.organizations.onlyOwnOrDirectChild)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
+  });
+
+  it('saves a direct child and returns to its page with the new name', async () => {
+    const user = userEvent.setup();
+    let child = makeOrganization({ name: 'Northwind Agency', description: 'Old text' });
+    const api = mockApi((call) => {
+      if (call.path !== `/api/organizations/${child.id}`) return undefined;
+      if (call.method === 'PATCH') {
+        child = { ...child, ...(call.body as object) };
+        return json(200, { organization: child });
+      }
+      return json(200, { organization: child });
+    });
+    renderApp(`/orgs/${child.id}/edit`, { session: superAgencyAdmin() });
+    const name = await screen.findByLabelText('Name');
+    expect(name).toHaveValue('Northwind Agency');
+    expect(screen.getByLabelText('Status')).toHaveValue('active');
+    expect(screen.getByRole('switch', { name: 'Disable parent invites' })).toHaveAttribute('aria-checked', 'false');
+
+    await user.clear(name);
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText(MESSAGES.organizations.nameMin)).toBeInTheDocument();
+
+    await user.type(name, 'Southwind Agency');
+    await user.clear(screen.getByLabelText('Description (optional)'));
+    await user.selectOptions(screen.getByLabelText('Status'), 'suspended');
+    await user.click(screen.getByRole('switch', { name: 'Disable parent invites' }));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Southwind Agency' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(`/orgs/${child.id}`);
+    expect(api.bodies('PATCH', `/api/organizations/${child.id}`)).toEqual([
+      { name: 'Southwind Agency', description: null, status: 'suspended', disable_parent_invites: true },
+    ]);
+  });
+
+  it('shows the server refusal', async () => {
+    const user = userEvent.setup();
+    const own = makeOrganization({ id: '00000000-0000-4000-8000-000000000001', parent_org_id: orgId() });
+    mockApi((call) => {
+      if (call.path !== `/api/organizations/${own.id}`) return undefined;
+      if (call.method === 'PATCH') return apiError(403, 'forbidden', MESSAGES.organizations.onlyOwnOrDirectChild);
+      return json(200, { organization: own });
+    });
+    renderApp(`/organizations/${own.id}/edit`, { session: makeSession({ role: 'house_admin', orgType: 'house' }) });
+    await user.click(await screen.findByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(MESSAGES.organizations.onlyOwnOrDirectChild));
+    expect(screen.getByRole('link', { name: 'Cancel' })).toHaveAttribute('href', `/organizations/${own.id}`);
+  });
+});
