@@ -12,3 +12,5 @@ export * from './schemas/organizations.ts';
 export * from './schemas/invitations.ts';
 export * from './schemas/credits.ts';
 export * from './schemas/billing.ts';
+export * from './schemas/dashboard.ts';
+export * from './dashboard.ts';

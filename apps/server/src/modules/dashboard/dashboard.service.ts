@@ -23,6 +23,11 @@ import type { OrganizationsService } from '../organizations/organizations.servic
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
+/** `now()` minus N days, as exact timestamptz text, by N. */
+type Boundaries = Record<number, string>;
+
+const BOUNDARY_DAYS = [30, 60, 90, 180, 365, 730] as const;
+
 export const AGENTS_UNAVAILABLE_REASON =
   'Agents run in the agent service this console is sold with; no agent activity (success rate, response time, status) is recorded in this database, so no agent figures are shown.';
 
@@ -35,14 +40,13 @@ const GROWTH_PERIODS = { monthly: 30, quarterly: 90, yearly: 365 } as const;
  * Counts, growth and the most recent of the live descendants (the organization itself
  * excluded), in one scan of the subtree by its materialized path.
  */
-async function organizationFigures(db: Executor, org: { id: string; path: string }) {
+async function organizationFigures(db: Executor, org: { id: string; path: string }, ago: Boundaries) {
   const prefix = `${likeEscape(org.path)}%`;
-  const recentInterval = (days: number) => sql.raw(`interval '${days} days'`);
+  // The boundaries are constants of the statement: no date arithmetic per row.
+  const at = (days: number) => sql`${ago[days]!}::timestamptz`;
   const growthColumns = Object.values(GROWTH_PERIODS).flatMap((days) => [
-    sql<number>`count(*) filter (where created_at >= now() - ${recentInterval(days)})::int`.as(`cur_${days}`),
-    sql<number>`count(*) filter (where created_at >= now() - ${recentInterval(2 * days)} and created_at < now() - ${recentInterval(days)})::int`.as(
-      `prev_${days}`,
-    ),
+    sql<number>`count(*) filter (where created_at >= ${at(days)})::int`.as(`cur_${days}`),
+    sql<number>`count(*) filter (where created_at >= ${at(2 * days)} and created_at < ${at(days)})::int`.as(`prev_${days}`),
   ]);
   const subtree = db
     .selectFrom('organizations')
@@ -93,8 +97,9 @@ async function organizationFigures(db: Executor, org: { id: string; path: string
  * negative, refunds positive) of the last 30 days and the 30 before, the forecast and the
  * depletion estimate, all in numeric; amounts leave the database as text.
  */
-async function usageFigures(db: Executor, organizationId: string, balance: string) {
-  const period = sql.raw(`interval '${DASHBOARD_USAGE_PERIOD_DAYS} days'`);
+async function usageFigures(db: Executor, organizationId: string, balance: string, ago: Boundaries) {
+  const periodStart = sql`${ago[DASHBOARD_USAGE_PERIOD_DAYS]!}::timestamptz`;
+  const previousStart = sql`${ago[2 * DASHBOARD_USAGE_PERIOD_DAYS]!}::timestamptz`;
   const { rows } = await sql<{
     current_period: string;
     previous_period: string;
@@ -106,12 +111,12 @@ async function usageFigures(db: Executor, organizationId: string, balance: strin
   }>`
     with usage as (
       select
-        greatest(-coalesce(sum(amount) filter (where created_at >= now() - ${period}), 0), 0) as cur,
-        greatest(-coalesce(sum(amount) filter (where created_at < now() - ${period}), 0), 0) as prev
+        greatest(-coalesce(sum(amount) filter (where created_at >= ${periodStart}), 0), 0) as cur,
+        greatest(-coalesce(sum(amount) filter (where created_at < ${periodStart}), 0), 0) as prev
       from credit_ledger_entries
       where organization_id = ${organizationId}
         and entry_type in ('consumption', 'refund')
-        and created_at >= now() - 2 * ${period}
+        and created_at >= ${previousStart}
     )
     select
       round(cur, 2)::text as current_period,
@@ -157,29 +162,32 @@ async function usageHistory(db: Executor, organizationId: string) {
   return rows;
 }
 
-/** Sums over all of the organization's own entries, by type, with the allocated and received totals. */
+/**
+ * Sums over all of the organization's own entries by type (one pass over them), and from
+ * those sums the allocated and received totals.
+ */
 async function ledgerTotals(db: Executor, organizationId: string) {
-  const rows = await db
-    .selectFrom('credit_ledger_entries')
-    .select(['entry_type', sql<string>`round(sum(amount), 2)::text`.as('total'), sql<number>`count(*)::int`.as('count')])
-    .where('organization_id', '=', organizationId)
-    .groupBy('entry_type')
-    .execute();
-  const { rows: flows } = await sql<{ allocated: string; received: string }>`
-    select
-      round(-coalesce(sum(amount) filter (where entry_type = 'allocation_sent'), 0), 2)::text as allocated,
-      round(coalesce(sum(amount) filter (where entry_type in ('allocation_received', 'initial_balance')), 0), 2)::text as received
-    from credit_ledger_entries
-    where organization_id = ${organizationId}
-      and entry_type in ('allocation_sent', 'allocation_received', 'initial_balance')
+  const { rows } = await sql<{ entry_type: string | null; total: string; count: number }>`
+    with by_type as (
+      select entry_type, sum(amount) as total, count(*)::int as count
+      from credit_ledger_entries
+      where organization_id = ${organizationId}
+      group by entry_type
+    )
+    select entry_type, round(total, 2)::text as total, count from by_type
+    union all
+    select 'allocated', round(-coalesce(sum(total) filter (where entry_type = 'allocation_sent'), 0), 2)::text, 0 from by_type
+    union all
+    select 'received', round(coalesce(sum(total) filter (where entry_type in ('allocation_received', 'initial_balance')), 0), 2)::text, 0 from by_type
   `.execute(db);
   const order = (type: string) => ENTRY_TYPES.indexOf(type as EntryType);
+  const byEntryType = rows.filter((r) => order(r.entry_type!) >= 0);
   return {
-    byEntryType: rows
+    byEntryType: byEntryType
       .map((r) => ({ entry_type: r.entry_type as EntryType, total: r.total, count: r.count }))
       .sort((a, b) => order(a.entry_type) - order(b.entry_type)),
-    allocated: flows[0]!.allocated,
-    received: flows[0]!.received,
+    allocated: rows.find((r) => r.entry_type === 'allocated')!.total,
+    received: rows.find((r) => r.entry_type === 'received')!.total,
   };
 }
 
@@ -247,14 +255,18 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
         .setIsolationLevel('repeatable read')
         .execute(async (trx) => {
           await sql`set transaction read only`.execute(trx);
-          const { rows: clock } = await sql<{ now: Date; balance: string; limit: number }>`
-            select now() as now, credit_balance::text as balance, activated_agent_limit as limit
+          // A report over many rows: compiling it (JIT) costs more than it saves.
+          await sql`set local jit = off`.execute(trx);
+          const { rows: clock } = await sql<{ now: Date; balance: string; limit: number } & Record<string, unknown>>`
+            select now() as now, credit_balance::text as balance, activated_agent_limit as limit,
+              ${sql.join(BOUNDARY_DAYS.map((days) => sql`(now() - ${sql.raw(`interval '${days} days'`)})::text as ${sql.ref(`d${days}`)}`))}
             from organization_billing_settings where organization_id = ${org.id}
           `.execute(trx);
           const { now, balance, limit } = clock[0]!;
+          const ago: Boundaries = Object.fromEntries(BOUNDARY_DAYS.map((days) => [days, clock[0]![`d${days}`] as string]));
           // One connection serves a transaction: the statements run one after another.
-          const orgFigures = await organizationFigures(trx, org);
-          const usage = await usageFigures(trx, org.id, balance);
+          const orgFigures = await organizationFigures(trx, org, ago);
+          const usage = await usageFigures(trx, org.id, balance, ago);
           const history = await usageHistory(trx, org.id);
           const totals = await ledgerTotals(trx, org.id);
           const children = await childFigures(trx, org.id);

@@ -1,14 +1,44 @@
-import { MESSAGES } from '@console/domain';
-import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { json, makeSession, mockFetch, renderApp } from '@/test/helpers';
+import { MESSAGES, type Dashboard, type OrgType } from '@console/domain';
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiError, json, makeSession, mockFetch, renderApp } from '@/test/helpers';
+import { makeDashboard } from '../test-support';
 
-describe('dashboard', () => {
+const m = MESSAGES.dashboardPages;
+
+const ROLE: Record<OrgType, string> = {
+  house: 'house_admin',
+  super_agency: 'super_agency_admin',
+  agency: 'agency_admin',
+  tenant: 'tenant_admin',
+};
+
+function showDashboard(orgType: OrgType, options: { role?: string; dashboard?: Dashboard; path?: string } = {}) {
+  const session = makeSession({ role: options.role ?? ROLE[orgType], orgType, orgName: 'Acme Corporation' });
+  const dashboard = options.dashboard ?? makeDashboard(orgType);
+  const fetchMock = mockFetch({
+    'GET /api/users/me': () => json(200, session.user),
+    'GET /api/dashboard': () => json(200, dashboard),
+  });
+  renderApp(options.path ?? '/dashboard', { session });
+  return { fetchMock, session };
+}
+
+const card = (name: string) => screen.getByRole('heading', { level: 2, name }).closest('[class*="rounded-xl"]') as HTMLElement;
+
+describe('dashboard', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    configure({ asyncUtilTimeout: 15_000 });
+    await Promise.all([import('./DashboardPage'), import('@/app/shell/AppShell'), import('../components/CreditUsageChart')]);
+  });
+
   it('shows a loading state, then the organization name from /api/users/me', async () => {
     const session = makeSession({ orgName: 'Name In Token' });
     let answer: (response: Response) => void = () => {};
     const fetchMock = mockFetch({
       'GET /api/users/me': () => new Promise<Response>((resolve) => (answer = resolve)),
+      'GET /api/dashboard': () => json(200, makeDashboard('tenant', 'Northwind Agency')),
     });
     renderApp('/dashboard', { session });
     await waitFor(() => expect(fetchMock).toHaveBeenCalled());
@@ -19,6 +49,7 @@ describe('dashboard', () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Northwind Agency' }),
     ).toBeInTheDocument();
+    await screen.findByText(m.performanceMetrics);
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 
@@ -29,5 +60,147 @@ describe('dashboard', () => {
     expect(
       await screen.findByText(MESSAGES.organizations.selectOrganization),
     ).toBeInTheDocument();
+  });
+
+  it('house: status breakdown, super agencies, credit flows, the credit card and the house tools', async () => {
+    showDashboard('house');
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.getByTestId('summary-balance')).toHaveTextContent('12,345.50 credits');
+    expect(screen.getByTestId('summary-monthly-usage')).toHaveTextContent('45.00 credits');
+    expect(screen.getByTestId('summary-agents')).toHaveTextContent('100');
+    expect(screen.getByTestId('summary-depletion')).toHaveTextContent('274.3 months');
+    expect(screen.getByTestId('metric-growth-monthly')).toHaveTextContent('3');
+    expect(screen.getByText('+200% vs previous 30 days')).toBeInTheDocument();
+    expect(screen.getByText(`vs previous 90 days: ${m.notComparable}`)).toBeInTheDocument();
+
+    const status = card(m.organizationStatus);
+    expect(within(status).getByTestId('status-active')).toHaveTextContent('5');
+    expect(within(status).getByTestId('status-suspended')).toHaveTextContent('1');
+    expect(within(status).getByRole('link', { name: 'Newest Org' })).toHaveAttribute('href', '/orgs/00000000-0000-4000-8000-0000000000c3');
+
+    const children = within(card(m.childOrganizations)).getByRole('list', { name: 'Super Agency organizations' });
+    expect(within(children).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      expect.stringContaining('First super_agency'),
+      expect.stringContaining('Second super_agency'),
+    ]);
+    expect(within(children).getByText('1,200.00 credits')).toBeInTheDocument();
+
+    const revenue = card(m.revenueOverview);
+    expect(within(revenue).getByText(m.revenueNote)).toBeInTheDocument();
+    expect(within(revenue).getByTestId('flow-allocated')).toHaveTextContent('1,500.50 credits');
+    expect(within(revenue).getByRole('row', { name: /Consumption/ })).toHaveTextContent('-67.25');
+
+    const tools = screen.getByRole('region', { name: m.tools });
+    expect(within(tools).getByRole('link', { name: /Global Settings/ })).toHaveAttribute('href', '/settings');
+    expect(within(tools).getByRole('link', { name: /System Health/ })).toHaveAttribute('href', '/debug');
+    expect(within(tools).getByRole('link', { name: /User Management/ })).toHaveAttribute('href', '/team');
+  });
+
+  it('house manager: no System Health tool, since /debug would refuse it', async () => {
+    showDashboard('house', { role: 'house_manager' });
+    const tools = await screen.findByRole('region', { name: m.tools });
+    expect(within(tools).getAllByRole('link').map((a) => a.textContent)).toEqual([
+      expect.stringContaining('Global Settings'),
+      expect.stringContaining('User Management'),
+    ]);
+  });
+
+  it('super agency: status breakdown and its agencies; tools for agencies', async () => {
+    showDashboard('super_agency');
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.getByRole('heading', { name: m.organizationStatus })).toBeInTheDocument();
+    expect(within(card(m.childOrganizations)).getByRole('list', { name: 'Agency organizations' })).toBeInTheDocument();
+    const tools = screen.getByRole('region', { name: m.tools });
+    expect(within(tools).getByRole('link', { name: /Agency Management/ })).toHaveAttribute('href', '/orgs');
+    expect(within(tools).getByRole('link', { name: /Resource Allocation/ })).toHaveAttribute('href', '/resources');
+    expect(within(tools).getByRole('link', { name: /Performance Analytics/ })).toHaveAttribute('href', '/dashboard?tab=performance');
+  });
+
+  it('agency: its tenants and credit flows, but no status breakdown', async () => {
+    showDashboard('agency');
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.queryByRole('heading', { name: m.organizationStatus })).not.toBeInTheDocument();
+    expect(within(card(m.childOrganizations)).getByRole('list', { name: 'Tenant organizations' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: m.revenueOverview })).toBeInTheDocument();
+    const tools = screen.getByRole('region', { name: m.tools });
+    expect(within(tools).getByRole('link', { name: /Tenant Management/ })).toHaveAttribute('href', '/orgs');
+    expect(within(tools).getByRole('link', { name: /Agent Configuration/ })).toHaveAttribute('href', '/resources');
+    expect(within(tools).getByRole('link', { name: /Tenant Analytics/ })).toHaveAttribute('href', '/orgs');
+  });
+
+  it('tenant: no status breakdown, no child organizations, no revenue; "No usage yet" without usage', async () => {
+    const dashboard = makeDashboard('tenant');
+    dashboard.credits.depletion_months = null;
+    showDashboard('tenant', { dashboard });
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.queryByRole('heading', { name: m.organizationStatus })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: m.childOrganizations })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: m.revenueOverview })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('metric-organizations')).not.toBeInTheDocument();
+    expect(screen.getByTestId('summary-depletion')).toHaveTextContent(m.noUsageYet);
+    const tools = screen.getByRole('region', { name: m.tools });
+    expect(within(tools).getByRole('link', { name: /Agent Interactions/ })).toHaveAttribute('href', '/resources');
+    expect(within(tools).getByRole('link', { name: /Customer Management/ })).toHaveAttribute('href', '/team');
+    expect(within(tools).getByRole('link', { name: /Business Analytics/ })).toHaveAttribute('href', '/dashboard?tab=performance');
+  });
+
+  it('agents tab: an honest empty state and no figures', async () => {
+    showDashboard('agency');
+    await screen.findByText(m.performanceMetrics);
+    await userEvent.click(screen.getByRole('tab', { name: m.tabAgents }));
+    const panel = screen.getByRole('tabpanel', { name: m.tabAgents });
+    expect(within(panel).getByRole('heading', { name: m.agentPerformance })).toBeInTheDocument();
+    expect(within(panel).getByRole('heading', { name: m.agentAnalytics })).toBeInTheDocument();
+    expect(within(panel).getAllByText('No agent activity is recorded in this database.')).toHaveLength(2);
+    expect(panel.textContent).not.toMatch(/\d/);
+  });
+
+  it('credits tab: 7-day usage, forecast, and Allocate Credits to the allocation page for admins', async () => {
+    showDashboard('agency');
+    await screen.findByText(m.performanceMetrics);
+    await userEvent.click(screen.getByRole('tab', { name: m.tabCredits }));
+    const panel = screen.getByRole('tabpanel', { name: m.tabCredits });
+    const table = within(panel).getByRole('table', { name: m.creditUsage });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(7);
+    expect(rows[6]).toHaveTextContent('2025-03-1042.252.2540.00');
+    expect(within(panel).getByTestId('forecast-month')).toHaveTextContent('45.00 credits');
+    expect(within(panel).getByTestId('forecast-quarter')).toHaveTextContent('135.00 credits');
+    expect(within(panel).getByRole('link', { name: m.allocateCredits })).toHaveAttribute(
+      'href',
+      '/orgs/00000000-0000-4000-8000-000000000001/allocate-credits',
+    );
+    await userEvent.click(within(panel).getByRole('link', { name: m.allocateCredits }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/orgs/00000000-0000-4000-8000-000000000001/allocate-credits'));
+  });
+
+  it('credits tab: no Allocate Credits for a manager', async () => {
+    showDashboard('agency', { role: 'agency_manager', path: '/dashboard?tab=credits' });
+    const panel = await screen.findByRole('tabpanel', { name: m.tabCredits });
+    expect(within(panel).getByTestId('panel-balance')).toHaveTextContent('12,345.50 credits');
+    expect(within(panel).queryByRole('link', { name: m.allocateCredits })).not.toBeInTheDocument();
+  });
+
+  it('performance tab (opened by its link): resource bars coloured by the spec rules', async () => {
+    const dashboard = makeDashboard('super_agency');
+    dashboard.resources = { activated_agent_limit: 100, active_agents: 0, children_limit_total: 80 };
+    showDashboard('super_agency', { dashboard, path: '/dashboard?tab=performance' });
+    const panel = await screen.findByRole('tabpanel', { name: m.tabPerformance });
+    expect(within(panel).getByRole('progressbar', { name: 'Active agents: 0%' })).toHaveAttribute('data-tone', 'green');
+    expect(within(panel).getByRole('progressbar', { name: 'Limits given to child organizations: 80%' })).toHaveAttribute('data-tone', 'red');
+    expect(within(panel).getByText(MESSAGES.billingPages.noAgentsRecorded)).toBeInTheDocument();
+    expect(within(panel).getByRole('heading', { name: m.revenueOverview })).toBeInTheDocument();
+    expect(within(panel).getByRole('heading', { name: m.agentAnalytics })).toBeInTheDocument();
+  });
+
+  it('shows Access Denied without retrying on 403', async () => {
+    const session = makeSession();
+    const fetchMock = mockFetch({
+      'GET /api/users/me': () => json(200, session.user),
+      'GET /api/dashboard': () => apiError(403, 'forbidden', 'You do not have permission to do this.'),
+    });
+    renderApp('/dashboard', { session });
+    expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
+    expect(fetchMock.mock.calls.filter(([url]) => String(url) === '/api/dashboard')).toHaveLength(1);
   });
 });

@@ -1,12 +1,23 @@
-import { canOpenDebug, MESSAGES } from '@console/domain';
+import { canOpenDebug, decodeJwtPart, MESSAGES, normalizeClaims } from '@console/domain';
 import { ShieldAlert } from 'lucide-react';
+import { useMemo } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { UnavailablePage } from '@/components/unavailable-page';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/lib/auth';
+import { ChildOrganizationsDebugger } from '../components/ChildOrganizationsDebugger';
+import { JwtDebugCard } from '../components/JwtDebugCard';
+import { OutboxCard } from '../components/OutboxCard';
+import { ParsingLogsCard } from '../components/ParsingLogsCard';
+import { RoleVerificationCard } from '../components/RoleVerificationCard';
+import { StatusBreakdownCard } from '../components/StatusBreakdownCard';
 
-/** Debug tools: only house, super agency and agency admins (spec 1 section 6). */
+const d = MESSAGES.debugPages;
+
+/** Debug tools: only house, super agency and agency admins (spec 1 section 6); the server refuses the same. */
 export default function DebugPage() {
-  const { claims } = useAuth();
+  const { claims, session, user } = useAuth();
+  const token = session?.access_token ?? null;
+  const log = useMemo(() => (token ? normalizeClaims(decodeJwtPart(token, 1)).log : []), [token]);
   if (!canOpenDebug(claims?.role)) {
     return (
       <Alert variant="destructive">
@@ -16,5 +27,35 @@ export default function DebugPage() {
       </Alert>
     );
   }
-  return <UnavailablePage title={MESSAGES.shell.debugTitle} />;
+  const organizationId = user?.organization_id ?? claims?.org_id ?? null;
+  const isHouseAdmin = claims?.role === 'house_admin';
+  return (
+    <section className="space-y-6">
+      <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.debugTitle}</h1>
+      <Tabs defaultValue="authentication" className="space-y-4">
+        <TabsList className="h-auto w-full flex-wrap sm:w-fit">
+          <TabsTrigger value="authentication">{d.tabAuthentication}</TabsTrigger>
+          <TabsTrigger value="organizations">{d.tabOrganizations}</TabsTrigger>
+          <TabsTrigger value="parsing-logs">{d.tabParsingLogs}</TabsTrigger>
+          {isHouseAdmin && <TabsTrigger value="outbox">{d.tabOutbox}</TabsTrigger>}
+        </TabsList>
+        <TabsContent value="authentication" className="space-y-4">
+          <JwtDebugCard token={token} />
+          <RoleVerificationCard token={token} />
+        </TabsContent>
+        <TabsContent value="organizations" className="space-y-4">
+          <StatusBreakdownCard organizationId={organizationId} />
+          <ChildOrganizationsDebugger organizationId={organizationId} />
+        </TabsContent>
+        <TabsContent value="parsing-logs">
+          <ParsingLogsCard log={log} />
+        </TabsContent>
+        {isHouseAdmin && (
+          <TabsContent value="outbox">
+            <OutboxCard />
+          </TabsContent>
+        )}
+      </Tabs>
+    </section>
+  );
 }

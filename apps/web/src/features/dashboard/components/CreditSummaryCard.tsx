@@ -1,0 +1,47 @@
+import { MESSAGES, type Dashboard } from '@console/domain';
+import { Coins } from 'lucide-react';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatCredits } from '@/features/credits/format';
+import { formatCount } from './tone';
+import { Metric } from './Metric';
+
+const m = MESSAGES.dashboardPages;
+
+/** The credit balance card: balance, monthly usage, available agents and projected depletion. */
+export function CreditSummaryCard({ data }: { data: Dashboard }) {
+  const { credits, resources } = data;
+  const depletion = credits.depletion_months;
+  return (
+    <Card className="gap-4">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-base">
+          <Coins className="size-4 text-muted-foreground" aria-hidden />
+          {m.creditBalance}
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <Metric label={m.creditBalance} value={formatCredits(credits.balance)} testId="summary-balance" />
+          <Metric
+            label={m.monthlyUsage}
+            value={formatCredits(credits.usage.current_period)}
+            hint={`Net consumption of the last ${credits.usage.period_days} days`}
+            testId="summary-monthly-usage"
+          />
+          <Metric
+            label={m.availableAgents}
+            value={formatCount(resources.activated_agent_limit)}
+            hint="The activated agent limit"
+            testId="summary-agents"
+          />
+          <Metric
+            label={m.projectedDepletion}
+            value={depletion === null ? m.noUsageYet : m.depletionMonths(depletion)}
+            hint={depletion === null ? undefined : 'Balance ÷ monthly usage'}
+            testId="summary-depletion"
+          />
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}

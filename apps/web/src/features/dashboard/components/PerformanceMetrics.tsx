@@ -1,0 +1,72 @@
+import { MESSAGES, type Dashboard } from '@console/domain';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatCredits } from '@/features/credits/format';
+import { formatChange, formatCount } from './tone';
+import { Metric } from './Metric';
+
+const m = MESSAGES.dashboardPages;
+
+function change(percent: number | null, days: number) {
+  return percent === null ? `vs previous ${days} days: ${m.notComparable}` : `${formatChange(percent)} vs previous ${days} days`;
+}
+
+/** Growth of the subtree, credit usage and the team: the figures that exist (agents have no source). */
+export function PerformanceMetrics({ data }: { data: Dashboard }) {
+  const { organizations, credits, team, organization } = data;
+  const { growth } = organizations;
+  const hasDescendants = organization.org_type !== 'tenant';
+  return (
+    <Card className="gap-4">
+      <CardHeader>
+        <CardTitle className="text-base">{m.performanceMetrics}</CardTitle>
+        <CardDescription>From the organization tree, the credit ledger and the team of {organization.name}.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          {hasDescendants && (
+            <Metric
+              label="Organizations below"
+              value={formatCount(organizations.total)}
+              hint={`${formatCount(organizations.by_status.active)} active`}
+              testId="metric-organizations"
+            />
+          )}
+          {hasDescendants && (
+            <Metric
+              label="New in the last 30 days"
+              value={formatCount(growth.monthly.current)}
+              hint={change(growth.monthly.percent, growth.monthly.days)}
+              testId="metric-growth-monthly"
+            />
+          )}
+          {hasDescendants && (
+            <Metric
+              label="New in the last 90 days"
+              value={formatCount(growth.quarterly.current)}
+              hint={change(growth.quarterly.percent, growth.quarterly.days)}
+            />
+          )}
+          {hasDescendants && (
+            <Metric
+              label="New in the last 365 days"
+              value={formatCount(growth.yearly.current)}
+              hint={change(growth.yearly.percent, growth.yearly.days)}
+            />
+          )}
+          <Metric
+            label={`Credits used, last ${credits.usage.period_days} days`}
+            value={formatCredits(credits.usage.current_period)}
+            hint={change(credits.usage.percent_change, credits.usage.period_days)}
+            testId="metric-usage"
+          />
+          <Metric
+            label="Active team members"
+            value={formatCount(team.by_status.active)}
+            hint={`${formatCount(team.total)} in total`}
+            testId="metric-team"
+          />
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,61 @@
+import type { Dashboard, OrgType } from '@console/domain';
+
+export const DASHBOARD_ORG_ID = '00000000-0000-4000-8000-000000000001';
+const child = (n: number) => `00000000-0000-4000-8000-0000000000c${n}`;
+
+const CHILD_TYPE: Record<OrgType, Exclude<OrgType, 'house'> | null> = {
+  house: 'super_agency',
+  super_agency: 'agency',
+  agency: 'tenant',
+  tenant: null,
+};
+
+/** A dashboard answer as the server gives it, with figures a test can recognise. */
+export function makeDashboard(orgType: OrgType, name = 'Acme Corporation'): Dashboard {
+  const childType = CHILD_TYPE[orgType];
+  const children = childType
+    ? [
+        { id: child(1), name: `First ${childType}`, org_type: childType, status: 'active' as const, credit_balance: '1200.00', activated_agent_limit: 30 },
+        { id: child(2), name: `Second ${childType}`, org_type: childType, status: 'inactive' as const, credit_balance: '300.50', activated_agent_limit: 10 },
+      ]
+    : [];
+  const history = [6, 5, 4, 3, 2, 1, 0].map((n) => ({
+    date: `2025-03-${String(10 - n).padStart(2, '0')}`,
+    consumption: n === 0 ? '42.25' : '0.00',
+    refunds: n === 0 ? '2.25' : '0.00',
+    net: n === 0 ? '40.00' : '0.00',
+  }));
+  return {
+    organization: { id: DASHBOARD_ORG_ID, name, org_type: orgType, status: 'active' },
+    generated_at: '2025-03-10T12:00:00.000Z',
+    organizations: {
+      total: childType ? 7 : 0,
+      by_status: childType ? { active: 5, inactive: 1, suspended: 1 } : { active: 0, inactive: 0, suspended: 0 },
+      by_type: { house: 0, super_agency: 0, agency: 0, tenant: 0, ...(childType ? { [childType]: 7 } : {}) },
+      recent: childType
+        ? [{ id: child(3), name: 'Newest Org', org_type: childType, status: 'active', created_at: '2025-03-09T10:00:00.000Z' }]
+        : [],
+      growth: {
+        monthly: { days: 30, current: 3, previous: 1, percent: 200 },
+        quarterly: { days: 90, current: 4, previous: 0, percent: null },
+        yearly: { days: 365, current: 6, previous: 1, percent: 500 },
+      },
+    },
+    credits: {
+      balance: '12345.50',
+      allocated: '1500.50',
+      received: '20000.00',
+      usage: { period_days: 30, current_period: '45.00', previous_period: '20.00', percent_change: 125, history },
+      forecast: { average_daily: '1.50', next_month: '45.00', next_quarter: '135.00', method: 'Average daily net consumption of the last 30 days, times 30 (next month) and times 90 (next quarter).' },
+      depletion_months: 274.3,
+      by_child: { count: children.length, total_balance: childType ? '1500.50' : '0.00', children },
+      by_entry_type: [
+        { entry_type: 'allocation_sent', total: '-1500.50', count: 2 },
+        { entry_type: 'consumption', total: '-67.25', count: 4 },
+      ],
+    },
+    resources: { activated_agent_limit: 100, active_agents: 0, children_limit_total: childType ? 60 : 0 },
+    team: { total: 5, by_status: { active: 4, inactive: 1, pending: 0, suspended: 0 } },
+    agents: { available: false, reason: 'No agent activity is recorded in this database.' },
+  };
+}

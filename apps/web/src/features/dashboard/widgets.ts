@@ -1,0 +1,58 @@
+import { canOpenDebug, type OrgType } from '@console/domain';
+import { PATHS } from '@/lib/paths';
+
+/** Which widgets an organization type shows (spec 1 section 2, Dashboard). */
+export function dashboardWidgets(orgType: OrgType) {
+  const hasChildren = orgType !== 'tenant';
+  return {
+    organizationStatus: orgType === 'house' || orgType === 'super_agency',
+    childOrganizations: hasChildren,
+    revenueOverview: hasChildren,
+  };
+}
+
+export const DASHBOARD_TABS = ['overview', 'agents', 'credits', 'performance'] as const;
+export type DashboardTab = (typeof DASHBOARD_TABS)[number];
+
+export function isDashboardTab(value: string | null): value is DashboardTab {
+  return (DASHBOARD_TABS as readonly (string | null)[]).includes(value);
+}
+
+/** The dashboard's own Performance tab, as a link target. */
+export const PERFORMANCE_TAB_PATH = `${PATHS.dashboard}?tab=performance`;
+
+export interface Tool {
+  label: string;
+  description: string;
+  to: string;
+}
+
+/**
+ * The tools section by organization type (spec 1 section 2), each to the page that does
+ * the job. A tool whose page would refuse the user (System Health for non-debug roles) is left out.
+ */
+export function dashboardTools(orgType: OrgType, role: string | null | undefined): Tool[] {
+  const tools: Record<OrgType, Tool[]> = {
+    house: [
+      { label: 'Global Settings', description: 'Account, billing and organization resources', to: PATHS.settings },
+      { label: 'System Health', description: 'Tokens, claims, hierarchy checks and the outbox', to: PATHS.debug },
+      { label: 'User Management', description: 'Members and invitations of the house', to: PATHS.team },
+    ],
+    super_agency: [
+      { label: 'Agency Management', description: 'Your agencies and their details', to: PATHS.orgs },
+      { label: 'Resource Allocation', description: 'Agent limits, capacity and credits', to: PATHS.resources },
+      { label: 'Performance Analytics', description: 'Growth, credit flows and utilization', to: PERFORMANCE_TAB_PATH },
+    ],
+    agency: [
+      { label: 'Tenant Management', description: 'Your tenants and their details', to: PATHS.orgs },
+      { label: 'Agent Configuration', description: 'Agent limits and capacity', to: PATHS.resources },
+      { label: 'Tenant Analytics', description: 'Tenants with their status and balances', to: PATHS.orgs },
+    ],
+    tenant: [
+      { label: 'Agent Interactions', description: 'Agents and their limit', to: PATHS.resources },
+      { label: 'Customer Management', description: 'Members and invitations', to: PATHS.team },
+      { label: 'Business Analytics', description: 'Credit usage and utilization', to: PERFORMANCE_TAB_PATH },
+    ],
+  };
+  return tools[orgType].filter((tool) => tool.to !== PATHS.debug || canOpenDebug(role));
+}

@@ -1,0 +1,61 @@
+import { MESSAGES } from '@console/domain';
+import { useEffect, useId, useState } from 'react';
+import { toast } from 'sonner';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Switch } from '@/components/ui/switch';
+import { useChildStatusCounts } from '../api/child-status-counts';
+
+const d = MESSAGES.debugPages;
+
+/** Child organizations by status: active only by default, all with the toggle (spec 1 section 6). */
+export function StatusBreakdownCard({ organizationId }: { organizationId: string | null }) {
+  const [includeAll, setIncludeAll] = useState(false);
+  const switchId = useId();
+  const { counts, isPending, error } = useChildStatusCounts(organizationId, includeAll);
+  useEffect(() => {
+    if (error) toast.error(d.fetchError, { description: error.message });
+  }, [error]);
+  const total = counts.reduce((sum, c) => sum + (c.count ?? 0), 0);
+  return (
+    <Card>
+      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
+        <div className="grid gap-1.5">
+          <CardTitle>{d.statusBreakdown}</CardTitle>
+          <CardDescription>Direct child organizations of your organization, counted by the organizations list.</CardDescription>
+        </div>
+        <div className="flex items-center gap-2">
+          <Switch id={switchId} checked={includeAll} onCheckedChange={setIncludeAll} />
+          <Label htmlFor={switchId}>{d.includeAll}</Label>
+        </div>
+      </CardHeader>
+      <CardContent>
+        {error ? (
+          <p className="text-sm text-destructive">{error.message}</p>
+        ) : isPending ? (
+          <Skeleton className="h-16 w-full" />
+        ) : (
+          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+            {counts.map(({ status, count }) => (
+              <div key={status} className="rounded-lg border p-3">
+                <dt className="text-xs text-muted-foreground capitalize">{status}</dt>
+                <dd className="text-xl font-semibold tabular-nums" data-testid={`children-${status}`}>
+                  {count}
+                </dd>
+              </div>
+            ))}
+            {includeAll && (
+              <div className="rounded-lg border p-3">
+                <dt className="text-xs text-muted-foreground">Total</dt>
+                <dd className="text-xl font-semibold tabular-nums" data-testid="children-total">
+                  {total}
+                </dd>
+              </div>
+            )}
+          </dl>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

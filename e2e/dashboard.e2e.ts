@@ -1,0 +1,118 @@
+import { MESSAGES, type Dashboard, type OrganizationDetail, type UserProfile } from '@console/domain';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+
+interface Outbox {
+  messages: { to: string; subject: string; link: string | null }[];
+}
+
+const PASSWORD = 'dashboard journey password 1';
+const m = MESSAGES.dashboardPages;
+const d = MESSAGES.debugPages;
+const TENANT_ADMIN = 'tenant.admin@dashboard.test';
+
+let server: TestServer;
+let browser: TestBrowser | undefined;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function ok<T>(path: string, token: string, body?: unknown): Promise<T> {
+  const response = await server.api<T>(path, { method: body === undefined ? 'GET' : 'POST', token, body });
+  expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBeLessThan(300);
+  return response.body;
+}
+
+async function createChild(token: string, name: string, orgType: string): Promise<OrganizationDetail> {
+  return (await ok<{ organization: OrganizationDetail }>('/api/organizations', token, { name, org_type: orgType })).organization;
+}
+
+/** Invites an admin into an organization, registers them through the e-mailed link and signs them in. */
+async function inviteAdmin(inviterToken: string, houseToken: string, organizationId: string, role: string, email: string): Promise<string> {
+  await ok('/api/invitations', inviterToken, { email, role, first_name: 'Journey', last_name: 'Admin', organization_id: organizationId });
+  const outbox = await ok<Outbox>('/api/debug/outbox', houseToken);
+  const link = outbox.messages.find((message) => message.to === email && message.link)?.link;
+  expect(link).toBeTruthy();
+  const token = new URL(link!).searchParams.get('token');
+  const registered = await server.api('/api/invitations/register', { method: 'POST', body: { token, password: PASSWORD } });
+  expect(registered.status).toBe(200);
+  return server.signIn(email, PASSWORD);
+}
+
+it('a house admin sees the API figures on the dashboard and opens /debug with the outbox; a tenant admin is refused', async () => {
+  const houseToken = await server.signIn(ADMIN.email, ADMIN.password);
+  const me = await ok<UserProfile>('/api/users/me', houseToken);
+  const superAgency = await createChild(houseToken, 'Dashboard Super', 'super_agency');
+  await ok('/api/credits/adjustments', houseToken, { direction: 'increase', amount: '500', reason: 'Journey top-up' });
+  await ok('/api/credits/allocations', houseToken, { from_org_id: me.organization_id, to_org_id: superAgency.id, amount: '120.50' });
+  await ok('/api/credits/usage', houseToken, {
+    records: [{ organization_id: me.organization_id, kind: 'consumption', amount: '30', external_ref: 'journey-1' }],
+  });
+
+  // A tenant admin, down the tree: super agency admin → agency → agency admin → tenant → tenant admin.
+  const superToken = await inviteAdmin(houseToken, houseToken, superAgency.id, 'super_agency_admin', 'super.admin@dashboard.test');
+  const agency = await createChild(superToken, 'Dashboard Agency', 'agency');
+  const agencyToken = await inviteAdmin(superToken, houseToken, agency.id, 'agency_admin', 'agency.admin@dashboard.test');
+  const tenant = await createChild(agencyToken, 'Dashboard Tenant', 'tenant');
+  const tenantToken = await inviteAdmin(agencyToken, houseToken, tenant.id, 'tenant_admin', TENANT_ADMIN);
+
+  const api = await ok<Dashboard>('/api/dashboard', houseToken);
+  expect(api.credits.balance).toBe('349.50');
+  expect(api.credits.usage.current_period).toBe('30.00');
+  expect(api.credits.allocated).toBe('120.50');
+  expect(api.organizations.total).toBe(3);
+  expect(api.organizations.by_type).toMatchObject({ super_agency: 1, agency: 1, tenant: 1 });
+  expect(api.credits.depletion_months).toBe(11.7); // 349.50 ÷ 30.00
+
+  browser = await openBrowser();
+  const { page } = browser;
+  await signInWithForm(page, server, ADMIN.email, ADMIN.password);
+  await page.getByRole('heading', { level: 1, name: me.organization.name }).waitFor();
+  await page.getByText(m.performanceMetrics).waitFor();
+  expect(await page.getByTestId('summary-balance').textContent()).toBe(`${api.credits.balance} credits`);
+  expect(await page.getByTestId('summary-monthly-usage').textContent()).toBe(`${api.credits.usage.current_period} credits`);
+  expect(await page.getByTestId('summary-depletion').textContent()).toBe(m.depletionMonths(api.credits.depletion_months!));
+  expect(await page.getByTestId('metric-organizations').textContent()).toBe(String(api.organizations.total));
+  expect(await page.getByTestId('status-active').textContent()).toBe(String(api.organizations.by_status.active));
+  expect(await page.getByTestId('flow-allocated').textContent()).toBe(`${api.credits.allocated} credits`);
+  await page.getByRole('list', { name: 'Super Agency organizations' }).getByRole('link', { name: 'Dashboard Super' }).waitFor();
+
+  // The Credits tab: the chart chunk loads, and Allocate Credits opens the allocation page.
+  await page.getByRole('tab', { name: m.tabCredits }).click();
+  await page.locator('.recharts-responsive-container').waitFor();
+  await page.getByRole('link', { name: m.allocateCredits }).click();
+  await page.waitForURL(`**/orgs/${me.organization_id}/allocate-credits`);
+
+  // The Debug item of the profile menu, then the Outbox tab.
+  await page.getByRole('button', { name: new RegExp(ADMIN.email) }).click();
+  await page.getByRole('menuitem', { name: MESSAGES.shell.debug }).click();
+  await page.waitForURL('**/debug');
+  await page.getByText(d.verified, { exact: true }).waitFor();
+  await page.getByRole('tab', { name: d.tabOutbox }).click();
+  const outbox = page.getByRole('table', { name: 'Outbox messages' });
+  await outbox.getByRole('cell', { name: TENANT_ADMIN }).waitFor();
+  await browser.close();
+
+  // The tenant admin: no Debug menu item, Access Denied on /debug, and the server refuses too.
+  browser = await openBrowser();
+  const tenantPage = browser.page;
+  await signInWithForm(tenantPage, server, TENANT_ADMIN, PASSWORD);
+  await tenantPage.getByRole('heading', { level: 1, name: 'Dashboard Tenant' }).waitFor();
+  await tenantPage.getByRole('button', { name: new RegExp(TENANT_ADMIN) }).click();
+  await tenantPage.getByRole('menuitem', { name: MESSAGES.shell.logOut }).waitFor();
+  expect(await tenantPage.getByRole('menuitem', { name: MESSAGES.shell.debug }).count()).toBe(0);
+  await tenantPage.keyboard.press('Escape');
+  await tenantPage.goto(server.url('/debug'));
+  await tenantPage.getByText(MESSAGES.auth.accessDenied).waitFor();
+  expect(await tenantPage.getByRole('tab').count()).toBe(0);
+  expect((await server.api(`/api/organizations/${tenant.id}/verify-children`, { token: tenantToken })).status).toBe(403);
+  expect((await server.api('/api/debug/outbox', { token: tenantToken })).status).toBe(403);
+  // Its dashboard is its own; the house is outside its scope.
+  expect((await server.api(`/api/dashboard?organization_id=${me.organization_id}`, { token: tenantToken })).status).toBe(404);
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { percentChange, percentOf, rateTone, resourceBarTone, responseTimeRating } from './dashboard.ts';
+import { dashboardQuerySchema } from './schemas/dashboard.ts';
+
+describe('resourceBarTone (spec 1 section 9)', () => {
+  it('is green under 50%, amber under 75%, red from 75%', () => {
+    expect(resourceBarTone(0)).toBe('green');
+    expect(resourceBarTone(49.9)).toBe('green');
+    expect(resourceBarTone(50)).toBe('amber');
+    expect(resourceBarTone(74.9)).toBe('amber');
+    expect(resourceBarTone(75)).toBe('red');
+    expect(resourceBarTone(100)).toBe('red');
+    expect(resourceBarTone(140)).toBe('red');
+  });
+
+  it('never gets greener as usage grows', () => {
+    const rank = { green: 0, amber: 1, red: 2 };
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 200, noNaN: true }), fc.double({ min: 0, max: 200, noNaN: true }), (a, b) => {
+        const [low, high] = a <= b ? [a, b] : [b, a];
+        expect(rank[resourceBarTone(low)]).toBeLessThanOrEqual(rank[resourceBarTone(high)]);
+      }),
+    );
+  });
+});
+
+describe('rateTone', () => {
+  it('is green from 90, amber from 75, red below', () => {
+    expect(rateTone(100)).toBe('green');
+    expect(rateTone(90)).toBe('green');
+    expect(rateTone(89.9)).toBe('amber');
+    expect(rateTone(75)).toBe('amber');
+    expect(rateTone(74.9)).toBe('red');
+    expect(rateTone(0)).toBe('red');
+  });
+});
+
+describe('responseTimeRating', () => {
+  it('is Good under 3 s, Average under 5 s, else Needs Improvement', () => {
+    expect(responseTimeRating(0.2)).toBe('Good');
+    expect(responseTimeRating(2.99)).toBe('Good');
+    expect(responseTimeRating(3)).toBe('Average');
+    expect(responseTimeRating(4.99)).toBe('Average');
+    expect(responseTimeRating(5)).toBe('Needs Improvement');
+    expect(responseTimeRating(12)).toBe('Needs Improvement');
+  });
+});
+
+describe('percentOf and percentChange', () => {
+  it('rounds to one decimal and has no value against zero', () => {
+    expect(percentOf(1, 3)).toBe(33.3);
+    expect(percentOf(2, 3)).toBe(66.7);
+    expect(percentOf(5, 0)).toBeNull();
+    expect(percentOf(0, 10)).toBe(0);
+    expect(percentChange(3, 2)).toBe(50);
+    expect(percentChange(1, 3)).toBe(-66.7);
+    expect(percentChange(0, 4)).toBe(-100);
+    expect(percentChange(4, 0)).toBeNull();
+    expect(percentChange(0, 0)).toBeNull();
+  });
+});
+
+describe('dashboardQuerySchema', () => {
+  it('takes an optional organization id and refuses anything else', () => {
+    expect(dashboardQuerySchema.parse({})).toEqual({});
+    expect(dashboardQuerySchema.safeParse({ organization_id: 'nope' }).success).toBe(false);
+  });
+});

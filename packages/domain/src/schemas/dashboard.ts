@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
+import { amountStringSchema } from './amounts.ts';
+import { ENTRY_TYPES } from './credits.ts';
+import { USER_STATUSES } from './users.ts';
+
+/** `GET /api/dashboard`: the caller's own organization by default, or another one in scope. */
+export const dashboardQuerySchema = z.object({ organization_id: z.uuid().optional() });
+export type DashboardQuery = z.input<typeof dashboardQuerySchema>;
+
+/** A percentage rounded to one decimal, or null when the figure it compares with is zero. */
+const percentSchema = z.number().nullable();
+
+/** Organizations created in the last N days against the N days before. */
+const growthPeriodSchema = z.object({
+  days: z.number().int(),
+  current: z.number().int(),
+  previous: z.number().int(),
+  percent: percentSchema,
+});
+
+const countsBy = <T extends readonly [string, ...string[]]>(keys: T) =>
+  z.object(Object.fromEntries(keys.map((key) => [key, z.number().int()])) as { [K in T[number]]: z.ZodNumber });
+
+/** Credits consumed (net of refunds) on one UTC day. */
+export const usageDaySchema = z.object({
+  date: z.iso.date(),
+  consumption: amountStringSchema,
+  refunds: amountStringSchema,
+  net: amountStringSchema,
+});
+export type UsageDay = z.infer<typeof usageDaySchema>;
+
+export const dashboardChildSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  org_type: z.enum(ORG_TYPES),
+  status: z.enum(ORG_STATUSES),
+  credit_balance: amountStringSchema,
+  activated_agent_limit: z.number().int(),
+});
+export type DashboardChild = z.infer<typeof dashboardChildSchema>;
+
+/** Every figure of the dashboard in one answer; sources and methods are in docs/dashboard.md. */
+export const dashboardSchema = z.object({
+  organization: z.object({
+    id: z.uuid(),
+    name: z.string(),
+    org_type: z.enum(ORG_TYPES),
+    status: z.enum(ORG_STATUSES),
+  }),
+  /** The database time all periods are measured from. */
+  generated_at: z.string(),
+  organizations: z.object({
+    /** Live descendants, the organization itself excluded. */
+    total: z.number().int(),
+    by_status: countsBy(ORG_STATUSES),
+    by_type: countsBy(ORG_TYPES),
+    /** The most recently created descendants, newest first. */
+    recent: z.array(
+      z.object({
+        id: z.uuid(),
+        name: z.string(),
+        org_type: z.enum(ORG_TYPES),
+        status: z.enum(ORG_STATUSES),
+        created_at: z.string(),
+      }),
+    ),
+    growth: z.object({ monthly: growthPeriodSchema, quarterly: growthPeriodSchema, yearly: growthPeriodSchema }),
+  }),
+  credits: z.object({
+    balance: amountStringSchema,
+    /** Credits sent to children (allocation_sent), as a positive figure. */
+    allocated: amountStringSchema,
+    /** allocation_received + initial_balance. */
+    received: amountStringSchema,
+    usage: z.object({
+      period_days: z.number().int(),
+      /** Net consumption (consumption minus refunds) of the last 30 days, never below zero. */
+      current_period: amountStringSchema,
+      previous_period: amountStringSchema,
+      percent_change: percentSchema,
+      /** The last 7 UTC days, oldest first, today last. */
+      history: z.array(usageDaySchema),
+    }),
+    forecast: z.object({
+      average_daily: amountStringSchema,
+      next_month: amountStringSchema,
+      next_quarter: amountStringSchema,
+      method: z.string(),
+    }),
+    /** Balance ÷ monthly usage, one decimal; null when there is no usage. */
+    depletion_months: z.number().nullable(),
+    by_child: z.object({
+      count: z.number().int(),
+      total_balance: amountStringSchema,
+      /** The children with the largest balances (at most DASHBOARD_CHILDREN_SHOWN). */
+      children: z.array(dashboardChildSchema),
+    }),
+    by_entry_type: z.array(z.object({ entry_type: z.enum(ENTRY_TYPES), total: amountStringSchema, count: z.number().int() })),
+  }),
+  resources: z.object({
+    activated_agent_limit: z.number().int(),
+    /** Agents are activated in the agent service; none are recorded here (docs/decisions.md). */
+    active_agents: z.number().int(),
+    children_limit_total: z.number().int(),
+  }),
+  team: z.object({ total: z.number().int(), by_status: countsBy(USER_STATUSES) }),
+  agents: z.object({ available: z.literal(false), reason: z.string() }),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;
+
+export const DASHBOARD_CHILDREN_SHOWN = 10;
+export const DASHBOARD_USAGE_PERIOD_DAYS = 30;
