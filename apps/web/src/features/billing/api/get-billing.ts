@@ -1,7 +1,7 @@
 import type { BillingResponse } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/api';
-import { loadRetry } from './load-retry';
+import { loadRetry } from '@/lib/load-retry';
 
 export const billingQueryKey = (organizationId: string) => ['billing', 'settings', organizationId] as const;
 

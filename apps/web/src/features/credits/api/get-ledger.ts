@@ -1,7 +1,7 @@
 import { PAGING, type EntryType, type LedgerPage } from '@console/domain';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { request } from '@/lib/api';
-import { loadRetry } from './load-retry';
+import { loadRetry } from '@/lib/load-retry';
 
 /** The ledger filters the console sends; `from`/`to` are ISO date-times (`to` exclusive). */
 export interface LedgerFilters {

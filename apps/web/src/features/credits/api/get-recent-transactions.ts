@@ -1,7 +1,7 @@
 import { PAGING } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { getLedger } from './get-ledger';
-import { loadRetry } from './load-retry';
+import { loadRetry } from '@/lib/load-retry';
 
 export const recentTransactionsQueryKey = (organizationId: string) => ['credits', 'recent', organizationId] as const;
 

@@ -28,9 +28,9 @@ import { listOrganizations, organizationsQueryKey } from '@/features/organizatio
 import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { useAllocateCredits } from '../api/allocate-credits';
-import { loadRetry } from '../api/load-retry';
+import { loadRetry } from '@/lib/load-retry';
 import { amountFieldSchema } from '../amount-field';
-import { orgsBaseOf } from '../base-path';
+import { orgBaseOf } from '@/features/organizations/use-org-base';
 import { formatCredits } from '../format';
 import { newIdempotencyKey } from '../idempotency-key';
 
@@ -191,7 +191,7 @@ export default function AllocateCreditsPage() {
   const { id = '' } = useParams();
   const { claims } = useAuth();
   const location = useLocation();
-  const base = orgsBaseOf(location.pathname);
+  const base = orgBaseOf(location.pathname);
   const ownOrgId = claims?.org_id ?? claims?.organization_id ?? '';
   const mayAllocate = can(claims?.role, 'organizations.allocate_credits');
 

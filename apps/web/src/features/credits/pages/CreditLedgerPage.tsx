@@ -14,7 +14,7 @@ import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { useExportLedger } from '../api/export-ledger';
 import { useLedger, type LedgerFilters } from '../api/get-ledger';
-import { orgsBaseOf } from '../base-path';
+import { orgBaseOf } from '@/features/organizations/use-org-base';
 import { AdjustBalanceDialog } from '../components/AdjustBalanceDialog';
 import { DateRangePicker } from '../components/DateRangePicker';
 import { LedgerList } from '../components/LedgerList';
@@ -55,7 +55,7 @@ export default function CreditLedgerPage() {
   const ownOrgId = claims?.org_id ?? claims?.organization_id;
   const orgType = claims?.organization_type;
   const mayAllocate = can(role, 'organizations.allocate_credits') && !!orgType && canHaveChildren(orgType) && !!ownOrgId;
-  const allocatePath = `${orgsBaseOf(location.pathname)}/${ownOrgId}/allocate-credits`;
+  const allocatePath = `${orgBaseOf(location.pathname)}/${ownOrgId}/allocate-credits`;
 
   const entries = ledger.data?.pages.flatMap((page) => page.entries) ?? [];
   const balance = ledger.data?.pages[0]?.credit_balance;

@@ -1,7 +1,7 @@
 import { TIMING, type Dashboard } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/api';
-import { loadRetry } from '@/features/users/api/load-retry';
+import { loadRetry } from '@/lib/load-retry';
 
 export const dashboardQueryKey = (organizationId: string | undefined) => ['dashboard', organizationId ?? 'own'] as const;
 

@@ -1,7 +1,7 @@
 import { ORG_STATUSES, type OrgStatus } from '@console/domain';
 import { useQueries } from '@tanstack/react-query';
 import { listOrganizations } from '@/features/organizations/api/list-organizations';
-import { loadRetry } from '@/features/users/api/load-retry';
+import { loadRetry } from '@/lib/load-retry';
 
 /**
  * How many direct children have each status: one list call per status with the smallest

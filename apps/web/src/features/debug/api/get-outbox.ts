@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/api';
-import { loadRetry } from '@/features/users/api/load-retry';
+import { loadRetry } from '@/lib/load-retry';
 
 export interface OutboxMessage {
   id: string;

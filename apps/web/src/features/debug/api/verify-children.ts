@@ -1,7 +1,7 @@
 import type { VerifyChildren } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/api';
-import { loadRetry } from '@/features/users/api/load-retry';
+import { loadRetry } from '@/lib/load-retry';
 
 export const verifyChildrenQueryKey = (id: string) => ['debug', 'verify-children', id] as const;
 

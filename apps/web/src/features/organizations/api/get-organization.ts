@@ -1,7 +1,7 @@
 import type { OrganizationDetail } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/api';
-import { loadRetry } from '@/features/users/api/load-retry';
+import { loadRetry } from '@/lib/load-retry';
 
 export const organizationQueryKey = (id: string) => ['organizations', 'detail', id] as const;
 

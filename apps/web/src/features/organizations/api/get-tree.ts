@@ -1,7 +1,7 @@
 import type { OrganizationTree } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/api';
-import { loadRetry } from '@/features/users/api/load-retry';
+import { loadRetry } from '@/lib/load-retry';
 
 export const organizationTreeQueryKey = (id: string | undefined) => ['organizations', 'tree', id ?? 'own'] as const;
 

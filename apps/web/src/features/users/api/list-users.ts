@@ -1,7 +1,8 @@
 import type { UserList, UserStatus } from '@console/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/api';
-import { loadRetry, queryString } from './load-retry';
+import { loadRetry } from '@/lib/load-retry';
+import { queryString } from '@/lib/query-string';
 
 export interface ListUsersQuery {
   organization_id?: string;
