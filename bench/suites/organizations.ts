@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { ListOrganizationsParams } from '@console/domain';
 import { hashPassword } from '../../apps/server/src/lib/secrets.ts';
-import { listQuery } from '../../apps/server/src/modules/organizations/organizations.service.ts';
+import { listPage, listQuery } from '../../apps/server/src/modules/organizations/organizations.service.ts';
 import type { DB } from '../../apps/server/src/db/schema.ts';
 import { HTTP_COLUMNS, measure, signIn } from '../lib/http.ts';
 import { BENCH_ADMIN, withServer } from '../lib/server.ts';
@@ -37,7 +37,8 @@ export const organizations: Suite = {
     'children (98 or 99 tenants), a name search among a super agency\'s ~10,000 descendants, ' +
     'the first page of the descendants of a super agency and of an agency, and one level of the ' +
     'Hierarchy view for the house (its children with their child counts, and the count of its ' +
-    '999,999 descendants). Every list call also counts its total. The second table is ' +
+    '999,999 descendants), and the dashboard (GET /api/dashboard) of the house, a super agency ' +
+    'and an agency. Every list call also counts its total. The second table is ' +
     '`EXPLAIN (ANALYZE, BUFFERS)` of the queries behind these calls (the list queries are the ' +
     "server's own `listQuery`, bound as the server binds them) and of the descendant query by " +
     'path prefix against a recursive CTE over `parent_org_id` for the same organization; the ' +
@@ -93,6 +94,10 @@ export const organizations: Suite = {
       rows.push(await get('super agency descendants (~10,000), page 1', `/api/organizations?view=descendants&organization_id=${superAgency.id}`, houseToken));
       rows.push(await get('agency descendants (99), page 1', `/api/organizations?view=descendants&organization_id=${agency.id}`, houseToken));
       rows.push(await get('tree: house (100 children, 999,999 descendants)', '/api/organizations/tree', houseToken));
+      // The dashboard counts a whole subtree by status and type.
+      rows.push(await get('dashboard: house (999,999 descendants)', '/api/dashboard', houseToken));
+      rows.push(await get('dashboard: super agency (~10,000 descendants)', `/api/dashboard?organization_id=${superAgency.id}`, houseToken));
+      rows.push(await get('dashboard: agency, agency admin', '/api/dashboard', agencyToken));
 
       context.log('EXPLAIN (ANALYZE, BUFFERS)');
       const plans = await withClient(url, (client) => explainAll(client, url, { house, superAgency, agency }));
@@ -128,9 +133,8 @@ async function explainAll(
     const plans: Plan[] = [];
     const list = async (name: string, anchor: { id: string; path: string }, params: Partial<ListOrganizationsParams>) => {
       const full: ListOrganizationsParams = { view: 'children', page: 1, page_size: 50, ...params };
-      const filtered = listQuery(db, anchor, full);
-      const page = filtered.orderBy('o.name').orderBy('o.id').limit(full.page_size).offset(0).compile();
-      const count = filtered.clearSelect().select(sql<number>`count(*)::int`.as('n')).compile();
+      const page = listPage(db, anchor, full).compile();
+      const count = listQuery(db, anchor, full).select(sql<number>`count(*)::int`.as('n')).compile();
       plans.push(await explain(client, `${name}: page`, page.sql, [...page.parameters]));
       plans.push(await explain(client, `${name}: count`, count.sql, [...count.parameters]));
     };

@@ -105,6 +105,15 @@ export function listQuery(db: Executor, anchor: { id: string; path: string }, qu
   return filtered;
 }
 
+/** One page of a list, ordered by name, with each row's billing settings. */
+export function listPage(db: Executor, anchor: { id: string; path: string }, query: ListOrganizationsParams) {
+  return withBilling(listQuery(db, anchor, query))
+    .orderBy('o.name')
+    .orderBy('o.id')
+    .limit(query.page_size)
+    .offset((query.page - 1) * query.page_size);
+}
+
 export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
   /** The organization if the caller may see it; 404 otherwise, whether it exists or not. */
   async function visible(caller: Caller, id: string, executor: Executor = db): Promise<OrgRow> {
@@ -144,15 +153,9 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
     async list(caller: Caller, query: ListOrganizationsParams): Promise<OrganizationList> {
       requirePermission(caller, 'organizations.list');
       const anchor = await visible(caller, query.organization_id ?? caller.organization.id);
-      const filtered = listQuery(db, anchor, query);
       const [rows, count] = await Promise.all([
-        withBilling(filtered)
-          .orderBy('o.name')
-          .orderBy('o.id')
-          .limit(query.page_size)
-          .offset((query.page - 1) * query.page_size)
-          .execute(),
-        filtered.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+        listPage(db, anchor, query).execute(),
+        listQuery(db, anchor, query).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
       ]);
       return {
         organization: toOrganization(anchor),
