@@ -27,8 +27,12 @@ it('resets the password through the e-mailed link and signs in with the new one'
   await page.goto(server.url('/login'));
   await page.getByRole('link', { name: MESSAGES.authPages.forgotPassword }).click();
   await page.waitForURL('**/reset-password');
+  // The router keeps the login page on screen while the next page's code loads, and it
+  // has an Email field too: wait for the reset form itself.
+  const send = page.getByRole('button', { name: MESSAGES.authPages.sendResetLink });
+  await send.waitFor();
   await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
-  await page.getByRole('button', { name: MESSAGES.authPages.sendResetLink }).click();
+  await send.click();
   await page.getByRole('alert').filter({ hasText: MESSAGES.auth.resetSent }).waitFor();
 
   const outbox = await server.api<Outbox>('/api/debug/outbox', { token });
