@@ -117,10 +117,13 @@ export const treeNodeSchema = z.object({
 export type TreeNode = z.infer<typeof treeNodeSchema>;
 
 export const TREE_CHILDREN_LIMIT = 200;
+/** Descendants are counted up to this many, so the tree call stays fast on any tree. */
+export const TREE_DESCENDANT_COUNT_CAP = 10_000;
 
 export const treeQuerySchema = z.object({ organization_id: z.uuid().optional() });
 
 export const treeSchema = z.object({
+  /** `descendant_count` stops at TREE_DESCENDANT_COUNT_CAP + 1: more than the cap reads as "10,000+". */
   node: treeNodeSchema.extend({ descendant_count: z.number().int() }),
   /** The first TREE_CHILDREN_LIMIT children by name; `child_count` tells if there are more. */
   children: z.array(treeNodeSchema),

@@ -2,6 +2,7 @@ import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kys
 import {
   MESSAGES,
   TREE_CHILDREN_LIMIT,
+  TREE_DESCENDANT_COUNT_CAP,
   can,
   canOpenDebug,
   childTypeOf,
@@ -185,7 +186,21 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
           .orderBy('o.id')
           .limit(TREE_CHILDREN_LIMIT)
           .execute(),
-        count(db.selectFrom('organizations').where('path', 'like', `${likeEscape(node.path)}%`).where('id', '<>', node.id)),
+        // Bounded: counting the whole subtree of a house with a million organizations costs
+        // a full scan; the Hierarchy view only needs "more than the cap".
+        db
+          .selectFrom((eb) =>
+            eb
+              .selectFrom('organizations')
+              .select('id')
+              .where('path', 'like', `${likeEscape(node.path)}%`)
+              .where('id', '<>', node.id)
+              .where('deleted_at', 'is', null)
+              .limit(TREE_DESCENDANT_COUNT_CAP + 1)
+              .as('d'),
+          )
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirstOrThrow(),
         count(db.selectFrom('organizations').where('parent_org_id', '=', node.id)),
       ]);
       return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { MESSAGES } from '@console/domain';
+import { MESSAGES, TREE_DESCENDANT_COUNT_CAP } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { listPage, listQuery } from './organizations.service.ts';
@@ -154,6 +154,19 @@ describe('the hierarchy tree', () => {
       expect.objectContaining({ name: 'Agency Two', child_count: 0 }),
     ]);
   });
+
+  it('counts descendants only up to the cap, so a huge tree stays fast', async () => {
+    const parent = await insertOrg(w.t.database.db, { name: 'Crowded Agency', type: 'agency', parentId: id('SA1') });
+    await sql`
+      with crowd as (
+        insert into organizations (name, org_type, parent_org_id, parent_org_type)
+        select 'Crowd ' || n, 'tenant', ${parent.id}, 'agency' from generate_series(1, ${TREE_DESCENDANT_COUNT_CAP + 5}) n
+        returning id)
+      insert into organization_billing_settings (organization_id) select id from crowd`.execute(w.t.database.db);
+    const response = await w.t.request('GET', `/api/organizations/tree?organization_id=${parent.id}`, undefined, { token: await as('H.admin') });
+    expect(response.body.node).toMatchObject({ child_count: TREE_DESCENDANT_COUNT_CAP + 5, descendant_count: TREE_DESCENDANT_COUNT_CAP + 1 });
+    expect(response.body.children).toHaveLength(200);
+  }, 60_000);
 
   it('stays inside the caller scope', async () => {
     const response = await w.t.request('GET', `/api/organizations/tree?organization_id=${id('SA2')}`, undefined, { token: await as('SA1.admin') });

@@ -1,4 +1,4 @@
-import { MESSAGES, ORG_TYPE_LABELS, TREE_CHILDREN_LIMIT, type OrganizationTree, type TreeNode } from '@console/domain';
+import { MESSAGES, ORG_TYPE_LABELS, TREE_CHILDREN_LIMIT, TREE_DESCENDANT_COUNT_CAP, type OrganizationTree, type TreeNode } from '@console/domain';
 import { ChevronDown, ChevronRight, Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -10,6 +10,12 @@ import { OrgStatusBadge } from './OrgStatusBadge';
 
 function countLabel(count: number, one: string, many: string) {
   return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The server stops counting descendants past the cap. */
+function descendantsLabel(count: number) {
+  if (count > TREE_DESCENDANT_COUNT_CAP) return `${TREE_DESCENDANT_COUNT_CAP.toLocaleString('en-US')}+ descendants`;
+  return countLabel(count, 'descendant', 'descendants');
 }
 
 /** The children a tree request returned, with a note when the node has more than one request shows. */
@@ -103,7 +109,7 @@ export function OrganizationTreeView({ rootId, base }: { rootId: string | undefi
         <span className="text-sm text-muted-foreground">{ORG_TYPE_LABELS[node.org_type]}</span>
         <OrgStatusBadge status={node.status} />
         <span className="text-xs text-muted-foreground">
-          {countLabel(node.child_count, 'child', 'children')}, {countLabel(node.descendant_count, 'descendant', 'descendants')}
+          {countLabel(node.child_count, 'child', 'children')}, {descendantsLabel(node.descendant_count)}
         </span>
       </div>
       {children.length === 0 ? (
