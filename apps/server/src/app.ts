@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifySchema } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -38,6 +38,20 @@ import { createOrganizationsService } from './modules/organizations/organization
 import { createUsersService } from './modules/users/users.service.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+/** One API route as registered: what the security suites enumerate so no route is missed. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  schema: FastifySchema | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every /api route of this app, in registration order (HEAD twins left out). */
+    routeTable: RouteEntry[];
+  }
+}
 
 export type RateLimitSettings = { [K in keyof typeof RATE_LIMITS]: number };
 
@@ -120,6 +134,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
 
   const context = createContext(options, app.log);
+
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url, schema: route.schema });
+    }
+  });
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
