@@ -91,6 +91,12 @@ const word = (n: string) => `(${sqlArray(WORDS)})[1 + abs(hashtext('w' || (${n})
 const noun = (n: string) => `(${sqlArray(NOUNS)})[1 + abs(hashtext('n' || (${n}))) % ${NOUNS.length}]`;
 /** A word that occurs in about 1 name in WORDS.length, for search benchmarks. */
 export const SEARCH_WORD = 'Harbor';
+/**
+ * A creation time within the last two years, by a hash of `n`, so growth figures and the
+ * dashboard's counts by day have real spread (the default would put everyone on one day).
+ */
+const createdAt = (kind: string, n: string) =>
+  `now() - make_interval(secs => abs(hashtext('${kind}' || (${n}))::bigint) % (730 * 86400))`;
 
 /**
  * Inserts the tree below the house with INSERT ... SELECT over generate_series, one level
@@ -108,18 +114,19 @@ export async function generateTree(client: pg.Client, spec: TreeSpec, times: Rec
   try {
     await step(times, `${spec.superAgencies.toLocaleString('en-US')} super agencies`, log, async () => {
       await client.query(`
-        insert into organizations (id, name, org_type, parent_org_id, parent_org_type, path)
+        insert into organizations (id, name, org_type, parent_org_id, parent_org_type, path, created_at)
         select ${ids.superAgency('n')}, 'Super Agency ' || lpad(n::text, 3, '0') || ' ' || ${word('n')}, 'super_agency',
-               '${h.id}', 'house', ${H} || ${ids.superAgency('n')}::text || '/'
+               '${h.id}', 'house', ${H} || ${ids.superAgency('n')}::text || '/', ${createdAt('s', 'n')}
         from generate_series(0::bigint, ${spec.superAgencies - 1}::bigint) n`);
       await billing(ids.superAgency('n'), 0, spec.superAgencies - 1);
     });
     await step(times, `${spec.agencies.toLocaleString('en-US')} agencies`, log, async () => {
       await client.query(`
-        insert into organizations (id, name, org_type, parent_org_id, parent_org_type, path)
+        insert into organizations (id, name, org_type, parent_org_id, parent_org_type, path, created_at)
         select ${ids.agency('n')}, ${word('n')} || ' ' || ${noun('n')} || ' Agency ' || n, 'agency',
                ${ids.superAgency(`n % ${spec.superAgencies}`)}, 'super_agency',
-               ${H} || ${ids.superAgency(`n % ${spec.superAgencies}`)}::text || '/' || ${ids.agency('n')}::text || '/'
+               ${H} || ${ids.superAgency(`n % ${spec.superAgencies}`)}::text || '/' || ${ids.agency('n')}::text || '/',
+               ${createdAt('a', 'n')}
         from generate_series(0::bigint, ${spec.agencies - 1}::bigint) n`);
       await billing(ids.agency('n'), 0, spec.agencies - 1);
     });
@@ -141,11 +148,12 @@ export async function generateTree(client: pg.Client, spec: TreeSpec, times: Rec
     for (let from = 0; from < spec.tenants; from += batch) {
       const to = Math.min(spec.tenants, from + batch) - 1;
       await client.query(`
-        insert into organizations (id, name, org_type, parent_org_id, parent_org_type, path)
+        insert into organizations (id, name, org_type, parent_org_id, parent_org_type, path, created_at)
         select ${ids.tenant('n')}, ${word('n')} || ' ' || ${noun('n')} || ' ' || n, 'tenant',
                ${ids.agency(`n % ${spec.agencies}`)}, 'agency',
                ${H} || ${ids.superAgency(`n % ${spec.agencies} % ${spec.superAgencies}`)}::text || '/'
-                    || ${ids.agency(`n % ${spec.agencies}`)}::text || '/' || ${ids.tenant('n')}::text || '/'
+                    || ${ids.agency(`n % ${spec.agencies}`)}::text || '/' || ${ids.tenant('n')}::text || '/',
+               ${createdAt('t', 'n')}
         from generate_series(${from}::bigint, ${to}::bigint) n`);
       await billing(ids.tenant('n'), from, to);
       log(`  tenants ${(to + 1).toLocaleString('en-US')} / ${spec.tenants.toLocaleString('en-US')} (${((performance.now() - started) / 1000).toFixed(0)} s)`);

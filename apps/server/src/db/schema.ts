@@ -27,6 +27,15 @@ export interface OrganizationBillingSettingsTable {
   updated_at: Timestamp;
 }
 
+/** Live descendants per ancestor, creation day, status and type; kept by triggers (0004). */
+export interface OrganizationSubtreeCountsTable {
+  ancestor_id: string;
+  created_day: ColumnType<string, string, string>;
+  status: string;
+  org_type: string;
+  n: number;
+}
+
 export interface UsersTable {
   id: Generated<string>;
   email: string;
@@ -142,6 +151,7 @@ export interface IdempotencyKeysTable {
 export interface DB {
   organizations: OrganizationsTable;
   organization_billing_settings: OrganizationBillingSettingsTable;
+  organization_subtree_counts: OrganizationSubtreeCountsTable;
   users: UsersTable;
   refresh_sessions: RefreshSessionsTable;
   refresh_tokens: RefreshTokensTable;

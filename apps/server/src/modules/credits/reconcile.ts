@@ -3,7 +3,8 @@ import type { DB } from '../../db/schema.ts';
 
 /**
  * Checks the books: each balance equals the sum of its entries and its last
- * balance_after, and every allocation's transaction group nets to zero.
+ * balance_after, and every allocation's transaction group nets to zero. Also checks the
+ * maintained subtree counts (the dashboard's) against the organizations themselves.
  */
 export async function reconcile(db: Kysely<DB>) {
   const balances = await sql<{ organization_id: string; credit_balance: string; ledger_sum: string; last_balance_after: string | null }>`
@@ -19,10 +20,26 @@ export async function reconcile(db: Kysely<DB>) {
     select transaction_group, sum(amount)::text as total from credit_ledger_entries
     where entry_type in ('allocation_sent', 'allocation_received', 'initial_balance')
     group by transaction_group having sum(amount) <> 0`.execute(db);
+  const counts = await sql<{ ancestor_id: string; created_day: string; status: string; org_type: string; stored: number; actual: number }>`
+    with actual as (
+      select a.ancestor::uuid as ancestor_id, (o.created_at at time zone 'UTC')::date as created_day, o.status, o.org_type, count(*)::int as n
+      from organizations o
+      cross join lateral (select string_to_array(trim(both '/' from o.path), '/') as ids) p
+      cross join lateral unnest(p.ids[1:cardinality(p.ids) - 1]) a(ancestor)
+      where o.deleted_at is null
+      group by 1, 2, 3, 4
+    )
+    select ancestor_id, to_char(created_day, 'YYYY-MM-DD') as created_day, status, org_type,
+           coalesce(s.n, 0) as stored, coalesce(actual.n, 0) as actual
+    from actual full join (select * from organization_subtree_counts where n > 0) s
+      using (ancestor_id, created_day, status, org_type)
+    where coalesce(actual.n, 0) <> coalesce(s.n, 0)
+    limit 100`.execute(db);
   return {
     organizations_checked: balances.rows.length,
     balance_mismatches: mismatches,
     unbalanced_groups: groups.rows,
-    ok: mismatches.length === 0 && groups.rows.length === 0,
+    subtree_count_mismatches: counts.rows,
+    ok: mismatches.length === 0 && groups.rows.length === 0 && counts.rows.length === 0,
   };
 }

@@ -38,39 +38,45 @@ const GROWTH_PERIODS = { monthly: 30, quarterly: 90, yearly: 365 } as const;
 
 /**
  * Counts, growth and the most recent of the live descendants (the organization itself
- * excluded), in one scan of the subtree by its materialized path.
+ * excluded). Counts come from organization_subtree_counts (per ancestor, creation day,
+ * status and type), so a house with a million descendants sums a few thousand rows.
+ * "Created since B" is the whole days after B's day from those rows plus the organizations
+ * created on B's own day from B on, counted exactly through the created_at index.
  */
 async function organizationFigures(db: Executor, org: { id: string; path: string }, ago: Boundaries) {
-  const prefix = `${likeEscape(org.path)}%`;
-  // The boundaries are constants of the statement: no date arithmetic per row.
   const at = (days: number) => sql`${ago[days]!}::timestamptz`;
-  const growthColumns = Object.values(GROWTH_PERIODS).flatMap((days) => [
-    sql<number>`count(*) filter (where created_at >= ${at(days)})::int`.as(`cur_${days}`),
-    sql<number>`count(*) filter (where created_at >= ${at(2 * days)} and created_at < ${at(days)})::int`.as(`prev_${days}`),
-  ]);
+  const dayOf = (days: number) => sql`(${at(days)} at time zone 'UTC')::date`;
+  const nextMidnight = (days: number) => sql`((${dayOf(days)} + 1)::timestamp at time zone 'UTC')`;
+  const counts = (await db
+    .selectFrom('organization_subtree_counts')
+    .where('ancestor_id', '=', org.id)
+    .select([
+      sql<number>`coalesce(sum(n), 0)::int`.as('total'),
+      ...ORG_STATUSES.map((status) => sql<number>`coalesce(sum(n) filter (where status = ${status}), 0)::int`.as(`status_${status}`)),
+      ...ORG_TYPES.map((type) => sql<number>`coalesce(sum(n) filter (where org_type = ${type}), 0)::int`.as(`type_${type}`)),
+      ...BOUNDARY_DAYS.map((days) => sql<number>`coalesce(sum(n) filter (where created_day > ${dayOf(days)}), 0)::int`.as(`after_${days}`)),
+    ])
+    .executeTakeFirstOrThrow()) as Record<string, number>;
   const subtree = db
     .selectFrom('organizations')
-    .where('path', 'like', prefix)
+    .where('path', 'like', `${likeEscape(org.path)}%`)
     .where('id', '<>', org.id)
     .where('deleted_at', 'is', null);
-  // Sequential: inside a transaction every statement goes through one connection.
-  const counts = (await subtree
-      .select([
-        sql<number>`count(*)::int`.as('total'),
-        ...ORG_STATUSES.map((status) => sql<number>`count(*) filter (where status = ${status})::int`.as(`status_${status}`)),
-        ...ORG_TYPES.map((type) => sql<number>`count(*) filter (where org_type = ${type})::int`.as(`type_${type}`)),
-        ...growthColumns,
-      ])
-      .executeTakeFirstOrThrow()) as Record<string, number>;
+  const onBoundaryDay = (days: number) => sql<boolean>`(created_at >= ${at(days)} and created_at < ${nextMidnight(days)})`;
+  const partial = (await subtree
+    .where(sql<boolean>`(${sql.join(BOUNDARY_DAYS.map(onBoundaryDay), sql` or `)})`)
+    .select(BOUNDARY_DAYS.map((days) => sql<number>`count(*) filter (where ${onBoundaryDay(days)})::int`.as(`partial_${days}`)))
+    .executeTakeFirstOrThrow()) as Record<string, number>;
   const recent = await subtree
     .select(['id', 'name', 'org_type', 'status', 'created_at'])
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(PAGING.dashboardRecentOrgs)
     .execute();
+  const createdSince = (days: number) => counts[`after_${days}`]! + partial[`partial_${days}`]!;
   const growth = (days: number) => {
-    const current = counts[`cur_${days}`]!;
-    const previous = counts[`prev_${days}`]!;
+    const current = createdSince(days);
+    const previous = createdSince(2 * days) - current;
     return { days, current, previous, percent: percentChange(current, previous) };
   };
   return {
