@@ -68,8 +68,10 @@ function upperBound(to: string): string {
 export function createCreditsService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
   /**
    * Applies movements in one transaction: locks every balance row touched, in id order
-   * (so two movements never wait on each other in a cycle), changes each balance in SQL
-   * (exact numeric), refuses a balance below zero, and appends one entry per movement.
+   * (so two movements never wait on each other in a cycle), then in one statement computes
+   * each entry's balance_after in exact numeric, refuses the whole movement if any balance
+   * would go below zero, writes the balances and appends one entry per movement. Two round
+   * trips under the lock, whatever the number of movements.
    */
   async function move(trx: Transaction<DB>, movements: Movement[], group: string, createdBy: string | null) {
     const ids = [...new Set(movements.map((mv) => mv.organizationId))].sort();
@@ -80,40 +82,45 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
       .orderBy('organization_id')
       .forUpdate()
       .execute();
-    const entries: LedgerEntry[] = [];
-    for (const mv of movements) {
-      const updated = await trx
-        .updateTable('organization_billing_settings')
-        .set({ credit_balance: sql`credit_balance + ${mv.amount}::numeric`, updated_at: sql`now()` })
-        .where('organization_id', '=', mv.organizationId)
-        .where(sql<boolean>`credit_balance + ${mv.amount}::numeric >= 0`)
-        .returning('credit_balance')
-        .executeTakeFirst();
-      if (!updated) {
-        const current = await trx
-          .selectFrom('organization_billing_settings')
-          .select('credit_balance')
-          .where('organization_id', '=', mv.organizationId)
-          .executeTakeFirstOrThrow();
-        throw new RuleError(c.insufficient(current.credit_balance), 'insufficient_credits');
-      }
-      const row = await trx
-        .insertInto('credit_ledger_entries')
-        .values({
-          organization_id: mv.organizationId,
-          amount: mv.amount,
-          entry_type: mv.type,
-          transaction_group: group,
-          metadata: JSON.stringify(mv.metadata),
-          balance_after: updated.credit_balance,
-          external_ref: mv.externalRef ?? null,
-          created_by: createdBy,
-        })
-        .returningAll()
+    const values = sql.join(
+      movements.map(
+        (mv, ord) =>
+          sql`(${ord}::int, ${mv.organizationId}::uuid, ${mv.amount}::numeric, ${mv.type}::text, ${JSON.stringify(mv.metadata)}::jsonb, ${mv.externalRef ?? null}::text)`,
+      ),
+    );
+    // The rows are locked, so the balances this statement reads cannot change under it.
+    const { rows } = await sql<Parameters<typeof toEntry>[0]>`
+      with m (ord, organization_id, amount, entry_type, metadata, external_ref) as (values ${values}),
+      steps as (
+        select m.*, b.credit_balance + sum(m.amount) over (partition by m.organization_id order by m.ord) as balance_after
+        from m join organization_billing_settings b using (organization_id)
+      ),
+      allowed as (select count(*) = ${movements.length} and bool_and(balance_after >= 0) as ok from steps),
+      balances as (
+        update organization_billing_settings b set credit_balance = last.balance_after, updated_at = now()
+        from (select distinct on (organization_id) organization_id, balance_after from steps order by organization_id, ord desc) last
+        where b.organization_id = last.organization_id and (select ok from allowed)
+      ),
+      entries as (
+        insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, metadata, balance_after, external_ref, created_by)
+        select organization_id, amount, entry_type, ${group}::uuid, metadata, balance_after, external_ref, ${createdBy}::uuid
+        from steps where (select ok from allowed)
+        order by ord
+        returning *
+      )
+      select * from entries order by seq
+    `.execute(trx);
+    if (rows.length !== movements.length) {
+      // Every caller debits one organization at most: that is the one short of credits.
+      const debited = movements.find((mv) => mv.amount.startsWith('-')) ?? movements[0]!;
+      const current = await trx
+        .selectFrom('organization_billing_settings')
+        .select('credit_balance')
+        .where('organization_id', '=', debited.organizationId)
         .executeTakeFirstOrThrow();
-      entries.push(toEntry(row));
+      throw new RuleError(c.insufficient(current.credit_balance), 'insufficient_credits');
     }
-    return entries;
+    return rows.map(toEntry);
   }
 
   /** The caller's own organization as the source of credits; 404 for what it cannot see. */
@@ -191,6 +198,16 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
         await ownSource(caller, input.from_org_id, trx);
         const child = await directChild(caller, input.to_org_id, trx);
         const group = randomUUID();
+        // Written before the balances are locked, to keep the lock short; a failure rolls it back.
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: caller.organization.id,
+          action: 'credits.allocate',
+          targetType: 'organization',
+          targetId: child.id,
+          details: { amount: input.amount, transaction_group: group, notes: request.notes },
+          ...info,
+        });
         const common = { notes: request.notes, allocated_by_user_id: caller.userId };
         const [sent, received] = await move(
           trx,
@@ -202,15 +219,6 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
           caller.userId,
         );
         const result: AllocationResult = { transaction_id: group, from_balance: sent!.balance_after, to_balance: received!.balance_after };
-        await writeAudit(trx, {
-          actorUserId: caller.userId,
-          organizationId: caller.organization.id,
-          action: 'credits.allocate',
-          targetType: 'organization',
-          targetId: child.id,
-          details: { amount: input.amount, transaction_group: group, notes: request.notes },
-          ...info,
-        });
         if (idempotencyKey) {
           await trx
             .updateTable('idempotency_keys')
