@@ -1,8 +1,9 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { ListOrganizationsParams } from '@console/domain';
+import { TREE_DESCENDANT_COUNT_CAP, type ListOrganizationsParams } from '@console/domain';
 import { hashPassword } from '../../apps/server/src/lib/secrets.ts';
 import { listPage, listQuery } from '../../apps/server/src/modules/organizations/organizations.service.ts';
+import { BOUNDARY_DAYS, organizationQueries } from '../../apps/server/src/modules/dashboard/dashboard.service.ts';
 import type { DB } from '../../apps/server/src/db/schema.ts';
 import { HTTP_COLUMNS, measure, signIn } from '../lib/http.ts';
 import { BENCH_ADMIN, withServer } from '../lib/server.ts';
@@ -165,11 +166,20 @@ async function explainAll(
     plans.push(
       await explain(
         client,
-        'tree: count of the house descendants',
-        `select count(*)::int as n from organizations where path like $1 and id <> $2 and deleted_at is null`,
-        [`${orgs.house.path}%`, orgs.house.id],
+        'tree: count of the house descendants, up to the cap',
+        `select count(*)::int as n from (select 1 from organizations where path like $1 and id <> $2 and deleted_at is null limit $3) capped`,
+        [`${orgs.house.path}%`, orgs.house.id, TREE_DESCENDANT_COUNT_CAP + 1],
       ),
     );
+    // The dashboard's organization figures, the server's own query builders.
+    const ago = Object.fromEntries(BOUNDARY_DAYS.map((days) => [days, new Date(Date.now() - days * 86_400_000).toISOString()]));
+    for (const [name, anchor] of [['house', orgs.house], ['super agency', orgs.superAgency]] as const) {
+      const queries = organizationQueries(db, anchor, ago);
+      for (const [part, query] of Object.entries(queries)) {
+        const compiled = query.compile();
+        plans.push(await explain(client, `dashboard of the ${name}: ${part}`, compiled.sql, [...compiled.parameters]));
+      }
+    }
     return plans;
   } finally {
     await db.destroy();
