@@ -140,6 +140,14 @@ export interface CreditLedgerEntriesTable {
   created_at: Timestamp;
 }
 
+/** Each organization's entries summed by type; kept by a trigger (0005). */
+export interface CreditLedgerTotalsTable {
+  organization_id: string;
+  entry_type: string;
+  total: string;
+  entries: string;
+}
+
 export interface IdempotencyKeysTable {
   user_id: string;
   key: string;
@@ -161,5 +169,6 @@ export interface DB {
   rate_limits: RateLimitsTable;
   invitations: InvitationsTable;
   credit_ledger_entries: CreditLedgerEntriesTable;
+  credit_ledger_totals: CreditLedgerTotalsTable;
   idempotency_keys: IdempotencyKeysTable;
 }

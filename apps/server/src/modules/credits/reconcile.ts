@@ -4,7 +4,8 @@ import type { DB } from '../../db/schema.ts';
 /**
  * Checks the books: each balance equals the sum of its entries and its last
  * balance_after, and every allocation's transaction group nets to zero. Also checks the
- * maintained subtree counts (the dashboard's) against the organizations themselves.
+ * maintained subtree counts and ledger totals (the dashboard's) against the organizations
+ * and entries themselves.
  */
 export async function reconcile(db: Kysely<DB>) {
   const balances = await sql<{ organization_id: string; credit_balance: string; ledger_sum: string; last_balance_after: string | null }>`
@@ -35,11 +36,21 @@ export async function reconcile(db: Kysely<DB>) {
       using (ancestor_id, created_day, status, org_type)
     where coalesce(actual.n, 0) <> coalesce(s.n, 0)
     limit 100`.execute(db);
+  const totals = await sql<{ organization_id: string; entry_type: string; stored: string | null; actual: string | null }>`
+    with actual as (
+      select organization_id, entry_type, sum(amount) as total, count(*) as entries
+      from credit_ledger_entries group by organization_id, entry_type
+    )
+    select organization_id, entry_type, s.total::text as stored, actual.total::text as actual
+    from actual full join credit_ledger_totals s using (organization_id, entry_type)
+    where actual.total is distinct from s.total or actual.entries is distinct from s.entries
+    limit 100`.execute(db);
   return {
     organizations_checked: balances.rows.length,
     balance_mismatches: mismatches,
     unbalanced_groups: groups.rows,
     subtree_count_mismatches: counts.rows,
-    ok: mismatches.length === 0 && groups.rows.length === 0 && counts.rows.length === 0,
+    ledger_total_mismatches: totals.rows,
+    ok: mismatches.length === 0 && groups.rows.length === 0 && counts.rows.length === 0 && totals.rows.length === 0,
   };
 }

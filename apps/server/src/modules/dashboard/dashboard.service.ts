@@ -176,16 +176,15 @@ async function usageHistory(db: Executor, organizationId: string) {
 }
 
 /**
- * Sums over all of the organization's own entries by type (one pass over them), and from
- * those sums the allocated and received totals.
+ * The organization's own entries summed by type (credit_ledger_totals, kept by a trigger),
+ * and from those sums the allocated and received totals.
  */
 async function ledgerTotals(db: Executor, organizationId: string) {
   const { rows } = await sql<{ entry_type: string | null; total: string; count: number }>`
     with by_type as (
-      select entry_type, sum(amount) as total, count(*)::int as count
-      from credit_ledger_entries
+      select entry_type, total, entries::int as count
+      from credit_ledger_totals
       where organization_id = ${organizationId}
-      group by entry_type
     )
     select entry_type, round(total, 2)::text as total, count from by_type
     union all
