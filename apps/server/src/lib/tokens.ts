@@ -68,6 +68,8 @@ export function createTokenService(secret: string, ttlSeconds: number = SESSION.
           algorithms: ['HS256'],
           issuer: ISSUER,
           audience: AUDIENCE,
+          // jose lets a token without exp live forever; ours always carry one.
+          requiredClaims: ['exp'],
         });
         if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') {
           throw new UnauthorizedError('Invalid token claims');

@@ -61,6 +61,8 @@ export interface TestApp {
   app: FastifyInstance;
   database: Database;
   baseUrl: string;
+  /** The secret the app signs access tokens with, for tests that forge tokens. */
+  jwtSecret: string;
   admin: { email: string; password: string };
   request<T = any>(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
   signIn(email: string, password: string): Promise<{ token: string; cookie: string; body: any }>;
@@ -73,20 +75,22 @@ export const ADMIN = { email: 'admin@example.test', password: 'correct horse bat
 
 /** The API on a real database, listening on a real port; requests go through HTTP. */
 export async function createTestApp(
-  options: { rateLimits?: Partial<RateLimitSettings>; appUrl?: string } = {},
+  options: { rateLimits?: Partial<RateLimitSettings>; appUrl?: string; trustProxy?: boolean; serveWeb?: boolean } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase();
   await ensureFirstHouseAdmin(database.db, ADMIN);
   const config = {
     ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' }),
     appUrl: options.appUrl ?? 'http://console.test',
+    trustProxy: options.trustProxy ?? false,
   };
+  const jwtSecret = randomBytes(32).toString('hex');
   const app = await buildApp({
     config,
     database,
-    jwtSecret: randomBytes(32).toString('hex'),
+    jwtSecret,
     logger: false,
-    serveWeb: false,
+    serveWeb: options.serveWeb ?? false,
         // Generous limits unless a test is about them: the suite signs in many times.
     rateLimits: { ...RATE_LIMITS, ...UNLIMITED, ...options.rateLimits },
   });
@@ -120,6 +124,7 @@ export async function createTestApp(
     app,
     database,
     baseUrl,
+    jwtSecret,
     admin: ADMIN,
     request,
     async signIn(email, password) {
