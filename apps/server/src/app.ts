@@ -13,7 +13,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { RATE_LIMITS } from '@console/domain';
+import { ERROR_CODES, RATE_LIMITS } from '@console/domain';
 import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
 import { createAuthenticator } from './lib/caller.ts';
@@ -116,6 +116,17 @@ const CSP = [
   "object-src 'none'",
 ].join('; ');
 
+/** The headers every response carries; the swagger UI under /api/docs sets its own CSP. */
+function securityHeaders(url: string): Record<string, string> {
+  return {
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    ...(url.startsWith('/api/docs') ? {} : { 'content-security-policy': CSP }),
+    ...(url.startsWith('/api/') ? { 'cache-control': 'no-store' } : {}),
+  };
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger === true ? { level: options.config.logLevel } : options.logger === false ? false : undefined,
@@ -127,6 +138,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     // Requests are not logged one by one; failures are (error handler and onResponse).
     logController: new LogController({ disableRequestLogging: true }),
+    // A URL the router itself refuses (bad percent-encoding, an over-long parameter) is
+    // answered before any hook runs: give it the same headers and error shape here.
+    frameworkErrors: (error, request, reply) => {
+      void reply
+        .code(400)
+        .headers(securityHeaders(request.url))
+        .send({ error: { code: ERROR_CODES.badRequest, message: `Malformed request: ${error.message}` } });
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -145,11 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onSend', async (request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'no-referrer');
-    if (!request.url.startsWith('/api/docs')) reply.header('content-security-policy', CSP);
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    reply.headers(securityHeaders(request.url));
   });
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500) {
