@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifySchema } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifySchema } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -140,7 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     // A URL the router itself refuses (bad percent-encoding, an over-long parameter) is
     // answered before any hook runs: give it the same headers and error shape here.
-    frameworkErrors: (error, request, reply) => {
+    frameworkErrors: (error, request, reply: FastifyReply) => {
       void reply
         .code(400)
         .headers(securityHeaders(request.url))
