@@ -110,7 +110,8 @@ export function createInvitationsService({ db, organizations, users, auth, maile
   /** Invitations the caller may administer: own organization or a direct child, admins only for changes. */
   async function manageable(caller: Caller, id: string, trx: Transaction<DB>) {
     const row = await invitationQuery(trx).where('i.id', '=', id).forUpdate('i').executeTakeFirst();
-    if (!row || !row.path.startsWith(caller.organization.path)) throw new NotFoundError('Invitation not found');
+    // A soft-deleted organization's invitations are gone with it, like the organization.
+    if (!row || row.org_deleted_at || !row.path.startsWith(caller.organization.path)) throw new NotFoundError('Invitation not found');
     if (roleLevel(caller.role) !== 'admin') throw new ForbiddenError();
     users.requireManageable(caller, row);
     return row;

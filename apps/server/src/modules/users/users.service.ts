@@ -82,13 +82,14 @@ export const rankOf = (role: string) => RANK[roleLevel(role) ?? ''] ?? 0;
 
 
 export function createUsersService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
-  /** The user if the caller may read it (its organization is in the caller's subtree). */
+  /** The user if the caller may read it (its organization is live and in the caller's subtree). */
   async function visibleUser(caller: Caller, id: string, executor: Executor = db) {
     const row = await profileQuery(executor)
       .select('o.path')
       .select('o.parent_org_id as org_parent_id')
       .where('u.id', '=', id)
       .where('u.deleted_at', 'is', null)
+      .where('o.deleted_at', 'is', null)
       .executeTakeFirst();
     if (!row || !row.path.startsWith(caller.organization.path)) throw new NotFoundError(m.notFound);
     return row;
