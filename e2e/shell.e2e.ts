@@ -14,19 +14,25 @@ afterAll(async () => {
   await server?.stop();
 });
 
-it('switches to the dark theme and keeps it across a reload', async () => {
+it('switches to the dark theme and keeps it across a reload, under the CSP with no violation', async () => {
   browser = await openBrowser();
   const { page } = browser;
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) violations.push(message.text());
+  });
   await signInWithForm(page, server, ADMIN.email, ADMIN.password);
 
   await page.getByRole('button', { name: MESSAGES.shell.darkMode }).click();
   await page.getByRole('button', { name: MESSAGES.shell.lightMode }).waitFor();
   expect(await page.evaluate(() => document.documentElement.className)).toContain('dark');
 
-  await page.reload();
+  const reloaded = await page.reload();
+  expect(reloaded?.headers()['content-security-policy']).toContain("script-src 'self'");
   await page.getByRole('button', { name: MESSAGES.shell.lightMode }).waitFor();
   expect(await page.evaluate(() => document.documentElement.className)).toContain('dark');
   expect(await page.evaluate((key) => localStorage.getItem(key), UI.themeStorageKey)).toBe('dark');
+  expect(violations).toEqual([]);
 });
 
 it('at 375 px opens the Menu sheet from the menu button and navigates', async () => {
