@@ -18,6 +18,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
 import { createAuthenticator } from './lib/caller.ts';
 import { registerErrorHandling, sendNotFound } from './lib/error-handler.ts';
+import { UnavailableError } from './lib/errors.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { postgresRateLimitStore } from './lib/rate-limit.ts';
 import { createTokenService } from './lib/tokens.ts';
@@ -138,6 +139,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     // Requests are not logged one by one; failures are (error handler and onResponse).
     logController: new LogController({ disableRequestLogging: true }),
+    // Requests arriving during shutdown get our 503 (onRequest below), not Fastify's body.
+    return503OnClosing: false,
     // A URL the router itself refuses (bad percent-encoding, an over-long parameter) is
     // answered before any hook runs: give it the same headers and error shape here.
     frameworkErrors: (error, request, reply: FastifyReply) => {
@@ -165,6 +168,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onSend', async (request, reply) => {
     reply.headers(securityHeaders(request.url));
+  });
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) {
+      const unavailable = new UnavailableError();
+      // Serialized here: a route's response schema for 503 (health) describes its own body.
+      return reply
+        .code(503)
+        .header('connection', 'close')
+        .serializer((payload: unknown) => JSON.stringify(payload))
+        .send({ error: { code: unavailable.code, message: unavailable.message } });
+    }
   });
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500) {

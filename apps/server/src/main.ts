@@ -15,6 +15,9 @@ const USAGE = `Usage: main.ts <command>
   seed [--demo]    create the first house admin if needed; --demo adds a demo hierarchy
   reconcile        check every balance against the ledger; exits 1 on a difference`;
 
+/** How long a shutdown waits for the requests under way before exiting regardless. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 async function prepare(config: Config, purpose: string): Promise<Database> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, purpose });
   await migrate(database);
@@ -49,7 +52,19 @@ async function serve(config: Config) {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down: finishing requests under way');
+    // A stuck request (a client that stops sending its body, a query that never returns)
+    // must not keep the process alive: after the grace period it exits anyway.
+    setTimeout(() => {
+      logger.error({ graceMs: SHUTDOWN_GRACE_MS }, 'shutdown grace period over: exiting with requests still running');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    // Fastify stops listening, closes idle keep-alive connections, answers 503 to a new
+    // request on a connection still open, and resolves once every connection is closed.
+    // A connection whose request finishes now stays open (keep-alive, 72 s) and would hold
+    // the close: close each one as soon as it is idle.
+    const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
     await app.close();
+    clearInterval(closeIdle);
     await database.close();
     process.exit(0);
   };

@@ -54,6 +54,13 @@ export function fromPgPool(pool: pg.Pool): Database {
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
+  pool.on('connect', (client) => {
+    // A client whose connection drops while checked out (between the queries of a
+    // transaction) emits 'error', and pg-pool listens only while it is idle: unheard, that
+    // would crash the process. The query under way already fails with the error, and the
+    // pool discards the broken client when it is released.
+    client.on('error', () => {});
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'pg',
@@ -96,7 +103,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 20,
-      connectionTimeoutMillis: 5000,
+      // Bounds both opening a connection and waiting for a free one: when the database
+      // does not answer, a request fails within this (503) instead of hanging.
+      connectionTimeoutMillis: 3000,
+      // TCP keepalive, so a connection to a host that vanished without closing it is
+      // eventually dropped rather than kept (and waited on) forever.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     return fromPgPool(pool);
   }

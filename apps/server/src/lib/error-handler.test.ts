@@ -2,8 +2,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { registerErrorHandling } from './error-handler.ts';
+import { isDatabaseUnreachable, registerErrorHandling } from './error-handler.ts';
 import { ConflictError, RuleError } from './errors.ts';
+
+const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+/** Every shape in which Node, pg, pg-pool and PostgreSQL report an unreachable database. */
+const UNREACHABLE: Record<string, () => Error> = {
+  'connection refused': () => coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+  'connection reset': () => coded('read ECONNRESET', 'ECONNRESET'),
+  'written to a closed socket': () => coded('write EPIPE', 'EPIPE'),
+  'host name not resolved': () => coded('getaddrinfo ENOTFOUND db.internal', 'ENOTFOUND'),
+  'every address refused': () => new AggregateError([coded('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')], 'connect failed'),
+  'waiting for a pool slot too long': () => new Error('timeout exceeded when trying to connect'),
+  'no connection within the timeout': () => new Error('Connection terminated due to connection timeout', { cause: new Error('timeout expired') }),
+  'connection lost under a query': () => new Error('Connection terminated unexpectedly'),
+  'client ended with queries queued': () => new Error('Connection terminated'),
+  'query on a broken client': () => new Error('Client has encountered a connection error and is not queryable'),
+  'PostgreSQL shutting down (57P01)': () => coded('terminating connection due to administrator command', '57P01'),
+  'PostgreSQL starting up (57P03)': () => coded('the database system is starting up', '57P03'),
+  'connection failure (08006)': () => coded('connection failure', '08006'),
+  'too many connections (53300)': () => coded('sorry, too many clients already', '53300'),
+  'a cause that is one of these': () => new Error('query failed', { cause: coded('read ECONNRESET', 'ECONNRESET') }),
+};
 
 let app: FastifyInstance;
 const logged: unknown[] = [];
@@ -26,6 +47,9 @@ beforeAll(async () => {
   });
   app.get('/db-down', async () => {
     throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  });
+  app.get<{ Params: { shape: string } }>('/unreachable/:shape', async (request) => {
+    throw UNREACHABLE[request.params.shape]!();
   });
   app.post('/typed', { schema: { body: z.object({ n: z.number().int(), nested: z.object({ s: z.string().min(2, 'too short') }) }) } }, async () => ({ ok: true }));
   app.get('/bad-response', { schema: { response: { 200: z.object({ n: z.number() }) } } }, async () => ({ n: 'not a number' }) as never);
@@ -75,5 +99,20 @@ describe('the error mapping', () => {
   it('treats a response that breaks its own schema as a server fault', async () => {
     const response = await app.inject({ method: 'GET', url: '/bad-response' });
     expect(response.statusCode).toBe(500);
+  });
+});
+
+describe('an unreachable database', () => {
+  it.each(Object.keys(UNREACHABLE))('answers 503 in the error shape: %s', async (shape) => {
+    const response = await app.inject({ method: 'GET', url: `/unreachable/${encodeURIComponent(shape)}` });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ error: { code: 'unavailable', message: expect.any(String), request_id: expect.any(String) } });
+  });
+
+  it('leaves other database failures and look-alike messages to the 500', () => {
+    expect(isDatabaseUnreachable(coded('duplicate key value violates unique constraint', '23505'))).toBe(false);
+    expect(isDatabaseUnreachable(coded('canceling statement due to statement timeout', '57014'))).toBe(false);
+    expect(isDatabaseUnreachable(new Error('Connection terminated by the mail server'))).toBe(false);
+    expect(isDatabaseUnreachable('ECONNREFUSED')).toBe(false);
   });
 });

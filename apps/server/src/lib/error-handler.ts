@@ -1,10 +1,47 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CODES, MESSAGES, type ErrorBody } from '@console/domain';
 import { AppError, UnavailableError } from './errors.ts';
 
-/** PostgreSQL errors that mean "the database is not reachable right now". */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08000', '08003', '08006']);
+/**
+ * Codes that mean "the database cannot be reached right now": socket errors of the
+ * connection (refused, reset, timed out, closed while writing, no route, host name not
+ * resolved) and PostgreSQL's own refusals (SQLSTATE class 08 connection exception;
+ * 57P01-03 shutting down, crashed, starting up; 53300 too many connections).
+ */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  '57P01', '57P02', '57P03', '53300',
+]);
+
+/**
+ * pg and pg-pool report a lost or never-made connection with a plain Error that has no
+ * `code`, so these are matched by their exact message (pg 8 / pg-pool 3):
+ * - waiting for a pool slot longer than connectionTimeoutMillis;
+ * - a new connection not established within it;
+ * - the socket closed under a client, or the client ended with queries queued;
+ * - a query sent to a client whose connection already failed.
+ */
+const UNAVAILABLE_MESSAGES = new Set([
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+]);
+
+/** True when a failure, or what caused it, means the database is unreachable (then 503, not 500). */
+export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 5) return false;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  if (UNAVAILABLE_MESSAGES.has(error.message)) return true;
+  // net.connect tries every address of a host name and may fail with an AggregateError.
+  const inner = error instanceof AggregateError ? [...error.errors, error.cause] : [error.cause];
+  return inner.some((e) => isDatabaseUnreachable(e, depth + 1));
+}
 
 function body(code: string, message: string, requestId?: string, fields?: Record<string, string>): ErrorBody {
   return { error: { code, message, ...(fields ? { fields } : {}), ...(requestId ? { request_id: requestId } : {}) } };
@@ -25,8 +62,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (error instanceof AppError) {
       return reply.code(error.status).send(body(error.code, error.message, undefined, error.fields));
     }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code && UNAVAILABLE_CODES.has(code)) {
+    if (isDatabaseUnreachable(error)) {
       request.log.error({ err: error }, 'database unavailable');
       const unavailable = new UnavailableError();
       return reply.code(503).send(body(unavailable.code, unavailable.message, request.id));
@@ -41,6 +77,26 @@ export function registerErrorHandling(app: FastifyInstance) {
     return reply.code(500).send(body(ERROR_CODES.internal, MESSAGES.generic.internal, request.id));
   });
 
+  // Node refuses some requests before Fastify sees them (headers over its 16 KB limit,
+  // broken HTTP); Fastify's default answer to those lacks the error shape.
+  app.server.removeAllListeners('clientError');
+  app.server.on('clientError', answerClientError);
+}
+
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message]: [number, string] =
+    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request headers are too large.']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'The request took too long to arrive.']
+    : [400, 'Malformed HTTP request.'];
+  const payload = JSON.stringify(body(ERROR_CODES.badRequest, message));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** JSON 404 in the error shape, for unknown /api paths. */

@@ -1,0 +1,280 @@
+/**
+ * The real server (`main.ts serve`) as a child process on a fresh PostgreSQL database,
+ * for the fault-injection suites: they kill it, stop it, and cut its database.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openDatabase } from '../apps/server/src/db/connection.ts';
+import { reconcile } from '../apps/server/src/modules/credits/reconcile.ts';
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const ADMIN = { email: 'admin@reliability.test', password: 'reliability admin password 1' };
+/** One secret for the whole run, so tokens stay valid across a restart. */
+const JWT_SECRET = randomBytes(32).toString('hex');
+
+/** The PostgreSQL server to create databases on: DATABASE_URL's, or the local one. */
+export function postgresServerUrl(): string {
+  return process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+}
+
+export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface FreshDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new empty database rel_<random>; call drop() in afterAll. */
+export async function createDatabase(): Promise<FreshDatabase> {
+  const server = postgresServerUrl();
+  const name = `rel_${randomBytes(6).toString('hex')}`;
+  await withClient(server, (client) => client.query(`create database ${name}`));
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    drop: async () => {
+      await withClient(server, (client) => client.query(`drop database if exists ${name} with (force)`));
+    },
+  };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** Resolves when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The last lines the server wrote (for failure messages). */
+  output(): string;
+  signal(signal: NodeJS.Signals): void;
+  /** Resident memory of the process now, in MiB (from /proc). */
+  rssMiB(): number;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Ends every server process still running (afterAll, also after a failed test). */
+export async function killServers(): Promise<void> {
+  await Promise.all(
+    [...running].map((child) => {
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      return gone;
+    }),
+  );
+}
+
+/** Starts `main.ts serve` and resolves once /api/health answers 200. */
+export async function startServer(options: { databaseUrl: string; port: number }): Promise<ServerProcess> {
+  const url = `http://127.0.0.1:${options.port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'console-rel-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: options.databaseUrl,
+      APP_URL: url,
+      JWT_SECRET,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      // The suites sign in far more often than the production limits allow.
+      RATE_LIMIT_FACTOR: '100000',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      rmSync(dataDir, { recursive: true, force: true });
+      resolve({ code, signal });
+    }),
+  );
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited before listening:\n${output}`);
+    const healthy = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (healthy) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not become healthy in 60 s:\n${output}`);
+    }
+    await sleep(100);
+  }
+  return {
+    url,
+    pid: child.pid!,
+    exited,
+    output: () => output,
+    signal: (signal) => child.kill(signal),
+    rssMiB: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
+      return Math.round((kb / 1024) * 10) / 10;
+    },
+  };
+}
+
+export interface ApiResult<T> {
+  status: number;
+  body: T;
+  ms: number;
+}
+
+/** One JSON call; a network failure rejects (the suites count those apart from HTTP errors). */
+export async function api<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<ApiResult<T>> {
+  const started = performance.now();
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  const type = response.headers.get('content-type') ?? '';
+  const body = (type.includes('json') && text ? JSON.parse(text) : text) as T;
+  return { status: response.status, body, ms: performance.now() - started };
+}
+
+/** A call that must answer 2xx (setup steps). */
+export async function must<T = any>(...args: Parameters<typeof api>): Promise<T> {
+  const result = await api<T>(...args);
+  if (result.status >= 300) throw new Error(`${args[1]} ${args[2]} answered ${result.status}: ${JSON.stringify(result.body)}`);
+  return result.body;
+}
+
+export async function signIn(baseUrl: string, credentials = ADMIN): Promise<string> {
+  const session = await must<{ access_token: string }>(baseUrl, 'POST', '/api/auth/sign-in', { body: credentials });
+  return session.access_token;
+}
+
+/** The server's own check of the books, run on the database directly. */
+export async function reconcileDatabase(url: string) {
+  const database = await openDatabase({ databaseUrl: url, dataDir: tmpdir(), purpose: 'reliability', poolSize: 2 });
+  try {
+    return await reconcile(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * The admin's house funded by one adjustment, with `children` super agencies under it
+ * (the first given `firstInitialCents` at creation when set), all through the API.
+ */
+export async function fundedHouse(
+  baseUrl: string,
+  token: string,
+  options: { suite: string; fundsCents: number; children: number; firstInitialCents?: number },
+): Promise<{ houseId: string; children: string[] }> {
+  const { organization_id: houseId } = await must<{ organization_id: string }>(baseUrl, 'GET', '/api/users/me', { token });
+  await must(baseUrl, 'POST', '/api/credits/adjustments', {
+    token,
+    body: { direction: 'increase', amount: amountOf(options.fundsCents), reason: `${options.suite} suite funding` },
+  });
+  const children: string[] = [];
+  for (let n = 0; n < options.children; n++) {
+    const initial = n === 0 && options.firstInitialCents ? { initial_balance: amountOf(options.firstInitialCents) } : {};
+    const created = await must<{ organization: { id: string } }>(baseUrl, 'POST', '/api/organizations', {
+      token,
+      body: { name: `${options.suite} child ${n}`, org_type: 'super_agency', ...initial },
+    });
+    children.push(created.organization.id);
+  }
+  return { houseId, children };
+}
+
+/** Credits in the system: the sum of all balances, and the sum of all adjustments (in cents). */
+export async function creditTotals(url: string): Promise<{ balancesCents: number; adjustmentsCents: number }> {
+  return withClient(url, async (client) => {
+    const { rows } = await client.query<{ balances: string; adjustments: string }>(`
+      select (select coalesce(sum(credit_balance), 0) * 100 from organization_billing_settings)::bigint::text as balances,
+             (select coalesce(sum(amount), 0) * 100 from credit_ledger_entries
+               where entry_type in ('adjustment_increase', 'adjustment_decrease'))::bigint::text as adjustments`);
+    return { balancesCents: Number(rows[0]!.balances), adjustmentsCents: Number(rows[0]!.adjustments) };
+  });
+}
+
+/** Allocation groups that are not exactly one allocation_sent and one received (or initial) entry. */
+export async function halfWrittenGroups(url: string): Promise<{ transaction_group: string; entries: string }[]> {
+  return withClient(url, async (client) => {
+    const { rows } = await client.query<{ transaction_group: string; entries: string }>(`
+      select transaction_group, string_agg(entry_type, ',' order by entry_type) as entries
+      from credit_ledger_entries
+      where entry_type in ('allocation_sent', 'allocation_received', 'initial_balance')
+      group by transaction_group
+      having count(*) <> 2
+          or count(*) filter (where entry_type = 'allocation_sent') <> 1
+          or sum(amount) <> 0`);
+    return rows;
+  });
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The p-th percentile (0-100) of values, nearest rank. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export const round1 = (value: number) => Math.round(value * 10) / 10;
+
+/** An exact amount string from whole cents. */
+export const amountOf = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+/** Writes reliability/results/<suite>.json, for docs. */
+export function writeResults(suite: string, figures: unknown): void {
+  const dir = join(REPO_ROOT, 'reliability/results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${suite}.json`), `${JSON.stringify({ suite, at: new Date().toISOString(), ...(figures as object) }, null, 2)}\n`);
+}
