@@ -25,6 +25,12 @@ export const ERROR_CODES = {
   internal: 'internal_error',
 } as const;
 
+/** NUL and lone UTF-16 surrogates: PostgreSQL refuses them in text and JSON, so a query carrying one would fail. */
+const UNSTORABLE = /[\0\p{Cs}]/u;
+export const UNSTORABLE_TEXT = 'Contains characters that are not allowed.';
+/** For every free-text field that reaches the database (stored, searched or compared). */
+export const isStorableText = (value: string) => !UNSTORABLE.test(value);
+
 export const uuidSchema = z.uuid();
 export const isoDateSchema = z.string();
 export const okSchema = z.object({ ok: z.literal(true) });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PAGING } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { amountInputSchema, amountStringSchema } from './amounts.ts';
+import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
 
 export const ENTRY_TYPES = [
   'initial_balance',
@@ -19,7 +20,7 @@ export const allocationSchema = z.object({
   from_org_id: z.uuid(),
   to_org_id: z.uuid({ error: c.selectChild }),
   amount: amountInputSchema,
-  notes: z.string().trim().max(500).nullish(),
+  notes: z.string().trim().max(500).refine(isStorableText, UNSTORABLE_TEXT).nullish(),
   /** Accepted for the spec's payload; the caller is always the allocating user. */
   allocated_by_user_id: z.uuid().optional(),
 });
@@ -36,15 +37,17 @@ export const adjustmentSchema = z.object({
   organization_id: z.uuid().optional(),
   direction: z.enum(['increase', 'decrease']),
   amount: amountInputSchema,
-  reason: z.string().trim().min(3, 'Give a reason of at least 3 characters.').max(500),
+  reason: z.string().trim().min(3, 'Give a reason of at least 3 characters.').max(500).refine(isStorableText, UNSTORABLE_TEXT),
 });
 
 export const usageRecordSchema = z.object({
   organization_id: z.uuid(),
   kind: z.enum(['consumption', 'refund']),
   amount: amountInputSchema,
-  external_ref: z.string().trim().min(1).max(200),
-  usage: z.record(z.string(), z.union([z.string().max(200), z.number(), z.boolean(), z.null()])).optional(),
+  external_ref: z.string().trim().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT),
+  usage: z
+    .record(z.string().refine(isStorableText, UNSTORABLE_TEXT), z.union([z.string().max(200).refine(isStorableText, UNSTORABLE_TEXT), z.number(), z.boolean(), z.null()]))
+    .optional(),
 });
 export const usageImportSchema = z.object({ records: z.array(usageRecordSchema).min(1).max(1000) });
 export const usageImportResultSchema = z.object({
@@ -72,7 +75,11 @@ export const ledgerEntrySchema = z.object({
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
-const dateOrDateTime = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'Use a date (YYYY-MM-DD) or an ISO date-time.' });
+/** Years PostgreSQL and JavaScript both read the same way, with a day to spare at each end (0000 and 10000 fail). */
+const inYearRange = (value: string) => Number(value.slice(0, 4)) >= 1000 && Number(value.slice(0, 4)) <= 9998;
+const dateOrDateTime = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'Use a date (YYYY-MM-DD) or an ISO date-time.' })
+  .refine(inYearRange, 'Use a date between the years 1000 and 9998.');
 
 export const ledgerQuerySchema = z.object({
   organization_id: z.uuid().optional(),

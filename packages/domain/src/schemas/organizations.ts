@@ -3,6 +3,7 @@ import { LIMITS, PAGING } from '../constants.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
 import { MESSAGES } from '../messages.ts';
 import { amountInputSchema, amountStringSchema } from './amounts.ts';
+import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
 
 const m = MESSAGES.organizations;
 
@@ -44,12 +45,14 @@ export const orgNameSchema = z
   .string({ error: m.nameMin })
   .trim()
   .min(LIMITS.orgNameMin, m.nameMin)
-  .max(LIMITS.orgNameMax, m.nameMax);
+  .max(LIMITS.orgNameMax, m.nameMax)
+  .refine(isStorableText, UNSTORABLE_TEXT);
 
 export const orgDescriptionSchema = z
   .string()
   .trim()
-  .max(LIMITS.orgDescriptionMax, `Description must be at most ${LIMITS.orgDescriptionMax} characters.`);
+  .max(LIMITS.orgDescriptionMax, `Description must be at most ${LIMITS.orgDescriptionMax} characters.`)
+  .refine(isStorableText, UNSTORABLE_TEXT);
 
 export const createOrganizationSchema = z.object({
   name: orgNameSchema,
@@ -88,7 +91,7 @@ export const listOrganizationsQuerySchema = z.object({
   organization_id: z.uuid().optional(),
   status: z.enum(ORG_STATUSES).optional(),
   org_type: z.enum(ORG_TYPES).optional(),
-  search: z.string().trim().max(LIMITS.orgNameMax).optional(),
+  search: z.string().trim().max(LIMITS.orgNameMax).refine(isStorableText, UNSTORABLE_TEXT).optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).default(PAGING.defaultPage),
   page_size: pageSizeSchema.default(PAGING.orgPageSize),
 });

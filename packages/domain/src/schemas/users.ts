@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS, PAGING } from '../constants.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
 import { MESSAGES } from '../messages.ts';
+import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
 
 export const USER_STATUSES = ['active', 'inactive', 'pending', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -36,7 +37,7 @@ export type UserProfile = z.infer<typeof userProfileSchema>;
 
 
 const personName = (message: string) =>
-  z.string({ error: message }).trim().min(LIMITS.personNameMin, message).max(LIMITS.personNameMax);
+  z.string({ error: message }).trim().min(LIMITS.personNameMin, message).max(LIMITS.personNameMax).refine(isStorableText, UNSTORABLE_TEXT);
 
 export const USER_SORT_FIELDS = ['created_at', 'email', 'first_name', 'last_name', 'role', 'status', 'last_login_at'] as const;
 
@@ -45,8 +46,8 @@ export const listUsersQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(PAGING.defaultPage),
   page_size: z.coerce.number().int().min(1).max(100).default(PAGING.usersPageSize),
   status: z.enum(USER_STATUSES).optional(),
-  role: z.string().max(40).optional(),
-  search: z.string().trim().max(LIMITS.emailMax).optional(),
+  role: z.string().max(40).refine(isStorableText, UNSTORABLE_TEXT).optional(),
+  search: z.string().trim().max(LIMITS.emailMax).refine(isStorableText, UNSTORABLE_TEXT).optional(),
   sort_by: z.enum(USER_SORT_FIELDS).default('created_at'),
   sort_order: z.enum(['asc', 'desc']).default('desc'),
 });
@@ -85,6 +86,8 @@ export const updateUserSchema = z
   .refine((v) => Object.values(v).some((value) => value !== undefined), { message: 'Nothing to update.' });
 export type UpdateUserInput = z.infer<typeof updateUserSchema>;
 
-export const updateRoleSchema = z.object({ role: z.string({ error: MESSAGES.users.selectRole }).min(1, MESSAGES.users.selectRole).max(40) });
+export const updateRoleSchema = z.object({
+  role: z.string({ error: MESSAGES.users.selectRole }).min(1, MESSAGES.users.selectRole).max(40).refine(isStorableText, UNSTORABLE_TEXT),
+});
 
 export const userResponseSchema = z.object({ user: userProfileSchema });

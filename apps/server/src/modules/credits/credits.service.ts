@@ -152,7 +152,8 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
   async function page(executor: Executor, organizationId: string, params: LedgerParams, cursor: string | undefined, limit: number) {
     let query = ledgerQuery(executor, organizationId, params);
     if (cursor !== undefined) {
-      if (!/^\d{1,19}$/.test(cursor)) throw new BadRequestError(c.invalidCursor);
+      // A cursor is a seq: a bigint, so 19 digits may still overflow it.
+      if (!/^\d{1,19}$/.test(cursor) || BigInt(cursor) > 2n ** 63n - 1n) throw new BadRequestError(c.invalidCursor);
       query = query.where(
         sql<boolean>`(created_at, seq) < (select c.created_at, c.seq from credit_ledger_entries c where c.seq = ${cursor}::bigint)`,
       );
@@ -275,9 +276,12 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
       info: ClientInfo,
     ) {
       if (caller.role !== 'house_admin') throw new ForbiddenError();
+      // Every organization is checked before any record is written: a refusal leaves nothing half imported.
+      const orgs = [];
+      for (const record of records) orgs.push(await organizations.visible(caller, record.organization_id));
       const results = [];
-      for (const record of records) {
-        const org = await organizations.visible(caller, record.organization_id);
+      for (const [index, record] of records.entries()) {
+        const org = orgs[index]!;
         const existing = await db
           .selectFrom('credit_ledger_entries')
           .select('id')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { MESSAGES } from '@console/domain';
+import { MESSAGES, UNSTORABLE_TEXT } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { reconcile } from './reconcile.ts';
@@ -143,6 +143,17 @@ describe('usage: consumption and refunds', () => {
     expect(consumption).toEqual([{ metadata: { usage: { tokens: 1200 } }, amount: '-12.25' }]);
     expect((await w.t.request('POST', '/api/credits/usage', { records }, { token: await as('SA1.admin') })).status).toBe(403);
   });
+
+  it('refuses an import naming an organization out of scope before recording any of it (issue 8)', async () => {
+    const records = [
+      { organization_id: id('A1'), kind: 'refund', amount: '5.00', external_ref: 'usage-before-404' },
+      { organization_id: id('SA3'), kind: 'refund', amount: '5.00', external_ref: 'usage-foreign' },
+    ];
+    const response = await w.t.request('POST', '/api/credits/usage', { records }, { token: await as('H.admin') });
+    expect(response.status).toBe(404);
+    const written = await w.t.database.db.selectFrom('credit_ledger_entries').select('id').where('external_ref', '=', 'usage-before-404').execute();
+    expect(written).toEqual([]);
+  });
 });
 
 describe('the ledger', () => {
@@ -229,4 +240,18 @@ describe('concurrent allocations', () => {
     const report = await reconcile(w.t.database.db);
     expect(report.ok).toBe(true);
   }, 120_000);
+});
+
+describe('input the database cannot take (issue 8)', () => {
+  it('answers 400, not 500, to a NUL in a reason, a cursor beyond bigint and dates beyond year 9999 or before year 1', async () => {
+    const token = await w.as('H.admin');
+    const adjusted = await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '1.00', reason: 'top\u0000up' }, { token });
+    expect(adjusted.status).toBe(400);
+    expect(adjusted.body.error.fields).toEqual({ reason: UNSTORABLE_TEXT });
+    for (const query of ['cursor=9999999999999999999', 'to=9999-12-31', 'from=0000-01-01', 'from=0001-01-01T00:00:00%2B01:00']) {
+      const response = await w.t.request('GET', `/api/credits/ledger?${query}`, undefined, { token });
+      expect(response.status, query).toBe(400);
+      expect(response.body.error.code, query).toBe('validation_failed');
+    }
+  });
 });

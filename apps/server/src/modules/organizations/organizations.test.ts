@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { MESSAGES, TREE_DESCENDANT_COUNT_CAP } from '@console/domain';
+import { MESSAGES, TREE_DESCENDANT_COUNT_CAP, UNSTORABLE_TEXT } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { listPage, listQuery } from './organizations.service.ts';
@@ -382,5 +382,19 @@ describe('query plans', () => {
       expect(rows).toMatch(/Index/);
       expect(rows).not.toMatch(/Seq Scan on organizations/);
     }
+  });
+});
+
+describe('text the database cannot store (issue 8)', () => {
+  it('refuses a NUL or a lone surrogate in a name, a description or a search with a 400, not a 500', async () => {
+    const token = await w.as('H.admin');
+    for (const name of ['Acme\u0000 Ltd', 'Acme \uD800 Ltd']) {
+      const created = await w.t.request('POST', '/api/organizations', { name, org_type: 'super_agency' }, { token });
+      expect(created.status).toBe(400);
+      expect(created.body.error.fields).toEqual({ name: UNSTORABLE_TEXT });
+    }
+    const patched = await w.t.request('PATCH', `/api/organizations/${w.id('SA1')}`, { description: 'a\u0000b' }, { token });
+    expect(patched.status).toBe(400);
+    expect((await w.t.request('GET', '/api/organizations?search=%00', undefined, { token })).status).toBe(400);
   });
 });

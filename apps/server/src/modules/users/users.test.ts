@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { MESSAGES } from '@console/domain';
+import { MESSAGES, UNSTORABLE_TEXT } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertUser } from '../../test/fixtures.ts';
 
@@ -171,5 +171,17 @@ describe('deactivation', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
     const active = await w.t.database.db.selectFrom('users').select('id').where('organization_id', '=', w.world.orgs.T2.id).where('status', '=', 'active').execute();
     expect(active).toHaveLength(1);
+  });
+});
+
+describe('text the database cannot store (issue 8)', () => {
+  it('refuses a NUL or a lone surrogate in a name or a search with a 400, not a 500', async () => {
+    const token = await w.as('H.admin');
+    const me = await w.t.request('PATCH', '/api/users/me', { first_name: 'a\u0000b' }, { token });
+    expect(me.status).toBe(400);
+    expect(me.body.error.fields).toEqual({ first_name: UNSTORABLE_TEXT });
+    const other = (await w.t.request('GET', '/api/users?search=user', undefined, { token })).body.users[0];
+    expect((await w.t.request('PATCH', `/api/users/${other.id}`, { last_name: 'x\uDC00y' }, { token })).status).toBe(400);
+    expect((await w.t.request('GET', '/api/users?search=a%00b', undefined, { token })).status).toBe(400);
   });
 });
