@@ -2,16 +2,7 @@ import { isAdminRole, MESSAGES, PAGING, roleLabel, type Invitation } from '@cons
 import { Clock, Link2, MoreHorizontal, Send, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -168,36 +159,26 @@ function CopyLinkDialog({ invitation, open, onOpenChange }: DialogProps) {
   const [shown, setShown] = useState<string | null>(null);
   return (
     <>
-      <AlertDialog open={open} onOpenChange={onOpenChange}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>{t.copyLink}</AlertDialogTitle>
-            <AlertDialogDescription>
-              {t.copyLinkConfirm(invitation.email)} {t.copyLinkWarning}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction
-              onClick={() =>
-                makeLink.mutate(invitation.id, {
-                  onSuccess: async ({ link }) => {
-                    if (await copyToClipboard(link)) {
-                      toast.success(MESSAGES.invitations.linkCopied, { description: t.linkCopiedNote });
-                    } else {
-                      // No clipboard access (e.g. a browser permission): show the link to copy by hand.
-                      setShown(link);
-                    }
-                  },
-                  onError: (error) => toast.error(t.linkFailed, { description: error.message }),
-                })
+      <ConfirmDialog
+        open={open}
+        onOpenChange={onOpenChange}
+        title={t.copyLink}
+        description={`${t.copyLinkConfirm(invitation.email)} ${t.copyLinkWarning}`}
+        confirmLabel="Create and copy link"
+        onConfirm={() =>
+          makeLink.mutate(invitation.id, {
+            onSuccess: async ({ link }) => {
+              if (await copyToClipboard(link)) {
+                toast.success(MESSAGES.invitations.linkCopied, { description: t.linkCopiedNote });
+              } else {
+                // No clipboard access (e.g. a browser permission): show the link to copy by hand.
+                setShown(link);
               }
-            >
-              Create and copy link
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+            },
+            onError: (error) => toast.error(t.linkFailed, { description: error.message }),
+          })
+        }
+      />
       <Dialog open={shown !== null} onOpenChange={(next) => !next && setShown(null)}>
         <DialogContent>
           <DialogHeader>
@@ -219,28 +200,18 @@ function CopyLinkDialog({ invitation, open, onOpenChange }: DialogProps) {
 function ResendDialog({ invitation, open, onOpenChange }: DialogProps) {
   const resend = useResendInvitation();
   return (
-    <AlertDialog open={open} onOpenChange={onOpenChange}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{t.resend}</AlertDialogTitle>
-          <AlertDialogDescription>
-            {t.resendConfirm(invitation.email)} {t.resendWarning}
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            onClick={() =>
-              resend.mutate(invitation.id, {
-                onSuccess: () => toast.success(MESSAGES.invitations.resent),
-                onError: (error) => toast.error(MESSAGES.invitations.resendFailed, { description: error.message }),
-              })
-            }
-          >
-            Resend
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t.resend}
+      description={`${t.resendConfirm(invitation.email)} ${t.resendWarning}`}
+      confirmLabel="Resend"
+      onConfirm={() =>
+        resend.mutate(invitation.id, {
+          onSuccess: () => toast.success(MESSAGES.invitations.resent),
+          onError: (error) => toast.error(MESSAGES.invitations.resendFailed, { description: error.message }),
+        })
+      }
+    />
   );
 }

@@ -1,19 +1,7 @@
 import { MESSAGES, type Invitation } from '@console/domain';
 import { toast } from 'sonner';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
-import { buttonVariants } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useRevokeInvitation } from '../api/revoke-invitation';
-
-const t = MESSAGES.teamPages;
 
 /** Revoke with the spec's confirmation; also used by the invitations list. */
 export function RevokeDialog({
@@ -27,29 +15,19 @@ export function RevokeDialog({
 }) {
   const revoke = useRevokeInvitation();
   return (
-    <AlertDialog open={open} onOpenChange={onOpenChange}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{t.revoke}</AlertDialogTitle>
-          <AlertDialogDescription>
-            {MESSAGES.invitations.revokeConfirm(invitation.email)} {MESSAGES.invitations.revokeWarning}
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            className={buttonVariants({ variant: 'destructive' })}
-            onClick={() =>
-              revoke.mutate(invitation.id, {
-                onSuccess: () => toast.success(MESSAGES.invitations.revokedToast),
-                onError: (error) => toast.error(MESSAGES.invitations.revokeFailed, { description: error.message }),
-              })
-            }
-          >
-            Revoke
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={MESSAGES.teamPages.revoke}
+      description={`${MESSAGES.invitations.revokeConfirm(invitation.email)} ${MESSAGES.invitations.revokeWarning}`}
+      confirmLabel="Revoke"
+      destructive
+      onConfirm={() =>
+        revoke.mutate(invitation.id, {
+          onSuccess: () => toast.success(MESSAGES.invitations.revokedToast),
+          onError: (error) => toast.error(MESSAGES.invitations.revokeFailed, { description: error.message }),
+        })
+      }
+    />
   );
 }

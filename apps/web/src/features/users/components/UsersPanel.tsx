@@ -14,17 +14,8 @@ import { Eye, Pencil, Search, UserX, XCircle } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -282,7 +273,7 @@ function DeactivateButton({ user, label }: { user: UserProfile; label: string })
   const deactivate = useDeactivateUser();
   const [open, setOpen] = useState(false);
   return (
-    <AlertDialog open={open} onOpenChange={setOpen}>
+    <>
       <Button
         variant="ghost"
         size="icon"
@@ -292,27 +283,21 @@ function DeactivateButton({ user, label }: { user: UserProfile; label: string })
       >
         <UserX aria-hidden />
       </Button>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Deactivate user</AlertDialogTitle>
-          <AlertDialogDescription>{MESSAGES.users.deactivateConfirm(label)}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            className={buttonVariants({ variant: 'destructive' })}
-            onClick={() =>
-              deactivate.mutate(user.id, {
-                onSuccess: () => toast.success(MESSAGES.users.deactivated),
-                onError: (error) => toast.error(MESSAGES.users.deactivateFailed, { description: error.message }),
-              })
-            }
-          >
-            Deactivate
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Deactivate user"
+        description={MESSAGES.users.deactivateConfirm(label)}
+        confirmLabel="Deactivate"
+        destructive
+        onConfirm={() =>
+          deactivate.mutate(user.id, {
+            onSuccess: () => toast.success(MESSAGES.users.deactivated),
+            onError: (error) => toast.error(MESSAGES.users.deactivateFailed, { description: error.message }),
+          })
+        }
+      />
+    </>
   );
 }
 
