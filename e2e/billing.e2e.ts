@@ -1,10 +1,6 @@
-import { MESSAGES, type BillingResponse, type OrganizationDetail, type UserProfile } from '@console/domain';
+import { MESSAGES, type BillingResponse, type UserProfile } from '@console/domain';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
-
-interface Outbox {
-  messages: { to: string; link: string | null }[];
-}
+import { ADMIN, createChild, inviteAndRegister, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
 
 const PASSWORD = 'billing journey password 1';
 const b = MESSAGES.billing;
@@ -22,16 +18,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function createChild(token: string, name: string, orgType: string): Promise<OrganizationDetail> {
-  const { status, body } = await server.api<{ organization: OrganizationDetail }>('/api/organizations', {
-    method: 'POST',
-    token,
-    body: { name, org_type: orgType },
-  });
-  expect(status).toBe(201);
-  return body.organization;
-}
-
 async function setLimit(token: string, organizationId: string, limit: number): Promise<void> {
   const { status } = await server.api<BillingResponse>(`/api/organizations/${organizationId}/agent-limit`, {
     method: 'PUT',
@@ -41,38 +27,21 @@ async function setLimit(token: string, organizationId: string, limit: number): P
   expect(status).toBe(200);
 }
 
-/** Invites an admin into an organization, registers them through the e-mailed link and signs them in. */
-async function inviteAdmin(inviterToken: string, houseToken: string, organizationId: string, role: string, email: string): Promise<string> {
-  const invited = await server.api('/api/invitations', {
-    method: 'POST',
-    token: inviterToken,
-    body: { email, role, first_name: 'Billing', last_name: 'Admin', organization_id: organizationId },
-  });
-  expect(invited.status).toBeLessThan(300);
-  const outbox = await server.api<Outbox>('/api/debug/outbox', { token: houseToken });
-  const link = outbox.body.messages.find((message) => message.to === email && message.link)?.link;
-  expect(link).toBeTruthy();
-  const token = new URL(link!).searchParams.get('token');
-  const registered = await server.api('/api/invitations/register', { method: 'POST', body: { token, password: PASSWORD } });
-  expect(registered.status).toBe(200);
-  return server.signIn(email, PASSWORD);
-}
-
 it("an agency admin sets a tenant's agent limit within capacity, is refused above it, and the tenant admin sees it", async () => {
   // House (100) > super agency (50) > agency (20) > tenant, each level built by its own admin.
   const houseToken = await server.signIn(ADMIN.email, ADMIN.password);
   const me = await server.api<UserProfile>('/api/users/me', { token: houseToken });
   const houseId = me.body.organization_id;
   await setLimit(houseToken, houseId, 100);
-  const superAgency = await createChild(houseToken, 'Billing Super Agency', 'super_agency');
+  const superAgency = await createChild(server, houseToken, 'Billing Super Agency', 'super_agency');
   await setLimit(houseToken, superAgency.id, 50);
-  const superToken = await inviteAdmin(houseToken, houseToken, superAgency.id, 'super_agency_admin', 'super@billing.test');
-  const agency = await createChild(superToken, 'Billing Agency', 'agency');
+  const superToken = await inviteAndRegister(server, { inviterToken: houseToken, houseToken, organizationId: superAgency.id, role: 'super_agency_admin', email: 'super@billing.test', password: PASSWORD });
+  const agency = await createChild(server, superToken, 'Billing Agency', 'agency');
   await setLimit(superToken, agency.id, 20);
-  await inviteAdmin(superToken, houseToken, agency.id, 'agency_admin', 'agency@billing.test');
+  await inviteAndRegister(server, { inviterToken: superToken, houseToken, organizationId: agency.id, role: 'agency_admin', email: 'agency@billing.test', password: PASSWORD });
   const agencyToken = await server.signIn('agency@billing.test', PASSWORD);
-  const tenant = await createChild(agencyToken, 'Billing Tenant', 'tenant');
-  await inviteAdmin(agencyToken, houseToken, tenant.id, 'tenant_admin', 'tenant@billing.test');
+  const tenant = await createChild(server, agencyToken, 'Billing Tenant', 'tenant');
+  await inviteAndRegister(server, { inviterToken: agencyToken, houseToken, organizationId: tenant.id, role: 'tenant_admin', email: 'tenant@billing.test', password: PASSWORD });
 
   // The agency admin opens the tenant's billing page and sets its limit within the agency's capacity.
   browser = await openBrowser();

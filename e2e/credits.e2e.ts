@@ -1,11 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { MESSAGES, type AllocationResult, type OrganizationDetail, type UserProfile } from '@console/domain';
+import { MESSAGES, type AllocationResult, type UserProfile } from '@console/domain';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
-
-interface Outbox {
-  messages: { to: string; link: string | null }[];
-}
+import { ADMIN, createChild, inviteAndRegister, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
 
 const PASSWORD = 'credits journey password 1';
 const c = MESSAGES.credits;
@@ -23,33 +19,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function createChild(token: string, name: string, orgType: string): Promise<OrganizationDetail> {
-  const { status, body } = await server.api<{ organization: OrganizationDetail }>('/api/organizations', {
-    method: 'POST',
-    token,
-    body: { name, org_type: orgType },
-  });
-  expect(status).toBe(201);
-  return body.organization;
-}
-
-/** Invites an admin into an organization, registers them through the e-mailed link and signs them in. */
-async function inviteAdmin(inviterToken: string, houseToken: string, organizationId: string, role: string, email: string): Promise<string> {
-  const invited = await server.api('/api/invitations', {
-    method: 'POST',
-    token: inviterToken,
-    body: { email, role, first_name: 'Journey', last_name: 'Admin', organization_id: organizationId },
-  });
-  expect(invited.status).toBeLessThan(300);
-  const outbox = await server.api<Outbox>('/api/debug/outbox', { token: houseToken });
-  const link = outbox.body.messages.find((message) => message.to === email && message.link)?.link;
-  expect(link).toBeTruthy();
-  const token = new URL(link!).searchParams.get('token');
-  const registered = await server.api('/api/invitations/register', { method: 'POST', body: { token, password: PASSWORD } });
-  expect(registered.status).toBe(200);
-  return server.signIn(email, PASSWORD);
-}
-
 /** An allocation through the API, with an Idempotency-Key as the console sends it. */
 async function allocate(token: string, fromOrgId: string, toOrgId: string, amount: string, notes: string): Promise<AllocationResult> {
   const response = await fetch(server.url('/api/credits/allocations'), {
@@ -66,7 +35,7 @@ it('moves credits from a topped-up house down to a tenant, whose admin sees and 
   const houseToken = await server.signIn(ADMIN.email, ADMIN.password);
   const me = await server.api<UserProfile>('/api/users/me', { token: houseToken });
   const houseId = me.body.organization_id!;
-  const superAgency = await createChild(houseToken, 'Super Agency One', 'super_agency');
+  const superAgency = await createChild(server, houseToken, 'Super Agency One', 'super_agency');
 
   browser = await openBrowser();
   const { page } = browser;
@@ -101,14 +70,14 @@ it('moves credits from a topped-up house down to a tenant, whose admin sees and 
   await page.getByTestId('credit-balance').filter({ hasText: '4,000.00 credits' }).waitFor();
 
   // The chain below: each admin is invited and registered, then allocates down through the API.
-  const superToken = await inviteAdmin(houseToken, houseToken, superAgency.id, 'super_agency_admin', 'super.admin@example.test');
-  const agency = await createChild(superToken, 'Agency One', 'agency');
+  const superToken = await inviteAndRegister(server, { inviterToken: houseToken, houseToken, organizationId: superAgency.id, role: 'super_agency_admin', email: 'super.admin@example.test', password: PASSWORD });
+  const agency = await createChild(server, superToken, 'Agency One', 'agency');
   await allocate(superToken, superAgency.id, agency.id, '400', 'Agency budget');
-  const agencyToken = await inviteAdmin(superToken, houseToken, agency.id, 'agency_admin', 'agency.admin@example.test');
-  const tenant = await createChild(agencyToken, 'Tenant One', 'tenant');
+  const agencyToken = await inviteAndRegister(server, { inviterToken: superToken, houseToken, organizationId: agency.id, role: 'agency_admin', email: 'agency.admin@example.test', password: PASSWORD });
+  const tenant = await createChild(server, agencyToken, 'Tenant One', 'tenant');
   const toTenant = await allocate(agencyToken, agency.id, tenant.id, '150.25', 'Tenant launch');
   expect(toTenant).toMatchObject({ from_balance: '249.75', to_balance: '150.25' });
-  await inviteAdmin(agencyToken, houseToken, tenant.id, 'tenant_admin', 'tenant.admin@example.test');
+  await inviteAndRegister(server, { inviterToken: agencyToken, houseToken, organizationId: tenant.id, role: 'tenant_admin', email: 'tenant.admin@example.test', password: PASSWORD });
 
   // The tenant admin signs in, sees the allocation received and exports it.
   await browser.close();

@@ -1,10 +1,6 @@
-import { MESSAGES, type Dashboard, type OrganizationDetail, type UserProfile } from '@console/domain';
+import { MESSAGES, type Dashboard, type UserProfile } from '@console/domain';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
-
-interface Outbox {
-  messages: { to: string; subject: string; link: string | null }[];
-}
+import { ADMIN, createChild, inviteAndRegister, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
 
 const PASSWORD = 'dashboard journey password 1';
 const m = MESSAGES.dashboardPages;
@@ -29,26 +25,10 @@ async function ok<T>(path: string, token: string, body?: unknown): Promise<T> {
   return response.body;
 }
 
-async function createChild(token: string, name: string, orgType: string): Promise<OrganizationDetail> {
-  return (await ok<{ organization: OrganizationDetail }>('/api/organizations', token, { name, org_type: orgType })).organization;
-}
-
-/** Invites an admin into an organization, registers them through the e-mailed link and signs them in. */
-async function inviteAdmin(inviterToken: string, houseToken: string, organizationId: string, role: string, email: string): Promise<string> {
-  await ok('/api/invitations', inviterToken, { email, role, first_name: 'Journey', last_name: 'Admin', organization_id: organizationId });
-  const outbox = await ok<Outbox>('/api/debug/outbox', houseToken);
-  const link = outbox.messages.find((message) => message.to === email && message.link)?.link;
-  expect(link).toBeTruthy();
-  const token = new URL(link!).searchParams.get('token');
-  const registered = await server.api('/api/invitations/register', { method: 'POST', body: { token, password: PASSWORD } });
-  expect(registered.status).toBe(200);
-  return server.signIn(email, PASSWORD);
-}
-
 it('a house admin sees the API figures on the dashboard and opens /debug with the outbox; a tenant admin is refused', async () => {
   const houseToken = await server.signIn(ADMIN.email, ADMIN.password);
   const me = await ok<UserProfile>('/api/users/me', houseToken);
-  const superAgency = await createChild(houseToken, 'Dashboard Super', 'super_agency');
+  const superAgency = await createChild(server, houseToken, 'Dashboard Super', 'super_agency');
   await ok('/api/credits/adjustments', houseToken, { direction: 'increase', amount: '500', reason: 'Journey top-up' });
   await ok('/api/credits/allocations', houseToken, { from_org_id: me.organization_id, to_org_id: superAgency.id, amount: '120.50' });
   await ok('/api/credits/usage', houseToken, {
@@ -56,11 +36,11 @@ it('a house admin sees the API figures on the dashboard and opens /debug with th
   });
 
   // A tenant admin, down the tree: super agency admin → agency → agency admin → tenant → tenant admin.
-  const superToken = await inviteAdmin(houseToken, houseToken, superAgency.id, 'super_agency_admin', 'super.admin@dashboard.test');
-  const agency = await createChild(superToken, 'Dashboard Agency', 'agency');
-  const agencyToken = await inviteAdmin(superToken, houseToken, agency.id, 'agency_admin', 'agency.admin@dashboard.test');
-  const tenant = await createChild(agencyToken, 'Dashboard Tenant', 'tenant');
-  const tenantToken = await inviteAdmin(agencyToken, houseToken, tenant.id, 'tenant_admin', TENANT_ADMIN);
+  const superToken = await inviteAndRegister(server, { inviterToken: houseToken, houseToken, organizationId: superAgency.id, role: 'super_agency_admin', email: 'super.admin@dashboard.test', password: PASSWORD });
+  const agency = await createChild(server, superToken, 'Dashboard Agency', 'agency');
+  const agencyToken = await inviteAndRegister(server, { inviterToken: superToken, houseToken, organizationId: agency.id, role: 'agency_admin', email: 'agency.admin@dashboard.test', password: PASSWORD });
+  const tenant = await createChild(server, agencyToken, 'Dashboard Tenant', 'tenant');
+  const tenantToken = await inviteAndRegister(server, { inviterToken: agencyToken, houseToken, organizationId: tenant.id, role: 'tenant_admin', email: TENANT_ADMIN, password: PASSWORD });
 
   const api = await ok<Dashboard>('/api/dashboard', houseToken);
   expect(api.credits.balance).toBe('349.50');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { OrganizationDetail } from '@console/domain';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const WEB_DIST_INDEX = join(REPO_ROOT, 'apps/web/dist/index.html');
@@ -206,4 +207,40 @@ export async function signInWithForm(page: Page, server: TestServer, email: stri
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/dashboard');
+}
+
+/** Creates a direct child of the caller's organization through the API. */
+export async function createChild(server: TestServer, token: string, name: string, orgType: string): Promise<OrganizationDetail> {
+  const { status, body } = await server.api<{ organization: OrganizationDetail }>('/api/organizations', {
+    method: 'POST',
+    token,
+    body: { name, org_type: orgType },
+  });
+  if (status !== 201) throw new Error(`creating ${name}: ${status} ${JSON.stringify(body)}`);
+  return body.organization;
+}
+
+/** The newest mailed link to an address, read from the outbox as a house admin (newest first). */
+export async function mailedLink(server: TestServer, houseToken: string, email: string): Promise<string> {
+  const outbox = await server.api<{ messages: { to: string; link: string | null }[] }>('/api/debug/outbox', { token: houseToken });
+  const link = outbox.body.messages?.find((message) => message.to === email && message.link)?.link;
+  if (!link) throw new Error(`no mailed link for ${email} (outbox answered ${outbox.status})`);
+  return link;
+}
+
+/** Invites someone into an organization, registers them through the mailed link, and signs them in. */
+export async function inviteAndRegister(
+  server: TestServer,
+  invite: { inviterToken: string; houseToken: string; organizationId: string; role: string; email: string; password: string },
+): Promise<string> {
+  const invited = await server.api('/api/invitations', {
+    method: 'POST',
+    token: invite.inviterToken,
+    body: { email: invite.email, role: invite.role, first_name: 'Journey', last_name: 'Admin', organization_id: invite.organizationId },
+  });
+  if (invited.status >= 300) throw new Error(`inviting ${invite.email}: ${invited.status} ${JSON.stringify(invited.body)}`);
+  const token = new URL(await mailedLink(server, invite.houseToken, invite.email)).searchParams.get('token');
+  const registered = await server.api('/api/invitations/register', { method: 'POST', body: { token, password: invite.password } });
+  if (registered.status !== 200) throw new Error(`registering ${invite.email}: ${registered.status} ${JSON.stringify(registered.body)}`);
+  return server.signIn(invite.email, invite.password);
 }

@@ -1,12 +1,8 @@
 import { MESSAGES } from '@console/domain';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+import { ADMIN, createChild, inviteAndRegister, mailedLink, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
 
 /** Issue 4: an agency admin invites a user, who registers from the link; a revoked link says why. */
-
-interface Outbox {
-  messages: { to: string; link: string | null }[];
-}
 
 const PASSWORD = 'onboarding password 1';
 
@@ -24,47 +20,36 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** The newest mailed link to an address (the outbox lists newest first). */
+/** The newest mailed link to an address: an invitation link. */
 async function linkFor(email: string): Promise<string> {
-  const outbox = await server.api<Outbox>('/api/debug/outbox', { token: adminToken });
-  expect(outbox.status).toBe(200);
-  const link = outbox.body.messages.find((message) => message.to === email && message.link)?.link;
-  expect(link, `a mailed link for ${email}`).toMatch(/\/invitation\?token=.+/);
-  return link!;
-}
-
-async function createOrganization(token: string, name: string, orgType: string): Promise<string> {
-  const created = await server.api<{ organization: { id: string } }>('/api/organizations', {
-    method: 'POST',
-    token,
-    body: { name, org_type: orgType },
-  });
-  expect(created.status).toBe(201);
-  return created.body.organization.id;
-}
-
-/** Invites through the API and registers through the API; returns the new account's token. */
-async function onboardAdmin(inviterToken: string, organizationId: string, email: string, role: string): Promise<string> {
-  const invited = await server.api('/api/invitations', {
-    method: 'POST',
-    token: inviterToken,
-    body: { email, first_name: 'Setup', last_name: 'Admin', role, organization_id: organizationId },
-  });
-  expect(invited.status).toBe(201);
-  const token = new URL(await linkFor(email)).searchParams.get('token');
-  const registered = await server.api('/api/invitations/register', { method: 'POST', body: { token, password: PASSWORD } });
-  expect(registered.status).toBe(200);
-  return server.signIn(email, PASSWORD);
+  const link = await mailedLink(server, adminToken, email);
+  expect(link).toMatch(/\/invitation\?token=.+/);
+  return link;
 }
 
 // Three accounts are set up and two browsers run: more than the default minute on a busy machine.
 it('an agency admin invites a user who registers from the link; a revoked link shows why', { timeout: 150_000 }, async () => {
   // Setup through the API: house → super agency → agency, each with an admin.
-  const superAgencyId = await createOrganization(adminToken, 'Summit Super Agency', 'super_agency');
-  const superAdminToken = await onboardAdmin(adminToken, superAgencyId, 'super@example.test', 'super_agency_admin');
+  const superAgency = await createChild(server, adminToken, 'Summit Super Agency', 'super_agency');
+  const superAdminToken = await inviteAndRegister(server, {
+    inviterToken: adminToken,
+    houseToken: adminToken,
+    organizationId: superAgency.id,
+    role: 'super_agency_admin',
+    email: 'super@example.test',
+    password: PASSWORD,
+  });
   const agencyName = 'Harbor Agency';
-  const agencyId = await createOrganization(superAdminToken, agencyName, 'agency');
-  const agencyAdminToken = await onboardAdmin(superAdminToken, agencyId, 'agency.admin@example.test', 'agency_admin');
+  const agency = await createChild(server, superAdminToken, agencyName, 'agency');
+  const agencyId = agency.id;
+  const agencyAdminToken = await inviteAndRegister(server, {
+    inviterToken: superAdminToken,
+    houseToken: adminToken,
+    organizationId: agencyId,
+    role: 'agency_admin',
+    email: 'agency.admin@example.test',
+    password: PASSWORD,
+  });
 
   // The agency admin invites a user through the console.
   const adminBrowser = await openBrowser();
