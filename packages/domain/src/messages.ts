@@ -269,6 +269,7 @@ export const MESSAGES = {
     forbidden: 'You do not have permission to do this.',
     invalidRequest: 'The request is not valid.',
     internal: 'Something went wrong on our side. Please try again.',
+    concurrentChange: 'Another change to the same records happened at the same moment, and nothing was saved. Please try again.',
   },
   /** Labels of the application shell (spec 1 section 2). */
   shell: {

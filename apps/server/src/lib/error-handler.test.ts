@@ -45,6 +45,9 @@ beforeAll(async () => {
   app.get('/rule', async () => {
     throw new RuleError('Not allowed by the rules');
   });
+  app.get<{ Params: { code: string } }>('/concurrent/:code', async (request) => {
+    throw coded('deadlock detected', request.params.code);
+  });
   app.get('/db-down', async () => {
     throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
   });
@@ -114,5 +117,13 @@ describe('an unreachable database', () => {
     expect(isDatabaseUnreachable(coded('canceling statement due to statement timeout', '57014'))).toBe(false);
     expect(isDatabaseUnreachable(new Error('Connection terminated by the mail server'))).toBe(false);
     expect(isDatabaseUnreachable('ECONNREFUSED')).toBe(false);
+  });
+});
+
+describe('concurrent changes', () => {
+  it.each(['40P01', '40001'])('answers %s (rolled back whole) with 409 and a message to try again', async (code) => {
+    const response = await app.inject({ method: 'GET', url: `/concurrent/${code}` });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ error: { code: 'conflict', message: expect.stringContaining('Please try again') } });
   });
 });

@@ -43,6 +43,9 @@ export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
   return inner.some((e) => isDatabaseUnreachable(e, depth + 1));
 }
 
+/** deadlock_detected, serialization_failure. */
+const CONCURRENT_CHANGE_CODES = new Set(['40P01', '40001']);
+
 function body(code: string, message: string, requestId?: string, fields?: Record<string, string>): ErrorBody {
   return { error: { code, message, ...(fields ? { fields } : {}), ...(requestId ? { request_id: requestId } : {}) } };
 }
@@ -61,6 +64,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (error instanceof AppError) {
       return reply.code(error.status).send(body(error.code, error.message, undefined, error.fields));
+    }
+    // Two transactions that met in a cycle (deadlock) or under serializable isolation: PostgreSQL
+    // rolled this one back whole, so nothing was written and the request may simply be sent again.
+    if (CONCURRENT_CHANGE_CODES.has((error as NodeJS.ErrnoException).code ?? '')) {
+      return reply.code(409).send(body(ERROR_CODES.conflict, MESSAGES.generic.concurrentChange));
     }
     if (isDatabaseUnreachable(error)) {
       request.log.error({ err: error }, 'database unavailable');
