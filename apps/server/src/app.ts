@@ -13,11 +13,11 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { ERROR_CODES, RATE_LIMITS } from '@console/domain';
+import { RATE_LIMITS } from '@console/domain';
 import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
 import { createAuthenticator } from './lib/caller.ts';
-import { registerErrorHandling, sendNotFound } from './lib/error-handler.ts';
+import { errorBody, malformedRequest, registerErrorHandling, sendNotFound } from './lib/error-handler.ts';
 import { UnavailableError } from './lib/errors.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { postgresRateLimitStore } from './lib/rate-limit.ts';
@@ -147,7 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       void reply
         .code(400)
         .headers(securityHeaders(request.url))
-        .send({ error: { code: ERROR_CODES.badRequest, message: `Malformed request: ${error.message}` } });
+        .send(malformedRequest(error.message));
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -175,13 +175,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onRequest', async (_request, reply) => {
     if (closing) {
-      const unavailable = new UnavailableError();
+      const { status, code, message } = new UnavailableError();
       // Serialized here: a route's response schema for 503 (health) describes its own body.
       return reply
-        .code(503)
+        .code(status)
         .header('connection', 'close')
         .serializer((payload: unknown) => JSON.stringify(payload))
-        .send({ error: { code: unavailable.code, message: unavailable.message } });
+        .send(errorBody(code, message));
     }
   });
   app.addHook('onResponse', async (request, reply) => {

@@ -46,7 +46,8 @@ export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
 /** deadlock_detected, serialization_failure. */
 const CONCURRENT_CHANGE_CODES = new Set(['40P01', '40001']);
 
-function body(code: string, message: string, requestId?: string, fields?: Record<string, string>): ErrorBody {
+/** The error shape of DESIGN.md section 3; every error answer of the API is built here. */
+export function errorBody(code: string, message: string, requestId?: string, fields?: Record<string, string>): ErrorBody {
   return { error: { code, message, ...(fields ? { fields } : {}), ...(requestId ? { request_id: requestId } : {}) } };
 }
 
@@ -60,29 +61,28 @@ export function registerErrorHandling(app: FastifyInstance) {
         fields[path] ??= issue.message ?? MESSAGES.generic.invalidRequest;
       }
       const first = Object.values(fields)[0] ?? MESSAGES.generic.invalidRequest;
-      return reply.code(400).send(body(ERROR_CODES.validation, first, undefined, fields));
+      return reply.code(400).send(errorBody(ERROR_CODES.validation, first, undefined, fields));
     }
     if (error instanceof AppError) {
-      return reply.code(error.status).send(body(error.code, error.message, undefined, error.fields));
+      return reply.code(error.status).send(errorBody(error.code, error.message, undefined, error.fields));
     }
     // Two transactions that met in a cycle (deadlock) or under serializable isolation: PostgreSQL
     // rolled this one back whole, so nothing was written and the request may simply be sent again.
     if (CONCURRENT_CHANGE_CODES.has((error as NodeJS.ErrnoException).code ?? '')) {
-      return reply.code(409).send(body(ERROR_CODES.conflict, MESSAGES.generic.concurrentChange));
+      return reply.code(409).send(errorBody(ERROR_CODES.conflict, MESSAGES.generic.concurrentChange));
     }
     if (isDatabaseUnreachable(error)) {
       request.log.error({ err: error }, 'database unavailable');
       const unavailable = new UnavailableError();
-      return reply.code(503).send(body(unavailable.code, unavailable.message, request.id));
+      return reply.code(503).send(errorBody(unavailable.code, unavailable.message, request.id));
     }
     // Fastify's own client errors: malformed JSON, wrong content type, body too large...
     const status = (error as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
-      const message = status === 400 ? `Malformed request: ${error.message}` : error.message;
-      return reply.code(status).send(body(ERROR_CODES.badRequest, message));
+      return reply.code(status).send(status === 400 ? malformedRequest(error.message) : errorBody(ERROR_CODES.badRequest, error.message));
     }
     request.log.error({ err: error, requestId: request.id }, 'request failed');
-    return reply.code(500).send(body(ERROR_CODES.internal, MESSAGES.generic.internal, request.id));
+    return reply.code(500).send(errorBody(ERROR_CODES.internal, MESSAGES.generic.internal, request.id));
   });
 
   // Node refuses some requests before Fastify sees them (headers over its 16 KB limit,
@@ -97,7 +97,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
     error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request headers are too large.']
     : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'The request took too long to arrive.']
     : [400, 'Malformed HTTP request.'];
-  const payload = JSON.stringify(body(ERROR_CODES.badRequest, message));
+  const payload = JSON.stringify(errorBody(ERROR_CODES.badRequest, message));
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
@@ -107,7 +107,12 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   socket.destroy(error);
 }
 
+/** A request that could not be read (bad JSON, a URL the router refuses). */
+export function malformedRequest(detail: string): ErrorBody {
+  return errorBody(ERROR_CODES.badRequest, `Malformed request: ${detail}`);
+}
+
 /** JSON 404 in the error shape, for unknown /api paths. */
 export function sendNotFound(reply: import('fastify').FastifyReply, method: string, url: string) {
-  return reply.code(404).send(body(ERROR_CODES.notFound, `No route ${method} ${url.split('?')[0]}`));
+  return reply.code(404).send(errorBody(ERROR_CODES.notFound, `No route ${method} ${url.split('?')[0]}`));
 }
