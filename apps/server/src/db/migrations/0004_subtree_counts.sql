@@ -12,6 +12,12 @@ create table organization_subtree_counts (
   primary key (ancestor_id, created_day, status, org_type)
 );
 
+-- The ancestors of an organization from its path '/<root>/.../<parent>/<self>/': every
+-- element but the last. Also used by reconcile to recount from scratch.
+create function organization_ancestors(path text) returns uuid[] language sql immutable as $$
+  select (ids[1:cardinality(ids) - 1])::uuid[] from (select string_to_array(trim(both '/' from path), '/') as ids) p
+$$;
+
 -- One organization entering (+1) or leaving (-1) the live set, and the net change of one
 -- counts row.
 create type organization_change as (path text, created_at timestamptz, status text, org_type text, delta integer);
@@ -26,12 +32,10 @@ begin
                    order by d.ancestor_id, d.created_day, d.status, d.org_type)
   into deltas
   from (
-    select a.ancestor::uuid as ancestor_id, (c.created_at at time zone 'UTC')::date as created_day,
+    select a.ancestor as ancestor_id, (c.created_at at time zone 'UTC')::date as created_day,
            c.status, c.org_type, sum(c.delta)::int as delta
     from unnest(changes) c
-    -- '/<root>/.../<parent>/<self>/': every element but the last is an ancestor.
-    cross join lateral (select string_to_array(trim(both '/' from c.path), '/') as ids) p
-    cross join lateral unnest(p.ids[1:cardinality(p.ids) - 1]) a(ancestor)
+    cross join lateral unnest(organization_ancestors(c.path)) a(ancestor)
     group by 1, 2, 3, 4
     having sum(c.delta) <> 0
   ) d;

@@ -23,10 +23,9 @@ export async function reconcile(db: Kysely<DB>) {
     group by transaction_group having sum(amount) <> 0`.execute(db);
   const counts = await sql<{ ancestor_id: string; created_day: string; status: string; org_type: string; stored: number; actual: number }>`
     with actual as (
-      select a.ancestor::uuid as ancestor_id, (o.created_at at time zone 'UTC')::date as created_day, o.status, o.org_type, count(*)::int as n
+      select a.ancestor as ancestor_id, (o.created_at at time zone 'UTC')::date as created_day, o.status, o.org_type, count(*)::int as n
       from organizations o
-      cross join lateral (select string_to_array(trim(both '/' from o.path), '/') as ids) p
-      cross join lateral unnest(p.ids[1:cardinality(p.ids) - 1]) a(ancestor)
+      cross join lateral unnest(organization_ancestors(o.path)) a(ancestor)
       where o.deleted_at is null
       group by 1, 2, 3, 4
     )
