@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { SignJWT, UnsecuredJWT, decodeJwt } from 'jose';
 import { ERROR_CODES, type OrgType, type Role } from '@console/domain';
 import { useWorld, type ApiResponse } from '../test/harness.ts';
-import { PASSWORD, insertOrg, insertUser } from '../test/fixtures.ts';
+import { PASSWORD, insertOrg, insertUser, tablesDigest } from '../test/fixtures.ts';
 import { hashToken } from '../lib/secrets.ts';
 import {
   MATRIX,
@@ -129,19 +129,21 @@ async function setUp() {
 
 /** What a route may change, read cheaply; append-only tables by their last row. */
 async function fingerprint(): Promise<string> {
+  const whole = await tablesDigest(db(), [
+    'organizations',
+    'organization_billing_settings',
+    'users',
+    'invitations',
+    'refresh_sessions',
+    'idempotency_keys',
+    'one_time_tokens',
+  ]);
   const { rows } = await sql<{ f: string }>`
     select concat_ws('/',
-      (select md5(coalesce(string_agg(t::text, ',' order by id), '')) from organizations t),
-      (select md5(coalesce(string_agg(t::text, ',' order by organization_id), '')) from organization_billing_settings t),
-      (select md5(coalesce(string_agg(t::text, ',' order by id), '')) from users t),
-      (select md5(coalesce(string_agg(t::text, ',' order by id), '')) from invitations t),
-      (select md5(coalesce(string_agg(t::text, ',' order by id), '')) from refresh_sessions t),
-      (select md5(coalesce(string_agg(t::text, ',' order by key), '')) from idempotency_keys t),
-      (select md5(coalesce(string_agg(t::text, ',' order by token_hash), '')) from one_time_tokens t),
       (select count(*) || ':' || coalesce(max(seq), 0) from credit_ledger_entries),
       (select coalesce(max(id), 0) from audit_log),
       (select coalesce(max(id), 0) from outbox)) as f`.execute(db());
-  return rows[0]!.f;
+  return `${whole}/${rows[0]!.f}`;
 }
 
 interface Case {

@@ -5,7 +5,8 @@ import type { ZodType } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { errorBodySchema } from '@console/domain';
 import type { RouteEntry } from '../app.ts';
-import { PASSWORD, insertUser } from '../test/fixtures.ts';
+import type { DB } from '../db/schema.ts';
+import { PASSWORD, insertUser, tablesDigest } from '../test/fixtures.ts';
 import { useWorld, type ApiResponse } from '../test/harness.ts';
 import {
   CONTENT_TYPES,
@@ -47,7 +48,7 @@ const WRITE_RUNS = Math.ceil(RUNS / 2);
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The tables a rejected request must not touch. */
-const FINGERPRINTED = [
+const FINGERPRINTED: (keyof DB)[] = [
   'organizations',
   'organization_billing_settings',
   'users',
@@ -189,10 +190,7 @@ async function existingIds(t: typeof w.t): Promise<string[]> {
 }
 
 function fingerprint(t: typeof w.t): Promise<string> {
-  const parts = FINGERPRINTED.map((table) => `(select coalesce(md5(string_agg(x::text, ',' order by x::text)), '') from ${table} x)`);
-  return sql<{ fp: string }>`select ${sql.raw(parts.join(` || '|' || `))} as fp`
-    .execute(t.database.db)
-    .then(({ rows }) => rows[0]!.fp);
+  return tablesDigest(t.database.db, FINGERPRINTED);
 }
 
 /** Phase 1: hostile or plausible input from every angle, as any of the callers. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { parentTypeOf, type OrgType } from '@console/domain';
 import type { DB } from '../db/schema.ts';
 import { hashPassword } from '../lib/secrets.ts';
@@ -44,6 +44,13 @@ export async function insertUser(
 }
 
 export const PASSWORD = 'fixture-password';
+
+/** A digest of whole tables (every column of every row), to show a request changed none of them. */
+export async function tablesDigest(db: Kysely<DB>, tables: readonly (keyof DB)[]): Promise<string> {
+  const digests = tables.map((table) => sql`(select coalesce(md5(string_agg(x::text, ',' order by x::text)), '') from ${sql.table(table)} x)`);
+  const { rows } = await sql<{ digest: string }>`select concat_ws('|', ${sql.join(digests)}) as digest`.execute(db);
+  return rows[0]!.digest;
+}
 
 /**
  * A small world for scope tests:
