@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { OrganizationDetail } from '@console/domain';
+import { freePort } from '../support/net.ts';
+import { createDatabase } from '../support/postgres.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const WEB_DIST_INDEX = join(REPO_ROOT, 'apps/web/dist/index.html');
@@ -16,42 +15,6 @@ export const ADMIN = { email: 'admin@example.test', password: 'e2e admin passwor
 
 const HEALTH_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 10_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function onDatabaseServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** With DATABASE_URL set, each server gets a database of its own on that PostgreSQL server. */
-async function freshPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `e2e_${randomBytes(6).toString('hex')}`;
-  await onDatabaseServer(serverUrl, (client) => client.query(`create database ${name}`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () =>
-      onDatabaseServer(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(
-        () => undefined,
-      ),
-  };
-}
 
 function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
@@ -85,7 +48,7 @@ export async function startServer(): Promise<TestServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'console-e2e-'));
-  const database = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+  const database = process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL, 'e2e') : null;
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,

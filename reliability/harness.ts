@@ -5,13 +5,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/connection.ts';
 import { reconcile } from '../apps/server/src/modules/credits/reconcile.ts';
+import { createDatabase as createDatabaseOn, withClient, type FreshDatabase } from '../support/postgres.ts';
+
+export { freePort } from '../support/net.ts';
+export { withClient, type FreshDatabase };
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const ADMIN = { email: 'admin@reliability.test', password: 'reliability admin password 1' };
@@ -23,47 +25,9 @@ export function postgresServerUrl(): string {
   return process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 }
 
-export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-export interface FreshDatabase {
-  name: string;
-  url: string;
-  drop(): Promise<void>;
-}
-
 /** A new empty database rel_<random>; call drop() in afterAll. */
-export async function createDatabase(): Promise<FreshDatabase> {
-  const server = postgresServerUrl();
-  const name = `rel_${randomBytes(6).toString('hex')}`;
-  await withClient(server, (client) => client.query(`create database ${name}`));
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    drop: async () => {
-      await withClient(server, (client) => client.query(`drop database if exists ${name} with (force)`));
-    },
-  };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+export function createDatabase(): Promise<FreshDatabase> {
+  return createDatabaseOn(postgresServerUrl(), 'rel');
 }
 
 export interface ServerProcess {

@@ -2,19 +2,9 @@
  * Direct SQL on a bench database: bulk data generated on the server (generate_series,
  * INSERT ... SELECT, never row by row from Node) and EXPLAIN evidence.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { round } from './http.ts';
 import type { Column, Row } from './types.ts';
-
-export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Runs one step, logs how long it took, and records it (seconds) in `times`. */
 export async function step<T>(

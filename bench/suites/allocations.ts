@@ -7,7 +7,8 @@ import { hashPassword } from '../../apps/server/src/lib/secrets.ts';
 import { withFreshPostgres } from '../lib/databases.ts';
 import { HTTP_COLUMNS, call, measure, round, signIn } from '../lib/http.ts';
 import { BENCH_ADMIN, withServer } from '../lib/server.ts';
-import { generateTree, ids, insertUser, prepareSession, step, withClient, type TreeSpec } from '../lib/sql.ts';
+import { generateTree, ids, insertUser, prepareSession, step, type TreeSpec } from '../lib/sql.ts';
+import { withClient } from '../../support/postgres.ts';
 import type { Row, Suite } from '../lib/types.ts';
 import { reconcileOn } from './ledger.ts';
 

@@ -12,11 +12,11 @@ import {
   planRow,
   prepareSession,
   step,
-  withClient,
   type House,
   type Plan,
   type TreeSpec,
 } from '../lib/sql.ts';
+import { withClient } from '../../support/postgres.ts';
 import type { Row, Suite } from '../lib/types.ts';
 
 const TREE: TreeSpec = { superAgencies: 10, agencies: 100, tenants: 2_000 };

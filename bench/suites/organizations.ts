@@ -17,10 +17,10 @@ import {
   planRow,
   prepareSession,
   step,
-  withClient,
   type Plan,
   type TreeSpec,
 } from '../lib/sql.ts';
+import { withClient } from '../../support/postgres.ts';
 import type { Row, Suite } from '../lib/types.ts';
 
 /** 1 house + 100 + 10,000 + 989,899 = 1,000,000 organizations; 98 or 99 tenants per agency. */
