@@ -8,7 +8,7 @@ import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
+import { LabelledControl } from '@/components/labelled-control';
 import { Textarea } from '@/components/ui/textarea';
 import { useAdjustBalance } from '../api/adjust-balance';
 import { amountFieldSchema } from '../amount-field';
@@ -88,20 +88,9 @@ export function AdjustBalanceDialog() {
             error={errors.amount?.message}
             {...form.register('amount')}
           />
-          <div className="grid gap-2">
-            <Label htmlFor="adjust-reason">Reason</Label>
-            <Textarea
-              id="adjust-reason"
-              aria-invalid={errors.reason ? true : undefined}
-              aria-describedby={errors.reason ? 'adjust-reason-error' : undefined}
-              {...form.register('reason')}
-            />
-            {errors.reason && (
-              <p id="adjust-reason-error" className="text-sm text-destructive">
-                {errors.reason.message}
-              </p>
-            )}
-          </div>
+          <LabelledControl id="adjust-reason" label="Reason" error={errors.reason?.message}>
+            {(aria) => <Textarea id="adjust-reason" {...aria} {...form.register('reason')} />}
+          </LabelledControl>
           {adjust.isError && (
             <Alert variant="destructive">
               <AlertDescription>{p.adjustFailed(adjust.error.message)}</AlertDescription>

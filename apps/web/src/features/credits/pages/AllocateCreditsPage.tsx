@@ -22,6 +22,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
+import { LabelledControl } from '@/components/labelled-control';
 import { Textarea } from '@/components/ui/textarea';
 import { getOrganization, organizationQueryKey } from '@/features/organizations/api/get-organization';
 import { listOrganizations, organizationsQueryKey } from '@/features/organizations/api/list-organizations';
@@ -140,20 +141,9 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
               error={errors.amount?.message}
               {...form.register('amount')}
             />
-            <div className="grid gap-2">
-              <Label htmlFor="allocate-notes">Notes (optional)</Label>
-              <Textarea
-                id="allocate-notes"
-                aria-invalid={errors.notes ? true : undefined}
-                aria-describedby={errors.notes ? 'allocate-notes-error' : undefined}
-                {...form.register('notes')}
-              />
-              {errors.notes && (
-                <p id="allocate-notes-error" className="text-sm text-destructive">
-                  {errors.notes.message}
-                </p>
-              )}
-            </div>
+            <LabelledControl id="allocate-notes" label="Notes (optional)" error={errors.notes?.message}>
+              {(aria) => <Textarea id="allocate-notes" {...aria} {...form.register('notes')} />}
+            </LabelledControl>
             {failure && <ErrorAlert title={MESSAGES.shell.errorTitle} message={failure} />}
             <Button type="submit" className="w-full sm:w-auto" disabled={isSubmitting}>
               {isSubmitting ? 'Allocating…' : p.allocateCredits}

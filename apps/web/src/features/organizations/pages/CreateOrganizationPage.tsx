@@ -29,7 +29,7 @@ import { useCreateOrganization } from '../api/create-organization';
 import { useOrganization } from '../api/get-organization';
 import { BackLink } from '../components/BackLink';
 import { FormSwitch } from '../components/FormSwitch';
-import { LabelledControl } from '../components/LabelledControl';
+import { LabelledControl } from '@/components/labelled-control';
 import { PermissionDenied } from '../components/PermissionDenied';
 import { applyServerErrors } from '../form-errors';
 import { useOrgBase } from '../use-org-base';

@@ -26,7 +26,7 @@ import { useOrganization } from '../api/get-organization';
 import { useUpdateOrganization } from '../api/update-organization';
 import { BackLink } from '../components/BackLink';
 import { FormSwitch } from '../components/FormSwitch';
-import { LabelledControl } from '../components/LabelledControl';
+import { LabelledControl } from '@/components/labelled-control';
 import { ORG_STATUS_LABELS } from '../components/OrgStatusBadge';
 import { PermissionDenied } from '../components/PermissionDenied';
 import { applyServerErrors } from '../form-errors';
