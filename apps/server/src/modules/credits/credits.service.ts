@@ -21,7 +21,7 @@ const c = MESSAGES.credits;
 type Executor = Kysely<DB> | Transaction<DB>;
 
 /** One side of a movement: signed amount (an exact decimal string) on one organization. */
-interface Movement {
+export interface Movement {
   organizationId: string;
   amount: string;
   type: EntryType;
