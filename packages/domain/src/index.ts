@@ -1,6 +1,7 @@
 export * from './hierarchy.ts';
 export * from './roles.ts';
 export * from './permissions.ts';
+export * from './policy.ts';
 export * from './claims.ts';
 export * from './constants.ts';
 export * from './messages.ts';
@@ -13,4 +14,7 @@ export * from './schemas/invitations.ts';
 export * from './schemas/credits.ts';
 export * from './schemas/billing.ts';
 export * from './schemas/dashboard.ts';
+export * from './schemas/debug.ts';
+export * from './contract.ts';
+export * from './endpoints.ts';
 export * from './dashboard.ts';

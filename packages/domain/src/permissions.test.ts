@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DEBUG_ROLES, PERMISSIONS, can, canOpenDebug, type Permission } from './permissions.ts';
+import { PERMISSIONS, can, type Permission } from './permissions.ts';
 
-/** Spec 2 section 6: the permission names. */
+/** The product's permission table: the names. */
 const ALL: Permission[] = [
   'organizations.list',
   'organizations.get',
@@ -25,12 +25,12 @@ const ALL: Permission[] = [
 ];
 
 /**
- * Spec 2 section 6 table, level by level:
+ * The product's permission table, level by level:
  * - admin (all four types and plain admin): all
  * - manager: organizations list, get, update; users list, get, create, update, read;
  *   resources view; billing view
  * - user: users get, update, read; resources view; billing view
- * - support (DESIGN.md section 4): read-only: list/get of organizations and users, users
+ * - support (absent from the product's table, made read-only): list/get of organizations and users, users
  *   read, resources view, billing view
  */
 const HELD_BY_LEVEL: Record<'admin' | 'manager' | 'user' | 'support', Permission[]> = {
@@ -104,12 +104,12 @@ const UNKNOWN_ROLES = [
 ];
 
 describe('PERMISSIONS', () => {
-  it('names exactly the permissions of spec 2 section 6', () => {
-    expect([...PERMISSIONS].sort()).toEqual([...ALL].sort());
+  it("names the product table's permissions and the five added for house and admin actions", () => {
+    expect([...PERMISSIONS].sort()).toEqual([...ALL, ...Object.keys(ADDED)].sort());
   });
 });
 
-describe('can(): the full role x permission table (spec 2 section 6)', () => {
+describe("can(): the full role x permission table of the product's table", () => {
   it(`covers ${ROLE_ROWS.length} roles x ${ALL.length} permissions`, () => {
     expect(FULL_TABLE).toHaveLength(17 * 18);
   });
@@ -146,7 +146,7 @@ describe('can(): level summaries', () => {
     expect(can(role, 'users.list')).toBe(false);
   });
 
-  it.each(TYPES.map((t) => `${t}_support`))('%s is read-only (DESIGN.md section 4): holds no write permission', (role) => {
+  it.each(TYPES.map((t) => `${t}_support`))('%s is read-only: holds no write permission', (role) => {
     expect(WRITES.filter((p) => can(role, p))).toEqual([]);
   });
 
@@ -166,7 +166,7 @@ describe('can(): level summaries', () => {
     }
   });
 
-  it('permissions depend on the level only, never on the organization type', () => {
+  it("the product table's permissions depend on the level only, never on the organization type", () => {
     for (const level of LEVELS) {
       for (const p of ALL) {
         const held = TYPES.map((t) => can(`${t}_${level}`, p));
@@ -207,16 +207,24 @@ describe('can(): unknown roles hold nothing', () => {
   });
 });
 
-describe('canOpenDebug (spec 1 section 6: house_admin, agency_admin, super_agency_admin)', () => {
-  it('lists exactly the three debug roles', () => {
-    expect([...DEBUG_ROLES].sort()).toEqual(['agency_admin', 'house_admin', 'super_agency_admin']);
+/**
+ * Permissions added to the product's table so that no code compares role names: invitation
+ * management for admins, and house-only or non-tenant actions.
+ */
+const ADDED: Record<Exclude<Permission, (typeof ALL)[number]>, string[]> = {
+  'invitations.manage': ['house_admin', 'super_agency_admin', 'agency_admin', 'tenant_admin', 'admin'],
+  'credits.adjust': ['house_admin'],
+  'credits.import_usage': ['house_admin'],
+  'debug.outbox': ['house_admin'],
+  'debug.view': ['house_admin', 'super_agency_admin', 'agency_admin'],
+};
+
+describe('can(): the added permissions', () => {
+  it.each(Object.entries(ADDED))('%s is held by exactly %j', (permission, holders) => {
+    expect(ROLE_ROWS.map((r) => r.role).filter((role) => can(role, permission as Permission))).toEqual(holders);
   });
 
-  it.each(ROLE_ROWS.map((r) => r.role))('%s', (role) => {
-    expect(canOpenDebug(role)).toBe(['house_admin', 'agency_admin', 'super_agency_admin'].includes(role));
-  });
-
-  it.each([[null], [undefined], [''], ['authenticated']])('%j cannot open debug', (role) => {
-    expect(canOpenDebug(role)).toBe(false);
+  it.each([[null], [undefined], [''], ['authenticated']])('%j holds none of them', (role) => {
+    expect(Object.keys(ADDED).filter((p) => can(role, p as Permission))).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import type { OrgType } from './hierarchy.ts';
 import { parseRole, type RoleLevel } from './roles.ts';
 
 export const PERMISSIONS = [
@@ -19,13 +20,23 @@ export const PERMISSIONS = [
   'resources.manage',
   'billing.view',
   'billing.manage',
+  /** Resend, copy the link of and revoke invitations. */
+  'invitations.manage',
+  /** Credits enter or leave the system: adjust the own house's balance. */
+  'credits.adjust',
+  /** Record metered usage (consumption and refunds) for organizations in scope. */
+  'credits.import_usage',
+  /** The debug page: token claims, the children cross-check. */
+  'debug.view',
+  /** The mail outbox, which holds every account's reset and invitation links. */
+  'debug.outbox',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**
- * The table of spec 2 section 6. The spec does not show the support level; we make it
- * read-only (DESIGN.md section 4): list/get of organizations and users, resources and
- * billing views.
+ * What each level holds. The first eighteen names are the product's permission table; the
+ * support level, which that table leaves out, is read-only (list and get of organizations
+ * and users, resources and billing views). Invitation management is an admin action.
  */
 export const PERMISSIONS_BY_LEVEL: Record<RoleLevel, readonly Permission[]> = {
   admin: PERMISSIONS,
@@ -53,17 +64,24 @@ export const PERMISSIONS_BY_LEVEL: Record<RoleLevel, readonly Permission[]> = {
   ],
 };
 
+/**
+ * Permissions that hold only in organizations of these types, whatever the level grants:
+ * credits enter the system and usage is recorded at the house, the outbox is the house's,
+ * and the debug page is for every type but tenants.
+ */
+export const PERMISSION_ORG_TYPES: Partial<Record<Permission, readonly OrgType[]>> = {
+  'credits.adjust': ['house'],
+  'credits.import_usage': ['house'],
+  'debug.outbox': ['house'],
+  'debug.view': ['house', 'super_agency', 'agency'],
+};
+
 /** Whether a role holds a permission. Unknown roles hold nothing. */
 export function can(role: string | null | undefined, permission: Permission): boolean {
   if (!role) return false;
   const parsed = parseRole(role);
   if (!parsed) return false;
-  return PERMISSIONS_BY_LEVEL[parsed.level].includes(permission);
-}
-
-/** Roles that may open /debug (spec 1 section 6). */
-export const DEBUG_ROLES = ['house_admin', 'super_agency_admin', 'agency_admin'] as const;
-
-export function canOpenDebug(role: string | null | undefined): boolean {
-  return !!role && (DEBUG_ROLES as readonly string[]).includes(role);
+  if (!PERMISSIONS_BY_LEVEL[parsed.level].includes(permission)) return false;
+  const types = PERMISSION_ORG_TYPES[permission];
+  return !types || (parsed.orgType !== null && types.includes(parsed.orgType));
 }

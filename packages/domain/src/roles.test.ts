@@ -4,7 +4,6 @@ import {
   ALL_ROLES,
   ROLE_LEVELS,
   invitableRoles,
-  isAdminRole,
   isRole,
   isRoleValidForOrgType,
   parseRole,
@@ -187,25 +186,6 @@ describe('rolesForOrgType / isRoleValidForOrgType', () => {
         if (isRoleValidForOrgType(role, type)) expect(parseRole(role)?.orgType).toBe(type);
       }),
     );
-  });
-});
-
-describe('isAdminRole (spec 2 section 6: any role whose name contains admin)', () => {
-  it.each([
-    ['house_admin', true],
-    ['super_agency_admin', true],
-    ['agency_admin', true],
-    ['tenant_admin', true],
-    ['admin', true],
-    ['house_manager', false],
-    ['tenant_user', false],
-    ['agency_support', false],
-    ['authenticated', false],
-    ['', false],
-    [null, false],
-    [undefined, false],
-  ] as const)('%j -> %s', (role, expected) => {
-    expect(isAdminRole(role)).toBe(expected);
   });
 });
 

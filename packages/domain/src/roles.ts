@@ -57,11 +57,6 @@ export function isRoleValidForOrgType(role: string, orgType: OrgType): boolean {
   return (rolesForOrgType(orgType) as string[]).includes(role);
 }
 
-/** The users and invitations screens treat any role containing "admin" as an admin. */
-export function isAdminRole(role: string | null | undefined): boolean {
-  return !!role && role.includes('admin');
-}
-
 /** Displayed with underscores as spaces (spec 2, user detail). */
 export function roleLabel(role: string): string {
   return role.replaceAll('_', ' ');

@@ -1,4 +1,4 @@
-import { can, canOpenDebug, childTypeOf, roleLevel, type OrgType, type Permission, type Role } from '@console/domain';
+import { can, mayOpenDebug, childTypeOf, roleLevel, type OrgType, type Permission, type Role } from '@console/domain';
 
 /**
  * The authorization matrix's expectations, written from the domain rules (`can()`) and
@@ -184,7 +184,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   'DELETE /api/organizations/:id': one({ target: 'org', expect: permitted('organizations.delete', ['child']), call: inPath }),
   'GET /api/organizations/:id/verify-children': one({
     target: 'org',
-    expect: (caller, rel) => scoped(canOpenDebug(caller.role), rel, READ),
+    expect: (caller, rel) => scoped(mayOpenDebug(caller), rel, READ),
     call: inPath,
   }),
 

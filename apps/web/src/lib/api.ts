@@ -1,7 +1,18 @@
-import { MESSAGES, type ErrorBody, type Session } from '@console/domain';
+import {
+  MESSAGES,
+  authEndpoints,
+  pathOf,
+  queryStringOf,
+  responseSchema,
+  type Endpoint,
+  type ErrorBody,
+  type RequestOf,
+  type ResponseOf,
+  type Session,
+} from '@console/domain';
 import { sessionStore } from './session-store';
 
-/** A failed API call, in the server's one error shape (DESIGN.md section 3). */
+/** A failed API call, in the server's one error shape: `{ error: { code, message, fields? } }`. */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
@@ -28,13 +39,19 @@ export class ApiError extends Error {
 /** Status of a call that never reached the server. */
 const NETWORK_ERROR_STATUS = 0;
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+interface RequestOptions {
+  method?: Endpoint['method'];
   body?: unknown;
   /** Retry once after refreshing the session when the call answers 401. */
   refreshOn401?: boolean;
   signal?: AbortSignal;
   /** Extra request headers, e.g. Idempotency-Key. */
+  headers?: Record<string, string>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Request headers beyond the endpoint's own, e.g. `Accept`. */
   headers?: Record<string, string>;
 }
 
@@ -101,10 +118,7 @@ let pendingRefresh: Promise<Session | null> | null = null;
 export function refreshSession(): Promise<Session | null> {
   pendingRefresh ??= (async () => {
     try {
-      const session = await request<Session>('/api/auth/refresh', {
-        method: 'POST',
-        refreshOn401: false,
-      });
+      const session = await call(authEndpoints.refresh);
       sessionStore.set(session);
       return session;
     } catch (error) {
@@ -120,16 +134,44 @@ export function refreshSession(): Promise<Session | null> {
   return pendingRefresh;
 }
 
-/** Calls the API with the session's bearer token and returns the parsed JSON body (undefined for 204). */
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await authorizedResponse(path, options);
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
+type CallArgs<E extends Endpoint> = object extends RequestOf<E>
+  ? [request?: RequestOf<E>, options?: CallOptions]
+  : [request: RequestOf<E>, options?: CallOptions];
+
+function requestOptions<E extends Endpoint>(endpoint: E, request: RequestOf<E> | undefined, options: CallOptions | undefined): [string, RequestOptions] {
+  const { params, query, body, headers } = (request ?? {}) as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string | undefined> };
+  const sent = Object.fromEntries(Object.entries({ ...headers, ...options?.headers }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return [
+    pathOf(endpoint, params) + queryStringOf(query),
+    {
+      method: endpoint.method,
+      body,
+      headers: sent,
+      signal: options?.signal,
+      // Only a signed-in call can be saved by refreshing the session.
+      refreshOn401: endpoint.auth === 'session',
+    },
+  ];
 }
 
-/** Downloads a file from the API (e.g. a CSV export) with the session's bearer token. */
-export async function requestBlob(path: string, options: RequestOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
-  const response = await authorizedResponse(path, options);
+/**
+ * Calls an endpoint with the session's bearer token. The answer is checked against the
+ * endpoint's response schema, so what the console reads is what the contract says.
+ */
+export async function call<E extends Endpoint>(endpoint: E, ...[request, options]: CallArgs<E>): Promise<ResponseOf<E>> {
+  const response = await authorizedResponse(...requestOptions(endpoint, request, options));
+  const schema = responseSchema(endpoint, response.status);
+  if (!schema) return undefined as ResponseOf<E>;
+  const parsed = schema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) {
+    throw new ApiError({ status: response.status, code: 'invalid_response', message: MESSAGES.generic.internal });
+  }
+  return parsed.data as ResponseOf<E>;
+}
+
+/** Downloads a file answer (a CSV export) with the session's bearer token. */
+export async function download<E extends Endpoint>(endpoint: E, ...[request, options]: CallArgs<E>): Promise<{ blob: Blob; filename: string | null }> {
+  const response = await authorizedResponse(...requestOptions(endpoint, request, options));
   const disposition = response.headers.get('Content-Disposition') ?? '';
   return { blob: await response.blob(), filename: /filename="([^"]+)"/.exec(disposition)?.[1] ?? null };
 }
@@ -145,4 +187,18 @@ async function authorizedResponse(path: string, options: RequestOptions): Promis
   }
   if (!response.ok) throw await toApiError(response);
   return response;
+}
+
+/** TRANSITIONAL (removed once every call goes through `call`): a raw path, the body cast unchecked. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await authorizedResponse(path, options);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+/** TRANSITIONAL (removed once every call goes through `download`). */
+export async function requestBlob(path: string, options: RequestOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
+  const response = await authorizedResponse(path, options);
+  const disposition = response.headers.get('Content-Disposition') ?? '';
+  return { blob: await response.blob(), filename: /filename="([^"]+)"/.exec(disposition)?.[1] ?? null };
 }

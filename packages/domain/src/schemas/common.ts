@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The one error shape of every API failure (DESIGN.md section 3). */
+/** The one error shape of every API failure: a code a program reads, a message a person reads. */
 export const errorBodySchema = z.object({
   error: z.object({
     code: z.string(),
@@ -34,3 +34,6 @@ export const isStorableText = (value: string) => !UNSTORABLE.test(value);
 export const uuidSchema = z.uuid();
 export const isoDateSchema = z.string();
 export const okSchema = z.object({ ok: z.literal(true) });
+
+export const healthSchema = z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unreachable']) });
+export type Health = z.infer<typeof healthSchema>;

@@ -33,12 +33,19 @@ export const allocationResultSchema = z.object({
 });
 export type AllocationResult = z.infer<typeof allocationResultSchema>;
 
+/** A client may send `Idempotency-Key`: a retried request then returns the first answer and moves nothing twice. */
+export const idempotencyHeadersSchema = z.object({
+  'idempotency-key': z.string().trim().min(1).max(200).optional(),
+});
+
 export const adjustmentSchema = z.object({
   organization_id: z.uuid().optional(),
   direction: z.enum(['increase', 'decrease']),
   amount: amountInputSchema,
   reason: z.string().trim().min(3, 'Give a reason of at least 3 characters.').max(500).refine(isStorableText, UNSTORABLE_TEXT),
 });
+
+export type AdjustmentInput = z.input<typeof adjustmentSchema>;
 
 export const usageRecordSchema = z.object({
   organization_id: z.uuid(),
@@ -75,6 +82,8 @@ export const ledgerEntrySchema = z.object({
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
+export const adjustmentResultSchema = z.object({ entry: ledgerEntrySchema });
+
 /** Years PostgreSQL and JavaScript both read the same way, with a day to spare at each end (0000 and 10000 fail). */
 const inYearRange = (value: string) => Number(value.slice(0, 4)) >= 1000 && Number(value.slice(0, 4)) <= 9998;
 const dateOrDateTime = z
@@ -104,4 +113,6 @@ export const ledgerPageSchema = z.object({
 });
 export type LedgerPage = z.infer<typeof ledgerPageSchema>;
 
-
+/** The export takes the ledger's filters and streams every matching entry. */
+export const ledgerExportQuerySchema = ledgerQuerySchema.omit({ cursor: true, limit: true });
+export type LedgerExportQuery = z.input<typeof ledgerExportQuerySchema>;

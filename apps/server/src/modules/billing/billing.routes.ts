@@ -1,39 +1,16 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { agentLimitSchema, billingResponseSchema, capacityResponseSchema, idParamsSchema } from '@console/domain';
-import { callerOf } from '../../lib/caller.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { billingEndpoints as endpoints } from '@console/domain';
 import { clientInfo } from '../../lib/request-info.ts';
+import { routerOf } from '../../lib/route.ts';
 import type { AppContext } from '../../app.ts';
 
-const tags = ['billing'];
-
-export function billingRoutes({ billing, authenticate }: AppContext): FastifyPluginAsyncZod {
+export function billingRoutes({ billing, authenticate }: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.addHook('preHandler', authenticate);
-
-    app.get(
-      '/organizations/:id/billing',
-      { schema: { tags, summary: 'Billing settings, active agents and what the caller may change', params: idParamsSchema, response: { 200: billingResponseSchema } } },
-      async (request) => billing.get(callerOf(request), request.params.id),
+    const route = routerOf(app, authenticate);
+    route(endpoints.get, async ({ caller, params }) => billing.get(caller, params.id));
+    route(endpoints.setAgentLimit, async ({ caller, params, body, raw }) =>
+      billing.setAgentLimit(caller, params.id, body.activated_agent_limit, clientInfo(raw)),
     );
-
-    app.put(
-      '/organizations/:id/agent-limit',
-      {
-        schema: {
-          tags,
-          summary: "Set a direct child's activated agent limit (or, for house admins, the own house's)",
-          params: idParamsSchema,
-          body: agentLimitSchema,
-          response: { 200: billingResponseSchema },
-        },
-      },
-      async (request) => billing.setAgentLimit(callerOf(request), request.params.id, request.body.activated_agent_limit, clientInfo(request)),
-    );
-
-    app.get(
-      '/organizations/:id/capacity',
-      { schema: { tags, summary: "An organization's limit, its children's limits and what is left", params: idParamsSchema, response: { 200: capacityResponseSchema } } },
-      async (request) => billing.capacity(callerOf(request), request.params.id),
-    );
+    route(endpoints.capacity, async ({ caller, params }) => billing.capacity(caller, params.id));
   };
 }

@@ -4,7 +4,7 @@ import {
   TREE_CHILDREN_LIMIT,
   TREE_DESCENDANT_COUNT_CAP,
   can,
-  canOpenDebug,
+  mayOpenDebug,
   childTypeOf,
   type CreateOrganizationInput,
   type ListOrganizationsParams,
@@ -342,7 +342,7 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
 
     /** The debug page's cross-check of direct children against the descendant procedure. */
     async verifyChildren(caller: Caller, id: string): Promise<VerifyChildren> {
-      if (!canOpenDebug(caller.role)) throw new ForbiddenError(m.debugOnly);
+      if (!mayOpenDebug(caller)) throw new ForbiddenError(m.debugOnly);
       const parent = await visible(caller, id);
       const [children, ids, direct] = await Promise.all([
         db

@@ -1,4 +1,4 @@
-import { canOpenDebug, MESSAGES } from '@console/domain';
+import { mayOpenDebug, MESSAGES } from '@console/domain';
 import { Bug, LogOut, Settings } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -58,7 +58,7 @@ export function ProfileMenu() {
           <DropdownMenuShortcut>{shell.settingsShortcut}</DropdownMenuShortcut>
         </DropdownMenuItem>
         {/* Deviation: the spec shows Debug to everyone; we hide it from roles /debug refuses. */}
-        {canOpenDebug(claims?.role) && (
+        {mayOpenDebug({ role: claims?.role ?? '' }) && (
           <DropdownMenuItem onSelect={() => navigate(PATHS.debug)}>
             <Bug aria-hidden />
             {shell.debug}

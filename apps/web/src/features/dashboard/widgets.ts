@@ -1,4 +1,4 @@
-import { canOpenDebug, type OrgType } from '@console/domain';
+import { mayOpenDebug, type OrgType } from '@console/domain';
 import { PATHS } from '@/lib/paths';
 
 /** Which widgets an organization type shows (spec 1 section 2, Dashboard). */
@@ -54,5 +54,5 @@ export function dashboardTools(orgType: OrgType, role: string | null | undefined
       { label: 'Business Analytics', description: 'Credit usage and utilization', to: PERFORMANCE_TAB_PATH },
     ],
   };
-  return tools[orgType].filter((tool) => tool.to !== PATHS.debug || canOpenDebug(role));
+  return tools[orgType].filter((tool) => tool.to !== PATHS.debug || mayOpenDebug({ role: role ?? '' }));
 }

@@ -1,4 +1,4 @@
-import { isAdminRole, type NormalizedClaims, type OrgType } from '@console/domain';
+import { can, type NormalizedClaims, type OrgType } from '@console/domain';
 import { useOrganization } from '@/features/organizations/api/get-organization';
 import { useAuth } from '@/lib/auth';
 
@@ -52,7 +52,7 @@ export function useTargetOrganization(organizationId: string | null | undefined)
  * invitations from its parent (the server enforces the same).
  */
 export function canInviteInto(claims: NormalizedClaims | null, organization: TargetOrganization | null): boolean {
-  if (!claims || !organization || !isAdminRole(claims.role)) return false;
+  if (!claims || !organization || !can(claims.role, 'invitations.manage')) return false;
   if (organization.own) return true;
   return organization.parentId === claims.org_id && !organization.disableParentInvites;
 }

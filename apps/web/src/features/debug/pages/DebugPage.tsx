@@ -1,4 +1,4 @@
-import { canOpenDebug, decodeJwtPart, MESSAGES, normalizeClaims } from '@console/domain';
+import { mayOpenDebug, decodeJwtPart, MESSAGES, normalizeClaims } from '@console/domain';
 import { ShieldAlert } from 'lucide-react';
 import { useMemo } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -18,7 +18,7 @@ export default function DebugPage() {
   const { claims, session, user } = useAuth();
   const token = session?.access_token ?? null;
   const log = useMemo(() => (token ? normalizeClaims(decodeJwtPart(token, 1)).log : []), [token]);
-  if (!canOpenDebug(claims?.role)) {
+  if (!mayOpenDebug({ role: claims?.role ?? '' })) {
     return (
       <Alert variant="destructive">
         <ShieldAlert aria-hidden />

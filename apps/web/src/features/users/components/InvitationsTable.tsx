@@ -1,4 +1,4 @@
-import { isAdminRole, MESSAGES, PAGING, roleLabel, type Invitation } from '@console/domain';
+import { can, MESSAGES, PAGING, roleLabel, type Invitation } from '@console/domain';
 import { Clock, Link2, MoreHorizontal, Send, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -34,7 +34,7 @@ type Pending = 'link' | 'resend' | 'revoke' | null;
 export function InvitationsTable({ organizationId }: { organizationId?: string }) {
   const { claims } = useAuth();
   // The server lets admins make links, resend and revoke; others only read the list.
-  const admin = isAdminRole(claims?.role);
+  const admin = can(claims?.role, 'invitations.manage');
   const invitations = useInvitations({
     organization_id: organizationId,
     status: 'pending',

@@ -1,6 +1,6 @@
 import {
   invitableRoles,
-  isAdminRole,
+  can,
   MESSAGES,
   PAGING,
   roleLabel,
@@ -66,7 +66,7 @@ function matches(invitation: Invitation, role: string, search: string): boolean 
 /** Users of an organization with search, filters, paging and row actions (spec 2, Users panel). */
 export function UsersPanel({ organizationId, orgType }: UsersPanelProps) {
   const { claims } = useAuth();
-  const admin = isAdminRole(claims?.role);
+  const admin = can(claims?.role, 'invitations.manage');
   const [searchText, setSearchText] = useState('');
   const search = useDebounced(searchText.trim(), SEARCH_DELAY_MS);
   const [status, setStatus] = useState<string>(ALL);

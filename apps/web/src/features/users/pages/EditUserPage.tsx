@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   can,
-  isAdminRole,
   MESSAGES,
   roleLabel,
   rolesForOrgType,
@@ -75,7 +74,7 @@ function EditUserForm({ user }: { user: UserProfile }) {
   const { claims } = useAuth();
   const navigate = useNavigate();
   const self = user.id === claims?.user_id;
-  const admin = isAdminRole(claims?.role);
+  const admin = can(claims?.role, 'invitations.manage');
   // Status and role are set by admins for others only; the server refuses the rest.
   const mayChangeStatus = admin && !self;
   const mayChangeRole = admin && !self && can(claims?.role, 'users.update_role');

@@ -1,4 +1,4 @@
-import { isAdminRole, MESSAGES, type UserStatus } from '@console/domain';
+import { can, MESSAGES, type UserStatus } from '@console/domain';
 import { UserPlus } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -61,7 +61,7 @@ export default function TeamPage() {
           <h1 className="text-2xl font-semibold tracking-tight">{t.teamTitle}</h1>
           <p className="text-muted-foreground">{t.teamSubtitle}</p>
         </div>
-        {isAdminRole(claims?.role) && (
+        {can(claims?.role, 'invitations.manage') && (
           <Button asChild>
             <Link to={`${PATHS.users}/create`}>
               <UserPlus aria-hidden />

@@ -1,0 +1,40 @@
+import { billingEndpoints as endpoints } from '@console/domain';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { call } from '@/lib/api';
+import { organizationKeys } from './organizations';
+
+/** Every billing query key, so invalidations name what they refresh. */
+export const billingKeys = {
+  all: ['billing'] as const,
+  settings: (organizationId: string) => ['billing', 'settings', organizationId] as const,
+  capacities: ['billing', 'capacity'] as const,
+  capacity: (organizationId: string) => ['billing', 'capacity', organizationId] as const,
+};
+
+export const billingQueries = {
+  /** Billing settings, active agents, the allowed range of the limit and what the caller may change. */
+  settings: (organizationId: string) =>
+    queryOptions({
+      queryKey: billingKeys.settings(organizationId),
+      queryFn: ({ signal }) => call(endpoints.get, { params: { id: organizationId } }, { signal }),
+    }),
+  /** An organization's limit, its direct children's limits and the capacity left. */
+  capacity: (organizationId: string) =>
+    queryOptions({
+      queryKey: billingKeys.capacity(organizationId),
+      queryFn: ({ signal }) => call(endpoints.capacity, { params: { id: organizationId } }, { signal }),
+    }),
+};
+
+/** Sets an organization's activated agent limit; the server checks the parent's capacity and the children's total. */
+export function useUpdateAgentLimit(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (limit: number) => call(endpoints.setAgentLimit, { params: { id: organizationId }, body: { activated_agent_limit: limit } }),
+    onSuccess: (billing) => {
+      queryClient.setQueryData(billingKeys.settings(organizationId), billing);
+      void queryClient.invalidateQueries({ queryKey: billingKeys.capacities });
+      void queryClient.invalidateQueries({ queryKey: organizationKeys.all });
+    },
+  });
+}

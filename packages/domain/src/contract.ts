@@ -1,0 +1,96 @@
+import type { z } from 'zod';
+import type { Permission } from './permissions.ts';
+
+/**
+ * An endpoint declared once: the server registers its route from it (validation,
+ * serialization, OpenAPI) and the console calls it through one typed client, so no
+ * request or response type is written twice.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Every API path lives under this prefix. */
+export const API_PREFIX = '/api';
+
+export interface Endpoint {
+  method: HttpMethod;
+  /** Under `/api`, with `:name` parameters: `/organizations/:id`. */
+  path: string;
+  summary: string;
+  tags: readonly string[];
+  /**
+   * `session`: a signed-in person (bearer access token), refused with 401 otherwise.
+   * `public`: anyone; such a route may still read a bearer when one comes.
+   */
+  auth: 'session' | 'public';
+  /** The permission a caller must hold before anything else is looked at (403 otherwise). */
+  permission?: Permission;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  headers?: z.ZodType;
+  /** Answers by status; `null` for an answer without a JSON body (204, or a file). */
+  responses: { readonly [status: number]: z.ZodType | null };
+  /** The media type of a non-JSON answer, e.g. `text/csv`. */
+  produces?: string;
+}
+
+/** Declares an endpoint, keeping its literal types for both sides. */
+export const endpoint = <const E extends Endpoint>(definition: E): E => definition;
+
+type Of<S> = S extends z.ZodType ? S : never;
+type SuccessKey<E extends Endpoint> = Extract<keyof E['responses'], 200 | 201 | 202>;
+
+/** The parsed body of the endpoint's success answer (`void` when it has none). */
+export type ResponseOf<E extends Endpoint> = [SuccessKey<E>] extends [never]
+  ? void
+  : E['responses'][SuccessKey<E>] extends z.ZodType
+    ? z.output<Of<E['responses'][SuccessKey<E>]>>
+    : void;
+
+/** What a handler returns for the success answer (before serialization). */
+export type ReplyOf<E extends Endpoint> = [SuccessKey<E>] extends [never]
+  ? void
+  : E['responses'][SuccessKey<E>] extends z.ZodType
+    ? z.input<Of<E['responses'][SuccessKey<E>]>>
+    : void;
+
+/** What a client sends: `params`, `query`, `body` and `headers`, each only where declared. */
+export type RequestOf<E extends Endpoint> = (E['params'] extends z.ZodType ? { params: z.input<E['params']> } : { params?: never }) &
+  (E['query'] extends z.ZodType ? { query?: z.input<E['query']> } : { query?: never }) &
+  (E['body'] extends z.ZodType ? { body: z.input<E['body']> } : { body?: never }) &
+  (E['headers'] extends z.ZodType ? { headers?: z.input<E['headers']> } : { headers?: never });
+
+/** The same parts after validation, as the server's handler receives them. */
+export interface ValidatedOf<E extends Endpoint> {
+  params: E['params'] extends z.ZodType ? z.output<E['params']> : unknown;
+  query: E['query'] extends z.ZodType ? z.output<E['query']> : unknown;
+  body: E['body'] extends z.ZodType ? z.output<E['body']> : unknown;
+  headers: E['headers'] extends z.ZodType ? z.output<E['headers']> : unknown;
+}
+
+/** The success schema of an endpoint for a status, or null when that answer has no JSON body. */
+export function responseSchema(endpoint: Endpoint, status: number): z.ZodType | null {
+  return endpoint.responses[status] ?? null;
+}
+
+/** `/organizations/:id` with `{ id }` gives `/api/organizations/<id>`, each value encoded. */
+export function pathOf(endpoint: Pick<Endpoint, 'path'>, params: Record<string, string | number> = {}): string {
+  const path = endpoint.path.replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter "${name}" for ${endpoint.path}`);
+    return encodeURIComponent(String(value));
+  });
+  return `${API_PREFIX}${path}`;
+}
+
+/** A query string in the order of the object's keys; undefined, null and empty values are left out. */
+export function queryStringOf(query: Record<string, unknown> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,446 @@
+import { endpoint } from './contract.ts';
+import { healthSchema, okSchema } from './schemas/common.ts';
+import { passwordBodySchema, recoverBodySchema, recoverResponseSchema, sessionSchema, signInBodySchema } from './schemas/auth.ts';
+import {
+  listUsersQuerySchema,
+  updateMeSchema,
+  updateRoleSchema,
+  updateUserSchema,
+  userListSchema,
+  userProfileSchema,
+  userResponseSchema,
+} from './schemas/users.ts';
+import {
+  acceptInvitationSchema,
+  acceptResultSchema,
+  createInvitationSchema,
+  invitationLinkSchema,
+  invitationListSchema,
+  invitationResponseSchema,
+  listInvitationsQuerySchema,
+  registerInvitationSchema,
+} from './schemas/invitations.ts';
+import {
+  createOrganizationSchema,
+  idParamsSchema,
+  listOrganizationsQuerySchema,
+  organizationDetailSchema,
+  organizationListSchema,
+  treeQuerySchema,
+  treeSchema,
+  updateOrganizationSchema,
+  verifyChildrenSchema,
+} from './schemas/organizations.ts';
+import { agentLimitSchema, billingResponseSchema, capacityResponseSchema } from './schemas/billing.ts';
+import {
+  adjustmentResultSchema,
+  adjustmentSchema,
+  allocationResultSchema,
+  allocationSchema,
+  idempotencyHeadersSchema,
+  ledgerExportQuerySchema,
+  ledgerPageSchema,
+  ledgerQuerySchema,
+  usageImportResultSchema,
+  usageImportSchema,
+} from './schemas/credits.ts';
+import { dashboardQuerySchema, dashboardSchema } from './schemas/dashboard.ts';
+import { outboxSchema } from './schemas/debug.ts';
+
+/**
+ * Every endpoint of the API, by domain. The server registers exactly these routes; the
+ * console calls nothing else.
+ */
+
+export const healthEndpoints = {
+  check: endpoint({
+    method: 'GET',
+    path: '/health',
+    summary: 'Liveness and database state',
+    tags: ['ops'],
+    auth: 'public',
+    responses: { 200: healthSchema, 503: healthSchema },
+  }),
+};
+
+export const authEndpoints = {
+  signIn: endpoint({
+    method: 'POST',
+    path: '/auth/sign-in',
+    summary: 'Sign in with e-mail and password',
+    tags: ['auth'],
+    auth: 'public',
+    body: signInBodySchema,
+    responses: { 200: sessionSchema },
+  }),
+  refresh: endpoint({
+    method: 'POST',
+    path: '/auth/refresh',
+    summary: 'Rotate the refresh cookie and get a new access token',
+    tags: ['auth'],
+    auth: 'public',
+    responses: { 200: sessionSchema },
+  }),
+  signOut: endpoint({
+    method: 'POST',
+    path: '/auth/sign-out',
+    summary: 'End the current session',
+    tags: ['auth'],
+    auth: 'public',
+    responses: { 200: okSchema },
+  }),
+  recover: endpoint({
+    method: 'POST',
+    path: '/auth/recover',
+    summary: 'Send a password reset link (same answer whether or not the account exists)',
+    tags: ['auth'],
+    auth: 'public',
+    body: recoverBodySchema,
+    responses: { 200: recoverResponseSchema },
+  }),
+  password: endpoint({
+    method: 'POST',
+    path: '/auth/password',
+    summary: 'Set a new password with a reset token, or change it when signed in',
+    tags: ['auth'],
+    auth: 'public',
+    body: passwordBodySchema,
+    responses: { 200: okSchema },
+  }),
+};
+
+export const usersEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/users',
+    summary: 'Users of an organization in scope, filtered, sorted and paged',
+    tags: ['users'],
+    auth: 'session',
+    permission: 'users.list',
+    query: listUsersQuerySchema,
+    responses: { 200: userListSchema },
+  }),
+  me: endpoint({
+    method: 'GET',
+    path: '/users/me',
+    summary: 'The signed-in user',
+    tags: ['users'],
+    auth: 'session',
+    responses: { 200: userProfileSchema },
+  }),
+  updateMe: endpoint({
+    method: 'PATCH',
+    path: '/users/me',
+    summary: 'Update your own names and locale',
+    tags: ['users'],
+    auth: 'session',
+    body: updateMeSchema,
+    responses: { 200: userResponseSchema },
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/users/:id',
+    summary: 'One user in scope',
+    tags: ['users'],
+    auth: 'session',
+    params: idParamsSchema,
+    responses: { 200: userResponseSchema },
+  }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/users/:id',
+    summary: 'Update a user (admins and managers; status by admins only)',
+    tags: ['users'],
+    auth: 'session',
+    permission: 'users.update',
+    params: idParamsSchema,
+    body: updateUserSchema,
+    responses: { 200: userResponseSchema },
+  }),
+  changeRole: endpoint({
+    method: 'PUT',
+    path: '/users/:id/role',
+    summary: "Change a user's role (a role of their organization's type)",
+    tags: ['users'],
+    auth: 'session',
+    permission: 'users.update_role',
+    params: idParamsSchema,
+    body: updateRoleSchema,
+    responses: { 200: userResponseSchema },
+  }),
+  deactivate: endpoint({
+    method: 'DELETE',
+    path: '/users/:id',
+    summary: 'Deactivate a user',
+    tags: ['users'],
+    auth: 'session',
+    permission: 'users.delete',
+    params: idParamsSchema,
+    responses: { 200: userResponseSchema },
+  }),
+};
+
+export const invitationsEndpoints = {
+  accept: endpoint({
+    method: 'POST',
+    path: '/invitations/accept',
+    summary: 'Read an invitation token: register, sign in first, or join (with a bearer)',
+    tags: ['invitations'],
+    auth: 'public',
+    body: acceptInvitationSchema,
+    responses: { 200: acceptResultSchema },
+  }),
+  register: endpoint({
+    method: 'POST',
+    path: '/invitations/register',
+    summary: 'Create the invited account and sign it in',
+    tags: ['invitations'],
+    auth: 'public',
+    body: registerInvitationSchema,
+    responses: { 200: sessionSchema },
+  }),
+  list: endpoint({
+    method: 'GET',
+    path: '/invitations',
+    summary: 'Invitations of an organization in scope, newest first, paged',
+    tags: ['invitations'],
+    auth: 'session',
+    permission: 'users.list',
+    query: listInvitationsQuerySchema,
+    responses: { 200: invitationListSchema },
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/invitations',
+    summary: 'Invite a person into the own organization or a direct child, and mail the link',
+    tags: ['invitations'],
+    auth: 'session',
+    permission: 'users.create',
+    body: createInvitationSchema,
+    responses: { 201: invitationResponseSchema },
+  }),
+  resend: endpoint({
+    method: 'POST',
+    path: '/invitations/:id/resend',
+    summary: 'Mail a fresh link (the old one stops working)',
+    tags: ['invitations'],
+    auth: 'session',
+    params: idParamsSchema,
+    responses: { 200: invitationResponseSchema },
+  }),
+  link: endpoint({
+    method: 'POST',
+    path: '/invitations/:id/link',
+    summary: 'Make a fresh link to copy (the old one stops working)',
+    tags: ['invitations'],
+    auth: 'session',
+    params: idParamsSchema,
+    responses: { 200: invitationLinkSchema },
+  }),
+  revoke: endpoint({
+    method: 'DELETE',
+    path: '/invitations/:id',
+    summary: 'Revoke a pending invitation',
+    tags: ['invitations'],
+    auth: 'session',
+    params: idParamsSchema,
+    responses: { 200: invitationResponseSchema },
+  }),
+};
+
+export const organizationsEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/organizations',
+    summary: 'Children or descendants of an organization in scope, filtered and paged',
+    tags: ['organizations'],
+    auth: 'session',
+    permission: 'organizations.list',
+    query: listOrganizationsQuerySchema,
+    responses: { 200: organizationListSchema },
+  }),
+  tree: endpoint({
+    method: 'GET',
+    path: '/organizations/tree',
+    summary: 'One level of the hierarchy with counts (expanded on demand)',
+    tags: ['organizations'],
+    auth: 'session',
+    permission: 'organizations.list',
+    query: treeQuerySchema,
+    responses: { 200: treeSchema },
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/organizations',
+    summary: "Create a direct child of the caller's organization, optionally with credits moved from it",
+    tags: ['organizations'],
+    auth: 'session',
+    body: createOrganizationSchema,
+    responses: { 201: organizationDetailSchema },
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/organizations/:id',
+    summary: 'One organization with its billing settings',
+    tags: ['organizations'],
+    auth: 'session',
+    permission: 'organizations.get',
+    params: idParamsSchema,
+    responses: { 200: organizationDetailSchema },
+  }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/organizations/:id',
+    summary: 'Update name, description, status or disable_parent_invites (own organization or a direct child)',
+    tags: ['organizations'],
+    auth: 'session',
+    permission: 'organizations.update',
+    params: idParamsSchema,
+    body: updateOrganizationSchema,
+    responses: { 200: organizationDetailSchema },
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/organizations/:id',
+    summary: 'Soft-delete an empty child organization (admins of its parent)',
+    tags: ['organizations'],
+    auth: 'session',
+    permission: 'organizations.delete',
+    params: idParamsSchema,
+    responses: { 204: null },
+  }),
+  verifyChildren: endpoint({
+    method: 'GET',
+    path: '/organizations/:id/verify-children',
+    summary: 'Debug: direct children against the descendant procedure',
+    tags: ['organizations'],
+    auth: 'session',
+    params: idParamsSchema,
+    responses: { 200: verifyChildrenSchema },
+  }),
+};
+
+export const billingEndpoints = {
+  get: endpoint({
+    method: 'GET',
+    path: '/organizations/:id/billing',
+    summary: 'Billing settings, active agents and what the caller may change',
+    tags: ['billing'],
+    auth: 'session',
+    permission: 'billing.view',
+    params: idParamsSchema,
+    responses: { 200: billingResponseSchema },
+  }),
+  setAgentLimit: endpoint({
+    method: 'PUT',
+    path: '/organizations/:id/agent-limit',
+    summary: "Set a direct child's activated agent limit (or, for house admins, the own house's)",
+    tags: ['billing'],
+    auth: 'session',
+    params: idParamsSchema,
+    body: agentLimitSchema,
+    responses: { 200: billingResponseSchema },
+  }),
+  capacity: endpoint({
+    method: 'GET',
+    path: '/organizations/:id/capacity',
+    summary: "An organization's limit, its children's limits and what is left",
+    tags: ['billing'],
+    auth: 'session',
+    permission: 'billing.view',
+    params: idParamsSchema,
+    responses: { 200: capacityResponseSchema },
+  }),
+};
+
+export const creditsEndpoints = {
+  allocate: endpoint({
+    method: 'POST',
+    path: '/credits/allocations',
+    summary: 'Move credits from your organization to an active direct child (Idempotency-Key honoured)',
+    tags: ['credits'],
+    auth: 'session',
+    permission: 'organizations.allocate_credits',
+    headers: idempotencyHeadersSchema,
+    body: allocationSchema,
+    responses: { 200: allocationResultSchema },
+  }),
+  adjust: endpoint({
+    method: 'POST',
+    path: '/credits/adjustments',
+    summary: 'House admins add or remove credits on their own house, with a reason',
+    tags: ['credits'],
+    auth: 'session',
+    body: adjustmentSchema,
+    responses: { 200: adjustmentResultSchema },
+  }),
+  importUsage: endpoint({
+    method: 'POST',
+    path: '/credits/usage',
+    summary: 'House admins record consumption and refunds; external_ref makes each record idempotent',
+    tags: ['credits'],
+    auth: 'session',
+    permission: 'credits.import_usage',
+    body: usageImportSchema,
+    responses: { 200: usageImportResultSchema },
+  }),
+  ledger: endpoint({
+    method: 'GET',
+    path: '/credits/ledger',
+    summary: 'Ledger of an organization in scope, newest first, 20 a page with a cursor',
+    tags: ['credits'],
+    auth: 'session',
+    permission: 'billing.view',
+    query: ledgerQuerySchema,
+    responses: { 200: ledgerPageSchema },
+  }),
+  exportLedger: endpoint({
+    method: 'GET',
+    path: '/credits/ledger/export',
+    summary: 'The same filtered entries as CSV, streamed',
+    tags: ['credits'],
+    auth: 'session',
+    permission: 'billing.view',
+    query: ledgerExportQuerySchema,
+    responses: { 200: null },
+    produces: 'text/csv',
+  }),
+};
+
+export const dashboardEndpoints = {
+  get: endpoint({
+    method: 'GET',
+    path: '/dashboard',
+    summary:
+      "Every dashboard figure of one organization (the caller's own by default; another in scope with organizations.get), computed in SQL",
+    tags: ['dashboard'],
+    auth: 'session',
+    query: dashboardQuerySchema,
+    responses: { 200: dashboardSchema },
+  }),
+};
+
+export const debugEndpoints = {
+  outbox: endpoint({
+    method: 'GET',
+    path: '/debug/outbox',
+    summary: 'Recent mail of the outbox (house admins; only when no SMTP server is set)',
+    tags: ['debug'],
+    auth: 'session',
+    permission: 'debug.outbox',
+    responses: { 200: outboxSchema },
+  }),
+};
+
+/** All endpoints, by domain. */
+export const API = {
+  health: healthEndpoints,
+  auth: authEndpoints,
+  users: usersEndpoints,
+  invitations: invitationsEndpoints,
+  organizations: organizationsEndpoints,
+  billing: billingEndpoints,
+  credits: creditsEndpoints,
+  dashboard: dashboardEndpoints,
+  debug: debugEndpoints,
+} as const;

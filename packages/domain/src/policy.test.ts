@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import type { OrgType } from './hierarchy.ts';
+import {
+  grantableRoles,
+  isDirectChild,
+  isInSubtree,
+  isOwnOrDirectChild,
+  mayAdjustBalance,
+  mayAllocateFrom,
+  mayAllocateTo,
+  mayChangePersonStatus,
+  mayChangeRoleOf,
+  mayCreateChildOrganization,
+  mayDeleteOrganization,
+  mayEditOrganization,
+  mayEditPerson,
+  mayGiveRole,
+  mayImportUsage,
+  mayInviteTo,
+  mayManageBilling,
+  mayManageInvitationsOf,
+  mayManagePeopleOf,
+  mayOpenDebug,
+  mayReadOutbox,
+  maySetAgentLimit,
+  mayViewPerson,
+  roleRank,
+  type Actor,
+  type OrganizationFacts,
+} from './policy.ts';
+import { invitableRoles, rolesForOrgType } from './roles.ts';
+
+/** A small tree: house H > super agency S > agency A > tenant T, and a second agency B under S. */
+const H: OrganizationFacts = { id: 'h', parent_org_id: null, org_type: 'house', status: 'active', path: '/h/' };
+const S: OrganizationFacts = { id: 's', parent_org_id: 'h', org_type: 'super_agency', status: 'active', path: '/h/s/' };
+const A: OrganizationFacts = { id: 'a', parent_org_id: 's', org_type: 'agency', status: 'active', path: '/h/s/a/' };
+const B: OrganizationFacts = { id: 'b', parent_org_id: 's', org_type: 'agency', status: 'inactive', path: '/h/s/b/' };
+const T: OrganizationFacts = { id: 't', parent_org_id: 'a', org_type: 'tenant', status: 'active', path: '/h/s/a/t/' };
+
+function actor(level: string, org: OrganizationFacts, userId = `${level}@${org.id}`): Actor {
+  return { userId, role: `${org.org_type}_${level}`, organization: { id: org.id, org_type: org.org_type as OrgType, path: org.path } };
+}
+
+const person = (id: string, org: OrganizationFacts, role = `${org.org_type}_user`) => ({ id, role, organization: org });
+
+describe('relations', () => {
+  const sAdmin = actor('admin', S);
+  it('own, direct child, grandchild, parent, sibling', () => {
+    expect([S, A, B, T, H].map((o) => isDirectChild(sAdmin, o))).toEqual([false, true, true, false, false]);
+    expect([S, A, B, T, H].map((o) => isOwnOrDirectChild(sAdmin, o))).toEqual([true, true, true, false, false]);
+    expect([S, A, B, T, H].map((o) => isInSubtree(sAdmin, o))).toEqual([true, true, true, true, false]);
+  });
+
+  it('a house has no parent, so nothing is the direct child of a null parent', () => {
+    expect(isDirectChild({ role: 'house_admin', organization: { id: 'x', org_type: 'house' } }, { parent_org_id: null })).toBe(false);
+  });
+
+  it('without paths the subtree is unknown, and nothing counts as inside it', () => {
+    expect(isInSubtree({ role: 'house_admin', organization: { id: 'h', org_type: 'house' } }, T)).toBe(false);
+  });
+});
+
+describe('rank', () => {
+  it('admin > manager > user = support; unknown below all', () => {
+    expect(['house_admin', 'house_manager', 'house_user', 'house_support', 'nobody', null].map(roleRank)).toEqual([3, 2, 1, 1, 0, 0]);
+  });
+
+  it('roles up to the own rank are grantable, never above', () => {
+    expect(grantableRoles(actor('manager', A), rolesForOrgType('agency'))).toEqual(['agency_manager', 'agency_user', 'agency_support']);
+    expect(grantableRoles(actor('admin', A), invitableRoles('tenant'))).toEqual(['tenant_admin', 'tenant_manager', 'tenant_user']);
+    expect(grantableRoles(actor('user', T), invitableRoles('tenant'))).toEqual(['tenant_user']);
+  });
+
+  it('a role must fit the organization type and the rank', () => {
+    expect(mayGiveRole(actor('admin', S), 'agency', 'agency_admin')).toBe(true);
+    expect(mayGiveRole(actor('admin', S), 'agency', 'tenant_admin')).toBe(false);
+    expect(mayGiveRole(actor('manager', S), 'agency', 'agency_admin')).toBe(false);
+    expect(mayGiveRole(actor('admin', S), 'tenant', 'tenant_support')).toBe(false);
+  });
+});
+
+describe('organizations', () => {
+  it('edit: own and direct children, for admins and managers', () => {
+    expect([S, A, T, H].map((o) => mayEditOrganization(actor('admin', S), o))).toEqual([true, true, false, false]);
+    expect([S, A].map((o) => mayEditOrganization(actor('manager', S), o))).toEqual([true, true]);
+    expect([S, A].map((o) => mayEditOrganization(actor('support', S), o))).toEqual([false, false]);
+    expect(mayEditOrganization(actor('user', T), T)).toBe(false);
+  });
+
+  it("delete: direct children only, by the parent's admins", () => {
+    expect([S, A, T].map((o) => mayDeleteOrganization(actor('admin', S), o))).toEqual([false, true, false]);
+    expect(mayDeleteOrganization(actor('manager', S), A)).toBe(false);
+  });
+
+  it('create: admins of every type but tenant', () => {
+    expect([H, S, A, T].map((o) => mayCreateChildOrganization(actor('admin', o)))).toEqual([true, true, true, false]);
+    expect(mayCreateChildOrganization(actor('manager', H))).toBe(false);
+  });
+});
+
+describe('credits and billing', () => {
+  it('allocate: from the own organization to an active direct child, by admins', () => {
+    expect(mayAllocateFrom(actor('admin', S), S)).toBe(true);
+    expect(mayAllocateFrom(actor('admin', S), A)).toBe(false);
+    expect([A, B, T, S].map((o) => mayAllocateTo(actor('admin', S), o))).toEqual([true, false, false, false]);
+    expect(mayAllocateTo(actor('manager', S), A)).toBe(false);
+  });
+
+  it("agent limit: a direct child's by its parent's admins; the house's own by the house's admins", () => {
+    expect([A, S, T].map((o) => maySetAgentLimit(actor('admin', S), o))).toEqual([true, false, false]);
+    expect([H, S].map((o) => maySetAgentLimit(actor('admin', H), o))).toEqual([true, true]);
+    expect(maySetAgentLimit(actor('manager', H), H)).toBe(false);
+  });
+
+  it('billing management: the limit or the allocation permission', () => {
+    expect(['admin', 'manager', 'user', 'support'].map((l) => mayManageBilling(actor(l, A)))).toEqual([true, false, false, false]);
+  });
+
+  it("adjustments: the house's admins on their own house only", () => {
+    expect(mayAdjustBalance(actor('admin', H), H)).toBe(true);
+    expect(mayAdjustBalance(actor('admin', H), S)).toBe(false);
+    expect(mayAdjustBalance(actor('admin', S), S)).toBe(false);
+    expect(mayAdjustBalance(actor('manager', H), H)).toBe(false);
+  });
+
+  it("usage import: the house's admins", () => {
+    expect([H, S, A, T].map((o) => mayImportUsage(actor('admin', o)))).toEqual([true, false, false, false]);
+  });
+});
+
+describe('people and invitations', () => {
+  it('manage people of the own organization and direct children (admins and managers)', () => {
+    expect([S, A, T, H].map((o) => mayManagePeopleOf(actor('manager', S), o))).toEqual([true, true, false, false]);
+    expect(mayManagePeopleOf(actor('support', S), S)).toBe(false);
+  });
+
+  it("invite: a child may refuse its parent's invitations; the own organization always accepts", () => {
+    expect(mayInviteTo(actor('admin', S), { ...A, disable_parent_invites: true })).toBe(false);
+    expect(mayInviteTo(actor('admin', S), { ...A, disable_parent_invites: false })).toBe(true);
+    expect(mayInviteTo(actor('admin', S), { ...S, disable_parent_invites: true })).toBe(true);
+  });
+
+  it('invitations are resent, copied and revoked by admins within reach', () => {
+    expect([S, A, T].map((o) => mayManageInvitationsOf(actor('admin', S), o))).toEqual([true, true, false]);
+    expect(mayManageInvitationsOf(actor('manager', S), S)).toBe(false);
+  });
+
+  it('view: oneself always; others with users.get', () => {
+    const me = actor('user', T);
+    expect(mayViewPerson(me, { id: me.userId! })).toBe(true);
+    expect(mayViewPerson(me, { id: 'someone' })).toBe(true);
+    expect(mayViewPerson({ ...me, role: 'nobody' }, { id: 'someone' })).toBe(false);
+  });
+
+  it('edit: oneself with users.update; others by managers and admins within reach', () => {
+    const user = actor('user', T);
+    expect(mayEditPerson(user, person(user.userId!, T))).toBe(true);
+    expect(mayEditPerson(user, person('other', T))).toBe(false);
+    expect(mayEditPerson(actor('manager', S), person('x', A))).toBe(true);
+    expect(mayEditPerson(actor('manager', S), person('x', T))).toBe(false);
+    expect(mayEditPerson(actor('support', S), person('x', S))).toBe(false);
+  });
+
+  it('status: never oneself; admins within reach', () => {
+    const admin = actor('admin', S);
+    expect(mayChangePersonStatus(admin, person(admin.userId!, S))).toBe(false);
+    expect(mayChangePersonStatus(admin, person('x', A))).toBe(true);
+    expect(mayChangePersonStatus(actor('manager', S), person('x', A))).toBe(false);
+  });
+
+  it('role: never one’s own; admins within reach', () => {
+    const admin = actor('admin', S);
+    expect(mayChangeRoleOf(admin, person(admin.userId!, S))).toBe(false);
+    expect([S, A, T].map((o) => mayChangeRoleOf(admin, person('x', o)))).toEqual([true, true, false]);
+    expect(mayChangeRoleOf(actor('manager', S), person('x', S))).toBe(false);
+  });
+});
+
+describe('debug', () => {
+  it('the debug page for admins of every type but tenant; the outbox for house admins', () => {
+    expect([H, S, A, T].map((o) => mayOpenDebug(actor('admin', o)))).toEqual([true, true, true, false]);
+    expect([H, S].map((o) => mayReadOutbox(actor('admin', o)))).toEqual([true, false]);
+    expect(mayOpenDebug(actor('manager', H))).toBe(false);
+  });
+});

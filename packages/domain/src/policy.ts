@@ -1,0 +1,196 @@
+import { childTypeOf, type OrgStatus, type OrgType } from './hierarchy.ts';
+import { can } from './permissions.ts';
+import { isRoleValidForOrgType, roleLevel, type Role, type RoleLevel } from './roles.ts';
+
+/**
+ * Who may do what to which organization or person. The server's services decide with
+ * these predicates and the console offers an action exactly when they allow it, so a
+ * rule cannot drift between the two. Each predicate is pure: the server reads the facts
+ * from the database (after locking, where a write follows), the console from its
+ * session and the rows the server sent.
+ */
+
+/** The person acting: a role held in one organization. */
+export interface Actor {
+  /** Present on the server (always) and in the console (the signed-in user's id). */
+  userId?: string | null;
+  role: string;
+  organization: {
+    id: string;
+    org_type: OrgType;
+    /** Materialized path `/<house id>/.../<own id>/`; known on the server only. */
+    path?: string;
+  };
+}
+
+/** An organization as a predicate needs it. */
+export interface OrganizationFacts {
+  id: string;
+  parent_org_id: string | null;
+  org_type?: OrgType;
+  status?: OrgStatus;
+  path?: string;
+  disable_parent_invites?: boolean;
+}
+
+/** A person as a predicate needs it: who they are and where they belong. */
+export interface PersonFacts {
+  id: string;
+  role: string;
+  organization: Pick<OrganizationFacts, 'id' | 'parent_org_id'>;
+}
+
+// Relations ------------------------------------------------------------------------
+
+/** The actor's own organization. */
+export const isOwnOrganization = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean => org.id === actor.organization.id;
+
+/** A direct child of the actor's organization (one level down, not a grandchild). */
+export const isDirectChild = (actor: Actor, org: Pick<OrganizationFacts, 'parent_org_id'>): boolean =>
+  org.parent_org_id !== null && org.parent_org_id === actor.organization.id;
+
+/** The own organization or a direct child: the reach of edits and of managing people. */
+export const isOwnOrDirectChild = (actor: Actor, org: Pick<OrganizationFacts, 'id' | 'parent_org_id'>): boolean =>
+  isOwnOrganization(actor, org) || isDirectChild(actor, org);
+
+/**
+ * The own organization or one of its descendants: everything the actor may read. Decided
+ * on materialized paths, so both sides must know them (the server always does).
+ */
+export function isInSubtree(actor: Actor, org: Pick<OrganizationFacts, 'path'>): boolean {
+  const own = actor.organization.path;
+  return !!own && !!org.path && org.path.startsWith(own);
+}
+
+// Rank -----------------------------------------------------------------------------
+
+/** admin outranks manager, which outranks user and support (equal to each other). */
+export const ROLE_RANK: Record<RoleLevel, number> = { admin: 3, manager: 2, user: 1, support: 1 };
+
+/** The rank of a role; an unknown role ranks below every real one. */
+export function roleRank(role: string | null | undefined): number {
+  const level = role ? roleLevel(role) : null;
+  return level ? ROLE_RANK[level] : 0;
+}
+
+/** Nobody gives a role above their own. */
+export const mayGrantRole = (actor: Actor, role: string): boolean => roleRank(role) <= roleRank(actor.role);
+
+/** Of these roles, the ones the actor may give (pass `invitableRoles` or `rolesForOrgType` of a type). */
+export function grantableRoles(actor: Actor, roles: readonly Role[]): Role[] {
+  return roles.filter((role) => mayGrantRole(actor, role));
+}
+
+// Organizations ----------------------------------------------------------------------
+
+export const mayListOrganizations = (actor: Actor): boolean => can(actor.role, 'organizations.list');
+
+/** Reading another organization in the subtree (the server also answers 404 outside it). */
+export const mayViewOrganization = (actor: Actor): boolean => can(actor.role, 'organizations.get');
+
+/** Creates only direct children of the next type down, so a tenant creates nothing. */
+export function mayCreateChildOrganization(actor: Actor): boolean {
+  return can(actor.role, 'organizations.create') && childTypeOf(actor.organization.org_type) !== null;
+}
+
+/** Edits reach the own organization and its direct children. */
+export function mayEditOrganization(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'parent_org_id'>): boolean {
+  return can(actor.role, 'organizations.update') && isOwnOrDirectChild(actor, org);
+}
+
+/** Only admins of the parent delete an organization. */
+export function mayDeleteOrganization(actor: Actor, org: Pick<OrganizationFacts, 'parent_org_id'>): boolean {
+  return can(actor.role, 'organizations.delete') && isDirectChild(actor, org);
+}
+
+// Credits and billing ----------------------------------------------------------------
+
+export const mayViewBilling = (actor: Actor): boolean => can(actor.role, 'billing.view');
+
+/** Credits leave only the actor's own organization. */
+export function mayAllocateFrom(actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean {
+  return can(actor.role, 'organizations.allocate_credits') && isOwnOrganization(actor, org);
+}
+
+/** Credits go to an active direct child only. */
+export function mayAllocateTo(actor: Actor, org: Pick<OrganizationFacts, 'parent_org_id' | 'status'>): boolean {
+  return can(actor.role, 'organizations.allocate_credits') && isDirectChild(actor, org) && org.status === 'active';
+}
+
+/** The Billing Management page: the agent-limit or the allocation permission. */
+export function mayManageBilling(actor: Actor): boolean {
+  return can(actor.role, 'organizations.manage_activated_agent_limit') || can(actor.role, 'organizations.allocate_credits');
+}
+
+/**
+ * A direct child's activated agent limit is set by its parent's admins; the house, which
+ * has no parent, has its limit set by its own admins.
+ */
+export function maySetAgentLimit(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'parent_org_id' | 'org_type'>): boolean {
+  if (!can(actor.role, 'organizations.manage_activated_agent_limit')) return false;
+  return isDirectChild(actor, org) || (org.org_type === 'house' && isOwnOrganization(actor, org));
+}
+
+/** Credits enter or leave the system only through the house's own balance. */
+export function mayAdjustBalance(actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean {
+  return can(actor.role, 'credits.adjust') && isOwnOrganization(actor, org);
+}
+
+/** Metered usage is recorded for any organization the actor can read. */
+export const mayImportUsage = (actor: Actor): boolean => can(actor.role, 'credits.import_usage');
+
+// People and invitations ---------------------------------------------------------------
+
+export const mayListPeople = (actor: Actor): boolean => can(actor.role, 'users.list');
+
+/** Everyone reads themselves; reading others takes users.get. */
+export function mayViewPerson(actor: Actor, person: Pick<PersonFacts, 'id'>): boolean {
+  return person.id === actor.userId || can(actor.role, 'users.get');
+}
+
+/** Invite into, and manage the people of, the own organization or a direct child. */
+export function mayManagePeopleOf(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'parent_org_id'>): boolean {
+  return can(actor.role, 'users.create') && isOwnOrDirectChild(actor, org);
+}
+
+/** Inviting also respects a child's choice to refuse its parent's invitations. */
+export function mayInviteTo(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'parent_org_id' | 'disable_parent_invites'>): boolean {
+  return mayManagePeopleOf(actor, org) && (isOwnOrganization(actor, org) || !org.disable_parent_invites);
+}
+
+/** Resend, copy the link of, or revoke an invitation of the own organization or a direct child. */
+export function mayManageInvitationsOf(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'parent_org_id'>): boolean {
+  return can(actor.role, 'invitations.manage') && isOwnOrDirectChild(actor, org);
+}
+
+const isSelf = (actor: Actor, person: Pick<PersonFacts, 'id'>) => !!actor.userId && person.id === actor.userId;
+
+/** Anyone with users.update edits themselves; editing someone else takes a manager or above, within reach. */
+export function mayEditPerson(actor: Actor, person: Pick<PersonFacts, 'id' | 'organization'>): boolean {
+  if (!can(actor.role, 'users.update')) return false;
+  if (isSelf(actor, person)) return true;
+  return roleRank(actor.role) >= ROLE_RANK.manager && isOwnOrDirectChild(actor, person.organization);
+}
+
+/** Deactivating and reactivating: never oneself. */
+export function mayChangePersonStatus(actor: Actor, person: Pick<PersonFacts, 'id' | 'organization'>): boolean {
+  return !isSelf(actor, person) && can(actor.role, 'users.delete') && mayEditPerson(actor, person);
+}
+
+/** Changing someone's role: never one's own, within reach. */
+export function mayChangeRoleOf(actor: Actor, person: Pick<PersonFacts, 'id' | 'organization'>): boolean {
+  return !isSelf(actor, person) && can(actor.role, 'users.update_role') && isOwnOrDirectChild(actor, person.organization);
+}
+
+/**
+ * A role given by invitation or by a change must belong to the organization type of the
+ * person and must not outrank the actor.
+ */
+export function mayGiveRole(actor: Actor, orgType: OrgType, role: string): boolean {
+  return isRoleValidForOrgType(role, orgType) && mayGrantRole(actor, role);
+}
+
+// Debug --------------------------------------------------------------------------------
+
+export const mayOpenDebug = (actor: Pick<Actor, 'role'>): boolean => can(actor.role, 'debug.view');
+export const mayReadOutbox = (actor: Pick<Actor, 'role'>): boolean => can(actor.role, 'debug.outbox');
