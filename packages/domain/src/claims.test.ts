@@ -47,7 +47,7 @@ function place(where: Place, bag: Record<string, unknown>): Record<string, unkno
   return where === 'top' ? bag : { [where]: bag };
 }
 
-describe('normalizeClaims: claims under alternative names and places (spec 1 section 3)', () => {
+describe('normalizeClaims: claims under alternative names and places', () => {
   const PLACES: Place[] = ['top', 'app_metadata', 'user_metadata'];
 
   const ORG_CLAIMS: { name: string; value: string; expect: Partial<NormalizedClaims> }[] = [
@@ -165,7 +165,7 @@ describe('normalizeClaims: claims under alternative names and places (spec 1 sec
   });
 });
 
-describe('normalizeClaims: the generic authenticated role is treated as missing (spec 1 section 6)', () => {
+describe('normalizeClaims: the generic authenticated role is treated as missing', () => {
   it('top-level authenticated with the real role under app_metadata gives the real role', () => {
     expect(claimsOf({ role: 'authenticated', app_metadata: { role: 'house_manager', org_type: 'house' } }).role).toBe(
       'house_manager',
@@ -196,7 +196,7 @@ describe('normalizeClaims: the generic authenticated role is treated as missing 
   });
 });
 
-describe('normalizeClaims: a missing role is inferred from the organization type (spec 1 section 6, rule 5)', () => {
+describe('normalizeClaims: a missing role is inferred from the organization type', () => {
   const INFERRED: [string, string | undefined, string][] = [
     ['house', 'house', 'house_admin'],
     ['super_agency', 'super_agency', 'super_agency_admin'],
@@ -228,7 +228,7 @@ describe('normalizeClaims: a missing role is inferred from the organization type
   });
 });
 
-describe('normalizeClaims: agency_admin in a super_agency (spec 1 section 6, rule 4)', () => {
+describe('normalizeClaims: agency_admin in a super_agency', () => {
   it.each([
     ['top-level role', { role: 'agency_admin', app_metadata: { org_type: 'super_agency' } }],
     ['app_metadata role', { app_metadata: { role: 'agency_admin', org_type: 'super_agency' } }],
@@ -253,7 +253,7 @@ describe('normalizeClaims: agency_admin in a super_agency (spec 1 section 6, rul
   });
 });
 
-describe('normalizeClaims: no account is promoted by its identity (DESIGN.md section 5)', () => {
+describe('normalizeClaims: no account is promoted by its identity', () => {
   it('agency_admin in an agency stays agency_admin whatever the e-mail or user id', () => {
     fc.assert(
       fc.property(
@@ -268,7 +268,7 @@ describe('normalizeClaims: no account is promoted by its identity (DESIGN.md sec
   });
 });
 
-describe('normalizeClaims: a role in user_metadata grants nothing (DESIGN.md section 5)', () => {
+describe('normalizeClaims: a role in user_metadata grants nothing', () => {
   it.each(['role', 'user_role'])('a role only in user_metadata.%s is not used', (name) => {
     const claims = claimsOf({ user_metadata: { [name]: 'house_admin' } });
     expect(claims.role).not.toBe('house_admin');
@@ -336,7 +336,7 @@ describe('normalizeClaims: a role in user_metadata grants nothing (DESIGN.md sec
   });
 });
 
-describe('normalizeClaims: isHouseRole and isAgencyRole (spec 1 section 6)', () => {
+describe('normalizeClaims: isHouseRole and isAgencyRole', () => {
   // isHouseRole: role contains house_ or organization type house.
   // isAgencyRole: role contains agency_ or organization type agency or super_agency.
   const FLAGS: { role: string; orgType?: string; house: boolean; agency: boolean }[] = [

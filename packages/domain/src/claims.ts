@@ -1,6 +1,6 @@
 import { isOrgType, type OrgType } from './hierarchy.ts';
 
-/** Claims the console works with, whatever names and places the token used (spec 1 section 3). */
+/** Claims the console works with, whatever names and places the token used. */
 export interface NormalizedClaims {
   user_id: string | null;
   email: string | null;
@@ -80,7 +80,7 @@ function pick(
  * Reads a decoded access token's payload. Claims may sit at the top level, under
  * app_metadata or under user_metadata, each under alternative names. Unlike the spec's
  * original, a role found only in user_metadata (which a user can edit) never overrides
- * the server's, and no account is promoted by its e-mail (DESIGN.md section 5).
+ * the server's, and no account is promoted by its e-mail.
  */
 export function normalizeClaims(payload: unknown): NormalizeResult {
   const log: ParsingLogEntry[] = [];

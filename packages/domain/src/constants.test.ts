@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_LIMIT, CREDITS, LIMITS, PAGING, SESSION, TIMING, UI } from './constants.ts';
 
-/** Business constants and limits: spec 1 section 9, spec 2 section 9, DESIGN.md section 4. */
-describe('limits (spec 1 section 9)', () => {
+/** Business constants and limits of the console. */
+describe('limits', () => {
   it.each([
     ['organization name minimum', LIMITS.orgNameMin, 2],
     ['organization name maximum', LIMITS.orgNameMax, 100],
     ['description maximum', LIMITS.orgDescriptionMax, 500],
     ['password minimum', LIMITS.passwordMin, 8],
-    ['person name minimum (spec 2: first/last name at least 2)', LIMITS.personNameMin, 2],
+    ['person name minimum (first/last name at least 2)', LIMITS.personNameMin, 2],
   ])('%s is %d', (_label, actual, expected) => {
     expect(actual).toBe(expected);
   });
@@ -20,7 +20,7 @@ describe('limits (spec 1 section 9)', () => {
   });
 });
 
-describe('paging (spec 1 and 2 section 9)', () => {
+describe('paging', () => {
   it.each([
     ['default page', PAGING.defaultPage, 1],
     ['organization page size', PAGING.orgPageSize, 50],
@@ -42,7 +42,7 @@ describe('paging (spec 1 and 2 section 9)', () => {
   });
 });
 
-describe('timing (spec 1 and 2 section 9)', () => {
+describe('timing', () => {
   it.each([
     ['login auto-retry after a network error', TIMING.loginNetworkRetryMs, 2000],
     ['load retry attempts', TIMING.loadRetryAttempts, 3],
@@ -61,7 +61,7 @@ describe('timing (spec 1 and 2 section 9)', () => {
   });
 });
 
-describe('session secrets (DESIGN.md section 4)', () => {
+describe('session secrets', () => {
   it('access tokens live 15 minutes, reset tokens 1 hour, invitations 7 days', () => {
     expect(SESSION.accessTokenTtlSeconds).toBe(15 * 60);
     expect(SESSION.resetTokenTtlSeconds).toBe(60 * 60);
@@ -73,7 +73,7 @@ describe('session secrets (DESIGN.md section 4)', () => {
   });
 });
 
-describe('credits and agent limits (spec 2 section 9)', () => {
+describe('credits and agent limits', () => {
   it('low balance below 100; allocation step and minimum 0.01', () => {
     expect(CREDITS.lowBalanceThreshold).toBe(100);
     expect(CREDITS.step).toBe(0.01);
@@ -87,7 +87,7 @@ describe('credits and agent limits (spec 2 section 9)', () => {
   });
 });
 
-describe('UI (spec 1 sections 4 and 9)', () => {
+describe('UI', () => {
   it.each([
     ['narrow breakpoint', UI.narrowBreakpointPx, 768],
     ['theme storage key', UI.themeStorageKey, 'vite-ui-theme'],

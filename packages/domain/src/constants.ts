@@ -1,4 +1,4 @@
-/** Business constants and limits of spec 1 section 9 and spec 2 section 9. */
+/** Business constants and limits of the console: sizes, pages, timings, thresholds. */
 export const LIMITS = {
   orgNameMin: 2,
   orgNameMax: 100,

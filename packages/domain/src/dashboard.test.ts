@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { percentChange, percentOf, rateTone, resourceBarTone, responseTimeRating } from './dashboard.ts';
 import { dashboardQuerySchema } from './schemas/dashboard.ts';
 
-describe('resourceBarTone (spec 1 section 9)', () => {
+describe('resourceBarTone', () => {
   it('is green under 50%, amber under 75%, red from 75%', () => {
     expect(resourceBarTone(0)).toBe('green');
     expect(resourceBarTone(49.9)).toBe('green');

@@ -1,4 +1,4 @@
-/** Colour rules of the dashboard (spec 1 section 9), as pure functions both sides may use. */
+/** Colour rules of the dashboard, as pure functions both sides may use. */
 
 export type Tone = 'green' | 'amber' | 'red';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { MESSAGES, classifyLoginError, type LoginErrorClass } from './messages.ts';
 
-describe('classifyLoginError (spec 1 section 8: by keyword in the message)', () => {
+describe('classifyLoginError (by keyword in the message)', () => {
   const KEYWORDS: Record<Exclude<LoginErrorClass, 'unknown'>, string[]> = {
     network: ['network', 'fetch', 'connection', 'timeout'],
     jwt: ['jwt', 'token', 'claim'],
@@ -63,7 +63,7 @@ describe('classifyLoginError (spec 1 section 8: by keyword in the message)', () 
   });
 });
 
-describe('login error texts (spec 1 section 8)', () => {
+describe('login error texts', () => {
   it.each([
     ['network', 'Connection Error', 'Network connection issue. Please check your internet connection and try again.'],
     [
@@ -104,7 +104,6 @@ describe('login error texts (spec 1 section 8)', () => {
 
 describe('spec wording', () => {
   it.each([
-    // spec 1 sections 2, 4, 5, 8
     ['auth.signInFailed', MESSAGES.auth.signInFailed, 'Failed to sign in'],
     ['auth.signOutFailed', MESSAGES.auth.signOutFailed, 'Failed to sign out.'],
     ['auth.loginSuccessful', MESSAGES.auth.loginSuccessful, 'Login successful'],
@@ -127,14 +126,13 @@ describe('spec wording', () => {
     ['auth.userNotAuthenticated', MESSAGES.auth.userNotAuthenticated, 'User is not authenticated.'],
     ['auth.userRecordNotFound', MESSAGES.auth.userRecordNotFound, 'User record not found'],
     ['auth.userHasNoOrganization', MESSAGES.auth.userHasNoOrganization, 'User has no organization'],
-    // spec 2 section 5
+    // invitations
     ['auth.invalidEmail', MESSAGES.auth.invalidEmail, 'Please enter a valid email address.'],
-    // spec 1 section 8: invitation toasts at login
+    // invitation toasts at login
     ['invitationToasts.processing', MESSAGES.invitationToasts.processing, 'Processing invitation...'],
     ['invitationToasts.pending', MESSAGES.invitationToasts.pending, 'Invitation pending'],
     ['invitationToasts.accepted', MESSAGES.invitationToasts.accepted, 'Invitation accepted'],
     ['invitationToasts.failed', MESSAGES.invitationToasts.failed, 'Failed to accept invitation'],
-    // spec 1 section 5 and 2
     ['organizations.nameMin', MESSAGES.organizations.nameMin, 'Organization name must be at least 2 characters.'],
     ['organizations.nameMax', MESSAGES.organizations.nameMax, 'Organization name must be at most 100 characters.'],
     ['organizations.selectType', MESSAGES.organizations.selectType, 'Please select an organization type.'],
@@ -150,7 +148,7 @@ describe('spec wording', () => {
     ['organizations.failedToLoadDetails', MESSAGES.organizations.failedToLoadDetails, 'Failed to load organization details'],
     ['organizations.failedToCreate', MESSAGES.organizations.failedToCreate, 'Failed to create organization'],
     ['organizations.selectOrganization', MESSAGES.organizations.selectOrganization, 'Please select an organization to view the dashboard.'],
-    // spec 1 section 2: shell
+    // shell
     ['shell.menuTitle', MESSAGES.shell.menuTitle, 'Menu'],
     ['shell.menuDescription', MESSAGES.shell.menuDescription, 'Navigate through the application'],
     ['shell.nav.dashboard', MESSAGES.shell.nav.dashboard, 'Dashboard'],
@@ -185,7 +183,7 @@ describe('spec wording', () => {
     expect(MESSAGES.organizations.cannotCreateChildren(type)).toBe(text);
   });
 
-  it('the password-length message agrees with the minimum of 8 (spec 1 section 9)', () => {
+  it('the password-length message agrees with the minimum of 8', () => {
     expect(MESSAGES.auth.passwordTooShort).toContain('8');
   });
 });

@@ -32,7 +32,7 @@ export const MESSAGES = {
     pendingInvitationNotice:
       'You have a pending invitation. Sign in to accept it, or follow the link in your invitation e-mail to create an account.',
   },
-  /** Login error classes of spec 1 section 8. */
+  /** Login error classes: what the sign-in page says for each kind of failure. */
   loginErrors: {
     network: {
       title: 'Connection Error',
@@ -149,7 +149,7 @@ export const MESSAGES = {
     lowBalance: 'Your credit balance is low.',
     invalidCursor: 'The page cursor is not valid.',
   },
-  /** Labels of the credit ledger, allocation and recent-transactions screens (spec 2 section 2). */
+  /** Labels of the credit ledger, allocation and recent-transactions screens. */
   creditPages: {
     exportTransactions: 'Export Transactions',
     allocateCredits: 'Allocate Credits',
@@ -182,7 +182,7 @@ export const MESSAGES = {
     belowChildren: (total: number) =>
       `The limit cannot be lower than what its child organizations hold together (${total}). Lower theirs first.`,
   },
-  /** Labels of the billing, settings and resources screens (spec 2 sections 2 and 4). */
+  /** Labels of the billing, settings and resources screens. */
   billingPages: {
     billingTitle: 'Billing',
     billingManagementTitle: 'Billing Management',
@@ -271,7 +271,7 @@ export const MESSAGES = {
     internal: 'Something went wrong on our side. Please try again.',
     concurrentChange: 'Another change to the same records happened at the same moment, and nothing was saved. Please try again.',
   },
-  /** Labels of the application shell (spec 1 section 2). */
+  /** Labels of the application shell. */
   shell: {
     menuTitle: 'Menu',
     menuDescription: 'Navigate through the application',
@@ -295,7 +295,7 @@ export const MESSAGES = {
     debugTitle: 'Debug tools',
     errorTitle: 'Error',
   },
-  /** Labels of the team, users and invitation screens (spec 2 section 2). */
+  /** Labels of the team, users and invitation screens. */
   teamPages: {
     teamTitle: 'Team Management',
     teamSubtitle: 'Manage the members and invitations of your organization',
@@ -355,7 +355,7 @@ export const MESSAGES = {
     documentation: 'Documentation',
     getStarted: 'Get Started',
   },
-  /** Buttons and links of the sign-in and password pages (spec 1 section 2). */
+  /** Buttons and links of the sign-in and password pages. */
   authPages: {
     forgotPassword: 'Forgot password?',
     sendResetLink: 'Send Reset Link',
@@ -365,7 +365,7 @@ export const MESSAGES = {
     invalidLinkTitle: 'Invalid Link',
     requestNewResetLink: 'Request New Reset Link',
   },
-  /** Labels of the dashboard (spec 1 section 2). */
+  /** Labels of the dashboard. */
   dashboardPages: {
     loadFailed: 'Failed to load performance metrics',
     tabOverview: 'Overview',
@@ -395,7 +395,7 @@ export const MESSAGES = {
     noneCreated: 'No organizations created yet.',
     notComparable: 'no earlier figure to compare',
   },
-  /** Labels of the debug tools (spec 1 section 2). */
+  /** Labels of the debug tools. */
   debugPages: {
     tabAuthentication: 'Authentication',
     tabOrganizations: 'Organizations',
@@ -418,7 +418,7 @@ export const MESSAGES = {
 
 export type LoginErrorClass = keyof typeof MESSAGES.loginErrors;
 
-/** Classifies a sign-in failure by keywords in its message (spec 1 section 8). */
+/** Classifies a sign-in failure by keywords in its message. */
 export function classifyLoginError(message: string): LoginErrorClass {
   const text = message.toLowerCase();
   if (['network', 'fetch', 'connection', 'timeout'].some((k) => text.includes(k))) return 'network';

@@ -99,7 +99,7 @@ describe('parseRole / roleLevel', () => {
   });
 });
 
-describe('invitableRoles (spec 2 section 5: roles offered when inviting)', () => {
+describe('invitableRoles (roles offered when inviting)', () => {
   const OFFERED: [OrgType, string[]][] = [
     ['house', ['house_admin', 'house_manager', 'house_user']],
     ['super_agency', ['super_agency_admin', 'super_agency_manager', 'super_agency_user']],

@@ -35,7 +35,7 @@ export function roleLevel(role: string): RoleLevel | null {
   return parseRole(role)?.level ?? null;
 }
 
-/** Roles offered when inviting into an organization of this type (spec 2 section 5). */
+/** Roles offered when inviting into an organization of this type. */
 export function invitableRoles(orgType: OrgType | null | undefined): Role[] {
   if (!orgType) return [];
   return (['admin', 'manager', 'user'] as const).map((level) => `${orgType}_${level}` as Role);
@@ -43,8 +43,8 @@ export function invitableRoles(orgType: OrgType | null | undefined): Role[] {
 
 /**
  * Roles a user record may hold in an organization of this type: admin, manager and
- * support for house, super_agency and agency; admin, manager and user for tenant
- * (spec 2 section 5), plus user for the upper types since invitations offer it.
+ * support for house, super_agency and agency; admin, manager and user for tenant; plus
+ * user for the upper types, since invitations offer it.
  */
 export function rolesForOrgType(orgType: OrgType): Role[] {
   const levels: RoleLevel[] =
@@ -57,7 +57,7 @@ export function isRoleValidForOrgType(role: string, orgType: OrgType): boolean {
   return (rolesForOrgType(orgType) as string[]).includes(role);
 }
 
-/** Displayed with underscores as spaces (spec 2, user detail). */
+/** Displayed with underscores as spaces. */
 export function roleLabel(role: string): string {
   return role.replaceAll('_', ' ');
 }

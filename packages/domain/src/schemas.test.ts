@@ -14,7 +14,7 @@ import { ERROR_CODES, errorBodySchema, okSchema, uuidSchema } from './schemas/co
 import { USER_STATUSES, userProfileSchema } from './schemas/users.ts';
 import { MESSAGES } from './messages.ts';
 
-/** Spec wording used below (spec 1 section 5, spec 2 section 5, spec 1 section 8). */
+/** The product's wording, as the forms show it. */
 const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
 const PASSWORD_TOO_SHORT = 'Password must be at least 8 characters long';
 const INVALID_EMAIL = 'Please enter a valid email address.';
@@ -38,7 +38,7 @@ function emailOfLength(length: number): string {
   return 'a'.repeat(length - domain.length) + domain;
 }
 
-describe('signInBodySchema (spec 1 section 5: email and password required)', () => {
+describe('signInBodySchema (email and password required)', () => {
   it('accepts an e-mail and a password', () => {
     expect(signInBodySchema.parse({ email: 'ann@example.com', password: 'secret' })).toEqual({
       email: 'ann@example.com',
@@ -148,7 +148,7 @@ describe('emailSchema / recoverBodySchema (reset password asks for an e-mail)', 
   });
 });
 
-describe('updatePasswordFormSchema (spec 1 section 5)', () => {
+describe('updatePasswordFormSchema', () => {
   it('accepts two equal passwords of at least 8 characters', () => {
     expect(updatePasswordFormSchema.safeParse({ password: 'abcdefgh', confirm: 'abcdefgh' }).success).toBe(true);
     expect(updatePasswordFormSchema.safeParse({ password: 'correct horse battery', confirm: 'correct horse battery' }).success).toBe(true);
@@ -201,7 +201,7 @@ describe('updatePasswordFormSchema (spec 1 section 5)', () => {
   });
 });
 
-describe('newPasswordSchema / passwordBodySchema (password minimum 8, spec 1 section 9)', () => {
+describe('newPasswordSchema / passwordBodySchema (password minimum 8)', () => {
   it('accepts a password of 8 characters, with or without a recovery token', () => {
     expect(passwordBodySchema.parse({ password: 'abcdefgh' })).toEqual({ password: 'abcdefgh' });
     expect(passwordBodySchema.parse({ password: 'abcdefgh', token: 'recovery-token' })).toEqual({
@@ -262,7 +262,7 @@ describe('response schemas', () => {
     organization: { id: ORG_ID, name: 'Acme', org_type: 'tenant', status: 'active' },
   };
 
-  it('a user profile has the fields of spec 1 section 3 and avatar_url is always null', () => {
+  it('a user profile has every field and avatar_url is always null', () => {
     expect(userProfileSchema.safeParse(profile).success).toBe(true);
     expect(userProfileSchema.safeParse({ ...profile, avatar_url: 'https://x/y.png' }).success).toBe(false);
   });
@@ -271,7 +271,7 @@ describe('response schemas', () => {
     expect(userProfileSchema.safeParse({ ...profile, status }).success).toBe(true);
   });
 
-  it('user statuses are the four of spec 2', () => {
+  it('user statuses are active, inactive, pending and suspended', () => {
     expect([...USER_STATUSES].sort()).toEqual(['active', 'inactive', 'pending', 'suspended']);
   });
 

@@ -49,7 +49,7 @@ export const passwordBodySchema = z.object({
 });
 export type PasswordBody = z.infer<typeof passwordBodySchema>;
 
-/** Client-side form: the two fields must match (spec 1 section 5). */
+/** Client-side form: the two fields must match. */
 export const updatePasswordFormSchema = z
   .object({ password: newPasswordSchema, confirm: z.string() })
   .refine((v) => v.password === v.confirm, {

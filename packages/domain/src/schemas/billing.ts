@@ -30,7 +30,7 @@ export const capacityResponseSchema = z.object({
   organization_id: z.uuid(),
   activated_agent_limit: z.number().int(),
   children_limit_total: z.number().int(),
-  /** This organization's limit minus what its children hold (DESIGN.md section 4). */
+  /** This organization's limit minus what its children hold. */
   available_parent_capacity: z.number().int(),
   children: z.array(
     z.object({

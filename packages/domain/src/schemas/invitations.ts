@@ -57,7 +57,7 @@ export const invitationLinkSchema = z.object({ invitation: invitationSchema, lin
 
 export const acceptInvitationSchema = z.object({ token: z.string().min(1, MESSAGES.invitations.invalidLink).max(200) });
 
-/** What acceptance answers (spec 2 section 7): register, sign in first, or done. */
+/** What acceptance answers: register, sign in first, or done. */
 export const acceptResultSchema = z.discriminatedUnion('result', [
   z.object({
     result: z.literal('requires_registration'),

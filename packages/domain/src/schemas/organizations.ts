@@ -14,7 +14,7 @@ export const billingSettingsSchema = z.object({
 });
 export type BillingSettings = z.infer<typeof billingSettingsSchema>;
 
-/** An organization row (spec 1 section 3), with its billing values flat and nested. */
+/** An organization row, with its billing values flat and nested. */
 export const organizationSchema = z.object({
   id: z.uuid(),
   name: z.string(),

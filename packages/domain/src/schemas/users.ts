@@ -15,7 +15,7 @@ export const userOrganizationSchema = z.object({
   status: z.enum(ORG_STATUSES),
 });
 
-/** User profile of spec 1 section 3 (avatar_url is always null). */
+/** A user's profile as the console reads it (avatar_url is always null: no avatars are stored). */
 export const userProfileSchema = z.object({
   id: z.uuid(),
   email: z.string(),
