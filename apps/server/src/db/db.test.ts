@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import type { OrgStatus, OrgType, UserStatus } from '@console/domain';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,8 +71,9 @@ describe('constraints in SQL', () => {
   });
 
   it('refuse unknown types and statuses, bad name lengths, and moving an organization', async () => {
-    await refused(() => database.db.insertInto('organizations').values({ name: 'Odd', org_type: 'planet', parent_org_id: null, parent_org_type: null }).execute());
-    await refused(() => database.db.updateTable('organizations').set({ status: 'deleted' }).where('id', '=', superId).execute());
+    // Values outside the domain's unions, forced past the types: the database itself refuses them.
+    await refused(() => database.db.insertInto('organizations').values({ name: 'Odd', org_type: 'planet' as OrgType, parent_org_id: null, parent_org_type: null }).execute());
+    await refused(() => database.db.updateTable('organizations').set({ status: 'deleted' as OrgStatus }).where('id', '=', superId).execute());
     await refused(() => database.db.updateTable('organizations').set({ name: 'x' }).where('id', '=', superId).execute());
     await refused(() => database.db.updateTable('organizations').set({ name: 'y'.repeat(101) }).where('id', '=', superId).execute());
     const other = await insertOrg(database.db, { name: 'Other Super', type: 'super_agency', parentId: houseId });
@@ -92,7 +94,7 @@ describe('constraints in SQL', () => {
     await database.db.insertInto('users').values({ ...base, email: 'Case@Example.test' }).execute();
     await refused(() => database.db.insertInto('users').values({ ...base, email: 'case@example.TEST' }).execute());
     await refused(() => database.db.insertInto('users').values({ ...base, email: 'role@example.test', role: 'emperor' }).execute());
-    await refused(() => database.db.insertInto('users').values({ ...base, email: 'status@example.test', status: 'zombie' }).execute());
+    await refused(() => database.db.insertInto('users').values({ ...base, email: 'status@example.test', status: 'zombie' as UserStatus }).execute());
   });
 });
 

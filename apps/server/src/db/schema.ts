@@ -1,6 +1,10 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
+import type { EntryType, InvitationStatus, OrgStatus, OrgType, UserStatus } from '@console/domain';
 
-/** Kysely's view of the tables in migrations/. Numeric columns arrive as strings (exact). */
+/**
+ * Kysely's view of the tables in migrations/. Numeric columns arrive as strings (exact);
+ * columns the migrations restrict to a set of values carry the domain's union.
+ */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
@@ -8,12 +12,12 @@ export interface OrganizationsTable {
   id: Generated<string>;
   name: string;
   description: string | null;
-  org_type: string;
+  org_type: OrgType;
   parent_org_id: string | null;
-  parent_org_type: string | null;
+  parent_org_type: OrgType | null;
   /** Set by a trigger from the parent's path. */
   path: Generated<string>;
-  status: Generated<string>;
+  status: Generated<OrgStatus>;
   disable_parent_invites: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -31,8 +35,8 @@ export interface OrganizationBillingSettingsTable {
 export interface OrganizationSubtreeCountsTable {
   ancestor_id: string;
   created_day: ColumnType<string, string, string>;
-  status: string;
-  org_type: string;
+  status: OrgStatus;
+  org_type: OrgType;
   n: number;
 }
 
@@ -43,7 +47,7 @@ export interface UsersTable {
   first_name: string | null;
   last_name: string | null;
   role: string;
-  status: Generated<string>;
+  status: Generated<UserStatus>;
   organization_id: string;
   preferred_locale: Generated<string>;
   invited_at: NullableTimestamp;
@@ -109,6 +113,9 @@ export interface RateLimitsTable {
   reset_at: Timestamp;
 }
 
+/** What an invitation row holds; `expired` is read from a pending row's expiry, never stored. */
+export type StoredInvitationStatus = Exclude<InvitationStatus, 'expired'>;
+
 export interface InvitationsTable {
   id: Generated<string>;
   token_hash: string;
@@ -118,7 +125,7 @@ export interface InvitationsTable {
   role: string;
   organization_id: string;
   invited_by: string | null;
-  status: Generated<string>;
+  status: Generated<StoredInvitationStatus>;
   created_at: Timestamp;
   expires_at: Timestamp;
   accepted_at: NullableTimestamp;
@@ -131,7 +138,7 @@ export interface CreditLedgerEntriesTable {
   seq: Generated<string>;
   organization_id: string;
   amount: string;
-  entry_type: string;
+  entry_type: EntryType;
   transaction_group: string;
   metadata: ColumnType<unknown, string | undefined, never>;
   balance_after: string;
@@ -143,7 +150,7 @@ export interface CreditLedgerEntriesTable {
 /** Each organization's entries summed by type; kept by a trigger (0005). */
 export interface CreditLedgerTotalsTable {
   organization_id: string;
-  entry_type: string;
+  entry_type: EntryType;
   total: string;
   entries: string;
 }
@@ -172,3 +179,6 @@ export interface DB {
   credit_ledger_totals: CreditLedgerTotalsTable;
   idempotency_keys: IdempotencyKeysTable;
 }
+
+/** Where a query runs: the database, or a transaction under way. */
+export type Executor = Kysely<DB> | Transaction<DB>;

@@ -1,5 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Executor } from '../db/schema.ts';
 
 export interface AuditEntry {
   actorUserId: string | null;
@@ -13,7 +12,7 @@ export interface AuditEntry {
 }
 
 /** Writes one audit row, inside the caller's transaction when it passes one. */
-export async function writeAudit(executor: Kysely<DB> | Transaction<DB>, entry: AuditEntry): Promise<void> {
+export async function writeAudit(executor: Executor, entry: AuditEntry): Promise<void> {
   await executor
     .insertInto('audit_log')
     .values({

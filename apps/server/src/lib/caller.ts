@@ -70,8 +70,8 @@ export function createAuthenticator(db: Kysely<DB>, tokens: TokenService) {
       organization: {
         id: row.org_id,
         name: row.org_name,
-        org_type: row.org_type as OrgType,
-        status: row.org_status as OrgStatus,
+        org_type: row.org_type,
+        status: row.org_status,
         path: row.path,
       },
     };

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { parentTypeOf, type OrgType } from '@console/domain';
+import { parentTypeOf, type OrgType, type UserStatus } from '@console/domain';
 import type { DB } from '../db/schema.ts';
 import { hashPassword } from '../lib/secrets.ts';
 
@@ -26,7 +26,7 @@ export async function houseId(db: Kysely<DB>): Promise<string> {
 
 export async function insertUser(
   db: Kysely<DB>,
-  user: { email: string; password: string; role: string; organizationId: string; status?: string },
+  user: { email: string; password: string; role: string; organizationId: string; status?: UserStatus },
 ) {
   return db
     .insertInto('users')

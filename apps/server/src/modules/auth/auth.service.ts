@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { MESSAGES, SESSION, type Session } from '@console/domain';
-import type { DB } from '../../db/schema.ts';
+import type { DB, Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { BadRequestError, UnauthorizedError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mail.ts';
@@ -28,7 +28,7 @@ interface Deps {
 const refreshExpiry = () => new Date(Date.now() + SESSION.refreshTokenTtlSeconds * 1000);
 
 export function createAuthService({ db, tokens, users, mailer, appUrl }: Deps) {
-  async function issue(executor: Kysely<DB> | Transaction<DB>, userId: string, sessionId: string): Promise<IssuedSession> {
+  async function issue(executor: Executor, userId: string, sessionId: string): Promise<IssuedSession> {
     const refreshToken = randomToken();
     await executor
       .insertInto('refresh_tokens')
@@ -73,7 +73,7 @@ export function createAuthService({ db, tokens, users, mailer, appUrl }: Deps) {
   }
 
   async function revokeSessions(
-    executor: Kysely<DB> | Transaction<DB>,
+    executor: Executor,
     userId: string,
     reason: string,
     exceptSessionId?: string,
