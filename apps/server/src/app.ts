@@ -13,30 +13,19 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { RATE_LIMITS } from '@console/domain';
-import type { Config } from './config.ts';
-import type { Database } from './db/connection.ts';
-import { createAuthenticator } from './lib/caller.ts';
+import { createContext, type ContextOptions } from './context.ts';
 import { errorBody, malformedRequest, registerErrorHandling, sendNotFound } from './lib/error-handler.ts';
 import { UnavailableError } from './lib/errors.ts';
-import { createMailer, type Mailer } from './lib/mail.ts';
 import { postgresRateLimitStore } from './lib/rate-limit.ts';
-import { createTokenService } from './lib/tokens.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { createAuthService } from './modules/auth/auth.service.ts';
+import { billingRoutes } from './modules/billing/billing.routes.ts';
+import { creditsRoutes } from './modules/credits/credits.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { debugRoutes } from './modules/debug/debug.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
-import { usersRoutes } from './modules/users/users.routes.ts';
-import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
-import { billingRoutes } from './modules/billing/billing.routes.ts';
-import { createBillingService } from './modules/billing/billing.service.ts';
-import { creditsRoutes } from './modules/credits/credits.routes.ts';
-import { createCreditsService } from './modules/credits/credits.service.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
-import { createInvitationsService } from './modules/invitations/invitations.service.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
-import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
-import { createUsersService } from './modules/users/users.service.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
@@ -54,53 +43,10 @@ declare module 'fastify' {
   }
 }
 
-export type RateLimitSettings = { [K in keyof typeof RATE_LIMITS]: number };
-
-export interface AppOptions {
-  config: Config;
-  database: Database;
-  jwtSecret: string;
+export interface AppOptions extends ContextOptions {
   logger: FastifyBaseLogger | boolean;
-  /** Overrides for tests and benchmarks; production uses RATE_LIMITS. */
-  rateLimits?: RateLimitSettings;
-  mailer?: Mailer;
   /** Serve the built console from apps/web/dist when it exists (default true). */
   serveWeb?: boolean;
-}
-
-function scaledRateLimits(factor: number): RateLimitSettings {
-  const { windowSeconds, ...counts } = RATE_LIMITS;
-  const scaled = Object.fromEntries(Object.entries(counts).map(([name, max]) => [name, Math.round(max * factor)]));
-  return { ...(scaled as Omit<RateLimitSettings, 'windowSeconds'>), windowSeconds };
-}
-
-/** Everything a route module may use: services and the authentication preHandler. */
-export type AppContext = ReturnType<typeof createContext>;
-
-function createContext(options: AppOptions, log: FastifyBaseLogger) {
-  const db = options.database.db;
-  const tokens = createTokenService(options.jwtSecret);
-  const mailer = options.mailer ?? createMailer({ db, smtpUrl: options.config.smtpUrl, logger: log });
-  const organizations = createOrganizationsService({ db });
-  const users = createUsersService({ db, organizations });
-  const credits = createCreditsService({ db, organizations });
-  const billing = createBillingService({ db, organizations });
-  const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl });
-  const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl });
-  return {
-    config: options.config,
-    db,
-    tokens,
-    mailer,
-    users,
-    auth,
-    organizations,
-    invitations,
-    credits,
-    billing,
-    authenticate: createAuthenticator(db, tokens),
-    rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
-  };
 }
 
 /** Content-Security-Policy the console runs under: nothing but this origin. */

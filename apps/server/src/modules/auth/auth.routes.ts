@@ -1,33 +1,24 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  MESSAGES,
-  SESSION,
-  okSchema,
-  passwordBodySchema,
-  recoverBodySchema,
-  recoverResponseSchema,
-  sessionSchema,
-  signInBodySchema,
-} from '@console/domain';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { MESSAGES, SESSION, authEndpoints as endpoints } from '@console/domain';
 import { callerOf } from '../../lib/caller.ts';
 import { limitBy } from '../../lib/rate-limit.ts';
-import { clearSessionCookie, sendSession } from '../../lib/session-cookie.ts';
-import type { AppContext } from '../../app.ts';
-import type { IssuedSession } from './auth.service.ts';
 import { clientInfo } from '../../lib/request-info.ts';
-
+import { routerOf } from '../../lib/route.ts';
+import { clearSessionCookie, sendSession } from '../../lib/session-cookie.ts';
+import type { AppContext } from '../../context.ts';
+import type { IssuedSession } from './auth.service.ts';
 
 const emailKey = (request: FastifyRequest) => {
   const email = (request.body as { email?: unknown } | undefined)?.email;
   return typeof email === 'string' ? email.trim().toLowerCase() : null;
 };
 
-export function authRoutes({ auth, authenticate, config, rateLimits }: AppContext): FastifyPluginAsyncZod {
+export function authRoutes({ auth, authenticate, config, rateLimits }: AppContext): FastifyPluginAsync {
   const secure = config.appUrl.startsWith('https://');
   const send = (reply: FastifyReply, issued: IssuedSession) => sendSession(reply, issued, secure);
 
   return async (app) => {
+    const route = routerOf(app, authenticate);
     const windowSeconds = rateLimits.windowSeconds;
     const signInLimit = limitBy(app, [
       { name: 'sign-in:address', max: rateLimits.signInPerAddress, windowSeconds, key: (r) => r.ip },
@@ -38,91 +29,52 @@ export function authRoutes({ auth, authenticate, config, rateLimits }: AppContex
       { name: 'recover:email', max: rateLimits.recoverPerEmail, windowSeconds, key: emailKey },
     ]);
 
-    app.post(
-      '/auth/sign-in',
-      {
-        preHandler: signInLimit,
-        schema: {
-          tags: ['auth'],
-          summary: 'Sign in with e-mail and password',
-          body: signInBodySchema,
-          response: { 200: sessionSchema },
-        },
-      },
-      async (request, reply) =>
-        send(reply, await auth.signIn(request.body.email, request.body.password, clientInfo(request))),
+    route(
+      endpoints.signIn,
+      async ({ body, raw }, reply) => send(reply, await auth.signIn(body.email, body.password, clientInfo(raw))),
+      { onRequest: [signInLimit] },
     );
 
-    app.post(
-      '/auth/refresh',
-      {
-        schema: {
-          tags: ['auth'],
-          summary: 'Rotate the refresh cookie and get a new access token',
-          response: { 200: sessionSchema },
-        },
-      },
-      async (request, reply) => {
-        try {
-          return send(reply, await auth.refresh(request.cookies[SESSION.refreshCookie]));
-        } catch (error) {
-          clearSessionCookie(reply);
-          throw error;
-        }
-      },
-    );
-
-    app.post(
-      '/auth/sign-out',
-      { schema: { tags: ['auth'], summary: 'End the current session', response: { 200: okSchema } } },
-      async (request, reply) => {
-        // An expired access token must not stop a sign-out: the cookie names the session too.
-        await authenticate(request).catch(() => undefined);
-        await auth.signOut(request.cookies[SESSION.refreshCookie], request.caller);
+    route(endpoints.refresh, async ({ raw }, reply) => {
+      try {
+        return send(reply, await auth.refresh(raw.cookies[SESSION.refreshCookie]));
+      } catch (error) {
         clearSessionCookie(reply);
-        return { ok: true as const };
-      },
-    );
+        throw error;
+      }
+    });
 
-    app.post(
-      '/auth/recover',
-      {
-        preHandler: recoverLimit,
-        schema: {
-          tags: ['auth'],
-          summary: 'Send a password reset link (same answer whether or not the account exists)',
-          body: recoverBodySchema,
-          response: { 200: recoverResponseSchema },
-        },
-      },
-      async (request) => {
-        await auth.recover(request.body.email, clientInfo(request));
+    route(endpoints.signOut, async ({ raw }, reply) => {
+      // An expired access token must not stop a sign-out: the cookie names the session too.
+      await authenticate(raw).catch(() => undefined);
+      await auth.signOut(raw.cookies[SESSION.refreshCookie], raw.caller);
+      clearSessionCookie(reply);
+      return { ok: true as const };
+    });
+
+    route(
+      endpoints.recover,
+      async ({ body, raw }) => {
+        await auth.recover(body.email, clientInfo(raw));
         return { message: MESSAGES.auth.resetSent };
       },
+      { onRequest: [recoverLimit] },
     );
 
-    app.post(
-      '/auth/password',
-      {
-        preHandler: recoverLimit,
-        schema: {
-          tags: ['auth'],
-          summary: 'Set a new password with a reset token, or change it when signed in',
-          body: passwordBodySchema,
-          response: { 200: okSchema },
-        },
-      },
-      async (request, reply) => {
-        const { password, token } = request.body;
-        if (token) {
-          await auth.resetPassword(token, password, clientInfo(request));
+    // With a reset token anyone sets a new password; without one, the signed-in caller changes theirs.
+    route(
+      endpoints.password,
+      async ({ body, raw }, reply) => {
+        if (body.token) {
+          await auth.resetPassword(body.token, body.password, clientInfo(raw));
           clearSessionCookie(reply);
         } else {
-          await authenticate(request);
-          await auth.changePassword(callerOf(request), password, clientInfo(request));
+          await authenticate(raw);
+          await auth.changePassword(callerOf(raw), body.password, clientInfo(raw));
         }
         return { ok: true as const };
       },
+      { onRequest: [recoverLimit] },
     );
   };
 }

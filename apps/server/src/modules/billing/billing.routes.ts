@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { billingEndpoints as endpoints } from '@console/domain';
 import { clientInfo } from '../../lib/request-info.ts';
 import { routerOf } from '../../lib/route.ts';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 
 export function billingRoutes({ billing, authenticate }: AppContext): FastifyPluginAsync {
   return async (app) => {

@@ -1,26 +1,9 @@
 import { Readable } from 'node:stream';
-import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  adjustmentSchema,
-  allocationResultSchema,
-  allocationSchema,
-  ledgerEntrySchema,
-  ledgerPageSchema,
-  ledgerQuerySchema,
-  usageImportResultSchema,
-  usageImportSchema,
-  type LedgerEntry,
-} from '@console/domain';
-import { callerOf } from '../../lib/caller.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { creditsEndpoints as endpoints, type LedgerEntry } from '@console/domain';
 import { clientInfo } from '../../lib/request-info.ts';
-import type { AppContext } from '../../app.ts';
-
-const tags = ['credits'];
-
-const idempotencyHeaders = z.object({
-  'idempotency-key': z.string().trim().min(1).max(200).optional(),
-});
+import { routerOf } from '../../lib/route.ts';
+import type { AppContext } from '../../context.ts';
 
 const CSV_COLUMNS = ['created_at', 'entry_type', 'amount', 'balance_after', 'notes', 'counterparty_org_id', 'transaction_group', 'external_ref', 'id'] as const;
 
@@ -47,88 +30,29 @@ function csvLine(entry: LedgerEntry): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
-export function creditsRoutes({ credits, authenticate }: AppContext): FastifyPluginAsyncZod {
+export function creditsRoutes({ credits, authenticate }: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.addHook('preHandler', authenticate);
-
-    app.post(
-      '/credits/allocations',
-      {
-        schema: {
-          tags,
-          summary: 'Move credits from your organization to an active direct child (Idempotency-Key honoured)',
-          headers: idempotencyHeaders,
-          body: allocationSchema,
-          response: { 200: allocationResultSchema },
-        },
-      },
-      async (request) =>
-        credits.allocate(callerOf(request), request.body, request.headers['idempotency-key'] ?? null, clientInfo(request)),
+    const route = routerOf(app, authenticate);
+    route(endpoints.allocate, async ({ caller, body, headers, raw }) =>
+      credits.allocate(caller, body, headers['idempotency-key'] ?? null, clientInfo(raw)),
     );
-
-    app.post(
-      '/credits/adjustments',
-      {
-        schema: {
-          tags,
-          summary: "House admins add or remove credits on their own house, with a reason",
-          body: adjustmentSchema,
-          response: { 200: z.object({ entry: ledgerEntrySchema }) },
-        },
-      },
-      async (request) => ({ entry: await credits.adjust(callerOf(request), request.body, clientInfo(request)) }),
-    );
-
-    app.post(
-      '/credits/usage',
-      {
-        schema: {
-          tags,
-          summary: 'House admins record consumption and refunds; external_ref makes each record idempotent',
-          body: usageImportSchema,
-          response: { 200: usageImportResultSchema },
-        },
-      },
-      async (request) => credits.importUsage(callerOf(request), request.body.records, clientInfo(request)),
-    );
-
-    app.get(
-      '/credits/ledger',
-      {
-        schema: {
-          tags,
-          summary: 'Ledger of an organization in scope, newest first, 20 a page with a cursor',
-          querystring: ledgerQuerySchema,
-          response: { 200: ledgerPageSchema },
-        },
-      },
-      async (request) => credits.ledger(callerOf(request), request.query),
-    );
-
-    app.get(
-      '/credits/ledger/export',
-      {
-        schema: {
-          tags,
-          summary: 'The same filtered entries as CSV, streamed',
-          querystring: ledgerQuerySchema.omit({ cursor: true, limit: true }),
-        },
-      },
-      async (request, reply) => {
-        const rows = credits.exportRows(callerOf(request), { ...request.query, limit: 1000 });
-        // Pull the first row before answering, so a refusal still gets its proper status.
-        const first = await rows.next();
-        async function* lines() {
-          yield `${CSV_COLUMNS.join(',')}\r\n`;
-          if (!first.done) yield csvLine(first.value);
-          for await (const entry of rows) yield csvLine(entry);
-        }
-        const day = new Date().toISOString().slice(0, 10);
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="credit-ledger-${day}.csv"`)
-          .send(Readable.from(lines()));
-      },
-    );
+    route(endpoints.adjust, async ({ caller, body, raw }) => ({ entry: await credits.adjust(caller, body, clientInfo(raw)) }));
+    route(endpoints.importUsage, async ({ caller, body, raw }) => credits.importUsage(caller, body.records, clientInfo(raw)));
+    route(endpoints.ledger, async ({ caller, query }) => credits.ledger(caller, query));
+    route(endpoints.exportLedger, async ({ caller, query }, reply) => {
+      const rows = credits.exportRows(caller, { ...query, limit: 1000 });
+      // Pull the first row before answering, so a refusal still gets its proper status.
+      const first = await rows.next();
+      async function* lines() {
+        yield `${CSV_COLUMNS.join(',')}\r\n`;
+        if (!first.done) yield csvLine(first.value);
+        for await (const entry of rows) yield csvLine(entry);
+      }
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="credit-ledger-${day}.csv"`)
+        .send(Readable.from(lines()));
+    });
   };
 }

@@ -1,23 +1,19 @@
-import { z } from 'zod';
+import type { FastifyPluginAsync } from 'fastify';
 import { sql } from 'kysely';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app.ts';
+import { healthEndpoints as endpoints } from '@console/domain';
+import { routerOf } from '../../lib/route.ts';
+import type { AppContext } from '../../context.ts';
 
-const healthSchema = z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unreachable']) });
-
-export function healthRoutes({ db }: AppContext): FastifyPluginAsyncZod {
+export function healthRoutes({ db, authenticate }: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.get(
-      '/health',
-      { schema: { tags: ['ops'], summary: 'Liveness and database state', response: { 200: healthSchema, 503: healthSchema } } },
-      async (_request, reply) => {
-        try {
-          await sql`select 1`.execute(db);
-          return { status: 'ok' as const, database: 'ok' as const };
-        } catch {
-          return reply.code(503).send({ status: 'degraded', database: 'unreachable' });
-        }
-      },
-    );
+    const route = routerOf(app, authenticate);
+    route(endpoints.check, async (_request, reply) => {
+      try {
+        await sql`select 1`.execute(db);
+        return { status: 'ok' as const, database: 'ok' as const };
+      } catch {
+        return reply.code(503).send({ status: 'degraded', database: 'unreachable' });
+      }
+    });
   };
 }

@@ -1,119 +1,33 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  createOrganizationSchema,
-  idParamsSchema,
-  listOrganizationsQuerySchema,
-  organizationDetailSchema,
-  organizationListSchema,
-  treeQuerySchema,
-  treeSchema,
-  updateOrganizationSchema,
-  verifyChildrenSchema,
-} from '@console/domain';
-import { callerOf } from '../../lib/caller.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { organizationsEndpoints as endpoints } from '@console/domain';
 import { clientInfo } from '../../lib/request-info.ts';
-import type { AppContext } from '../../app.ts';
+import { routerOf } from '../../lib/route.ts';
+import type { AppContext } from '../../context.ts';
 
-const tags = ['organizations'];
-
-export function organizationsRoutes({ organizations, credits, authenticate }: AppContext): FastifyPluginAsyncZod {
+export function organizationsRoutes({ organizations, credits, authenticate }: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.addHook('preHandler', authenticate);
-
-    app.get(
-      '/organizations',
-      {
-        schema: {
-          tags,
-          summary: 'Children or descendants of an organization in scope, filtered and paged',
-          querystring: listOrganizationsQuerySchema,
-          response: { 200: organizationListSchema },
-        },
-      },
-      async (request) => organizations.list(callerOf(request), request.query),
-    );
-
-    app.get(
-      '/organizations/tree',
-      {
-        schema: {
-          tags,
-          summary: 'One level of the hierarchy with counts (expanded on demand)',
-          querystring: treeQuerySchema,
-          response: { 200: treeSchema },
-        },
-      },
-      async (request) => organizations.tree(callerOf(request), request.query.organization_id),
-    );
-
-    app.post(
-      '/organizations',
-      {
-        schema: {
-          tags,
-          summary: "Create a direct child of the caller's organization, optionally with credits moved from it",
-          body: createOrganizationSchema,
-          response: { 201: organizationDetailSchema },
-        },
-      },
-      async (request, reply) => {
-        const caller = callerOf(request);
-        const info = clientInfo(request);
-        const { initial_balance: initialBalance } = request.body;
-        const organization = await organizations.create(
-          caller,
-          request.body,
-          info,
-          initialBalance ? (trx, child) => credits.moveInitialBalance(trx, caller, child, initialBalance, info) : undefined,
-        );
-        return reply.code(201).send({ organization });
-      },
-    );
-
-    app.get(
-      '/organizations/:id',
-      {
-        schema: { tags, summary: 'One organization with its billing settings', params: idParamsSchema, response: { 200: organizationDetailSchema } },
-      },
-      async (request) => ({ organization: await organizations.get(callerOf(request), request.params.id) }),
-    );
-
-    app.patch(
-      '/organizations/:id',
-      {
-        schema: {
-          tags,
-          summary: 'Update name, description, status or disable_parent_invites (own organization or a direct child)',
-          params: idParamsSchema,
-          body: updateOrganizationSchema,
-          response: { 200: organizationDetailSchema },
-        },
-      },
-      async (request) => ({
-        organization: await organizations.update(callerOf(request), request.params.id, request.body, clientInfo(request)),
-      }),
-    );
-
-    app.delete(
-      '/organizations/:id',
-      { schema: { tags, summary: 'Soft-delete an empty child organization (admins of its parent)', params: idParamsSchema } },
-      async (request, reply) => {
-        await organizations.remove(callerOf(request), request.params.id, clientInfo(request));
-        return reply.code(204).send();
-      },
-    );
-
-    app.get(
-      '/organizations/:id/verify-children',
-      {
-        schema: {
-          tags,
-          summary: 'Debug: direct children against the descendant procedure',
-          params: idParamsSchema,
-          response: { 200: verifyChildrenSchema },
-        },
-      },
-      async (request) => organizations.verifyChildren(callerOf(request), request.params.id),
-    );
+    const route = routerOf(app, authenticate);
+    route(endpoints.list, async ({ caller, query }) => organizations.list(caller, query));
+    route(endpoints.tree, async ({ caller, query }) => organizations.tree(caller, query.organization_id));
+    route(endpoints.create, async ({ caller, body, raw }, reply) => {
+      const info = clientInfo(raw);
+      const { initial_balance: initialBalance } = body;
+      const organization = await organizations.create(
+        caller,
+        body,
+        info,
+        initialBalance ? (trx, child) => credits.moveInitialBalance(trx, caller, child, initialBalance, info) : undefined,
+      );
+      return reply.code(201).send({ organization });
+    });
+    route(endpoints.get, async ({ caller, params }) => ({ organization: await organizations.get(caller, params.id) }));
+    route(endpoints.update, async ({ caller, params, body, raw }) => ({
+      organization: await organizations.update(caller, params.id, body, clientInfo(raw)),
+    }));
+    route(endpoints.remove, async ({ caller, params, raw }, reply) => {
+      await organizations.remove(caller, params.id, clientInfo(raw));
+      return reply.code(204).send();
+    });
+    route(endpoints.verifyChildren, async ({ caller, params }) => organizations.verifyChildren(caller, params.id));
   };
 }

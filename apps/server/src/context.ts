@@ -1,0 +1,66 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { RATE_LIMITS } from '@console/domain';
+import type { Config } from './config.ts';
+import type { Database } from './db/connection.ts';
+import { createAuthenticator } from './lib/caller.ts';
+import { createMailer, type Mailer } from './lib/mail.ts';
+import { createTokenService } from './lib/tokens.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { createBillingService } from './modules/billing/billing.service.ts';
+import { createCreditsService } from './modules/credits/credits.service.ts';
+import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
+import { createDebugService } from './modules/debug/debug.service.ts';
+import { createInvitationsService } from './modules/invitations/invitations.service.ts';
+import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
+import { createUsersService } from './modules/users/users.service.ts';
+
+export type RateLimitSettings = { [K in keyof typeof RATE_LIMITS]: number };
+
+/** What the context is built from. */
+export interface ContextOptions {
+  config: Config;
+  database: Database;
+  jwtSecret: string;
+  /** Overrides for tests and benchmarks; production uses RATE_LIMITS. */
+  rateLimits?: RateLimitSettings;
+  mailer?: Mailer;
+}
+
+function scaledRateLimits(factor: number): RateLimitSettings {
+  const { windowSeconds, ...counts } = RATE_LIMITS;
+  const scaled = Object.fromEntries(Object.entries(counts).map(([name, max]) => [name, Math.round(max * factor)]));
+  return { ...(scaled as Omit<RateLimitSettings, 'windowSeconds'>), windowSeconds };
+}
+
+/** Everything a route module may use: the services, the authentication preHandler and the settings. */
+export type AppContext = ReturnType<typeof createContext>;
+
+export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
+  const db = options.database.db;
+  const tokens = createTokenService(options.jwtSecret);
+  const mailer = options.mailer ?? createMailer({ db, smtpUrl: options.config.smtpUrl, logger: log });
+  const organizations = createOrganizationsService({ db });
+  const users = createUsersService({ db, organizations });
+  const credits = createCreditsService({ db, organizations });
+  const billing = createBillingService({ db, organizations });
+  const dashboard = createDashboardService({ db, organizations });
+  const debug = createDebugService({ db });
+  const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl });
+  const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl });
+  return {
+    config: options.config,
+    db,
+    tokens,
+    mailer,
+    users,
+    auth,
+    organizations,
+    invitations,
+    credits,
+    billing,
+    dashboard,
+    debug,
+    authenticate: createAuthenticator(db, tokens),
+    rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
+  };
+}
