@@ -1,14 +1,13 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { MESSAGES, TREE_CHILDREN_LIMIT, can, type BillingResponse, type CapacityResponse, type OrgStatus, type OrgType } from '@console/domain';
-import type { DB } from '../../db/schema.ts';
+import { sql, type Kysely } from 'kysely';
+import { MESSAGES, TREE_CHILDREN_LIMIT, mayAllocateTo, maySetAgentLimit, type BillingResponse, type CapacityResponse } from '@console/domain';
+import type { DB, Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { requirePermission, type OrganizationsService } from '../organizations/organizations.service.ts';
+import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
 const b = MESSAGES.billing;
-type Executor = Kysely<DB> | Transaction<DB>;
 
 /** Sum of the live children's limits of an organization. */
 async function childrenTotal(executor: Executor, organizationId: string): Promise<number> {
@@ -39,16 +38,8 @@ async function maxLimit(executor: Executor, organizationId: string, parentId: st
 }
 
 export function createBillingService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
-  /** A direct child's limit is set by its parent's admins; a house admin sets the own house's. */
-  function mayManageLimit(caller: Caller, target: { id: string; parent_org_id: string | null; org_type: string }) {
-    if (!can(caller.role, 'organizations.manage_activated_agent_limit')) return false;
-    if (target.parent_org_id === caller.organization.id) return true;
-    return target.org_type === 'house' && target.id === caller.organization.id && caller.role === 'house_admin';
-  }
-
   return {
     async get(caller: Caller, id: string): Promise<BillingResponse> {
-      requirePermission(caller, 'billing.view');
       const org = await organizations.visible(caller, id);
       const [children, max] = await Promise.all([childrenTotal(db, org.id), maxLimit(db, org.id, org.parent_org_id)]);
       return {
@@ -58,15 +49,13 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
         max_activated_agent_limit: max,
         children_limit_total: children,
         permissions: {
-          manage_activated_agent_limit: mayManageLimit(caller, org),
-          allocate_credits:
-            can(caller.role, 'organizations.allocate_credits') && org.parent_org_id === caller.organization.id && org.status === 'active',
+          manage_activated_agent_limit: maySetAgentLimit(caller, org),
+          allocate_credits: mayAllocateTo(caller, org),
         },
       };
     },
 
     async capacity(caller: Caller, id: string): Promise<CapacityResponse> {
-      requirePermission(caller, 'billing.view');
       const org = await organizations.visible(caller, id);
       const [total, children] = await Promise.all([
         childrenTotal(db, org.id),
@@ -86,7 +75,7 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
         activated_agent_limit: org.activated_agent_limit,
         children_limit_total: total,
         available_parent_capacity: org.activated_agent_limit - total,
-        children: children.map((c) => ({ ...c, org_type: c.org_type as OrgType, status: c.status as OrgStatus })),
+        children,
       };
     },
 
@@ -98,7 +87,8 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
     async setAgentLimit(caller: Caller, id: string, limit: number, info: ClientInfo): Promise<BillingResponse> {
       await db.transaction().execute(async (trx) => {
         const target = await organizations.visible(caller, id, trx);
-        if (!mayManageLimit(caller, target)) throw new ForbiddenError(b.onlyParentAdmins);
+        // A direct child's limit is set by its parent's admins; the house's by its own admins.
+        if (!maySetAgentLimit(caller, target)) throw new ForbiddenError(b.onlyParentAdmins);
         const locked = [target.id, ...(target.parent_org_id ? [target.parent_org_id] : [])].sort();
         const rows = await trx
           .selectFrom('organization_billing_settings')

@@ -1,7 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import {
   MESSAGES,
+  isOwnOrganization,
+  mayAdjustBalance,
+  mayAllocateFrom,
+  mayAllocateTo,
   type AllocationInput,
   type AllocationResult,
   type EntryType,
@@ -9,16 +13,16 @@ import {
   type LedgerPage,
   type LedgerParams,
 } from '@console/domain';
-import type { DB } from '../../db/schema.ts';
+import type { CreditLedgerEntriesTable, DB, Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
+import { requirePermission } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { BadRequestError, ConflictError, ForbiddenError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { reconcile } from './reconcile.ts';
-import { requirePermission, type OrganizationsService } from '../organizations/organizations.service.ts';
+import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
 const c = MESSAGES.credits;
-type Executor = Kysely<DB> | Transaction<DB>;
 
 /** One side of a movement: signed amount (an exact decimal string) on one organization. */
 export interface Movement {
@@ -31,23 +35,14 @@ export interface Movement {
 
 const negate = (amount: string) => (amount.startsWith('-') ? amount.slice(1) : `-${amount}`);
 
-function toEntry(row: {
-  id: string;
-  organization_id: string;
-  amount: string;
-  entry_type: string;
-  transaction_group: string;
-  metadata: unknown;
-  balance_after: string;
-  external_ref: string | null;
-  created_by: string | null;
-  created_at: Date;
-}): LedgerEntry {
+type EntryRow = Selectable<CreditLedgerEntriesTable>;
+
+function toEntry(row: EntryRow): LedgerEntry {
   return {
     id: row.id,
     organization_id: row.organization_id,
     amount: row.amount,
-    entry_type: row.entry_type as EntryType,
+    entry_type: row.entry_type,
     transaction_group: row.transaction_group,
     metadata: (row.metadata ?? {}) as Record<string, unknown>,
     balance_after: row.balance_after,
@@ -89,7 +84,7 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
       ),
     );
     // The rows are locked, so the balances this statement reads cannot change under it.
-    const { rows } = await sql<Parameters<typeof toEntry>[0]>`
+    const { rows } = await sql<EntryRow>`
       with m (ord, organization_id, amount, entry_type, metadata, external_ref) as (values ${values}),
       steps as (
         select m.*, b.credit_balance + sum(m.amount) over (partition by m.organization_id order by m.ord) as balance_after
@@ -125,16 +120,16 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
 
   /** The caller's own organization as the source of credits; 404 for what it cannot see. */
   async function ownSource(caller: Caller, fromOrgId: string, executor: Executor) {
-    if (fromOrgId !== caller.organization.id) {
+    if (!mayAllocateFrom(caller, { id: fromOrgId })) {
       await organizations.visible(caller, fromOrgId, executor);
       throw new ForbiddenError(c.onlyOwnOrganization);
     }
   }
 
-  /** An active direct child of the caller's organization, or the spec's refusal. */
+  /** An active direct child of the caller's organization, or a rule refusal (422 not_direct_child). */
   async function directChild(caller: Caller, toOrgId: string, executor: Executor) {
     const child = await organizations.visible(caller, toOrgId, executor);
-    if (child.parent_org_id !== caller.organization.id || child.status !== 'active') throw new RuleError(c.notDirectChild, 'not_direct_child');
+    if (!mayAllocateTo(caller, child)) throw new RuleError(c.notDirectChild, 'not_direct_child');
     return child;
   }
 
@@ -164,16 +159,13 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
     return { rows: shown, nextCursor: more ? String(shown[shown.length - 1]!.seq) : null };
   }
 
-  async function readable(caller: Caller, organizationId: string | undefined) {
-    requirePermission(caller, 'billing.view');
-    return organizations.visible(caller, organizationId ?? caller.organization.id);
-  }
+  const readable = (caller: Caller, organizationId: string | undefined) =>
+    organizations.visible(caller, organizationId ?? caller.organization.id);
 
   return {
     move,
 
     async allocate(caller: Caller, input: AllocationInput & { amount: string }, idempotencyKey: string | null, info: ClientInfo): Promise<AllocationResult> {
-      requirePermission(caller, 'organizations.allocate_credits');
       const request = { from_org_id: input.from_org_id, to_org_id: input.to_org_id, amount: input.amount, notes: input.notes ?? null };
       const requestHash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
       return db.transaction().execute(async (trx) => {
@@ -235,8 +227,9 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
     /** Credits enter or leave the system here: house admins, on their own house, with a reason. */
     async adjust(caller: Caller, input: { organization_id?: string; direction: 'increase' | 'decrease'; amount: string; reason: string }, info: ClientInfo): Promise<LedgerEntry> {
       const target = input.organization_id ?? caller.organization.id;
-      if (caller.role !== 'house_admin' || target !== caller.organization.id) {
-        if (target !== caller.organization.id) await organizations.visible(caller, target);
+      if (!mayAdjustBalance(caller, { id: target })) {
+        // Another organization outside the caller's subtree answers 404, like everywhere else.
+        if (!isOwnOrganization(caller, { id: target })) await organizations.visible(caller, target);
         throw new ForbiddenError(c.adjustOnlyHouse);
       }
       return db.transaction().execute(async (trx) => {
@@ -267,15 +260,15 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
     },
 
     /**
-     * Records metered usage (consumption) and its refunds for an organization in the house
-     * admin's tree. `external_ref` makes each record idempotent; each record stands alone.
+     * Records metered usage (consumption) and its refunds for organizations in the
+     * caller's subtree (the route requires credits.import_usage). `external_ref` makes each
+     * record idempotent; each record stands alone.
      */
     async importUsage(
       caller: Caller,
       records: { organization_id: string; kind: 'consumption' | 'refund'; amount: string; external_ref: string; usage?: Record<string, unknown> }[],
       info: ClientInfo,
     ) {
-      if (caller.role !== 'house_admin') throw new ForbiddenError();
       // Every organization is checked before any record is written: a refusal leaves nothing half imported.
       const orgs = [];
       for (const record of records) orgs.push(await organizations.visible(caller, record.organization_id));

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   DASHBOARD_CHILDREN_SHOWN,
   DASHBOARD_USAGE_PERIOD_DAYS,
@@ -7,7 +7,8 @@ import {
   ORG_TYPES,
   PAGING,
   USER_STATUSES,
-  can,
+  isOwnOrganization,
+  mayViewOrganization,
   percentChange,
   type Dashboard,
   type EntryType,
@@ -15,13 +16,11 @@ import {
   type OrgType,
   type UserStatus,
 } from '@console/domain';
-import type { DB } from '../../db/schema.ts';
+import type { DB, Executor } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import { likeEscape } from '../../lib/sql.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
-
-type Executor = Kysely<DB> | Transaction<DB>;
 
 /** `now()` minus N days, as exact timestamptz text, by N. */
 export type Boundaries = Record<number, string>;
@@ -90,13 +89,7 @@ async function organizationFigures(db: Executor, org: { id: string; path: string
     total: counts.total!,
     by_status: Object.fromEntries(ORG_STATUSES.map((s) => [s, counts[`status_${s}`]!])) as Record<OrgStatus, number>,
     by_type: Object.fromEntries(ORG_TYPES.map((t) => [t, counts[`type_${t}`]!])) as Record<OrgType, number>,
-    recent: recent.map((r) => ({
-      id: r.id,
-      name: r.name,
-      org_type: r.org_type as OrgType,
-      status: r.status as OrgStatus,
-      created_at: r.created_at.toISOString(),
-    })),
+    recent: recent.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
     growth: {
       monthly: growth(GROWTH_PERIODS.monthly),
       quarterly: growth(GROWTH_PERIODS.quarterly),
@@ -180,7 +173,7 @@ async function usageHistory(db: Executor, organizationId: string) {
  * and from those sums the allocated and received totals.
  */
 async function ledgerTotals(db: Executor, organizationId: string) {
-  const { rows } = await sql<{ entry_type: string | null; total: string; count: number }>`
+  const { rows } = await sql<{ entry_type: EntryType | 'allocated' | 'received'; total: string; count: number }>`
     with by_type as (
       select entry_type, total, entries::int as count
       from credit_ledger_totals
@@ -192,12 +185,12 @@ async function ledgerTotals(db: Executor, organizationId: string) {
     union all
     select 'received', round(coalesce(sum(total) filter (where entry_type in ('allocation_received', 'initial_balance')), 0), 2)::text, 0 from by_type
   `.execute(db);
-  const order = (type: string) => ENTRY_TYPES.indexOf(type as EntryType);
-  const byEntryType = rows.filter((r) => order(r.entry_type!) >= 0);
+  const byEntryType = rows.flatMap(({ entry_type, total, count }) =>
+    entry_type === 'allocated' || entry_type === 'received' ? [] : [{ entry_type, total, count }],
+  );
+  const order = (type: EntryType) => ENTRY_TYPES.indexOf(type);
   return {
-    byEntryType: byEntryType
-      .map((r) => ({ entry_type: r.entry_type as EntryType, total: r.total, count: r.count }))
-      .sort((a, b) => order(a.entry_type) - order(b.entry_type)),
+    byEntryType: byEntryType.sort((a, b) => order(a.entry_type) - order(b.entry_type)),
     allocated: rows.find((r) => r.entry_type === 'allocated')!.total,
     received: rows.find((r) => r.entry_type === 'received')!.total,
   };
@@ -228,7 +221,7 @@ async function childFigures(db: Executor, organizationId: string) {
     count: totals.count,
     total_balance: totals.total_balance,
     limitTotal: totals.limit_total,
-    children: rows.map((r) => ({ ...r, org_type: r.org_type as OrgType, status: r.status as OrgStatus })),
+    children: rows,
   };
 }
 
@@ -251,10 +244,10 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
    * (the user level) see only their own organization, and naming another answers 403.
    */
   async function target(caller: Caller, organizationId: string | undefined) {
-    if (!organizationId || organizationId === caller.organization.id) {
+    if (!organizationId || isOwnOrganization(caller, { id: organizationId })) {
       return organizations.visible(caller, caller.organization.id);
     }
-    if (!can(caller.role, 'organizations.get')) throw new ForbiddenError();
+    if (!mayViewOrganization(caller)) throw new ForbiddenError();
     return organizations.visible(caller, organizationId);
   }
 
@@ -284,7 +277,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           const children = await childFigures(trx, org.id);
           const team = await teamFigures(trx, org.id);
           return {
-            organization: { id: org.id, name: org.name, org_type: org.org_type as OrgType, status: org.status as OrgStatus },
+            organization: { id: org.id, name: org.name, org_type: org.org_type, status: org.status },
             generated_at: new Date(now).toISOString(),
             organizations: orgFigures,
             credits: {

@@ -2,25 +2,29 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import {
   MESSAGES,
   SESSION,
+  can,
+  isOwnOrDirectChild,
   isRoleValidForOrgType,
-  roleLevel,
+  mayGrantRole,
+  mayInviteTo,
+  mayManagePeopleOf,
   type AcceptResult,
   type CreateInvitationInput,
   type Invitation,
   type InvitationList,
   type InvitationStatus,
   type ListInvitationsParams,
-  type OrgType,
 } from '@console/domain';
-import type { DB } from '../../db/schema.ts';
+import type { DB, Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
+import { requireInSubtree } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { AppError, ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
+import { AppError, ConflictError, ForbiddenError, RuleError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mail.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { hashPassword, hashToken, randomToken } from '../../lib/secrets.ts';
-import { requirePermission, type OrganizationsService } from '../organizations/organizations.service.ts';
-import { rankOf, type UsersService } from '../users/users.service.ts';
+import type { OrganizationsService } from '../organizations/organizations.service.ts';
+import type { UsersService } from '../users/users.service.ts';
 import type { AuthService, IssuedSession } from '../auth/auth.service.ts';
 
 const m = MESSAGES.invitations;
@@ -34,7 +38,7 @@ interface Deps {
   appUrl: string;
 }
 
-function invitationQuery(db: Kysely<DB> | Transaction<DB>) {
+function invitationQuery(db: Executor) {
   return db
     .selectFrom('invitations as i')
     .innerJoin('organizations as o', 'o.id', 'i.organization_id')
@@ -64,7 +68,7 @@ type InvitationRow = Awaited<ReturnType<ReturnType<typeof invitationQuery>['exec
 /** A pending invitation past its expiry reads as expired. */
 function effectiveStatus(row: InvitationRow): InvitationStatus {
   if (row.status === 'pending' && row.expires_at <= new Date()) return 'expired';
-  return row.status as InvitationStatus;
+  return row.status;
 }
 
 function toInvitation(row: InvitationRow): Invitation {
@@ -107,13 +111,18 @@ export function createInvitationsService({ db, organizations, users, auth, maile
     });
   }
 
-  /** Invitations the caller may administer: own organization or a direct child, admins only for changes. */
+  /**
+   * An invitation the caller may resend, copy or revoke: in its subtree (404 otherwise),
+   * by those who manage invitations, of the own organization or a direct child.
+   */
   async function manageable(caller: Caller, id: string, trx: Transaction<DB>) {
-    const row = await invitationQuery(trx).where('i.id', '=', id).forUpdate('i').executeTakeFirst();
+    const found = await invitationQuery(trx).where('i.id', '=', id).forUpdate('i').executeTakeFirst();
     // A soft-deleted organization's invitations are gone with it, like the organization.
-    if (!row || row.org_deleted_at || !row.path.startsWith(caller.organization.path)) throw new NotFoundError('Invitation not found');
-    if (roleLevel(caller.role) !== 'admin') throw new ForbiddenError();
-    users.requireManageable(caller, row);
+    const row = requireInSubtree(caller, found?.org_deleted_at ? null : found, 'Invitation not found');
+    if (!can(caller.role, 'invitations.manage')) throw new ForbiddenError();
+    if (!isOwnOrDirectChild(caller, { id: row.organization_id, parent_org_id: row.org_parent_id })) {
+      throw new ForbiddenError(MESSAGES.users.onlyOwnOrDirectChild);
+    }
     return row;
   }
 
@@ -149,13 +158,11 @@ export function createInvitationsService({ db, organizations, users, auth, maile
 
   return {
     async create(caller: Caller, input: CreateInvitationInput, info: ClientInfo): Promise<Invitation> {
-      requirePermission(caller, 'users.create');
       const org = await organizations.visible(caller, input.organization_id ?? caller.organization.id);
-      users.requireManageable(caller, { organization_id: org.id, org_parent_id: org.parent_org_id });
-      if (org.id !== caller.organization.id && org.disable_parent_invites) throw new ForbiddenError(m.parentInvitesDisabled);
-      const orgType = org.org_type as OrgType;
-      if (!isRoleValidForOrgType(input.role, orgType)) throw new RuleError(MESSAGES.users.roleNotForOrgType(input.role, orgType));
-      if (rankOf(input.role) > rankOf(caller.role)) throw new ForbiddenError(MESSAGES.users.roleAboveOwn);
+      if (!mayManagePeopleOf(caller, org)) throw new ForbiddenError(MESSAGES.users.onlyOwnOrDirectChild);
+      if (!mayInviteTo(caller, org)) throw new ForbiddenError(m.parentInvitesDisabled);
+      if (!isRoleValidForOrgType(input.role, org.org_type)) throw new RuleError(MESSAGES.users.roleNotForOrgType(input.role, org.org_type));
+      if (!mayGrantRole(caller, input.role)) throw new ForbiddenError(MESSAGES.users.roleAboveOwn);
 
       const token = randomToken();
       const invitation = await db.transaction().execute(async (trx) => {
@@ -201,7 +208,6 @@ export function createInvitationsService({ db, organizations, users, auth, maile
     },
 
     async list(caller: Caller, query: ListInvitationsParams): Promise<InvitationList> {
-      requirePermission(caller, 'users.list');
       const org = await organizations.visible(caller, query.organization_id ?? caller.organization.id);
       let filtered = invitationQuery(db).where('i.organization_id', '=', org.id);
       if (query.status === 'pending') filtered = filtered.where('i.status', '=', 'pending').where('i.expires_at', '>', sql<Date>`now()`);
@@ -280,10 +286,7 @@ export function createInvitationsService({ db, organizations, users, auth, maile
         }
         if (!caller) return { result: 'requires_login', requiresLogin: true, email: row.email };
         if (caller.userId !== account.id) throw new ForbiddenError(m.otherAccount);
-        if (account.organization_id !== row.organization_id && roleLevel(account.role) === 'admin') {
-          await users.requireAnotherAdmin(trx, account.organization_id, account.id);
-        }
-        await users.assignMembership(trx, account.id, row.organization_id, row.role);
+        await users.assignMembership(trx, account, row.organization_id, row.role);
         await markAccepted(trx, row.id, account.id);
         await writeAudit(trx, { actorUserId: account.id, organizationId: row.organization_id, action: 'invitation.accept', targetType: 'invitation', targetId: row.id, details: { role: row.role, from_organization_id: account.organization_id }, ...info });
         return { result: 'accepted', organizationId: row.organization_id, organizationName: row.organization_name, role: row.role };

@@ -3,29 +3,27 @@ import {
   MESSAGES,
   TREE_CHILDREN_LIMIT,
   TREE_DESCENDANT_COUNT_CAP,
-  can,
-  mayOpenDebug,
   childTypeOf,
+  mayCreateChildOrganization,
+  mayDeleteOrganization,
+  mayEditOrganization,
+  mayOpenDebug,
   type CreateOrganizationInput,
   type ListOrganizationsParams,
   type Organization,
   type OrganizationDetail,
   type OrganizationList,
   type OrganizationTree,
-  type OrgStatus,
-  type OrgType,
-  type Permission,
   type UpdateOrganizationInput,
   type VerifyChildren,
 } from '@console/domain';
-import type { DB } from '../../db/schema.ts';
+import type { DB, Executor } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { writeAudit } from '../../lib/audit.ts';
-import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
+import { requireInSubtree } from '../../lib/authorize.ts';
+import { ForbiddenError, RuleError } from '../../lib/errors.ts';
 import { likeEscape } from '../../lib/sql.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-
-type Executor = Kysely<DB> | Transaction<DB>;
 
 const m = MESSAGES.organizations;
 
@@ -67,9 +65,9 @@ function toOrganization(row: OrgRow): Organization {
     id: row.id,
     name: row.name,
     description: row.description,
-    org_type: row.org_type as OrgType,
+    org_type: row.org_type,
     parent_org_id: row.parent_org_id,
-    status: row.status as OrgStatus,
+    status: row.status,
     disable_parent_invites: row.disable_parent_invites,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -78,16 +76,6 @@ function toOrganization(row: OrgRow): Organization {
     activated_agent_limit: billing.activated_agent_limit,
     organization_billing_settings: billing,
   };
-}
-
-
-export function requirePermission(caller: Caller, permission: Permission) {
-  if (!can(caller.role, permission)) throw new ForbiddenError();
-}
-
-/** A caller sees its own organization and every descendant: the path starts with its own. */
-export function inScope(caller: Caller, path: string): boolean {
-  return path.startsWith(caller.organization.path);
 }
 
 /**
@@ -116,11 +104,12 @@ export function listPage(db: Executor, anchor: { id: string; path: string }, que
 }
 
 export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
-  /** The organization if the caller may see it; 404 otherwise, whether it exists or not. */
+  /**
+   * The organization if the caller may see it (its own or a descendant); 404 otherwise,
+   * whether it exists or not.
+   */
   async function visible(caller: Caller, id: string, executor: Executor = db): Promise<OrgRow> {
-    const row = await baseQuery(executor).where('o.id', '=', id).executeTakeFirst();
-    if (!row || !inScope(caller, row.path)) throw new NotFoundError(m.notFound);
-    return row;
+    return requireInSubtree(caller, await baseQuery(executor).where('o.id', '=', id).executeTakeFirst(), m.notFound);
   }
 
   async function detail(row: OrgRow, executor: Executor = db): Promise<OrganizationDetail> {
@@ -136,7 +125,7 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
   return {
     visible,
 
-    /** Ids of an organization and all its live descendants (the spec's procedure). */
+    /** Ids of an organization and all its live descendants (the procedure the debug page checks against). */
     async getDescendantOrgIdsOrSelf(orgId: string, executor: Executor = db): Promise<string[]> {
       const rows = await executor
         .selectFrom('organizations as o')
@@ -152,7 +141,6 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
     },
 
     async list(caller: Caller, query: ListOrganizationsParams): Promise<OrganizationList> {
-      requirePermission(caller, 'organizations.list');
       const anchor = await visible(caller, query.organization_id ?? caller.organization.id);
       const [rows, count] = await Promise.all([
         listPage(db, anchor, query).execute(),
@@ -170,7 +158,6 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
 
     /** One level of the Hierarchy view, with counts so the console knows what can expand. */
     async tree(caller: Caller, organizationId: string | undefined): Promise<OrganizationTree> {
-      requirePermission(caller, 'organizations.list');
       const node = await visible(caller, organizationId ?? caller.organization.id);
       const childCount = (parent: string) =>
         sql<number>`(select count(*)::int from organizations c where c.parent_org_id = ${sql.ref(parent)} and c.deleted_at is null)`;
@@ -207,22 +194,17 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
         node: {
           id: node.id,
           name: node.name,
-          org_type: node.org_type as OrgType,
-          status: node.status as OrgStatus,
+          org_type: node.org_type,
+          status: node.status,
           parent_org_id: node.parent_org_id,
           child_count: directCount.n,
           descendant_count: descendants.n,
         },
-        children: children.map((c) => ({
-          ...c,
-          org_type: c.org_type as OrgType,
-          status: c.status as OrgStatus,
-        })),
+        children,
       };
     },
 
     async get(caller: Caller, id: string): Promise<OrganizationDetail> {
-      requirePermission(caller, 'organizations.get');
       return detail(await visible(caller, id));
     },
 
@@ -237,7 +219,7 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
       const parentType = caller.organization.org_type;
       const childType = childTypeOf(parentType);
       if (!childType) throw new ForbiddenError(m.cannotCreateChildren(parentType));
-      requirePermission(caller, 'organizations.create');
+      if (!mayCreateChildOrganization(caller)) throw new ForbiddenError();
       if (input.org_type !== childType) throw new RuleError(m.wrongChildType(parentType, childType));
       return db.transaction().execute(async (trx) => {
         const created = await trx
@@ -267,14 +249,11 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
       });
     },
 
-    /** Only the caller's own organization or a direct child (spec 1 section 5). */
+    /** Edits reach the caller's own organization and its direct children, not grandchildren. */
     async update(caller: Caller, id: string, input: UpdateOrganizationInput, info: ClientInfo): Promise<OrganizationDetail> {
-      requirePermission(caller, 'organizations.update');
       return db.transaction().execute(async (trx) => {
         const target = await visible(caller, id, trx);
-        if (target.id !== caller.organization.id && target.parent_org_id !== caller.organization.id) {
-          throw new ForbiddenError(m.onlyOwnOrDirectChild);
-        }
+        if (!mayEditOrganization(caller, target)) throw new ForbiddenError(m.onlyOwnOrDirectChild);
         const changes = {
           ...(input.name !== undefined && { name: input.name }),
           ...(input.description !== undefined && { description: input.description || null }),
@@ -307,10 +286,9 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
      * children, no active users and no credits left.
      */
     async remove(caller: Caller, id: string, info: ClientInfo): Promise<void> {
-      requirePermission(caller, 'organizations.delete');
       await db.transaction().execute(async (trx) => {
         const target = await visible(caller, id, trx);
-        if (target.parent_org_id !== caller.organization.id) throw new ForbiddenError(m.deleteOnlyParentAdmins);
+        if (!mayDeleteOrganization(caller, target)) throw new ForbiddenError(m.deleteOnlyParentAdmins);
         // Lock the row: a child created or credits moved meanwhile would wait, then see it gone.
         await trx.selectFrom('organizations').select('id').where('id', '=', target.id).forUpdate().execute();
         const blockers = await trx
@@ -362,8 +340,8 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
           .executeTakeFirstOrThrow(),
       ]);
       return {
-        parentOrganization: { id: parent.id, name: parent.name, org_type: parent.org_type as OrgType },
-        childOrganizations: children.map((c) => ({ ...c, org_type: c.org_type as OrgType, status: c.status as OrgStatus })),
+        parentOrganization: { id: parent.id, name: parent.name, org_type: parent.org_type },
+        childOrganizations: children,
         summary: { directChildrenCount: direct.n, rpcReturnedIds: ids.length, childOrgsRetrieved: children.length },
       };
     },

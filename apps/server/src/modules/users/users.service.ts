@@ -1,25 +1,27 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import {
   MESSAGES,
-  can,
+  ROLE_RANK,
+  isOwnOrDirectChild,
   isRoleValidForOrgType,
+  mayGrantRole,
+  mayViewPerson,
   roleLevel,
+  roleRank,
   type ListUsersParams,
-  type OrgType,
   type UpdateMeInput,
   type UpdateUserInput,
   type UserList,
   type UserProfile,
 } from '@console/domain';
-import type { DB, UsersTable } from '../../db/schema.ts';
+import type { DB, Executor, UsersTable } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
+import { requireInSubtree, requirePermission } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import { likeEscape } from '../../lib/sql.ts';
-import { requirePermission, type OrganizationsService } from '../organizations/organizations.service.ts';
+import type { OrganizationsService } from '../organizations/organizations.service.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-
-type Executor = Kysely<DB> | Transaction<DB>;
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
@@ -57,7 +59,7 @@ function toProfile(row: ProfileRow): UserProfile {
     last_name: row.last_name,
     avatar_url: null,
     role: row.role,
-    status: row.status as UserProfile['status'],
+    status: row.status,
     organization_id: row.organization_id,
     preferred_locale: row.preferred_locale,
     invited_at: iso(row.invited_at),
@@ -68,18 +70,13 @@ function toProfile(row: ProfileRow): UserProfile {
     organization: {
       id: row.organization_id,
       name: row.org_name,
-      org_type: row.org_type as UserProfile['organization']['org_type'],
-      status: row.org_status as UserProfile['organization']['status'],
+      org_type: row.org_type,
+      status: row.org_status,
     },
   };
 }
 
 const m = MESSAGES.users;
-
-/** admin outranks manager, which outranks user and support. */
-const RANK: Record<string, number> = { admin: 3, manager: 2, user: 1, support: 1 };
-export const rankOf = (role: string) => RANK[roleLevel(role) ?? ''] ?? 0;
-
 
 export function createUsersService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
   /** The user if the caller may read it (its organization is live and in the caller's subtree). */
@@ -91,13 +88,18 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
       .where('u.deleted_at', 'is', null)
       .where('o.deleted_at', 'is', null)
       .executeTakeFirst();
-    if (!row || !row.path.startsWith(caller.organization.path)) throw new NotFoundError(m.notFound);
-    return row;
+    return requireInSubtree(caller, row, m.notFound);
+  }
+
+  async function getProfile(userId: string, executor: Executor = db): Promise<UserProfile> {
+    const row = await profileQuery(executor).where('u.id', '=', userId).executeTakeFirst();
+    if (!row) throw new NotFoundError();
+    return toProfile(row);
   }
 
   /** Managing people reaches the caller's own organization and its direct children only. */
   function requireManageable(caller: Caller, target: { organization_id: string; org_parent_id: string | null }) {
-    if (target.organization_id !== caller.organization.id && target.org_parent_id !== caller.organization.id) {
+    if (!isOwnOrDirectChild(caller, { id: target.organization_id, parent_org_id: target.org_parent_id })) {
       throw new ForbiddenError(m.onlyOwnOrDirectChild);
     }
   }
@@ -120,17 +122,42 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
     if (!admins.some((a) => a.id !== userId)) throw new RuleError(m.lastAdmin);
   }
 
-  const isActiveAdmin = (row: { role: string; status: string }) => row.status === 'active' && roleLevel(row.role) === 'admin';
+  const isAdminRole = (role: string) => roleLevel(role) === 'admin';
+  const isActiveAdmin = (row: { role: string; status: string }) => row.status === 'active' && isAdminRole(row.role);
+
+  /**
+   * Edits someone: anyone edits themselves; editing another person takes a manager or
+   * above, within reach; only holders of users.delete change a status, never their own.
+   */
+  async function update(caller: Caller, id: string, input: UpdateUserInput, info: ClientInfo): Promise<UserProfile> {
+    return db.transaction().execute(async (trx) => {
+      const target = await visibleUser(caller, id, trx);
+      const self = target.id === caller.userId;
+      if (!self) {
+        if (roleRank(caller.role) < ROLE_RANK.manager) throw new ForbiddenError(m.onlySelf);
+        requireManageable(caller, target);
+      }
+      if (input.status !== undefined && input.status !== target.status) {
+        if (self) throw new ForbiddenError(m.cannotDeactivateSelf);
+        requirePermission(caller, 'users.delete');
+        if (input.status === 'inactive' && isActiveAdmin(target)) await requireAnotherAdmin(trx, target.organization_id, target.id);
+      }
+      await trx.updateTable('users').set({ ...input, updated_at: sql`now()` }).where('id', '=', target.id).execute();
+      await writeAudit(trx, {
+        actorUserId: caller.userId,
+        organizationId: target.organization_id,
+        action: input.status === 'inactive' && target.status !== 'inactive' ? 'user.deactivate' : 'user.update',
+        targetType: 'user',
+        targetId: target.id,
+        details: { changes: input },
+        ...info,
+      });
+      return getProfile(target.id, trx);
+    });
+  }
 
   return {
-    requireAnotherAdmin,
-    requireManageable,
-
-    async getProfile(userId: string, executor: Executor = db): Promise<UserProfile> {
-      const row = await profileQuery(executor).where('u.id', '=', userId).executeTakeFirst();
-      if (!row) throw new NotFoundError();
-      return toProfile(row);
-    },
+    getProfile,
 
     /** What sign-in needs: the password hash and whether the account may sign in. */
     async findCredentials(email: string) {
@@ -158,12 +185,16 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
       return trx.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
     },
 
-    /** Moves a user into an organization with a role (invitation acceptance). */
-    async assignMembership(trx: Transaction<DB>, userId: string, organizationId: string, role: string) {
+    /**
+     * Moves a user into an organization with a role (invitation acceptance). An admin who
+     * leaves an organization must leave another active admin behind.
+     */
+    async assignMembership(trx: Transaction<DB>, user: { id: string; organization_id: string; role: string }, organizationId: string, role: string) {
+      if (user.organization_id !== organizationId && isAdminRole(user.role)) await requireAnotherAdmin(trx, user.organization_id, user.id);
       await trx
         .updateTable('users')
         .set({ organization_id: organizationId, role, updated_at: sql`now()` })
-        .where('id', '=', userId)
+        .where('id', '=', user.id)
         .execute();
     },
 
@@ -176,7 +207,6 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
     },
 
     async list(caller: Caller, query: ListUsersParams): Promise<UserList> {
-      requirePermission(caller, 'users.list');
       const org = await organizations.visible(caller, query.organization_id ?? caller.organization.id);
       let filtered = profileQuery(db).where('u.organization_id', '=', org.id).where('u.deleted_at', 'is', null);
       if (query.status) filtered = filtered.where('u.status', '=', query.status);
@@ -192,7 +222,7 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
       }
       const [rows, count] = await Promise.all([
         filtered
-          .orderBy(`u.${query.sort_by}`, sql.raw(`${query.sort_order} nulls last`) as never)
+          .orderBy(`u.${query.sort_by}`, (ob) => (query.sort_order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
           .orderBy('u.id', query.sort_order)
           .limit(query.page_size)
           .offset((query.page - 1) * query.page_size)
@@ -211,7 +241,7 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
     },
 
     async get(caller: Caller, id: string): Promise<UserProfile> {
-      if (id !== caller.userId) requirePermission(caller, 'users.get');
+      if (!mayViewPerson(caller, { id })) throw new ForbiddenError();
       return toProfile(await visibleUser(caller, id));
     },
 
@@ -227,53 +257,22 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
           details: { changes: input },
           ...info,
         });
-        return this.getProfile(caller.userId, trx);
+        return getProfile(caller.userId, trx);
       });
     },
 
-    /**
-     * Admins and managers edit people of their organization or a direct child; a user
-     * edits only themselves. Only admins change the status, never their own.
-     */
-    async update(caller: Caller, id: string, input: UpdateUserInput, info: ClientInfo): Promise<UserProfile> {
-      requirePermission(caller, 'users.update');
-      return db.transaction().execute(async (trx) => {
-        const target = await visibleUser(caller, id, trx);
-        const self = target.id === caller.userId;
-        if (!self) {
-          if (rankOf(caller.role) < RANK.manager!) throw new ForbiddenError(m.onlySelf);
-          requireManageable(caller, target);
-        }
-        if (input.status !== undefined && input.status !== target.status) {
-          if (self) throw new ForbiddenError(m.cannotDeactivateSelf);
-          requirePermission(caller, 'users.delete');
-          if (input.status === 'inactive' && isActiveAdmin(target)) await requireAnotherAdmin(trx, target.organization_id, target.id);
-        }
-        await trx.updateTable('users').set({ ...input, updated_at: sql`now()` }).where('id', '=', target.id).execute();
-        await writeAudit(trx, {
-          actorUserId: caller.userId,
-          organizationId: target.organization_id,
-          action: input.status === 'inactive' && target.status !== 'inactive' ? 'user.deactivate' : 'user.update',
-          targetType: 'user',
-          targetId: target.id,
-          details: { changes: input },
-          ...info,
-        });
-        return this.getProfile(target.id, trx);
-      });
-    },
+    /** Admins and managers edit people of their organization or a direct child; a user edits only themselves. */
+    update,
 
     /** A role of the user's organization type, never one's own, never the last admin's. */
     async changeRole(caller: Caller, id: string, role: string, info: ClientInfo): Promise<UserProfile> {
-      requirePermission(caller, 'users.update_role');
       return db.transaction().execute(async (trx) => {
         const target = await visibleUser(caller, id, trx);
         if (target.id === caller.userId) throw new ForbiddenError(m.cannotChangeOwnRole);
         requireManageable(caller, target);
-        const orgType = target.org_type as OrgType;
-        if (!isRoleValidForOrgType(role, orgType)) throw new RuleError(m.roleNotForOrgType(role, orgType));
-        if (rankOf(role) > rankOf(caller.role)) throw new ForbiddenError(m.roleAboveOwn);
-        if (isActiveAdmin(target) && roleLevel(role) !== 'admin') await requireAnotherAdmin(trx, target.organization_id, target.id);
+        if (!isRoleValidForOrgType(role, target.org_type)) throw new RuleError(m.roleNotForOrgType(role, target.org_type));
+        if (!mayGrantRole(caller, role)) throw new ForbiddenError(m.roleAboveOwn);
+        if (isActiveAdmin(target) && !isAdminRole(role)) await requireAnotherAdmin(trx, target.organization_id, target.id);
         await trx.updateTable('users').set({ role, updated_at: sql`now()` }).where('id', '=', target.id).execute();
         await writeAudit(trx, {
           actorUserId: caller.userId,
@@ -284,20 +283,14 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
           details: { before: target.role, after: role },
           ...info,
         });
-        return this.getProfile(target.id, trx);
+        return getProfile(target.id, trx);
       });
     },
 
     /** Deactivation: the user can no longer sign in, refresh or use a token. */
     async deactivate(caller: Caller, id: string, info: ClientInfo): Promise<UserProfile> {
-      requirePermission(caller, 'users.delete');
       if (id === caller.userId) throw new ForbiddenError(m.cannotDeactivateSelf);
-      return this.update(caller, id, { status: 'inactive' }, info);
-    },
-
-    /** Whether the caller may invite into (or manage people of) this organization. */
-    canManagePeopleOf(caller: Caller, org: { id: string; parent_org_id: string | null }) {
-      return can(caller.role, 'users.create') && (org.id === caller.organization.id || org.parent_org_id === caller.organization.id);
+      return update(caller, id, { status: 'inactive' }, info);
     },
   };
 }
