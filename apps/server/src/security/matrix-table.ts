@@ -1,9 +1,44 @@
-import { can, mayOpenDebug, childTypeOf, roleLevel, type OrgType, type Permission, type Role } from '@console/domain';
+import {
+  ORG_TYPES,
+  can,
+  childTypeOf,
+  isInSubtree,
+  isOwnOrganization,
+  mayAdjustBalance,
+  mayAllocateFrom,
+  mayAllocateTo,
+  mayChangePersonStatus,
+  mayChangeRoleOf,
+  mayCreateChildOrganization,
+  mayDeleteOrganization,
+  mayEditOrganization,
+  mayEditPerson,
+  mayGiveRole,
+  mayImportUsage,
+  mayInviteTo,
+  mayListOrganizations,
+  mayListPeople,
+  mayManageInvitationsOf,
+  mayOpenDebug,
+  mayReadOutbox,
+  maySetAgentLimit,
+  mayViewBilling,
+  mayViewOrganization,
+  mayViewPerson,
+  type Actor,
+  type OrganizationFacts,
+  type OrgType,
+  type Permission,
+  type PersonFacts,
+  type Role,
+} from '@console/domain';
 
 /**
- * The authorization matrix's expectations, written from the domain rules (`can()`) and
- * DESIGN.md section 4, never from the server's answers. One entry per API route; the test
- * fails when the app has a route this table does not name, or the reverse.
+ * The authorization matrix's expectations, derived from the domain's permission table and
+ * policy predicates, never from the server's answers: for each relation the caller and the
+ * target are described as the predicates read them, and the predicates decide. One entry
+ * per API route; the test fails when the app has a route this table does not name, or the
+ * reverse.
  */
 
 /** Where a target stands relative to the caller (`self` only for user targets). */
@@ -66,29 +101,116 @@ export const MATRIX_PASSWORD = 'fixture-password';
 const ALLOWED: Expectation = { allowed: true };
 const denied = (...statuses: number[]): Expectation => ({ allowed: false, statuses });
 
-/** A user reads its own organization and its descendants (DESIGN.md section 4). */
-const READ: readonly Relation[] = ['self', 'own', 'child', 'grandchild'];
-/** Updates and people management reach the own organization and direct children only. */
-const OWN_OR_CHILD: readonly Relation[] = ['self', 'own', 'child'];
+/** The organizations of a relation, as the predicates see them; `deleted` ones are soft-deleted. */
+type OrgFacts = OrganizationFacts & { org_type: OrgType; path: string; deleted?: boolean };
 
-/**
- * The usual rule: without the right 403 (or 404 for a target outside the read scope,
- * since either answer hides it); with it, 404 outside the read scope, allowed within
- * `reach`, and `outOfReach` for a readable target the action does not apply to.
- */
-function scoped(holds: boolean, relation: Relation | null, reach: readonly Relation[], outOfReach = 403): Expectation {
-  if (relation === null) return holds ? ALLOWED : denied(403);
-  const readable = READ.includes(relation);
-  if (!holds) return readable ? denied(403) : denied(403, 404);
-  if (!readable) return denied(404);
-  return reach.includes(relation) ? ALLOWED : denied(outOfReach);
+/** The caller and a target, described as the domain's predicates read them. */
+interface Scene {
+  actor: Actor;
+  /** The target organization, or the organization the target user or invitation belongs to. */
+  org: OrgFacts;
+  /** The target user (for the `self` relation, the caller). */
+  person: PersonFacts;
 }
 
-const permitted = (permission: Permission, reach: readonly Relation[] = READ, outOfReach = 403) =>
-  (caller: CallerInfo, relation: Relation | null) => scoped(can(caller.role, permission), relation, reach, outOfReach);
+const SELF = 'self';
 
-const isAdmin = (role: Role) => roleLevel(role) === 'admin';
+/** The caller's organization and its ancestors, top first, each at the depth of its type. */
+function lineOf(caller: CallerInfo): OrgFacts[] {
+  const depth = ORG_TYPES.indexOf(caller.orgType);
+  const line: OrgFacts[] = [];
+  for (const type of ORG_TYPES.slice(0, depth + 1)) {
+    const parent = line.at(-1);
+    const id = type === caller.orgType ? 'own' : `ancestor-${type}`;
+    line.push({ id, parent_org_id: parent?.id ?? null, org_type: type, status: 'active', path: `${parent?.path ?? '/'}${id}/` });
+  }
+  return line;
+}
+
+/** A live child of an organization, of the next type down. */
+function childOf(parent: OrgFacts, id: string): OrgFacts {
+  const type = childTypeOf(parent.org_type);
+  if (!type) throw new Error(`A ${parent.org_type} has no children`);
+  return { id, parent_org_id: parent.id, org_type: type, status: 'active', path: `${parent.path}${id}/` };
+}
+
+const actorOf = (caller: CallerInfo): Actor => {
+  const own = lineOf(caller).at(-1)!;
+  return { userId: SELF, role: caller.role, organization: { id: own.id, org_type: own.org_type, path: own.path } };
+};
+
+/** The organization standing in `relation` to the caller's (for `self`, the caller's own). */
+function orgOf(caller: CallerInfo, relation: Relation): OrgFacts {
+  const line = lineOf(caller);
+  const own = line.at(-1)!;
+  const parent = () => {
+    if (line.length < 2) throw new Error('A house has no parent');
+    return line.at(-2)!;
+  };
+  switch (relation) {
+    case 'self':
+    case 'own':
+      return own;
+    case 'child':
+      return childOf(own, 'child');
+    case 'grandchild':
+      return childOf(childOf(own, 'child'), 'grandchild');
+    case 'parent':
+      return parent();
+    case 'sibling':
+      return childOf(parent(), 'sibling');
+    case 'other house':
+      return { id: 'other-house', parent_org_id: null, org_type: 'house', status: 'active', path: '/other-house/' };
+    case 'other tree':
+      return { id: 'other-tree', parent_org_id: 'other-house', org_type: 'super_agency', status: 'active', path: '/other-house/other-tree/' };
+    case 'deleted':
+      // A deleted child; a tenant has none, so its deleted neighbour is a sibling.
+      return { ...childOf(childTypeOf(own.org_type) ? own : parent(), 'deleted'), deleted: true };
+  }
+}
+
+function sceneOf(caller: CallerInfo, relation: Relation): Scene {
+  const org = orgOf(caller, relation);
+  const person: PersonFacts =
+    relation === 'self' ? { id: SELF, role: caller.role, organization: org } : { id: `user-${org.id}`, role: `${org.org_type}_user`, organization: org };
+  return { actor: actorOf(caller), org, person };
+}
+
+/** A target the caller may read: live, and its own organization or a descendant. */
+const readable = ({ actor, org }: Scene) => !org.deleted && isInSubtree(actor, org);
+
+interface Decision {
+  /**
+   * What is checked before the target is read (the route's permission): without it 403,
+   * or 404 for a target the caller cannot read, since either answer hides it.
+   */
+  first: boolean;
+  /** With `first`, whether the action applies to a readable target (default: it does). */
+  allowed?: boolean;
+  /** The answer when it does not (403 unless a rule of the domain answers, 422). */
+  refusal?: number;
+}
+
+/** A route with a target: without `first` 403; outside the read scope 404; then the predicate decides. */
+const targeted =
+  (decide: (scene: Scene) => Decision) =>
+  (caller: CallerInfo, relation: Relation | null): Expectation => {
+    if (relation === null) throw new Error('A targeted route is called with a relation');
+    const scene = sceneOf(caller, relation);
+    const { first, allowed = true, refusal = 403 } = decide(scene);
+    if (!first) return readable(scene) ? denied(403) : denied(403, 404);
+    if (!readable(scene)) return denied(404);
+    return allowed ? ALLOWED : denied(refusal);
+  };
+
+/** A read of anything in scope, for callers the predicate allows. */
+const reads = (first: (actor: Actor) => boolean) => targeted(({ actor }) => ({ first: first(actor) }));
+
+/** A route without a target: allowed exactly when the predicate holds, 403 otherwise. */
+const when = (allowed: (actor: Actor) => boolean) => (caller: CallerInfo) => (allowed(actorOf(caller)) ? ALLOWED : denied(403));
 const anyone = () => ALLOWED;
+
+const holds = (actor: Actor, permission: Permission) => can(actor.role, permission);
 
 const inPath = ({ url }: CallInput): Call => ({ path: url });
 const inQuery = ({ url, target }: CallInput): Call => ({ path: `${url}?organization_id=${target!.id}` });
@@ -101,6 +223,8 @@ const publicRoute = (publicStatus: number, body?: (unique: string) => unknown): 
 });
 
 const AMOUNT = '0.01';
+/** The role every role change and invitation of the matrix gives: the plain user of the target's type. */
+const userRoleOf = (type: OrgType) => `${type}_user`;
 
 export const MATRIX: Record<string, MatrixEntry> = {
   'GET /api/health': publicRoute(200),
@@ -115,96 +239,109 @@ export const MATRIX: Record<string, MatrixEntry> = {
   'POST /api/invitations/accept': publicRoute(404, () => ({ token: 'x'.repeat(43) })),
   'POST /api/invitations/register': publicRoute(404, () => ({ token: 'x'.repeat(43), password: MATRIX_PASSWORD })),
 
-  'GET /api/users': one({ target: 'org', expect: permitted('users.list'), call: inQuery }),
+  'GET /api/users': one({ target: 'org', expect: reads(mayListPeople), call: inQuery }),
   'GET /api/users/me': one({ target: null, expect: anyone, call: inPath }),
   'PATCH /api/users/me': one({ target: null, expect: anyone, call: withBody(() => ({ first_name: 'Matrix' })) }),
   // Everyone reads itself; others need users.get.
   'GET /api/users/:id': one({
     target: 'user',
-    expect: (caller, rel) => (rel === 'self' ? ALLOWED : scoped(can(caller.role, 'users.get'), rel, READ)),
+    expect: targeted(({ actor, person }) => ({ first: mayViewPerson(actor, person) })),
     call: inPath,
   }),
-  // users.update lets anyone edit itself; editing someone else also takes an admin or manager (both hold users.update).
+  // Anyone with users.update edits itself; someone else takes a manager or above, within reach.
   'PATCH /api/users/:id': one({
     target: 'user',
-    expect: (caller, rel) =>
-      rel === 'self'
-        ? scoped(can(caller.role, 'users.update'), rel, READ)
-        : scoped(can(caller.role, 'users.update') && ['admin', 'manager'].includes(roleLevel(caller.role)!), rel, OWN_OR_CHILD),
+    expect: targeted(({ actor, person }) => ({ first: holds(actor, 'users.update'), allowed: mayEditPerson(actor, person) })),
     call: withBody(() => ({ first_name: 'Matrix' })),
   }),
-  // Never one's own role (spec 2); the role sent is the target's own, so nothing but authority decides.
+  // Never one's own role; the role sent is the target's plain user role, so authority alone decides.
   'PUT /api/users/:id/role': one({
     target: 'user',
-    expect: (caller, rel) => (rel === 'self' ? denied(403) : scoped(can(caller.role, 'users.update_role'), rel, OWN_OR_CHILD)),
-    call: withBody(({ target }) => ({ role: `${target!.orgType}_user` })),
+    expect: targeted(({ actor, person, org }) => ({
+      first: holds(actor, 'users.update_role'),
+      allowed: mayChangeRoleOf(actor, person) && mayGiveRole(actor, org.org_type, userRoleOf(org.org_type)),
+    })),
+    call: withBody(({ target }) => ({ role: userRoleOf(target!.orgType) })),
   }),
-  // No deactivate on oneself (spec 2).
+  // Deactivating: never oneself.
   'DELETE /api/users/:id': one({
     target: 'user',
-    expect: (caller, rel) => (rel === 'self' ? denied(403) : scoped(can(caller.role, 'users.delete'), rel, OWN_OR_CHILD)),
+    expect: targeted(({ actor, person }) => ({ first: holds(actor, 'users.delete'), allowed: mayChangePersonStatus(actor, person) })),
     call: inPath,
   }),
 
-  'GET /api/invitations': one({ target: 'org', expect: permitted('users.list'), call: inQuery }),
+  'GET /api/invitations': one({ target: 'org', expect: reads(mayListPeople), call: inQuery }),
   'POST /api/invitations': one({
     target: 'org',
-    expect: permitted('users.create', OWN_OR_CHILD),
+    expect: targeted(({ actor, org }) => ({
+      first: holds(actor, 'users.create'),
+      allowed: mayInviteTo(actor, org) && mayGiveRole(actor, org.org_type, userRoleOf(org.org_type)),
+    })),
     call: withBody(({ target, unique }) => ({
       email: `invitee-${unique}@matrix.test`,
       first_name: 'Matrix',
       last_name: 'Invitee',
-      role: `${target!.orgType}_user`,
+      role: userRoleOf(target!.orgType),
       organization_id: target!.id,
     })),
   }),
-  // Resend, copy link (which replaces the token) and revoke are admin actions (spec 2, "for admins").
+  // Resend, copy link (which replaces the token) and revoke: invitation managers, own organization or a direct child.
   ...Object.fromEntries(
     ['POST /api/invitations/:id/resend', 'POST /api/invitations/:id/link', 'DELETE /api/invitations/:id'].map((key) => [
       key,
-      one({ target: 'invitation', expect: (caller, rel) => scoped(isAdmin(caller.role), rel, OWN_OR_CHILD), call: inPath }),
+      one({
+        target: 'invitation',
+        expect: targeted(({ actor, org }) => ({ first: holds(actor, 'invitations.manage'), allowed: mayManageInvitationsOf(actor, org) })),
+        call: inPath,
+      }),
     ]),
   ),
 
-  'GET /api/organizations': one({ target: 'org', expect: permitted('organizations.list'), call: inQuery }),
-  'GET /api/organizations/tree': one({ target: 'org', expect: permitted('organizations.list'), call: inQuery }),
+  'GET /api/organizations': one({ target: 'org', expect: reads(mayListOrganizations), call: inQuery }),
+  'GET /api/organizations/tree': one({ target: 'org', expect: reads(mayListOrganizations), call: inQuery }),
   // Only direct children of the next type down, so a tenant creates nothing.
   'POST /api/organizations': one({
     target: null,
-    expect: (caller) => (can(caller.role, 'organizations.create') && childTypeOf(caller.orgType) ? ALLOWED : denied(403)),
+    expect: when(mayCreateChildOrganization),
     call: withBody(({ caller, unique }) => ({ name: `Matrix ${unique}`, org_type: childTypeOf(caller.orgType) ?? 'tenant' })),
   }),
-  'GET /api/organizations/:id': one({ target: 'org', expect: permitted('organizations.get'), call: inPath }),
+  'GET /api/organizations/:id': one({ target: 'org', expect: reads(mayViewOrganization), call: inPath }),
   'PATCH /api/organizations/:id': one({
     target: 'org',
-    expect: permitted('organizations.update', ['own', 'child']),
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'organizations.update'), allowed: mayEditOrganization(actor, org) })),
     call: withBody(() => ({ description: 'Matrix' })),
   }),
   // Admins of the parent delete a child (every child here still has content, so allowed answers 422).
-  'DELETE /api/organizations/:id': one({ target: 'org', expect: permitted('organizations.delete', ['child']), call: inPath }),
-  'GET /api/organizations/:id/verify-children': one({
+  'DELETE /api/organizations/:id': one({
     target: 'org',
-    expect: (caller, rel) => scoped(mayOpenDebug(caller), rel, READ),
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'organizations.delete'), allowed: mayDeleteOrganization(actor, org) })),
     call: inPath,
   }),
+  'GET /api/organizations/:id/verify-children': one({ target: 'org', expect: reads(mayOpenDebug), call: inPath }),
 
-  'GET /api/organizations/:id/billing': one({ target: 'org', expect: permitted('billing.view'), call: inPath }),
-  'GET /api/organizations/:id/capacity': one({ target: 'org', expect: permitted('billing.view'), call: inPath }),
-  // A direct child's limit by its parent's admins; house admins also their own house's.
+  'GET /api/organizations/:id/billing': one({ target: 'org', expect: reads(mayViewBilling), call: inPath }),
+  'GET /api/organizations/:id/capacity': one({ target: 'org', expect: reads(mayViewBilling), call: inPath }),
+  // A direct child's limit by its parent's admins; the house's by its own admins.
   'PUT /api/organizations/:id/agent-limit': one({
     target: 'org',
-    expect: (caller, rel) =>
-      scoped(can(caller.role, 'organizations.manage_activated_agent_limit'), rel, caller.role === 'house_admin' ? ['own', 'child'] : ['child']),
+    expect: targeted(({ actor, org }) => ({
+      first: holds(actor, 'organizations.manage_activated_agent_limit'),
+      allowed: maySetAgentLimit(actor, org),
+    })),
     call: withBody(() => ({ activated_agent_limit: 0 })),
   }),
 
   'POST /api/credits/allocations': {
     variants: [
-      // To an active direct child only; a readable non-child gets the spec's rule refusal (422 not_direct_child).
+      // To an active direct child only; a readable non-child gets a rule refusal (422 not_direct_child).
       {
         name: 'to target',
         target: 'org',
-        expect: permitted('organizations.allocate_credits', ['child'], 422),
+        expect: targeted(({ actor, org }) => ({
+          first: holds(actor, 'organizations.allocate_credits'),
+          allowed: mayAllocateTo(actor, org),
+          refusal: 422,
+        })),
         call: ({ url, target, caller, unique }) => ({
           path: url,
           body: { from_org_id: caller.orgId, to_org_id: target!.id, amount: AMOUNT },
@@ -216,7 +353,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
         name: 'from target',
         target: 'org',
         relations: RELATIONS.filter((r) => r !== 'own'),
-        expect: permitted('organizations.allocate_credits', []),
+        expect: targeted(({ actor, org }) => ({ first: holds(actor, 'organizations.allocate_credits'), allowed: mayAllocateFrom(actor, org) })),
         call: ({ url, target, caller, unique }) => ({
           path: url,
           body: { from_org_id: target!.id, to_org_id: caller.childId ?? caller.orgId, amount: AMOUNT },
@@ -225,31 +362,31 @@ export const MATRIX: Record<string, MatrixEntry> = {
       },
     ],
   },
-  // Credits enter or leave the system through house admins, on their own house.
+  // Credits enter or leave the system only through the house's own balance.
   'POST /api/credits/adjustments': one({
     target: 'org',
-    expect: (caller, rel) => scoped(caller.role === 'house_admin', rel, ['own']),
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'credits.adjust'), allowed: mayAdjustBalance(actor, org) })),
     call: withBody(({ target }) => ({ organization_id: target!.id, direction: 'increase', amount: AMOUNT, reason: 'matrix check' })),
   }),
-  // Usage (consumption and refunds) is recorded by house admins for their tree.
+  // Usage (consumption and refunds) is recorded for any organization the caller can read.
   'POST /api/credits/usage': one({
     target: 'org',
-    expect: (caller, rel) => scoped(caller.role === 'house_admin', rel, READ),
+    expect: reads(mayImportUsage),
     call: withBody(({ target, unique }) => ({
       records: [{ organization_id: target!.id, kind: 'refund', amount: AMOUNT, external_ref: `matrix-${unique}` }],
     })),
   }),
-  'GET /api/credits/ledger': one({ target: 'org', expect: permitted('billing.view'), call: inQuery }),
-  'GET /api/credits/ledger/export': one({ target: 'org', expect: permitted('billing.view'), call: inQuery }),
+  'GET /api/credits/ledger': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
+  'GET /api/credits/ledger/export': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
 
   // Everyone sees its own organization's dashboard; another one in scope takes organizations.get.
   'GET /api/dashboard': one({
     target: 'org',
-    expect: (caller, rel) => (rel === 'own' ? ALLOWED : scoped(can(caller.role, 'organizations.get'), rel, READ)),
+    expect: targeted(({ actor, org }) => ({ first: isOwnOrganization(actor, org) || mayViewOrganization(actor) })),
     call: inQuery,
   }),
   // The outbox holds every account's reset and invitation links: house admins only.
-  'GET /api/debug/outbox': one({ target: null, expect: (caller) => (caller.role === 'house_admin' ? ALLOWED : denied(403)), call: inPath }),
+  'GET /api/debug/outbox': one({ target: null, expect: when(mayReadOutbox), call: inPath }),
 };
 
 export const isPublic = (entry: MatrixEntry): entry is PublicRoute => 'publicStatus' in entry;
