@@ -46,12 +46,12 @@ export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
 /** deadlock_detected, serialization_failure. */
 const CONCURRENT_CHANGE_CODES = new Set(['40P01', '40001']);
 
-/** The error shape of DESIGN.md section 3; every error answer of the API is built here. */
+/** The error shape `{ error: { code, message, fields?, request_id? } }`; every error answer of the API is built here. */
 export function errorBody(code: string, message: string, requestId?: string, fields?: Record<string, string>): ErrorBody {
   return { error: { code, message, ...(fields ? { fields } : {}), ...(requestId ? { request_id: requestId } : {}) } };
 }
 
-/** The one mapping from failures to HTTP, with the error shape of DESIGN.md section 3. */
+/** The one mapping from failures to HTTP statuses, every answer in the error shape of `errorBody`. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {

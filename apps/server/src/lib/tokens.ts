@@ -19,7 +19,10 @@ export function resolveJwtSecret(configured: string | null, dataDir: string): st
   return secret;
 }
 
-/** Server-owned claims only: nothing a user can edit grants rights (DESIGN.md section 5). */
+/**
+ * Server-owned claims only: nothing a user can edit grants rights, and role and
+ * organization are read from the database on every request anyway.
+ */
 export interface AccessClaims {
   userId: string;
   email: string;

@@ -23,7 +23,7 @@ async function snapshot() {
 }
 
 describe('reading: own organization and descendants only', () => {
-  // Who reads what, from the spec's table: admin, manager and support list and get; user does not.
+  // Who reads what, from the permission table: admin, manager and support list and get; user does not.
   const readers = ['H.admin', 'H.manager', 'H.support', 'SA1.admin', 'A1.manager', 'A1.support', 'T1.admin', 'T1.manager'];
   const nonReaders = ['H.user', 'SA1.user', 'A1.user', 'T1.user'];
 
@@ -225,7 +225,7 @@ describe('creating', () => {
     expect(await snapshot()).toBe(before);
   });
 
-  it('validates with the spec messages and changes nothing', async () => {
+  it('validates with the domain messages and changes nothing', async () => {
     const token = await as('H.admin');
     const before = await snapshot();
     const cases: [unknown, string, string][] = [
@@ -356,7 +356,8 @@ describe('descendants and verify-children', () => {
 
 describe('query plans', () => {
   // With sequential scans priced out, a plan still scanning the whole table means no
-  // index can serve the query: every list must have one (DESIGN.md section 6).
+  // index can serve the query: every list must have one, so a page costs the same on a
+  // million organizations.
   async function plan(compiled: { sql: string; parameters: readonly unknown[] }) {
     return w.t.database.db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
