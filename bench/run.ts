@@ -34,8 +34,9 @@ if (duration !== null && !(Number.isInteger(duration) && duration >= 1)) {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     console.error(`\n${signal}: stopping the bench servers and dropping their databases`);
-    killServers();
-    void dropLiveDatabases().finally(() => process.exit(130));
+    void killServers()
+      .then(dropLiveDatabases)
+      .finally(() => process.exit(130));
   });
 }
 

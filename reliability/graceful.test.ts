@@ -12,7 +12,6 @@ import {
   api,
   createDatabase,
   creditTotals,
-  freePort,
   fundedHouse,
   killServers,
   must,
@@ -46,7 +45,7 @@ const outage: Record<string, unknown> = {};
 
 beforeAll(async () => {
   database = await createDatabase();
-  const server = await startServer({ databaseUrl: database.url, port: await freePort() });
+  const server = await startServer({ databaseUrl: database.url });
   const token = await signIn(server.url);
   const funded = await fundedHouse(server.url, token, { suite: 'Graceful', fundsCents: FUNDS_CENTS, children: 1 });
   houseId = funded.houseId;
@@ -118,7 +117,7 @@ function probe(url: string, agent: http.Agent | false = false): Promise<string> 
 
 describe('SIGTERM', () => {
   test('finishes the requests under way, refuses new ones, exits 0', async () => {
-    const server = await startServer({ databaseUrl: database.url, port: await freePort() });
+    const server = await startServer({ databaseUrl: database.url });
     const token = await signIn(server.url);
     const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
     expect(await probe(`${server.url}/api/health`, keepAlive)).toBe('200');
@@ -182,7 +181,7 @@ describe('SIGTERM', () => {
   });
 
   test('exits after the grace period when a request never ends', async () => {
-    const server = await startServer({ databaseUrl: database.url, port: await freePort() });
+    const server = await startServer({ databaseUrl: database.url });
     const token = await signIn(server.url);
     const stuck = slowPost(server.url, '/api/credits/allocations', token, { from_org_id: houseId, to_org_id: childId, amount: '1.00' });
     await sleep(300);
@@ -209,7 +208,7 @@ describe('database outage', () => {
     const viaProxy = new URL(database.url);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
-    server = await startServer({ databaseUrl: viaProxy.toString(), port: await freePort() });
+    server = await startServer({ databaseUrl: viaProxy.toString() });
     token = await signIn(server.url);
   });
 

@@ -2,20 +2,19 @@
  * The real server (`main.ts serve`) as a child process on a fresh PostgreSQL database,
  * for the fault-injection suites: they kill it, stop it, and cut its database.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../apps/server/src/db/connection.ts';
 import { reconcile } from '../apps/server/src/modules/credits/reconcile.ts';
 import { createDatabase as createDatabaseOn, withClient, type FreshDatabase } from '../support/postgres.ts';
+import { REPO_ROOT, startServerProcess, type ServerProcess as BaseServerProcess } from '../support/server-process.ts';
 
 export { freePort } from '../support/net.ts';
+export { killChildren as killServers } from '../support/server-process.ts';
 export { withClient, type FreshDatabase };
 
-export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const ADMIN = { email: 'admin@reliability.test', password: 'reliability admin password 1' };
 /** One secret for the whole run, so tokens stay valid across a restart. */
 const JWT_SECRET = randomBytes(32).toString('hex');
@@ -30,87 +29,32 @@ export function createDatabase(): Promise<FreshDatabase> {
   return createDatabaseOn(postgresServerUrl(), 'rel');
 }
 
-export interface ServerProcess {
-  url: string;
-  pid: number;
-  /** Resolves when the process has exited. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** The last lines the server wrote (for failure messages). */
-  output(): string;
-  signal(signal: NodeJS.Signals): void;
+export interface ServerProcess extends BaseServerProcess {
   /** Resident memory of the process now, in MiB (from /proc). */
   rssMiB(): number;
 }
 
-const running = new Set<ChildProcess>();
-
-/** Ends every server process still running (afterAll, also after a failed test). */
-export async function killServers(): Promise<void> {
-  await Promise.all(
-    [...running].map((child) => {
-      const gone = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      return gone;
-    }),
-  );
-}
-
-/** Starts `main.ts serve` and resolves once /api/health answers 200. */
-export async function startServer(options: { databaseUrl: string; port: number }): Promise<ServerProcess> {
-  const url = `http://127.0.0.1:${options.port}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'console-rel-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
-    cwd: REPO_ROOT,
+/**
+ * Starts `main.ts serve` on `databaseUrl` (on `port`, to come back where a killed one
+ * was; a free port otherwise) and resolves once /api/health answers 200. killServers()
+ * in afterAll ends whatever is still running.
+ */
+export async function startServer(options: { databaseUrl: string; port?: number }): Promise<ServerProcess> {
+  const server = await startServerProcess({
+    port: options.port,
     env: {
-      ...process.env,
-      PORT: String(options.port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
       DATABASE_URL: options.databaseUrl,
-      APP_URL: url,
       JWT_SECRET,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       // The suites sign in far more often than the production limits allow.
       RATE_LIMIT_FACTOR: '100000',
-      LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  running.add(child);
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => {
-      running.delete(child);
-      rmSync(dataDir, { recursive: true, force: true });
-      resolve({ code, signal });
-    }),
-  );
-
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited before listening:\n${output}`);
-    const healthy = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
-    if (healthy) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not become healthy in 60 s:\n${output}`);
-    }
-    await sleep(100);
-  }
   return {
-    url,
-    pid: child.pid!,
-    exited,
-    output: () => output,
-    signal: (signal) => child.kill(signal),
+    ...server,
     rssMiB: () => {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
       return Math.round((kb / 1024) * 10) / 10;
     },

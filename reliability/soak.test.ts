@@ -10,7 +10,6 @@ import {
   api,
   createDatabase,
   creditTotals,
-  freePort,
   fundedHouse,
   killServers,
   percentile,
@@ -55,7 +54,7 @@ let server: ServerProcess;
 
 beforeAll(async () => {
   database = await createDatabase();
-  server = await startServer({ databaseUrl: database.url, port: await freePort() });
+  server = await startServer({ databaseUrl: database.url });
 });
 
 afterAll(async () => {

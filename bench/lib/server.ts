@@ -1,8 +1,12 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { supervise } from '../../support/server-process.ts';
 import { withFreshPostgres } from './databases.ts';
 import type { ChildMessage, ChildOptions } from './server-child.ts';
 import type { DatabaseKind, SuiteContext } from './types.ts';
+
+/** For signal handlers: ends the servers still running, before their databases are dropped. */
+export { killChildren as killServers } from '../../support/server-process.ts';
 
 export const BENCH_ADMIN = { email: 'bench@example.test', password: 'bench correct horse battery' };
 
@@ -17,12 +21,6 @@ export interface BenchServer {
 }
 
 const CHILD = fileURLToPath(new URL('./server-child.ts', import.meta.url));
-const running = new Set<ChildProcess>();
-
-/** For signal handlers: ends the servers still running, before their databases are dropped. */
-export function killServers(): void {
-  for (const child of running) child.kill('SIGKILL');
-}
 
 async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer) => Promise<T>): Promise<T> {
   const options: ChildOptions = { databaseUrl, admin: BENCH_ADMIN };
@@ -31,18 +29,12 @@ async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer
     env: { ...process.env, BENCH_SERVER: JSON.stringify(options) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  running.add(child);
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      running.delete(child);
-      resolve(code);
-    }),
-  );
+  const { exited, stop } = supervise(child);
   try {
     const next = () => new Promise<ChildMessage>((resolve) => child.once('message', (m) => resolve(m as ChildMessage)));
     const ready = await Promise.race([
       next(),
-      exited.then((code) => Promise.reject(new Error(`bench server exited with code ${code} before listening`))),
+      exited.then(({ code }) => Promise.reject(new Error(`bench server exited with code ${code} before listening`))),
     ]);
     if (ready.type !== 'ready') throw new Error(`bench server said ${ready.type} first`);
     return await fn({
@@ -58,13 +50,7 @@ async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer
       },
     });
   } finally {
-    if (child.exitCode === null && child.signalCode === null) {
-      if (child.connected) child.send('stop');
-      else child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stop({ ask: () => (child.connected ? child.send('stop') : child.kill('SIGTERM')) });
   }
 }
 
