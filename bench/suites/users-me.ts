@@ -1,4 +1,4 @@
-import { HTTP_COLUMNS, measure } from '../lib/http.ts';
+import { HTTP_COLUMNS, measure, signIn } from '../lib/http.ts';
 import { BENCH_ADMIN, withServer } from '../lib/server.ts';
 import type { Row, Suite } from '../lib/types.ts';
 
@@ -16,13 +16,7 @@ export const usersMe: Suite = {
       rows.push(
         await withServer(kind, context, async (server) => {
           context.log(`users/me on ${server.database}`);
-          const response = await fetch(`${server.url}/api/auth/sign-in`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(BENCH_ADMIN),
-          });
-          if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
-          const { access_token: token } = (await response.json()) as { access_token: string };
+          const token = await signIn(server, BENCH_ADMIN);
           return measure(server, {
             name: 'GET /api/users/me',
             method: 'GET',
