@@ -1,31 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { OrganizationDetail } from '@console/domain';
-import { freePort } from '../support/net.ts';
 import { createDatabase } from '../support/postgres.ts';
+import { REPO_ROOT, startServerProcess } from '../support/server-process.ts';
 
-export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export { REPO_ROOT };
 export const WEB_DIST_INDEX = join(REPO_ROOT, 'apps/web/dist/index.html');
 
 export const ADMIN = { email: 'admin@example.test', password: 'e2e admin password 1' };
-
-const HEALTH_TIMEOUT_MS = 120_000;
-const STOP_TIMEOUT_MS = 10_000;
-
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
 
 export interface TestServer {
   baseUrl: string;
@@ -45,61 +29,21 @@ export async function startServer(): Promise<TestServer> {
   if (!existsSync(WEB_DIST_INDEX)) {
     throw new Error('apps/web/dist is missing: run `npm run build -w @console/web` (the e2e global setup does).');
   }
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'console-e2e-'));
   const database = process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL, 'e2e') : null;
-
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    APP_URL: baseUrl,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    // The journeys sign in more often than the production limits allow in one window.
-    RATE_LIMIT_FACTOR: '100',
-    LOG_LEVEL: 'warn',
-  };
-  if (database) env.DATABASE_URL = database.url;
-
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
-    cwd: REPO_ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-
-  async function stop(): Promise<void> {
-    child.kill('SIGTERM');
-    if (!(await waitForExit(child, STOP_TIMEOUT_MS))) {
-      child.kill('SIGKILL');
-      await waitForExit(child, STOP_TIMEOUT_MS);
-    }
+  const server = await startServerProcess({
+    env: {
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      // The journeys sign in more often than the production limits allow in one window.
+      RATE_LIMIT_FACTOR: '100',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    },
+    healthTimeoutMs: 120_000,
+  }).catch(async (error: unknown) => {
     await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-
-  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`the server exited with code ${child.exitCode}:\n${output}`);
-    }
-    const healthy = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
-    if (healthy) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`the server did not become healthy within ${HEALTH_TIMEOUT_MS} ms:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+    throw error;
+  });
+  const baseUrl = server.url;
 
   async function api<T>(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
     const headers: Record<string, string> = {};
@@ -125,7 +69,10 @@ export async function startServer(): Promise<TestServer> {
       if (status !== 200) throw new Error(`API sign-in as ${email} answered ${status}`);
       return body.access_token;
     },
-    stop,
+    async stop() {
+      await server.stop();
+      await database?.drop();
+    },
   };
 }
 
