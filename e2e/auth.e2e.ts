@@ -1,32 +1,16 @@
 import { MESSAGES, type UserProfile } from '@console/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, signInWithForm, useJourney } from './harness.ts';
 
-let server: TestServer;
-let browser: TestBrowser | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function freshPage() {
-  await browser?.close();
-  browser = await openBrowser();
-  return browser.page;
-}
+const journey = useJourney();
 
 describe('signing in and out', () => {
   it('takes the admin from a protected page through /login to the shell and the dashboard', async () => {
-    const token = await server.signIn(ADMIN.email, ADMIN.password);
-    const me = await server.api<UserProfile>('/api/users/me', { token });
-    const page = await freshPage();
+    const token = await journey.server.signIn(ADMIN.email, ADMIN.password);
+    const me = await journey.server.api<UserProfile>('/api/users/me', { token });
+    const page = await journey.freshPage();
 
-    await page.goto(server.url('/dashboard'));
+    await page.goto(journey.server.url('/dashboard'));
     await page.waitForURL('**/login');
     await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
@@ -40,8 +24,8 @@ describe('signing in and out', () => {
   });
 
   it('keeps the session across a reload (refresh cookie, token in memory only)', async () => {
-    const page = await freshPage();
-    await signInWithForm(page, server, ADMIN.email, ADMIN.password);
+    const page = await journey.freshPage();
+    await signInWithForm(page, journey.server, ADMIN.email, ADMIN.password);
     await page.reload();
     await page.getByRole('heading', { level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard');
@@ -50,8 +34,8 @@ describe('signing in and out', () => {
   });
 
   it('shows Login Failed for a wrong password', async () => {
-    const page = await freshPage();
-    await page.goto(server.url('/login'));
+    const page = await journey.freshPage();
+    await page.goto(journey.server.url('/login'));
     await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
     await page.getByLabel('Password', { exact: true }).fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -63,15 +47,15 @@ describe('signing in and out', () => {
   });
 
   it('signs out from the profile menu with a toast and lands on /login', async () => {
-    const page = await freshPage();
-    await signInWithForm(page, server, ADMIN.email, ADMIN.password);
+    const page = await journey.freshPage();
+    await signInWithForm(page, journey.server, ADMIN.email, ADMIN.password);
     await page.getByRole('button', { name: new RegExp(ADMIN.email) }).click();
     await page.getByRole('menuitem', { name: new RegExp(MESSAGES.shell.logOut) }).click();
 
     await page.waitForURL('**/login');
     await page.getByText(MESSAGES.auth.signedOutBody).waitFor();
     // The server ended the session: a reload does not bring it back.
-    await page.goto(server.url('/dashboard'));
+    await page.goto(journey.server.url('/dashboard'));
     await page.waitForURL('**/login');
   });
 });

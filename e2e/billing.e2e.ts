@@ -1,25 +1,15 @@
 import { MESSAGES, type BillingResponse, type UserProfile } from '@console/domain';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, createChild, inviteAndRegister, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+import { expect, it } from 'vitest';
+import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
 
 const PASSWORD = 'billing journey password 1';
 const b = MESSAGES.billing;
 const m = MESSAGES.billingPages;
 
-let server: TestServer;
-let browser: TestBrowser | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const journey = useJourney();
 
 async function setLimit(token: string, organizationId: string, limit: number): Promise<void> {
-  const { status } = await server.api<BillingResponse>(`/api/organizations/${organizationId}/agent-limit`, {
+  const { status } = await journey.server.api<BillingResponse>(`/api/organizations/${organizationId}/agent-limit`, {
     method: 'PUT',
     token,
     body: { activated_agent_limit: limit },
@@ -28,6 +18,7 @@ async function setLimit(token: string, organizationId: string, limit: number): P
 }
 
 it("an agency admin sets a tenant's agent limit within capacity, is refused above it, and the tenant admin sees it", async () => {
+  const { server } = journey;
   // House (100) > super agency (50) > agency (20) > tenant, each level built by its own admin.
   const houseToken = await server.signIn(ADMIN.email, ADMIN.password);
   const me = await server.api<UserProfile>('/api/users/me', { token: houseToken });
@@ -44,8 +35,7 @@ it("an agency admin sets a tenant's agent limit within capacity, is refused abov
   await inviteAndRegister(server, { inviterToken: agencyToken, houseToken, organizationId: tenant.id, role: 'tenant_admin', email: 'tenant@billing.test', password: PASSWORD });
 
   // The agency admin opens the tenant's billing page and sets its limit within the agency's capacity.
-  browser = await openBrowser();
-  let page = browser.page;
+  let page = await journey.freshPage();
   await signInWithForm(page, server, 'agency@billing.test', PASSWORD);
   await page.goto(server.url(`/orgs/${tenant.id}/billing`));
   await page.getByRole('heading', { level: 1, name: m.billingTitle }).waitFor();
@@ -76,9 +66,7 @@ it("an agency admin sets a tenant's agent limit within capacity, is refused abov
   expect(stored.body.billing_settings.activated_agent_limit).toBe(10);
 
   // The tenant admin sees the new limit and the Good badge on /settings, with no Adjust Limit of its own.
-  await browser.close();
-  browser = await openBrowser({ width: 375, height: 812 });
-  page = browser.page;
+  page = await journey.freshPage({ width: 375, height: 812 });
   await signInWithForm(page, server, 'tenant@billing.test', PASSWORD);
   await page.goto(server.url('/settings'));
   await page.getByRole('heading', { level: 1, name: m.settingsTitle }).waitFor();

@@ -1,27 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { MESSAGES, type AllocationResult, type UserProfile } from '@console/domain';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, createChild, inviteAndRegister, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+import { expect, it } from 'vitest';
+import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
 
 const PASSWORD = 'credits journey password 1';
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;
 
-let server: TestServer;
-let browser: TestBrowser | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const journey = useJourney();
 
 /** An allocation through the API, with an Idempotency-Key as the console sends it. */
 async function allocate(token: string, fromOrgId: string, toOrgId: string, amount: string, notes: string): Promise<AllocationResult> {
-  const response = await fetch(server.url('/api/credits/allocations'), {
+  const response = await fetch(journey.server.url('/api/credits/allocations'), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'Idempotency-Key': crypto.randomUUID() },
     body: JSON.stringify({ from_org_id: fromOrgId, to_org_id: toOrgId, amount, notes }),
@@ -32,13 +22,13 @@ async function allocate(token: string, fromOrgId: string, toOrgId: string, amoun
 
 // A long journey through four organizations: more time than one page's test.
 it('moves credits from a topped-up house down to a tenant, whose admin sees and exports the entry', { timeout: 150_000 }, async () => {
+  const { server } = journey;
   const houseToken = await server.signIn(ADMIN.email, ADMIN.password);
   const me = await server.api<UserProfile>('/api/users/me', { token: houseToken });
   const houseId = me.body.organization_id!;
   const superAgency = await createChild(server, houseToken, 'Super Agency One', 'super_agency');
 
-  browser = await openBrowser();
-  const { page } = browser;
+  const page = await journey.freshPage();
 
   // The house admin tops up the house in the console.
   await signInWithForm(page, server, ADMIN.email, ADMIN.password);
@@ -80,9 +70,7 @@ it('moves credits from a topped-up house down to a tenant, whose admin sees and 
   await inviteAndRegister(server, { inviterToken: agencyToken, houseToken, organizationId: tenant.id, role: 'tenant_admin', email: 'tenant.admin@example.test', password: PASSWORD });
 
   // The tenant admin signs in, sees the allocation received and exports it.
-  await browser.close();
-  browser = await openBrowser();
-  const tenantPage = browser.page;
+  const tenantPage = await journey.freshPage();
   await signInWithForm(tenantPage, server, 'tenant.admin@example.test', PASSWORD);
   await tenantPage.goto(server.url('/credit-ledger'));
   const row = tenantPage.getByRole('row').filter({ hasText: 'Received from Agency One — Tenant launch' });

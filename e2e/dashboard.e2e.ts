@@ -1,31 +1,22 @@
 import { MESSAGES, type Dashboard, type UserProfile } from '@console/domain';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, createChild, inviteAndRegister, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+import { expect, it } from 'vitest';
+import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
 
 const PASSWORD = 'dashboard journey password 1';
 const m = MESSAGES.dashboardPages;
 const d = MESSAGES.debugPages;
 const TENANT_ADMIN = 'tenant.admin@dashboard.test';
 
-let server: TestServer;
-let browser: TestBrowser | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const journey = useJourney();
 
 async function ok<T>(path: string, token: string, body?: unknown): Promise<T> {
-  const response = await server.api<T>(path, { method: body === undefined ? 'GET' : 'POST', token, body });
+  const response = await journey.server.api<T>(path, { method: body === undefined ? 'GET' : 'POST', token, body });
   expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBeLessThan(300);
   return response.body;
 }
 
 it('a house admin sees the API figures on the dashboard and opens /debug with the outbox; a tenant admin is refused', async () => {
+  const { server } = journey;
   const houseToken = await server.signIn(ADMIN.email, ADMIN.password);
   const me = await ok<UserProfile>('/api/users/me', houseToken);
   const superAgency = await createChild(server, houseToken, 'Dashboard Super', 'super_agency');
@@ -50,8 +41,7 @@ it('a house admin sees the API figures on the dashboard and opens /debug with th
   expect(api.organizations.by_type).toMatchObject({ super_agency: 1, agency: 1, tenant: 1 });
   expect(api.credits.depletion_months).toBe(11.7); // 349.50 ÷ 30.00
 
-  browser = await openBrowser();
-  const { page } = browser;
+  const page = await journey.freshPage();
   await signInWithForm(page, server, ADMIN.email, ADMIN.password);
   await page.getByRole('heading', { level: 1, name: me.organization.name }).waitFor();
   await page.getByText(m.performanceMetrics).waitFor();
@@ -77,11 +67,9 @@ it('a house admin sees the API figures on the dashboard and opens /debug with th
   await page.getByRole('tab', { name: d.tabOutbox }).click();
   const outbox = page.getByRole('table', { name: 'Outbox messages' });
   await outbox.getByRole('cell', { name: TENANT_ADMIN }).waitFor();
-  await browser.close();
 
   // The tenant admin: no Debug menu item, Access Denied on /debug, and the server refuses too.
-  browser = await openBrowser();
-  const tenantPage = browser.page;
+  const tenantPage = await journey.freshPage();
   await signInWithForm(tenantPage, server, TENANT_ADMIN, PASSWORD);
   await tenantPage.getByRole('heading', { level: 1, name: 'Dashboard Tenant' }).waitFor();
   await tenantPage.getByRole('button', { name: new RegExp(TENANT_ADMIN) }).click();

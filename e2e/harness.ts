@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import type { OrganizationDetail } from '@console/domain';
 import { createDatabase } from '../support/postgres.ts';
 import { REPO_ROOT, startServerProcess } from '../support/server-process.ts';
@@ -76,6 +77,11 @@ export async function startServer(): Promise<TestServer> {
   };
 }
 
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
 export interface TestBrowser {
   context: BrowserContext;
   page: Page;
@@ -83,7 +89,7 @@ export interface TestBrowser {
 }
 
 /** Debian's Chromium with a fresh profile (never a downloaded browser). */
-export async function openBrowser(viewport = { width: 1280, height: 800 }): Promise<TestBrowser> {
+export async function openBrowser(viewport: Viewport = { width: 1280, height: 800 }): Promise<TestBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'console-e2e-profile-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
@@ -108,6 +114,59 @@ export async function openBrowser(viewport = { width: 1280, height: 800 }): Prom
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+export interface Journey {
+  /** The server of this file's journeys, started in beforeAll. */
+  readonly server: TestServer;
+  /** The browser opened last. */
+  readonly browser: TestBrowser;
+  /** Closes the journey's browsers and opens a fresh one (a new profile: no cookies); returns its page. */
+  freshPage(viewport?: Viewport): Promise<Page>;
+  /** Opens another browser beside the ones already open (two people at once). */
+  openBrowser(viewport?: Viewport): Promise<TestBrowser>;
+}
+
+/**
+ * The fixture of a journey file: starts the server in beforeAll (and opens a browser
+ * there too with `{ browser: true }`), and closes the browsers, then stops the server,
+ * in afterAll.
+ */
+export function useJourney(options: { browser?: boolean } = {}): Journey {
+  let server: TestServer | undefined;
+  const browsers: TestBrowser[] = [];
+  const closeBrowsers = async () => {
+    for (const browser of browsers.splice(0)) await browser.close();
+  };
+  const journey: Journey = {
+    get server() {
+      if (!server) throw new Error('the server starts in beforeAll');
+      return server;
+    },
+    get browser() {
+      const browser = browsers.at(-1);
+      if (!browser) throw new Error('no browser is open: call freshPage() first');
+      return browser;
+    },
+    async freshPage(viewport) {
+      await closeBrowsers();
+      return (await journey.openBrowser(viewport)).page;
+    },
+    async openBrowser(viewport) {
+      const browser = await openBrowser(viewport);
+      browsers.push(browser);
+      return browser;
+    },
+  };
+  beforeAll(async () => {
+    server = await startServer();
+    if (options.browser) await journey.openBrowser();
+  });
+  afterAll(async () => {
+    await closeBrowsers();
+    await server?.stop();
+  });
+  return journey;
 }
 
 /** Signs in through the login form and waits for the dashboard. */

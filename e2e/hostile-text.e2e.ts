@@ -1,7 +1,7 @@
 import type { OrganizationDetail, UserProfile } from '@console/domain';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+import { expect, it } from 'vitest';
+import { ADMIN, signInWithForm, useJourney } from './harness.ts';
 
 /**
  * Issue 8: stored text is shown as text. An organization and a user are named with markup
@@ -15,18 +15,7 @@ const ORG_NAME = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</sc
 const FIRST_NAME = '<img src=x onerror="window.__xss=3">';
 const LAST_NAME = '<script>window.__xss=4</script>';
 
-let server: TestServer;
-let browser: TestBrowser | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await openBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const journey = useJourney({ browser: true });
 
 /** The page shows `text` literally, and nothing it carries became an element or ran. */
 async function expectInert(page: Page, text: string, dialogs: string[]) {
@@ -38,6 +27,7 @@ async function expectInert(page: Page, text: string, dialogs: string[]) {
 }
 
 it('shows a script-bearing organization name and user name as text on the dashboard, the lists and the detail pages', async () => {
+  const { server } = journey;
   const token = await server.signIn(ADMIN.email, ADMIN.password);
   const created = await server.api<{ organization: OrganizationDetail }>('/api/organizations', {
     method: 'POST',
@@ -53,7 +43,7 @@ it('shows a script-bearing organization name and user name as text on the dashbo
   });
   expect(renamed.status).toBe(200);
 
-  const page = browser!.page;
+  const { page } = journey.browser;
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());

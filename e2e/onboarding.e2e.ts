@@ -1,34 +1,28 @@
 import { MESSAGES } from '@console/domain';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, createChild, inviteAndRegister, mailedLink, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { ADMIN, createChild, inviteAndRegister, mailedLink, signInWithForm, useJourney } from './harness.ts';
 
 /** Issue 4: an agency admin invites a user, who registers from the link; a revoked link says why. */
 
 const PASSWORD = 'onboarding password 1';
 
-let server: TestServer;
+const journey = useJourney();
 let adminToken: string;
-const browsers: TestBrowser[] = [];
 
 beforeAll(async () => {
-  server = await startServer();
-  adminToken = await server.signIn(ADMIN.email, ADMIN.password);
-});
-
-afterAll(async () => {
-  for (const browser of browsers) await browser.close();
-  await server?.stop();
+  adminToken = await journey.server.signIn(ADMIN.email, ADMIN.password);
 });
 
 /** The newest mailed link to an address: an invitation link. */
 async function linkFor(email: string): Promise<string> {
-  const link = await mailedLink(server, adminToken, email);
+  const link = await mailedLink(journey.server, adminToken, email);
   expect(link).toMatch(/\/invitation\?token=.+/);
   return link;
 }
 
 // Three accounts are set up and two browsers run: more than the default minute on a busy machine.
 it('an agency admin invites a user who registers from the link; a revoked link shows why', { timeout: 150_000 }, async () => {
+  const { server } = journey;
   // Setup through the API: house → super agency → agency, each with an admin.
   const superAgency = await createChild(server, adminToken, 'Summit Super Agency', 'super_agency');
   const superAdminToken = await inviteAndRegister(server, {
@@ -52,9 +46,7 @@ it('an agency admin invites a user who registers from the link; a revoked link s
   });
 
   // The agency admin invites a user through the console.
-  const adminBrowser = await openBrowser();
-  browsers.push(adminBrowser);
-  const admin = adminBrowser.page;
+  const admin = (await journey.openBrowser()).page;
   await signInWithForm(admin, server, 'agency.admin@example.test', PASSWORD);
   await admin.goto(server.url('/users/create'));
   await admin.getByText(`Adding user to ${agencyName}`).waitFor();
@@ -68,9 +60,7 @@ it('an agency admin invites a user who registers from the link; a revoked link s
 
   // The invitee opens the mailed link in another browser, registers and lands signed in.
   const link = await linkFor('new.member@example.test');
-  const inviteeBrowser = await openBrowser({ width: 375, height: 740 });
-  browsers.push(inviteeBrowser);
-  const invitee = inviteeBrowser.page;
+  const invitee = (await journey.openBrowser({ width: 375, height: 740 })).page;
   await invitee.goto(link);
   const email = invitee.getByLabel('Email', { exact: true });
   await email.waitFor();

@@ -1,7 +1,7 @@
 import { MESSAGES, type Invitation } from '@console/domain';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+import { expect, it } from 'vitest';
+import { ADMIN, signInWithForm, useJourney } from './harness.ts';
 
 /**
  * Issue 3's journey: each level creates the level below it through the console (only
@@ -9,50 +9,39 @@ import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type
  * refused the create form.
  */
 
-let server: TestServer;
-let browser: TestBrowser | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await openBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const journey = useJourney({ browser: true });
 
 const PASSWORD = 'e2e member password 1';
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 /** Invites someone through the API as `inviterToken`, registers them with the link's token, and returns their e-mail. */
 async function inviteAndRegister(inviterToken: string, organizationId: string, role: string, email: string): Promise<string> {
-  const invited = await server.api<{ invitation: Invitation }>('/api/invitations', {
+  const invited = await journey.server.api<{ invitation: Invitation }>('/api/invitations', {
     method: 'POST',
     token: inviterToken,
     body: { email, first_name: 'Test', last_name: 'Person', role, organization_id: organizationId },
   });
   expect(invited.status).toBe(201);
-  const linked = await server.api<{ link: string }>(`/api/invitations/${invited.body.invitation.id}/link`, {
+  const linked = await journey.server.api<{ link: string }>(`/api/invitations/${invited.body.invitation.id}/link`, {
     method: 'POST',
     token: inviterToken,
   });
   expect(linked.status).toBe(200);
   const token = new URL(linked.body.link).searchParams.get('token');
-  const registered = await server.api('/api/invitations/register', { method: 'POST', body: { token, password: PASSWORD } });
+  const registered = await journey.server.api('/api/invitations/register', { method: 'POST', body: { token, password: PASSWORD } });
   expect(registered.status).toBe(200);
   return email;
 }
 
 /** Signs the browser out (the refresh cookie is the session) and in as someone else. */
 async function signInAs(page: Page, email: string, password: string) {
-  await browser!.context.clearCookies();
-  await signInWithForm(page, server, email, password);
+  await journey.browser.context.clearCookies();
+  await signInWithForm(page, journey.server, email, password);
 }
 
 /** Fills the create form at `{base}/create` and returns the new organization's id from the detail URL. */
 async function createThroughForm(page: Page, base: string, name: string, description: string): Promise<string> {
-  await page.goto(server.url(base));
+  await page.goto(journey.server.url(base));
   await page.getByRole('link', { name: 'New Organization' }).click();
   await page.waitForURL(`**${base}/create`);
   await page.getByLabel('Name', { exact: true }).fill(name);
@@ -65,7 +54,8 @@ async function createThroughForm(page: Page, base: string, name: string, descrip
 }
 
 it('creates a super agency, an agency and a tenant level by level, renames one, and refuses a tenant the create form', async () => {
-  const page = browser!.page;
+  const { server } = journey;
+  const { page } = journey.browser;
 
   // The house admin creates a super agency from /organizations.
   await signInWithForm(page, server, ADMIN.email, ADMIN.password);

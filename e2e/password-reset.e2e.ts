@@ -1,28 +1,18 @@
 import { MESSAGES } from '@console/domain';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+import { expect, it } from 'vitest';
+import { ADMIN, signInWithForm, useJourney } from './harness.ts';
 
 interface Outbox {
   messages: { id: string; to: string; subject: string; text: string; link: string | null; created_at: string }[];
 }
 
-let server: TestServer;
-let browser: TestBrowser | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const journey = useJourney();
 
 it('resets the password through the e-mailed link and signs in with the new one', async () => {
+  const { server } = journey;
   const newPassword = 'a brand new password 2';
   const token = await server.signIn(ADMIN.email, ADMIN.password);
-  browser = await openBrowser();
-  const { page } = browser;
+  const page = await journey.freshPage();
 
   await page.goto(server.url('/login'));
   await page.getByRole('link', { name: MESSAGES.authPages.forgotPassword }).click();
@@ -64,10 +54,9 @@ it('resets the password through the e-mailed link and signs in with the new one'
 });
 
 it('shows the Invalid Link card for a link without type=recovery', async () => {
-  await browser?.close();
-  browser = await openBrowser();
-  await browser.page.goto(server.url('/update-password#access_token=whatever'));
-  await browser.page.getByRole('heading', { name: MESSAGES.authPages.invalidLinkTitle }).waitFor();
-  await browser.page.getByRole('link', { name: MESSAGES.authPages.requestNewResetLink }).click();
-  await browser.page.waitForURL('**/reset-password');
+  const page = await journey.freshPage();
+  await page.goto(journey.server.url('/update-password#access_token=whatever'));
+  await page.getByRole('heading', { name: MESSAGES.authPages.invalidLinkTitle }).waitFor();
+  await page.getByRole('link', { name: MESSAGES.authPages.requestNewResetLink }).click();
+  await page.waitForURL('**/reset-password');
 });

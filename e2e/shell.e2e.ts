@@ -1,27 +1,16 @@
 import { MESSAGES, UI } from '@console/domain';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, openBrowser, signInWithForm, startServer, type TestBrowser, type TestServer } from './harness.ts';
+import { expect, it } from 'vitest';
+import { ADMIN, signInWithForm, useJourney } from './harness.ts';
 
-let server: TestServer;
-let browser: TestBrowser | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const journey = useJourney();
 
 it('switches to the dark theme and keeps it across a reload, under the CSP with no violation', async () => {
-  browser = await openBrowser();
-  const { page } = browser;
+  const page = await journey.freshPage();
   const violations: string[] = [];
   page.on('console', (message) => {
     if (message.text().includes('Content Security Policy')) violations.push(message.text());
   });
-  await signInWithForm(page, server, ADMIN.email, ADMIN.password);
+  await signInWithForm(page, journey.server, ADMIN.email, ADMIN.password);
 
   await page.getByRole('button', { name: MESSAGES.shell.darkMode }).click();
   await page.getByRole('button', { name: MESSAGES.shell.lightMode }).waitFor();
@@ -36,10 +25,8 @@ it('switches to the dark theme and keeps it across a reload, under the CSP with 
 });
 
 it('at 375 px opens the Menu sheet from the menu button and navigates', async () => {
-  await browser?.close();
-  browser = await openBrowser({ width: 375, height: 812 });
-  const { page } = browser;
-  await signInWithForm(page, server, ADMIN.email, ADMIN.password);
+  const page = await journey.freshPage({ width: 375, height: 812 });
+  await signInWithForm(page, journey.server, ADMIN.email, ADMIN.password);
 
   expect(await page.getByRole('heading', { name: UI.productName }).count()).toBe(0);
   await page.getByRole('button', { name: 'Open menu' }).click();
