@@ -4,11 +4,11 @@ import { expect, it } from 'vitest';
 import { ADMIN, signInWithForm, useJourney } from './harness.ts';
 
 /**
- * Issue 8: stored text is shown as text. An organization and a user are named with markup
- * through the API; every page that shows them renders the literal characters, injects no
- * element, fires no dialog and runs no script. The Content-Security-Policy would block the
- * inline script and handler anyway, so the DOM is checked too: that is what proves React
- * rendered text rather than markup.
+ * Stored text is shown as text. An organization and a user are named with markup through
+ * the API; every page that shows them renders the literal characters, injects no element,
+ * fires no dialog and runs no script. The Content-Security-Policy would block the inline
+ * script and handler anyway, so the DOM is checked too: that is what proves React rendered
+ * text rather than markup.
  */
 
 const ORG_NAME = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';

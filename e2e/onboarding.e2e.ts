@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { beforeAll, expect, it } from 'vitest';
 import { ADMIN, createChild, inviteAndRegister, mailedLink, signInWithForm, useJourney } from './harness.ts';
 
-/** Issue 4: an agency admin invites a user, who registers from the link; a revoked link says why. */
+/** An agency admin invites a user, who registers from the link; a revoked link says why. */
 
 const PASSWORD = 'onboarding password 1';
 

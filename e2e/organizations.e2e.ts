@@ -4,9 +4,8 @@ import { expect, it } from 'vitest';
 import { ADMIN, signInWithForm, useJourney } from './harness.ts';
 
 /**
- * Issue 3's journey: each level creates the level below it through the console (only
- * direct children may be created), one organization is renamed, and a tenant admin is
- * refused the create form.
+ * Each level creates the level below it through the console (only direct children may
+ * be created), one organization is renamed, and a tenant admin is refused the create form.
  */
 
 const journey = useJourney({ browser: true });
