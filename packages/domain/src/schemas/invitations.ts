@@ -47,6 +47,7 @@ export const listInvitationsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(50),
 });
+export type ListInvitationsQuery = z.input<typeof listInvitationsQuerySchema>;
 export type ListInvitationsParams = z.output<typeof listInvitationsQuerySchema>;
 
 export const invitationListSchema = z.object({ invitations: z.array(invitationSchema), pagination: paginationSchema });
