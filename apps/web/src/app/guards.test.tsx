@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '@/lib/session-store';
-import { apiError, json, makeSession, mockFetch, renderApp } from '@/test/helpers';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { AppProviders } from './providers';
 import { RoleGate } from './guards';
 import { createQueryClient } from '@/lib/query-client';
@@ -16,7 +16,7 @@ function location() {
 describe('route guards', () => {
   it('sends a signed-out visitor to /login and back to the origin after signing in', async () => {
     const session = makeSession();
-    mockFetch({ 'POST /api/auth/sign-in': () => json(200, session) });
+    mockApi({ 'POST /api/auth/sign-in': () => json(200, session) });
     renderApp('/settings?tab=profile', { session: null });
     await waitFor(() => expect(location()).toHaveTextContent(/^\/login$/));
 
@@ -29,7 +29,7 @@ describe('route guards', () => {
 
   it('waits for the start-up refresh instead of redirecting', async () => {
     let restore: (response: Response) => void = () => {};
-    mockFetch({
+    mockApi({
       'POST /api/auth/refresh': () => new Promise<Response>((resolve) => (restore = resolve)),
     });
     renderApp('/settings');
@@ -44,7 +44,7 @@ describe('route guards', () => {
   });
 
   it('redirects to /login when the start-up refresh finds no session', async () => {
-    mockFetch({ 'POST /api/auth/refresh': () => apiError(401, 'unauthorized', 'no session') });
+    mockApi({ 'POST /api/auth/refresh': () => apiError(401, 'unauthorized', 'no session') });
     renderApp('/team');
     await waitFor(() => expect(location()).toHaveTextContent(/^\/login$/));
   });
@@ -117,7 +117,7 @@ describe('welcome page', () => {
 
   it('sends a signed-in user to the dashboard', async () => {
     const session: Session = makeSession();
-    mockFetch({ 'GET /api/users/me': () => json(200, session.user) });
+    mockApi({ 'GET /api/users/me': () => json(200, session.user) });
     renderApp('/', { session });
     await waitFor(() => expect(location()).toHaveTextContent('/dashboard'));
   });

@@ -1,23 +1,21 @@
-import { classifyLoginError } from '@console/domain';
+import { authEndpoints, classifyLoginError, healthEndpoints, MESSAGES, usersEndpoints } from '@console/domain';
 import { describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, mockFetch } from '@/test/helpers';
-import { ApiError, request } from './api';
+import { apiError, json, makeSession, mockApi } from '@/test/helpers';
+import { ApiError, call } from './api';
 import { sessionStore } from './session-store';
 
 describe('api client', () => {
   it('sends the bearer token of the session', async () => {
     const session = makeSession();
     sessionStore.set(session);
-    const fetchMock = mockFetch({ 'GET /api/users/me': () => json(200, session.user) });
-    await expect(request('/api/users/me')).resolves.toEqual(session.user);
-    expect(fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({
-      Authorization: `Bearer ${session.access_token}`,
-    });
+    const api = mockApi({ 'GET /api/users/me': () => json(200, session.user) });
+    await expect(call(usersEndpoints.me)).resolves.toEqual(session.user);
+    expect(api.calls[0]?.headers.get('Authorization')).toBe(`Bearer ${session.access_token}`);
   });
 
   it('turns the error shape into an ApiError with fields and Retry-After', async () => {
     sessionStore.set(null);
-    mockFetch({
+    mockApi({
       'POST /api/auth/recover': () =>
         json(
           429,
@@ -25,7 +23,7 @@ describe('api client', () => {
           { 'Retry-After': '30' },
         ),
     });
-    const error = await request('/api/auth/recover', { method: 'POST', body: {} }).catch((e) => e);
+    const error = await call(authEndpoints.recover, { body: { email: 'a@example.test' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 429,
@@ -38,30 +36,40 @@ describe('api client', () => {
 
   it('reports an unreachable server with a message the login classifies as network', async () => {
     sessionStore.set(null);
-    mockFetch({
+    mockApi({
       'GET /api/health': () => {
         throw new TypeError('Failed to fetch');
       },
     });
-    const error = await request('/api/health').catch((e: unknown) => e);
+    const error = await call(healthEndpoints.check).catch((e: unknown) => e);
     if (!(error instanceof ApiError)) throw new Error('expected an ApiError');
     expect(error.status).toBe(0);
     expect(classifyLoginError(error.message)).toBe('network');
+  });
+
+  it('refuses an answer that does not match the endpoint contract', async () => {
+    sessionStore.set(makeSession());
+    mockApi({ 'GET /api/users/me': () => json(200, { id: 'not a profile' }) });
+    await expect(call(usersEndpoints.me)).rejects.toMatchObject({
+      status: 200,
+      code: 'invalid_response',
+      message: MESSAGES.generic.unexpected,
+    });
   });
 
   it('refreshes once on 401 and retries the call with the new token', async () => {
     const old = makeSession({ tokenId: 'old' });
     const fresh = makeSession({ tokenId: 'fresh' });
     sessionStore.set(old);
-    const fetchMock = mockFetch({
+    const api = mockApi({
       'GET /api/users/me': ({ headers }) =>
-        headers.Authorization === `Bearer ${fresh.access_token}`
+        headers.get('Authorization') === `Bearer ${fresh.access_token}`
           ? json(200, fresh.user)
           : apiError(401, 'unauthorized', 'jwt expired'),
       'POST /api/auth/refresh': () => json(200, fresh),
     });
-    await expect(request('/api/users/me')).resolves.toEqual(fresh.user);
-    expect(fetchMock).toHaveBeenCalledTimes(3);
+    await expect(call(usersEndpoints.me)).resolves.toEqual(fresh.user);
+    expect(api.fetch).toHaveBeenCalledTimes(3);
     expect(sessionStore.get().session).toEqual(fresh);
   });
 
@@ -70,9 +78,9 @@ describe('api client', () => {
     const fresh = makeSession({ tokenId: 'fresh' });
     sessionStore.set(old);
     let refreshes = 0;
-    mockFetch({
+    mockApi({
       'GET /api/users/me': ({ headers }) =>
-        headers.Authorization === `Bearer ${fresh.access_token}`
+        headers.get('Authorization') === `Bearer ${fresh.access_token}`
           ? json(200, fresh.user)
           : apiError(401, 'unauthorized', 'jwt expired'),
       'POST /api/auth/refresh': async () => {
@@ -81,17 +89,17 @@ describe('api client', () => {
         return json(200, fresh);
       },
     });
-    await Promise.all([request('/api/users/me'), request('/api/users/me'), request('/api/users/me')]);
+    await Promise.all([call(usersEndpoints.me), call(usersEndpoints.me), call(usersEndpoints.me)]);
     expect(refreshes).toBe(1);
   });
 
   it('signs out when the refresh is refused, and surfaces the original 401', async () => {
     sessionStore.set(makeSession());
-    mockFetch({
+    mockApi({
       'GET /api/users/me': () => apiError(401, 'unauthorized', 'jwt expired'),
       'POST /api/auth/refresh': () => apiError(401, 'unauthorized', 'no session'),
     });
-    await expect(request('/api/users/me')).rejects.toMatchObject({ status: 401 });
+    await expect(call(usersEndpoints.me)).rejects.toMatchObject({ status: 401 });
     expect(sessionStore.get().status).toBe('signed-out');
   });
 });

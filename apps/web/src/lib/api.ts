@@ -164,7 +164,7 @@ export async function call<E extends Endpoint>(endpoint: E, ...[request, options
   if (!schema) return undefined as ResponseOf<E>;
   const parsed = schema.safeParse(await response.json().catch(() => undefined));
   if (!parsed.success) {
-    throw new ApiError({ status: response.status, code: 'invalid_response', message: MESSAGES.generic.internal });
+    throw new ApiError({ status: response.status, code: 'invalid_response', message: MESSAGES.generic.unexpected });
   }
   return parsed.data as ResponseOf<E>;
 }
@@ -187,18 +187,4 @@ async function authorizedResponse(path: string, options: RequestOptions): Promis
   }
   if (!response.ok) throw await toApiError(response);
   return response;
-}
-
-/** TRANSITIONAL (removed once every call goes through `call`): a raw path, the body cast unchecked. */
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await authorizedResponse(path, options);
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
-}
-
-/** TRANSITIONAL (removed once every call goes through `download`). */
-export async function requestBlob(path: string, options: RequestOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
-  const response = await authorizedResponse(path, options);
-  const disposition = response.headers.get('Content-Disposition') ?? '';
-  return { blob: await response.blob(), filename: /filename="([^"]+)"/.exec(disposition)?.[1] ?? null };
 }

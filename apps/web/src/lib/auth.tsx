@@ -1,4 +1,5 @@
 import {
+  authEndpoints,
   decodeJwtPart,
   normalizeClaims,
   type NormalizedClaims,
@@ -16,7 +17,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
-import { ApiError, refreshSession, request } from './api';
+import { ApiError, call, refreshSession } from './api';
 import { sessionStore, type AuthStatus } from './session-store';
 
 export interface AuthContextValue {
@@ -56,11 +57,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     async (body: SignInBody) => {
-      const next = await request<Session>('/api/auth/sign-in', {
-        method: 'POST',
-        body,
-        refreshOn401: false,
-      });
+      const next = await call(authEndpoints.signIn, { body });
       queryClient.clear();
       sessionStore.set(next);
       return next;
@@ -70,7 +67,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     try {
-      await request<{ ok: true }>('/api/auth/sign-out', { method: 'POST' });
+      // The refresh cookie names the session too, so an expired access token does not stop this.
+      await call(authEndpoints.signOut);
     } catch (error) {
       // 401: the session had already ended on the server.
       if (!(error instanceof ApiError && error.status === 401)) throw error;

@@ -28,3 +28,10 @@ export function originOf(state: unknown): string | null {
   if (!from || typeof from.pathname !== 'string') return null;
   return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
 }
+
+/** Invite a person into an organization: /users/create with its id and, when known, its name. */
+export function inviteHref(organization: { id: string; name: string | null }): string {
+  const params = new URLSearchParams({ organization_id: organization.id });
+  if (organization.name) params.set('organization_name', organization.name);
+  return `${PATHS.users}/create?${params}`;
+}

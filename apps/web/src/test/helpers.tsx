@@ -1,5 +1,7 @@
 import type { Session, UserProfile } from '@console/domain';
+import type { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
@@ -7,7 +9,8 @@ import { AppRoutes } from '@/app/routes';
 import { createQueryClient } from '@/lib/query-client';
 import { sessionStore } from '@/lib/session-store';
 
-const ORG_ID = '00000000-0000-4000-8000-000000000001';
+/** The organization of every session `makeSession` builds. */
+export const OWN_ORG_ID = '00000000-0000-4000-8000-000000000001';
 
 function base64Url(value: unknown): string {
   return btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -37,7 +40,7 @@ export function makeSession({
     sub: '00000000-0000-4000-8000-0000000000aa',
     email,
     role: 'authenticated',
-    app_metadata: { role, org_id: ORG_ID, org_type: orgType, org_name: orgName },
+    app_metadata: { role, org_id: OWN_ORG_ID, org_type: orgType, org_name: orgName },
     exp,
     jti: tokenId,
   };
@@ -49,14 +52,14 @@ export function makeSession({
     avatar_url: null,
     role,
     status: 'active',
-    organization_id: ORG_ID,
+    organization_id: OWN_ORG_ID,
     preferred_locale: 'en',
     invited_at: null,
     last_login_at: null,
     created_at: '2025-01-01T00:00:00Z',
     updated_at: '2025-01-01T00:00:00Z',
     deleted_at: null,
-    organization: { id: ORG_ID, name: orgName, org_type: orgType, status: 'active' },
+    organization: { id: OWN_ORG_ID, name: orgName, org_type: orgType, status: 'active' },
   };
   return {
     access_token: `${base64Url({ alg: 'HS256', typ: 'JWT' })}.${base64Url(payload)}.signature`,
@@ -78,28 +81,59 @@ export function apiError(status: number, code: string, message: string): Respons
   return json(status, { error: { code, message } });
 }
 
-type Handler = (init: RequestInit & { headers: Record<string, string> }) => Response | Promise<Response>;
-
-/**
- * Replaces fetch with a table of `METHOD /path` handlers; an unexpected call fails the test.
- * Only the network edge is fake: the console's api client runs as in the browser.
- */
-export function mockFetch(routes: Record<string, Handler>) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const key = `${init.method ?? 'GET'} ${String(input)}`;
-    const handler = routes[key];
-    if (!handler) throw new Error(`unexpected request ${key}`);
-    return handler({ ...init, headers: (init.headers ?? {}) as Record<string, string> });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
+/** One request the console sent, as a handler and a test read it. */
+export interface ApiCall {
+  method: string;
+  /** The path without the query string. */
+  path: string;
+  url: URL;
+  /** The query string's values. */
+  query: Record<string, string>;
+  headers: Headers;
+  /** The JSON body sent, or undefined. */
+  body: unknown;
 }
 
-/** The JSON bodies sent to one route, in order. */
-export function bodiesOf(fetchMock: ReturnType<typeof mockFetch>, key: string): unknown[] {
-  return fetchMock.mock.calls
-    .filter(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}` === key)
-    .map(([, init]) => JSON.parse(String(init?.body)));
+type Answer = Response | Promise<Response>;
+export type ApiRoutes = Record<string, (call: ApiCall) => Answer>;
+
+/**
+ * The console's one fetch mock: only the network edge is fake, the api client runs as in the
+ * browser. `routes` answers `METHOD /path` (the query string is free: tests read it from the
+ * recorded calls), and a request no route answers fails; or one function answers every
+ * request, undefined meaning 404. Every request is recorded.
+ */
+export function mockApi(routes: ApiRoutes | ((call: ApiCall) => Answer | undefined)) {
+  const calls: ApiCall[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://console.test');
+    const call: ApiCall = {
+      method: init.method ?? 'GET',
+      path: url.pathname,
+      url,
+      query: Object.fromEntries(url.searchParams),
+      headers: new Headers(init.headers),
+      body: init.body === undefined ? undefined : JSON.parse(String(init.body)),
+    };
+    calls.push(call);
+    const key = `${call.method} ${call.path}`;
+    if (typeof routes === 'function') return (await routes(call)) ?? apiError(404, 'not_found', 'Not found');
+    const handler = routes[key];
+    if (!handler) throw new Error(`unexpected request ${key}${url.search}`);
+    return handler(call);
+  });
+  vi.stubGlobal('fetch', fetch);
+  const callsTo = (key: string) => calls.filter((call) => `${call.method} ${call.path}` === key);
+  return {
+    fetch,
+    calls,
+    /** The requests to one `METHOD /path`, in order. */
+    callsTo,
+    /** The JSON bodies sent to one `METHOD /path`, in order. */
+    bodiesOf: (key: string) => callsTo(key).map((call) => call.body),
+    /** The query strings sent to one `METHOD /path`, in order, as plain objects. */
+    queriesOf: (key: string) => callsTo(key).map((call) => call.query),
+  };
 }
 
 /** Shows where the router is, so tests can assert navigation. */
@@ -115,16 +149,32 @@ function LocationProbe() {
 
 /**
  * Renders the whole console at `path`. `session` undefined leaves the start-up refresh to
- * run; null starts signed out.
+ * run; null starts signed out. `queryClient` replaces the application's (e.g. without retries).
  */
-export function renderApp(path: string, { session }: { session?: Session | null } = {}) {
+export function renderApp(path: string, { session, queryClient }: { session?: Session | null; queryClient?: QueryClient } = {}) {
   if (session !== undefined) sessionStore.set(session);
   return render(
     <MemoryRouter initialEntries={[path]}>
-      <AppProviders queryClient={createQueryClient()}>
+      <AppProviders queryClient={queryClient ?? createQueryClient()}>
         <AppRoutes />
         <LocationProbe />
       </AppProviders>
+    </MemoryRouter>,
+  );
+}
+
+/** The application's query client without load retries, for tests of what a failed load shows. */
+export function queryClientWithoutRetries(): QueryClient {
+  const client = createQueryClient();
+  client.setDefaultOptions({ ...client.getDefaultOptions(), queries: { ...client.getDefaultOptions().queries, retry: false } });
+  return client;
+}
+
+/** Renders one component with the console's providers and a router at `path`. */
+export function renderWithProviders(ui: ReactNode, path = '/') {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <AppProviders queryClient={createQueryClient()}>{ui}</AppProviders>
     </MemoryRouter>,
   );
 }

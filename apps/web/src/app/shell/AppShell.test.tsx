@@ -2,7 +2,7 @@ import { MESSAGES, UI } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { json, makeSession, mockFetch, renderApp, setViewportWidth } from '@/test/helpers';
+import { json, makeSession, mockApi, renderApp, setViewportWidth } from '@/test/helpers';
 
 const { shell, auth } = MESSAGES;
 
@@ -117,7 +117,7 @@ describe('profile menu', () => {
   });
 
   it('signs out: toast and /login', async () => {
-    mockFetch({ 'POST /api/auth/sign-out': () => json(200, { ok: true }) });
+    mockApi({ 'POST /api/auth/sign-out': () => json(200, { ok: true }) });
     const { user, menu } = await openMenu();
     await user.click(within(menu).getByRole('menuitem', { name: /Log out/ }));
     expect(await screen.findByText(auth.signedOutTitle)).toBeInTheDocument();
@@ -126,7 +126,7 @@ describe('profile menu', () => {
   });
 
   it('stays signed in with an error toast when signing out fails', async () => {
-    mockFetch({
+    mockApi({
       'POST /api/auth/sign-out': () => {
         throw new TypeError('Failed to fetch');
       },

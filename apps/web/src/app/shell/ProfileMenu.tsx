@@ -16,11 +16,13 @@ import {
 import { useAuth } from '@/lib/auth';
 import { avatarFallback, displayName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
+import { useViewer } from '@/lib/use-viewer';
 
 const { shell, auth } = MESSAGES;
 
 export function ProfileMenu() {
-  const { user, claims, signOut } = useAuth();
+  const { user, signOut } = useAuth();
+  const viewer = useViewer();
   const navigate = useNavigate();
 
   async function handleSignOut() {
@@ -57,8 +59,8 @@ export function ProfileMenu() {
           {shell.settings}
           <DropdownMenuShortcut>{shell.settingsShortcut}</DropdownMenuShortcut>
         </DropdownMenuItem>
-        {/* Deviation: the spec shows Debug to everyone; we hide it from roles /debug refuses. */}
-        {mayOpenDebug({ role: claims?.role ?? '' }) && (
+        {/* Debug is offered only to those the debug page lets in. */}
+        {!!viewer && mayOpenDebug(viewer) && (
           <DropdownMenuItem onSelect={() => navigate(PATHS.debug)}>
             <Bug aria-hidden />
             {shell.debug}

@@ -1,7 +1,7 @@
-import { mayOpenDebug, type OrgType } from '@console/domain';
+import { mayOpenDebug, type Actor, type OrgType } from '@console/domain';
 import { PATHS } from '@/lib/paths';
 
-/** Which widgets an organization type shows (spec 1 section 2, Dashboard). */
+/** Which widgets an organization type shows on the dashboard. */
 export function dashboardWidgets(orgType: OrgType) {
   const hasChildren = orgType !== 'tenant';
   return {
@@ -28,10 +28,10 @@ export interface Tool {
 }
 
 /**
- * The tools section by organization type (spec 1 section 2), each to the page that does
- * the job. A tool whose page would refuse the user (System Health for non-debug roles) is left out.
+ * The tools section by organization type, each to the page that does the job. A tool whose
+ * page would refuse the viewer (System Health without the debug page) is left out.
  */
-export function dashboardTools(orgType: OrgType, role: string | null | undefined): Tool[] {
+export function dashboardTools(orgType: OrgType, viewer: Actor | null): Tool[] {
   const tools: Record<OrgType, Tool[]> = {
     house: [
       { label: 'Global Settings', description: 'Account, billing and organization resources', to: PATHS.settings },
@@ -54,5 +54,5 @@ export function dashboardTools(orgType: OrgType, role: string | null | undefined
       { label: 'Business Analytics', description: 'Credit usage and utilization', to: PERFORMANCE_TAB_PATH },
     ],
   };
-  return tools[orgType].filter((tool) => tool.to !== PATHS.debug || mayOpenDebug({ role: role ?? '' }));
+  return tools[orgType].filter((tool) => tool.to !== PATHS.debug || (!!viewer && mayOpenDebug(viewer)));
 }

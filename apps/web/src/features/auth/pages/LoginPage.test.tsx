@@ -2,7 +2,7 @@ import { MESSAGES, TIMING, UI } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { apiError, bodiesOf, json, makeSession, mockFetch, renderApp } from '@/test/helpers';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 
 const { loginErrors } = MESSAGES;
 
@@ -18,12 +18,12 @@ function networkFailure(): Response {
 
 describe('login page', () => {
   it('requires e-mail and password before calling the server', async () => {
-    const fetchMock = mockFetch({});
+    const api = mockApi({});
     renderApp('/login', { session: null });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText(MESSAGES.auth.emailRequired)).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.auth.passwordRequired)).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.fetch).not.toHaveBeenCalled();
   });
 
   it('shows the forgot password link and the no-account note', async () => {
@@ -39,7 +39,7 @@ describe('login page', () => {
     ['auth', () => apiError(401, 'unauthorized', MESSAGES.auth.invalidCredentials)],
     ['jwt', () => apiError(401, 'unauthorized', 'JWT signature could not be verified')],
   ] as const)('shows the %s class with its title, message and troubleshooting line', async (kind, answer) => {
-    mockFetch({ 'POST /api/auth/sign-in': answer });
+    mockApi({ 'POST /api/auth/sign-in': answer });
     renderApp('/login', { session: null });
     await submitCredentials();
     const copy = loginErrors[kind];
@@ -52,7 +52,7 @@ describe('login page', () => {
   });
 
   it('shows an unclassified server message as it is, under the Error title', async () => {
-    mockFetch({
+    mockApi({
       'POST /api/auth/sign-in': () => apiError(429, 'rate_limited', MESSAGES.auth.tooManyAttempts),
     });
     renderApp('/login', { session: null });
@@ -65,20 +65,20 @@ describe('login page', () => {
 
   it('shows the network class and retries by itself exactly once, after 2 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const fetchMock = mockFetch({ 'POST /api/auth/sign-in': networkFailure });
+    const api = mockApi({ 'POST /api/auth/sign-in': networkFailure });
     renderApp('/login', { session: null });
     await submitCredentials(userEvent.setup({ advanceTimers: vi.advanceTimersByTime }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(loginErrors.network.title);
     expect(alert).toHaveTextContent(loginErrors.network.message);
     expect(alert).toHaveTextContent(loginErrors.network.troubleshooting);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(api.fetch).toHaveBeenCalledTimes(1);
 
     await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs);
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(api.fetch).toHaveBeenCalledTimes(2));
     // The second network error is shown and not retried again.
     await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs * 3);
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(api.fetch).toHaveBeenCalledTimes(2);
     expect(screen.getByRole('alert')).toHaveTextContent(loginErrors.network.title);
   });
 
@@ -90,27 +90,27 @@ describe('login page', () => {
       networkFailure,
       networkFailure,
     ];
-    const fetchMock = mockFetch({
-      'POST /api/auth/sign-in': () => answers[fetchMock.mock.calls.length - 1]!(),
+    const api = mockApi({
+      'POST /api/auth/sign-in': () => answers[api.calls.length - 1]!(),
     });
     renderApp('/login', { session: null });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     await submitCredentials(user);
     await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs);
     expect(await screen.findByText(loginErrors.auth.title)).toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(api.fetch).toHaveBeenCalledTimes(2);
 
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText(loginErrors.network.title)).toBeInTheDocument();
     await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs);
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(4));
+    await waitFor(() => expect(api.fetch).toHaveBeenCalledTimes(4));
   });
 
   it('signs in after an automatic retry succeeds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const answers = [networkFailure, () => json(200, makeSession())];
-    const fetchMock = mockFetch({
-      'POST /api/auth/sign-in': () => answers[fetchMock.mock.calls.length - 1]!(),
+    const api = mockApi({
+      'POST /api/auth/sign-in': () => answers[api.calls.length - 1]!(),
       'GET /api/users/me': () => json(200, makeSession().user),
     });
     renderApp('/login', { session: null });
@@ -121,7 +121,7 @@ describe('login page', () => {
 
   it('on success toasts, replaces history and lands on the dashboard', async () => {
     const session = makeSession();
-    mockFetch({
+    mockApi({
       'POST /api/auth/sign-in': () => json(200, session),
       'GET /api/users/me': () => json(200, session.user),
     });
@@ -133,7 +133,7 @@ describe('login page', () => {
 
   it('keeps a token from the URL as a pending invitation and says so', async () => {
     const session = makeSession();
-    mockFetch({
+    mockApi({
       'POST /api/auth/sign-in': () => json(200, session),
       'GET /api/users/me': () => json(200, session.user),
     });
@@ -149,10 +149,10 @@ describe('login page', () => {
     const session = makeSession();
     const refreshed = makeSession({ tokenId: 'second' });
     let bearer: string | undefined;
-    const fetchMock = mockFetch({
+    const api = mockApi({
       'POST /api/auth/sign-in': () => json(200, session),
       'POST /api/invitations/accept': ({ headers }) => {
-        bearer = headers.Authorization;
+        bearer = headers.get('Authorization') ?? undefined;
         return json(200, { result: 'accepted', organizationId: session.user.organization_id, organizationName: 'Acme Corporation', role: 'tenant_user' });
       },
       'POST /api/auth/refresh': () => json(200, refreshed),
@@ -162,14 +162,14 @@ describe('login page', () => {
     await submitCredentials();
     expect(await screen.findByText(MESSAGES.invitationToasts.accepted)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
-    expect(bodiesOf(fetchMock, 'POST /api/invitations/accept')).toEqual([{ token: 'invite-123' }]);
+    expect(api.bodiesOf('POST /api/invitations/accept')).toEqual([{ token: 'invite-123' }]);
     expect(bearer).toBe(`Bearer ${session.access_token}`);
     expect(sessionStorage.getItem(UI.pendingInvitationKey)).toBeNull();
   });
 
   it('keeps the pending invitation and says why when accepting it fails', async () => {
     const session = makeSession();
-    mockFetch({
+    mockApi({
       'POST /api/auth/sign-in': () => json(200, session),
       'POST /api/invitations/accept': () => apiError(410, 'invitation_expired', MESSAGES.invitations.expired),
       'GET /api/users/me': () => json(200, session.user),

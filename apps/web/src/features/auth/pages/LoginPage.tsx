@@ -20,8 +20,7 @@ import { originOf, PATHS } from '@/lib/paths';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
 import { LoginErrorAlert, type LoginFailure } from '../components/LoginErrorAlert';
-import { acceptPendingInvitation } from '@/features/users/api/accept-pending-invitation';
-import { rememberInvitation } from '../pending-invitation';
+import { acceptPendingInvitation, rememberInvitation } from '@/lib/pending-invitation';
 
 export default function LoginPage() {
   const { signIn } = useAuth();

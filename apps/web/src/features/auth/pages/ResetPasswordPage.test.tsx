@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { apiError, bodiesOf, json, mockFetch, renderApp } from '@/test/helpers';
+import { apiError, json, mockApi, renderApp } from '@/test/helpers';
 
 async function requestLink() {
   const user = userEvent.setup();
@@ -19,7 +19,7 @@ describe('reset password page', () => {
   });
 
   it('sends the e-mail, then shows the generic answer and a toast', async () => {
-    const fetchMock = mockFetch({
+    const api = mockApi({
       'POST /api/auth/recover': () => json(200, { message: MESSAGES.auth.resetSent }),
     });
     renderApp('/reset-password', { session: null });
@@ -28,11 +28,11 @@ describe('reset password page', () => {
       .toBeInTheDocument();
     expect(screen.getAllByText(MESSAGES.auth.resetSent).length).toBeGreaterThan(0);
     expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();
-    expect(bodiesOf(fetchMock, 'POST /api/auth/recover')).toEqual([{ email: 'alice@example.test' }]);
+    expect(api.bodiesOf('POST /api/auth/recover')).toEqual([{ email: 'alice@example.test' }]);
   });
 
   it('shows a refusal from the server', async () => {
-    mockFetch({
+    mockApi({
       'POST /api/auth/recover': () => apiError(429, 'rate_limited', MESSAGES.auth.tooManyAttempts),
     });
     renderApp('/reset-password', { session: null });

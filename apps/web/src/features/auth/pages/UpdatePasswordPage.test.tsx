@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '@/lib/session-store';
-import { apiError, bodiesOf, json, makeSession, mockFetch, renderApp } from '@/test/helpers';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 
 const RECOVERY_URL = '/update-password#access_token=reset-token-1&type=recovery';
 
@@ -39,7 +39,7 @@ describe('update password page', () => {
   });
 
   it('refuses short and mismatching passwords without calling the server', async () => {
-    const fetchMock = mockFetch({});
+    const api = mockApi({});
     renderApp(RECOVERY_URL, { session: null });
     await fillPasswords('short', 'short');
     expect(await screen.findByText(MESSAGES.auth.passwordTooShort)).toBeInTheDocument();
@@ -48,15 +48,15 @@ describe('update password page', () => {
     await userEvent.clear(screen.getByLabelText(MESSAGES.authPages.confirmPassword));
     await fillPasswords('long-enough-1', 'long-enough-2');
     expect(await screen.findByText(MESSAGES.auth.passwordsDoNotMatch)).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.fetch).not.toHaveBeenCalled();
   });
 
   it('sends the token with the new password, signs out locally and goes to /login', async () => {
-    const fetchMock = mockFetch({ 'POST /api/auth/password': () => json(200, { ok: true }) });
+    const api = mockApi({ 'POST /api/auth/password': () => json(200, { ok: true }) });
     renderApp(RECOVERY_URL, { session: makeSession() });
     await fillPasswords('new-password-1', 'new-password-1');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
-    expect(bodiesOf(fetchMock, 'POST /api/auth/password')).toEqual([
+    expect(api.bodiesOf('POST /api/auth/password')).toEqual([
       { password: 'new-password-1', token: 'reset-token-1' },
     ]);
     expect(await screen.findByText(MESSAGES.auth.passwordUpdatedTitle)).toBeInTheDocument();
@@ -64,7 +64,7 @@ describe('update password page', () => {
   });
 
   it('shows the server error on the page', async () => {
-    mockFetch({
+    mockApi({
       'POST /api/auth/password': () => apiError(400, 'bad_request', MESSAGES.auth.invalidResetLink),
     });
     renderApp(RECOVERY_URL, { session: null });

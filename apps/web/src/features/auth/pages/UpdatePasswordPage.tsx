@@ -15,7 +15,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
-import { useUpdatePassword } from '../api/update-password';
+import { useUpdatePassword } from '@/api/auth';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
 import { recoveryToken } from '../recovery-link';

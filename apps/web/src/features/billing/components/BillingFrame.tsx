@@ -1,15 +1,16 @@
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
-import { canHaveChildren, MESSAGES, type BillingResponse, type OrganizationDetail } from '@console/domain';
-import { useOrganization } from '@/features/organizations/api/get-organization';
-import { useOrgBase } from '@/features/organizations/use-org-base';
-import { useAuth } from '@/lib/auth';
-import { useBilling } from '../api/get-billing';
-import { AgentLimitStatusCard } from './AgentLimitStatusCard';
+import { canHaveChildren, mayAllocateFrom, mayAllocateTo, MESSAGES, type BillingResponse, type OrganizationDetail } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
+import { billingQueries } from '@/api/billing';
+import { organizationQueries } from '@/api/organizations';
+import { AgentLimitStatusCard } from '@/components/billing/agent-limit-status-card';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
+import { useOrgBase } from '@/lib/org-base';
+import { useViewer } from '@/lib/use-viewer';
 import { BillingHeader } from './BillingHeader';
 import { LimitRangeCard } from './LimitRangeCard';
-import { LoadError } from './LoadError';
-import { LoadingRows } from './LoadingRows';
 
 export interface LoadedBilling {
   org: OrganizationDetail;
@@ -27,24 +28,23 @@ export interface LoadedBilling {
 export function BillingFrame({ title, children }: { title: string; children(loaded: LoadedBilling): ReactNode }) {
   const { id = '' } = useParams();
   const base = useOrgBase();
-  const { claims } = useAuth();
-  const organization = useOrganization(id);
-  const billing = useBilling(id);
+  const viewer = useViewer();
+  const organization = useQuery({ ...organizationQueries.detail(id), enabled: !!id });
+  const billing = useQuery({ ...billingQueries.settings(id), enabled: !!id });
+  const notFound = MESSAGES.organizations.notFound;
 
   let body: ReactNode;
   if (organization.isError) {
-    body = <LoadError error={organization.error} title={MESSAGES.organizations.failedToLoadDetails} />;
+    body = <QueryError error={organization.error} title={MESSAGES.organizations.failedToLoadDetails} notFound={notFound} onRetry={organization.refetch} />;
   } else if (billing.isError) {
-    body = <LoadError error={billing.error} title={MESSAGES.billing.loadFailed} />;
+    body = <QueryError error={billing.error} title={MESSAGES.billing.loadFailed} notFound={notFound} onRetry={billing.refetch} />;
   } else if (organization.isPending || billing.isPending) {
     body = <LoadingRows rows={3} className="h-24" />;
   } else {
     const org = organization.data;
-    // From here credits go to this organization when it is an active direct child, or to a child of the own organization.
-    const allocateHref =
-      billing.data.permissions.allocate_credits || (org.id === claims?.org_id && canHaveChildren(org.org_type))
-        ? `${base}/${org.id}/allocate-credits`
-        : null;
+    // Credits go to this organization when it is an active direct child, or from here to a child of the own organization.
+    const mayAllocate = !!viewer && (mayAllocateTo(viewer, org) || (mayAllocateFrom(viewer, org) && canHaveChildren(org.org_type)));
+    const allocateHref = mayAllocate ? `${base}/${org.id}/allocate-credits` : null;
     body = children({ org, billing: billing.data, allocateHref, base });
   }
 
@@ -60,7 +60,7 @@ export function BillingFrame({ title, children }: { title: string; children(load
 export function AgentLimitCards({ org, billing }: Pick<LoadedBilling, 'org' | 'billing'>) {
   return (
     <>
-      <AgentLimitStatusCard organizationId={org.id} orgType={org.org_type} billing={billing} />
+      <AgentLimitStatusCard organization={org} billing={billing} />
       <LimitRangeCard billing={billing} />
     </>
   );

@@ -1,5 +1,5 @@
 import { ORG_TYPE_LABELS, type OrgType } from '@console/domain';
-import { BackLink } from '@/features/organizations/components/BackLink';
+import { BackLink } from '@/components/back-link';
 
 /** Back to the organization, the page title and the organization's name and type. */
 export function BillingHeader({ title, backTo, name, orgType }: { title: string; backTo: string; name?: string; orgType?: OrgType }) {

@@ -2,13 +2,13 @@ import { MESSAGES } from '@console/domain';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { json, makeSession, mockFetch, renderApp } from '@/test/helpers';
-import { billingOf, OTHER_ORG_ID, organizationOf } from '../test-data';
+import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { billingOf, OTHER_ORG_ID, organizationOf } from '@/test/billing-data';
 
 const m = MESSAGES.billingPages;
 
 function mockOrganization() {
-  mockFetch({
+  mockApi({
     [`GET /api/organizations/${OTHER_ORG_ID}`]: () => json(200, { organization: organizationOf({ id: OTHER_ORG_ID, type: 'tenant' }) }),
     [`GET /api/organizations/${OTHER_ORG_ID}/billing`]: () =>
       json(200, billingOf({ id: OTHER_ORG_ID, limit: 10, manage: true, allocate: true, balance: '80.00' })),

@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { useSearchParams } from 'react-router';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { AgentLimitCards, BillingFrame } from '../components/BillingFrame';
-import { CreditBalanceCard } from '../components/CreditBalanceCard';
+import { CreditBalanceCard } from '@/components/billing/credit-balance-card';
 
 const m = MESSAGES.billingPages;
 const TABS = ['credits', 'limits'] as const;

@@ -2,8 +2,8 @@ import { MESSAGES, type OrgType } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, mockFetch, renderApp } from '@/test/helpers';
-import { billingOf, capacityOf, CHILD_IDS, OTHER_ORG_ID, OWN_ORG_ID, organizationOf } from '../test-data';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { billingOf, capacityOf, CHILD_IDS, OTHER_ORG_ID, OWN_ORG_ID, organizationOf } from '@/test/billing-data';
 
 const m = MESSAGES.billingPages;
 
@@ -27,7 +27,7 @@ beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('./BillingPa
 
 describe('billing page', { timeout: 20_000 }, () => {
   it('an agency admin on the own agency sees all three tabs, Child Organizations first, with the children and capacity left', async () => {
-    mockFetch(routesFor(OWN_ORG_ID, 'agency', billingOf({ allocate: false }), capacityOf({ limit: 20, childLimits: [10, 4] })));
+    mockApi(routesFor(OWN_ORG_ID, 'agency', billingOf({ allocate: false }), capacityOf({ limit: 20, childLimits: [10, 4] })));
     renderApp(`/orgs/${OWN_ORG_ID}/billing`, { session: makeSession({ role: 'agency_admin', orgType: 'agency' }) });
     expect(await tabNames()).toEqual([m.tabAgentLimits, m.tabCredits, m.tabChildOrganizations]);
     expect(screen.getByRole('tab', { name: m.tabChildOrganizations })).toHaveAttribute('aria-selected', 'true');
@@ -40,7 +40,7 @@ describe('billing page', { timeout: 20_000 }, () => {
   });
 
   it('a tenant user sees only Agent Limits, selected, with no Adjust Limit', async () => {
-    mockFetch(routesFor(OWN_ORG_ID, 'tenant', billingOf({ limit: 10 })));
+    mockApi(routesFor(OWN_ORG_ID, 'tenant', billingOf({ limit: 10 })));
     renderApp(`/orgs/${OWN_ORG_ID}/billing`, { session: makeSession({ role: 'tenant_user', orgType: 'tenant' }) });
     expect(await tabNames()).toEqual([m.tabAgentLimits]);
     expect(screen.getByRole('tab', { name: m.tabAgentLimits })).toHaveAttribute('aria-selected', 'true');
@@ -49,7 +49,7 @@ describe('billing page', { timeout: 20_000 }, () => {
   });
 
   it("a parent admin on a tenant gets Credits (from the server's allocate flag) and Adjust Limit", async () => {
-    mockFetch(routesFor(OTHER_ORG_ID, 'tenant', billingOf({ id: OTHER_ORG_ID, manage: true, allocate: true, balance: '1234.50' })));
+    mockApi(routesFor(OTHER_ORG_ID, 'tenant', billingOf({ id: OTHER_ORG_ID, manage: true, allocate: true, balance: '1234.50' })));
     renderApp(`/orgs/${OTHER_ORG_ID}/billing`, { session: makeSession({ role: 'agency_admin', orgType: 'agency' }) });
     expect(await tabNames()).toEqual([m.tabAgentLimits, m.tabCredits]);
     expect(screen.getByRole('button', { name: m.adjustLimit })).toBeInTheDocument();
@@ -59,34 +59,34 @@ describe('billing page', { timeout: 20_000 }, () => {
   });
 
   it('keeps the /organizations base for a house admin', async () => {
-    mockFetch(routesFor(OTHER_ORG_ID, 'super_agency', billingOf({ id: OTHER_ORG_ID }), capacityOf({ id: OTHER_ORG_ID, childLimits: [5] })));
+    mockApi(routesFor(OTHER_ORG_ID, 'super_agency', billingOf({ id: OTHER_ORG_ID }), capacityOf({ id: OTHER_ORG_ID, childLimits: [5] })));
     renderApp(`/organizations/${OTHER_ORG_ID}/billing`, { session: makeSession({ role: 'house_admin', orgType: 'house' }) });
     expect(await screen.findByRole('link', { name: 'Child 1' })).toHaveAttribute('href', `/organizations/${CHILD_IDS[0]}/billing`);
     expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', `/organizations/${OTHER_ORG_ID}`);
   });
 
   it('shows Access Denied on 403 without retrying', async () => {
-    const fetchMock = mockFetch({
+    const api = mockApi({
       ...routesFor(OTHER_ORG_ID, 'tenant'),
       [`GET /api/organizations/${OTHER_ORG_ID}/billing`]: () => apiError(403, 'forbidden', MESSAGES.generic.forbidden),
     });
     renderApp(`/orgs/${OTHER_ORG_ID}/billing`, { session: makeSession({ role: 'tenant_admin' }) });
     expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const billingCalls = fetchMock.mock.calls.filter(([input]) => String(input).endsWith('/billing'));
+    const billingCalls = api.callsTo(`GET /api/organizations/${OTHER_ORG_ID}/billing`);
     expect(billingCalls).toHaveLength(1);
   });
 
   it('shows Error loading agent limits after the retries of a failing load', async () => {
-    const fetchMock = mockFetch({
+    const api = mockApi({
       ...routesFor(OWN_ORG_ID, 'tenant'),
       [`GET /api/organizations/${OWN_ORG_ID}/billing`]: () => apiError(500, 'internal', 'Database unavailable'),
     });
     renderApp(`/orgs/${OWN_ORG_ID}/billing`, { session: makeSession() });
-    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await waitFor(() => expect(api.fetch).toHaveBeenCalled());
     expect(
       await screen.findByText(MESSAGES.billing.loadFailed('Database unavailable'), undefined, { timeout: 9000 }),
     ).toBeInTheDocument();
-    expect(fetchMock.mock.calls.filter(([input]) => String(input).endsWith('/billing'))).toHaveLength(4);
+    expect(api.callsTo(`GET /api/organizations/${OWN_ORG_ID}/billing`)).toHaveLength(4);
   }, 15_000);
 });

@@ -1,9 +1,9 @@
 import { can, canHaveChildren, MESSAGES } from '@console/domain';
+import { CapacityPanel } from '@/components/billing/capacity-panel';
+import { CreditBalanceCard } from '@/components/billing/credit-balance-card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { useAuth } from '@/lib/auth';
+import { useViewer } from '@/lib/use-viewer';
 import { AgentLimitCards, BillingFrame } from '../components/BillingFrame';
-import { CapacityPanel } from '../components/CapacityPanel';
-import { CreditBalanceCard } from '../components/CreditBalanceCard';
 
 const m = MESSAGES.billingPages;
 
@@ -12,12 +12,13 @@ const m = MESSAGES.billingPages;
  * Organizations (house, super agency, agency; the default there), spec 2 section 2.
  */
 export default function BillingPage() {
-  const { claims } = useAuth();
+  const viewer = useViewer();
   return (
     <BillingFrame title={m.billingTitle}>
       {({ org, billing, allocateHref, base }) => {
         const withChildren = canHaveChildren(org.org_type);
-        const showCredits = billing.permissions.allocate_credits || can(claims?.role, 'organizations.allocate_credits');
+        // Whoever may allocate credits sees the balance they would move.
+        const showCredits = can(viewer?.role, 'organizations.allocate_credits');
         return (
           <Tabs defaultValue={withChildren ? 'children' : 'limits'} className="gap-4">
             <TabsList className="h-auto w-full flex-wrap sm:w-fit">

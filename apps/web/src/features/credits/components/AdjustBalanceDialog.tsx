@@ -10,9 +10,9 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { LabelledControl } from '@/components/labelled-control';
 import { Textarea } from '@/components/ui/textarea';
-import { useAdjustBalance } from '../api/adjust-balance';
+import { useAdjustBalance } from '@/api/credits';
+import { formatCredits } from '@/lib/credit-format';
 import { amountFieldSchema } from '../amount-field';
-import { formatCredits } from '../format';
 
 const p = MESSAGES.creditPages;
 

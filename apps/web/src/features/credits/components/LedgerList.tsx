@@ -1,9 +1,8 @@
 import type { LedgerEntry } from '@console/domain';
 import { cn } from '@/lib/utils';
-import { describeEntry, metadataLines } from '../entry-types';
-import { formatCredits, formatLedgerDate } from '../format';
-import { EntryTypeBadge } from './EntryTypeBadge';
-import { amountClass } from './LedgerTable';
+import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
+import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
+import { describeEntry, metadataLines } from '@/lib/entry-types';
 
 /** List view: a type badge, the date, the amount, the balance after and the metadata (spec 2 section 2). */
 export function LedgerList({ entries }: { entries: LedgerEntry[] }) {

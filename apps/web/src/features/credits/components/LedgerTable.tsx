@@ -1,13 +1,9 @@
 import type { LedgerEntry } from '@console/domain';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
-import { describeEntry } from '../entry-types';
-import { formatCredits, formatLedgerDate, isNegative } from '../format';
-import { EntryTypeBadge } from './EntryTypeBadge';
-
-export function amountClass(amount: string): string {
-  return isNegative(amount) ? 'text-red-600 dark:text-red-400' : 'text-green-700 dark:text-green-400';
-}
+import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
+import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
+import { describeEntry } from '@/lib/entry-types';
 
 /** Table view: Date, Type, Description, Amount, Balance (spec 2 section 2). */
 export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {

@@ -2,8 +2,8 @@ import { MESSAGES } from '@console/domain';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, renderApp } from '@/test/helpers';
-import { CHILD_ID, mockApi, organization, orgList, OTHER_CHILD_ID, OWN_ORG_ID, paramsOf } from '../test-support';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { CHILD_ID, organization, orgList, OTHER_CHILD_ID, OWN_ORG_ID } from '../test-support';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;
@@ -41,7 +41,7 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
   });
 
   it('lists the active direct children of the own organization and shows its balance', async () => {
-    const { callsTo } = mockOrganizations();
+    const { queriesOf } = mockOrganizations();
     renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: houseAdmin() });
     const select = await screen.findByLabelText('Child organization');
     expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual([
@@ -51,7 +51,7 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
     ]);
     expect(select).toHaveValue('');
     expect(screen.getByText('1,000.00 credits')).toBeInTheDocument();
-    expect(paramsOf(callsTo('GET /api/organizations')[0])).toEqual({
+    expect(queriesOf('GET /api/organizations')[0]).toEqual({
       view: 'children',
       status: 'active',
       organization_id: OWN_ORG_ID,
@@ -102,7 +102,7 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
     expect(result).toHaveTextContent('Agency One balance250.50 credits');
     const [call] = callsTo(ALLOCATE);
     expect(call!.body).toEqual({ from_org_id: OWN_ORG_ID, to_org_id: CHILD_ID, amount: '250.50', notes: 'Q1 budget' });
-    expect(call!.headers['Idempotency-Key']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(call!.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     // The organization and its children are read again: the shown balance is the new one.
     expect(await screen.findByText('749.50 credits', { selector: 'span' })).toBeInTheDocument();
     await waitFor(() => expect(callsTo('GET /api/organizations').length).toBeGreaterThan(1));
@@ -135,7 +135,7 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
     await fillAndSubmit(user, '1000');
     expect(await screen.findByText(c.allocateFailed(c.insufficient('749.50')))).toBeInTheDocument();
 
-    const keys = callsTo(ALLOCATE).map((call) => call.headers['Idempotency-Key']);
+    const keys = callsTo(ALLOCATE).map((call) => call.headers.get('Idempotency-Key'));
     expect(keys[1]).toBe(keys[0]);
     expect(keys[2]).not.toBe(keys[0]);
   });
@@ -161,11 +161,11 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
   });
 
   it('shows Access Denied to a role without the allocate permission and calls nothing', async () => {
-    const { fetchMock } = mockApi({});
+    const api = mockApi({});
     renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: makeSession({ role: 'agency_manager', orgType: 'agency' }) });
     expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
     expect(screen.queryByLabelText('Amount')).not.toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.fetch).not.toHaveBeenCalled();
   });
 
   it('shows Access Denied without retrying when the organization answers 403', async () => {

@@ -1,8 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   allocationSchema,
-  can,
   CREDITS,
+  isOwnOrDirectChild,
+  mayAllocateFrom,
+  mayAllocateTo,
   MESSAGES,
   ORG_TYPE_LABELS,
   type AllocationResult,
@@ -10,7 +12,7 @@ import {
   type OrganizationDetail,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { AlertCircle, ArrowLeft, CheckCircle2 } from 'lucide-react';
+import { AlertCircle, CheckCircle2 } from 'lucide-react';
 import { useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useParams } from 'react-router';
@@ -21,18 +23,18 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Skeleton } from '@/components/ui/skeleton';
 import { LabelledControl } from '@/components/labelled-control';
 import { Textarea } from '@/components/ui/textarea';
-import { getOrganization, organizationQueryKey } from '@/features/organizations/api/get-organization';
-import { listOrganizations, organizationsQueryKey } from '@/features/organizations/api/list-organizations';
+import { useAllocateCredits } from '@/api/credits';
+import { organizationQueries } from '@/api/organizations';
+import { BackLink } from '@/components/back-link';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
 import { ApiError } from '@/lib/api';
-import { useAuth } from '@/lib/auth';
-import { useAllocateCredits } from '../api/allocate-credits';
-import { loadRetry } from '@/lib/load-retry';
+import { formatCredits } from '@/lib/credit-format';
+import { orgBaseOf } from '@/lib/org-base';
+import { useViewer } from '@/lib/use-viewer';
 import { amountFieldSchema } from '../amount-field';
-import { orgBaseOf } from '@/features/organizations/use-org-base';
-import { formatCredits } from '../format';
 import { newIdempotencyKey } from '../idempotency-key';
 
 const c = MESSAGES.credits;
@@ -56,10 +58,10 @@ function ErrorAlert({ title, message }: { title: string; message?: string }) {
   );
 }
 
-function loadError(error: Error) {
-  if (error instanceof ApiError && error.status === 403) return <ErrorAlert title={MESSAGES.auth.accessDenied} message={error.message} />;
-  if (error instanceof ApiError && error.status === 404) return <ErrorAlert title={MESSAGES.organizations.notFound} />;
-  return <ErrorAlert title={MESSAGES.organizations.failedToLoadDetails} message={error.message} />;
+function OrganizationError({ error, onRetry }: { error: Error; onRetry(): unknown }) {
+  return (
+    <QueryError error={error} title={MESSAGES.organizations.failedToLoadDetails} notFound={MESSAGES.organizations.notFound} onRetry={onRetry} />
+  );
 }
 
 interface ShownResult extends AllocationResult {
@@ -179,65 +181,42 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
 /** {base}/:id/allocate-credits: credits move from the user's organization to an active direct child. */
 export default function AllocateCreditsPage() {
   const { id = '' } = useParams();
-  const { claims } = useAuth();
+  const viewer = useViewer();
   const location = useLocation();
   const base = orgBaseOf(location.pathname);
-  const ownOrgId = claims?.org_id ?? claims?.organization_id ?? '';
-  const mayAllocate = can(claims?.role, 'organizations.allocate_credits');
+  const ownOrgId = viewer?.organization.id ?? '';
+  // Credits leave only the viewer's own organization.
+  const mayAllocate = !!viewer && mayAllocateFrom(viewer, viewer.organization);
 
-  const subject = useQuery({
-    queryKey: organizationQueryKey(id),
-    queryFn: () => getOrganization(id),
-    enabled: mayAllocate && !!id,
-    ...loadRetry,
-  });
-  const own = useQuery({
-    queryKey: organizationQueryKey(ownOrgId),
-    queryFn: () => getOrganization(ownOrgId),
-    enabled: mayAllocate && !!ownOrgId,
-    ...loadRetry,
-  });
-  const childQuery = { view: 'children', status: 'active', organization_id: ownOrgId, page_size: 100 } as const;
+  const subject = useQuery({ ...organizationQueries.detail(id), enabled: mayAllocate && !!id });
+  const own = useQuery({ ...organizationQueries.detail(ownOrgId), enabled: mayAllocate && !!ownOrgId });
   const children = useQuery({
-    queryKey: organizationsQueryKey(childQuery),
-    queryFn: () => listOrganizations(childQuery),
+    ...organizationQueries.list({ view: 'children', status: 'active', organization_id: ownOrgId, page_size: 100 }),
     enabled: mayAllocate && !!ownOrgId,
-    ...loadRetry,
   });
 
   const header = (
     <header className="space-y-2">
-      <Button asChild variant="ghost" size="sm" className="-ml-2">
-        <Link to={id ? `${base}/${id}` : base}>
-          <ArrowLeft aria-hidden />
-          Back
-        </Link>
-      </Button>
+      <BackLink to={id ? `${base}/${id}` : base} />
       <h1 className="text-3xl font-bold tracking-tight">{p.allocateCredits}</h1>
       <p className="text-muted-foreground">{p.allocateDescription}</p>
     </header>
   );
 
   let body: ReactNode;
-  if (!mayAllocate) {
-    body = <ErrorAlert title={MESSAGES.auth.accessDenied} message={MESSAGES.generic.forbidden} />;
-  } else if (!ownOrgId) {
+  if (!viewer) {
     body = <ErrorAlert title="Configuration Error" message="User organization ID not found. Please try logging out and back in." />;
+  } else if (!mayAllocate) {
+    body = <ErrorAlert title={MESSAGES.auth.accessDenied} message={MESSAGES.generic.forbidden} />;
   } else if (subject.isError) {
-    body = loadError(subject.error);
+    body = <OrganizationError error={subject.error} onRetry={subject.refetch} />;
   } else if (own.isError) {
-    body = loadError(own.error);
+    body = <OrganizationError error={own.error} onRetry={own.refetch} />;
   } else if (children.isError) {
-    body = <ErrorAlert title={MESSAGES.organizations.failedToLoad} message={children.error.message} />;
+    body = <QueryError error={children.error} title={MESSAGES.organizations.failedToLoad} onRetry={children.refetch} />;
   } else if (subject.isPending || own.isPending || children.isPending) {
-    body = (
-      <div role="status" className="space-y-4">
-        <span className="sr-only">Loading</span>
-        <Skeleton className="h-8 w-64" />
-        <Skeleton className="h-48 w-full" />
-      </div>
-    );
-  } else if (subject.data.id !== ownOrgId && subject.data.parent_org_id !== ownOrgId) {
+    body = <LoadingRows rows={['h-8 w-64', 'h-48 w-full']} />;
+  } else if (!isOwnOrDirectChild(viewer, subject.data)) {
     body = (
       <div className="space-y-4">
         <ErrorAlert title={MESSAGES.organizations.permissionDenied} message={c.onlyOwnOrganization} />
@@ -255,7 +234,7 @@ export default function AllocateCreditsPage() {
     );
   } else {
     const preselected =
-      subject.data.id !== ownOrgId && children.data.organizations.some((child) => child.id === subject.data.id) ? subject.data.id : '';
+      mayAllocateTo(viewer, subject.data) && children.data.organizations.some((child) => child.id === subject.data.id) ? subject.data.id : '';
     body = <AllocationForm key={preselected} from={own.data} childOrgs={children.data.organizations} preselected={preselected} />;
   }
 

@@ -1,10 +1,11 @@
 import { ENTRY_TYPES, MESSAGES, PAGING, TIMING } from '@console/domain';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { addDays, startOfDay } from 'date-fns';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiError, json, makeSession, renderApp } from '@/test/helpers';
-import { entry, ledgerPage, mockApi, OWN_ORG_ID, paramsOf } from '../test-support';
+import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
+import { entry, ledgerPage } from '@/test/credit-data';
+import { apiError, json, makeSession, mockApi, OWN_ORG_ID, renderApp } from '@/test/helpers';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;
@@ -36,7 +37,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
   });
 
   it('shows the balance, the panel and the entries in the table with derived descriptions', async () => {
-    const { callsTo } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent, received, consumption, adjustment], { credit_balance: '12345.50' })) });
+    const { queriesOf } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent, received, consumption, adjustment], { credit_balance: '12345.50' })) });
     renderApp('/credit-ledger', { session: houseAdmin() });
 
     expect(await screen.findByTestId('credit-balance')).toHaveTextContent('12,345.50 credits');
@@ -57,7 +58,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(within(rows[2]!).getByText('Usage: tokens 1200, model gpt')).toBeInTheDocument();
     expect(within(rows[3]!).getByText('Top-up for launch')).toBeInTheDocument();
     // One call for the caller's own organization, 20 a page.
-    expect(paramsOf(callsTo(LEDGER)[0])).toEqual({ limit: String(PAGING.ledgerPageSize) });
+    expect(queriesOf(LEDGER)[0]).toEqual({ limit: String(PAGING.ledgerPageSize) });
     expect(screen.queryByText(c.lowBalance)).not.toBeInTheDocument();
   });
 
@@ -102,32 +103,34 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
   });
 
   it('gives each type its own badge colour and an unknown type grey', async () => {
-    const entries = [...ENTRY_TYPES.map((type) => entry({ entry_type: type })), entry({ entry_type: 'bonus_points' })];
+    const entries = ENTRY_TYPES.map((type) => entry({ entry_type: type }));
     mockApi({ [LEDGER]: () => json(200, ledgerPage(entries)) });
     renderApp('/credit-ledger', { session: houseAdmin() });
     const table = await screen.findByRole('table');
-    const badges = within(table)
+    const colourOf = (badge: Element) => /\bbg-(\w+)-100\b/.exec(badge.className)?.[1];
+    const colours = within(table)
       .getAllByRole('row')
       .slice(1)
-      .map((row) => row.querySelector('[data-entry-type]')!);
-    const colours = badges.map((badge) => /\bbg-(\w+)-100\b/.exec(badge.className)?.[1]);
-    expect(new Set(colours.slice(0, ENTRY_TYPES.length)).size).toBe(ENTRY_TYPES.length);
-    expect(colours.slice(0, ENTRY_TYPES.length)).not.toContain('gray');
-    expect(badges.at(-1)).toHaveAttribute('data-entry-type', 'unknown');
-    expect(colours.at(-1)).toBe('gray');
-    expect(badges.at(-1)).toHaveTextContent('Bonus points');
+      .map((row) => colourOf(row.querySelector('[data-entry-type]')!));
+    expect(new Set(colours).size).toBe(ENTRY_TYPES.length);
+    expect(colours).not.toContain('gray');
+    // The ledger's contract admits only these types; a badge given any other shows it grey.
+    const unknown = render(<EntryTypeBadge type="bonus_points" />).container.querySelector('[data-entry-type]')!;
+    expect(unknown).toHaveAttribute('data-entry-type', 'unknown');
+    expect(colourOf(unknown)).toBe('gray');
+    expect(unknown).toHaveTextContent('Bonus points');
   });
 
   it('filters by type and sends the date range with the end day inclusive', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date'] });
     vi.setSystemTime(new Date(2024, 0, 20, 12, 0));
-    const { callsTo } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
+    const { queriesOf } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
     renderApp('/credit-ledger', { session: houseAdmin() });
     await screen.findByRole('table');
     const user = userEvent.setup();
 
     await user.selectOptions(screen.getByLabelText('Type'), 'consumption');
-    await waitFor(() => expect(paramsOf(callsTo(LEDGER).at(-1))).toEqual({ entry_type: 'consumption', limit: '20' }));
+    await waitFor(() => expect(queriesOf(LEDGER).at(-1)).toEqual({ entry_type: 'consumption', limit: '20' }));
 
     await user.click(screen.getByLabelText('Date range'));
     // Two months are shown.
@@ -136,13 +139,13 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: /January 7th, 2024/ }));
     const from = startOfDay(new Date(2024, 0, 5)).toISOString();
     const to = addDays(startOfDay(new Date(2024, 0, 7)), 1).toISOString();
-    await waitFor(() => expect(paramsOf(callsTo(LEDGER).at(-1))).toEqual({ entry_type: 'consumption', from, to, limit: '20' }));
+    await waitFor(() => expect(queriesOf(LEDGER).at(-1)).toEqual({ entry_type: 'consumption', from, to, limit: '20' }));
     expect(screen.getByLabelText('Date range')).toHaveTextContent('Jan 5, 2024 – Jan 7, 2024');
 
     await user.click(screen.getByRole('button', { name: 'Clear dates' }));
     expect(screen.getByLabelText('Date range')).toHaveTextContent('Pick a date range');
     await user.selectOptions(screen.getByLabelText('Type'), 'refund');
-    await waitFor(() => expect(paramsOf(callsTo(LEDGER).at(-1))).toEqual({ entry_type: 'refund', limit: '20' }));
+    await waitFor(() => expect(queriesOf(LEDGER).at(-1)).toEqual({ entry_type: 'refund', limit: '20' }));
   });
 
   it('shows the empty state', async () => {
@@ -155,7 +158,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
 
   it('loads more with the cursor of the previous page', async () => {
     const older = entry({ entry_type: 'refund', amount: '7.00', metadata: { usage: { ticket: 'R-1' } } });
-    const { callsTo } = mockApi({
+    const { queriesOf } = mockApi({
       [LEDGER]: ({ url }) =>
         json(200, url.searchParams.get('cursor') === '41' ? ledgerPage([older]) : ledgerPage([sent], { next_cursor: '41' })),
     });
@@ -165,7 +168,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
 
     expect(await screen.findByText('Refund: ticket R-1')).toBeInTheDocument();
     expect(screen.getByText('Allocated to Agency One — Q1 budget')).toBeInTheDocument();
-    expect(paramsOf(callsTo(LEDGER)[1])).toEqual({ cursor: '41', limit: '20' });
+    expect(queriesOf(LEDGER)[1]).toEqual({ cursor: '41', limit: '20' });
     expect(screen.queryByRole('button', { name: p.loadMore })).not.toBeInTheDocument();
   });
 
@@ -181,7 +184,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
       expect(this.href).toBe('blob:ledger');
     });
     const csv = 'created_at,entry_type,amount\r\n2024-01-05T15:04:00.000Z,refund,7.00\r\n';
-    const { callsTo } = mockApi({
+    const { queriesOf } = mockApi({
       [LEDGER]: () => json(200, ledgerPage([sent])),
       'GET /api/credits/ledger/export': () =>
         new Response(csv, {
@@ -196,7 +199,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: p.exportTransactions }));
 
     await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
-    expect(paramsOf(callsTo('GET /api/credits/ledger/export')[0])).toEqual({ entry_type: 'refund' });
+    expect(queriesOf('GET /api/credits/ledger/export')[0]).toEqual({ entry_type: 'refund' });
     expect(await createObjectURL.mock.calls[0]![0].text()).toBe(csv);
     expect(await screen.findByText(p.exported)).toBeInTheDocument();
     await waitFor(() => expect(revokeObjectURL).toHaveBeenCalledWith('blob:ledger'));

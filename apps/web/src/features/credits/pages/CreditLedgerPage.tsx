@@ -1,4 +1,5 @@
-import { canHaveChildren, can, ENTRY_TYPES, MESSAGES, PAGING, type EntryType } from '@console/domain';
+import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, MESSAGES, type EntryType, type LedgerExportQuery } from '@console/domain';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { AlertCircle, AlertTriangle, Download, LayoutList, Send, Table2 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import type { DateRange } from 'react-day-picker';
@@ -10,17 +11,17 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
+import { creditQueries, useExportLedger } from '@/api/credits';
+import { LoadingRows } from '@/components/loading-rows';
 import { ApiError } from '@/lib/api';
-import { useAuth } from '@/lib/auth';
-import { useExportLedger } from '../api/export-ledger';
-import { useLedger, type LedgerFilters } from '../api/get-ledger';
-import { orgBaseOf } from '@/features/organizations/use-org-base';
+import { formatCredits, isLowBalance } from '@/lib/credit-format';
+import { ENTRY_TYPE_LABELS } from '@/lib/entry-types';
+import { orgBaseOf } from '@/lib/org-base';
+import { useViewer } from '@/lib/use-viewer';
 import { AdjustBalanceDialog } from '../components/AdjustBalanceDialog';
 import { DateRangePicker } from '../components/DateRangePicker';
 import { LedgerList } from '../components/LedgerList';
 import { LedgerTable } from '../components/LedgerTable';
-import { ENTRY_TYPE_LABELS } from '../entry-types';
-import { formatCredits, isLowBalance } from '../format';
 import { dateRangeBounds } from '../ledger-filters';
 
 const c = MESSAGES.credits;
@@ -32,17 +33,17 @@ function isEntryTypeValue(value: string): value is EntryType {
 }
 
 export default function CreditLedgerPage() {
-  const { claims } = useAuth();
+  const viewer = useViewer();
   const location = useLocation();
   const [range, setRange] = useState<DateRange | undefined>();
   const [entryType, setEntryType] = useState<EntryType | 'all'>('all');
   const [view, setView] = useState<View>('table');
 
-  const filters = useMemo<LedgerFilters>(
+  const filters = useMemo<LedgerExportQuery>(
     () => ({ ...(entryType === 'all' ? {} : { entry_type: entryType }), ...dateRangeBounds(range) }),
     [entryType, range],
   );
-  const ledger = useLedger(filters);
+  const ledger = useInfiniteQuery(creditQueries.ledger(filters));
   const exporter = useExportLedger();
 
   const forbidden = ledger.error instanceof ApiError && ledger.error.status === 403;
@@ -51,11 +52,11 @@ export default function CreditLedgerPage() {
     if (failed) toast.error(MESSAGES.shell.errorTitle, { description: c.loadFailed });
   }, [failed, ledger.errorUpdatedAt]);
 
-  const role = claims?.role;
-  const ownOrgId = claims?.org_id ?? claims?.organization_id;
-  const orgType = claims?.organization_type;
-  const mayAllocate = can(role, 'organizations.allocate_credits') && !!orgType && canHaveChildren(orgType) && !!ownOrgId;
-  const allocatePath = `${orgBaseOf(location.pathname)}/${ownOrgId}/allocate-credits`;
+  // Credits leave only the own organization, and only one with children to receive them.
+  const own = viewer?.organization;
+  const mayAllocate = !!viewer && mayAllocateFrom(viewer, viewer.organization) && canHaveChildren(viewer.organization.org_type);
+  const mayAdjust = !!viewer && mayAdjustBalance(viewer, viewer.organization);
+  const allocatePath = `${orgBaseOf(location.pathname)}/${own?.id}/allocate-credits`;
 
   const entries = ledger.data?.pages.flatMap((page) => page.entries) ?? [];
   const balance = ledger.data?.pages[0]?.credit_balance;
@@ -89,7 +90,7 @@ export default function CreditLedgerPage() {
             <Download aria-hidden />
             {p.exportTransactions}
           </Button>
-          {role === 'house_admin' && <AdjustBalanceDialog />}
+          {mayAdjust && <AdjustBalanceDialog />}
           {mayAllocate && (
             <Button asChild>
               <Link to={allocatePath}>
@@ -175,12 +176,7 @@ export default function CreditLedgerPage() {
           </div>
 
           {ledger.isPending ? (
-            <div role="status" className="space-y-2">
-              <span className="sr-only">Loading</span>
-              {Array.from({ length: PAGING.skeletonRows }, (_, index) => (
-                <Skeleton key={index} className="h-10 w-full" />
-              ))}
-            </div>
+            <LoadingRows />
           ) : failed && entries.length === 0 ? (
             <Alert variant="destructive">
               <AlertCircle aria-hidden />

@@ -1,7 +1,7 @@
 import { childTypeOf, MESSAGES, ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
 import { Link } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { formatCredits } from '@/features/credits/format';
+import { formatCredits } from '@/lib/credit-format';
 import { PATHS } from '@/lib/paths';
 import { formatCount } from './tone';
 

@@ -1,10 +1,10 @@
-import { canHaveChildren, can, MESSAGES, type Dashboard } from '@console/domain';
+import { canHaveChildren, mayAllocateFrom, MESSAGES, type Dashboard } from '@console/domain';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { formatCredits } from '@/features/credits/format';
-import { useAuth } from '@/lib/auth';
+import { formatCredits } from '@/lib/credit-format';
 import { PATHS } from '@/lib/paths';
+import { useViewer } from '@/lib/use-viewer';
 import { formatChange } from './tone';
 import { Metric } from './Metric';
 
@@ -12,15 +12,12 @@ const m = MESSAGES.dashboardPages;
 
 /**
  * Balance, flows, usage and forecast, with Allocate Credits to the allocation page when the
- * user may allocate from its own organization (DESIGN.md section 5: the button works).
+ * user may allocate from this organization (their own, with children to receive credits).
  */
-export function CreditBalancePanel({ data, ownOrganizationId }: { data: Dashboard; ownOrganizationId: string }) {
-  const { claims } = useAuth();
+export function CreditBalancePanel({ data }: { data: Dashboard }) {
+  const viewer = useViewer();
   const { credits, organization } = data;
-  const mayAllocate =
-    organization.id === ownOrganizationId &&
-    canHaveChildren(organization.org_type) &&
-    can(claims?.role, 'organizations.allocate_credits');
+  const mayAllocate = !!viewer && mayAllocateFrom(viewer, organization) && canHaveChildren(organization.org_type);
   const { usage, forecast } = credits;
   return (
     <Card className="gap-4">
@@ -31,7 +28,7 @@ export function CreditBalancePanel({ data, ownOrganizationId }: { data: Dashboar
         </div>
         {mayAllocate && (
           <Button asChild size="sm">
-            <Link to={`${PATHS.orgs}/${ownOrganizationId}/allocate-credits`}>{m.allocateCredits}</Link>
+            <Link to={`${PATHS.orgs}/${organization.id}/allocate-credits`}>{m.allocateCredits}</Link>
           </Button>
         )}
       </CardHeader>

@@ -1,7 +1,7 @@
 import { MESSAGES, type Dashboard } from '@console/domain';
 import { Coins } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { formatCredits } from '@/features/credits/format';
+import { formatCredits } from '@/lib/credit-format';
 import { formatCount } from './tone';
 import { Metric } from './Metric';
 

@@ -2,7 +2,7 @@ import { MESSAGES, type Dashboard } from '@console/domain';
 import { lazy, Suspense } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { formatDecimal } from '@/features/credits/format';
+import { formatDecimal } from '@/lib/credit-format';
 
 const CreditUsageChart = lazy(() => import('./CreditUsageChart'));
 

@@ -1,6 +1,6 @@
 import { MESSAGES, type Dashboard } from '@console/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { formatCredits } from '@/features/credits/format';
+import { formatCredits } from '@/lib/credit-format';
 import { formatChange, formatCount } from './tone';
 import { Metric } from './Metric';
 

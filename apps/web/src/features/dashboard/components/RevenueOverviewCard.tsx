@@ -1,6 +1,6 @@
 import { MESSAGES, type Dashboard, type EntryType } from '@console/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { formatCredits, formatDecimal } from '@/features/credits/format';
+import { formatCredits, formatDecimal } from '@/lib/credit-format';
 import { Metric } from './Metric';
 
 const m = MESSAGES.dashboardPages;

@@ -1,13 +1,12 @@
 import { MESSAGES, type OrgType } from '@console/domain';
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
-import { useAuth } from '@/lib/auth';
+import { useViewer } from '@/lib/use-viewer';
 import { dashboardTools } from '../widgets';
 
 /** The tools of an organization type, each a link to the page that does the job. */
 export function ToolsSection({ orgType }: { orgType: OrgType }) {
-  const { claims } = useAuth();
-  const tools = dashboardTools(orgType, claims?.role);
+  const tools = dashboardTools(orgType, useViewer());
   return (
     <section aria-labelledby="dashboard-tools" className="space-y-3">
       <h2 id="dashboard-tools" className="text-lg font-semibold">

@@ -2,7 +2,7 @@ import { MESSAGES, type Dashboard, type OrgType } from '@console/domain';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, mockFetch, renderApp } from '@/test/helpers';
+import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp } from '@/test/helpers';
 import { makeDashboard } from '../test-support';
 
 const m = MESSAGES.dashboardPages;
@@ -17,12 +17,12 @@ const ROLE: Record<OrgType, string> = {
 function showDashboard(orgType: OrgType, options: { role?: string; dashboard?: Dashboard; path?: string } = {}) {
   const session = makeSession({ role: options.role ?? ROLE[orgType], orgType, orgName: 'Acme Corporation' });
   const dashboard = options.dashboard ?? makeDashboard(orgType);
-  const fetchMock = mockFetch({
+  const api = mockApi({
     'GET /api/users/me': () => json(200, session.user),
     'GET /api/dashboard': () => json(200, dashboard),
   });
   renderApp(options.path ?? '/dashboard', { session });
-  return { fetchMock, session };
+  return { api, session };
 }
 
 const card = (name: string) => screen.getByRole('heading', { level: 2, name }).closest('[class*="rounded-xl"]') as HTMLElement;
@@ -36,12 +36,12 @@ describe('dashboard', { timeout: 60_000 }, () => {
   it('shows a loading state, then the organization name from /api/users/me', async () => {
     const session = makeSession({ orgName: 'Name In Token' });
     let answer: (response: Response) => void = () => {};
-    const fetchMock = mockFetch({
+    const api = mockApi({
       'GET /api/users/me': () => new Promise<Response>((resolve) => (answer = resolve)),
       'GET /api/dashboard': () => json(200, makeDashboard('tenant', 'Northwind Agency')),
     });
     renderApp('/dashboard', { session });
-    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await waitFor(() => expect(api.fetch).toHaveBeenCalled());
     expect(screen.getByRole('status')).toBeInTheDocument();
 
     const organization = { ...session.user.organization, name: 'Northwind Agency' };
@@ -53,13 +53,12 @@ describe('dashboard', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 
-  it('asks to select an organization when the profile has none', async () => {
+  it('shows the load failure when the profile comes without its organization, which the contract requires', async () => {
     const session = makeSession();
-    mockFetch({ 'GET /api/users/me': () => json(200, { ...session.user, organization: null }) });
-    renderApp('/dashboard', { session });
-    expect(
-      await screen.findByText(MESSAGES.organizations.selectOrganization),
-    ).toBeInTheDocument();
+    mockApi({ 'GET /api/users/me': () => json(200, { ...session.user, organization: null }) });
+    renderApp('/dashboard', { session, queryClient: queryClientWithoutRetries() });
+    expect(await screen.findByText(MESSAGES.shell.errorTitle)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.generic.unexpected)).toBeInTheDocument();
   });
 
   it('house: status breakdown, super agencies, credit flows, the credit card and the house tools', async () => {
@@ -195,12 +194,12 @@ describe('dashboard', { timeout: 60_000 }, () => {
 
   it('shows Access Denied without retrying on 403', async () => {
     const session = makeSession();
-    const fetchMock = mockFetch({
+    const api = mockApi({
       'GET /api/users/me': () => json(200, session.user),
       'GET /api/dashboard': () => apiError(403, 'forbidden', 'You do not have permission to do this.'),
     });
     renderApp('/dashboard', { session });
     expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
-    expect(fetchMock.mock.calls.filter(([url]) => String(url) === '/api/dashboard')).toHaveLength(1);
+    expect(api.callsTo('GET /api/dashboard')).toHaveLength(1);
   });
 });

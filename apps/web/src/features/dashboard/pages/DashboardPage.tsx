@@ -1,12 +1,11 @@
 import { MESSAGES, ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
-import { AlertCircle, ShieldAlert } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { useMe } from '@/features/users/api/get-me';
-import { ApiError } from '@/lib/api';
-import { useDashboard } from '../api/get-dashboard';
+import { dashboardQueries } from '@/api/dashboard';
+import { userQueries } from '@/api/users';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
 import { AgentsEmptyState } from '../components/AgentsEmptyState';
 import { ChildOrganizationsCard } from '../components/ChildOrganizationsCard';
 import { CreditBalancePanel } from '../components/CreditBalancePanel';
@@ -21,17 +20,9 @@ import { dashboardWidgets, isDashboardTab, type DashboardTab } from '../widgets'
 
 const m = MESSAGES.dashboardPages;
 
-function Loading() {
-  return (
-    <div role="status" className="space-y-4">
-      <span className="sr-only">Loading</span>
-      <Skeleton className="h-8 w-64" />
-      <Skeleton className="h-32 w-full" />
-    </div>
-  );
-}
+const Loading = () => <LoadingRows rows={['h-8 w-64', 'h-32 w-full']} />;
 
-function DashboardTabs({ data, ownOrganizationId }: { data: Dashboard; ownOrganizationId: string }) {
+function DashboardTabs({ data }: { data: Dashboard }) {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const tab: DashboardTab = isDashboardTab(requested) ? requested : 'overview';
@@ -71,7 +62,7 @@ function DashboardTabs({ data, ownOrganizationId }: { data: Dashboard; ownOrgani
       </TabsContent>
       <TabsContent value="credits" className="space-y-4">
         <CreditUsageCard data={data} />
-        <CreditBalancePanel data={data} ownOrganizationId={ownOrganizationId} />
+        <CreditBalancePanel data={data} />
       </TabsContent>
       <TabsContent value="performance" className="space-y-4">
         <PerformanceMetrics data={data} />
@@ -85,47 +76,27 @@ function DashboardTabs({ data, ownOrganizationId }: { data: Dashboard; ownOrgani
   );
 }
 
-function DashboardFigures({ organizationId }: { organizationId: string }) {
-  const dashboard = useDashboard(undefined);
+function DashboardFigures() {
+  const dashboard = useQuery(dashboardQueries.figures(undefined));
   if (dashboard.isPending) return <Loading />;
-  if (dashboard.isError) {
-    const denied = dashboard.error instanceof ApiError && dashboard.error.status === 403;
-    return (
-      <Alert variant="destructive">
-        {denied ? <ShieldAlert aria-hidden /> : <AlertCircle aria-hidden />}
-        <AlertTitle>{denied ? MESSAGES.auth.accessDenied : m.loadFailed}</AlertTitle>
-        <AlertDescription>{dashboard.error.message}</AlertDescription>
-      </Alert>
-    );
-  }
+  if (dashboard.isError) return <QueryError error={dashboard.error} title={m.loadFailed} onRetry={dashboard.refetch} />;
   const data = dashboard.data;
   return (
     <div className="space-y-6">
       <CreditSummaryCard data={data} />
-      <DashboardTabs data={data} ownOrganizationId={organizationId} />
+      <DashboardTabs data={data} />
       <ToolsSection orgType={data.organization.org_type} />
     </div>
   );
 }
 
 export default function DashboardPage() {
-  const me = useMe();
+  const me = useQuery(userQueries.me());
 
   if (me.isPending) return <Loading />;
-  if (me.isError) {
-    return (
-      <Alert variant="destructive">
-        <AlertCircle aria-hidden />
-        <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
-        <AlertDescription>{me.error.message}</AlertDescription>
-      </Alert>
-    );
-  }
+  if (me.isError) return <QueryError error={me.error} title={MESSAGES.shell.errorTitle} onRetry={me.refetch} />;
 
   const { organization } = me.data;
-  if (!organization) {
-    return <p className="text-muted-foreground">{MESSAGES.organizations.selectOrganization}</p>;
-  }
   return (
     <section className="space-y-6">
       <header className="space-y-1">
@@ -134,7 +105,7 @@ export default function DashboardPage() {
         </p>
         <h1 className="text-3xl font-bold tracking-tight break-words">{organization.name}</h1>
       </header>
-      <DashboardFigures organizationId={organization.id} />
+      <DashboardFigures />
     </section>
   );
 }

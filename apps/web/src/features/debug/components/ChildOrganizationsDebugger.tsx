@@ -5,14 +5,16 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { useVerifyChildren } from '../api/verify-children';
+import { useQuery } from '@tanstack/react-query';
+import { debugQueries } from '@/api/debug';
 
 const d = MESSAGES.debugPages;
 
 /** Direct children checked against the descendant procedure (GET /api/organizations/:id/verify-children). */
 export function ChildOrganizationsDebugger({ organizationId }: { organizationId: string | null }) {
   const [requested, setRequested] = useState(false);
-  const result = useVerifyChildren(organizationId, requested);
+  // Runs only once requested (the Verify button); refetch() is the Refresh button.
+  const result = useQuery({ ...debugQueries.verifyChildren(organizationId ?? ''), enabled: requested && !!organizationId });
   const summary = result.data?.summary;
   return (
     <Card>

@@ -1,14 +1,15 @@
 import { MESSAGES } from '@console/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { useOutbox } from '../api/get-outbox';
+import { useQuery } from '@tanstack/react-query';
+import { debugQueries } from '@/api/debug';
+import { LoadingRows } from '@/components/loading-rows';
 
 const d = MESSAGES.debugPages;
 
 /** The last 50 messages of the mail outbox (house admins; mail goes here when no SMTP server is set). */
 export function OutboxCard() {
-  const outbox = useOutbox();
+  const outbox = useQuery(debugQueries.outbox());
   return (
     <Card>
       <CardHeader>
@@ -17,11 +18,7 @@ export function OutboxCard() {
       </CardHeader>
       <CardContent>
         {outbox.isPending ? (
-          <div role="status" className="space-y-2">
-            <span className="sr-only">Loading</span>
-            <Skeleton className="h-8 w-full" />
-            <Skeleton className="h-8 w-full" />
-          </div>
+          <LoadingRows rows={2} className="h-8" />
         ) : outbox.isError ? (
           <p className="text-sm text-destructive">{outbox.error.message}</p>
         ) : outbox.data.messages.length === 0 ? (

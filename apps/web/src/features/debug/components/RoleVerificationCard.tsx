@@ -3,7 +3,8 @@ import { AlertTriangle, CheckCircle2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useMe } from '@/features/users/api/get-me';
+import { useQuery } from '@tanstack/react-query';
+import { userQueries } from '@/api/users';
 
 const d = MESSAGES.debugPages;
 
@@ -17,10 +18,10 @@ export function tokenRole(token: string | null): string | null {
 
 /**
  * The token's role against the database's (GET /api/users/me). They differ after a role
- * change until the token is refreshed (DESIGN.md section 5: an honest check).
+ * change until the token is refreshed, and the check says so.
  */
 export function RoleVerificationCard({ token }: { token: string | null }) {
-  const me = useMe();
+  const me = useQuery(userQueries.me());
   const fromToken = tokenRole(token);
   const verified = me.data ? me.data.role === fromToken : null;
   return (

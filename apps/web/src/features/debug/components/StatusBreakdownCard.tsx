@@ -1,15 +1,29 @@
-import { MESSAGES } from '@console/domain';
+import { MESSAGES, ORG_STATUSES, type OrgStatus } from '@console/domain';
+import { useQueries } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
-import { useChildStatusCounts } from '../api/child-status-counts';
+import { debugQueries } from '@/api/debug';
 
 const d = MESSAGES.debugPages;
 
-/** Child organizations by status: active only by default, all with the toggle (spec 1 section 6). */
+/** How many direct children have each status: active only by default, every status with the toggle. */
+function useChildStatusCounts(organizationId: string | null, includeAll: boolean) {
+  const statuses: readonly OrgStatus[] = includeAll ? ORG_STATUSES : ['active'];
+  return useQueries({
+    queries: statuses.map((status) => ({ ...debugQueries.childCount(organizationId ?? '', status), enabled: !!organizationId })),
+    combine: (results) => ({
+      counts: statuses.map((status, index) => ({ status, count: results[index]!.data })),
+      isPending: results.some((r) => r.isPending),
+      error: results.find((r) => r.error)?.error ?? null,
+    }),
+  });
+}
+
+/** Child organizations by status: active only by default, all with the toggle. */
 export function StatusBreakdownCard({ organizationId }: { organizationId: string | null }) {
   const [includeAll, setIncludeAll] = useState(false);
   const switchId = useId();

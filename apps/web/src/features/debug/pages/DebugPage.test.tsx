@@ -2,14 +2,13 @@ import { MESSAGES } from '@console/domain';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { json, makeSession, mockFetch, renderApp } from '@/test/helpers';
-import { formatCountdown } from '../components/JwtDebugCard';
+import { formatCountdown } from '@/components/debug/jwt-debug-card';
+import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { makeList } from '@/test/organization-data';
 
 const d = MESSAGES.debugPages;
 const ORG_ID = '00000000-0000-4000-8000-000000000001';
-const children = (status: string) =>
-  `GET /api/organizations?view=children&organization_id=${ORG_ID}&status=${status}&page_size=10`;
-const list = (total: number) => json(200, { organization: {}, organizations: [], total, page: 1, page_size: 10, total_pages: 1 });
+const CHILDREN_BY_STATUS: Record<string, number> = { active: 4, inactive: 2, suspended: 1 };
 
 describe('debug page', { timeout: 60_000 }, () => {
   beforeAll(async () => {
@@ -19,17 +18,17 @@ describe('debug page', { timeout: 60_000 }, () => {
 
   it('refuses a tenant admin and calls nothing', async () => {
     const session = makeSession({ role: 'tenant_admin', orgType: 'tenant' });
-    const fetchMock = mockFetch({ 'GET /api/users/me': () => json(200, session.user) });
+    const api = mockApi({ 'GET /api/users/me': () => json(200, session.user) });
     renderApp('/debug', { session });
     expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.organizations.debugOnly)).toBeInTheDocument();
     expect(screen.queryByRole('tab')).not.toBeInTheDocument();
-    expect(fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url !== '/api/users/me')).toEqual([]);
+    expect(api.calls.map((call) => call.path).filter((path) => path !== '/api/users/me')).toEqual([]);
   });
 
   it('decodes the token, counts its expiry down every second and verifies the role', async () => {
     const session = makeSession({ role: 'agency_admin', orgType: 'agency', orgName: 'Northwind' });
-    mockFetch({ 'GET /api/users/me': () => json(200, session.user) });
+    mockApi({ 'GET /api/users/me': () => json(200, session.user) });
     renderApp('/debug', { session });
     expect(await screen.findByRole('heading', { level: 1, name: MESSAGES.shell.debugTitle })).toBeInTheDocument();
     expect(screen.getByLabelText('Header')).toHaveTextContent('"alg": "HS256"');
@@ -49,7 +48,7 @@ describe('debug page', { timeout: 60_000 }, () => {
 
   it('shows Role Mismatch when the database holds another role than the token', async () => {
     const session = makeSession({ role: 'super_agency_admin', orgType: 'super_agency' });
-    mockFetch({ 'GET /api/users/me': () => json(200, { ...session.user, role: 'super_agency_manager' }) });
+    mockApi({ 'GET /api/users/me': () => json(200, { ...session.user, role: 'super_agency_manager' }) });
     renderApp('/debug', { session });
     expect(await screen.findByText(d.roleMismatch)).toBeInTheDocument();
     expect(screen.getByTestId('token-role')).toHaveTextContent('super_agency_admin');
@@ -59,11 +58,9 @@ describe('debug page', { timeout: 60_000 }, () => {
   it('counts active children by default, all with the toggle, and verifies children on demand', async () => {
     const session = makeSession({ role: 'agency_admin', orgType: 'agency' });
     let verifications = 0;
-    const fetchMock = mockFetch({
+    const api = mockApi({
       'GET /api/users/me': () => json(200, session.user),
-      [children('active')]: () => list(4),
-      [children('inactive')]: () => list(2),
-      [children('suspended')]: () => list(1),
+      'GET /api/organizations': ({ query }) => json(200, makeList([], { total: CHILDREN_BY_STATUS[query.status!], page_size: 10 })),
       [`GET /api/organizations/${ORG_ID}/verify-children`]: () => {
         verifications += 1;
         return json(200, {
@@ -77,7 +74,7 @@ describe('debug page', { timeout: 60_000 }, () => {
     await userEvent.click(await screen.findByRole('tab', { name: d.tabOrganizations }));
     expect(await screen.findByTestId('children-active')).toHaveTextContent('4');
     expect(screen.queryByTestId('children-inactive')).not.toBeInTheDocument();
-    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('status=inactive'))).toBe(false);
+    expect(api.queriesOf('GET /api/organizations')).toEqual([{ view: 'children', organization_id: ORG_ID, status: 'active', page_size: '10' }]);
 
     await userEvent.click(screen.getByRole('switch', { name: d.includeAll }));
     expect(await screen.findByTestId('children-inactive')).toHaveTextContent('2');
@@ -97,7 +94,7 @@ describe('debug page', { timeout: 60_000 }, () => {
 
   it('lists what the claim parser read from where', async () => {
     const session = makeSession({ role: 'house_admin', orgType: 'house' });
-    mockFetch({ 'GET /api/users/me': () => json(200, session.user), 'GET /api/debug/outbox': () => json(200, { messages: [] }) });
+    mockApi({ 'GET /api/users/me': () => json(200, session.user), 'GET /api/debug/outbox': () => json(200, { messages: [] }) });
     renderApp('/debug', { session });
     await userEvent.click(await screen.findByRole('tab', { name: d.tabParsingLogs }));
     const table = screen.getByRole('table', { name: 'Claim parsing log' });
@@ -108,7 +105,7 @@ describe('debug page', { timeout: 60_000 }, () => {
 
   it('shows the outbox to a house admin', async () => {
     const session = makeSession({ role: 'house_admin', orgType: 'house' });
-    mockFetch({
+    mockApi({
       'GET /api/users/me': () => json(200, session.user),
       'GET /api/debug/outbox': () =>
         json(200, {

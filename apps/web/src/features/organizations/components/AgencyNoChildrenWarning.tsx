@@ -1,13 +1,13 @@
+import { mayCreateChildOrganization, type Actor } from '@console/domain';
 import { TriangleAlert } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 
 /**
- * Spec 1 section 2: an agency admin with no children sees a warning. Agency admins are
- * expected to see the tenants of their agency (spec 2 section 6), so an empty list is
- * worth a word on what to do.
+ * An agency with no tenants yet, seen by someone who may create one: a word on what to do,
+ * since an agency's people expect to see the tenants of their agency.
  */
-export function AgencyNoChildrenWarning({ role, childCount }: { role: string | undefined; childCount: number | undefined }) {
-  if (role !== 'agency_admin' || childCount !== 0) return null;
+export function AgencyNoChildrenWarning({ viewer, childCount }: { viewer: Actor | null; childCount: number | undefined }) {
+  if (!viewer || viewer.organization.org_type !== 'agency' || !mayCreateChildOrganization(viewer) || childCount !== 0) return null;
   return (
     <Alert className="border-amber-500/50 [&>svg]:text-amber-600">
       <TriangleAlert aria-hidden />

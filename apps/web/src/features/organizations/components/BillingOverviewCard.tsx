@@ -1,14 +1,13 @@
-import type { OrganizationDetail } from '@console/domain';
+import { mayAllocateTo, mayManageBilling, type OrganizationDetail } from '@console/domain';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { formatCredits } from '@/features/credits/format';
-import { useAuth } from '@/lib/auth';
-import { mayAllocate, mayManageBilling } from '../rules';
+import { formatCredits } from '@/lib/credit-format';
+import { useViewer } from '@/lib/use-viewer';
 
 /** Credit balance and activated agent limit, with Manage Billing and Allocate Credits for those who may. */
 export function BillingOverviewCard({ organization, base }: { organization: OrganizationDetail; base: string }) {
-  const { claims } = useAuth();
+  const viewer = useViewer();
   const path = `${base}/${organization.id}`;
   return (
     <Card>
@@ -27,12 +26,12 @@ export function BillingOverviewCard({ organization, base }: { organization: Orga
           </div>
         </dl>
         <div className="flex flex-wrap gap-2">
-          {mayManageBilling(claims) && (
+          {!!viewer && mayManageBilling(viewer) && (
             <Button asChild variant="outline">
               <Link to={`${path}/billing`}>Manage Billing</Link>
             </Button>
           )}
-          {mayAllocate(claims, organization) && (
+          {!!viewer && mayAllocateTo(viewer, organization) && (
             <Button asChild>
               <Link to={`${path}/allocate-credits`}>Allocate Credits</Link>
             </Button>

@@ -1,11 +1,12 @@
-import { MESSAGES, ORG_TYPE_LABELS, type OrganizationDetail } from '@console/domain';
+import { isOwnOrganization, MESSAGES, ORG_TYPE_LABELS, type OrganizationDetail } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton } from '@/components/ui/skeleton';
-import { LoadError } from '@/features/users/components/LoadError';
-import { useAuth } from '@/lib/auth';
-import { useOrganizations } from '../api/list-organizations';
+import { organizationQueries } from '@/api/organizations';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
+import { useViewer } from '@/lib/use-viewer';
 import { OrgStatusBadge } from './OrgStatusBadge';
 
 /** How many children the detail page shows; the list page has the rest. */
@@ -13,14 +14,12 @@ export const CHILD_CARD_SIZE = 10;
 
 /** The first children of an organization, with a link to the full list. */
 export function ChildOrganizationsCard({ organization, base }: { organization: OrganizationDetail; base: string }) {
-  const { claims } = useAuth();
-  const children = useOrganizations({
-    view: 'children',
-    organization_id: organization.id,
-    page: 1,
-    page_size: CHILD_CARD_SIZE,
-  });
-  const listPath = organization.id === claims?.org_id ? base : `${base}?organization_id=${organization.id}`;
+  const viewer = useViewer();
+  const children = useQuery(
+    organizationQueries.list({ view: 'children', organization_id: organization.id, page: 1, page_size: CHILD_CARD_SIZE }),
+  );
+  const own = !!viewer && isOwnOrganization(viewer, organization);
+  const listPath = own ? base : `${base}?organization_id=${organization.id}`;
   const total = children.data?.total ?? organization.child_count;
 
   return (
@@ -38,14 +37,10 @@ export function ChildOrganizationsCard({ organization, base }: { organization: O
         </Button>
       </CardHeader>
       <CardContent>
-        {children.isPending && (
-          <div role="status" className="space-y-2">
-            <span className="sr-only">Loading</span>
-            <Skeleton className="h-5 w-full" />
-            <Skeleton className="h-5 w-full" />
-          </div>
+        {children.isPending && <LoadingRows rows={2} className="h-5" />}
+        {children.isError && (
+          <QueryError error={children.error} title={MESSAGES.organizations.failedToLoad} onRetry={children.refetch} />
         )}
-        {children.isError && <LoadError error={children.error} title={MESSAGES.organizations.failedToLoad} />}
         {children.data?.organizations.length === 0 && <p className="text-sm text-muted-foreground">No child organizations yet.</p>}
         {!!children.data?.organizations.length && (
           <ul className="divide-y" aria-label="Child organizations">

@@ -15,7 +15,7 @@ import {
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
-import { useDeleteOrganization } from '../api/delete-organization';
+import { useDeleteOrganization } from '@/api/organizations';
 
 /**
  * Delete, with a confirmation. The server refuses (422) while the organization has child

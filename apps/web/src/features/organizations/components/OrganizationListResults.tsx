@@ -1,6 +1,6 @@
 import { MESSAGES, type OrganizationList } from '@console/domain';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { LoadError } from '@/features/users/components/LoadError';
+import { QueryError } from '@/components/query-error';
 import type { ListParams, ListParamsPatch } from '../use-list-params';
 import { OrganizationsTable } from './OrganizationsTable';
 import { PaginationControls } from './PaginationControls';
@@ -16,7 +16,7 @@ interface OrganizationListResultsProps {
 
 /** One page of a server-paged organization list, or why it could not load (403: Access Denied). */
 export function OrganizationListResults({ label, query, params, onChange, base, emptyText }: OrganizationListResultsProps) {
-  if (query.isError) return <LoadError error={query.error} title={MESSAGES.organizations.failedToLoad} />;
+  if (query.isError) return <QueryError error={query.error} title={MESSAGES.organizations.failedToLoad} onRetry={query.refetch} />;
   const list = query.data;
   return (
     <section className="space-y-4" aria-label={label} aria-busy={query.isFetching || undefined}>

@@ -1,11 +1,12 @@
 import { MESSAGES, ORG_TYPE_LABELS, TREE_CHILDREN_LIMIT, TREE_DESCENDANT_COUNT_CAP, type OrganizationTree, type TreeNode } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
 import { ChevronDown, ChevronRight, Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { Skeleton } from '@/components/ui/skeleton';
-import { LoadError } from '@/features/users/components/LoadError';
-import { useOrganizationTree } from '../api/get-tree';
+import { organizationQueries } from '@/api/organizations';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
 import { OrgStatusBadge } from './OrgStatusBadge';
 
 function countLabel(count: number, one: string, many: string) {
@@ -37,7 +38,7 @@ function ChildList({ tree, base, depth }: { tree: OrganizationTree; base: string
 
 /** The children of one node, loaded when the node is first expanded. */
 function TreeLevel({ parentId, base, depth }: { parentId: string; base: string; depth: number }) {
-  const tree = useOrganizationTree(parentId);
+  const tree = useQuery(organizationQueries.tree(parentId));
   if (tree.isPending) {
     return (
       <div role="status" className="flex items-center gap-2 py-1 pl-8 text-sm text-muted-foreground">
@@ -46,7 +47,7 @@ function TreeLevel({ parentId, base, depth }: { parentId: string; base: string; 
       </div>
     );
   }
-  if (tree.isError) return <LoadError error={tree.error} title={MESSAGES.organizations.failedToLoad} />;
+  if (tree.isError) return <QueryError error={tree.error} title={MESSAGES.organizations.failedToLoad} onRetry={tree.refetch} />;
   return <ChildList tree={tree.data} base={base} depth={depth} />;
 }
 
@@ -87,18 +88,11 @@ function TreeItem({ node, base, depth }: { node: TreeNode; base: string; depth: 
  * expands on demand, one level (at most 200 children) per request, so a large tree stays fast.
  */
 export function OrganizationTreeView({ rootId, base }: { rootId: string | undefined; base: string }) {
-  const tree = useOrganizationTree(rootId);
+  const tree = useQuery(organizationQueries.tree(rootId));
   if (tree.isPending) {
-    return (
-      <div role="status" className="space-y-2">
-        <span className="sr-only">Loading</span>
-        <Skeleton className="h-6 w-64" />
-        <Skeleton className="h-6 w-56" />
-        <Skeleton className="h-6 w-60" />
-      </div>
-    );
+    return <LoadingRows rows={['h-6 w-64', 'h-6 w-56', 'h-6 w-60']} />;
   }
-  if (tree.isError) return <LoadError error={tree.error} title={MESSAGES.organizations.failedToLoad} />;
+  if (tree.isError) return <QueryError error={tree.error} title={MESSAGES.organizations.failedToLoad} onRetry={tree.refetch} />;
   const { node, children } = tree.data;
   return (
     <div className="space-y-2" aria-label="Organization hierarchy" role="region">

@@ -2,7 +2,7 @@ import { ORG_TYPE_LABELS, PAGING, type Organization } from '@console/domain';
 import { Link } from 'react-router';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { formatCredits } from '@/features/credits/format';
+import { formatCredits } from '@/lib/credit-format';
 import { OrgStatusBadge } from './OrgStatusBadge';
 
 interface OrganizationsTableProps {

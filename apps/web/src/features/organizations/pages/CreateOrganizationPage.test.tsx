@@ -2,8 +2,8 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, renderApp } from '@/test/helpers';
-import { makeOrganization, mockApi, OWN_ORG_ID } from '../test-fixtures';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { makeOrganization, OWN_ORG_ID } from '@/test/organization-data';
 
 beforeAll(async () => {
   await Promise.all([import('./CreateOrganizationPage'), import('@/app/shell/AppShell')]);
@@ -57,7 +57,7 @@ describe('create organization', { timeout: 30_000 }, () => {
     await user.type(screen.getByLabelText('Initial balance (optional)'), '-5');
     await user.click(screen.getByRole('button', { name: 'Create' }));
     expect(await screen.findByText(MESSAGES.credits.amountPositive)).toBeInTheDocument();
-    expect(api.bodies('POST', '/api/organizations')).toEqual([]);
+    expect(api.bodiesOf('POST /api/organizations')).toEqual([]);
   });
 
   it('creates the organization with its description and initial balance, then opens its page', async () => {
@@ -80,7 +80,7 @@ describe('create organization', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Create' }));
 
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/orgs/${created.id}`));
-    expect(api.bodies('POST', '/api/organizations')).toEqual([
+    expect(api.bodiesOf('POST /api/organizations')).toEqual([
       {
         name: 'Harbor Tenant',
         org_type: 'tenant',

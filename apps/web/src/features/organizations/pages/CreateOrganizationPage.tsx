@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   amountInputSchema,
-  can,
   childTypeOf,
+  mayAllocateFrom,
+  mayCreateChildOrganization,
   createOrganizationSchema,
   CREDITS,
   MESSAGES,
@@ -23,16 +24,17 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
-import { formatCredits } from '@/features/credits/format';
-import { useAuth } from '@/lib/auth';
-import { useCreateOrganization } from '../api/create-organization';
-import { useOrganization } from '../api/get-organization';
-import { BackLink } from '../components/BackLink';
-import { FormSwitch } from '../components/FormSwitch';
+import { useQuery } from '@tanstack/react-query';
+import { organizationQueries, useCreateOrganization } from '@/api/organizations';
+import { BackLink } from '@/components/back-link';
 import { LabelledControl } from '@/components/labelled-control';
-import { PermissionDenied } from '../components/PermissionDenied';
+import { PermissionDenied } from '@/components/permission-denied';
+import { useAuth } from '@/lib/auth';
+import { formatCredits } from '@/lib/credit-format';
+import { useOrgBase } from '@/lib/org-base';
+import { useViewer } from '@/lib/use-viewer';
+import { FormSwitch } from '../components/FormSwitch';
 import { applyServerErrors } from '../form-errors';
-import { useOrgBase } from '../use-org-base';
 
 /** The API's create schema, with an empty initial balance meaning none. */
 const formSchema = createOrganizationSchema.extend({
@@ -45,14 +47,14 @@ const FIELDS = ['name', 'description', 'org_type', 'disable_parent_invites', 'in
 /** {base}/create: a direct child of the user's organization, of the one type below it. */
 export default function CreateOrganizationPage() {
   const base = useOrgBase();
-  const { claims } = useAuth();
-  const ownType = claims?.organization_type ?? null;
+  const viewer = useViewer();
+  const ownType = viewer?.organization.org_type ?? null;
   const childType = ownType ? childTypeOf(ownType) : null;
 
   let content;
   if (!childType) {
     content = <PermissionDenied message={MESSAGES.organizations.cannotCreateChildren(ownType ?? 'unknown')} />;
-  } else if (!can(claims?.role, 'organizations.create')) {
+  } else if (!viewer || !mayCreateChildOrganization(viewer)) {
     content = <PermissionDenied message="Your role cannot create organizations. Ask an administrator of your organization." />;
   } else {
     content = <CreateOrganizationForm base={base} childType={childType} />;
@@ -67,12 +69,14 @@ export default function CreateOrganizationPage() {
 
 function CreateOrganizationForm({ base, childType }: { base: string; childType: OrgType }) {
   const { claims } = useAuth();
+  const viewer = useViewer();
   const navigate = useNavigate();
   const create = useCreateOrganization();
   const [failure, setFailure] = useState<string | null>(null);
-  const canAllocate = can(claims?.role, 'organizations.allocate_credits');
+  // The initial balance is moved from the own organization, so it is offered to those who may allocate from it.
+  const canAllocate = !!viewer && mayAllocateFrom(viewer, viewer.organization);
   // The parent's balance, shown beside the initial balance it would come from.
-  const own = useOrganization(canAllocate ? (claims?.org_id ?? undefined) : undefined);
+  const own = useQuery({ ...organizationQueries.detail(viewer?.organization.id ?? ''), enabled: canAllocate });
   const parentName = claims?.organization_name ?? 'your organization';
 
   const form = useForm<FormInput, unknown, FormOutput>({

@@ -2,8 +2,8 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, renderApp } from '@/test/helpers';
-import { makeOrganization, mockApi, orgId } from '../test-fixtures';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { makeOrganization, orgId } from '@/test/organization-data';
 
 beforeAll(async () => {
   await Promise.all([import('./EditOrganizationPage'), import('./OrganizationDetailPage'), import('@/app/shell/AppShell')]);
@@ -50,7 +50,7 @@ describe('edit organization', { timeout: 30_000 }, () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Southwind Agency' })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(`/orgs/${child.id}`);
-    expect(api.bodies('PATCH', `/api/organizations/${child.id}`)).toEqual([
+    expect(api.bodiesOf(`PATCH /api/organizations/${child.id}`)).toEqual([
       { name: 'Southwind Agency', description: null, status: 'suspended', disable_parent_invites: true },
     ]);
   });

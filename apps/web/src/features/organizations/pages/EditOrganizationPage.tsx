@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   can,
+  mayEditOrganization,
   MESSAGES,
   ORG_STATUSES,
   orgDescriptionSchema,
@@ -20,18 +21,17 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
-import { LoadError } from '@/features/users/components/LoadError';
-import { useAuth } from '@/lib/auth';
-import { useOrganization } from '../api/get-organization';
-import { useUpdateOrganization } from '../api/update-organization';
-import { BackLink } from '../components/BackLink';
-import { FormSwitch } from '../components/FormSwitch';
+import { useQuery } from '@tanstack/react-query';
+import { organizationQueries, useUpdateOrganization } from '@/api/organizations';
+import { BackLink } from '@/components/back-link';
 import { LabelledControl } from '@/components/labelled-control';
+import { PermissionDenied } from '@/components/permission-denied';
+import { QueryError } from '@/components/query-error';
+import { useOrgBase } from '@/lib/org-base';
+import { useViewer } from '@/lib/use-viewer';
+import { FormSwitch } from '../components/FormSwitch';
 import { ORG_STATUS_LABELS } from '../components/OrgStatusBadge';
-import { PermissionDenied } from '../components/PermissionDenied';
 import { applyServerErrors } from '../form-errors';
-import { mayEdit } from '../rules';
-import { useOrgBase } from '../use-org-base';
 
 const m = MESSAGES.organizations;
 
@@ -50,14 +50,14 @@ const FIELDS = ['name', 'description', 'status', 'disable_parent_invites'] as co
 export default function EditOrganizationPage() {
   const base = useOrgBase();
   const { id } = useParams<{ id: string }>();
-  const { claims } = useAuth();
-  const organization = useOrganization(id);
+  const viewer = useViewer();
+  const organization = useQuery({ ...organizationQueries.detail(id ?? ''), enabled: !!id });
 
   let content;
   if (organization.isPending) content = <PageLoading />;
-  else if (organization.isError) content = <LoadError error={organization.error} title={m.failedToLoadDetails} />;
-  else if (!can(claims?.role, 'organizations.update')) content = <PermissionDenied message={MESSAGES.generic.forbidden} />;
-  else if (!mayEdit(claims, organization.data)) content = <PermissionDenied message={m.onlyOwnOrDirectChild} />;
+  else if (organization.isError) content = <QueryError error={organization.error} title={m.failedToLoadDetails} onRetry={organization.refetch} />;
+  else if (!can(viewer?.role, 'organizations.update')) content = <PermissionDenied message={MESSAGES.generic.forbidden} />;
+  else if (!viewer || !mayEditOrganization(viewer, organization.data)) content = <PermissionDenied message={m.onlyOwnOrDirectChild} />;
   else content = <EditOrganizationForm base={base} organization={organization.data} />;
 
   return (

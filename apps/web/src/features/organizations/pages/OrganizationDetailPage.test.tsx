@@ -2,8 +2,8 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, renderApp } from '@/test/helpers';
-import { makeList, makeOrganization, mockApi, orgId } from '../test-fixtures';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { makeList, makeOrganization, orgId } from '@/test/organization-data';
 
 beforeAll(async () => {
   await Promise.all([import('./OrganizationDetailPage'), import('./OrgsListPage'), import('@/app/shell/AppShell')]);
@@ -47,7 +47,7 @@ describe('organization detail', { timeout: 30_000 }, () => {
     expect(within(children).getByRole('link', { name: 'Harbor Tenant' })).toHaveAttribute('href', `/orgs/${tenant.id}`);
     expect(screen.getByText('12 direct children, the first 10 shown')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'View all' })).toHaveAttribute('href', `/orgs?organization_id=${agency.id}`);
-    expect(api.queries('GET', '/api/organizations')).toEqual([
+    expect(api.queriesOf('GET /api/organizations')).toEqual([
       { view: 'children', organization_id: agency.id, page: '1', page_size: '10' },
     ]);
   });
@@ -62,7 +62,7 @@ describe('organization detail', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('link', { name: 'Allocate Credits' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Manage Billing' })).toBeInTheDocument();
     expect(screen.queryByText('Child organizations')).not.toBeInTheDocument();
-    expect(api.queries('GET', '/api/organizations')).toEqual([]);
+    expect(api.queriesOf('GET /api/organizations')).toEqual([]);
   });
 
   it('lets a manager edit a direct child but not delete it, allocate or manage billing', async () => {

@@ -1,28 +1,28 @@
-import { can, canHaveChildren, MESSAGES, ORG_TYPE_LABELS } from '@console/domain';
+import { canHaveChildren, mayDeleteOrganization, mayEditOrganization, MESSAGES, ORG_TYPE_LABELS } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
 import { Pencil } from 'lucide-react';
 import { Link, useParams } from 'react-router';
+import { organizationQueries } from '@/api/organizations';
+import { BackLink } from '@/components/back-link';
 import { PageLoading } from '@/components/page-loading';
+import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { formatLedgerDate as formatDateTime } from '@/features/credits/format';
-import { TeamMembersCard } from '@/features/users/components/TeamMembersCard';
-import { LoadError } from '@/features/users/components/LoadError';
-import { useAuth } from '@/lib/auth';
-import { useOrganization } from '../api/get-organization';
-import { BackLink } from '../components/BackLink';
+import { TeamMembersCard } from '@/components/users/team-members-card';
+import { formatDateTime } from '@/lib/dates';
+import { useOrgBase } from '@/lib/org-base';
+import { useViewer } from '@/lib/use-viewer';
 import { BillingOverviewCard } from '../components/BillingOverviewCard';
 import { ChildOrganizationsCard } from '../components/ChildOrganizationsCard';
 import { DeleteOrganizationButton } from '../components/DeleteOrganizationButton';
 import { OrgStatusBadge } from '../components/OrgStatusBadge';
-import { mayDelete, mayEdit } from '../rules';
-import { useOrgBase } from '../use-org-base';
 
 /** {base}/:id: details, billing overview, team members and child organizations. */
 export default function OrganizationDetailPage() {
   const base = useOrgBase();
   const { id } = useParams<{ id: string }>();
-  const { claims } = useAuth();
-  const query = useOrganization(id);
+  const viewer = useViewer();
+  const query = useQuery({ ...organizationQueries.detail(id ?? ''), enabled: !!id });
 
   if (query.isPending) {
     return (
@@ -36,7 +36,7 @@ export default function OrganizationDetailPage() {
     return (
       <section className="space-y-4">
         <BackLink to={base} />
-        <LoadError error={query.error} title={MESSAGES.organizations.failedToLoadDetails} />
+        <QueryError error={query.error} title={MESSAGES.organizations.failedToLoadDetails} onRetry={query.refetch} />
       </section>
     );
   }
@@ -57,7 +57,7 @@ export default function OrganizationDetailPage() {
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          {mayEdit(claims, organization) && (
+          {!!viewer && mayEditOrganization(viewer, organization) && (
             <Button asChild variant="outline">
               <Link to={`${base}/${organization.id}/edit`}>
                 <Pencil aria-hidden />
@@ -65,7 +65,7 @@ export default function OrganizationDetailPage() {
               </Link>
             </Button>
           )}
-          {mayDelete(claims, organization) && <DeleteOrganizationButton organization={organization} base={base} />}
+          {!!viewer && mayDeleteOrganization(viewer, organization) && <DeleteOrganizationButton organization={organization} base={base} />}
         </div>
       </header>
 
@@ -90,13 +90,7 @@ export default function OrganizationDetailPage() {
 
       <BillingOverviewCard organization={organization} base={base} />
 
-      {can(claims?.role, 'users.read') && (
-        <TeamMembersCard
-          organizationId={organization.id}
-          organizationName={organization.name}
-          disableParentInvites={organization.disable_parent_invites}
-        />
-      )}
+      <TeamMembersCard organization={organization} />
 
       {canHaveChildren(organization.org_type) && <ChildOrganizationsCard organization={organization} base={base} />}
     </section>

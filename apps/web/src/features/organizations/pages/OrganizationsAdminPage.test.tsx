@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { json, makeSession, renderApp } from '@/test/helpers';
-import { makeList, makeOrganization, mockApi } from '../test-fixtures';
+import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { makeList, makeOrganization } from '@/test/organization-data';
 
 beforeAll(async () => {
   await Promise.all([import('./OrganizationsAdminPage'), import('@/app/shell/AppShell')]);
@@ -15,7 +15,7 @@ describe('/organizations (house roles)', { timeout: 30_000 }, () => {
     const agency = makeOrganization({ name: 'Northwind Agency', parent_org_id: superAgency.id });
     const api = mockApi((call) => {
       if (call.path !== '/api/organizations') return undefined;
-      return call.query.get('view') === 'children'
+      return call.query.view === 'children'
         ? json(200, makeList([superAgency]))
         : json(200, makeList([superAgency, agency], { total: 2 }));
     });
@@ -29,7 +29,7 @@ describe('/organizations (house roles)', { timeout: 30_000 }, () => {
     const all = screen.getByRole('table', { name: 'All Organizations' });
     expect(await within(all).findByRole('link', { name: 'Northwind Agency' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'New Organization' })).toHaveAttribute('href', '/organizations/create');
-    expect(api.queries('GET', '/api/organizations')).toEqual(
+    expect(api.queriesOf('GET /api/organizations')).toEqual(
       expect.arrayContaining([
         { view: 'children', page: '1', page_size: '50' },
         { view: 'descendants', page: '1', page_size: '50' },
@@ -37,7 +37,7 @@ describe('/organizations (house roles)', { timeout: 30_000 }, () => {
     );
 
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
-    await waitFor(() => expect(api.queries('GET', '/api/organizations')).toHaveLength(4));
+    await waitFor(() => expect(api.queriesOf('GET /api/organizations')).toHaveLength(4));
 
     expect(screen.queryByText('JWT Debugger')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Show JWT Debugger' }));
@@ -54,8 +54,8 @@ describe('/organizations (house roles)', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     const api = mockApi((call) => {
       if (call.path !== '/api/organizations') return undefined;
-      const page = Number(call.query.get('page'));
-      return call.query.get('view') === 'children'
+      const page = Number(call.query.page);
+      return call.query.view === 'children'
         ? json(200, makeList([makeOrganization({ name: 'Only Child' })]))
         : json(200, makeList([makeOrganization({ name: `Row of page ${page}` })], { total: 75, page, total_pages: 2 }));
     });
@@ -64,10 +64,10 @@ describe('/organizations (house roles)', { timeout: 30_000 }, () => {
     await within(all).findByText('Showing 1 to 50 of 75 organizations');
     await user.click(within(all).getByRole('button', { name: 'Next' }));
     expect(await screen.findByRole('link', { name: 'Row of page 2' })).toBeInTheDocument();
-    const descendants = api.queries('GET', '/api/organizations').filter((q) => q.view === 'descendants');
+    const descendants = api.queriesOf('GET /api/organizations').filter((q) => q.view === 'descendants');
     expect(descendants.at(-1)).toEqual({ view: 'descendants', page: '2', page_size: '50' });
     // The children table stays on its first page.
-    expect(api.queries('GET', '/api/organizations').filter((q) => q.view === 'children')).toEqual([
+    expect(api.queriesOf('GET /api/organizations').filter((q) => q.view === 'children')).toEqual([
       { view: 'children', page: '1', page_size: '50' },
     ]);
   });

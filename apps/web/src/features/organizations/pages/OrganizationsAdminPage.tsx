@@ -1,19 +1,20 @@
-import { MESSAGES } from '@console/domain';
-import { useQueryClient } from '@tanstack/react-query';
+import { isOwnOrganization, MESSAGES } from '@console/domain';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bug, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { JwtDebugCard } from '@/features/debug/components/JwtDebugCard';
+import { organizationKeys, organizationQueries } from '@/api/organizations';
+import { BackLink } from '@/components/back-link';
+import { JwtDebugCard } from '@/components/debug/jwt-debug-card';
 import { useAuth } from '@/lib/auth';
-import { useOrganizations } from '../api/list-organizations';
+import { useOrgBase } from '@/lib/org-base';
+import { useViewer } from '@/lib/use-viewer';
 import { AgencyNoChildrenWarning } from '../components/AgencyNoChildrenWarning';
-import { BackLink } from '../components/BackLink';
 import { NewOrganizationButton } from '../components/NewOrganizationButton';
 import { OrganizationFilters } from '../components/OrganizationFilters';
 import { OrganizationListResults } from '../components/OrganizationListResults';
-import { useOrgBase } from '../use-org-base';
 import { useListParams } from '../use-list-params';
 
 /**
@@ -23,29 +24,34 @@ import { useListParams } from '../use-list-params';
 export default function OrganizationsAdminPage() {
   const base = useOrgBase();
   const { claims, session } = useAuth();
+  const viewer = useViewer();
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
   const organizationId = searchParams.get('organization_id') || undefined;
-  const own = !organizationId || organizationId === claims?.org_id;
+  const own = !organizationId || (!!viewer && isOwnOrganization(viewer, { id: organizationId }));
   const [showDebugger, setShowDebugger] = useState(false);
 
   const childParams = useListParams('children_');
   const allParams = useListParams();
-  const children = useOrganizations({
-    view: 'children',
-    organization_id: organizationId,
-    page: childParams.params.page,
-    page_size: childParams.params.page_size,
-  });
-  const all = useOrganizations({
-    view: 'descendants',
-    organization_id: organizationId,
-    status: allParams.params.status,
-    org_type: allParams.params.org_type,
-    search: allParams.params.search || undefined,
-    page: allParams.params.page,
-    page_size: allParams.params.page_size,
-  });
+  const children = useQuery(
+    organizationQueries.list({
+      view: 'children',
+      organization_id: organizationId,
+      page: childParams.params.page,
+      page_size: childParams.params.page_size,
+    }),
+  );
+  const all = useQuery(
+    organizationQueries.list({
+      view: 'descendants',
+      organization_id: organizationId,
+      status: allParams.params.status,
+      org_type: allParams.params.org_type,
+      search: allParams.params.search || undefined,
+      page: allParams.params.page,
+      page_size: allParams.params.page_size,
+    }),
+  );
 
   const anchorName = children.data?.organization.name ?? (own ? claims?.organization_name : null);
   const refreshing = children.isFetching || all.isFetching;
@@ -64,7 +70,7 @@ export default function OrganizationsAdminPage() {
           <Button
             variant="outline"
             disabled={refreshing}
-            onClick={() => void queryClient.invalidateQueries({ queryKey: ['organizations'] })}
+            onClick={() => void queryClient.invalidateQueries({ queryKey: organizationKeys.all })}
           >
             <RefreshCw className={refreshing ? 'animate-spin' : undefined} aria-hidden />
             Refresh
@@ -77,7 +83,7 @@ export default function OrganizationsAdminPage() {
         </div>
       </header>
       {showDebugger && <JwtDebugCard token={session?.access_token ?? null} />}
-      {own && <AgencyNoChildrenWarning role={claims?.role} childCount={children.data?.total} />}
+      {own && <AgencyNoChildrenWarning viewer={viewer} childCount={children.data?.total} />}
       <Card>
         <CardHeader>
           <CardTitle>Child Organizations</CardTitle>

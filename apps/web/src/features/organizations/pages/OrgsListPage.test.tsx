@@ -2,8 +2,8 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, renderApp } from '@/test/helpers';
-import { makeList, makeOrganization, makeTree, mockApi, orgId, OWN_ORG_ID } from '../test-fixtures';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { makeList, makeOrganization, makeTree, orgId, OWN_ORG_ID } from '@/test/organization-data';
 
 const superAgencyAdmin = () => makeSession({ role: 'super_agency_admin', orgType: 'super_agency', orgName: 'Own Organization' });
 
@@ -28,7 +28,7 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     expect(row).toHaveTextContent('7');
     expect(screen.getByText('Showing 1 to 1 of 1 organizations')).toBeInTheDocument();
     expect(screen.getByText('Direct child organizations of Own Organization')).toBeInTheDocument();
-    expect(api.queries('GET', '/api/organizations')).toEqual([{ view: 'children', page: '1', page_size: '50' }]);
+    expect(api.queriesOf('GET /api/organizations')).toEqual([{ view: 'children', page: '1', page_size: '50' }]);
   });
 
   it('sends the filters, the search, the page and the page size to the server', async () => {
@@ -37,8 +37,8 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     const rows = [makeOrganization({ name: 'Agency A' }), makeOrganization({ name: 'Agency B' })];
     const api = mockApi((call) => {
       if (call.path !== '/api/organizations') return undefined;
-      const page = Number(call.query.get('page'));
-      const pageSize = Number(call.query.get('page_size'));
+      const page = Number(call.query.page);
+      const pageSize = Number(call.query.page_size);
       return json(200, makeList(rows, { total: 120, page, page_size: pageSize, total_pages: Math.ceil(120 / pageSize) }));
     });
     renderApp('/orgs', { session: superAgencyAdmin() });
@@ -46,23 +46,23 @@ describe('/orgs list', { timeout: 30_000 }, () => {
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Showing 51 to 100 of 120 organizations');
-    expect(api.queries('GET', '/api/organizations').at(-1)).toMatchObject({ page: '2', page_size: '50' });
+    expect(api.queriesOf('GET /api/organizations').at(-1)).toMatchObject({ page: '2', page_size: '50' });
 
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await screen.findByText('Showing 1 to 50 of 120 organizations');
 
     await user.selectOptions(screen.getByLabelText('Rows per page'), '25');
     await screen.findByText('Showing 1 to 25 of 120 organizations');
-    expect(api.queries('GET', '/api/organizations').at(-1)).toEqual({ view: 'children', page: '1', page_size: '25' });
+    expect(api.queriesOf('GET /api/organizations').at(-1)).toEqual({ view: 'children', page: '1', page_size: '25' });
     expect(screen.getByRole('option', { name: '100' })).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
-    await waitFor(() => expect(api.queries('GET', '/api/organizations').at(-1)).toMatchObject({ page: '2' }));
+    await waitFor(() => expect(api.queriesOf('GET /api/organizations').at(-1)).toMatchObject({ page: '2' }));
 
     // A filter goes back to page 1.
     await user.selectOptions(screen.getByLabelText('Status'), 'suspended');
     await waitFor(() =>
-      expect(api.queries('GET', '/api/organizations').at(-1)).toEqual({
+      expect(api.queriesOf('GET /api/organizations').at(-1)).toEqual({
         view: 'children',
         status: 'suspended',
         page: '1',
@@ -70,16 +70,16 @@ describe('/orgs list', { timeout: 30_000 }, () => {
       }),
     );
     await user.selectOptions(screen.getByLabelText('Type'), 'agency');
-    await waitFor(() => expect(api.queries('GET', '/api/organizations').at(-1)).toMatchObject({ status: 'suspended', org_type: 'agency' }));
+    await waitFor(() => expect(api.queriesOf('GET /api/organizations').at(-1)).toMatchObject({ status: 'suspended', org_type: 'agency' }));
 
     const before = api.calls.length;
     await user.type(screen.getByRole('searchbox', { name: 'Search organizations' }), 'north');
-    await waitFor(() => expect(api.queries('GET', '/api/organizations').at(-1)).toMatchObject({ search: 'north', page: '1' }));
+    await waitFor(() => expect(api.queriesOf('GET /api/organizations').at(-1)).toMatchObject({ search: 'north', page: '1' }));
     // One request for the word, not one per key.
     expect(api.calls.slice(before).filter((c) => c.path === '/api/organizations')).toHaveLength(1);
 
     await user.selectOptions(screen.getByLabelText('Status'), 'all');
-    await waitFor(() => expect(api.queries('GET', '/api/organizations').at(-1)).not.toHaveProperty('status'));
+    await waitFor(() => expect(api.queriesOf('GET /api/organizations').at(-1)).not.toHaveProperty('status'));
     expect(screen.getByTestId('location')).toHaveTextContent('/orgs?page_size=25&org_type=agency&search=north');
   });
 
@@ -90,7 +90,7 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     renderApp('/orgs', { session: makeSession({ role: 'agency_user', orgType: 'agency' }) });
     expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.generic.forbidden)).toBeInTheDocument();
-    expect(api.queries('GET', '/api/organizations')).toHaveLength(1);
+    expect(api.queriesOf('GET /api/organizations')).toHaveLength(1);
   });
 
   it('switches between the table and a hierarchy that expands on demand', async () => {
@@ -101,7 +101,7 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     const api = mockApi((call) => {
       if (call.path === '/api/organizations') return json(200, makeList([makeOrganization({ name: 'Northwind Agency' })]));
       if (call.path === '/api/organizations/tree') {
-        const id = call.query.get('organization_id');
+        const id = call.query.organization_id;
         if (!id) return json(200, makeTree({ descendant_count: 4 }, [agency, empty]));
         if (id === agency.id) return json(200, makeTree({ ...agency, descendant_count: 2 }, [tenant]));
       }
@@ -119,14 +119,14 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     expect(within(tree).getByRole('link', { name: 'Quiet Agency' })).toHaveAttribute('href', `/orgs/${empty.id}`);
     // Only nodes with children expand; children load only when asked.
     expect(within(tree).queryByRole('button', { name: 'Expand Quiet Agency' })).not.toBeInTheDocument();
-    expect(api.queries('GET', '/api/organizations/tree')).toEqual([{}]);
+    expect(api.queriesOf('GET /api/organizations/tree')).toEqual([{}]);
 
     const expand = within(tree).getByRole('button', { name: 'Expand Northwind Agency' });
     expect(expand).toHaveAttribute('aria-expanded', 'false');
     await user.click(expand);
     expect(await within(tree).findByRole('link', { name: 'Harbor Tenant' })).toHaveAttribute('href', `/orgs/${tenant.id}`);
     expect(within(tree).getByRole('button', { name: 'Collapse Northwind Agency' })).toHaveAttribute('aria-expanded', 'true');
-    expect(api.queries('GET', '/api/organizations/tree')).toEqual([{}, { organization_id: agency.id }]);
+    expect(api.queriesOf('GET /api/organizations/tree')).toEqual([{}, { organization_id: agency.id }]);
     expect(screen.getByTestId('location')).toHaveTextContent('/orgs?mode=hierarchy');
 
     await user.click(screen.getByRole('button', { name: 'Table' }));

@@ -1,18 +1,19 @@
-import { MESSAGES } from '@console/domain';
+import { isOwnOrganization, MESSAGES } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { Card, CardContent } from '@/components/ui/card';
+import { organizationQueries } from '@/api/organizations';
+import { BackLink } from '@/components/back-link';
 import { useAuth } from '@/lib/auth';
-import { useOrganizations } from '../api/list-organizations';
-import { useOrganizationTree } from '../api/get-tree';
+import { useOrgBase } from '@/lib/org-base';
+import { useViewer } from '@/lib/use-viewer';
 import { AgencyNoChildrenWarning } from '../components/AgencyNoChildrenWarning';
-import { BackLink } from '../components/BackLink';
 import { NewOrganizationButton } from '../components/NewOrganizationButton';
 import { OrganizationFilters } from '../components/OrganizationFilters';
 import { OrganizationListResults } from '../components/OrganizationListResults';
 import { OrganizationTreeView } from '../components/OrganizationTreeView';
 import { ViewToggle, type ListMode } from '../components/ViewToggle';
-import { useOrgBase } from '../use-org-base';
 import { useListParams } from '../use-list-params';
 
 /**
@@ -23,14 +24,15 @@ import { useListParams } from '../use-list-params';
 export default function OrgsListPage() {
   const base = useOrgBase();
   const { claims } = useAuth();
+  const viewer = useViewer();
   const [searchParams, setSearchParams] = useSearchParams();
   const organizationId = searchParams.get('organization_id') || undefined;
-  const own = !organizationId || organizationId === claims?.org_id;
+  const own = !organizationId || (!!viewer && isOwnOrganization(viewer, { id: organizationId }));
   const mode: ListMode = searchParams.get('mode') === 'hierarchy' ? 'hierarchy' : 'table';
   const { params, update, filtered } = useListParams();
 
-  const list = useOrganizations(
-    {
+  const list = useQuery({
+    ...organizationQueries.list({
       view: 'children',
       organization_id: organizationId,
       status: params.status,
@@ -38,10 +40,10 @@ export default function OrgsListPage() {
       search: params.search || undefined,
       page: params.page,
       page_size: params.page_size,
-    },
-    { enabled: mode === 'table' },
-  );
-  const tree = useOrganizationTree(organizationId, { enabled: mode === 'hierarchy' });
+    }),
+    enabled: mode === 'table',
+  });
+  const tree = useQuery({ ...organizationQueries.tree(organizationId), enabled: mode === 'hierarchy' });
 
   const setMode = useCallback(
     (next: ListMode) =>
@@ -76,7 +78,7 @@ export default function OrgsListPage() {
           <NewOrganizationButton base={base} />
         </div>
       </header>
-      {own && <AgencyNoChildrenWarning role={claims?.role} childCount={childCount} />}
+      {own && <AgencyNoChildrenWarning viewer={viewer} childCount={childCount} />}
       <Card>
         <CardContent className="space-y-4">
           {mode === 'table' ? (

@@ -3,15 +3,16 @@ import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
-import { useCapacity } from '@/features/billing/api/get-capacity';
-import { LoadError } from '@/features/billing/components/LoadError';
-import { LoadingRows } from '@/features/billing/components/LoadingRows';
+import { useQuery } from '@tanstack/react-query';
+import { billingQueries } from '@/api/billing';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
 
 const m = MESSAGES.billingPages;
 
 /** Lists the active direct children; choosing one opens the allocation page with that child selected. */
 export function AllocateCreditsDialog({ organizationId, base }: { organizationId: string; base: string }) {
-  const capacity = useCapacity(organizationId);
+  const capacity = useQuery(billingQueries.capacity(organizationId));
   const active = capacity.data?.children.filter((child) => child.status === 'active') ?? [];
 
   return (
@@ -27,7 +28,7 @@ export function AllocateCreditsDialog({ organizationId, base }: { organizationId
         {capacity.isPending ? (
           <LoadingRows rows={3} />
         ) : capacity.isError ? (
-          <LoadError error={capacity.error} title={m.loadCapacityFailed} />
+          <QueryError error={capacity.error} title={m.loadCapacityFailed} notFound={MESSAGES.organizations.notFound} onRetry={capacity.refetch} />
         ) : active.length === 0 ? (
           <p className="text-sm text-muted-foreground">{MESSAGES.creditPages.noActiveChildren}</p>
         ) : (

@@ -1,17 +1,18 @@
-import { can, canHaveChildren, MESSAGES, ORG_TYPE_LABELS } from '@console/domain';
+import { canHaveChildren, isOwnOrganization, mayAllocateFrom, MESSAGES, ORG_TYPE_LABELS } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
 import { Bot, Building2, Coins, Gauge } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { CapacityPanel } from '@/features/billing/components/CapacityPanel';
-import { LoadError } from '@/features/billing/components/LoadError';
-import { LoadingRows } from '@/features/billing/components/LoadingRows';
-import { formatCredits } from '@/features/credits/format';
-import { useOrganization } from '@/features/organizations/api/get-organization';
-import { useAuth } from '@/lib/auth';
+import { organizationQueries } from '@/api/organizations';
+import { CapacityPanel } from '@/components/billing/capacity-panel';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
+import { formatCredits } from '@/lib/credit-format';
 import { PATHS } from '@/lib/paths';
+import { useViewer } from '@/lib/use-viewer';
 import { AllocateCreditsDialog } from './AllocateCreditsDialog';
 
 const m = MESSAGES.billingPages;
@@ -36,8 +37,8 @@ function Metric({ icon, label, value }: { icon: ReactNode; label: string; value:
  * {base}/:id/resources both show it.
  */
 export function OrganizationResources({ organizationId, base }: { organizationId: string; base: string }) {
-  const { claims } = useAuth();
-  const organization = useOrganization(organizationId);
+  const viewer = useViewer();
+  const organization = useQuery({ ...organizationQueries.detail(organizationId), enabled: !!organizationId });
 
   if (organization.isPending) {
     return (
@@ -51,15 +52,20 @@ export function OrganizationResources({ organizationId, base }: { organizationId
     return (
       <section className="space-y-6">
         <h1 className="text-2xl font-semibold tracking-tight">{m.resourcesTitle}</h1>
-        <LoadError error={organization.error} title={m.loadResourcesFailed} />
+        <QueryError
+          error={organization.error}
+          title={m.loadResourcesFailed}
+          notFound={MESSAGES.organizations.notFound}
+          onRetry={organization.refetch}
+        />
       </section>
     );
   }
 
   const org = organization.data;
-  const own = org.id === claims?.org_id;
+  const own = !!viewer && isOwnOrganization(viewer, org);
   // Credits go from the user's own organization to its active direct children.
-  const mayAllocate = org.org_type !== 'tenant' && own && can(claims?.role, 'organizations.allocate_credits');
+  const mayAllocate = !!viewer && mayAllocateFrom(viewer, org) && canHaveChildren(org.org_type);
   const teamHref = own ? PATHS.team : `${PATHS.users}?organization_id=${encodeURIComponent(org.id)}`;
 
   return (

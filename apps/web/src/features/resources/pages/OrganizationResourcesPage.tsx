@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { useOrgBase } from '@/features/organizations/use-org-base';
+import { useOrgBase } from '@/lib/org-base';
 import { OrganizationResources } from '../components/OrganizationResources';
 
 /** {base}/:id/resources. */

@@ -2,8 +2,8 @@ import { MESSAGES } from '@console/domain';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { capacityOf, CHILD_IDS, OTHER_ORG_ID, OWN_ORG_ID, organizationOf } from '@/features/billing/test-data';
-import { apiError, json, makeSession, mockFetch, renderApp } from '@/test/helpers';
+import { capacityOf, CHILD_IDS, OTHER_ORG_ID, OWN_ORG_ID, organizationOf } from '@/test/billing-data';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 
 const m = MESSAGES.billingPages;
 
@@ -19,7 +19,7 @@ function routes(id: string, type: 'agency' | 'tenant', capacity = capacityOf({ i
 
 describe('resources', { timeout: 20_000 }, () => {
   it('/resources shows the own organization: overview figures, an honest Agents tab and the capacity', async () => {
-    mockFetch(routes(OWN_ORG_ID, 'agency'));
+    mockApi(routes(OWN_ORG_ID, 'agency'));
     renderApp('/resources', { session: makeSession({ role: 'agency_admin', orgType: 'agency' }) });
     expect(await screen.findByRole('heading', { level: 1, name: m.resourcesTitle })).toBeInTheDocument();
     expect(await screen.findByText('1,500.00 credits')).toBeInTheDocument();
@@ -45,7 +45,7 @@ describe('resources', { timeout: 20_000 }, () => {
   });
 
   it('the Allocate Credits dialog lists only the active direct children and leads to the allocation page', async () => {
-    mockFetch(routes(OWN_ORG_ID, 'agency'));
+    mockApi(routes(OWN_ORG_ID, 'agency'));
     renderApp('/resources', { session: makeSession({ role: 'agency_admin', orgType: 'agency' }) });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: m.allocateCredits }));
@@ -56,14 +56,14 @@ describe('resources', { timeout: 20_000 }, () => {
   });
 
   it('offers no Allocate Credits for a tenant', async () => {
-    mockFetch(routes(OWN_ORG_ID, 'tenant'));
+    mockApi(routes(OWN_ORG_ID, 'tenant'));
     renderApp('/resources', { session: makeSession({ role: 'tenant_admin', orgType: 'tenant' }) });
     expect(await screen.findByText('1,500.00 credits')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: m.allocateCredits })).not.toBeInTheDocument();
   });
 
   it('{base}/:id/resources shows another organization under the URL base, without allocation', async () => {
-    mockFetch(routes(OTHER_ORG_ID, 'agency', capacityOf({ id: OTHER_ORG_ID, limit: 20, childLimits: [4] })));
+    mockApi(routes(OTHER_ORG_ID, 'agency', capacityOf({ id: OTHER_ORG_ID, limit: 20, childLimits: [4] })));
     renderApp(`/organizations/${OTHER_ORG_ID}/resources`, { session: makeSession({ role: 'house_admin', orgType: 'house' }) });
     expect(await screen.findByText('1,500.00 credits')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: m.allocateCredits })).not.toBeInTheDocument();
@@ -77,13 +77,13 @@ describe('resources', { timeout: 20_000 }, () => {
   });
 
   it('shows Error loading resource information, and Access Denied on 403', async () => {
-    mockFetch({ [`GET /api/organizations/${OTHER_ORG_ID}`]: () => apiError(403, 'forbidden', MESSAGES.generic.forbidden) });
+    mockApi({ [`GET /api/organizations/${OTHER_ORG_ID}`]: () => apiError(403, 'forbidden', MESSAGES.generic.forbidden) });
     renderApp(`/orgs/${OTHER_ORG_ID}/resources`, { session: makeSession() });
     expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
   });
 
   it('shows Error loading capacity data when the capacity fails', async () => {
-    mockFetch({
+    mockApi({
       ...routes(OWN_ORG_ID, 'agency'),
       [`GET /api/organizations/${OWN_ORG_ID}/capacity`]: () => apiError(404, 'not_found', MESSAGES.generic.notFound),
     });

@@ -1,12 +1,13 @@
 import { MESSAGES } from '@console/domain';
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
+import { useViewer } from '@/lib/use-viewer';
 import { OrganizationResources } from '../components/OrganizationResources';
 
 /** /resources: the resources of the user's own organization. */
 export default function ResourcesPage() {
-  const { user, claims } = useAuth();
-  const organizationId = user?.organization_id ?? claims?.org_id ?? null;
+  const { claims } = useAuth();
+  const organizationId = useViewer()?.organization.id ?? null;
   if (!organizationId) {
     return (
       <section className="space-y-2">

@@ -1,18 +1,21 @@
-import { can, MESSAGES } from '@console/domain';
-import { AlertCircle, CreditCard, LifeBuoy, Gift, UserRound } from 'lucide-react';
+import { mayManageBilling, MESSAGES, type OrgType } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
+import { CreditCard, LifeBuoy, Gift, UserRound } from 'lucide-react';
 import { Link } from 'react-router';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useBilling } from '@/features/billing/api/get-billing';
-import { AgentLimitStatusCard } from '@/features/billing/components/AgentLimitStatusCard';
-import { CreditBalanceCard } from '@/features/billing/components/CreditBalanceCard';
-import { LoadError } from '@/features/billing/components/LoadError';
-import { RecentTransactionsCard } from '@/features/credits/components/RecentTransactionsCard';
-import { useMe } from '@/features/users/api/get-me';
+import { billingQueries } from '@/api/billing';
+import { userQueries } from '@/api/users';
+import { AgentLimitStatusCard } from '@/components/billing/agent-limit-status-card';
+import { CreditBalanceCard } from '@/components/billing/credit-balance-card';
+import { RecentTransactionsCard } from '@/components/credits/recent-transactions-card';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
 import { useAuth } from '@/lib/auth';
+import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
+import { useViewer } from '@/lib/use-viewer';
 
 const m = MESSAGES.billingPages;
 
@@ -26,8 +29,8 @@ function Header() {
 }
 
 /** The two metric cards: the credit balance and Agent Limit Status, from the organization's billing settings. */
-function BillingMetrics({ organizationId, orgType }: { organizationId: string; orgType: Parameters<typeof AgentLimitStatusCard>[0]['orgType'] }) {
-  const billing = useBilling(organizationId);
+function BillingMetrics({ organizationId, orgType }: { organizationId: string; orgType: OrgType }) {
+  const billing = useQuery({ ...billingQueries.settings(organizationId), enabled: !!organizationId });
   if (billing.isPending) {
     return (
       <div role="status" className="grid gap-4 md:grid-cols-2">
@@ -37,30 +40,30 @@ function BillingMetrics({ organizationId, orgType }: { organizationId: string; o
       </div>
     );
   }
-  if (billing.isError) return <LoadError error={billing.error} title={MESSAGES.billing.loadFailed} />;
+  if (billing.isError) {
+    return (
+      <QueryError error={billing.error} title={MESSAGES.billing.loadFailed} notFound={MESSAGES.organizations.notFound} onRetry={billing.refetch} />
+    );
+  }
   return (
     <div className="grid gap-4 md:grid-cols-2">
       <CreditBalanceCard balance={billing.data.billing_settings.credit_balance} />
-      <AgentLimitStatusCard organizationId={organizationId} orgType={orgType} billing={billing.data} />
+      <AgentLimitStatusCard organization={{ id: organizationId, org_type: orgType }} billing={billing.data} />
     </div>
   );
 }
 
-/** /settings: account and billing of the user's organization, recent credits, profile and support (spec 2 section 2). */
+/** /settings: account and billing of the user's organization, recent credits, profile and support. */
 export default function SettingsPage() {
-  const me = useMe();
+  const me = useQuery(userQueries.me());
   const { claims } = useAuth();
+  const viewer = useViewer();
 
   if (me.isPending) {
     return (
       <section className="space-y-6">
         <Header />
-        <div role="status" className="space-y-4">
-          <span className="sr-only">Loading</span>
-          <Skeleton className="h-28 w-full" />
-          <Skeleton className="h-40 w-full" />
-          <Skeleton className="h-40 w-full" />
-        </div>
+        <LoadingRows rows={['h-28 w-full', 'h-40 w-full', 'h-40 w-full']} />
       </section>
     );
   }
@@ -68,32 +71,15 @@ export default function SettingsPage() {
     return (
       <section className="space-y-6">
         <Header />
-        <Alert variant="destructive">
-          <AlertCircle aria-hidden />
-          <AlertTitle>{m.settingsLoadFailed}</AlertTitle>
-          <AlertDescription>{me.error.message}</AlertDescription>
-        </Alert>
+        <QueryError error={me.error} title={m.settingsLoadFailed} onRetry={me.refetch} />
       </section>
     );
   }
 
   const user = me.data;
   const organization = user.organization;
-  if (!organization) {
-    return (
-      <section className="space-y-6">
-        <Header />
-        <p className="text-muted-foreground">{MESSAGES.organizations.selectOrganization}</p>
-      </section>
-    );
-  }
-
-  const role = user.role || claims?.role;
-  const houseRole = claims?.isHouseRole ?? role?.startsWith('house_') ?? false;
-  const billingHref = `${houseRole ? PATHS.organizations : PATHS.orgs}/${organization.id}/billing`;
-  // Manage Billing needs the limit or the allocate permission (spec 2 section 6).
-  const mayManageBilling = can(role, 'organizations.manage_activated_agent_limit') || can(role, 'organizations.allocate_credits');
-  const fullName = [user.first_name, user.last_name].filter(Boolean).join(' ');
+  const billingHref = `${claims?.isHouseRole ? PATHS.organizations : PATHS.orgs}/${organization.id}/billing`;
+  const name = fullName(user);
 
   return (
     <section className="space-y-6">
@@ -110,7 +96,7 @@ export default function SettingsPage() {
           </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-wrap gap-2">
-          {mayManageBilling && (
+          {!!viewer && mayManageBilling(viewer) && (
             <Button asChild size="sm">
               <Link to={billingHref}>{m.manageBilling}</Link>
             </Button>
@@ -131,7 +117,7 @@ export default function SettingsPage() {
             <UserRound className="size-4 shrink-0 text-muted-foreground" aria-hidden />
             <div className="min-w-0">
               <h2 className="font-medium">{m.yourProfile}</h2>
-              <p className="truncate text-sm text-muted-foreground">{fullName ? `${fullName} · ${user.email}` : user.email}</p>
+              <p className="truncate text-sm text-muted-foreground">{name ? `${name} · ${user.email}` : user.email}</p>
             </div>
           </div>
           <Button asChild size="sm" variant="outline">

@@ -1,4 +1,5 @@
-import { can, MESSAGES, PAGING, roleLabel, type Invitation } from '@console/domain';
+import { mayManageInvitationsOf, MESSAGES, PAGING, roleLabel, type Invitation, type OrganizationFacts } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
 import { Clock, Link2, MoreHorizontal, Send, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -15,13 +16,12 @@ import {
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { useAuth } from '@/lib/auth';
+import { invitationQueries, useInvitationLink, useResendInvitation } from '@/api/invitations';
+import { QueryError } from '@/components/query-error';
+import { formatDateTime } from '@/lib/dates';
+import { useViewer } from '@/lib/use-viewer';
 import { cn } from '@/lib/utils';
-import { useInvitationLink } from '../api/invitation-link';
-import { useInvitations } from '../api/list-invitations';
-import { useResendInvitation } from '../api/resend-invitation';
-import { expiresSoon, formatDateTime } from '../format';
-import { LoadError } from './LoadError';
+import { expiresSoon } from '../format';
 import { RevokeDialog } from './RevokeDialog';
 
 const t = MESSAGES.teamPages;
@@ -30,20 +30,22 @@ const PAGE_SIZE = 50;
 
 type Pending = 'link' | 'resend' | 'revoke' | null;
 
-/** Pending invitations of an organization (spec 2, Invitations list). */
-export function InvitationsTable({ organizationId }: { organizationId?: string }) {
-  const { claims } = useAuth();
-  // The server lets admins make links, resend and revoke; others only read the list.
-  const admin = can(claims?.role, 'invitations.manage');
-  const invitations = useInvitations({
-    organization_id: organizationId,
-    status: 'pending',
-    page: 1,
-    page_size: PAGE_SIZE,
-  });
+/** Pending invitations of an organization (undefined: the viewer's own); making links, resending and revoking for those who may. */
+export function InvitationsTable({
+  organizationId,
+  organization,
+}: {
+  organizationId?: string;
+  organization: Pick<OrganizationFacts, 'id' | 'parent_org_id'> | null;
+}) {
+  const viewer = useViewer();
+  const admin = !!viewer && !!organization && mayManageInvitationsOf(viewer, organization);
+  const invitations = useQuery(
+    invitationQueries.list({ organization_id: organizationId, status: 'pending', page: 1, page_size: PAGE_SIZE }),
+  );
 
   if (invitations.isError) {
-    return <LoadError error={invitations.error} title="Failed to list invitations" />;
+    return <QueryError error={invitations.error} title="Failed to list invitations" onRetry={invitations.refetch} />;
   }
 
   return (

@@ -1,9 +1,9 @@
 import { MESSAGES, type Invitation } from '@console/domain';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { useRevokeInvitation } from '../api/revoke-invitation';
+import { useRevokeInvitation } from '@/api/invitations';
 
-/** Revoke with the spec's confirmation; also used by the invitations list. */
+/** Revoke after a confirmation that says the link stops working; used by the users panel and the invitations list. */
 export function RevokeDialog({
   invitation,
   open,

@@ -1,15 +1,19 @@
 import {
   invitableRoles,
-  can,
+  mayChangePersonStatus,
+  mayEditPerson,
+  mayManageInvitationsOf,
   MESSAGES,
   PAGING,
   roleLabel,
   USER_STATUSES,
   type Invitation,
-  type OrgType,
+  type OrganizationFacts,
+  type PersonFacts,
   type UserProfile,
   type UserStatus,
 } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
 import { Eye, Pencil, Search, UserX, XCircle } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -21,15 +25,16 @@ import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { useAuth } from '@/lib/auth';
+import { invitationQueries } from '@/api/invitations';
+import { useDeactivateUser, userQueries } from '@/api/users';
+import { QueryError } from '@/components/query-error';
+import { UserStatusBadge } from '@/components/users/user-status-badge';
+import { formatDateTime } from '@/lib/dates';
+import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
-import { useDeactivateUser } from '../api/deactivate-user';
-import { useInvitations } from '../api/list-invitations';
-import { useUsers } from '../api/list-users';
-import { formatDateTime, fullName } from '../format';
-import { LoadError } from './LoadError';
+import { useViewer } from '@/lib/use-viewer';
+import type { TargetOrganization } from '../use-target-organization';
 import { RevokeDialog } from './RevokeDialog';
-import { UserStatusBadge } from './UserStatusBadge';
 
 const ALL = '_all';
 const t = MESSAGES.teamPages;
@@ -44,7 +49,13 @@ type Row =
 interface UsersPanelProps {
   /** The organization listed; undefined lists the signed-in user's own. */
   organizationId?: string;
-  orgType: OrgType | null;
+  /** What is known of the organization listed: its type offers the role filter, its parent decides the actions. */
+  organization: TargetOrganization | null;
+}
+
+/** The organization of a row as the predicates take it: the listed one's facts when it is that one. */
+function organizationOf(id: string, listed: TargetOrganization | null): Pick<OrganizationFacts, 'id' | 'parent_org_id'> {
+  return { id, parent_org_id: listed?.id === id ? listed.parent_org_id : null };
 }
 
 function useDebounced<T>(value: T, delayMs: number): T {
@@ -63,10 +74,9 @@ function matches(invitation: Invitation, role: string, search: string): boolean 
   return text.includes(search.toLowerCase());
 }
 
-/** Users of an organization with search, filters, paging and row actions (spec 2, Users panel). */
-export function UsersPanel({ organizationId, orgType }: UsersPanelProps) {
-  const { claims } = useAuth();
-  const admin = can(claims?.role, 'invitations.manage');
+/** Users of an organization with search, filters, paging and the row actions the viewer may take. */
+export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
+  const viewer = useViewer();
   const [searchText, setSearchText] = useState('');
   const search = useDebounced(searchText.trim(), SEARCH_DELAY_MS);
   const [status, setStatus] = useState<string>(ALL);
@@ -78,21 +88,21 @@ export function UsersPanel({ organizationId, orgType }: UsersPanelProps) {
   const pendingMode = status === 'pending';
   const pageSize = PAGING.usersPageSize;
 
-  const users = useUsers(
-    {
+  const users = useQuery({
+    ...userQueries.list({
       organization_id: organizationId,
       page,
       page_size: pageSize,
       status: status === ALL ? undefined : (status as UserStatus),
       role: role === ALL ? undefined : role,
       search: search || undefined,
-    },
-    { enabled: !pendingMode },
-  );
-  const invitations = useInvitations(
-    { organization_id: organizationId, status: 'pending', page: 1, page_size: PENDING_FETCH },
-    { enabled: pendingMode },
-  );
+    }),
+    enabled: !pendingMode,
+  });
+  const invitations = useQuery({
+    ...invitationQueries.list({ organization_id: organizationId, status: 'pending', page: 1, page_size: PENDING_FETCH }),
+    enabled: pendingMode,
+  });
 
   const view = useMemo(() => {
     if (pendingMode) {
@@ -118,7 +128,7 @@ export function UsersPanel({ organizationId, orgType }: UsersPanelProps) {
   const active = pendingMode ? invitations : users;
 
   function goTo(next: number) {
-    // Values below 1 or above the last page are ignored (spec 2, Users panel).
+    // Values below 1 or above the last page are ignored.
     if (!view || next < 1 || next > view.totalPages) return;
     setPaging({ key: filterKey, page: next });
   }
@@ -158,7 +168,7 @@ export function UsersPanel({ organizationId, orgType }: UsersPanelProps) {
           <Label htmlFor="users-role">Role</Label>
           <NativeSelect id="users-role" value={role} onChange={(event) => setRole(event.target.value)}>
             <option value={ALL}>All roles</option>
-            {invitableRoles(orgType).map((value) => (
+            {invitableRoles(organization?.org_type).map((value) => (
               <option key={value} value={value}>
                 {roleLabel(value)}
               </option>
@@ -168,7 +178,7 @@ export function UsersPanel({ organizationId, orgType }: UsersPanelProps) {
       </div>
 
       {active.isError && !view ? (
-        <LoadError error={active.error} title={MESSAGES.users.loadFailed} />
+        <QueryError error={active.error} title={MESSAGES.users.loadFailed} onRetry={active.refetch} />
       ) : (
         <>
           <Table>
@@ -201,9 +211,17 @@ export function UsersPanel({ organizationId, orgType }: UsersPanelProps) {
               ) : (
                 view.rows.map((row) =>
                   row.kind === 'user' ? (
-                    <UserRow key={row.user.id} user={row.user} admin={admin} self={row.user.id === claims?.user_id} />
+                    <UserRow
+                      key={row.user.id}
+                      user={row.user}
+                      person={{ id: row.user.id, role: row.user.role, organization: organizationOf(row.user.organization_id, organization) }}
+                    />
                   ) : (
-                    <InvitationRow key={row.invitation.id} invitation={row.invitation} admin={admin} />
+                    <InvitationRow
+                      key={row.invitation.id}
+                      invitation={row.invitation}
+                      manage={!!viewer && mayManageInvitationsOf(viewer, organizationOf(row.invitation.organization_id, organization))}
+                    />
                   ),
                 )
               )}
@@ -237,7 +255,8 @@ export function UsersPanel({ organizationId, orgType }: UsersPanelProps) {
   );
 }
 
-function UserRow({ user, admin, self }: { user: UserProfile; admin: boolean; self: boolean }) {
+function UserRow({ user, person }: { user: UserProfile; person: PersonFacts }) {
+  const viewer = useViewer();
   const name = fullName(user);
   const label = name || user.email;
   return (
@@ -255,14 +274,14 @@ function UserRow({ user, admin, self }: { user: UserProfile; admin: boolean; sel
               <Eye aria-hidden />
             </Link>
           </Button>
-          {admin && (
+          {!!viewer && mayEditPerson(viewer, person) && (
             <Button asChild variant="ghost" size="icon" aria-label={`Edit ${label}`}>
               <Link to={`${PATHS.users}/${user.id}/edit`}>
                 <Pencil aria-hidden />
               </Link>
             </Button>
           )}
-          {admin && !self && <DeactivateButton user={user} label={label} />}
+          {!!viewer && mayChangePersonStatus(viewer, person) && <DeactivateButton user={user} label={label} />}
         </div>
       </TableCell>
     </TableRow>
@@ -301,7 +320,7 @@ function DeactivateButton({ user, label }: { user: UserProfile; label: string })
   );
 }
 
-function InvitationRow({ invitation, admin }: { invitation: Invitation; admin: boolean }) {
+function InvitationRow({ invitation, manage }: { invitation: Invitation; manage: boolean }) {
   return (
     <TableRow>
       {/* Pending invitations have no names yet; the invitation date is the row's invited_at. */}
@@ -312,7 +331,7 @@ function InvitationRow({ invitation, admin }: { invitation: Invitation; admin: b
         <UserStatusBadge status="pending" />
       </TableCell>
       <TableCell>
-        <div className="flex justify-end gap-1">{admin && <RevokeButton invitation={invitation} />}</div>
+        <div className="flex justify-end gap-1">{manage && <RevokeButton invitation={invitation} />}</div>
       </TableCell>
     </TableRow>
   );

@@ -1,13 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  can,
+  grantableRoles,
+  mayChangePersonStatus,
+  mayChangeRoleOf,
   MESSAGES,
   roleLabel,
   rolesForOrgType,
   updateMeSchema,
+  type Actor,
+  type PersonFacts,
   type UpdateUserInput,
   type UserProfile,
 } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -20,15 +25,13 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Skeleton } from '@/components/ui/skeleton';
-import { useAuth } from '@/lib/auth';
+import { useUpdateMe, useUpdateUser, useUpdateUserRole, userQueries } from '@/api/users';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
+import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
-import { useUser } from '../api/get-user';
-import { useUpdateMe } from '../api/update-me';
-import { useUpdateUser } from '../api/update-user';
-import { useUpdateUserRole } from '../api/update-user-role';
-import { LoadError } from '../components/LoadError';
-import { fullName, rolesUpTo } from '../format';
+import { useViewer } from '@/lib/use-viewer';
+import { usePerson } from '../use-person';
 
 const t = MESSAGES.teamPages;
 const { first_name, last_name, preferred_locale } = updateMeSchema.shape;
@@ -47,7 +50,9 @@ type EditUserForm = z.infer<typeof editUserFormSchema>;
 export default function EditUserPage() {
   const { id } = useParams();
   const navigate = useNavigate();
-  const user = useUser(id);
+  const user = useQuery({ ...userQueries.detail(id ?? ''), enabled: !!id });
+  const viewer = useViewer();
+  const { person, isPending } = usePerson(user.data);
 
   return (
     <section className="mx-auto max-w-2xl space-y-6">
@@ -55,30 +60,24 @@ export default function EditUserPage() {
         <ArrowLeft aria-hidden />
         Back
       </Button>
-      {user.isPending ? (
-        <div role="status" className="space-y-4">
-          <span className="sr-only">Loading</span>
-          <Skeleton className="h-8 w-64" />
-          <Skeleton className="h-64 w-full" />
-        </div>
-      ) : user.isError ? (
-        <LoadError error={user.error} title={MESSAGES.users.notFound} />
+      {user.isError ? (
+        <QueryError error={user.error} title={MESSAGES.users.notFound} onRetry={user.refetch} />
+      ) : user.isPending || isPending || !person ? (
+        <LoadingRows rows={['h-8 w-64', 'h-64 w-full']} />
       ) : (
-        <EditUserForm user={user.data} />
+        <EditUserForm user={user.data} person={person} viewer={viewer} />
       )}
     </section>
   );
 }
 
-function EditUserForm({ user }: { user: UserProfile }) {
-  const { claims } = useAuth();
+function EditUserForm({ user, person, viewer }: { user: UserProfile; person: PersonFacts; viewer: Actor | null }) {
   const navigate = useNavigate();
-  const self = user.id === claims?.user_id;
-  const admin = can(claims?.role, 'invitations.manage');
-  // Status and role are set by admins for others only; the server refuses the rest.
-  const mayChangeStatus = admin && !self;
-  const mayChangeRole = admin && !self && can(claims?.role, 'users.update_role');
-  const roles = rolesUpTo(rolesForOrgType(user.organization.org_type), claims?.role);
+  const self = !!viewer && user.id === viewer.userId;
+  // Status and role are changed for others only, within reach; the server decides the same way.
+  const mayChangeStatus = !!viewer && mayChangePersonStatus(viewer, person);
+  const mayChangeRole = !!viewer && mayChangeRoleOf(viewer, person);
+  const roles = viewer ? grantableRoles(viewer, rolesForOrgType(user.organization.org_type)) : [];
   const updateMe = useUpdateMe();
   const updateUser = useUpdateUser();
   const updateRole = useUpdateUserRole();

@@ -2,9 +2,9 @@ import { MESSAGES, TIMING, UI } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, renderApp } from '@/test/helpers';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { sessionStore } from '@/lib/session-store';
-import { mockApi, OWN_ORG } from '../test/fixtures';
+import { OWN_ORG } from '@/test/user-data';
 
 const t = MESSAGES.teamPages;
 const INVITATION_ID = '00000000-0000-4000-8000-0000000000ee';
@@ -24,11 +24,11 @@ const registration = {
 
 describe('invitation page', { timeout: 20_000 }, () => {
   it('says Invalid invitation link. without a token', async () => {
-    const fetchMock = mockApi({});
+    const api = mockApi({});
     renderApp('/invitation', { session: null });
     expect(await screen.findByText(MESSAGES.invitations.invalidLink)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: t.goToLogin })).toHaveAttribute('href', '/login');
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.fetch).not.toHaveBeenCalled();
   });
 
   it('registers a new invitee with the spec messages, signs them in and goes to the dashboard after 3 s', async () => {
@@ -124,7 +124,7 @@ describe('invitation page', { timeout: 20_000 }, () => {
     let bearer: string | undefined;
     mockApi({
       'POST /api/invitations/accept': ({ headers }) => {
-        bearer = headers.Authorization;
+        bearer = headers.get('Authorization') ?? undefined;
         return json(200, { result: 'accepted', organizationId: OWN_ORG, organizationName: 'Acme Corporation', role: 'tenant_user' });
       },
       'POST /api/auth/refresh': () => json(200, refreshed),

@@ -11,12 +11,11 @@ import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
-import { rememberInvitation } from '@/features/auth/pending-invitation';
+import { acceptInvitation, useRegisterInvitation } from '@/api/invitations';
 import { ApiError, refreshSession } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
-import { acceptInvitation } from '../api/accept-invitation';
-import { useRegisterInvitation } from '../api/register-invitation';
+import { rememberInvitation } from '@/lib/pending-invitation';
 
 const t = MESSAGES.teamPages;
 

@@ -2,8 +2,9 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, renderApp } from '@/test/helpers';
-import { CHILD_ORG, makeInvitation, makeUser, mockApi, OWN_ORG, page } from '../test/fixtures';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { makeOrganization } from '@/test/organization-data';
+import { CHILD_ORG, makeInvitation, makeUser, OWN_ORG, page } from '@/test/user-data';
 
 const t = MESSAGES.teamPages;
 
@@ -45,7 +46,7 @@ describe('invite user page', { timeout: 20_000 }, () => {
   });
 
   it('validates with the spec messages before calling the server', async () => {
-    const fetchMock = mockApi({});
+    const api = mockApi({});
     renderApp('/users/create', { session: makeSession() });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Email'), 'not-an-email');
@@ -55,16 +56,14 @@ describe('invite user page', { timeout: 20_000 }, () => {
     expect(screen.getByText(MESSAGES.users.firstNameMin)).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.users.lastNameMin)).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.users.selectRole)).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.fetch).not.toHaveBeenCalled();
   });
 
   it('invites into the organization of the URL, toasts and goes back to its users', async () => {
     let sent: unknown;
     mockApi({
       [`GET /api/organizations/${CHILD_ORG}`]: () =>
-        json(200, {
-          organization: { id: CHILD_ORG, name: 'Child Tenant', org_type: 'tenant', parent_org_id: OWN_ORG, disable_parent_invites: false },
-        }),
+        json(200, { organization: makeOrganization({ id: CHILD_ORG, name: 'Child Tenant', org_type: 'tenant', parent_org_id: OWN_ORG }) }),
       'POST /api/invitations': ({ body }) => {
         sent = body;
         return json(201, { invitation: makeInvitation({ email: 'new@example.test', organization_id: CHILD_ORG }) });

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   createInvitationSchema,
+  grantableRoles,
   invitableRoles,
   MESSAGES,
   ORG_TYPE_LABELS,
@@ -18,11 +19,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useAuth } from '@/lib/auth';
+import { useCreateInvitation } from '@/api/invitations';
+import { QueryError } from '@/components/query-error';
 import { PATHS } from '@/lib/paths';
-import { useCreateInvitation } from '../api/create-invitation';
-import { LoadError } from '../components/LoadError';
-import { rolesUpTo } from '../format';
+import { useViewer } from '@/lib/use-viewer';
 import { useTargetOrganization } from '../use-target-organization';
 
 const t = MESSAGES.teamPages;
@@ -31,13 +31,13 @@ const t = MESSAGES.teamPages;
 export default function InviteUserPage() {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
-  const { claims } = useAuth();
+  const viewer = useViewer();
   const organizationId = searchParams.get('organization_id') || undefined;
   const target = useTargetOrganization(organizationId);
   const organization = target.organization;
   const name = searchParams.get('organization_name') || organization?.name || null;
-  // Roles of the organization's type, never above the inviter's own level (the server refuses those).
-  const roles = rolesUpTo(invitableRoles(organization?.orgType), claims?.role);
+  // Roles of the organization's type that the inviter may give (never above their own).
+  const roles = viewer ? grantableRoles(viewer, invitableRoles(organization?.org_type)) : [];
   const create = useCreateInvitation();
 
   const form = useForm<CreateInvitationInput>({
@@ -76,13 +76,13 @@ export default function InviteUserPage() {
           ) : organization ? (
             <CardDescription>
               {t.addingUserTo(name ?? organization.id)}
-              {organization.orgType && <> ({ORG_TYPE_LABELS[organization.orgType]})</>}
+              {organization.org_type && <> ({ORG_TYPE_LABELS[organization.org_type]})</>}
             </CardDescription>
           ) : null}
         </CardHeader>
         <CardContent>
           {target.error ? (
-            <LoadError error={target.error} title={MESSAGES.organizations.failedToLoadDetails} />
+            <QueryError error={target.error} title={MESSAGES.organizations.failedToLoadDetails} onRetry={target.refetch} />
           ) : !target.isPending && !organization ? (
             <Alert variant="destructive">
               <AlertCircle aria-hidden />

@@ -2,8 +2,8 @@ import { MESSAGES } from '@console/domain';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { json, makeSession, renderApp } from '@/test/helpers';
-import { callsTo, makeInvitation, makeUser, mockApi, page } from '../test/fixtures';
+import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { makeInvitation, makeUser, page } from '@/test/user-data';
 
 const t = MESSAGES.teamPages;
 const HOUR = 3600 * 1000;
@@ -34,22 +34,29 @@ beforeAll(() => Promise.all([import('./TeamPage'), import('@/app/shell/AppShell'
 
 describe('team page', { timeout: 20_000 }, () => {
   it('shows the four counts from the servers totals and Invite Team Member for admins', async () => {
-    const fetchMock = teamApi([makeInvitation(), makeInvitation()]);
+    const api = teamApi([makeInvitation(), makeInvitation()]);
     renderApp('/team', { session: makeSession({ role: 'tenant_admin' }) });
     expect(await screen.findByLabelText(`${t.statTotal}: 12`)).toBeInTheDocument();
     expect(await screen.findByLabelText(`${t.statActive}: 9`)).toBeInTheDocument();
     expect(await screen.findByLabelText(`${t.statInactive}: 3`)).toBeInTheDocument();
     expect(await screen.findByLabelText(`${t.statPending}: 2`)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: t.inviteTeamMember })).toHaveAttribute('href', '/users/create');
-    const statuses = callsTo(fetchMock, 'GET /api/users')
-      .filter((url) => url.searchParams.get('page_size') === '1')
-      .map((url) => url.searchParams.get('status'));
+    const statuses = api
+      .queriesOf('GET /api/users')
+      .filter((query) => query.page_size === '1')
+      .map((query) => query.status ?? null);
     expect(statuses.sort()).toEqual(['active', 'inactive', null].sort());
   });
 
-  it('hides Invite Team Member from non-admins', async () => {
+  it('shows Invite Team Member to managers, who may invite, and hides it from users and support staff', async () => {
     teamApi([]);
-    renderApp('/team', { session: makeSession({ role: 'tenant_manager' }) });
+    const view = renderApp('/team', { session: makeSession({ role: 'tenant_manager' }) });
+    await screen.findByLabelText(`${t.statTotal}: 12`);
+    expect(screen.getByRole('link', { name: t.inviteTeamMember })).toBeInTheDocument();
+    view.unmount();
+
+    teamApi([]);
+    renderApp('/team', { session: makeSession({ role: 'agency_support', orgType: 'agency' }) });
     await screen.findByLabelText(`${t.statTotal}: 12`);
     expect(screen.queryByRole('link', { name: t.inviteTeamMember })).not.toBeInTheDocument();
   });

@@ -1,22 +1,24 @@
-import { can, MESSAGES, type UserStatus } from '@console/domain';
+import { mayInviteTo, MESSAGES, type UserStatus } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
 import { UserPlus } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { useAuth } from '@/lib/auth';
+import { invitationQueries } from '@/api/invitations';
+import { userQueries } from '@/api/users';
 import { PATHS } from '@/lib/paths';
-import { useInvitations } from '../api/list-invitations';
-import { useUsers } from '../api/list-users';
+import { useViewer } from '@/lib/use-viewer';
 import { InvitationsTable } from '../components/InvitationsTable';
 import { UsersPanel } from '../components/UsersPanel';
+import { useTargetOrganization } from '../use-target-organization';
 
 const t = MESSAGES.teamPages;
 
-/** A count from the list's pagination total: one row is fetched (spec 2 section 9). */
+/** A count from the list's pagination total: one row is fetched. */
 function useUserCount(status?: UserStatus) {
-  const query = useUsers({ page: 1, page_size: 1, status });
+  const query = useQuery(userQueries.list({ page: 1, page_size: 1, status }));
   return { value: query.data?.pagination.total, pending: query.isPending, failed: query.isError };
 }
 
@@ -43,11 +45,12 @@ function StatCard({ title, stat }: { title: string; stat: { value?: number; pend
 
 /** /team: counts, members and pending invitations of the user's own organization. */
 export default function TeamPage() {
-  const { claims } = useAuth();
+  const viewer = useViewer();
+  const { organization } = useTargetOrganization(undefined);
   const total = useUserCount();
   const active = useUserCount('active');
   const inactive = useUserCount('inactive');
-  const invitations = useInvitations({ status: 'pending', page: 1, page_size: 1 });
+  const invitations = useQuery(invitationQueries.list({ status: 'pending', page: 1, page_size: 1 }));
   const pending = {
     value: invitations.data?.pagination.total,
     pending: invitations.isPending,
@@ -61,7 +64,7 @@ export default function TeamPage() {
           <h1 className="text-2xl font-semibold tracking-tight">{t.teamTitle}</h1>
           <p className="text-muted-foreground">{t.teamSubtitle}</p>
         </div>
-        {can(claims?.role, 'invitations.manage') && (
+        {!!organization && !!viewer && mayInviteTo(viewer, organization) && (
           <Button asChild>
             <Link to={`${PATHS.users}/create`}>
               <UserPlus aria-hidden />
@@ -82,10 +85,10 @@ export default function TeamPage() {
           <TabsTrigger value="invitations">{t.tabInvitations}</TabsTrigger>
         </TabsList>
         <TabsContent value="members">
-          <UsersPanel orgType={claims?.organization_type ?? null} />
+          <UsersPanel organization={organization} />
         </TabsContent>
         <TabsContent value="invitations">
-          <InvitationsTable />
+          <InvitationsTable organization={organization} />
         </TabsContent>
       </Tabs>
     </section>

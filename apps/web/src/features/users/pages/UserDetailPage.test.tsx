@@ -2,8 +2,8 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, renderApp } from '@/test/helpers';
-import { callsTo, makeUser, mockApi, OWN_ORG, SELF_ID } from '../test/fixtures';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { makeUser, OWN_ORG, SELF_ID } from '@/test/user-data';
 
 const t = MESSAGES.teamPages;
 
@@ -33,7 +33,7 @@ describe('user detail page', { timeout: 20_000 }, () => {
 describe('edit user page', { timeout: 20_000 }, () => {
   it('lets an admin change names, status and role of another user', async () => {
     const person = makeUser({ first_name: 'Eve', last_name: 'Editable', role: 'tenant_user', status: 'active' });
-    const fetchMock = mockApi({
+    const api = mockApi({
       [`GET /api/users/${person.id}`]: () => json(200, { user: person }),
       [`PATCH /api/users/${person.id}`]: ({ body }) => json(200, { user: { ...person, ...(body as object) } }),
       [`PUT /api/users/${person.id}/role`]: ({ body }) => json(200, { user: { ...person, ...(body as object) } }),
@@ -48,14 +48,10 @@ describe('edit user page', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByText(t.userUpdated)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/users/${person.id}`));
-    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH')!;
-    expect(JSON.parse(String(patch[1]!.body))).toEqual({
-      first_name: 'Evelyn',
-      last_name: 'Editable',
-      preferred_locale: 'en',
-      status: 'inactive',
-    });
-    expect(callsTo(fetchMock, `PUT /api/users/${person.id}/role`)).toHaveLength(1);
+    expect(api.bodiesOf(`PATCH /api/users/${person.id}`)).toEqual([
+      { first_name: 'Evelyn', last_name: 'Editable', preferred_locale: 'en', status: 'inactive' },
+    ]);
+    expect(api.callsTo(`PUT /api/users/${person.id}/role`)).toHaveLength(1);
   });
 
   it('edits oneself through /api/users/me without status or role, and shows the server refusal', async () => {

@@ -1,15 +1,19 @@
-import { MESSAGES, roleLabel } from '@console/domain';
+import { mayEditPerson, MESSAGES, roleLabel } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Pencil } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton } from '@/components/ui/skeleton';
+import { userQueries } from '@/api/users';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
+import { UserStatusBadge } from '@/components/users/user-status-badge';
+import { formatDateTime } from '@/lib/dates';
+import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
-import { useUser } from '../api/get-user';
-import { LoadError } from '../components/LoadError';
-import { UserStatusBadge } from '../components/UserStatusBadge';
-import { formatDateTime, fullName } from '../format';
+import { useViewer } from '@/lib/use-viewer';
+import { usePerson } from '../use-person';
 
 const t = MESSAGES.teamPages;
 
@@ -27,7 +31,9 @@ export default function UserDetailPage() {
   const { id } = useParams();
   const navigate = useNavigate();
   const location = useLocation();
-  const user = useUser(id);
+  const user = useQuery({ ...userQueries.detail(id ?? ''), enabled: !!id });
+  const viewer = useViewer();
+  const { person } = usePerson(user.data);
   // Opened directly there is no page to go back to: go to the users list instead.
   const back = () => (location.key === 'default' ? navigate(PATHS.users) : navigate(-1));
 
@@ -38,9 +44,9 @@ export default function UserDetailPage() {
           <ArrowLeft aria-hidden />
           Back
         </Button>
-        {user.data && (
+        {!!viewer && !!person && mayEditPerson(viewer, person) && (
           <Button asChild variant="outline">
-            <Link to={`${PATHS.users}/${user.data.id}/edit`}>
+            <Link to={`${PATHS.users}/${person.id}/edit`}>
               <Pencil aria-hidden />
               {t.editProfile}
             </Link>
@@ -48,13 +54,9 @@ export default function UserDetailPage() {
         )}
       </div>
       {user.isPending ? (
-        <div role="status" className="space-y-4">
-          <span className="sr-only">Loading</span>
-          <Skeleton className="h-8 w-64" />
-          <Skeleton className="h-48 w-full" />
-        </div>
+        <LoadingRows rows={['h-8 w-64', 'h-48 w-full']} />
       ) : user.isError ? (
-        <LoadError error={user.error} title={MESSAGES.users.notFound} />
+        <QueryError error={user.error} title={MESSAGES.users.notFound} onRetry={user.refetch} />
       ) : (
         <Card>
           <CardHeader>

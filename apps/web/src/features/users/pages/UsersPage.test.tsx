@@ -2,8 +2,8 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, renderApp } from '@/test/helpers';
-import { callsTo, CHILD_ORG, makeInvitation, makeUser, mockApi, OWN_ORG, page, SELF_ID } from '../test/fixtures';
+import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { CHILD_ORG, makeInvitation, makeUser, OWN_ORG, page, SELF_ID } from '@/test/user-data';
 
 const t = MESSAGES.teamPages;
 
@@ -37,7 +37,7 @@ beforeAll(() => Promise.all([import('./UsersPage'), import('@/app/shell/AppShell
 describe('users page', { timeout: 20_000 }, () => {
   it('lists users with the pagination text, pages forward and sends the filters to the server', async () => {
     const users = Array.from({ length: 10 }, () => makeUser());
-    const fetchMock = mockApi({
+    const api = mockApi({
       'GET /api/users': ({ url }) =>
         url.searchParams.get('page') === '2'
           ? page('users', [makeUser({ email: 'last@example.test' })], { page: 2, total: 11 })
@@ -68,13 +68,13 @@ describe('users page', { timeout: 20_000 }, () => {
     await user.selectOptions(screen.getByLabelText('Status'), 'inactive');
     await user.type(screen.getByLabelText('Search'), 'bob');
     await waitFor(() => {
-      const last = callsTo(fetchMock, 'GET /api/users').at(-1)!;
-      expect(last.searchParams.get('search')).toBe('bob');
-      expect(last.searchParams.get('role')).toBe('tenant_manager');
-      expect(last.searchParams.get('status')).toBe('inactive');
+      const last = api.queriesOf('GET /api/users').at(-1)!;
+      expect(last.search).toBe('bob');
+      expect(last.role).toBe('tenant_manager');
+      expect(last.status).toBe('inactive');
       // A new filter starts again at the first page.
-      expect(last.searchParams.get('page')).toBe('1');
-      expect(last.searchParams.get('page_size')).toBe('10');
+      expect(last.page).toBe('1');
+      expect(last.page_size).toBe('10');
     });
   });
 
@@ -86,11 +86,11 @@ describe('users page', { timeout: 20_000 }, () => {
   });
 
   it('shows Access Denied without retrying on 403', async () => {
-    const fetchMock = mockApi({ 'GET /api/users': () => apiError(403, 'forbidden', MESSAGES.generic.forbidden) });
+    const api = mockApi({ 'GET /api/users': () => apiError(403, 'forbidden', MESSAGES.generic.forbidden) });
     renderApp('/users', { session: makeSession({ role: 'tenant_user' }) });
     expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.generic.forbidden)).toBeInTheDocument();
-    expect(callsTo(fetchMock, 'GET /api/users')).toHaveLength(1);
+    expect(api.callsTo('GET /api/users')).toHaveLength(1);
   });
 
   it('deactivates after the confirmation and toasts; never offers it on oneself or an inactive user', async () => {
@@ -134,9 +134,18 @@ describe('users page', { timeout: 20_000 }, () => {
     expect(screen.getByText(MESSAGES.users.lastAdmin)).toBeInTheDocument();
   });
 
-  it('non-admins only view: no edit, deactivate or Invite User', async () => {
+  it('managers edit and invite as the server lets them, but never deactivate', async () => {
     mockApi({ 'GET /api/users': () => page('users', [makeUser({ first_name: 'Carol', last_name: 'Jones' })]) });
     renderApp('/users', { session: makeSession({ role: 'tenant_manager' }) });
+    expect(await screen.findByRole('link', { name: 'View Carol Jones' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Edit Carol Jones' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Deactivate Carol Jones' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: t.inviteUser })).toBeInTheDocument();
+  });
+
+  it('users and support staff only view: no edit, deactivate or Invite User', async () => {
+    mockApi({ 'GET /api/users': () => page('users', [makeUser({ first_name: 'Carol', last_name: 'Jones' })]) });
+    renderApp('/users', { session: makeSession({ role: 'agency_support', orgType: 'agency' }) });
     expect(await screen.findByRole('link', { name: 'View Carol Jones' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Edit Carol Jones' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Deactivate Carol Jones' })).not.toBeInTheDocument();
@@ -177,7 +186,7 @@ describe('users page', { timeout: 20_000 }, () => {
   it('pending shows the invitations as rows with blank names, and admins revoke after confirmation', async () => {
     const invitation = makeInvitation({ email: 'pending@example.test', role: 'tenant_manager' });
     let revoked = false;
-    const fetchMock = mockApi({
+    const api = mockApi({
       'GET /api/users': () => page('users', [makeUser()]),
       'GET /api/invitations': ({ url }) => {
         expect(url.searchParams.get('status')).toBe('pending');
@@ -199,7 +208,7 @@ describe('users page', { timeout: 20_000 }, () => {
     expect(cells[2]).toHaveTextContent('tenant manager');
     expect(cells[3]).toHaveTextContent('pending');
     expect(screen.getByText('Showing 1 to 1 of 1 users')).toBeInTheDocument();
-    expect(callsTo(fetchMock, 'GET /api/invitations')).toHaveLength(1);
+    expect(api.callsTo('GET /api/invitations')).toHaveLength(1);
 
     await user.click(within(row).getByRole('button', { name: 'Revoke invitation for pending@example.test' }));
     const dialog = await screen.findByRole('alertdialog');

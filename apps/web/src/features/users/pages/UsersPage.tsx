@@ -1,12 +1,13 @@
-import { MESSAGES } from '@console/domain';
+import { mayInviteTo, MESSAGES } from '@console/domain';
 import { UserPlus } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useAuth } from '@/lib/auth';
-import { LoadError } from '../components/LoadError';
+import { QueryError } from '@/components/query-error';
+import { inviteHref } from '@/lib/paths';
+import { useViewer } from '@/lib/use-viewer';
 import { UsersPanel } from '../components/UsersPanel';
-import { canInviteInto, inviteHref, useTargetOrganization } from '../use-target-organization';
+import { useTargetOrganization } from '../use-target-organization';
 
 const t = MESSAGES.teamPages;
 
@@ -14,7 +15,7 @@ const t = MESSAGES.teamPages;
 export default function UsersPage() {
   const [searchParams] = useSearchParams();
   const organizationId = searchParams.get('organization_id') || undefined;
-  const { claims } = useAuth();
+  const viewer = useViewer();
   const target = useTargetOrganization(organizationId);
   const organization = target.organization;
 
@@ -29,7 +30,7 @@ export default function UsersPage() {
             <p className="text-muted-foreground">{t.usersSubtitle(organization?.name ?? null)}</p>
           )}
         </div>
-        {organization && canInviteInto(claims, organization) && (
+        {!!organization && !!viewer && mayInviteTo(viewer, organization) && (
           <Button asChild>
             <Link to={inviteHref(organization)}>
               <UserPlus aria-hidden />
@@ -39,9 +40,9 @@ export default function UsersPage() {
         )}
       </header>
       {target.error ? (
-        <LoadError error={target.error} title={MESSAGES.users.loadFailed} />
+        <QueryError error={target.error} title={MESSAGES.users.loadFailed} onRetry={target.refetch} />
       ) : (
-        <UsersPanel organizationId={organizationId} orgType={organization?.orgType ?? null} />
+        <UsersPanel organizationId={organizationId} organization={organization} />
       )}
     </section>
   );

@@ -1,0 +1,73 @@
+import {
+  creditsEndpoints as endpoints,
+  PAGING,
+  type AdjustmentInput,
+  type AllocationInput,
+  type LedgerExportQuery,
+} from '@console/domain';
+import { infiniteQueryOptions, keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { call, download } from '@/lib/api';
+import { saveFile } from '@/lib/save-file';
+import { organizationKeys } from './organizations';
+
+/** Every credits query key, so invalidations name what they refresh: everything under `credits` after a movement. */
+export const creditKeys = {
+  all: ['credits'] as const,
+  ledger: (filters: LedgerExportQuery) => ['credits', 'ledger', filters] as const,
+  recent: (organizationId: string) => ['credits', 'recent', organizationId] as const,
+};
+
+export const creditQueries = {
+  /** An organization's ledger, newest first, a page at a time with its current balance; the next page follows `next_cursor`. */
+  ledger: (filters: LedgerExportQuery) =>
+    infiniteQueryOptions({
+      queryKey: creditKeys.ledger(filters),
+      queryFn: ({ pageParam, signal }) =>
+        call(endpoints.ledger, { query: { ...filters, cursor: pageParam, limit: PAGING.ledgerPageSize } }, { signal }),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: (last) => last.next_cursor ?? undefined,
+      // The balance and the rows stay on screen while another filter loads.
+      placeholderData: keepPreviousData,
+    }),
+  /** The newest entries of an organization, as many as the recent transactions card fetches. */
+  recent: (organizationId: string) =>
+    queryOptions({
+      queryKey: creditKeys.recent(organizationId),
+      queryFn: ({ signal }) =>
+        call(endpoints.ledger, { query: { organization_id: organizationId, limit: PAGING.recentTransactionsFetch } }, { signal }),
+    }),
+};
+
+/** Both balances of a movement changed: the organizations (detail and lists) and every ledger view. */
+function useCreditsMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
+        queryClient.invalidateQueries({ queryKey: creditKeys.all }),
+      ]);
+    },
+  });
+}
+
+/** Moves credits to an active direct child; the key makes a retried submission count once. */
+export const useAllocateCredits = () =>
+  useCreditsMutation(({ input, idempotencyKey }: { input: AllocationInput; idempotencyKey: string }) =>
+    call(endpoints.allocate, { body: input, headers: { 'idempotency-key': idempotencyKey } }),
+  );
+
+/** A house admin adds credits to (or removes them from) their own house. */
+export const useAdjustBalance = () =>
+  useCreditsMutation(async (input: AdjustmentInput) => (await call(endpoints.adjust, { body: input })).entry);
+
+/** Downloads the CSV of the entries matching the filters (every page, not only the shown ones); resolves to the file name. */
+export function useExportLedger() {
+  return useMutation({
+    mutationFn: async (filters: LedgerExportQuery) => {
+      const { blob, filename } = await download(endpoints.exportLedger, { query: filters }, { headers: { Accept: 'text/csv' } });
+      return saveFile(blob, filename ?? 'credit-ledger.csv');
+    },
+  });
+}

@@ -1,0 +1,19 @@
+import { dashboardEndpoints as endpoints, TIMING } from '@console/domain';
+import { queryOptions } from '@tanstack/react-query';
+import { call } from '@/lib/api';
+
+/** Every dashboard query key; `undefined` is the caller's own organization. */
+export const dashboardKeys = {
+  all: ['dashboard'] as const,
+  figures: (organizationId: string | undefined) => ['dashboard', organizationId ?? 'own'] as const,
+};
+
+export const dashboardQueries = {
+  /** Every dashboard figure of one organization; the figures stay fresh for the long stale time. */
+  figures: (organizationId: string | undefined) =>
+    queryOptions({
+      queryKey: dashboardKeys.figures(organizationId),
+      queryFn: ({ signal }) => call(endpoints.get, { query: { organization_id: organizationId } }, { signal }),
+      staleTime: TIMING.longStaleMs,
+    }),
+};

@@ -1,0 +1,47 @@
+import { usersEndpoints as endpoints, type ListUsersQuery, type UpdateMeInput, type UpdateUserInput } from '@console/domain';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { call } from '@/lib/api';
+
+/** Every users query key, so invalidations name what they refresh. */
+export const userKeys = {
+  all: ['users'] as const,
+  me: ['users', 'me'] as const,
+  list: (query: ListUsersQuery) => ['users', 'list', query] as const,
+  detail: (id: string) => ['users', 'detail', id] as const,
+};
+
+export const userQueries = {
+  /** The signed-in user's profile with its organization. */
+  me: () => queryOptions({ queryKey: userKeys.me, queryFn: ({ signal }) => call(endpoints.me, {}, { signal }) }),
+  /** Users of an organization in scope, filtered and paged by the server. */
+  list: (query: ListUsersQuery) =>
+    queryOptions({
+      queryKey: userKeys.list(query),
+      queryFn: ({ signal }) => call(endpoints.list, { query }, { signal }),
+      placeholderData: keepPreviousData,
+    }),
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: userKeys.detail(id),
+      queryFn: async ({ signal }) => (await call(endpoints.get, { params: { id } }, { signal })).user,
+    }),
+};
+
+function useUsersMutation<T>(mutationFn: (input: T) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }) });
+}
+
+/** Your own names and locale. */
+export const useUpdateMe = () => useUsersMutation((body: UpdateMeInput) => call(endpoints.updateMe, { body }));
+
+/** Names, locale and (admins) the status of another user. */
+export const useUpdateUser = () =>
+  useUsersMutation(({ id, body }: { id: string; body: UpdateUserInput }) => call(endpoints.update, { params: { id }, body }));
+
+/** A role of the user's organization type. */
+export const useUpdateUserRole = () =>
+  useUsersMutation(({ id, role }: { id: string; role: string }) => call(endpoints.changeRole, { params: { id }, body: { role } }));
+
+/** Sets the user inactive. */
+export const useDeactivateUser = () => useUsersMutation((id: string) => call(endpoints.deactivate, { params: { id } }));

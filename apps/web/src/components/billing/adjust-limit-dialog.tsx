@@ -1,0 +1,149 @@
+import { agentLimitSchema, MESSAGES, TIMING } from '@console/domain';
+import { AlertCircle } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { ApiError } from '@/lib/api';
+import { useUpdateAgentLimit } from '@/api/billing';
+import { reloadPage } from '@/lib/reload';
+
+const m = MESSAGES.billingPages;
+
+/** A non-numeric entry becomes 0; anything else is validated as typed. */
+function toLimit(text: string): number {
+  const value = Number(text.trim());
+  return text.trim() === '' || Number.isNaN(value) ? 0 : value;
+}
+
+interface AdjustLimitDialogProps {
+  organizationId: string;
+  currentLimit: number;
+  /** The allowed range the server reported: the children's total and the parent's capacity left. */
+  minLimit: number;
+  maxLimit: number | null;
+}
+
+/** Adjust Agent Limit: the current limit read-only, a number for the new one; the page reloads 1.5 s after a save. */
+export function AdjustLimitDialog({ organizationId, currentLimit, minLimit, maxLimit }: AdjustLimitDialogProps) {
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState(String(currentLimit));
+  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const update = useUpdateAgentLimit(organizationId);
+  const currentId = useId();
+  const newId = useId();
+  const errorId = useId();
+  const unchanged = toLimit(text) === currentLimit;
+  // The reload scheduled after a save; leaving the page first makes it unnecessary.
+  const reloadTimer = useRef<number | undefined>(undefined);
+  const newInput = useRef<HTMLInputElement>(null);
+  useEffect(() => () => window.clearTimeout(reloadTimer.current), []);
+
+  function onOpenChange(next: boolean) {
+    setOpen(next);
+    if (next) {
+      setText(String(currentLimit));
+      setError(null);
+      setFailure(null);
+    }
+  }
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setFailure(null);
+    const parsed = agentLimitSchema.safeParse({ activated_agent_limit: toLimit(text) });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? MESSAGES.billing.invalidValue);
+      return;
+    }
+    setError(null);
+    const limit = parsed.data.activated_agent_limit;
+    try {
+      await update.mutateAsync(limit);
+    } catch (caught) {
+      setFailure(caught instanceof ApiError ? caught.message : MESSAGES.generic.unexpected);
+      return;
+    }
+    setOpen(false);
+    toast.success(MESSAGES.billing.updated, { description: MESSAGES.billing.newLimit(limit) });
+    reloadTimer.current = window.setTimeout(reloadPage, TIMING.agentLimitReloadMs);
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button variant="outline" size="sm">
+          {m.adjustLimit}
+        </Button>
+      </DialogTrigger>
+      <DialogContent
+        onOpenAutoFocus={(event) => {
+          // The new limit is what the user came to type, not the read-only current one.
+          event.preventDefault();
+          newInput.current?.focus();
+          newInput.current?.select();
+        }}
+      >
+        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+          <DialogHeader>
+            <DialogTitle>{m.adjustTitle}</DialogTitle>
+            <DialogDescription>{m.adjustDescription(minLimit, maxLimit === null ? null : Math.max(maxLimit, 0))}</DialogDescription>
+          </DialogHeader>
+          <div className="grid gap-2">
+            <Label htmlFor={currentId}>{m.currentLimit}</Label>
+            <Input id={currentId} value={currentLimit} readOnly />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={newId}>{m.newLimitLabel}</Label>
+            <Input
+              id={newId}
+              ref={newInput}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              step={1}
+              value={text}
+              onChange={(event) => {
+                setText(event.target.value);
+                setError(null);
+              }}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? errorId : undefined}
+            />
+            {error && (
+              <p id={errorId} className="text-sm text-destructive">
+                {error}
+              </p>
+            )}
+          </div>
+          {failure && (
+            <Alert variant="destructive">
+              <AlertCircle aria-hidden />
+              <AlertDescription>{failure}</AlertDescription>
+            </Alert>
+          )}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+              {m.cancel}
+            </Button>
+            <Button type="submit" disabled={unchanged || update.isPending}>
+              {update.isPending ? m.updating : m.updateLimit}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

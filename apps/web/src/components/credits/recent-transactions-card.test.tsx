@@ -1,0 +1,48 @@
+import { MESSAGES } from '@console/domain';
+import { configure, screen, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sessionStore } from '@/lib/session-store';
+import { entry, ledgerPage } from '@/test/credit-data';
+import { json, makeSession, mockApi, OWN_ORG_ID, renderWithProviders } from '@/test/helpers';
+import { RecentTransactionsCard } from './recent-transactions-card';
+
+const p = MESSAGES.creditPages;
+
+describe('recent transactions card', { timeout: 60_000 }, () => {
+  beforeAll(() => {
+    // A shared, busy machine: give the first render more time.
+    configure({ asyncUtilTimeout: 15_000 });
+  });
+
+  it('fetches 5 entries of the organization and shows the newest 3 with a link to the ledger', async () => {
+    sessionStore.set(makeSession());
+    const entries = [
+      entry({ entry_type: 'allocation_received', amount: '500.00', metadata: { from_org_name: 'Agency One' } }),
+      entry({ entry_type: 'consumption', amount: '-2.00', metadata: { usage: { tokens: 10 } } }),
+      entry({ entry_type: 'refund', amount: '1.00' }),
+      entry({ entry_type: 'consumption', amount: '-4.00' }),
+      entry({ entry_type: 'consumption', amount: '-5.00' }),
+    ];
+    const api = mockApi({ 'GET /api/credits/ledger': () => json(200, ledgerPage(entries)) });
+    renderWithProviders(<RecentTransactionsCard organizationId={OWN_ORG_ID} />, '/settings');
+
+    const list = await screen.findByRole('list', { name: p.recentTitle });
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(3);
+    expect(items[0]).toHaveTextContent('Received from Agency One');
+    expect(items[0]).toHaveTextContent('500.00 credits');
+    expect(items[1]).toHaveTextContent('Usage: tokens 10');
+    expect(items[2]).toHaveTextContent('Refund');
+    expect(screen.queryByText('-4.00 credits')).not.toBeInTheDocument();
+    expect(api.queriesOf('GET /api/credits/ledger')).toEqual([{ organization_id: OWN_ORG_ID, limit: '5' }]);
+    expect(screen.getByRole('link', { name: p.viewFullLedger })).toHaveAttribute('href', '/credit-ledger');
+  });
+
+  it('shows the empty state', async () => {
+    sessionStore.set(makeSession());
+    mockApi({ 'GET /api/credits/ledger': () => json(200, ledgerPage([])) });
+    renderWithProviders(<RecentTransactionsCard organizationId={OWN_ORG_ID} />, '/settings');
+    expect(await screen.findByText(MESSAGES.credits.emptyTitle)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: p.viewFullLedger })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,81 @@
+import { mayInviteTo, mayListPeople, MESSAGES, PAGING, roleLabel, type Organization } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
+import { UserPlus } from 'lucide-react';
+import { Link } from 'react-router';
+import { userQueries } from '@/api/users';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { fullName } from '@/lib/format';
+import { inviteHref, PATHS } from '@/lib/paths';
+import { useViewer } from '@/lib/use-viewer';
+import { UserStatusBadge } from './user-status-badge';
+
+const t = MESSAGES.teamPages;
+
+/** The organization detail page's team card: the first members, View All and Invite. */
+export function TeamMembersCard({
+  organization,
+}: {
+  organization: Pick<Organization, 'id' | 'name' | 'parent_org_id' | 'disable_parent_invites'>;
+}) {
+  const viewer = useViewer();
+  const allowed = !!viewer && mayListPeople(viewer);
+  const members = useQuery({
+    ...userQueries.list({ organization_id: organization.id, page: 1, page_size: PAGING.teamCardMembers }),
+    enabled: allowed,
+  });
+
+  if (!allowed) return null;
+  const total = members.data?.pagination.total ?? 0;
+
+  return (
+    <Card>
+      <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
+        <CardTitle>{t.teamCardTitle}</CardTitle>
+        <div className="flex gap-2">
+          {mayInviteTo(viewer, organization) && (
+            <Button asChild size="sm">
+              <Link to={inviteHref(organization)}>
+                <UserPlus aria-hidden />
+                {t.inviteUser}
+              </Link>
+            </Button>
+          )}
+          {total > PAGING.teamCardMembers && (
+            <Button asChild size="sm" variant="outline">
+              <Link to={`${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}`}>{t.viewAll}</Link>
+            </Button>
+          )}
+        </div>
+      </CardHeader>
+      <CardContent>
+        {members.isPending ? (
+          <LoadingRows rows={PAGING.teamCardMembers} />
+        ) : members.isError ? (
+          <QueryError error={members.error} title={MESSAGES.users.loadFailed} onRetry={members.refetch} />
+        ) : members.data.users.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{t.noMembers}</p>
+        ) : (
+          <ul className="divide-y">
+            {members.data.users.map((user) => (
+              <li key={user.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <div className="min-w-0">
+                  <Link to={`${PATHS.users}/${user.id}`} className="block truncate font-medium hover:underline">
+                    {fullName(user) || user.email}
+                  </Link>
+                  <p className="truncate text-sm text-muted-foreground">{user.email}</p>
+                </div>
+                <div className="flex items-center gap-2">
+                  <span className="text-sm capitalize text-muted-foreground">{roleLabel(user.role)}</span>
+                  <UserStatusBadge status={user.status} />
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,4 +1,0 @@
-/** Reloads the page (after an agent limit save, spec 2 section 4). A module of its own so tests can replace it. */
-export function reloadPage(): void {
-  window.location.reload();
-}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { describeEntry, entryTypeBadgeClasses, UNKNOWN_BADGE_CLASSES } from './entry-types';
+import { formatCredits, formatDecimal, formatLedgerDate, isLowBalance } from './credit-format';
+
+describe('credit formatting', () => {
+  it.each([
+    ['12345.50', '12,345.50'],
+    ['-1234567.05', '-1,234,567.05'],
+    ['0.00', '0.00'],
+    ['-0.00', '0.00'],
+    ['999.9', '999.90'],
+    ['123456789012345678901234.99', '123,456,789,012,345,678,901,234.99'],
+    ['not a number', 'not a number'],
+  ])('formats %s as %s without a float', (input, expected) => {
+    expect(formatDecimal(input)).toBe(expected);
+  });
+
+  it('adds the word credits', () => {
+    expect(formatCredits('12345.50')).toBe('12,345.50 credits');
+  });
+
+  it.each([
+    ['99.99', true],
+    ['0.00', true],
+    ['-5.00', true],
+    ['100.00', false],
+    ['100.01', false],
+    ['99999999999999999999.00', false],
+  ])('balance %s is low: %s', (balance, low) => {
+    expect(isLowBalance(balance)).toBe(low);
+  });
+
+  it('shows dates like Jan 5, 2024 3:04 PM', () => {
+    expect(formatLedgerDate(new Date(2024, 0, 5, 15, 4).toISOString())).toBe('Jan 5, 2024 3:04 PM');
+  });
+
+  it('describes entries from their type and metadata', () => {
+    expect(describeEntry({ entry_type: 'allocation_sent', metadata: { to_org_name: 'Agency One', notes: 'Q1 budget' } })).toBe(
+      'Allocated to Agency One — Q1 budget',
+    );
+    expect(describeEntry({ entry_type: 'allocation_received', metadata: { from_org_name: 'House' } })).toBe('Received from House');
+    expect(describeEntry({ entry_type: 'initial_balance', metadata: { from_org_name: 'House', notes: 'Initial balance' } })).toBe(
+      'Initial balance from House',
+    );
+    expect(describeEntry({ entry_type: 'adjustment_decrease', metadata: { reason: 'Correction' } })).toBe('Correction');
+    expect(describeEntry({ entry_type: 'consumption', metadata: { usage: {} } })).toBe('Usage');
+    expect(describeEntry({ entry_type: 'mystery', metadata: {} })).toBe('Mystery');
+  });
+
+  it('uses grey only for unknown types', () => {
+    expect(entryTypeBadgeClasses('mystery')).toBe(UNKNOWN_BADGE_CLASSES);
+    expect(entryTypeBadgeClasses('refund')).not.toBe(UNKNOWN_BADGE_CLASSES);
+  });
+});

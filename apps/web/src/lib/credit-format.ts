@@ -1,0 +1,47 @@
+import { CREDITS } from '@console/domain';
+import { format } from 'date-fns';
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * An exact decimal string ("12345.50") with thousands separators ("12,345.50"), by string
+ * manipulation only: the amount never passes through a float. Anything else is shown as it is.
+ */
+export function formatDecimal(amount: string): string {
+  const match = DECIMAL.exec(amount.trim());
+  if (!match) return amount;
+  const [, sign, whole, fraction] = match;
+  const grouped = whole!.replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const negative = sign === '-' && /[1-9]/.test(`${whole}${fraction ?? ''}`);
+  return `${negative ? '-' : ''}${grouped}.${(fraction ?? '').padEnd(2, '0')}`;
+}
+
+/** An amount as a number with the word credits (spec 2 section 9): "12,345.50 credits". */
+export function formatCredits(amount: string): string {
+  return `${formatDecimal(amount)} credits`;
+}
+
+/** Whether an exact decimal string is below the low-balance threshold (spec 2 section 9: under 100). */
+export function isLowBalance(balance: string): boolean {
+  const match = DECIMAL.exec(balance.trim());
+  if (!match) return false;
+  const [, sign, whole, fraction] = match;
+  if (sign === '-' && /[1-9]/.test(`${whole}${fraction ?? ''}`)) return true;
+  return BigInt(whole!) < BigInt(CREDITS.lowBalanceThreshold);
+}
+
+/** Whether a signed decimal string is below zero. */
+export function isNegative(amount: string): boolean {
+  return /^\s*-/.test(amount) && /[1-9]/.test(amount);
+}
+
+/** The colour of an amount: red below zero, green otherwise. */
+export function amountClass(amount: string): string {
+  return isNegative(amount) ? 'text-red-600 dark:text-red-400' : 'text-green-700 dark:text-green-400';
+}
+
+/** Dates as in spec 2 section 9: "Jan 5, 2024 3:04 PM", in the viewer's time zone. */
+export function formatLedgerDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : format(date, 'MMM d, yyyy h:mm a');
+}
