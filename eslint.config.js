@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -5,6 +6,17 @@ import tseslint from 'typescript-eslint';
 
 /** Imports that cross the boundaries of DESIGN.md section 2. */
 const restrict = (patterns) => ['error', { patterns }];
+
+/** The console's feature folders: each may reach components/, lib/ and api/, never another feature. */
+const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const webNeverServer = { group: ['**/apps/server/**', '**/server/src/**', '@console/server'], message: 'The web app never imports the server.' };
+/** A feature by its alias or by a relative path from inside another feature (`../x`, `../../x/...`, `../../../features/x`). */
+const featureImport = (feature) => ({
+  regex: `^(@/features/|(\\.\\./)+(features/)?)${feature}(/|$)`,
+  message: `Features never import each other: move what ${feature} shares to components/, lib/ or api/.`,
+});
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'bench/results/**', 'coverage/**'] },
@@ -41,10 +53,23 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': restrict([webNeverServer]),
+    },
+  },
+  // The shared layers serve the features and the app, so they import neither.
+  {
+    files: ['apps/web/src/{components,lib,api}/**/*.{ts,tsx}'],
+    rules: {
       'no-restricted-imports': restrict([
-        { group: ['**/apps/server/**', '**/server/src/**', '@console/server'], message: 'The web app never imports the server.' },
-        { group: ['@/features/*/pages/*', '../../*/pages/*'], message: 'Reach another feature through its hooks or components, not its pages.' },
+        webNeverServer,
+        { regex: '^(@/|(\\.\\./)+)(features|app)(/|$)', message: 'components/, lib/ and api/ import no feature and not the app: the app composes features.' },
       ]),
     },
   },
+  ...webFeatures.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': restrict([webNeverServer, ...webFeatures.filter((other) => other !== feature).map(featureImport)]),
+    },
+  })),
 );
