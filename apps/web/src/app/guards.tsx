@@ -21,7 +21,7 @@ export function RequireAuth() {
 
 interface RoleGateProps {
   allow(claims: NormalizedClaims): boolean;
-  /** Where refused users go: /dashboard unless the route says otherwise (spec 1 section 2). */
+  /** Where refused users go: /dashboard unless the route says otherwise. */
   redirectTo?: (location: Location) => string;
 }
 

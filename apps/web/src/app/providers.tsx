@@ -5,7 +5,7 @@ import { Toaster } from 'sonner';
 import { AuthProvider } from '@/lib/auth';
 import { ThemeProvider, useTheme } from '@/lib/theme';
 
-/** Toasts of spec 1 sections 4 and 9: bottom-right, one at a time, 4 s. */
+/** Toasts: bottom-right, one at a time, for TIMING.toastDurationMs. */
 function AppToaster() {
   const { resolvedTheme } = useTheme();
   return (

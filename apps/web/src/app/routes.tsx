@@ -33,7 +33,7 @@ const DebugPage = lazy(() => import('@/features/debug/pages/DebugPage'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
 
 /**
- * The organization sub-routes, identical under /orgs and /organizations (spec 1 section 2);
+ * The organization sub-routes, identical under /orgs and /organizations;
  * pages read their base from the URL. Any other sub-path goes back to the base.
  */
 function organizationRoutes(base: string, index: React.ReactNode) {

@@ -16,12 +16,12 @@ export function formatDecimal(amount: string): string {
   return `${negative ? '-' : ''}${grouped}.${(fraction ?? '').padEnd(2, '0')}`;
 }
 
-/** An amount as a number with the word credits (spec 2 section 9): "12,345.50 credits". */
+/** An amount as a number with the word credits: "12,345.50 credits". */
 export function formatCredits(amount: string): string {
   return `${formatDecimal(amount)} credits`;
 }
 
-/** Whether an exact decimal string is below the low-balance threshold (spec 2 section 9: under 100). */
+/** Whether an exact decimal string is below the low-balance threshold (CREDITS.lowBalanceThreshold). */
 export function isLowBalance(balance: string): boolean {
   const match = DECIMAL.exec(balance.trim());
   if (!match) return false;
@@ -40,7 +40,7 @@ export function amountClass(amount: string): string {
   return isNegative(amount) ? 'text-red-600 dark:text-red-400' : 'text-green-700 dark:text-green-400';
 }
 
-/** Dates as in spec 2 section 9: "Jan 5, 2024 3:04 PM", in the viewer's time zone. */
+/** A ledger date as "Jan 5, 2024 3:04 PM" in the viewer's time zone; anything unreadable as it is. */
 export function formatLedgerDate(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : format(date, 'MMM d, yyyy h:mm a');

@@ -10,7 +10,7 @@ export const ENTRY_TYPE_LABELS: Record<EntryType, string> = {
   adjustment_decrease: 'Adjustment (decrease)',
 };
 
-/** Each entry type has its own badge colour (spec 2 section 4); an unknown type is grey. */
+/** Each entry type has its own badge colour; an unknown type is grey. */
 export const ENTRY_TYPE_BADGE_CLASSES: Record<EntryType, string> = {
   initial_balance: 'border-blue-200 bg-blue-100 text-blue-800 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-200',
   allocation_sent: 'border-orange-200 bg-orange-100 text-orange-800 dark:border-orange-800 dark:bg-orange-950 dark:text-orange-200',

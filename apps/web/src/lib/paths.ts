@@ -1,4 +1,4 @@
-/** Routes of the console (spec 1 section 2). */
+/** Routes of the console. */
 export const PATHS = {
   welcome: '/',
   login: '/login',

@@ -19,7 +19,7 @@ function storedTheme(): Theme {
   return (THEMES as readonly string[]).includes(value ?? '') ? (value as Theme) : UI.defaultTheme;
 }
 
-/** Light, dark or system (spec 1 section 4), kept in local storage, applied as a class on <html>. */
+/** Light, dark or system, kept in local storage, applied as a class on <html>. */
 export function ThemeProvider({ children }: { children: ReactNode }) {
   const [theme, setThemeState] = useState<Theme>(storedTheme);
   const prefersDark = useMediaQuery('(prefers-color-scheme: dark)');

@@ -12,7 +12,7 @@ import { Sidebar } from './Sidebar';
 import { ThemeToggle } from './ThemeToggle';
 import { useSidebarState } from './use-sidebar-state';
 
-/** The signed-in area's frame (spec 1 section 2, "Application shell"). */
+/** The signed-in area's frame: the sidebar (a sheet on narrow screens), the header with the profile menu, and the page. */
 export default function AppShell() {
   const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
   const [sidebarOpen, setSidebarOpen] = useSidebarState();

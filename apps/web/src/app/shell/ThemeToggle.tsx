@@ -3,7 +3,7 @@ import { Moon, Sun } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { useTheme } from '@/lib/theme';
 
-/** Reads Dark mode while the theme is light, otherwise Light mode (spec 1 section 2). */
+/** Reads Dark mode while the theme is light, otherwise Light mode. */
 export function ThemeToggle() {
   const { theme, setTheme } = useTheme();
   const toDark = theme === 'light';

@@ -5,7 +5,7 @@ function activeItems(pathname: string): string[] {
   return NAV_ITEMS.filter((item) => item.isActive(pathname)).map((item) => item.to);
 }
 
-describe('navigation active rules (spec 1 section 2)', () => {
+describe('navigation active rules', () => {
   it.each([
     ['/dashboard', ['/dashboard']],
     ['/dashboard/extra', []],
@@ -24,7 +24,7 @@ describe('navigation active rules (spec 1 section 2)', () => {
     expect(activeItems(pathname)).toEqual(expected);
   });
 
-  it('lists the six destinations in the spec order', () => {
+  it('lists the six destinations in order: dashboard, organizations, team, resources, credit ledger, settings', () => {
     expect(NAV_ITEMS.map((item) => item.label)).toEqual([
       'Dashboard',
       'Organizations',

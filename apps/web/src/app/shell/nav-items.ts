@@ -14,7 +14,7 @@ export interface NavItem {
   to: string;
   label: string;
   icon: LucideIcon;
-  /** The active rule of spec 1 section 2 for this item. */
+  /** Whether this item is the current one for a path (some cover the pages below them). */
   isActive(pathname: string): boolean;
 }
 

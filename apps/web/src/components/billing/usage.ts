@@ -4,7 +4,7 @@ const m = MESSAGES.billingPages;
 
 export type UsageLevel = 'good' | 'warning' | 'critical';
 
-/** Agent limit usage in percent (unrounded; shown floored): active / limit, clamped 0..100, and 0 when the limit is missing or 0 (spec 2 section 4). */
+/** Agent limit usage in percent (unrounded; shown floored): active / limit, clamped 0..100, and 0 when the limit is missing or 0. */
 export function usagePercent(active: number, limit: number | null | undefined): number {
   if (!limit || limit <= 0) return 0;
   return Math.min(100, Math.max(0, (active / limit) * 100));
@@ -16,7 +16,7 @@ export function usageLevel(percent: number): UsageLevel {
   return 'good';
 }
 
-/** Badge, badge variant, bar colour and advice of each level (spec 2 section 4). */
+/** Badge, badge variant, bar colour and advice of each level: good below AGENT_LIMIT.warningPercent, critical from AGENT_LIMIT.criticalPercent. */
 export const USAGE_LEVELS = {
   good: { badge: m.badgeGood, variant: 'secondary', bar: 'bg-primary', advice: m.adviceGood },
   warning: { badge: m.badgeWarning, variant: 'outline', bar: 'bg-amber-500', advice: m.adviceWarning },

@@ -2,7 +2,7 @@ import { amountInputSchema, MESSAGES } from '@console/domain';
 import { z } from 'zod';
 
 /**
- * An amount typed in a number input (spec 2 section 5): empty or not numeric → "Amount must be a
+ * An amount typed in a number input: empty or not numeric → "Amount must be a
  * number"; zero or negative → "Amount must be greater than zero"; more than two decimals →
  * "Please enter a valid amount". The output is the exact decimal string the API takes.
  */

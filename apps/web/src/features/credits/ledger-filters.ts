@@ -4,7 +4,7 @@ import type { DateRange } from 'react-day-picker';
 /**
  * A picked range of local days as the API's bounds: `from` is the start of the first day
  * (inclusive), `to` the start of the day after the last (exclusive), so the end date is
- * inclusive (spec 2 section 5). A range with one day covers that day.
+ * inclusive. A range with one day covers that day.
  */
 export function dateRangeBounds(range: DateRange | undefined): { from?: string; to?: string } {
   if (!range?.from) return {};

@@ -8,7 +8,7 @@ export interface LoginFailure {
   message: string;
 }
 
-/** One alert per error class of spec 1 section 8: title, message and a troubleshooting line. */
+/** One alert per class of sign-in error (classifyLoginError): title, message and a troubleshooting line. */
 export function LoginErrorAlert({ failure }: { failure: LoginFailure }) {
   const copy = MESSAGES.loginErrors[failure.kind];
   const message = failure.kind === 'unknown' ? failure.message || copy.message : copy.message;

@@ -29,7 +29,7 @@ export default function LoginPage() {
   const [searchParams] = useSearchParams();
   const [pendingInvitation] = useState(() => rememberInvitation(searchParams.get('token')));
   const [failure, setFailure] = useState<LoginFailure | null>(null);
-  // Spec 1 section 4: the first network error retries once by itself; any other outcome resets.
+  // The first network error retries once by itself; any other outcome resets.
   const networkRetries = useRef(0);
   const retryTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(retryTimer.current), []);
@@ -48,7 +48,7 @@ export default function LoginPage() {
       networkRetries.current = 0;
       setFailure(null);
       toast.success(MESSAGES.auth.loginSuccessful);
-      // Spec 1 section 4: a pending invitation is accepted now; on failure it stays stored.
+      // A pending invitation is accepted now; on failure it stays stored.
       if (pendingInvitation) await acceptPendingInvitation(pendingInvitation);
       navigate(originOf(location.state) ?? PATHS.dashboard, { replace: true });
     } catch (error) {

@@ -62,7 +62,7 @@ function UpdatePasswordCard({ token }: { token: string }) {
           toast.success(MESSAGES.auth.passwordUpdatedTitle, {
             description: MESSAGES.auth.passwordUpdated,
           });
-          // Spec 1 section 4: after a new password the user signs in again.
+          // After a new password the user signs in again.
           clearSession();
           navigate(PATHS.login, { replace: true });
         },

@@ -9,7 +9,7 @@ const m = MESSAGES.billingPages;
 
 /**
  * {base}/:id/billing: tabs Agent Limits, Credits (with the allocate permission) and Child
- * Organizations (house, super agency, agency; the default there), spec 2 section 2.
+ * Organizations (house, super agency, agency; the default there).
  */
 export default function BillingPage() {
   const viewer = useViewer();

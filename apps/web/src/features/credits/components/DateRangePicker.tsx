@@ -20,7 +20,7 @@ interface DateRangePickerProps {
   className?: string;
 }
 
-/** A date range picked on a two-month calendar in a popover (spec 2 sections 2 and 9). */
+/** A date range picked on a two-month calendar in a popover. */
 export function DateRangePicker({ id, value, onChange, className }: DateRangePickerProps) {
   const shown = rangeText(value);
   return (

@@ -4,7 +4,7 @@ import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
 import { describeEntry, metadataLines } from '@/lib/entry-types';
 
-/** List view: a type badge, the date, the amount, the balance after and the metadata (spec 2 section 2). */
+/** List view: a type badge, the date, the amount, the balance after and the metadata. */
 export function LedgerList({ entries }: { entries: LedgerEntry[] }) {
   return (
     <ul className="divide-y rounded-md border" aria-label="Credit transactions">

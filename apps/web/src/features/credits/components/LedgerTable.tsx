@@ -5,7 +5,7 @@ import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
 import { describeEntry } from '@/lib/entry-types';
 
-/** Table view: Date, Type, Description, Amount, Balance (spec 2 section 2). */
+/** Table view: Date, Type, Description, Amount, Balance. */
 export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
   return (
     <Table aria-label="Credit transactions">

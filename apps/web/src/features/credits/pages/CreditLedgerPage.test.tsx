@@ -219,7 +219,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(screen.queryByText(c.lowBalance)).not.toBeInTheDocument();
   });
 
-  it('retries a failed load 3 times 2 s apart, then toasts Error with the spec message', async () => {
+  it('retries a failed load 3 times 2 s apart, then toasts Error with the load failure message', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { callsTo } = mockApi({ [LEDGER]: () => apiError(500, 'internal', MESSAGES.generic.internal) });
     renderApp('/credit-ledger', { session: houseAdmin() });

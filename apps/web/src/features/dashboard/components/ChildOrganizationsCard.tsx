@@ -9,7 +9,7 @@ const m = MESSAGES.dashboardPages;
 
 /**
  * The direct children with their balances: super agencies of a house, agencies of a super
- * agency, tenants of an agency; nothing for a tenant (spec 1 section 2).
+ * agency, tenants of an agency; nothing for a tenant.
  */
 export function ChildOrganizationsCard({ data }: { data: Dashboard }) {
   const childType = childTypeOf(data.organization.org_type);

@@ -1,6 +1,6 @@
 import type { Tone } from '@console/domain';
 
-/** The bar colours of the dashboard's tones (spec 1 section 9). */
+/** The bar colours of the dashboard's tones. */
 export const TONE_BAR: Record<Tone, string> = {
   green: 'bg-emerald-500',
   amber: 'bg-amber-500',

@@ -180,7 +180,7 @@ describe('dashboard', { timeout: 60_000 }, () => {
     expect(within(panel).queryByRole('link', { name: m.allocateCredits })).not.toBeInTheDocument();
   });
 
-  it('performance tab (opened by its link): resource bars coloured by the spec rules', async () => {
+  it('performance tab (opened by its link): resource bars coloured by their tone', async () => {
     const dashboard = makeDashboard('super_agency');
     dashboard.resources = { activated_agent_limit: 100, active_agents: 0, children_limit_total: 80 };
     showDashboard('super_agency', { dashboard, path: '/dashboard?tab=performance' });

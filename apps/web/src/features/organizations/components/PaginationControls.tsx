@@ -13,7 +13,7 @@ interface PaginationControlsProps {
   onPageSizeChange(pageSize: number): void;
 }
 
-/** Previous/Next, the rows shown and a page size of 10, 25, 50 or 100 (spec 1 section 9). */
+/** Previous/Next, the rows shown and a page size of PAGING.orgPageSizes (10, 25, 50 or 100). */
 export function PaginationControls({ page, pageSize, total, totalPages, onPageChange, onPageSizeChange }: PaginationControlsProps) {
   const sizeId = useId();
   const from = total === 0 ? 0 : (page - 1) * pageSize + 1;

@@ -32,7 +32,7 @@ function Metric({ icon, label, value }: { icon: ReactNode; label: string; value:
 }
 
 /**
- * Resources of one organization (spec 2 section 2): Overview, Agents and Capacity tabs, an
+ * Resources of one organization: Overview, Agents and Capacity tabs, an
  * Allocate Credits dialog unless it is a tenant, and quick links. /resources and
  * {base}/:id/resources both show it.
  */

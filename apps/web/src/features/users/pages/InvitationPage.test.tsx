@@ -31,7 +31,7 @@ describe('invitation page', { timeout: 20_000 }, () => {
     expect(api.fetch).not.toHaveBeenCalled();
   });
 
-  it('registers a new invitee with the spec messages, signs them in and goes to the dashboard after 3 s', async () => {
+  it('registers a new invitee with the domain messages, signs them in and goes to the dashboard after 3 s', async () => {
     const session = makeSession({ email: 'newbie@example.test', role: 'tenant_user' });
     let registered: unknown;
     mockApi({

@@ -45,7 +45,7 @@ describe('invite user page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Send Invitation' })).toBeDisabled();
   });
 
-  it('validates with the spec messages before calling the server', async () => {
+  it('validates with the domain messages before calling the server', async () => {
     const api = mockApi({});
     renderApp('/users/create', { session: makeSession() });
     const user = userEvent.setup();
