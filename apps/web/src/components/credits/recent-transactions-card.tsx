@@ -5,6 +5,7 @@ import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/componen
 import { useQuery } from '@tanstack/react-query';
 import { creditQueries } from '@/api/credits';
 import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
 import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
 import { describeEntry } from '@/lib/entry-types';
 import { PATHS } from '@/lib/paths';
@@ -25,9 +26,7 @@ export function RecentTransactionsCard({ organizationId }: { organizationId: str
         {recent.isPending ? (
           <LoadingRows rows={PAGING.recentTransactionsShown} />
         ) : recent.isError ? (
-          <p role="alert" className="text-sm text-destructive">
-            {MESSAGES.credits.loadFailed}
-          </p>
+          <QueryError error={recent.error} title={MESSAGES.credits.loadFailed} onRetry={recent.refetch} />
         ) : entries.length === 0 ? (
           <div className="space-y-1 text-sm">
             <p className="font-medium">{MESSAGES.credits.emptyTitle}</p>

@@ -1,11 +1,11 @@
 import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, MESSAGES, type EntryType, type LedgerExportQuery } from '@console/domain';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { AlertCircle, AlertTriangle, Download, LayoutList, Send, Table2 } from 'lucide-react';
+import { AlertTriangle, Download, LayoutList, Send, Table2 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import type { DateRange } from 'react-day-picker';
 import { Link, useLocation } from 'react-router';
 import { toast } from 'sonner';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Alert, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
@@ -13,6 +13,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { creditQueries, useExportLedger } from '@/api/credits';
 import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
 import { ApiError } from '@/lib/api';
 import { formatCredits, isLowBalance } from '@/lib/credit-format';
 import { ENTRY_TYPE_LABELS } from '@/lib/entry-types';
@@ -68,15 +69,7 @@ export default function CreditLedgerPage() {
     });
   }
 
-  if (forbidden && ledger.error) {
-    return (
-      <Alert variant="destructive">
-        <AlertCircle aria-hidden />
-        <AlertTitle>{MESSAGES.auth.accessDenied}</AlertTitle>
-        <AlertDescription>{ledger.error.message}</AlertDescription>
-      </Alert>
-    );
-  }
+  if (forbidden && ledger.error) return <QueryError error={ledger.error} title={c.loadFailed} />;
 
   return (
     <section className="space-y-6">
@@ -177,17 +170,8 @@ export default function CreditLedgerPage() {
 
           {ledger.isPending ? (
             <LoadingRows />
-          ) : failed && entries.length === 0 ? (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
-              <AlertDescription>
-                <p>{c.loadFailed}</p>
-                <Button variant="outline" size="sm" className="w-fit" onClick={() => void ledger.refetch()}>
-                  Try again
-                </Button>
-              </AlertDescription>
-            </Alert>
+          ) : ledger.isError && entries.length === 0 ? (
+            <QueryError error={ledger.error} title={c.loadFailed} onRetry={ledger.refetch} />
           ) : entries.length === 0 ? (
             <div className="rounded-md border border-dashed p-8 text-center">
               <p className="font-medium">{c.emptyTitle}</p>

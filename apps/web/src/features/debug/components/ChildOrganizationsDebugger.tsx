@@ -7,6 +7,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useQuery } from '@tanstack/react-query';
 import { debugQueries } from '@/api/debug';
+import { QueryError } from '@/components/query-error';
 
 const d = MESSAGES.debugPages;
 
@@ -40,7 +41,7 @@ export function ChildOrganizationsDebugger({ organizationId }: { organizationId:
         ) : result.isPending ? (
           <Skeleton className="h-24 w-full" />
         ) : result.isError ? (
-          <p className="text-sm text-destructive">{result.error.message}</p>
+          <QueryError error={result.error} title={d.fetchError} onRetry={result.refetch} />
         ) : (
           <>
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">

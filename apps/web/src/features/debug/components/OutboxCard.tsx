@@ -4,6 +4,7 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { useQuery } from '@tanstack/react-query';
 import { debugQueries } from '@/api/debug';
 import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
 
 const d = MESSAGES.debugPages;
 
@@ -20,7 +21,7 @@ export function OutboxCard() {
         {outbox.isPending ? (
           <LoadingRows rows={2} className="h-8" />
         ) : outbox.isError ? (
-          <p className="text-sm text-destructive">{outbox.error.message}</p>
+          <QueryError error={outbox.error} title={d.fetchError} onRetry={outbox.refetch} />
         ) : outbox.data.messages.length === 0 ? (
           <p className="text-sm text-muted-foreground">{d.outboxEmpty}</p>
         ) : (

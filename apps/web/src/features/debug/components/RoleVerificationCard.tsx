@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton';
 import { useQuery } from '@tanstack/react-query';
 import { userQueries } from '@/api/users';
+import { QueryError } from '@/components/query-error';
 
 const d = MESSAGES.debugPages;
 
@@ -34,7 +35,7 @@ export function RoleVerificationCard({ token }: { token: string | null }) {
         {me.isPending ? (
           <Skeleton className="h-16 w-full" />
         ) : me.isError ? (
-          <p className="text-sm text-destructive">{me.error.message}</p>
+          <QueryError error={me.error} title={d.fetchError} onRetry={me.refetch} />
         ) : (
           <>
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">

@@ -7,6 +7,7 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { debugQueries } from '@/api/debug';
+import { QueryError } from '@/components/query-error';
 
 const d = MESSAGES.debugPages;
 
@@ -19,6 +20,7 @@ function useChildStatusCounts(organizationId: string | null, includeAll: boolean
       counts: statuses.map((status, index) => ({ status, count: results[index]!.data })),
       isPending: results.some((r) => r.isPending),
       error: results.find((r) => r.error)?.error ?? null,
+      refetch: () => Promise.all(results.map((r) => r.refetch())),
     }),
   });
 }
@@ -27,7 +29,7 @@ function useChildStatusCounts(organizationId: string | null, includeAll: boolean
 export function StatusBreakdownCard({ organizationId }: { organizationId: string | null }) {
   const [includeAll, setIncludeAll] = useState(false);
   const switchId = useId();
-  const { counts, isPending, error } = useChildStatusCounts(organizationId, includeAll);
+  const { counts, isPending, error, refetch } = useChildStatusCounts(organizationId, includeAll);
   useEffect(() => {
     if (error) toast.error(d.fetchError, { description: error.message });
   }, [error]);
@@ -46,7 +48,7 @@ export function StatusBreakdownCard({ organizationId }: { organizationId: string
       </CardHeader>
       <CardContent>
         {error ? (
-          <p className="text-sm text-destructive">{error.message}</p>
+          <QueryError error={error} title={d.fetchError} onRetry={refetch} />
         ) : isPending ? (
           <Skeleton className="h-16 w-full" />
         ) : (
