@@ -26,15 +26,17 @@ export function QueryError({ error, title, notFound, onRetry }: QueryErrorProps)
     );
   }
   const denied = status === 403;
-  const refused = status !== null && status >= 400 && status < 500;
+  // A refusal stays a refusal: asking again is offered only for other failures.
+  const retry = onRetry && !(status !== null && status >= 400 && status < 500);
+  const showMessage = denied || typeof title === 'string';
   return (
     <Alert variant="destructive">
       {denied ? <ShieldAlert aria-hidden /> : <AlertCircle aria-hidden />}
       <AlertTitle>{denied ? MESSAGES.auth.accessDenied : typeof title === 'function' ? title(error.message) : title}</AlertTitle>
-      {(denied || typeof title === 'string' || (onRetry && !refused)) && (
+      {(showMessage || retry) && (
         <AlertDescription>
-          {(denied || typeof title === 'string') && <p>{error.message}</p>}
-          {onRetry && !refused && (
+          {showMessage && <p>{error.message}</p>}
+          {retry && (
             <Button variant="outline" size="sm" className="w-fit" onClick={() => void onRetry()}>
               <RotateCw aria-hidden />
               Retry
