@@ -4,13 +4,14 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-/** Imports that cross the boundaries of DESIGN.md section 2. */
+/** Imports that cross a layer boundary: domain <- apps, server and web apart, features apart. */
 const restrict = (patterns) => ['error', { patterns }];
 
 /** The console's feature folders: each may reach components/, lib/ and api/, never another feature. */
 const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+const serverNeverWeb = { group: ['**/apps/web/**', '**/web/src/**', '@console/web'], message: 'The server never imports the web app.' };
 const webNeverServer = { group: ['**/apps/server/**', '**/server/src/**', '@console/server'], message: 'The web app never imports the server.' };
 /** A feature by its alias or by a relative path from inside another feature (`../x`, `../../x/...`, `../../../features/x`). */
 const featureImport = (feature) => ({
@@ -41,10 +42,26 @@ export default tseslint.config(
   {
     files: ['apps/server/**/*.ts'],
     rules: {
+      'no-restricted-imports': restrict([serverNeverWeb]),
+    },
+  },
+  // A module reaches another only through its service (whose factory the context wires);
+  // lib/ and db/ serve the modules and import none of them.
+  {
+    files: ['apps/server/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
       'no-restricted-imports': restrict([
-        { group: ['**/apps/web/**', '**/web/src/**', '@console/web'], message: 'The server never imports the web app.' },
-        { group: ['../*/*.repository*', '../../modules/*/*.repository*'], message: 'Reach another module through its service, never its SQL.' },
+        serverNeverWeb,
+        { regex: '^\\.\\./[a-z-]+/(?![a-z-]+\\.service\\.ts$)', message: "Reach another module through its service, never its routes, SQL or helpers." },
       ]),
+    },
+  },
+  {
+    files: ['apps/server/src/{lib,db}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': restrict([serverNeverWeb, { regex: '(^|/)modules/', message: 'lib/ and db/ serve the modules and import none of them.' }]),
     },
   },
   {
