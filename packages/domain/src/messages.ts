@@ -29,6 +29,8 @@ export const MESSAGES = {
     emailRequired: 'Email is required',
     passwordRequired: 'Password is required',
     invalidEmail: 'Please enter a valid email address.',
+    currentPasswordRequired: 'Enter your current password',
+    currentPasswordWrong: 'Your current password is not correct.',
     pendingInvitationNotice:
       'You have a pending invitation. Sign in to accept it, or follow the link in your invitation e-mail to create an account.',
   },
@@ -101,6 +103,7 @@ export const MESSAGES = {
     lastAdmin: 'This is the last active administrator of the organization. Make someone else an administrator first.',
     onlyOwnOrDirectChild: 'You can only manage users of your own organization or of its direct child organizations.',
     onlySelf: 'You can only edit your own profile.',
+    higherRank: 'You cannot change a person whose role ranks above yours.',
     notFound: 'User record not found',
     deactivateConfirm: (name: string) =>
       `Are you sure you want to deactivate ${name}? This will prevent them from accessing the system.`,
@@ -361,6 +364,8 @@ export const MESSAGES = {
     sendResetLink: 'Send Reset Link',
     backToLogin: 'Back to login',
     newPassword: 'New password',
+    currentPassword: 'Current password',
+    changePassword: 'Change password',
     confirmPassword: 'Confirm password',
     invalidLinkTitle: 'Invalid Link',
     requestNewResetLink: 'Request New Reset Link',

@@ -5,6 +5,7 @@ import {
   isDirectChild,
   isInSubtree,
   isOwnOrDirectChild,
+  mayActOnRankOf,
   mayAdjustBalance,
   mayAllocateFrom,
   mayAllocateTo,
@@ -159,6 +160,24 @@ describe('people and invitations', () => {
     expect(mayEditPerson(actor('manager', S), person('x', A))).toBe(true);
     expect(mayEditPerson(actor('manager', S), person('x', T))).toBe(false);
     expect(mayEditPerson(actor('support', S), person('x', S))).toBe(false);
+  });
+
+  it('nobody edits, re-roles or deactivates a person of a higher rank; an equal rank is within reach', () => {
+    const manager = actor('manager', S);
+    for (const org of [S, A]) {
+      expect(mayEditPerson(manager, person('x', org, `${org.org_type}_admin`)), org.id).toBe(false);
+      expect(mayEditPerson(manager, person('x', org, `${org.org_type}_manager`)), org.id).toBe(true);
+      expect(mayEditPerson(manager, person('x', org, `${org.org_type}_support`)), org.id).toBe(true);
+    }
+    expect(mayEditPerson(actor('support', S), person('x', S, 'super_agency_admin'))).toBe(false);
+    const admin = actor('admin', S);
+    expect(mayEditPerson(admin, person('x', A, 'agency_admin'))).toBe(true);
+    expect(mayChangePersonStatus(admin, person('x', A, 'agency_admin'))).toBe(true);
+    expect(mayChangeRoleOf(admin, person('x', A, 'agency_admin'))).toBe(true);
+    // A role the ranks do not know ranks below every real one: only an unknown actor role is outranked.
+    const unknown = { ...admin, role: 'mystery' };
+    expect(mayActOnRankOf(unknown, person('x', S, 'super_agency_user'))).toBe(false);
+    expect(mayActOnRankOf(admin, person('x', S, 'mystery'))).toBe(true);
   });
 
   it('status: never oneself; admins within reach', () => {

@@ -165,21 +165,32 @@ export function mayManageInvitationsOf(actor: Actor, org: Pick<OrganizationFacts
 
 const isSelf = (actor: Actor, person: Pick<PersonFacts, 'id'>) => !!actor.userId && person.id === actor.userId;
 
-/** Anyone with users.update edits themselves; editing someone else takes a manager or above, within reach. */
-export function mayEditPerson(actor: Actor, person: Pick<PersonFacts, 'id' | 'organization'>): boolean {
+/** Nobody acts on a person whose role ranks above their own (an equal rank is within reach). */
+export const mayActOnRankOf = (actor: Actor, person: Pick<PersonFacts, 'role'>): boolean => roleRank(person.role) <= roleRank(actor.role);
+
+/**
+ * Anyone with users.update edits themselves; editing someone else takes a manager or above,
+ * within reach, and never someone of a higher rank.
+ */
+export function mayEditPerson(actor: Actor, person: Pick<PersonFacts, 'id' | 'role' | 'organization'>): boolean {
   if (!can(actor.role, 'users.update')) return false;
   if (isSelf(actor, person)) return true;
-  return roleRank(actor.role) >= ROLE_RANK.manager && isOwnOrDirectChild(actor, person.organization);
+  return roleRank(actor.role) >= ROLE_RANK.manager && isOwnOrDirectChild(actor, person.organization) && mayActOnRankOf(actor, person);
 }
 
-/** Deactivating and reactivating: never oneself. */
-export function mayChangePersonStatus(actor: Actor, person: Pick<PersonFacts, 'id' | 'organization'>): boolean {
+/** Deactivating and reactivating: never oneself, never someone of a higher rank. */
+export function mayChangePersonStatus(actor: Actor, person: Pick<PersonFacts, 'id' | 'role' | 'organization'>): boolean {
   return !isSelf(actor, person) && can(actor.role, 'users.delete') && mayEditPerson(actor, person);
 }
 
-/** Changing someone's role: never one's own, within reach. */
-export function mayChangeRoleOf(actor: Actor, person: Pick<PersonFacts, 'id' | 'organization'>): boolean {
-  return !isSelf(actor, person) && can(actor.role, 'users.update_role') && isOwnOrDirectChild(actor, person.organization);
+/** Changing someone's role: never one's own, within reach, never someone of a higher rank. */
+export function mayChangeRoleOf(actor: Actor, person: Pick<PersonFacts, 'id' | 'role' | 'organization'>): boolean {
+  return (
+    !isSelf(actor, person) &&
+    can(actor.role, 'users.update_role') &&
+    isOwnOrDirectChild(actor, person.organization) &&
+    mayActOnRankOf(actor, person)
+  );
 }
 
 /**
