@@ -29,5 +29,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.tsx', 'src/**/*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
+    // A test may wait for two lazy pages, each allowed the 5 s of asyncUtilTimeout on a busy machine.
+    testTimeout: 20_000,
   },
 });
