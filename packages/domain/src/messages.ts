@@ -89,6 +89,12 @@ export const MESSAGES = {
     deleteHasActiveUsers: 'This organization still has active users. Deactivate them first.',
     deleteHasBalance: 'This organization still holds credits. Its balance must be zero before it is deleted.',
     debugOnly: 'Only house, super agency and agency administrators can use the debug tools.',
+    statusOnlyParentAdmins: "Only administrators of the parent organization can change an organization's status.",
+    /** Why a person of a suspended or inactive organization, or of one below it, cannot change anything. */
+    frozen: (status: 'suspended' | 'inactive', where: 'own' | 'ancestor') =>
+      where === 'own'
+        ? `Your organization is ${status}: you can sign in and look, but nothing can be changed until the administrators of its parent organization make it active again.`
+        : `An organization above yours is ${status}: you can sign in and look, but nothing can be changed until it is active again.`,
   },
   users: {
     invalidEmail: 'Please enter a valid email address.',
@@ -121,6 +127,19 @@ export const MESSAGES = {
     revoked: 'This invitation was revoked. Ask your administrator for a new one.',
     used: 'This invitation has already been accepted.',
     otherAccount: 'This invitation was sent to another email address. Sign out and sign in with the invited account.',
+    alreadyMember: 'This person is already a member of this organization.',
+    alreadyInOrganization: 'You are already a member of this organization.',
+    superseded:
+      'This invitation no longer applies: an account for this email was created or joined an organization after it was sent. Sign in with that account, and ask for a new invitation if you still need one.',
+    organizationDeleted: 'The organization of this invitation no longer exists.',
+    confirmTitle: 'Join another organization?',
+    confirmMove: (fromOrganization: string, fromRole: string, toOrganization: string, toRole: string) =>
+      `You will leave ${fromOrganization} (${fromRole}) and join ${toOrganization} as ${toRole}.`,
+    join: 'Join',
+    cancel: 'Cancel',
+    joining: 'Joining…',
+    declinedTitle: 'Invitation not accepted',
+    declined: (organization: string) => `You stay in ${organization}. The invitation is still open until it expires.`,
     missingData: 'Missing invitation data',
     revokeConfirm: (email: string) => `Are you sure you want to revoke the invitation for ${email}?`,
     revokeWarning: 'This action cannot be undone.',
@@ -151,6 +170,12 @@ export const MESSAGES = {
     panelSubtitle: 'Transaction history for your organization',
     lowBalance: 'Your credit balance is low.',
     invalidCursor: 'The page cursor is not valid.',
+    notActive: 'Credits move only between active organizations.',
+    balanceLimit: (max: string) => `This would take a balance above the most an organization can hold (${max} credits).`,
+    refundNeedsConsumption: 'A refund must name the consumption it returns: refund_of, the external_ref of an earlier consumption of the same organization.',
+    refundOfOnlyForRefunds: 'Only a refund names a consumption (refund_of).',
+    refundUnknownConsumption: (ref: string) => `No consumption with external_ref "${ref}" was recorded for this organization.`,
+    refundExceeds: (left: string) => `The refund is more than what is left to refund of that consumption (${left} credits).`,
   },
   /** Labels of the credit ledger, allocation and recent-transactions screens. */
   creditPages: {
@@ -348,7 +373,7 @@ export const MESSAGES = {
     acceptSuccessTitle: 'Invitation accepted',
     acceptJoined: (organization: string) => `You joined ${organization}. Taking you to the dashboard…`,
     acceptLoginTitle: 'Sign in to accept',
-    acceptLoginBody: (email: string) => `An account for ${email} already exists. Taking you to sign in; the invitation is accepted after you sign in.`,
+    acceptLoginBody: (email: string) => `An account for ${email} already exists. Taking you to sign in; after you sign in you confirm joining.`,
     acceptFailedTitle: 'Acceptance failed',
     technicalDetails: 'Technical details',
     retry: 'Retry',

@@ -9,6 +9,7 @@ import {
   mayAdjustBalance,
   mayAllocateFrom,
   mayAllocateTo,
+  mayChangeOrganizationStatus,
   mayChangePersonStatus,
   mayChangeRoleOf,
   mayCreateChildOrganization,
@@ -25,6 +26,8 @@ import {
   mayReadOutbox,
   maySetAgentLimit,
   mayViewPerson,
+  mayWrite,
+  frozenStanding,
   roleRank,
   type Actor,
   type OrganizationFacts,
@@ -200,5 +203,57 @@ describe('debug', () => {
     expect([H, S, A, T].map((o) => mayOpenDebug(actor('admin', o)))).toEqual([true, true, true, false]);
     expect([H, S].map((o) => mayReadOutbox(actor('admin', o)))).toEqual([true, false]);
     expect(mayOpenDebug(actor('manager', H))).toBe(false);
+  });
+});
+
+describe('standing: a suspended or inactive organization and its subtree read but do not write', () => {
+  const frozen = (level: string, org: OrganizationFacts, status: 'suspended' | 'inactive' | 'active', ancestor: 'suspended' | 'inactive' | null = null): Actor => {
+    const a = actor(level, org);
+    return { ...a, organization: { ...a.organization, status, ancestor_status: ancestor } };
+  };
+
+  it('names the own status first, then the nearest one above; absent facts count as active', () => {
+    expect(frozenStanding(actor('admin', S))).toBeNull();
+    expect(frozenStanding(frozen('admin', S, 'active'))).toBeNull();
+    expect(frozenStanding(frozen('admin', S, 'suspended'))).toEqual({ status: 'suspended', where: 'own' });
+    expect(frozenStanding(frozen('admin', A, 'active', 'inactive'))).toEqual({ status: 'inactive', where: 'ancestor' });
+    expect(frozenStanding(frozen('admin', A, 'inactive', 'suspended'))).toEqual({ status: 'inactive', where: 'own' });
+  });
+
+  it('every write predicate refuses a frozen actor, and the reads stay open', () => {
+    for (const who of [frozen('admin', S, 'suspended'), frozen('admin', S, 'active', 'suspended'), frozen('admin', S, 'inactive')]) {
+      expect(mayWrite(who)).toBe(false);
+      expect(mayCreateChildOrganization(who)).toBe(false);
+      expect(mayEditOrganization(who, S)).toBe(false);
+      expect(mayEditOrganization(who, A)).toBe(false);
+      expect(mayChangeOrganizationStatus(who, A)).toBe(false);
+      expect(mayDeleteOrganization(who, A)).toBe(false);
+      expect(mayAllocateFrom(who, S)).toBe(false);
+      expect(mayAllocateTo(who, A)).toBe(false);
+      expect(maySetAgentLimit(who, A)).toBe(false);
+      expect(mayManagePeopleOf(who, A)).toBe(false);
+      expect(mayInviteTo(who, S)).toBe(false);
+      expect(mayManageInvitationsOf(who, S)).toBe(false);
+      expect(mayEditPerson(who, person(who.userId!, S, who.role))).toBe(false);
+      expect(mayChangeRoleOf(who, person('other', A))).toBe(false);
+      expect(mayChangePersonStatus(who, person('other', A))).toBe(false);
+      expect(mayViewPerson(who, person('other', A))).toBe(true);
+      expect(isInSubtree(who, T)).toBe(true);
+    }
+    const house = { ...actor('admin', H), organization: { ...actor('admin', H).organization, status: 'suspended' as const } };
+    expect(mayAdjustBalance(house, H)).toBe(false);
+    expect(mayImportUsage(house)).toBe(false);
+    expect(mayAdjustBalance(actor('admin', H), H)).toBe(true);
+  });
+
+  it("status: the parent's admins only, never the organization's own people; a house keeps its status", () => {
+    expect(mayChangeOrganizationStatus(actor('admin', S), A)).toBe(true);
+    expect(mayChangeOrganizationStatus(actor('admin', S), B)).toBe(true);
+    expect(mayChangeOrganizationStatus(actor('manager', S), A)).toBe(false);
+    expect(mayChangeOrganizationStatus(actor('admin', S), T)).toBe(false);
+    expect(mayChangeOrganizationStatus(actor('admin', A), A)).toBe(false);
+    expect(mayChangeOrganizationStatus(actor('manager', A), A)).toBe(false);
+    expect(mayChangeOrganizationStatus(actor('admin', H), H)).toBe(false);
+    expect(mayEditOrganization(actor('admin', A), A)).toBe(true);
   });
 });

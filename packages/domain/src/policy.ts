@@ -20,6 +20,13 @@ export interface Actor {
     org_type: OrgType;
     /** Materialized path `/<house id>/.../<own id>/`; known on the server only. */
     path?: string;
+    /** The organization's own status (absent: taken as active). */
+    status?: OrgStatus;
+    /**
+     * The status of the nearest organization above it that is not active, or null when
+     * every one above is active; known on the server only (absent: taken as active).
+     */
+    ancestor_status?: OrgStatus | null;
   };
 }
 
@@ -62,6 +69,24 @@ export function isInSubtree(actor: Actor, org: Pick<OrganizationFacts, 'path'>):
   return !!own && !!org.path && org.path.startsWith(own);
 }
 
+// Standing -------------------------------------------------------------------------
+
+/**
+ * Why the actor may not write, or null when they may: their organization is suspended or
+ * inactive (`own`), or one above it is (`ancestor`), since the subtree of a suspended or
+ * inactive organization is frozen with it. Reading stays open.
+ */
+export function frozenStanding(actor: Actor): { status: Exclude<OrgStatus, 'active'>; where: 'own' | 'ancestor' } | null {
+  const own = actor.organization.status;
+  if (own && own !== 'active') return { status: own, where: 'own' };
+  const above = actor.organization.ancestor_status;
+  if (above && above !== 'active') return { status: above, where: 'ancestor' };
+  return null;
+}
+
+/** The people of a suspended or inactive organization, or of one below it, read but do not write. */
+export const mayWrite = (actor: Actor): boolean => frozenStanding(actor) === null;
+
 // Rank -----------------------------------------------------------------------------
 
 /** admin outranks manager, which outranks user and support (equal to each other). */
@@ -90,17 +115,25 @@ export const mayViewOrganization = (actor: Actor): boolean => can(actor.role, 'o
 
 /** Creates only direct children of the next type down, so a tenant creates nothing. */
 export function mayCreateChildOrganization(actor: Actor): boolean {
-  return can(actor.role, 'organizations.create') && childTypeOf(actor.organization.org_type) !== null;
+  return can(actor.role, 'organizations.create') && childTypeOf(actor.organization.org_type) !== null && mayWrite(actor);
 }
 
 /** Edits reach the own organization and its direct children. */
 export function mayEditOrganization(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'parent_org_id'>): boolean {
-  return can(actor.role, 'organizations.update') && isOwnOrDirectChild(actor, org);
+  return can(actor.role, 'organizations.update') && isOwnOrDirectChild(actor, org) && mayWrite(actor);
+}
+
+/**
+ * An organization's status (active, inactive, suspended) is changed by the admins of its
+ * parent only, never by its own people; a house, which has no parent, keeps its status.
+ */
+export function mayChangeOrganizationStatus(actor: Actor, org: Pick<OrganizationFacts, 'parent_org_id'>): boolean {
+  return can(actor.role, 'organizations.update') && roleRank(actor.role) >= ROLE_RANK.admin && isDirectChild(actor, org) && mayWrite(actor);
 }
 
 /** Only admins of the parent delete an organization. */
 export function mayDeleteOrganization(actor: Actor, org: Pick<OrganizationFacts, 'parent_org_id'>): boolean {
-  return can(actor.role, 'organizations.delete') && isDirectChild(actor, org);
+  return can(actor.role, 'organizations.delete') && isDirectChild(actor, org) && mayWrite(actor);
 }
 
 // Credits and billing ----------------------------------------------------------------
@@ -109,12 +142,12 @@ export const mayViewBilling = (actor: Actor): boolean => can(actor.role, 'billin
 
 /** Credits leave only the actor's own organization. */
 export function mayAllocateFrom(actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean {
-  return can(actor.role, 'organizations.allocate_credits') && isOwnOrganization(actor, org);
+  return can(actor.role, 'organizations.allocate_credits') && isOwnOrganization(actor, org) && mayWrite(actor);
 }
 
 /** Credits go to an active direct child only. */
 export function mayAllocateTo(actor: Actor, org: Pick<OrganizationFacts, 'parent_org_id' | 'status'>): boolean {
-  return can(actor.role, 'organizations.allocate_credits') && isDirectChild(actor, org) && org.status === 'active';
+  return can(actor.role, 'organizations.allocate_credits') && isDirectChild(actor, org) && org.status === 'active' && mayWrite(actor);
 }
 
 /** The Billing Management page: the agent-limit or the allocation permission. */
@@ -127,17 +160,17 @@ export function mayManageBilling(actor: Actor): boolean {
  * has no parent, has its limit set by its own admins.
  */
 export function maySetAgentLimit(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'parent_org_id' | 'org_type'>): boolean {
-  if (!can(actor.role, 'organizations.manage_activated_agent_limit')) return false;
+  if (!can(actor.role, 'organizations.manage_activated_agent_limit') || !mayWrite(actor)) return false;
   return isDirectChild(actor, org) || (org.org_type === 'house' && isOwnOrganization(actor, org));
 }
 
 /** Credits enter or leave the system only through the house's own balance. */
 export function mayAdjustBalance(actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean {
-  return can(actor.role, 'credits.adjust') && isOwnOrganization(actor, org);
+  return can(actor.role, 'credits.adjust') && isOwnOrganization(actor, org) && mayWrite(actor);
 }
 
 /** Metered usage is recorded for any organization the actor can read. */
-export const mayImportUsage = (actor: Actor): boolean => can(actor.role, 'credits.import_usage');
+export const mayImportUsage = (actor: Actor): boolean => can(actor.role, 'credits.import_usage') && mayWrite(actor);
 
 // People and invitations ---------------------------------------------------------------
 
@@ -150,7 +183,7 @@ export function mayViewPerson(actor: Actor, person: Pick<PersonFacts, 'id'>): bo
 
 /** Invite into, and manage the people of, the own organization or a direct child. */
 export function mayManagePeopleOf(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'parent_org_id'>): boolean {
-  return can(actor.role, 'users.create') && isOwnOrDirectChild(actor, org);
+  return can(actor.role, 'users.create') && isOwnOrDirectChild(actor, org) && mayWrite(actor);
 }
 
 /** Inviting also respects a child's choice to refuse its parent's invitations. */
@@ -160,7 +193,7 @@ export function mayInviteTo(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'p
 
 /** Resend, copy the link of, or revoke an invitation of the own organization or a direct child. */
 export function mayManageInvitationsOf(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'parent_org_id'>): boolean {
-  return can(actor.role, 'invitations.manage') && isOwnOrDirectChild(actor, org);
+  return can(actor.role, 'invitations.manage') && isOwnOrDirectChild(actor, org) && mayWrite(actor);
 }
 
 const isSelf = (actor: Actor, person: Pick<PersonFacts, 'id'>) => !!actor.userId && person.id === actor.userId;
@@ -173,7 +206,7 @@ export const mayActOnRankOf = (actor: Actor, person: Pick<PersonFacts, 'role'>):
  * within reach, and never someone of a higher rank.
  */
 export function mayEditPerson(actor: Actor, person: Pick<PersonFacts, 'id' | 'role' | 'organization'>): boolean {
-  if (!can(actor.role, 'users.update')) return false;
+  if (!can(actor.role, 'users.update') || !mayWrite(actor)) return false;
   if (isSelf(actor, person)) return true;
   return roleRank(actor.role) >= ROLE_RANK.manager && isOwnOrDirectChild(actor, person.organization) && mayActOnRankOf(actor, person);
 }
@@ -188,6 +221,7 @@ export function mayChangeRoleOf(actor: Actor, person: Pick<PersonFacts, 'id' | '
   return (
     !isSelf(actor, person) &&
     can(actor.role, 'users.update_role') &&
+    mayWrite(actor) &&
     isOwnOrDirectChild(actor, person.organization) &&
     mayActOnRankOf(actor, person)
   );
