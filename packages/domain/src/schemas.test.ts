@@ -202,12 +202,19 @@ describe('updatePasswordFormSchema', () => {
 });
 
 describe('newPasswordSchema / passwordBodySchema (password minimum 8)', () => {
-  it('accepts a password of 8 characters, with or without a recovery token', () => {
-    expect(passwordBodySchema.parse({ password: 'abcdefgh' })).toEqual({ password: 'abcdefgh' });
+  it('accepts a password of 8 characters, with a recovery token or with the current password', () => {
+    expect(passwordBodySchema.parse({ password: 'abcdefgh', current_password: 'old' })).toEqual({ password: 'abcdefgh', current_password: 'old' });
     expect(passwordBodySchema.parse({ password: 'abcdefgh', token: 'recovery-token' })).toEqual({
       password: 'abcdefgh',
       token: 'recovery-token',
     });
+  });
+
+  it('without a recovery token, requires the current password', () => {
+    expect(messagesAt(passwordBodySchema, { password: 'abcdefgh' }, 'current_password')).toEqual([MESSAGES.auth.currentPasswordRequired]);
+    expect(messagesAt(passwordBodySchema, { password: 'abcdefgh', current_password: '' }, 'current_password')).toEqual([
+      MESSAGES.auth.currentPasswordRequired,
+    ]);
   });
 
   it.each([['abcdefg'], [''], ['1234']])('rejects %j with the spec message', (password) => {
@@ -220,7 +227,7 @@ describe('newPasswordSchema / passwordBodySchema (password minimum 8)', () => {
   });
 
   it('does not trim a new password (spaces count towards its length)', () => {
-    expect(passwordBodySchema.parse({ password: '        ' }).password).toBe('        ');
+    expect(passwordBodySchema.parse({ password: '        ', token: 'recovery-token' }).password).toBe('        ');
   });
 
   it('bounds the password length at 256', () => {

@@ -41,13 +41,37 @@ export const recoverResponseSchema = z.object({ message: z.string() });
 
 /**
  * Sets a new password: with the recovery token from the reset link, or, when signed in,
- * with the bearer token alone.
+ * with the bearer token and the current password (a stolen access token alone does not
+ * take the account over).
  */
-export const passwordBodySchema = z.object({
-  password: newPasswordSchema,
-  token: z.string().min(1).max(200).optional(),
-});
+export const passwordBodySchema = z
+  .object({
+    password: newPasswordSchema,
+    token: z.string().min(1).max(200).optional(),
+    current_password: z
+      .string({ error: MESSAGES.auth.currentPasswordRequired })
+      .max(LIMITS.passwordMax, MESSAGES.auth.currentPasswordWrong)
+      .optional(),
+  })
+  .superRefine((body, context) => {
+    if (!body.token && !body.current_password) {
+      context.addIssue({ code: 'custom', path: ['current_password'], message: MESSAGES.auth.currentPasswordRequired });
+    }
+  });
 export type PasswordBody = z.infer<typeof passwordBodySchema>;
+
+/** Client-side form of a signed-in change: the current password, and the new one twice. */
+export const changePasswordFormSchema = z
+  .object({
+    current_password: z.string().min(1, MESSAGES.auth.currentPasswordRequired).max(LIMITS.passwordMax, MESSAGES.auth.currentPasswordWrong),
+    password: newPasswordSchema,
+    confirm: z.string(),
+  })
+  .refine((v) => v.password === v.confirm, {
+    message: MESSAGES.auth.passwordsDoNotMatch,
+    path: ['confirm'],
+  });
+export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
 
 /** Client-side form: the two fields must match. */
 export const updatePasswordFormSchema = z
