@@ -7,7 +7,10 @@ export function useRecover() {
   return useMutation({ mutationFn: (body: RecoverBody) => call(endpoints.recover, { body }) });
 }
 
-/** Sets a new password with the recovery token of a reset link (a 401 means the token is bad). */
+/**
+ * Sets a new password: with the recovery token of a reset link, or, signed in, with the
+ * current password (a wrong one answers 400 with a message for `current_password`).
+ */
 export function useUpdatePassword() {
   return useMutation({ mutationFn: (body: PasswordBody) => call(endpoints.password, { body }) });
 }

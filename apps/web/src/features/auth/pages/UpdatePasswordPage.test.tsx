@@ -72,4 +72,61 @@ describe('update password page', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.auth.invalidResetLink);
     expect(screen.getByTestId('location')).toHaveTextContent('/update-password');
   });
+
+  describe('signed in, without a reset link', () => {
+    async function fillChange(current: string, password: string, confirm = password) {
+      const user = userEvent.setup();
+      if (current) await user.type(await screen.findByLabelText(MESSAGES.authPages.currentPassword), current);
+      await user.type(await screen.findByLabelText(MESSAGES.authPages.newPassword), password);
+      await user.type(screen.getByLabelText(MESSAGES.authPages.confirmPassword), confirm);
+      await user.click(screen.getByRole('button', { name: MESSAGES.authPages.changePassword }));
+    }
+
+    it('asks for the current password with the new one, and keeps this session', async () => {
+      const api = mockApi((call) =>
+        call.path === '/api/auth/password' ? json(200, { ok: true }) : undefined,
+      );
+      renderApp('/update-password', { session: makeSession() });
+      expect(
+        await screen.findByRole('heading', { name: MESSAGES.authPages.changePassword }),
+      ).toBeInTheDocument();
+      expect(screen.getByLabelText(MESSAGES.authPages.currentPassword)).toHaveAttribute(
+        'autocomplete',
+        'current-password',
+      );
+      await fillChange('old-password-1', 'new-password-1');
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
+      expect(api.bodiesOf('POST /api/auth/password')).toEqual([
+        { current_password: 'old-password-1', password: 'new-password-1' },
+      ]);
+      expect(sessionStore.get().status).toBe('signed-in');
+    });
+
+    it('refuses an empty current password without calling the server', async () => {
+      const api = mockApi({});
+      renderApp('/update-password', { session: makeSession() });
+      await fillChange('', 'new-password-1');
+      expect(await screen.findByText(MESSAGES.auth.currentPasswordRequired)).toBeInTheDocument();
+      expect(api.fetch).not.toHaveBeenCalled();
+    });
+
+    it('shows a wrong current password under its field and stays on the page', async () => {
+      mockApi({
+        'POST /api/auth/password': () =>
+          json(400, {
+            error: {
+              code: 'validation_failed',
+              message: MESSAGES.auth.currentPasswordWrong,
+              fields: { current_password: MESSAGES.auth.currentPasswordWrong },
+            },
+          }),
+      });
+      renderApp('/update-password', { session: makeSession() });
+      await fillChange('not-my-password', 'new-password-1');
+      const field = screen.getByLabelText(MESSAGES.authPages.currentPassword);
+      await waitFor(() => expect(field).toHaveAccessibleDescription(MESSAGES.auth.currentPasswordWrong));
+      expect(screen.getByTestId('location')).toHaveTextContent('/update-password');
+      expect(sessionStore.get().status).toBe('signed-in');
+    });
+  });
 });

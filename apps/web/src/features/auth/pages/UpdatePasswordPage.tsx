@@ -2,7 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   LIMITS,
   MESSAGES,
+  changePasswordFormSchema,
   updatePasswordFormSchema,
+  type ChangePasswordForm,
   type UpdatePasswordForm,
 } from '@console/domain';
 import { AlertCircle } from 'lucide-react';
@@ -13,17 +15,26 @@ import { toast } from 'sonner';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
 import { useUpdatePassword } from '@/api/auth';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
+import { PageLoading } from '@/components/page-loading';
 import { recoveryToken } from '../recovery-link';
 
+/**
+ * With a reset link's token anyone sets a new password; without one, a signed-in person
+ * changes theirs by giving the current password too.
+ */
 export default function UpdatePasswordPage() {
   const location = useLocation();
+  const { status } = useAuth();
   const [token] = useState(() => recoveryToken(location.hash));
-  return <CenteredLayout>{token ? <UpdatePasswordCard token={token} /> : <InvalidLinkCard />}</CenteredLayout>;
+  if (token) return <CenteredLayout><UpdatePasswordCard token={token} /></CenteredLayout>;
+  if (status === 'loading') return <PageLoading className="min-h-screen" />;
+  return <CenteredLayout>{status === 'signed-in' ? <ChangePasswordCard /> : <InvalidLinkCard />}</CenteredLayout>;
 }
 
 function InvalidLinkCard() {
@@ -108,6 +119,85 @@ function UpdatePasswordCard({ token }: { token: string }) {
           />
           <Button type="submit" className="w-full" disabled={update.isPending}>
             Update password
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** A signed-in change: this session stays, the person's other sessions end on the server. */
+function ChangePasswordCard() {
+  const navigate = useNavigate();
+  const update = useUpdatePassword();
+  const form = useForm<ChangePasswordForm>({
+    resolver: zodResolver(changePasswordFormSchema),
+    defaultValues: { current_password: '', password: '', confirm: '' },
+  });
+  const { errors } = form.formState;
+  // A refusal about one field (a wrong current password) is shown under that field.
+  const serverFields = update.error instanceof ApiError ? update.error.fields : {};
+  const fieldRefusal = Object.keys(serverFields).length > 0;
+
+  function submit({ current_password, password }: ChangePasswordForm) {
+    update.mutate(
+      { current_password, password },
+      {
+        onSuccess: () => {
+          toast.success(MESSAGES.auth.passwordUpdatedTitle);
+          navigate(PATHS.dashboard, { replace: true });
+        },
+      },
+    );
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle asChild>
+          <h1>{MESSAGES.authPages.changePassword}</h1>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        <form noValidate className="space-y-4" onSubmit={form.handleSubmit(submit)}>
+          {update.error && !fieldRefusal && (
+            <Alert variant="destructive">
+              <AlertCircle aria-hidden />
+              <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
+              <AlertDescription>{update.error.message}</AlertDescription>
+            </Alert>
+          )}
+          <FormField
+            id="current_password"
+            label={MESSAGES.authPages.currentPassword}
+            type="password"
+            autoComplete="current-password"
+            required
+            error={errors.current_password?.message ?? serverFields.current_password}
+            {...form.register('current_password')}
+          />
+          <FormField
+            id="password"
+            label={MESSAGES.authPages.newPassword}
+            type="password"
+            autoComplete="new-password"
+            minLength={LIMITS.passwordMin}
+            required
+            error={errors.password?.message ?? serverFields.password}
+            {...form.register('password')}
+          />
+          <FormField
+            id="confirm"
+            label={MESSAGES.authPages.confirmPassword}
+            type="password"
+            autoComplete="new-password"
+            minLength={LIMITS.passwordMin}
+            required
+            error={errors.confirm?.message}
+            {...form.register('confirm')}
+          />
+          <Button type="submit" className="w-full" disabled={update.isPending}>
+            {MESSAGES.authPages.changePassword}
           </Button>
         </form>
       </CardContent>
