@@ -13,6 +13,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { TrustProxy } from './config.ts';
 import { createContext, type ContextOptions } from './context.ts';
 import { errorBody, malformedRequest, registerErrorHandling, sendNotFound } from './lib/error-handler.ts';
 import { UnavailableError } from './lib/errors.ts';
@@ -49,6 +50,19 @@ export interface AppOptions extends ContextOptions {
   serveWeb?: boolean;
 }
 
+/**
+ * Fastify's form of TRUST_PROXY. A hop count trusts the nearest N hops, whoever they are
+ * (Fastify would read a bare number as "trust none"), so the client address is the one
+ * the outermost of those proxies saw and what a client writes before it is ignored;
+ * the server must then be reachable only through the proxies. A list of addresses trusts
+ * exactly those peers, wherever the server can be reached from.
+ */
+function trustProxyOption(setting: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  const hops = setting;
+  return (_address, hop) => hop < hops;
+}
+
 /** Content-Security-Policy the console runs under: nothing but this origin. */
 const CSP = [
   "default-src 'self'",
@@ -79,8 +93,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger === true ? { level: options.config.logLevel } : options.logger === false ? false : undefined,
     loggerInstance: typeof options.logger === 'object' ? options.logger : undefined,
     bodyLimit: 256 * 1024,
-    // Behind a load balancer, the client address (rate limits, audit) comes from X-Forwarded-For.
-    trustProxy: options.config.trustProxy,
+    // Behind a load balancer, the client address (rate limits, audit) comes from X-Forwarded-For,
+    // as far as the trusted proxies wrote it.
+    trustProxy: trustProxyOption(options.config.trustProxy),
     requestIdHeader: false,
     genReqId: () => randomUUID(),
     // Requests are not logged one by one; failures are (error handler and onResponse).

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Settings read from the environment at start; every bad value is reported with its name. */
@@ -12,10 +13,58 @@ export interface Config {
   adminEmail: string | null;
   adminPassword: string | null;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For is believed: none (false), the nearest N hops, or the
+   * listed addresses and CIDR ranges. Never every hop: a client could then name any address.
+   */
+  trustProxy: TrustProxy;
   /** Multiplies every rate limit (load tests and browser journeys sign in often). */
   rateLimitFactor: number;
 }
+
+export type TrustProxy = false | number | string[];
+
+const TRUST_PROXY_HELP =
+  'must be the number of proxies in front of the server (such as 1) or their addresses ' +
+  '(such as 10.0.0.0/8,192.168.1.10); 0 or false trusts none';
+
+/** An IPv4 or IPv6 address, optionally with a CIDR prefix length. */
+function isAddressOrRange(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: a hop count or a list of proxy addresses; `true` (trust every hop) is refused. */
+const trustProxySchema = z
+  .string()
+  .optional()
+  .transform((raw, ctx): TrustProxy => {
+    const value = (raw ?? '').trim();
+    if (value === '' || value === 'false' || value === '0') return false;
+    if (value === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'true would trust every hop, so any client could choose its own address (rate limits, audit); ' +
+          'write the number of proxies in front of the server (such as 1) or their addresses (such as 10.0.0.0/8)',
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops > 10) ctx.addIssue({ code: 'custom', message: 'must be at most 10 hops' });
+      return hops;
+    }
+    const addresses = value.split(',').map((part) => part.trim());
+    if (addresses.some((part) => !isAddressOrRange(part))) {
+      ctx.addIssue({ code: 'custom', message: TRUST_PROXY_HELP });
+      return z.NEVER;
+    }
+    return addresses;
+  });
 
 const optional = z
   .string()
@@ -49,10 +98,7 @@ const envSchema = z.object({
     (v) => v === null || (v.length >= 8 && v.length <= 256),
     'must be 8 to 256 characters',
   ),
-  TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0', ''], { error: 'must be true or false' })
-    .optional()
-    .transform((v) => v === 'true' || v === '1'),
+  TRUST_PROXY: trustProxySchema,
   RATE_LIMIT_FACTOR: z.coerce
     .number({ error: 'must be a number' })
     .min(1, 'must be at least 1')

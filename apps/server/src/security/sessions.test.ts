@@ -285,12 +285,12 @@ describe('refresh cookie attributes', () => {
     return [setCookie(signIn), setCookie(rotated)];
   }
 
-  const cases: [string, { appUrl?: string; trustProxy?: boolean }, Record<string, string>, boolean][] = [
+  const cases: [string, { appUrl?: string; trustProxy?: number }, Record<string, string>, boolean][] = [
     ['plain http', {}, {}, false],
     ['X-Forwarded-Proto: https without TRUST_PROXY (anyone can send it)', {}, { 'x-forwarded-proto': 'https' }, false],
     ['APP_URL on https', { appUrl: 'https://console.test' }, {}, true],
-    ['TRUST_PROXY with X-Forwarded-Proto: https', { trustProxy: true }, { 'x-forwarded-proto': 'https' }, true],
-    ['TRUST_PROXY with X-Forwarded-Proto: http', { trustProxy: true }, { 'x-forwarded-proto': 'http' }, false],
+    ['TRUST_PROXY with X-Forwarded-Proto: https', { trustProxy: 1 }, { 'x-forwarded-proto': 'https' }, true],
+    ['TRUST_PROXY with X-Forwarded-Proto: http', { trustProxy: 1 }, { 'x-forwarded-proto': 'http' }, false],
   ];
   for (const [name, options, headers, secure] of cases) {
     it(`${name}: HttpOnly, SameSite=Strict, Path=/api/auth, ${secure ? '' : 'not '}Secure`, async () => {
@@ -306,7 +306,7 @@ describe('refresh cookie attributes', () => {
   }
 
   it('registration through an invitation sets the same cookie, Secure behind an https proxy', async () => {
-    const proxied = await createTestApp({ trustProxy: true });
+    const proxied = await createTestApp({ trustProxy: 1 });
     try {
       const { token } = await proxied.signIn(proxied.admin.email, proxied.admin.password);
       await proxied.request('POST', '/api/invitations', { email: 'proxied@sessions.test', first_name: 'Ivy', last_name: 'Invitee', role: 'house_user' }, { token });

@@ -17,7 +17,7 @@ let proxied: TestApp;
 let checks = 0;
 beforeAll(async () => {
   // Behind a trusted proxy, X-Forwarded-For names the client: each test takes its own addresses.
-  proxied = await createTestApp({ trustProxy: true, rateLimits: LIMITS });
+  proxied = await createTestApp({ trustProxy: 1, rateLimits: LIMITS });
 });
 afterEach(() => {
   checks += expect.getState().assertionCalls;

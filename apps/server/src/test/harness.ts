@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { RATE_LIMITS } from '@console/domain';
 import { buildApp } from '../app.ts';
 import type { RateLimitSettings } from '../context.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type TrustProxy } from '../config.ts';
 import { createPGlite, fromPGlite, fromPgPool, type Database } from '../db/connection.ts';
 import { ensureFirstHouseAdmin } from '../db/bootstrap.ts';
 import { withDatabase } from './global-setup.ts';
@@ -76,7 +76,7 @@ export const ADMIN = { email: 'admin@example.test', password: 'correct horse bat
 
 /** The API on a real database, listening on a real port; requests go through HTTP. */
 export async function createTestApp(
-  options: { rateLimits?: Partial<RateLimitSettings>; appUrl?: string; trustProxy?: boolean; serveWeb?: boolean } = {},
+  options: { rateLimits?: Partial<RateLimitSettings>; appUrl?: string; trustProxy?: TrustProxy; serveWeb?: boolean } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase();
   await ensureFirstHouseAdmin(database.db, ADMIN);
