@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/connection.ts';
-import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { DataDirInUseError, DataDirUnsafeError, makeDataDirPrivate } from './db/data-dir-lock.ts';
 import { ensureFirstHouseAdmin } from './db/bootstrap.ts';
 import { migrate } from './db/migrate.ts';
 import { DemoAlreadySeededError, seedDemo } from './db/seed.ts';
@@ -41,6 +41,8 @@ async function prepare(config: Config, purpose: string): Promise<Database> {
 async function serve(config: Config) {
   const logger = pino({ level: config.logLevel });
   const database = await prepare(config, 'server');
+  // A generated secret is kept in the data folder, which only its owner may read.
+  if (!config.jwtSecret) makeDataDirPrivate(config.dataDir);
   const app = await buildApp({
     config,
     database,
@@ -122,7 +124,7 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof DemoAlreadySeededError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof DataDirUnsafeError || error instanceof DemoAlreadySeededError) {
     console.error(error.message);
   } else {
     console.error(error);

@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import { lockDataDir } from './data-dir-lock.ts';
+import { lockDataDir, makeDataDirPrivate } from './data-dir-lock.ts';
 import type { DB } from './schema.ts';
 
 /** A raw handle inside one transaction, for what Kysely cannot run (multi-statement scripts). */
@@ -97,7 +97,11 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
-/** PostgreSQL when a URL is given, otherwise the embedded PGlite in DATA_DIR/pgdata. */
+/**
+ * PostgreSQL when a URL is given, otherwise the embedded PGlite in DATA_DIR/pgdata, in a
+ * folder only its owner can read (checked and tightened before and after PGlite writes:
+ * a new database is unpacked with files open to everyone).
+ */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -113,11 +117,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     });
     return fromPgPool(pool);
   }
+  makeDataDirPrivate(options.dataDir);
   const release = lockDataDir(options.dataDir, options.purpose);
   try {
     const dir = join(options.dataDir, 'pgdata');
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const pglite = await createPGlite({ dataDir: dir });
+    makeDataDirPrivate(options.dataDir);
     return fromPGlite(pglite, release);
   } catch (error) {
     release();

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { OrgStatus, OrgType, UserStatus } from '@console/domain';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase } from '../test/harness.ts';
-import type { Database } from './connection.ts';
+import { openDatabase, type Database } from './connection.ts';
 import { migrate, listMigrations } from './migrate.ts';
 import { ensureFirstHouseAdmin, DEFAULT_ADMIN_EMAIL } from './bootstrap.ts';
 import { DemoAlreadySeededError, seedDemo } from './seed.ts';
-import { DataDirInUseError, lockDataDir } from './data-dir-lock.ts';
+import { DataDirInUseError, DataDirUnsafeError, lockDataDir, makeDataDirPrivate } from './data-dir-lock.ts';
+import { resolveJwtSecret } from '../lib/tokens.ts';
 import { insertOrg } from '../test/fixtures.ts';
 import { verifyPassword } from '../lib/secrets.ts';
 
@@ -145,5 +146,107 @@ describe('the data folder lock', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/** Every path under a folder with its permission bits, as `{ '<path>': '0700' }`. */
+function modes(root: string): Record<string, string> {
+  const found: Record<string, string> = {};
+  const walk = (path: string) => {
+    found[path.slice(root.length) || '/'] = `0${(lstatSync(path).mode & 0o777).toString(8)}`;
+    if (lstatSync(path).isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+  };
+  walk(root);
+  return found;
+}
+
+/** The distinct modes of folders and of files under a root. */
+function modeSummary(root: string) {
+  const dirs = new Set<string>();
+  const files = new Set<string>();
+  for (const [path, mode] of Object.entries(modes(root))) (lstatSync(join(root, path)).isDirectory() ? dirs : files).add(mode);
+  return { dirs: [...dirs], files: [...files] };
+}
+
+describe.skipIf(process.platform === 'win32')('the data folder is private to its owner', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'console-private-'));
+  });
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** Opens the embedded database in a folder, writes to it, closes it. */
+  async function start(dataDir: string) {
+    const database = await openDatabase({ databaseUrl: null, dataDir, purpose: 'test' });
+    await sql`create table if not exists private_check (n int)`.execute(database.db);
+    await sql`insert into private_check values (1)`.execute(database.db);
+    resolveJwtSecret(null, dataDir);
+    return database;
+  }
+
+  it('a new folder: every folder 0700 and every file 0600, the database and the generated JWT secret alike', async () => {
+    const dataDir = join(root, 'fresh');
+    const database = await start(dataDir);
+    try {
+      expect(existsSync(join(dataDir, 'console.lock'))).toBe(true);
+      expect(modeSummary(dataDir)).toEqual({ dirs: ['0700'], files: ['0600'] });
+    } finally {
+      await database.close();
+    }
+    // Files the database wrote after the start (the table, the write-ahead log) are private too.
+    expect(modeSummary(dataDir)).toEqual({ dirs: ['0700'], files: ['0600'] });
+    expect(Object.keys(modes(dataDir)).length).toBeGreaterThan(500);
+  });
+
+  it('an existing folder open to everyone is tightened at start', async () => {
+    const dataDir = join(root, 'loose');
+    await (await start(dataDir)).close();
+    const loosen = (path: string) => {
+      if (lstatSync(path).isDirectory()) {
+        chmodSync(path, 0o777);
+        for (const name of readdirSync(path)) loosen(join(path, name));
+      } else chmodSync(path, 0o666);
+    };
+    loosen(dataDir);
+    expect(modeSummary(dataDir)).toEqual({ dirs: ['0777'], files: ['0666'] });
+    const database = await start(dataDir);
+    try {
+      expect(modeSummary(dataDir)).toEqual({ dirs: ['0700'], files: ['0600'] });
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('other files a user keeps in the data folder are left as they are', () => {
+    const dataDir = join(root, 'shared');
+    mkdirSync(join(dataDir, 'backups'), { recursive: true });
+    writeFileSync(join(dataDir, 'backups', 'notes.txt'), 'mine');
+    chmodSync(join(dataDir, 'backups', 'notes.txt'), 0o644);
+    makeDataDirPrivate(dataDir);
+    expect(modes(dataDir)).toMatchObject({ '/': '0700', '/backups/notes.txt': '0644' });
+  });
+
+  it('a folder that belongs to another user is refused in one line, and left untouched', async () => {
+    // As root, a folder given to another user; otherwise a folder root owns.
+    const isRoot = process.getuid?.() === 0;
+    const dataDir = isRoot ? join(root, 'foreign') : tmpdir();
+    if (isRoot) {
+      mkdirSync(dataDir);
+      chmodSync(dataDir, 0o777);
+      chownSync(dataDir, 4242, 4242);
+    }
+    const before = modes(dataDir)['/'];
+    const error = await openDatabase({ databaseUrl: null, dataDir, purpose: 'test' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(DataDirUnsafeError);
+    expect((error as Error).message).toMatch(new RegExp(`^The data folder ${dataDir} belongs to another user \\(uid \\d+, mode 0\\d+\\), who could open it to others: .+$`));
+    expect((error as Error).message).not.toContain('\n');
+    expect(modes(dataDir)['/']).toBe(before);
+    expect(existsSync(join(dataDir, 'console.lock'))).toBe(false);
+    expect(existsSync(join(dataDir, 'pgdata'))).toBe(false);
   });
 });
