@@ -298,6 +298,8 @@ export const MESSAGES = {
     invalidRequest: 'The request is not valid.',
     internal: 'Something went wrong on our side. Please try again.',
     concurrentChange: 'Another change to the same records happened at the same moment, and nothing was saved. Please try again.',
+    duplicate: 'The same value was just saved by another request, so nothing was changed.',
+    busy: 'Too many of these are running at the moment. Please try again in a few seconds.',
   },
   /** Labels of the application shell. */
   shell: {
