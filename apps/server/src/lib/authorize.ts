@@ -1,9 +1,18 @@
-import { can, isInSubtree, type Actor, type Permission } from '@console/domain';
-import { ForbiddenError, NotFoundError } from './errors.ts';
+import { MESSAGES, can, frozenStanding, isInSubtree, type Actor, type Permission } from '@console/domain';
+import { AppError, ForbiddenError, NotFoundError } from './errors.ts';
 
 /** 403 unless the caller's role holds the permission. */
 export function requirePermission(actor: Actor, permission: Permission): void {
   if (!can(actor.role, permission)) throw new ForbiddenError();
+}
+
+/**
+ * 403 (`organization_suspended` or `organization_inactive`) for a person whose organization,
+ * or one above it, is suspended or inactive: they may read, but change nothing.
+ */
+export function requireWritable(actor: Actor): void {
+  const frozen = frozenStanding(actor);
+  if (frozen) throw new AppError(403, `organization_${frozen.status}`, MESSAGES.organizations.frozen(frozen.status, frozen.where));
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import type { OrgStatus, OrgType } from '@console/domain';
 import type { DB } from '../db/schema.ts';
@@ -11,7 +11,15 @@ export interface Caller {
   email: string;
   role: string;
   sessionId: string;
-  organization: { id: string; name: string; org_type: OrgType; status: OrgStatus; path: string };
+  organization: {
+    id: string;
+    name: string;
+    org_type: OrgType;
+    status: OrgStatus;
+    path: string;
+    /** The nearest organization above that is not active, if any: its subtree (this one too) is frozen. */
+    ancestor_status: OrgStatus | null;
+  };
 }
 
 declare module 'fastify' {
@@ -55,6 +63,10 @@ export function createAuthenticator(db: Kysely<DB>, tokens: TokenService) {
         'o.status as org_status',
         'o.path',
         'o.deleted_at as org_deleted_at',
+        // The ancestors are read through the materialized path: primary-key lookups, three at most.
+        sql<OrgStatus | null>`(select a.status from organizations a
+          where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
+          order by length(a.path) desc limit 1)`.as('ancestor_status'),
       ])
       .where('u.id', '=', userId)
       .executeTakeFirst();
@@ -73,6 +85,7 @@ export function createAuthenticator(db: Kysely<DB>, tokens: TokenService) {
         org_type: row.org_type,
         status: row.org_status,
         path: row.path,
+        ancestor_status: row.ancestor_status,
       },
     };
   };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, preHandlerAsyncHookHandler } from 'fastify';
 import { can, type Endpoint, type ReplyOf, type ValidatedOf } from '@console/domain';
 import { callerOf, type Caller } from './caller.ts';
+import { requireWritable } from './authorize.ts';
 import { ForbiddenError } from './errors.ts';
 
 /** The request a handler receives: the endpoint's validated parts, and the caller for session routes. */
@@ -60,6 +61,8 @@ function register<E extends Endpoint>(
   if (endpoint.auth === 'session') {
     preHandler.push(async (request) => {
       await authenticate(request);
+      // Every session route that changes something: never for the people of a frozen organization.
+      if (endpoint.method !== 'GET') requireWritable(callerOf(request));
       if (endpoint.permission && !can(callerOf(request).role, endpoint.permission)) throw new ForbiddenError();
     });
   }

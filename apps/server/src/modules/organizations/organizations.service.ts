@@ -4,6 +4,7 @@ import {
   TREE_CHILDREN_LIMIT,
   TREE_DESCENDANT_COUNT_CAP,
   childTypeOf,
+  mayChangeOrganizationStatus,
   mayCreateChildOrganization,
   mayDeleteOrganization,
   mayEditOrganization,
@@ -21,7 +22,7 @@ import type { DB, Executor } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { requireInSubtree } from '../../lib/authorize.ts';
-import { ForbiddenError, RuleError } from '../../lib/errors.ts';
+import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import { likeEscape } from '../../lib/sql.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 
@@ -234,6 +235,10 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
+        // The insert's foreign key waited for a deletion of the parent under way: read the
+        // parent only now, so a child is never created under an organization deleted meanwhile.
+        const parent = await trx.selectFrom('organizations').select('deleted_at').where('id', '=', caller.organization.id).executeTakeFirstOrThrow();
+        if (parent.deleted_at) throw new NotFoundError(m.notFound);
         await trx.insertInto('organization_billing_settings').values({ organization_id: created.id }).execute();
         await writeAudit(trx, {
           actorUserId: caller.userId,
@@ -254,6 +259,10 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
       return db.transaction().execute(async (trx) => {
         const target = await visible(caller, id, trx);
         if (!mayEditOrganization(caller, target)) throw new ForbiddenError(m.onlyOwnOrDirectChild);
+        // Sending the status an organization already has changes nothing, so it needs no right.
+        if (input.status !== undefined && input.status !== target.status && !mayChangeOrganizationStatus(caller, target)) {
+          throw new ForbiddenError(m.statusOnlyParentAdmins);
+        }
         const changes = {
           ...(input.name !== undefined && { name: input.name }),
           ...(input.description !== undefined && { description: input.description || null }),
@@ -283,24 +292,39 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
 
     /**
      * A soft delete, by admins of the parent only, of an organization that has no live
-     * children, no active users and no credits left.
+     * children, no active users and no credits left. Its balance row is locked first, then
+     * its own row, the order every movement takes (balance rows, then the organizations'
+     * rows through the ledger's foreign key), so a deletion and a movement never wait on
+     * each other in a cycle; everything is read again once both are held.
      */
     async remove(caller: Caller, id: string, info: ClientInfo): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const target = await visible(caller, id, trx);
         if (!mayDeleteOrganization(caller, target)) throw new ForbiddenError(m.deleteOnlyParentAdmins);
-        // Lock the row: a child created or credits moved meanwhile would wait, then see it gone.
-        await trx.selectFrom('organizations').select('id').where('id', '=', target.id).forUpdate().execute();
+        const balance = await trx
+          .selectFrom('organization_billing_settings')
+          .select('credit_balance')
+          .where('organization_id', '=', target.id)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        // A child created meanwhile waits on this lock (its foreign key), then sees the parent gone.
+        const live = await trx
+          .selectFrom('organizations')
+          .select('id')
+          .where('id', '=', target.id)
+          .where('deleted_at', 'is', null)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!live) throw new NotFoundError(m.notFound);
         const blockers = await trx
           .selectNoFrom([
             sql<boolean>`exists (select 1 from organizations where parent_org_id = ${target.id} and deleted_at is null)`.as('children'),
             sql<boolean>`exists (select 1 from users where organization_id = ${target.id} and status = 'active' and deleted_at is null)`.as('users'),
-            sql<boolean>`(select credit_balance <> 0 from organization_billing_settings where organization_id = ${target.id} for update)`.as('balance'),
           ])
           .executeTakeFirstOrThrow();
         if (blockers.children) throw new RuleError(m.deleteHasChildren);
         if (blockers.users) throw new RuleError(m.deleteHasActiveUsers);
-        if (blockers.balance) throw new RuleError(m.deleteHasBalance);
+        if (balance.credit_balance !== '0.00') throw new RuleError(m.deleteHasBalance);
         await trx
           .updateTable('organizations')
           .set({ deleted_at: sql`now()`, updated_at: sql`now()` })
