@@ -184,7 +184,7 @@ export const invitationsEndpoints = {
   accept: endpoint({
     method: 'POST',
     path: '/invitations/accept',
-    summary: 'Read an invitation token: register, sign in first, or join (with a bearer)',
+    summary: 'Read an invitation token: register, sign in first, or (with a bearer) see the move and join with confirm',
     tags: ['invitations'],
     auth: 'public',
     body: acceptInvitationSchema,

@@ -21,10 +21,11 @@ export const invitationQueries = {
 
 /**
  * Reads an invitation token, with the session's bearer when signed in: the invitee must
- * register, sign in first, or has joined.
+ * register, sign in first, or confirm leaving their organization for the invitation's.
+ * Only with `confirm` does a signed-in invitee move.
  */
-export function acceptInvitation(token: string) {
-  return call(endpoints.accept, { body: { token } });
+export function acceptInvitation(token: string, confirm = false) {
+  return call(endpoints.accept, { body: confirm ? { token, confirm } : { token } });
 }
 
 function useInvitationsMutation<T, R>(mutationFn: (input: T) => Promise<R>) {

@@ -56,9 +56,21 @@ export type InvitationList = z.infer<typeof invitationListSchema>;
 export const invitationResponseSchema = z.object({ invitation: invitationSchema });
 export const invitationLinkSchema = z.object({ invitation: invitationSchema, link: z.string() });
 
-export const acceptInvitationSchema = z.object({ token: z.string().min(1, MESSAGES.invitations.invalidLink).max(200) });
+export const acceptInvitationSchema = z.object({
+  token: z.string().min(1, MESSAGES.invitations.invalidLink).max(200),
+  /**
+   * A signed-in invitee's consent to leave their organization for the invitation's:
+   * without it acceptance only answers what would change.
+   */
+  confirm: z.boolean().optional(),
+});
+export type AcceptInvitationInput = z.input<typeof acceptInvitationSchema>;
 
-/** What acceptance answers: register, sign in first, or done. */
+/** One side of a move: an organization and the role held in it. */
+export const membershipSchema = z.object({ organizationId: z.uuid(), organizationName: z.string(), role: z.string() });
+export type Membership = z.infer<typeof membershipSchema>;
+
+/** What acceptance answers: register, sign in first, confirm the move, or done. */
 export const acceptResultSchema = z.discriminatedUnion('result', [
   z.object({
     result: z.literal('requires_registration'),
@@ -70,6 +82,16 @@ export const acceptResultSchema = z.discriminatedUnion('result', [
     role: z.string(),
   }),
   z.object({ result: z.literal('requires_login'), requiresLogin: z.literal(true), email: z.string() }),
+  z.object({
+    result: z.literal('requires_confirmation'),
+    requiresConfirmation: z.literal(true),
+    email: z.string(),
+    invitationId: z.uuid(),
+    /** What the invitee leaves. */
+    from: membershipSchema,
+    /** What the invitee joins. */
+    to: membershipSchema,
+  }),
   z.object({ result: z.literal('accepted'), organizationId: z.uuid(), organizationName: z.string(), role: z.string() }),
 ]);
 export type AcceptResult = z.infer<typeof acceptResultSchema>;

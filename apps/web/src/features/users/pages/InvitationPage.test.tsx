@@ -7,7 +7,9 @@ import { sessionStore } from '@/lib/session-store';
 import { OWN_ORG } from '@/test/user-data';
 
 const t = MESSAGES.teamPages;
+const m = MESSAGES.invitations;
 const INVITATION_ID = '00000000-0000-4000-8000-0000000000ee';
+const OTHER_ORG = '00000000-0000-4000-8000-0000000000bb';
 
 // The page is a lazy chunk: load it once before the first test's clock starts.
 beforeAll(() => Promise.all([import('./InvitationPage'), import('@/features/auth/pages/LoginPage')]), 30_000);
@@ -20,6 +22,16 @@ const registration = {
   organizationId: OWN_ORG,
   organizationName: 'Acme Corporation',
   role: 'tenant_user',
+};
+
+/** A signed-in invitee is asked before moving: what they leave, what they join. */
+const confirmation = {
+  result: 'requires_confirmation',
+  requiresConfirmation: true,
+  email: 'alice@example.test',
+  invitationId: INVITATION_ID,
+  from: { organizationId: OWN_ORG, organizationName: 'Acme Corporation', role: 'tenant_user' },
+  to: { organizationId: OTHER_ORG, organizationName: 'Beta Tenant', role: 'tenant_manager' },
 };
 
 describe('invitation page', { timeout: 20_000 }, () => {
@@ -118,20 +130,65 @@ describe('invitation page', { timeout: 20_000 }, () => {
     expect(await screen.findByText(MESSAGES.auth.pendingInvitationNotice)).toBeInTheDocument();
   });
 
-  it('accepts at once for the signed-in invitee, with the bearer, and refreshes the session', async () => {
+  it('asks the signed-in invitee to confirm, naming what they leave and join, and joins only on Join', async () => {
     const session = makeSession();
     const refreshed = makeSession({ tokenId: 'second' });
-    let bearer: string | undefined;
-    mockApi({
-      'POST /api/invitations/accept': ({ headers }) => {
-        bearer = headers.get('Authorization') ?? undefined;
-        return json(200, { result: 'accepted', organizationId: OWN_ORG, organizationName: 'Acme Corporation', role: 'tenant_user' });
+    const bearers: (string | null)[] = [];
+    const api = mockApi({
+      'POST /api/invitations/accept': ({ headers, body }) => {
+        bearers.push(headers.get('Authorization'));
+        return (body as { confirm?: boolean }).confirm
+          ? json(200, { result: 'accepted', organizationId: OTHER_ORG, organizationName: 'Beta Tenant', role: 'tenant_manager' })
+          : json(200, confirmation);
       },
       'POST /api/auth/refresh': () => json(200, refreshed),
     });
+    sessionStorage.setItem(UI.pendingInvitationKey, 'tok-4');
     renderApp('/invitation?token=tok-4', { session });
-    expect(await screen.findByText(t.acceptJoined('Acme Corporation'))).toBeInTheDocument();
-    expect(bearer).toBe(`Bearer ${session.access_token}`);
+    const user = userEvent.setup();
+    expect(await screen.findByText(m.confirmMove('Acme Corporation', 'tenant user', 'Beta Tenant', 'tenant manager'))).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: m.confirmTitle })).toBeInTheDocument();
+    // Nothing was accepted yet: the first call carries no confirmation.
+    expect(api.bodiesOf('POST /api/invitations/accept')).toEqual([{ token: 'tok-4' }]);
+    expect(sessionStore.accessToken()).toBe(session.access_token);
+
+    await user.click(screen.getByRole('button', { name: m.join }));
+    expect(await screen.findByText(t.acceptJoined('Beta Tenant'))).toBeInTheDocument();
+    expect(api.bodiesOf('POST /api/invitations/accept')).toEqual([{ token: 'tok-4' }, { token: 'tok-4', confirm: true }]);
+    expect(bearers).toEqual([`Bearer ${session.access_token}`, `Bearer ${session.access_token}`]);
     expect(sessionStore.accessToken()).toBe(refreshed.access_token);
+    expect(sessionStorage.getItem(UI.pendingInvitationKey)).toBeNull();
+  });
+
+  it('Cancel keeps the invitee where they are and sends no confirmation', async () => {
+    const session = makeSession();
+    const api = mockApi({ 'POST /api/invitations/accept': () => json(200, confirmation) });
+    sessionStorage.setItem(UI.pendingInvitationKey, 'tok-5');
+    renderApp('/invitation?token=tok-5', { session });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: m.cancel }));
+    expect(await screen.findByText(m.declined('Acme Corporation'))).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: MESSAGES.shell.nav.dashboard })).toHaveAttribute('href', '/dashboard');
+    expect(api.bodiesOf('POST /api/invitations/accept')).toEqual([{ token: 'tok-5' }]);
+    expect(sessionStore.accessToken()).toBe(session.access_token);
+    expect(sessionStorage.getItem(UI.pendingInvitationKey)).toBeNull();
+  });
+
+  it('shows why joining was refused after Join', async () => {
+    mockApi({
+      'POST /api/invitations/accept': ({ body }) =>
+        (body as { confirm?: boolean }).confirm ? apiError(422, 'rule_violated', MESSAGES.users.lastAdmin) : json(200, confirmation),
+    });
+    renderApp('/invitation?token=tok-6', { session: makeSession() });
+    await userEvent.setup().click(await screen.findByRole('button', { name: m.join }));
+    expect(await screen.findByText(MESSAGES.users.lastAdmin)).toBeInTheDocument();
+    expect(screen.getByText('rule_violated')).toBeInTheDocument();
+  });
+
+  it('says so when an account for the e-mail has superseded the invitation', async () => {
+    mockApi({ 'POST /api/invitations/accept': () => apiError(409, 'invitation_superseded', m.superseded) });
+    renderApp('/invitation?token=tok-7', { session: null });
+    expect(await screen.findByText(m.superseded)).toBeInTheDocument();
+    expect(screen.getByText('invitation_superseded')).toBeInTheDocument();
   });
 });

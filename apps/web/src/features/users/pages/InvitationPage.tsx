@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, registrationFormSchema, TIMING } from '@console/domain';
+import { MESSAGES, registrationFormSchema, roleLabel, TIMING, type AcceptResult, type Membership } from '@console/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, CheckCircle2, Loader2 } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
@@ -15,9 +15,10 @@ import { acceptInvitation, useRegisterInvitation } from '@/api/invitations';
 import { ApiError, refreshSession } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
-import { rememberInvitation } from '@/lib/pending-invitation';
+import { forgetInvitation, rememberInvitation } from '@/lib/pending-invitation';
 
 const t = MESSAGES.teamPages;
+const m = MESSAGES.invitations;
 
 type RegistrationForm = z.infer<typeof registrationFormSchema>;
 
@@ -26,6 +27,8 @@ type State =
   | { kind: 'registration'; email: string; organizationName: string }
   | { kind: 'success'; organizationName: string }
   | { kind: 'requires_login'; email: string }
+  | { kind: 'confirm'; from: Membership; to: Membership; joining: boolean }
+  | { kind: 'declined'; organizationName: string }
   | { kind: 'error'; message: string; code: string; status: number | null };
 
 function errorState(error: unknown): State {
@@ -36,7 +39,10 @@ function errorState(error: unknown): State {
   return { kind: 'error', message, code: 'unknown', status: null };
 }
 
-/** /invitation and /auth/accept-invitation: reads `token` and accepts, registers or sends to sign-in. */
+/**
+ * /invitation and /auth/accept-invitation: reads `token` and registers, sends to sign-in,
+ * or asks a signed-in invitee to confirm leaving their organization before joining.
+ */
 export default function InvitationPage() {
   const [searchParams] = useSearchParams();
   const [token] = useState(() => searchParams.get('token'));
@@ -48,28 +54,42 @@ export default function InvitationPage() {
   );
   const started = useRef(false);
 
+  const settle = useCallback(async (result: AcceptResult) => {
+    if (result.result === 'requires_registration') {
+      setState({ kind: 'registration', email: result.email, organizationName: result.organizationName });
+    } else if (result.result === 'requires_login') {
+      // Kept for the login page, which takes it up right after signing in.
+      rememberInvitation(token);
+      setState({ kind: 'requires_login', email: result.email });
+    } else if (result.result === 'requires_confirmation') {
+      setState({ kind: 'confirm', from: result.from, to: result.to, joining: false });
+    } else {
+      forgetInvitation(token);
+      // The organization and role changed: take a token with the new claims.
+      await refreshSession();
+      await queryClient.invalidateQueries();
+      setState({ kind: 'success', organizationName: result.organizationName });
+    }
+  }, [token, queryClient]);
+
   useEffect(() => {
-    // Wait for the start-up session check: a signed-in invitee sends the bearer and joins at once.
+    // Wait for the start-up session check: a signed-in invitee sends the bearer and is asked to confirm.
     if (!token || status === 'loading' || started.current) return;
     started.current = true;
-    acceptInvitation(token).then(
-      async (result) => {
-        if (result.result === 'requires_registration') {
-          setState({ kind: 'registration', email: result.email, organizationName: result.organizationName });
-        } else if (result.result === 'requires_login') {
-          // Kept for the login page, which accepts it right after signing in.
-          rememberInvitation(token);
-          setState({ kind: 'requires_login', email: result.email });
-        } else {
-          // The organization and role changed: take a token with the new claims.
-          await refreshSession();
-          await queryClient.invalidateQueries();
-          setState({ kind: 'success', organizationName: result.organizationName });
-        }
-      },
-      (error: unknown) => setState(errorState(error)),
-    );
-  }, [token, status, queryClient]);
+    acceptInvitation(token).then(settle).catch((error: unknown) => setState(errorState(error)));
+  }, [token, status, settle]);
+
+  function join() {
+    if (!token || state.kind !== 'confirm') return;
+    setState({ ...state, joining: true });
+    acceptInvitation(token, true).then(settle).catch((error: unknown) => setState(errorState(error)));
+  }
+
+  /** The invitee stays; the invitation stays open on the server until it expires. */
+  function decline(organizationName: string) {
+    forgetInvitation(token);
+    setState({ kind: 'declined', organizationName });
+  }
 
   useEffect(() => {
     if (state.kind !== 'success' && state.kind !== 'requires_login') return;
@@ -111,6 +131,43 @@ export default function InvitationPage() {
                 </h1>
               </CardTitle>
               <CardDescription role="status">{t.acceptJoined(state.organizationName)}</CardDescription>
+            </CardHeader>
+            <CardFooter>
+              <Button asChild className="w-full">
+                <Link to={PATHS.dashboard} replace>
+                  {MESSAGES.shell.nav.dashboard}
+                </Link>
+              </Button>
+            </CardFooter>
+          </>
+        )}
+        {state.kind === 'confirm' && (
+          <>
+            <CardHeader>
+              <CardTitle asChild>
+                <h1>{m.confirmTitle}</h1>
+              </CardTitle>
+              <CardDescription>
+                {m.confirmMove(state.from.organizationName, roleLabel(state.from.role), state.to.organizationName, roleLabel(state.to.role))}
+              </CardDescription>
+            </CardHeader>
+            <CardFooter className="flex flex-col gap-2 sm:flex-row">
+              <Button variant="outline" className="w-full sm:flex-1" disabled={state.joining} onClick={() => decline(state.from.organizationName)}>
+                {m.cancel}
+              </Button>
+              <Button className="w-full sm:flex-1" disabled={state.joining} onClick={join}>
+                {state.joining ? m.joining : m.join}
+              </Button>
+            </CardFooter>
+          </>
+        )}
+        {state.kind === 'declined' && (
+          <>
+            <CardHeader>
+              <CardTitle asChild>
+                <h1>{m.declinedTitle}</h1>
+              </CardTitle>
+              <CardDescription role="status">{m.declined(state.organizationName)}</CardDescription>
             </CardHeader>
             <CardFooter>
               <Button asChild className="w-full">
