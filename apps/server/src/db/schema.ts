@@ -131,6 +131,8 @@ export interface InvitationsTable {
   accepted_at: NullableTimestamp;
   accepted_user_id: string | null;
   revoked_at: NullableTimestamp;
+  /** Set with status revoked: the accepted invitation that made this one no longer apply. */
+  superseded_by: string | null;
 }
 
 export interface CreditLedgerEntriesTable {

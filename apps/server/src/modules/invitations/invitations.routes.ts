@@ -21,7 +21,7 @@ export function invitationsRoutes({ invitations, authenticate, config, rateLimit
       async ({ body, raw }) => {
         // Signed in or not: a bad or expired bearer is treated as signed out.
         await authenticate(raw).catch(() => undefined);
-        return invitations.accept(body.token, raw.caller, clientInfo(raw));
+        return invitations.accept(body.token, body.confirm === true, raw.caller, clientInfo(raw));
       },
       { onRequest: [publicLimit] },
     );

@@ -19,7 +19,7 @@ import type { DB, Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { requireInSubtree } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { AppError, ConflictError, ForbiddenError, RuleError } from '../../lib/errors.ts';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mail.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { hashPassword, hashToken, randomToken } from '../../lib/secrets.ts';
@@ -60,6 +60,7 @@ function invitationQuery(db: Executor) {
       'i.created_at',
       'i.expires_at',
       'i.accepted_at',
+      'i.superseded_by',
     ]);
 }
 
@@ -88,12 +89,28 @@ function toInvitation(row: InvitationRow): Invitation {
   };
 }
 
+const UNUSABLE = {
+  invitation_invalid: 404,
+  invitation_expired: 410,
+  invitation_revoked: 410,
+  invitation_used: 410,
+  invitation_organization_deleted: 410,
+  // An account for the e-mail was created or moved since: the state it was made for is gone.
+  invitation_superseded: 409,
+} as const;
+
 /** Why a token cannot be used: the acceptance page shows the reason. */
 export class InvitationUnusableError extends AppError {
-  constructor(code: 'invitation_invalid' | 'invitation_expired' | 'invitation_revoked' | 'invitation_used', message: string) {
-    super(code === 'invitation_invalid' ? 404 : 410, code, message);
+  constructor(code: keyof typeof UNUSABLE, message: string) {
+    super(UNUSABLE[code], code, message);
   }
 }
+
+/**
+ * The advisory lock class under which account creation and moves for one e-mail take
+ * turns (the second key is the hash of the lowercased e-mail).
+ */
+const EMAIL_LOCK_CLASS = 0x1a71;
 
 const expiry = () => new Date(Date.now() + SESSION.invitationTtlSeconds * 1000);
 
@@ -137,23 +154,49 @@ export function createInvitationsService({ db, organizations, users, auth, maile
     return token;
   }
 
-  /** The invitation behind a token, locked, or the reason it cannot be used. */
+  /**
+   * The invitation behind a token, or the reason it cannot be used. Locks in a fixed order:
+   * the invitation's e-mail (registrations and moves of one e-mail take turns), its
+   * organization (shared: a deletion, which locks the organization first, waits or is
+   * seen), then the invitation; every fact is read after the locks.
+   */
   async function usable(trx: Transaction<DB>, token: string) {
-    const row = await invitationQuery(trx).where('i.token_hash', '=', hashToken(token)).forUpdate('i').executeTakeFirst();
-    if (!row || row.org_deleted_at) throw new InvitationUnusableError('invitation_invalid', m.invalidLink);
+    const tokenHash = hashToken(token);
+    const found = await trx.selectFrom('invitations').select(['email', 'organization_id']).where('token_hash', '=', tokenHash).executeTakeFirst();
+    if (!found) throw new InvitationUnusableError('invitation_invalid', m.invalidLink);
+    await sql`select pg_advisory_xact_lock(${sql.lit(EMAIL_LOCK_CLASS)}, hashtext(${found.email.toLowerCase()}))`.execute(trx);
+    await trx.selectFrom('organizations').select('id').where('id', '=', found.organization_id).forShare().execute();
+    const row = await invitationQuery(trx).where('i.token_hash', '=', tokenHash).forUpdate('i').executeTakeFirst();
+    if (!row) throw new InvitationUnusableError('invitation_invalid', m.invalidLink);
+    // Whatever became of the invitation itself, nobody joins a deleted organization.
+    if (row.org_deleted_at) throw new InvitationUnusableError('invitation_organization_deleted', m.organizationDeleted);
     const status = effectiveStatus(row);
     if (status === 'expired') throw new InvitationUnusableError('invitation_expired', m.expired);
+    if (status === 'revoked' && row.superseded_by) throw new InvitationUnusableError('invitation_superseded', m.superseded);
     if (status === 'revoked') throw new InvitationUnusableError('invitation_revoked', m.revoked);
     if (status === 'accepted') throw new InvitationUnusableError('invitation_used', m.used);
     return row;
   }
 
-  async function markAccepted(trx: Transaction<DB>, id: string, userId: string) {
+  /**
+   * Marks the invitation accepted and ends the other pending invitations for its e-mail:
+   * an account now exists for it, so they are revoked as superseded by this one.
+   */
+  async function markAccepted(trx: Transaction<DB>, row: InvitationRow, userId: string): Promise<string[]> {
     await trx
       .updateTable('invitations')
       .set({ status: 'accepted', accepted_at: sql`now()`, accepted_user_id: userId })
-      .where('id', '=', id)
+      .where('id', '=', row.id)
       .execute();
+    const superseded = await trx
+      .updateTable('invitations')
+      .set({ status: 'revoked', revoked_at: sql`now()`, superseded_by: row.id })
+      .where(sql`lower(email)`, '=', row.email.toLowerCase())
+      .where('status', '=', 'pending')
+      .where('id', '<>', row.id)
+      .returning('id')
+      .execute();
+    return superseded.map((s) => s.id);
   }
 
   return {
@@ -166,7 +209,13 @@ export function createInvitationsService({ db, organizations, users, auth, maile
 
       const token = randomToken();
       const invitation = await db.transaction().execute(async (trx) => {
-        if (await users.findByEmail(input.email, trx)) throw new ConflictError(m.accountExists);
+        // Locked shared: a deletion under way finishes first and is seen, or waits for this.
+        const live = await trx.selectFrom('organizations').select('id').where('id', '=', org.id).where('deleted_at', 'is', null).forShare().executeTakeFirst();
+        if (!live) throw new NotFoundError(MESSAGES.organizations.notFound);
+        // Whether the e-mail has an account elsewhere changes nothing here, so the answer
+        // reveals nothing; a member of this very organization is within the inviter's reach.
+        const account = await users.findByEmail(input.email, trx);
+        if (account?.organization_id === org.id) throw new ConflictError(m.alreadyMember);
         const pending = await trx
           .selectFrom('invitations')
           .select(['id', 'expires_at'])
@@ -178,6 +227,8 @@ export function createInvitationsService({ db, organizations, users, auth, maile
         if (pending && pending.expires_at > new Date()) throw new ConflictError(m.alreadyPending);
         // An expired pending invitation gives way to the new one.
         if (pending) await trx.updateTable('invitations').set({ status: 'revoked', revoked_at: sql`now()` }).where('id', '=', pending.id).execute();
+        // One pending invitation per e-mail and organization: of requests racing past the
+        // check above, the first insert wins and the others, waiting on it, insert nothing.
         const created = await trx
           .insertInto('invitations')
           .values({
@@ -190,8 +241,10 @@ export function createInvitationsService({ db, organizations, users, auth, maile
             invited_by: caller.userId,
             expires_at: expiry(),
           })
+          .onConflict((oc) => oc.doNothing())
           .returning('id')
-          .executeTakeFirstOrThrow();
+          .executeTakeFirst();
+        if (!created) throw new ConflictError(m.alreadyPending);
         await writeAudit(trx, {
           actorUserId: caller.userId,
           organizationId: org.id,
@@ -267,9 +320,10 @@ export function createInvitationsService({ db, organizations, users, auth, maile
 
     /**
      * Reads a token: a new e-mail must register; an existing account must sign in; the
-     * signed-in invitee joins the organization with the role, in one transaction.
+     * signed-in invitee is told what they leave and what they join, and only with `confirm`
+     * moves into the organization with the role, in one transaction.
      */
-    async accept(token: string, caller: Caller | null, info: ClientInfo): Promise<AcceptResult> {
+    async accept(token: string, confirm: boolean, caller: Caller | null, info: ClientInfo): Promise<AcceptResult> {
       return db.transaction().execute(async (trx) => {
         const row = await usable(trx, token);
         const account = await users.findByEmail(row.email, trx);
@@ -286,9 +340,29 @@ export function createInvitationsService({ db, organizations, users, auth, maile
         }
         if (!caller) return { result: 'requires_login', requiresLogin: true, email: row.email };
         if (caller.userId !== account.id) throw new ForbiddenError(m.otherAccount);
+        // A role within the own organization changes through the role rules, not a link.
+        if (account.organization_id === row.organization_id) throw new ConflictError(m.alreadyInOrganization);
+        if (!confirm) {
+          return {
+            result: 'requires_confirmation',
+            requiresConfirmation: true,
+            email: row.email,
+            invitationId: row.id,
+            from: { organizationId: account.organization_id, organizationName: caller.organization.name, role: account.role },
+            to: { organizationId: row.organization_id, organizationName: row.organization_name, role: row.role },
+          };
+        }
         await users.assignMembership(trx, account, row.organization_id, row.role);
-        await markAccepted(trx, row.id, account.id);
-        await writeAudit(trx, { actorUserId: account.id, organizationId: row.organization_id, action: 'invitation.accept', targetType: 'invitation', targetId: row.id, details: { role: row.role, from_organization_id: account.organization_id }, ...info });
+        const superseded = await markAccepted(trx, row, account.id);
+        await writeAudit(trx, {
+          actorUserId: account.id,
+          organizationId: row.organization_id,
+          action: 'invitation.accept',
+          targetType: 'invitation',
+          targetId: row.id,
+          details: { role: row.role, from_organization_id: account.organization_id, from_role: account.role, superseded },
+          ...info,
+        });
         return { result: 'accepted', organizationId: row.organization_id, organizationName: row.organization_name, role: row.role };
       });
     },
@@ -298,7 +372,8 @@ export function createInvitationsService({ db, organizations, users, auth, maile
       const passwordHash = await hashPassword(password);
       return db.transaction().execute(async (trx) => {
         const row = await usable(trx, token);
-        if (await users.findByEmail(row.email, trx)) throw new ConflictError(MESSAGES.invitations.accountExists);
+        // An invitation made for an existing account is accepted by signing in.
+        if (await users.findByEmail(row.email, trx)) throw new ConflictError(m.accountExists);
         const user = await users.insert(trx, {
           email: row.email,
           password_hash: passwordHash,
@@ -308,8 +383,8 @@ export function createInvitationsService({ db, organizations, users, auth, maile
           organization_id: row.organization_id,
           invited_at: row.created_at,
         });
-        await markAccepted(trx, row.id, user.id);
-        await writeAudit(trx, { actorUserId: user.id, organizationId: row.organization_id, action: 'invitation.register', targetType: 'invitation', targetId: row.id, details: { role: row.role }, ...info });
+        const superseded = await markAccepted(trx, row, user.id);
+        await writeAudit(trx, { actorUserId: user.id, organizationId: row.organization_id, action: 'invitation.register', targetType: 'invitation', targetId: row.id, details: { role: row.role, superseded }, ...info });
         return auth.startSession(trx, user.id, info);
       });
     },

@@ -54,7 +54,8 @@ describe('inviting', () => {
     await invite('A1.admin', person('twice@new.test', 'agency_user'));
     const before = await invitationCount();
     const cases: [string, Record<string, unknown>, number, string | null][] = [
-      ['A1.admin', person('TAKEN@new.test', 'agency_user'), 409, MESSAGES.invitations.accountExists],
+      // A member of the very organization invited into (within the inviter's reach).
+      ['A1.admin', person('TAKEN@new.test', 'agency_user'), 409, MESSAGES.invitations.alreadyMember],
       ['A1.admin', person('twice@new.test', 'agency_manager'), 409, MESSAGES.invitations.alreadyPending],
       ['A1.admin', person('x@new.test', 'tenant_user'), 422, MESSAGES.users.roleNotForOrgType('tenant_user', 'agency')],
       ['A1.manager', person('x@new.test', 'agency_admin'), 403, MESSAGES.users.roleAboveOwn],
@@ -136,25 +137,26 @@ describe('accepting', () => {
     expect(users).toHaveLength(0);
   });
 
-  it('asks an existing account to sign in, then moves it with the invitation role', async () => {
+  it('asks an existing account to sign in and confirm, then moves it with the invitation role', async () => {
     await invite('A1.admin', person('mover@new.test', 'agency_user'));
     const first = await mailedToken('mover@new.test');
     await w.t.request('POST', '/api/invitations/register', { token: first, password: 'a-good-password' });
-    // Later the same person is invited into the tenant below.
-    await invite('T1.admin', person('mover@new.test', 'tenant_manager')).then((r) => expect(r.status).toBe(409));
-    // An account exists, so a second invitation cannot be made for it; simulate one made before registration.
-    const pendingToken = 'pending-token-for-mover';
-    await w.t.database.db.insertInto('invitations').values({
-      token_hash: hashToken(pendingToken), email: 'mover@new.test', first_name: 'Nora', last_name: 'Newcomer', role: 'tenant_manager',
-      organization_id: w.world.orgs.T1.id, expires_at: new Date(Date.now() + 86_400_000),
-    }).execute();
+    // Later the same person is invited into the tenant below: an account is invited like anyone.
+    await invite('T1.admin', person('mover@new.test', 'tenant_manager')).then((r) => expect(r.status).toBe(201));
+    const pendingToken = await mailedToken('mover@new.test');
     const anonymous = await w.t.request('POST', '/api/invitations/accept', { token: pendingToken });
     expect(anonymous.body).toEqual({ result: 'requires_login', requiresLogin: true, email: 'mover@new.test' });
-    const stranger = await w.t.request('POST', '/api/invitations/accept', { token: pendingToken }, { token: await as('A1.user') });
+    const stranger = await w.t.request('POST', '/api/invitations/accept', { token: pendingToken, confirm: true }, { token: await as('A1.user') });
     expect(stranger.status).toBe(403);
     expect(stranger.body.error.message).toBe(MESSAGES.invitations.otherAccount);
     const { token } = await w.t.signIn('mover@new.test', 'a-good-password');
-    const accepted = await w.t.request('POST', '/api/invitations/accept', { token: pendingToken }, { token });
+    const asked = await w.t.request('POST', '/api/invitations/accept', { token: pendingToken }, { token });
+    expect(asked.body).toMatchObject({
+      result: 'requires_confirmation',
+      from: { organizationId: w.world.orgs.A1.id, organizationName: 'Agency One', role: 'agency_user' },
+      to: { organizationId: w.world.orgs.T1.id, organizationName: 'Tenant One', role: 'tenant_manager' },
+    });
+    const accepted = await w.t.request('POST', '/api/invitations/accept', { token: pendingToken, confirm: true }, { token });
     expect(accepted.body).toMatchObject({ result: 'accepted', organizationId: w.world.orgs.T1.id, role: 'tenant_manager' });
     const me = await w.t.request('GET', '/api/users/me', undefined, { token });
     expect(me.body).toMatchObject({ role: 'tenant_manager', organization_id: w.world.orgs.T1.id });
