@@ -70,10 +70,12 @@ export function createAuthenticator(db: Kysely<DB>, tokens: TokenService) {
       ])
       .where('u.id', '=', userId)
       .executeTakeFirst();
-    if (!row || row.revoked_at) throw new UnauthorizedError('Session ended', 'session_revoked');
+    if (!row) throw new UnauthorizedError('Session ended', 'session_revoked');
+    // Deactivation also ends the sessions; the person is told why they were signed out.
     if (row.status !== 'active' || row.deleted_at || row.org_deleted_at) {
       throw new UnauthorizedError('Account is not active', 'account_inactive');
     }
+    if (row.revoked_at) throw new UnauthorizedError('Session ended', 'session_revoked');
     request.caller = {
       userId: row.id,
       email: row.email,

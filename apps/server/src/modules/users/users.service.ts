@@ -4,6 +4,7 @@ import {
   ROLE_RANK,
   isOwnOrDirectChild,
   isRoleValidForOrgType,
+  mayActOnRankOf,
   mayGrantRole,
   mayViewPerson,
   roleLevel,
@@ -122,12 +123,39 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
     if (!admins.some((a) => a.id !== userId)) throw new RuleError(m.lastAdmin);
   }
 
+  /** Nobody acts on a person whose role ranks above their own. */
+  function requireRankWithin(caller: Caller, target: { role: string }) {
+    if (!mayActOnRankOf(caller, target)) throw new ForbiddenError(m.higherRank);
+  }
+
+  /**
+   * A person leaving active status loses every access they held, in the same transaction:
+   * each session ends (access and refresh tokens stop at once) and each unused reset link
+   * is voided, so a later reactivation revives none of them.
+   */
+  async function endAccess(trx: Transaction<DB>, userId: string) {
+    await trx
+      .updateTable('refresh_sessions')
+      .set({ revoked_at: sql`now()`, revoked_reason: 'deactivated' })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    await trx
+      .updateTable('one_time_tokens')
+      .set({ used_at: sql`now()` })
+      .where('user_id', '=', userId)
+      .where('purpose', '=', 'password_reset')
+      .where('used_at', 'is', null)
+      .execute();
+  }
+
   const isAdminRole = (role: string) => roleLevel(role) === 'admin';
   const isActiveAdmin = (row: { role: string; status: string }) => row.status === 'active' && isAdminRole(row.role);
 
   /**
    * Edits someone: anyone edits themselves; editing another person takes a manager or
-   * above, within reach; only holders of users.delete change a status, never their own.
+   * above, within reach, and never someone of a higher rank; only holders of users.delete
+   * change a status, never their own. Leaving active status ends every session.
    */
   async function update(caller: Caller, id: string, input: UpdateUserInput, info: ClientInfo): Promise<UserProfile> {
     return db.transaction().execute(async (trx) => {
@@ -136,6 +164,7 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
       if (!self) {
         if (roleRank(caller.role) < ROLE_RANK.manager) throw new ForbiddenError(m.onlySelf);
         requireManageable(caller, target);
+        requireRankWithin(caller, target);
       }
       if (input.status !== undefined && input.status !== target.status) {
         if (self) throw new ForbiddenError(m.cannotDeactivateSelf);
@@ -143,6 +172,7 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
         if (input.status === 'inactive' && isActiveAdmin(target)) await requireAnotherAdmin(trx, target.organization_id, target.id);
       }
       await trx.updateTable('users').set({ ...input, updated_at: sql`now()` }).where('id', '=', target.id).execute();
+      if (input.status !== undefined && input.status !== 'active') await endAccess(trx, target.id);
       await writeAudit(trx, {
         actorUserId: caller.userId,
         organizationId: target.organization_id,
@@ -159,14 +189,20 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
   return {
     getProfile,
 
-    /** What sign-in needs: the password hash and whether the account may sign in. */
+    /** What sign-in and recovery need: the stored address, the password hash and whether the account may sign in. */
     async findCredentials(email: string) {
       return db
         .selectFrom('users as u')
         .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-        .select(['u.id', 'u.password_hash', 'u.status', 'u.deleted_at', 'o.deleted_at as org_deleted_at'])
+        .select(['u.id', 'u.email', 'u.password_hash', 'u.status', 'u.deleted_at', 'o.deleted_at as org_deleted_at'])
         .where(sql`lower(u.email)`, '=', email.toLowerCase())
         .executeTakeFirst();
+    },
+
+    /** The password hash of a user, to check the current password before a change. */
+    async passwordHashOf(userId: string, executor: Executor = db): Promise<string | null> {
+      const row = await executor.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+      return row?.password_hash ?? null;
     },
 
     async setPasswordHash(executor: Executor, userId: string, passwordHash: string) {
@@ -270,6 +306,7 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
         const target = await visibleUser(caller, id, trx);
         if (target.id === caller.userId) throw new ForbiddenError(m.cannotChangeOwnRole);
         requireManageable(caller, target);
+        requireRankWithin(caller, target);
         if (!isRoleValidForOrgType(role, target.org_type)) throw new RuleError(m.roleNotForOrgType(role, target.org_type));
         if (!mayGrantRole(caller, role)) throw new ForbiddenError(m.roleAboveOwn);
         if (isActiveAdmin(target) && !isAdminRole(role)) await requireAnotherAdmin(trx, target.organization_id, target.id);
@@ -287,7 +324,7 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
       });
     },
 
-    /** Deactivation: the user can no longer sign in, refresh or use a token. */
+    /** Deactivation: the user can no longer sign in, and every session they held has ended. */
     async deactivate(caller: Caller, id: string, info: ClientInfo): Promise<UserProfile> {
       if (id === caller.userId) throw new ForbiddenError(m.cannotDeactivateSelf);
       return update(caller, id, { status: 'inactive' }, info);
