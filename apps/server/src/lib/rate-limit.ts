@@ -4,20 +4,33 @@ import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { DB } from '../db/schema.ts';
 import { RateLimitedError } from './errors.ts';
 
+/** Expired rows each count removes (besides renewing its own). */
+const SWEEP = 20;
+
 /**
  * A @fastify/rate-limit store over a PostgreSQL table, so every server process behind
  * a load balancer counts against the same limits (an in-process store would let each
  * process grant the full allowance).
+ *
+ * Each count also deletes up to SWEEP expired rows of other keys, in the same statement.
+ * A count adds at most one row, so expired rows cannot pile up: the table holds about the
+ * keys counted within one window, whatever the number of processes or their restarts.
  */
 export function postgresRateLimitStore(db: Kysely<DB>) {
-  let calls = 0;
   return class PostgresRateLimitStore implements FastifyRateLimitStore {
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
       const run = async () => {
-        if (++calls % 1000 === 0) {
-          await db.deleteFrom('rate_limits').where('reset_at', '<', sql<Date>`now()`).execute();
-        }
         const row = await sql<{ count: number; ttl: number }>`
+          with swept as (
+            delete from rate_limits
+            where key in (
+              select key from rate_limits
+              where reset_at < now() and key <> ${key}
+              order by reset_at
+              limit ${SWEEP}
+              for update skip locked
+            )
+          )
           insert into rate_limits (key, count, reset_at)
           values (${key}, 1, now() + ${timeWindow} * interval '1 millisecond')
           on conflict (key) do update set
