@@ -6,6 +6,9 @@ import { SESSION } from '@console/domain';
 import { UnauthorizedError } from './errors.ts';
 
 const ISSUER = 'org-console';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 const AUDIENCE = 'authenticated';
 
 /** The JWT secret: JWT_SECRET, or one generated once and kept in DATA_DIR. */
@@ -74,9 +77,8 @@ export function createTokenService(secret: string, ttlSeconds: number = SESSION.
           // jose lets a token without exp live forever; ours always carry one.
           requiredClaims: ['exp'],
         });
-        if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') {
-          throw new UnauthorizedError('Invalid token claims');
-        }
+        // Ours name the user and the session by uuid; anything else never reaches a query.
+        if (!isUuid(payload.sub) || !isUuid(payload.sid)) throw new UnauthorizedError('Invalid token claims', 'invalid_token');
         return { userId: payload.sub, sessionId: payload.sid };
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired) {

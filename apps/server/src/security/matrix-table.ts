@@ -234,8 +234,12 @@ export const MATRIX: Record<string, MatrixEntry> = {
   // Called only with no or bad bearers: a good one would end the caller's session.
   'POST /api/auth/sign-out': publicRoute(200),
   'POST /api/auth/recover': publicRoute(200, () => ({ email: 'nobody@matrix.test' })),
-  // Without a reset token this is "change my password": any signed-in user, for itself.
-  'POST /api/auth/password': one({ target: null, expect: anyone, call: withBody(() => ({ password: MATRIX_PASSWORD })) }),
+  // Without a reset token this is "change my password": any signed-in user, for itself, with the current password.
+  'POST /api/auth/password': one({
+    target: null,
+    expect: anyone,
+    call: withBody(() => ({ password: MATRIX_PASSWORD, current_password: MATRIX_PASSWORD })),
+  }),
   'POST /api/invitations/accept': publicRoute(404, () => ({ token: 'x'.repeat(43) })),
   'POST /api/invitations/register': publicRoute(404, () => ({ token: 'x'.repeat(43), password: MATRIX_PASSWORD })),
 

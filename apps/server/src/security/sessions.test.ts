@@ -12,6 +12,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SignJWT, decodeJwt } from 'jose';
+import { sql } from 'kysely';
 import { MESSAGES, SESSION } from '@console/domain';
 import { createTestApp, type ApiResponse, type TestApp } from '../test/harness.ts';
 import { houseId, insertUser } from '../test/fixtures.ts';
@@ -44,6 +45,12 @@ function forge(claims: Record<string, unknown>) {
   return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(t.jwtSecret));
 }
 
+/** Dates a refresh cookie's rotation a minute back, past the grace period for concurrent refreshes. */
+async function ageRotation(cookie: string) {
+  const raw = decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1));
+  await t.database.db.updateTable('refresh_tokens').set({ used_at: sql<Date>`now() - interval '1 minute'` }).where('token_hash', '=', hashToken(raw)).execute();
+}
+
 let userCount = 0;
 /** A fresh house user, so one test's revocations never touch another's sessions. */
 async function newUser(password = 'user-password-1') {
@@ -60,6 +67,26 @@ describe('access token expiry', () => {
     // The same claims with a future exp pass: the key and session are right, only exp differs.
     expect((await me(await forge({ ...claims, exp: now + 60 }))).status).toBe(200);
     expectError(await me(await forge({ ...claims, iat: now - 901, exp: now - 1 })), 401, 'token_expired');
+  });
+
+  it('a token with malformed claims is refused with 401, never a 500', async () => {
+    const { token } = await t.signIn(t.admin.email, t.admin.password);
+    const { sub, sid, ...rest } = decodeJwt(token);
+    const exp = Math.floor(Date.now() / 1000) + 600;
+    const variants: Record<string, unknown>[] = [
+      { ...rest, exp, sid },
+      { ...rest, exp, sub },
+      { ...rest, exp, sub: 42, sid },
+      { ...rest, exp, sub, sid: 'not-a-uuid' },
+      { ...rest, exp, sub: 'not-a-uuid', sid },
+      { ...rest, exp, sub, sid: ['x'] },
+      { ...rest, exp, sub: { id: sub }, sid },
+      { ...rest, exp, sub, sid: `${String(sid)}' or '1'='1` },
+      { ...rest, exp, sub, sid: '' },
+    ];
+    for (const claims of variants) expectError(await me(await forge(claims)), 401);
+    // The same claims, well formed, pass: only the malformed one was refused.
+    expect((await me(await forge({ ...rest, exp, sub, sid }))).status).toBe(200);
   });
 
   it('a token without exp is refused even with the right key', async () => {
@@ -102,7 +129,9 @@ describe('refresh rotation', () => {
       expect((await me(access)).status).toBe(200);
     }
 
-    // A cookie two rotations old comes back: the session is taken to be stolen.
+    // A cookie two rotations old comes back, rotated longer ago than the grace period: the
+    // session is taken to be stolen.
+    await ageRotation(cookies[1]!);
     expectError(await refresh(cookies[1]!), 401, 'invalid_refresh_token');
     expectError(await refresh(cookies.at(-1)!), 401);
     expectError(await me(access), 401, 'session_revoked');
@@ -112,6 +141,26 @@ describe('refresh rotation', () => {
     // The user's other session (another browser) carries on.
     expect((await me(other.token)).status).toBe(200);
     expect((await refresh(other.cookie)).status).toBe(200);
+  });
+
+  it('concurrent refreshes with one cookie all get a session (the grace period), and the session lives on', async () => {
+    const user = await newUser();
+    const { cookie, body } = await t.signIn(user.email, user.password);
+    // Eight tabs restore the session from the same cookie at once.
+    const answers = await Promise.all(Array.from({ length: 8 }, () => refresh(cookie)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    for (const answer of answers) {
+      expect((await me(answer.body.access_token)).status).toBe(200);
+      expect(answer.refreshCookie).not.toBe(cookie);
+    }
+    const session = await t.database.db.selectFrom('refresh_sessions').select(['revoked_at']).where('user_id', '=', body.user.id).executeTakeFirstOrThrow();
+    expect(session.revoked_at).toBeNull();
+    // Each tab carries on with its own new cookie.
+    for (const answer of answers) expect((await refresh(answer.refreshCookie!)).status).toBe(200);
+    // The cookie they shared, presented after the grace period, ends the session after all.
+    await ageRotation(cookie);
+    expectError(await refresh(cookie), 401, 'invalid_refresh_token');
+    expectError(await me(answers[0]!.body.access_token), 401, 'session_revoked');
   });
 
   it('a refused refresh clears the cookie', async () => {
@@ -156,7 +205,7 @@ describe('password change and reset end sessions', () => {
     const user = await newUser();
     const current = await t.signIn(user.email, user.password);
     const other = await t.signIn(user.email, user.password);
-    expect((await t.request('POST', '/api/auth/password', { password: 'changed-password-1' }, { token: current.token })).status).toBe(200);
+    expect((await t.request('POST', '/api/auth/password', { password: 'changed-password-1', current_password: user.password }, { token: current.token })).status).toBe(200);
     expectError(await refresh(other.cookie), 401);
     const renewed = await refresh(current.cookie);
     expect(renewed.status).toBe(200);
@@ -173,9 +222,15 @@ describe('password change and reset end sessions', () => {
   });
 });
 
-/** Asks for a reset link and reads the token from the outbox, as the person would. */
+/**
+ * Asks for a reset link and reads the token from the outbox, as the person would. The mail
+ * is sent after the answer, so this waits for it.
+ */
 async function resetToken(email: string): Promise<string> {
+  const mails = () => t.database.db.selectFrom('outbox').select('id').where('to_address', '=', email).execute().then((rows) => rows.length);
+  const before = await mails();
   expect((await t.request('POST', '/api/auth/recover', { email })).status).toBe(200);
+  await expect.poll(mails, { timeout: 10_000 }).toBe(before + 1);
   const { link } = await t.database.db.selectFrom('outbox').select('link').where('to_address', '=', email).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
   return new URL(link!).hash.match(/access_token=([^&]+)/)![1]!;
 }

@@ -13,6 +13,15 @@ const emailKey = (request: FastifyRequest) => {
   return typeof email === 'string' ? email.trim().toLowerCase() : null;
 };
 
+/**
+ * An account's sign-in attempts are counted per client address: guesses from one address
+ * stop there, and nobody can lock the owner, signing in from elsewhere, out of their account.
+ */
+const accountAndAddressKey = (request: FastifyRequest) => {
+  const email = emailKey(request);
+  return email === null ? null : `${email} ${request.ip}`;
+};
+
 export function authRoutes({ auth, authenticate, config, rateLimits }: AppContext): FastifyPluginAsync {
   const secure = config.appUrl.startsWith('https://');
   const send = (reply: FastifyReply, issued: IssuedSession) => sendSession(reply, issued, secure);
@@ -22,12 +31,18 @@ export function authRoutes({ auth, authenticate, config, rateLimits }: AppContex
     const windowSeconds = rateLimits.windowSeconds;
     const signInLimit = limitBy(app, [
       { name: 'sign-in:address', max: rateLimits.signInPerAddress, windowSeconds, key: (r) => r.ip },
-      { name: 'sign-in:email', max: rateLimits.signInPerEmail, windowSeconds, key: emailKey },
+      { name: 'sign-in:email-address', max: rateLimits.signInPerEmail, windowSeconds, key: accountAndAddressKey },
     ]);
     const recoverLimit = limitBy(app, [
       { name: 'recover:address', max: rateLimits.recoverPerAddress, windowSeconds, key: (r) => r.ip },
       { name: 'recover:email', max: rateLimits.recoverPerEmail, windowSeconds, key: emailKey },
     ]);
+    // Checking the current password is a guess like a sign-in: the signed-in account gets as many.
+    const passwordChangeLimit = limitBy(app, [
+      { name: 'password-change:account', max: rateLimits.signInPerEmail, windowSeconds, key: (r) => r.caller?.userId ?? null },
+    ]);
+    // Recovery mail still being sent when the app closes is given a few seconds to finish.
+    app.addHook('onClose', async () => auth.settle());
 
     route(
       endpoints.signIn,
@@ -54,8 +69,11 @@ export function authRoutes({ auth, authenticate, config, rateLimits }: AppContex
 
     route(
       endpoints.recover,
-      async ({ body, raw }) => {
-        await auth.recover(body.email, clientInfo(raw));
+      async ({ body, raw }, reply) => {
+        // Nothing about the account is looked up before the answer has gone: a known and an
+        // unknown e-mail, a working and a broken mail server, all answer alike and at once.
+        const client = clientInfo(raw);
+        reply.raw.once('close', () => auth.requestRecovery(body.email, client, raw.log));
         return { message: MESSAGES.auth.resetSent };
       },
       { onRequest: [recoverLimit] },
@@ -70,7 +88,9 @@ export function authRoutes({ auth, authenticate, config, rateLimits }: AppContex
           clearSessionCookie(reply);
         } else {
           await authenticate(raw);
-          await auth.changePassword(callerOf(raw), body.password, clientInfo(raw));
+          await passwordChangeLimit(raw, reply);
+          // The schema requires the current password whenever there is no token.
+          await auth.changePassword(callerOf(raw), body.current_password ?? '', body.password, clientInfo(raw));
         }
         return { ok: true as const };
       },
