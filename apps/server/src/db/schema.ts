@@ -145,6 +145,8 @@ export interface CreditLedgerEntriesTable {
   metadata: ColumnType<unknown, string | undefined, never>;
   balance_after: string;
   external_ref: string | null;
+  /** A refund's consumption: that consumption's external_ref, in the same organization (0007). */
+  refund_of: ColumnType<string | null, string | null | undefined, never>;
   created_by: string | null;
   created_at: Timestamp;
 }

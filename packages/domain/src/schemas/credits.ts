@@ -52,6 +52,8 @@ export const usageRecordSchema = z.object({
   kind: z.enum(['consumption', 'refund']),
   amount: amountInputSchema,
   external_ref: z.string().trim().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT),
+  /** A refund only: the external_ref of the earlier consumption of the same organization it returns. */
+  refund_of: z.string().trim().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT).optional(),
   usage: z
     .record(z.string().refine(isStorableText, UNSTORABLE_TEXT), z.union([z.string().max(200).refine(isStorableText, UNSTORABLE_TEXT), z.number(), z.boolean(), z.null()]))
     .optional(),

@@ -3,7 +3,7 @@ import { MESSAGES, TREE_CHILDREN_LIMIT, mayAllocateTo, maySetAgentLimit, type Bi
 import type { DB, Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { ForbiddenError, RuleError } from '../../lib/errors.ts';
+import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
@@ -97,6 +97,9 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
           .orderBy('organization_id')
           .forUpdate()
           .execute();
+        // Deleted meanwhile? A deletion locks the balance row first, so it is seen by now.
+        const live = await trx.selectFrom('organizations').select('id').where('id', '=', target.id).where('deleted_at', 'is', null).executeTakeFirst();
+        if (!live) throw new NotFoundError(MESSAGES.organizations.notFound);
         const previous = rows.find((r) => r.organization_id === target.id)!.activated_agent_limit;
         const [children, max] = await Promise.all([childrenTotal(trx, target.id), maxLimit(trx, target.id, target.parent_org_id)]);
         if (limit < children) throw new RuleError(b.belowChildren(children), 'below_children_limits');

@@ -17,7 +17,7 @@ import type { CreditLedgerEntriesTable, DB, Executor } from '../../db/schema.ts'
 import { writeAudit } from '../../lib/audit.ts';
 import { requirePermission } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { BadRequestError, ConflictError, ForbiddenError, RuleError } from '../../lib/errors.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { reconcile } from './reconcile.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
@@ -31,6 +31,29 @@ export interface Movement {
   type: EntryType;
   metadata: Record<string, unknown>;
   externalRef?: string | null;
+  /** A refund's consumption (its external_ref). */
+  refundOf?: string | null;
+}
+
+export interface MoveOptions {
+  /** Every organization of the movement must be active, not only live (allocations). */
+  requireActive?: boolean;
+  /** Runs once the balance rows are locked, before anything is written: a check that must see them settled. */
+  afterLock?: () => Promise<void>;
+}
+
+/** The most a balance may hold: numeric(16,2). */
+export const MAX_BALANCE = '99999999999999.99';
+
+/** How long an Idempotency-Key is remembered; a retry after that is a new request. */
+const IDEMPOTENCY_WINDOW = sql`interval '24 hours'`;
+
+/** An exact amount in hundredths, for deciding which rule a refused movement broke. */
+function cents(amount: string): bigint {
+  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(amount);
+  if (!match) throw new Error(`not an amount: ${amount}`);
+  const value = BigInt(match[2]!) * 100n + BigInt((match[3] ?? '').padEnd(2, '0'));
+  return match[1] ? -value : value;
 }
 
 const negate = (amount: string) => (amount.startsWith('-') ? amount.slice(1) : `-${amount}`);
@@ -63,12 +86,14 @@ function upperBound(to: string): string {
 export function createCreditsService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
   /**
    * Applies movements in one transaction: locks every balance row touched, in id order
-   * (so two movements never wait on each other in a cycle), then in one statement computes
-   * each entry's balance_after in exact numeric, refuses the whole movement if any balance
-   * would go below zero, writes the balances and appends one entry per movement. Two round
-   * trips under the lock, whatever the number of movements.
+   * (so two movements never wait on each other in a cycle), then in one statement checks
+   * that every organization is still live (and active, where asked) and computes each
+   * entry's balance_after in exact numeric, refuses the whole movement if any organization
+   * is gone or any balance would go below zero or above MAX_BALANCE, writes the balances
+   * and appends one entry per movement. Two round trips under the lock, whatever the number
+   * of movements; a refusal costs a third, to name its reason.
    */
-  async function move(trx: Transaction<DB>, movements: Movement[], group: string, createdBy: string | null) {
+  async function move(trx: Transaction<DB>, movements: Movement[], group: string, createdBy: string | null, options: MoveOptions = {}) {
     const ids = [...new Set(movements.map((mv) => mv.organizationId))].sort();
     await trx
       .selectFrom('organization_billing_settings')
@@ -77,45 +102,85 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
       .orderBy('organization_id')
       .forUpdate()
       .execute();
+    await options.afterLock?.();
     const values = sql.join(
       movements.map(
         (mv, ord) =>
-          sql`(${ord}::int, ${mv.organizationId}::uuid, ${mv.amount}::numeric, ${mv.type}::text, ${JSON.stringify(mv.metadata)}::jsonb, ${mv.externalRef ?? null}::text)`,
+          sql`(${ord}::int, ${mv.organizationId}::uuid, ${mv.amount}::numeric, ${mv.type}::text, ${JSON.stringify(mv.metadata)}::jsonb, ${mv.externalRef ?? null}::text, ${mv.refundOf ?? null}::text)`,
       ),
     );
-    // The rows are locked, so the balances this statement reads cannot change under it.
+    // The balance rows are locked, so the balances this statement reads cannot change under
+    // it, and a deletion (which locks the balance row first) has either committed, and is
+    // seen here, or waits until this transaction ends.
     const { rows } = await sql<EntryRow>`
-      with m (ord, organization_id, amount, entry_type, metadata, external_ref) as (values ${values}),
+      with m (ord, organization_id, amount, entry_type, metadata, external_ref, refund_of) as (values ${values}),
       steps as (
         select m.*, b.credit_balance + sum(m.amount) over (partition by m.organization_id order by m.ord) as balance_after
         from m join organization_billing_settings b using (organization_id)
+        join organizations o on o.id = m.organization_id and o.deleted_at is null ${options.requireActive ? sql`and o.status = 'active'` : sql``}
       ),
-      allowed as (select count(*) = ${movements.length} and bool_and(balance_after >= 0) as ok from steps),
+      allowed as (
+        select count(*) = ${movements.length} and bool_and(balance_after >= 0 and balance_after <= ${MAX_BALANCE}::numeric) as ok from steps
+      ),
       balances as (
         update organization_billing_settings b set credit_balance = last.balance_after, updated_at = now()
         from (select distinct on (organization_id) organization_id, balance_after from steps order by organization_id, ord desc) last
         where b.organization_id = last.organization_id and (select ok from allowed)
       ),
       entries as (
-        insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, metadata, balance_after, external_ref, created_by)
-        select organization_id, amount, entry_type, ${group}::uuid, metadata, balance_after, external_ref, ${createdBy}::uuid
+        insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, metadata, balance_after, external_ref, refund_of, created_by)
+        select organization_id, amount, entry_type, ${group}::uuid, metadata, balance_after, external_ref, refund_of, ${createdBy}::uuid
         from steps where (select ok from allowed)
         order by ord
         returning *
       )
       select * from entries order by seq
     `.execute(trx);
-    if (rows.length !== movements.length) {
-      // Every caller debits one organization at most: that is the one short of credits.
-      const debited = movements.find((mv) => mv.amount.startsWith('-')) ?? movements[0]!;
-      const current = await trx
-        .selectFrom('organization_billing_settings')
-        .select('credit_balance')
-        .where('organization_id', '=', debited.organizationId)
-        .executeTakeFirstOrThrow();
-      throw new RuleError(c.insufficient(current.credit_balance), 'insufficient_credits');
-    }
+    if (rows.length !== movements.length) throw await refusal(trx, movements, ids, options);
     return rows.map(toEntry);
+  }
+
+  /** Why a movement was refused, read under its locks: a gone or inactive organization, or a balance out of bounds. */
+  async function refusal(trx: Transaction<DB>, movements: Movement[], ids: string[], options: MoveOptions) {
+    const orgs = await trx
+      .selectFrom('organizations as o')
+      .innerJoin('organization_billing_settings as b', 'b.organization_id', 'o.id')
+      .select(['o.id', 'o.deleted_at', 'o.status', 'b.credit_balance'])
+      .where('o.id', 'in', ids)
+      .execute();
+    const byId = new Map(orgs.map((org) => [org.id, org]));
+    if (ids.some((orgId) => !byId.get(orgId) || byId.get(orgId)!.deleted_at)) return new NotFoundError(MESSAGES.organizations.notFound);
+    if (options.requireActive && orgs.some((org) => org.status !== 'active')) return new RuleError(c.notActive, 'organization_not_active');
+    const running = new Map(orgs.map((org) => [org.id, cents(org.credit_balance)]));
+    for (const mv of movements) {
+      const after = running.get(mv.organizationId)! + cents(mv.amount);
+      running.set(mv.organizationId, after);
+      if (after < 0n) return new RuleError(c.insufficient(byId.get(mv.organizationId)!.credit_balance), 'insufficient_credits');
+      if (after > cents(MAX_BALANCE)) return new RuleError(c.balanceLimit(MAX_BALANCE), 'balance_limit');
+    }
+    return new Error('A movement was refused for no reason its refusal can name.');
+  }
+
+  /**
+   * Refuses a refund that names no consumption of the organization, or that would give back
+   * more than the consumption took minus its refunds so far. Called with the balance row locked.
+   */
+  async function refundable(trx: Transaction<DB>, organizationId: string, consumptionRef: string, amount: string) {
+    const { rows } = await sql<{ consumed: string | null; left: string | null; fits: boolean | null }>`
+      with consumed as (
+        select -sum(amount) as total from credit_ledger_entries
+        where organization_id = ${organizationId} and entry_type = 'consumption' and external_ref = ${consumptionRef}
+      ),
+      refunded as (
+        select coalesce(sum(amount), 0) as total from credit_ledger_entries
+        where organization_id = ${organizationId} and refund_of = ${consumptionRef}
+      )
+      select consumed.total::text as consumed, (consumed.total - refunded.total)::numeric(16,2)::text as left,
+             consumed.total - refunded.total >= ${amount}::numeric as fits
+      from consumed, refunded`.execute(trx);
+    const row = rows[0]!;
+    if (row.consumed === null) throw new RuleError(c.refundUnknownConsumption(consumptionRef), 'refund_without_consumption');
+    if (!row.fits) throw new RuleError(c.refundExceeds(row.left!), 'refund_exceeds_consumption');
   }
 
   /** The caller's own organization as the source of credits; 404 for what it cannot see. */
@@ -170,6 +235,15 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
       const requestHash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
       return db.transaction().execute(async (trx) => {
         if (idempotencyKey) {
+          // Keys expire: this one if it is older than the window (its retry is then a new
+          // request), and a batch of the oldest of anyone's, skipping rows others hold.
+          await sql`
+            delete from idempotency_keys
+            where created_at < now() - ${IDEMPOTENCY_WINDOW}
+              and ((user_id = ${caller.userId} and key = ${idempotencyKey})
+                or (user_id, key) in (
+                  select user_id, key from idempotency_keys where created_at < now() - ${IDEMPOTENCY_WINDOW}
+                  order by created_at limit 100 for update skip locked))`.execute(trx);
           // Waits for a concurrent request with the same key, then sees its answer.
           const claimed = await trx
             .insertInto('idempotency_keys')
@@ -210,6 +284,7 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
           ],
           group,
           caller.userId,
+          { requireActive: true },
         );
         const result: AllocationResult = { transaction_id: group, from_balance: sent!.balance_after, to_balance: received!.balance_after };
         if (idempotencyKey) {
@@ -262,17 +337,22 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
     /**
      * Records metered usage (consumption) and its refunds for organizations in the
      * caller's subtree (the route requires credits.import_usage). `external_ref` makes each
-     * record idempotent; each record stands alone.
+     * record idempotent; each record stands alone. A refund names the consumption it
+     * returns (`refund_of`, an external_ref of the same organization) and, with the refunds
+     * of it before, never exceeds what that consumption took: credits are only given back,
+     * never made.
      */
     async importUsage(
       caller: Caller,
-      records: { organization_id: string; kind: 'consumption' | 'refund'; amount: string; external_ref: string; usage?: Record<string, unknown> }[],
+      records: { organization_id: string; kind: 'consumption' | 'refund'; amount: string; external_ref: string; refund_of?: string; usage?: Record<string, unknown> }[],
       info: ClientInfo,
     ) {
       // Every organization is checked before any record is written: a refusal leaves nothing half imported.
       const orgs = [];
       for (const record of records) orgs.push(await organizations.visible(caller, record.organization_id));
       const results = [];
+      const rejected = (record: { external_ref: string }, message: string) =>
+        results.push({ external_ref: record.external_ref, status: 'rejected' as const, entry_id: null, message });
       for (const [index, record] of records.entries()) {
         const org = orgs[index]!;
         const existing = await db
@@ -285,6 +365,15 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
           results.push({ external_ref: record.external_ref, status: 'duplicate' as const, entry_id: existing.id, message: null });
           continue;
         }
+        const refundOf = record.refund_of ?? null;
+        if (record.kind === 'refund' && !refundOf) {
+          rejected(record, c.refundNeedsConsumption);
+          continue;
+        }
+        if (record.kind === 'consumption' && refundOf) {
+          rejected(record, c.refundOfOnlyForRefunds);
+          continue;
+        }
         try {
           const entry = await db.transaction().execute(async (trx) => {
             const [created] = await move(
@@ -294,12 +383,15 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
                   organizationId: org.id,
                   amount: record.kind === 'consumption' ? negate(record.amount) : record.amount,
                   type: record.kind,
-                  metadata: { usage: record.usage ?? {} },
+                  metadata: { usage: record.usage ?? {}, ...(refundOf && { refund_of: refundOf }) },
                   externalRef: record.external_ref,
+                  refundOf,
                 },
               ],
               randomUUID(),
               caller.userId,
+              // Refunds of one consumption all lock its organization's balance row, so each sees the ones before it.
+              { afterLock: refundOf ? () => refundable(trx, org.id, refundOf, record.amount) : undefined },
             );
             await writeAudit(trx, {
               actorUserId: caller.userId,
@@ -307,21 +399,18 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
               action: `credits.${record.kind}`,
               targetType: 'organization',
               targetId: org.id,
-              details: { amount: record.amount, external_ref: record.external_ref },
+              details: { amount: record.amount, external_ref: record.external_ref, ...(refundOf && { refund_of: refundOf }) },
               ...info,
             });
             return created!;
           });
           results.push({ external_ref: record.external_ref, status: 'recorded' as const, entry_id: entry.id, message: null });
         } catch (error) {
-          if (!(error instanceof RuleError) && (error as { code?: string }).code !== '23505') throw error;
           const duplicate = (error as { code?: string }).code === '23505';
-          results.push({
-            external_ref: record.external_ref,
-            status: duplicate ? ('duplicate' as const) : ('rejected' as const),
-            entry_id: null,
-            message: duplicate ? null : (error as Error).message,
-          });
+          if (duplicate) results.push({ external_ref: record.external_ref, status: 'duplicate' as const, entry_id: null, message: null });
+          // An organization deleted during the import is refused like a broken rule: the record alone.
+          else if (error instanceof RuleError || error instanceof NotFoundError) rejected(record, error.message);
+          else throw error;
         }
       }
       return { results };
@@ -342,6 +431,7 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
         ],
         group,
         caller.userId,
+        { requireActive: true },
       );
       await writeAudit(trx, {
         actorUserId: caller.userId,

@@ -131,7 +131,7 @@ describe('usage: consumption and refunds', () => {
     await allocate('SA1.admin', { from_org_id: id('SA1'), to_org_id: id('A1'), amount: '40' });
     const records = [
       { organization_id: id('A1'), kind: 'consumption', amount: '12.25', external_ref: 'usage-1', usage: { tokens: 1200 } },
-      { organization_id: id('A1'), kind: 'refund', amount: '2.25', external_ref: 'usage-2' },
+      { organization_id: id('A1'), kind: 'refund', amount: '2.25', external_ref: 'usage-2', refund_of: 'usage-1' },
       { organization_id: id('A1'), kind: 'consumption', amount: '12.25', external_ref: 'usage-1' },
       { organization_id: id('A1'), kind: 'consumption', amount: '1000', external_ref: 'usage-3' },
     ];
@@ -253,5 +253,135 @@ describe('input the database cannot take (issue 8)', () => {
       expect(response.status, query).toBe(400);
       expect(response.body.error.code, query).toBe('validation_failed');
     }
+  });
+});
+
+describe('refunds return what a consumption took, never more', () => {
+  it('a refund names an earlier consumption of the same organization and, with the refunds before it, stays within it', async () => {
+    const token = await as('H.admin');
+    const usage = (records: Record<string, unknown>[]) => w.t.request('POST', '/api/credits/usage', { records }, { token });
+    const consumed = await usage([{ organization_id: id('A1'), kind: 'consumption', amount: '5.00', external_ref: 'bounded-consumption' }]);
+    expect(consumed.body.results[0].status).toBe('recorded');
+    const before = await balance(id('A1'));
+    const entriesBefore = await entryCount();
+
+    const refused = await usage([
+      { organization_id: id('A1'), kind: 'refund', amount: '1.00', external_ref: 'refund-naming-nothing' },
+      { organization_id: id('A1'), kind: 'refund', amount: '1.00', external_ref: 'refund-of-unknown', refund_of: 'no-such-consumption' },
+      { organization_id: id('A2'), kind: 'refund', amount: '1.00', external_ref: 'refund-other-org', refund_of: 'bounded-consumption' },
+      { organization_id: id('A1'), kind: 'refund', amount: '1.00', external_ref: 'refund-of-a-refund', refund_of: 'usage-2' },
+      { organization_id: id('A1'), kind: 'refund', amount: '5.01', external_ref: 'refund-too-much', refund_of: 'bounded-consumption' },
+      { organization_id: id('A1'), kind: 'consumption', amount: '1.00', external_ref: 'consumption-naming-one', refund_of: 'bounded-consumption' },
+    ]);
+    expect(refused.status).toBe(200);
+    expect(refused.body.results.map((r: any) => [r.status, r.message])).toEqual([
+      ['rejected', MESSAGES.credits.refundNeedsConsumption],
+      ['rejected', MESSAGES.credits.refundUnknownConsumption('no-such-consumption')],
+      ['rejected', MESSAGES.credits.refundUnknownConsumption('bounded-consumption')],
+      ['rejected', MESSAGES.credits.refundUnknownConsumption('usage-2')],
+      ['rejected', MESSAGES.credits.refundExceeds('5.00')],
+      ['rejected', MESSAGES.credits.refundOfOnlyForRefunds],
+    ]);
+    expect(await entryCount()).toBe(entriesBefore);
+    expect(await balance(id('A1'))).toBe(before);
+
+    const parts = await usage([
+      { organization_id: id('A1'), kind: 'refund', amount: '3.00', external_ref: 'refund-part-1', refund_of: 'bounded-consumption' },
+      { organization_id: id('A1'), kind: 'refund', amount: '2.00', external_ref: 'refund-part-2', refund_of: 'bounded-consumption' },
+      { organization_id: id('A1'), kind: 'refund', amount: '0.01', external_ref: 'refund-part-3', refund_of: 'bounded-consumption' },
+    ]);
+    expect(parts.body.results.map((r: any) => [r.status, r.message])).toEqual([
+      ['recorded', null],
+      ['recorded', null],
+      ['rejected', MESSAGES.credits.refundExceeds('0.00')],
+    ]);
+    expect(Number(await balance(id('A1'))) - Number(before)).toBeCloseTo(5, 2);
+    const entry = await w.t.database.db.selectFrom('credit_ledger_entries').select(['refund_of', 'metadata']).where('external_ref', '=', 'refund-part-1').executeTakeFirstOrThrow();
+    expect(entry).toEqual({ refund_of: 'bounded-consumption', metadata: { usage: {}, refund_of: 'bounded-consumption' } });
+    expect((await reconcile(w.t.database.db)).ok).toBe(true);
+  });
+});
+
+describe('a balance never goes beyond numeric(16,2)', () => {
+  const NEAR_MAX = '99999999999999.00';
+  /** A balance near the most an organization can hold, written with its ledger entry so the books still reconcile. */
+  async function fillTo(orgId: string, target: string) {
+    await sql`
+      insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after)
+      select organization_id, ${target}::numeric - credit_balance, 'adjustment_increase', gen_random_uuid(), ${target}::numeric
+      from organization_billing_settings where organization_id = ${orgId}`.execute(w.t.database.db);
+    await sql`update organization_billing_settings set credit_balance = ${target}::numeric where organization_id = ${orgId}`.execute(w.t.database.db);
+  }
+
+  it('answers 422 with a clear message to an adjustment, an allocation and a refund that would overflow, and writes nothing', async () => {
+    const house = await as('H.admin');
+    const limit = MESSAGES.credits.balanceLimit('99999999999999.99');
+    await fillTo(id('H'), NEAR_MAX);
+    const before = await entryCount();
+    const adjust = await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '1.00', reason: 'Overflow' }, { token: house });
+    expect(adjust.status).toBe(422);
+    expect(adjust.body.error).toMatchObject({ code: 'balance_limit', message: limit });
+    // The largest amount an input may carry, to the exact limit: still allowed.
+    const exact = await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '0.99', reason: 'To the limit' }, { token: house });
+    expect(exact.status).toBe(200);
+    expect(exact.body.entry.balance_after).toBe('99999999999999.99');
+
+    await fillTo(id('SA2'), NEAR_MAX);
+    const allocation = await allocate('H.admin', { from_org_id: id('H'), to_org_id: id('SA2'), amount: '1.00' });
+    expect(allocation.status).toBe(422);
+    expect(allocation.body.error).toMatchObject({ code: 'balance_limit', message: limit });
+
+    const usage = await w.t.request('POST', '/api/credits/usage', { records: [{ organization_id: id('SA2'), kind: 'consumption', amount: '1.00', external_ref: 'overflow-consumption' }] }, { token: house });
+    expect(usage.body.results[0].status).toBe('recorded');
+    await fillTo(id('SA2'), '99999999999999.50');
+    const refund = await w.t.request(
+      'POST',
+      '/api/credits/usage',
+      { records: [{ organization_id: id('SA2'), kind: 'refund', amount: '1.00', external_ref: 'overflow-refund', refund_of: 'overflow-consumption' }] },
+      { token: house },
+    );
+    expect(refund.status).toBe(200);
+    expect(refund.body.results[0]).toMatchObject({ status: 'rejected', message: limit });
+    // Written: the adjustment to the exact limit, the two fills and the consumption; nothing refused.
+    expect(await entryCount()).toBe(before + 4);
+    expect(await balance(id('SA2'))).toBe('99999999999999.50');
+    expect((await reconcile(w.t.database.db)).ok).toBe(true);
+  });
+});
+
+describe('idempotency keys expire after 24 hours', () => {
+  it('a retry within the window returns the first answer; after it, the same key is a new request, and old keys are deleted', async () => {
+    const body = { from_org_id: id('A1'), to_org_id: id('T1'), amount: '0.50' };
+    const user = await w.t.database.db.selectFrom('users').select('id').where('email', '=', w.world.users['A1.admin']!).executeTakeFirstOrThrow();
+    const first = await allocate('A1.admin', body, 'expiring-key');
+    expect(first.status).toBe(200);
+    expect((await allocate('A1.admin', body, 'expiring-key')).body).toEqual(first.body);
+    // Another user's key from two days ago, never used again.
+    const other = await w.t.database.db.selectFrom('users').select('id').where('email', '=', w.world.users['H.admin']!).executeTakeFirstOrThrow();
+    await w.t.database.db.insertInto('idempotency_keys').values({ user_id: other.id, key: 'forgotten', request_hash: 'x', created_at: new Date(Date.now() - 48 * 3_600_000) }).execute();
+    await w.t.database.db.updateTable('idempotency_keys').set({ created_at: new Date(Date.now() - 25 * 3_600_000) }).where('user_id', '=', user.id).where('key', '=', 'expiring-key').execute();
+
+    const balanceBefore = await balance(id('T1'));
+    const after = await allocate('A1.admin', body, 'expiring-key');
+    expect(after.status).toBe(200);
+    expect(after.body.transaction_id).not.toBe(first.body.transaction_id);
+    expect(Number(await balance(id('T1'))) - Number(balanceBefore)).toBeCloseTo(0.5, 2);
+    const keys = await w.t.database.db.selectFrom('idempotency_keys').select(['key', 'created_at']).where('key', 'in', ['expiring-key', 'forgotten']).execute();
+    expect(keys.map((k) => k.key)).toEqual(['expiring-key']);
+    expect(Date.now() - keys[0]!.created_at.getTime()).toBeLessThan(3_600_000);
+  });
+});
+
+describe('reconciliation', () => {
+  it('flags a deleted organization that still holds credits, naming it', async () => {
+    const ghost = await insertOrg(w.t.database.db, { name: 'Ghost Agency', type: 'agency', parentId: id('SA1') });
+    await allocate('SA1.admin', { from_org_id: id('SA1'), to_org_id: ghost.id, amount: '0.25' });
+    expect(await balance(ghost.id)).toBe('0.25');
+    await w.t.database.db.updateTable('organizations').set({ deleted_at: new Date() }).where('id', '=', ghost.id).execute();
+    const report = await reconcile(w.t.database.db);
+    expect(report.ok).toBe(false);
+    expect(report.deleted_with_balance).toEqual([{ organization_id: ghost.id, name: 'Ghost Agency', credit_balance: '0.25' }]);
+    expect(report.balance_mismatches).toEqual([]);
+    await w.t.database.db.updateTable('organizations').set({ deleted_at: null }).where('id', '=', ghost.id).execute();
   });
 });

@@ -3,7 +3,8 @@ import type { DB } from '../../db/schema.ts';
 
 /**
  * Checks the books: each balance equals the sum of its entries and its last
- * balance_after, and every allocation's transaction group nets to zero. Also checks the
+ * balance_after, every allocation's transaction group nets to zero, and no deleted
+ * organization holds credits (they would be out of everyone's reach). Also checks the
  * maintained subtree counts and ledger totals (the dashboard's) against the organizations
  * and entries themselves.
  */
@@ -21,6 +22,11 @@ export async function reconcile(db: Kysely<DB>) {
     select transaction_group, sum(amount)::text as total from credit_ledger_entries
     where entry_type in ('allocation_sent', 'allocation_received', 'initial_balance')
     group by transaction_group having sum(amount) <> 0`.execute(db);
+  const deleted = await sql<{ organization_id: string; name: string; credit_balance: string }>`
+    select o.id as organization_id, o.name, b.credit_balance::text as credit_balance
+    from organizations o join organization_billing_settings b on b.organization_id = o.id
+    where o.deleted_at is not null and b.credit_balance <> 0
+    order by o.id`.execute(db);
   const counts = await sql<{ ancestor_id: string; created_day: string; status: string; org_type: string; stored: number; actual: number }>`
     with actual as (
       select a.ancestor as ancestor_id, (o.created_at at time zone 'UTC')::date as created_day, o.status, o.org_type, count(*)::int as n
@@ -48,8 +54,14 @@ export async function reconcile(db: Kysely<DB>) {
     organizations_checked: balances.rows.length,
     balance_mismatches: mismatches,
     unbalanced_groups: groups.rows,
+    deleted_with_balance: deleted.rows,
     subtree_count_mismatches: counts.rows,
     ledger_total_mismatches: totals.rows,
-    ok: mismatches.length === 0 && groups.rows.length === 0 && counts.rows.length === 0 && totals.rows.length === 0,
+    ok:
+      mismatches.length === 0 &&
+      groups.rows.length === 0 &&
+      deleted.rows.length === 0 &&
+      counts.rows.length === 0 &&
+      totals.rows.length === 0,
   };
 }
