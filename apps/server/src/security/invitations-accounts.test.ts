@@ -143,6 +143,29 @@ describe('an existing account joins only after confirming', () => {
     expect(await peopleDigest()).toBe(before);
   });
 
+  it('a person of a suspended organization, or of one below a suspended one, cannot leave it by accepting', async () => {
+    const frozen = await insertOrg(db(), { name: 'Frozen Agency', type: 'agency', parentId: w.id('SA2') });
+    const below = await insertOrg(db(), { name: 'Below Frozen', type: 'tenant', parentId: frozen.id });
+    await insertUser(db(), { email: 'stuck@frozen.test', password: PASSWORD, role: 'agency_user', organizationId: frozen.id });
+    await insertUser(db(), { email: 'stuck@below.test', password: PASSWORD, role: 'tenant_user', organizationId: below.id });
+    for (const email of ['stuck@frozen.test', 'stuck@below.test']) {
+      expect((await invite('A1.admin', person(email, 'tenant_user', w.id('T2')))).status).toBe(201);
+    }
+    const tokens = { own: await mailedToken('stuck@frozen.test', 'Tenant Two'), ancestor: await mailedToken('stuck@below.test', 'Tenant Two') };
+    const bearers = { own: (await w.t.signIn('stuck@frozen.test', PASSWORD)).token, ancestor: (await w.t.signIn('stuck@below.test', PASSWORD)).token };
+    await db().updateTable('organizations').set({ status: 'suspended' }).where('id', '=', frozen.id).execute();
+    const before = await peopleDigest();
+    for (const where of ['own', 'ancestor'] as const) {
+      for (const confirm of [false, true]) {
+        expectError(await accept(tokens[where], { bearer: bearers[where], confirm }), 403, 'organization_suspended', MESSAGES.organizations.frozen('suspended', where));
+      }
+    }
+    expect(await peopleDigest()).toBe(before);
+    // Active again, the same link works.
+    await db().updateTable('organizations').set({ status: 'active' }).where('id', '=', frozen.id).execute();
+    expect((await accept(tokens.own, { bearer: bearers.own, confirm: true })).body.result).toBe('accepted');
+  });
+
   it('an invitation into the account own organization is refused rather than changing the role', async () => {
     // Made before the rule that refuses it at creation: written as such a row would be.
     const token = 'invitation-into-own-organization';

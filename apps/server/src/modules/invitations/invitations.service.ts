@@ -17,7 +17,7 @@ import {
 } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
-import { requireInSubtree } from '../../lib/authorize.ts';
+import { requireInSubtree, requireWritable } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { AppError, ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mail.ts';
@@ -340,6 +340,8 @@ export function createInvitationsService({ db, organizations, users, auth, maile
         }
         if (!caller) return { result: 'requires_login', requiresLogin: true, email: row.email };
         if (caller.userId !== account.id) throw new ForbiddenError(m.otherAccount);
+        // Leaving changes the organization left: not for the people of a suspended or inactive one.
+        requireWritable(caller);
         // A role within the own organization changes through the role rules, not a link.
         if (account.organization_id === row.organization_id) throw new ConflictError(m.alreadyInOrganization);
         if (!confirm) {
