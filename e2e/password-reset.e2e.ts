@@ -25,10 +25,16 @@ it('resets the password through the e-mailed link and signs in with the new one'
   await send.click();
   await page.getByRole('alert').filter({ hasText: MESSAGES.auth.resetSent }).waitFor();
 
-  const outbox = await server.api<Outbox>('/api/debug/outbox', { token });
-  expect(outbox.status).toBe(200);
-  const link = outbox.body.messages.find((message) => message.to === ADMIN.email && message.link)?.link;
-  expect(link).toMatch(/\/update-password#access_token=.+&type=recovery$/);
+  // The mail is sent after the answer: wait for it to reach the outbox.
+  let link: string | null | undefined;
+  await expect
+    .poll(async () => {
+      const outbox = await server.api<Outbox>('/api/debug/outbox', { token });
+      expect(outbox.status).toBe(200);
+      link = outbox.body.messages.find((message) => message.to === ADMIN.email && message.link)?.link;
+      return link;
+    }, { timeout: 10_000 })
+    .toMatch(/\/update-password#access_token=.+&type=recovery$/);
 
   await page.goto(link!);
   await page.getByLabel(MESSAGES.authPages.newPassword, { exact: true }).fill(newPassword);

@@ -50,7 +50,10 @@ export const SESSION = {
 } as const;
 
 export const RATE_LIMITS = {
-  /** Attempts per window on sign-in and recovery, counted per client address and per e-mail. */
+  /**
+   * Attempts per window on sign-in and recovery, counted per client address and per e-mail;
+   * sign-in counts an e-mail per client address, so nobody locks another person out.
+   */
   signInPerAddress: 20,
   signInPerEmail: 5,
   recoverPerAddress: 10,
