@@ -4,15 +4,17 @@ import { useAuth } from './auth';
 
 /**
  * The signed-in person as the domain's policy predicates take them: the user id, the role
- * and the organization (id and type) from the session's claims. This is the console's one
- * source of "my organization"; null when signed out or when the token names no organization.
+ * and the organization (id and type) from the session's claims, and the organization's
+ * status from the session's profile. This is the console's one source of "my organization";
+ * null when signed out or when the token names no organization.
  */
 export function useViewer(): Actor | null {
-  const { claims } = useAuth();
+  const { claims, user } = useAuth();
   return useMemo(() => {
     const id = claims?.org_id;
     const type = claims?.organization_type;
     if (!claims || !id || !type) return null;
-    return { userId: claims.user_id, role: claims.role, organization: { id, org_type: type } };
-  }, [claims]);
+    const status = user?.organization.id === id ? user.organization.status : undefined;
+    return { userId: claims.user_id, role: claims.role, organization: { id, org_type: type, status } };
+  }, [claims, user]);
 }

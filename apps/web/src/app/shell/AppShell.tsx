@@ -2,6 +2,7 @@ import { UI } from '@console/domain';
 import { PanelLeftOpen } from 'lucide-react';
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
+import { FrozenBanner } from '@/components/frozen-banner';
 import { PageLoading } from '@/components/page-loading';
 import { Button } from '@/components/ui/button';
 import { useMediaQuery } from '@/lib/use-media-query';
@@ -47,6 +48,7 @@ export default function AppShell() {
           </div>
         </header>
         <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 md:px-6">
+          <FrozenBanner />
           <Suspense fallback={<PageLoading />}>
             <Outlet />
           </Suspense>

@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { apiError, json, makeSession, mockApi, OWN_ORG_ID, renderApp } from '@/test/helpers';
 import { makeOrganization, orgId } from '@/test/organization-data';
 
 beforeAll(async () => {
@@ -67,5 +67,43 @@ describe('edit organization', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(MESSAGES.organizations.onlyOwnOrDirectChild));
     expect(screen.getByRole('link', { name: 'Cancel' })).toHaveAttribute('href', `/organizations/${own.id}`);
+  });
+
+  it("offers the status only to the parent's admins: the organization's own admin edits the rest, and sends no status", async () => {
+    const user = userEvent.setup();
+    let own = makeOrganization({ id: OWN_ORG_ID, name: 'Own Agency', parent_org_id: orgId() });
+    const api = mockApi((call) => {
+      if (call.path !== `/api/organizations/${own.id}`) return undefined;
+      if (call.method === 'PATCH') own = { ...own, ...(call.body as object) };
+      return json(200, { organization: own });
+    });
+    renderApp(`/organizations/${own.id}/edit`, { session: makeSession({ role: 'agency_admin', orgType: 'agency' }) });
+    const name = await screen.findByLabelText('Name');
+    expect(screen.queryByLabelText('Status')).not.toBeInTheDocument();
+    await user.clear(name);
+    await user.type(name, 'Own Agency Renamed');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(api.bodiesOf(`PATCH /api/organizations/${own.id}`)).toEqual([{ name: 'Own Agency Renamed', description: null, disable_parent_invites: false }]));
+  });
+
+  it("does not offer the status of a direct child to the parent's managers", async () => {
+    const child = makeOrganization({ name: 'Managed Agency' });
+    mockApi((call) => (call.path === `/api/organizations/${child.id}` ? json(200, { organization: child }) : undefined));
+    renderApp(`/orgs/${child.id}/edit`, { session: makeSession({ role: 'super_agency_manager', orgType: 'super_agency' }) });
+    expect(await screen.findByLabelText('Name')).toHaveValue('Managed Agency');
+    expect(screen.queryByLabelText('Status')).not.toBeInTheDocument();
+  });
+
+  it('tells a person of a suspended organization why nothing can be edited, in the page and in the banner', async () => {
+    const session = superAgencyAdmin();
+    session.user.organization.status = 'suspended';
+    const child = makeOrganization({ name: 'Frozen Child' });
+    mockApi((call) => (call.path === `/api/organizations/${child.id}` ? json(200, { organization: child }) : undefined));
+    renderApp(`/orgs/${child.id}/edit`, { session });
+    const message = MESSAGES.organizations.frozen('suspended', 'own');
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    // The shell's banner says the same, on every page.
+    expect(screen.getAllByText(message)).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
   });
 });

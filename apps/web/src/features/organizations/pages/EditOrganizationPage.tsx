@@ -1,6 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   can,
+  frozenStanding,
+  mayChangeOrganizationStatus,
   mayEditOrganization,
   MESSAGES,
   ORG_STATUSES,
@@ -35,7 +37,10 @@ import { applyServerErrors } from '../form-errors';
 
 const m = MESSAGES.organizations;
 
-/** Every field is sent: the form shows them all, and the server keeps the same rules. */
+/**
+ * Every field the form shows is sent, and the server keeps the same rules. The status is
+ * shown only to the admins of the parent organization, the only people who may change it.
+ */
 const formSchema = z.object({
   name: orgNameSchema,
   description: orgDescriptionSchema,
@@ -52,13 +57,15 @@ export default function EditOrganizationPage() {
   const { id } = useParams<{ id: string }>();
   const viewer = useViewer();
   const organization = useQuery({ ...organizationQueries.detail(id ?? ''), enabled: !!id });
+  const frozen = viewer ? frozenStanding(viewer) : null;
 
   let content;
   if (organization.isPending) content = <PageLoading />;
   else if (organization.isError) content = <QueryError error={organization.error} title={m.failedToLoadDetails} onRetry={organization.refetch} />;
   else if (!can(viewer?.role, 'organizations.update')) content = <PermissionDenied message={MESSAGES.generic.forbidden} />;
+  else if (frozen) content = <PermissionDenied message={m.frozen(frozen.status, frozen.where)} />;
   else if (!viewer || !mayEditOrganization(viewer, organization.data)) content = <PermissionDenied message={m.onlyOwnOrDirectChild} />;
-  else content = <EditOrganizationForm base={base} organization={organization.data} />;
+  else content = <EditOrganizationForm base={base} organization={organization.data} withStatus={mayChangeOrganizationStatus(viewer, organization.data)} />;
 
   return (
     <section className="mx-auto max-w-2xl space-y-4">
@@ -68,7 +75,7 @@ export default function EditOrganizationPage() {
   );
 }
 
-function EditOrganizationForm({ base, organization }: { base: string; organization: OrganizationDetail }) {
+function EditOrganizationForm({ base, organization, withStatus }: { base: string; organization: OrganizationDetail; withStatus: boolean }) {
   const navigate = useNavigate();
   const update = useUpdateOrganization(organization.id);
   const [failure, setFailure] = useState<string | null>(null);
@@ -88,7 +95,8 @@ function EditOrganizationForm({ base, organization }: { base: string; organizati
   async function submit(values: FormOutput) {
     setFailure(null);
     try {
-      await update.mutateAsync({ ...values, description: values.description || null });
+      const { status, ...rest } = values;
+      await update.mutateAsync({ ...rest, description: values.description || null, ...(withStatus && { status }) });
       toast.success('Organization updated', { description: values.name });
       navigate(detailPath);
     } catch (error) {
@@ -119,17 +127,19 @@ function EditOrganizationForm({ base, organization }: { base: string; organizati
           <LabelledControl id="org-description" label="Description (optional)" error={errors.description?.message}>
             {(aria) => <Textarea id="org-description" rows={3} {...aria} {...form.register('description')} />}
           </LabelledControl>
-          <LabelledControl id="org-status" label="Status" error={errors.status?.message}>
-            {(aria) => (
-              <NativeSelect id="org-status" {...aria} {...form.register('status')}>
-                {ORG_STATUSES.map((status) => (
-                  <option key={status} value={status}>
-                    {ORG_STATUS_LABELS[status]}
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </LabelledControl>
+          {withStatus && (
+            <LabelledControl id="org-status" label="Status" error={errors.status?.message}>
+              {(aria) => (
+                <NativeSelect id="org-status" {...aria} {...form.register('status')}>
+                  {ORG_STATUSES.map((status) => (
+                    <option key={status} value={status}>
+                      {ORG_STATUS_LABELS[status]}
+                    </option>
+                  ))}
+                </NativeSelect>
+              )}
+            </LabelledControl>
+          )}
           <Controller
             control={form.control}
             name="disable_parent_invites"
