@@ -15,7 +15,7 @@ import { SignJWT, decodeJwt } from 'jose';
 import { sql } from 'kysely';
 import { MESSAGES, SESSION } from '@console/domain';
 import { createTestApp, type ApiResponse, type TestApp } from '../test/harness.ts';
-import { houseId, insertUser } from '../test/fixtures.ts';
+import { houseId, insertOrg, insertUser } from '../test/fixtures.ts';
 import { hashToken } from '../lib/secrets.ts';
 
 let t: TestApp;
@@ -294,12 +294,13 @@ describe('reset and invitation tokens', () => {
   });
 
   describe('joining with an existing account', () => {
-    /** An invitation for an account that already exists, as left from before it registered. */
+    /** An invitation for an account that already exists, into a super agency below the account's house. */
     async function pendingFor(email: string, expiresAt: Date) {
       const token = `pending-${email}`;
+      const target = await insertOrg(t.database.db, { name: `Joined by ${email}`, type: 'super_agency', parentId: await houseId(t.database.db) });
       await t.database.db.insertInto('invitations').values({
-        token_hash: hashToken(token), email, first_name: 'Ivy', last_name: 'Invitee', role: 'house_manager',
-        organization_id: await houseId(t.database.db), expires_at: expiresAt,
+        token_hash: hashToken(token), email, first_name: 'Ivy', last_name: 'Invitee', role: 'super_agency_manager',
+        organization_id: target.id, expires_at: expiresAt,
       }).execute();
       return token;
     }
@@ -309,16 +310,18 @@ describe('reset and invitation tokens', () => {
       const user = await newUser();
       const token = await pendingFor(user.email, new Date(Date.now() + 86_400_000));
       const { token: bearer } = await t.signIn(user.email, user.password);
-      expect((await t.request('POST', '/api/invitations/accept', { token }, { token: bearer })).body.result).toBe('accepted');
-      expectError(await t.request('POST', '/api/invitations/accept', { token }, { token: bearer }), 410, 'invitation_used');
-      expect(await role(user.email)).toBe('house_manager');
+      // Moving to another organization takes the invitee's explicit confirmation.
+      expect((await t.request('POST', '/api/invitations/accept', { token }, { token: bearer })).body.result).toBe('requires_confirmation');
+      expect((await t.request('POST', '/api/invitations/accept', { token, confirm: true }, { token: bearer })).body.result).toBe('accepted');
+      expectError(await t.request('POST', '/api/invitations/accept', { token, confirm: true }, { token: bearer }), 410, 'invitation_used');
+      expect(await role(user.email)).toBe('super_agency_manager');
     });
 
     it('an expired invitation changes nothing for a signed-in invitee', async () => {
       const user = await newUser();
       const token = await pendingFor(user.email, new Date(Date.now() - 1000));
       const { token: bearer } = await t.signIn(user.email, user.password);
-      expectError(await t.request('POST', '/api/invitations/accept', { token }, { token: bearer }), 410, 'invitation_expired');
+      expectError(await t.request('POST', '/api/invitations/accept', { token, confirm: true }, { token: bearer }), 410, 'invitation_expired');
       expect(await role(user.email)).toBe('house_user');
     });
   });
