@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isDatabaseUnreachable, registerErrorHandling } from './error-handler.ts';
+import { MESSAGES } from '@console/domain';
 import { ConflictError, RuleError } from './errors.ts';
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
@@ -47,6 +48,13 @@ beforeAll(async () => {
   });
   app.get<{ Params: { code: string } }>('/concurrent/:code', async (request) => {
     throw coded('deadlock detected', request.params.code);
+  });
+  app.get<{ Params: { constraint: string } }>('/duplicate/:constraint', async (request) => {
+    throw Object.assign(coded('duplicate key value violates unique constraint', '23505'), { constraint: request.params.constraint });
+  });
+  app.get('/client-aborted', async () => {
+    // What Fastify passes on when the client's connection breaks while its body is read.
+    throw Object.assign(coded('aborted', 'ECONNRESET'), { statusCode: 400 });
   });
   app.get('/db-down', async () => {
     throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
@@ -125,5 +133,28 @@ describe('concurrent changes', () => {
     const response = await app.inject({ method: 'GET', url: `/concurrent/${code}` });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({ error: { code: 'conflict', message: expect.stringContaining('Please try again') } });
+  });
+});
+
+describe('unique values saved by two requests at once', () => {
+  it.each([
+    ['users_email_lower_idx', MESSAGES.invitations.accountExists],
+    ['invitations_pending_email_idx', MESSAGES.invitations.alreadyPending],
+    ['some_other_unique_idx', MESSAGES.generic.duplicate],
+  ])('a unique violation (23505) of %s is 409 with its message, not logged as a failure', async (constraint, message) => {
+    const before = logged.length;
+    const response = await app.inject({ method: 'GET', url: `/duplicate/${constraint}` });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ error: { code: 'conflict', message } });
+    expect(logged.length).toBe(before);
+  });
+});
+
+describe('a client that went away', () => {
+  it('a body cut off by the client is a client error, never "database unavailable"', async () => {
+    const before = logged.length;
+    const response = await app.inject({ method: 'GET', url: '/client-aborted' });
+    expect(response.statusCode).toBe(400);
+    expect(logged.slice(before)).toEqual([]);
   });
 });

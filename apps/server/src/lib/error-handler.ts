@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CODES, MESSAGES, type ErrorBody } from '@console/domain';
 import { AppError, UnavailableError } from './errors.ts';
@@ -46,6 +46,30 @@ export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
 /** deadlock_detected, serialization_failure. */
 const CONCURRENT_CHANGE_CODES = new Set(['40P01', '40001']);
 
+/** unique_violation: two requests raced to save the same unique value. */
+const UNIQUE_VIOLATION = '23505';
+
+/** What a unique violation means to the person, by the index that refused it. */
+const DUPLICATE_MESSAGES: Record<string, string> = {
+  users_email_lower_idx: MESSAGES.invitations.accountExists,
+  invitations_pending_email_idx: MESSAGES.invitations.alreadyPending,
+};
+
+/** The message of a unique violation: the index's own words, or the generic one. */
+export function duplicateMessage(error: unknown): string {
+  const constraint = (error as { constraint?: unknown }).constraint;
+  return (typeof constraint === 'string' && DUPLICATE_MESSAGES[constraint]) || MESSAGES.generic.duplicate;
+}
+
+/**
+ * The client went away before its request was read or answered (it closed the connection,
+ * or the server's request timeout cut it off): nobody is waiting for an answer, and the
+ * reset of its socket says nothing about the database.
+ */
+function clientGone(error: Error, request: FastifyRequest): boolean {
+  return request.raw.socket?.destroyed === true || (error.message === 'aborted' && (error as NodeJS.ErrnoException).code === 'ECONNRESET');
+}
+
 /** The error shape `{ error: { code, message, fields?, request_id? } }`; every error answer of the API is built here. */
 export function errorBody(code: string, message: string, requestId?: string, fields?: Record<string, string>): ErrorBody {
   return { error: { code, message, ...(fields ? { fields } : {}), ...(requestId ? { request_id: requestId } : {}) } };
@@ -64,7 +88,20 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.code(400).send(errorBody(ERROR_CODES.validation, first, undefined, fields));
     }
     if (error instanceof AppError) {
+      if ('retryAfterSeconds' in error && typeof error.retryAfterSeconds === 'number') reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.status).send(errorBody(error.code, error.message, undefined, error.fields));
+    }
+    if (clientGone(error, request)) {
+      request.log.info({ requestId: request.id, url: request.url, reason: error.message }, 'client closed the connection');
+      return reply.code(400).send(errorBody(ERROR_CODES.badRequest, 'The request did not arrive whole.'));
+    }
+    // Fastify's own client errors: malformed JSON, wrong content type, body too large...
+    const status = (error as FastifyError).statusCode;
+    if (status && status >= 400 && status < 500) {
+      return reply.code(status).send(status === 400 ? malformedRequest(error.message) : errorBody(ERROR_CODES.badRequest, error.message));
+    }
+    if ((error as NodeJS.ErrnoException).code === UNIQUE_VIOLATION) {
+      return reply.code(409).send(errorBody(ERROR_CODES.conflict, duplicateMessage(error)));
     }
     // Two transactions that met in a cycle (deadlock) or under serializable isolation: PostgreSQL
     // rolled this one back whole, so nothing was written and the request may simply be sent again.
@@ -75,11 +112,6 @@ export function registerErrorHandling(app: FastifyInstance) {
       request.log.error({ err: error }, 'database unavailable');
       const unavailable = new UnavailableError();
       return reply.code(503).send(errorBody(unavailable.code, unavailable.message, request.id));
-    }
-    // Fastify's own client errors: malformed JSON, wrong content type, body too large...
-    const status = (error as FastifyError).statusCode;
-    if (status && status >= 400 && status < 500) {
-      return reply.code(status).send(status === 400 ? malformedRequest(error.message) : errorBody(ERROR_CODES.badRequest, error.message));
     }
     request.log.error({ err: error, requestId: request.id }, 'request failed');
     return reply.code(500).send(errorBody(ERROR_CODES.internal, MESSAGES.generic.internal, request.id));
