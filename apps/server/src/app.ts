@@ -48,7 +48,31 @@ export interface AppOptions extends ContextOptions {
   logger: FastifyBaseLogger | boolean;
   /** Serve the built console from apps/web/dist when it exists (default true). */
   serveWeb?: boolean;
+  /** Overrides of SERVER_TIMEOUTS (tests). */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+/** How long the server waits for a client. */
+export interface ServerTimeouts {
+  /** The whole request, headers and body, must have arrived within this (then 408 and closed). */
+  requestMs: number;
+  /** The headers must have arrived within this. */
+  headersMs: number;
+  /**
+   * A connection on which nothing moves either way for this long is closed: a client that
+   * stopped reading its answer, or went silent. A streamed answer that keeps flowing is not.
+   */
+  idleMs: number;
+  /** How often Node checks the request and header deadlines (its own default is 30 s). */
+  checkIntervalMs: number;
+}
+
+/**
+ * A request and its body must arrive within 30 s (256 KiB at most, so only a client that
+ * trickles it takes that long); what comes after the body, such as a streamed CSV export,
+ * is bounded by the idle timeout only. Keep-alive connections stay Fastify's 72 s.
+ */
+export const SERVER_TIMEOUTS: ServerTimeouts = { requestMs: 30_000, headersMs: 15_000, idleMs: 60_000, checkIntervalMs: 2_000 };
 
 /**
  * Fastify's form of TRUST_PROXY. A hop count trusts the nearest N hops, whoever they are
@@ -89,10 +113,14 @@ function securityHeaders(url: string): Record<string, string> {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger === true ? { level: options.config.logLevel } : options.logger === false ? false : undefined,
     loggerInstance: typeof options.logger === 'object' ? options.logger : undefined,
     bodyLimit: 256 * 1024,
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkIntervalMs },
     // Behind a load balancer, the client address (rate limits, audit) comes from X-Forwarded-For,
     // as far as the trusted proxies wrote it.
     trustProxy: trustProxyOption(options.config.trustProxy),
@@ -117,6 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
 
   const context = createContext(options, app.log);
+  app.addHook('onClose', async () => context.mailer.close?.());
 
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);

@@ -94,6 +94,19 @@ export interface OutboxTable {
   created_at: Timestamp;
 }
 
+/** Mail waiting for the SMTP sender (0008); a row is deleted once sent or given up. */
+export interface MailQueueTable {
+  id: Generated<string>;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+}
+
 export interface AuditLogTable {
   id: Generated<string>;
   actor_user_id: string | null;
@@ -176,6 +189,7 @@ export interface DB {
   refresh_tokens: RefreshTokensTable;
   one_time_tokens: OneTimeTokensTable;
   outbox: OutboxTable;
+  mail_queue: MailQueueTable;
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
   invitations: InvitationsTable;

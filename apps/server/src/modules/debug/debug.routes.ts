@@ -6,6 +6,6 @@ import type { AppContext } from '../../context.ts';
 export function debugRoutes({ debug, authenticate }: AppContext): FastifyPluginAsync {
   return async (app) => {
     const route = routerOf(app, authenticate);
-    route(endpoints.outbox, async () => debug.outbox());
+    route(endpoints.outbox, async ({ caller }) => debug.outbox(caller));
   };
 }
