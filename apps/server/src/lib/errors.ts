@@ -55,6 +55,13 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** Too many of one costly kind of request are under way (exports): try again after a few seconds. */
+export class BusyError extends AppError {
+  constructor(readonly retryAfterSeconds: number, message: string = MESSAGES.generic.busy) {
+    super(429, ERROR_CODES.rateLimited, message);
+  }
+}
+
 export class UnavailableError extends AppError {
   constructor(message = 'The service is temporarily unavailable. Please try again shortly.') {
     super(503, ERROR_CODES.unavailable, message);
