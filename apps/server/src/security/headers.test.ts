@@ -26,6 +26,10 @@ function expectSecurityHeaders(response: ApiResponse, label: string, { api = tru
   const header = (name: string) => response.headers.get(name);
   expect(header('x-content-type-options'), label).toBe('nosniff');
   expect(header('x-frame-options'), label).toBe('DENY');
+  const permissions = header('permissions-policy') ?? '';
+  for (const feature of ['camera=()', 'microphone=()', 'geolocation=()', 'payment=()']) expect(permissions, label).toContain(feature);
+  // APP_URL of these apps is http: no HSTS, which would pin a host to https it may not have.
+  expect(header('strict-transport-security'), label).toBeNull();
   if (ownCsp) {
     const csp = header('content-security-policy') ?? '';
     expect(csp, label).toContain("default-src 'self'");
@@ -122,6 +126,30 @@ describe('other responses', () => {
       const response = await t.request('GET', path);
       expect(response.status, path).toBe(200);
       expectSecurityHeaders(response, path, { ownCsp: false });
+    }
+  });
+});
+
+describe('served on https (APP_URL)', () => {
+  it('every answer carries HSTS for a year, subdomains included, with the other headers', async () => {
+    const https = await createTestApp({ appUrl: 'https://console.test' });
+    try {
+      const session = await https.signIn(https.admin.email, https.admin.password);
+      const answers: [string, ApiResponse][] = [
+        ['health', await https.request('GET', '/api/health')],
+        ['signed in', await https.request('GET', '/api/users/me', undefined, session)],
+        ['404', await https.request('GET', '/api/no-such-route')],
+        ['malformed JSON', await https.request('POST', '/api/auth/sign-in', undefined, { raw: '{"email":' })],
+        ['router refusal', await https.request('GET', '/api/users/%E0%A4%A')],
+        ['page 404', await https.request('GET', '/no-such-page')],
+      ];
+      for (const [label, response] of answers) {
+        expect(response.headers.get('strict-transport-security'), label).toBe('max-age=31536000; includeSubDomains');
+        expect(response.headers.get('permissions-policy'), label).toContain('camera=()');
+        expect(response.headers.get('x-content-type-options'), label).toBe('nosniff');
+      }
+    } finally {
+      await https.close();
     }
   });
 });
