@@ -56,6 +56,41 @@ describe(`unique values saved by concurrent requests${onPostgres ? '' : ' (PGlit
   });
 });
 
+describe('names are one line', () => {
+  it('a line break or control character in an organization, person or invitation name is 400, and nothing changes', async () => {
+    const t = await createTestApp();
+    try {
+      const { token } = await t.signIn(t.admin.email, t.admin.password);
+      const me = await t.request('GET', '/api/users/me', undefined, { token });
+      const count = async () => {
+        const [orgs, invitations] = await Promise.all([
+          t.database.db.selectFrom('organizations').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+          t.database.db.selectFrom('invitations').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+        ]);
+        const user = await t.database.db.selectFrom('users').select(['first_name', 'last_name']).where('email', '=', t.admin.email).executeTakeFirstOrThrow();
+        return { orgs: orgs.n, invitations: invitations.n, user };
+      };
+      const before = await count();
+      for (const control of ['\r\n', '\n', '\t', '\u0007', '\u001b[31m', '\u2028']) {
+        const name = `Evil${control}Name`;
+        const calls = [
+          t.request('POST', '/api/organizations', { name, org_type: 'super_agency' }, { token }),
+          t.request('PATCH', '/api/users/me', { first_name: name }, { token }),
+          t.request('PATCH', `/api/users/${me.body.id}`, { last_name: name }, { token }),
+          t.request('POST', '/api/invitations', { email: 'control@names.test', first_name: name, last_name: 'Plain', role: 'house_user' }, { token }),
+        ];
+        for (const response of await Promise.all(calls)) {
+          expect(response.status, JSON.stringify(control)).toBe(400);
+          expect(response.body.error.code).toBe('validation_failed');
+        }
+      }
+      expect(await count()).toEqual(before);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 /** Sends the request line and headers, and returns the socket (the body is the caller's). */
 function rawRequest(port: number, head: string): Promise<Socket> {
   return new Promise((resolve, reject) => {

@@ -31,6 +31,16 @@ export const UNSTORABLE_TEXT = 'Contains characters that are not allowed.';
 /** For every free-text field that reaches the database (stored, searched or compared). */
 export const isStorableText = (value: string) => !UNSTORABLE.test(value);
 
+/**
+ * Control characters: C0 (NUL, tab, CR, LF and the rest), DEL, C1, and the Unicode line and
+ * paragraph separators. A name is one line of visible text, shown in lists, headers, mail
+ * subjects and CSV files; a line break or control in one could forge a line there.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+export const CONTROL_TEXT = 'Must be one line without control characters.';
+/** For names (organizations, people, invitations): refuses every control character, tab included. */
+export const isSingleLineText = (value: string) => !CONTROL.test(value);
+
 export const uuidSchema = z.uuid();
 export const isoDateSchema = z.string();
 export const okSchema = z.object({ ok: z.literal(true) });

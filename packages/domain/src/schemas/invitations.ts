@@ -3,7 +3,7 @@ import { LIMITS } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { newPasswordSchema, sessionSchema } from './auth.ts';
 import { paginationSchema } from './users.ts';
-import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
+import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText } from './common.ts';
 
 const u = MESSAGES.users;
 
@@ -16,8 +16,20 @@ export const createInvitationSchema = z.object({
     .trim()
     .max(LIMITS.emailMax, u.invalidEmail)
     .pipe(z.email({ error: u.invalidEmail })),
-  first_name: z.string({ error: u.firstNameMin }).trim().min(LIMITS.personNameMin, u.firstNameMin).max(LIMITS.personNameMax).refine(isStorableText, UNSTORABLE_TEXT),
-  last_name: z.string({ error: u.lastNameMin }).trim().min(LIMITS.personNameMin, u.lastNameMin).max(LIMITS.personNameMax).refine(isStorableText, UNSTORABLE_TEXT),
+  first_name: z
+    .string({ error: u.firstNameMin })
+    .trim()
+    .min(LIMITS.personNameMin, u.firstNameMin)
+    .max(LIMITS.personNameMax)
+    .refine(isStorableText, UNSTORABLE_TEXT)
+    .refine(isSingleLineText, CONTROL_TEXT),
+  last_name: z
+    .string({ error: u.lastNameMin })
+    .trim()
+    .min(LIMITS.personNameMin, u.lastNameMin)
+    .max(LIMITS.personNameMax)
+    .refine(isStorableText, UNSTORABLE_TEXT)
+    .refine(isSingleLineText, CONTROL_TEXT),
   role: z.string({ error: u.selectRole }).min(1, u.selectRole).max(40).refine(isStorableText, UNSTORABLE_TEXT),
   /** The organization invited into: the caller's own or a direct child (default the caller's own). */
   organization_id: z.uuid().optional(),

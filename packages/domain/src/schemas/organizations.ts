@@ -3,7 +3,7 @@ import { LIMITS, PAGING } from '../constants.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
 import { MESSAGES } from '../messages.ts';
 import { amountInputSchema, amountStringSchema } from './amounts.ts';
-import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
+import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText } from './common.ts';
 
 const m = MESSAGES.organizations;
 
@@ -46,7 +46,8 @@ export const orgNameSchema = z
   .trim()
   .min(LIMITS.orgNameMin, m.nameMin)
   .max(LIMITS.orgNameMax, m.nameMax)
-  .refine(isStorableText, UNSTORABLE_TEXT);
+  .refine(isStorableText, UNSTORABLE_TEXT)
+  .refine(isSingleLineText, CONTROL_TEXT);
 
 export const orgDescriptionSchema = z
   .string()

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS, PAGING } from '../constants.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
 import { MESSAGES } from '../messages.ts';
-import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
+import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText } from './common.ts';
 
 export const USER_STATUSES = ['active', 'inactive', 'pending', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -37,7 +37,13 @@ export type UserProfile = z.infer<typeof userProfileSchema>;
 
 
 const personName = (message: string) =>
-  z.string({ error: message }).trim().min(LIMITS.personNameMin, message).max(LIMITS.personNameMax).refine(isStorableText, UNSTORABLE_TEXT);
+  z
+    .string({ error: message })
+    .trim()
+    .min(LIMITS.personNameMin, message)
+    .max(LIMITS.personNameMax)
+    .refine(isStorableText, UNSTORABLE_TEXT)
+    .refine(isSingleLineText, CONTROL_TEXT);
 
 export const USER_SORT_FIELDS = ['created_at', 'email', 'first_name', 'last_name', 'role', 'status', 'last_login_at'] as const;
 
