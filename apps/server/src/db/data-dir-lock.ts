@@ -27,8 +27,10 @@ function tighten(path: string): void {
  * Makes the data folder readable and writable by its owner only: it holds the database
  * (password hashes, and reset links in the write-ahead log) and the JWT secret. Files
  * created from now on are private (umask 077); what exists is tightened (folders 0700,
- * files 0600). A folder that belongs to another user, who could open it again, or that
- * stays writable by others is refused with a one-line message. Idempotent.
+ * files 0600), the way earlier versions left it (database files 0666) included. Refused
+ * with a one-line message, and left untouched: a folder that belongs to another user, who
+ * could open it again, and a folder every user may write to (such as /tmp), where anyone
+ * could have replaced what it holds (the JWT secret, the database). Idempotent.
  */
 export function makeDataDirPrivate(dataDir: string): void {
   if (process.platform === 'win32') return;
@@ -40,6 +42,12 @@ export function makeDataDirPrivate(dataDir: string): void {
     throw new DataDirUnsafeError(
       `The data folder ${dataDir} belongs to another user (uid ${owner}, mode ${mode(dataDir)}), who could open it to others: ` +
         `give it to the user that runs the server (uid ${uid}) or set DATA_DIR to a folder of that user.`,
+    );
+  }
+  if ((lstatSync(dataDir).mode & 0o002) !== 0) {
+    throw new DataDirUnsafeError(
+      `The data folder ${dataDir} is writable by every user (mode ${mode(dataDir)}), so anyone could have replaced what it holds: ` +
+        `check its contents and make it private (chmod 700 ${dataDir}), or set DATA_DIR to another folder.`,
     );
   }
   try {

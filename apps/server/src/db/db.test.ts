@@ -200,17 +200,17 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
     expect(Object.keys(modes(dataDir)).length).toBeGreaterThan(500);
   });
 
-  it('an existing folder open to everyone is tightened at start', async () => {
+  it('an existing folder left open (folders 0755, files 0666, as earlier versions made it) is tightened at start', async () => {
     const dataDir = join(root, 'loose');
     await (await start(dataDir)).close();
     const loosen = (path: string) => {
       if (lstatSync(path).isDirectory()) {
-        chmodSync(path, 0o777);
+        chmodSync(path, path === dataDir ? 0o755 : 0o777);
         for (const name of readdirSync(path)) loosen(join(path, name));
       } else chmodSync(path, 0o666);
     };
     loosen(dataDir);
-    expect(modeSummary(dataDir)).toEqual({ dirs: ['0777'], files: ['0666'] });
+    expect(modeSummary(dataDir)).toEqual({ dirs: ['0755', '0777'], files: ['0666'] });
     const database = await start(dataDir);
     try {
       expect(modeSummary(dataDir)).toEqual({ dirs: ['0700'], files: ['0600'] });
@@ -226,6 +226,26 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
     chmodSync(join(dataDir, 'backups', 'notes.txt'), 0o644);
     makeDataDirPrivate(dataDir);
     expect(modes(dataDir)).toMatchObject({ '/': '0700', '/backups/notes.txt': '0644' });
+  });
+
+  it('a folder every user may write to is refused in one line, and left untouched', async () => {
+    const dataDir = join(root, 'open');
+    mkdirSync(dataDir);
+    chmodSync(dataDir, 0o777);
+    writeFileSync(join(dataDir, 'jwt-secret'), 'planted by someone else');
+    chmodSync(join(dataDir, 'jwt-secret'), 0o666);
+    const error = await openDatabase({ databaseUrl: null, dataDir, purpose: 'test' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(DataDirUnsafeError);
+    expect((error as Error).message).toBe(
+      `The data folder ${dataDir} is writable by every user (mode 0777), so anyone could have replaced what it holds: ` +
+        `check its contents and make it private (chmod 700 ${dataDir}), or set DATA_DIR to another folder.`,
+    );
+    expect(modes(dataDir)).toEqual({ '/': '0777', '/jwt-secret': '0666' });
+    // The same refusal before a generated JWT secret is read from it (a server on PostgreSQL).
+    expect(() => makeDataDirPrivate(dataDir)).toThrow(DataDirUnsafeError);
   });
 
   it('a folder that belongs to another user is refused in one line, and left untouched', async () => {
