@@ -25,12 +25,14 @@ import {
   type FreshDatabase,
   type ServerProcess,
 } from './harness.ts';
+import { EXPORT_LIMITS } from '../apps/server/src/lib/csv.ts';
 import { startProxy, type CutMode, type TcpProxy } from './tcp-proxy.ts';
 
 const FUNDS_CENTS = 100_000_000;
 /** Extra ledger rows on the house, so that exporting its ledger takes a while. */
 const LEDGER_ROWS = 20_000;
-const EXPORTS = 4;
+/** As many exports as one person may run at once (more are refused with 429). */
+const EXPORTS = EXPORT_LIMITS.perUser;
 /** main.ts SHUTDOWN_GRACE_MS. */
 const GRACE_MS = 10_000;
 /** pg pool connectionTimeoutMillis (apps/server/src/db/connection.ts). */
