@@ -36,10 +36,13 @@ export const isStorableText = (value: string) => !UNSTORABLE.test(value);
  * paragraph separators. A name is one line of visible text, shown in lists, headers, mail
  * subjects and CSV files; a line break or control in one could forge a line there.
  */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const isControl = (code: number) => code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
 export const CONTROL_TEXT = 'Must be one line without control characters.';
 /** For names (organizations, people, invitations): refuses every control character, tab included. */
-export const isSingleLineText = (value: string) => !CONTROL.test(value);
+export const isSingleLineText = (value: string) => {
+  for (let i = 0; i < value.length; i++) if (isControl(value.charCodeAt(i))) return false;
+  return true;
+};
 
 export const uuidSchema = z.uuid();
 export const isoDateSchema = z.string();
