@@ -38,10 +38,22 @@ export interface RetryPolicy {
   pollMs: number;
   /** How long a sender holds the messages it is sending before another may take them. */
   leaseMs: number;
+  /** A send that has not finished by then counts as failed (within the lease, so no other sender has taken it). */
+  sendTimeoutMs: number;
 }
 
 /** 30 s, 1, 2, 4, 8, 16 and 32 minutes: a message is given up about an hour after it was queued. */
-export const RETRY: RetryPolicy = { baseDelayMs: 30_000, maxDelayMs: 32 * 60_000, maxAttempts: 8, pollMs: 5_000, leaseMs: 2 * 60_000 };
+export const RETRY: RetryPolicy = {
+  baseDelayMs: 30_000,
+  maxDelayMs: 32 * 60_000,
+  maxAttempts: 8,
+  pollMs: 5_000,
+  leaseMs: 2 * 60_000,
+  sendTimeoutMs: 60_000,
+};
+
+/** How long closing the app waits for a delivery under way; what it leaves is sent once its lease ends. */
+const CLOSE_WAIT_MS = 5_000;
 
 const FROM = 'Organization Console <no-reply@console.local>';
 const BATCH = 20;
@@ -51,6 +63,15 @@ function describe(error: unknown): { code?: string; message: string } {
   if (!(error instanceof Error)) return { message: String(error).slice(0, 200) };
   const code = (error as NodeJS.ErrnoException).code;
   return { ...(typeof code === 'string' && { code }), message: error.message.slice(0, 200) };
+}
+
+/** The promise, or a rejection once `ms` have passed without it settling. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** The delay before attempt `attempts + 1`, after `attempts` failed ones. */
@@ -140,7 +161,7 @@ function createSender(db: Kysely<DB>, transport: MailTransport, logger: FastifyB
 
   async function deliver(row: Awaited<ReturnType<typeof take>>[number]) {
     try {
-      await transport.sendMail({ from: FROM, to: row.to_address, subject: row.subject, text: row.body_text });
+      await withTimeout(transport.sendMail({ from: FROM, to: row.to_address, subject: row.subject, text: row.body_text }), policy.sendTimeoutMs);
       await db.deleteFrom('mail_queue').where('id', '=', row.id).execute();
       logger.info({ to: row.to_address, subject: row.subject, attempt: row.attempts }, 'mail sent');
     } catch (error) {
@@ -206,7 +227,7 @@ function createSender(db: Kysely<DB>, transport: MailTransport, logger: FastifyB
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
-      await running;
+      if (running) await withTimeout(running, CLOSE_WAIT_MS).catch(() => {});
     },
   };
 }

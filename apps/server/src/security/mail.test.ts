@@ -153,6 +153,25 @@ describe('with SMTP (the queue)', () => {
     }
   });
 
+  it('a mail server that never answers: the send times out and the message is sent on a later attempt', async () => {
+    const delivered: string[] = [];
+    let attempts = 0;
+    const server = {
+      sendMail: (mail: { to: string }) => (++attempts === 1 ? new Promise<never>(() => {}) : Promise.resolve(void delivered.push(mail.to))),
+    };
+    const app = await createLoggedApp({ mailTransport: server, mailRetry: { baseDelayMs: 50, pollMs: 50, sendTimeoutMs: 300 } });
+    try {
+      const token = await app.signIn('admin@example.test', 'correct horse battery');
+      const invited = await api(app, 'POST', '/api/invitations', { email: 'silent@mail.test', first_name: 'Sil', last_name: 'Silent', role: 'house_user' }, token);
+      expect(invited.status).toBe(201);
+      await eventually(async () => delivered.includes('silent@mail.test'));
+      expect(attempts).toBe(2);
+      expect(app.log.find((line) => line.msg === 'mail not sent; will retry')).toMatchObject({ error: { code: 'ETIMEDOUT' } });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('a message that never goes is given up after the last attempt and removed from the queue', async () => {
     const server = flakyServer(Infinity);
     const app = await createLoggedApp({ mailTransport: server, mailRetry: { baseDelayMs: 20, pollMs: 20, maxAttempts: 3 } });
