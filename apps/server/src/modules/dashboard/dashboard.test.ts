@@ -60,7 +60,7 @@ beforeAll(async () => {
     records: [
       { organization_id: id('H'), kind: 'consumption', amount: '30', external_ref: 'u1' },
       { organization_id: id('H'), kind: 'consumption', amount: '12.25', external_ref: 'u2' },
-      { organization_id: id('H'), kind: 'refund', amount: '2.25', external_ref: 'r1' },
+      { organization_id: id('H'), kind: 'refund', amount: '2.25', external_ref: 'r1', refund_of: 'u2' },
     ],
   });
   await pastConsumption('H', '5.00', 3);
