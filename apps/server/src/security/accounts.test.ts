@@ -59,7 +59,7 @@ async function appWithMailer(mailer: Mailer) {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email }),
       });
-      return { status: response.status, body: await response.json(), ms: performance.now() - started };
+      return { status: response.status, body: (await response.json()) as { message?: string }, ms: performance.now() - started };
     },
     async close() {
       await app.close();
@@ -302,12 +302,13 @@ describe('rank', () => {
   const idOf = async (who: string) =>
     (await w.t.database.db.selectFrom('users').select('id').where('email', '=', w.world.users[who]!).executeTakeFirstOrThrow()).id;
 
-  it.each([
-    ['A1.manager', 'A1.admin'],
-    ['A1.manager', 'T1.admin'],
-    ['SA1.manager', 'A1.admin'],
+  const refused: [string, string, Record<string, string>][] = [
+    ['A1.manager', 'A1.admin', { first_name: 'Demoted' }],
+    ['A1.manager', 'T1.admin', { first_name: 'Demoted' }],
+    ['SA1.manager', 'A1.admin', { first_name: 'Demoted' }],
     ['A1.manager', 'A1.admin', { status: 'inactive' }],
-  ] as const)('%s may not edit %s, who ranks above (403, nothing changes)', async (who, target, body = { first_name: 'Demoted' }) => {
+  ];
+  it.each(refused)('%s may not edit %s, who ranks above (403, nothing changes): %j', async (who, target, body) => {
     const before = await usersDigest();
     const response = await w.t.request('PATCH', `/api/users/${await idOf(target)}`, body, { token: await w.as(who) });
     expect(response.status).toBe(403);
