@@ -3,6 +3,7 @@ import { RATE_LIMITS } from '@console/domain';
 import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
 import { createAuthenticator } from './lib/caller.ts';
+import { EXPORT_LIMITS, type ExportLimits } from './lib/csv.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
@@ -24,6 +25,8 @@ export interface ContextOptions {
   /** Overrides for tests and benchmarks; production uses RATE_LIMITS. */
   rateLimits?: RateLimitSettings;
   mailer?: Mailer;
+  /** Overrides for tests; production uses EXPORT_LIMITS. */
+  exportLimits?: ExportLimits;
 }
 
 function scaledRateLimits(factor: number): RateLimitSettings {
@@ -62,5 +65,6 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     debug,
     authenticate: createAuthenticator(db, tokens),
     rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
+    exportLimits: options.exportLimits ?? EXPORT_LIMITS,
   };
 }

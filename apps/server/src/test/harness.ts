@@ -94,6 +94,8 @@ export async function createTestApp(
     serveWeb: options.serveWeb ?? false,
         // Generous limits unless a test is about them: the suite signs in many times.
     rateLimits: { ...RATE_LIMITS, ...UNLIMITED, ...options.rateLimits },
+    // The suites call the export concurrently (the matrix); its own test uses the real bounds.
+    exportLimits: { perUser: 1000, perProcess: 1000, retryAfterSeconds: 5 },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import { creditsEndpoints as endpoints, type LedgerEntry } from '@console/domain';
-import { EXPORT_LIMITS, csvLine, exportSlots } from '../../lib/csv.ts';
+import { csvLine, exportSlots } from '../../lib/csv.ts';
 import { BusyError } from '../../lib/errors.ts';
 import { clientInfo } from '../../lib/request-info.ts';
 import { routerOf } from '../../lib/route.ts';
@@ -24,7 +24,7 @@ function ledgerCsvLine(entry: LedgerEntry): string {
   ]);
 }
 
-export function creditsRoutes({ credits, authenticate }: AppContext): FastifyPluginAsync {
+export function creditsRoutes({ credits, authenticate, exportLimits }: AppContext): FastifyPluginAsync {
   return async (app) => {
     const route = routerOf(app, authenticate);
     route(endpoints.allocate, async ({ caller, body, headers, raw }) =>
@@ -33,10 +33,10 @@ export function creditsRoutes({ credits, authenticate }: AppContext): FastifyPlu
     route(endpoints.adjust, async ({ caller, body, raw }) => ({ entry: await credits.adjust(caller, body, clientInfo(raw)) }));
     route(endpoints.importUsage, async ({ caller, body, raw }) => credits.importUsage(caller, body.records, clientInfo(raw)));
     route(endpoints.ledger, async ({ caller, query }) => credits.ledger(caller, query));
-    const exports = exportSlots();
+    const exports = exportSlots(exportLimits);
     route(endpoints.exportLedger, async ({ caller, query }, reply) => {
       const release = exports.take(caller.userId);
-      if (!release) throw new BusyError(EXPORT_LIMITS.retryAfterSeconds);
+      if (!release) throw new BusyError(exportLimits.retryAfterSeconds);
       // The slot is held until the answer is sent whole or its connection closes.
       reply.raw.once('close', release);
       const rows = credits.exportRows(caller, { ...query, limit: 1000 });
