@@ -189,12 +189,20 @@ export async function createChild(server: TestServer, token: string, name: strin
   return body.organization;
 }
 
-/** The newest mailed link to an address, read from the outbox as a house admin (newest first). */
+/**
+ * The newest mailed link to an address, read from the outbox as a house admin (newest
+ * first): an invitation link, or a reset link mailed to that admin's own account (the outbox
+ * shows no one else's). Mail may be stored just after the answer, so this waits a little.
+ */
 export async function mailedLink(server: TestServer, houseToken: string, email: string): Promise<string> {
-  const outbox = await server.api<{ messages: { to: string; link: string | null }[] }>('/api/debug/outbox', { token: houseToken });
-  const link = outbox.body.messages?.find((message) => message.to === email && message.link)?.link;
-  if (!link) throw new Error(`no mailed link for ${email} (outbox answered ${outbox.status})`);
-  return link;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const outbox = await server.api<{ messages: { to: string; link: string | null }[] }>('/api/debug/outbox', { token: houseToken });
+    const link = outbox.body.messages?.find((message) => message.to === email && message.link)?.link;
+    if (link) return link;
+    if (Date.now() > deadline) throw new Error(`no mailed link for ${email} (outbox answered ${outbox.status})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Invites someone into an organization, registers them through the mailed link, and signs them in. */
