@@ -330,13 +330,22 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
           .set({ deleted_at: sql`now()`, updated_at: sql`now()` })
           .where('id', '=', target.id)
           .execute();
+        // Its pending invitations go with it, so no link leads into a deleted organization
+        // (taken after the organization's lock, the order acceptance locks them in).
+        const revoked = await trx
+          .updateTable('invitations')
+          .set({ status: 'revoked', revoked_at: sql`now()` })
+          .where('organization_id', '=', target.id)
+          .where('status', '=', 'pending')
+          .returning('id')
+          .execute();
         await writeAudit(trx, {
           actorUserId: caller.userId,
           organizationId: target.id,
           action: 'organization.delete',
           targetType: 'organization',
           targetId: target.id,
-          details: { name: target.name },
+          details: { name: target.name, revoked_invitations: revoked.length },
           ...info,
         });
       });

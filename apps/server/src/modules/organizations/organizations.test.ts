@@ -304,6 +304,24 @@ describe('deleting: an empty child, by admins of its parent', () => {
     expect((await w.t.request('DELETE', `/api/organizations/${childId}`, undefined, { token })).status).toBe(404);
   });
 
+  it('revokes its pending invitations in the same step, so no link leads into it', async () => {
+    const token = await as('A1.admin');
+    const created = await w.t.request('POST', '/api/organizations', { name: 'Invited Into', org_type: 'tenant' }, { token });
+    const childId = created.body.organization.id;
+    const invited = await w.t.request(
+      'POST',
+      '/api/invitations',
+      { email: 'someone@invited-into.test', first_name: 'Some', last_name: 'One', role: 'tenant_user', organization_id: childId },
+      { token },
+    );
+    expect(invited.status).toBe(201);
+    expect((await w.t.request('DELETE', `/api/organizations/${childId}`, undefined, { token })).status).toBe(204);
+    const rows = await w.t.database.db.selectFrom('invitations').select(['status', 'revoked_at']).where('organization_id', '=', childId).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'revoked' });
+    expect(rows[0]!.revoked_at).not.toBeNull();
+  });
+
   it('explains each refusal and changes nothing', async () => {
     const token = await as('SA1.admin');
     const withUser = await insertOrg(w.t.database.db, { name: 'Has People', type: 'agency', parentId: id('SA1') });
