@@ -98,6 +98,12 @@ describe('profile menu', () => {
     expect(trigger).toHaveTextContent(shell.profileFallback);
   });
 
+  it('offers Change password, which opens the signed-in password form', async () => {
+    const { user, menu } = await openMenu(makeSession({ role: 'tenant_admin' }));
+    await user.click(within(menu).getByRole('menuitem', { name: MESSAGES.authPages.changePassword }));
+    expect(await screen.findByRole('heading', { name: MESSAGES.authPages.changePassword, level: 1 })).toBeInTheDocument();
+  });
+
   it('lists Settings and Log out with their shortcuts, and no Debug for a tenant admin', async () => {
     const { menu } = await openMenu(makeSession({ role: 'tenant_admin' }));
     expect(within(menu).getByRole('menuitem', { name: /Settings/ })).toHaveTextContent(

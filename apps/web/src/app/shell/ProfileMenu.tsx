@@ -1,5 +1,5 @@
 import { mayOpenDebug, MESSAGES } from '@console/domain';
-import { Bug, LogOut, Settings } from 'lucide-react';
+import { Bug, KeyRound, LogOut, Settings } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
@@ -58,6 +58,10 @@ export function ProfileMenu() {
           <Settings aria-hidden />
           {shell.settings}
           <DropdownMenuShortcut>{shell.settingsShortcut}</DropdownMenuShortcut>
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate(PATHS.updatePassword)}>
+          <KeyRound aria-hidden />
+          {MESSAGES.authPages.changePassword}
         </DropdownMenuItem>
         {/* Debug is offered only to those the debug page lets in. */}
         {!!viewer && mayOpenDebug(viewer) && (
