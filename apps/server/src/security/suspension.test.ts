@@ -190,6 +190,13 @@ describe('a suspended organization and its subtree', () => {
     expect([...readsWhileActive.values()].filter((s) => s === 200).length).toBeGreaterThan(20);
   });
 
+  it("a person's own profile names the standing above theirs, so the console can say why writes are refused", async () => {
+    const below = await w.t.request('GET', '/api/users/me', undefined, { token: await w.as('A1.admin') });
+    expect(below.body.organization).toMatchObject({ status: 'active', ancestor_status: 'suspended' });
+    const own = await w.t.request('GET', '/api/users/me', undefined, { token: await w.as('SA1.admin') });
+    expect(own.body.organization).toMatchObject({ status: 'suspended', ancestor_status: null });
+  });
+
   it('its people still sign in, and change their own password', async () => {
     const signIn = await w.t.request('POST', '/api/auth/sign-in', { email: w.world.users['A1.manager'], password: PASSWORD });
     expect(signIn.status).toBe(200);

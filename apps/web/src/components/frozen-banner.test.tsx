@@ -14,6 +14,13 @@ describe('frozen organization banner', () => {
     }
   });
 
+  it('says so too below a suspended organization, from the standing the profile carries', async () => {
+    const session = makeSession({ role: 'tenant_admin', orgType: 'tenant' });
+    session.user.organization.ancestor_status = 'suspended';
+    renderApp('/settings', { session });
+    expect(await screen.findByText(MESSAGES.organizations.frozen('suspended', 'ancestor'))).toBeInTheDocument();
+  });
+
   it('is not shown while the organization is active', async () => {
     renderApp('/settings', { session: makeSession() });
     expect(await screen.findByRole('heading', { name: MESSAGES.billingPages.settingsTitle })).toBeInTheDocument();

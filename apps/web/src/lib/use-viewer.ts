@@ -14,7 +14,11 @@ export function useViewer(): Actor | null {
     const id = claims?.org_id;
     const type = claims?.organization_type;
     if (!claims || !id || !type) return null;
-    const status = user?.organization.id === id ? user.organization.status : undefined;
-    return { userId: claims.user_id, role: claims.role, organization: { id, org_type: type, status } };
+    const own = user?.organization.id === id ? user.organization : undefined;
+    return {
+      userId: claims.user_id,
+      role: claims.role,
+      organization: { id, org_type: type, status: own?.status, ancestor_status: own?.ancestor_status },
+    };
   }, [claims, user]);
 }

@@ -13,6 +13,11 @@ export const userOrganizationSchema = z.object({
   name: z.string(),
   org_type: z.enum(ORG_TYPES),
   status: z.enum(ORG_STATUSES),
+  /**
+   * On a person's own profile (`/users/me`, the session): the status of the nearest
+   * suspended or inactive organization above theirs, or null when every one is active.
+   */
+  ancestor_status: z.enum(ORG_STATUSES).nullable().optional(),
 });
 
 /** A user's profile as the console reads it (avatar_url is always null: no avatars are stored). */

@@ -10,6 +10,7 @@ import {
   roleLevel,
   roleRank,
   type ListUsersParams,
+  type OrgStatus,
   type UpdateMeInput,
   type UpdateUserInput,
   type UserList,
@@ -92,10 +93,20 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
     return requireInSubtree(caller, row, m.notFound);
   }
 
+  /** A person's own profile, with the standing of the organizations above theirs. */
   async function getProfile(userId: string, executor: Executor = db): Promise<UserProfile> {
-    const row = await profileQuery(executor).where('u.id', '=', userId).executeTakeFirst();
+    const row = await profileQuery(executor)
+      .select(
+        // The ancestors are read through the materialized path: primary-key lookups, three at most.
+        sql<OrgStatus | null>`(select a.status from organizations a
+          where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
+          order by length(a.path) desc limit 1)`.as('ancestor_status'),
+      )
+      .where('u.id', '=', userId)
+      .executeTakeFirst();
     if (!row) throw new NotFoundError();
-    return toProfile(row);
+    const profile = toProfile(row);
+    return { ...profile, organization: { ...profile.organization, ancestor_status: row.ancestor_status } };
   }
 
   /** Managing people reaches the caller's own organization and its direct children only. */
