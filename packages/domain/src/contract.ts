@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Permission } from './permissions.ts';
+import type { ApiScope } from './schemas/agents.ts';
 
 /**
  * An endpoint declared once: the server registers its route from it (validation,
@@ -19,11 +20,17 @@ export interface Endpoint {
   tags: readonly string[];
   /**
    * `session`: a signed-in person (bearer access token), refused with 401 otherwise.
+   * `key`: an agent runtime's API key (bearer `oc_...`), the machine routes under `/v1`
+   * only; a session token is refused there, as a key is on every other route.
    * `public`: anyone; such a route may still read a bearer when one comes.
    */
-  auth: 'session' | 'public';
+  auth: 'session' | 'key' | 'public';
   /** The permission a caller must hold before anything else is looked at (403 otherwise). */
   permission?: Permission;
+  /** The scope an API key must carry (key routes; 403 otherwise). */
+  scope?: ApiScope;
+  /** A larger body limit than the server's default, in bytes (usage batches). */
+  bodyLimit?: number;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;

@@ -46,6 +46,30 @@ import {
 } from './schemas/credits.ts';
 import { dashboardQuerySchema, dashboardSchema } from './schemas/dashboard.ts';
 import { outboxSchema } from './schemas/debug.ts';
+import {
+  activateAgentSchema,
+  activationListSchema,
+  activationParamsSchema,
+  activationResponseSchema,
+  agentTypeListSchema,
+  agentTypeResponseSchema,
+  apiKeyListSchema,
+  apiKeyParamsSchema,
+  apiKeyResponseSchema,
+  createAgentTypeSchema,
+  createApiKeySchema,
+  createdApiKeySchema,
+  entitlementQuerySchema,
+  entitlementSchema,
+  heartbeatResultSchema,
+  heartbeatSchema,
+  lowBalanceThresholdSchema,
+  updateAgentTypeSchema,
+  usageBatchResultSchema,
+  usageBatchSchema,
+  usageSummaryQuerySchema,
+  usageSummarySchema,
+} from './schemas/agents.ts';
 
 /**
  * Every endpoint of the API, by domain. The server registers exactly these routes; the
@@ -432,6 +456,171 @@ export const debugEndpoints = {
   }),
 };
 
+export const agentsEndpoints = {
+  listTypes: endpoint({
+    method: 'GET',
+    path: '/agent-types',
+    summary: 'The agent catalog: every type with its unit and current price (retired ones too)',
+    tags: ['agents'],
+    auth: 'session',
+    responses: { 200: agentTypeListSchema },
+  }),
+  createType: endpoint({
+    method: 'POST',
+    path: '/agent-types',
+    summary: 'Add an agent type to the catalog (house admins)',
+    tags: ['agents'],
+    auth: 'session',
+    permission: 'agents.catalog',
+    body: createAgentTypeSchema,
+    responses: { 201: agentTypeResponseSchema },
+  }),
+  updateType: endpoint({
+    method: 'PATCH',
+    path: '/agent-types/:id',
+    summary: 'Edit an agent type; a new price applies to events that occur after the change (house admins)',
+    tags: ['agents'],
+    auth: 'session',
+    permission: 'agents.catalog',
+    params: idParamsSchema,
+    body: updateAgentTypeSchema,
+    responses: { 200: agentTypeResponseSchema },
+  }),
+  retireType: endpoint({
+    method: 'POST',
+    path: '/agent-types/:id/retire',
+    summary: 'Retire an agent type: no new activations; existing ones keep running (house admins)',
+    tags: ['agents'],
+    auth: 'session',
+    permission: 'agents.catalog',
+    params: idParamsSchema,
+    responses: { 200: agentTypeResponseSchema },
+  }),
+  listActivations: endpoint({
+    method: 'GET',
+    path: '/organizations/:id/agents',
+    summary: "An organization's live activations with status, health and usage of the last 30 days",
+    tags: ['agents'],
+    auth: 'session',
+    permission: 'resources.view',
+    params: idParamsSchema,
+    responses: { 200: activationListSchema },
+  }),
+  activate: endpoint({
+    method: 'POST',
+    path: '/organizations/:id/agents',
+    summary: "Activate an agent type for an organization, within its activated agent limit (its admins or its parent's)",
+    tags: ['agents'],
+    auth: 'session',
+    permission: 'resources.manage',
+    params: idParamsSchema,
+    body: activateAgentSchema,
+    responses: { 201: activationResponseSchema },
+  }),
+  deactivate: endpoint({
+    method: 'DELETE',
+    path: '/organizations/:id/agents/:activationId',
+    summary: 'Deactivate an activation (its organization\'s admins or its parent\'s)',
+    tags: ['agents'],
+    auth: 'session',
+    permission: 'resources.manage',
+    params: activationParamsSchema,
+    responses: { 200: activationResponseSchema },
+  }),
+  usage: endpoint({
+    method: 'GET',
+    path: '/organizations/:id/usage',
+    summary: "An organization's usage over the last 7 or 30 days: by agent and by day",
+    tags: ['agents'],
+    auth: 'session',
+    permission: 'resources.view',
+    params: idParamsSchema,
+    query: usageSummaryQuerySchema,
+    responses: { 200: usageSummarySchema },
+  }),
+  setLowBalanceThreshold: endpoint({
+    method: 'PUT',
+    path: '/organizations/:id/low-balance-threshold',
+    summary: 'Set the balance below which the organization\'s admins are alerted (its admins)',
+    tags: ['billing'],
+    auth: 'session',
+    permission: 'billing.manage',
+    params: idParamsSchema,
+    body: lowBalanceThresholdSchema,
+    responses: { 200: billingResponseSchema },
+  }),
+};
+
+export const apiKeysEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/organizations/:id/api-keys',
+    summary: "The organization's API keys: name, prefix, scopes, creator, created and last used (its admins)",
+    tags: ['api-keys'],
+    auth: 'session',
+    permission: 'api_keys.manage',
+    params: idParamsSchema,
+    responses: { 200: apiKeyListSchema },
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/organizations/:id/api-keys',
+    summary: 'Make an API key; the secret is in this answer only (its admins)',
+    tags: ['api-keys'],
+    auth: 'session',
+    permission: 'api_keys.manage',
+    params: idParamsSchema,
+    body: createApiKeySchema,
+    responses: { 201: createdApiKeySchema },
+  }),
+  revoke: endpoint({
+    method: 'DELETE',
+    path: '/organizations/:id/api-keys/:keyId',
+    summary: 'Revoke an API key: it stops at once (its admins)',
+    tags: ['api-keys'],
+    auth: 'session',
+    permission: 'api_keys.manage',
+    params: apiKeyParamsSchema,
+    responses: { 200: apiKeyResponseSchema },
+  }),
+};
+
+/** The machine API an agent runtime calls with an API key. */
+export const machineEndpoints = {
+  reportUsage: endpoint({
+    method: 'POST',
+    path: '/v1/usage-events',
+    summary:
+      'Report usage: one event or a batch of up to 1,000, each idempotent by its id per organization; every event is accepted, a duplicate, or rejected with a reason',
+    tags: ['machine'],
+    auth: 'key',
+    scope: 'usage:write',
+    body: usageBatchSchema,
+    bodyLimit: 2 * 1024 * 1024,
+    responses: { 200: usageBatchResultSchema },
+  }),
+  heartbeat: endpoint({
+    method: 'POST',
+    path: '/v1/heartbeats',
+    summary: "Report an activation's status and health score",
+    tags: ['machine'],
+    auth: 'key',
+    scope: 'agents:report',
+    body: heartbeatSchema,
+    responses: { 200: heartbeatResultSchema },
+  }),
+  entitlement: endpoint({
+    method: 'GET',
+    path: '/v1/entitlements',
+    summary: 'May this organization use this agent now (a live activation and a balance above zero), with the balance',
+    tags: ['machine'],
+    auth: 'key',
+    scope: 'entitlements:read',
+    query: entitlementQuerySchema,
+    responses: { 200: entitlementSchema },
+  }),
+};
+
 /** All endpoints, by domain. */
 export const API = {
   health: healthEndpoints,
@@ -443,4 +632,7 @@ export const API = {
   credits: creditsEndpoints,
   dashboard: dashboardEndpoints,
   debug: debugEndpoints,
+  agents: agentsEndpoints,
+  apiKeys: apiKeysEndpoints,
+  machine: machineEndpoints,
 } as const;

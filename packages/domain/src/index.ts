@@ -15,6 +15,7 @@ export * from './schemas/credits.ts';
 export * from './schemas/billing.ts';
 export * from './schemas/dashboard.ts';
 export * from './schemas/debug.ts';
+export * from './schemas/agents.ts';
 export * from './contract.ts';
 export * from './endpoints.ts';
 export * from './dashboard.ts';

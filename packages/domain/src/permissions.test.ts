@@ -104,7 +104,7 @@ const UNKNOWN_ROLES = [
 ];
 
 describe('PERMISSIONS', () => {
-  it("names the product table's permissions and the five added for house and admin actions", () => {
+  it("names the product table's permissions and the ones added for house and admin actions", () => {
     expect([...PERMISSIONS].sort()).toEqual([...ALL, ...Object.keys(ADDED)].sort());
   });
 });
@@ -217,6 +217,8 @@ const ADDED: Record<Exclude<Permission, (typeof ALL)[number]>, string[]> = {
   'credits.import_usage': ['house_admin'],
   'debug.outbox': ['house_admin'],
   'debug.view': ['house_admin', 'super_agency_admin', 'agency_admin'],
+  'agents.catalog': ['house_admin'],
+  'api_keys.manage': ['house_admin', 'super_agency_admin', 'agency_admin', 'tenant_admin', 'admin'],
 };
 
 describe('can(): the added permissions', () => {

@@ -30,13 +30,18 @@ export const PERMISSIONS = [
   'debug.view',
   /** The mail outbox, which holds every account's reset and invitation links. */
   'debug.outbox',
+  /** The agent catalog: agent types, their units and prices. */
+  'agents.catalog',
+  /** API keys of the own organization for agent runtimes. */
+  'api_keys.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**
  * What each level holds. The first eighteen names are the product's permission table; the
  * support level, which that table leaves out, is read-only (list and get of organizations
- * and users, resources and billing views). Invitation management is an admin action.
+ * and users, resources and billing views). Invitation management, the agent catalog and
+ * API keys are admin actions.
  */
 export const PERMISSIONS_BY_LEVEL: Record<RoleLevel, readonly Permission[]> = {
   admin: PERMISSIONS,
@@ -73,6 +78,7 @@ export const PERMISSION_ORG_TYPES: Partial<Record<Permission, readonly OrgType[]
   'credits.adjust': ['house'],
   'credits.import_usage': ['house'],
   'debug.outbox': ['house'],
+  'agents.catalog': ['house'],
   'debug.view': ['house', 'super_agency', 'agency'],
 };
 

@@ -19,7 +19,11 @@ import {
   mayGiveRole,
   mayImportUsage,
   mayInviteTo,
+  mayManageAgentsOf,
+  mayManageApiKeysOf,
   mayManageBilling,
+  mayManageCatalog,
+  maySetLowBalanceThreshold,
   mayManageInvitationsOf,
   mayManagePeopleOf,
   mayOpenDebug,
@@ -255,5 +259,33 @@ describe('standing: a suspended or inactive organization and its subtree read bu
     expect(mayChangeOrganizationStatus(actor('manager', A), A)).toBe(false);
     expect(mayChangeOrganizationStatus(actor('admin', H), H)).toBe(false);
     expect(mayEditOrganization(actor('admin', A), A)).toBe(true);
+  });
+});
+
+describe('agents, API keys and alerts', () => {
+  it("the catalog is the house admins'", () => {
+    expect([H, S, A, T].map((o) => mayManageCatalog(actor('admin', o)))).toEqual([true, false, false, false]);
+    expect(mayManageCatalog(actor('manager', H))).toBe(false);
+  });
+
+  it("agents are activated by an organization's admins and its parent's, not further up", () => {
+    expect([S, A, T].map((o) => mayManageAgentsOf(actor('admin', S), o))).toEqual([true, true, false]);
+    expect(mayManageAgentsOf(actor('manager', S), S)).toBe(false);
+    expect(mayManageAgentsOf(actor('admin', T), T)).toBe(true);
+  });
+
+  it("API keys act for their organization, so only its own admins handle them", () => {
+    expect([S, A].map((o) => mayManageApiKeysOf(actor('admin', S), o))).toEqual([true, false]);
+    expect(mayManageApiKeysOf(actor('manager', S), S)).toBe(false);
+  });
+
+  it('the low-balance threshold is set by the organization\'s own admins', () => {
+    expect([S, A].map((o) => maySetLowBalanceThreshold(actor('admin', S), o))).toEqual([true, false]);
+    expect(maySetLowBalanceThreshold(actor('manager', S), S)).toBe(false);
+  });
+
+  it('a frozen organization activates, keys and sets nothing', () => {
+    const frozen: Actor = { ...actor('admin', S), organization: { ...actor('admin', S).organization, status: 'suspended' } };
+    expect([mayManageAgentsOf(frozen, S), mayManageApiKeysOf(frozen, S), maySetLowBalanceThreshold(frozen, S)]).toEqual([false, false, false]);
   });
 });

@@ -172,6 +172,29 @@ export function mayAdjustBalance(actor: Actor, org: Pick<OrganizationFacts, 'id'
 /** Metered usage is recorded for any organization the actor can read. */
 export const mayImportUsage = (actor: Actor): boolean => can(actor.role, 'credits.import_usage') && mayWrite(actor);
 
+/** The own organization's low-balance threshold is set by its admins. */
+export function maySetLowBalanceThreshold(actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean {
+  return can(actor.role, 'billing.manage') && isOwnOrganization(actor, org) && mayWrite(actor);
+}
+
+// Agents and API keys -------------------------------------------------------------------
+
+/** The agent catalog (types, units, prices) is kept by the house's admins. */
+export const mayManageCatalog = (actor: Actor): boolean => can(actor.role, 'agents.catalog') && mayWrite(actor);
+
+/** Reading an organization's agents (its activations and their usage). */
+export const mayViewAgents = (actor: Actor): boolean => can(actor.role, 'resources.view');
+
+/** Activating and deactivating agents: an organization's admins, and its parent's. */
+export function mayManageAgentsOf(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'parent_org_id'>): boolean {
+  return can(actor.role, 'resources.manage') && isOwnOrDirectChild(actor, org) && mayWrite(actor);
+}
+
+/** API keys act for an organization, so only its own admins make, read and revoke them. */
+export function mayManageApiKeysOf(actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean {
+  return can(actor.role, 'api_keys.manage') && isOwnOrganization(actor, org) && mayWrite(actor);
+}
+
 // People and invitations ---------------------------------------------------------------
 
 export const mayListPeople = (actor: Actor): boolean => can(actor.role, 'users.list');

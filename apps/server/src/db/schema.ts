@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
-import type { EntryType, InvitationStatus, OrgStatus, OrgType, UserStatus } from '@console/domain';
+import type { ActivationStatus, AgentKind, AgentTypeStatus, ApiScope, EntryType, InvitationStatus, OrgStatus, OrgType, UserStatus } from '@console/domain';
 
 /**
  * Kysely's view of the tables in migrations/. Numeric columns arrive as strings (exact);
@@ -28,6 +28,10 @@ export interface OrganizationBillingSettingsTable {
   organization_id: string;
   credit_balance: ColumnType<string, string | undefined, string>;
   activated_agent_limit: Generated<number>;
+  /** The balance below which the admins are alerted, once per crossing (0010). */
+  low_balance_threshold: ColumnType<string, string | undefined, string>;
+  /** The last alert for an event refused for want of credits (at most one an hour). */
+  insufficient_alerted_at: NullableTimestamp;
   updated_at: Timestamp;
 }
 
@@ -160,6 +164,9 @@ export interface CreditLedgerEntriesTable {
   external_ref: string | null;
   /** A refund's consumption: that consumption's external_ref, in the same organization (0007). */
   refund_of: ColumnType<string | null, string | null | undefined, never>;
+  /** A consumption's agent type and units (0010). */
+  agent_type_id: ColumnType<string | null, string | null | undefined, never>;
+  units: ColumnType<string | null, string | null | undefined, never>;
   created_by: string | null;
   created_at: Timestamp;
 }
@@ -180,6 +187,91 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** The agent catalog (0010). */
+export interface AgentTypesTable {
+  id: Generated<string>;
+  code: string;
+  name: string;
+  description: string | null;
+  kind: AgentKind;
+  unit: string;
+  status: Generated<AgentTypeStatus>;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  retired_at: NullableTimestamp;
+}
+
+/** Prices in credits per unit; the one in force is the latest effective_from at or before the event. */
+export interface AgentPricesTable {
+  agent_type_id: string;
+  effective_from: ColumnType<Date, Date | string, never>;
+  price: string;
+  created_by: string | null;
+}
+
+export interface AgentActivationsTable {
+  id: Generated<string>;
+  organization_id: string;
+  agent_type_id: string;
+  status: Generated<ActivationStatus>;
+  health_score: number | null;
+  last_active_at: NullableTimestamp;
+  activated_at: Timestamp;
+  activated_by: string | null;
+  deactivated_at: NullableTimestamp;
+  deactivated_by: string | null;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  organization_id: string;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  scopes: ApiScope[];
+  created_by: string | null;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  use_count: ColumnType<string, string | number | undefined, string | number>;
+  revoked_at: NullableTimestamp;
+  revoked_by: string | null;
+}
+
+export interface UsageEventsTable {
+  id: Generated<string>;
+  organization_id: string;
+  client_event_id: string;
+  agent_type_id: string;
+  units: string;
+  price: string;
+  cost: string;
+  charged: string;
+  occurred_at: ColumnType<Date, Date | string, never>;
+  received_at: Timestamp;
+  api_key_id: string | null;
+  created_by: string | null;
+  ledger_entry_id: string | null;
+  metadata: ColumnType<unknown, string | undefined, never>;
+}
+
+/** Usage cost beyond the whole cents charged, per organization and agent type. */
+export interface UsageCarryTable {
+  organization_id: string;
+  agent_type_id: string;
+  carry: ColumnType<string, string | undefined, string>;
+}
+
+export interface BalanceAlertsTable {
+  id: Generated<string>;
+  organization_id: string;
+  kind: 'low_balance' | 'insufficient_credits';
+  balance: string;
+  threshold: string;
+  created_at: Timestamp;
+  mailed_at: NullableTimestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   organization_billing_settings: OrganizationBillingSettingsTable;
@@ -196,6 +288,13 @@ export interface DB {
   credit_ledger_entries: CreditLedgerEntriesTable;
   credit_ledger_totals: CreditLedgerTotalsTable;
   idempotency_keys: IdempotencyKeysTable;
+  agent_types: AgentTypesTable;
+  agent_prices: AgentPricesTable;
+  agent_activations: AgentActivationsTable;
+  api_keys: ApiKeysTable;
+  usage_events: UsageEventsTable;
+  usage_carry: UsageCarryTable;
+  balance_alerts: BalanceAlertsTable;
 }
 
 /** Where a query runs: the database, or a transaction under way. */

@@ -20,7 +20,7 @@ export function billingOf(overrides: {
 } = {}): BillingResponse {
   return {
     organization_id: overrides.id ?? OWN_ORG_ID,
-    billing_settings: { credit_balance: overrides.balance ?? '250.00', activated_agent_limit: overrides.limit ?? 100 },
+    billing_settings: { credit_balance: overrides.balance ?? '250.00', activated_agent_limit: overrides.limit ?? 100, low_balance_threshold: '100.00' },
     active_agent_count: overrides.active ?? 0,
     max_activated_agent_limit: overrides.max === undefined ? 200 : overrides.max,
     children_limit_total: overrides.childrenTotal ?? 0,
@@ -51,7 +51,7 @@ export function organizationOf(
     deleted_at: null,
     credit_balance: balance,
     activated_agent_limit: limit,
-    organization_billing_settings: { organization_id: id, credit_balance: balance, activated_agent_limit: limit },
+    organization_billing_settings: { organization_id: id, credit_balance: balance, activated_agent_limit: limit, low_balance_threshold: '100.00' },
     active_agent_count: 0,
     child_count: overrides.childCount ?? 0,
   };

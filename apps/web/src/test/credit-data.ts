@@ -13,6 +13,8 @@ export function entry(overrides: Partial<LedgerEntry> & Pick<LedgerEntry, 'entry
     metadata: {},
     balance_after: '1000.00',
     external_ref: null,
+    agent_type_id: null,
+    units: null,
     created_by: null,
     created_at: '2024-01-05T15:04:00.000Z',
     ...overrides,
@@ -20,5 +22,5 @@ export function entry(overrides: Partial<LedgerEntry> & Pick<LedgerEntry, 'entry
 }
 
 export function ledgerPage(entries: LedgerEntry[], overrides: Partial<LedgerPage> = {}): LedgerPage {
-  return { entries, next_cursor: null, credit_balance: '1000.00', ...overrides };
+  return { entries, next_cursor: null, credit_balance: '1000.00', low_balance_threshold: '100.00', ...overrides };
 }

@@ -8,7 +8,12 @@ const b = MESSAGES.billing;
 /** Billing settings of one organization, and what the caller may do with them. */
 export const billingResponseSchema = z.object({
   organization_id: z.uuid(),
-  billing_settings: z.object({ credit_balance: amountStringSchema, activated_agent_limit: z.number().int() }),
+  billing_settings: z.object({
+    credit_balance: amountStringSchema,
+    activated_agent_limit: z.number().int(),
+    /** The balance below which the organization's admins are alerted. */
+    low_balance_threshold: amountStringSchema,
+  }),
   active_agent_count: z.number().int(),
   /** The most this organization's limit may be: its parent's limit minus its siblings' limits (null for a house). */
   max_activated_agent_limit: z.number().int().nullable(),

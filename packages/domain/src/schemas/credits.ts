@@ -79,6 +79,9 @@ export const ledgerEntrySchema = z.object({
   metadata: z.record(z.string(), z.unknown()),
   balance_after: amountStringSchema,
   external_ref: z.string().nullable(),
+  /** For consumption: the agent type and the units the entry charges for. */
+  agent_type_id: z.uuid().nullable(),
+  units: z.string().regex(/^\d+\.\d{4}$/).nullable(),
   created_by: z.uuid().nullable(),
   created_at: z.string(),
 });
@@ -95,6 +98,8 @@ const dateOrDateTime = z
 export const ledgerQuerySchema = z.object({
   organization_id: z.uuid().optional(),
   entry_type: z.enum(ENTRY_TYPES).optional(),
+  /** Consumption of one agent type. */
+  agent_type_id: z.uuid().optional(),
   /** Inclusive start. */
   from: dateOrDateTime.optional(),
   /** A date is inclusive (the query runs to the start of the next day); a date-time is exclusive. */
@@ -112,6 +117,8 @@ export const ledgerPageSchema = z.object({
   /** Pass as `cursor` for the next (older) page; null on the last page. */
   next_cursor: z.string().nullable(),
   credit_balance: amountStringSchema,
+  /** The balance below which the organization's admins are alerted. */
+  low_balance_threshold: amountStringSchema,
 });
 export type LedgerPage = z.infer<typeof ledgerPageSchema>;
 

@@ -11,6 +11,8 @@ export const billingSettingsSchema = z.object({
   organization_id: z.uuid(),
   credit_balance: amountStringSchema,
   activated_agent_limit: z.number().int(),
+  /** The balance below which the organization's admins are alerted. */
+  low_balance_threshold: amountStringSchema,
 });
 export type BillingSettings = z.infer<typeof billingSettingsSchema>;
 

@@ -44,7 +44,11 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
       const [children, max] = await Promise.all([childrenTotal(db, org.id), maxLimit(db, org.id, org.parent_org_id)]);
       return {
         organization_id: org.id,
-        billing_settings: { credit_balance: org.credit_balance, activated_agent_limit: org.activated_agent_limit },
+        billing_settings: {
+          credit_balance: org.credit_balance,
+          activated_agent_limit: org.activated_agent_limit,
+          low_balance_threshold: org.low_balance_threshold,
+        },
         active_agent_count: 0,
         max_activated_agent_limit: max,
         children_limit_total: children,

@@ -70,6 +70,8 @@ function toEntry(row: EntryRow): LedgerEntry {
     metadata: (row.metadata ?? {}) as Record<string, unknown>,
     balance_after: row.balance_after,
     external_ref: row.external_ref,
+    agent_type_id: row.agent_type_id,
+    units: row.units,
     created_by: row.created_by,
     created_at: row.created_at.toISOString(),
   };
@@ -447,7 +449,7 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
     async ledger(caller: Caller, params: LedgerParams): Promise<LedgerPage> {
       const org = await readable(caller, params.organization_id);
       const { rows, nextCursor } = await page(db, org.id, params, params.cursor, params.limit);
-      return { entries: rows.map(toEntry), next_cursor: nextCursor, credit_balance: org.credit_balance };
+      return { entries: rows.map(toEntry), next_cursor: nextCursor, credit_balance: org.credit_balance, low_balance_threshold: org.low_balance_threshold };
     },
 
     /** Every filtered entry, newest first, fetched a page at a time so memory stays flat. */

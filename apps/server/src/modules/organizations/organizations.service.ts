@@ -47,6 +47,7 @@ function withBilling<QB extends SelectQueryBuilder<DB & { o: DB['organizations']
       'o.path',
       'b.credit_balance',
       'b.activated_agent_limit',
+      'b.low_balance_threshold',
     ]);
 }
 
@@ -61,6 +62,7 @@ function toOrganization(row: OrgRow): Organization {
     organization_id: row.id,
     credit_balance: row.credit_balance,
     activated_agent_limit: row.activated_agent_limit,
+    low_balance_threshold: row.low_balance_threshold,
   };
   return {
     id: row.id,

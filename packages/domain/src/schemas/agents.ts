@@ -1,0 +1,270 @@
+import { z } from 'zod';
+import { LIMITS } from '../constants.ts';
+import { amountStringSchema } from './amounts.ts';
+import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
+
+/**
+ * The platform the console governs: agent types in a catalog, their activations per
+ * organization, API keys for agent runtimes, and metered usage charged in credits.
+ */
+
+export const AGENT_KINDS = ['assistant', 'automation', 'integration', 'analytics', 'other'] as const;
+export type AgentKind = (typeof AGENT_KINDS)[number];
+
+export const AGENT_TYPE_STATUSES = ['active', 'retired'] as const;
+export type AgentTypeStatus = (typeof AGENT_TYPE_STATUSES)[number];
+
+/** What the runtime last reported of an activation. */
+export const ACTIVATION_STATUSES = ['active', 'inactive', 'error'] as const;
+export type ActivationStatus = (typeof ACTIVATION_STATUSES)[number];
+
+/** What an API key may do, each on the machine routes only. */
+export const API_SCOPES = ['usage:write', 'agents:report', 'entitlements:read'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
+
+/** Why a usage event was refused. */
+export const USAGE_REJECTIONS = [
+  'unknown_agent',
+  'agent_not_active',
+  'out_of_reach',
+  'organization_not_active',
+  'insufficient_credits',
+  'invalid',
+] as const;
+export type UsageRejection = (typeof USAGE_REJECTIONS)[number];
+
+/** A decimal with up to four places as a string: prices ("0.2500") and units ("12.5000"). */
+export const decimal4StringSchema = z.string().regex(/^\d+\.\d{4}$/);
+
+/**
+ * A non-negative (prices) or positive (units) decimal with at most four places, as a JSON
+ * number or a string; it becomes an exact string with four places. Floats never reach
+ * arithmetic or storage.
+ */
+function decimal4Input({ positive, maxIntegerDigits, message }: { positive: boolean; maxIntegerDigits: number; message: string }) {
+  return z.union([z.number(), z.string()], { error: message }).transform((value, ctx) => {
+    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+    const match = new RegExp(`^(\\d{1,${maxIntegerDigits}})(?:\\.(\\d{1,4}))?$`).exec(text);
+    if (!match) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    const normalized = `${BigInt(match[1]!)}.${(match[2] ?? '').padEnd(4, '0')}`;
+    if (positive && /^0\.0000$/.test(normalized)) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return normalized;
+  });
+}
+
+export const priceInputSchema = decimal4Input({
+  positive: false,
+  maxIntegerDigits: 9,
+  message: 'Enter a price of at least 0 with at most 4 decimal places.',
+});
+export const unitsInputSchema = decimal4Input({
+  positive: true,
+  maxIntegerDigits: 12,
+  message: 'Units must be a number above 0 with at most 4 decimal places.',
+});
+
+const text = (max: number, message: string) => z.string({ error: message }).trim().min(1, message).max(max).refine(isStorableText, UNSTORABLE_TEXT);
+
+// Catalog ------------------------------------------------------------------------------
+
+export const agentCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9_-]{1,39}$/, 'A code is 2 to 40 lowercase letters, digits, "-" or "_", starting with a letter or digit.');
+
+export const agentTypeSchema = z.object({
+  id: z.uuid(),
+  code: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  kind: z.enum(AGENT_KINDS),
+  unit: z.string(),
+  /** Credits per unit now. */
+  price: decimal4StringSchema,
+  status: z.enum(AGENT_TYPE_STATUSES),
+  created_at: z.string(),
+  updated_at: z.string(),
+  retired_at: z.string().nullable(),
+});
+export type AgentType = z.infer<typeof agentTypeSchema>;
+
+export const agentTypeListSchema = z.object({ agent_types: z.array(agentTypeSchema) });
+export const agentTypeResponseSchema = z.object({ agent_type: agentTypeSchema });
+
+export const createAgentTypeSchema = z.object({
+  code: agentCodeSchema,
+  name: text(100, 'Enter a name.'),
+  description: z.string().trim().max(LIMITS.orgDescriptionMax).refine(isStorableText, UNSTORABLE_TEXT).optional(),
+  kind: z.enum(AGENT_KINDS, { error: 'Choose a kind.' }),
+  unit: text(40, 'Enter the unit it is metered in, such as "run" or "1k tokens".'),
+  price: priceInputSchema,
+});
+export type CreateAgentTypeInput = z.input<typeof createAgentTypeSchema>;
+
+/** A price change applies to events that occur after it; earlier events keep their price. */
+export const updateAgentTypeSchema = createAgentTypeSchema
+  .omit({ code: true })
+  .partial()
+  .refine((v) => Object.values(v).some((value) => value !== undefined), { message: 'Nothing to update.' });
+export type UpdateAgentTypeInput = z.input<typeof updateAgentTypeSchema>;
+
+// Activations --------------------------------------------------------------------------
+
+export const usageTotalsSchema = z.object({
+  events: z.number().int(),
+  units: decimal4StringSchema,
+  credits: amountStringSchema,
+});
+export type UsageTotals = z.infer<typeof usageTotalsSchema>;
+
+export const activationSchema = z.object({
+  id: z.uuid(),
+  organization_id: z.uuid(),
+  agent_type: agentTypeSchema.pick({ id: true, code: true, name: true, kind: true, unit: true, price: true, status: true }),
+  status: z.enum(ACTIVATION_STATUSES),
+  health_score: z.number().int().min(0).max(100).nullable(),
+  last_active_at: z.string().nullable(),
+  activated_at: z.string(),
+  /** Usage of the last 30 days. */
+  usage_30d: usageTotalsSchema,
+});
+export type Activation = z.infer<typeof activationSchema>;
+
+export const activationListSchema = z.object({
+  organization_id: z.uuid(),
+  activations: z.array(activationSchema),
+  active_agent_count: z.number().int(),
+  activated_agent_limit: z.number().int(),
+});
+export type ActivationList = z.infer<typeof activationListSchema>;
+
+export const activateAgentSchema = z.object({ agent_type_id: z.uuid({ error: 'Choose an agent.' }) });
+export const activationResponseSchema = z.object({ activation: activationSchema });
+export const activationParamsSchema = z.object({ id: z.uuid(), activationId: z.uuid() });
+
+// API keys -----------------------------------------------------------------------------
+
+export const apiKeySchema = z.object({
+  id: z.uuid(),
+  organization_id: z.uuid(),
+  name: z.string(),
+  /** The visible start of the key, to recognise it (`oc_1a2b3c4d`). */
+  prefix: z.string(),
+  scopes: z.array(z.enum(API_SCOPES)),
+  created_by: z.object({ id: z.uuid(), name: z.string(), email: z.string() }).nullable(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  use_count: z.number().int(),
+  revoked_at: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+
+export const apiKeyListSchema = z.object({ api_keys: z.array(apiKeySchema) });
+
+export const createApiKeySchema = z.object({
+  name: text(100, 'Enter a name for the key.'),
+  scopes: z.array(z.enum(API_SCOPES)).min(1, 'Choose at least one scope.').max(API_SCOPES.length),
+});
+export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
+
+/** The secret is in this answer only: it is stored hashed and never shown again. */
+export const createdApiKeySchema = z.object({ api_key: apiKeySchema, secret: z.string() });
+export const apiKeyResponseSchema = z.object({ api_key: apiKeySchema });
+export const apiKeyParamsSchema = z.object({ id: z.uuid(), keyId: z.uuid() });
+
+// Usage --------------------------------------------------------------------------------
+
+/** How far an event's time may be from now: a little ahead (clock skew), a month behind. */
+export const USAGE_WINDOW = { futureSeconds: 5 * 60, pastDays: 31, batchMax: 1000 } as const;
+
+export const usageEventInputSchema = z.object({
+  /** The client's id of the event: the same id for the same organization is recorded once. */
+  id: z.string().trim().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT),
+  organization_id: z.uuid(),
+  /** The agent type's code. */
+  agent: z.string().trim().min(1).max(40),
+  units: unitsInputSchema,
+  occurred_at: z.iso.datetime({ offset: true }),
+  metadata: z
+    .record(z.string().max(100).refine(isStorableText, UNSTORABLE_TEXT), z.union([z.string().max(500).refine(isStorableText, UNSTORABLE_TEXT), z.number(), z.boolean(), z.null()]))
+    .optional(),
+});
+export type UsageEventInput = z.input<typeof usageEventInputSchema>;
+
+export const usageBatchSchema = z.object({ events: z.array(usageEventInputSchema).min(1).max(USAGE_WINDOW.batchMax) });
+export type UsageBatchInput = z.input<typeof usageBatchSchema>;
+
+export const usageEventResultSchema = z.object({
+  id: z.string(),
+  status: z.enum(['accepted', 'duplicate', 'rejected']),
+  /** What the event took from the balance (accepted, or the first outcome of a duplicate). */
+  credits_charged: amountStringSchema.nullable(),
+  reason: z.enum(USAGE_REJECTIONS).nullable(),
+  message: z.string().nullable(),
+});
+export type UsageEventResult = z.infer<typeof usageEventResultSchema>;
+
+export const usageBatchResultSchema = z.object({
+  results: z.array(usageEventResultSchema),
+  accepted: z.number().int(),
+  duplicates: z.number().int(),
+  rejected: z.number().int(),
+});
+export type UsageBatchResult = z.infer<typeof usageBatchResultSchema>;
+
+export const heartbeatSchema = z.object({
+  organization_id: z.uuid(),
+  agent: z.string().trim().min(1).max(40),
+  status: z.enum(ACTIVATION_STATUSES),
+  health_score: z.number().int().min(0).max(100).optional(),
+});
+export type HeartbeatInput = z.input<typeof heartbeatSchema>;
+export const heartbeatResultSchema = z.object({
+  activation_id: z.uuid(),
+  status: z.enum(ACTIVATION_STATUSES),
+  health_score: z.number().int().nullable(),
+  last_active_at: z.string().nullable(),
+});
+
+export const entitlementQuerySchema = z.object({ organization_id: z.uuid(), agent: z.string().trim().min(1).max(40) });
+export const entitlementSchema = z.object({
+  allowed: z.boolean(),
+  /** Why not, when not allowed. */
+  reason: z.enum(USAGE_REJECTIONS).nullable(),
+  balance: amountStringSchema,
+  activation_status: z.enum(ACTIVATION_STATUSES).nullable(),
+});
+export type Entitlement = z.infer<typeof entitlementSchema>;
+
+export const usageSummaryQuerySchema = z.object({ days: z.coerce.number().pipe(z.union([z.literal(7), z.literal(30)])).default(30) });
+export const usageSummarySchema = z.object({
+  organization_id: z.uuid(),
+  days: z.number().int(),
+  by_agent: z.array(
+    usageTotalsSchema.extend({ agent_type_id: z.uuid(), code: z.string(), name: z.string(), unit: z.string() }),
+  ),
+  by_day: z.array(z.object({ day: z.string(), events: z.number().int(), credits: amountStringSchema })),
+});
+export type UsageSummary = z.infer<typeof usageSummarySchema>;
+
+/** The balance below which an organization's admins are alerted: 0 or more, two decimal places. */
+export const lowBalanceThresholdSchema = z.object({
+  low_balance_threshold: z
+    .union([z.number(), z.string()], { error: 'Enter a threshold of 0 or more.' })
+    .transform((value, ctx) => {
+      const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+      const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
+      if (!match) {
+        ctx.addIssue({ code: 'custom', message: 'Enter a threshold of 0 or more, with at most 2 decimal places.' });
+        return z.NEVER;
+      }
+      return `${BigInt(match[1]!)}.${(match[2] ?? '').padEnd(2, '0')}`;
+    }),
+});
+export type LowBalanceThresholdInput = z.input<typeof lowBalanceThresholdSchema>;
