@@ -209,6 +209,37 @@ export const MESSAGES = {
       `The limit exceeds the capacity the parent organization has left: at most ${max} for this organization.`,
     belowChildren: (total: number) =>
       `The limit cannot be lower than what its child organizations hold together (${total}). Lower theirs first.`,
+    belowActive: (active: number, limit: number) =>
+      `The limit cannot be lower than the agents active now: ${active} active, ${limit} asked. Deactivate agents first.`,
+    thresholdOnlyOwnAdmins: "Only administrators of the organization set its low-balance alert threshold.",
+  },
+  /** The agent catalog, activations and API keys. */
+  agents: {
+    catalogOnlyHouseAdmins: 'Only house administrators manage the agent catalog.',
+    typeNotFound: 'Agent type not found',
+    codeTaken: (code: string) => `An agent type with the code "${code}" already exists. Choose another code.`,
+    catalogFull: (max: number) => `The catalog holds at most ${max} agent types.`,
+    onlyOwnOrParentAdmins: "Only administrators of the organization or of its parent organization activate and deactivate its agents.",
+    unknownAgentType: 'This agent type does not exist.',
+    retired: (name: string) => `${name} is retired: it can no longer be activated.`,
+    alreadyActive: (name: string) => `${name} is already active for this organization.`,
+    organizationNotActive: 'Agents are activated only for active organizations.',
+    limitReached: (used: number, limit: number) =>
+      `The activated agent limit is reached: ${used} / ${limit} agents in use. Deactivate one, or ask for a higher limit.`,
+    activationNotFound: 'Activation not found',
+  },
+  apiKeys: {
+    onlyOwnAdmins: 'Only administrators of the organization manage its API keys.',
+    notFound: 'API key not found',
+  },
+  /** Mail to an organization's admins about its balance. */
+  balanceAlerts: {
+    lowBalanceSubject: (organization: string) => `Low balance: ${organization}`,
+    lowBalance: (organization: string, balance: string, threshold: string) =>
+      `Low balance: ${organization} has ${balance} credits, below your alert threshold of ${threshold}.`,
+    insufficientSubject: (organization: string) => `Usage refused: ${organization}`,
+    insufficient: (organization: string, balance: string) =>
+      `Usage refused: ${organization} has ${balance} credits, not enough for the events its agents reported.`,
   },
   /** Labels of the billing, settings and resources screens. */
   billingPages: {
