@@ -18,6 +18,7 @@ import { createContext, type ContextOptions } from './context.ts';
 import { errorBody, malformedRequest, registerErrorHandling, sendNotFound } from './lib/error-handler.ts';
 import { UnavailableError } from './lib/errors.ts';
 import { postgresRateLimitStore } from './lib/rate-limit.ts';
+import { agentsRoutes } from './modules/agents/agents.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { creditsRoutes } from './modules/credits/credits.routes.ts';
@@ -165,7 +166,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
 
   const context = createContext(options, app.log);
-  app.addHook('onClose', async () => context.mailer.close?.());
+  // The alert sender first: its last batch may still be queueing mail.
+  app.addHook('onClose', async () => {
+    await context.balanceAlerts.close();
+    await context.mailer.close?.();
+  });
 
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -214,7 +219,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, billingRoutes, creditsRoutes, dashboardRoutes, debugRoutes]) {
+      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, billingRoutes, creditsRoutes, dashboardRoutes, debugRoutes, agentsRoutes]) {
         await api.register(routes(context));
       }
     },

@@ -6,7 +6,10 @@ import { createAuthenticator } from './lib/caller.ts';
 import { EXPORT_LIMITS, type ExportLimits } from './lib/csv.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { createTokenService } from './lib/tokens.ts';
+import { createAgentsService } from './modules/agents/agents.service.ts';
+import { createApiKeysService } from './modules/agents/api-keys.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createBalanceAlertSender } from './modules/billing/balance-alerts.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { createCreditsService } from './modules/credits/credits.service.ts';
 import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
@@ -27,6 +30,8 @@ export interface ContextOptions {
   mailer?: Mailer;
   /** Overrides for tests; production uses EXPORT_LIMITS. */
   exportLimits?: ExportLimits;
+  /** How often the balance alert sender looks for pending alerts (default 5 s). */
+  alertPollMs?: number;
 }
 
 function scaledRateLimits(factor: number): RateLimitSettings {
@@ -46,6 +51,10 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const users = createUsersService({ db, organizations });
   const credits = createCreditsService({ db, organizations });
   const billing = createBillingService({ db, organizations });
+  const agents = createAgentsService({ db, organizations });
+  const apiKeys = createApiKeysService({ db, organizations });
+  // Started here and stopped when the app closes, like the mail sender.
+  const balanceAlerts = createBalanceAlertSender({ db, mailer, logger: log, appUrl: options.config.appUrl, pollMs: options.alertPollMs });
   const dashboard = createDashboardService({ db, organizations });
   const debug = createDebugService({ db });
   const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl });
@@ -61,6 +70,9 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     invitations,
     credits,
     billing,
+    agents,
+    apiKeys,
+    balanceAlerts,
     dashboard,
     debug,
     authenticate: createAuthenticator(db, tokens),

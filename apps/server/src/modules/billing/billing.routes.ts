@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { billingEndpoints as endpoints } from '@console/domain';
+import { agentsEndpoints, billingEndpoints as endpoints } from '@console/domain';
 import { clientInfo } from '../../lib/request-info.ts';
 import { routerOf } from '../../lib/route.ts';
 import type { AppContext } from '../../context.ts';
@@ -12,5 +12,8 @@ export function billingRoutes({ billing, authenticate }: AppContext): FastifyPlu
       billing.setAgentLimit(caller, params.id, body.activated_agent_limit, clientInfo(raw)),
     );
     route(endpoints.capacity, async ({ caller, params }) => billing.capacity(caller, params.id));
+    route(agentsEndpoints.setLowBalanceThreshold, async ({ caller, params, body, raw }) =>
+      billing.setLowBalanceThreshold(caller, params.id, body.low_balance_threshold, clientInfo(raw)),
+    );
   };
 }

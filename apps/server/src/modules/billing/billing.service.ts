@@ -1,5 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import { MESSAGES, TREE_CHILDREN_LIMIT, mayAllocateTo, maySetAgentLimit, type BillingResponse, type CapacityResponse } from '@console/domain';
+import {
+  MESSAGES,
+  TREE_CHILDREN_LIMIT,
+  mayAllocateTo,
+  maySetAgentLimit,
+  maySetLowBalanceThreshold,
+  type BillingResponse,
+  type CapacityResponse,
+} from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
@@ -41,7 +49,11 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
   return {
     async get(caller: Caller, id: string): Promise<BillingResponse> {
       const org = await organizations.visible(caller, id);
-      const [children, max] = await Promise.all([childrenTotal(db, org.id), maxLimit(db, org.id, org.parent_org_id)]);
+      const [children, max, active] = await Promise.all([
+        childrenTotal(db, org.id),
+        maxLimit(db, org.id, org.parent_org_id),
+        organizations.activeAgentCount(org.id),
+      ]);
       return {
         organization_id: org.id,
         billing_settings: {
@@ -49,7 +61,7 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
           activated_agent_limit: org.activated_agent_limit,
           low_balance_threshold: org.low_balance_threshold,
         },
-        active_agent_count: 0,
+        active_agent_count: active,
         max_activated_agent_limit: max,
         children_limit_total: children,
         permissions: {
@@ -84,9 +96,12 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
     },
 
     /**
-     * Sets an activated agent limit within the parent's capacity and not below what the
-     * children hold. The parent's and the organization's rows are locked in id order, so
-     * concurrent changes under one parent are serialized and cannot overshoot.
+     * Sets an activated agent limit within the parent's capacity, not below what the
+     * children hold and not below the organization's live activations. The parent's and the
+     * organization's rows are locked in id order, so concurrent changes under one parent are
+     * serialized and cannot overshoot; an activation locks the organization's row too (it
+     * holds no other billing row), so a limit change and an activation are serialized and
+     * the count read here is final.
      */
     async setAgentLimit(caller: Caller, id: string, limit: number, info: ClientInfo): Promise<BillingResponse> {
       await db.transaction().execute(async (trx) => {
@@ -105,9 +120,14 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
         const live = await trx.selectFrom('organizations').select('id').where('id', '=', target.id).where('deleted_at', 'is', null).executeTakeFirst();
         if (!live) throw new NotFoundError(MESSAGES.organizations.notFound);
         const previous = rows.find((r) => r.organization_id === target.id)!.activated_agent_limit;
-        const [children, max] = await Promise.all([childrenTotal(trx, target.id), maxLimit(trx, target.id, target.parent_org_id)]);
+        const [children, max, active] = await Promise.all([
+          childrenTotal(trx, target.id),
+          maxLimit(trx, target.id, target.parent_org_id),
+          organizations.activeAgentCount(target.id, trx),
+        ]);
         if (limit < children) throw new RuleError(b.belowChildren(children), 'below_children_limits');
         if (max !== null && limit > max) throw new RuleError(b.aboveCapacity(Math.max(max, 0)), 'above_parent_capacity');
+        if (limit < active) throw new RuleError(b.belowActive(active, limit), 'below_active_agents');
         await trx
           .updateTable('organization_billing_settings')
           .set({ activated_agent_limit: limit, updated_at: sql`now()` })
@@ -120,6 +140,38 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
           targetType: 'organization',
           targetId: target.id,
           details: { before: previous, after: limit },
+          ...info,
+        });
+      });
+      return this.get(caller, id);
+    },
+
+    /**
+     * Sets the balance below which the organization's admins are alerted, by its own admins.
+     * Changing it alerts nobody: an alert is queued only when a balance change crosses it.
+     */
+    async setLowBalanceThreshold(caller: Caller, id: string, threshold: string, info: ClientInfo): Promise<BillingResponse> {
+      await db.transaction().execute(async (trx) => {
+        const target = await organizations.visible(caller, id, trx);
+        if (!maySetLowBalanceThreshold(caller, target)) throw new ForbiddenError(b.thresholdOnlyOwnAdmins);
+        const row = await trx
+          .selectFrom('organization_billing_settings')
+          .select('low_balance_threshold')
+          .where('organization_id', '=', target.id)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        await trx
+          .updateTable('organization_billing_settings')
+          .set({ low_balance_threshold: threshold, updated_at: sql`now()` })
+          .where('organization_id', '=', target.id)
+          .execute();
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: target.id,
+          action: 'billing.low_balance_threshold',
+          targetType: 'organization',
+          targetId: target.id,
+          details: { before: row.low_balance_threshold, after: threshold },
           ...info,
         });
       });

@@ -106,6 +106,20 @@ export function listPage(db: Executor, anchor: { id: string; path: string }, que
     .offset((query.page - 1) * query.page_size);
 }
 
+/**
+ * The organization's live agent activations (served by the partial unique index of live
+ * activations): what its activated agent limit bounds.
+ */
+async function activeAgentCount(executor: Executor, organizationId: string): Promise<number> {
+  const row = await executor
+    .selectFrom('agent_activations')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('deactivated_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
 export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
   /**
    * The organization if the caller may see it (its own or a descendant); 404 otherwise,
@@ -116,17 +130,23 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
   }
 
   async function detail(row: OrgRow, executor: Executor = db): Promise<OrganizationDetail> {
-    const children = await executor
-      .selectFrom('organizations')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('parent_org_id', '=', row.id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    return { ...toOrganization(row), active_agent_count: 0, child_count: children.n };
+    const [children, active] = await Promise.all([
+      executor
+        .selectFrom('organizations')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('parent_org_id', '=', row.id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow(),
+      activeAgentCount(executor, row.id),
+    ]);
+    return { ...toOrganization(row), active_agent_count: active, child_count: children.n };
   }
 
   return {
     visible,
+
+    /** The organization's live agent activations, in `executor`'s transaction when one is given. */
+    activeAgentCount: (organizationId: string, executor: Executor = db) => activeAgentCount(executor, organizationId),
 
     /** Ids of an organization and all its live descendants (the procedure the debug page checks against). */
     async getDescendantOrgIdsOrSelf(orgId: string, executor: Executor = db): Promise<string[]> {

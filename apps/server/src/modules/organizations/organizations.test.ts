@@ -103,7 +103,7 @@ describe('listing', () => {
     expect(response.body.organization.id).toBe(id('SA1'));
     expect(response.body.organizations.map((o: any) => o.name)).toEqual(['Agency One', 'Agency Two']);
     expect(response.body).toMatchObject({ total: 2, page: 1, page_size: 50, total_pages: 1 });
-    expect(response.body.organizations[0].organization_billing_settings).toEqual({ organization_id: id('A1'), credit_balance: '0.00', activated_agent_limit: 0 });
+    expect(response.body.organizations[0].organization_billing_settings).toEqual({ organization_id: id('A1'), credit_balance: '0.00', activated_agent_limit: 0, low_balance_threshold: '100.00' });
   });
 
   it('lists descendants of an organization in scope', async () => {

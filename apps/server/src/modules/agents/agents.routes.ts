@@ -1,0 +1,34 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { agentsEndpoints as endpoints, apiKeysEndpoints } from '@console/domain';
+import { clientInfo } from '../../lib/request-info.ts';
+import { routerOf } from '../../lib/route.ts';
+import type { AppContext } from '../../context.ts';
+
+/** The agent catalog, activations, usage and API keys (the low-balance threshold is billing's). */
+export function agentsRoutes({ agents, apiKeys, authenticate }: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    const route = routerOf(app, authenticate);
+    route(endpoints.listTypes, async () => agents.listTypes());
+    route(endpoints.createType, async ({ caller, body, raw }, reply) =>
+      reply.code(201).send({ agent_type: await agents.createType(caller, body, clientInfo(raw)) }),
+    );
+    route(endpoints.updateType, async ({ caller, params, body, raw }) => ({
+      agent_type: await agents.updateType(caller, params.id, body, clientInfo(raw)),
+    }));
+    route(endpoints.retireType, async ({ caller, params, raw }) => ({ agent_type: await agents.retireType(caller, params.id, clientInfo(raw)) }));
+    route(endpoints.listActivations, async ({ caller, params }) => agents.listActivations(caller, params.id));
+    route(endpoints.activate, async ({ caller, params, body, raw }, reply) =>
+      reply.code(201).send({ activation: await agents.activate(caller, params.id, body.agent_type_id, clientInfo(raw)) }),
+    );
+    route(endpoints.deactivate, async ({ caller, params, raw }) => ({
+      activation: await agents.deactivate(caller, params.id, params.activationId, clientInfo(raw)),
+    }));
+    route(endpoints.usage, async ({ caller, params, query }) => agents.usage(caller, params.id, query.days));
+
+    route(apiKeysEndpoints.list, async ({ caller, params }) => apiKeys.list(caller, params.id));
+    route(apiKeysEndpoints.create, async ({ caller, params, body, raw }, reply) =>
+      reply.code(201).send(await apiKeys.create(caller, params.id, body, clientInfo(raw))),
+    );
+    route(apiKeysEndpoints.revoke, async ({ caller, params, raw }) => apiKeys.revoke(caller, params.id, params.keyId, clientInfo(raw)));
+  };
+}

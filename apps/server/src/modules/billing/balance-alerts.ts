@@ -1,0 +1,119 @@
+import { sql, type Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import { ALL_ROLES, MESSAGES, roleLevel } from '@console/domain';
+import type { DB } from '../../db/schema.ts';
+import type { Mailer } from '../../lib/mail.ts';
+
+const m = MESSAGES.balanceAlerts;
+
+/** Roles of the admin level: the people an organization's balance alerts go to. */
+const ADMIN_ROLES = ALL_ROLES.filter((role) => roleLevel(role) === 'admin');
+
+export interface BalanceAlertSenderOptions {
+  db: Kysely<DB>;
+  mailer: Mailer;
+  logger: FastifyBaseLogger;
+  /** The console's address, for the link to the ledger in each mail. */
+  appUrl: string;
+  /** How often pending alerts are looked for (default 5 s). */
+  pollMs?: number;
+}
+
+/** Alerts taken in one transaction. */
+const BATCH = 50;
+/** How long closing the app waits for a batch under way. */
+const CLOSE_WAIT_MS = 5_000;
+
+/**
+ * The background sender of balance alerts. A balance crossing below the threshold (the
+ * database queues those) or usage refused for want of credits leaves a row in
+ * `balance_alerts`; the sender takes pending rows with `for update skip locked`, so several
+ * server processes share them and none takes a row another is sending, mails every active
+ * admin of the organization, and marks the row mailed, all in one transaction: the mails are
+ * queued (or stored in the outbox) exactly when the row is marked. Looks every pollMs.
+ */
+export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 5_000 }: BalanceAlertSenderOptions) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+  let closed = false;
+
+  /** Mails one batch of pending alerts; answers how many alerts were handled. */
+  async function sendPending(): Promise<number> {
+    return db.transaction().execute(async (trx) => {
+      const { rows: alerts } = await sql<{ id: string; organization_id: string; kind: 'low_balance' | 'insufficient_credits'; balance: string; threshold: string; name: string }>`
+        select a.id, a.organization_id, a.kind, a.balance::text as balance, a.threshold::text as threshold, o.name
+        from balance_alerts a
+        join organizations o on o.id = a.organization_id
+        where a.mailed_at is null
+        order by a.id
+        limit ${BATCH}
+        for update of a skip locked`.execute(trx);
+      if (alerts.length === 0) return 0;
+      const admins = await trx
+        .selectFrom('users')
+        .select(['organization_id', 'email'])
+        .where('organization_id', 'in', [...new Set(alerts.map((alert) => alert.organization_id))])
+        .where('role', 'in', ADMIN_ROLES)
+        .where('status', '=', 'active')
+        .where('deleted_at', 'is', null)
+        .orderBy('email')
+        .execute();
+      for (const alert of alerts) {
+        const [subject, line] =
+          alert.kind === 'low_balance'
+            ? [m.lowBalanceSubject(alert.name), m.lowBalance(alert.name, alert.balance, alert.threshold)]
+            : [m.insufficientSubject(alert.name), m.insufficient(alert.name, alert.balance)];
+        const text = `${line}\n\nCredit ledger: ${appUrl}/credit-ledger`;
+        for (const admin of admins.filter((row) => row.organization_id === alert.organization_id)) {
+          await mailer.send({ to: admin.email, subject, text }, trx);
+        }
+      }
+      await trx
+        .updateTable('balance_alerts')
+        .set({ mailed_at: sql`now()` })
+        .where('id', 'in', alerts.map((alert) => alert.id))
+        .execute();
+      logger.info({ alerts: alerts.length }, 'balance alerts mailed');
+      return alerts.length;
+    });
+  }
+
+  async function run() {
+    try {
+      while (!closed && (await sendPending()) === BATCH) {
+        // a full batch: more may be waiting
+      }
+    } catch (error) {
+      // The database is away, or a mail could not be stored: the alerts stay pending for the next look.
+      logger.warn({ error: error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200) }, 'balance alerts could not be sent');
+    }
+  }
+
+  function schedule() {
+    if (closed) return;
+    timer = setTimeout(() => {
+      timer = null;
+      running = run().finally(() => {
+        running = null;
+        schedule();
+      });
+    }, pollMs);
+    timer.unref();
+  }
+
+  schedule();
+  return {
+    sendPending,
+    /** Stops looking, letting a batch under way finish (the app calls it when it closes). */
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      if (running) {
+        let wait: NodeJS.Timeout | undefined;
+        await Promise.race([running, new Promise((resolve) => (wait = setTimeout(resolve, CLOSE_WAIT_MS)))]).finally(() => clearTimeout(wait));
+      }
+    },
+  };
+}
+
+export type BalanceAlertSender = ReturnType<typeof createBalanceAlertSender>;
