@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { percentChange, percentOf, rateTone, resourceBarTone, responseTimeRating } from './dashboard.ts';
+import { healthTone, percentChange, percentOf, rateTone, resourceBarTone, responseTimeRating } from './dashboard.ts';
 import { dashboardQuerySchema } from './schemas/dashboard.ts';
 
 describe('resourceBarTone', () => {
@@ -33,6 +33,18 @@ describe('rateTone', () => {
     expect(rateTone(75)).toBe('amber');
     expect(rateTone(74.9)).toBe('red');
     expect(rateTone(0)).toBe('red');
+  });
+});
+
+describe('healthTone', () => {
+  it('colours a health score as a rate, and none without a report', () => {
+    expect(healthTone(100)).toBe('green');
+    expect(healthTone(90)).toBe('green');
+    expect(healthTone(89)).toBe('amber');
+    expect(healthTone(75)).toBe('amber');
+    expect(healthTone(74)).toBe('red');
+    expect(healthTone(0)).toBe('red');
+    expect(healthTone(null)).toBeNull();
   });
 });
 

@@ -42,3 +42,11 @@ export function percentChange(current: number, previous: number): number | null 
   if (previous === 0) return null;
   return Math.round(((current - previous) / previous) * 1000) / 10;
 }
+
+/**
+ * A health score (0 to 100, as an agent runtime reports it) coloured as a rate: 90 or more
+ * green, 75 or more amber, else red; null when the runtime has reported none.
+ */
+export function healthTone(score: number | null): Tone | null {
+  return score === null ? null : rateTone(score);
+}

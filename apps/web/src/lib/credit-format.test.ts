@@ -30,6 +30,17 @@ describe('credit formatting', () => {
     expect(isLowBalance(balance)).toBe(low);
   });
 
+  it.each([
+    ['499.99', '500.00', true],
+    ['500.00', '500.00', false],
+    ['0.00', '0.00', false],
+    ['12.5', '12.51', true],
+    ['-0.01', '0.00', true],
+    ['1000.00', 'nonsense', false],
+  ])('balance %s against the threshold %s is low: %s', (balance, threshold, low) => {
+    expect(isLowBalance(balance, threshold)).toBe(low);
+  });
+
   it('shows dates like Jan 5, 2024 3:04 PM', () => {
     expect(formatLedgerDate(new Date(2024, 0, 5, 15, 4).toISOString())).toBe('Jan 5, 2024 3:04 PM');
   });

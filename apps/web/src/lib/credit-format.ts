@@ -21,13 +21,22 @@ export function formatCredits(amount: string): string {
   return `${formatDecimal(amount)} credits`;
 }
 
-/** Whether an exact decimal string is below the low-balance threshold (CREDITS.lowBalanceThreshold). */
-export function isLowBalance(balance: string): boolean {
-  const match = DECIMAL.exec(balance.trim());
-  if (!match) return false;
+/** An exact decimal string as hundredths, exactly; null when it is not one. */
+function toCents(amount: string): bigint | null {
+  const match = DECIMAL.exec(amount.trim());
+  if (!match) return null;
   const [, sign, whole, fraction] = match;
-  if (sign === '-' && /[1-9]/.test(`${whole}${fraction ?? ''}`)) return true;
-  return BigInt(whole!) < BigInt(CREDITS.lowBalanceThreshold);
+  const cents = BigInt(whole!) * 100n + BigInt((fraction ?? '').padEnd(2, '0').slice(0, 2));
+  return sign === '-' ? -cents : cents;
+}
+
+/**
+ * Whether a balance is below the organization's low-balance threshold (both exact decimal
+ * strings; CREDITS.lowBalanceThreshold when the organization's is not known).
+ */
+export function isLowBalance(balance: string, threshold: string = String(CREDITS.lowBalanceThreshold)): boolean {
+  const [value, limit] = [toCents(balance), toCents(threshold)];
+  return value !== null && limit !== null && value < limit;
 }
 
 /** Whether a signed decimal string is below zero. */

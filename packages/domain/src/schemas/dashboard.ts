@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
+import { ACTIVATION_STATUSES, AGENT_KINDS, decimal4StringSchema } from './agents.ts';
 import { amountStringSchema } from './amounts.ts';
 import { ENTRY_TYPES } from './credits.ts';
 import { USER_STATUSES } from './users.ts';
@@ -40,6 +41,42 @@ export const dashboardChildSchema = z.object({
   activated_agent_limit: z.number().int(),
 });
 export type DashboardChild = z.infer<typeof dashboardChildSchema>;
+
+/** Usage of one agent type over a period: accepted events, their units and the credits they took. */
+export const dashboardAgentUsageSchema = z.object({
+  agent_type_id: z.uuid(),
+  code: z.string(),
+  name: z.string(),
+  unit: z.string(),
+  events: z.number().int(),
+  units: decimal4StringSchema,
+  /** What the events took from the balance (whole cents; the sub-cent rest is carried). */
+  credits: amountStringSchema,
+});
+export type DashboardAgentUsage = z.infer<typeof dashboardAgentUsageSchema>;
+
+/** The organization's usage over the last N days: totals, and each agent type with usage, most credits first. */
+const agentUsagePeriodSchema = z.object({
+  days: z.number().int(),
+  events: z.number().int(),
+  credits: amountStringSchema,
+  by_agent: z.array(dashboardAgentUsageSchema),
+});
+export type DashboardAgentUsagePeriod = z.infer<typeof agentUsagePeriodSchema>;
+
+/** A live activation as its runtime last reported it. */
+export const dashboardActivationSchema = z.object({
+  id: z.uuid(),
+  agent_type_id: z.uuid(),
+  code: z.string(),
+  name: z.string(),
+  kind: z.enum(AGENT_KINDS),
+  status: z.enum(ACTIVATION_STATUSES),
+  health_score: z.number().int().min(0).max(100).nullable(),
+  last_active_at: z.string().nullable(),
+  activated_at: z.string(),
+});
+export type DashboardActivation = z.infer<typeof dashboardActivationSchema>;
 
 /** Every figure of the dashboard in one answer; sources and methods are in docs/dashboard.md. */
 export const dashboardSchema = z.object({
@@ -83,13 +120,20 @@ export const dashboardSchema = z.object({
       /** The last 7 UTC days, oldest first, today last. */
       history: z.array(usageDaySchema),
     }),
+    /** The balance below which the organization's admins are alerted. */
+    low_balance_threshold: amountStringSchema,
     forecast: z.object({
+      /**
+       * The days the average is taken over: 30, or fewer when the organization's first
+       * consumption is more recent (at least 1); 0 without consumption.
+       */
+      basis_days: z.number().int(),
       average_daily: amountStringSchema,
       next_month: amountStringSchema,
       next_quarter: amountStringSchema,
       method: z.string(),
     }),
-    /** Balance ÷ monthly usage, one decimal; null when there is no usage. */
+    /** Balance ÷ the next month's forecast, one decimal; null when there is no usage. */
     depletion_months: z.number().nullable(),
     by_child: z.object({
       count: z.number().int(),
@@ -101,14 +145,26 @@ export const dashboardSchema = z.object({
   }),
   resources: z.object({
     activated_agent_limit: z.number().int(),
-    /** Agents are activated in the agent service; none are recorded here (docs/decisions.md). */
+    /** Live activations (the count the activated agent limit bounds). */
     active_agents: z.number().int(),
     children_limit_total: z.number().int(),
   }),
   team: z.object({ total: z.number().int(), by_status: countsBy(USER_STATUSES) }),
-  agents: z.object({ available: z.literal(false), reason: z.string() }),
+  agents: z.object({
+    /** Live activations by what their runtime last reported. */
+    by_status: countsBy(ACTIVATION_STATUSES),
+    /** The mean health score of the live activations that reported one, one decimal; null when none has. */
+    average_health: z.number().nullable(),
+    /** The live activations, worst health first (unreported last), at most DASHBOARD_ACTIVATIONS_SHOWN. */
+    activations: z.array(dashboardActivationSchema),
+    /** Usage of the organization's own events by the time they occurred. */
+    usage: z.object({ last_7_days: agentUsagePeriodSchema, last_30_days: agentUsagePeriodSchema }),
+  }),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 
 export const DASHBOARD_CHILDREN_SHOWN = 10;
+export const DASHBOARD_ACTIVATIONS_SHOWN = 20;
+/** The periods of the agent usage figures, in days. */
+export const DASHBOARD_AGENT_USAGE_DAYS = [7, 30] as const;
 export const DASHBOARD_USAGE_PERIOD_DAYS = 30;

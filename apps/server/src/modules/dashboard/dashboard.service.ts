@@ -1,5 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import {
+  ACTIVATION_STATUSES,
+  DASHBOARD_ACTIVATIONS_SHOWN,
+  DASHBOARD_AGENT_USAGE_DAYS,
   DASHBOARD_CHILDREN_SHOWN,
   DASHBOARD_USAGE_PERIOD_DAYS,
   ENTRY_TYPES,
@@ -10,7 +13,10 @@ import {
   isOwnOrganization,
   mayViewOrganization,
   percentChange,
+  type ActivationStatus,
+  type AgentKind,
   type Dashboard,
+  type DashboardAgentUsagePeriod,
   type EntryType,
   type OrgStatus,
   type OrgType,
@@ -27,11 +33,11 @@ export type Boundaries = Record<number, string>;
 
 export const BOUNDARY_DAYS = [30, 60, 90, 180, 365, 730] as const;
 
-export const AGENTS_UNAVAILABLE_REASON =
-  'Agents run in the agent service this console is sold with; no agent activity (success rate, response time, status) is recorded in this database, so no agent figures are shown.';
+/** Every moment the figures are measured from: the growth boundaries and the agent usage periods. */
+const CLOCK_DAYS = [...new Set<number>([...BOUNDARY_DAYS, ...DASHBOARD_AGENT_USAGE_DAYS])];
 
 export const FORECAST_METHOD =
-  'Average daily net consumption of the last 30 days, times 30 (next month) and times 90 (next quarter).';
+  'Average daily net consumption of the last 30 days (or of the days since the first consumption, when that is more recent), times 30 (next month) and times 90 (next quarter).';
 
 const GROWTH_PERIODS = { monthly: 30, quarterly: 90, yearly: 365 } as const;
 
@@ -101,15 +107,20 @@ async function organizationFigures(db: Executor, org: { id: string; path: string
 /**
  * Usage of the organization's own ledger: net consumption (consumption entries are
  * negative, refunds positive) of the last 30 days and the 30 before, the forecast and the
- * depletion estimate, all in numeric; amounts leave the database as text.
+ * depletion estimate, all in numeric; amounts leave the database as text. The forecast's
+ * average is taken over the days since the first consumption when that is less than 30
+ * days ago (at least one day), so an organization that started using agents this week is
+ * not forecast a month's usage spread as if over thirty days.
  */
 async function usageFigures(db: Executor, organizationId: string, balance: string, ago: Boundaries) {
-  const periodStart = sql`${ago[DASHBOARD_USAGE_PERIOD_DAYS]!}::timestamptz`;
-  const previousStart = sql`${ago[2 * DASHBOARD_USAGE_PERIOD_DAYS]!}::timestamptz`;
+  const period = DASHBOARD_USAGE_PERIOD_DAYS;
+  const periodStart = sql`${ago[period]!}::timestamptz`;
+  const previousStart = sql`${ago[2 * period]!}::timestamptz`;
   const { rows } = await sql<{
     current_period: string;
     previous_period: string;
     percent_change: number | null;
+    basis_days: number;
     average_daily: string;
     next_month: string;
     next_quarter: string;
@@ -123,17 +134,33 @@ async function usageFigures(db: Executor, organizationId: string, balance: strin
       where organization_id = ${organizationId}
         and entry_type in ('consumption', 'refund')
         and created_at >= ${previousStart}
+    ),
+    -- The first consumption ever, read from the end of the same index.
+    first as (
+      select min(created_at) as at from credit_ledger_entries
+      where organization_id = ${organizationId} and entry_type = 'consumption'
+    ),
+    basis as (
+      select usage.*, case
+        when first.at is null then 0
+        else least(${period}, greatest(1, ceil(extract(epoch from now() - first.at) / 86400)))::int
+      end as days
+      from usage, first
+    ),
+    forecast as (
+      -- cur × 30 ÷ days: exactly cur when the average covers the whole period.
+      select basis.*, case when days = 0 then 0 else cur * ${period} / days end as month from basis
     )
     select
       round(cur, 2)::text as current_period,
       round(prev, 2)::text as previous_period,
       case when prev = 0 then null else round((cur - prev) / prev * 100, 1)::float8 end as percent_change,
-      round(cur / ${DASHBOARD_USAGE_PERIOD_DAYS}, 2)::text as average_daily,
-      -- (cur / 30) × 30 and (cur / 30) × 90, written exactly.
-      round(cur, 2)::text as next_month,
-      round(cur * 3, 2)::text as next_quarter,
-      case when cur = 0 then null else round(${balance}::numeric / cur, 1)::float8 end as depletion_months
-    from usage
+      days as basis_days,
+      round(case when days = 0 then 0 else cur / days end, 2)::text as average_daily,
+      round(month, 2)::text as next_month,
+      round(month * 3, 2)::text as next_quarter,
+      case when month = 0 then null else round(${balance}::numeric / month, 1)::float8 end as depletion_months
+    from forecast
   `.execute(db);
   return rows[0]!;
 }
@@ -237,6 +264,127 @@ async function teamFigures(db: Executor, organizationId: string) {
   return { total: rows.reduce((sum, r) => sum + r.n, 0), by_status };
 }
 
+/**
+ * The live activations: counted by the status their runtime last reported with the mean
+ * health score, and the first DASHBOARD_ACTIVATIONS_SHOWN worst health first. At most one
+ * live activation per agent type, so these are a handful of rows, read through the
+ * partial index of live activations.
+ */
+async function activationFigures(db: Executor, organizationId: string) {
+  const live = db
+    .selectFrom('agent_activations as a')
+    .where('a.organization_id', '=', organizationId)
+    .where('a.deactivated_at', 'is', null);
+  const counts = await live
+    .select(['a.status', sql<number>`count(*)::int`.as('n'), sql<string | null>`sum(a.health_score)::text`.as('health_sum'), sql<number>`count(a.health_score)::int`.as('reported')])
+    .groupBy('a.status')
+    .execute();
+  const rows = await live
+    .innerJoin('agent_types as t', 't.id', 'a.agent_type_id')
+    .select(['a.id', 'a.agent_type_id', 't.code', 't.name', 't.kind', 'a.status', 'a.health_score', 'a.last_active_at', 'a.activated_at'])
+    .orderBy(sql`a.health_score asc nulls last`)
+    .orderBy('t.name')
+    .orderBy('a.id')
+    .limit(DASHBOARD_ACTIVATIONS_SHOWN)
+    .execute();
+  const by_status = Object.fromEntries(ACTIVATION_STATUSES.map((s) => [s, counts.find((c) => c.status === s)?.n ?? 0])) as Record<ActivationStatus, number>;
+  const reported = counts.reduce((sum, c) => sum + c.reported, 0);
+  const healthSum = counts.reduce((sum, c) => sum + Number(c.health_sum ?? 0), 0);
+  return {
+    live: counts.reduce((sum, c) => sum + c.n, 0),
+    by_status,
+    average_health: reported === 0 ? null : Math.round((healthSum / reported) * 10) / 10,
+    activations: rows.map((r) => ({
+      id: r.id,
+      agent_type_id: r.agent_type_id,
+      code: r.code,
+      name: r.name,
+      kind: r.kind as AgentKind,
+      status: r.status,
+      health_score: r.health_score,
+      last_active_at: r.last_active_at?.toISOString() ?? null,
+      activated_at: r.activated_at.toISOString(),
+    })),
+  };
+}
+
+/**
+ * The organization's accepted usage events of the last 7 and 30 days (by the time they
+ * occurred), by agent type: events, units and the credits charged. One pass over the
+ * organization's own events of the longer period through (organization_id, occurred_at).
+ */
+async function agentUsageFigures(db: Executor, organizationId: string, ago: Boundaries) {
+  const [short, long] = DASHBOARD_AGENT_USAGE_DAYS;
+  const shortStart = sql`${ago[short]!}::timestamptz`;
+  const { rows } = await sql<{
+    agent_type_id: string;
+    code: string;
+    name: string;
+    unit: string;
+    events_short: number;
+    units_short: string;
+    credits_short: string;
+    events_long: number;
+    units_long: string;
+    credits_long: string;
+  }>`
+    with sums as (
+      select
+        agent_type_id,
+        count(*) filter (where occurred_at >= ${shortStart})::int as events_short,
+        coalesce(sum(units) filter (where occurred_at >= ${shortStart}), 0) as units_short,
+        coalesce(sum(charged) filter (where occurred_at >= ${shortStart}), 0) as credits_short,
+        count(*)::int as events_long,
+        sum(units) as units_long,
+        sum(charged) as credits_long
+      from usage_events
+      where organization_id = ${organizationId} and occurred_at >= ${ago[long]!}::timestamptz
+      group by agent_type_id
+    )
+    select
+      sums.agent_type_id, t.code, t.name, t.unit,
+      events_short, round(units_short, 4)::text as units_short, round(credits_short, 2)::text as credits_short,
+      events_long, round(units_long, 4)::text as units_long, round(credits_long, 2)::text as credits_long
+    from sums join agent_types t on t.id = sums.agent_type_id
+  `.execute(db);
+  const period = (days: number, which: 'short' | 'long'): DashboardAgentUsagePeriod => {
+    const byAgent = rows
+      .filter((r) => r[`events_${which}`] > 0)
+      .map((r) => ({
+        agent_type_id: r.agent_type_id,
+        code: r.code,
+        name: r.name,
+        unit: r.unit,
+        events: r[`events_${which}`],
+        units: r[`units_${which}`],
+        credits: r[`credits_${which}`],
+      }))
+      .sort((a, b) => compareDecimal(b.credits, a.credits) || b.events - a.events || a.name.localeCompare(b.name) || a.agent_type_id.localeCompare(b.agent_type_id));
+    return {
+      days,
+      events: byAgent.reduce((sum, r) => sum + r.events, 0),
+      credits: centsToText(byAgent.reduce((sum, r) => sum + textToCents(r.credits), 0n)),
+      by_agent: byAgent,
+    };
+  };
+  return { last_7_days: period(short, 'short'), last_30_days: period(long, 'long') };
+}
+
+/** An amount with two decimals as whole cents, exactly. */
+function textToCents(amount: string): bigint {
+  const [whole, fraction = ''] = amount.split('.');
+  return BigInt(whole!) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
+}
+
+function centsToText(cents: bigint): string {
+  return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+}
+
+function compareDecimal(a: string, b: string): number {
+  const [x, y] = [textToCents(a), textToCents(b)];
+  return x === y ? 0 : x < y ? -1 : 1;
+}
+
 export function createDashboardService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
   /**
    * The organization the dashboard is for. Callers with organizations.get may name any
@@ -262,13 +410,14 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           await sql`set transaction read only`.execute(trx);
           // A report over many rows: compiling it (JIT) costs more than it saves.
           await sql`set local jit = off`.execute(trx);
-          const { rows: clock } = await sql<{ now: Date; balance: string; limit: number } & Record<string, unknown>>`
+          const { rows: clock } = await sql<{ now: Date; balance: string; limit: number; threshold: string } & Record<string, unknown>>`
             select now() as now, credit_balance::text as balance, activated_agent_limit as limit,
-              ${sql.join(BOUNDARY_DAYS.map((days) => sql`(now() - ${sql.raw(`interval '${days} days'`)})::text as ${sql.ref(`d${days}`)}`))}
+              low_balance_threshold::text as threshold,
+              ${sql.join(CLOCK_DAYS.map((days) => sql`(now() - ${sql.raw(`interval '${days} days'`)})::text as ${sql.ref(`d${days}`)}`))}
             from organization_billing_settings where organization_id = ${org.id}
           `.execute(trx);
-          const { now, balance, limit } = clock[0]!;
-          const ago: Boundaries = Object.fromEntries(BOUNDARY_DAYS.map((days) => [days, clock[0]![`d${days}`] as string]));
+          const { now, balance, limit, threshold } = clock[0]!;
+          const ago: Boundaries = Object.fromEntries(CLOCK_DAYS.map((days) => [days, clock[0]![`d${days}`] as string]));
           // One connection serves a transaction: the statements run one after another.
           const orgFigures = await organizationFigures(trx, org, ago);
           const usage = await usageFigures(trx, org.id, balance, ago);
@@ -276,6 +425,8 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           const totals = await ledgerTotals(trx, org.id);
           const children = await childFigures(trx, org.id);
           const team = await teamFigures(trx, org.id);
+          const activations = await activationFigures(trx, org.id);
+          const agentUsage = await agentUsageFigures(trx, org.id, ago);
           return {
             organization: { id: org.id, name: org.name, org_type: org.org_type, status: org.status },
             generated_at: new Date(now).toISOString(),
@@ -291,7 +442,9 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
                 percent_change: usage.percent_change,
                 history,
               },
+              low_balance_threshold: threshold,
               forecast: {
+                basis_days: usage.basis_days,
                 average_daily: usage.average_daily,
                 next_month: usage.next_month,
                 next_quarter: usage.next_quarter,
@@ -301,9 +454,14 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
               by_child: { count: children.count, total_balance: children.total_balance, children: children.children },
               by_entry_type: totals.byEntryType,
             },
-            resources: { activated_agent_limit: limit, active_agents: 0, children_limit_total: children.limitTotal },
+            resources: { activated_agent_limit: limit, active_agents: activations.live, children_limit_total: children.limitTotal },
             team,
-            agents: { available: false as const, reason: AGENTS_UNAVAILABLE_REASON },
+            agents: {
+              by_status: activations.by_status,
+              average_health: activations.average_health,
+              activations: activations.activations,
+              usage: agentUsage,
+            },
           };
         });
     },

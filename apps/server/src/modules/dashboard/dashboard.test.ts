@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { dashboardSchema } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
-import { AGENTS_UNAVAILABLE_REASON } from './dashboard.service.ts';
 
 const w = useWorld();
 const id = (key: Parameters<typeof w.id>[0]) => w.id(key);
@@ -24,6 +23,46 @@ async function pastConsumption(key: Parameters<typeof w.id>[0], amount: string, 
     insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, external_ref, created_at)
     select ${id(key)}, -${amount}::numeric, 'consumption', gen_random_uuid(), credit_balance, ${`past-${daysAgo}`}, now() - make_interval(days => ${daysAgo})
     from organization_billing_settings where organization_id = ${id(key)}
+  `.execute(db);
+}
+
+/** An agent type of the catalog, written directly (the catalog's own routes are tested with it). */
+async function agentType(code: string, kind: string, unit: string) {
+  const { rows } = await sql<{ id: string }>`
+    insert into agent_types (code, name, kind, unit) values (${code}, ${`Agent ${code}`}, ${kind}, ${unit}) returning id
+  `.execute(w.t.database.db);
+  return rows[0]!.id;
+}
+
+/** A live activation as a runtime's heartbeat leaves it; `deactivated` writes a past one. */
+async function activation(key: Parameters<typeof w.id>[0], agentTypeId: string, status: string, health: number | null, deactivated = false) {
+  await sql`
+    insert into agent_activations (organization_id, agent_type_id, status, health_score, last_active_at, deactivated_at)
+    values (${id(key)}, ${agentTypeId}, ${status}, ${health}, now(), ${deactivated ? sql`now()` : null})
+  `.execute(w.t.database.db);
+}
+
+/**
+ * An accepted usage event `hoursAgo`, as the ingestion records it: with what it charged and,
+ * when that is above zero, its consumption entry (with agent and units) and the balance moved.
+ */
+async function usageEvent(key: Parameters<typeof w.id>[0], agentTypeId: string, units: string, charged: string, hoursAgo: number) {
+  const db = w.t.database.db;
+  const at = sql`now() - make_interval(hours => ${hoursAgo})`;
+  let entryId: string | null = null;
+  if (charged !== '0.00') {
+    await sql`update organization_billing_settings set credit_balance = credit_balance - ${charged}::numeric where organization_id = ${id(key)}`.execute(db);
+    const { rows } = await sql<{ id: string }>`
+      insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, agent_type_id, units, created_at)
+      select ${id(key)}, -${charged}::numeric, 'consumption', gen_random_uuid(), credit_balance, ${agentTypeId}, ${units}::numeric, ${at}
+      from organization_billing_settings where organization_id = ${id(key)}
+      returning id
+    `.execute(db);
+    entryId = rows[0]!.id;
+  }
+  await sql`
+    insert into usage_events (organization_id, client_event_id, agent_type_id, units, price, cost, charged, occurred_at, ledger_entry_id)
+    values (${id(key)}, gen_random_uuid()::text, ${agentTypeId}, ${units}::numeric, 0, ${charged}::numeric, ${charged}::numeric, ${at}, ${entryId})
   `.execute(db);
 }
 
@@ -65,6 +104,29 @@ beforeAll(async () => {
   });
   await pastConsumption('H', '5.00', 3);
   await pastConsumption('H', '20.00', 40);
+
+  // A1 meters two agents and runs three: its first consumption is 9.5 days old.
+  await sql`update organization_billing_settings set credit_balance = 500 where organization_id = ${id('A1')}`.execute(db);
+  await sql`
+    insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, created_at)
+    values (${id('A1')}, 500, 'adjustment_increase', gen_random_uuid(), 500, now() - interval '20 days')
+  `.execute(db);
+  const bot = await agentType('support-bot', 'assistant', 'run');
+  const etl = await agentType('etl', 'automation', '1k rows');
+  const reporter = await agentType('reporter', 'analytics', 'report');
+  await activation('A1', bot, 'active', 95);
+  await activation('A1', etl, 'error', 60);
+  await activation('A1', reporter, 'inactive', null);
+  await activation('A1', bot, 'inactive', 10, true);
+  await usageEvent('A1', bot, '2.5', '1.25', 1);
+  await usageEvent('A1', bot, '1', '0.50', 2);
+  await usageEvent('A1', bot, '4', '2.00', 228);
+  await usageEvent('A1', etl, '10', '0.12', 72);
+  await usageEvent('A1', etl, '0.4', '0.00', 71);
+  // Outside both periods, and another organization's events: neither counts for A1.
+  await usageEvent('A1', etl, '1', '0.00', 24 * 40);
+  await usageEvent('T1', bot, '3', '0.00', 1);
+
   // Statuses last: allocations go to active children only.
   await sql`update organizations set status = 'inactive' where id = ${id('SA2')}`.execute(db);
   await sql`update organizations set status = 'suspended' where id = ${id('T2')}`.execute(db);
@@ -96,6 +158,7 @@ describe('GET /api/dashboard: figures against hand-computed values', () => {
     expect(credits.balance).toBe('634.50'); // 1000 − 200 − 100.50 − 30 − 12.25 + 2.25 − 5 − 20
     expect(credits.usage).toMatchObject({ period_days: 30, current_period: '45.00', previous_period: '20.00', percent_change: 125 });
     expect(credits.forecast).toEqual({
+      basis_days: 30,
       average_daily: '1.50',
       next_month: '45.00',
       next_quarter: '135.00',
@@ -131,7 +194,15 @@ describe('GET /api/dashboard: figures against hand-computed values', () => {
     expect(resources).toEqual({ activated_agent_limit: 100, active_agents: 0, children_limit_total: 40 });
     // The first house admin and H's four fixture users, one of them made inactive.
     expect(team).toEqual({ total: 5, by_status: { active: 4, inactive: 1, pending: 0, suspended: 0 } });
-    expect(agents).toEqual({ available: false, reason: AGENTS_UNAVAILABLE_REASON });
+    // H runs no agents: its descendants' activations and events are theirs, not H's.
+    const none = (days: number) => ({ days, events: 0, credits: '0.00', by_agent: [] });
+    expect(agents).toEqual({
+      by_status: { active: 0, inactive: 0, error: 0 },
+      average_health: null,
+      activations: [],
+      usage: { last_7_days: none(7), last_30_days: none(30) },
+    });
+    expect(credits.low_balance_threshold).toBe('100.00');
   });
 
   it('gives null percentages when the previous period is empty and no depletion without usage', async () => {
@@ -147,7 +218,7 @@ describe('GET /api/dashboard: figures against hand-computed values', () => {
       allocated: '0.00',
       depletion_months: null,
       usage: { current_period: '0.00', previous_period: '0.00', percent_change: null },
-      forecast: { average_daily: '0.00', next_month: '0.00', next_quarter: '0.00' },
+      forecast: { basis_days: 0, average_daily: '0.00', next_month: '0.00', next_quarter: '0.00' },
       by_entry_type: [{ entry_type: 'allocation_received', total: '200.00', count: 1 }],
     });
   });
@@ -160,6 +231,77 @@ describe('GET /api/dashboard: figures against hand-computed values', () => {
     expect(body.credits.by_child).toEqual({ count: 0, total_balance: '0.00', children: [] });
     expect(body.credits.by_entry_type).toEqual([]);
     expect(body.credits.usage.history.every((d: { net: string }) => d.net === '0.00')).toBe(true);
+  });
+});
+
+describe('GET /api/dashboard: agents from activations and usage events', () => {
+  it('counts the live activations by reported status, with their mean health, worst health first', async () => {
+    const response = await get('A1.admin');
+    expect(response.status).toBe(200);
+    expect(dashboardSchema.safeParse(response.body).success).toBe(true);
+    const { agents, resources } = response.body;
+    // The deactivated activation is history: three live ones, against the limit.
+    expect(resources.active_agents).toBe(3);
+    expect(agents.by_status).toEqual({ active: 1, inactive: 1, error: 1 });
+    expect(agents.average_health).toBe(77.5); // (95 + 60) ÷ 2; the one without a report is left out
+    expect(agents.activations.map((a: { code: string; status: string; health_score: number | null }) => [a.code, a.status, a.health_score])).toEqual([
+      ['etl', 'error', 60],
+      ['support-bot', 'active', 95],
+      ['reporter', 'inactive', null],
+    ]);
+    expect(agents.activations[0]).toEqual({
+      id: expect.any(String),
+      agent_type_id: expect.any(String),
+      code: 'etl',
+      name: 'Agent etl',
+      kind: 'automation',
+      status: 'error',
+      health_score: 60,
+      last_active_at: expect.any(String),
+      activated_at: expect.any(String),
+    });
+  });
+
+  it('sums events, units and credits by agent over 7 and 30 days, most credits first', async () => {
+    const { agents } = (await get('A1.admin')).body;
+    const row = (code: string, unit: string, events: number, units: string, credits: string) => ({
+      agent_type_id: expect.any(String),
+      code,
+      name: `Agent ${code}`,
+      unit,
+      events,
+      units,
+      credits,
+    });
+    expect(agents.usage.last_30_days).toEqual({
+      days: 30,
+      events: 5,
+      credits: '3.87',
+      by_agent: [row('support-bot', 'run', 3, '7.5000', '3.75'), row('etl', '1k rows', 2, '10.4000', '0.12')],
+    });
+    // The 4 runs of 9.5 days ago fall out of the week.
+    expect(agents.usage.last_7_days).toEqual({
+      days: 7,
+      events: 4,
+      credits: '1.87',
+      by_agent: [row('support-bot', 'run', 2, '3.5000', '1.75'), row('etl', '1k rows', 2, '10.4000', '0.12')],
+    });
+  });
+
+  it('forecasts from the days since the first consumption when that is under 30 days ago', async () => {
+    const { credits } = (await get('A1.admin')).body;
+    expect(credits.balance).toBe('496.13'); // 500 − 1.25 − 0.50 − 2.00 − 0.12
+    expect(credits.usage.current_period).toBe('3.87');
+    // 3.87 over 10 days (9.5 days, counted as begun days): 0.387 a day.
+    expect(credits.forecast).toMatchObject({ basis_days: 10, average_daily: '0.39', next_month: '11.61', next_quarter: '34.83' });
+    expect(credits.depletion_months).toBe(42.7); // 496.13 ÷ 11.61
+  });
+
+  it('shows a tenant its own events only, with no activation', async () => {
+    const { agents, resources } = (await get('T1.admin')).body;
+    expect(resources.active_agents).toBe(0);
+    expect(agents.activations).toEqual([]);
+    expect(agents.usage.last_7_days).toMatchObject({ events: 1, credits: '0.00', by_agent: [{ code: 'support-bot', events: 1, units: '3.0000', credits: '0.00' }] });
   });
 });
 

@@ -18,6 +18,10 @@ export function TableBody({ className, ...props }: ComponentProps<'tbody'>) {
   return <tbody className={cn('[&_tr:last-child]:border-0', className)} {...props} />;
 }
 
+export function TableFooter({ className, ...props }: ComponentProps<'tfoot'>) {
+  return <tfoot className={cn('border-t bg-muted/50 font-medium [&>tr]:last:border-b-0', className)} {...props} />;
+}
+
 export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
   return (
     <tr

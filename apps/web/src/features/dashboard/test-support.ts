@@ -1,4 +1,4 @@
-import type { Dashboard, OrgType } from '@console/domain';
+import type { Dashboard, DashboardAgentUsagePeriod, OrgType } from '@console/domain';
 
 export const DASHBOARD_ORG_ID = '00000000-0000-4000-8000-000000000001';
 const child = (n: number) => `00000000-0000-4000-8000-0000000000c${n}`;
@@ -9,6 +9,41 @@ const CHILD_TYPE: Record<OrgType, Exclude<OrgType, 'house'> | null> = {
   agency: 'tenant',
   tenant: null,
 };
+
+export const AGENT_IDS = { bot: '00000000-0000-4000-8000-0000000000a1', etl: '00000000-0000-4000-8000-0000000000a2', reporter: '00000000-0000-4000-8000-0000000000a3' };
+
+/** A period of agent usage with no events. */
+export const noUsage = (days: number): DashboardAgentUsagePeriod => ({ days, events: 0, credits: '0.00', by_agent: [] });
+
+/** The agents of a dashboard: three live activations and usage of two agents. */
+export function agentFigures(): Dashboard['agents'] {
+  const activation = (key: keyof typeof AGENT_IDS, name: string, kind: 'assistant' | 'automation' | 'analytics', status: 'active' | 'inactive' | 'error', health: number | null) => ({
+    id: AGENT_IDS[key].replace('0000000000a', '0000000000b'),
+    agent_type_id: AGENT_IDS[key],
+    code: key,
+    name,
+    kind,
+    status,
+    health_score: health,
+    last_active_at: null,
+    activated_at: '2025-03-01T00:00:00.000Z',
+  });
+  const bot = (events: number, units: string, credits: string) => ({ agent_type_id: AGENT_IDS.bot, code: 'bot', name: 'Support Bot', unit: 'run', events, units, credits });
+  const etl = { agent_type_id: AGENT_IDS.etl, code: 'etl', name: 'Nightly ETL', unit: '1k rows', events: 2, units: '10.4000', credits: '0.12' };
+  return {
+    by_status: { active: 1, inactive: 1, error: 1 },
+    average_health: 77.5,
+    activations: [
+      activation('etl', 'Nightly ETL', 'automation', 'error', 60),
+      activation('bot', 'Support Bot', 'assistant', 'active', 95),
+      activation('reporter', 'Reporter', 'analytics', 'inactive', null),
+    ],
+    usage: {
+      last_7_days: { days: 7, events: 4, credits: '1.87', by_agent: [bot(2, '3.5000', '1.75'), etl] },
+      last_30_days: { days: 30, events: 1205, credits: '3.87', by_agent: [bot(1203, '7.5000', '3.75'), etl] },
+    },
+  };
+}
 
 /** A dashboard answer as the server gives it, with figures a test can recognise. */
 export function makeDashboard(orgType: OrgType, name = 'Acme Corporation'): Dashboard {
@@ -46,7 +81,8 @@ export function makeDashboard(orgType: OrgType, name = 'Acme Corporation'): Dash
       allocated: '1500.50',
       received: '20000.00',
       usage: { period_days: 30, current_period: '45.00', previous_period: '20.00', percent_change: 125, history },
-      forecast: { average_daily: '1.50', next_month: '45.00', next_quarter: '135.00', method: 'Average daily net consumption of the last 30 days, times 30 (next month) and times 90 (next quarter).' },
+      low_balance_threshold: '100.00',
+      forecast: { basis_days: 30, average_daily: '1.50', next_month: '45.00', next_quarter: '135.00', method: 'Average daily net consumption of the last 30 days, times 30 (next month) and times 90 (next quarter).' },
       depletion_months: 274.3,
       by_child: { count: children.length, total_balance: childType ? '1500.50' : '0.00', children },
       by_entry_type: [
@@ -54,8 +90,8 @@ export function makeDashboard(orgType: OrgType, name = 'Acme Corporation'): Dash
         { entry_type: 'consumption', total: '-67.25', count: 4 },
       ],
     },
-    resources: { activated_agent_limit: 100, active_agents: 0, children_limit_total: childType ? 60 : 0 },
+    resources: { activated_agent_limit: 100, active_agents: 3, children_limit_total: childType ? 60 : 0 },
     team: { total: 5, by_status: { active: 4, inactive: 1, pending: 0, suspended: 0 } },
-    agents: { available: false, reason: 'No agent activity is recorded in this database.' },
+    agents: agentFigures(),
   };
 }

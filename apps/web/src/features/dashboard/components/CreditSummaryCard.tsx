@@ -1,13 +1,17 @@
 import { MESSAGES, type Dashboard } from '@console/domain';
 import { Coins } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { formatCredits } from '@/lib/credit-format';
 import { formatCount } from './tone';
 import { Metric } from './Metric';
 
 const m = MESSAGES.dashboardPages;
 
-/** The credit balance card: balance, monthly usage, available agents and projected depletion. */
+/**
+ * The credit balance card: balance, monthly usage, available agents and projected depletion,
+ * with the low-balance warning below the organization's own alert threshold.
+ */
 export function CreditSummaryCard({ data }: { data: Dashboard }) {
   const { credits, resources } = data;
   const depletion = credits.depletion_months;
@@ -19,7 +23,8 @@ export function CreditSummaryCard({ data }: { data: Dashboard }) {
           {m.creditBalance}
         </CardTitle>
       </CardHeader>
-      <CardContent>
+      <CardContent className="space-y-4">
+        <LowBalanceAlert balance={credits.balance} threshold={credits.low_balance_threshold} />
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <Metric label={m.creditBalance} value={formatCredits(credits.balance)} testId="summary-balance" />
           <Metric
@@ -31,13 +36,13 @@ export function CreditSummaryCard({ data }: { data: Dashboard }) {
           <Metric
             label={m.availableAgents}
             value={formatCount(resources.activated_agent_limit)}
-            hint="The activated agent limit"
+            hint={`The activated agent limit; ${formatCount(resources.active_agents)} active`}
             testId="summary-agents"
           />
           <Metric
             label={m.projectedDepletion}
             value={depletion === null ? m.noUsageYet : m.depletionMonths(depletion)}
-            hint={depletion === null ? undefined : 'Balance ÷ monthly usage'}
+            hint={depletion === null ? undefined : 'Balance ÷ the forecast of the next month'}
             testId="summary-depletion"
           />
         </dl>

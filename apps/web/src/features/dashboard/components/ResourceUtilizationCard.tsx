@@ -44,7 +44,7 @@ export function ResourceUtilizationCard({ data }: { data: Dashboard }) {
           label="Active agents"
           used={resources.active_agents}
           limit={resources.activated_agent_limit}
-          note={resources.active_agents === 0 ? MESSAGES.billingPages.noAgentsRecorded : undefined}
+          note={resources.active_agents === 0 ? m.noActivations : undefined}
         />
         {organization.org_type !== 'tenant' && (
           <Bar label="Limits given to child organizations" used={resources.children_limit_total} limit={resources.activated_agent_limit} />

@@ -1,11 +1,4 @@
-import type { Tone } from '@console/domain';
-
-/** The bar colours of the dashboard's tones. */
-export const TONE_BAR: Record<Tone, string> = {
-  green: 'bg-emerald-500',
-  amber: 'bg-amber-500',
-  red: 'bg-red-500',
-};
+export { TONE_BAR } from '@/lib/tone';
 
 /** A percentage for display: one decimal at most, or "–" when there is none. */
 export function formatPercent(value: number | null): string {

@@ -3,7 +3,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp } from '@/test/helpers';
-import { makeDashboard } from '../test-support';
+import { makeDashboard, noUsage } from '../test-support';
 
 const m = MESSAGES.dashboardPages;
 
@@ -67,6 +67,7 @@ describe('dashboard', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('summary-balance')).toHaveTextContent('12,345.50 credits');
     expect(screen.getByTestId('summary-monthly-usage')).toHaveTextContent('45.00 credits');
     expect(screen.getByTestId('summary-agents')).toHaveTextContent('100');
+    expect(screen.getByText('The activated agent limit; 3 active')).toBeInTheDocument();
     expect(screen.getByTestId('summary-depletion')).toHaveTextContent('274.3 months');
     expect(screen.getByTestId('metric-growth-monthly')).toHaveTextContent('3');
     expect(screen.getByText('+200% vs previous 30 days')).toBeInTheDocument();
@@ -143,15 +144,67 @@ describe('dashboard', { timeout: 60_000 }, () => {
     expect(within(tools).getByRole('link', { name: /Business Analytics/ })).toHaveAttribute('href', '/dashboard?tab=performance');
   });
 
-  it('agents tab: an honest empty state and no figures', async () => {
-    showDashboard('agency');
+  it('agents tab: the live agents by reported status with their health, worst first, and usage by agent over 7 and 30 days', async () => {
+    showDashboard('agency', { path: '/dashboard?tab=agents' });
+    const panel = await screen.findByRole('tabpanel', { name: m.tabAgents });
+    const performance = card(m.agentPerformance);
+    expect(within(performance).getByTestId('agents-active')).toHaveTextContent('1');
+    expect(within(performance).getByTestId('agents-error')).toHaveTextContent('1');
+    expect(within(performance).getByTestId('agents-health')).toHaveTextContent('77.5');
+    const live = within(within(performance).getByRole('list', { name: m.agentPerformance })).getAllByRole('listitem');
+    expect(live.map((li) => li.textContent)).toEqual([
+      expect.stringMatching(/^Nightly ETL.*60Error$/),
+      expect.stringMatching(/^Support Bot.*95Active$/),
+      expect.stringMatching(new RegExp(`^Reporter.*${MESSAGES.agentPages.notReported}Inactive$`)),
+    ]);
+    expect(within(live[0]!).getByRole('progressbar', { name: MESSAGES.agentPages.healthLabel(60) })).toHaveAttribute('data-tone', 'red');
+    expect(within(live[1]!).getByRole('progressbar', { name: MESSAGES.agentPages.healthLabel(95) })).toHaveAttribute('data-tone', 'green');
+
+    const analytics = card(m.agentAnalytics);
+    const week = within(analytics).getByRole('table', { name: `${m.agentAnalytics}, last 7 days` });
+    expect(within(week).getAllByRole('row').slice(1, -1).map((row) => within(row).getAllByRole('cell').map((td) => td.textContent))).toEqual([
+      ['Support Bot', '2', '3.5 × run', '1.75 credits'],
+      ['Nightly ETL', '2', '10.4 × 1k rows', '0.12 credits'],
+    ]);
+    expect(within(analytics).getByTestId('agents-credits-total')).toHaveTextContent('1.87 credits');
+    await userEvent.click(within(analytics).getByRole('button', { name: '30 days' }));
+    expect(within(analytics).getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(analytics).getByTestId('agents-events-total')).toHaveTextContent('1,205');
+    expect(within(analytics).getByRole('row', { name: /Support Bot/ })).toHaveTextContent('1,203');
+    expect(panel).toHaveTextContent(m.notReportedFigures);
+  });
+
+  it('agents tab: says so when no agent is activated and no usage was reported', async () => {
+    const dashboard = makeDashboard('tenant');
+    dashboard.agents = {
+      by_status: { active: 0, inactive: 0, error: 0 },
+      average_health: null,
+      activations: [],
+      usage: { last_7_days: noUsage(7), last_30_days: noUsage(30) },
+    };
+    showDashboard('tenant', { dashboard, path: '/dashboard?tab=agents' });
+    const panel = await screen.findByRole('tabpanel', { name: m.tabAgents });
+    expect(within(panel).getByText(m.noActivations, { exact: false })).toBeInTheDocument();
+    expect(within(panel).getByRole('link', { name: MESSAGES.billingPages.resourcesTitle })).toHaveAttribute('href', '/resources');
+    expect(within(panel).getByText(m.noUsageInPeriod(7))).toBeInTheDocument();
+    expect(within(panel).queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it("warns about a balance below the organization's own alert threshold", async () => {
+    const dashboard = makeDashboard('agency');
+    dashboard.credits.balance = '450.00';
+    dashboard.credits.low_balance_threshold = '500.00';
+    showDashboard('agency', { dashboard });
+    expect(await screen.findByText(MESSAGES.credits.lowBalance)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.thresholdPages.below('500.00 credits'))).toBeInTheDocument();
+  });
+
+  it('does not warn at the threshold', async () => {
+    const dashboard = makeDashboard('agency');
+    dashboard.credits.balance = '100.00';
+    showDashboard('agency', { dashboard });
     await screen.findByText(m.performanceMetrics);
-    await userEvent.click(screen.getByRole('tab', { name: m.tabAgents }));
-    const panel = screen.getByRole('tabpanel', { name: m.tabAgents });
-    expect(within(panel).getByRole('heading', { name: m.agentPerformance })).toBeInTheDocument();
-    expect(within(panel).getByRole('heading', { name: m.agentAnalytics })).toBeInTheDocument();
-    expect(within(panel).getAllByText('No agent activity is recorded in this database.')).toHaveLength(2);
-    expect(panel.textContent).not.toMatch(/\d/);
+    expect(screen.queryByText(MESSAGES.credits.lowBalance)).not.toBeInTheDocument();
   });
 
   it('credits tab: 7-day usage, forecast, and Allocate Credits to the allocation page for admins', async () => {
@@ -165,6 +218,7 @@ describe('dashboard', { timeout: 60_000 }, () => {
     expect(rows[6]).toHaveTextContent('2025-03-1042.252.2540.00');
     expect(within(panel).getByTestId('forecast-month')).toHaveTextContent('45.00 credits');
     expect(within(panel).getByTestId('forecast-quarter')).toHaveTextContent('135.00 credits');
+    expect(within(panel).getByText(m.forecastBasis(30))).toBeInTheDocument();
     expect(within(panel).getByRole('link', { name: m.allocateCredits })).toHaveAttribute(
       'href',
       '/orgs/00000000-0000-4000-8000-000000000001/allocate-credits',
@@ -187,9 +241,10 @@ describe('dashboard', { timeout: 60_000 }, () => {
     const panel = await screen.findByRole('tabpanel', { name: m.tabPerformance });
     expect(within(panel).getByRole('progressbar', { name: 'Active agents: 0%' })).toHaveAttribute('data-tone', 'green');
     expect(within(panel).getByRole('progressbar', { name: 'Limits given to child organizations: 80%' })).toHaveAttribute('data-tone', 'red');
-    expect(within(panel).getByText(MESSAGES.billingPages.noAgentsRecorded)).toBeInTheDocument();
+    expect(within(panel).getByText(m.noActivations)).toBeInTheDocument();
     expect(within(panel).getByRole('heading', { name: m.revenueOverview })).toBeInTheDocument();
-    expect(within(panel).getByRole('heading', { name: m.agentAnalytics })).toBeInTheDocument();
+    // Agent analytics opens on the month there.
+    expect(within(panel).getByRole('table', { name: `${m.agentAnalytics}, last 30 days` })).toBeInTheDocument();
   });
 
   it('shows Access Denied without retrying on 403', async () => {

@@ -6,7 +6,8 @@ import { dashboardQueries } from '@/api/dashboard';
 import { userQueries } from '@/api/users';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
-import { AgentsEmptyState } from '../components/AgentsEmptyState';
+import { AgentAnalyticsCard } from '../components/AgentAnalyticsCard';
+import { AgentPerformanceCard } from '../components/AgentPerformanceCard';
 import { ChildOrganizationsCard } from '../components/ChildOrganizationsCard';
 import { CreditBalancePanel } from '../components/CreditBalancePanel';
 import { CreditSummaryCard } from '../components/CreditSummaryCard';
@@ -27,7 +28,6 @@ function DashboardTabs({ data }: { data: Dashboard }) {
   const requested = params.get('tab');
   const tab: DashboardTab = isDashboardTab(requested) ? requested : 'overview';
   const widgets = dashboardWidgets(data.organization.org_type);
-  const { reason } = data.agents;
   const select = (value: string) =>
     setParams(
       (current) => {
@@ -57,8 +57,8 @@ function DashboardTabs({ data }: { data: Dashboard }) {
         )}
       </TabsContent>
       <TabsContent value="agents" className="grid gap-4 lg:grid-cols-2">
-        <AgentsEmptyState title={m.agentPerformance} reason={reason} />
-        <AgentsEmptyState title={m.agentAnalytics} reason={reason} />
+        <AgentPerformanceCard data={data} />
+        <AgentAnalyticsCard data={data} />
       </TabsContent>
       <TabsContent value="credits" className="space-y-4">
         <CreditUsageCard data={data} />
@@ -68,7 +68,7 @@ function DashboardTabs({ data }: { data: Dashboard }) {
         <PerformanceMetrics data={data} />
         <div className="grid gap-4 lg:grid-cols-2">
           {widgets.revenueOverview && <RevenueOverviewCard data={data} />}
-          <AgentsEmptyState title={m.agentAnalytics} reason={reason} />
+          <AgentAnalyticsCard data={data} initialPeriod="last_30_days" />
           <ResourceUtilizationCard data={data} />
         </div>
       </TabsContent>

@@ -1,0 +1,95 @@
+import { MESSAGES, type Dashboard } from '@console/domain';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { formatUnitsOf } from '@/lib/agents';
+import { formatCredits } from '@/lib/credit-format';
+import { formatCount } from './tone';
+
+const m = MESSAGES.dashboardPages;
+
+type Period = 'last_7_days' | 'last_30_days';
+
+/** Share of the period's credits, in whole percent, from exact decimal strings. */
+function share(credits: string, total: string): number {
+  const cents = (value: string) => Number(value.replace('.', ''));
+  const whole = cents(total);
+  return whole === 0 ? 0 : Math.round((cents(credits) / whole) * 100);
+}
+
+/** Usage by agent over the last 7 or 30 days: events, units and the credits they took. */
+export function AgentAnalyticsCard({ data, initialPeriod = 'last_7_days' }: { data: Dashboard; initialPeriod?: Period }) {
+  const [period, setPeriod] = useState<Period>(initialPeriod);
+  const usage = data.agents.usage[period];
+  return (
+    <Card className="gap-4">
+      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
+        <div className="grid min-w-0 gap-1.5">
+          <CardTitle className="text-base">{m.agentAnalytics}</CardTitle>
+          <CardDescription>{m.agentAnalyticsDescription}</CardDescription>
+        </div>
+        <div role="group" aria-label="Period" className="flex gap-1">
+          {(['last_7_days', 'last_30_days'] as const).map((value) => (
+            <Button
+              key={value}
+              size="sm"
+              variant={period === value ? 'secondary' : 'ghost'}
+              aria-pressed={period === value}
+              onClick={() => setPeriod(value)}
+            >
+              {data.agents.usage[value].days} days
+            </Button>
+          ))}
+        </div>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        {usage.by_agent.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{m.noUsageInPeriod(usage.days)}</p>
+        ) : (
+          <Table aria-label={`${m.agentAnalytics}, last ${usage.days} days`}>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Agent</TableHead>
+                <TableHead className="text-right">Events</TableHead>
+                <TableHead className="text-right">Units</TableHead>
+                <TableHead className="text-right">Credits</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {usage.by_agent.map((agent) => {
+                const percent = share(agent.credits, usage.credits);
+                return (
+                  <TableRow key={agent.agent_type_id}>
+                    <TableCell className="min-w-32">
+                      <div className="font-medium">{agent.name}</div>
+                      <div className="mt-1 h-1.5 w-full max-w-40 overflow-hidden rounded-full bg-primary/15" aria-hidden>
+                        <div className="h-full rounded-full bg-primary" style={{ width: `${percent}%` }} />
+                      </div>
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">{formatCount(agent.events)}</TableCell>
+                    <TableCell className="text-right tabular-nums">{formatUnitsOf(agent.units, agent.unit)}</TableCell>
+                    <TableCell className="text-right tabular-nums">{formatCredits(agent.credits)}</TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+            <TableFooter>
+              <TableRow>
+                <TableCell className="font-medium">Total</TableCell>
+                <TableCell className="text-right tabular-nums" data-testid="agents-events-total">
+                  {formatCount(usage.events)}
+                </TableCell>
+                <TableCell />
+                <TableCell className="text-right tabular-nums" data-testid="agents-credits-total">
+                  {formatCredits(usage.credits)}
+                </TableCell>
+              </TableRow>
+            </TableFooter>
+          </Table>
+        )}
+        <p className="text-xs text-muted-foreground">{m.notReportedFigures}</p>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,56 @@
+import type { ActivationStatus, AgentKind, ApiScope } from '@console/domain';
+import { formatDistanceStrict } from 'date-fns';
+import { formatDecimal } from './credit-format';
+
+export const AGENT_KIND_LABELS: Record<AgentKind, string> = {
+  assistant: 'Assistant',
+  automation: 'Automation',
+  integration: 'Integration',
+  analytics: 'Analytics',
+  other: 'Other',
+};
+
+export const ACTIVATION_STATUS_LABELS: Record<ActivationStatus, string> = {
+  active: 'Active',
+  inactive: 'Inactive',
+  error: 'Error',
+};
+
+/** What each scope lets a key do, as its checkbox says it. */
+export const API_SCOPE_LABELS: Record<ApiScope, { label: string; description: string }> = {
+  'usage:write': { label: 'Report usage', description: 'Send usage events, which are charged in credits.' },
+  'agents:report': { label: 'Report status', description: "Send an agent's status and health score." },
+  'entitlements:read': { label: 'Check entitlements', description: 'Ask whether an organization may use an agent now, with its balance.' },
+};
+
+/**
+ * A decimal with four places ("12.5000") without its trailing zeros, grouped: "12.5",
+ * "1,200"; by string manipulation, so units and prices never pass through a float.
+ */
+export function formatUnits(value: string): string {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(value.trim());
+  if (!match) return value;
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  const whole = formatDecimal(`${match[1]}.00`).replace(/\.00$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
+/** Units with their unit: "12.5 × 1k tokens". */
+export function formatUnitsOf(value: string, unit: string): string {
+  return `${formatUnits(value)} × ${unit}`;
+}
+
+/** A price per unit: "0.25 credits per run". */
+export function formatPrice(price: string, unit: string): string {
+  return `${formatUnits(price)} credits per ${unit}`;
+}
+
+/** How long ago an agent was last active: "5 minutes ago"; null when never. */
+export function lastActive(iso: string | null, now = new Date()): string | null {
+  if (!iso) return null;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  // A runtime's clock may run a little ahead: "just now" rather than "in 3 seconds".
+  if (date.getTime() >= now.getTime()) return 'just now';
+  return formatDistanceStrict(date, now, { addSuffix: true });
+}
