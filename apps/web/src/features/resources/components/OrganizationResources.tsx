@@ -13,6 +13,7 @@ import { QueryError } from '@/components/query-error';
 import { formatCredits } from '@/lib/credit-format';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
+import { AgentsPanel } from './AgentsPanel';
 import { AllocateCreditsDialog } from './AllocateCreditsDialog';
 
 const m = MESSAGES.billingPages;
@@ -95,11 +96,7 @@ export function OrganizationResources({ organizationId, base }: { organizationId
           </div>
         </TabsContent>
         <TabsContent value="agents">
-          <Card>
-            <CardContent>
-              <p className="text-sm text-muted-foreground">{m.noAgentsRecorded}</p>
-            </CardContent>
-          </Card>
+          <AgentsPanel organization={org} />
         </TabsContent>
         <TabsContent value="capacity">
           {canHaveChildren(org.org_type) ? (

@@ -1,0 +1,162 @@
+import { mayManageAgentsOf, MESSAGES, type Activation, type OrganizationDetail } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
+import { Bot } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { agentQueries, useDeactivateAgent } from '@/api/agents';
+import { ActivationStatusBadge } from '@/components/agents/activation-status-badge';
+import { HealthScore } from '@/components/agents/health-score';
+import { USAGE_LEVELS, usageLevel, usagePercent } from '@/components/billing/usage';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
+import { AGENT_KIND_LABELS, formatUnitsOf, lastActive } from '@/lib/agents';
+import { formatCredits, formatLedgerDate } from '@/lib/credit-format';
+import { useViewer } from '@/lib/use-viewer';
+import { ActivateAgentDialog } from './ActivateAgentDialog';
+
+const a = MESSAGES.agentPages;
+const b = MESSAGES.billingPages;
+
+function LastActive({ at }: { at: string | null }) {
+  const text = lastActive(at);
+  if (!at || !text) return <span className="text-muted-foreground">{a.never}</span>;
+  return <time dateTime={at} title={formatLedgerDate(at)}>{text}</time>;
+}
+
+/** Deactivate, after a confirmation that says what stops. */
+function DeactivateButton({ organizationId, activation }: { organizationId: string; activation: Activation }) {
+  const [open, setOpen] = useState(false);
+  const deactivate = useDeactivateAgent(organizationId);
+  const name = activation.agent_type.name;
+  return (
+    <>
+      <Button variant="outline" size="sm" onClick={() => setOpen(true)} disabled={deactivate.isPending} aria-label={`${a.deactivate} ${name}`}>
+        {a.deactivate}
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={a.deactivateTitle(name)}
+        description={a.deactivateBody}
+        confirmLabel={a.deactivate}
+        destructive
+        onConfirm={() =>
+          deactivate.mutate(activation.id, {
+            onSuccess: () => toast.success(a.deactivated(name)),
+            onError: (error) => toast.error(a.deactivateFailed, { description: error.message }),
+          })
+        }
+      />
+    </>
+  );
+}
+
+/**
+ * The Agents tab of Resources: the organization's live activations with what their runtimes
+ * last reported and their usage of the last 30 days. Activate and Deactivate are offered
+ * exactly to those the server lets manage this organization's agents (its admins and its
+ * parent's); at the limit, Activate is disabled and the Critical advice says why.
+ */
+export function AgentsPanel({ organization }: { organization: OrganizationDetail }) {
+  const viewer = useViewer();
+  const agents = useQuery(agentQueries.activations(organization.id));
+  const mayManage = !!viewer && mayManageAgentsOf(viewer, organization);
+
+  if (agents.isPending) return <LoadingRows rows={3} />;
+  if (agents.isError) {
+    return <QueryError error={agents.error} title={a.loadAgentsFailed} notFound={MESSAGES.organizations.notFound} onRetry={agents.refetch} />;
+  }
+
+  const { activations, active_agent_count: active, activated_agent_limit: limit } = agents.data;
+  const atLimit = active >= limit;
+  const level = USAGE_LEVELS[usageLevel(usagePercent(active, limit))];
+
+  return (
+    <Card className="gap-4">
+      <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="grid min-w-0 gap-1.5">
+          <CardTitle className="flex flex-wrap items-center gap-2 text-base">
+            {a.agentsTitle}
+            <span className="text-sm font-normal tabular-nums text-muted-foreground" data-testid="agents-used">
+              {b.agentsUsed(active, limit)}
+            </span>
+            <Badge variant={level.variant}>{level.badge}</Badge>
+          </CardTitle>
+          <CardDescription>{a.agentsDescription(organization.name)}</CardDescription>
+        </div>
+        {mayManage && (
+          <ActivateAgentDialog
+            organizationId={organization.id}
+            activatedTypeIds={activations.map((activation) => activation.agent_type.id)}
+            active={active}
+            limit={limit}
+            disabled={atLimit}
+          />
+        )}
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {mayManage && atLimit && (
+          <p className="text-sm text-destructive" role="note">
+            {b.adviceCritical}
+          </p>
+        )}
+        {activations.length === 0 ? (
+          <div className="flex items-start gap-3 rounded-md border border-dashed p-6 text-sm text-muted-foreground">
+            <Bot className="mt-0.5 size-4 shrink-0" aria-hidden />
+            <p>{a.noActivations}</p>
+          </div>
+        ) : (
+          <Table aria-label={a.agentsTitle}>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Agent</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Kind</TableHead>
+                <TableHead>Last active</TableHead>
+                <TableHead>Health</TableHead>
+                <TableHead className="text-right">Usage, 30 days</TableHead>
+                <TableHead className="text-right">Credits, 30 days</TableHead>
+                {mayManage && <TableHead className="sr-only">Actions</TableHead>}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {activations.map((activation) => (
+                <TableRow key={activation.id}>
+                  <TableCell>
+                    <div className="font-medium">{activation.agent_type.name}</div>
+                    <div className="text-xs text-muted-foreground">{activation.agent_type.code}</div>
+                  </TableCell>
+                  <TableCell>
+                    <ActivationStatusBadge status={activation.status} />
+                  </TableCell>
+                  <TableCell>{AGENT_KIND_LABELS[activation.agent_type.kind]}</TableCell>
+                  <TableCell>
+                    <LastActive at={activation.last_active_at} />
+                  </TableCell>
+                  <TableCell>
+                    <HealthScore score={activation.health_score} />
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    <div>{activation.usage_30d.events.toLocaleString('en-US')} events</div>
+                    <div className="text-xs text-muted-foreground">{formatUnitsOf(activation.usage_30d.units, activation.agent_type.unit)}</div>
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">{formatCredits(activation.usage_30d.credits)}</TableCell>
+                  {mayManage && (
+                    <TableCell className="text-right">
+                      <DeactivateButton organizationId={organization.id} activation={activation} />
+                    </TableCell>
+                  )}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
