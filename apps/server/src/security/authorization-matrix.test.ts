@@ -12,6 +12,7 @@ import {
   PUBLIC_ACCOUNT,
   RELATIONS,
   isPublic,
+  prepareAgentRows,
   type Call,
   type CallerInfo,
   type Expectation,
@@ -90,6 +91,7 @@ async function setUp() {
   const deleted = [orgs.SAx, orgs.Ax, orgs.Tx];
   await db().updateTable('users').set({ status: 'inactive' }).where('organization_id', 'in', deleted).execute();
   await db().updateTable('organizations').set({ deleted_at: sql`now()` }).where('id', 'in', deleted).execute();
+  await prepareAgentRows(db(), Object.values(orgs));
   // Credits to allocate from, so an allowed allocation succeeds.
   await db().updateTable('organization_billing_settings').set({ credit_balance: '1000.00' }).where('organization_id', 'in', [orgs.H, orgs.SA1, orgs.A1]).execute();
 

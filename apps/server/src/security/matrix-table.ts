@@ -1,3 +1,4 @@
+import { sql, type Kysely } from 'kysely';
 import {
   ORG_TYPES,
   can,
@@ -18,10 +19,15 @@ import {
   mayInviteTo,
   mayListOrganizations,
   mayListPeople,
+  mayManageAgentsOf,
+  mayManageApiKeysOf,
+  mayManageCatalog,
   mayManageInvitationsOf,
   mayOpenDebug,
   mayReadOutbox,
   maySetAgentLimit,
+  maySetLowBalanceThreshold,
+  mayViewAgents,
   mayViewBilling,
   mayViewOrganization,
   mayViewPerson,
@@ -32,6 +38,7 @@ import {
   type PersonFacts,
   type Role,
 } from '@console/domain';
+import type { DB } from '../db/schema.ts';
 
 /**
  * The authorization matrix's expectations, derived from the domain's permission table and
@@ -93,6 +100,37 @@ export interface PublicRoute {
 }
 
 export type MatrixEntry = PublicRoute | { variants: Variant[] };
+
+/** The agent type every activation of the matrix names (never retired). */
+export const MATRIX_AGENT_TYPE_ID = '00000000-0000-4000-8000-00000000a001';
+/** The agent type the catalog's edits and retirement act on. */
+export const MATRIX_EDITED_TYPE_ID = '00000000-0000-4000-8000-00000000a002';
+
+/**
+ * The agent rows the matrix acts on: two agent types, and in every organization a live
+ * activation and an API key whose ids are the organization's own id, so a route's
+ * `:activationId` or `:keyId` is the target organization's id.
+ */
+export async function prepareAgentRows(db: Kysely<DB>, organizationIds: readonly string[]): Promise<void> {
+  await db
+    .insertInto('agent_types')
+    .values([
+      { id: MATRIX_AGENT_TYPE_ID, code: 'matrix-agent', name: 'Matrix Agent', kind: 'other', unit: 'run' },
+      { id: MATRIX_EDITED_TYPE_ID, code: 'matrix-edited', name: 'Matrix Edited', kind: 'other', unit: 'run' },
+    ])
+    .execute();
+  await db
+    .insertInto('agent_prices')
+    .values([MATRIX_AGENT_TYPE_ID, MATRIX_EDITED_TYPE_ID].map((id) => ({ agent_type_id: id, effective_from: sql<Date>`now()`, price: '0.0100' })))
+    .execute();
+  for (const id of organizationIds) {
+    await db.insertInto('agent_activations').values({ id, organization_id: id, agent_type_id: MATRIX_AGENT_TYPE_ID }).execute();
+    await db
+      .insertInto('api_keys')
+      .values({ id, organization_id: id, name: 'Matrix', prefix: `oc_${id.slice(0, 8)}`, secret_hash: '0'.repeat(64), scopes: ['usage:write'] })
+      .execute();
+  }
+}
 
 /** The account the public sign-in case signs in as. */
 export const PUBLIC_ACCOUNT = 'public@h.test';
@@ -372,12 +410,14 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'credits.adjust'), allowed: mayAdjustBalance(actor, org) })),
     call: withBody(({ target }) => ({ organization_id: target!.id, direction: 'increase', amount: AMOUNT, reason: 'matrix check' })),
   }),
-  // Usage (consumption and refunds) is recorded for any organization the caller can read.
+  // Usage events and refunds are imported for the caller's whole tree: each one out of reach
+  // is refused alone in the answer (out_of_reach), so the import is decided by the permission.
   'POST /api/credits/usage': one({
     target: 'org',
-    expect: reads(mayImportUsage),
+    expect: when(mayImportUsage),
     call: withBody(({ target, unique }) => ({
-      records: [{ organization_id: target!.id, kind: 'refund', amount: AMOUNT, external_ref: `matrix-${unique}` }],
+      events: [{ id: `matrix-event-${unique}`, organization_id: target!.id, agent: 'matrix-agent', units: '1', occurred_at: new Date().toISOString() }],
+      refunds: [{ organization_id: target!.id, amount: AMOUNT, external_ref: `matrix-${unique}`, refund_of: `matrix-event-${unique}` }],
     })),
   }),
   'GET /api/credits/ledger': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
@@ -391,6 +431,61 @@ export const MATRIX: Record<string, MatrixEntry> = {
   }),
   // The outbox holds every account's reset and invitation links: house admins only.
   'GET /api/debug/outbox': one({ target: null, expect: when(mayReadOutbox), call: inPath }),
+
+  // The catalog is read by everyone signed in and kept by the house's admins.
+  'GET /api/agent-types': one({ target: null, expect: anyone, call: inPath }),
+  'POST /api/agent-types': one({
+    target: null,
+    expect: when(mayManageCatalog),
+    call: withBody(({ unique }) => ({ code: `matrix-${unique}`.toLowerCase().slice(0, 40), name: `Matrix ${unique}`, kind: 'other', unit: 'run', price: '0.01' })),
+  }),
+  'PATCH /api/agent-types/:id': one({
+    target: null,
+    expect: when(mayManageCatalog),
+    call: ({ url }) => ({ path: url.replace(':id', MATRIX_EDITED_TYPE_ID), body: { price: '0.02' } }),
+  }),
+  'POST /api/agent-types/:id/retire': one({
+    target: null,
+    expect: when(mayManageCatalog),
+    call: ({ url }) => ({ path: url.replace(':id', MATRIX_EDITED_TYPE_ID) }),
+  }),
+  // Agents and usage are read in the whole subtree; activated and deactivated by the
+  // organization's admins and its parent's (an allowed activation meets the limit, 422, or
+  // the live activation of the type, 409).
+  'GET /api/organizations/:id/agents': one({ target: 'org', expect: reads(mayViewAgents), call: inPath }),
+  'GET /api/organizations/:id/usage': one({ target: 'org', expect: reads(mayViewAgents), call: ({ url }) => ({ path: `${url}?days=7` }) }),
+  'POST /api/organizations/:id/agents': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'resources.manage'), allowed: mayManageAgentsOf(actor, org) })),
+    call: withBody(() => ({ agent_type_id: MATRIX_AGENT_TYPE_ID })),
+  }),
+  'DELETE /api/organizations/:id/agents/:activationId': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'resources.manage'), allowed: mayManageAgentsOf(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':activationId', target!.id) }),
+  }),
+  // The own organization's threshold, by its admins.
+  'PUT /api/organizations/:id/low-balance-threshold': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.manage'), allowed: maySetLowBalanceThreshold(actor, org) })),
+    call: withBody(() => ({ low_balance_threshold: '100' })),
+  }),
+  // API keys act for their organization: its own admins list, make and revoke them.
+  'GET /api/organizations/:id/api-keys': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'api_keys.manage'), allowed: isOwnOrganization(actor, org) })),
+    call: inPath,
+  }),
+  'POST /api/organizations/:id/api-keys': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'api_keys.manage'), allowed: mayManageApiKeysOf(actor, org) })),
+    call: withBody(() => ({ name: 'Matrix', scopes: ['usage:write'] })),
+  }),
+  'DELETE /api/organizations/:id/api-keys/:keyId': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'api_keys.manage'), allowed: mayManageApiKeysOf(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':keyId', target!.id) }),
+  }),
 };
 
 export const isPublic = (entry: MatrixEntry): entry is PublicRoute => 'publicStatus' in entry;
