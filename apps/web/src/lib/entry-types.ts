@@ -1,4 +1,5 @@
-import { ENTRY_TYPES, type EntryType, type LedgerEntry } from '@console/domain';
+import { ENTRY_TYPES, type AgentType, type EntryType, type LedgerEntry } from '@console/domain';
+import { formatUnits, formatUnitsOf } from './agents';
 
 export const ENTRY_TYPE_LABELS: Record<EntryType, string> = {
   initial_balance: 'Initial balance',
@@ -55,10 +56,25 @@ export function describeUsage(usage: unknown): string | null {
   return parts.length > 0 ? parts.join(', ') : null;
 }
 
-type EntryLike = Pick<LedgerEntry, 'metadata'> & { entry_type: string };
+type EntryLike = Pick<LedgerEntry, 'metadata'> & Partial<Pick<LedgerEntry, 'agent_type_id' | 'units'>> & { entry_type: string };
 
-/** The Description column: what happened, from the type and the metadata. */
-export function describeEntry(entry: EntryLike): string {
+/** The catalog's agent types by id, for naming the agent of a consumption entry. */
+export type AgentLookup = ReadonlyMap<string, Pick<AgentType, 'name' | 'unit'>>;
+
+/**
+ * The agent and units of a metered consumption entry: "Support bot · 2.5 × run", with the
+ * catalog's name and unit when known, else the code the runtime reported; null for others.
+ */
+export function describeAgentUsage(entry: EntryLike, agents?: AgentLookup): string | null {
+  if (!entry.agent_type_id || !entry.units) return null;
+  const agent = agents?.get(entry.agent_type_id);
+  if (agent) return `${agent.name} · ${formatUnitsOf(entry.units, agent.unit)}`;
+  const code = text(entry.metadata?.agent);
+  return `${code ?? 'Agent'} · ${formatUnits(entry.units)} units`;
+}
+
+/** The Description column: what happened, from the type, the agent and the metadata. */
+export function describeEntry(entry: EntryLike, agents?: AgentLookup): string {
   const meta = entry.metadata ?? {};
   const notes = text(meta.notes);
   const withNotes = (base: string) => (notes && notes !== base && notes !== 'Initial balance' ? `${base} — ${notes}` : base);
@@ -77,6 +93,8 @@ export function describeEntry(entry: EntryLike): string {
     }
     case 'consumption': {
       const usage = describeUsage(meta.usage);
+      const agent = describeAgentUsage(entry, agents);
+      if (agent) return usage ? `${agent} — ${usage}` : agent;
       return usage ? `Usage: ${usage}` : 'Usage';
     }
     case 'refund': {
@@ -105,5 +123,6 @@ export function metadataLines(metadata: Record<string, unknown>): { label: strin
   add('From', text(metadata.from_org_name));
   add('From organization ID', text(metadata.from_org_id));
   add('Usage', describeUsage(metadata.usage));
+  add('Event ID', text(metadata.event_id));
   return lines;
 }

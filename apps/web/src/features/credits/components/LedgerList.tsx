@@ -2,10 +2,10 @@ import type { LedgerEntry } from '@console/domain';
 import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
-import { describeEntry, metadataLines } from '@/lib/entry-types';
+import { describeEntry, metadataLines, type AgentLookup } from '@/lib/entry-types';
 
 /** List view: a type badge, the date, the amount, the balance after and the metadata. */
-export function LedgerList({ entries }: { entries: LedgerEntry[] }) {
+export function LedgerList({ entries, agents }: { entries: LedgerEntry[]; agents?: AgentLookup }) {
   return (
     <ul className="divide-y rounded-md border" aria-label="Credit transactions">
       {entries.map((entry) => {
@@ -19,7 +19,7 @@ export function LedgerList({ entries }: { entries: LedgerEntry[] }) {
               </div>
               <span className={cn('font-medium tabular-nums', amountClass(entry.amount))}>{formatCredits(entry.amount)}</span>
             </div>
-            <p className="text-sm">{describeEntry(entry)}</p>
+            <p className="text-sm">{describeEntry(entry, agents)}</p>
             <p className="text-sm text-muted-foreground">
               Balance after: <span className="tabular-nums text-foreground">{formatCredits(entry.balance_after)}</span>
             </p>

@@ -3,10 +3,10 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
-import { describeEntry } from '@/lib/entry-types';
+import { describeEntry, type AgentLookup } from '@/lib/entry-types';
 
 /** Table view: Date, Type, Description, Amount, Balance. */
-export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
+export function LedgerTable({ entries, agents }: { entries: LedgerEntry[]; agents?: AgentLookup }) {
   return (
     <Table aria-label="Credit transactions">
       <TableHeader>
@@ -25,8 +25,8 @@ export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
             <TableCell>
               <EntryTypeBadge type={entry.entry_type} />
             </TableCell>
-            <TableCell className="max-w-80 truncate whitespace-normal" title={describeEntry(entry)}>
-              {describeEntry(entry)}
+            <TableCell className="max-w-80 truncate whitespace-normal" title={describeEntry(entry, agents)}>
+              {describeEntry(entry, agents)}
             </TableCell>
             <TableCell className={cn('text-right font-medium tabular-nums', amountClass(entry.amount))}>
               {formatCredits(entry.amount)}

@@ -4,12 +4,15 @@ import userEvent from '@testing-library/user-event';
 import { addDays, startOfDay } from 'date-fns';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
+import { catalog, TYPE_IDS } from '@/test/agent-data';
 import { entry, ledgerPage } from '@/test/credit-data';
-import { apiError, json, makeSession, mockApi, OWN_ORG_ID, renderApp } from '@/test/helpers';
+import { apiError, json, makeSession, mockApi as mockRoutes, OWN_ORG_ID, renderApp, type ApiRoutes } from '@/test/helpers';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;
 const LEDGER = 'GET /api/credits/ledger';
+/** The page also reads the agent catalog, for the agent filter and the agents' names. */
+const mockApi = (routes: ApiRoutes) => mockRoutes({ 'GET /api/agent-types': () => json(200, catalog()), ...routes });
 const houseAdmin = () => makeSession({ role: 'house_admin', orgType: 'house', orgName: 'House' });
 
 const sent = entry({
@@ -206,17 +209,80 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     click.mockRestore();
   });
 
-  it('warns about a balance under 100 and not at 100', async () => {
-    mockApi({ [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '99.99' })) });
+  it("warns about a balance below the organization's own threshold, and not at it", async () => {
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '499.99', low_balance_threshold: '500.00' })) });
     const view = renderApp('/credit-ledger', { session: houseAdmin() });
     expect(await screen.findByText(c.lowBalance)).toBeInTheDocument();
-    expect(screen.getByTestId('credit-balance')).toHaveTextContent('99.99 credits');
+    expect(screen.getByText(MESSAGES.thresholdPages.below('500.00 credits'))).toBeInTheDocument();
+    expect(screen.getByTestId('credit-balance')).toHaveTextContent('499.99 credits');
     view.unmount();
 
-    mockApi({ [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '100.00' })) });
-    renderApp('/credit-ledger', { session: houseAdmin() });
-    expect(await screen.findByTestId('credit-balance')).toHaveTextContent('100.00 credits');
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '500.00', low_balance_threshold: '500.00' })) });
+    const second = renderApp('/credit-ledger', { session: houseAdmin() });
+    expect(await screen.findByTestId('credit-balance')).toHaveTextContent('500.00 credits');
     expect(screen.queryByText(c.lowBalance)).not.toBeInTheDocument();
+    second.unmount();
+
+    // A threshold of 0 never warns, whatever the balance.
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '0.00', low_balance_threshold: '0.00' })) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    expect(await screen.findByTestId('credit-balance')).toHaveTextContent('0.00 credits');
+    expect(screen.queryByText(c.lowBalance)).not.toBeInTheDocument();
+  });
+
+  it('names the agent and the units of a metered consumption entry', async () => {
+    const metered = entry({
+      entry_type: 'consumption',
+      amount: '-1.25',
+      agent_type_id: TYPE_IDS.bot,
+      units: '2.5000',
+      external_ref: 'evt-1',
+      metadata: { agent: 'support-bot', units: '2.5000', event_id: 'evt-1', usage: { ticket: 'T-9' } },
+    });
+    const unknown = entry({ entry_type: 'consumption', amount: '-0.50', agent_type_id: '00000000-0000-4000-8000-0000000000f9', units: '1.0000', metadata: { agent: 'gone-bot' } });
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([metered, unknown])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    expect(await screen.findByText('Support Bot · 2.5 × run — ticket T-9')).toBeInTheDocument();
+    expect(screen.getByText('gone-bot · 1 units')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'List' }));
+    const items = within(screen.getByRole('list', { name: 'Credit transactions' })).getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent('Support Bot · 2.5 × run — ticket T-9');
+    expect(items[0]).toHaveTextContent('Event IDevt-1');
+  });
+
+  it('filters by agent from the catalog, and keeps every filter in the URL', async () => {
+    const { queriesOf } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await screen.findByRole('table');
+    const user = userEvent.setup();
+    const select = screen.getByLabelText('Agent');
+    await waitFor(() => expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['All agents', 'Support Bot', 'Nightly ETL', 'Reporter', 'Legacy Bot (retired)']));
+    await user.selectOptions(select, 'Nightly ETL');
+    await waitFor(() => expect(queriesOf(LEDGER).at(-1)).toEqual({ agent_type_id: TYPE_IDS.etl, limit: '20' }));
+    await user.selectOptions(screen.getByLabelText('Type'), 'consumption');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/credit-ledger?agent=${TYPE_IDS.etl}&type=consumption`));
+    await user.selectOptions(select, 'All agents');
+    await waitFor(() => expect(queriesOf(LEDGER).at(-1)).toEqual({ entry_type: 'consumption', limit: '20' }));
+  });
+
+  it('opens with the filters of its URL', async () => {
+    const { queriesOf } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
+    renderApp(`/credit-ledger?type=consumption&agent=${TYPE_IDS.bot}&from=2024-01-05&to=2024-01-07`, { session: houseAdmin() });
+    await screen.findByRole('table');
+    expect(queriesOf(LEDGER)[0]).toEqual({
+      entry_type: 'consumption',
+      agent_type_id: TYPE_IDS.bot,
+      from: startOfDay(new Date(2024, 0, 5)).toISOString(),
+      to: addDays(startOfDay(new Date(2024, 0, 7)), 1).toISOString(),
+      limit: '20',
+    });
+    expect(screen.getByLabelText('Type')).toHaveValue('consumption');
+    await waitFor(() => expect(screen.getByLabelText('Agent')).toHaveValue(TYPE_IDS.bot));
+    expect(screen.getByLabelText('Date range')).toHaveTextContent('Jan 5, 2024 – Jan 7, 2024');
+    // Values that mean nothing are left out rather than sent.
+    const view = renderApp('/credit-ledger?type=bonus&agent=nope&from=2024-02-30', { session: houseAdmin() });
+    await waitFor(() => expect(queriesOf(LEDGER).at(-1)).toEqual({ limit: '20' }));
+    view.unmount();
   });
 
   it('retries a failed load 3 times 2 s apart, then toasts Error with the load failure message', async () => {

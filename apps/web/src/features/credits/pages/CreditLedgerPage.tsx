@@ -1,17 +1,17 @@
-import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, MESSAGES, type EntryType, type LedgerExportQuery } from '@console/domain';
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { AlertTriangle, Download, LayoutList, Send, Table2 } from 'lucide-react';
+import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, MESSAGES, type EntryType } from '@console/domain';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Download, LayoutList, Send, Table2 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
-import type { DateRange } from 'react-day-picker';
 import { Link, useLocation } from 'react-router';
 import { toast } from 'sonner';
-import { Alert, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
+import { agentQueries } from '@/api/agents';
 import { creditQueries, useExportLedger } from '@/api/credits';
+import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { ApiError } from '@/lib/api';
@@ -23,7 +23,7 @@ import { AdjustBalanceDialog } from '../components/AdjustBalanceDialog';
 import { DateRangePicker } from '../components/DateRangePicker';
 import { LedgerList } from '../components/LedgerList';
 import { LedgerTable } from '../components/LedgerTable';
-import { dateRangeBounds } from '../ledger-filters';
+import { useLedgerFilters } from '../ledger-filters';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;
@@ -36,15 +36,13 @@ function isEntryTypeValue(value: string): value is EntryType {
 export default function CreditLedgerPage() {
   const viewer = useViewer();
   const location = useLocation();
-  const [range, setRange] = useState<DateRange | undefined>();
-  const [entryType, setEntryType] = useState<EntryType | 'all'>('all');
+  const { entryType, agentTypeId, range, filters, setEntryType, setAgentTypeId, setRange } = useLedgerFilters();
   const [view, setView] = useState<View>('table');
 
-  const filters = useMemo<LedgerExportQuery>(
-    () => ({ ...(entryType === 'all' ? {} : { entry_type: entryType }), ...dateRangeBounds(range) }),
-    [entryType, range],
-  );
   const ledger = useInfiniteQuery(creditQueries.ledger(filters));
+  // The catalog names the agent of each consumption entry and fills the agent filter.
+  const catalog = useQuery(agentQueries.types());
+  const agents = useMemo(() => new Map((catalog.data ?? []).map((type) => [type.id, type])), [catalog.data]);
   const exporter = useExportLedger();
 
   const forbidden = ledger.error instanceof ApiError && ledger.error.status === 403;
@@ -61,6 +59,7 @@ export default function CreditLedgerPage() {
 
   const entries = ledger.data?.pages.flatMap((page) => page.entries) ?? [];
   const balance = ledger.data?.pages[0]?.credit_balance;
+  const threshold = ledger.data?.pages[0]?.low_balance_threshold;
 
   function exportTransactions() {
     exporter.mutate(filters, {
@@ -110,12 +109,9 @@ export default function CreditLedgerPage() {
             </p>
           )}
         </CardHeader>
-        {balance !== undefined && isLowBalance(balance) && (
+        {balance !== undefined && threshold !== undefined && isLowBalance(balance, threshold) && (
           <CardContent>
-            <Alert className="border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
-              <AlertTriangle aria-hidden />
-              <AlertTitle>{c.lowBalance}</AlertTitle>
-            </Alert>
+            <LowBalanceAlert balance={balance} threshold={threshold} />
           </CardContent>
         )}
       </Card>
@@ -142,6 +138,22 @@ export default function CreditLedgerPage() {
                 {ENTRY_TYPES.map((type) => (
                   <option key={type} value={type}>
                     {ENTRY_TYPE_LABELS[type]}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+            <div className="grid gap-2 sm:w-56">
+              <Label htmlFor="ledger-agent">Agent</Label>
+              <NativeSelect
+                id="ledger-agent"
+                value={agentTypeId ?? 'all'}
+                onChange={(event) => setAgentTypeId(event.target.value === 'all' ? null : event.target.value)}
+              >
+                <option value="all">All agents</option>
+                {agentTypeId && !agents.has(agentTypeId) && <option value={agentTypeId}>Selected agent</option>}
+                {(catalog.data ?? []).map((type) => (
+                  <option key={type.id} value={type.id}>
+                    {type.status === 'retired' ? `${type.name} (retired)` : type.name}
                   </option>
                 ))}
               </NativeSelect>
@@ -178,9 +190,9 @@ export default function CreditLedgerPage() {
               <p className="text-sm text-muted-foreground">{c.emptyBody}</p>
             </div>
           ) : view === 'table' ? (
-            <LedgerTable entries={entries} />
+            <LedgerTable entries={entries} agents={agents} />
           ) : (
-            <LedgerList entries={entries} />
+            <LedgerList entries={entries} agents={agents} />
           )}
 
           {ledger.hasNextPage && (
