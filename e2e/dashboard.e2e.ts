@@ -22,9 +22,15 @@ it('a house admin sees the API figures on the dashboard and opens /debug with th
   const superAgency = await createChild(server, houseToken, 'Dashboard Super', 'super_agency');
   await ok('/api/credits/adjustments', houseToken, { direction: 'increase', amount: '500', reason: 'Journey top-up' });
   await ok('/api/credits/allocations', houseToken, { from_org_id: me.organization_id, to_org_id: superAgency.id, amount: '120.50' });
-  await ok('/api/credits/usage', houseToken, {
-    records: [{ organization_id: me.organization_id, kind: 'consumption', amount: '30', external_ref: 'journey-1' }],
+  // Metered usage: an agent of the catalog at 1 credit a unit, activated for the house, and an event of 30 units.
+  const limit = await server.api(`/api/organizations/${me.organization_id}/agent-limit`, { method: 'PUT', token: houseToken, body: { activated_agent_limit: 5 } });
+  expect(limit.status).toBe(200);
+  const { agent_type } = await ok<{ agent_type: { id: string } }>('/api/agent-types', houseToken, { code: 'journey-bot', name: 'Journey Bot', kind: 'assistant', unit: 'run', price: '1' });
+  await ok(`/api/organizations/${me.organization_id}/agents`, houseToken, { agent_type_id: agent_type.id });
+  const usage = await ok<{ accepted: number }>('/api/credits/usage', houseToken, {
+    events: [{ id: 'journey-1', organization_id: me.organization_id, agent: 'journey-bot', units: '30', occurred_at: new Date().toISOString() }],
   });
+  expect(usage.accepted).toBe(1);
 
   // A tenant admin, down the tree: super agency admin → agency → agency admin → tenant → tenant admin.
   const superToken = await inviteAndRegister(server, { inviterToken: houseToken, houseToken, organizationId: superAgency.id, role: 'super_agency_admin', email: 'super.admin@dashboard.test', password: PASSWORD });

@@ -5,6 +5,8 @@ import type { Database } from './db/connection.ts';
 import { createAuthenticator } from './lib/caller.ts';
 import { EXPORT_LIMITS, type ExportLimits } from './lib/csv.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
+import { createKeyAuthenticator } from './lib/key-auth.ts';
+import { createKeyUseCounter } from './lib/key-use.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { createAgentsService } from './modules/agents/agents.service.ts';
 import { createApiKeysService } from './modules/agents/api-keys.service.ts';
@@ -16,6 +18,7 @@ import { createDashboardService } from './modules/dashboard/dashboard.service.ts
 import { createDebugService } from './modules/debug/debug.service.ts';
 import { createInvitationsService } from './modules/invitations/invitations.service.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
+import { createUsageService } from './modules/usage/usage.service.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 
 export type RateLimitSettings = { [K in keyof typeof RATE_LIMITS]: number };
@@ -49,7 +52,10 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: options.config.smtpUrl, logger: log });
   const organizations = createOrganizationsService({ db });
   const users = createUsersService({ db, organizations });
-  const credits = createCreditsService({ db, organizations });
+  const usage = createUsageService({ db });
+  const credits = createCreditsService({ db, organizations, usage });
+  // API key uses, written at most once a second; the machine routes flush them on close.
+  const keyUses = createKeyUseCounter(db, log);
   const billing = createBillingService({ db, organizations });
   const agents = createAgentsService({ db, organizations });
   const apiKeys = createApiKeysService({ db, organizations });
@@ -69,6 +75,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     organizations,
     invitations,
     credits,
+    usage,
     billing,
     agents,
     apiKeys,
@@ -76,6 +83,8 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     dashboard,
     debug,
     authenticate: createAuthenticator(db, tokens),
+    authenticateKey: createKeyAuthenticator(db, keyUses),
+    keyUses,
     rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
     exportLimits: options.exportLimits ?? EXPORT_LIMITS,
   };

@@ -401,11 +401,13 @@ export const creditsEndpoints = {
   importUsage: endpoint({
     method: 'POST',
     path: '/credits/usage',
-    summary: 'House admins record consumption and refunds; external_ref makes each record idempotent',
+    summary:
+      "House admins import usage events for the house's tree, charged as the machine API charges them (each idempotent by its id per organization), and refunds of earlier consumption (each idempotent by its external_ref)",
     tags: ['credits'],
     auth: 'session',
     permission: 'credits.import_usage',
     body: usageImportSchema,
+    bodyLimit: 2 * 1024 * 1024,
     responses: { 200: usageImportResultSchema },
   }),
   ledger: endpoint({

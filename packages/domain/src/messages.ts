@@ -172,9 +172,8 @@ export const MESSAGES = {
     invalidCursor: 'The page cursor is not valid.',
     notActive: 'Credits move only between active organizations.',
     balanceLimit: (max: string) => `This would take a balance above the most an organization can hold (${max} credits).`,
-    refundNeedsConsumption: 'A refund must name the consumption it returns: refund_of, the external_ref of an earlier consumption of the same organization.',
-    refundOfOnlyForRefunds: 'Only a refund names a consumption (refund_of).',
-    refundUnknownConsumption: (ref: string) => `No consumption with external_ref "${ref}" was recorded for this organization.`,
+    refundNeedsConsumption: 'A refund must name the consumption it returns: refund_of, the id of the usage event (or the external_ref of the consumption) of the same organization.',
+    refundUnknownConsumption: (ref: string) => `No consumption "${ref}" was charged to this organization.`,
     refundExceeds: (left: string) => `The refund is more than what is left to refund of that consumption (${left} credits).`,
   },
   /** Labels of the credit ledger, allocation and recent-transactions screens. */
@@ -231,6 +230,31 @@ export const MESSAGES = {
   apiKeys: {
     onlyOwnAdmins: 'Only administrators of the organization manage its API keys.',
     notFound: 'API key not found',
+  },
+  /** Metered usage and the machine API: why an event was refused, and the refusals of a key. */
+  usage: {
+    outOfReach: "The organization is out of reach: it must be the reporter's own organization or one below it, and not deleted.",
+    organizationNotActive: 'The organization, or one above it, is suspended or inactive: it takes no usage.',
+    unknownAgent: (code: string) => `No agent type has the code "${code}".`,
+    agentNotActive: (code: string) => `The agent "${code}" is not activated for this organization.`,
+    insufficient: (balance: string, charge: string) =>
+      `Insufficient credits: the event would take ${charge} credits and the balance is ${balance} credits.`,
+    ahead: (seconds: number) => `occurred_at is more than ${seconds / 60} minutes ahead of the server's clock.`,
+    behind: (days: number) => `occurred_at is more than ${days} days in the past.`,
+    noPrice: (code: string, at: string) => `The agent "${code}" had no price in force at ${at}.`,
+    idTaken: "This id already names another entry of the organization's ledger.",
+    refundIdTaken: "This external_ref already names another entry of the organization's ledger.",
+    batchTooLarge: (max: number) => `A batch holds at most ${max.toLocaleString('en-US')} events.`,
+    noBalance: 'The balance is zero.',
+    keyRequired: 'This route takes an API key (Authorization: Bearer oc_...).',
+    invalidKey: 'The API key is not valid, or it was revoked.',
+    keyOrganizationDeleted: 'The organization of this API key was deleted.',
+    keyOrganizationFrozen: (status: 'suspended' | 'inactive', where: 'own' | 'ancestor') =>
+      where === 'own'
+        ? `The organization of this API key is ${status}: its keys act for nothing until it is active again.`
+        : `An organization above this API key's organization is ${status}: its keys act for nothing until it is active again.`,
+    missingScope: (scope: string) => `This API key does not hold the scope "${scope}".`,
+    noLiveActivation: 'This organization has no live activation of that agent.',
   },
   /** Mail to an organization's admins about its balance. */
   balanceAlerts: {

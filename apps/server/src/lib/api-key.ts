@@ -79,7 +79,12 @@ function sameHash(a: string, b: string): boolean {
   return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
 }
 
-export async function verifyKey(db: Executor, bearer: string | null | undefined): Promise<VerifiedKey | null> {
+/**
+ * `countUse: false` leaves the counting to the caller: the machine routes add uses up in
+ * memory and write them at most once a second (lib/key-use.ts), so a busy key's row is no
+ * hot spot.
+ */
+export async function verifyKey(db: Executor, bearer: string | null | undefined, options: { countUse?: boolean } = {}): Promise<VerifiedKey | null> {
   const parsed = parse(bearer);
   if (!parsed) return null;
   const hash = hashKey(parsed.key);
@@ -107,11 +112,13 @@ export async function verifyKey(db: Executor, bearer: string | null | undefined)
     .where('k.prefix', '=', parsed.prefix)
     .executeTakeFirst();
   if (!row || !sameHash(hash, row.secret_hash) || row.revoked_at) return null;
-  await db
-    .updateTable('api_keys')
-    .set({ use_count: sql`use_count + 1`, last_used_at: sql`now()` })
-    .where('id', '=', row.id)
-    .execute();
+  if (options.countUse ?? true) {
+    await db
+      .updateTable('api_keys')
+      .set({ use_count: sql`use_count + 1`, last_used_at: sql`now()` })
+      .where('id', '=', row.id)
+      .execute();
+  }
   return {
     id: row.id,
     name: row.name,

@@ -1,8 +1,18 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  onRequestAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+  preValidationAsyncHookHandler,
+} from 'fastify';
 import { can, type Endpoint, type ReplyOf, type ValidatedOf } from '@console/domain';
+import type { VerifiedKey } from './api-key.ts';
 import { callerOf, type Caller } from './caller.ts';
 import { requireWritable } from './authorize.ts';
-import { ForbiddenError } from './errors.ts';
+import { AppError, ForbiddenError } from './errors.ts';
+import { apiKeyOf, type KeyAuthenticator } from './key-auth.ts';
 
 /** The request a handler receives: the endpoint's validated parts, and the caller for session routes. */
 export interface RouteRequest<E extends Endpoint> {
@@ -12,6 +22,8 @@ export interface RouteRequest<E extends Endpoint> {
   headers: ValidatedOf<E>['headers'];
   /** The signed-in caller (session routes only; public routes read `raw.caller`). */
   caller: E['auth'] extends 'session' ? Caller : null;
+  /** The verified API key (key routes only). */
+  apiKey: E['auth'] extends 'key' ? VerifiedKey : null;
   raw: FastifyRequest;
 }
 
@@ -21,6 +33,21 @@ export type RouteHandler<E extends Endpoint> = (request: RouteRequest<E>, reply:
 export interface RouteOptions {
   /** Runs before authentication (rate limits). */
   onRequest?: preHandlerAsyncHookHandler[];
+  /** Runs after the body is read and before it is validated (batch sizes). */
+  preValidation?: preValidationAsyncHookHandler[];
+}
+
+/**
+ * A batch of more than `max` items in the body's array `field` is refused with 413 and a
+ * message naming the maximum, before each item is validated.
+ */
+export function batchLimit(fields: readonly string[], max: number, message: string): preValidationAsyncHookHandler {
+  return async (request) => {
+    const body = request.body as Record<string, unknown> | null | undefined;
+    if (!body || typeof body !== 'object') return;
+    const items = fields.reduce((n, field) => n + (Array.isArray(body[field]) ? (body[field] as unknown[]).length : 0), 0);
+    if (items > max) throw new AppError(413, 'batch_too_large', message);
+  };
 }
 
 /** The Fastify schema of an endpoint: validation, serialization and the OpenAPI entry in one. */
@@ -30,6 +57,7 @@ export function schemaOf(endpoint: Endpoint): FastifySchema {
     tags: [...endpoint.tags],
     summary: endpoint.summary,
     ...(endpoint.permission && { description: `Requires the \`${endpoint.permission}\` permission.` }),
+    ...(endpoint.scope && { description: `Takes an API key with the \`${endpoint.scope}\` scope.` }),
     ...(endpoint.params && { params: endpoint.params }),
     ...(endpoint.query && { querystring: endpoint.query }),
     ...(endpoint.body && { body: endpoint.body }),
@@ -41,23 +69,33 @@ export function schemaOf(endpoint: Endpoint): FastifySchema {
 
 /**
  * Registers endpoints' routes on an app: a session route authenticates the caller and checks
- * the endpoint's permission before the handler runs; the handler applies the rest of the
- * rules through its service.
+ * the endpoint's permission before the handler runs; a key route (the machine API) verifies
+ * the API key and its scope before the body is even read; the handler applies the rest of
+ * the rules through its service.
  */
-export function routerOf(app: FastifyInstance, authenticate: (request: FastifyRequest) => Promise<void>) {
+export function routerOf(app: FastifyInstance, authenticate: (request: FastifyRequest) => Promise<void>, authenticateKey?: KeyAuthenticator) {
+  if (!app.hasRequestDecorator('apiKey')) app.decorateRequest('apiKey', null);
   return function route<E extends Endpoint>(endpoint: E, handler: RouteHandler<E>, options: RouteOptions = {}): void {
-    register(app, authenticate, endpoint, handler, options);
+    register(app, authenticate, authenticateKey, endpoint, handler, options);
   };
 }
 
 function register<E extends Endpoint>(
   app: FastifyInstance,
   authenticate: (request: FastifyRequest) => Promise<void>,
+  authenticateKey: KeyAuthenticator | undefined,
   endpoint: E,
   handler: RouteHandler<E>,
   options: RouteOptions,
 ): void {
-  const preHandler: preHandlerAsyncHookHandler[] = [...(options.onRequest ?? [])];
+  const preHandler: preHandlerAsyncHookHandler[] = [];
+  const onRequest: onRequestAsyncHookHandler[] = [];
+  // Rate limits run first: before the session is authenticated, or before the key (and body) is read.
+  (endpoint.auth === 'key' ? onRequest : preHandler).push(...((options.onRequest ?? []) as onRequestAsyncHookHandler[]));
+  if (endpoint.auth === 'key') {
+    if (!authenticateKey) throw new Error(`${endpoint.method} ${endpoint.path} takes an API key: register it with the key authenticator`);
+    onRequest.push(async (request) => authenticateKey(request, endpoint.scope));
+  }
   if (endpoint.auth === 'session') {
     preHandler.push(async (request) => {
       await authenticate(request);
@@ -70,6 +108,9 @@ function register<E extends Endpoint>(
     method: endpoint.method,
     url: endpoint.path,
     schema: schemaOf(endpoint),
+    ...(endpoint.bodyLimit && { bodyLimit: endpoint.bodyLimit }),
+    ...(onRequest.length > 0 && { onRequest }),
+    ...(options.preValidation && { preValidation: options.preValidation }),
     preHandler,
     handler: (request, reply) =>
       handler(
@@ -79,6 +120,7 @@ function register<E extends Endpoint>(
           body: request.body as ValidatedOf<E>['body'],
           headers: request.headers as ValidatedOf<E>['headers'],
           caller: (endpoint.auth === 'session' ? callerOf(request) : null) as RouteRequest<E>['caller'],
+          apiKey: (endpoint.auth === 'key' ? apiKeyOf(request) : null) as RouteRequest<E>['apiKey'],
           raw: request,
         },
         reply,

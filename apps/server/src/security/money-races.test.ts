@@ -2,6 +2,7 @@ import { describe, expect, inject, it, beforeAll } from 'vitest';
 import { sql } from 'kysely';
 import { useWorld, type ApiResponse } from '../test/harness.ts';
 import { reconcile } from '../modules/credits/reconcile.ts';
+import { activate, insertAgentType } from '../modules/usage/test-support.ts';
 
 /**
  * Money under concurrent requests, through real HTTP. On PostgreSQL the requests of a
@@ -74,8 +75,15 @@ describe(`deleting an organization while credits move into it (${mode})`, () => 
 describe(`refunds of one consumption sent together (${mode})`, () => {
   it('never give back more than the consumption took', async () => {
     const house = await w.as('H.admin');
-    const consumed = await w.t.request('POST', '/api/credits/usage', { records: [{ organization_id: w.id('A1'), kind: 'consumption', amount: '10.00', external_ref: 'race-consumption' }] }, { token: house });
-    expect(consumed.body.results[0].status).toBe('recorded');
+    const agent = await insertAgentType(db(), 'race-agent', '1.0000');
+    await activate(db(), w.id('A1'), agent.id);
+    const consumed = await w.t.request(
+      'POST',
+      '/api/credits/usage',
+      { events: [{ id: 'race-consumption', organization_id: w.id('A1'), agent: agent.code, units: '10', occurred_at: new Date().toISOString() }] },
+      { token: house },
+    );
+    expect(consumed.body.results[0]).toMatchObject({ status: 'accepted', credits_charged: '10.00' });
     const before = await balance(w.id('A1'));
 
     const responses = await Promise.all(
@@ -83,13 +91,13 @@ describe(`refunds of one consumption sent together (${mode})`, () => {
         w.t.request(
           'POST',
           '/api/credits/usage',
-          { records: [{ organization_id: w.id('A1'), kind: 'refund', amount: '1.00', external_ref: `race-refund-${i}`, refund_of: 'race-consumption' }] },
+          { refunds: [{ organization_id: w.id('A1'), amount: '1.00', external_ref: `race-refund-${i}`, refund_of: 'race-consumption' }] },
           { token: house },
         ),
       ),
     );
     expect(responses.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
-    const statuses = responses.map((r) => r.body.results[0].status);
+    const statuses = responses.map((r) => r.body.refunds[0].status);
     expect(statuses.filter((s) => s === 'recorded')).toHaveLength(10);
     expect(statuses.filter((s) => s === 'rejected')).toHaveLength(20);
     expect(Number(await balance(w.id('A1'))) - Number(before)).toBeCloseTo(10, 2);

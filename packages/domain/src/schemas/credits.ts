@@ -3,6 +3,7 @@ import { PAGING } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { amountInputSchema, amountStringSchema } from './amounts.ts';
 import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
+import { USAGE_WINDOW, usageBatchResultSchema, usageEventInputSchema } from './agents.ts';
 
 export const ENTRY_TYPES = [
   'initial_balance',
@@ -47,28 +48,48 @@ export const adjustmentSchema = z.object({
 
 export type AdjustmentInput = z.input<typeof adjustmentSchema>;
 
-export const usageRecordSchema = z.object({
+/**
+ * A refund returns credits that a consumption took: it names that consumption (`refund_of`:
+ * the id of the usage event that charged it, or the external_ref of an earlier consumption,
+ * of the same organization) and, with the refunds of it before, never exceeds it.
+ * `external_ref` makes the refund itself idempotent.
+ */
+export const usageRefundSchema = z.object({
   organization_id: z.uuid(),
-  kind: z.enum(['consumption', 'refund']),
   amount: amountInputSchema,
   external_ref: z.string().trim().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT),
-  /** A refund only: the external_ref of the earlier consumption of the same organization it returns. */
-  refund_of: z.string().trim().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT).optional(),
-  usage: z
-    .record(z.string().refine(isStorableText, UNSTORABLE_TEXT), z.union([z.string().max(200).refine(isStorableText, UNSTORABLE_TEXT), z.number(), z.boolean(), z.null()]))
-    .optional(),
+  refund_of: z.string({ error: c.refundNeedsConsumption }).trim().min(1, c.refundNeedsConsumption).max(200).refine(isStorableText, UNSTORABLE_TEXT),
+  reason: z.string().trim().max(500).refine(isStorableText, UNSTORABLE_TEXT).optional(),
 });
-export const usageImportSchema = z.object({ records: z.array(usageRecordSchema).min(1).max(1000) });
-export const usageImportResultSchema = z.object({
-  results: z.array(
-    z.object({
-      external_ref: z.string(),
-      status: z.enum(['recorded', 'duplicate', 'rejected']),
-      entry_id: z.uuid().nullable(),
-      message: z.string().nullable(),
-    }),
-  ),
+export type UsageRefundInput = z.input<typeof usageRefundSchema>;
+
+/**
+ * The console's usage import (house admins, for the house's whole tree): usage events
+ * exactly as the machine API takes them, charged by the same engine, and refunds; at most
+ * 1,000 items in all.
+ */
+export const usageImportSchema = z
+  .object({
+    events: z.array(usageEventInputSchema).max(USAGE_WINDOW.batchMax).optional(),
+    refunds: z.array(usageRefundSchema).max(USAGE_WINDOW.batchMax).optional(),
+  })
+  .refine((v) => (v.events?.length ?? 0) + (v.refunds?.length ?? 0) >= 1, { message: 'Send at least one event or refund.' })
+  .refine((v) => (v.events?.length ?? 0) + (v.refunds?.length ?? 0) <= USAGE_WINDOW.batchMax, {
+    message: `An import holds at most ${USAGE_WINDOW.batchMax} events and refunds in all.`,
+  });
+export type UsageImportInput = z.input<typeof usageImportSchema>;
+
+export const refundResultSchema = z.object({
+  external_ref: z.string(),
+  status: z.enum(['recorded', 'duplicate', 'rejected']),
+  entry_id: z.uuid().nullable(),
+  message: z.string().nullable(),
 });
+export type RefundResult = z.infer<typeof refundResultSchema>;
+
+/** Each event's outcome as the machine API answers it, then each refund's. */
+export const usageImportResultSchema = usageBatchResultSchema.extend({ refunds: z.array(refundResultSchema) });
+export type UsageImportResult = z.infer<typeof usageImportResultSchema>;
 
 export const ledgerEntrySchema = z.object({
   id: z.uuid(),

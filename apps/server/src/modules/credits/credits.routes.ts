@@ -1,16 +1,16 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
-import { creditsEndpoints as endpoints, type LedgerEntry } from '@console/domain';
+import { MESSAGES, USAGE_WINDOW, creditsEndpoints as endpoints, type LedgerEntry } from '@console/domain';
 import { csvLine, exportSlots } from '../../lib/csv.ts';
 import { BusyError } from '../../lib/errors.ts';
 import { clientInfo } from '../../lib/request-info.ts';
-import { routerOf } from '../../lib/route.ts';
+import { batchLimit, routerOf } from '../../lib/route.ts';
 import type { AppContext } from '../../context.ts';
 
-const CSV_COLUMNS = ['created_at', 'entry_type', 'amount', 'balance_after', 'notes', 'counterparty_org_id', 'transaction_group', 'external_ref', 'id'] as const;
+const CSV_COLUMNS = ['created_at', 'entry_type', 'amount', 'balance_after', 'notes', 'counterparty_org_id', 'agent', 'units', 'transaction_group', 'external_ref', 'id'] as const;
 
 function ledgerCsvLine(entry: LedgerEntry): string {
-  const meta = entry.metadata as { notes?: unknown; to_org_id?: unknown; from_org_id?: unknown };
+  const meta = entry.metadata as { notes?: unknown; to_org_id?: unknown; from_org_id?: unknown; agent?: unknown };
   return csvLine([
     entry.created_at,
     entry.entry_type,
@@ -18,6 +18,9 @@ function ledgerCsvLine(entry: LedgerEntry): string {
     entry.balance_after,
     meta.notes,
     meta.to_org_id ?? meta.from_org_id,
+    // A consumption entry of metered usage: the agent's code and the units charged.
+    entry.agent_type_id ? meta.agent : null,
+    entry.units,
     entry.transaction_group,
     entry.external_ref,
     entry.id,
@@ -31,7 +34,10 @@ export function creditsRoutes({ credits, authenticate, exportLimits }: AppContex
       credits.allocate(caller, body, headers['idempotency-key'] ?? null, clientInfo(raw)),
     );
     route(endpoints.adjust, async ({ caller, body, raw }) => ({ entry: await credits.adjust(caller, body, clientInfo(raw)) }));
-    route(endpoints.importUsage, async ({ caller, body, raw }) => credits.importUsage(caller, body.records, clientInfo(raw)));
+    route(endpoints.importUsage, async ({ caller, body, raw }) => credits.importUsage(caller, body, clientInfo(raw)), {
+      // More than a batch's maximum of events and refunds together is 413, before each is validated.
+      preValidation: [batchLimit(['events', 'refunds'], USAGE_WINDOW.batchMax, MESSAGES.usage.batchTooLarge(USAGE_WINDOW.batchMax))],
+    });
     route(endpoints.ledger, async ({ caller, query }) => credits.ledger(caller, query));
     const exports = exportSlots(exportLimits);
     route(endpoints.exportLedger, async ({ caller, query }, reply) => {

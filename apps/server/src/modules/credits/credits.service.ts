@@ -12,6 +12,9 @@ import {
   type LedgerEntry,
   type LedgerPage,
   type LedgerParams,
+  type RefundResult,
+  type UsageImportResult,
+  type UsageRefundInput,
 } from '@console/domain';
 import type { CreditLedgerEntriesTable, DB, Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
@@ -21,6 +24,7 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, RuleErro
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { reconcile } from './reconcile.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
+import type { UsageEvent, UsageService } from '../usage/usage.service.ts';
 
 const c = MESSAGES.credits;
 
@@ -41,6 +45,9 @@ export interface MoveOptions {
   /** Runs once the balance rows are locked, before anything is written: a check that must see them settled. */
   afterLock?: () => Promise<void>;
 }
+
+/** A refund as validated (the amount an exact string). */
+type RefundInput = Omit<UsageRefundInput, 'amount'> & { amount: string };
 
 /** The most a balance may hold: numeric(16,2). */
 export const MAX_BALANCE = '99999999999999.99';
@@ -85,7 +92,7 @@ function upperBound(to: string): string {
   return next.toISOString();
 }
 
-export function createCreditsService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
+export function createCreditsService({ db, organizations, usage }: { db: Kysely<DB>; organizations: OrganizationsService; usage: UsageService }) {
   /**
    * Applies movements in one transaction: locks every balance row touched, in id order
    * (so two movements never wait on each other in a cycle), then in one statement checks
@@ -203,6 +210,8 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
   function ledgerQuery(executor: Executor, organizationId: string, params: LedgerParams) {
     let query = executor.selectFrom('credit_ledger_entries').selectAll().where('organization_id', '=', organizationId);
     if (params.entry_type) query = query.where('entry_type', '=', params.entry_type);
+    // Served by the partial index of entries that name an agent type.
+    if (params.agent_type_id) query = query.where('agent_type_id', '=', params.agent_type_id);
     if (params.from) query = query.where('created_at', '>=', new Date(params.from));
     if (params.to) query = query.where('created_at', '<', new Date(upperBound(params.to)));
     if (params.amount_min !== undefined) query = query.where('amount', '>=', String(params.amount_min));
@@ -224,6 +233,71 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;
     return { rows: shown, nextCursor: more ? String(shown[shown.length - 1]!.seq) : null };
+  }
+
+  /**
+   * A refund of an earlier consumption of an organization in the caller's subtree: it names
+   * that consumption (`refund_of`: the usage event's id, which is its entry's external_ref)
+   * and, with the refunds of it before, never exceeds what it took, so credits are only
+   * given back, never made. `external_ref` makes it idempotent; an organization out of
+   * reach, or a rule it breaks, rejects this refund alone.
+   */
+  async function refund(caller: Caller, record: RefundInput, info: ClientInfo): Promise<RefundResult> {
+    const rejected = (message: string): RefundResult => ({ external_ref: record.external_ref, status: 'rejected', entry_id: null, message });
+    const org = await organizations.visible(caller, record.organization_id).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
+    if (!org) return rejected(MESSAGES.usage.outOfReach);
+    const existing = await db
+      .selectFrom('credit_ledger_entries')
+      .select(['id', 'entry_type', 'refund_of'])
+      .where('organization_id', '=', org.id)
+      .where('external_ref', '=', record.external_ref)
+      .executeTakeFirst();
+    if (existing) {
+      return existing.entry_type === 'refund' && existing.refund_of === record.refund_of
+        ? { external_ref: record.external_ref, status: 'duplicate', entry_id: existing.id, message: null }
+        : rejected(MESSAGES.usage.refundIdTaken);
+    }
+    try {
+      const entry = await db.transaction().execute(async (trx) => {
+        const [created] = await move(
+          trx,
+          [
+            {
+              organizationId: org.id,
+              amount: record.amount,
+              type: 'refund',
+              metadata: { refund_of: record.refund_of, ...(record.reason && { reason: record.reason, notes: record.reason }) },
+              externalRef: record.external_ref,
+              refundOf: record.refund_of,
+            },
+          ],
+          randomUUID(),
+          caller.userId,
+          // Refunds of one consumption all lock its organization's balance row, so each sees the ones before it.
+          { afterLock: () => refundable(trx, org.id, record.refund_of, record.amount) },
+        );
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: org.id,
+          action: 'credits.refund',
+          targetType: 'organization',
+          targetId: org.id,
+          details: { amount: record.amount, external_ref: record.external_ref, refund_of: record.refund_of, ...(record.reason && { reason: record.reason }) },
+          ...info,
+        });
+        return created!;
+      });
+      return { external_ref: record.external_ref, status: 'recorded', entry_id: entry.id, message: null };
+    } catch (error) {
+      // The same refund recorded by a request racing this one.
+      if ((error as { code?: string }).code === '23505') return { external_ref: record.external_ref, status: 'duplicate', entry_id: null, message: null };
+      // An organization deleted meanwhile, or a rule the refund breaks.
+      if (error instanceof RuleError || error instanceof NotFoundError) return rejected(error.message);
+      throw error;
+    }
   }
 
   const readable = (caller: Caller, organizationId: string | undefined) =>
@@ -337,85 +411,17 @@ export function createCreditsService({ db, organizations }: { db: Kysely<DB>; or
     },
 
     /**
-     * Records metered usage (consumption) and its refunds for organizations in the
-     * caller's subtree (the route requires credits.import_usage). `external_ref` makes each
-     * record idempotent; each record stands alone. A refund names the consumption it
-     * returns (`refund_of`, an external_ref of the same organization) and, with the refunds
-     * of it before, never exceeds what that consumption took: credits are only given back,
-     * never made.
+     * The console's usage import (the route requires credits.import_usage): usage events for
+     * the caller's whole tree, charged by the same engine as the machine API (each idempotent
+     * by its id per organization, one outcome per event), then refunds, each standing alone.
      */
-    async importUsage(
-      caller: Caller,
-      records: { organization_id: string; kind: 'consumption' | 'refund'; amount: string; external_ref: string; refund_of?: string; usage?: Record<string, unknown> }[],
-      info: ClientInfo,
-    ) {
-      // Every organization is checked before any record is written: a refusal leaves nothing half imported.
-      const orgs = [];
-      for (const record of records) orgs.push(await organizations.visible(caller, record.organization_id));
-      const results = [];
-      const rejected = (record: { external_ref: string }, message: string) =>
-        results.push({ external_ref: record.external_ref, status: 'rejected' as const, entry_id: null, message });
-      for (const [index, record] of records.entries()) {
-        const org = orgs[index]!;
-        const existing = await db
-          .selectFrom('credit_ledger_entries')
-          .select('id')
-          .where('organization_id', '=', org.id)
-          .where('external_ref', '=', record.external_ref)
-          .executeTakeFirst();
-        if (existing) {
-          results.push({ external_ref: record.external_ref, status: 'duplicate' as const, entry_id: existing.id, message: null });
-          continue;
-        }
-        const refundOf = record.refund_of ?? null;
-        if (record.kind === 'refund' && !refundOf) {
-          rejected(record, c.refundNeedsConsumption);
-          continue;
-        }
-        if (record.kind === 'consumption' && refundOf) {
-          rejected(record, c.refundOfOnlyForRefunds);
-          continue;
-        }
-        try {
-          const entry = await db.transaction().execute(async (trx) => {
-            const [created] = await move(
-              trx,
-              [
-                {
-                  organizationId: org.id,
-                  amount: record.kind === 'consumption' ? negate(record.amount) : record.amount,
-                  type: record.kind,
-                  metadata: { usage: record.usage ?? {}, ...(refundOf && { refund_of: refundOf }) },
-                  externalRef: record.external_ref,
-                  refundOf,
-                },
-              ],
-              randomUUID(),
-              caller.userId,
-              // Refunds of one consumption all lock its organization's balance row, so each sees the ones before it.
-              { afterLock: refundOf ? () => refundable(trx, org.id, refundOf, record.amount) : undefined },
-            );
-            await writeAudit(trx, {
-              actorUserId: caller.userId,
-              organizationId: org.id,
-              action: `credits.${record.kind}`,
-              targetType: 'organization',
-              targetId: org.id,
-              details: { amount: record.amount, external_ref: record.external_ref, ...(refundOf && { refund_of: refundOf }) },
-              ...info,
-            });
-            return created!;
-          });
-          results.push({ external_ref: record.external_ref, status: 'recorded' as const, entry_id: entry.id, message: null });
-        } catch (error) {
-          const duplicate = (error as { code?: string }).code === '23505';
-          if (duplicate) results.push({ external_ref: record.external_ref, status: 'duplicate' as const, entry_id: null, message: null });
-          // An organization deleted during the import is refused like a broken rule: the record alone.
-          else if (error instanceof RuleError || error instanceof NotFoundError) rejected(record, error.message);
-          else throw error;
-        }
-      }
-      return { results };
+    async importUsage(caller: Caller, input: { events?: UsageEvent[]; refunds?: RefundInput[] }, info: ClientInfo): Promise<UsageImportResult> {
+      const events = input.events ?? [];
+      const batch = events.length > 0 ? await usage.record({ kind: 'user', caller }, events, info) : { results: [], accepted: 0, duplicates: 0, rejected: 0 };
+      const refunds: RefundResult[] = [];
+      // After the events, so a refund may name an event of the same import.
+      for (const record of input.refunds ?? []) refunds.push(await refund(caller, record, info));
+      return { ...batch, refunds };
     },
 
     /**

@@ -3,11 +3,29 @@ import { sql } from 'kysely';
 import { MESSAGES, UNSTORABLE_TEXT } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
+import { activate, insertAgentType } from '../usage/test-support.ts';
 import { reconcile } from './reconcile.ts';
 
 const w = useWorld();
 const as = (who: string) => w.as(who);
 const id = (key: Parameters<typeof w.id>[0]) => w.id(key);
+
+/** The agent the imports below meter: 1.0000 credit a unit, so a charge is its units. */
+let metered: Promise<{ id: string; code: string }> | null = null;
+const activated = new Set<string>();
+async function meteredFor(orgId: string) {
+  metered ??= insertAgentType(w.t.database.db, 'metered', '1.0000');
+  const agent = await metered;
+  if (!activated.has(orgId)) {
+    activated.add(orgId);
+    await activate(w.t.database.db, orgId, agent.id);
+  }
+  return agent.code;
+}
+/** A usage event of the metered agent, occurred a minute ago. */
+async function event(orgId: string, id: string, units: string, metadata?: Record<string, unknown>) {
+  return { id, organization_id: orgId, agent: await meteredFor(orgId), units, occurred_at: new Date(Date.now() - 60_000).toISOString(), ...(metadata && { metadata }) };
+}
 
 
 async function balance(orgId: string) {
@@ -125,34 +143,76 @@ describe('initial balance on creation', () => {
   });
 });
 
-describe('usage: consumption and refunds', () => {
-  it('records each external_ref once and never below zero', async () => {
+describe('usage: events charged by the engine, and refunds', () => {
+  it('charges each event once by its id, refunds what a consumption took, and never goes below zero', async () => {
     const token = await as('H.admin');
     await allocate('SA1.admin', { from_org_id: id('SA1'), to_org_id: id('A1'), amount: '40' });
-    const records = [
-      { organization_id: id('A1'), kind: 'consumption', amount: '12.25', external_ref: 'usage-1', usage: { tokens: 1200 } },
-      { organization_id: id('A1'), kind: 'refund', amount: '2.25', external_ref: 'usage-2', refund_of: 'usage-1' },
-      { organization_id: id('A1'), kind: 'consumption', amount: '12.25', external_ref: 'usage-1' },
-      { organization_id: id('A1'), kind: 'consumption', amount: '1000', external_ref: 'usage-3' },
-    ];
-    const response = await w.t.request('POST', '/api/credits/usage', { records }, { token });
+    const body = {
+      events: [
+        await event(id('A1'), 'usage-1', '12.25', { tokens: 1200 }),
+        await event(id('A1'), 'usage-1', '12.25'),
+        await event(id('A1'), 'usage-3', '1000'),
+      ],
+      refunds: [{ organization_id: id('A1'), amount: '2.25', external_ref: 'usage-2', refund_of: 'usage-1' }],
+    };
+    const response = await w.t.request('POST', '/api/credits/usage', body, { token });
     expect(response.status).toBe(200);
-    expect(response.body.results.map((r: any) => r.status)).toEqual(['recorded', 'recorded', 'duplicate', 'rejected']);
+    expect(response.body.results.map((r: any) => [r.status, r.credits_charged, r.reason])).toEqual([
+      ['accepted', '12.25', null],
+      ['duplicate', '12.25', null],
+      ['rejected', null, 'insufficient_credits'],
+    ]);
+    expect(response.body.results[2].message).toBe(MESSAGES.usage.insufficient('27.75', '1000.00'));
+    expect(response.body).toMatchObject({ accepted: 1, duplicates: 1, rejected: 1 });
+    expect(response.body.refunds).toEqual([{ external_ref: 'usage-2', status: 'recorded', entry_id: expect.any(String), message: null }]);
     expect(await balance(id('A1'))).toBe('30.00');
-    const consumption = await w.t.database.db.selectFrom('credit_ledger_entries').select(['metadata', 'amount']).where('external_ref', '=', 'usage-1').execute();
-    expect(consumption).toEqual([{ metadata: { usage: { tokens: 1200 } }, amount: '-12.25' }]);
-    expect((await w.t.request('POST', '/api/credits/usage', { records }, { token: await as('SA1.admin') })).status).toBe(403);
+    const consumption = await w.t.database.db
+      .selectFrom('credit_ledger_entries')
+      .select(['metadata', 'amount', 'entry_type', 'units', 'agent_type_id'])
+      .where('external_ref', '=', 'usage-1')
+      .execute();
+    expect(consumption).toEqual([
+      {
+        metadata: { agent: 'metered', units: '12.2500', event_id: 'usage-1', usage: { tokens: 1200 } },
+        amount: '-12.25',
+        entry_type: 'consumption',
+        units: '12.2500',
+        agent_type_id: (await metered)!.id,
+      },
+    ]);
+    // The same import again: every event a duplicate, the refund too; nothing moves.
+    const again = await w.t.request('POST', '/api/credits/usage', body, { token });
+    expect(again.body.results.map((r: any) => r.status)).toEqual(['duplicate', 'duplicate', 'rejected']);
+    expect(again.body.refunds.map((r: any) => r.status)).toEqual(['duplicate']);
+    expect(await balance(id('A1'))).toBe('30.00');
+    expect((await w.t.request('POST', '/api/credits/usage', body, { token: await as('SA1.admin') })).status).toBe(403);
   });
 
-  it('refuses an import naming an organization out of scope before recording any of it (issue 8)', async () => {
-    const records = [
-      { organization_id: id('A1'), kind: 'refund', amount: '5.00', external_ref: 'usage-before-404' },
-      { organization_id: id('SA3'), kind: 'refund', amount: '5.00', external_ref: 'usage-foreign' },
-    ];
-    const response = await w.t.request('POST', '/api/credits/usage', { records }, { token: await as('H.admin') });
-    expect(response.status).toBe(404);
-    const written = await w.t.database.db.selectFrom('credit_ledger_entries').select('id').where('external_ref', '=', 'usage-before-404').execute();
-    expect(written).toEqual([]);
+  it('rejects each event and refund out of reach alone, recording the rest', async () => {
+    const body = {
+      events: [await event(id('A1'), 'usage-in-reach', '1'), await event(id('SA3'), 'usage-foreign', '1')],
+      refunds: [{ organization_id: id('SA3'), amount: '5.00', external_ref: 'refund-foreign', refund_of: 'usage-foreign' }],
+    };
+    const response = await w.t.request('POST', '/api/credits/usage', body, { token: await as('H.admin') });
+    expect(response.status).toBe(200);
+    expect(response.body.results.map((r: any) => [r.status, r.reason, r.message])).toEqual([
+      ['accepted', null, null],
+      ['rejected', 'out_of_reach', MESSAGES.usage.outOfReach],
+    ]);
+    expect(response.body.refunds).toEqual([{ external_ref: 'refund-foreign', status: 'rejected', entry_id: null, message: MESSAGES.usage.outOfReach }]);
+    const foreign = await w.t.database.db.selectFrom('credit_ledger_entries').select('id').where('organization_id', '=', id('SA3')).execute();
+    expect(foreign).toEqual([]);
+  });
+
+  it('answers 400 to an import with nothing in it and to a refund that names no consumption', async () => {
+    const token = await as('H.admin');
+    const before = await entryCount();
+    const empty = await w.t.request('POST', '/api/credits/usage', { events: [], refunds: [] }, { token });
+    expect(empty.status).toBe(400);
+    const unnamed = await w.t.request('POST', '/api/credits/usage', { refunds: [{ organization_id: id('A1'), amount: '1.00', external_ref: 'refund-naming-nothing' }] }, { token });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.error.fields).toEqual({ 'refunds.0.refund_of': MESSAGES.credits.refundNeedsConsumption });
+    expect(await entryCount()).toBe(before);
   });
 });
 
@@ -196,7 +256,7 @@ describe('the ledger', () => {
     expect(response.headers.get('content-type')).toContain('text/csv');
     expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="credit-ledger-/);
     const lines = (await response.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('created_at,entry_type,amount,balance_after,notes,counterparty_org_id,transaction_group,external_ref,id');
+    expect(lines[0]).toBe('created_at,entry_type,amount,balance_after,notes,counterparty_org_id,agent,units,transaction_group,external_ref,id');
     const page = await w.t.request('GET', '/api/credits/ledger?entry_type=allocation_sent&limit=100', undefined, { token: await as('H.admin') });
     expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(page.body.entries.map((e: any) => e.id));
     expect((await fetch(`${w.t.baseUrl}/api/credits/ledger/export?organization_id=${id('H')}`, { headers: { authorization: `Bearer ${await as('SA1.admin')}` } })).status).toBe(404);
@@ -259,45 +319,51 @@ describe('input the database cannot take (issue 8)', () => {
 describe('refunds return what a consumption took, never more', () => {
   it('a refund names an earlier consumption of the same organization and, with the refunds before it, stays within it', async () => {
     const token = await as('H.admin');
-    const usage = (records: Record<string, unknown>[]) => w.t.request('POST', '/api/credits/usage', { records }, { token });
-    const consumed = await usage([{ organization_id: id('A1'), kind: 'consumption', amount: '5.00', external_ref: 'bounded-consumption' }]);
-    expect(consumed.body.results[0].status).toBe('recorded');
+    const usage = (body: Record<string, unknown>) => w.t.request('POST', '/api/credits/usage', body, { token });
+    const consumed = await usage({ events: [await event(id('A1'), 'bounded-consumption', '5')] });
+    expect(consumed.body.results[0].status).toBe('accepted');
     const before = await balance(id('A1'));
     const entriesBefore = await entryCount();
 
-    const refused = await usage([
-      { organization_id: id('A1'), kind: 'refund', amount: '1.00', external_ref: 'refund-naming-nothing' },
-      { organization_id: id('A1'), kind: 'refund', amount: '1.00', external_ref: 'refund-of-unknown', refund_of: 'no-such-consumption' },
-      { organization_id: id('A2'), kind: 'refund', amount: '1.00', external_ref: 'refund-other-org', refund_of: 'bounded-consumption' },
-      { organization_id: id('A1'), kind: 'refund', amount: '1.00', external_ref: 'refund-of-a-refund', refund_of: 'usage-2' },
-      { organization_id: id('A1'), kind: 'refund', amount: '5.01', external_ref: 'refund-too-much', refund_of: 'bounded-consumption' },
-      { organization_id: id('A1'), kind: 'consumption', amount: '1.00', external_ref: 'consumption-naming-one', refund_of: 'bounded-consumption' },
-    ]);
+    const refused = await usage({
+      refunds: [
+        { organization_id: id('A1'), amount: '1.00', external_ref: 'refund-of-unknown', refund_of: 'no-such-consumption' },
+        { organization_id: id('A2'), amount: '1.00', external_ref: 'refund-other-org', refund_of: 'bounded-consumption' },
+        { organization_id: id('A1'), amount: '1.00', external_ref: 'refund-of-a-refund', refund_of: 'usage-2' },
+        { organization_id: id('A1'), amount: '5.01', external_ref: 'refund-too-much', refund_of: 'bounded-consumption' },
+        { organization_id: id('A1'), amount: '1.00', external_ref: 'usage-1', refund_of: 'bounded-consumption' },
+      ],
+    });
     expect(refused.status).toBe(200);
-    expect(refused.body.results.map((r: any) => [r.status, r.message])).toEqual([
-      ['rejected', MESSAGES.credits.refundNeedsConsumption],
+    expect(refused.body.refunds.map((r: any) => [r.status, r.message])).toEqual([
       ['rejected', MESSAGES.credits.refundUnknownConsumption('no-such-consumption')],
       ['rejected', MESSAGES.credits.refundUnknownConsumption('bounded-consumption')],
       ['rejected', MESSAGES.credits.refundUnknownConsumption('usage-2')],
       ['rejected', MESSAGES.credits.refundExceeds('5.00')],
-      ['rejected', MESSAGES.credits.refundOfOnlyForRefunds],
+      // An external_ref that already names the organization's consumption of usage-1.
+      ['rejected', MESSAGES.usage.refundIdTaken],
     ]);
     expect(await entryCount()).toBe(entriesBefore);
     expect(await balance(id('A1'))).toBe(before);
 
-    const parts = await usage([
-      { organization_id: id('A1'), kind: 'refund', amount: '3.00', external_ref: 'refund-part-1', refund_of: 'bounded-consumption' },
-      { organization_id: id('A1'), kind: 'refund', amount: '2.00', external_ref: 'refund-part-2', refund_of: 'bounded-consumption' },
-      { organization_id: id('A1'), kind: 'refund', amount: '0.01', external_ref: 'refund-part-3', refund_of: 'bounded-consumption' },
-    ]);
-    expect(parts.body.results.map((r: any) => [r.status, r.message])).toEqual([
+    const parts = await usage({
+      refunds: [
+        { organization_id: id('A1'), amount: '3.00', external_ref: 'refund-part-1', refund_of: 'bounded-consumption', reason: 'Outage' },
+        { organization_id: id('A1'), amount: '2.00', external_ref: 'refund-part-2', refund_of: 'bounded-consumption' },
+        { organization_id: id('A1'), amount: '0.01', external_ref: 'refund-part-3', refund_of: 'bounded-consumption' },
+      ],
+    });
+    expect(parts.body.refunds.map((r: any) => [r.status, r.message])).toEqual([
       ['recorded', null],
       ['recorded', null],
       ['rejected', MESSAGES.credits.refundExceeds('0.00')],
     ]);
     expect(Number(await balance(id('A1'))) - Number(before)).toBeCloseTo(5, 2);
     const entry = await w.t.database.db.selectFrom('credit_ledger_entries').select(['refund_of', 'metadata']).where('external_ref', '=', 'refund-part-1').executeTakeFirstOrThrow();
-    expect(entry).toEqual({ refund_of: 'bounded-consumption', metadata: { usage: {}, refund_of: 'bounded-consumption' } });
+    expect(entry).toEqual({ refund_of: 'bounded-consumption', metadata: { refund_of: 'bounded-consumption', reason: 'Outage', notes: 'Outage' } });
+    // A usage event whose id is already a refund's external_ref in that organization is refused, not a 500.
+    const clash = await usage({ events: [await event(id('A1'), 'refund-part-2', '1')] });
+    expect(clash.body.results[0]).toMatchObject({ status: 'rejected', reason: 'invalid', message: MESSAGES.usage.idTaken });
     expect((await reconcile(w.t.database.db)).ok).toBe(true);
   });
 });
@@ -331,17 +397,17 @@ describe('a balance never goes beyond numeric(16,2)', () => {
     expect(allocation.status).toBe(422);
     expect(allocation.body.error).toMatchObject({ code: 'balance_limit', message: limit });
 
-    const usage = await w.t.request('POST', '/api/credits/usage', { records: [{ organization_id: id('SA2'), kind: 'consumption', amount: '1.00', external_ref: 'overflow-consumption' }] }, { token: house });
-    expect(usage.body.results[0].status).toBe('recorded');
+    const usage = await w.t.request('POST', '/api/credits/usage', { events: [await event(id('SA2'), 'overflow-consumption', '1')] }, { token: house });
+    expect(usage.body.results[0].status).toBe('accepted');
     await fillTo(id('SA2'), '99999999999999.50');
     const refund = await w.t.request(
       'POST',
       '/api/credits/usage',
-      { records: [{ organization_id: id('SA2'), kind: 'refund', amount: '1.00', external_ref: 'overflow-refund', refund_of: 'overflow-consumption' }] },
+      { refunds: [{ organization_id: id('SA2'), amount: '1.00', external_ref: 'overflow-refund', refund_of: 'overflow-consumption' }] },
       { token: house },
     );
     expect(refund.status).toBe(200);
-    expect(refund.body.results[0]).toMatchObject({ status: 'rejected', message: limit });
+    expect(refund.body.refunds[0]).toMatchObject({ status: 'rejected', message: limit });
     // Written: the adjustment to the exact limit, the two fills and the consumption; nothing refused.
     expect(await entryCount()).toBe(before + 4);
     expect(await balance(id('SA2'))).toBe('99999999999999.50');

@@ -6,7 +6,12 @@ import type { DB } from '../../db/schema.ts';
  * balance_after, every allocation's transaction group nets to zero, and no deleted
  * organization holds credits (they would be out of everyone's reach). Also checks the
  * maintained subtree counts and ledger totals (the dashboard's) against the organizations
- * and entries themselves.
+ * and entries themselves. For metered usage: per organization and agent type the costs of
+ * the accepted events equal what they charged plus the carry; every event that charged
+ * something has its consumption entry with the same organization, amount, agent type and
+ * units, and every entry naming an agent type belongs to such an event; and, replaying each
+ * organization's ledger in order, no balance ever went below zero and each balance_after is
+ * the running sum.
  */
 export async function reconcile(db: Kysely<DB>) {
   const balances = await sql<{ organization_id: string; credit_balance: string; ledger_sum: string; last_balance_after: string | null }>`
@@ -50,6 +55,39 @@ export async function reconcile(db: Kysely<DB>) {
     from actual full join credit_ledger_totals s using (organization_id, entry_type)
     where actual.total is distinct from s.total or actual.entries is distinct from s.entries
     limit 100`.execute(db);
+  const carries = await sql<{ organization_id: string; agent_type_id: string; cost: string; charged: string; carry: string }>`
+    with usage as (
+      select organization_id, agent_type_id, sum(cost) as cost, sum(charged) as charged
+      from usage_events group by organization_id, agent_type_id
+    )
+    select organization_id, agent_type_id, coalesce(usage.cost, 0)::text as cost, coalesce(usage.charged, 0)::text as charged,
+           coalesce(c.carry, 0)::text as carry
+    from usage full join usage_carry c using (organization_id, agent_type_id)
+    where coalesce(usage.cost, 0) <> coalesce(usage.charged, 0) + coalesce(c.carry, 0)
+    order by organization_id, agent_type_id
+    limit 100`.execute(db);
+  const usageEntries = await sql<{ organization_id: string; usage_event_id: string | null; ledger_entry_id: string | null; problem: string }>`
+    select u.organization_id, u.id as usage_event_id, u.ledger_entry_id,
+           case when l.id is null then 'entry missing' else 'entry differs' end as problem
+    from usage_events u left join credit_ledger_entries l on l.id = u.ledger_entry_id
+    where u.charged > 0 and (
+      l.id is null or l.organization_id <> u.organization_id or l.entry_type <> 'consumption' or l.amount <> -u.charged
+      or l.agent_type_id is distinct from u.agent_type_id or l.units is distinct from u.units)
+    union all
+    select l.organization_id, null, l.id, 'entry without usage event'
+    from credit_ledger_entries l
+    where l.agent_type_id is not null and not exists (select 1 from usage_events u where u.ledger_entry_id = l.id)
+    order by 1, 3
+    limit 100`.execute(db);
+  const chains = await sql<{ organization_id: string; ledger_entry_id: string; running: string; balance_after: string }>`
+    select organization_id, id as ledger_entry_id, running::text, balance_after::text from (
+      select organization_id, id, balance_after,
+             sum(amount) over (partition by organization_id order by created_at, seq rows unbounded preceding) as running
+      from credit_ledger_entries
+    ) l
+    where running < 0 or running <> balance_after
+    order by organization_id
+    limit 100`.execute(db);
   return {
     organizations_checked: balances.rows.length,
     balance_mismatches: mismatches,
@@ -57,11 +95,20 @@ export async function reconcile(db: Kysely<DB>) {
     deleted_with_balance: deleted.rows,
     subtree_count_mismatches: counts.rows,
     ledger_total_mismatches: totals.rows,
+    /** Per organization and agent type, sum(cost) <> sum(charged) + carry. */
+    usage_carry_mismatches: carries.rows,
+    /** Usage events and consumption entries that do not match one to one. */
+    usage_entry_mismatches: usageEntries.rows,
+    /** Entries where the replayed balance went below zero or differs from balance_after. */
+    balance_chain_breaks: chains.rows,
     ok:
       mismatches.length === 0 &&
       groups.rows.length === 0 &&
       deleted.rows.length === 0 &&
       counts.rows.length === 0 &&
-      totals.rows.length === 0,
+      totals.rows.length === 0 &&
+      carries.rows.length === 0 &&
+      usageEntries.rows.length === 0 &&
+      chains.rows.length === 0,
   };
 }

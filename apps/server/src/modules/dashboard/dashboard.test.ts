@@ -16,12 +16,12 @@ async function createdDaysAgo(key: Parameters<typeof w.id>[0], days: number) {
  * A consumption entry in the past, which the API cannot write (entries take the time of the
  * moment): appended directly, with the balance moved to match.
  */
-async function pastConsumption(key: Parameters<typeof w.id>[0], amount: string, daysAgo: number) {
+async function pastConsumption(key: Parameters<typeof w.id>[0], amount: string, daysAgo: number, ref = `past-${daysAgo}`) {
   const db = w.t.database.db;
   await sql`update organization_billing_settings set credit_balance = credit_balance - ${amount}::numeric where organization_id = ${id(key)}`.execute(db);
   await sql`
     insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, external_ref, created_at)
-    select ${id(key)}, -${amount}::numeric, 'consumption', gen_random_uuid(), credit_balance, ${`past-${daysAgo}`}, now() - make_interval(days => ${daysAgo})
+    select ${id(key)}, -${amount}::numeric, 'consumption', gen_random_uuid(), credit_balance, ${ref}, now() - make_interval(days => ${daysAgo})
     from organization_billing_settings where organization_id = ${id(key)}
   `.execute(db);
 }
@@ -95,13 +95,10 @@ beforeAll(async () => {
   await ok('/api/credits/adjustments', { direction: 'increase', amount: '1000', reason: 'Opening balance' });
   await ok('/api/credits/allocations', { from_org_id: id('H'), to_org_id: id('SA1'), amount: '200' });
   await ok('/api/credits/allocations', { from_org_id: id('H'), to_org_id: id('SA2'), amount: '100.50' });
-  await ok('/api/credits/usage', {
-    records: [
-      { organization_id: id('H'), kind: 'consumption', amount: '30', external_ref: 'u1' },
-      { organization_id: id('H'), kind: 'consumption', amount: '12.25', external_ref: 'u2' },
-      { organization_id: id('H'), kind: 'refund', amount: '2.25', external_ref: 'r1', refund_of: 'u2' },
-    ],
-  });
+  // Consumption without an agent (H runs none), then a refund of part of it through the import.
+  await pastConsumption('H', '30.00', 0, 'u1');
+  await pastConsumption('H', '12.25', 0, 'u2');
+  await ok('/api/credits/usage', { refunds: [{ organization_id: id('H'), amount: '2.25', external_ref: 'r1', refund_of: 'u2' }] });
   await pastConsumption('H', '5.00', 3);
   await pastConsumption('H', '20.00', 40);
 

@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import type { FastifyRequest } from 'fastify';
+import { MESSAGES, frozenStanding, type ApiScope } from '@console/domain';
+import type { DB } from '../db/schema.ts';
+import { parse, verifyKey, type VerifiedKey } from './api-key.ts';
+import { bearerToken } from './caller.ts';
+import { AppError, ForbiddenError, UnauthorizedError } from './errors.ts';
+import type { KeyUseCounter } from './key-use.ts';
+
+const m = MESSAGES.usage;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified API key of a machine route's request. */
+    apiKey: VerifiedKey | null;
+  }
+}
+
+/** Authenticates a machine route's request by its API key, for the endpoint's scope. */
+export type KeyAuthenticator = (request: FastifyRequest, scope: ApiScope | undefined) => Promise<void>;
+
+/**
+ * The bearer must be an API key (a session's access token is refused here, as a key is on
+ * every session route): unknown or revoked, 401; its organization deleted, 401; it or one
+ * above it suspended or inactive, 403 with that standing; the endpoint's scope missing,
+ * 403. A key that passes is counted as used and put on the request.
+ */
+export function createKeyAuthenticator(db: Kysely<DB>, uses: KeyUseCounter): KeyAuthenticator {
+  return async function authenticateKey(request, scope) {
+    const bearer = bearerToken(request);
+    if (!parse(bearer)) throw new UnauthorizedError(m.keyRequired, 'api_key_required');
+    const key = await verifyKey(db, bearer, { countUse: false });
+    if (!key) throw new UnauthorizedError(m.invalidKey, 'invalid_api_key');
+    if (key.organization.deleted) throw new UnauthorizedError(m.keyOrganizationDeleted, 'invalid_api_key');
+    const frozen = frozenStanding({ role: '', organization: key.organization });
+    if (frozen) throw new AppError(403, `organization_${frozen.status}`, m.keyOrganizationFrozen(frozen.status, frozen.where));
+    if (scope && !key.scopes.includes(scope)) throw new ForbiddenError(m.missingScope(scope));
+    uses.count(key.id);
+    request.apiKey = key;
+  };
+}
+
+/** The key of a route that ran `authenticateKey`. */
+export function apiKeyOf(request: FastifyRequest): VerifiedKey {
+  if (!request.apiKey) throw new UnauthorizedError(m.keyRequired, 'api_key_required');
+  return request.apiKey;
+}

@@ -1,0 +1,229 @@
+import { sql, type Kysely } from 'kysely';
+import {
+  MESSAGES,
+  USAGE_WINDOW,
+  type ActivationStatus,
+  type Entitlement,
+  type UsageBatchResult,
+  type UsageEventResult,
+  type UsageRejection,
+  type heartbeatResultSchema,
+} from '@console/domain';
+import type { z } from 'zod';
+import type { DB } from '../../db/schema.ts';
+import type { VerifiedKey } from '../../lib/api-key.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { NotFoundError } from '../../lib/errors.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
+
+const m = MESSAGES.usage;
+
+/**
+ * Who reports usage: an API key, acting for its organization and everything below it, or
+ * a person (a house admin importing usage), acting for their organization's whole tree.
+ */
+export type UsageActor = { kind: 'key'; key: VerifiedKey } | { kind: 'user'; caller: Caller };
+
+/** A usage event as validated (units an exact string with four places). */
+export interface UsageEvent {
+  id: string;
+  organization_id: string;
+  agent: string;
+  units: string;
+  occurred_at: string;
+  metadata?: Record<string, string | number | boolean | null>;
+}
+
+interface OutcomeRow {
+  r_ord: number;
+  r_outcome: 'accepted' | 'duplicate' | 'rejected';
+  r_reason: UsageRejection | null;
+  r_detail: string | null;
+  r_charged: string | null;
+}
+
+const reachOf = (actor: UsageActor) => (actor.kind === 'key' ? actor.key.organization : actor.caller.organization);
+
+/** The words of a rejection, from its reason and what the engine said of it. */
+function messageOf(event: UsageEvent, reason: UsageRejection, detail: string | null, charge: string | null): string {
+  switch (reason) {
+    case 'out_of_reach':
+      return m.outOfReach;
+    case 'organization_not_active':
+      return m.organizationNotActive;
+    case 'unknown_agent':
+      return m.unknownAgent(event.agent);
+    case 'agent_not_active':
+      return m.agentNotActive(event.agent);
+    case 'insufficient_credits':
+      return m.insufficient(detail ?? '0.00', charge ?? '0.00');
+    case 'invalid':
+      if (detail === 'ahead') return m.ahead(USAGE_WINDOW.futureSeconds);
+      if (detail === 'behind') return m.behind(USAGE_WINDOW.pastDays);
+      if (detail === 'no_price') return m.noPrice(event.agent, event.occurred_at);
+      return m.idTaken;
+  }
+}
+
+export function createUsageService({ db }: { db: Kysely<DB> }) {
+  return {
+    /**
+     * Records a batch of usage events and answers each one's outcome in the batch's order:
+     * accepted (with what it charged), a duplicate (the first outcome of its id in its
+     * organization; nothing charged again), or rejected with a reason. The batch is one
+     * transaction: one call of `usage_record` (migration 0011) locks the balance rows of its
+     * organizations in id order, decides every event, and writes the accepted events, their
+     * consumption entries, the balances and the carries together, so a batch is recorded
+     * whole or not at all. Rejected events are not stored: a retry is evaluated afresh.
+     * One audit row per batch that accepted something, never one per event.
+     */
+    async record(actor: UsageActor, events: UsageEvent[], info: ClientInfo): Promise<UsageBatchResult> {
+      const reach = reachOf(actor);
+      const payload = JSON.stringify(
+        events.map((event, index) => ({
+          i: index + 1,
+          org: event.organization_id,
+          id: event.id,
+          agent: event.agent,
+          units: event.units,
+          occurred: event.occurred_at,
+          meta: event.metadata ?? null,
+        })),
+      );
+      return db.transaction().execute(async (trx) => {
+        const { rows } = await sql<OutcomeRow>`
+          select * from usage_record(${payload}::jsonb, ${reach.path}, ${actor.kind === 'key' ? actor.key.id : null}::uuid,
+            ${actor.kind === 'user' ? actor.caller.userId : null}::uuid,
+            ${`${USAGE_WINDOW.futureSeconds} seconds`}::interval, ${`${USAGE_WINDOW.pastDays} days`}::interval)`.execute(trx);
+        const results: UsageEventResult[] = rows.map((row) => {
+          const event = events[row.r_ord - 1]!;
+          const rejected = row.r_outcome === 'rejected';
+          return {
+            id: event.id,
+            status: row.r_outcome,
+            credits_charged: rejected ? null : row.r_charged,
+            reason: rejected ? row.r_reason : null,
+            message: rejected && row.r_reason ? messageOf(event, row.r_reason, row.r_detail, row.r_charged) : null,
+          };
+        });
+        const count = (status: UsageEventResult['status']) => results.filter((r) => r.status === status).length;
+        const batch = { results, accepted: count('accepted'), duplicates: count('duplicate'), rejected: count('rejected') };
+        if (batch.accepted > 0) {
+          const charged = results
+            .filter((r) => r.status === 'accepted')
+            .reduce((sum, r) => sum + BigInt(r.credits_charged!.replace('.', '')), 0n);
+          const details = {
+            events: events.length,
+            accepted: batch.accepted,
+            duplicates: batch.duplicates,
+            rejected: batch.rejected,
+            credits_charged: `${charged / 100n}.${String(charged % 100n).padStart(2, '0')}`,
+          };
+          await writeAudit(trx, {
+            ...info,
+            organizationId: reach.id,
+            ...(actor.kind === 'key'
+              ? {
+                  actorUserId: null,
+                  action: 'usage.reported',
+                  targetType: 'api_key',
+                  targetId: actor.key.id,
+                  details: { ...details, summary: `Key ${actor.key.name} reported ${batch.accepted} usage events`, key_name: actor.key.name, key_prefix: actor.key.prefix },
+                }
+              : {
+                  actorUserId: actor.caller.userId,
+                  action: 'usage.imported',
+                  targetType: 'organization',
+                  targetId: reach.id,
+                  details: { ...details, summary: `${actor.caller.email} imported ${batch.accepted} usage events` },
+                }),
+          });
+        }
+        return batch;
+      });
+    },
+
+    /**
+     * A runtime's report on the live activation of an agent in an organization within the
+     * key's reach: its status, its health score (kept when not sent) and the time it was last
+     * heard from. 404 when there is no such activation, whether the organization is out of
+     * reach, deleted, or simply has none. A change of status is audited; a report that
+     * changes nothing but the time is not.
+     */
+    async heartbeat(key: VerifiedKey, input: { organization_id: string; agent: string; status: ActivationStatus; health_score?: number }, info: ClientInfo): Promise<z.infer<typeof heartbeatResultSchema>> {
+      return db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ id: string; status: ActivationStatus; organization_id: string }>`
+          select v.id, v.status, v.organization_id from agent_activations v
+          join organizations o on o.id = v.organization_id
+          join agent_types t on t.id = v.agent_type_id
+          where v.organization_id = ${input.organization_id} and t.code = ${input.agent} and v.deactivated_at is null
+            and o.deleted_at is null and starts_with(o.path, ${key.organization.path})
+          for update of v`.execute(trx);
+        const activation = rows[0];
+        if (!activation) throw new NotFoundError(m.noLiveActivation);
+        const updated = await trx
+          .updateTable('agent_activations')
+          .set({
+            status: input.status,
+            ...(input.health_score !== undefined && { health_score: input.health_score }),
+            last_active_at: sql`now()`,
+          })
+          .where('id', '=', activation.id)
+          .returning(['id', 'status', 'health_score', 'last_active_at'])
+          .executeTakeFirstOrThrow();
+        if (activation.status !== input.status) {
+          await writeAudit(trx, {
+            ...info,
+            actorUserId: null,
+            organizationId: activation.organization_id,
+            action: 'agents.status_reported',
+            targetType: 'agent_activation',
+            targetId: activation.id,
+            details: { agent: input.agent, from: activation.status, to: input.status, health_score: updated.health_score, key_name: key.name, key_prefix: key.prefix },
+          });
+        }
+        return {
+          activation_id: updated.id,
+          status: updated.status,
+          health_score: updated.health_score,
+          last_active_at: updated.last_active_at?.toISOString() ?? null,
+        };
+      });
+    },
+
+    /**
+     * May this organization use this agent now: it is within the key's reach and live,
+     * it and every organization above it are active, it has a live activation of the
+     * agent, and its balance is above zero. Otherwise the first reason that fails, in that
+     * order. Nothing is told of an organization out of reach: its balance reads 0.00.
+     */
+    async entitlement(key: VerifiedKey, query: { organization_id: string; agent: string }): Promise<Entitlement> {
+      const { rows } = await sql<{ reachable: boolean; active: boolean; balance: string; agent_id: string | null; activation_status: ActivationStatus | null }>`
+        select starts_with(o.path, ${key.organization.path}) and o.deleted_at is null as reachable,
+               o.status = 'active' and not exists (
+                 select 1 from organizations a where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
+               ) as active,
+               b.credit_balance as balance, t.id as agent_id, v.status as activation_status
+        from organizations o
+        join organization_billing_settings b on b.organization_id = o.id
+        left join agent_types t on t.code = ${query.agent}
+        left join agent_activations v on v.organization_id = o.id and v.agent_type_id = t.id and v.deactivated_at is null
+        where o.id = ${query.organization_id}`.execute(db);
+      const row = rows[0];
+      if (!row?.reachable) return { allowed: false, reason: 'out_of_reach', balance: '0.00', activation_status: null };
+      const reason: UsageRejection | null = !row.agent_id
+        ? 'unknown_agent'
+        : !row.active
+          ? 'organization_not_active'
+          : !row.activation_status
+            ? 'agent_not_active'
+            : !/[1-9]/.test(row.balance)
+              ? 'insufficient_credits'
+              : null;
+      return { allowed: reason === null, reason, balance: row.balance, activation_status: row.activation_status };
+    },
+  };
+}
+
+export type UsageService = ReturnType<typeof createUsageService>;

@@ -1,0 +1,365 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { MESSAGES, USAGE_WINDOW } from '@console/domain';
+import { useWorld } from '../../test/harness.ts';
+import { insertOrg } from '../../test/fixtures.ts';
+import { reconcile } from '../credits/reconcile.ts';
+import { DAY, activate, addPrice, ago, balanceOf, cents, fund, insertAgentType, insertApiKey } from './test-support.ts';
+
+const w = useWorld();
+const db = () => w.t.database.db;
+const m = MESSAGES.usage;
+
+let key: { id: string; key: string; prefix: string };
+const agents: Record<string, { id: string; code: string }> = {};
+/** A tenant below A1 that no other test touches: its books are checked to the cent. */
+let lean: { id: string; path: string };
+let deleted: { id: string };
+
+const minutesAgo = (n: number) => ago(n * 60_000).toISOString();
+function event(org: string, id: string, agent: string, units: string, occurred_at = minutesAgo(1)) {
+  return { id, organization_id: org, agent, units, occurred_at };
+}
+const report = (events: unknown[], bearer = key.key) =>
+  w.t.request('POST', '/api/v1/usage-events', { events }, { headers: { authorization: `Bearer ${bearer}` } });
+const count = async (table: 'usage_events' | 'balance_alerts' | 'audit_log' | 'credit_ledger_entries') =>
+  (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(db())).rows[0]!.n;
+
+beforeAll(async () => {
+  const d = db();
+  agents.bot = await insertAgentType(d, 'bot', '0.2500');
+  agents.cheap = await insertAgentType(d, 'cheap', '0.0007');
+  agents.free = await insertAgentType(d, 'free', '0.0000');
+  agents.unused = await insertAgentType(d, 'unused', '1.0000');
+  agents.late = await insertAgentType(d, 'late', '1.0000', ago(DAY));
+  agents.shift = await insertAgentType(d, 'shift', '0.5000');
+  lean = await insertOrg(d, { name: 'Lean Tenant', type: 'tenant', parentId: w.id('A1') });
+  deleted = await insertOrg(d, { name: 'Gone Tenant', type: 'tenant', parentId: w.id('A1') });
+  for (const org of [w.id('A1'), w.id('T1'), w.id('T2'), w.id('SA3'), deleted.id]) await activate(d, org, agents.bot.id);
+  for (const agent of ['cheap', 'free', 'late', 'shift']) await activate(d, w.id('T1'), agents[agent]!.id);
+  await activate(d, lean.id, agents.bot.id);
+  await activate(d, lean.id, agents.cheap.id);
+  await fund(d, w.id('A1'), '10.00');
+  await fund(d, w.id('T1'), '10.00');
+  await fund(d, w.id('T2'), '10.00');
+  await sql`update organizations set deleted_at = now() where id = ${deleted.id}`.execute(d);
+  await sql`update organizations set status = 'suspended' where id = ${w.id('T2')}`.execute(d);
+  key = await insertApiKey(d, w.id('A1'), { name: 'A1 runtime' });
+});
+
+describe('POST /api/v1/usage-events: each event accepted, a duplicate, or rejected with its reason', () => {
+  let batch: ReturnType<typeof event>[];
+
+  it('answers every event in order, charges the accepted ones and writes one audit row for the batch', async () => {
+    const T1 = w.id('T1');
+    batch = [
+      event(T1, 'e1', 'bot', '4'),
+      event(T1, 'e1', 'bot', '4'),
+      event(T1, 'e3', 'ghost', '1'),
+      event(T1, 'e4', 'unused', '1'),
+      event(w.id('SA1'), 'e5', 'bot', '1'),
+      event(w.id('H2'), 'e6', 'bot', '1'),
+      event('00000000-0000-4000-8000-000000000000', 'e7', 'bot', '1'),
+      event(deleted.id, 'e8', 'bot', '1'),
+      event(w.id('T2'), 'e9', 'bot', '1'),
+      event(T1, 'e10', 'bot', '1', new Date(Date.now() + 10 * 60_000).toISOString()),
+      event(T1, 'e11', 'bot', '1', ago(32 * DAY).toISOString()),
+      event(T1, 'e12', 'late', '1', ago(2 * DAY).toISOString()),
+      event(T1, 'e13', 'bot', '100000'),
+      event(w.id('A1'), 'e14', 'bot', '1'),
+      event(T1, 'e15', 'free', '3'),
+    ];
+    const audits = await count('audit_log');
+    const response = await report(batch);
+    expect(response.status).toBe(200);
+    const outcomes = response.body.results.map((r: any) => [r.id, r.status, r.credits_charged, r.reason]);
+    expect(outcomes).toEqual([
+      ['e1', 'accepted', '1.00', null],
+      ['e1', 'duplicate', '1.00', null],
+      ['e3', 'rejected', null, 'unknown_agent'],
+      ['e4', 'rejected', null, 'agent_not_active'],
+      ['e5', 'rejected', null, 'out_of_reach'],
+      ['e6', 'rejected', null, 'out_of_reach'],
+      ['e7', 'rejected', null, 'out_of_reach'],
+      ['e8', 'rejected', null, 'out_of_reach'],
+      ['e9', 'rejected', null, 'organization_not_active'],
+      ['e10', 'rejected', null, 'invalid'],
+      ['e11', 'rejected', null, 'invalid'],
+      ['e12', 'rejected', null, 'invalid'],
+      ['e13', 'rejected', null, 'insufficient_credits'],
+      ['e14', 'accepted', '0.25', null],
+      ['e15', 'accepted', '0.00', null],
+    ]);
+    expect(response.body.results.slice(2, 13).map((r: any) => r.message)).toEqual([
+      m.unknownAgent('ghost'),
+      m.agentNotActive('unused'),
+      m.outOfReach,
+      m.outOfReach,
+      m.outOfReach,
+      m.outOfReach,
+      m.organizationNotActive,
+      m.ahead(USAGE_WINDOW.futureSeconds),
+      m.behind(USAGE_WINDOW.pastDays),
+      m.noPrice('late', batch[11]!.occurred_at),
+      m.insufficient('9.00', '25000.00'),
+    ]);
+    expect(response.body).toMatchObject({ accepted: 3, duplicates: 1, rejected: 11 });
+    expect(await balanceOf(db(), T1)).toBe('9.00');
+    expect(await balanceOf(db(), w.id('A1'))).toBe('9.75');
+
+    const stored = await db().selectFrom('usage_events').selectAll().orderBy('client_event_id').execute();
+    expect(stored.map((e) => [e.client_event_id, e.units, e.price, e.cost, e.charged, e.api_key_id, e.ledger_entry_id !== null])).toEqual([
+      ['e1', '4.0000', '0.2500', '1.00000000', '1.00', key.id, true],
+      ['e14', '1.0000', '0.2500', '0.25000000', '0.25', key.id, true],
+      ['e15', '3.0000', '0.0000', '0.00000000', '0.00', key.id, false],
+    ]);
+    const entry = await db().selectFrom('credit_ledger_entries').selectAll().where('id', '=', stored[0]!.ledger_entry_id!).executeTakeFirstOrThrow();
+    expect(entry).toMatchObject({
+      organization_id: T1,
+      entry_type: 'consumption',
+      amount: '-1.00',
+      balance_after: '9.00',
+      external_ref: 'e1',
+      agent_type_id: agents.bot!.id,
+      units: '4.0000',
+      metadata: { agent: 'bot', units: '4.0000', event_id: 'e1' },
+      created_by: null,
+    });
+
+    expect(await count('audit_log')).toBe(audits + 1);
+    const audit = await db().selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(audit).toMatchObject({ action: 'usage.reported', organization_id: w.id('A1'), target_type: 'api_key', target_id: key.id, actor_user_id: null });
+    expect(audit.details).toMatchObject({ events: 15, accepted: 3, duplicates: 1, rejected: 11, credits_charged: '1.25', summary: 'Key A1 runtime reported 3 usage events' });
+    // Refused for want of credits: one alert for T1.
+    const alerts = await db().selectFrom('balance_alerts').selectAll().where('kind', '=', 'insufficient_credits').execute();
+    expect(alerts.map((a) => [a.organization_id, a.balance])).toEqual([[T1, '9.00']]);
+  });
+
+  it('answers the same batch again with the first outcomes: nothing charged twice, rejections evaluated afresh, no audit row', async () => {
+    const before = [await balanceOf(db(), w.id('T1')), await balanceOf(db(), w.id('A1')), await count('usage_events'), await count('audit_log')];
+    const response = await report(batch);
+    expect(response.status).toBe(200);
+    const statuses = response.body.results.map((r: any) => `${r.id}:${r.status}:${r.credits_charged ?? r.reason}`);
+    expect(statuses.filter((s: string) => s.includes(':duplicate:'))).toEqual(['e1:duplicate:1.00', 'e1:duplicate:1.00', 'e14:duplicate:0.25', 'e15:duplicate:0.00']);
+    expect(response.body).toMatchObject({ accepted: 0, duplicates: 4, rejected: 11 });
+    expect([await balanceOf(db(), w.id('T1')), await balanceOf(db(), w.id('A1')), await count('usage_events'), await count('audit_log')]).toEqual(before);
+  });
+
+  it('charges exactly the whole cents of 10,000 events of 0.3333 units at 0.0007 and carries the rest', { timeout: 120_000 }, async () => {
+    await fund(db(), lean.id, '5.00');
+    const entries = await count('credit_ledger_entries');
+    for (let b = 0; b < 10; b++) {
+      const events = Array.from({ length: 1000 }, (_, i) => event(lean.id, `sub-cent-${b}-${i}`, 'cheap', '0.3333'));
+      const response = await report(events);
+      expect(response.status).toBe(200);
+      expect(response.body.accepted).toBe(1000);
+    }
+    // 10,000 × 0.3333 × 0.0007 = 2.3331: 2.33 charged, in 233 charges of 0.01, and 0.0031 carried.
+    const { rows } = await sql<{ cost: string; charged: string; carry: string }>`
+      select sum(cost)::text as cost, sum(charged)::text as charged,
+             (select carry::text from usage_carry where organization_id = ${lean.id} and agent_type_id = ${agents.cheap!.id}) as carry
+      from usage_events where organization_id = ${lean.id}`.execute(db());
+    expect(rows[0]).toEqual({ cost: '2.33310000', charged: '2.33', carry: '0.00310000' });
+    expect(await balanceOf(db(), lean.id)).toBe('2.67');
+    expect((await count('credit_ledger_entries')) - entries).toBe(233);
+    expect((await reconcile(db())).ok).toBe(true);
+  });
+
+  it('charges each event the price in force when it occurred', async () => {
+    await addPrice(db(), agents.shift!.id, '1.0000', ago(60 * 60_000));
+    const T1 = w.id('T1');
+    const response = await report([
+      event(T1, 'shift-old', 'shift', '2', ago(2 * DAY).toISOString()),
+      event(T1, 'shift-new', 'shift', '2', minutesAgo(30)),
+      event(T1, 'shift-edge', 'shift', '2', ago(60 * 60_000 + 1000).toISOString()),
+    ]);
+    expect(response.body.results.map((r: any) => r.credits_charged)).toEqual(['1.00', '2.00', '1.00']);
+    const prices = await db().selectFrom('usage_events').select(['client_event_id', 'price']).where('client_event_id', 'like', 'shift-%').orderBy('client_event_id').execute();
+    expect(prices).toEqual([
+      { client_event_id: 'shift-edge', price: '0.5000' },
+      { client_event_id: 'shift-new', price: '1.0000' },
+      { client_event_id: 'shift-old', price: '0.5000' },
+    ]);
+  });
+
+  it('takes events in batch order until the balance runs out, never below zero, and alerts at most once an hour', async () => {
+    // lean holds 2.67: ten events of 0.50 fit five times.
+    const entries = await count('credit_ledger_entries');
+    const events = Array.from({ length: 10 }, (_, i) => event(lean.id, `order-${i}`, 'bot', '2'));
+    const response = await report(events);
+    expect(response.body.results.map((r: any) => r.status)).toEqual([...Array(5).fill('accepted'), ...Array(5).fill('rejected')]);
+    expect(response.body.results[5].message).toBe(m.insufficient('0.17', '0.50'));
+    expect(await balanceOf(db(), lean.id)).toBe('0.17');
+    expect((await count('credit_ledger_entries')) - entries).toBe(5);
+    const alertsOf = async () =>
+      (await db().selectFrom('balance_alerts').select(['kind', 'balance']).where('organization_id', '=', lean.id).orderBy('id').execute()).map((a) => `${a.kind} ${a.balance}`);
+    // No low-balance alert: the balance was never at or above the threshold of 100. One refusal alert.
+    expect(await alertsOf()).toEqual(['insufficient_credits 0.17']);
+    await report([event(lean.id, 'order-again', 'bot', '2')]);
+    expect(await alertsOf()).toEqual(['insufficient_credits 0.17']);
+    await sql`update organization_billing_settings set insufficient_alerted_at = now() - interval '61 minutes' where organization_id = ${lean.id}`.execute(db());
+    await report([event(lean.id, 'order-later', 'bot', '2')]);
+    expect(await alertsOf()).toEqual(['insufficient_credits 0.17', 'insufficient_credits 0.17']);
+  });
+
+  it('queues one low-balance alert when usage takes the balance below the threshold', async () => {
+    const org = await insertOrg(db(), { name: 'Threshold Tenant', type: 'tenant', parentId: w.id('A1') });
+    await activate(db(), org.id, agents.bot!.id);
+    await fund(db(), org.id, '150.00');
+    const response = await report([event(org.id, 'threshold-1', 'bot', '100'), event(org.id, 'threshold-2', 'bot', '100'), event(org.id, 'threshold-3', 'bot', '100')]);
+    expect(response.body.accepted).toBe(3);
+    const alerts = await db().selectFrom('balance_alerts').select(['kind', 'balance', 'threshold']).where('organization_id', '=', org.id).execute();
+    expect(alerts).toEqual([{ kind: 'low_balance', balance: '75.00', threshold: '100.00' }]);
+  });
+});
+
+describe('the ledger of metered usage', () => {
+  it('filters by agent type, and the export names each entry\'s agent and units', async () => {
+    const token = await w.as('A1.admin');
+    const page = await w.t.request('GET', `/api/credits/ledger?organization_id=${w.id('T1')}&agent_type_id=${agents.shift!.id}`, undefined, { token });
+    expect(page.status).toBe(200);
+    expect(page.body.entries.map((e: any) => [e.external_ref, e.amount, e.units, e.agent_type_id])).toEqual([
+      ['shift-edge', '-1.00', '2.0000', agents.shift!.id],
+      ['shift-new', '-2.00', '2.0000', agents.shift!.id],
+      ['shift-old', '-1.00', '2.0000', agents.shift!.id],
+    ]);
+    const csv = await fetch(`${w.t.baseUrl}/api/credits/ledger/export?organization_id=${w.id('T1')}&agent_type_id=${agents.bot!.id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const lines = (await csv.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('created_at,entry_type,amount,balance_after,notes,counterparty_org_id,agent,units,transaction_group,external_ref,id');
+    expect(lines.slice(1).map((l) => l.split(',').slice(1, 8))).toEqual([['consumption', '-1.00', '9.00', '', '', 'bot', '4.0000']]);
+    expect((await w.t.request('GET', '/api/credits/ledger?agent_type_id=nope', undefined, { token })).status).toBe(400);
+  });
+
+  it('lets a house admin refund a metered consumption by the event\'s id', async () => {
+    const before = await balanceOf(db(), w.id('T1'));
+    const response = await w.t.request(
+      'POST',
+      '/api/credits/usage',
+      { refunds: [{ organization_id: w.id('T1'), amount: '0.50', external_ref: 'refund-e1', refund_of: 'e1' }] },
+      { token: await w.as('H.admin') },
+    );
+    expect(response.body.refunds[0]).toMatchObject({ status: 'recorded' });
+    expect(cents(await balanceOf(db(), w.id('T1'))) - cents(before)).toBe(50n);
+  });
+});
+
+describe('POST /api/v1/heartbeats', () => {
+  const beat = (body: Record<string, unknown>) => w.t.request('POST', '/api/v1/heartbeats', body, { headers: { authorization: `Bearer ${key.key}` } });
+
+  it('sets the live activation\'s status, health and last activity, auditing a change of status only', async () => {
+    const audits = await count('audit_log');
+    const first = await beat({ organization_id: w.id('T1'), agent: 'bot', status: 'error', health_score: 40 });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ status: 'error', health_score: 40, last_active_at: expect.any(String) });
+    const again = await beat({ organization_id: w.id('T1'), agent: 'bot', status: 'error' });
+    expect(again.body).toMatchObject({ status: 'error', health_score: 40 });
+    expect(await count('audit_log')).toBe(audits + 1);
+    const audit = await db().selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(audit).toMatchObject({ action: 'agents.status_reported', organization_id: w.id('T1'), target_id: first.body.activation_id });
+    expect(audit.details).toMatchObject({ from: 'active', to: 'error', key_name: 'A1 runtime' });
+  });
+
+  it('answers 404 without a live activation in reach, and changes nothing', async () => {
+    for (const body of [
+      { organization_id: w.id('T1'), agent: 'unused', status: 'active' },
+      { organization_id: w.id('T1'), agent: 'ghost', status: 'active' },
+      { organization_id: w.id('SA3'), agent: 'bot', status: 'active' },
+      { organization_id: deleted.id, agent: 'bot', status: 'active' },
+    ]) {
+      const response = await beat(body);
+      expect(response.status, JSON.stringify(body)).toBe(404);
+      expect(response.body.error.message).toBe(m.noLiveActivation);
+    }
+    const foreign = await db().selectFrom('agent_activations').select('last_active_at').where('organization_id', '=', w.id('SA3')).executeTakeFirstOrThrow();
+    expect(foreign.last_active_at).toBeNull();
+  });
+});
+
+describe('GET /api/v1/entitlements', () => {
+  const ask = (org: string, agent: string) =>
+    w.t.request('GET', `/api/v1/entitlements?organization_id=${org}&agent=${agent}`, undefined, { headers: { authorization: `Bearer ${key.key}` } });
+
+  it('allows a live activation with credits, and otherwise names the first reason with the balance', async () => {
+    const cases: [string, string, Record<string, unknown>][] = [
+      [w.id('T1'), 'bot', { allowed: true, reason: null, activation_status: 'error' }],
+      [w.id('T1'), 'ghost', { allowed: false, reason: 'unknown_agent', activation_status: null }],
+      [w.id('T1'), 'unused', { allowed: false, reason: 'agent_not_active', activation_status: null }],
+      [w.id('T2'), 'bot', { allowed: false, reason: 'organization_not_active', balance: '10.00' }],
+      [w.id('SA1'), 'bot', { allowed: false, reason: 'out_of_reach', balance: '0.00', activation_status: null }],
+      [w.id('SA3'), 'bot', { allowed: false, reason: 'out_of_reach', balance: '0.00', activation_status: null }],
+      [deleted.id, 'bot', { allowed: false, reason: 'out_of_reach', balance: '0.00' }],
+    ];
+    for (const [org, agent, expected] of cases) {
+      const response = await ask(org, agent);
+      expect(response.status).toBe(200);
+      expect(response.body, `${org} ${agent}`).toMatchObject(expected);
+    }
+    const empty = await insertOrg(db(), { name: 'Empty Tenant', type: 'tenant', parentId: w.id('A1') });
+    await activate(db(), empty.id, agents.bot!.id);
+    expect((await ask(empty.id, 'bot')).body).toEqual({ allowed: false, reason: 'insufficient_credits', balance: '0.00', activation_status: 'active' });
+  });
+});
+
+describe('API key use', () => {
+  it('is counted without a write per request: the count and last use arrive within a second or so', async () => {
+    const fresh = await insertApiKey(db(), w.id('A1'), { name: 'counted' });
+    for (let i = 0; i < 5; i++) expect((await w.t.request('GET', `/api/v1/entitlements?organization_id=${w.id('T1')}&agent=bot`, undefined, { headers: { authorization: `Bearer ${fresh.key}` } })).status).toBe(200);
+    let row = { use_count: '0', last_used_at: null as Date | null };
+    for (let tries = 0; tries < 40 && row.use_count !== '5'; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      row = await db().selectFrom('api_keys').select(['use_count', 'last_used_at']).where('id', '=', fresh.id).executeTakeFirstOrThrow();
+    }
+    expect(String(row.use_count)).toBe('5');
+    expect(row.last_used_at).not.toBeNull();
+  });
+});
+
+describe('reconciliation of metered usage names the organization whose books were broken', () => {
+  it('finds a carry that does not match the events', async () => {
+    await sql`update usage_carry set carry = carry + 0.001 where organization_id = ${lean.id} and agent_type_id = ${agents.cheap!.id}`.execute(db());
+    const report = await reconcile(db());
+    expect(report.ok).toBe(false);
+    expect(report.usage_carry_mismatches).toEqual([{ organization_id: lean.id, agent_type_id: agents.cheap!.id, cost: '2.33310000', charged: '2.33', carry: '0.00410000' }]);
+    await sql`update usage_carry set carry = carry - 0.001 where organization_id = ${lean.id} and agent_type_id = ${agents.cheap!.id}`.execute(db());
+    expect((await reconcile(db())).ok).toBe(true);
+  });
+
+  it('finds an event whose charge differs from its ledger entry', async () => {
+    const event = await db().selectFrom('usage_events').select(['id', 'organization_id']).where('client_event_id', '=', 'e1').executeTakeFirstOrThrow();
+    await sql`update usage_events set charged = 1.01, cost = 1.01 where id = ${event.id}`.execute(db());
+    const report = await reconcile(db());
+    expect(report.ok).toBe(false);
+    expect(report.usage_entry_mismatches).toEqual([{ organization_id: event.organization_id, usage_event_id: event.id, ledger_entry_id: expect.any(String), problem: 'entry differs' }]);
+    expect(report.usage_carry_mismatches).toEqual([]);
+    await sql`update usage_events set charged = 1.00, cost = 1.00 where id = ${event.id}`.execute(db());
+    expect((await reconcile(db())).ok).toBe(true);
+  });
+
+  it('finds a consumption entry of an agent that no event charged', async () => {
+    const org = await insertOrg(db(), { name: 'Orphan Tenant', type: 'tenant', parentId: w.id('A1') });
+    await fund(db(), org.id, '1.00');
+    await sql`
+      with b as (update organization_billing_settings set credit_balance = 0.50 where organization_id = ${org.id} returning organization_id)
+      insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, agent_type_id, units)
+      select organization_id, -0.50, 'consumption', gen_random_uuid(), 0.50, ${agents.bot!.id}, 2 from b`.execute(db());
+    const report = await reconcile(db());
+    expect(report.usage_entry_mismatches).toEqual([{ organization_id: org.id, usage_event_id: null, ledger_entry_id: expect.any(String), problem: 'entry without usage event' }]);
+    expect(report.balance_mismatches).toEqual([]);
+  });
+
+  it('finds a balance that went below zero, even when every sum still agrees', async () => {
+    const org = await insertOrg(db(), { name: 'Overdrawn Tenant', type: 'tenant', parentId: w.id('A1') });
+    // -1.00 then +1.00: the sum and the last balance_after are 0.00, but the balance went to -1.00 between them.
+    await sql`
+      insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, created_at) values
+        (${org.id}, -1.00, 'adjustment_decrease', gen_random_uuid(), 0.00, now() - interval '1 minute'),
+        (${org.id}, 1.00, 'adjustment_increase', gen_random_uuid(), 0.00, now())`.execute(db());
+    const report = await reconcile(db());
+    expect(report.balance_mismatches.filter((r) => r.organization_id === org.id)).toEqual([]);
+    expect(report.balance_chain_breaks.filter((r) => r.organization_id === org.id)).toEqual([
+      { organization_id: org.id, ledger_entry_id: expect.any(String), running: '-1.00', balance_after: '0.00' },
+    ]);
+  });
+});
