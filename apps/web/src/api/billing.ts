@@ -1,6 +1,8 @@
-import { billingEndpoints as endpoints } from '@console/domain';
+import { agentsEndpoints, billingEndpoints as endpoints, type LowBalanceThresholdInput } from '@console/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
+import { creditKeys } from './credits';
+import { dashboardKeys } from './dashboard';
 import { organizationKeys } from './organizations';
 
 /** Every billing query key, so invalidations name what they refresh. */
@@ -35,6 +37,26 @@ export function useUpdateAgentLimit(organizationId: string) {
       queryClient.setQueryData(billingKeys.settings(organizationId), billing);
       void queryClient.invalidateQueries({ queryKey: billingKeys.capacities });
       void queryClient.invalidateQueries({ queryKey: organizationKeys.all });
+    },
+  });
+}
+
+/**
+ * Sets the organization's low-balance alert threshold (its own admins). Every view that warns
+ * about a low balance reads the threshold: billing, the ledger, the organization and the dashboard.
+ */
+export function useSetLowBalanceThreshold(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (threshold: LowBalanceThresholdInput['low_balance_threshold']) =>
+      call(agentsEndpoints.setLowBalanceThreshold, { params: { id: organizationId }, body: { low_balance_threshold: threshold } }),
+    onSuccess: async (billing) => {
+      queryClient.setQueryData(billingKeys.settings(organizationId), billing);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: creditKeys.all }),
+        queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
+        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
+      ]);
     },
   });
 }

@@ -1,14 +1,33 @@
-import { MESSAGES } from '@console/domain';
-import { Coins } from 'lucide-react';
+import { maySetLowBalanceThreshold, MESSAGES } from '@console/domain';
+import { BellRing, Coins } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { formatCredits } from '@/lib/credit-format';
+import { useViewer } from '@/lib/use-viewer';
+import { LowBalanceThresholdDialog } from './low-balance-threshold-dialog';
 
 const m = MESSAGES.billingPages;
+const t = MESSAGES.thresholdPages;
 
-/** The credit balance, with a link to the allocation page when the user may allocate from here. */
-export function CreditBalanceCard({ balance, allocateHref }: { balance: string; allocateHref?: string | null }) {
+interface CreditBalanceCardProps {
+  organizationId: string;
+  balance: string;
+  /** The balance below which the organization's admins are alerted. */
+  threshold: string;
+  /** The allocation page, when the user may allocate from here. */
+  allocateHref?: string | null;
+}
+
+/**
+ * The credit balance with the low-balance warning below the organization's own threshold,
+ * the threshold (its own admins change it), and a link to the allocation page when the user
+ * may allocate from here.
+ */
+export function CreditBalanceCard({ organizationId, balance, threshold, allocateHref }: CreditBalanceCardProps) {
+  const viewer = useViewer();
+  const mayChangeThreshold = !!viewer && maySetLowBalanceThreshold(viewer, { id: organizationId });
   return (
     <Card className="gap-4">
       <CardHeader>
@@ -22,6 +41,16 @@ export function CreditBalanceCard({ balance, allocateHref }: { balance: string; 
         <p className="text-2xl font-semibold tabular-nums break-words" data-testid="credit-balance">
           {formatCredits(balance)}
         </p>
+        <LowBalanceAlert balance={balance} threshold={threshold} />
+        <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+          <p className="flex items-start gap-2 text-muted-foreground" data-testid="low-balance-threshold">
+            <BellRing className="mt-0.5 size-4 shrink-0" aria-hidden />
+            <span>
+              <span className="font-medium text-foreground">{t.title}:</span> {t.body(formatCredits(threshold))}
+            </span>
+          </p>
+          {mayChangeThreshold && <LowBalanceThresholdDialog organizationId={organizationId} threshold={threshold} />}
+        </div>
         {allocateHref && (
           <Button asChild size="sm">
             <Link to={allocateHref}>{m.allocateCredits}</Link>

@@ -32,7 +32,12 @@ export default function BillingManagementPage() {
             <TabsTrigger value="limits">{m.tabAgentLimits}</TabsTrigger>
           </TabsList>
           <TabsContent value="credits" className="grid gap-4 lg:grid-cols-2">
-            <CreditBalanceCard balance={billing.billing_settings.credit_balance} allocateHref={allocateHref} />
+            <CreditBalanceCard
+              organizationId={org.id}
+              balance={billing.billing_settings.credit_balance}
+              threshold={billing.billing_settings.low_balance_threshold}
+              allocateHref={allocateHref}
+            />
           </TabsContent>
           <TabsContent value="limits" className="grid gap-4 lg:grid-cols-2">
             <AgentLimitCards org={org} billing={billing} />

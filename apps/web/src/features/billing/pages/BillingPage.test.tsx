@@ -58,6 +58,18 @@ describe('billing page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: m.allocateCredits })).toHaveAttribute('href', `/orgs/${OTHER_ORG_ID}/allocate-credits`);
   });
 
+  it("the Credits tab warns below the organization's own threshold, which only its own admins change", async () => {
+    const billing = billingOf({ id: OTHER_ORG_ID, manage: true, allocate: true, balance: '80.00' });
+    billing.billing_settings.low_balance_threshold = '90.00';
+    mockApi(routesFor(OTHER_ORG_ID, 'tenant', billing));
+    renderApp(`/orgs/${OTHER_ORG_ID}/billing`, { session: makeSession({ role: 'agency_admin', orgType: 'agency' }) });
+    await userEvent.setup().click(await screen.findByRole('tab', { name: m.tabCredits }));
+    expect(await screen.findByText(MESSAGES.credits.lowBalance)).toBeInTheDocument();
+    expect(screen.getByTestId('low-balance-threshold')).toHaveTextContent(MESSAGES.thresholdPages.body('90.00 credits'));
+    // The parent's admin allocates, but the child's alert threshold is the child's admins' to set.
+    expect(screen.queryByRole('button', { name: MESSAGES.thresholdPages.change })).not.toBeInTheDocument();
+  });
+
   it('keeps the /organizations base for a house admin', async () => {
     mockApi(routesFor(OTHER_ORG_ID, 'super_agency', billingOf({ id: OTHER_ORG_ID }), capacityOf({ id: OTHER_ORG_ID, childLimits: [5] })));
     renderApp(`/organizations/${OTHER_ORG_ID}/billing`, { session: makeSession({ role: 'house_admin', orgType: 'house' }) });

@@ -1,4 +1,4 @@
-import { mayManageBilling, MESSAGES, type OrgType } from '@console/domain';
+import { mayManageApiKeysOf, mayManageBilling, MESSAGES, type OrgType } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { CreditCard, LifeBuoy, Gift, UserRound } from 'lucide-react';
 import { Link } from 'react-router';
@@ -16,6 +16,7 @@ import { useAuth } from '@/lib/auth';
 import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
+import { ApiKeysCard } from '../components/ApiKeysCard';
 
 const m = MESSAGES.billingPages;
 
@@ -47,7 +48,11 @@ function BillingMetrics({ organizationId, orgType }: { organizationId: string; o
   }
   return (
     <div className="grid gap-4 md:grid-cols-2">
-      <CreditBalanceCard balance={billing.data.billing_settings.credit_balance} />
+      <CreditBalanceCard
+        organizationId={organizationId}
+        balance={billing.data.billing_settings.credit_balance}
+        threshold={billing.data.billing_settings.low_balance_threshold}
+      />
       <AgentLimitStatusCard organization={{ id: organizationId, org_type: orgType }} billing={billing.data} />
     </div>
   );
@@ -110,6 +115,8 @@ export default function SettingsPage() {
       <BillingMetrics organizationId={organization.id} orgType={organization.org_type} />
 
       <RecentTransactionsCard organizationId={organization.id} />
+
+      {!!viewer && mayManageApiKeysOf(viewer, organization) && <ApiKeysCard organizationId={organization.id} organizationName={organization.name} />}
 
       <Card className="gap-0 py-0">
         <div className="flex flex-wrap items-center justify-between gap-3 border-b px-6 py-4">

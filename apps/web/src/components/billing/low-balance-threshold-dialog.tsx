@@ -1,0 +1,93 @@
+import { lowBalanceThresholdSchema, MESSAGES } from '@console/domain';
+import { AlertCircle } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { FormField } from '@/components/form-field';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { useSetLowBalanceThreshold } from '@/api/billing';
+import { formatCredits } from '@/lib/credit-format';
+
+const t = MESSAGES.thresholdPages;
+
+/** Change threshold: the amount below which the organization's admins are e-mailed, 0 or more with two decimals. */
+export function LowBalanceThresholdDialog({ organizationId, threshold }: { organizationId: string; threshold: string }) {
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState(threshold);
+  const [error, setError] = useState<string | null>(null);
+  const save = useSetLowBalanceThreshold(organizationId);
+
+  function onOpenChange(next: boolean) {
+    setOpen(next);
+    if (next) {
+      setText(threshold);
+      setError(null);
+      save.reset();
+    }
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = lowBalanceThresholdSchema.safeParse({ low_balance_threshold: text });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? MESSAGES.billing.invalidValue);
+      return;
+    }
+    setError(null);
+    try {
+      const billing = await save.mutateAsync(parsed.data.low_balance_threshold);
+      toast.success(t.saved, { description: t.body(formatCredits(billing.billing_settings.low_balance_threshold)) });
+      setOpen(false);
+    } catch {
+      // The refusal is shown in the dialog.
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button variant="outline" size="sm">
+          {t.change}
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <form noValidate className="grid gap-4" onSubmit={(event) => void submit(event)}>
+          <DialogHeader>
+            <DialogTitle>{t.dialogTitle}</DialogTitle>
+            <DialogDescription>{t.dialogDescription}</DialogDescription>
+          </DialogHeader>
+          <FormField
+            id="low-balance-threshold"
+            label={t.label}
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step={0.01}
+            value={text}
+            error={error ?? undefined}
+            onChange={(event) => {
+              setText(event.target.value);
+              setError(null);
+            }}
+          />
+          {save.isError && (
+            <Alert variant="destructive">
+              <AlertCircle aria-hidden />
+              <AlertTitle>{t.saveFailed}</AlertTitle>
+              <AlertDescription>{save.error.message}</AlertDescription>
+            </Alert>
+          )}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+              {MESSAGES.agentPages.cancel}
+            </Button>
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending ? MESSAGES.agentPages.saving : MESSAGES.agentPages.save}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
