@@ -180,6 +180,9 @@ export const apiKeyParamsSchema = z.object({ id: z.uuid(), keyId: z.uuid() });
 
 // Usage --------------------------------------------------------------------------------
 
+/** An agent's code as a runtime reports it: an unknown code is the event's rejection, text the database cannot store a 400. */
+const reportedAgentSchema = z.string().trim().min(1).max(40).refine(isStorableText, UNSTORABLE_TEXT);
+
 /** How far an event's time may be from now: a little ahead (clock skew), a month behind. */
 export const USAGE_WINDOW = { futureSeconds: 5 * 60, pastDays: 31, batchMax: 1000 } as const;
 
@@ -188,7 +191,7 @@ export const usageEventInputSchema = z.object({
   id: z.string().trim().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT),
   organization_id: z.uuid(),
   /** The agent type's code. */
-  agent: z.string().trim().min(1).max(40),
+  agent: reportedAgentSchema,
   units: unitsInputSchema,
   occurred_at: z.iso.datetime({ offset: true }),
   metadata: z
@@ -220,7 +223,7 @@ export type UsageBatchResult = z.infer<typeof usageBatchResultSchema>;
 
 export const heartbeatSchema = z.object({
   organization_id: z.uuid(),
-  agent: z.string().trim().min(1).max(40),
+  agent: reportedAgentSchema,
   status: z.enum(ACTIVATION_STATUSES),
   health_score: z.number().int().min(0).max(100).optional(),
 });
@@ -232,7 +235,7 @@ export const heartbeatResultSchema = z.object({
   last_active_at: z.string().nullable(),
 });
 
-export const entitlementQuerySchema = z.object({ organization_id: z.uuid(), agent: z.string().trim().min(1).max(40) });
+export const entitlementQuerySchema = z.object({ organization_id: z.uuid(), agent: reportedAgentSchema });
 export const entitlementSchema = z.object({
   allowed: z.boolean(),
   /** Why not, when not allowed. */
