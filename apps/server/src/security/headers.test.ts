@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type ApiResponse, type TestApp } from '../test/harness.ts';
+import { houseId } from '../test/fixtures.ts';
+import { insertApiKey } from '../modules/usage/test-support.ts';
 
 let t: TestApp;
 let checks = 0;
@@ -40,7 +42,7 @@ function expectSecurityHeaders(response: ApiResponse, label: string, { api = tru
 }
 
 /** A request that reaches the route: path parameters filled, a JSON body where one is read. */
-function callRoute(method: string, url: string, session: { token?: string; cookie?: string } = {}) {
+function callRoute(method: string, url: string, session: { token?: string; cookie?: string; headers?: Record<string, string> } = {}) {
   const path = url.replace(/:\w+/g, randomUUID());
   const body = ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined;
   return t.request(method, path, body, session);
@@ -61,11 +63,14 @@ describe('every route', () => {
 
   it('a house admin\'s calls carry the headers, successes included', async () => {
     const session = await t.signIn(t.admin.email, t.admin.password);
+    // The machine API takes an API key instead of a session.
+    const { key } = await insertApiKey(t.database.db, await houseId(t.database.db));
+    const signedIn = (url: string) => (url.startsWith('/api/v1/') ? { headers: { authorization: `Bearer ${key}` } } : session);
     // Sign-out last: it ends the session the other calls use.
     const routes = [...t.app.routeTable].sort((a, b) => Number(a.url === '/api/auth/sign-out') - Number(b.url === '/api/auth/sign-out'));
     const statuses = new Set<number>();
     for (const { method, url } of routes) {
-      const response = await callRoute(method, url, session);
+      const response = await callRoute(method, url, signedIn(url));
       expect(response.status, `${method} ${url} signed in`).not.toBe(401);
       statuses.add(response.status);
       expectSecurityHeaders(response, `${method} ${url} → ${response.status}`);
