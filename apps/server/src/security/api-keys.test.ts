@@ -12,7 +12,7 @@ import { createLoggedApp, type LoggedApp } from './logged-app.ts';
 
 let app: LoggedApp;
 const tokens: Record<string, string> = {};
-const orgs: Record<string, string> = {};
+const orgs = { H: '', SA: '', A: '', T: '' };
 
 async function api(who: string | null, method: string, path: string, body?: unknown) {
   const token = who ? tokens[who] : undefined;

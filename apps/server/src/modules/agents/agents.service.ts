@@ -89,11 +89,12 @@ interface ActivationRow {
 
 /**
  * Activations of one organization with their usage of the last 30 days: the live ones, or
- * one by id (live or not). The usage of each is read through the usage index
- * (organization, agent type, occurred_at).
+ * one by id (live or not). The live ones are found through the index of live activations,
+ * the usage of each through the usage index (organization, agent type, occurred_at).
+ * Exported so a test can EXPLAIN it.
  */
-async function readActivations(executor: Executor, organizationId: string, activationId?: string): Promise<Activation[]> {
-  const { rows } = await sql<ActivationRow>`
+export function activationsQuery(organizationId: string, activationId?: string) {
+  return sql<ActivationRow>`
     select a.id, a.organization_id, a.status, a.health_score, a.last_active_at, a.activated_at,
       t.id as type_id, t.code, t.name, t.kind, t.unit, t.status as type_status, ${currentPrice} as price,
       u.events, u.units, u.credits
@@ -110,7 +111,11 @@ async function readActivations(executor: Executor, organizationId: string, activ
     where a.organization_id = ${organizationId}
       and ${activationId === undefined ? sql`a.deactivated_at is null` : sql`a.id = ${activationId}`}
     order by t.name, a.id
-    limit ${AGENT_TYPES_MAX}`.execute(executor);
+    limit ${AGENT_TYPES_MAX}`;
+}
+
+async function readActivations(executor: Executor, organizationId: string, activationId?: string): Promise<Activation[]> {
+  const { rows } = await activationsQuery(organizationId, activationId).execute(executor);
   return rows.map((row) => ({
     id: row.id,
     organization_id: row.organization_id,
@@ -124,6 +129,44 @@ async function readActivations(executor: Executor, organizationId: string, activ
 }
 
 /** Two requests saved the same unique value at once. */
+/** The first UTC day of a window of `days` days ending today. */
+const windowStart = (days: number) => sql`(select date_trunc('day', now() at time zone 'UTC') - ${days - 1}::int * interval '1 day' as first_day)`;
+
+/** An organization's events within the window `w` (read through the usage index by organization and time). */
+const inWindow = (organizationId: string, days: number) => sql`e.organization_id = ${organizationId}
+  and e.occurred_at >= (w.first_day at time zone 'UTC')
+  and e.occurred_at < ((w.first_day + ${days}::int * interval '1 day') at time zone 'UTC')`;
+
+/** Usage of an organization by agent type over the window, most credits first (exported so a test can EXPLAIN it). */
+export function usageByAgentQuery(organizationId: string, days: number) {
+  return sql<{ agent_type_id: string; code: string; name: string; unit: string; events: number; units: string; credits: string }>`
+    select t.id as agent_type_id, t.code, t.name, t.unit, u.events, u.units::numeric(30, 4)::text as units, u.credits::numeric(30, 2)::text as credits
+    from (
+      select e.agent_type_id, count(*)::int as events, sum(e.units) as units, sum(e.charged) as credits
+      from usage_events e, ${windowStart(days)} w
+      where ${inWindow(organizationId, days)}
+      group by e.agent_type_id
+    ) u
+    join agent_types t on t.id = u.agent_type_id
+    order by u.credits desc, t.name, t.id`;
+}
+
+/** Usage of an organization by UTC day over the window, every day of it (exported so a test can EXPLAIN it). */
+export function usageByDayQuery(organizationId: string, days: number) {
+  return sql<{ day: string; events: number; credits: string }>`
+    select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(u.events, 0)::int as events,
+      coalesce(u.credits, 0)::numeric(30, 2)::text as credits
+    from ${windowStart(days)} w
+    cross join generate_series(w.first_day, w.first_day + ${days - 1}::int * interval '1 day', interval '1 day') as d(day)
+    left join (
+      select date_trunc('day', e.occurred_at at time zone 'UTC') as day, count(*) as events, sum(e.charged) as credits
+      from usage_events e, ${windowStart(days)} w
+      where ${inWindow(organizationId, days)}
+      group by 1
+    ) u on u.day = d.day
+    order by d.day`;
+}
+
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === '23505';
 
 export function createAgentsService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
@@ -365,34 +408,7 @@ export function createAgentsService({ db, organizations }: { db: Kysely<DB>; org
      */
     async usage(caller: Caller, organizationId: string, days: 7 | 30): Promise<UsageSummary> {
       const org = await organizations.visible(caller, organizationId);
-      const window = sql`(select date_trunc('day', now() at time zone 'UTC') - ${days - 1}::int * interval '1 day' as first_day)`;
-      const inWindow = sql`e.organization_id = ${org.id}
-        and e.occurred_at >= (w.first_day at time zone 'UTC')
-        and e.occurred_at < ((w.first_day + ${days}::int * interval '1 day') at time zone 'UTC')`;
-      const [byAgent, byDay] = await Promise.all([
-        sql<{ agent_type_id: string; code: string; name: string; unit: string; events: number; units: string; credits: string }>`
-          select t.id as agent_type_id, t.code, t.name, t.unit, u.events, u.units::numeric(30, 4)::text as units, u.credits::numeric(30, 2)::text as credits
-          from (
-            select e.agent_type_id, count(*)::int as events, sum(e.units) as units, sum(e.charged) as credits
-            from usage_events e, ${window} w
-            where ${inWindow}
-            group by e.agent_type_id
-          ) u
-          join agent_types t on t.id = u.agent_type_id
-          order by u.credits desc, t.name, t.id`.execute(db),
-        sql<{ day: string; events: number; credits: string }>`
-          select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(u.events, 0)::int as events,
-            coalesce(u.credits, 0)::numeric(30, 2)::text as credits
-          from ${window} w
-          cross join generate_series(w.first_day, w.first_day + ${days - 1}::int * interval '1 day', interval '1 day') as d(day)
-          left join (
-            select date_trunc('day', e.occurred_at at time zone 'UTC') as day, count(*) as events, sum(e.charged) as credits
-            from usage_events e, ${window} w
-            where ${inWindow}
-            group by 1
-          ) u on u.day = d.day
-          order by d.day`.execute(db),
-      ]);
+      const [byAgent, byDay] = await Promise.all([usageByAgentQuery(org.id, days).execute(db), usageByDayQuery(org.id, days).execute(db)]);
       return { organization_id: org.id, days, by_agent: byAgent.rows, by_day: byDay.rows };
     },
   };

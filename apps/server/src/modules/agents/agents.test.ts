@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import { MESSAGES } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
+import { activationsQuery, usageByAgentQuery, usageByDayQuery } from './agents.service.ts';
+import { keyListQuery } from './api-keys.service.ts';
 
 const w = useWorld();
 const db = () => w.t.database.db;
@@ -343,5 +345,32 @@ describe('low-balance threshold', () => {
     }
     const after = await db().selectFrom('organization_billing_settings').select('low_balance_threshold').where('organization_id', '=', w.id('T1')).executeTakeFirstOrThrow();
     expect(after).toEqual(before);
+  });
+});
+
+describe('query plans', () => {
+  // With sequential scans priced out, a plan still scanning a whole table means no index
+  // can serve the query: every list and sum of an organization must have one.
+  async function plan(compiled: { sql: string; parameters: readonly unknown[] }) {
+    return db().transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      // A plain EXPLAIN takes no parameters: inline them as literals.
+      const inlined = compiled.sql.replace(/\$(\d+)/g, (_m, n) => `'${String(compiled.parameters[Number(n) - 1]).replace(/'/g, "''")}'`);
+      const result = await sql.raw<{ 'QUERY PLAN': string }>(`explain ${inlined}`).execute(trx);
+      return result.rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+  }
+
+  it.each([
+    ['live activations with their usage', () => activationsQuery(w.id('A1')).compile(db()), ['agent_activations', 'usage_events']],
+    ['usage by agent', () => usageByAgentQuery(w.id('A1'), 30).compile(db()), ['usage_events']],
+    ['usage by day', () => usageByDayQuery(w.id('A1'), 7).compile(db()), ['usage_events']],
+    ['API keys', () => keyListQuery(db(), w.id('A1')).compile(), ['api_keys']],
+  ] as const)('%s is served by an index', async (_name, compile, tables) => {
+    const rows = await plan(compile());
+    for (const table of tables) {
+      expect(rows).toMatch(new RegExp(`Index.* on ${table}`));
+      expect(rows).not.toMatch(new RegExp(`Seq Scan on ${table}`));
+    }
   });
 });
