@@ -322,9 +322,9 @@ export function createAgentsService({ db, organizations }: { db: Kysely<DB>; org
     /**
      * Activates an agent type for an organization, never beyond its activated agent limit.
      * The organization's billing row is locked first (limit changes lock it too, and it is
-     * the only billing row held here), then the agent type's row is shared so a retirement
-     * waits; the organization, the type, the live activations and the limit are all read
-     * under those locks.
+     * the only billing row held here), then the organization's row and the agent type's row
+     * are shared, so a status change, a deletion or a retirement waits; the organization, the
+     * type, the live activations and the limit are all read under those locks.
      */
     async activate(caller: Caller, organizationId: string, agentTypeId: string, info: ClientInfo): Promise<Activation> {
       return db.transaction().execute(async (trx) => {
@@ -335,8 +335,9 @@ export function createAgentsService({ db, organizations }: { db: Kysely<DB>; org
           .where('organization_id', '=', target.id)
           .forUpdate()
           .executeTakeFirstOrThrow();
-        // A deletion or a status change that committed before the lock is seen now.
-        const org = await trx.selectFrom('organizations').select(['status', 'deleted_at']).where('id', '=', target.id).executeTakeFirstOrThrow();
+        // Shared, so a status change or a deletion under way is waited for and seen, and none
+        // starts before this commits (a deletion locks the billing row first, as here).
+        const org = await trx.selectFrom('organizations').select(['status', 'deleted_at']).where('id', '=', target.id).forShare().executeTakeFirstOrThrow();
         if (org.deleted_at) throw new NotFoundError(MESSAGES.organizations.notFound);
         if (org.status !== 'active') throw new RuleError(a.organizationNotActive, 'organization_not_active');
         const type = await trx.selectFrom('agent_types').select(['id', 'code', 'name', 'status']).where('id', '=', agentTypeId).forShare().executeTakeFirst();
