@@ -1,8 +1,9 @@
-import type { NormalizedClaims } from '@console/domain';
+import type { Actor, NormalizedClaims } from '@console/domain';
 import { Navigate, Outlet, useLocation, type Location } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
 import { useAuth } from '@/lib/auth';
 import { PATHS, type RedirectState } from '@/lib/paths';
+import { useViewer } from '@/lib/use-viewer';
 
 /** Signed-in users only; others go to /login, which sends them back here afterwards. */
 export function RequireAuth() {
@@ -36,4 +37,11 @@ export function RoleGate({ allow, redirectTo = () => PATHS.dashboard }: RoleGate
 /** /organizations/* is the house roles' copy of /orgs/*; others land on the same sub-path there. */
 export function toOrgsPath({ pathname, search }: Location): string {
   return `${PATHS.orgs}${pathname.slice(PATHS.organizations.length)}${search}`;
+}
+
+/** An area for the people a domain predicate allows; others go to /dashboard. */
+export function ViewerGate({ allow }: { allow(viewer: Actor): boolean }) {
+  const viewer = useViewer();
+  if (viewer && allow(viewer)) return <Outlet />;
+  return <Navigate to={PATHS.dashboard} replace />;
 }

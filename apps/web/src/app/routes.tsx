@@ -1,8 +1,9 @@
+import { mayManageCatalog } from '@console/domain';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
 import { PATHS } from '@/lib/paths';
-import { RequireAuth, RoleGate, toOrgsPath } from './guards';
+import { RequireAuth, RoleGate, toOrgsPath, ViewerGate } from './guards';
 
 // The shell and each page are chunks of their own: a visitor of /login loads no menus or sheets.
 const AppShell = lazy(() => import('./shell/AppShell'));
@@ -29,6 +30,7 @@ const EditUserPage = lazy(() => import('@/features/users/pages/EditUserPage'));
 const ResourcesPage = lazy(() => import('@/features/resources/pages/ResourcesPage'));
 const CreditLedgerPage = lazy(() => import('@/features/credits/pages/CreditLedgerPage'));
 const SettingsPage = lazy(() => import('@/features/settings/pages/SettingsPage'));
+const AgentCatalogPage = lazy(() => import('@/features/agents/pages/AgentCatalogPage'));
 const DebugPage = lazy(() => import('@/features/debug/pages/DebugPage'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
 
@@ -77,6 +79,9 @@ export function AppRoutes() {
             <Route path={PATHS.resources} element={<ResourcesPage />} />
             <Route path={PATHS.creditLedger} element={<CreditLedgerPage />} />
             <Route path={PATHS.settings} element={<SettingsPage />} />
+            <Route element={<ViewerGate allow={mayManageCatalog} />}>
+              <Route path={PATHS.agentCatalog} element={<AgentCatalogPage />} />
+            </Route>
             <Route path={PATHS.debug} element={<DebugPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>

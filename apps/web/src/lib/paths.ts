@@ -14,6 +14,7 @@ export const PATHS = {
   resources: '/resources',
   creditLedger: '/credit-ledger',
   settings: '/settings',
+  agentCatalog: '/agent-catalog',
   debug: '/debug',
 } as const;
 

@@ -1,13 +1,15 @@
 import { Link, useLocation } from 'react-router';
+import { useViewer } from '@/lib/use-viewer';
 import { cn } from '@/lib/utils';
-import { NAV_ITEMS } from './nav-items';
+import { navItemsFor } from './nav-items';
 
 export function NavList({ onNavigate }: { onNavigate?: () => void }) {
   const { pathname } = useLocation();
+  const items = navItemsFor(useViewer());
   return (
     <nav aria-label="Main">
       <ul className="grid gap-1">
-        {NAV_ITEMS.map(({ to, label, icon: Icon, isActive }) => {
+        {items.map(({ to, label, icon: Icon, isActive }) => {
           const active = isActive(pathname);
           return (
             <li key={to}>

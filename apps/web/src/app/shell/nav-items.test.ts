@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NAV_ITEMS } from './nav-items';
+import type { Actor } from '@console/domain';
+import { NAV_ITEMS, navItemsFor } from './nav-items';
 
 function activeItems(pathname: string): string[] {
   return NAV_ITEMS.filter((item) => item.isActive(pathname)).map((item) => item.to);
@@ -20,12 +21,13 @@ describe('navigation active rules', () => {
     ['/settings', ['/settings']],
     ['/settings/profile', []],
     ['/organizations', []],
+    ['/agent-catalog', ['/agent-catalog']],
   ])('%s activates %j', (pathname, expected) => {
     expect(activeItems(pathname)).toEqual(expected);
   });
 
   it('lists the six destinations in order: dashboard, organizations, team, resources, credit ledger, settings', () => {
-    expect(NAV_ITEMS.map((item) => item.label)).toEqual([
+    expect(navItemsFor(actor('tenant_admin', 'tenant')).map((item) => item.label)).toEqual([
       'Dashboard',
       'Organizations',
       'Team',
@@ -34,4 +36,17 @@ describe('navigation active rules', () => {
       'Settings',
     ]);
   });
+
+  it('adds the Agent Catalog, before Settings, for house admins only', () => {
+    const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
+    expect(labels(actor('house_admin', 'house'))).toEqual(['Dashboard', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Agent Catalog', 'Settings']);
+    for (const [role, type] of [['house_manager', 'house'], ['house_support', 'house'], ['super_agency_admin', 'super_agency'], ['tenant_admin', 'tenant']] as const) {
+      expect(labels(actor(role, type))).not.toContain('Agent Catalog');
+    }
+    expect(labels(null)).not.toContain('Agent Catalog');
+  });
 });
+
+function actor(role: string, type: Actor['organization']['org_type']): Actor {
+  return { userId: 'u', role, organization: { id: 'o', org_type: type } };
+}

@@ -1,5 +1,6 @@
-import { MESSAGES } from '@console/domain';
+import { MESSAGES, mayManageCatalog, type Actor } from '@console/domain';
 import {
+  Bot,
   Boxes,
   Building2,
   LayoutDashboard,
@@ -16,6 +17,8 @@ export interface NavItem {
   icon: LucideIcon;
   /** Whether this item is the current one for a path (some cover the pages below them). */
   isActive(pathname: string): boolean;
+  /** Whether the signed-in person is shown this item (every item when left out). */
+  visible?(viewer: Actor | null): boolean;
 }
 
 const exact = (path: string) => (pathname: string) => pathname === path;
@@ -42,5 +45,17 @@ export const NAV_ITEMS: readonly NavItem[] = [
     icon: ReceiptText,
     isActive: exact(PATHS.creditLedger),
   },
+  {
+    to: PATHS.agentCatalog,
+    label: MESSAGES.agentPages.catalogTitle,
+    icon: Bot,
+    isActive: exact(PATHS.agentCatalog),
+    visible: (viewer) => !!viewer && mayManageCatalog(viewer),
+  },
   { to: PATHS.settings, label: nav.settings, icon: Settings, isActive: exact(PATHS.settings) },
 ];
+
+/** The items the signed-in person is shown. */
+export function navItemsFor(viewer: Actor | null): NavItem[] {
+  return NAV_ITEMS.filter((item) => !item.visible || item.visible(viewer));
+}
