@@ -432,6 +432,14 @@ export const MATRIX: Record<string, MatrixEntry> = {
   // The outbox holds every account's reset and invitation links: house admins only.
   'GET /api/debug/outbox': one({ target: null, expect: when(mayReadOutbox), call: inPath }),
 
+  // The machine API takes an API key and never a session: whatever bearer a person holds, 401
+  // (security/machine-api.test.ts sends every caller's session and the keys).
+  'POST /api/v1/usage-events': publicRoute(401, (unique) => ({
+    events: [{ id: `matrix-${unique}`, organization_id: '00000000-0000-4000-8000-000000000000', agent: 'matrix-agent', units: '1', occurred_at: new Date().toISOString() }],
+  })),
+  'POST /api/v1/heartbeats': publicRoute(401, () => ({ organization_id: '00000000-0000-4000-8000-000000000000', agent: 'matrix-agent', status: 'active' })),
+  'GET /api/v1/entitlements': publicRoute(401),
+
   // The catalog is read by everyone signed in and kept by the house's admins.
   'GET /api/agent-types': one({ target: null, expect: anyone, call: inPath }),
   'POST /api/agent-types': one({
