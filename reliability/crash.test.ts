@@ -2,7 +2,10 @@
  * Crash: allocations from many concurrent clients, the server SIGKILLed mid-load a few
  * times, restarted on the same database. No acknowledged allocation may be lost, none
  * may be half-written, credits are conserved, and a retry with the same
- * Idempotency-Key after the restart moves credits exactly once.
+ * Idempotency-Key after the restart moves credits exactly once. Then the same for usage
+ * batches from concurrent agent runtimes: every event is recorded whole (with its charge,
+ * entry, balance and carry) or not at all, and sending every batch again with the same
+ * event ids charges each event exactly once.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
@@ -14,6 +17,7 @@ import {
   fundedHouse,
   halfWrittenGroups,
   killServers,
+  meteredHouse,
   must,
   reconcileDatabase,
   signIn,
@@ -214,4 +218,169 @@ test(`${KILLS} SIGKILLs under ${CLIENTS} concurrent allocation clients lose noth
   expect(final.ok).toBe(true);
   expect(totals).toEqual({ balancesCents: FUNDS_CENTS, adjustmentsCents: FUNDS_CENTS });
   expect(rounds.every((r) => r.inFlightAtKill > 0)).toBe(true);
+});
+
+/** Usage batches from concurrent runtimes while the server is SIGKILLed. */
+const USAGE_CLIENTS = 8;
+const USAGE_BATCH = 200;
+const USAGE_CHILDREN = 4;
+const USAGE_PRICE = '0.0137';
+
+interface BatchAttempt {
+  round: number;
+  events: { id: string; organization_id: string; agent: string; units: string; occurred_at: string }[];
+  state: 'in_flight' | 'acknowledged' | 'failed' | 'refused';
+}
+
+test(`${KILLS} SIGKILLs under ${USAGE_CLIENTS} concurrent usage runtimes: each event recorded whole or not at all, and once`, async () => {
+  const usageDatabase = await createDatabase();
+  try {
+    let server = await startServer({ databaseUrl: usageDatabase.url, port });
+    const token = await signIn(server.url);
+    const { children, key } = await meteredHouse(server.url, token, {
+      suite: 'Crash usage',
+      children: USAGE_CHILDREN,
+      childCents: 100_000_000,
+      agent: 'crash-bot',
+      price: USAGE_PRICE,
+    });
+
+    const attempts: BatchAttempt[] = [];
+    const rounds = [];
+    let counter = 0;
+    for (let round = 1; round <= KILLS; round++) {
+      if (round > 1) server = await startServer({ databaseUrl: usageDatabase.url, port });
+      let stopped = false;
+      const inFlight = new Set<BatchAttempt>();
+      const runtime = async () => {
+        while (!stopped) {
+          const batch = counter++;
+          const attempt: BatchAttempt = {
+            round,
+            state: 'in_flight',
+            events: Array.from({ length: USAGE_BATCH }, (_, i) => ({
+              id: `crash-usage-${batch}-${i}`,
+              organization_id: children[(batch + i) % children.length]!,
+              agent: 'crash-bot',
+              // Four decimals, so most charges leave something in the carry.
+              units: `${Math.floor(Math.random() * 10)}.${String(1 + Math.floor(Math.random() * 9999)).padStart(4, '0')}`,
+              occurred_at: new Date().toISOString(),
+            })),
+          };
+          attempts.push(attempt);
+          inFlight.add(attempt);
+          try {
+            const result = await api<{ accepted: number }>(server.url, 'POST', '/api/v1/usage-events', {
+              body: { events: attempt.events },
+              headers: { authorization: `Bearer ${key}` },
+            });
+            attempt.state = result.status === 200 && result.body.accepted === USAGE_BATCH ? 'acknowledged' : 'refused';
+          } catch {
+            attempt.state = 'failed';
+          } finally {
+            inFlight.delete(attempt);
+          }
+        }
+      };
+      const clients = Promise.all(Array.from({ length: USAGE_CLIENTS }, runtime));
+      const started = Date.now();
+      const acknowledged = () => attempts.filter((a) => a.round === round && a.state === 'acknowledged').length;
+      while (Date.now() - started < MIN_LOAD_MS || acknowledged() < 10) await sleep(50);
+      await sleep(Math.random() * 500);
+      stopped = true;
+      const inFlightAtKill = inFlight.size;
+      server.signal('SIGKILL');
+      await clients;
+      expect((await server.exited).signal).toBe('SIGKILL');
+      const mine = attempts.filter((a) => a.round === round);
+      rounds.push({ round, loadMs: Date.now() - started, batches: mine.length, acknowledged: acknowledged(), inFlightAtKill });
+    }
+
+    server = await startServer({ databaseUrl: usageDatabase.url, port });
+    const afterRestart = await reconcileDatabase(usageDatabase.url);
+    /** Per batch, how many of its events the database holds; and events held more than once. */
+    const held = async () =>
+      withClient(usageDatabase.url, async (client) => {
+        const { rows } = await client.query<{ batch: string; n: number }>(
+          `select split_part(client_event_id, '-', 3) as batch, count(*)::int as n from usage_events group by 1`,
+        );
+        const { rows: twice } = await client.query<{ n: number }>(
+          `select count(*)::int as n from (select client_event_id from usage_events group by client_event_id having count(*) > 1) x`,
+        );
+        return { perBatch: new Map(rows.map((r) => [Number(r.batch), r.n])), twice: twice[0]!.n };
+      });
+    const before = await held();
+    const batchOf = (a: BatchAttempt) => Number(a.events[0]!.id.split('-')[2]);
+    const halfWritten = attempts.filter((a) => ![0, USAGE_BATCH].includes(before.perBatch.get(batchOf(a)) ?? 0));
+    const acknowledged = attempts.filter((a) => a.state === 'acknowledged');
+    const lost = acknowledged.filter((a) => before.perBatch.get(batchOf(a)) !== USAGE_BATCH);
+    const unacknowledged = attempts.filter((a) => a.state !== 'acknowledged');
+    const committedUnacknowledged = unacknowledged.filter((a) => before.perBatch.get(batchOf(a)) === USAGE_BATCH);
+
+    // Every batch sent again with the same event ids: what was recorded is a duplicate, the rest is recorded now.
+    let acceptedOnRetry = 0;
+    let duplicatesOnRetry = 0;
+    for (const attempt of attempts) {
+      const again = await must<{ accepted: number; duplicates: number; rejected: number }>(server.url, 'POST', '/api/v1/usage-events', {
+        body: { events: attempt.events },
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(again.rejected).toBe(0);
+      acceptedOnRetry += again.accepted;
+      duplicatesOnRetry += again.duplicates;
+    }
+    const after = await held();
+    const final = await reconcileDatabase(usageDatabase.url);
+    // Each child's balance fell by exactly what its events charged.
+    const books = await withClient(usageDatabase.url, async (client) => {
+      const { rows } = await client.query<{ organization_id: string; drop: string; charged: string }>(
+        `select b.organization_id, (1000000.00 - b.credit_balance)::text as drop,
+                (select coalesce(sum(u.charged), 0) from usage_events u where u.organization_id = b.organization_id)::text as charged
+         from organization_billing_settings b where b.organization_id = any($1::uuid[])`,
+        [children],
+      );
+      return rows;
+    });
+    const eventsSent = attempts.length * USAGE_BATCH;
+    const recordedBefore = [...before.perBatch.values()].reduce((sum, n) => sum + n, 0);
+    const figures = {
+      faultsInjected: KILLS,
+      runtimes: USAGE_CLIENTS,
+      eventsPerBatch: USAGE_BATCH,
+      rounds,
+      batchesSent: attempts.length,
+      eventsSent,
+      acknowledgedBatches: acknowledged.length,
+      inFlightAtKill: rounds.reduce((sum, r) => sum + r.inFlightAtKill, 0),
+      committedButUnacknowledged: committedUnacknowledged.length,
+      eventsRecordedAfterRestart: recordedBefore,
+      halfWrittenBatches: halfWritten.length,
+      lostAcknowledgedBatches: lost.length,
+      reconcileAfterRestart: afterRestart.ok,
+      retriedBatches: attempts.length,
+      acceptedOnRetry,
+      duplicatesOnRetry,
+      eventsRecordedTwice: after.twice,
+      eventsRecordedFinal: [...after.perBatch.values()].reduce((sum, n) => sum + n, 0),
+      balanceDropsEqualCharges: books.every((b) => b.drop === b.charged),
+      reconcileFinal: final.ok,
+    };
+    console.log('crash usage figures', JSON.stringify(figures, null, 2));
+    writeResults('crash-usage', figures);
+
+    expect(afterRestart.ok, JSON.stringify(afterRestart).slice(0, 1000)).toBe(true);
+    expect(halfWritten.map(batchOf)).toEqual([]);
+    expect(lost.map(batchOf)).toEqual([]);
+    expect(attempts.filter((a) => a.state === 'refused')).toEqual([]);
+    expect(acceptedOnRetry).toBe(eventsSent - recordedBefore);
+    expect(duplicatesOnRetry).toBe(recordedBefore);
+    expect(after.twice).toBe(0);
+    expect(figures.eventsRecordedFinal).toBe(eventsSent);
+    expect(books.map((b) => b.drop)).toEqual(books.map((b) => b.charged));
+    expect(final.ok, JSON.stringify(final).slice(0, 1000)).toBe(true);
+    expect(rounds.every((r) => r.inFlightAtKill > 0)).toBe(true);
+  } finally {
+    await killServers();
+    await usageDatabase.drop();
+  }
 });

@@ -186,3 +186,31 @@ export function writeResults(suite: string, figures: unknown): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${suite}.json`), `${JSON.stringify({ suite, at: new Date().toISOString(), ...(figures as object) }, null, 2)}\n`);
 }
+
+/**
+ * Metered usage through the API: the admin's house funded by one adjustment, `children`
+ * super agencies each given `childCents` and a live activation of one agent type of price
+ * `price`, and an API key of the house that reports usage for them all.
+ */
+export async function meteredHouse(
+  baseUrl: string,
+  token: string,
+  options: { suite: string; children: number; childCents: number; agent: string; price: string },
+): Promise<{ houseId: string; children: string[]; key: string }> {
+  const { houseId, children } = await fundedHouse(baseUrl, token, { suite: options.suite, fundsCents: options.childCents * options.children, children: options.children });
+  await must(baseUrl, 'PUT', `/api/organizations/${houseId}/agent-limit`, { token, body: { activated_agent_limit: options.children } });
+  const { agent_type } = await must<{ agent_type: { id: string } }>(baseUrl, 'POST', '/api/agent-types', {
+    token,
+    body: { code: options.agent, name: `${options.suite} agent`, kind: 'automation', unit: 'run', price: options.price },
+  });
+  for (const child of children) {
+    await must(baseUrl, 'POST', '/api/credits/allocations', { token, body: { from_org_id: houseId, to_org_id: child, amount: amountOf(options.childCents) } });
+    await must(baseUrl, 'PUT', `/api/organizations/${child}/agent-limit`, { token, body: { activated_agent_limit: 1 } });
+    await must(baseUrl, 'POST', `/api/organizations/${child}/agents`, { token, body: { agent_type_id: agent_type.id } });
+  }
+  const created = await must<{ secret: string }>(baseUrl, 'POST', `/api/organizations/${houseId}/api-keys`, {
+    token,
+    body: { name: `${options.suite} runtime`, scopes: ['usage:write'] },
+  });
+  return { houseId, children, key: created.secret };
+}
