@@ -106,6 +106,9 @@ export const MATRIX_AGENT_TYPE_ID = '00000000-0000-4000-8000-00000000a001';
 /** The agent type the catalog's edits and retirement act on. */
 export const MATRIX_EDITED_TYPE_ID = '00000000-0000-4000-8000-00000000a002';
 
+/** A catalog route's url naming the edited type, whatever stands for its id (`:id`, or nothing for a route without a target). */
+const editedTypeUrl = (url: string) => url.replace(/\/agent-types\/[^/]*/, `/agent-types/${MATRIX_EDITED_TYPE_ID}`);
+
 /**
  * The agent rows the matrix acts on: two agent types, and in every organization a live
  * activation and an API key whose ids are the organization's own id, so a route's
@@ -450,12 +453,12 @@ export const MATRIX: Record<string, MatrixEntry> = {
   'PATCH /api/agent-types/:id': one({
     target: null,
     expect: when(mayManageCatalog),
-    call: ({ url }) => ({ path: url.replace(':id', MATRIX_EDITED_TYPE_ID), body: { price: '0.02' } }),
+    call: ({ url }) => ({ path: editedTypeUrl(url), body: { price: '0.02' } }),
   }),
   'POST /api/agent-types/:id/retire': one({
     target: null,
     expect: when(mayManageCatalog),
-    call: ({ url }) => ({ path: url.replace(':id', MATRIX_EDITED_TYPE_ID) }),
+    call: ({ url }) => ({ path: editedTypeUrl(url) }),
   }),
   // Agents and usage are read in the whole subtree; activated and deactivated by the
   // organization's admins and its parent's (an allowed activation meets the limit, 422, or
