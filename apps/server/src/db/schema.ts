@@ -179,6 +179,25 @@ export interface CreditLedgerTotalsTable {
   entries: string;
 }
 
+/** Accepted usage events by organization, UTC day of occurrence and agent type, kept by a trigger (0012). */
+export interface UsageEventDaysTable {
+  organization_id: string;
+  day: ColumnType<string, string, never>;
+  agent_type_id: string;
+  events: string;
+  units: string;
+  charged: string;
+}
+
+/** Consumption and refund entries by organization, UTC day and type, kept by a trigger (0012). */
+export interface CreditUsageDaysTable {
+  organization_id: string;
+  day: ColumnType<string, string, never>;
+  entry_type: 'consumption' | 'refund';
+  total: string;
+  entries: string;
+}
+
 export interface IdempotencyKeysTable {
   user_id: string;
   key: string;
@@ -287,6 +306,8 @@ export interface DB {
   invitations: InvitationsTable;
   credit_ledger_entries: CreditLedgerEntriesTable;
   credit_ledger_totals: CreditLedgerTotalsTable;
+  usage_event_days: UsageEventDaysTable;
+  credit_usage_days: CreditUsageDaysTable;
   idempotency_keys: IdempotencyKeysTable;
   agent_types: AgentTypesTable;
   agent_prices: AgentPricesTable;

@@ -33,11 +33,9 @@ export type Boundaries = Record<number, string>;
 
 export const BOUNDARY_DAYS = [30, 60, 90, 180, 365, 730] as const;
 
-/** Every moment the figures are measured from: the growth boundaries and the agent usage periods. */
-const CLOCK_DAYS = [...new Set<number>([...BOUNDARY_DAYS, ...DASHBOARD_AGENT_USAGE_DAYS])];
 
 export const FORECAST_METHOD =
-  'Average daily net consumption of the last 30 days (or of the days since the first consumption, when that is more recent), times 30 (next month) and times 90 (next quarter).';
+  'Average daily net consumption of the last 30 days (UTC, today included; or of the days since the first consumption, when that is more recent), times 30 (next month) and times 90 (next quarter).';
 
 const GROWTH_PERIODS = { monthly: 30, quarterly: 90, yearly: 365 } as const;
 
@@ -104,18 +102,20 @@ async function organizationFigures(db: Executor, org: { id: string; path: string
   };
 }
 
+/** The UTC day of the transaction's now(): the periods below are whole UTC days, today included. */
+const today = sql`(now() at time zone 'UTC')::date`;
+
 /**
  * Usage of the organization's own ledger: net consumption (consumption entries are
- * negative, refunds positive) of the last 30 days and the 30 before, the forecast and the
- * depletion estimate, all in numeric; amounts leave the database as text. The forecast's
- * average is taken over the days since the first consumption when that is less than 30
- * days ago (at least one day), so an organization that started using agents this week is
- * not forecast a month's usage spread as if over thirty days.
+ * negative, refunds positive) of the last 30 UTC days (today included) and the 30 before,
+ * the forecast and the depletion estimate, all in numeric; amounts leave the database as
+ * text. The sums come from credit_usage_days (at most 60 rows per entry type), not from
+ * the entries. The forecast's average is taken over the days since the day of the first
+ * consumption when that is less than 30 days ago, so an organization that started using
+ * agents this week is not forecast a month's usage spread as if over thirty days.
  */
-async function usageFigures(db: Executor, organizationId: string, balance: string, ago: Boundaries) {
+async function usageFigures(db: Executor, organizationId: string, balance: string) {
   const period = DASHBOARD_USAGE_PERIOD_DAYS;
-  const periodStart = sql`${ago[period]!}::timestamptz`;
-  const previousStart = sql`${ago[2 * period]!}::timestamptz`;
   const { rows } = await sql<{
     current_period: string;
     previous_period: string;
@@ -128,23 +128,17 @@ async function usageFigures(db: Executor, organizationId: string, balance: strin
   }>`
     with usage as (
       select
-        greatest(-coalesce(sum(amount) filter (where created_at >= ${periodStart}), 0), 0) as cur,
-        greatest(-coalesce(sum(amount) filter (where created_at < ${periodStart}), 0), 0) as prev
-      from credit_ledger_entries
-      where organization_id = ${organizationId}
-        and entry_type in ('consumption', 'refund')
-        and created_at >= ${previousStart}
+        greatest(-coalesce(sum(total) filter (where day > ${today} - ${period}::int), 0), 0) as cur,
+        greatest(-coalesce(sum(total) filter (where day <= ${today} - ${period}::int), 0), 0) as prev
+      from credit_usage_days
+      where organization_id = ${organizationId} and day > ${today} - ${2 * period}::int
     ),
-    -- The first consumption ever, read from the end of the same index.
+    -- The first consumption ever: the first of its day totals.
     first as (
-      select min(created_at) as at from credit_ledger_entries
-      where organization_id = ${organizationId} and entry_type = 'consumption'
+      select min(day) as day from credit_usage_days where organization_id = ${organizationId} and entry_type = 'consumption'
     ),
     basis as (
-      select usage.*, case
-        when first.at is null then 0
-        else least(${period}, greatest(1, ceil(extract(epoch from now() - first.at) / 86400)))::int
-      end as days
+      select usage.*, case when first.day is null then 0 else least(${period}, ${today} - first.day + 1) end as days
       from usage, first
     ),
     forecast as (
@@ -165,24 +159,21 @@ async function usageFigures(db: Executor, organizationId: string, balance: strin
   return rows[0]!;
 }
 
-/** Consumption and refunds of each of the last 7 UTC days, oldest first. */
+/** Consumption and refunds of each of the last 7 UTC days, oldest first, from credit_usage_days. */
 async function usageHistory(db: Executor, organizationId: string) {
   const days = PAGING.dashboardHistoryDays;
   const { rows } = await sql<{ date: string; consumption: string; refunds: string; net: string }>`
     with days as (
-      select d::date as day
-      from generate_series((now() at time zone 'UTC')::date - ${days - 1}::int, (now() at time zone 'UTC')::date, interval '1 day') d
+      select d::date as day from generate_series(${today} - ${days - 1}::int, ${today}, interval '1 day') d
     ),
     sums as (
       select
-        (created_at at time zone 'UTC')::date as day,
-        -coalesce(sum(amount) filter (where entry_type = 'consumption'), 0) as consumption,
-        coalesce(sum(amount) filter (where entry_type = 'refund'), 0) as refunds
-      from credit_ledger_entries
-      where organization_id = ${organizationId}
-        and entry_type in ('consumption', 'refund')
-        and created_at >= ((now() at time zone 'UTC')::date - ${days - 1}::int) at time zone 'UTC'
-      group by 1
+        day,
+        -coalesce(sum(total) filter (where entry_type = 'consumption'), 0) as consumption,
+        coalesce(sum(total) filter (where entry_type = 'refund'), 0) as refunds
+      from credit_usage_days
+      where organization_id = ${organizationId} and day > ${today} - ${days}::int
+      group by day
     )
     select
       to_char(days.day, 'YYYY-MM-DD') as date,
@@ -309,13 +300,13 @@ async function activationFigures(db: Executor, organizationId: string) {
 }
 
 /**
- * The organization's accepted usage events of the last 7 and 30 days (by the time they
- * occurred), by agent type: events, units and the credits charged. One pass over the
- * organization's own events of the longer period through (organization_id, occurred_at).
+ * The organization's accepted usage events of the last 7 and 30 UTC days (today included,
+ * by the day they occurred), by agent type: events, units and the credits charged. Read from
+ * usage_event_days: at most 30 rows per agent type, however many events there were.
  */
-async function agentUsageFigures(db: Executor, organizationId: string, ago: Boundaries) {
+async function agentUsageFigures(db: Executor, organizationId: string) {
   const [short, long] = DASHBOARD_AGENT_USAGE_DAYS;
-  const shortStart = sql`${ago[short]!}::timestamptz`;
+  const inShort = sql`day > ${today} - ${short}::int`;
   const { rows } = await sql<{
     agent_type_id: string;
     code: string;
@@ -331,14 +322,14 @@ async function agentUsageFigures(db: Executor, organizationId: string, ago: Boun
     with sums as (
       select
         agent_type_id,
-        count(*) filter (where occurred_at >= ${shortStart})::int as events_short,
-        coalesce(sum(units) filter (where occurred_at >= ${shortStart}), 0) as units_short,
-        coalesce(sum(charged) filter (where occurred_at >= ${shortStart}), 0) as credits_short,
-        count(*)::int as events_long,
+        coalesce(sum(events) filter (where ${inShort}), 0)::int as events_short,
+        coalesce(sum(units) filter (where ${inShort}), 0) as units_short,
+        coalesce(sum(charged) filter (where ${inShort}), 0) as credits_short,
+        sum(events)::int as events_long,
         sum(units) as units_long,
         sum(charged) as credits_long
-      from usage_events
-      where organization_id = ${organizationId} and occurred_at >= ${ago[long]!}::timestamptz
+      from usage_event_days
+      where organization_id = ${organizationId} and day > ${today} - ${long}::int
       group by agent_type_id
     )
     select
@@ -413,20 +404,20 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           const { rows: clock } = await sql<{ now: Date; balance: string; limit: number; threshold: string } & Record<string, unknown>>`
             select now() as now, credit_balance::text as balance, activated_agent_limit as limit,
               low_balance_threshold::text as threshold,
-              ${sql.join(CLOCK_DAYS.map((days) => sql`(now() - ${sql.raw(`interval '${days} days'`)})::text as ${sql.ref(`d${days}`)}`))}
+              ${sql.join(BOUNDARY_DAYS.map((days) => sql`(now() - ${sql.raw(`interval '${days} days'`)})::text as ${sql.ref(`d${days}`)}`))}
             from organization_billing_settings where organization_id = ${org.id}
           `.execute(trx);
           const { now, balance, limit, threshold } = clock[0]!;
-          const ago: Boundaries = Object.fromEntries(CLOCK_DAYS.map((days) => [days, clock[0]![`d${days}`] as string]));
+          const ago: Boundaries = Object.fromEntries(BOUNDARY_DAYS.map((days) => [days, clock[0]![`d${days}`] as string]));
           // One connection serves a transaction: the statements run one after another.
           const orgFigures = await organizationFigures(trx, org, ago);
-          const usage = await usageFigures(trx, org.id, balance, ago);
+          const usage = await usageFigures(trx, org.id, balance);
           const history = await usageHistory(trx, org.id);
           const totals = await ledgerTotals(trx, org.id);
           const children = await childFigures(trx, org.id);
           const team = await teamFigures(trx, org.id);
           const activations = await activationFigures(trx, org.id);
-          const agentUsage = await agentUsageFigures(trx, org.id, ago);
+          const agentUsage = await agentUsageFigures(trx, org.id);
           return {
             organization: { id: org.id, name: org.name, org_type: org.org_type, status: org.status },
             generated_at: new Date(now).toISOString(),

@@ -42,13 +42,17 @@ async function activation(key: Parameters<typeof w.id>[0], agentTypeId: string, 
   `.execute(w.t.database.db);
 }
 
+/** Noon (UTC) of the day `days` before today (UTC): a moment whose day does not depend on the hour the test runs. */
+const noonDaysAgo = (days: number) => sql`((now() at time zone 'UTC')::date - ${days}::int + time '12:00') at time zone 'UTC'`;
+
 /**
- * An accepted usage event `hoursAgo`, as the ingestion records it: with what it charged and,
- * when that is above zero, its consumption entry (with agent and units) and the balance moved.
+ * An accepted usage event `hoursAgo` (or at a moment), as the ingestion records it: with what
+ * it charged and, when that is above zero, its consumption entry (with agent and units) and
+ * the balance moved.
  */
-async function usageEvent(key: Parameters<typeof w.id>[0], agentTypeId: string, units: string, charged: string, hoursAgo: number) {
+async function usageEvent(key: Parameters<typeof w.id>[0], agentTypeId: string, units: string, charged: string, when: number | ReturnType<typeof sql>) {
   const db = w.t.database.db;
-  const at = sql`now() - make_interval(hours => ${hoursAgo})`;
+  const at = typeof when === 'number' ? sql`now() - make_interval(hours => ${when})` : when;
   let entryId: string | null = null;
   if (charged !== '0.00') {
     await sql`update organization_billing_settings set credit_balance = credit_balance - ${charged}::numeric where organization_id = ${id(key)}`.execute(db);
@@ -102,7 +106,7 @@ beforeAll(async () => {
   await pastConsumption('H', '5.00', 3);
   await pastConsumption('H', '20.00', 40);
 
-  // A1 meters two agents and runs three: its first consumption is 9.5 days old.
+  // A1 meters two agents and runs three: its first consumption was 9 days before today.
   await sql`update organization_billing_settings set credit_balance = 500 where organization_id = ${id('A1')}`.execute(db);
   await sql`
     insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, created_at)
@@ -117,7 +121,7 @@ beforeAll(async () => {
   await activation('A1', bot, 'inactive', 10, true);
   await usageEvent('A1', bot, '2.5', '1.25', 1);
   await usageEvent('A1', bot, '1', '0.50', 2);
-  await usageEvent('A1', bot, '4', '2.00', 228);
+  await usageEvent('A1', bot, '4', '2.00', noonDaysAgo(9));
   await usageEvent('A1', etl, '10', '0.12', 72);
   await usageEvent('A1', etl, '0.4', '0.00', 71);
   // Outside both periods, and another organization's events: neither counts for A1.
@@ -276,7 +280,7 @@ describe('GET /api/dashboard: agents from activations and usage events', () => {
       credits: '3.87',
       by_agent: [row('support-bot', 'run', 3, '7.5000', '3.75'), row('etl', '1k rows', 2, '10.4000', '0.12')],
     });
-    // The 4 runs of 9.5 days ago fall out of the week.
+    // The 4 runs of 9 days ago fall out of the week.
     expect(agents.usage.last_7_days).toEqual({
       days: 7,
       events: 4,
@@ -289,7 +293,7 @@ describe('GET /api/dashboard: agents from activations and usage events', () => {
     const { credits } = (await get('A1.admin')).body;
     expect(credits.balance).toBe('496.13'); // 500 − 1.25 − 0.50 − 2.00 − 0.12
     expect(credits.usage.current_period).toBe('3.87');
-    // 3.87 over 10 days (9.5 days, counted as begun days): 0.387 a day.
+    // 3.87 over 10 days (the day of the first consumption, 9 days ago, to today): 0.387 a day.
     expect(credits.forecast).toMatchObject({ basis_days: 10, average_daily: '0.39', next_month: '11.61', next_quarter: '34.83' });
     expect(credits.depletion_months).toBe(42.7); // 496.13 ÷ 11.61
   });
