@@ -2,10 +2,14 @@ import { mayAllocateTo, mayManageBilling, type OrganizationDetail } from '@conso
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { formatCredits } from '@/lib/credit-format';
 import { useViewer } from '@/lib/use-viewer';
 
-/** Credit balance and activated agent limit, with Manage Billing and Allocate Credits for those who may. */
+/**
+ * Credit balance (with the low-balance warning below the organization's own threshold) and
+ * activated agent limit, with Manage Billing and Allocate Credits for those who may.
+ */
 export function BillingOverviewCard({ organization, base }: { organization: OrganizationDetail; base: string }) {
   const viewer = useViewer();
   const path = `${base}/${organization.id}`;
@@ -25,6 +29,7 @@ export function BillingOverviewCard({ organization, base }: { organization: Orga
             <dd className="text-2xl font-semibold tabular-nums">{organization.activated_agent_limit}</dd>
           </div>
         </dl>
+        <LowBalanceAlert balance={organization.credit_balance} threshold={organization.organization_billing_settings.low_balance_threshold} />
         <div className="flex flex-wrap gap-2">
           {!!viewer && mayManageBilling(viewer) && (
             <Button asChild variant="outline">

@@ -36,6 +36,9 @@ describe('organization detail', { timeout: 30_000 }, () => {
     expect(screen.getByText('Feb 10, 2024 9:30 AM')).toBeInTheDocument();
     expect(screen.getByText('Sells the service in the north')).toBeInTheDocument();
     expect(screen.getByText('12.50 credits')).toBeInTheDocument();
+    // 12.50 is below the organization's alert threshold of 100.
+    expect(screen.getByText(MESSAGES.credits.lowBalance)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.thresholdPages.below('100.00 credits'))).toBeInTheDocument();
     expect(screen.getByText('8')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/orgs');
     expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', `/orgs/${agency.id}/edit`);

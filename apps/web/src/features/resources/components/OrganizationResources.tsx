@@ -8,6 +8,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { organizationQueries } from '@/api/organizations';
 import { CapacityPanel } from '@/components/billing/capacity-panel';
+import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { formatCredits } from '@/lib/credit-format';
@@ -87,7 +88,8 @@ export function OrganizationResources({ organizationId, base }: { organizationId
           <TabsTrigger value="agents">{m.tabAgents}</TabsTrigger>
           <TabsTrigger value="capacity">{m.tabCapacity}</TabsTrigger>
         </TabsList>
-        <TabsContent value="overview">
+        <TabsContent value="overview" className="space-y-4">
+          <LowBalanceAlert balance={org.credit_balance} threshold={org.organization_billing_settings.low_balance_threshold} />
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
             <Metric icon={<Coins className="size-4" aria-hidden />} label={m.creditBalance} value={formatCredits(org.credit_balance)} />
             <Metric icon={<Gauge className="size-4" aria-hidden />} label={m.activatedAgentLimit} value={org.activated_agent_limit} />

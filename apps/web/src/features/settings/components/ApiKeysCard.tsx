@@ -47,9 +47,10 @@ function RevokeButton({ organizationId, apiKey }: { organizationId: string; apiK
 /**
  * API keys of the own organization, for its admins only (the page shows this card only to
  * them): each key's name, visible prefix, scopes, creator, creation, last use and use count;
- * Create key shows the secret once; Revoke after a confirmation.
+ * Create key shows the secret once; Revoke after a confirmation. Both only when `mayManage`
+ * (not while the organization or one above it is frozen).
  */
-export function ApiKeysCard({ organizationId, organizationName }: { organizationId: string; organizationName: string }) {
+export function ApiKeysCard({ organizationId, organizationName, mayManage }: { organizationId: string; organizationName: string; mayManage: boolean }) {
   const keys = useQuery(apiKeyQueries.list(organizationId));
   return (
     <Card className="gap-4">
@@ -61,7 +62,7 @@ export function ApiKeysCard({ organizationId, organizationName }: { organization
           </CardTitle>
           <CardDescription>{k.description(organizationName)}</CardDescription>
         </div>
-        <CreateApiKeyDialog organizationId={organizationId} />
+        {mayManage && <CreateApiKeyDialog organizationId={organizationId} />}
       </CardHeader>
       <CardContent>
         {keys.isPending ? (
@@ -110,7 +111,7 @@ export function ApiKeysCard({ organizationId, organizationName }: { organization
                         {k.revokedBadge}
                       </Badge>
                     ) : (
-                      <RevokeButton organizationId={organizationId} apiKey={key} />
+                      mayManage && <RevokeButton organizationId={organizationId} apiKey={key} />
                     )}
                   </TableCell>
                 </TableRow>

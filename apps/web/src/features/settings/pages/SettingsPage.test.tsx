@@ -165,6 +165,22 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
     expect(within(second!).getByText(k.neverUsed)).toBeInTheDocument();
   });
 
+  it("shows a frozen organization's admins their keys without Create key or Revoke", async () => {
+    const session = makeSession({ role: 'agency_admin', orgType: 'agency' });
+    session.user.organization = { ...session.user.organization, status: 'suspended' };
+    mockApi({
+      'GET /api/users/me': () => json(200, session.user),
+      [`GET /api/organizations/${OWN_ORG_ID}/billing`]: () => json(200, billingOf()),
+      [LEDGER]: () => json(200, ledgerPage([])),
+      [KEYS]: () => json(200, { api_keys: [apiKeyOf()] }),
+    });
+    renderApp('/settings', { session });
+    expect(await screen.findByRole('row', { name: /Production runtime/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: k.create })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: `${k.revoke} Production runtime` })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: t.change })).not.toBeInTheDocument();
+  });
+
   it('is neither shown to nor fetched for managers and users', async () => {
     const { api } = loaded({ role: 'agency_manager', orgType: 'agency' });
     expect(await screen.findByTestId('credit-balance')).toBeInTheDocument();

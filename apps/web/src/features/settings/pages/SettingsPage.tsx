@@ -1,4 +1,4 @@
-import { mayManageApiKeysOf, mayManageBilling, MESSAGES, type OrgType } from '@console/domain';
+import { can, isOwnOrganization, mayManageApiKeysOf, mayManageBilling, MESSAGES, type OrgType } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { CreditCard, LifeBuoy, Gift, UserRound } from 'lucide-react';
 import { Link } from 'react-router';
@@ -116,7 +116,10 @@ export default function SettingsPage() {
 
       <RecentTransactionsCard organizationId={organization.id} />
 
-      {!!viewer && mayManageApiKeysOf(viewer, organization) && <ApiKeysCard organizationId={organization.id} organizationName={organization.name} />}
+      {/* The organization's own admins; while it is frozen they still see the keys, without changing them. */}
+      {!!viewer && can(viewer.role, 'api_keys.manage') && isOwnOrganization(viewer, organization) && (
+        <ApiKeysCard organizationId={organization.id} organizationName={organization.name} mayManage={mayManageApiKeysOf(viewer, organization)} />
+      )}
 
       <Card className="gap-0 py-0">
         <div className="flex flex-wrap items-center justify-between gap-3 border-b px-6 py-4">
