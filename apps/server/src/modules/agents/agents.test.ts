@@ -362,9 +362,9 @@ describe('query plans', () => {
   }
 
   it.each([
-    ['live activations with their usage', () => activationsQuery(w.id('A1')).compile(db()), ['agent_activations', 'usage_events']],
-    ['usage by agent', () => usageByAgentQuery(w.id('A1'), 30).compile(db()), ['usage_events']],
-    ['usage by day', () => usageByDayQuery(w.id('A1'), 7).compile(db()), ['usage_events']],
+    ['live activations with their usage', () => activationsQuery(w.id('A1')).compile(db()), ['agent_activations', 'usage_event_days']],
+    ['usage by agent', () => usageByAgentQuery(w.id('A1'), 30).compile(db()), ['usage_event_days']],
+    ['usage by day', () => usageByDayQuery(w.id('A1'), 7).compile(db()), ['usage_event_days']],
     ['API keys', () => keyListQuery(db(), w.id('A1')).compile(), ['api_keys']],
   ] as const)('%s is served by an index', async (_name, compile, tables) => {
     const rows = await plan(compile());
