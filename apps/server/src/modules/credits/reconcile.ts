@@ -76,7 +76,12 @@ export async function reconcile(db: Kysely<DB>) {
     union all
     select l.organization_id, null, l.id, 'entry without usage event'
     from credit_ledger_entries l
-    where l.agent_type_id is not null and not exists (select 1 from usage_events u where u.ledger_entry_id = l.id)
+    -- A set difference, hashed or sorted whatever the statistics say, never a loop over both tables.
+    join (
+      select id from credit_ledger_entries where agent_type_id is not null
+      except
+      select ledger_entry_id from usage_events where ledger_entry_id is not null
+    ) orphan on orphan.id = l.id
     order by 1, 3
     limit 100`.execute(db);
   const chains = await sql<{ organization_id: string; ledger_entry_id: string; running: string; balance_after: string }>`
