@@ -146,6 +146,9 @@ database each figure comes from.
 - **÷ pgbench tps** (allocations): the API's allocations per second divided by the
   transactions per second of PostgreSQL's own \`pgbench\` TPC-B run in the same run on the same
   server: how close the API comes to what the database can commit on this machine.
+- **÷ yardstick** (usage): for batches, the API's events per second divided by those of a
+  plain SQL script doing the same writes, run by \`pgbench\` in the same run on the same
+  database; for single events, requests per second divided by pgbench TPC-B's tps.
 `;
 
 /** Rewrites docs/benchmarks.md from every results file present, in suite order. */

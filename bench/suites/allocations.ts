@@ -17,7 +17,7 @@ const run = promisify(execFile);
 /** 50 super agencies with 20 agencies each. */
 const TREE: TreeSpec = { superAgencies: 50, agencies: 1_000, tenants: 0 };
 const CONNECTIONS = 16;
-const PGBENCH = { scale: 10, clients: 16, threads: 2, seconds: 20 };
+export const PGBENCH = { scale: 10, clients: 16, threads: 2, seconds: 20 };
 /** Given to each super agency before measuring: at 1.00 an allocation, far more than a run can spend. */
 const SA_FUNDS = '10000000.00';
 const SA_PASSWORD = 'bench super agency admin password';
@@ -161,7 +161,7 @@ export const allocations: Suite = {
 };
 
 /** pgbench -i, then a TPC-B run with a per-transaction log for the latency percentiles. */
-async function pgbench(url: string, log: (m: string) => void) {
+export async function pgbench(url: string, log: (m: string) => void) {
   const logDir = mkdtempSync(join(tmpdir(), 'bench-pgbench-'));
   try {
     const initStarted = performance.now();

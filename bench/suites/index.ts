@@ -3,8 +3,9 @@ import { allocations } from './allocations.ts';
 import { ledger } from './ledger.ts';
 import { organizations } from './organizations.ts';
 import { signIn } from './sign-in.ts';
+import { usage } from './usage.ts';
 import { usersMe } from './users-me.ts';
 import { webSize } from './web-size.ts';
 
 /** Every suite, in the order they run and appear in docs/benchmarks.md. Add new ones here. */
-export const SUITES: Suite[] = [signIn, usersMe, webSize, organizations, ledger, allocations];
+export const SUITES: Suite[] = [signIn, usersMe, webSize, organizations, ledger, allocations, usage];

@@ -1,0 +1,391 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type pg from 'pg';
+import { generateKey } from '../../apps/server/src/lib/api-key.ts';
+import { withClient } from '../../support/postgres.ts';
+import { withFreshPostgres } from '../lib/databases.ts';
+import { HTTP_COLUMNS, measure, round, signIn } from '../lib/http.ts';
+import { BENCH_ADMIN, withServer } from '../lib/server.ts';
+import { PLAN_COLUMNS, explain, generateTree, ids, planRow, prepareSession, step, type Plan, type TreeSpec } from '../lib/sql.ts';
+import type { Row, Suite } from '../lib/types.ts';
+import { PGBENCH, pgbench } from './allocations.ts';
+import { reconcileOn } from './ledger.ts';
+
+const run = promisify(execFile);
+
+/** The 1,000 tenants are the metered organizations. */
+const TREE: TreeSpec = { superAgencies: 10, agencies: 100, tenants: 1_000 };
+const BATCH = 1_000;
+const BATCH_CONNECTIONS = 8;
+const SINGLE_CONNECTIONS = 16;
+const ENTITLEMENT_CONNECTIONS = 50;
+/** The size of the consumption ledger whose pages are read (BENCH_USAGE_LEDGER changes it). */
+const LEDGER_ENTRIES = Number(process.env.BENCH_USAGE_LEDGER ?? 10_000_000);
+const LEDGER_CHUNK = 1_000_000;
+const PAGE = 20;
+/** Each event is 1 unit at 0.0137: every one charges 0.01 or 0.02 (the carry decides), so each writes its entry. */
+const PRICE = '0.0137';
+const AGENT = 'bench-bot';
+/** The hot tenant's ledger cycles over four agents; the filter reads one of them (a quarter). */
+const HOT_AGENTS = [AGENT, 'hot-a', 'hot-b', 'hot-c'];
+const DAY = 86_400;
+
+/**
+ * What one batch of the API writes, as plain SQL (pgbench runs it): 1,000 consumption entries
+ * with agent and units, 1,000 usage events pointing at them, and 1,000 balance updates, with
+ * the balance rows locked in id order first. No validation, no prices, no carry, no duplicate
+ * check: the yardstick for the writes alone.
+ */
+const SQL_BATCH = `
+select nextval('bench_usage_batch') as b \\gset
+begin;
+select count(*) from (select 1 from organization_billing_settings b where b.organization_id in (select organization_id from bench_usage_orgs) order by b.organization_id for update) l;
+with g as (select gen_random_uuid() as id),
+e as (
+  select o.organization_id, o.n, gen_random_uuid() as entry_id, b.credit_balance - 0.01 as balance_after
+  from bench_usage_orgs o join organization_billing_settings b using (organization_id)
+),
+l as (
+  insert into credit_ledger_entries (id, organization_id, amount, entry_type, transaction_group, metadata, balance_after, external_ref, agent_type_id, units)
+  select e.entry_id, e.organization_id, -0.01, 'consumption', g.id,
+         jsonb_build_object('agent', '${AGENT}', 'units', '1.0000', 'event_id', 'sql-' || :b || '-' || e.n), e.balance_after,
+         'sql-' || :b || '-' || e.n, a.id, 1
+  from e, g, (select id from agent_types where code = '${AGENT}') a
+  order by e.organization_id
+  returning id, organization_id, external_ref, agent_type_id
+)
+insert into usage_events (organization_id, client_event_id, agent_type_id, units, price, cost, charged, occurred_at, ledger_entry_id)
+select organization_id, external_ref, agent_type_id, 1, 0.01, 0.01, 0.01, now(), id from l;
+update organization_billing_settings b set credit_balance = b.credit_balance - 0.01, updated_at = now()
+from bench_usage_orgs o where b.organization_id = o.organization_id;
+commit;
+`;
+
+export const usage: Suite = {
+  name: 'usage',
+  title: 'Metered usage: ingestion, entitlements and a consumption ledger',
+  about:
+    'The machine API on PostgreSQL (PostgreSQL only), with an API key of the house, over 1,000 tenants that each run ' +
+    `one agent at ${PRICE} credits a unit. **Batched ingestion**: \`POST /api/v1/usage-events\` with batches of ` +
+    `${BATCH.toLocaleString('en-US')} events of 1 unit, one for each of the 1,000 tenants (every batch locks all 1,000 ` +
+    `balance rows), at ${BATCH_CONNECTIONS} connections; every event is accepted and writes its usage event, its consumption ` +
+    'entry, its balance and its carry. Beside it, in the same run and database, a plain SQL script that performs the same ' +
+    'writes for 1,000 events (balance rows locked in id order, 1,000 consumption entries, 1,000 usage events, 1,000 ' +
+    `balance updates; no validation, prices or carry) run by \`pgbench\` at ${BATCH_CONNECTIONS} clients: **÷ yardstick** ` +
+    'is the API\'s events/s divided by the script\'s. **Single events**: one event a request at ' +
+    `${SINGLE_CONNECTIONS} connections, beside pgbench TPC-B (scale ${PGBENCH.scale}, ${PGBENCH.clients} clients, ` +
+    `${PGBENCH.seconds} s, in a fresh database) as the yardstick (requests/s ÷ its tps). **Entitlements**: ` +
+    `\`GET /api/v1/entitlements\` at ${ENTITLEMENT_CONNECTIONS} connections, rotating over the tenants. **Ledger pages**: ` +
+    `one tenant given a consumption ledger of ${LEDGER_ENTRIES.toLocaleString('en-US')} entries generated in SQL (four agents in turn, a year of history), ` +
+    'read through `GET /api/credits/ledger` as the house admin at 10 connections: the first page, a page half-way down ' +
+    '(cursor), and the first and a half-way page filtered by one agent (`agent_type_id`, a quarter of the entries, served ' +
+    'by the partial index of entries naming an agent). The server\'s `reconcile(db)` runs after the ingestion runs.',
+  columns: [
+    ...HTTP_COLUMNS,
+    { key: 'eventsPerSecond', label: 'events/s', format: 'fixed1' },
+    { key: 'ratio', label: '÷ yardstick', format: 'fixed2' },
+  ],
+  async run(context) {
+    if (!context.databaseUrl) {
+      return { status: 'skipped', reason: 'needs PostgreSQL (set DATABASE_URL): the comparison is with pgbench on the same server' };
+    }
+    const which = await run('which', ['pgbench']).catch(() => null);
+    if (!which) return { status: 'skipped', reason: 'pgbench is not installed (Debian: apt-get install postgresql-client)' };
+
+    context.log(`pgbench -i -s ${PGBENCH.scale}, then TPC-B -c ${PGBENCH.clients} -j ${PGBENCH.threads} -T ${PGBENCH.seconds}`);
+    const tpcb = await withFreshPostgres(context.databaseUrl, (url) => pgbench(url, context.log));
+
+    return withServer('postgresql', context, async (server) => {
+      const url = server.databaseUrl!;
+      const times: Record<string, number> = {};
+      const key = generateKey();
+      const setup = await withClient(url, async (client) => {
+        await prepareSession(client);
+        const house = await generateTree(client, TREE, times, context.log);
+        await step(times, 'agent, 1,000 activations, funding and an API key', context.log, () => meter(client, house.id, key));
+        const { rows } = await client.query<{ id: string }>(`select organization_id as id from bench_usage_orgs order by n`);
+        await client.query('vacuum analyze');
+        return { house, orgs: rows.map((r) => r.id) };
+      });
+      const bearer = { authorization: `Bearer ${key.key}` };
+      const durationSeconds = context.durationSeconds ?? 20;
+      const runId = Date.now().toString(36);
+      const rows: Row[] = [];
+
+      context.log(`batched ingestion: ${BATCH} events a request, ${BATCH_CONNECTIONS} connections`);
+      const batched = await measure(server, {
+        name: `usage batches of ${BATCH.toLocaleString('en-US')} events over 1,000 tenants`,
+        method: 'POST',
+        path: '/api/v1/usage-events',
+        headers: bearer,
+        connections: BATCH_CONNECTIONS,
+        durationSeconds,
+        rotate: (n) => {
+          const at = new Date().toISOString();
+          return {
+            body: {
+              events: Array.from({ length: BATCH }, (_, i) => ({
+                id: `batch-${runId}-${n}-${i}`,
+                organization_id: setup.orgs[(i + n) % setup.orgs.length]!,
+                agent: AGENT,
+                units: '1',
+                occurred_at: at,
+              })),
+            },
+          };
+        },
+      });
+      batched.eventsPerSecond = round(Number(batched.rps) * BATCH, 1);
+
+      context.log(`the same writes as plain SQL: pgbench -c ${BATCH_CONNECTIONS} -T ${durationSeconds}`);
+      const script = await sqlYardstick(url, durationSeconds);
+      batched.ratio = round(Number(batched.eventsPerSecond) / script.eventsPerSecond, 2);
+      rows.push(batched, script.row);
+
+      context.log(`single events, ${SINGLE_CONNECTIONS} connections`);
+      const single = await measure(server, {
+        name: 'single usage events (one a request)',
+        method: 'POST',
+        path: '/api/v1/usage-events',
+        headers: bearer,
+        connections: SINGLE_CONNECTIONS,
+        durationSeconds,
+        rotate: (n) => ({
+          body: { events: [{ id: `single-${runId}-${n}`, organization_id: setup.orgs[n % setup.orgs.length]!, agent: AGENT, units: '1', occurred_at: new Date().toISOString() }] },
+        }),
+      });
+      single.eventsPerSecond = single.rps ?? null;
+      single.ratio = round(Number(single.rps) / tpcb.tps, 2);
+      rows.push(single, { ...tpcb.row, database: server.database, eventsPerSecond: null, ratio: 1 });
+
+      context.log(`entitlements, ${ENTITLEMENT_CONNECTIONS} connections`);
+      rows.push(
+        await measure(server, {
+          name: 'entitlement checks',
+          method: 'GET',
+          path: `/api/v1/entitlements?organization_id=${setup.orgs[0]}&agent=${AGENT}`,
+          headers: bearer,
+          connections: ENTITLEMENT_CONNECTIONS,
+          durationSeconds,
+          rotate: (n) => ({ path: `/api/v1/entitlements?organization_id=${setup.orgs[n % setup.orgs.length]}&agent=${AGENT}` }),
+        }),
+      );
+
+      const books = await step(times, 'reconciliation (reconcile(db))', context.log, () => reconcileOn(url));
+      if (!books.ok) throw new Error(`the books do not reconcile after the ingestion runs: ${JSON.stringify(books).slice(0, 800)}`);
+      const counts = await withClient(url, async (client) => {
+        const { rows: r } = await client.query<{ events: string; entries: string; audit: string }>(
+          `select (select count(*) from usage_events)::text as events,
+                  (select count(*) from credit_ledger_entries where entry_type = 'consumption')::text as entries,
+                  (select count(*) from audit_log where action = 'usage.reported')::text as audit`,
+        );
+        return r[0]!;
+      });
+
+      context.log(`a consumption ledger of ${LEDGER_ENTRIES.toLocaleString('en-US')} entries`);
+      const hot = await withClient(url, async (client) => {
+        await prepareSession(client);
+        return hotLedger(client, times, context.log);
+      });
+      const token = await signIn(server, BENCH_ADMIN);
+      const base = `/api/credits/ledger?organization_id=${hot.id}`;
+      const filtered = `${base}&agent_type_id=${hot.agentId}`;
+      const pageCases: [string, string][] = [
+        ['first page', base],
+        [`page ${(hot.deepPage + 1).toLocaleString('en-US')} (cursor)`, `${base}&cursor=${hot.deepCursor}`],
+        [`agent_type_id filter, first page`, filtered],
+        [`agent_type_id filter, page ${(hot.deepAgentPage + 1).toLocaleString('en-US')} (cursor)`, `${filtered}&cursor=${hot.deepAgentCursor}`],
+      ];
+      for (const [name, path] of pageCases) {
+        context.log(name);
+        rows.push(
+          await measure(server, {
+            name: `ledger of a tenant with ${LEDGER_ENTRIES.toLocaleString('en-US')} consumption entries: ${name}`,
+            method: 'GET',
+            path,
+            headers: { authorization: `Bearer ${token}` },
+            connections: 10,
+            durationSeconds: context.durationSeconds ?? 10,
+          }),
+        );
+      }
+      const plans = await withClient(url, async (client) => {
+        const query = (extra: string) => `
+          select * from credit_ledger_entries where organization_id = $1 ${extra}
+          order by created_at desc, seq desc limit ${PAGE + 1}`;
+        const cursor = (n: number) => `and (created_at, seq) < (select c.created_at, c.seq from credit_ledger_entries c where c.seq = $${n}::bigint)`;
+        const list: Plan[] = [];
+        list.push(await explain(client, 'first page', query(''), [hot.id]));
+        list.push(await explain(client, `page ${hot.deepPage + 1}`, query(cursor(2)), [hot.id, hot.deepCursor]));
+        list.push(await explain(client, 'agent filter, first page', query('and agent_type_id = $2'), [hot.id, hot.agentId]));
+        list.push(await explain(client, `agent filter, page ${hot.deepAgentPage + 1}`, query(`and agent_type_id = $2 ${cursor(3)}`), [hot.id, hot.agentId, hot.deepAgentCursor]));
+        return list;
+      });
+
+      const ingestion = rows.slice(0, 2);
+      return {
+        status: 'ok',
+        rows,
+        tables: [{ title: 'Ledger page queries (EXPLAIN ANALYZE on the same database, after the runs)', columns: PLAN_COLUMNS, rows: plans.map(planRow) }],
+        notes: [
+          `Batched ingestion: ${ingestion[0]!.eventsPerSecond} events/s through the API against ${script.eventsPerSecond} events/s for the ` +
+            `plain SQL script (${script.failed} failed transactions, average latency ${script.averageMs} ms a batch): ratio ${batched.ratio}.`,
+          `pgbench TPC-B: ${tpcb.initSeconds} s to initialize scale ${PGBENCH.scale}; ${tpcb.tps} tps (without initial connection time), ` +
+            `${tpcb.failed} failed transactions, average latency ${tpcb.averageMs} ms.`,
+          `Reconciliation after the ingestion runs: ${books.ok ? 'passed' : 'FAILED'} (${books.organizations_checked.toLocaleString('en-US')} organizations, ` +
+            `${Number(counts.events).toLocaleString('en-US')} usage events, ${Number(counts.entries).toLocaleString('en-US')} consumption entries, ` +
+            `${Number(counts.audit).toLocaleString('en-US')} audit rows for the API's batches and single events); the SQL script's events are in them too, ` +
+            'written with cost = charge so the carries still agree.',
+          `Setup: ${Object.entries(times).map(([k, v]) => `${k} ${v} s`).join(', ')}.`,
+          ...plans.map((p) => `${p.name}: ${p.scans.join(', ')}; ${p.executionMs} ms.`),
+        ],
+        details: { tree: TREE, batch: BATCH, price: PRICE, ledgerEntries: LEDGER_ENTRIES, hot, setupSeconds: times, sqlScript: SQL_BATCH, tpcb: { ...tpcb, row: undefined }, plans },
+      };
+    });
+  },
+};
+
+/** The agent with its price, a live activation and 1,000,000.00 credits (with their entry) for each tenant, the house's API key. */
+async function meter(client: pg.Client, houseId: string, key: { prefix: string; hash: string }) {
+  await client.query(`create table bench_usage_orgs as select (row_number() over (order by id) - 1)::int as n, id as organization_id from organizations where org_type = 'tenant'`);
+  await client.query(`create sequence bench_usage_batch`);
+  const { rows } = await client.query<{ id: string }>(
+    `insert into agent_types (code, name, kind, unit) values ($1, 'Bench Bot', 'automation', 'run') returning id`,
+    [AGENT],
+  );
+  const agent = rows[0]!.id;
+  await client.query(`insert into agent_prices (agent_type_id, effective_from, price) values ($1, now() - interval '40 days', $2)`, [agent, PRICE]);
+  await client.query(`insert into agent_activations (organization_id, agent_type_id, status) select organization_id, $1, 'active' from bench_usage_orgs`, [agent]);
+  await client.query(`
+    insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, metadata)
+    select organization_id, 1000000, 'adjustment_increase', gen_random_uuid(), 1000000, '{"reason":"bench funding"}' from bench_usage_orgs`);
+  await client.query(`update organization_billing_settings b set credit_balance = 1000000 from bench_usage_orgs o where b.organization_id = o.organization_id`);
+  await client.query(
+    `insert into api_keys (organization_id, name, prefix, secret_hash, scopes) values ($1, 'bench runtime', $2, $3, array['usage:write', 'agents:report', 'entitlements:read'])`,
+    [houseId, key.prefix, key.hash],
+  );
+}
+
+/** The plain SQL batch run by pgbench at the batched run's connections, with its per-transaction log. */
+async function sqlYardstick(url: string, seconds: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-usage-'));
+  try {
+    const file = join(dir, 'batch.sql');
+    writeFileSync(file, SQL_BATCH);
+    const { stdout } = await run(
+      'pgbench',
+      ['-n', '-f', file, '-c', String(BATCH_CONNECTIONS), '-j', '2', '-T', String(seconds), '-l', `--log-prefix=${join(dir, 'tx')}`, url],
+      { maxBuffer: 16 << 20 },
+    );
+    const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(stdout)?.[1]);
+    if (!Number.isFinite(tps)) throw new Error(`could not read pgbench's tps:\n${stdout}`);
+    const transactions = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1] ?? NaN);
+    const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
+    const averageMs = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1] ?? NaN);
+    const latencies = readdirSync(dir)
+      .filter((f) => f.startsWith('tx'))
+      .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
+      .filter(Boolean)
+      .map((line) => Number(line.split(' ')[2]) / 1000)
+      .sort((a, b) => a - b);
+    const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN);
+    const eventsPerSecond = round(tps * BATCH, 1);
+    const row: Row = {
+      name: `plain SQL script doing the same writes, ${BATCH.toLocaleString('en-US')} events a transaction (pgbench, yardstick)`,
+      database: null,
+      connections: BATCH_CONNECTIONS,
+      durationSeconds: seconds,
+      requests: transactions,
+      rps: round(tps, 1),
+      p50Ms: at(0.5),
+      p99Ms: at(0.99),
+      errors: failed,
+      non2xx: null,
+      cpuMsPerRequest: null,
+      loadAverage: round(loadavg()[0]!, 1),
+      eventsPerSecond,
+      ratio: 1,
+    };
+    return { row, tps, eventsPerSecond, failed, averageMs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A tenant with LEDGER_ENTRIES consumption entries of 0.01 over a year, four agents in turn,
+ * after one funding entry of exactly what they spend: balance_after is computed, not summed,
+ * so the entries go in by INSERT ... SELECT over generate_series, a million a statement, with
+ * the ledger's secondary indexes dropped meanwhile and built again afterwards. These entries
+ * have no usage events (the reconciliation that ran before would name them).
+ */
+async function hotLedger(client: pg.Client, times: Record<string, number>, log: (m: string) => void) {
+  const { rows: org } = await client.query<{ id: string }>(`
+    insert into organizations (name, org_type, parent_org_id, parent_org_type)
+    values ('Hot Tenant', 'tenant', ${ids.agency('0')}, 'agency') returning id`);
+  const hot = org[0]!.id;
+  await client.query(`insert into organization_billing_settings (organization_id) values ($1)`, [hot]);
+  const agentIds: string[] = [];
+  for (const code of HOT_AGENTS) {
+    const { rows } = await client.query<{ id: string }>(
+      `insert into agent_types (code, name, kind, unit) values ($1, $1, 'automation', 'run')
+       on conflict (code) do update set name = excluded.name returning id`,
+      [code],
+    );
+    agentIds.push(rows[0]!.id);
+  }
+  const total = LEDGER_ENTRIES;
+  const funds = (total / 100).toFixed(2);
+  const start = new Date(Date.now() - 366 * DAY * 1000).toISOString();
+  const stepSeconds = (365 * DAY) / total;
+  const indexes = (
+    await client.query<{ indexname: string; indexdef: string }>(
+      `select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename = 'credit_ledger_entries'
+       and indexname not in (select conname from pg_constraint where conrelid = 'credit_ledger_entries'::regclass)`,
+    )
+  ).rows;
+  await step(times, `drop ${indexes.length} ledger indexes`, log, async () => {
+    for (const index of indexes) await client.query(`drop index ${index.indexname}`);
+  });
+  try {
+    await client.query(
+      `insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, metadata, created_at)
+       values ($1, $2, 'adjustment_increase', gen_random_uuid(), $2, '{"reason":"bench funding"}', $3::timestamptz)`,
+      [hot, funds, start],
+    );
+    const started = performance.now();
+    for (let from = 1; from <= total; from += LEDGER_CHUNK) {
+      const to = Math.min(total, from + LEDGER_CHUNK - 1);
+      await client.query(
+        `insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, metadata, balance_after, external_ref, agent_type_id, units, created_at)
+         select $1, -0.01, 'consumption', gen_random_uuid(),
+                jsonb_build_object('agent', ($2::text[])[1 + k % 4], 'units', '1.0000', 'event_id', 'hot-' || k),
+                $3::numeric - k * 0.01, 'hot-' || k, ($4::uuid[])[1 + k % 4], 1,
+                $5::timestamptz + make_interval(secs => k * $6::float8)
+         from generate_series($7::bigint, $8::bigint) k`,
+        [hot, HOT_AGENTS, funds, agentIds, start, stepSeconds, from, to],
+      );
+      log(`  entries ${to.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    }
+    times[`${total.toLocaleString('en-US')} consumption entries`] = round((performance.now() - started) / 1000, 1);
+  } finally {
+    for (const index of indexes) {
+      await step(times, `build ${index.indexname}`, log, () => client.query(index.indexdef));
+    }
+  }
+  await client.query(`update organization_billing_settings set credit_balance = 0 where organization_id = $1`, [hot]);
+  await step(times, 'vacuum analyze credit_ledger_entries', log, () => client.query('vacuum analyze credit_ledger_entries'));
+  // Cursors half-way down: the seq of the last entry of the page before, newest first.
+  const deepPage = Math.floor(total / 2 / PAGE);
+  const seqOf = async (k: number) =>
+    (await client.query<{ seq: string }>(`select seq::text from credit_ledger_entries where organization_id = $1 and external_ref = $2`, [hot, `hot-${k}`])).rows[0]!.seq;
+  const deepCursor = await seqOf(total - deepPage * PAGE + 1);
+  // The filtered agent is the first (k % 4 = 0): entries 4, 8, ..., newest first.
+  const agentEntries = Math.floor(total / 4);
+  const deepAgentPage = Math.floor(agentEntries / 2 / PAGE);
+  const deepAgentCursor = await seqOf(4 * (agentEntries - deepAgentPage * PAGE + 1));
+  return { id: hot, agentId: agentIds[0]!, entries: total, deepPage, deepCursor, deepAgentPage, deepAgentCursor };
+}
