@@ -2,6 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { configure, screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sessionStore } from '@/lib/session-store';
+import { catalog, TYPE_IDS } from '@/test/agent-data';
 import { entry, ledgerPage } from '@/test/credit-data';
 import { json, makeSession, mockApi, OWN_ORG_ID, renderWithProviders } from '@/test/helpers';
 import { RecentTransactionsCard } from './recent-transactions-card';
@@ -44,5 +45,13 @@ describe('recent transactions card', { timeout: 60_000 }, () => {
     renderWithProviders(<RecentTransactionsCard organizationId={OWN_ORG_ID} />, '/settings');
     expect(await screen.findByText(MESSAGES.credits.emptyTitle)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: p.viewFullLedger })).toBeInTheDocument();
+  });
+
+  it('names the agent and units of metered consumption from the catalog', async () => {
+    sessionStore.set(makeSession());
+    const metered = entry({ entry_type: 'consumption', amount: '-1.00', agent_type_id: TYPE_IDS.bot, units: '4.0000', metadata: { agent: 'support-bot' } });
+    mockApi({ 'GET /api/credits/ledger': () => json(200, ledgerPage([metered])), 'GET /api/agent-types': () => json(200, catalog()) });
+    renderWithProviders(<RecentTransactionsCard organizationId={OWN_ORG_ID} />, '/settings');
+    expect(await screen.findByText('Support Bot · 4 × run')).toBeInTheDocument();
   });
 });

@@ -23,7 +23,7 @@ export function AgentAnalyticsCard({ data, initialPeriod = 'last_7_days' }: { da
   const [period, setPeriod] = useState<Period>(initialPeriod);
   const usage = data.agents.usage[period];
   return (
-    <Card className="gap-4">
+    <Card className="min-w-0 gap-4">
       <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
         <div className="grid min-w-0 gap-1.5">
           <CardTitle className="text-base">{m.agentAnalytics}</CardTitle>

@@ -20,7 +20,7 @@ export function AgentPerformanceCard({ data }: { data: Dashboard }) {
   const live = ACTIVATION_STATUSES.reduce((sum, status) => sum + agents.by_status[status], 0);
   const tone = healthTone(agents.average_health === null ? null : Math.round(agents.average_health));
   return (
-    <Card className="gap-4">
+    <Card className="min-w-0 gap-4">
       <CardHeader>
         <CardTitle className="text-base">{m.agentPerformance}</CardTitle>
         <CardDescription>{m.agentPerformanceDescription(organization.name)}</CardDescription>

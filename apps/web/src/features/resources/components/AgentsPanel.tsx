@@ -1,4 +1,4 @@
-import { mayManageAgentsOf, MESSAGES, type Activation, type OrganizationDetail } from '@console/domain';
+import { mayManageAgentsOf, MESSAGES, UI, type Activation, type OrganizationDetail } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Bot } from 'lucide-react';
 import { useState } from 'react';
@@ -16,6 +16,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { AGENT_KIND_LABELS, formatUnitsOf, lastActive } from '@/lib/agents';
 import { formatCredits, formatLedgerDate } from '@/lib/credit-format';
+import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivateAgentDialog } from './ActivateAgentDialog';
 
@@ -56,6 +57,41 @@ function DeactivateButton({ organizationId, activation }: { organizationId: stri
   );
 }
 
+/** One agent as a card, for narrow screens where the table's columns do not fit. */
+function AgentCard({ organizationId, activation, mayManage }: { organizationId: string; activation: Activation; mayManage: boolean }) {
+  const { agent_type: type, usage_30d: usage } = activation;
+  return (
+    <li className="space-y-3 rounded-md border p-4">
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="font-medium break-words">{type.name}</p>
+          <p className="text-xs text-muted-foreground">
+            {type.code} · {AGENT_KIND_LABELS[type.kind]}
+          </p>
+        </div>
+        <ActivationStatusBadge status={activation.status} />
+      </div>
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
+        <dt className="text-muted-foreground">Last active</dt>
+        <dd>
+          <LastActive at={activation.last_active_at} />
+        </dd>
+        <dt className="text-muted-foreground">Health</dt>
+        <dd>
+          <HealthScore score={activation.health_score} />
+        </dd>
+        <dt className="text-muted-foreground">Usage, 30 days</dt>
+        <dd className="tabular-nums">
+          {usage.events.toLocaleString('en-US')} events · {formatUnitsOf(usage.units, type.unit)}
+        </dd>
+        <dt className="text-muted-foreground">Credits, 30 days</dt>
+        <dd className="tabular-nums">{formatCredits(usage.credits)}</dd>
+      </dl>
+      {mayManage && <DeactivateButton organizationId={organizationId} activation={activation} />}
+    </li>
+  );
+}
+
 /**
  * The Agents tab of Resources: the organization's live activations with what their runtimes
  * last reported and their usage of the last 30 days. Activate and Deactivate are offered
@@ -66,6 +102,7 @@ export function AgentsPanel({ organization }: { organization: OrganizationDetail
   const viewer = useViewer();
   const agents = useQuery(agentQueries.activations(organization.id));
   const mayManage = !!viewer && mayManageAgentsOf(viewer, organization);
+  const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
 
   if (agents.isPending) return <LoadingRows rows={3} />;
   if (agents.isError) {
@@ -110,6 +147,12 @@ export function AgentsPanel({ organization }: { organization: OrganizationDetail
             <Bot className="mt-0.5 size-4 shrink-0" aria-hidden />
             <p>{a.noActivations}</p>
           </div>
+        ) : !wide ? (
+          <ul className="space-y-3" aria-label={a.agentsTitle}>
+            {activations.map((activation) => (
+              <AgentCard key={activation.id} organizationId={organization.id} activation={activation} mayManage={mayManage} />
+            ))}
+          </ul>
         ) : (
           <Table aria-label={a.agentsTitle}>
             <TableHeader>

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActivationList, OrgType } from '@console/domain';
 import { activationListOf, activationOf, agentTypeOf, catalog, TYPE_IDS } from '@/test/agent-data';
 import { billingOf, capacityOf, CHILD_IDS, OTHER_ORG_ID, OWN_ORG_ID, organizationOf } from '@/test/billing-data';
-import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp } from '@/test/helpers';
+import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
 
 const m = MESSAGES.billingPages;
 const a = MESSAGES.agentPages;
@@ -144,6 +144,26 @@ describe('resources: agents', { timeout: 30_000 }, () => {
     expect(cells(rows[1]!)).toEqual(['Nightly ETLetl', 'Error', 'Automation', a.never, '60', '2 events10.4 × 1k rows', '0.12 credits', `${a.deactivate}`]);
     expect(cells(rows[2]!).slice(1, 5)).toEqual(['Inactive', 'Analytics', a.never, a.notReported]);
     expect(within(rows[1]!).getByRole('progressbar', { name: a.healthLabel(60) })).toHaveAttribute('data-tone', 'red');
+  });
+
+  it('shows each agent as a card with every figure on a narrow screen', async () => {
+    setViewportWidth(390);
+    try {
+      showAgents({ agents: activationListOf([activationOf('bot'), activationOf('etl', { status: 'error', health_score: 60 })]) });
+      const panel = await agentsTab();
+      const list = await within(panel).findByRole('list', { name: a.agentsTitle });
+      expect(within(panel).queryByRole('table')).not.toBeInTheDocument();
+      const cards = within(list).getAllByRole('listitem');
+      expect(cards).toHaveLength(2);
+      expect(cards[1]).toHaveTextContent('Nightly ETL');
+      expect(cards[1]).toHaveTextContent('Error');
+      expect(cards[1]).toHaveTextContent('1,203 events · 7.5 × 1k rows');
+      expect(cards[1]).toHaveTextContent('3.75 credits');
+      expect(within(cards[1]!).getByRole('progressbar', { name: a.healthLabel(60) })).toBeInTheDocument();
+      expect(within(cards[1]!).getByRole('button', { name: `${a.deactivate} Nightly ETL` })).toBeInTheDocument();
+    } finally {
+      setViewportWidth(1024);
+    }
   });
 
   it('Activate offers the active catalog agents not yet activated here, with used / limit, and refreshes every count after it', async () => {

@@ -1,4 +1,4 @@
-import { MESSAGES, type ApiKey } from '@console/domain';
+import { MESSAGES, UI, type ApiKey } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { API_SCOPE_LABELS } from '@/lib/agents';
 import { formatLedgerDate } from '@/lib/credit-format';
+import { useMediaQuery } from '@/lib/use-media-query';
 import { cn } from '@/lib/utils';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
 
@@ -44,6 +45,47 @@ function RevokeButton({ organizationId, apiKey }: { organizationId: string; apiK
   );
 }
 
+function Scopes({ apiKey }: { apiKey: ApiKey }) {
+  return (
+    <div className="flex flex-wrap gap-1">
+      {apiKey.scopes.map((scope) => (
+        <Badge key={scope} variant="secondary" title={API_SCOPE_LABELS[scope].description}>
+          {API_SCOPE_LABELS[scope].label}
+        </Badge>
+      ))}
+    </div>
+  );
+}
+
+const creatorOf = (key: ApiKey) => key.created_by?.name || key.created_by?.email || '–';
+
+/** One key as a card, for narrow screens where the table's columns do not fit. */
+function ApiKeyCard({ organizationId, apiKey, mayManage }: { organizationId: string; apiKey: ApiKey; mayManage: boolean }) {
+  return (
+    <li className={cn('space-y-3 rounded-md border p-4', apiKey.revoked_at && 'text-muted-foreground')}>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="font-medium break-words">{apiKey.name}</p>
+          <code className="text-xs">{apiKey.prefix}</code>
+        </div>
+        {apiKey.revoked_at && <Badge variant="outline">{k.revokedBadge}</Badge>}
+      </div>
+      <Scopes apiKey={apiKey} />
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+        <dt className="text-muted-foreground">Created by</dt>
+        <dd className="break-words">{creatorOf(apiKey)}</dd>
+        <dt className="text-muted-foreground">Created</dt>
+        <dd>{formatLedgerDate(apiKey.created_at)}</dd>
+        <dt className="text-muted-foreground">Last used</dt>
+        <dd>{apiKey.last_used_at ? formatLedgerDate(apiKey.last_used_at) : k.neverUsed}</dd>
+        <dt className="text-muted-foreground">Uses</dt>
+        <dd className="tabular-nums">{apiKey.use_count.toLocaleString('en-US')}</dd>
+      </dl>
+      {mayManage && !apiKey.revoked_at && <RevokeButton organizationId={organizationId} apiKey={apiKey} />}
+    </li>
+  );
+}
+
 /**
  * API keys of the own organization, for its admins only (the page shows this card only to
  * them): each key's name, visible prefix, scopes, creator, creation, last use and use count;
@@ -52,6 +94,7 @@ function RevokeButton({ organizationId, apiKey }: { organizationId: string; apiK
  */
 export function ApiKeysCard({ organizationId, organizationName, mayManage }: { organizationId: string; organizationName: string; mayManage: boolean }) {
   const keys = useQuery(apiKeyQueries.list(organizationId));
+  const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
   return (
     <Card className="gap-4">
       <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -71,6 +114,12 @@ export function ApiKeysCard({ organizationId, organizationName, mayManage }: { o
           <QueryError error={keys.error} title={k.loadFailed} onRetry={keys.refetch} />
         ) : keys.data.length === 0 ? (
           <p className="text-sm text-muted-foreground">{k.empty}</p>
+        ) : !wide ? (
+          <ul className="space-y-3" aria-label={k.title}>
+            {keys.data.map((key) => (
+              <ApiKeyCard key={key.id} organizationId={organizationId} apiKey={key} mayManage={mayManage} />
+            ))}
+          </ul>
         ) : (
           <Table aria-label={k.title}>
             <TableHeader>
@@ -93,15 +142,9 @@ export function ApiKeysCard({ organizationId, organizationName, mayManage }: { o
                     <code className="text-xs">{key.prefix}</code>
                   </TableCell>
                   <TableCell>
-                    <div className="flex flex-wrap gap-1">
-                      {key.scopes.map((scope) => (
-                        <Badge key={scope} variant="secondary" title={API_SCOPE_LABELS[scope].description}>
-                          {API_SCOPE_LABELS[scope].label}
-                        </Badge>
-                      ))}
-                    </div>
+                    <Scopes apiKey={key} />
                   </TableCell>
-                  <TableCell>{key.created_by?.name || key.created_by?.email || '–'}</TableCell>
+                  <TableCell>{creatorOf(key)}</TableCell>
                   <TableCell>{formatLedgerDate(key.created_at)}</TableCell>
                   <TableCell>{key.last_used_at ? formatLedgerDate(key.last_used_at) : k.neverUsed}</TableCell>
                   <TableCell className="text-right tabular-nums">{key.use_count.toLocaleString('en-US')}</TableCell>

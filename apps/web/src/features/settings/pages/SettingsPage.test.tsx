@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyOf, KEY_ID } from '@/test/agent-data';
 import { billingOf, OWN_ORG_ID } from '@/test/billing-data';
 import { ledgerPage } from '@/test/credit-data';
-import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, type ApiRoutes, type SessionOptions } from '@/test/helpers';
+import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth, type ApiRoutes, type SessionOptions } from '@/test/helpers';
 
 const m = MESSAGES.billingPages;
 const k = MESSAGES.apiKeyPages;
@@ -179,6 +179,24 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('button', { name: k.create })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: `${k.revoke} Production runtime` })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: t.change })).not.toBeInTheDocument();
+  });
+
+  it('shows each key as a card with Revoke on a narrow screen', async () => {
+    setViewportWidth(390);
+    try {
+      loaded({ role: 'agency_admin', orgType: 'agency' }, undefined, { [KEYS]: () => json(200, { api_keys: [apiKeyOf({ use_count: 7 })] }) });
+      const list = await screen.findByRole('list', { name: k.title });
+      const card = within(list).getByRole('listitem');
+      expect(card).toHaveTextContent('Production runtime');
+      expect(card).toHaveTextContent('oc_1a2b3c4d');
+      expect(card).toHaveTextContent('Report usageReport status');
+      expect(card).toHaveTextContent('Created byAlice Admin');
+      expect(card).toHaveTextContent('Uses7');
+      expect(within(card).getByRole('button', { name: `${k.revoke} Production runtime` })).toBeInTheDocument();
+      expect(screen.queryByRole('table', { name: k.title })).not.toBeInTheDocument();
+    } finally {
+      setViewportWidth(1024);
+    }
   });
 
   it('is neither shown to nor fetched for managers and users', async () => {
