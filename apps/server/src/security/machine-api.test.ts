@@ -187,6 +187,8 @@ describe('batch sizes and malformed events', () => {
       [{ ...valid(0), units: 0 }, 'events.0.units'],
       [{ ...valid(0), units: -1 }, 'events.0.units'],
       [{ ...valid(0), occurred_at: 'yesterday' }, 'events.0.occurred_at'],
+      [{ ...valid(0), occurred_at: '0000-01-01T00:00:00Z' }, 'events.0.occurred_at'],
+      [{ ...valid(0), occurred_at: '2026-02-30T00:00:00Z' }, 'events.0.occurred_at'],
       [{ ...valid(0), organization_id: 'T1' }, 'events.0.organization_id'],
       [{ ...valid(0), id: '' }, 'events.0.id'],
       [{ ...valid(0), id: 'a\u0000b' }, 'events.0.id'],

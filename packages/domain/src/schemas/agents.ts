@@ -193,7 +193,10 @@ export const usageEventInputSchema = z.object({
   /** The agent type's code. */
   agent: reportedAgentSchema,
   units: unitsInputSchema,
-  occurred_at: z.iso.datetime({ offset: true }),
+  /** An ISO date-time with its offset; years outside 1000 to 9998 are refused (the database reads year 0 as no date). */
+  occurred_at: z.iso
+    .datetime({ offset: true, error: 'Use an ISO date-time with an offset, such as 2026-01-31T12:00:00Z.' })
+    .refine((value) => Number(value.slice(0, 4)) >= 1000 && Number(value.slice(0, 4)) <= 9998, 'Use a date between the years 1000 and 9998.'),
   metadata: z
     .record(z.string().max(100).refine(isStorableText, UNSTORABLE_TEXT), z.union([z.string().max(500).refine(isStorableText, UNSTORABLE_TEXT), z.number(), z.boolean(), z.null()]))
     .optional(),

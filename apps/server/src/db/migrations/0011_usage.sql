@@ -284,7 +284,7 @@ begin
   end if;
 
   return query
-    select x.n::integer, x.outcome, x.reason, x.detail, x.charged::numeric(16, 2)::text
+    select x.n::integer, x.outcome, x.reason, x.detail, x.charged::text
     from unnest(o_outcome, o_reason, o_detail, o_charged) with ordinality as x(outcome, reason, detail, charged, n)
     order by x.n;
 end;

@@ -202,6 +202,15 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
     expect(await alertsOf()).toEqual(['insufficient_credits 0.17', 'insufficient_credits 0.17']);
   });
 
+  it('refuses an event that would cost more than any balance can hold for want of credits, not with a server error', async () => {
+    const dear = await insertAgentType(db(), 'dear', '999999999.9999');
+    await activate(db(), lean.id, dear.id);
+    const response = await report([event(lean.id, 'dear-1', 'dear', '999999999999.9999')]);
+    expect(response.status).toBe(200);
+    expect(response.body.results[0]).toMatchObject({ status: 'rejected', reason: 'insufficient_credits', credits_charged: null });
+    expect(response.body.results[0].message).toBe(m.insufficient('0.17', '999999999999899900000.00'));
+  });
+
   it('queues one low-balance alert when usage takes the balance below the threshold', async () => {
     const org = await insertOrg(db(), { name: 'Threshold Tenant', type: 'tenant', parentId: w.id('A1') });
     await activate(db(), org.id, agents.bot!.id);
