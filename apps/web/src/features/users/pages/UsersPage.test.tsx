@@ -22,7 +22,7 @@ function childOrganization(overrides: Record<string, unknown> = {}) {
       deleted_at: null,
       credit_balance: '0.00',
       activated_agent_limit: 0,
-      organization_billing_settings: { organization_id: CHILD_ORG, credit_balance: '0.00', activated_agent_limit: 0 },
+      organization_billing_settings: { organization_id: CHILD_ORG, credit_balance: '0.00', activated_agent_limit: 0, low_balance_threshold: '100.00' },
       active_agent_count: 0,
       child_count: 0,
       ...overrides,
