@@ -170,6 +170,8 @@ test(`${KILLS} SIGKILLs under ${CLIENTS} concurrent allocation clients lose noth
 
   const final = await reconcileDatabase(database.url);
   const totals = await creditTotals(database.url);
+  // The next suite comes back on the same port.
+  await server.stop();
   const books = await withClient(database.url, async (client) => {
     const { rows } = await client.query<{ organization_id: string; cents: string }>(
       `select organization_id, (credit_balance * 100)::bigint::text as cents from organization_billing_settings`,

@@ -92,6 +92,11 @@ export interface ServerProcess extends Supervised {
 export async function startServerProcess(options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
+  // Another server still answering on a reused port would pass the health check below
+  // while this one fails to bind, and the caller would test the wrong database.
+  if (await fetch(`${url}/api/health`).then(() => true, () => false)) {
+    throw new Error(`port ${port} is already answering: stop the server there before starting another`);
+  }
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'console-server-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
     cwd: REPO_ROOT,
