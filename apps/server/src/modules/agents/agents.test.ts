@@ -5,6 +5,7 @@ import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { activationsQuery, usageByAgentQuery, usageByDayQuery } from './agents.service.ts';
 import { keyListQuery } from './api-keys.service.ts';
+import { generateKey } from '../../lib/api-key.ts';
 
 const w = useWorld();
 const db = () => w.t.database.db;
@@ -235,6 +236,31 @@ describe('activations', () => {
     expect(own.body.error.code).toBe('organization_suspended');
     await db().updateTable('organizations').set({ status: 'active', deleted_at: sql`now()` }).where('id', '=', tenant.id).execute();
     expect((await api('A1.admin', 'POST', `/api/organizations/${tenant.id}/agents`, { agent_type_id: first.id })).status).toBe(404);
+  });
+
+  it('deleting an organization ends its live activations and revokes its API keys in the same change', async () => {
+    const tenant = await insertOrg(db(), { name: 'Closing Tenant', type: 'tenant', parentId: w.id('A1') });
+    await setLimit(tenant.id, 2);
+    expect((await api('A1.admin', 'POST', `/api/organizations/${tenant.id}/agents`, { agent_type_id: first.id })).status).toBe(201);
+    const made = generateKey();
+    const key = await db()
+      .insertInto('api_keys')
+      .values({ organization_id: tenant.id, name: 'runtime', prefix: made.prefix, secret_hash: made.hash, scopes: ['usage:write'] })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+    expect((await api('A1.admin', 'DELETE', `/api/organizations/${tenant.id}`)).status).toBe(204);
+    const live = await db()
+      .selectFrom('agent_activations')
+      .select(['status'])
+      .where('organization_id', '=', tenant.id)
+      .where('deactivated_at', 'is', null)
+      .execute();
+    expect(live).toEqual([]);
+    const revoked = await db().selectFrom('api_keys').select(['revoked_at']).where('id', '=', key.id).executeTakeFirstOrThrow();
+    expect(revoked.revoked_at).not.toBeNull();
+    const [audit] = await audits('organization.delete', tenant.id);
+    expect(audit!.details).toMatchObject({ deactivated_agents: 1, revoked_api_keys: 1 });
   });
 
   it('lists the live activations to readers in scope with the count and the limit; 404 outside', async () => {

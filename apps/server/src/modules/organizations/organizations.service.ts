@@ -361,13 +361,30 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
           .where('status', '=', 'pending')
           .returning('id')
           .execute();
+        // Its live activations end and its API keys are revoked, so nothing of it keeps
+        // counting against a limit or answering a runtime should it ever be restored
+        // (activations wait on the balance row held above).
+        const deactivated = await trx
+          .updateTable('agent_activations')
+          .set({ deactivated_at: sql`now()`, deactivated_by: caller.userId, status: 'inactive' })
+          .where('organization_id', '=', target.id)
+          .where('deactivated_at', 'is', null)
+          .returning('id')
+          .execute();
+        const keys = await trx
+          .updateTable('api_keys')
+          .set({ revoked_at: sql`now()`, revoked_by: caller.userId })
+          .where('organization_id', '=', target.id)
+          .where('revoked_at', 'is', null)
+          .returning('id')
+          .execute();
         await writeAudit(trx, {
           actorUserId: caller.userId,
           organizationId: target.id,
           action: 'organization.delete',
           targetType: 'organization',
           targetId: target.id,
-          details: { name: target.name, revoked_invitations: revoked.length },
+          details: { name: target.name, revoked_invitations: revoked.length, deactivated_agents: deactivated.length, revoked_api_keys: keys.length },
           ...info,
         });
       });
