@@ -5,14 +5,16 @@ import { openDatabase, type Database } from './db/connection.ts';
 import { DataDirInUseError, DataDirUnsafeError, makeDataDirPrivate } from './db/data-dir-lock.ts';
 import { ensureFirstHouseAdmin } from './db/bootstrap.ts';
 import { migrate } from './db/migrate.ts';
-import { DemoAlreadySeededError, seedDemo } from './db/seed.ts';
+import { DemoAlreadySeededError } from './db/seed.ts';
+import { seedDemoWithUsage } from './demo-seed.ts';
 import { resolveJwtSecret } from './lib/tokens.ts';
 import { reconcile } from './modules/credits/reconcile.ts';
 
 const USAGE = `Usage: main.ts <command>
   serve            migrate, create the first house admin if the database is empty, and serve
   migrate          apply pending migrations
-  seed [--demo]    create the first house admin if needed; --demo adds a demo hierarchy
+  seed [--demo]    create the first house admin if needed; --demo adds a demo hierarchy with agents,
+                   credits, an API key and 30 days of usage
   reconcile        check every balance against the ledger; exits 1 on a difference`;
 
 /** How long a shutdown waits for the requests under way before exiting regardless. */
@@ -96,9 +98,22 @@ async function main(argv: string[]) {
       const database = await prepare(config, 'db:seed');
       try {
         if (rest.includes('--demo')) {
-          const { password, signIns } = await seedDemo(database.db);
-          console.log(`Demo hierarchy added. Every demo user signs in with the password: ${password}`);
-          console.table(signIns);
+          const started = Date.now();
+          const demo = await seedDemoWithUsage(database.db);
+          const tenants = demo.organizations.filter((o) => o.type === 'tenant');
+          console.log(`Demo hierarchy added. Every demo user signs in with the password: ${demo.password}`);
+          console.table(demo.signIns);
+          console.log(
+            [
+              `Agents: ${demo.agentTypeCount} types, ${demo.activations} activations, ${demo.events} usage events over ${demo.days} days (${demo.charged} credits charged).`,
+              ...demo.lowBalance.map((l) => `Below its low-balance threshold: ${l.organization} (${l.balance} < ${l.threshold}).`),
+              `API key for ${demo.apiKey.organization} (every scope; shown once, only its hash is stored):`,
+              `  ${demo.apiKey.secret}`,
+              'Send usage through the machine API while the server runs:',
+              `  npm run usage:simulate -- --key ${demo.apiKey.secret} --org ${tenants.map((t) => t.id).join(',')} --agent support-bot,scheduler`,
+              `Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+            ].join('\n'),
+          );
         }
       } finally {
         await database.close();

@@ -1,0 +1,118 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_LIMIT, USAGE_WINDOW, activationListSchema, entitlementSchema } from '@console/domain';
+import { createTestApp, type TestApp } from './test/harness.ts';
+import { DAY_MS, DemoAlreadySeededError } from './db/seed.ts';
+import { seedDemoWithUsage, type DemoSummary } from './demo-seed.ts';
+import { reconcile } from './modules/credits/reconcile.ts';
+import { usageDayMismatches } from './modules/dashboard/usage-days.ts';
+
+/**
+ * The demo seed on a fresh database: every agents screen has live figures (a priced catalog,
+ * activations near and at their limits, a month of usage charged to the ledger), its API key
+ * works on the machine API, and the books reconcile.
+ */
+
+let t: TestApp;
+let demo: DemoSummary;
+let seededInMs: number;
+const db = () => t.database.db;
+const orgId = (name: string) => demo.organizations.find((o) => o.name === name)!.id;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const started = Date.now();
+  demo = await seedDemoWithUsage(db());
+  seededInMs = Date.now() - started;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the demo seed', () => {
+  it('makes a catalog of priced agent types whose first prices precede any usage the API accepts', async () => {
+    const types = await sql<{ code: string; unit: string; prices: number; first: Date }>`
+      select t.code, t.unit, count(p.*)::int as prices, min(p.effective_from) as first
+      from agent_types t join agent_prices p on p.agent_type_id = t.id group by t.id order by t.code`.execute(db());
+    expect(types.rows.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(types.rows.map((r) => r.unit)).size).toBeGreaterThanOrEqual(3);
+    for (const type of types.rows) {
+      expect(type.first.getTime(), type.code).toBeLessThan(Date.now() - USAGE_WINDOW.pastDays * DAY_MS);
+    }
+    expect(types.rows.some((r) => r.prices > 1)).toBe(true);
+  });
+
+  it('activates agents within every limit, one organization critical and one at a warning, one runtime in error', async () => {
+    const orgs = await sql<{ name: string; live: number; limit: number }>`
+      select o.name, count(v.id)::int as live, b.activated_agent_limit as limit
+      from organizations o join organization_billing_settings b on b.organization_id = o.id
+      left join agent_activations v on v.organization_id = o.id and v.deactivated_at is null
+      group by o.id, b.activated_agent_limit`.execute(db());
+    const percent = (o: { live: number; limit: number }) => (o.limit === 0 ? 0 : (100 * o.live) / o.limit);
+    for (const org of orgs.rows) expect(org.live, org.name).toBeLessThanOrEqual(org.limit);
+    expect(orgs.rows.filter((o) => o.live > 0).length).toBeGreaterThanOrEqual(3);
+    expect(orgs.rows.some((o) => percent(o) >= AGENT_LIMIT.criticalPercent)).toBe(true);
+    expect(orgs.rows.some((o) => percent(o) >= AGENT_LIMIT.warningPercent && percent(o) < AGENT_LIMIT.criticalPercent)).toBe(true);
+    const statuses = await sql<{ status: string }>`select distinct status from agent_activations`.execute(db());
+    expect(statuses.rows.map((r) => r.status).sort()).toEqual(['active', 'error', 'inactive']);
+  });
+
+  it('records a month of usage through the engine: events and their consumption entries over at least 25 UTC days', async () => {
+    const events = await sql<{ events: number; days: number; charged: number; linked: number; orgs: number }>`
+      select count(*)::int as events, count(distinct (occurred_at at time zone 'UTC')::date)::int as days,
+             count(*) filter (where charged > 0)::int as charged, count(ledger_entry_id)::int as linked,
+             count(distinct organization_id)::int as orgs
+      from usage_events`.execute(db());
+    const row = events.rows[0]!;
+    expect(row.events).toBe(demo.events);
+    expect(row.days).toBeGreaterThanOrEqual(25);
+    expect(row.orgs).toBe(new Set(demo.organizations.filter((o) => o.type === 'tenant').map((o) => o.id)).size);
+    const entries = await sql<{ n: number; total: string }>`
+      select count(*)::int as n, coalesce(-sum(amount), 0)::numeric(16, 2)::text as total
+      from credit_ledger_entries where entry_type = 'consumption'`.execute(db());
+    expect(row.charged).toBeGreaterThan(1000);
+    expect(entries.rows[0]!.n).toBe(row.charged);
+    expect(row.linked).toBe(row.charged);
+    expect(entries.rows[0]!.total).toBe(demo.charged);
+    const days = await sql<{ days: number }>`select count(distinct day)::int as days from usage_event_days`.execute(db());
+    expect(days.rows[0]!.days).toBe(row.days);
+    expect(await usageDayMismatches(db())).toEqual({ usage_event_day_mismatches: [], credit_usage_day_mismatches: [] });
+  });
+
+  it('leaves one tenant just below its low-balance threshold, alerted when it crossed, and the others above', async () => {
+    expect(demo.lowBalance.map((l) => l.organization)).toEqual(['Lakeside Pharmacy']);
+    const [low] = demo.lowBalance;
+    expect(Number(low!.balance)).toBeGreaterThan(Number(low!.threshold) - 10);
+    const alerts = await sql<{ kind: string }>`select kind from balance_alerts where organization_id = ${orgId('Lakeside Pharmacy')}`.execute(db());
+    expect(alerts.rows.map((r) => r.kind)).toEqual(['low_balance']);
+  });
+
+  it('answers each activation its 30 days of usage on the agents screen', async () => {
+    const { token } = await t.signIn('tenant.admin@demo.example.com', demo.password);
+    const response = await t.request('GET', `/api/organizations/${orgId('Acme Dental')}/agents`, undefined, { token });
+    expect(response.status).toBe(200);
+    const list = activationListSchema.parse(response.body);
+    expect(list.active_agent_count).toBe(6);
+    for (const activation of list.activations) expect(activation.usage_30d.events, activation.agent_type.code).toBeGreaterThan(0);
+  });
+
+  it('gives an API key that authenticates on the machine API', async () => {
+    expect(demo.apiKey.secret).toMatch(/^oc_[0-9a-f]{8}_[0-9a-f]{64}$/);
+    const stored = await db().selectFrom('api_keys').select(['secret_hash', 'scopes']).where('prefix', '=', demo.apiKey.prefix).executeTakeFirstOrThrow();
+    expect(stored.secret_hash).not.toContain(demo.apiKey.secret.slice(12));
+    const acme = orgId('Acme Dental');
+    const response = await t.request('GET', `/api/v1/entitlements?organization_id=${acme}&agent=support-bot`, undefined, {
+      headers: { authorization: `Bearer ${demo.apiKey.secret}` },
+    });
+    expect(response.status).toBe(200);
+    const balance = await db().selectFrom('organization_billing_settings').select('credit_balance').where('organization_id', '=', acme).executeTakeFirstOrThrow();
+    expect(entitlementSchema.parse(response.body)).toEqual({ allowed: true, reason: null, balance: balance.credit_balance, activation_status: 'active' });
+  });
+
+  it('reconciles, runs in seconds, and refuses a second run', async () => {
+    const report = await reconcile(db());
+    expect(report).toMatchObject({ ok: true });
+    expect(seededInMs).toBeLessThan(60_000);
+    await expect(seedDemoWithUsage(db())).rejects.toBeInstanceOf(DemoAlreadySeededError);
+  });
+});
