@@ -29,6 +29,7 @@ import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { completeDocument, openApiFrame } from './openapi/document.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
@@ -209,12 +210,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cookie);
   await app.register(rateLimit, { global: false, store: postgresRateLimitStore(context.db) });
   await app.register(swagger, {
-    openapi: {
-      info: { title: 'Organization Console API', version: '1.0.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
+    openapi: openApiFrame(options.config.appUrl),
     transform: jsonSchemaTransform,
+    transformObject: completeDocument,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 

@@ -12,7 +12,16 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** Every API path lives under this prefix. */
 export const API_PREFIX = '/api';
 
+/**
+ * The error statuses an answer may carry, each with the one error shape
+ * `{ error: { code, message, fields? } }`.
+ */
+export const ERROR_STATUSES = [400, 401, 403, 404, 409, 410, 413, 422, 429, 503] as const;
+export type ErrorStatus = (typeof ERROR_STATUSES)[number];
+
 export interface Endpoint {
+  /** The operation's stable name in the API document and in generated clients: `listOrganizations`. */
+  operationId: string;
   method: HttpMethod;
   /** Under `/api`, with `:name` parameters: `/organizations/:id`. */
   path: string;
@@ -39,6 +48,12 @@ export interface Endpoint {
   responses: { readonly [status: number]: z.ZodType | null };
   /** The media type of a non-JSON answer, e.g. `text/csv`. */
   produces?: string;
+  /**
+   * The error statuses the endpoint's own rules answer besides those its declaration
+   * implies (see `errorStatusesOf`): 409 conflict, 410 gone, 422 rule broken, 429 rate
+   * limited, 401 or 403 from a public or read route, 404 for an organization named in the query.
+   */
+  errors?: readonly ErrorStatus[];
 }
 
 /** Declares an endpoint, keeping its literal types for both sides. */
@@ -78,6 +93,29 @@ export interface ValidatedOf<E extends Endpoint> {
 /** The success schema of an endpoint for a status, or null when that answer has no JSON body. */
 export function responseSchema(endpoint: Endpoint, status: number): z.ZodType | null {
   return endpoint.responses[status] ?? null;
+}
+
+/**
+ * Every error status an endpoint may answer: its declared `errors`, and what its
+ * declaration implies. Any input (params, query, body, headers) may be invalid, and any
+ * body but a GET's may be malformed JSON: 400; such a body may be too large: 413. A
+ * session or key route refuses a missing or bad bearer: 401.
+ * A permission or a scope, every key route (a frozen organization's key) and every session
+ * route that changes something (a frozen organization's people) may refuse: 403. A path
+ * parameter names something that may be absent or outside the caller's scope: 404. Every
+ * route answers 503 while the database is unreachable or the server stops. A status the
+ * endpoint declares with its own body (health's 503) is not an error answer.
+ */
+export function errorStatusesOf(endpoint: Endpoint): ErrorStatus[] {
+  const statuses = new Set<ErrorStatus>(endpoint.errors ?? []);
+  const takesBody = endpoint.method !== 'GET';
+  if (endpoint.params || endpoint.query || endpoint.body || endpoint.headers || takesBody) statuses.add(400);
+  if (takesBody) statuses.add(413);
+  if (endpoint.auth !== 'public') statuses.add(401);
+  if (endpoint.permission || endpoint.scope || endpoint.auth === 'key' || (endpoint.auth === 'session' && endpoint.method !== 'GET')) statuses.add(403);
+  if (endpoint.params) statuses.add(404);
+  statuses.add(503);
+  return ERROR_STATUSES.filter((status) => statuses.has(status) && !(status in endpoint.responses));
 }
 
 /** `/organizations/:id` with `{ id }` gives `/api/organizations/<id>`, each value encoded. */

@@ -78,6 +78,7 @@ import {
 
 export const healthEndpoints = {
   check: endpoint({
+    operationId: 'getHealth',
     method: 'GET',
     path: '/health',
     summary: 'Liveness and database state',
@@ -89,6 +90,7 @@ export const healthEndpoints = {
 
 export const authEndpoints = {
   signIn: endpoint({
+    operationId: 'signIn',
     method: 'POST',
     path: '/auth/sign-in',
     summary: 'Sign in with e-mail and password',
@@ -96,16 +98,20 @@ export const authEndpoints = {
     auth: 'public',
     body: signInBodySchema,
     responses: { 200: sessionSchema },
+    errors: [401, 429],
   }),
   refresh: endpoint({
+    operationId: 'refreshSession',
     method: 'POST',
     path: '/auth/refresh',
     summary: 'Rotate the refresh cookie and get a new access token',
     tags: ['auth'],
     auth: 'public',
     responses: { 200: sessionSchema },
+    errors: [401],
   }),
   signOut: endpoint({
+    operationId: 'signOut',
     method: 'POST',
     path: '/auth/sign-out',
     summary: 'End the current session',
@@ -114,6 +120,7 @@ export const authEndpoints = {
     responses: { 200: okSchema },
   }),
   recover: endpoint({
+    operationId: 'requestPasswordReset',
     method: 'POST',
     path: '/auth/recover',
     summary: 'Send a password reset link (same answer whether or not the account exists)',
@@ -121,8 +128,10 @@ export const authEndpoints = {
     auth: 'public',
     body: recoverBodySchema,
     responses: { 200: recoverResponseSchema },
+    errors: [429],
   }),
   password: endpoint({
+    operationId: 'setPassword',
     method: 'POST',
     path: '/auth/password',
     summary: 'Set a new password with a reset token, or change it when signed in',
@@ -130,11 +139,13 @@ export const authEndpoints = {
     auth: 'public',
     body: passwordBodySchema,
     responses: { 200: okSchema },
+    errors: [401, 429],
   }),
 };
 
 export const usersEndpoints = {
   list: endpoint({
+    operationId: 'listUsers',
     method: 'GET',
     path: '/users',
     summary: 'Users of an organization in scope, filtered, sorted and paged',
@@ -143,8 +154,10 @@ export const usersEndpoints = {
     permission: 'users.list',
     query: listUsersQuerySchema,
     responses: { 200: userListSchema },
+    errors: [404],
   }),
   me: endpoint({
+    operationId: 'getCurrentUser',
     method: 'GET',
     path: '/users/me',
     summary: 'The signed-in user',
@@ -153,6 +166,7 @@ export const usersEndpoints = {
     responses: { 200: userProfileSchema },
   }),
   updateMe: endpoint({
+    operationId: 'updateCurrentUser',
     method: 'PATCH',
     path: '/users/me',
     summary: 'Update your own names and locale',
@@ -162,6 +176,7 @@ export const usersEndpoints = {
     responses: { 200: userResponseSchema },
   }),
   get: endpoint({
+    operationId: 'getUser',
     method: 'GET',
     path: '/users/:id',
     summary: 'One user in scope',
@@ -171,6 +186,7 @@ export const usersEndpoints = {
     responses: { 200: userResponseSchema },
   }),
   update: endpoint({
+    operationId: 'updateUser',
     method: 'PATCH',
     path: '/users/:id',
     summary: 'Update a user (admins and managers; status by admins only)',
@@ -180,8 +196,10 @@ export const usersEndpoints = {
     params: idParamsSchema,
     body: updateUserSchema,
     responses: { 200: userResponseSchema },
+    errors: [422],
   }),
   changeRole: endpoint({
+    operationId: 'changeUserRole',
     method: 'PUT',
     path: '/users/:id/role',
     summary: "Change a user's role (a role of their organization's type)",
@@ -191,8 +209,10 @@ export const usersEndpoints = {
     params: idParamsSchema,
     body: updateRoleSchema,
     responses: { 200: userResponseSchema },
+    errors: [422],
   }),
   deactivate: endpoint({
+    operationId: 'deactivateUser',
     method: 'DELETE',
     path: '/users/:id',
     summary: 'Deactivate a user',
@@ -201,11 +221,13 @@ export const usersEndpoints = {
     permission: 'users.delete',
     params: idParamsSchema,
     responses: { 200: userResponseSchema },
+    errors: [422],
   }),
 };
 
 export const invitationsEndpoints = {
   accept: endpoint({
+    operationId: 'acceptInvitation',
     method: 'POST',
     path: '/invitations/accept',
     summary: 'Read an invitation token: register, sign in first, or (with a bearer) see the move and join with confirm',
@@ -213,8 +235,10 @@ export const invitationsEndpoints = {
     auth: 'public',
     body: acceptInvitationSchema,
     responses: { 200: acceptResultSchema },
+    errors: [401, 403, 409, 410],
   }),
   register: endpoint({
+    operationId: 'registerInvitedAccount',
     method: 'POST',
     path: '/invitations/register',
     summary: 'Create the invited account and sign it in',
@@ -222,8 +246,10 @@ export const invitationsEndpoints = {
     auth: 'public',
     body: registerInvitationSchema,
     responses: { 200: sessionSchema },
+    errors: [409, 410, 429],
   }),
   list: endpoint({
+    operationId: 'listInvitations',
     method: 'GET',
     path: '/invitations',
     summary: 'Invitations of an organization in scope, newest first, paged',
@@ -232,8 +258,10 @@ export const invitationsEndpoints = {
     permission: 'users.list',
     query: listInvitationsQuerySchema,
     responses: { 200: invitationListSchema },
+    errors: [404],
   }),
   create: endpoint({
+    operationId: 'createInvitation',
     method: 'POST',
     path: '/invitations',
     summary: 'Invite a person into the own organization or a direct child, and mail the link',
@@ -242,8 +270,10 @@ export const invitationsEndpoints = {
     permission: 'users.create',
     body: createInvitationSchema,
     responses: { 201: invitationResponseSchema },
+    errors: [404, 409, 422],
   }),
   resend: endpoint({
+    operationId: 'resendInvitation',
     method: 'POST',
     path: '/invitations/:id/resend',
     summary: 'Mail a fresh link (the old one stops working)',
@@ -251,8 +281,10 @@ export const invitationsEndpoints = {
     auth: 'session',
     params: idParamsSchema,
     responses: { 200: invitationResponseSchema },
+    errors: [422],
   }),
   link: endpoint({
+    operationId: 'createInvitationLink',
     method: 'POST',
     path: '/invitations/:id/link',
     summary: 'Make a fresh link to copy (the old one stops working)',
@@ -260,8 +292,10 @@ export const invitationsEndpoints = {
     auth: 'session',
     params: idParamsSchema,
     responses: { 200: invitationLinkSchema },
+    errors: [422],
   }),
   revoke: endpoint({
+    operationId: 'revokeInvitation',
     method: 'DELETE',
     path: '/invitations/:id',
     summary: 'Revoke a pending invitation',
@@ -269,11 +303,13 @@ export const invitationsEndpoints = {
     auth: 'session',
     params: idParamsSchema,
     responses: { 200: invitationResponseSchema },
+    errors: [422],
   }),
 };
 
 export const organizationsEndpoints = {
   list: endpoint({
+    operationId: 'listOrganizations',
     method: 'GET',
     path: '/organizations',
     summary: 'Children or descendants of an organization in scope, filtered and paged',
@@ -282,8 +318,10 @@ export const organizationsEndpoints = {
     permission: 'organizations.list',
     query: listOrganizationsQuerySchema,
     responses: { 200: organizationListSchema },
+    errors: [404],
   }),
   tree: endpoint({
+    operationId: 'getOrganizationTree',
     method: 'GET',
     path: '/organizations/tree',
     summary: 'One level of the hierarchy with counts (expanded on demand)',
@@ -292,8 +330,10 @@ export const organizationsEndpoints = {
     permission: 'organizations.list',
     query: treeQuerySchema,
     responses: { 200: treeSchema },
+    errors: [404],
   }),
   create: endpoint({
+    operationId: 'createOrganization',
     method: 'POST',
     path: '/organizations',
     summary: "Create a direct child of the caller's organization, optionally with credits moved from it",
@@ -301,8 +341,10 @@ export const organizationsEndpoints = {
     auth: 'session',
     body: createOrganizationSchema,
     responses: { 201: organizationDetailSchema },
+    errors: [422],
   }),
   get: endpoint({
+    operationId: 'getOrganization',
     method: 'GET',
     path: '/organizations/:id',
     summary: 'One organization with its billing settings',
@@ -313,6 +355,7 @@ export const organizationsEndpoints = {
     responses: { 200: organizationDetailSchema },
   }),
   update: endpoint({
+    operationId: 'updateOrganization',
     method: 'PATCH',
     path: '/organizations/:id',
     summary: 'Update name, description, status or disable_parent_invites (own organization or a direct child)',
@@ -324,6 +367,7 @@ export const organizationsEndpoints = {
     responses: { 200: organizationDetailSchema },
   }),
   remove: endpoint({
+    operationId: 'deleteOrganization',
     method: 'DELETE',
     path: '/organizations/:id',
     summary: 'Soft-delete an empty child organization (admins of its parent)',
@@ -332,8 +376,10 @@ export const organizationsEndpoints = {
     permission: 'organizations.delete',
     params: idParamsSchema,
     responses: { 204: null },
+    errors: [422],
   }),
   verifyChildren: endpoint({
+    operationId: 'verifyOrganizationChildren',
     method: 'GET',
     path: '/organizations/:id/verify-children',
     summary: 'Debug: direct children against the descendant procedure',
@@ -341,11 +387,13 @@ export const organizationsEndpoints = {
     auth: 'session',
     params: idParamsSchema,
     responses: { 200: verifyChildrenSchema },
+    errors: [403],
   }),
 };
 
 export const billingEndpoints = {
   get: endpoint({
+    operationId: 'getBilling',
     method: 'GET',
     path: '/organizations/:id/billing',
     summary: 'Billing settings, active agents and what the caller may change',
@@ -356,6 +404,7 @@ export const billingEndpoints = {
     responses: { 200: billingResponseSchema },
   }),
   setAgentLimit: endpoint({
+    operationId: 'setAgentLimit',
     method: 'PUT',
     path: '/organizations/:id/agent-limit',
     summary: "Set a direct child's activated agent limit (or, for house admins, the own house's)",
@@ -364,8 +413,10 @@ export const billingEndpoints = {
     params: idParamsSchema,
     body: agentLimitSchema,
     responses: { 200: billingResponseSchema },
+    errors: [422],
   }),
   capacity: endpoint({
+    operationId: 'getCapacity',
     method: 'GET',
     path: '/organizations/:id/capacity',
     summary: "An organization's limit, its children's limits and what is left",
@@ -379,6 +430,7 @@ export const billingEndpoints = {
 
 export const creditsEndpoints = {
   allocate: endpoint({
+    operationId: 'createAllocation',
     method: 'POST',
     path: '/credits/allocations',
     summary: 'Move credits from your organization to an active direct child (Idempotency-Key honoured)',
@@ -388,8 +440,10 @@ export const creditsEndpoints = {
     headers: idempotencyHeadersSchema,
     body: allocationSchema,
     responses: { 200: allocationResultSchema },
+    errors: [404, 409, 422],
   }),
   adjust: endpoint({
+    operationId: 'createAdjustment',
     method: 'POST',
     path: '/credits/adjustments',
     summary: 'House admins add or remove credits on their own house, with a reason',
@@ -397,8 +451,10 @@ export const creditsEndpoints = {
     auth: 'session',
     body: adjustmentSchema,
     responses: { 200: adjustmentResultSchema },
+    errors: [422],
   }),
   importUsage: endpoint({
+    operationId: 'importUsage',
     method: 'POST',
     path: '/credits/usage',
     summary:
@@ -409,8 +465,10 @@ export const creditsEndpoints = {
     body: usageImportSchema,
     bodyLimit: 2 * 1024 * 1024,
     responses: { 200: usageImportResultSchema },
+    errors: [422],
   }),
   ledger: endpoint({
+    operationId: 'getLedger',
     method: 'GET',
     path: '/credits/ledger',
     summary: 'Ledger of an organization in scope, newest first, 20 a page with a cursor',
@@ -419,8 +477,10 @@ export const creditsEndpoints = {
     permission: 'billing.view',
     query: ledgerQuerySchema,
     responses: { 200: ledgerPageSchema },
+    errors: [404],
   }),
   exportLedger: endpoint({
+    operationId: 'exportLedger',
     method: 'GET',
     path: '/credits/ledger/export',
     summary: 'The same filtered entries as CSV, streamed',
@@ -429,12 +489,14 @@ export const creditsEndpoints = {
     permission: 'billing.view',
     query: ledgerExportQuerySchema,
     responses: { 200: null },
+    errors: [404, 429],
     produces: 'text/csv',
   }),
 };
 
 export const dashboardEndpoints = {
   get: endpoint({
+    operationId: 'getDashboard',
     method: 'GET',
     path: '/dashboard',
     summary:
@@ -443,11 +505,13 @@ export const dashboardEndpoints = {
     auth: 'session',
     query: dashboardQuerySchema,
     responses: { 200: dashboardSchema },
+    errors: [403, 404],
   }),
 };
 
 export const debugEndpoints = {
   outbox: endpoint({
+    operationId: 'listOutbox',
     method: 'GET',
     path: '/debug/outbox',
     summary: 'Recent mail of the outbox (house admins; only when no SMTP server is set)',
@@ -460,6 +524,7 @@ export const debugEndpoints = {
 
 export const agentsEndpoints = {
   listTypes: endpoint({
+    operationId: 'listAgentTypes',
     method: 'GET',
     path: '/agent-types',
     summary: 'The agent catalog: every type with its unit and current price (retired ones too)',
@@ -468,6 +533,7 @@ export const agentsEndpoints = {
     responses: { 200: agentTypeListSchema },
   }),
   createType: endpoint({
+    operationId: 'createAgentType',
     method: 'POST',
     path: '/agent-types',
     summary: 'Add an agent type to the catalog (house admins)',
@@ -476,8 +542,10 @@ export const agentsEndpoints = {
     permission: 'agents.catalog',
     body: createAgentTypeSchema,
     responses: { 201: agentTypeResponseSchema },
+    errors: [409, 422],
   }),
   updateType: endpoint({
+    operationId: 'updateAgentType',
     method: 'PATCH',
     path: '/agent-types/:id',
     summary: 'Edit an agent type; a new price applies to events that occur after the change (house admins)',
@@ -489,6 +557,7 @@ export const agentsEndpoints = {
     responses: { 200: agentTypeResponseSchema },
   }),
   retireType: endpoint({
+    operationId: 'retireAgentType',
     method: 'POST',
     path: '/agent-types/:id/retire',
     summary: 'Retire an agent type: no new activations; existing ones keep running (house admins)',
@@ -499,6 +568,7 @@ export const agentsEndpoints = {
     responses: { 200: agentTypeResponseSchema },
   }),
   listActivations: endpoint({
+    operationId: 'listActivations',
     method: 'GET',
     path: '/organizations/:id/agents',
     summary: "An organization's live activations with status, health and usage of the last 30 days",
@@ -509,6 +579,7 @@ export const agentsEndpoints = {
     responses: { 200: activationListSchema },
   }),
   activate: endpoint({
+    operationId: 'activateAgent',
     method: 'POST',
     path: '/organizations/:id/agents',
     summary: "Activate an agent type for an organization, within its activated agent limit (its admins or its parent's)",
@@ -518,8 +589,10 @@ export const agentsEndpoints = {
     params: idParamsSchema,
     body: activateAgentSchema,
     responses: { 201: activationResponseSchema },
+    errors: [409, 422],
   }),
   deactivate: endpoint({
+    operationId: 'deactivateAgent',
     method: 'DELETE',
     path: '/organizations/:id/agents/:activationId',
     summary: 'Deactivate an activation (its organization\'s admins or its parent\'s)',
@@ -530,6 +603,7 @@ export const agentsEndpoints = {
     responses: { 200: activationResponseSchema },
   }),
   usage: endpoint({
+    operationId: 'getUsageSummary',
     method: 'GET',
     path: '/organizations/:id/usage',
     summary: "An organization's usage over the last 7 or 30 days: by agent and by day",
@@ -541,6 +615,7 @@ export const agentsEndpoints = {
     responses: { 200: usageSummarySchema },
   }),
   setLowBalanceThreshold: endpoint({
+    operationId: 'setLowBalanceThreshold',
     method: 'PUT',
     path: '/organizations/:id/low-balance-threshold',
     summary: 'Set the balance below which the organization\'s admins are alerted (its admins)',
@@ -555,6 +630,7 @@ export const agentsEndpoints = {
 
 export const apiKeysEndpoints = {
   list: endpoint({
+    operationId: 'listApiKeys',
     method: 'GET',
     path: '/organizations/:id/api-keys',
     summary: "The organization's API keys: name, prefix, scopes, creator, created and last used (its admins)",
@@ -565,6 +641,7 @@ export const apiKeysEndpoints = {
     responses: { 200: apiKeyListSchema },
   }),
   create: endpoint({
+    operationId: 'createApiKey',
     method: 'POST',
     path: '/organizations/:id/api-keys',
     summary: 'Make an API key; the secret is in this answer only (its admins)',
@@ -576,6 +653,7 @@ export const apiKeysEndpoints = {
     responses: { 201: createdApiKeySchema },
   }),
   revoke: endpoint({
+    operationId: 'revokeApiKey',
     method: 'DELETE',
     path: '/organizations/:id/api-keys/:keyId',
     summary: 'Revoke an API key: it stops at once (its admins)',
@@ -590,6 +668,7 @@ export const apiKeysEndpoints = {
 /** The machine API an agent runtime calls with an API key. */
 export const machineEndpoints = {
   reportUsage: endpoint({
+    operationId: 'recordUsageEvents',
     method: 'POST',
     path: '/v1/usage-events',
     summary:
@@ -602,6 +681,7 @@ export const machineEndpoints = {
     responses: { 200: usageBatchResultSchema },
   }),
   heartbeat: endpoint({
+    operationId: 'recordHeartbeat',
     method: 'POST',
     path: '/v1/heartbeats',
     summary: "Report an activation's status and health score",
@@ -610,8 +690,10 @@ export const machineEndpoints = {
     scope: 'agents:report',
     body: heartbeatSchema,
     responses: { 200: heartbeatResultSchema },
+    errors: [404],
   }),
   entitlement: endpoint({
+    operationId: 'getEntitlement',
     method: 'GET',
     path: '/v1/entitlements',
     summary: 'May this organization use this agent now (a live activation and a balance above zero), with the balance',

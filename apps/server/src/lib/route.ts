@@ -54,6 +54,7 @@ export function batchLimit(fields: readonly string[], max: number, message: stri
 export function schemaOf(endpoint: Endpoint): FastifySchema {
   const response = Object.fromEntries(Object.entries(endpoint.responses).filter(([, schema]) => schema !== null));
   return {
+    operationId: endpoint.operationId,
     tags: [...endpoint.tags],
     summary: endpoint.summary,
     ...(endpoint.permission && { description: `Requires the \`${endpoint.permission}\` permission.` }),
@@ -63,7 +64,6 @@ export function schemaOf(endpoint: Endpoint): FastifySchema {
     ...(endpoint.body && { body: endpoint.body }),
     ...(endpoint.headers && { headers: endpoint.headers }),
     ...(Object.keys(response).length > 0 && { response }),
-    ...(endpoint.auth === 'public' && { security: [] }),
   } as FastifySchema;
 }
 

@@ -1,0 +1,224 @@
+import { STATUS_CODES } from 'node:http';
+import type { SwaggerTransformObject } from '@fastify/swagger';
+import { z } from 'zod';
+import {
+  API,
+  ERROR_CODES,
+  MESSAGES,
+  errorBodySchema,
+  errorStatusesOf,
+  type Endpoint,
+  type ErrorBody,
+  type ErrorStatus,
+} from '@console/domain';
+import { UnavailableError } from '../lib/errors.ts';
+import { MACHINE_DESCRIPTION, MACHINE_EXAMPLES } from './machine.ts';
+
+/**
+ * The API document beyond what each route's schema gives: the servers, the security
+ * schemes and which operation takes which, every error answer with the one error shape,
+ * the tags with their descriptions, and the machine API's examples. Everything here is
+ * derived from the endpoint contract, found by each operation's operationId.
+ */
+
+type Json = Record<string, any>;
+
+const endpoints = new Map<string, Endpoint>(
+  Object.values(API)
+    .flatMap((group) => Object.values(group) as Endpoint[])
+    .map((endpoint) => [endpoint.operationId, endpoint]),
+);
+
+/** The security scheme of each kind of authenticated route. */
+const SCHEME_OF = { session: 'session', key: 'apiKey' } as const;
+
+const SECURITY_SCHEMES = {
+  [SCHEME_OF.session]: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'The access token of a signed-in person, from `POST /api/auth/sign-in` or `POST /api/auth/refresh`. Every route but the machine API.',
+  },
+  [SCHEME_OF.key]: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'API key (oc_...)',
+    description: "An agent runtime's API key (`oc_...`), made by its organization's admins. The machine API under `/api/v1` only.",
+  },
+};
+
+const TAGS: { name: string; description: string }[] = [
+  { name: 'ops', description: 'Liveness and the database state.' },
+  { name: 'auth', description: 'Sessions: sign in, refresh (a rotated httpOnly cookie), sign out, password reset and change.' },
+  { name: 'users', description: 'People of the organizations in scope: read in the whole subtree, managed in the own organization and its direct children.' },
+  { name: 'invitations', description: 'Invitations into an organization: created, mailed, resent, revoked, accepted by the invitee.' },
+  { name: 'organizations', description: 'The hierarchy of organizations: lists, the tree, create, edit, soft delete.' },
+  { name: 'billing', description: "An organization's activated agent limit, its capacity and its low-balance threshold." },
+  { name: 'credits', description: 'Credit allocations down the tree, house adjustments, usage imports and the ledger.' },
+  { name: 'dashboard', description: "Every dashboard figure of an organization." },
+  { name: 'debug', description: 'What a development install shows its house admins.' },
+  { name: 'agents', description: 'The agent catalog, activations per organization and their usage.' },
+  { name: 'api-keys', description: "An organization's API keys for its agent runtimes." },
+  { name: 'machine', description: MACHINE_DESCRIPTION },
+];
+
+/** The error answers by status: name, meaning and an example body. */
+const ERRORS: Record<ErrorStatus, { name: string; description: string; example: ErrorBody; retryAfter?: true }> = {
+  400: {
+    name: 'BadRequest',
+    description: 'Malformed or invalid: `fields` names each invalid field by its path (`events.0.units`).',
+    example: { error: { code: ERROR_CODES.validation, message: 'Invalid UUID', fields: { organization_id: 'Invalid UUID' } } },
+  },
+  401: {
+    name: 'Unauthorized',
+    description: 'No bearer, or one that is not valid here: expired, revoked, or of the other kind (a session on the machine API, an API key elsewhere).',
+    example: { error: { code: ERROR_CODES.unauthorized, message: MESSAGES.auth.userNotAuthenticated } },
+  },
+  403: {
+    name: 'Forbidden',
+    description: 'Not allowed: a missing permission or scope, or an organization (or one above it) that is suspended or inactive.',
+    example: { error: { code: ERROR_CODES.forbidden, message: MESSAGES.generic.forbidden } },
+  },
+  404: {
+    name: 'NotFound',
+    description: "Absent, or outside the caller's scope: the two are never told apart.",
+    example: { error: { code: ERROR_CODES.notFound, message: MESSAGES.generic.notFound } },
+  },
+  409: {
+    name: 'Conflict',
+    description: 'In conflict with the current state (a duplicate, an Idempotency-Key reused for another request, a concurrent change).',
+    example: { error: { code: ERROR_CODES.conflict, message: MESSAGES.generic.concurrentChange } },
+  },
+  410: {
+    name: 'Gone',
+    description: 'The invitation was used, revoked, or has expired.',
+    example: { error: { code: 'invitation_expired', message: MESSAGES.invitations.expired } },
+  },
+  413: {
+    name: 'PayloadTooLarge',
+    description: "The body is over the route's size limit, or a batch over its number of items.",
+    example: { error: { code: ERROR_CODES.badRequest, message: 'Request body is too large' } },
+  },
+  422: {
+    name: 'UnprocessableEntity',
+    description: 'A rule of the domain is broken; `code` names the rule.',
+    example: { error: { code: ERROR_CODES.rule, message: MESSAGES.organizations.deleteHasChildren } },
+  },
+  429: {
+    name: 'TooManyRequests',
+    description: 'Too many requests: try again after `Retry-After` seconds.',
+    example: { error: { code: ERROR_CODES.rateLimited, message: MESSAGES.auth.tooManyAttempts } },
+    retryAfter: true,
+  },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'The database is unreachable or the server is stopping: try again shortly.',
+    example: { error: { code: ERROR_CODES.unavailable, message: new UnavailableError().message } },
+  },
+};
+
+const ERROR_SCHEMA = 'Error';
+
+function errorComponents(): { schemas: Json; responses: Json } {
+  const schema = z.toJSONSchema(errorBodySchema, { target: 'openapi-3.0' }) as Json;
+  delete schema.$schema;
+  const responses = Object.fromEntries(
+    Object.values(ERRORS).map(({ name, description, example, retryAfter }) => [
+      name,
+      {
+        description,
+        ...(retryAfter && { headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } } }),
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, example } },
+      },
+    ]),
+  );
+  return { schemas: { [ERROR_SCHEMA]: schema }, responses };
+}
+
+/**
+ * OpenAPI 3.0 reads `nullable` only beside a `type`; zod's union with null gives it beside
+ * `anyOf` or `oneOf` instead. The null is moved into the branches (the first one of a
+ * `oneOf`, so that null still matches exactly one), and a nullable enum lists null.
+ */
+function fixNullable(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(fixNullable);
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Json;
+  if (schema.nullable === true && schema.type === undefined && (schema.anyOf || schema.oneOf)) {
+    const branches: Json[] = schema.anyOf ?? schema.oneOf;
+    for (const branch of schema.anyOf ? branches : branches.slice(0, 1)) branch.nullable = true;
+    delete schema.nullable;
+  }
+  // A nullable enum admits null only when the enum lists it.
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum.push(null);
+  Object.values(schema).forEach(fixNullable);
+}
+
+/** The success answers without a JSON body: 204, or a file of the endpoint's media type. */
+function bodilessResponses(endpoint: Endpoint, responses: Json): void {
+  const bodiless = Object.entries(endpoint.responses).filter(([, schema]) => schema === null);
+  if (bodiless.length === 0) return;
+  // Fastify documents a route without response schemas as one 200 "Default Response".
+  if (!(200 in endpoint.responses)) delete responses[200];
+  for (const [status] of bodiless) {
+    responses[status] = {
+      description: STATUS_CODES[Number(status)],
+      ...(endpoint.produces && { content: { [endpoint.produces]: { schema: { type: 'string' } } } }),
+    };
+  }
+}
+
+function describeOperation(method: string, path: string, operation: Json): void {
+  const endpoint = endpoints.get(operation.operationId);
+  if (!endpoint) throw new Error(`${method.toUpperCase()} ${path} has no endpoint in the contract`);
+  operation.security = endpoint.auth === 'public' ? [] : [{ [SCHEME_OF[endpoint.auth]]: [] }];
+  const responses: Json = operation.responses;
+  bodilessResponses(endpoint, responses);
+  for (const [status, response] of Object.entries(responses)) {
+    if (response.description === 'Default Response') response.description = STATUS_CODES[Number(status)];
+  }
+  for (const status of errorStatusesOf(endpoint)) responses[status] = { $ref: `#/components/responses/${ERRORS[status].name}` };
+
+  const examples = MACHINE_EXAMPLES[endpoint.operationId];
+  if (examples?.request) operation.requestBody.content['application/json'].example = examples.request;
+  if (examples) {
+    const success = Object.keys(endpoint.responses).find((status) => status.startsWith('2'))!;
+    responses[success].content['application/json'].examples = examples.responses;
+  }
+}
+
+/**
+ * The swagger plugin's `openapi` option: the document's frame. Paths come from the routes;
+ * `completeDocument` fills in the rest.
+ */
+export function openApiFrame(appUrl: string) {
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Organization Console API',
+      version: '1.0.0',
+      description:
+        'The API of the organization console: every route of the console under `/api`, and the machine API for agent runtimes under `/api/v1` (tag `machine`). Errors always have one shape, `{ "error": { "code", "message", "fields"? } }`.',
+    },
+    servers: [{ url: appUrl, description: 'This installation (APP_URL)' }],
+  };
+}
+
+/** The swagger plugin's `transformObject`: the frame and the routes' paths made a complete document. */
+export const completeDocument: SwaggerTransformObject = (input) => {
+  if (!('openapiObject' in input)) throw new Error('The API document is OpenAPI 3');
+  const document: Json = structuredClone(input.openapiObject);
+  for (const [path, item] of Object.entries(document.paths as Json)) {
+    for (const [method, operation] of Object.entries(item as Json)) describeOperation(method, path, operation);
+  }
+  const errors = errorComponents();
+  document.components = {
+    ...document.components,
+    securitySchemes: SECURITY_SCHEMES,
+    schemas: { ...document.components?.schemas, ...errors.schemas },
+    responses: errors.responses,
+  };
+  document.tags = TAGS;
+  fixNullable(document);
+  return document;
+};

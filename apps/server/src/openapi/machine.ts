@@ -1,0 +1,122 @@
+import {
+  MESSAGES,
+  USAGE_WINDOW,
+  machineEndpoints,
+  type Entitlement,
+  type HeartbeatInput,
+  type UsageBatchInput,
+  type UsageBatchResult,
+  type UsageEventResult,
+  type UsageRejection,
+} from '@console/domain';
+
+/**
+ * What an agent runtime team reads of the machine API: the rules of retrying and the
+ * examples of each route, in the API document under the `machine` tag.
+ */
+
+const m = MESSAGES.usage;
+const megabytes = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
+
+/** The tag's description: how to call the machine API and retry safely. */
+export const MACHINE_DESCRIPTION = [
+  'The machine API an agent runtime calls with an API key (`Authorization: Bearer oc_...`), made by the admins of its organization. Each route takes a key holding its scope; a key acts for its own organization and those below it.',
+  '',
+  '**Retrying is safe.** Every usage event carries the runtime\'s own `id`, and an event is recorded at most once per `id` and organization. Send a batch again whenever its answer did not arrive (a timeout, a dropped connection, a 429 or a 503): an event already recorded answers `duplicate` with its first outcome (`credits_charged` is what it took then) and charges nothing again. A rejected event is not stored, so the same event sent again is decided afresh: once the organization is funded or the agent activated, it may be accepted. A batch is recorded whole or not at all; an error answer recorded nothing.',
+  '',
+  `**Limits.** A batch holds 1 to ${USAGE_WINDOW.batchMax.toLocaleString('en-US')} events and at most ${megabytes(machineEndpoints.reportUsage.bodyLimit)}; a larger one is refused whole with 413. \`occurred_at\` may be at most ${USAGE_WINDOW.futureSeconds / 60} minutes ahead of the server's clock and at most ${USAGE_WINDOW.pastDays} days behind; outside that window the event is rejected as \`invalid\`. An event is charged at its agent's price in force when it occurred.`,
+  '',
+  '**Outcomes.** The answer lists every event in the batch\'s order: `accepted` with the credits it took, `duplicate` (recorded before; nothing charged again), or `rejected` with a `reason`:',
+  '- `out_of_reach`: the organization is not the key\'s own nor one below it, or it was deleted;',
+  '- `organization_not_active`: the organization, or one above it, is suspended or inactive;',
+  '- `unknown_agent`: no agent type has that code;',
+  '- `agent_not_active`: the organization has no live activation of that agent;',
+  '- `insufficient_credits`: the event costs more than the balance;',
+  '- `invalid`: `occurred_at` is outside the window, the agent had no price then, or the `id` already names another entry of the organization\'s ledger.',
+].join('\n');
+
+const ORGANIZATION = '5f0c2a4e-8b1d-4c3a-9e7f-2d6b1a0c9e84';
+const event = (id: string, agent = 'support-assistant') => ({
+  id,
+  organization_id: ORGANIZATION,
+  agent,
+  units: 3,
+  occurred_at: '2026-01-31T12:00:00Z',
+});
+
+export const BATCH_EXAMPLE: UsageBatchInput = {
+  events: [
+    { ...event('run-7f3a-0001'), metadata: { conversation: 'c-1842', model: 'small' } },
+    { ...event('run-7f3a-0002'), units: '12.5', occurred_at: '2026-01-31T12:00:05+01:00' },
+  ],
+};
+
+const accepted: UsageEventResult = { id: 'run-7f3a-0001', status: 'accepted', credits_charged: '0.75', reason: null, message: null };
+const rejected = (reason: UsageRejection, message: string): UsageEventResult => ({
+  id: 'run-7f3a-0002',
+  status: 'rejected',
+  credits_charged: null,
+  reason,
+  message,
+});
+
+const REJECTIONS: Record<UsageRejection, { summary: string; result: UsageEventResult }> = {
+  out_of_reach: { summary: 'Rejected: organization out of reach', result: rejected('out_of_reach', m.outOfReach) },
+  organization_not_active: { summary: 'Rejected: organization not active', result: rejected('organization_not_active', m.organizationNotActive) },
+  unknown_agent: { summary: 'Rejected: unknown agent', result: rejected('unknown_agent', m.unknownAgent('support-asistant')) },
+  agent_not_active: { summary: 'Rejected: agent not activated', result: rejected('agent_not_active', m.agentNotActive('support-assistant')) },
+  insufficient_credits: { summary: 'Rejected: insufficient credits', result: rejected('insufficient_credits', m.insufficient('0.40', '3.13')) },
+  invalid: { summary: 'Rejected: occurred_at too far in the past', result: rejected('invalid', m.behind(USAGE_WINDOW.pastDays)) },
+};
+
+const batchOf = (results: UsageEventResult[]): UsageBatchResult => ({
+  results,
+  accepted: results.filter((r) => r.status === 'accepted').length,
+  duplicates: results.filter((r) => r.status === 'duplicate').length,
+  rejected: results.filter((r) => r.status === 'rejected').length,
+});
+
+/** The answers of a batch: one per outcome and per reason of rejection, and a mixed batch. */
+export const BATCH_RESULT_EXAMPLES: Record<string, { summary: string; value: UsageBatchResult }> = {
+  accepted: { summary: 'Accepted, with the credits charged', value: batchOf([accepted]) },
+  duplicate: {
+    summary: 'Duplicate: sent again, answered with its first outcome, nothing charged again',
+    value: batchOf([{ ...accepted, status: 'duplicate' }]),
+  },
+  ...Object.fromEntries(Object.entries(REJECTIONS).map(([reason, { summary, result }]) => [`rejected_${reason}`, { summary, value: batchOf([result]) }])),
+  mixed: {
+    summary: 'A batch: one accepted, one duplicate, one rejected',
+    value: batchOf([accepted, { ...accepted, id: 'run-7f3a-0000', status: 'duplicate', credits_charged: '1.20' }, REJECTIONS.insufficient_credits.result]),
+  },
+};
+
+export const HEARTBEAT_EXAMPLE: HeartbeatInput = { organization_id: ORGANIZATION, agent: 'support-assistant', status: 'active', health_score: 97 };
+
+export const HEARTBEAT_RESULT_EXAMPLE = {
+  activation_id: '0b9d6f3e-2c41-4a8e-b7d5-6e1f9a3c2b70',
+  status: 'active',
+  health_score: 97,
+  last_active_at: '2026-01-31T12:00:07.412Z',
+} as const;
+
+export const ENTITLEMENT_EXAMPLES: Record<string, { summary: string; value: Entitlement }> = {
+  allowed: { summary: 'Allowed', value: { allowed: true, reason: null, balance: '1250.00', activation_status: 'active' } },
+  insufficient_credits: {
+    summary: 'Not allowed: the balance is zero',
+    value: { allowed: false, reason: 'insufficient_credits', balance: '0.00', activation_status: 'active' },
+  },
+  agent_not_active: {
+    summary: 'Not allowed: no live activation',
+    value: { allowed: false, reason: 'agent_not_active', balance: '1250.00', activation_status: null },
+  },
+};
+
+/** The examples of each machine operation, by operationId: a request body, and success answers by name. */
+export const MACHINE_EXAMPLES: Record<string, { request?: unknown; responses: Record<string, { summary: string; value: unknown }> }> = {
+  [machineEndpoints.reportUsage.operationId]: { request: BATCH_EXAMPLE, responses: BATCH_RESULT_EXAMPLES },
+  [machineEndpoints.heartbeat.operationId]: {
+    request: HEARTBEAT_EXAMPLE,
+    responses: { active: { summary: 'Recorded', value: HEARTBEAT_RESULT_EXAMPLE } },
+  },
+  [machineEndpoints.entitlement.operationId]: { responses: ENTITLEMENT_EXAMPLES },
+};
