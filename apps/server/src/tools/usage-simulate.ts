@@ -4,14 +4,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
+import { createApiClient } from '@console/api-client';
 import {
   USAGE_WINDOW,
   errorBodySchema,
   machineEndpoints,
   pathOf,
-  queryStringOf,
   type ActivationStatus,
   type Endpoint,
+  type HeartbeatInput,
+  type UsageBatchInput,
   type UsageEventInput,
 } from '@console/domain';
 
@@ -21,8 +23,9 @@ import {
  * each one it may use (keeping the status it has), then sends batches of usage events with
  * ids of its own (a re-run never charges twice; `--replay` sends the last run's events again
  * to show them answered as duplicates), and prints each batch's outcomes, the balances
- * before and after, and the credits charged. Every answer is checked against the API's
- * schemas; a network or HTTP failure stops it with a message.
+ * before and after, and the credits charged. It calls the API through the client generated
+ * from the API document, and checks every answer against the API's schemas; a network or
+ * HTTP failure stops it with a message.
  */
 
 export const SIMULATE_USAGE = `Usage: npm run usage:simulate -- --key oc_... --org <id>[,<id>...] --agent <code>[,<code>...] [options]
@@ -142,36 +145,40 @@ export function parseSimulateArgs(argv: string[], env: Record<string, string | u
 
 type Schema = z.ZodType;
 
+/** What the generated client answers: the parsed body of a success or of an error, and the response. */
+type Answer = { data?: unknown; error?: unknown; response: Response };
+
+/**
+ * The machine routes through the client generated from the API document. A network failure
+ * or an answer other than 200 stops the run with a message; every answer is also checked
+ * against the contract's schema, so an answer that is not the API's stops it too.
+ */
 function client(options: Pick<SimulateOptions, 'url' | 'key'>) {
-  return async function call<S extends Schema>(endpoint: Endpoint, schema: S, request: { query?: Record<string, string>; body?: unknown }): Promise<z.output<S>> {
-    const path = pathOf(endpoint) + queryStringOf(request.query);
-    const where = `${endpoint.method} ${path.split('?')[0]}`;
-    let response: Response;
+  const api = createApiClient({ baseUrl: options.url, bearer: options.key });
+  async function call<S extends Schema>(endpoint: Endpoint, schema: S, send: () => Promise<Answer>): Promise<z.output<S>> {
+    const where = `${endpoint.method} ${pathOf(endpoint)}`;
+    let answer: Answer;
     try {
-      response = await fetch(options.url + path, {
-        method: endpoint.method,
-        headers: { authorization: `Bearer ${options.key}`, ...(request.body !== undefined && { 'content-type': 'application/json' }) },
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      });
+      answer = await send();
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new SimulateError(`Cannot reach ${options.url} (${where}): ${cause?.code ?? cause?.message ?? String(error)}. Is the server running?`);
     }
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = text;
+    if (answer.response.status !== 200) {
+      const failure = errorBodySchema.safeParse(answer.error);
+      const why = failure.success ? `${failure.data.error.code}: ${failure.data.error.message}` : String(typeof answer.error === 'string' ? answer.error : JSON.stringify(answer.error)).slice(0, 200);
+      throw new SimulateError(`${where} answered HTTP ${answer.response.status} (${why}).`);
     }
-    if (response.status !== 200) {
-      const failure = errorBodySchema.safeParse(body);
-      const why = failure.success ? `${failure.data.error.code}: ${failure.data.error.message}` : text.slice(0, 200);
-      throw new SimulateError(`${where} answered HTTP ${response.status} (${why}).`);
-    }
-    const parsed = schema.safeParse(body);
+    const parsed = schema.safeParse(answer.data);
     if (!parsed.success) throw new SimulateError(`${where} answered something that is not the API's answer: ${parsed.error.message}`);
     return parsed.data;
+  }
+  const { entitlement, heartbeat, reportUsage } = machineEndpoints;
+  return {
+    entitlement: (query: { organization_id: string; agent: string }) =>
+      call(entitlement, entitlement.responses[200], () => api.GET('/api/v1/entitlements', { params: { query } })),
+    heartbeat: (body: HeartbeatInput) => call(heartbeat, heartbeat.responses[200], () => api.POST('/api/v1/heartbeats', { body })),
+    reportUsage: (body: UsageBatchInput) => call(reportUsage, reportUsage.responses[200], () => api.POST('/api/v1/usage-events', { body })),
   };
 }
 
@@ -203,9 +210,8 @@ function writeState(file: string, state: State) {
 
 /** The run: entitlements, heartbeats, batches, balances. `print` receives each line of the report. */
 export async function simulateUsage(options: SimulateOptions, print: (line: string) => void): Promise<SimulateResult> {
-  const call = client(options);
-  const entitlement = (organization_id: string, agent: string) =>
-    call(machineEndpoints.entitlement, machineEndpoints.entitlement.responses[200], { query: { organization_id, agent } });
+  const api = client(options);
+  const entitlement = (organization_id: string, agent: string) => api.entitlement({ organization_id, agent });
 
   const replayed = options.replay ? readState(options.stateFile) : null;
   const pairs = replayed
@@ -224,9 +230,7 @@ export async function simulateUsage(options: SimulateOptions, print: (line: stri
 
   if (options.heartbeat) {
     for (const pair of usable) {
-      const beat = await call(machineEndpoints.heartbeat, machineEndpoints.heartbeat.responses[200], {
-        body: { organization_id: pair.organization_id, agent: pair.agent, status: pair.status },
-      });
+      const beat = await api.heartbeat({ organization_id: pair.organization_id, agent: pair.agent, status: pair.status });
       print(`Heartbeat ${pair.organization_id} ${pair.agent}: ${beat.status}, health ${beat.health_score ?? 'unknown'}, last active ${beat.last_active_at}`);
     }
   }
@@ -269,7 +273,7 @@ export async function simulateUsage(options: SimulateOptions, print: (line: stri
   for (let index = 0; index < batchCount; index++) {
     if (index > 0 && options.intervalMs > 0) await sleep(options.intervalMs);
     const events = makeBatch(index);
-    const result = await call(machineEndpoints.reportUsage, machineEndpoints.reportUsage.responses[200], { body: { events } });
+    const result = await api.reportUsage({ events });
     if (result.results.length !== events.length) throw new SimulateError(`The API answered ${result.results.length} outcomes for ${events.length} events.`);
     let charged = 0n;
     const reasons: BatchSummary['reasons'] = {};
