@@ -29,7 +29,7 @@ import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
-import { completeDocument, openApiFrame } from './openapi/document.ts';
+import { completeDocument, machineDocument, openApiFrame } from './openapi/document.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
@@ -215,6 +215,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transformObject: completeDocument,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  // The machine API alone, for agent runtime teams.
+  app.get('/api/docs/machine.json', { schema: { hide: true } }, async () => machineDocument(app.swagger()));
 
   await app.register(
     async (api) => {

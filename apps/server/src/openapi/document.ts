@@ -222,3 +222,46 @@ export const completeDocument: SwaggerTransformObject = (input) => {
   fixNullable(document);
   return document;
 };
+
+/** Every `#/components/<kind>/<name>` that a part of a document refers to, directly or through another. */
+function referencedComponents(document: Json, start: unknown): Set<string> {
+  const found = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    const ref = (node as Json).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/components/') && !found.has(ref)) {
+      found.add(ref);
+      const [kind, name] = ref.slice('#/components/'.length).split('/');
+      visit(document.components?.[kind!]?.[name!]);
+    }
+    Object.values(node).forEach(visit);
+  };
+  visit(start);
+  return found;
+}
+
+/**
+ * The machine API alone, for an agent runtime team: its paths, the API key scheme, the
+ * components they use and its tag, from the whole document.
+ */
+export function machineDocument(document: Json): Json {
+  const tag = TAGS.find((t) => t.name === 'machine')!;
+  const paths = Object.fromEntries(
+    Object.entries(document.paths as Json).filter(([, item]) => Object.values(item as Json).every((operation: Json) => operation.tags?.includes(tag.name))),
+  );
+  const used = referencedComponents(document, paths);
+  const components: Json = { securitySchemes: { [SCHEME_OF.key]: SECURITY_SCHEMES[SCHEME_OF.key] } };
+  for (const ref of used) {
+    const [kind, name] = ref.slice('#/components/'.length).split('/') as [string, string];
+    (components[kind] ??= {})[name] = document.components[kind][name];
+  }
+  return {
+    openapi: document.openapi,
+    info: { ...document.info, title: `${document.info.title}: machine API`, description: tag.description },
+    servers: document.servers,
+    paths,
+    components,
+    tags: [tag],
+  };
+}

@@ -8,7 +8,8 @@ import { insertOrg } from '../test/fixtures.ts';
 import { useWorld } from '../test/harness.ts';
 import { activate, fund, insertAgentType, insertApiKey } from '../modules/usage/test-support.ts';
 import { servedDocument } from './build.ts';
-import { DOCUMENT_FILE, TYPES_FILE, documentText, typesText } from './generate.ts';
+import { machineDocument } from './document.ts';
+import { DOCUMENT_FILE, MACHINE_DOCUMENT_FILE, TYPES_FILE, documentText, typesText } from './generate.ts';
 import { BATCH_EXAMPLE, BATCH_RESULT_EXAMPLES, ENTITLEMENT_EXAMPLES, HEARTBEAT_EXAMPLE, HEARTBEAT_RESULT_EXAMPLE } from './machine.ts';
 
 /**
@@ -27,6 +28,7 @@ describe('the committed API document and client types', () => {
     const document = await servedDocument();
     expect(readFileSync(DOCUMENT_FILE, 'utf8'), `packages/api-client/openapi.json ${REGENERATE}`).toBe(documentText(document));
     expect(readFileSync(TYPES_FILE, 'utf8'), `packages/api-client/src/schema.ts ${REGENERATE}`).toBe(await typesText(document));
+    expect(readFileSync(MACHINE_DOCUMENT_FILE, 'utf8'), `packages/api-client/machine.json ${REGENERATE}`).toBe(documentText(machineDocument(document)));
   });
 
   it('are what a running app serves at /api/docs/json, but for its own APP_URL', async () => {
@@ -34,6 +36,16 @@ describe('the committed API document and client types', () => {
     expect(served.status).toBe(200);
     expect(served.body.servers).toEqual([{ url: 'http://console.test', description: expect.any(String) }]);
     expect({ ...served.body, servers: null }).toEqual({ ...committedDocument(), servers: null });
+  });
+
+  it('serves the machine API alone at /api/docs/machine.json: its three routes, the API key scheme, the retry rules', async () => {
+    const served = await w.t.request('GET', '/api/docs/machine.json');
+    expect(served.status).toBe(200);
+    const committed = JSON.parse(readFileSync(MACHINE_DOCUMENT_FILE, 'utf8'));
+    expect({ ...served.body, servers: null }).toEqual({ ...committed, servers: null });
+    expect(Object.keys(committed.paths)).toEqual(['/api/v1/usage-events', '/api/v1/heartbeats', '/api/v1/entitlements']);
+    expect(Object.keys(committed.components.securitySchemes)).toEqual(['apiKey']);
+    expect(committed.info.description).toContain('duplicate');
   });
 
   it('has machine examples the contract accepts', () => {
