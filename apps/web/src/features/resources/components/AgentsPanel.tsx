@@ -47,10 +47,13 @@ function DeactivateButton({ organizationId, activation }: { organizationId: stri
         confirmLabel={a.deactivate}
         destructive
         onConfirm={() =>
-          deactivate.mutate(activation.id, {
-            onSuccess: () => toast.success(a.deactivated(name)),
-            onError: (error) => toast.error(a.deactivateFailed, { description: error.message }),
-          })
+          // The refetch that follows removes this row, and with it this button, often before the
+          // mutation settles; callbacks given to mutate() would then never run, so the toast
+          // follows the promise, which settles either way.
+          void deactivate.mutateAsync(activation.id).then(
+            () => toast.success(a.deactivated(name)),
+            (error: Error) => toast.error(a.deactivateFailed, { description: error.message }),
+          )
         }
       />
     </>

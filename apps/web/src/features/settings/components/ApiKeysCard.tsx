@@ -35,10 +35,13 @@ function RevokeButton({ organizationId, apiKey }: { organizationId: string; apiK
         confirmLabel={k.revoke}
         destructive
         onConfirm={() =>
-          revoke.mutate(apiKey.id, {
-            onSuccess: () => toast.success(k.revoked(apiKey.name)),
-            onError: (error) => toast.error(k.revokeFailed, { description: error.message }),
-          })
+          // The refetch that follows replaces this button with the Revoked badge, possibly before the
+          // mutation settles; callbacks given to mutate() would then never run, so the toast
+          // follows the promise, which settles either way.
+          void revoke.mutateAsync(apiKey.id).then(
+            () => toast.success(k.revoked(apiKey.name)),
+            (error: Error) => toast.error(k.revokeFailed, { description: error.message }),
+          )
         }
       />
     </>
