@@ -146,9 +146,9 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
     await hasText(agentsHeading, `${a.agentsTitle}${b.agentsUsed(used, 4)}${badge}`);
     await page.getByRole('table', { name: a.agentsTitle }).getByRole('row').filter({ hasText: name }).waitFor();
   }
-  // At the limit: Activate is disabled, and the Critical advice is shown in its place.
+  // At the limit: Activate is disabled, and a note says the limit is reached, with the Critical advice.
   expect(await activateButton.isDisabled()).toBe(true);
-  await page.getByRole('note').filter({ hasText: b.adviceCritical }).waitFor();
+  await page.getByRole('note').filter({ hasText: MESSAGES.agents.limitReached(4, 4) }).filter({ hasText: b.adviceCritical }).waitFor();
 
   // 2c. The parent admin sees the tenant's Agent Limit Status at Critical, and may not lower the limit below 4 active.
   await parent.reload();

@@ -142,7 +142,7 @@ export function AgentsPanel({ organization }: { organization: OrganizationDetail
       <CardContent className="space-y-4">
         {mayManage && atLimit && (
           <p className="text-sm text-destructive" role="note">
-            {b.adviceCritical}
+            <span>{MESSAGES.agents.limitReached(active, limit)}</span> <span>{b.adviceCritical}</span>
           </p>
         )}
         {activations.length === 0 ? (

@@ -225,6 +225,7 @@ describe('resources: agents', { timeout: 30_000 }, () => {
     const panel = await agentsTab();
     expect(await within(panel).findByRole('button', { name: a.activate })).toBeDisabled();
     expect(within(panel).getByText(m.adviceCritical)).toBeInTheDocument();
+    expect(within(panel).getByText(MESSAGES.agents.limitReached(2, 2))).toBeInTheDocument();
     expect(within(panel).getByText(m.badgeCritical)).toBeInTheDocument();
   });
 
