@@ -1,0 +1,91 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { useWorld, type ApiResponse } from '../test/harness.ts';
+import { reconcile } from '../modules/credits/reconcile.ts';
+
+/**
+ * Lock order between two kinds of request that lock the same two balance rows: an
+ * allocation from a parent P to its child C (which locks P's and C's rows) and a change of
+ * C's activated agent limit (which locks C's and P's rows). Both must take them in id
+ * order; were either to take them in another order, the two would wait on each other in a
+ * cycle whenever C's id sorts before P's (or after, for the other), and PostgreSQL would
+ * roll one back as a deadlock (40P01, answered 409). So the pairs here cover both id orders.
+ *
+ * On PostgreSQL the requests of a round run truly concurrently (a pool of ten connections),
+ * so this is the proof; PGlite runs one statement at a time, so there the same test only
+ * checks the arithmetic.
+ */
+const onPostgres = Boolean(inject('pgServerUrl'));
+const mode = onPostgres ? 'PostgreSQL: truly concurrent, proves the lock order' : 'PGlite: serialized, arithmetic only, proves no lock order';
+const w = useWorld();
+const db = () => w.t.database.db;
+
+const describeAnswer = (r: ApiResponse) => `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
+
+async function balance(orgId: string) {
+  const row = await db().selectFrom('organization_billing_settings').select('credit_balance').where('organization_id', '=', orgId).executeTakeFirstOrThrow();
+  return Number(row.credit_balance);
+}
+
+/** Parent → child pairs, at least two whose child's id sorts before the parent's and two after. */
+const pairs: { parent: 'A1'; child: string; childFirst: boolean }[] = [];
+
+beforeAll(async () => {
+  const house = await w.as('H.admin');
+  const post = async (who: string, path: string, body: unknown, method = 'POST') => {
+    const response = await w.t.request(method, path, body, { token: await w.as(who) });
+    expect(response.status, describeAnswer(response)).toBeLessThan(300);
+    return response.body;
+  };
+  await post('H.admin', '/api/credits/adjustments', { direction: 'increase', amount: '100000', reason: 'lock order' });
+  await post('H.admin', '/api/credits/allocations', { from_org_id: w.id('H'), to_org_id: w.id('SA1'), amount: '50000' });
+  await post('SA1.admin', '/api/credits/allocations', { from_org_id: w.id('SA1'), to_org_id: w.id('A1'), amount: '20000' });
+  // Agent capacity down to A1, so A1's admins can set its children's limits.
+  await w.t.request('PUT', `/api/organizations/${w.id('H')}/agent-limit`, { activated_agent_limit: 1000 }, { token: house });
+  await post('H.admin', `/api/organizations/${w.id('SA1')}/agent-limit`, { activated_agent_limit: 500 }, 'PUT');
+  await post('SA1.admin', `/api/organizations/${w.id('A1')}/agent-limit`, { activated_agent_limit: 100 }, 'PUT');
+  const parent = w.id('A1');
+  const before = () => pairs.filter((p) => p.childFirst).length;
+  const after = () => pairs.filter((p) => !p.childFirst).length;
+  for (let i = 0; i < 40 && (before() < 2 || after() < 2); i++) {
+    const created = await post('A1.admin', '/api/organizations', { name: `Lock Child ${i}`, org_type: 'tenant' });
+    const child: string = created.organization.id;
+    const childFirst = child < parent;
+    if ((childFirst && before() < 2) || (!childFirst && after() < 2)) pairs.push({ parent: 'A1', child, childFirst });
+  }
+  expect([before(), after()]).toEqual([2, 2]);
+});
+
+describe(`allocations P → C and limit changes on C sent together (${mode})`, () => {
+  it('never a 5xx, never a deadlock (409), every allocation lands, and the books reconcile; child ids before and after the parent', async () => {
+    const token = await w.as('A1.admin');
+    const rounds = onPostgres ? 12 : 2;
+    const failures: string[] = [];
+    const tally = { allocations: 0, limits: 0 };
+    const expected = new Map(pairs.map((p) => [p.child, 0]));
+    for (let round = 0; round < rounds; round++) {
+      const calls: (() => Promise<ApiResponse>)[] = [];
+      for (const { child } of pairs) {
+        for (let i = 0; i < 4; i++) {
+          const allocate = () => w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id('A1'), to_org_id: child, amount: '1.00' }, { token });
+          // Each child's limit stays within A1's capacity of 100 whatever the others hold.
+          const limit = () => w.t.request('PUT', `/api/organizations/${child}/agent-limit`, { activated_agent_limit: (round + i) % 20 }, { token });
+          // Alternate which kind leaves first, so both orders meet.
+          calls.push(...((round + i) % 2 ? [allocate, limit] : [limit, allocate]));
+        }
+      }
+      const answers = await Promise.all(calls.map((call) => call()));
+      for (const r of answers) {
+        if (r.status === 200 && r.body?.transaction_id) tally.allocations++;
+        else if (r.status === 200) tally.limits++;
+        else failures.push(`round ${round}: ${describeAnswer(r)}`);
+      }
+      for (const { child } of pairs) expected.set(child, expected.get(child)! + 4);
+    }
+    console.log(`allocations vs limit changes (${mode}): ${rounds} rounds, ${tally.allocations} allocations, ${tally.limits} limit changes`);
+    expect(failures).toEqual([]);
+    expect(tally).toEqual({ allocations: rounds * pairs.length * 4, limits: rounds * pairs.length * 4 });
+    for (const { child } of pairs) expect(await balance(child)).toBe(expected.get(child));
+    expect(await balance(w.id('A1'))).toBe(20000 - rounds * pairs.length * 4);
+    expect(await reconcile(db())).toMatchObject({ ok: true });
+  }, 240_000);
+});
