@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
@@ -7,6 +7,11 @@ import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 const w = useWorld();
 const as = (who: string) => w.as(who);
 const id = (key: Parameters<typeof w.id>[0]) => w.id(key);
+/**
+ * Where the concurrency test below proves the locks: on PostgreSQL its requests run truly
+ * concurrently; PGlite runs one statement at a time, so there it checks the arithmetic only.
+ */
+const concurrency = inject('pgServerUrl') ? 'PostgreSQL: truly concurrent, proves the locks' : 'PGlite: serialized, arithmetic only';
 
 const setLimit = async (who: string, orgId: string, limit: unknown) =>
   w.t.request('PUT', `/api/organizations/${orgId}/agent-limit`, { activated_agent_limit: limit }, { token: await as(who) });
@@ -81,7 +86,7 @@ describe('agent limits', () => {
     expect((await w.t.request('GET', `/api/organizations/${id('H')}/billing`, undefined, { token: await as('SA1.admin') })).status).toBe(404);
   });
 
-  it('never overshoots under concurrent changes below one parent', async () => {
+  it(`never overshoots under concurrent changes below one parent (${concurrency})`, async () => {
     const parent = await insertOrg(w.t.database.db, { name: 'Contended', type: 'super_agency', parentId: id('H') });
     await w.t.database.db.updateTable('organization_billing_settings').set({ activated_agent_limit: 0 }).where('organization_id', '=', id('SA2')).execute();
     expect((await setLimit('H.admin', parent.id, 20)).status).toBe(200);

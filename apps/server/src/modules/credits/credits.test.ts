@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES, UNSTORABLE_TEXT } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
@@ -8,6 +8,11 @@ import { reconcile } from './reconcile.ts';
 
 const w = useWorld();
 const as = (who: string) => w.as(who);
+/**
+ * Where the concurrency tests below prove the locks: on PostgreSQL their requests run truly
+ * concurrently; PGlite runs one statement at a time, so there they check the arithmetic only.
+ */
+const concurrency = inject('pgServerUrl') ? 'PostgreSQL: truly concurrent, proves the locks' : 'PGlite: serialized, arithmetic only';
 const id = (key: Parameters<typeof w.id>[0]) => w.id(key);
 
 /** The agent the imports below meter: 1.0000 credit a unit, so a charge is its units. */
@@ -274,7 +279,7 @@ describe('the ledger', () => {
   });
 });
 
-describe('concurrent allocations', () => {
+describe(`concurrent allocations (${concurrency})`, () => {
   it('200 allocations to 10 children from a parent that affords 142: exactly those succeed', async () => {
     const parent = await insertOrg(w.t.database.db, { name: 'Busy Super', type: 'super_agency', parentId: id('H') });
     const children: { id: string }[] = [];
