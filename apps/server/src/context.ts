@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from './lib/mail.ts';
 import { createKeyAuthenticator } from './lib/key-auth.ts';
 import { createKeyUseCounter } from './lib/key-use.ts';
 import { createTokenService } from './lib/tokens.ts';
+import { createActivityService } from './modules/activity/activity.service.ts';
 import { createAgentsService } from './modules/agents/agents.service.ts';
 import { createApiKeysService } from './modules/agents/api-keys.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
@@ -63,6 +64,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const balanceAlerts = createBalanceAlertSender({ db, mailer, logger: log, appUrl: options.config.appUrl, pollMs: options.alertPollMs });
   const dashboard = createDashboardService({ db, organizations });
   const debug = createDebugService({ db });
+  const activity = createActivityService({ db, organizations });
   const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl });
   const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl });
   return {
@@ -82,6 +84,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     balanceAlerts,
     dashboard,
     debug,
+    activity,
     authenticate: createAuthenticator(db, tokens),
     authenticateKey: createKeyAuthenticator(db, keyUses),
     keyUses,

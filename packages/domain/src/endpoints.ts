@@ -45,6 +45,7 @@ import {
   usageImportSchema,
 } from './schemas/credits.ts';
 import { dashboardQuerySchema, dashboardSchema } from './schemas/dashboard.ts';
+import { activityExportQuerySchema, activityPageSchema, activityQuerySchema } from './schemas/activity.ts';
 import { outboxSchema } from './schemas/debug.ts';
 import {
   activateAgentSchema,
@@ -494,6 +495,34 @@ export const creditsEndpoints = {
   }),
 };
 
+export const activityEndpoints = {
+  list: endpoint({
+    operationId: 'listActivity',
+    method: 'GET',
+    path: '/activity',
+    summary: "Audit events of an organization in the caller's subtree (with its subtree by default), newest first, with a cursor",
+    tags: ['activity'],
+    auth: 'session',
+    permission: 'audit.view',
+    query: activityQuerySchema,
+    responses: { 200: activityPageSchema },
+    errors: [404],
+  }),
+  export: endpoint({
+    operationId: 'exportActivity',
+    method: 'GET',
+    path: '/activity/export',
+    summary: 'The same filtered audit events as CSV, streamed',
+    tags: ['activity'],
+    auth: 'session',
+    permission: 'audit.view',
+    query: activityExportQuerySchema,
+    responses: { 200: null },
+    errors: [404, 429],
+    produces: 'text/csv',
+  }),
+};
+
 export const dashboardEndpoints = {
   get: endpoint({
     operationId: 'getDashboard',
@@ -714,6 +743,7 @@ export const API = {
   organizations: organizationsEndpoints,
   billing: billingEndpoints,
   credits: creditsEndpoints,
+  activity: activityEndpoints,
   dashboard: dashboardEndpoints,
   debug: debugEndpoints,
   agents: agentsEndpoints,

@@ -16,6 +16,8 @@ export * from './schemas/billing.ts';
 export * from './schemas/dashboard.ts';
 export * from './schemas/debug.ts';
 export * from './schemas/agents.ts';
+export * from './schemas/activity.ts';
+export * from './activity.ts';
 export * from './contract.ts';
 export * from './endpoints.ts';
 export * from './dashboard.ts';

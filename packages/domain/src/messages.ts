@@ -366,6 +366,7 @@ export const MESSAGES = {
       team: 'Team',
       resources: 'Resources',
       creditLedger: 'Credit Ledger',
+      activity: 'Activity',
       settings: 'Settings',
     },
     profileFallback: 'Profile',

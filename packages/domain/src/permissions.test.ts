@@ -219,6 +219,7 @@ const ADDED: Record<Exclude<Permission, (typeof ALL)[number]>, string[]> = {
   'debug.view': ['house_admin', 'super_agency_admin', 'agency_admin'],
   'agents.catalog': ['house_admin'],
   'api_keys.manage': ['house_admin', 'super_agency_admin', 'agency_admin', 'tenant_admin', 'admin'],
+  'audit.view': ['house_admin', 'super_agency_admin', 'agency_admin', 'tenant_admin', 'admin'],
 };
 
 describe('can(): the added permissions', () => {

@@ -34,6 +34,8 @@ export const PERMISSIONS = [
   'agents.catalog',
   /** API keys of the own organization for agent runtimes. */
   'api_keys.manage',
+  /** The activity log: the audit events of the own organization and its subtree. */
+  'audit.view',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

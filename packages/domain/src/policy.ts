@@ -261,4 +261,6 @@ export function mayGiveRole(actor: Actor, orgType: OrgType, role: string): boole
 // Debug --------------------------------------------------------------------------------
 
 export const mayOpenDebug = (actor: Pick<Actor, 'role'>): boolean => can(actor.role, 'debug.view');
+/** The activity log: admins, over the audit events of their organization and its subtree (the service scopes the rows). */
+export const mayViewActivity = (actor: Pick<Actor, 'role'>): boolean => can(actor.role, 'audit.view');
 export const mayReadOutbox = (actor: Pick<Actor, 'role'>): boolean => can(actor.role, 'debug.outbox');

@@ -55,6 +55,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'organizations', description: 'The hierarchy of organizations: lists, the tree, create, edit, soft delete.' },
   { name: 'billing', description: "An organization's activated agent limit, its capacity and its low-balance threshold." },
   { name: 'credits', description: 'Credit allocations down the tree, house adjustments, usage imports and the ledger.' },
+  { name: 'activity', description: "The audit events of the caller's organization and its subtree: who did what, when, from where." },
   { name: 'dashboard', description: "Every dashboard figure of an organization." },
   { name: 'debug', description: 'What a development install shows its house admins.' },
   { name: 'agents', description: 'The agent catalog, activations per organization and their usage.' },

@@ -28,6 +28,7 @@ import {
   maySetAgentLimit,
   maySetLowBalanceThreshold,
   mayViewAgents,
+  mayViewActivity,
   mayViewBilling,
   mayViewOrganization,
   mayViewPerson,
@@ -425,6 +426,9 @@ export const MATRIX: Record<string, MatrixEntry> = {
   }),
   'GET /api/credits/ledger': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
   'GET /api/credits/ledger/export': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
+  // The activity log: admins, over their organization and its subtree.
+  'GET /api/activity': one({ target: 'org', expect: reads(mayViewActivity), call: inQuery }),
+  'GET /api/activity/export': one({ target: 'org', expect: reads(mayViewActivity), call: inQuery }),
 
   // Everyone sees its own organization's dashboard; another one in scope takes organizations.get.
   'GET /api/dashboard': one({

@@ -1,4 +1,4 @@
-import { mayManageCatalog } from '@console/domain';
+import { mayManageCatalog, mayViewActivity } from '@console/domain';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
@@ -29,6 +29,7 @@ const UserDetailPage = lazy(() => import('@/features/users/pages/UserDetailPage'
 const EditUserPage = lazy(() => import('@/features/users/pages/EditUserPage'));
 const ResourcesPage = lazy(() => import('@/features/resources/pages/ResourcesPage'));
 const CreditLedgerPage = lazy(() => import('@/features/credits/pages/CreditLedgerPage'));
+const ActivityPage = lazy(() => import('@/features/activity/pages/ActivityPage'));
 const SettingsPage = lazy(() => import('@/features/settings/pages/SettingsPage'));
 const AgentCatalogPage = lazy(() => import('@/features/agents/pages/AgentCatalogPage'));
 const DebugPage = lazy(() => import('@/features/debug/pages/DebugPage'));
@@ -78,6 +79,9 @@ export function AppRoutes() {
             <Route path={`${PATHS.users}/:id/edit`} element={<EditUserPage />} />
             <Route path={PATHS.resources} element={<ResourcesPage />} />
             <Route path={PATHS.creditLedger} element={<CreditLedgerPage />} />
+            <Route element={<ViewerGate allow={mayViewActivity} />}>
+              <Route path={PATHS.activity} element={<ActivityPage />} />
+            </Route>
             <Route path={PATHS.settings} element={<SettingsPage />} />
             <Route element={<ViewerGate allow={mayManageCatalog} />}>
               <Route path={PATHS.agentCatalog} element={<AgentCatalogPage />} />

@@ -13,6 +13,7 @@ export const PATHS = {
   users: '/users',
   resources: '/resources',
   creditLedger: '/credit-ledger',
+  activity: '/activity',
   settings: '/settings',
   agentCatalog: '/agent-catalog',
   debug: '/debug',
@@ -35,4 +36,14 @@ export function inviteHref(organization: { id: string; name: string | null }): s
   const params = new URLSearchParams({ organization_id: organization.id });
   if (organization.name) params.set('organization_name', organization.name);
   return `${PATHS.users}/create?${params}`;
+}
+
+/** An organization's credit ledger: the viewer's own, or another of their subtree by id. */
+export function ledgerHref(organizationId?: string | null): string {
+  return organizationId ? `${PATHS.creditLedger}?org=${encodeURIComponent(organizationId)}` : PATHS.creditLedger;
+}
+
+/** The activity log of an organization of the viewer's subtree (with its subtree). */
+export function activityHref(organizationId?: string | null): string {
+  return organizationId ? `${PATHS.activity}?org=${encodeURIComponent(organizationId)}` : PATHS.activity;
 }

@@ -17,6 +17,9 @@ export function entry(overrides: Partial<LedgerEntry> & Pick<LedgerEntry, 'entry
     units: null,
     created_by: null,
     created_at: '2024-01-05T15:04:00.000Z',
+    actor: null,
+    counterparty: null,
+    description: '',
     ...overrides,
   };
 }

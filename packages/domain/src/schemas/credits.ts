@@ -91,7 +91,7 @@ export type RefundResult = z.infer<typeof refundResultSchema>;
 export const usageImportResultSchema = usageBatchResultSchema.extend({ refunds: z.array(refundResultSchema) });
 export type UsageImportResult = z.infer<typeof usageImportResultSchema>;
 
-export const ledgerEntrySchema = z.object({
+export const ledgerRowSchema = z.object({
   id: z.uuid(),
   organization_id: z.uuid(),
   amount: amountStringSchema,
@@ -106,13 +106,24 @@ export const ledgerEntrySchema = z.object({
   created_by: z.uuid().nullable(),
   created_at: z.string(),
 });
+export type LedgerRow = z.infer<typeof ledgerRowSchema>;
+
+/** An entry as the ledger shows it: who acted, the other organization of an allocation, and the sentence. */
+export const ledgerEntrySchema = ledgerRowSchema.extend({
+  /** The person who moved the credits (null for metered usage reported by a key). */
+  actor: z.object({ id: z.uuid(), name: z.string(), email: z.string() }).nullable(),
+  /** For allocations and initial balances: the other organization, and whether the caller may open it. */
+  counterparty: z.object({ id: z.uuid(), name: z.string(), in_scope: z.boolean() }).nullable(),
+  /** What happened, as a person reads it: "Ana Ruiz allocated 500.00 credits to Acme Dental". */
+  description: z.string(),
+});
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
-export const adjustmentResultSchema = z.object({ entry: ledgerEntrySchema });
+export const adjustmentResultSchema = z.object({ entry: ledgerRowSchema });
 
 /** Years PostgreSQL and JavaScript both read the same way, with a day to spare at each end (0000 and 10000 fail). */
 const inYearRange = (value: string) => Number(value.slice(0, 4)) >= 1000 && Number(value.slice(0, 4)) <= 9998;
-const dateOrDateTime = z
+export const dateOrDateTime = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'Use a date (YYYY-MM-DD) or an ISO date-time.' })
   .refine(inYearRange, 'Use a date between the years 1000 and 9998.');
 
@@ -127,6 +138,8 @@ export const ledgerQuerySchema = z.object({
   to: dateOrDateTime.optional(),
   amount_min: z.coerce.number().finite().optional(),
   amount_max: z.coerce.number().finite().optional(),
+  /** Text in the notes, reason, other organization's name, agent or external reference. */
+  q: z.string().trim().max(200).refine(isStorableText, UNSTORABLE_TEXT).optional(),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(PAGING.ledgerPageSize),
 });

@@ -144,7 +144,7 @@ export function createAuthService({ db, tokens, users, mailer, appUrl }: Deps) {
         .execute();
       await writeAudit(db, {
         actorUserId: account.id,
-        organizationId: null,
+        organizationId: account.organization_id,
         action: 'auth.recovery_requested',
         targetType: 'user',
         targetId: account.id,
@@ -171,11 +171,35 @@ export function createAuthService({ db, tokens, users, mailer, appUrl }: Deps) {
     async signIn(email: string, password: string, client: ClientInfo): Promise<IssuedSession> {
       const account = await users.findCredentials(email);
       const valid = await verifyPassword(account?.password_hash ?? null, password);
-      if (!account || !valid) throw new UnauthorizedError(MESSAGES.auth.invalidCredentials, 'invalid_credentials');
-      if (account.status !== 'active' || account.deleted_at || account.org_deleted_at) {
+      if (!account || !valid || account.status !== 'active' || account.deleted_at || account.org_deleted_at) {
+        // Recorded in the account's organization (none for an unknown e-mail); the person who
+        // typed the password is not known, so nobody is named as the actor.
+        await writeAudit(db, {
+          actorUserId: null,
+          organizationId: account?.organization_id ?? null,
+          action: 'auth.sign_in_failed',
+          targetType: 'user',
+          targetId: account?.id ?? null,
+          details: { email: account?.email ?? email.slice(0, 320), reason: !account || !valid ? 'invalid_credentials' : 'account_inactive' },
+          ip: client.ip,
+          requestId: client.requestId,
+        });
+        if (!account || !valid) throw new UnauthorizedError(MESSAGES.auth.invalidCredentials, 'invalid_credentials');
         throw new UnauthorizedError(MESSAGES.auth.accountInactive, 'account_inactive');
       }
-      return db.transaction().execute((trx) => startSession(trx, account.id, client));
+      return db.transaction().execute(async (trx) => {
+        const session = await startSession(trx, account.id, client);
+        await writeAudit(trx, {
+          actorUserId: account.id,
+          organizationId: account.organization_id,
+          action: 'auth.sign_in',
+          targetType: 'user',
+          targetId: account.id,
+          ip: client.ip,
+          requestId: client.requestId,
+        });
+        return session;
+      });
     },
 
     startSession,
@@ -301,9 +325,10 @@ export function createAuthService({ db, tokens, users, mailer, appUrl }: Deps) {
         await users.setPasswordHash(trx, row.user_id, passwordHash);
         await voidResetLinks(trx, row.user_id);
         await revokeSessions(trx, row.user_id, 'password reset');
+        const person = await trx.selectFrom('users').select('organization_id').where('id', '=', row.user_id).executeTakeFirstOrThrow();
         await writeAudit(trx, {
           actorUserId: row.user_id,
-          organizationId: null,
+          organizationId: person.organization_id,
           action: 'auth.password_reset',
           targetType: 'user',
           targetId: row.user_id,

@@ -7,17 +7,37 @@ import { clientInfo } from '../../lib/request-info.ts';
 import { batchLimit, routerOf } from '../../lib/route.ts';
 import type { AppContext } from '../../context.ts';
 
-const CSV_COLUMNS = ['created_at', 'entry_type', 'amount', 'balance_after', 'notes', 'counterparty_org_id', 'agent', 'units', 'transaction_group', 'external_ref', 'id'] as const;
+const CSV_COLUMNS = [
+  'created_at',
+  'entry_type',
+  'amount',
+  'balance_after',
+  'description',
+  'actor',
+  'actor_email',
+  'counterparty',
+  'counterparty_org_id',
+  'notes',
+  'agent',
+  'units',
+  'transaction_group',
+  'external_ref',
+  'id',
+] as const;
 
 function ledgerCsvLine(entry: LedgerEntry): string {
-  const meta = entry.metadata as { notes?: unknown; to_org_id?: unknown; from_org_id?: unknown; agent?: unknown };
+  const meta = entry.metadata as { notes?: unknown; agent?: unknown };
   return csvLine([
     entry.created_at,
     entry.entry_type,
     entry.amount,
     entry.balance_after,
+    entry.description,
+    entry.actor?.name,
+    entry.actor?.email,
+    entry.counterparty?.name,
+    entry.counterparty?.id,
     meta.notes,
-    meta.to_org_id ?? meta.from_org_id,
     // A consumption entry of metered usage: the agent's code and the units charged.
     entry.agent_type_id ? meta.agent : null,
     entry.units,

@@ -3,15 +3,18 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import {
   MESSAGES,
   isOwnOrganization,
+  ledgerSentence,
   mayAdjustBalance,
   mayAllocateFrom,
   mayAllocateTo,
+  personName,
   type AllocationInput,
   type AllocationResult,
   type EntryType,
   type LedgerEntry,
   type LedgerPage,
   type LedgerParams,
+  type LedgerRow,
   type RefundResult,
   type UsageImportResult,
   type UsageRefundInput,
@@ -19,6 +22,7 @@ import {
 import type { CreditLedgerEntriesTable, DB, Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { requirePermission } from '../../lib/authorize.ts';
+import { likeEscape } from '../../lib/sql.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -67,7 +71,7 @@ const negate = (amount: string) => (amount.startsWith('-') ? amount.slice(1) : `
 
 type EntryRow = Selectable<CreditLedgerEntriesTable>;
 
-function toEntry(row: EntryRow): LedgerEntry {
+function toEntry(row: EntryRow): LedgerRow {
   return {
     id: row.id,
     organization_id: row.organization_id,
@@ -216,6 +220,15 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
     if (params.to) query = query.where('created_at', '<', new Date(upperBound(params.to)));
     if (params.amount_min !== undefined) query = query.where('amount', '>=', String(params.amount_min));
     if (params.amount_max !== undefined) query = query.where('amount', '<=', String(params.amount_max));
+    if (params.q) {
+      const pattern = `%${likeEscape(params.q)}%`;
+      // Within the organization's entries (and the other filters): what a person typed in a note,
+      // a reason, the other organization's name, the agent's code or the external reference.
+      query = query.where(
+        sql<boolean>`(metadata->>'notes' ilike ${pattern} or metadata->>'reason' ilike ${pattern} or metadata->>'to_org_name' ilike ${pattern}
+          or metadata->>'from_org_name' ilike ${pattern} or metadata->>'agent' ilike ${pattern} or external_ref ilike ${pattern})`,
+      );
+    }
     return query;
   }
 
@@ -303,6 +316,39 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
   const readable = (caller: Caller, organizationId: string | undefined) =>
     organizations.visible(caller, organizationId ?? caller.organization.id);
 
+  /**
+   * The page's entries as the ledger shows them: the person who moved the credits, the other
+   * organization of an allocation (by its name now, and whether the caller may open it) and
+   * the sentence. Two reads for the whole page, by primary key.
+   */
+  async function described(caller: Caller, rows: EntryRow[]): Promise<LedgerEntry[]> {
+    const counterpartyOf = (row: EntryRow) => {
+      const meta = (row.metadata ?? {}) as { to_org_id?: unknown; from_org_id?: unknown };
+      const id = row.entry_type === 'allocation_sent' ? meta.to_org_id : row.entry_type === 'allocation_received' || row.entry_type === 'initial_balance' ? meta.from_org_id : null;
+      return typeof id === 'string' ? id : null;
+    };
+    const userIds = [...new Set(rows.map((row) => row.created_by).filter((id): id is string => !!id))];
+    const orgIds = [...new Set(rows.map(counterpartyOf).filter((id): id is string => !!id))];
+    const [people, orgs] = await Promise.all([
+      userIds.length ? db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', userIds).execute() : [],
+      orgIds.length ? db.selectFrom('organizations').select(['id', 'name', 'path', 'deleted_at']).where('id', 'in', orgIds).execute() : [],
+    ]);
+    const personById = new Map(people.map((person) => [person.id, { id: person.id, name: personName(person), email: person.email }]));
+    const orgById = new Map(
+      orgs.map((org) => [org.id, { id: org.id, name: org.name, in_scope: !org.deleted_at && org.path.startsWith(caller.organization.path) }]),
+    );
+    return rows.map((row) => {
+      const entry = toEntry(row);
+      const actor = row.created_by ? (personById.get(row.created_by) ?? null) : null;
+      const otherId = counterpartyOf(row);
+      const meta = entry.metadata as { to_org_name?: unknown; from_org_name?: unknown };
+      const storedName = typeof (meta.to_org_name ?? meta.from_org_name) === 'string' ? String(meta.to_org_name ?? meta.from_org_name) : null;
+      const counterparty = otherId ? (orgById.get(otherId) ?? { id: otherId, name: storedName ?? otherId, in_scope: false }) : null;
+      const description = ledgerSentence({ ...entry, actor: actor?.name ?? null, counterparty: counterparty?.name ?? null });
+      return { ...entry, actor, counterparty, description };
+    });
+  }
+
   return {
     move,
 
@@ -376,7 +422,7 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
     },
 
     /** Credits enter or leave the system here: house admins, on their own house, with a reason. */
-    async adjust(caller: Caller, input: { organization_id?: string; direction: 'increase' | 'decrease'; amount: string; reason: string }, info: ClientInfo): Promise<LedgerEntry> {
+    async adjust(caller: Caller, input: { organization_id?: string; direction: 'increase' | 'decrease'; amount: string; reason: string }, info: ClientInfo): Promise<LedgerRow> {
       const target = input.organization_id ?? caller.organization.id;
       if (!mayAdjustBalance(caller, { id: target })) {
         // Another organization outside the caller's subtree answers 404, like everywhere else.
@@ -455,7 +501,7 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
     async ledger(caller: Caller, params: LedgerParams): Promise<LedgerPage> {
       const org = await readable(caller, params.organization_id);
       const { rows, nextCursor } = await page(db, org.id, params, params.cursor, params.limit);
-      return { entries: rows.map(toEntry), next_cursor: nextCursor, credit_balance: org.credit_balance, low_balance_threshold: org.low_balance_threshold };
+      return { entries: await described(caller, rows), next_cursor: nextCursor, credit_balance: org.credit_balance, low_balance_threshold: org.low_balance_threshold };
     },
 
     /** Every filtered entry, newest first, fetched a page at a time so memory stays flat. */
@@ -464,7 +510,7 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
       let cursor: string | undefined;
       do {
         const batch = await page(db, org.id, params, cursor, 1000);
-        for (const row of batch.rows) yield toEntry(row);
+        for (const entry of await described(caller, batch.rows)) yield entry;
         cursor = batch.nextCursor ?? undefined;
       } while (cursor);
     },

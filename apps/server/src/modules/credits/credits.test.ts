@@ -261,7 +261,9 @@ describe('the ledger', () => {
     expect(response.headers.get('content-type')).toContain('text/csv');
     expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="credit-ledger-/);
     const lines = (await response.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('created_at,entry_type,amount,balance_after,notes,counterparty_org_id,agent,units,transaction_group,external_ref,id');
+    expect(lines[0]).toBe(
+      'created_at,entry_type,amount,balance_after,description,actor,actor_email,counterparty,counterparty_org_id,notes,agent,units,transaction_group,external_ref,id',
+    );
     const page = await w.t.request('GET', '/api/credits/ledger?entry_type=allocation_sent&limit=100', undefined, { token: await as('H.admin') });
     expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(page.body.entries.map((e: any) => e.id));
     expect((await fetch(`${w.t.baseUrl}/api/credits/ledger/export?organization_id=${id('H')}`, { headers: { authorization: `Bearer ${await as('SA1.admin')}` } })).status).toBe(404);

@@ -236,8 +236,10 @@ describe('the ledger of metered usage', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     const lines = (await csv.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('created_at,entry_type,amount,balance_after,notes,counterparty_org_id,agent,units,transaction_group,external_ref,id');
-    expect(lines.slice(1).map((l) => l.split(',').slice(1, 8))).toEqual([['consumption', '-1.00', '9.00', '', '', 'bot', '4.0000']]);
+    expect(lines[0]).toBe('created_at,entry_type,amount,balance_after,description,actor,actor_email,counterparty,counterparty_org_id,notes,agent,units,transaction_group,external_ref,id');
+    expect(lines).toHaveLength(2);
+    // The description holds a comma, so it is quoted; the actor, the counterparty and the notes are empty.
+    expect(lines[1]).toContain(',consumption,-1.00,9.00,"bot used 4.0000 units, charged 1.00 credits",,,,,,bot,4.0000,');
     expect((await w.t.request('GET', '/api/credits/ledger?agent_type_id=nope', undefined, { token })).status).toBe(400);
   });
 

@@ -205,7 +205,7 @@ export function createUsersService({ db, organizations }: { db: Kysely<DB>; orga
       return db
         .selectFrom('users as u')
         .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-        .select(['u.id', 'u.email', 'u.password_hash', 'u.status', 'u.deleted_at', 'o.deleted_at as org_deleted_at'])
+        .select(['u.id', 'u.email', 'u.password_hash', 'u.status', 'u.deleted_at', 'u.organization_id', 'o.deleted_at as org_deleted_at'])
         .where(sql`lower(u.email)`, '=', email.toLowerCase())
         .executeTakeFirst();
     },

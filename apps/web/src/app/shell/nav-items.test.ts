@@ -22,12 +22,13 @@ describe('navigation active rules', () => {
     ['/settings/profile', []],
     ['/organizations', []],
     ['/agent-catalog', ['/agent-catalog']],
+    ['/activity', ['/activity']],
   ])('%s activates %j', (pathname, expected) => {
     expect(activeItems(pathname)).toEqual(expected);
   });
 
   it('lists the six destinations in order: dashboard, organizations, team, resources, credit ledger, settings', () => {
-    expect(navItemsFor(actor('tenant_admin', 'tenant')).map((item) => item.label)).toEqual([
+    expect(navItemsFor(actor('tenant_manager', 'tenant')).map((item) => item.label)).toEqual([
       'Dashboard',
       'Organizations',
       'Team',
@@ -37,9 +38,18 @@ describe('navigation active rules', () => {
     ]);
   });
 
+  it('adds Activity, after the Credit Ledger, for admins only', () => {
+    const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
+    expect(labels(actor('tenant_admin', 'tenant'))).toEqual(['Dashboard', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Activity', 'Settings']);
+    for (const [role, type] of [['house_manager', 'house'], ['agency_support', 'agency'], ['tenant_user', 'tenant']] as const) {
+      expect(labels(actor(role, type))).not.toContain('Activity');
+    }
+    expect(labels(null)).not.toContain('Activity');
+  });
+
   it('adds the Agent Catalog, before Settings, for house admins only', () => {
     const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
-    expect(labels(actor('house_admin', 'house'))).toEqual(['Dashboard', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Agent Catalog', 'Settings']);
+    expect(labels(actor('house_admin', 'house'))).toEqual(['Dashboard', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Activity', 'Agent Catalog', 'Settings']);
     for (const [role, type] of [['house_manager', 'house'], ['house_support', 'house'], ['super_agency_admin', 'super_agency'], ['tenant_admin', 'tenant']] as const) {
       expect(labels(actor(role, type))).not.toContain('Agent Catalog');
     }

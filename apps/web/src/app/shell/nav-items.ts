@@ -1,8 +1,9 @@
-import { MESSAGES, mayManageCatalog, type Actor } from '@console/domain';
+import { MESSAGES, mayManageCatalog, mayViewActivity, type Actor } from '@console/domain';
 import {
   Bot,
   Boxes,
   Building2,
+  History,
   LayoutDashboard,
   ReceiptText,
   Settings,
@@ -44,6 +45,13 @@ export const NAV_ITEMS: readonly NavItem[] = [
     label: nav.creditLedger,
     icon: ReceiptText,
     isActive: exact(PATHS.creditLedger),
+  },
+  {
+    to: PATHS.activity,
+    label: nav.activity,
+    icon: History,
+    isActive: exact(PATHS.activity),
+    visible: (viewer) => !!viewer && mayViewActivity(viewer),
   },
   {
     to: PATHS.agentCatalog,

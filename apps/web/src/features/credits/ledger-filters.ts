@@ -1,59 +1,51 @@
 import { ENTRY_TYPES, type EntryType, type LedgerExportQuery } from '@console/domain';
-import { addDays, format, isValid, parse, startOfDay } from 'date-fns';
 import { useCallback, useMemo } from 'react';
 import type { DateRange } from 'react-day-picker';
 import { useSearchParams } from 'react-router';
+import { UUID_PATTERN, dateRangeBounds, rangeOf, rangeParams } from '@/lib/date-range';
 
-/**
- * A picked range of local days as the API's bounds: `from` is the start of the first day
- * (inclusive), `to` the start of the day after the last (exclusive), so the end date is
- * inclusive. A range with one day covers that day.
- */
-export function dateRangeBounds(range: DateRange | undefined): { from?: string; to?: string } {
-  if (!range?.from) return {};
-  const last = range.to ?? range.from;
-  return { from: startOfDay(range.from).toISOString(), to: addDays(startOfDay(last), 1).toISOString() };
-}
-
-const DAY = 'yyyy-MM-dd';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function dayOf(value: string | null): Date | undefined {
-  if (!value) return undefined;
-  const date = parse(value, DAY, new Date());
-  return isValid(date) && format(date, DAY) === value ? date : undefined;
-}
+export { dateRangeBounds } from '@/lib/date-range';
 
 function isEntryType(value: string | null): value is EntryType {
   return (ENTRY_TYPES as readonly (string | null)[]).includes(value);
 }
 
+const AMOUNT = /^-?\d{1,12}(\.\d{1,2})?$/;
+
 /**
- * The ledger's filters, kept in the URL (`type`, `agent`, and the local days `from` and
- * `to`) so a reload, a shared link or Back shows the same entries. A malformed value is
- * ignored rather than sent.
+ * The ledger's filters, kept in the URL (`org`, `type`, `agent`, the local days `from` and
+ * `to`, `min` and `max` amounts and the text `q`) so a reload, a shared link or Back shows
+ * the same entries. A malformed value is ignored rather than sent.
  */
 export function useLedgerFilters() {
   const [params, setParams] = useSearchParams();
+  const org = params.get('org');
   const type = params.get('type');
   const agent = params.get('agent');
   const fromText = params.get('from');
   const toText = params.get('to');
+  const minText = params.get('min');
+  const maxText = params.get('max');
+  const q = params.get('q')?.trim() ?? '';
 
+  const organizationId = org && UUID_PATTERN.test(org) ? org : null;
   const entryType: EntryType | 'all' = isEntryType(type) ? type : 'all';
-  const agentTypeId = agent && UUID.test(agent) ? agent : null;
-  const range = useMemo<DateRange | undefined>(() => {
-    const from = dayOf(fromText);
-    return from ? { from, to: dayOf(toText) } : undefined;
-  }, [fromText, toText]);
+  const agentTypeId = agent && UUID_PATTERN.test(agent) ? agent : null;
+  const amountMin = minText && AMOUNT.test(minText) ? minText : null;
+  const amountMax = maxText && AMOUNT.test(maxText) ? maxText : null;
+  const range = useMemo<DateRange | undefined>(() => rangeOf(fromText, toText), [fromText, toText]);
 
   const filters = useMemo<LedgerExportQuery>(
     () => ({
+      ...(organizationId ? { organization_id: organizationId } : {}),
       ...(entryType === 'all' ? {} : { entry_type: entryType }),
       ...(agentTypeId ? { agent_type_id: agentTypeId } : {}),
       ...dateRangeBounds(range),
+      ...(amountMin ? { amount_min: Number(amountMin) } : {}),
+      ...(amountMax ? { amount_max: Number(amountMax) } : {}),
+      ...(q ? { q } : {}),
     }),
-    [entryType, agentTypeId, range],
+    [organizationId, entryType, agentTypeId, range, amountMin, amountMax, q],
   );
 
   const update = useCallback(
@@ -73,13 +65,20 @@ export function useLedgerFilters() {
   );
 
   return {
+    organizationId,
     entryType,
     agentTypeId,
     range,
+    amountMin: minText ?? '',
+    amountMax: maxText ?? '',
+    q: params.get('q') ?? '',
     filters,
+    setOrganizationId: (value: string | null) => update({ org: value ?? undefined }),
     setEntryType: (value: EntryType | 'all') => update({ type: value === 'all' ? undefined : value }),
     setAgentTypeId: (value: string | null) => update({ agent: value ?? undefined }),
-    setRange: (value: DateRange | undefined) =>
-      update({ from: value?.from ? format(value.from, DAY) : undefined, to: value?.from && value.to ? format(value.to, DAY) : undefined }),
+    setRange: (value: DateRange | undefined) => update(rangeParams(value)),
+    setAmountMin: (value: string) => update({ min: value.trim() || undefined }),
+    setAmountMax: (value: string) => update({ max: value.trim() || undefined }),
+    setQ: (value: string) => update({ q: value || undefined }),
   };
 }

@@ -3,6 +3,7 @@ import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
 import { describeEntry, metadataLines, type AgentLookup } from '@/lib/entry-types';
+import { LedgerActor, LedgerCounterparty } from './LedgerParties';
 
 /** List view: a type badge, the date, the amount, the balance after and the metadata. */
 export function LedgerList({ entries, agents }: { entries: LedgerEntry[]; agents?: AgentLookup }) {
@@ -20,6 +21,15 @@ export function LedgerList({ entries, agents }: { entries: LedgerEntry[]; agents
               <span className={cn('font-medium tabular-nums', amountClass(entry.amount))}>{formatCredits(entry.amount)}</span>
             </div>
             <p className="text-sm">{describeEntry(entry, agents)}</p>
+            <p className="text-sm text-muted-foreground">
+              By <LedgerActor entry={entry} />
+              {entry.counterparty && (
+                <>
+                  {' · With '}
+                  <LedgerCounterparty entry={entry} />
+                </>
+              )}
+            </p>
             <p className="text-sm text-muted-foreground">
               Balance after: <span className="tabular-nums text-foreground">{formatCredits(entry.balance_after)}</span>
             </p>

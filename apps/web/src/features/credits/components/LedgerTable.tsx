@@ -4,8 +4,9 @@ import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
 import { describeEntry, type AgentLookup } from '@/lib/entry-types';
+import { LedgerActor, LedgerCounterparty } from './LedgerParties';
 
-/** Table view: Date, Type, Description, Amount, Balance. */
+/** Table view: Date, Type, Description, By, With, Amount, Balance. */
 export function LedgerTable({ entries, agents }: { entries: LedgerEntry[]; agents?: AgentLookup }) {
   return (
     <Table aria-label="Credit transactions">
@@ -14,6 +15,8 @@ export function LedgerTable({ entries, agents }: { entries: LedgerEntry[]; agent
           <TableHead>Date</TableHead>
           <TableHead>Type</TableHead>
           <TableHead>Description</TableHead>
+          <TableHead>By</TableHead>
+          <TableHead>With</TableHead>
           <TableHead className="text-right">Amount</TableHead>
           <TableHead className="text-right">Balance</TableHead>
         </TableRow>
@@ -27,6 +30,12 @@ export function LedgerTable({ entries, agents }: { entries: LedgerEntry[]; agent
             </TableCell>
             <TableCell className="max-w-80 truncate whitespace-normal" title={describeEntry(entry, agents)}>
               {describeEntry(entry, agents)}
+            </TableCell>
+            <TableCell>
+              <LedgerActor entry={entry} />
+            </TableCell>
+            <TableCell>
+              <LedgerCounterparty entry={entry} />
             </TableCell>
             <TableCell className={cn('text-right font-medium tabular-nums', amountClass(entry.amount))}>
               {formatCredits(entry.amount)}

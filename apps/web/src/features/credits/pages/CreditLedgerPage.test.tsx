@@ -6,13 +6,23 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { catalog, TYPE_IDS } from '@/test/agent-data';
 import { entry, ledgerPage } from '@/test/credit-data';
+import { makeList, makeOrganization } from '@/test/organization-data';
 import { apiError, json, makeSession, mockApi as mockRoutes, OWN_ORG_ID, renderApp, type ApiRoutes } from '@/test/helpers';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;
 const LEDGER = 'GET /api/credits/ledger';
 /** The page also reads the agent catalog, for the agent filter and the agents' names. */
-const mockApi = (routes: ApiRoutes) => mockRoutes({ 'GET /api/agent-types': () => json(200, catalog()), ...routes });
+const CHILD_ID = '00000000-0000-4000-8000-0000000000c1';
+const child = makeOrganization({ id: CHILD_ID, name: 'Agency One', org_type: 'agency' });
+/** The page also reads the organizations of the selector. */
+const mockApi = (routes: ApiRoutes) =>
+  mockRoutes({
+    'GET /api/agent-types': () => json(200, catalog()),
+    'GET /api/organizations': () => json(200, makeList([child])),
+    [`GET /api/organizations/${CHILD_ID}`]: () => json(200, { organization: child }),
+    ...routes,
+  });
 const houseAdmin = () => makeSession({ role: 'house_admin', orgType: 'house', orgName: 'House' });
 
 const sent = entry({
@@ -46,7 +56,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(await screen.findByTestId('credit-balance')).toHaveTextContent('12,345.50 credits');
     expect(screen.getByRole('heading', { level: 2, name: c.panelTitle })).toBeInTheDocument();
     const table = await screen.findByRole('table', { name: 'Credit transactions' });
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Date', 'Type', 'Description', 'Amount', 'Balance']);
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Date', 'Type', 'Description', 'By', 'With', 'Amount', 'Balance']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(4);
     const first = within(rows[0]!).getAllByRole('cell').map((td) => td.textContent);
@@ -54,6 +64,8 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
       expect.stringMatching(/^Jan 5, 2024 \d{1,2}:04 (AM|PM)$/),
       'Allocation sent',
       'Allocated to Agency One — Q1 budget',
+      '—',
+      '—',
       '-250.00 credits',
       '12,345.50 credits',
     ]);
@@ -352,5 +364,53 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await user.type(within(dialog).getByLabelText('Reason'), 'Correction');
     await user.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
     expect(await within(dialog).findByText(p.adjustFailed(c.insufficient('5.00')))).toBeInTheDocument();
+  });
+  it('names who moved the credits and links the other organization when it is in scope', async () => {
+    const withParties = entry({
+      entry_type: 'allocation_sent',
+      amount: '-50.00',
+      actor: { id: '00000000-0000-4000-8000-0000000000f1', name: 'Ana Ruiz', email: 'ana@example.test' },
+      counterparty: { id: CHILD_ID, name: 'Agency One', in_scope: true },
+      metadata: { to_org_id: CHILD_ID, to_org_name: 'Agency One' },
+    });
+    const fromParent = entry({
+      entry_type: 'allocation_received',
+      amount: '10.00',
+      counterparty: { id: '00000000-0000-4000-8000-0000000000ab', name: 'Parent', in_scope: false },
+      metadata: { from_org_id: '00000000-0000-4000-8000-0000000000ab', from_org_name: 'Parent' },
+    });
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([withParties, fromParent])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    const table = await screen.findByRole('table', { name: 'Credit transactions' });
+    const [first, second] = within(table).getAllByRole('row').slice(1);
+    expect(within(first!).getByText('Ana Ruiz')).toHaveAttribute('title', 'ana@example.test');
+    expect(within(first!).getByRole('link', { name: 'Agency One' })).toHaveAttribute('href', `/credit-ledger?org=${CHILD_ID}`);
+    expect(within(second!).getByText('Parent')).toBeInTheDocument();
+    expect(within(second!).queryByRole('link', { name: 'Parent' })).not.toBeInTheDocument();
+  });
+
+  it("opens another organization's ledger from the URL and the selector, without the own organization's actions", async () => {
+    const { queriesOf } = mockApi({ [LEDGER]: () => json(200, ledgerPage([])) });
+    renderApp(`/credit-ledger?org=${CHILD_ID}`, { session: houseAdmin() });
+    await screen.findByText(c.emptyTitle);
+    expect(queriesOf(LEDGER)[0]).toEqual({ organization_id: CHILD_ID, limit: '20' });
+    expect(await screen.findByText('Transaction history of Agency One')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: p.allocateCredits })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: p.adjustBalance })).not.toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Organization' }), '');
+    await waitFor(() => expect(queriesOf(LEDGER).at(-1)).toEqual({ limit: '20' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/credit-ledger$/);
+  });
+
+  it('filters by amounts and searches the text, kept in the URL', async () => {
+    const { queriesOf } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await screen.findByRole('table', { name: 'Credit transactions' });
+    await userEvent.type(screen.getByLabelText('Min amount'), '10');
+    await userEvent.type(screen.getByLabelText('Max amount'), '500.5');
+    await userEvent.type(screen.getByLabelText('Search'), 'budget');
+    await waitFor(() => expect(queriesOf(LEDGER).at(-1)).toEqual({ amount_min: '10', amount_max: '500.5', q: 'budget', limit: '20' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('min=10');
+    expect(screen.getByTestId('location')).toHaveTextContent('q=budget');
   });
 });

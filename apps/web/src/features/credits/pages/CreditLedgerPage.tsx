@@ -6,21 +6,25 @@ import { Link, useLocation } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { agentQueries } from '@/api/agents';
 import { creditQueries, useExportLedger } from '@/api/credits';
+import { organizationQueries } from '@/api/organizations';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { LoadingRows } from '@/components/loading-rows';
+import { OrgPicker } from '@/components/organizations/org-picker';
 import { QueryError } from '@/components/query-error';
 import { ApiError } from '@/lib/api';
 import { formatCredits, isLowBalance } from '@/lib/credit-format';
 import { ENTRY_TYPE_LABELS } from '@/lib/entry-types';
 import { orgBaseOf } from '@/lib/org-base';
+import { useDebouncedText } from '@/lib/use-debounced-text';
 import { useViewer } from '@/lib/use-viewer';
 import { AdjustBalanceDialog } from '../components/AdjustBalanceDialog';
-import { DateRangePicker } from '../components/DateRangePicker';
+import { DateRangePicker } from '@/components/date-range-picker';
 import { LedgerList } from '../components/LedgerList';
 import { LedgerTable } from '../components/LedgerTable';
 import { useLedgerFilters } from '../ledger-filters';
@@ -36,10 +40,17 @@ function isEntryTypeValue(value: string): value is EntryType {
 export default function CreditLedgerPage() {
   const viewer = useViewer();
   const location = useLocation();
-  const { entryType, agentTypeId, range, filters, setEntryType, setAgentTypeId, setRange } = useLedgerFilters();
+  const ledgerFilters = useLedgerFilters();
+  const { organizationId, entryType, agentTypeId, range, filters, setOrganizationId, setEntryType, setAgentTypeId, setRange } = ledgerFilters;
+  const [q, setQ] = useDebouncedText(ledgerFilters.q, ledgerFilters.setQ);
+  const [amountMin, setAmountMin] = useDebouncedText(ledgerFilters.amountMin, ledgerFilters.setAmountMin);
+  const [amountMax, setAmountMax] = useDebouncedText(ledgerFilters.amountMax, ledgerFilters.setAmountMax);
+  // Another organization of the viewer's subtree, opened with the selector or from its pages.
+  const viewingOther = !!organizationId && organizationId !== viewer?.organization.id;
   const [view, setView] = useState<View>('table');
 
   const ledger = useInfiniteQuery(creditQueries.ledger(filters));
+  const viewed = useQuery({ ...organizationQueries.detail(organizationId ?? ''), enabled: viewingOther });
   // The catalog names the agent of each consumption entry and fills the agent filter.
   const catalog = useQuery(agentQueries.types());
   const agents = useMemo(() => new Map((catalog.data ?? []).map((type) => [type.id, type])), [catalog.data]);
@@ -53,8 +64,8 @@ export default function CreditLedgerPage() {
 
   // Credits leave only the own organization, and only one with children to receive them.
   const own = viewer?.organization;
-  const mayAllocate = !!viewer && mayAllocateFrom(viewer, viewer.organization) && canHaveChildren(viewer.organization.org_type);
-  const mayAdjust = !!viewer && mayAdjustBalance(viewer, viewer.organization);
+  const mayAllocate = !viewingOther && !!viewer && mayAllocateFrom(viewer, viewer.organization) && canHaveChildren(viewer.organization.org_type);
+  const mayAdjust = !viewingOther && !!viewer && mayAdjustBalance(viewer, viewer.organization);
   const allocatePath = `${orgBaseOf(location.pathname)}/${own?.id}/allocate-credits`;
 
   const entries = ledger.data?.pages.flatMap((page) => page.entries) ?? [];
@@ -75,7 +86,7 @@ export default function CreditLedgerPage() {
       <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="space-y-1">
           <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.creditLedger}</h1>
-          <p className="text-muted-foreground">{c.panelSubtitle}</p>
+          <p className="text-muted-foreground">{viewingOther ? `Transaction history of ${viewed.data?.name ?? 'the selected organization'}` : c.panelSubtitle}</p>
         </div>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" onClick={exportTransactions} disabled={exporter.isPending}>
@@ -124,6 +135,10 @@ export default function CreditLedgerPage() {
         <CardContent className="space-y-4">
           <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
             <div className="grid gap-2">
+              <Label htmlFor="ledger-organization">Organization</Label>
+              <OrgPicker id="ledger-organization" label="Organization" value={organizationId} onChange={setOrganizationId} />
+            </div>
+            <div className="grid gap-2">
               <Label htmlFor="ledger-date-range">Date range</Label>
               <DateRangePicker id="ledger-date-range" value={range} onChange={setRange} />
             </div>
@@ -157,6 +172,18 @@ export default function CreditLedgerPage() {
                   </option>
                 ))}
               </NativeSelect>
+            </div>
+            <div className="grid gap-2 sm:w-28">
+              <Label htmlFor="ledger-amount-min">Min amount</Label>
+              <Input id="ledger-amount-min" inputMode="decimal" value={amountMin} onChange={(event) => setAmountMin(event.target.value)} />
+            </div>
+            <div className="grid gap-2 sm:w-28">
+              <Label htmlFor="ledger-amount-max">Max amount</Label>
+              <Input id="ledger-amount-max" inputMode="decimal" value={amountMax} onChange={(event) => setAmountMax(event.target.value)} />
+            </div>
+            <div className="grid gap-2 sm:w-56">
+              <Label htmlFor="ledger-search">Search</Label>
+              <Input id="ledger-search" type="search" placeholder="Notes, reasons, names" value={q} onChange={(event) => setQ(event.target.value)} />
             </div>
             <div role="group" aria-label="View" className="flex gap-1 sm:ml-auto">
               <Button

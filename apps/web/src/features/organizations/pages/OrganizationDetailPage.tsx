@@ -1,6 +1,6 @@
-import { canHaveChildren, mayDeleteOrganization, mayEditOrganization, MESSAGES, ORG_TYPE_LABELS } from '@console/domain';
+import { canHaveChildren, mayDeleteOrganization, mayEditOrganization, mayViewActivity, mayViewBilling, MESSAGES, ORG_TYPE_LABELS } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { Pencil } from 'lucide-react';
+import { History, Pencil, ReceiptText } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { organizationQueries } from '@/api/organizations';
 import { BackLink } from '@/components/back-link';
@@ -11,6 +11,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { TeamMembersCard } from '@/components/users/team-members-card';
 import { formatDateTime } from '@/lib/dates';
 import { useOrgBase } from '@/lib/org-base';
+import { activityHref, ledgerHref } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { BillingOverviewCard } from '../components/BillingOverviewCard';
 import { ChildOrganizationsCard } from '../components/ChildOrganizationsCard';
@@ -57,6 +58,22 @@ export default function OrganizationDetailPage() {
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
+          {!!viewer && mayViewBilling(viewer) && (
+            <Button asChild variant="outline">
+              <Link to={ledgerHref(organization.id)}>
+                <ReceiptText aria-hidden />
+                {MESSAGES.shell.nav.creditLedger}
+              </Link>
+            </Button>
+          )}
+          {!!viewer && mayViewActivity(viewer) && (
+            <Button asChild variant="outline">
+              <Link to={activityHref(organization.id)}>
+                <History aria-hidden />
+                {MESSAGES.shell.nav.activity}
+              </Link>
+            </Button>
+          )}
           {!!viewer && mayEditOrganization(viewer, organization) && (
             <Button asChild variant="outline">
               <Link to={`${base}/${organization.id}/edit`}>

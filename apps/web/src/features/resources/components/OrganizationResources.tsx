@@ -12,7 +12,7 @@ import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { formatCredits } from '@/lib/credit-format';
-import { PATHS } from '@/lib/paths';
+import { ledgerHref, PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { AgentsPanel } from './AgentsPanel';
 import { AllocateCreditsDialog } from './AllocateCreditsDialog';
@@ -120,7 +120,7 @@ export function OrganizationResources({ organizationId, base }: { organizationId
         <CardContent>
           <nav aria-label={m.quickLinks} className="flex flex-wrap gap-2">
             <Button asChild variant="outline" size="sm">
-              <Link to={PATHS.creditLedger}>{m.linkLedger}</Link>
+              <Link to={ledgerHref(own ? null : org.id)}>{m.linkLedger}</Link>
             </Button>
             <Button asChild variant="outline" size="sm">
               <Link to={`${base}/${org.id}/billing`}>{m.linkBilling}</Link>

@@ -77,6 +77,7 @@ describe('resources', { timeout: 20_000 }, () => {
     expect(await screen.findByText('1,500.00 credits')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: m.allocateCredits })).not.toBeInTheDocument();
     const links = screen.getByRole('navigation', { name: m.quickLinks });
+    expect(within(links).getByRole('link', { name: m.linkLedger })).toHaveAttribute('href', `/credit-ledger?org=${OTHER_ORG_ID}`);
     expect(within(links).getByRole('link', { name: m.linkBilling })).toHaveAttribute('href', `/organizations/${OTHER_ORG_ID}/billing`);
     expect(within(links).getByRole('link', { name: m.linkTeam })).toHaveAttribute('href', `/users?organization_id=${OTHER_ORG_ID}`);
     await userEvent.setup().click(screen.getByRole('tab', { name: m.tabCapacity }));

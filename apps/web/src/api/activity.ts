@@ -1,0 +1,34 @@
+import { activityEndpoints as endpoints, type ActivityExportQuery } from '@console/domain';
+import { infiniteQueryOptions, keepPreviousData, useMutation } from '@tanstack/react-query';
+import { call, download } from '@/lib/api';
+import { saveFile } from '@/lib/save-file';
+
+/** Every activity query key: the log changes with every write anywhere, so nothing else invalidates it. */
+export const activityKeys = {
+  all: ['activity'] as const,
+  list: (filters: ActivityExportQuery) => ['activity', 'list', filters] as const,
+};
+
+export const ACTIVITY_PAGE_SIZE = 50;
+
+export const activityQueries = {
+  /** The audit events in scope, newest first, a page at a time; the next page follows `next_cursor`. */
+  list: (filters: ActivityExportQuery) =>
+    infiniteQueryOptions({
+      queryKey: activityKeys.list(filters),
+      queryFn: ({ pageParam, signal }) => call(endpoints.list, { query: { ...filters, cursor: pageParam, limit: ACTIVITY_PAGE_SIZE } }, { signal }),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: (last) => last.next_cursor ?? undefined,
+      placeholderData: keepPreviousData,
+    }),
+};
+
+/** Downloads the CSV of every event matching the filters; resolves to the file name. */
+export function useExportActivity() {
+  return useMutation({
+    mutationFn: async (filters: ActivityExportQuery) => {
+      const { blob, filename } = await download(endpoints.export, { query: filters }, { headers: { Accept: 'text/csv' } });
+      return saveFile(blob, filename ?? 'activity.csv');
+    },
+  });
+}

@@ -1,0 +1,251 @@
+/**
+ * What the audit log records, as a person reads it: one sentence per action, built from the
+ * row's facts (who, the organization, the target's name, the details the service stored).
+ * The server writes these sentences into the activity log and its CSV; the ledger's
+ * descriptions come from here too, so the console and the export say the same thing.
+ */
+
+/** The actions of the audit log, grouped as the activity log's filter offers them. */
+export const ACTIVITY_ACTIONS = [
+  'auth.sign_in',
+  'auth.sign_in_failed',
+  'auth.password_changed',
+  'auth.password_reset',
+  'auth.recovery_requested',
+  'user.update',
+  'user.role_change',
+  'user.deactivate',
+  'invitation.create',
+  'invitation.resend',
+  'invitation.link',
+  'invitation.revoke',
+  'invitation.accept',
+  'invitation.register',
+  'organization.create',
+  'organization.update',
+  'organization.delete',
+  'credits.allocate',
+  'credits.initial_balance',
+  'credits.adjust_increase',
+  'credits.adjust_decrease',
+  'credits.refund',
+  'billing.agent_limit',
+  'billing.low_balance_threshold',
+  'agent.activate',
+  'agent.deactivate',
+  'agents.status_reported',
+  'agent_type.create',
+  'agent_type.update',
+  'agent_type.retire',
+  'api_key.create',
+  'api_key.revoke',
+  'usage.reported',
+  'usage.imported',
+  'bootstrap.first_house_admin',
+] as const;
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+
+export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
+  'auth.sign_in': 'Sign-in',
+  'auth.sign_in_failed': 'Failed sign-in',
+  'auth.password_changed': 'Password change',
+  'auth.password_reset': 'Password reset',
+  'auth.recovery_requested': 'Password recovery request',
+  'user.update': 'Person edited',
+  'user.role_change': 'Role change',
+  'user.deactivate': 'Person deactivated',
+  'invitation.create': 'Invitation sent',
+  'invitation.resend': 'Invitation resent',
+  'invitation.link': 'Invitation link copied',
+  'invitation.revoke': 'Invitation revoked',
+  'invitation.accept': 'Invitation accepted',
+  'invitation.register': 'Registration by invitation',
+  'organization.create': 'Organization created',
+  'organization.update': 'Organization edited',
+  'organization.delete': 'Organization deleted',
+  'credits.allocate': 'Allocation',
+  'credits.initial_balance': 'Initial balance',
+  'credits.adjust_increase': 'Adjustment (increase)',
+  'credits.adjust_decrease': 'Adjustment (decrease)',
+  'credits.refund': 'Refund',
+  'billing.agent_limit': 'Agent limit change',
+  'billing.low_balance_threshold': 'Low-balance threshold change',
+  'agent.activate': 'Agent activated',
+  'agent.deactivate': 'Agent deactivated',
+  'agents.status_reported': 'Agent status reported',
+  'agent_type.create': 'Agent type added',
+  'agent_type.update': 'Agent type edited',
+  'agent_type.retire': 'Agent type retired',
+  'api_key.create': 'API key created',
+  'api_key.revoke': 'API key revoked',
+  'usage.reported': 'Usage reported',
+  'usage.imported': 'Usage imported',
+  'bootstrap.first_house_admin': 'First house admin',
+};
+
+export const isActivityAction = (value: string): value is ActivityAction => (ACTIVITY_ACTIONS as readonly string[]).includes(value);
+
+/** "1234.5" or "1234.50" as "1,234.50"; anything that is not an amount as it came. */
+export function formatAmount(value: unknown): string {
+  const text = typeof value === 'number' ? value.toFixed(2) : typeof value === 'string' ? value : '';
+  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) return text || '?';
+  const whole = match[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${match[1]}${whole}.${(match[3] ?? '').padEnd(2, '0')}`;
+}
+
+const count = (value: unknown) => (typeof value === 'number' ? value.toLocaleString('en-US') : String(value ?? '?'));
+const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
+const obj = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** The facts of one audit row a sentence is built from. */
+export interface ActivityFacts {
+  action: string;
+  /** "Ana Ruiz", the e-mail when the person has no name, "Key ci-runner" for a machine action, null when nobody is known. */
+  actor: string | null;
+  /** The organization the row belongs to. */
+  organization: string | null;
+  /** The name of what the action acted on (an organization, a person, a key), when known. */
+  target: string | null;
+  details: Record<string, unknown>;
+}
+
+/** One sentence per action: "Ana Ruiz allocated 500.00 credits to Acme Dental". */
+export function activitySentence({ action, actor, organization, target, details }: ActivityFacts): string {
+  const who = actor ?? 'Someone';
+  const org = organization ?? 'an organization';
+  const them = target ?? 'an organization';
+  const amount = `${formatAmount(details.amount)} credits`;
+  const reason = str(details.reason);
+  const notes = str(details.notes);
+  switch (action) {
+    case 'auth.sign_in':
+      return `${who} signed in`;
+    case 'auth.sign_in_failed':
+      return `Failed sign-in for ${str(details.email) ?? who}`;
+    case 'auth.password_changed':
+      return `${who} changed their password`;
+    case 'auth.password_reset':
+      return `${who} reset their password with a recovery link`;
+    case 'auth.recovery_requested':
+      return `${who} asked for a password recovery link`;
+    case 'user.update': {
+      const changes = obj(details.changes);
+      if (typeof changes.status === 'string') return `${who} set the status of ${target ?? 'a person'} to ${changes.status}`;
+      return `${who} edited ${target ?? 'a person'}`;
+    }
+    case 'user.role_change':
+      return `${who} changed the role of ${target ?? 'a person'} from ${str(details.before) ?? '?'} to ${str(details.after) ?? '?'}`;
+    case 'user.deactivate':
+      return `${who} deactivated ${target ?? 'a person'}`;
+    case 'invitation.create':
+      return `${who} invited ${str(details.email) ?? target ?? 'someone'} to ${org}${str(details.role) ? ` as ${str(details.role)}` : ''}`;
+    case 'invitation.resend':
+      return `${who} resent the invitation of ${target ?? 'someone'}`;
+    case 'invitation.link':
+      return `${who} copied a new invitation link for ${target ?? 'someone'}`;
+    case 'invitation.revoke':
+      return `${who} revoked the invitation of ${str(details.email) ?? target ?? 'someone'}`;
+    case 'invitation.accept':
+      return `${who} accepted an invitation to ${org}`;
+    case 'invitation.register':
+      return `${who} registered by invitation to ${org}`;
+    case 'organization.create':
+      return `${who} created ${str(details.name) ?? them}`;
+    case 'organization.update': {
+      const after = obj(details.after);
+      if (typeof after.status === 'string') return `${who} set the status of ${them} to ${after.status}`;
+      return `${who} edited ${them}`;
+    }
+    case 'organization.delete':
+      return `${who} deleted ${str(details.name) ?? them}`;
+    case 'credits.allocate':
+      return `${who} allocated ${amount} to ${them}${notes ? ` (${notes})` : ''}`;
+    case 'credits.initial_balance':
+      return `${who} gave ${them} an initial balance of ${amount}`;
+    case 'credits.adjust_increase':
+      return `${who} added ${amount} to ${them}${reason ? `: ${reason}` : ''}`;
+    case 'credits.adjust_decrease':
+      return `${who} removed ${amount} from ${them}${reason ? `: ${reason}` : ''}`;
+    case 'credits.refund':
+      return `${who} refunded ${amount} to ${them}${str(details.refund_of) ? ` for ${str(details.refund_of)}` : ''}`;
+    case 'billing.agent_limit':
+      return `${who} set the agent limit of ${them} from ${count(details.before)} to ${count(details.after)}`;
+    case 'billing.low_balance_threshold':
+      return `${who} set the low-balance threshold of ${them} from ${formatAmount(details.before)} to ${formatAmount(details.after)} credits`;
+    case 'agent.activate':
+      return `${who} activated ${str(details.code) ?? 'an agent'} for ${org}`;
+    case 'agent.deactivate':
+      return `${who} deactivated an agent of ${org}`;
+    case 'agents.status_reported':
+      return `${who} reported ${str(details.agent) ?? 'an agent'} as ${str(details.to) ?? '?'} (was ${str(details.from) ?? '?'})`;
+    case 'agent_type.create':
+      return `${who} added the agent type ${str(details.name) ?? str(details.code) ?? target ?? '?'}`;
+    case 'agent_type.update':
+      return `${who} edited the agent type ${target ?? '?'}`;
+    case 'agent_type.retire':
+      return `${who} retired the agent type ${target ?? '?'}`;
+    case 'api_key.create':
+      return `${who} created the API key ${str(details.name) ?? target ?? '?'}`;
+    case 'api_key.revoke':
+      return `${who} revoked the API key ${target ?? str(details.prefix) ?? '?'}`;
+    case 'usage.reported':
+      return `${who} reported ${count(details.accepted)} usage events (${formatAmount(details.credits_charged)} credits)`;
+    case 'usage.imported':
+      return `${who} imported ${count(details.accepted)} usage events (${formatAmount(details.credits_charged)} credits)`;
+    case 'bootstrap.first_house_admin':
+      return `The first house admin of ${org} was created`;
+    default:
+      return `${who}: ${action.replace(/[._]/g, ' ')}`;
+  }
+}
+
+/** A person as the activity log and the ledger name them: "Ana Ruiz", or the e-mail when they have no name. */
+export function personName(person: { first_name?: string | null; last_name?: string | null; email: string }): string {
+  const name = [person.first_name, person.last_name].map((part) => part?.trim()).filter(Boolean).join(' ');
+  return name || person.email;
+}
+
+/** The facts of one ledger entry its sentence is built from. */
+export interface LedgerFacts {
+  entry_type: string;
+  amount: string;
+  metadata: Record<string, unknown>;
+  units?: string | null;
+  /** The person who moved the credits, by name. */
+  actor: string | null;
+  /** The other organization of an allocation or initial balance, by name. */
+  counterparty: string | null;
+}
+
+/** The ledger's description: "Ana Ruiz allocated 500.00 credits to Acme Dental: spring campaign". */
+export function ledgerSentence({ entry_type, amount, metadata, units, actor, counterparty }: LedgerFacts): string {
+  const credits = `${formatAmount(amount.replace(/^-/, ''))} credits`;
+  const notes = str(metadata.notes);
+  const reason = str(metadata.reason) ?? notes;
+  const withNotes = (base: string) => (notes && notes !== 'Initial balance' ? `${base}: ${notes}` : base);
+  const other = counterparty ?? 'another organization';
+  switch (entry_type) {
+    case 'allocation_sent':
+      return withNotes(`${actor ?? 'Someone'} allocated ${credits} to ${other}`);
+    case 'allocation_received':
+      return withNotes(`Received ${credits} from ${other}${actor ? `, allocated by ${actor}` : ''}`);
+    case 'initial_balance':
+      return `Initial balance of ${credits} from ${other}${actor ? `, given by ${actor}` : ''}`;
+    case 'consumption': {
+      const agent = str(metadata.agent);
+      const used = units ?? str(metadata.units);
+      const what = agent ? `${agent} used ${used ? `${used} units` : 'credits'}` : 'Usage';
+      return `${what}, charged ${credits}${actor ? ` (imported by ${actor})` : ''}`;
+    }
+    case 'refund':
+      return `${actor ?? 'Someone'} refunded ${credits}${str(metadata.refund_of) ? ` for ${str(metadata.refund_of)}` : ''}${reason ? `: ${reason}` : ''}`;
+    case 'adjustment_increase':
+      return `${actor ?? 'Someone'} added ${credits}${reason ? `: ${reason}` : ''}`;
+    case 'adjustment_decrease':
+      return `${actor ?? 'Someone'} removed ${credits}${reason ? `: ${reason}` : ''}`;
+    default:
+      return `${entry_type.replace(/_/g, ' ')} of ${credits}`;
+  }
+}
