@@ -1956,6 +1956,7 @@ export interface operations {
                             status: "pending" | "accepted" | "revoked" | "expired";
                             /** Format: uuid */
                             invited_by: string | null;
+                            invited_by_name: string | null;
                             created_at: string;
                             expires_at: string;
                             accepted_at: string | null;
@@ -2017,6 +2018,7 @@ export interface operations {
                             status: "pending" | "accepted" | "revoked" | "expired";
                             /** Format: uuid */
                             invited_by: string | null;
+                            invited_by_name: string | null;
                             created_at: string;
                             expires_at: string;
                             accepted_at: string | null;
@@ -2066,6 +2068,7 @@ export interface operations {
                             status: "pending" | "accepted" | "revoked" | "expired";
                             /** Format: uuid */
                             invited_by: string | null;
+                            invited_by_name: string | null;
                             created_at: string;
                             expires_at: string;
                             accepted_at: string | null;
@@ -2114,6 +2117,7 @@ export interface operations {
                             status: "pending" | "accepted" | "revoked" | "expired";
                             /** Format: uuid */
                             invited_by: string | null;
+                            invited_by_name: string | null;
                             created_at: string;
                             expires_at: string;
                             accepted_at: string | null;
@@ -2163,6 +2167,7 @@ export interface operations {
                             status: "pending" | "accepted" | "revoked" | "expired";
                             /** Format: uuid */
                             invited_by: string | null;
+                            invited_by_name: string | null;
                             created_at: string;
                             expires_at: string;
                             accepted_at: string | null;

@@ -410,6 +410,8 @@ export const MESSAGES = {
     resendWarning: 'A new link is mailed and the link sent earlier stops working.',
     revoke: 'Revoke invitation',
     expiresSoon: 'Expires within 24 hours',
+    /** The invitations table when nobody is recorded as the inviter. */
+    inviterUnknown: 'Inviter not recorded',
     invitationSent: 'Invitation sent',
     invitationSentTo: (email: string) => `An invitation was sent to ${email}.`,
     addingUserTo: (name: string) => `Adding user to ${name}`,

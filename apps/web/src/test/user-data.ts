@@ -26,6 +26,7 @@ export function makeInvitation(overrides: Partial<Invitation> = {}): Invitation 
     organization_name: 'Acme Corporation',
     status: 'pending',
     invited_by: SELF_ID,
+    invited_by_name: 'Sam Self',
     created_at: '2025-01-01T00:00:00Z',
     expires_at: new Date(Date.now() + 5 * 24 * 3600 * 1000).toISOString(),
     accepted_at: null,

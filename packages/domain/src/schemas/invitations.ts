@@ -47,6 +47,9 @@ export const invitationSchema = z.object({
   organization_name: z.string(),
   status: z.enum(INVITATION_STATUSES),
   invited_by: z.uuid().nullable(),
+  /** Who invited, as the console names a person: "Ana Ruiz", or the e-mail when they have no name; null when unknown. */
+  invited_by_name: z.string().nullable(),
+  /** When the invitation was sent. */
   created_at: z.string(),
   expires_at: z.string(),
   accepted_at: z.string().nullable(),

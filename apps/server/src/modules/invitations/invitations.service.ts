@@ -7,6 +7,7 @@ import {
   isRoleValidForOrgType,
   mayGrantRole,
   mayInviteTo,
+  personName,
   mayManagePeopleOf,
   type AcceptResult,
   type CreateInvitationInput,
@@ -42,6 +43,7 @@ function invitationQuery(db: Executor) {
   return db
     .selectFrom('invitations as i')
     .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+    .leftJoin('users as inviter', 'inviter.id', 'i.invited_by')
     .select([
       'i.id',
       'i.email',
@@ -57,6 +59,9 @@ function invitationQuery(db: Executor) {
       'o.deleted_at as org_deleted_at',
       'i.status',
       'i.invited_by',
+      'inviter.first_name as inviter_first_name',
+      'inviter.last_name as inviter_last_name',
+      'inviter.email as inviter_email',
       'i.created_at',
       'i.expires_at',
       'i.accepted_at',
@@ -83,6 +88,7 @@ function toInvitation(row: InvitationRow): Invitation {
     organization_name: row.organization_name,
     status: effectiveStatus(row),
     invited_by: row.invited_by,
+    invited_by_name: row.inviter_email ? personName({ first_name: row.inviter_first_name, last_name: row.inviter_last_name, email: row.inviter_email }) : null,
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
     accepted_at: row.accepted_at ? row.accepted_at.toISOString() : null,

@@ -85,6 +85,28 @@ describe('inviting', () => {
     expect((await w.t.request('GET', `/api/invitations?organization_id=${w.world.orgs.SA1.id}`, undefined, { token: await as('A1.admin') })).status).toBe(404);
     expect((await w.t.request('GET', '/api/invitations', undefined, { token: await as('A1.user') })).status).toBe(403);
   });
+
+  it('lists who invited (name, or e-mail without one) and when the invitation was sent', async () => {
+    const before = Date.now();
+    const created = await invite('A1.admin', person('who@new.test', 'agency_user'));
+    expect(created.body.invitation.invited_by_name).toBe('Test User');
+    const listed = async () => {
+      const response = await w.t.request('GET', `/api/invitations?organization_id=${w.world.orgs.A1.id}&status=pending`, undefined, { token: await as('A1.manager') });
+      expect(response.status).toBe(200);
+      return response.body.invitations.find((i: any) => i.email === 'who@new.test');
+    };
+    const inviter = await w.t.database.db.selectFrom('users').select('id').where('email', '=', w.world.users['A1.admin']!).executeTakeFirstOrThrow();
+    const first = await listed();
+    expect(first).toMatchObject({ invited_by: inviter.id, invited_by_name: 'Test User' });
+    expect(new Date(first.created_at).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(new Date(first.created_at).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+
+    await w.t.database.db.updateTable('users').set({ first_name: null, last_name: null }).where('id', '=', inviter.id).execute();
+    expect((await listed()).invited_by_name).toBe(w.world.users['A1.admin']);
+    // An invitation whose inviter is not recorded names nobody.
+    await w.t.database.db.updateTable('invitations').set({ invited_by: null }).where('email', '=', 'who@new.test').execute();
+    expect(await listed()).toMatchObject({ invited_by: null, invited_by_name: null });
+  });
 });
 
 describe('accepting', () => {

@@ -54,6 +54,7 @@ export function InvitationsTable({
         <TableRow>
           <TableHead>Recipient</TableHead>
           <TableHead>Role</TableHead>
+          <TableHead>Invited</TableHead>
           <TableHead>Expires</TableHead>
           <TableHead>Status</TableHead>
           {admin && <TableHead className="text-right">Actions</TableHead>}
@@ -63,7 +64,7 @@ export function InvitationsTable({
         {invitations.isPending ? (
           Array.from({ length: PAGING.skeletonRows }, (_, index) => (
             <TableRow key={index} data-testid="invitation-skeleton" aria-hidden>
-              {Array.from({ length: admin ? 5 : 4 }, (__, cell) => (
+              {Array.from({ length: admin ? 6 : 5 }, (__, cell) => (
                 <TableCell key={cell}>
                   <Skeleton className="h-5 w-full" />
                 </TableCell>
@@ -72,7 +73,7 @@ export function InvitationsTable({
           ))
         ) : invitations.data.invitations.length === 0 ? (
           <TableRow>
-            <TableCell colSpan={admin ? 5 : 4} className="py-8 text-center text-muted-foreground">
+            <TableCell colSpan={admin ? 6 : 5} className="py-8 text-center text-muted-foreground">
               {MESSAGES.invitations.empty}
             </TableCell>
           </TableRow>
@@ -97,6 +98,10 @@ function InvitationRow({ invitation, admin }: { invitation: Invitation; admin: b
         <div className="text-muted-foreground">{invitation.email}</div>
       </TableCell>
       <TableCell className="capitalize">{roleLabel(invitation.role)}</TableCell>
+      <TableCell>
+        <div>{formatDateTime(invitation.created_at)}</div>
+        <div className="text-muted-foreground">{invitation.invited_by_name ? `by ${invitation.invited_by_name}` : t.inviterUnknown}</div>
+      </TableCell>
       <TableCell>
         <span className={cn('inline-flex items-center gap-1', soon && 'font-medium text-amber-700 dark:text-amber-400')}>
           {soon && <Clock className="size-4" role="img" aria-label={t.expiresSoon} />}

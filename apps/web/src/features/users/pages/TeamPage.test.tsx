@@ -2,6 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { formatDateTime } from '@/lib/dates';
 import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeInvitation, makeUser, page } from '@/test/user-data';
 
@@ -93,6 +94,20 @@ describe('invitations table', { timeout: 20_000 }, () => {
     expect(laterRow).not.toHaveClass('bg-amber-50');
     expect(within(laterRow).queryByRole('img', { name: t.expiresSoon })).not.toBeInTheDocument();
     expect(within(soonRow).getByText(/Ivy Invitee/)).toBeInTheDocument();
+  });
+
+  it('shows who invited and when the invitation was sent', async () => {
+    const named = makeInvitation({ email: 'named@example.test', invited_by_name: 'Ana Ruiz', created_at: '2025-03-04T10:30:00Z' });
+    const unknown = makeInvitation({ email: 'unknown@example.test', invited_by: null, invited_by_name: null });
+    teamApi([named, unknown]);
+    renderApp('/team', { session: makeSession() });
+    await openInvitationsTab();
+    expect(screen.getByRole('columnheader', { name: 'Invited' })).toBeInTheDocument();
+    const namedRow = (await screen.findByText('named@example.test')).closest('tr')!;
+    expect(within(namedRow).getByText('by Ana Ruiz')).toBeInTheDocument();
+    expect(within(namedRow).getByText(formatDateTime('2025-03-04T10:30:00Z'))).toBeInTheDocument();
+    const unknownRow = screen.getByText('unknown@example.test').closest('tr')!;
+    expect(within(unknownRow).getByText(t.inviterUnknown)).toBeInTheDocument();
   });
 
   it('copies a fresh link after a confirmation that warns the mailed link stops working', async () => {
