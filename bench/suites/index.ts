@@ -1,4 +1,5 @@
 import type { Suite } from '../lib/types.ts';
+import { activity } from './activity.ts';
 import { allocations } from './allocations.ts';
 import { ledger } from './ledger.ts';
 import { organizations } from './organizations.ts';
@@ -8,4 +9,4 @@ import { usersMe } from './users-me.ts';
 import { webSize } from './web-size.ts';
 
 /** Every suite, in the order they run and appear in docs/benchmarks.md. Add new ones here. */
-export const SUITES: Suite[] = [signIn, usersMe, webSize, organizations, ledger, allocations, usage];
+export const SUITES: Suite[] = [signIn, usersMe, webSize, organizations, ledger, allocations, usage, activity];

@@ -53,46 +53,57 @@ function toEvent(row: AuditRow): ActivityEvent {
   };
 }
 
+/** The organization a page is read for: where it sits, and whether it can have anything below it. */
+export interface ActivityAnchor {
+  id: string;
+  path: string;
+  org_type: string;
+}
+
 /**
- * The activity log: the audit rows of an organization in the caller's subtree (with its
- * subtree, or alone), newest first by (created_at, id), a page at a time. The organization
- * alone is served by audit_log (organization_id, created_at desc, id desc); a subtree by the
- * organizations' paths, walking audit_log (created_at desc, id desc) newest first.
+ * The page query the server runs: the audit rows of `anchor` (with its subtree, or alone),
+ * filtered, newest first by (created_at, id), `limit + 1` rows. The organization alone is
+ * served by audit_log (organization_id, created_at desc, id desc); so is a tenant's subtree,
+ * since a tenant has nothing below it. Any other subtree goes by the organizations' paths,
+ * walking audit_log (created_at desc, id desc) newest first. The cursor must already be checked.
  */
+export function activityPageQuery(anchor: ActivityAnchor, params: Omit<ActivityParams, 'cursor' | 'limit'>, cursor: string | undefined, limit: number) {
+  const where = [
+    params.include_subtree && anchor.org_type !== 'tenant'
+      ? sql`a.organization_id in (select s.id from organizations s where s.path like ${`${anchor.path}%`})`
+      : sql`a.organization_id = ${anchor.id}::uuid`,
+  ];
+  if (params.actor_user_id) where.push(sql`a.actor_user_id = ${params.actor_user_id}::uuid`);
+  if (params.action) where.push(sql`a.action = ${params.action}`);
+  if (params.from) where.push(sql`a.created_at >= ${new Date(params.from)}`);
+  if (params.to) where.push(sql`a.created_at < ${new Date(upperBound(params.to))}`);
+  if (cursor !== undefined) where.push(sql`(a.created_at, a.id) < (select c.created_at, c.id from audit_log c where c.id = ${cursor}::bigint)`);
+  return sql<AuditRow>`
+    select a.id::text as id, a.created_at, a.action, a.actor_user_id, a.organization_id, a.target_type, a.target_id, a.details, a.ip,
+           u.first_name, u.last_name, u.email, o.name as organization_name,
+           case a.target_type
+             when 'organization' then (select t.name from organizations t where t.id = a.target_id::uuid)
+             when 'user' then (select coalesce(nullif(trim(coalesce(t.first_name, '') || ' ' || coalesce(t.last_name, '')), ''), t.email) from users t where t.id = a.target_id::uuid)
+             when 'invitation' then (select t.email from invitations t where t.id = a.target_id::uuid)
+             when 'api_key' then (select t.name from api_keys t where t.id = a.target_id::uuid)
+             when 'agent_type' then (select t.name from agent_types t where t.id = a.target_id::uuid)
+             when 'agent_activation' then (select t.name from agent_activations x join agent_types t on t.id = x.agent_type_id where x.id = a.target_id::uuid)
+           end as target_name
+    from audit_log a
+    left join users u on u.id = a.actor_user_id
+    left join organizations o on o.id = a.organization_id
+    where ${sql.join(where, sql` and `)}
+    order by a.created_at desc, a.id desc
+    limit ${limit + 1}`;
+}
+
+/** The activity log: the audit rows of an organization in the caller's subtree, a page at a time. */
 export function createActivityService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
   async function page(caller: Caller, params: ActivityParams, cursor: string | undefined, limit: number): Promise<ActivityPage> {
     const anchor = await organizations.visible(caller, params.organization_id ?? caller.organization.id);
-    const where = [
-      params.include_subtree
-        ? sql`a.organization_id in (select s.id from organizations s where s.path like ${`${anchor.path}%`})`
-        : sql`a.organization_id = ${anchor.id}::uuid`,
-    ];
-    if (params.actor_user_id) where.push(sql`a.actor_user_id = ${params.actor_user_id}::uuid`);
-    if (params.action) where.push(sql`a.action = ${params.action}`);
-    if (params.from) where.push(sql`a.created_at >= ${new Date(params.from)}`);
-    if (params.to) where.push(sql`a.created_at < ${new Date(upperBound(params.to))}`);
-    if (cursor !== undefined) {
-      // A cursor is an audit row's id: a bigint.
-      if (!/^\d{1,19}$/.test(cursor) || BigInt(cursor) > 2n ** 63n - 1n) throw new BadRequestError(MESSAGES.credits.invalidCursor);
-      where.push(sql`(a.created_at, a.id) < (select c.created_at, c.id from audit_log c where c.id = ${cursor}::bigint)`);
-    }
-    const { rows } = await sql<AuditRow>`
-      select a.id::text as id, a.created_at, a.action, a.actor_user_id, a.organization_id, a.target_type, a.target_id, a.details, a.ip,
-             u.first_name, u.last_name, u.email, o.name as organization_name,
-             case a.target_type
-               when 'organization' then (select t.name from organizations t where t.id = a.target_id::uuid)
-               when 'user' then (select coalesce(nullif(trim(coalesce(t.first_name, '') || ' ' || coalesce(t.last_name, '')), ''), t.email) from users t where t.id = a.target_id::uuid)
-               when 'invitation' then (select t.email from invitations t where t.id = a.target_id::uuid)
-               when 'api_key' then (select t.name from api_keys t where t.id = a.target_id::uuid)
-               when 'agent_type' then (select t.name from agent_types t where t.id = a.target_id::uuid)
-               when 'agent_activation' then (select t.name from agent_activations x join agent_types t on t.id = x.agent_type_id where x.id = a.target_id::uuid)
-             end as target_name
-      from audit_log a
-      left join users u on u.id = a.actor_user_id
-      left join organizations o on o.id = a.organization_id
-      where ${sql.join(where, sql` and `)}
-      order by a.created_at desc, a.id desc
-      limit ${limit + 1}`.execute(db);
+    // A cursor is an audit row's id: a bigint.
+    if (cursor !== undefined && (!/^\d{1,19}$/.test(cursor) || BigInt(cursor) > 2n ** 63n - 1n)) throw new BadRequestError(MESSAGES.credits.invalidCursor);
+    const { rows } = await activityPageQuery(anchor, params, cursor, limit).execute(db);
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;
     return { events: shown.map(toEvent), next_cursor: more ? shown[shown.length - 1]!.id : null };
