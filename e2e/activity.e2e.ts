@@ -50,12 +50,12 @@ it('the house admin finds who allocated two levels down; a tenant admin sees onl
   await page.goto(server.url(`/orgs/${tenant.id}/resources`));
   await page.getByRole('navigation', { name: 'Quick Links' }).getByRole('link', { name: 'Credit Ledger' }).click();
   await page.waitForURL(`**/credit-ledger?org=${tenant.id}`);
-  const entry = page.getByRole('row').filter({ hasText: 'Received from Activity Agency — Tenant pilot' });
+  const entry = page.getByRole('row').filter({ hasText: 'from Activity Agency, allocated by Journey Admin: Tenant pilot' });
   await entry.waitFor();
   expect(await entry.getByTitle('activity.agency@example.test').textContent()).toBe('Journey Admin');
   await entry.getByRole('link', { name: 'Activity Agency' }).click();
   await page.waitForURL(`**/credit-ledger?org=${agency.id}`);
-  await page.getByRole('row').filter({ hasText: 'Allocated to Activity Tenant — Tenant pilot' }).waitFor();
+  await page.getByRole('row').filter({ hasText: 'Journey Admin allocated' }).filter({ hasText: 'credits to Activity Tenant: Tenant pilot' }).waitFor();
 
   // The tenant's admin: its own sign-in, nothing of the agency's, and the agency refused.
   const tenantPage = await journey.freshPage();

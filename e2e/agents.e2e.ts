@@ -243,15 +243,15 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   const consumption = ledger.getByRole('row').filter({ hasText: 'Consumption' });
   await consumption.first().waitFor();
   expect(await consumption.count()).toBe(5);
-  // The catalog, loaded beside the ledger, names each agent with its unit.
-  const firstRun = ledger.getByRole('row').filter({ hasText: 'Support Bot · 20 × run' });
+  // The server's sentence names each agent from the catalog, with its unit.
+  const firstRun = ledger.getByRole('row').filter({ hasText: 'Support Bot used 20 × run' });
   await firstRun.first().waitFor();
   expect(await firstRun.count()).toBe(1);
   expect(await firstRun.textContent()).toContain('-30.00 credits120.00 credits');
-  expect(await ledger.getByRole('row').filter({ hasText: 'Report Writer · 2.5 × page' }).textContent()).toContain('-5.00 credits84.00 credits');
+  expect(await ledger.getByRole('row').filter({ hasText: 'Report Writer used 2.5 × page' }).textContent()).toContain('-5.00 credits84.00 credits');
   await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Report Writer' });
   await page.waitForURL(/agent=/);
-  await ledger.getByRole('row').filter({ hasText: 'Report Writer · 5 × page' }).waitFor();
+  await ledger.getByRole('row').filter({ hasText: 'Report Writer used 5 × page' }).waitFor();
   const deadline = Date.now() + 10_000;
   while ((await ledger.getByRole('row').count()) !== 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   expect(await ledger.getByRole('row').count()).toBe(3); // the header and Report Writer's two entries

@@ -56,7 +56,7 @@ it('moves credits from a topped-up house down to a tenant, whose admin sees and 
   expect(await result.textContent()).toContain('1,000.00 credits');
 
   await page.goto(server.url('/credit-ledger'));
-  await page.getByRole('cell', { name: 'Allocated to Super Agency One — Q1 budget' }).waitFor();
+  await page.getByRole('cell', { name: /allocated 1,000\.00 credits to Super Agency One: Q1 budget$/ }).waitFor();
   await page.getByTestId('credit-balance').filter({ hasText: '4,000.00 credits' }).waitFor();
 
   // The chain below: each admin is invited and registered, then allocates down through the API.
@@ -73,7 +73,7 @@ it('moves credits from a topped-up house down to a tenant, whose admin sees and 
   const tenantPage = await journey.freshPage();
   await signInWithForm(tenantPage, server, 'tenant.admin@example.test', PASSWORD);
   await tenantPage.goto(server.url('/credit-ledger'));
-  const row = tenantPage.getByRole('row').filter({ hasText: 'Received from Agency One — Tenant launch' });
+  const row = tenantPage.getByRole('row').filter({ hasText: /Received 150\.25 credits from Agency One, allocated by .+: Tenant launch/ });
   await row.waitFor();
   expect(await row.textContent()).toContain('Allocation received');
   expect(await row.textContent()).toContain('150.25 credits');

@@ -42,7 +42,20 @@ describe('ledgerSentence', () => {
       'Received 500.00 credits from Northwind, allocated by Ana Ruiz: spring',
     );
     expect(ledgerSentence({ entry_type: 'consumption', amount: '-2.00', metadata: { agent: 'bot' }, units: '4.0000', actor: null, counterparty: null })).toBe(
-      'bot used 4.0000 units, charged 2.00 credits',
+      'bot used 4 units, charged 2.00 credits',
+    );
+  });
+
+  it('names a consumption entry\'s agent from the catalog, with its unit and the usage record', () => {
+    const consumption = { entry_type: 'consumption', amount: '-3.25', units: '1200.5000', actor: null, counterparty: null };
+    expect(ledgerSentence({ ...consumption, metadata: { agent: 'bot', usage: { tokens: 1200, model: 'gpt' } }, agent: { name: 'Support bot', unit: 'run' } })).toBe(
+      'Support bot used 1,200.5 × run, charged 3.25 credits (tokens 1200, model gpt)',
+    );
+    expect(ledgerSentence({ ...consumption, units: null, metadata: { usage: { tokens: 1200 } }, actor: 'Ana Ruiz' })).toBe(
+      'Usage, charged 3.25 credits (tokens 1200), imported by Ana Ruiz',
+    );
+    expect(ledgerSentence({ ...consumption, entry_type: 'refund', amount: '1.00', metadata: { usage: { tokens: 10 } }, actor: 'Ana Ruiz' })).toBe(
+      'Ana Ruiz refunded 1.00 credits (tokens 10)',
     );
   });
 });

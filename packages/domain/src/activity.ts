@@ -217,10 +217,38 @@ export interface LedgerFacts {
   actor: string | null;
   /** The other organization of an allocation or initial balance, by name. */
   counterparty: string | null;
+  /** The catalog's agent of a metered consumption entry; without it the code the runtime reported names it. */
+  agent?: { name: string; unit: string } | null;
+}
+
+/**
+ * Units as a decimal with four places ("12.5000") without trailing zeros, grouped: "12.5",
+ * "1,200"; by string manipulation, so units never pass through a float.
+ */
+export function formatUnits(value: string): string {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(value.trim());
+  if (!match) return value;
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  const whole = match[1]!.replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
+const usageValue = (value: unknown): string | null =>
+  typeof value === 'string' ? value.trim() || null : typeof value === 'number' || typeof value === 'boolean' ? String(value) : null;
+
+/** A usage record as "tokens 1200, model gpt" (the keys and values the importer stored); null when there is none. */
+export function describeUsage(usage: unknown): string | null {
+  const parts = Object.entries(obj(usage))
+    .map(([key, value]) => {
+      const shown = usageValue(value);
+      return shown === null ? null : `${key.replace(/_/g, ' ')} ${shown}`;
+    })
+    .filter((part): part is string => part !== null);
+  return parts.length > 0 ? parts.join(', ') : null;
 }
 
 /** The ledger's description: "Ana Ruiz allocated 500.00 credits to Acme Dental: spring campaign". */
-export function ledgerSentence({ entry_type, amount, metadata, units, actor, counterparty }: LedgerFacts): string {
+export function ledgerSentence({ entry_type, amount, metadata, units, actor, counterparty, agent }: LedgerFacts): string {
   const credits = `${formatAmount(amount.replace(/^-/, ''))} credits`;
   const notes = str(metadata.notes);
   const reason = str(metadata.reason) ?? notes;
@@ -234,13 +262,17 @@ export function ledgerSentence({ entry_type, amount, metadata, units, actor, cou
     case 'initial_balance':
       return `Initial balance of ${credits} from ${other}${actor ? `, given by ${actor}` : ''}`;
     case 'consumption': {
-      const agent = str(metadata.agent);
+      const name = agent?.name ?? str(metadata.agent);
       const used = units ?? str(metadata.units);
-      const what = agent ? `${agent} used ${used ? `${used} units` : 'credits'}` : 'Usage';
-      return `${what}, charged ${credits}${actor ? ` (imported by ${actor})` : ''}`;
+      const quantity = used ? `${formatUnits(used)} ${agent ? `× ${agent.unit}` : 'units'}` : 'credits';
+      const usage = describeUsage(metadata.usage);
+      const what = name ? `${name} used ${quantity}` : 'Usage';
+      return `${what}, charged ${credits}${usage ? ` (${usage})` : ''}${actor ? `, imported by ${actor}` : ''}`;
     }
-    case 'refund':
-      return `${actor ?? 'Someone'} refunded ${credits}${str(metadata.refund_of) ? ` for ${str(metadata.refund_of)}` : ''}${reason ? `: ${reason}` : ''}`;
+    case 'refund': {
+      const usage = describeUsage(metadata.usage);
+      return `${actor ?? 'Someone'} refunded ${credits}${str(metadata.refund_of) ? ` for ${str(metadata.refund_of)}` : ''}${usage ? ` (${usage})` : ''}${reason ? `: ${reason}` : ''}`;
+    }
     case 'adjustment_increase':
       return `${actor ?? 'Someone'} added ${credits}${reason ? `: ${reason}` : ''}`;
     case 'adjustment_decrease':

@@ -1,6 +1,5 @@
-import type { ActivationStatus, AgentKind, ApiScope } from '@console/domain';
+import { formatUnits, type ActivationStatus, type AgentKind, type ApiScope } from '@console/domain';
 import { formatDistanceStrict } from 'date-fns';
-import { formatDecimal } from './credit-format';
 
 export const AGENT_KIND_LABELS: Record<AgentKind, string> = {
   assistant: 'Assistant',
@@ -23,17 +22,8 @@ export const API_SCOPE_LABELS: Record<ApiScope, { label: string; description: st
   'entitlements:read': { label: 'Check entitlements', description: 'Ask whether an organization may use an agent now, with its balance.' },
 };
 
-/**
- * A decimal with four places ("12.5000") without its trailing zeros, grouped: "12.5",
- * "1,200"; by string manipulation, so units and prices never pass through a float.
- */
-export function formatUnits(value: string): string {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(value.trim());
-  if (!match) return value;
-  const fraction = (match[2] ?? '').replace(/0+$/, '');
-  const whole = formatDecimal(`${match[1]}.00`).replace(/\.00$/, '');
-  return fraction ? `${whole}.${fraction}` : whole;
-}
+/** Units as the domain formats them ("12.5", "1,200"). */
+export { formatUnits };
 
 /** Units with their unit: "12.5 × 1k tokens". */
 export function formatUnitsOf(value: string, unit: string): string {

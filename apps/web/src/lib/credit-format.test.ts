@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeEntry, entryTypeBadgeClasses, UNKNOWN_BADGE_CLASSES } from './entry-types';
+import { entryTypeBadgeClasses, UNKNOWN_BADGE_CLASSES } from './entry-types';
 import { formatCredits, formatDecimal, formatLedgerDate, isLowBalance } from './credit-format';
 
 describe('credit formatting', () => {
@@ -43,19 +43,6 @@ describe('credit formatting', () => {
 
   it('shows dates like Jan 5, 2024 3:04 PM', () => {
     expect(formatLedgerDate(new Date(2024, 0, 5, 15, 4).toISOString())).toBe('Jan 5, 2024 3:04 PM');
-  });
-
-  it('describes entries from their type and metadata', () => {
-    expect(describeEntry({ entry_type: 'allocation_sent', metadata: { to_org_name: 'Agency One', notes: 'Q1 budget' } })).toBe(
-      'Allocated to Agency One — Q1 budget',
-    );
-    expect(describeEntry({ entry_type: 'allocation_received', metadata: { from_org_name: 'House' } })).toBe('Received from House');
-    expect(describeEntry({ entry_type: 'initial_balance', metadata: { from_org_name: 'House', notes: 'Initial balance' } })).toBe(
-      'Initial balance from House',
-    );
-    expect(describeEntry({ entry_type: 'adjustment_decrease', metadata: { reason: 'Correction' } })).toBe('Correction');
-    expect(describeEntry({ entry_type: 'consumption', metadata: { usage: {} } })).toBe('Usage');
-    expect(describeEntry({ entry_type: 'mystery', metadata: {} })).toBe('Mystery');
   });
 
   it('uses grey only for unknown types', () => {

@@ -1,5 +1,4 @@
-import { ENTRY_TYPES, type AgentType, type EntryType, type LedgerEntry } from '@console/domain';
-import { formatUnits, formatUnitsOf } from './agents';
+import { ENTRY_TYPES, describeUsage, type EntryType } from '@console/domain';
 
 export const ENTRY_TYPE_LABELS: Record<EntryType, string> = {
   initial_balance: 'Initial balance',
@@ -42,72 +41,6 @@ function text(value: unknown): string | null {
   if (typeof value === 'string') return value.trim() || null;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return null;
-}
-
-/** A usage record as "tokens 1200, model gpt" (the keys and values the importer stored). */
-export function describeUsage(usage: unknown): string | null {
-  if (!usage || typeof usage !== 'object' || Array.isArray(usage)) return null;
-  const parts = Object.entries(usage as Record<string, unknown>)
-    .map(([key, value]) => {
-      const shown = text(value);
-      return shown === null ? null : `${key.replace(/_/g, ' ')} ${shown}`;
-    })
-    .filter((part): part is string => part !== null);
-  return parts.length > 0 ? parts.join(', ') : null;
-}
-
-type EntryLike = Pick<LedgerEntry, 'metadata'> & Partial<Pick<LedgerEntry, 'agent_type_id' | 'units'>> & { entry_type: string };
-
-/** The catalog's agent types by id, for naming the agent of a consumption entry. */
-export type AgentLookup = ReadonlyMap<string, Pick<AgentType, 'name' | 'unit'>>;
-
-/**
- * The agent and units of a metered consumption entry: "Support bot · 2.5 × run", with the
- * catalog's name and unit when known, else the code the runtime reported; null for others.
- */
-export function describeAgentUsage(entry: EntryLike, agents?: AgentLookup): string | null {
-  if (!entry.agent_type_id || !entry.units) return null;
-  const agent = agents?.get(entry.agent_type_id);
-  if (agent) return `${agent.name} · ${formatUnitsOf(entry.units, agent.unit)}`;
-  const code = text(entry.metadata?.agent);
-  return `${code ?? 'Agent'} · ${formatUnits(entry.units)} units`;
-}
-
-/** The Description column: what happened, from the type, the agent and the metadata. */
-export function describeEntry(entry: EntryLike, agents?: AgentLookup): string {
-  const meta = entry.metadata ?? {};
-  const notes = text(meta.notes);
-  const withNotes = (base: string) => (notes && notes !== base && notes !== 'Initial balance' ? `${base} — ${notes}` : base);
-  switch (entry.entry_type) {
-    case 'allocation_sent': {
-      const to = text(meta.to_org_name) ?? text(meta.to_org_id);
-      return withNotes(to ? `Allocated to ${to}` : 'Credits allocated');
-    }
-    case 'allocation_received': {
-      const from = text(meta.from_org_name) ?? text(meta.from_org_id);
-      return withNotes(from ? `Received from ${from}` : 'Credits received');
-    }
-    case 'initial_balance': {
-      const from = text(meta.from_org_name) ?? text(meta.from_org_id);
-      return withNotes(from ? `Initial balance from ${from}` : 'Initial balance');
-    }
-    case 'consumption': {
-      const usage = describeUsage(meta.usage);
-      const agent = describeAgentUsage(entry, agents);
-      if (agent) return usage ? `${agent} — ${usage}` : agent;
-      return usage ? `Usage: ${usage}` : 'Usage';
-    }
-    case 'refund': {
-      const usage = describeUsage(meta.usage);
-      return usage ? `Refund: ${usage}` : 'Refund';
-    }
-    case 'adjustment_increase':
-      return text(meta.reason) ?? notes ?? 'Balance increased';
-    case 'adjustment_decrease':
-      return text(meta.reason) ?? notes ?? 'Balance decreased';
-    default:
-      return notes ?? entryTypeLabel(entry.entry_type);
-  }
 }
 
 /** Metadata lines of the list view, labelled; the ids stay visible for support questions. */

@@ -1,11 +1,14 @@
-import type { LedgerEntry, LedgerPage } from '@console/domain';
+import { ledgerSentence, type LedgerEntry, type LedgerPage } from '@console/domain';
 import { OWN_ORG_ID } from './helpers';
 
 let seq = 0;
-/** A ledger entry of the own organization; the type is any of the ledger's entry types. */
+/**
+ * A ledger entry of the own organization; the type is any of the ledger's entry types. Its
+ * description is the domain's sentence, as the server writes it, unless given.
+ */
 export function entry(overrides: Partial<LedgerEntry> & Pick<LedgerEntry, 'entry_type'>): LedgerEntry {
   seq += 1;
-  return {
+  const made: LedgerEntry = {
     id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
     organization_id: OWN_ORG_ID,
     amount: '100.00',
@@ -22,6 +25,8 @@ export function entry(overrides: Partial<LedgerEntry> & Pick<LedgerEntry, 'entry
     description: '',
     ...overrides,
   };
+  const description = overrides.description ?? ledgerSentence({ ...made, actor: made.actor?.name ?? null, counterparty: made.counterparty?.name ?? null });
+  return { ...made, description };
 }
 
 export function ledgerPage(entries: LedgerEntry[], overrides: Partial<LedgerPage> = {}): LedgerPage {

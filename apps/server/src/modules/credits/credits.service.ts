@@ -319,7 +319,8 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
   /**
    * The page's entries as the ledger shows them: the person who moved the credits, the other
    * organization of an allocation (by its name now, and whether the caller may open it) and
-   * the sentence. Two reads for the whole page, by primary key.
+   * the sentence naming a consumption's agent from the catalog. Three reads for the whole
+   * page, by primary key.
    */
   async function described(caller: Caller, rows: EntryRow[]): Promise<LedgerEntry[]> {
     const counterpartyOf = (row: EntryRow) => {
@@ -329,10 +330,13 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
     };
     const userIds = [...new Set(rows.map((row) => row.created_by).filter((id): id is string => !!id))];
     const orgIds = [...new Set(rows.map(counterpartyOf).filter((id): id is string => !!id))];
-    const [people, orgs] = await Promise.all([
+    const agentIds = [...new Set(rows.map((row) => row.agent_type_id).filter((id): id is string => !!id))];
+    const [people, orgs, agents] = await Promise.all([
       userIds.length ? db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', userIds).execute() : [],
       orgIds.length ? db.selectFrom('organizations').select(['id', 'name', 'path', 'deleted_at']).where('id', 'in', orgIds).execute() : [],
+      agentIds.length ? db.selectFrom('agent_types').select(['id', 'name', 'unit']).where('id', 'in', agentIds).execute() : [],
     ]);
+    const agentById = new Map(agents.map((agent) => [agent.id, agent]));
     const personById = new Map(people.map((person) => [person.id, { id: person.id, name: personName(person), email: person.email }]));
     const orgById = new Map(
       orgs.map((org) => [org.id, { id: org.id, name: org.name, in_scope: !org.deleted_at && org.path.startsWith(caller.organization.path) }]),
@@ -344,7 +348,8 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
       const meta = entry.metadata as { to_org_name?: unknown; from_org_name?: unknown };
       const storedName = typeof (meta.to_org_name ?? meta.from_org_name) === 'string' ? String(meta.to_org_name ?? meta.from_org_name) : null;
       const counterparty = otherId ? (orgById.get(otherId) ?? { id: otherId, name: storedName ?? otherId, in_scope: false }) : null;
-      const description = ledgerSentence({ ...entry, actor: actor?.name ?? null, counterparty: counterparty?.name ?? null });
+      const agent = row.agent_type_id ? (agentById.get(row.agent_type_id) ?? null) : null;
+      const description = ledgerSentence({ ...entry, actor: actor?.name ?? null, counterparty: counterparty?.name ?? null, agent });
       return { ...entry, actor, counterparty, description };
     });
   }

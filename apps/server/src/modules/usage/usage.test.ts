@@ -238,8 +238,12 @@ describe('the ledger of metered usage', () => {
     const lines = (await csv.text()).trim().split('\r\n');
     expect(lines[0]).toBe('created_at,entry_type,amount,balance_after,description,actor,actor_email,counterparty,counterparty_org_id,notes,agent,units,transaction_group,external_ref,id');
     expect(lines).toHaveLength(2);
-    // The description holds a comma, so it is quoted; the actor, the counterparty and the notes are empty.
-    expect(lines[1]).toContain(',consumption,-1.00,9.00,"bot used 4.0000 units, charged 1.00 credits",,,,,,bot,4.0000,');
+    // The description names the agent from the catalog and holds a comma, so it is quoted; the
+    // actor, the counterparty and the notes are empty.
+    expect(lines[1]).toContain(',consumption,-1.00,9.00,"Agent bot used 4 × run, charged 1.00 credits",,,,,,bot,4.0000,');
+    // The page's description is the same sentence.
+    const botPage = await w.t.request('GET', `/api/credits/ledger?organization_id=${w.id('T1')}&agent_type_id=${agents.bot!.id}`, undefined, { token });
+    expect(botPage.body.entries.map((e: any) => e.description)).toEqual(['Agent bot used 4 × run, charged 1.00 credits']);
     expect((await w.t.request('GET', '/api/credits/ledger?agent_type_id=nope', undefined, { token })).status).toBe(400);
   });
 

@@ -3,13 +3,10 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import { agentQueries } from '@/api/agents';
 import { creditQueries } from '@/api/credits';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
-import { describeEntry } from '@/lib/entry-types';
 import { PATHS } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from './entry-type-badge';
@@ -18,9 +15,6 @@ import { EntryTypeBadge } from './entry-type-badge';
 export function RecentTransactionsCard({ organizationId }: { organizationId: string }) {
   const recent = useQuery({ ...creditQueries.recent(organizationId), enabled: !!organizationId });
   const entries = recent.data?.entries.slice(0, PAGING.recentTransactionsShown) ?? [];
-  // The catalog names the agents of metered consumption; without it the reported code shows.
-  const catalog = useQuery({ ...agentQueries.types(), enabled: entries.some((entry) => entry.agent_type_id) });
-  const agents = useMemo(() => new Map((catalog.data ?? []).map((type) => [type.id, type])), [catalog.data]);
 
   return (
     <Card>
@@ -43,7 +37,7 @@ export function RecentTransactionsCard({ organizationId }: { organizationId: str
               <li key={entry.id} className="flex flex-wrap items-start justify-between gap-2 py-3 first:pt-0 last:pb-0">
                 <div className="min-w-0 space-y-1">
                   <EntryTypeBadge type={entry.entry_type} />
-                  <p className="truncate text-sm">{describeEntry(entry, agents)}</p>
+                  <p className="truncate text-sm">{entry.description}</p>
                   <p className="text-xs text-muted-foreground">{formatLedgerDate(entry.created_at)}</p>
                 </div>
                 <span className={cn('text-sm font-medium tabular-nums', amountClass(entry.amount))}>{formatCredits(entry.amount)}</span>

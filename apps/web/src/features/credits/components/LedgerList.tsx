@@ -2,11 +2,11 @@ import type { LedgerEntry } from '@console/domain';
 import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
-import { describeEntry, metadataLines, type AgentLookup } from '@/lib/entry-types';
+import { metadataLines } from '@/lib/entry-types';
 import { LedgerActor, LedgerCounterparty } from './LedgerParties';
 
-/** List view: a type badge, the date, the amount, the balance after and the metadata. */
-export function LedgerList({ entries, agents }: { entries: LedgerEntry[]; agents?: AgentLookup }) {
+/** List view: a type badge, the date, the amount, the server's sentence, the balance after and the metadata. */
+export function LedgerList({ entries }: { entries: LedgerEntry[] }) {
   return (
     <ul className="divide-y rounded-md border" aria-label="Credit transactions">
       {entries.map((entry) => {
@@ -20,7 +20,7 @@ export function LedgerList({ entries, agents }: { entries: LedgerEntry[]; agents
               </div>
               <span className={cn('font-medium tabular-nums', amountClass(entry.amount))}>{formatCredits(entry.amount)}</span>
             </div>
-            <p className="text-sm">{describeEntry(entry, agents)}</p>
+            <p className="text-sm">{entry.description}</p>
             <p className="text-sm text-muted-foreground">
               By <LedgerActor entry={entry} />
               {entry.counterparty && (

@@ -3,11 +3,10 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
-import { describeEntry, type AgentLookup } from '@/lib/entry-types';
 import { LedgerActor, LedgerCounterparty } from './LedgerParties';
 
-/** Table view: Date, Type, Description, By, With, Amount, Balance. */
-export function LedgerTable({ entries, agents }: { entries: LedgerEntry[]; agents?: AgentLookup }) {
+/** Table view: Date, Type, Description (the server's sentence), By, With, Amount, Balance. */
+export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
   return (
     <Table aria-label="Credit transactions">
       <TableHeader>
@@ -28,8 +27,8 @@ export function LedgerTable({ entries, agents }: { entries: LedgerEntry[]; agent
             <TableCell>
               <EntryTypeBadge type={entry.entry_type} />
             </TableCell>
-            <TableCell className="max-w-80 truncate whitespace-normal" title={describeEntry(entry, agents)}>
-              {describeEntry(entry, agents)}
+            <TableCell className="max-w-80 truncate whitespace-normal" title={entry.description}>
+              {entry.description}
             </TableCell>
             <TableCell>
               <LedgerActor entry={entry} />

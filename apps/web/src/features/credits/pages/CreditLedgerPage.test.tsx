@@ -1,4 +1,4 @@
-import { ENTRY_TYPES, MESSAGES, PAGING, TIMING } from '@console/domain';
+import { ENTRY_TYPES, MESSAGES, PAGING, TIMING, ledgerSentence } from '@console/domain';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { addDays, startOfDay } from 'date-fns';
@@ -49,7 +49,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await Promise.all([import('./CreditLedgerPage'), import('@/app/shell/AppShell')]);
   });
 
-  it('shows the balance, the panel and the entries in the table with derived descriptions', async () => {
+  it('shows the balance, the panel and the entries in the table with the server\'s descriptions', async () => {
     const { queriesOf } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent, received, consumption, adjustment], { credit_balance: '12345.50' })) });
     renderApp('/credit-ledger', { session: houseAdmin() });
 
@@ -63,15 +63,15 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(first).toEqual([
       expect.stringMatching(/^Jan 5, 2024 \d{1,2}:04 (AM|PM)$/),
       'Allocation sent',
-      'Allocated to Agency One — Q1 budget',
+      'Someone allocated 250.00 credits to another organization: Q1 budget',
       '—',
       '—',
       '-250.00 credits',
       '12,345.50 credits',
     ]);
-    expect(within(rows[1]!).getByText('Received from House')).toBeInTheDocument();
-    expect(within(rows[2]!).getByText('Usage: tokens 1200, model gpt')).toBeInTheDocument();
-    expect(within(rows[3]!).getByText('Top-up for launch')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('Received 1,000.00 credits from another organization')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('Usage, charged 3.25 credits (tokens 1200, model gpt)')).toBeInTheDocument();
+    expect(within(rows[3]!).getByText('Someone added 500.00 credits: Top-up for launch')).toBeInTheDocument();
     // One call for the caller's own organization, 20 a page.
     expect(queriesOf(LEDGER)[0]).toEqual({ limit: String(PAGING.ledgerPageSize) });
     expect(screen.queryByText(c.lowBalance)).not.toBeInTheDocument();
@@ -178,11 +178,11 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
         json(200, url.searchParams.get('cursor') === '41' ? ledgerPage([older]) : ledgerPage([sent], { next_cursor: '41' })),
     });
     renderApp('/credit-ledger', { session: houseAdmin() });
-    await screen.findByText('Allocated to Agency One — Q1 budget');
+    await screen.findByText('Someone allocated 250.00 credits to another organization: Q1 budget');
     await userEvent.setup().click(screen.getByRole('button', { name: p.loadMore }));
 
-    expect(await screen.findByText('Refund: ticket R-1')).toBeInTheDocument();
-    expect(screen.getByText('Allocated to Agency One — Q1 budget')).toBeInTheDocument();
+    expect(await screen.findByText('Someone refunded 7.00 credits (ticket R-1)')).toBeInTheDocument();
+    expect(screen.getByText('Someone allocated 250.00 credits to another organization: Q1 budget')).toBeInTheDocument();
     expect(queriesOf(LEDGER)[1]).toEqual({ cursor: '41', limit: '20' });
     expect(screen.queryByRole('button', { name: p.loadMore })).not.toBeInTheDocument();
   });
@@ -242,7 +242,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(screen.queryByText(c.lowBalance)).not.toBeInTheDocument();
   });
 
-  it('names the agent and the units of a metered consumption entry', async () => {
+  it('shows the server\'s sentence of a metered consumption entry, which names the agent from the catalog', async () => {
     const metered = entry({
       entry_type: 'consumption',
       amount: '-1.25',
@@ -251,14 +251,15 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
       external_ref: 'evt-1',
       metadata: { agent: 'support-bot', units: '2.5000', event_id: 'evt-1', usage: { ticket: 'T-9' } },
     });
+    metered.description = ledgerSentence({ ...metered, actor: null, counterparty: null, agent: { name: 'Support Bot', unit: 'run' } });
     const unknown = entry({ entry_type: 'consumption', amount: '-0.50', agent_type_id: '00000000-0000-4000-8000-0000000000f9', units: '1.0000', metadata: { agent: 'gone-bot' } });
     mockApi({ [LEDGER]: () => json(200, ledgerPage([metered, unknown])) });
     renderApp('/credit-ledger', { session: houseAdmin() });
-    expect(await screen.findByText('Support Bot · 2.5 × run — ticket T-9')).toBeInTheDocument();
-    expect(screen.getByText('gone-bot · 1 units')).toBeInTheDocument();
+    expect(await screen.findByText('Support Bot used 2.5 × run, charged 1.25 credits (ticket T-9)')).toBeInTheDocument();
+    expect(screen.getByText('gone-bot used 1 units, charged 0.50 credits')).toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'List' }));
     const items = within(screen.getByRole('list', { name: 'Credit transactions' })).getAllByRole('listitem');
-    expect(items[0]).toHaveTextContent('Support Bot · 2.5 × run — ticket T-9');
+    expect(items[0]).toHaveTextContent('Support Bot used 2.5 × run, charged 1.25 credits (ticket T-9)');
     expect(items[0]).toHaveTextContent('Event IDevt-1');
   });
 
@@ -345,7 +346,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(await screen.findByText(p.adjusted)).toBeInTheDocument();
     expect(callsTo('POST /api/credits/adjustments')[0]!.body).toEqual({ direction: 'increase', amount: '1000.00', reason: 'Launch budget' });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(await screen.findByText('Launch budget')).toBeInTheDocument();
+    expect(await screen.findByText('Someone added 1,000.00 credits: Launch budget')).toBeInTheDocument();
     expect(screen.getByTestId('credit-balance')).toHaveTextContent('2,000.00 credits');
   });
 

@@ -51,7 +51,7 @@ export default function CreditLedgerPage() {
 
   const ledger = useInfiniteQuery(creditQueries.ledger(filters));
   const viewed = useQuery({ ...organizationQueries.detail(organizationId ?? ''), enabled: viewingOther });
-  // The catalog names the agent of each consumption entry and fills the agent filter.
+  // The catalog fills the agent filter.
   const catalog = useQuery(agentQueries.types());
   const agents = useMemo(() => new Map((catalog.data ?? []).map((type) => [type.id, type])), [catalog.data]);
   const exporter = useExportLedger();
@@ -217,9 +217,9 @@ export default function CreditLedgerPage() {
               <p className="text-sm text-muted-foreground">{c.emptyBody}</p>
             </div>
           ) : view === 'table' ? (
-            <LedgerTable entries={entries} agents={agents} />
+            <LedgerTable entries={entries} />
           ) : (
-            <LedgerList entries={entries} agents={agents} />
+            <LedgerList entries={entries} />
           )}
 
           {ledger.hasNextPage && (
