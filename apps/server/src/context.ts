@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
 import { createAuthenticator } from './lib/caller.ts';
 import { EXPORT_LIMITS, type ExportLimits } from './lib/csv.ts';
+import { createCsvExports } from './lib/csv-export.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { createKeyAuthenticator } from './lib/key-auth.ts';
 import { createKeyUseCounter } from './lib/key-use.ts';
@@ -89,6 +90,6 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     authenticateKey: createKeyAuthenticator(db, keyUses),
     keyUses,
     rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
-    exportLimits: options.exportLimits ?? EXPORT_LIMITS,
+    csvExports: createCsvExports(options.exportLimits ?? EXPORT_LIMITS),
   };
 }

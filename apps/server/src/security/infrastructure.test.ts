@@ -237,6 +237,19 @@ describe('CSV exports at once', () => {
     expect((await exportNow(tokens[2]!)).status).toBe(200);
   });
 
+  it('the bounds hold across export routes: with two ledger exports running, an activity export is 429 too', async () => {
+    await insertUser(app.database.db, { email: 'admin@export.test', password: PASSWORD, role: 'house_admin', organizationId: await houseId(app.database.db) });
+    const token = await app.signIn('admin@export.test', PASSWORD);
+    const running = [];
+    for (let i = 0; i < EXPORT_LIMITS.perUser; i++) running.push(await stalledExport(token));
+    const activity = () => fetch(`${app.baseUrl}/api/activity/export`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await activity()).status).toBe(429);
+    await Promise.all(running.map((r) => r.finish()));
+    const after = await activity();
+    expect(after.status).toBe(200);
+    await after.text();
+  });
+
   it('a client that goes away mid-export frees its slot and logs nothing at error level', async () => {
     const token = await app.signIn('support3@export.test', PASSWORD);
     const before = app.log.length;

@@ -1,8 +1,5 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import { MESSAGES, USAGE_WINDOW, creditsEndpoints as endpoints, type LedgerEntry } from '@console/domain';
-import { csvLine, exportSlots } from '../../lib/csv.ts';
-import { BusyError } from '../../lib/errors.ts';
 import { clientInfo } from '../../lib/request-info.ts';
 import { batchLimit, routerOf } from '../../lib/route.ts';
 import type { AppContext } from '../../context.ts';
@@ -25,9 +22,9 @@ const CSV_COLUMNS = [
   'id',
 ] as const;
 
-function ledgerCsvLine(entry: LedgerEntry): string {
+function ledgerCells(entry: LedgerEntry): unknown[] {
   const meta = entry.metadata as { notes?: unknown; agent?: unknown };
-  return csvLine([
+  return [
     entry.created_at,
     entry.entry_type,
     entry.amount,
@@ -44,10 +41,10 @@ function ledgerCsvLine(entry: LedgerEntry): string {
     entry.transaction_group,
     entry.external_ref,
     entry.id,
-  ]);
+  ];
 }
 
-export function creditsRoutes({ credits, authenticate, exportLimits }: AppContext): FastifyPluginAsync {
+export function creditsRoutes({ credits, authenticate, csvExports }: AppContext): FastifyPluginAsync {
   return async (app) => {
     const route = routerOf(app, authenticate);
     route(endpoints.allocate, async ({ caller, body, headers, raw }) =>
@@ -59,31 +56,13 @@ export function creditsRoutes({ credits, authenticate, exportLimits }: AppContex
       preValidation: [batchLimit(['events', 'refunds'], USAGE_WINDOW.batchMax, MESSAGES.usage.batchTooLarge(USAGE_WINDOW.batchMax))],
     });
     route(endpoints.ledger, async ({ caller, query }) => credits.ledger(caller, query));
-    const exports = exportSlots(exportLimits);
-    route(endpoints.exportLedger, async ({ caller, query }, reply) => {
-      const release = exports.take(caller.userId);
-      if (!release) throw new BusyError(exportLimits.retryAfterSeconds);
-      // The slot is held until the answer is sent whole or its connection closes.
-      reply.raw.once('close', release);
-      const rows = credits.exportRows(caller, { ...query, limit: 1000 });
-      let first: IteratorResult<LedgerEntry>;
-      try {
-        // Pull the first row before answering, so a refusal still gets its proper status.
-        first = await rows.next();
-      } catch (error) {
-        release();
-        throw error;
-      }
-      async function* lines() {
-        yield csvLine(CSV_COLUMNS);
-        if (!first.done) yield ledgerCsvLine(first.value);
-        for await (const entry of rows) yield ledgerCsvLine(entry);
-      }
-      const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="credit-ledger-${day}.csv"`)
-        .send(Readable.from(lines()));
-    });
+    route(endpoints.exportLedger, async ({ caller, query }, reply) =>
+      csvExports.send(reply, caller.userId, {
+        name: 'credit-ledger',
+        columns: CSV_COLUMNS,
+        cells: ledgerCells,
+        rows: () => credits.exportRows(caller, { ...query, limit: 1000 }),
+      }),
+    );
   };
 }
