@@ -1,8 +1,8 @@
 import { isActivityAction, type ActivityAction, type ActivityExportQuery } from '@console/domain';
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { DateRange } from 'react-day-picker';
-import { useSearchParams } from 'react-router';
 import { UUID_PATTERN, dateRangeBounds, rangeOf, rangeParams } from '@/lib/date-range';
+import { useSearchPatch } from '@/lib/use-search-patch';
 
 /**
  * The activity log's filters, kept in the URL: `org` (an organization of the viewer's
@@ -11,7 +11,7 @@ import { UUID_PATTERN, dateRangeBounds, rangeOf, rangeParams } from '@/lib/date-
  * is ignored rather than sent.
  */
 export function useActivityFilters() {
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useSearchPatch();
   const org = params.get('org');
   const actor = params.get('actor');
   const action = params.get('action');
@@ -34,22 +34,6 @@ export function useActivityFilters() {
       ...dateRangeBounds(range),
     }),
     [organizationId, includeSubtree, actorId, chosenAction, range],
-  );
-
-  const update = useCallback(
-    (patch: Record<string, string | undefined>) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          for (const [name, value] of Object.entries(patch)) {
-            if (value) next.set(name, value);
-            else next.delete(name);
-          }
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
   );
 
   return {

@@ -1,8 +1,8 @@
 import { ENTRY_TYPES, type EntryType, type LedgerExportQuery } from '@console/domain';
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { DateRange } from 'react-day-picker';
-import { useSearchParams } from 'react-router';
 import { UUID_PATTERN, dateRangeBounds, rangeOf, rangeParams } from '@/lib/date-range';
+import { useSearchPatch } from '@/lib/use-search-patch';
 
 export { dateRangeBounds } from '@/lib/date-range';
 
@@ -18,7 +18,7 @@ const AMOUNT = /^-?\d{1,12}(\.\d{1,2})?$/;
  * the same entries. A malformed value is ignored rather than sent.
  */
 export function useLedgerFilters() {
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useSearchPatch();
   const org = params.get('org');
   const type = params.get('type');
   const agent = params.get('agent');
@@ -46,22 +46,6 @@ export function useLedgerFilters() {
       ...(q ? { q } : {}),
     }),
     [organizationId, entryType, agentTypeId, range, amountMin, amountMax, q],
-  );
-
-  const update = useCallback(
-    (patch: Record<string, string | undefined>) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          for (const [name, value] of Object.entries(patch)) {
-            if (value) next.set(name, value);
-            else next.delete(name);
-          }
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
   );
 
   return {
