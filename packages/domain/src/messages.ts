@@ -380,6 +380,20 @@ export const MESSAGES = {
     lightMode: 'Light mode',
     debugTitle: 'Debug tools',
     errorTitle: 'Error',
+    /** The page named in the header, by route. */
+    pageTitles: {
+      organization: 'Organization',
+      createOrganization: 'Create Organization',
+      editOrganization: 'Edit Organization',
+      allocateCredits: 'Allocate Credits',
+      billing: 'Billing',
+      billingManagement: 'Billing Management',
+      users: 'Users',
+      user: 'User',
+      inviteUser: 'Invite User',
+      editUser: 'Edit User',
+      debug: 'Debug',
+    },
   },
   /** Labels of the team, users and invitation screens. */
   teamPages: {

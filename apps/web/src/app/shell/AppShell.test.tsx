@@ -42,6 +42,12 @@ describe('application shell on wide screens', () => {
 });
 
 describe('application shell on narrow screens', () => {
+  it('names the page in the header', async () => {
+    setViewportWidth(390);
+    renderApp('/settings', { session: makeSession() });
+    expect(await screen.findByTestId('page-title')).toHaveTextContent(shell.nav.settings);
+  });
+
   it('opens the Menu sheet from the menu button and closes it after navigating', async () => {
     setViewportWidth(375);
     const user = userEvent.setup();

@@ -1,24 +1,26 @@
 import { UI } from '@console/domain';
 import { PanelLeftOpen } from 'lucide-react';
 import { Suspense } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { FrozenBanner } from '@/components/frozen-banner';
 import { PageLoading } from '@/components/page-loading';
 import { Button } from '@/components/ui/button';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { cn } from '@/lib/utils';
 import { MobileNav } from './MobileNav';
+import { pageTitleOf } from './page-title';
 import { ProfileMenu } from './ProfileMenu';
 import { Sidebar } from './Sidebar';
 import { ThemeToggle } from './ThemeToggle';
 import { useSidebarState } from './use-sidebar-state';
 
-/** The signed-in area's frame: the sidebar (a sheet on narrow screens), the header with the profile menu, and the page. */
+/** The signed-in area's frame: the sidebar (a sheet on narrow screens), the header with the page's name and the profile menu, and the page. */
 export default function AppShell() {
   const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
   const [sidebarOpen, setSidebarOpen] = useSidebarState();
   // Narrow screens always start closed; the stored choice applies again once wide.
   const sidebarShown = wide && sidebarOpen;
+  const title = pageTitleOf(useLocation().pathname);
 
   return (
     <div className="min-h-screen">
@@ -42,6 +44,11 @@ export default function AppShell() {
           )}
         >
           {!wide && <MobileNav />}
+          {title && (
+            <p className="min-w-0 truncate font-semibold" data-testid="page-title">
+              {title}
+            </p>
+          )}
           <div className="ml-auto flex items-center gap-2">
             <ThemeToggle />
             <ProfileMenu />
