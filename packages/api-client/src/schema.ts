@@ -346,10 +346,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * One organization with its billing settings
-         * @description Requires the `organizations.get` permission.
-         */
+        /** One organization with its billing settings (everyone reads their own; another one in scope takes organizations.get) */
         get: operations["getOrganization"];
         put?: never;
         post?: never;
@@ -2441,7 +2438,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };

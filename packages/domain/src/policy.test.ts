@@ -27,6 +27,7 @@ import {
   mayManageInvitationsOf,
   mayManagePeopleOf,
   mayOpenDebug,
+  mayReadOrganization,
   mayReadOutbox,
   maySetAgentLimit,
   mayViewPerson,
@@ -98,6 +99,13 @@ describe('organizations', () => {
   it("delete: direct children only, by the parent's admins", () => {
     expect([S, A, T].map((o) => mayDeleteOrganization(actor('admin', S), o))).toEqual([false, true, false]);
     expect(mayDeleteOrganization(actor('manager', S), A)).toBe(false);
+  });
+
+  it('read: everyone their own organization; another one takes organizations.get', () => {
+    for (const level of ['admin', 'manager', 'user', 'support']) expect(mayReadOrganization(actor(level, A), A)).toBe(true);
+    expect(mayReadOrganization(actor('user', T), T)).toBe(true);
+    expect([T, S].map((o) => mayReadOrganization(actor('user', A), o))).toEqual([false, false]);
+    expect([T, S].map((o) => mayReadOrganization(actor('support', A), o))).toEqual([true, true]);
   });
 
   it('create: admins of every type but tenant', () => {

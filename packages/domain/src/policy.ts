@@ -113,6 +113,15 @@ export const mayListOrganizations = (actor: Actor): boolean => can(actor.role, '
 /** Reading another organization in the subtree (the server also answers 404 outside it). */
 export const mayViewOrganization = (actor: Actor): boolean => can(actor.role, 'organizations.get');
 
+/**
+ * Everyone reads their own organization (name, type, status, balance, limit), since the
+ * pages every level is granted (resources, billing) show it; reading another one of the
+ * subtree takes organizations.get.
+ */
+export function mayReadOrganization(actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean {
+  return isOwnOrganization(actor, org) || mayViewOrganization(actor);
+}
+
 /** Creates only direct children of the next type down, so a tenant creates nothing. */
 export function mayCreateChildOrganization(actor: Actor): boolean {
   return can(actor.role, 'organizations.create') && childTypeOf(actor.organization.org_type) !== null && mayWrite(actor);

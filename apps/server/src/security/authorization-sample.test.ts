@@ -13,8 +13,8 @@ import { useWorld } from '../test/harness.ts';
  * - manager: lists and reads organizations and people, edits its own organization and direct
  *   children, invites people; views resources and billing. No credits, deletions, limits,
  *   keys, agents or roles.
- * - user: reads people, edits itself, views resources and billing. Not even the
- *   organization list or an organization's page.
+ * - user: reads people, edits itself, views resources and billing; reads its own
+ *   organization (what those pages show), not the organization list nor another one.
  * - support: read-only: organizations, people, resources, billing.
  * Something outside the caller's subtree is not found (404).
  */
@@ -41,7 +41,8 @@ const CELLS: Cell[] = [
   { who: 'H.support', method: 'GET', path: () => `/api/organizations?organization_id=${org('H')}`, status: 200 },
   { who: 'T1.user', method: 'GET', path: () => `/api/organizations?organization_id=${org('T1')}`, status: 403 },
   { who: 'A1.manager', method: 'GET', path: () => `/api/organizations/${org('T1')}`, status: 200 },
-  { who: 'T1.user', method: 'GET', path: () => `/api/organizations/${org('T1')}`, status: 403 },
+  { who: 'T1.user', method: 'GET', path: () => `/api/organizations/${org('T1')}`, status: 200 },
+  { who: 'A1.user', method: 'GET', path: () => `/api/organizations/${org('T1')}`, status: 403 },
   { who: 'A1.admin', method: 'GET', path: () => `/api/organizations/${org('SA1')}`, status: 404 },
   { who: 'T1.user', method: 'GET', path: () => `/api/organizations/${org('T1')}/billing`, status: 200 },
   { who: 'T1.user', method: 'GET', path: () => `/api/organizations/${org('T1')}/agents`, status: 200 },

@@ -30,7 +30,7 @@ import {
   mayViewAgents,
   mayViewActivity,
   mayViewBilling,
-  mayViewOrganization,
+  mayReadOrganization,
   mayViewPerson,
   type Actor,
   type OrganizationFacts,
@@ -351,7 +351,12 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: when(mayCreateChildOrganization),
     call: withBody(({ caller, unique }) => ({ name: `Matrix ${unique}`, org_type: childTypeOf(caller.orgType) ?? 'tenant' })),
   }),
-  'GET /api/organizations/:id': one({ target: 'org', expect: reads(mayViewOrganization), call: inPath }),
+  // Everyone reads its own organization; another one in scope takes organizations.get.
+  'GET /api/organizations/:id': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: mayReadOrganization(actor, org) })),
+    call: inPath,
+  }),
   'PATCH /api/organizations/:id': one({
     target: 'org',
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'organizations.update'), allowed: mayEditOrganization(actor, org) })),
@@ -433,7 +438,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   // Everyone sees its own organization's dashboard; another one in scope takes organizations.get.
   'GET /api/dashboard': one({
     target: 'org',
-    expect: targeted(({ actor, org }) => ({ first: isOwnOrganization(actor, org) || mayViewOrganization(actor) })),
+    expect: targeted(({ actor, org }) => ({ first: mayReadOrganization(actor, org) })),
     call: inQuery,
   }),
   // The outbox holds every account's reset and invitation links: house admins only.

@@ -10,8 +10,7 @@ import {
   ORG_TYPES,
   PAGING,
   USER_STATUSES,
-  isOwnOrganization,
-  mayViewOrganization,
+  mayReadOrganization,
   percentChange,
   type ActivationStatus,
   type AgentKind,
@@ -383,11 +382,9 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
    * (the user level) see only their own organization, and naming another answers 403.
    */
   async function target(caller: Caller, organizationId: string | undefined) {
-    if (!organizationId || isOwnOrganization(caller, { id: organizationId })) {
-      return organizations.visible(caller, caller.organization.id);
-    }
-    if (!mayViewOrganization(caller)) throw new ForbiddenError();
-    return organizations.visible(caller, organizationId);
+    const id = organizationId ?? caller.organization.id;
+    if (!mayReadOrganization(caller, { id })) throw new ForbiddenError();
+    return organizations.visible(caller, id);
   }
 
   return {

@@ -9,6 +9,7 @@ import {
   mayDeleteOrganization,
   mayEditOrganization,
   mayOpenDebug,
+  mayReadOrganization,
   type CreateOrganizationInput,
   type ListOrganizationsParams,
   type Organization,
@@ -227,7 +228,9 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
       };
     },
 
+    /** Everyone reads their own organization; another one of the subtree takes organizations.get (403 before reading). */
     async get(caller: Caller, id: string): Promise<OrganizationDetail> {
+      if (!mayReadOrganization(caller, { id })) throw new ForbiddenError();
       return detail(await visible(caller, id));
     },
 

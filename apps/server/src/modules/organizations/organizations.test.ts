@@ -62,11 +62,48 @@ describe('reading: own organization and descendants only', () => {
     expect(own.status).toBe(200);
   });
 
-  it.each(nonReaders)('%s may not list or get organizations (no organizations.list/get)', async (who) => {
+  it.each(nonReaders)('%s may not list organizations nor get another one (no organizations.list/get)', async (who) => {
     const token = await as(who);
     expect((await w.t.request('GET', '/api/organizations', undefined, { token })).status).toBe(403);
-    expect((await w.t.request('GET', `/api/organizations/${id('T1')}`, undefined, { token })).status).toBe(403);
     expect((await w.t.request('GET', '/api/organizations/tree', undefined, { token })).status).toBe(403);
+    // Another organization, below, beside or in another tree: refused before it is read.
+    for (const other of ['T2', 'A2', 'SA3'] as const) {
+      expect((await w.t.request('GET', `/api/organizations/${id(other)}`, undefined, { token })).status).toBe(403);
+    }
+  });
+
+  // The user level's pages (resources, billing) show its own organization.
+  const ownOf: [string, Parameters<typeof w.id>[0]][] = [
+    ['H.user', 'H'],
+    ['SA1.user', 'SA1'],
+    ['A1.user', 'A1'],
+    ['T1.user', 'T1'],
+  ];
+  it.each(ownOf)('%s reads its own organization: name, type, status, balance and limit', async (who, key) => {
+    const response = await w.t.request('GET', `/api/organizations/${id(key)}`, undefined, { token: await as(who) });
+    expect(response.status).toBe(200);
+    expect(response.body.organization).toMatchObject({ id: id(key), status: 'active', credit_balance: '0.00', activated_agent_limit: 0 });
+    expect(response.body.organization.name).toBeTruthy();
+  });
+
+  it('a user of a suspended organization still reads it; a user of a deleted one is signed out', async () => {
+    const db = w.t.database.db;
+    const token = await as('T1.user');
+    await db.updateTable('organizations').set({ status: 'suspended' }).where('id', '=', id('T1')).execute();
+    try {
+      const suspended = await w.t.request('GET', `/api/organizations/${id('T1')}`, undefined, { token });
+      expect(suspended.status).toBe(200);
+      expect(suspended.body.organization.status).toBe('suspended');
+      expect((await w.t.request('GET', `/api/organizations/${id('T2')}`, undefined, { token })).status).toBe(403);
+    } finally {
+      await db.updateTable('organizations').set({ status: 'active' }).where('id', '=', id('T1')).execute();
+    }
+    await db.updateTable('organizations').set({ deleted_at: new Date() }).where('id', '=', id('T1')).execute();
+    try {
+      expect((await w.t.request('GET', `/api/organizations/${id('T1')}`, undefined, { token })).status).toBe(401);
+    } finally {
+      await db.updateTable('organizations').set({ deleted_at: null }).where('id', '=', id('T1')).execute();
+    }
   });
 
   it('refuses without a token', async () => {

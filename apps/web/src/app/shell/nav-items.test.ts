@@ -47,6 +47,14 @@ describe('navigation active rules', () => {
     expect(labels(null)).not.toContain('Activity');
   });
 
+  it('shows Organizations and Team only to those who may list them: the user level sees neither', () => {
+    const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
+    for (const [role, type] of [['tenant_user', 'tenant'], ['house_user', 'house'], ['agency_user', 'agency']] as const) {
+      expect(labels(actor(role, type))).toEqual(['Dashboard', 'Resources', 'Credit Ledger', 'Settings']);
+    }
+    expect(labels(actor('agency_support', 'agency'))).toEqual(['Dashboard', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Settings']);
+  });
+
   it('adds the Agent Catalog, before Settings, for house admins only', () => {
     const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
     expect(labels(actor('house_admin', 'house'))).toEqual(['Dashboard', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Activity', 'Agent Catalog', 'Settings']);

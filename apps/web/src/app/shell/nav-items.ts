@@ -1,4 +1,4 @@
-import { MESSAGES, mayManageCatalog, mayViewActivity, type Actor } from '@console/domain';
+import { MESSAGES, mayListOrganizations, mayListPeople, mayManageCatalog, mayViewActivity, type Actor } from '@console/domain';
 import {
   Bot,
   Boxes,
@@ -32,12 +32,14 @@ export const NAV_ITEMS: readonly NavItem[] = [
     label: nav.organizations,
     icon: Building2,
     isActive: (pathname) => pathname.startsWith(PATHS.orgs),
+    visible: (viewer) => !!viewer && mayListOrganizations(viewer),
   },
   {
     to: PATHS.team,
     label: nav.team,
     icon: Users,
     isActive: (pathname) => pathname === PATHS.team || pathname.startsWith(`${PATHS.users}/`),
+    visible: (viewer) => !!viewer && mayListPeople(viewer),
   },
   { to: PATHS.resources, label: nav.resources, icon: Boxes, isActive: exact(PATHS.resources) },
   {

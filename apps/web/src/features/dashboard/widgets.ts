@@ -1,4 +1,4 @@
-import { mayOpenDebug, type Actor, type OrgType } from '@console/domain';
+import { mayListOrganizations, mayListPeople, mayOpenDebug, type Actor, type OrgType } from '@console/domain';
 import { PATHS } from '@/lib/paths';
 
 /** Which widgets an organization type shows on the dashboard. */
@@ -27,9 +27,18 @@ export interface Tool {
   to: string;
 }
 
+/** Whether the viewer may open a tool's page: each page's own predicate, every other page for everyone. */
+function mayOpen(to: string, viewer: Actor): boolean {
+  if (to === PATHS.debug) return mayOpenDebug(viewer);
+  if (to === PATHS.orgs) return mayListOrganizations(viewer);
+  if (to === PATHS.team) return mayListPeople(viewer);
+  return true;
+}
+
 /**
  * The tools section by organization type, each to the page that does the job. A tool whose
- * page would refuse the viewer (System Health without the debug page) is left out.
+ * page would refuse the viewer (System Health without the debug page, the organization list
+ * or the team without their list permission) is left out.
  */
 export function dashboardTools(orgType: OrgType, viewer: Actor | null): Tool[] {
   const tools: Record<OrgType, Tool[]> = {
@@ -54,5 +63,5 @@ export function dashboardTools(orgType: OrgType, viewer: Actor | null): Tool[] {
       { label: 'Business Analytics', description: 'Credit usage and utilization', to: PERFORMANCE_TAB_PATH },
     ],
   };
-  return tools[orgType].filter((tool) => tool.to !== PATHS.debug || (!!viewer && mayOpenDebug(viewer)));
+  return tools[orgType].filter((tool) => !!viewer && mayOpen(tool.to, viewer));
 }

@@ -105,6 +105,18 @@ describe('dashboard', { timeout: 60_000 }, () => {
     ]);
   });
 
+  it('plain users: only the tools whose pages open for them (no team, no organization list)', async () => {
+    showDashboard('tenant', { role: 'tenant_user' });
+    const tools = await screen.findByRole('region', { name: m.tools });
+    expect(within(tools).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['/resources', '/dashboard?tab=performance']);
+  });
+
+  it('house user: Global Settings only', async () => {
+    showDashboard('house', { role: 'house_user' });
+    const tools = await screen.findByRole('region', { name: m.tools });
+    expect(within(tools).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['/settings']);
+  });
+
   it('super agency: status breakdown and its agencies; tools for agencies', async () => {
     showDashboard('super_agency');
     await screen.findByText(m.performanceMetrics);

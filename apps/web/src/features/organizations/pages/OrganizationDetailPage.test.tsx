@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { apiError, json, makeSession, mockApi, OWN_ORG_ID, renderApp } from '@/test/helpers';
 import { makeList, makeOrganization, orgId } from '@/test/organization-data';
 
 beforeAll(async () => {
@@ -64,6 +64,18 @@ describe('organization detail', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Allocate Credits' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Manage Billing' })).toBeInTheDocument();
+    expect(screen.queryByText('Child organizations')).not.toBeInTheDocument();
+    expect(api.queriesOf('GET /api/organizations')).toEqual([]);
+  });
+
+  it('shows a plain user its own organization, without the child list it may not read', async () => {
+    const own = makeOrganization({ id: OWN_ORG_ID, name: 'Northwind Agency', parent_org_id: orgId(), child_count: 3 });
+    const api = mockApi((call) => (call.path === `/api/organizations/${own.id}` ? json(200, { organization: own }) : undefined));
+    renderApp(`/orgs/${own.id}`, { session: makeSession({ role: 'agency_user', orgType: 'agency' }) });
+    await screen.findByRole('heading', { level: 1, name: 'Northwind Agency' });
+    expect(screen.getByText('12.50 credits')).toBeInTheDocument();
+    expect(screen.getByRole('main').querySelector(`a[href*="/credit-ledger"]`)).not.toBeNull();
+    expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
     expect(screen.queryByText('Child organizations')).not.toBeInTheDocument();
     expect(api.queriesOf('GET /api/organizations')).toEqual([]);
   });

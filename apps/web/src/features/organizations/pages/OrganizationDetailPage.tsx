@@ -1,4 +1,13 @@
-import { canHaveChildren, mayDeleteOrganization, mayEditOrganization, mayViewActivity, mayViewBilling, MESSAGES, ORG_TYPE_LABELS } from '@console/domain';
+import {
+  canHaveChildren,
+  mayDeleteOrganization,
+  mayEditOrganization,
+  mayListOrganizations,
+  mayViewActivity,
+  mayViewBilling,
+  MESSAGES,
+  ORG_TYPE_LABELS,
+} from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { History, Pencil, ReceiptText } from 'lucide-react';
 import { Link, useParams } from 'react-router';
@@ -109,7 +118,9 @@ export default function OrganizationDetailPage() {
 
       <TeamMembersCard organization={organization} />
 
-      {canHaveChildren(organization.org_type) && <ChildOrganizationsCard organization={organization} base={base} />}
+      {canHaveChildren(organization.org_type) && !!viewer && mayListOrganizations(viewer) && (
+        <ChildOrganizationsCard organization={organization} base={base} />
+      )}
     </section>
   );
 }
