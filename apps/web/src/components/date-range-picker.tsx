@@ -1,9 +1,11 @@
+import { UI } from '@console/domain';
 import { format } from 'date-fns';
 import { CalendarIcon } from 'lucide-react';
 import type { DateRange } from 'react-day-picker';
 import { Button } from '@/components/ui/button';
 import { Calendar } from '@/components/ui/calendar';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { useMediaQuery } from '@/lib/use-media-query';
 import { cn } from '@/lib/utils';
 
 function rangeText(range: DateRange | undefined): string | null {
@@ -20,8 +22,12 @@ interface DateRangePickerProps {
   className?: string;
 }
 
-/** A date range picked on a two-month calendar in a popover. */
+/**
+ * A date range picked on a calendar in a popover: two months side by side on wide screens,
+ * one on narrow ones. The popover opens below the button and moves to stay on screen.
+ */
 export function DateRangePicker({ id, value, onChange, className }: DateRangePickerProps) {
+  const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
   const shown = rangeText(value);
   return (
     <Popover>
@@ -35,8 +41,14 @@ export function DateRangePicker({ id, value, onChange, className }: DateRangePic
           <span className="truncate">{shown ?? 'Pick a date range'}</span>
         </Button>
       </PopoverTrigger>
-      <PopoverContent className="w-auto p-3" align="start">
-        <Calendar mode="range" numberOfMonths={2} defaultMonth={value?.from} selected={value} onSelect={onChange} />
+      <PopoverContent
+        className="max-h-(--radix-popover-content-available-height) w-auto max-w-[calc(100vw-1rem)] overflow-y-auto p-3"
+        align="start"
+        side="bottom"
+        collisionPadding={8}
+        data-testid="date-range-popover"
+      >
+        <Calendar mode="range" numberOfMonths={wide ? 2 : 1} defaultMonth={value?.from} selected={value} onSelect={onChange} />
         {value?.from && (
           <div className="mt-2 flex justify-end">
             <Button variant="ghost" size="sm" onClick={() => onChange(undefined)}>

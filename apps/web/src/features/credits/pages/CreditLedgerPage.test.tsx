@@ -7,7 +7,7 @@ import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { catalog, TYPE_IDS } from '@/test/agent-data';
 import { entry, ledgerPage } from '@/test/credit-data';
 import { makeList, makeOrganization } from '@/test/organization-data';
-import { apiError, json, makeSession, mockApi as mockRoutes, OWN_ORG_ID, renderApp, type ApiRoutes } from '@/test/helpers';
+import { apiError, json, makeSession, mockApi as mockRoutes, OWN_ORG_ID, renderApp, setViewportWidth, type ApiRoutes } from '@/test/helpers';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;
@@ -97,6 +97,20 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await screen.findByText(c.emptyTitle);
     expect(screen.queryByRole('link', { name: p.allocateCredits })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: p.adjustBalance })).not.toBeInTheDocument();
+  });
+
+  it('at 390 px shows the list, with amount and balance after, no table and no view switch, and a one-month calendar', async () => {
+    setViewportWidth(390);
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    const item = within(await screen.findByRole('list', { name: 'Credit transactions' })).getByRole('listitem');
+    expect(item).toHaveTextContent('-250.00 credits');
+    expect(item).toHaveTextContent('Balance after: 12,345.50 credits');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'View' })).not.toBeInTheDocument();
+
+    await userEvent.setup().click(screen.getByLabelText('Date range'));
+    expect(await screen.findAllByRole('grid')).toHaveLength(1);
   });
 
   it('shows the list view with badge, date, amount, balance after and metadata', async () => {

@@ -1,4 +1,4 @@
-import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, MESSAGES, type EntryType } from '@console/domain';
+import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, MESSAGES, UI, type EntryType } from '@console/domain';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Download, LayoutList, Send, Table2 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
@@ -22,6 +22,7 @@ import { formatCredits, isLowBalance } from '@/lib/credit-format';
 import { ENTRY_TYPE_LABELS } from '@/lib/entry-types';
 import { orgBaseOf } from '@/lib/org-base';
 import { useDebouncedText } from '@/lib/use-debounced-text';
+import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import { AdjustBalanceDialog } from '../components/AdjustBalanceDialog';
 import { DateRangePicker } from '@/components/date-range-picker';
@@ -47,7 +48,10 @@ export default function CreditLedgerPage() {
   const [amountMax, setAmountMax] = useDebouncedText(ledgerFilters.amountMax, ledgerFilters.setAmountMax);
   // Another organization of the viewer's subtree, opened with the selector or from its pages.
   const viewingOther = !!organizationId && organizationId !== viewer?.organization.id;
-  const [view, setView] = useState<View>('table');
+  const [chosenView, setView] = useState<View>('table');
+  // Narrow screens show the list, where every column's value is reachable without scrolling sideways.
+  const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
+  const view: View = wide ? chosenView : 'list';
 
   const ledger = useInfiniteQuery(creditQueries.ledger(filters));
   const viewed = useQuery({ ...organizationQueries.detail(organizationId ?? ''), enabled: viewingOther });
@@ -185,26 +189,28 @@ export default function CreditLedgerPage() {
               <Label htmlFor="ledger-search">Search</Label>
               <Input id="ledger-search" type="search" placeholder="Notes, reasons, names" value={q} onChange={(event) => setQ(event.target.value)} />
             </div>
-            <div role="group" aria-label="View" className="flex gap-1 sm:ml-auto">
-              <Button
-                variant={view === 'table' ? 'secondary' : 'ghost'}
-                size="sm"
-                aria-pressed={view === 'table'}
-                onClick={() => setView('table')}
-              >
-                <Table2 aria-hidden />
-                Table
-              </Button>
-              <Button
-                variant={view === 'list' ? 'secondary' : 'ghost'}
-                size="sm"
-                aria-pressed={view === 'list'}
-                onClick={() => setView('list')}
-              >
-                <LayoutList aria-hidden />
-                List
-              </Button>
-            </div>
+            {wide && (
+              <div role="group" aria-label="View" className="flex gap-1 sm:ml-auto">
+                <Button
+                  variant={view === 'table' ? 'secondary' : 'ghost'}
+                  size="sm"
+                  aria-pressed={view === 'table'}
+                  onClick={() => setView('table')}
+                >
+                  <Table2 aria-hidden />
+                  Table
+                </Button>
+                <Button
+                  variant={view === 'list' ? 'secondary' : 'ghost'}
+                  size="sm"
+                  aria-pressed={view === 'list'}
+                  onClick={() => setView('list')}
+                >
+                  <LayoutList aria-hidden />
+                  List
+                </Button>
+              </div>
+            )}
           </div>
 
           {ledger.isPending ? (

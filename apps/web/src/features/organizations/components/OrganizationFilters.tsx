@@ -57,13 +57,13 @@ export function OrganizationFilters({ params, onChange }: OrganizationFiltersPro
           onChange={(event) => setSearch(event.target.value)}
         />
       </div>
-      <div className="flex items-center gap-2">
+      <div className="grid grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex">
         <Label htmlFor={`${id}-status`} className="font-normal text-muted-foreground">
           Status
         </Label>
         <NativeSelect
           id={`${id}-status`}
-          className="w-36"
+          className="w-full sm:w-36"
           value={params.status ?? ALL}
           onChange={(event) =>
             onChange({ status: event.target.value === ALL ? undefined : (event.target.value as OrgStatus) })
@@ -77,13 +77,13 @@ export function OrganizationFilters({ params, onChange }: OrganizationFiltersPro
           ))}
         </NativeSelect>
       </div>
-      <div className="flex items-center gap-2">
+      <div className="grid grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex">
         <Label htmlFor={`${id}-type`} className="font-normal text-muted-foreground">
           Type
         </Label>
         <NativeSelect
           id={`${id}-type`}
-          className="w-40"
+          className="w-full sm:w-40"
           value={params.org_type ?? ALL}
           onChange={(event) =>
             onChange({ org_type: event.target.value === ALL ? undefined : (event.target.value as OrgType) })

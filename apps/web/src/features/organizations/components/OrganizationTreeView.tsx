@@ -56,12 +56,13 @@ function TreeItem({ node, base, depth }: { node: TreeNode; base: string; depth: 
   const expandable = node.child_count > 0;
   return (
     <li>
-      <div className="flex flex-wrap items-center gap-2 rounded-md py-1 hover:bg-muted/50" style={{ paddingLeft: `${depth * 1.5}rem` }}>
+      {/* The indentation is the row's padding; what wraps stays beside the chevron, under the name. */}
+      <div className="flex items-start gap-2 rounded-md py-1 hover:bg-muted/50" style={{ paddingLeft: `${depth * 1.5}rem` }} data-depth={depth}>
         {expandable ? (
           <Button
             variant="ghost"
             size="icon"
-            className="size-7"
+            className="size-7 shrink-0"
             aria-expanded={expanded}
             aria-label={`${expanded ? 'Collapse' : 'Expand'} ${node.name}`}
             onClick={() => setExpanded((value) => !value)}
@@ -69,14 +70,16 @@ function TreeItem({ node, base, depth }: { node: TreeNode; base: string; depth: 
             {expanded ? <ChevronDown aria-hidden /> : <ChevronRight aria-hidden />}
           </Button>
         ) : (
-          <span className="inline-block size-7" aria-hidden />
+          <span className="inline-block size-7 shrink-0" aria-hidden />
         )}
-        <Link to={`${base}/${node.id}`} className="font-medium underline-offset-4 hover:underline">
-          {node.name}
-        </Link>
-        <span className="text-sm text-muted-foreground">{ORG_TYPE_LABELS[node.org_type]}</span>
-        <OrgStatusBadge status={node.status} />
-        {expandable && <span className="text-xs text-muted-foreground">{countLabel(node.child_count, 'child', 'children')}</span>}
+        <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-1 pt-0.5">
+          <Link to={`${base}/${node.id}`} className="min-w-0 font-medium wrap-anywhere underline-offset-4 hover:underline" title={node.name}>
+            {node.name}
+          </Link>
+          <span className="text-sm text-muted-foreground">{ORG_TYPE_LABELS[node.org_type]}</span>
+          <OrgStatusBadge status={node.status} />
+          {expandable && <span className="text-xs text-muted-foreground">{countLabel(node.child_count, 'child', 'children')}</span>}
+        </div>
       </div>
       {expanded && <TreeLevel parentId={node.id} base={base} depth={depth + 1} />}
     </li>
@@ -97,7 +100,7 @@ export function OrganizationTreeView({ rootId, base }: { rootId: string | undefi
   return (
     <div className="space-y-2" aria-label="Organization hierarchy" role="region">
       <div className="flex flex-wrap items-center gap-2">
-        <Link to={`${base}/${node.id}`} className="text-lg font-semibold underline-offset-4 hover:underline">
+        <Link to={`${base}/${node.id}`} className="min-w-0 text-lg font-semibold wrap-anywhere underline-offset-4 hover:underline" title={node.name}>
           {node.name}
         </Link>
         <span className="text-sm text-muted-foreground">{ORG_TYPE_LABELS[node.org_type]}</span>

@@ -126,6 +126,11 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     await user.click(expand);
     expect(await within(tree).findByRole('link', { name: 'Harbor Tenant' })).toHaveAttribute('href', `/orgs/${tenant.id}`);
     expect(within(tree).getByRole('button', { name: 'Collapse Northwind Agency' })).toHaveAttribute('aria-expanded', 'true');
+    // A child's row is indented one level further than its parent's, the name beside the chevron.
+    const childRow = within(tree).getByRole('link', { name: 'Harbor Tenant' }).closest<HTMLElement>('[data-depth]')!;
+    expect(childRow).toHaveAttribute('data-depth', '1');
+    expect(childRow.style.paddingLeft).toBe('1.5rem');
+    expect(within(tree).getByRole('link', { name: 'Northwind Agency' }).closest('[data-depth]')).toHaveAttribute('data-depth', '0');
     expect(api.queriesOf('GET /api/organizations/tree')).toEqual([{}, { organization_id: agency.id }]);
     expect(screen.getByTestId('location')).toHaveTextContent('/orgs?mode=hierarchy');
 

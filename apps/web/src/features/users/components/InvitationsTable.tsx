@@ -1,4 +1,4 @@
-import { mayManageInvitationsOf, MESSAGES, PAGING, roleLabel, type Invitation, type OrganizationFacts } from '@console/domain';
+import { mayManageInvitationsOf, MESSAGES, PAGING, roleLabel, UI, type Invitation, type OrganizationFacts } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Clock, Link2, MoreHorizontal, Send, XCircle } from 'lucide-react';
 import { useState } from 'react';
@@ -18,7 +18,9 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { invitationQueries, useInvitationLink, useResendInvitation } from '@/api/invitations';
 import { QueryError } from '@/components/query-error';
+import { StackedCard } from '@/components/stacked-card';
 import { formatDateTime } from '@/lib/dates';
+import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import { cn } from '@/lib/utils';
 import { expiresSoon } from '../format';
@@ -39,6 +41,7 @@ export function InvitationsTable({
   organization: Pick<OrganizationFacts, 'id' | 'parent_org_id'> | null;
 }) {
   const viewer = useViewer();
+  const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
   const admin = !!viewer && !!organization && mayManageInvitationsOf(viewer, organization);
   const invitations = useQuery(
     invitationQueries.list({ organization_id: organizationId, status: 'pending', page: 1, page_size: PAGE_SIZE }),
@@ -46,6 +49,20 @@ export function InvitationsTable({
 
   if (invitations.isError) {
     return <QueryError error={invitations.error} title="Failed to list invitations" onRetry={invitations.refetch} />;
+  }
+
+  if (!wide && invitations.data) {
+    const shown = invitations.data.invitations;
+    if (shown.length === 0) {
+      return <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">{MESSAGES.invitations.empty}</p>;
+    }
+    return (
+      <ul className="space-y-3" aria-label={t.tabInvitations}>
+        {shown.map((invitation) => (
+          <InvitationRow key={invitation.id} invitation={invitation} admin={admin} stacked />
+        ))}
+      </ul>
+    );
   }
 
   return (
@@ -87,60 +104,91 @@ export function InvitationsTable({
   );
 }
 
-function InvitationRow({ invitation, admin }: { invitation: Invitation; admin: boolean }) {
+/** A row of the table, or a card when stacked (narrow screens). */
+function InvitationRow({ invitation, admin, stacked = false }: { invitation: Invitation; admin: boolean; stacked?: boolean }) {
   const soon = expiresSoon(invitation.expires_at);
   const [pending, setPending] = useState<Pending>(null);
   const name = `${invitation.first_name} ${invitation.last_name}`.trim();
+  const invited = (
+    <>
+      <div>{formatDateTime(invitation.created_at)}</div>
+      <div className="text-muted-foreground">{invitation.invited_by_name ? `by ${invitation.invited_by_name}` : t.inviterUnknown}</div>
+    </>
+  );
+  const expires = (
+    <span className={cn('inline-flex items-center gap-1', soon && 'font-medium text-amber-700 dark:text-amber-400')}>
+      {soon && <Clock className="size-4" role="img" aria-label={t.expiresSoon} />}
+      {formatDateTime(invitation.expires_at)}
+    </span>
+  );
+  const status = (
+    <Badge variant="outline" className="capitalize">
+      {invitation.status}
+    </Badge>
+  );
+  const actions = admin && (
+    <>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button variant="ghost" size="icon" aria-label={`Actions for ${invitation.email}`}>
+            <MoreHorizontal aria-hidden />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end">
+          <DropdownMenuItem onSelect={() => setPending('link')}>
+            <Link2 aria-hidden />
+            {t.copyLink}
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => setPending('resend')}>
+            <Send aria-hidden />
+            {t.resend}
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => setPending('revoke')} className="text-destructive">
+            <XCircle aria-hidden />
+            {t.revoke}
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <CopyLinkDialog invitation={invitation} open={pending === 'link'} onOpenChange={(open) => !open && setPending(null)} />
+      <ResendDialog invitation={invitation} open={pending === 'resend'} onOpenChange={(open) => !open && setPending(null)} />
+      <RevokeDialog invitation={invitation} open={pending === 'revoke'} onOpenChange={(open) => !open && setPending(null)} />
+    </>
+  );
+  if (stacked) {
+    return (
+      <StackedCard
+        className={cn(soon && 'bg-amber-50 dark:bg-amber-950/30')}
+        title={
+          <>
+            <div title={name}>{name}</div>
+            <div className="font-normal text-muted-foreground">{invitation.email}</div>
+          </>
+        }
+        fields={[
+          { label: 'Role', value: <span className="capitalize">{roleLabel(invitation.role)}</span> },
+          { label: 'Invited', value: invited },
+          { label: 'Expires', value: expires },
+          { label: 'Status', value: status },
+        ]}
+        actions={actions || undefined}
+      />
+    );
+  }
   return (
     <TableRow className={cn(soon && 'bg-amber-50 dark:bg-amber-950/30')} data-expiring={soon || undefined}>
-      <TableCell>
-        <div className="font-medium">{name}</div>
-        <div className="text-muted-foreground">{invitation.email}</div>
+      <TableCell className="max-w-72">
+        <div className="truncate font-medium" title={name}>
+          {name}
+        </div>
+        <div className="truncate text-muted-foreground" title={invitation.email}>
+          {invitation.email}
+        </div>
       </TableCell>
       <TableCell className="capitalize">{roleLabel(invitation.role)}</TableCell>
-      <TableCell>
-        <div>{formatDateTime(invitation.created_at)}</div>
-        <div className="text-muted-foreground">{invitation.invited_by_name ? `by ${invitation.invited_by_name}` : t.inviterUnknown}</div>
-      </TableCell>
-      <TableCell>
-        <span className={cn('inline-flex items-center gap-1', soon && 'font-medium text-amber-700 dark:text-amber-400')}>
-          {soon && <Clock className="size-4" role="img" aria-label={t.expiresSoon} />}
-          {formatDateTime(invitation.expires_at)}
-        </span>
-      </TableCell>
-      <TableCell>
-        <Badge variant="outline" className="capitalize">
-          {invitation.status}
-        </Badge>
-      </TableCell>
-      {admin && (
-        <TableCell className="text-right">
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon" aria-label={`Actions for ${invitation.email}`}>
-                <MoreHorizontal aria-hidden />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              <DropdownMenuItem onSelect={() => setPending('link')}>
-                <Link2 aria-hidden />
-                {t.copyLink}
-              </DropdownMenuItem>
-              <DropdownMenuItem onSelect={() => setPending('resend')}>
-                <Send aria-hidden />
-                {t.resend}
-              </DropdownMenuItem>
-              <DropdownMenuItem onSelect={() => setPending('revoke')} className="text-destructive">
-                <XCircle aria-hidden />
-                {t.revoke}
-              </DropdownMenuItem>
-            </DropdownMenuContent>
-          </DropdownMenu>
-          <CopyLinkDialog invitation={invitation} open={pending === 'link'} onOpenChange={(open) => !open && setPending(null)} />
-          <ResendDialog invitation={invitation} open={pending === 'resend'} onOpenChange={(open) => !open && setPending(null)} />
-          <RevokeDialog invitation={invitation} open={pending === 'revoke'} onOpenChange={(open) => !open && setPending(null)} />
-        </TableCell>
-      )}
+      <TableCell>{invited}</TableCell>
+      <TableCell>{expires}</TableCell>
+      <TableCell>{status}</TableCell>
+      {admin && <TableCell className="text-right">{actions}</TableCell>}
     </TableRow>
   );
 }

@@ -6,6 +6,7 @@ import {
   MESSAGES,
   PAGING,
   roleLabel,
+  UI,
   USER_STATUSES,
   type Invitation,
   type OrganizationFacts,
@@ -28,10 +29,12 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { invitationQueries } from '@/api/invitations';
 import { useDeactivateUser, userQueries } from '@/api/users';
 import { QueryError } from '@/components/query-error';
+import { StackedCard } from '@/components/stacked-card';
 import { UserStatusBadge } from '@/components/users/user-status-badge';
 import { formatDateTime } from '@/lib/dates';
 import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
+import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import type { TargetOrganization } from '../use-target-organization';
 import { RevokeDialog } from './RevokeDialog';
@@ -77,6 +80,7 @@ function matches(invitation: Invitation, role: string, search: string): boolean 
 /** Users of an organization with search, filters, paging and the row actions the viewer may take. */
 export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
   const viewer = useViewer();
+  const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
   const [searchText, setSearchText] = useState('');
   const search = useDebounced(searchText.trim(), SEARCH_DELAY_MS);
   const [status, setStatus] = useState<string>(ALL);
@@ -181,52 +185,78 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
         <QueryError error={active.error} title={MESSAGES.users.loadFailed} onRetry={active.refetch} />
       ) : (
         <>
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead>Email</TableHead>
-                <TableHead>Role</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead className="text-right">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {!view ? (
-                Array.from({ length: PAGING.skeletonRows }, (_, index) => (
-                  <TableRow key={index} aria-hidden>
-                    {Array.from({ length: 5 }, (__, cell) => (
-                      <TableCell key={cell}>
-                        <Skeleton className="h-5 w-full" />
-                      </TableCell>
-                    ))}
-                  </TableRow>
-                ))
-              ) : view.rows.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={5} className="py-8 text-center whitespace-normal text-muted-foreground">
-                    {MESSAGES.users.emptyState}
-                  </TableCell>
-                </TableRow>
-              ) : (
-                view.rows.map((row) =>
+          {!wide && view ? (
+            view.rows.length === 0 ? (
+              <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">{MESSAGES.users.emptyState}</p>
+            ) : (
+              <ul className="space-y-3" aria-label={t.usersTitle}>
+                {view.rows.map((row) =>
                   row.kind === 'user' ? (
                     <UserRow
                       key={row.user.id}
+                      stacked
                       user={row.user}
                       person={{ id: row.user.id, role: row.user.role, organization: organizationOf(row.user.organization_id, organization) }}
                     />
                   ) : (
                     <InvitationRow
                       key={row.invitation.id}
+                      stacked
                       invitation={row.invitation}
                       manage={!!viewer && mayManageInvitationsOf(viewer, organizationOf(row.invitation.organization_id, organization))}
                     />
                   ),
-                )
-              )}
-            </TableBody>
-          </Table>
+                )}
+              </ul>
+            )
+          ) : (
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Name</TableHead>
+                  <TableHead>Email</TableHead>
+                  <TableHead>Role</TableHead>
+                  <TableHead>Status</TableHead>
+                  <TableHead className="text-right">Actions</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {!view ? (
+                  Array.from({ length: PAGING.skeletonRows }, (_, index) => (
+                    <TableRow key={index} aria-hidden>
+                      {Array.from({ length: 5 }, (__, cell) => (
+                        <TableCell key={cell}>
+                          <Skeleton className="h-5 w-full" />
+                        </TableCell>
+                      ))}
+                    </TableRow>
+                  ))
+                ) : view.rows.length === 0 ? (
+                  <TableRow>
+                    <TableCell colSpan={5} className="py-8 text-center whitespace-normal text-muted-foreground">
+                      {MESSAGES.users.emptyState}
+                    </TableCell>
+                  </TableRow>
+                ) : (
+                  view.rows.map((row) =>
+                    row.kind === 'user' ? (
+                      <UserRow
+                        key={row.user.id}
+                        user={row.user}
+                        person={{ id: row.user.id, role: row.user.role, organization: organizationOf(row.user.organization_id, organization) }}
+                      />
+                    ) : (
+                      <InvitationRow
+                        key={row.invitation.id}
+                        invitation={row.invitation}
+                        manage={!!viewer && mayManageInvitationsOf(viewer, organizationOf(row.invitation.organization_id, organization))}
+                      />
+                    ),
+                  )
+                )}
+              </TableBody>
+            </Table>
+          )}
           {!view && <span className="sr-only" role="status">Loading</span>}
           {view && (
             <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
@@ -255,34 +285,55 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
   );
 }
 
-function UserRow({ user, person }: { user: UserProfile; person: PersonFacts }) {
+/** A row of the table, or a card when stacked (narrow screens). */
+function UserRow({ user, person, stacked = false }: { user: UserProfile; person: PersonFacts; stacked?: boolean }) {
   const viewer = useViewer();
   const name = fullName(user);
   const label = name || user.email;
+  const actions = (
+    <>
+      <Button asChild variant="ghost" size="icon" aria-label={`View ${label}`}>
+        <Link to={`${PATHS.users}/${user.id}`}>
+          <Eye aria-hidden />
+        </Link>
+      </Button>
+      {!!viewer && mayEditPerson(viewer, person) && (
+        <Button asChild variant="ghost" size="icon" aria-label={`Edit ${label}`}>
+          <Link to={`${PATHS.users}/${user.id}/edit`}>
+            <Pencil aria-hidden />
+          </Link>
+        </Button>
+      )}
+      {!!viewer && mayChangePersonStatus(viewer, person) && <DeactivateButton user={user} label={label} />}
+    </>
+  );
+  if (stacked) {
+    return (
+      <StackedCard
+        title={<span title={label}>{label}</span>}
+        fields={[
+          { label: 'Email', value: user.email },
+          { label: 'Role', value: <span className="capitalize">{roleLabel(user.role)}</span> },
+          { label: 'Status', value: <UserStatusBadge status={user.status} /> },
+        ]}
+        actions={actions}
+      />
+    );
+  }
   return (
     <TableRow>
-      <TableCell className="font-medium">{name}</TableCell>
-      <TableCell>{user.email}</TableCell>
+      <TableCell className="max-w-64 truncate font-medium" title={name}>
+        {name}
+      </TableCell>
+      <TableCell className="max-w-72 truncate" title={user.email}>
+        {user.email}
+      </TableCell>
       <TableCell className="capitalize">{roleLabel(user.role)}</TableCell>
       <TableCell>
         <UserStatusBadge status={user.status} />
       </TableCell>
       <TableCell>
-        <div className="flex justify-end gap-1">
-          <Button asChild variant="ghost" size="icon" aria-label={`View ${label}`}>
-            <Link to={`${PATHS.users}/${user.id}`}>
-              <Eye aria-hidden />
-            </Link>
-          </Button>
-          {!!viewer && mayEditPerson(viewer, person) && (
-            <Button asChild variant="ghost" size="icon" aria-label={`Edit ${label}`}>
-              <Link to={`${PATHS.users}/${user.id}/edit`}>
-                <Pencil aria-hidden />
-              </Link>
-            </Button>
-          )}
-          {!!viewer && mayChangePersonStatus(viewer, person) && <DeactivateButton user={user} label={label} />}
-        </div>
+        <div className="flex justify-end gap-1">{actions}</div>
       </TableCell>
     </TableRow>
   );
@@ -320,7 +371,20 @@ function DeactivateButton({ user, label }: { user: UserProfile; label: string })
   );
 }
 
-function InvitationRow({ invitation, manage }: { invitation: Invitation; manage: boolean }) {
+function InvitationRow({ invitation, manage, stacked = false }: { invitation: Invitation; manage: boolean; stacked?: boolean }) {
+  if (stacked) {
+    return (
+      <StackedCard
+        title={invitation.email}
+        fields={[
+          { label: 'Role', value: <span className="capitalize">{roleLabel(invitation.role)}</span> },
+          { label: 'Status', value: <UserStatusBadge status="pending" /> },
+          { label: 'Invited', value: formatDateTime(invitation.created_at) },
+        ]}
+        actions={manage ? <RevokeButton invitation={invitation} /> : undefined}
+      />
+    );
+  }
   return (
     <TableRow>
       {/* Pending invitations have no names yet; the invitation date is the row's invited_at. */}

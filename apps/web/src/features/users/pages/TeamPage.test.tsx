@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime } from '@/lib/dates';
-import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { json, makeSession, mockApi, renderApp, setViewportWidth } from '@/test/helpers';
 import { makeInvitation, makeUser, page } from '@/test/user-data';
 
 const t = MESSAGES.teamPages;
@@ -166,5 +166,40 @@ describe('invitations table', { timeout: 20_000 }, () => {
     await openInvitationsTab();
     await screen.findByText('quiet@example.test');
     expect(screen.queryByRole('button', { name: 'Actions for quiet@example.test' })).not.toBeInTheDocument();
+  });
+});
+
+describe('team page at 390 px', { timeout: 20_000 }, () => {
+  it('shows each member as a card with its role, status and actions, and no table', async () => {
+    setViewportWidth(390);
+    teamApi([], {
+      'GET /api/users': ({ url }) =>
+        url.searchParams.get('page_size') === '1'
+          ? page('users', [makeUser()], { pageSize: 1, total: 1 })
+          : page('users', [makeUser({ first_name: 'Wide', last_name: 'Card', email: 'card@example.test', role: 'tenant_manager' })]),
+    });
+    renderApp('/team', { session: makeSession() });
+    const list = await screen.findByRole('list', { name: t.usersTitle });
+    const card = within(list).getByRole('listitem');
+    expect(within(card).getByText('Wide Card')).toHaveAttribute('title', 'Wide Card');
+    expect(within(card).getByText('Role')).toBeInTheDocument();
+    expect(within(card).getByText('tenant manager')).toBeInTheDocument();
+    expect(within(card).getByText('Status')).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: 'View Wide Card' })).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('shows each pending invitation as a card with its role, dates, status and actions menu', async () => {
+    setViewportWidth(390);
+    teamApi([makeInvitation({ email: 'stacked@example.test', invited_by_name: 'Ana Ruiz' })]);
+    renderApp('/team', { session: makeSession() });
+    await openInvitationsTab();
+    const list = await screen.findByRole('list', { name: t.tabInvitations });
+    const card = within(list).getByRole('listitem');
+    expect(within(card).getByText('stacked@example.test')).toBeInTheDocument();
+    for (const label of ['Role', 'Invited', 'Expires', 'Status']) expect(within(card).getByText(label)).toBeInTheDocument();
+    expect(within(card).getByText('by Ana Ruiz')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Actions for stacked@example.test' })).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 });
