@@ -1,3 +1,5 @@
+import type { OrgType } from './hierarchy.ts';
+
 /** Spec wording, kept in one place so both the server and the console say the same thing. */
 export const MESSAGES = {
   auth: {
@@ -287,6 +289,9 @@ export const MESSAGES = {
       'The activated agent limit is how many agents this organization may have active at once. A parent organization shares its own limit among its child organizations.',
     aboutTenantLimit: "A tenant's agent limit is set by its parent organization.",
     adjustLimit: 'Adjust Limit',
+    /** Beside the limit when the viewer may not change it: who may. */
+    limitSetBy: (orgType: OrgType) =>
+      orgType === 'house' ? "The house's admins set this limit." : "This limit is set by the admins of the parent organization.",
     adjustTitle: 'Adjust Agent Limit',
     adjustDescription: (min: number, max: number | null) =>
       max === null
@@ -309,6 +314,8 @@ export const MESSAGES = {
     creditBalance: 'Credit Balance',
     allocateCredits: 'Allocate Credits',
     allocateHint: 'Move credits from your organization to an active direct child organization.',
+    /** The credits card of a direct child: the balance shown is the child's, the credits come from the viewer's organization. */
+    allocateToHint: "This organization's balance. Allocate Credits moves credits from your organization's balance into it.",
     chooseChild: 'Choose the child organization that receives the credits.',
     continueToAllocation: 'Continue',
     viewBilling: 'Billing',
@@ -429,6 +436,10 @@ export const MESSAGES = {
     invitationSent: 'Invitation sent',
     invitationSentTo: (email: string) => `An invitation was sent to ${email}.`,
     addingUserTo: (name: string) => `Adding user to ${name}`,
+    /** The invite form for someone who may not invite into the organization. */
+    inviteNotAllowed: 'Inviting people into this organization is for the admins and managers of this organization and of its parent.',
+    /** The invite form for someone who may invite but not manage what they sent. */
+    invitationsManagedByAdmins: 'Once sent, only the admins of this organization or of its parent can resend or revoke the invitation or copy its link.',
     viewAll: 'View All',
     teamCardTitle: 'Team Members',
     noMembers: 'No team members yet.',

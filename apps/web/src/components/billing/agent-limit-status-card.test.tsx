@@ -55,6 +55,18 @@ describe('agent limit status', () => {
     expect(screen.getByRole('progressbar')).toHaveAccessibleName(m.usagePercent(100));
   });
 
+  it("says who sets the limit where Adjust Limit is not offered: an agency admin's own organization", () => {
+    renderCard(billingOf({ id: OWN_ORG_ID }), { orgType: 'agency', organizationId: OWN_ORG_ID, role: 'agency_admin' });
+    expect(screen.queryByRole('button', { name: m.adjustLimit })).not.toBeInTheDocument();
+    expect(screen.getByTestId('limit-set-by')).toHaveTextContent(m.limitSetBy('agency'));
+  });
+
+  it('says nothing of it where Adjust Limit is offered', () => {
+    renderCard(billingOf({ id: OTHER_ORG_ID, manage: true }));
+    expect(screen.getByRole('button', { name: m.adjustLimit })).toBeInTheDocument();
+    expect(screen.queryByTestId('limit-set-by')).not.toBeInTheDocument();
+  });
+
   it('names the About Agent Limits tooltip and says a tenant limit is set by the parent', async () => {
     renderCard(billingOf(), { orgType: 'tenant' });
     const trigger = screen.getByRole('button', { name: m.aboutAgentLimits });

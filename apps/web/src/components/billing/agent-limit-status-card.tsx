@@ -20,7 +20,8 @@ interface AgentLimitStatusCardProps {
 /**
  * Agent Limit Status: used / limit, a bar, a badge and advice. Adjust Limit is offered when
  * the server's answer allows it and the viewer may set this organization's limit (its
- * parent's admins; a house's own admins), so a tenant never adjusts its own limit.
+ * parent's admins; a house's own admins), so a tenant never adjusts its own limit; without
+ * it, one line says who sets the limit.
  */
 export function AgentLimitStatusCard({ organization, billing }: AgentLimitStatusCardProps) {
   const viewer = useViewer();
@@ -63,13 +64,17 @@ export function AgentLimitStatusCard({ organization, billing }: AgentLimitStatus
           indicatorClassName={level.bar}
         />
         <p className="text-sm text-muted-foreground">{level.advice}</p>
-        {mayAdjust && (
+        {mayAdjust ? (
           <AdjustLimitDialog
             organizationId={organization.id}
             currentLimit={limit}
             minLimit={billing.children_limit_total}
             maxLimit={billing.max_activated_agent_limit}
           />
+        ) : (
+          <p className="text-sm text-muted-foreground" data-testid="limit-set-by">
+            {m.limitSetBy(orgType)}
+          </p>
         )}
       </CardContent>
     </Card>

@@ -18,6 +18,8 @@ interface CreditBalanceCardProps {
   threshold: string;
   /** The allocation page, when the user may allocate from here. */
   allocateHref?: string | null;
+  /** What Allocate Credits does (by default: credits leave this organization for a child). */
+  allocateHint?: string;
 }
 
 /**
@@ -25,7 +27,7 @@ interface CreditBalanceCardProps {
  * the threshold (its own admins change it), and a link to the allocation page when the user
  * may allocate from here.
  */
-export function CreditBalanceCard({ organizationId, balance, threshold, allocateHref }: CreditBalanceCardProps) {
+export function CreditBalanceCard({ organizationId, balance, threshold, allocateHref, allocateHint = m.allocateHint }: CreditBalanceCardProps) {
   const viewer = useViewer();
   const mayChangeThreshold = !!viewer && maySetLowBalanceThreshold(viewer, { id: organizationId });
   return (
@@ -35,7 +37,7 @@ export function CreditBalanceCard({ organizationId, balance, threshold, allocate
           <Coins className="size-4 text-muted-foreground" aria-hidden />
           {m.creditBalance}
         </CardTitle>
-        {allocateHref && <CardDescription>{m.allocateHint}</CardDescription>}
+        {allocateHref && <CardDescription>{allocateHint}</CardDescription>}
       </CardHeader>
       <CardContent className="space-y-3">
         <p className="text-2xl font-semibold tabular-nums break-words" data-testid="credit-balance">

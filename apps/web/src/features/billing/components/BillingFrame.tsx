@@ -17,6 +17,8 @@ export interface LoadedBilling {
   billing: BillingResponse;
   /** Where Allocate Credits leads, or null when it cannot be offered here. */
   allocateHref: string | null;
+  /** What Allocate Credits does here: credits into this organization (a direct child) or out of it (the own one). */
+  allocateHint: string;
   /** The organizations section the page is under (/orgs or /organizations). */
   base: string;
 }
@@ -43,9 +45,11 @@ export function BillingFrame({ title, children }: { title: string; children(load
   } else {
     const org = organization.data;
     // Credits go to this organization when it is an active direct child, or from here to a child of the own organization.
-    const mayAllocate = !!viewer && (mayAllocateTo(viewer, org) || (mayAllocateFrom(viewer, org) && canHaveChildren(org.org_type)));
+    const into = !!viewer && mayAllocateTo(viewer, org);
+    const mayAllocate = into || (!!viewer && mayAllocateFrom(viewer, org) && canHaveChildren(org.org_type));
     const allocateHref = mayAllocate ? `${base}/${org.id}/allocate-credits` : null;
-    body = children({ org, billing: billing.data, allocateHref, base });
+    const allocateHint = into ? MESSAGES.billingPages.allocateToHint : MESSAGES.billingPages.allocateHint;
+    body = children({ org, billing: billing.data, allocateHref, allocateHint, base });
   }
 
   return (

@@ -29,6 +29,20 @@ describe('billing management page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: m.allocateCredits })).toHaveAttribute('href', `/orgs/${OTHER_ORG_ID}/allocate-credits`);
   });
 
+  it("says of a direct child's balance that it is the child's, and that credits come from the own organization", async () => {
+    mockOrganization();
+    renderApp(`/orgs/${OTHER_ORG_ID}/billing-management`, { session: session() });
+    expect(await screen.findByText(m.allocateToHint)).toBeInTheDocument();
+    expect(screen.queryByText(m.allocateHint)).not.toBeInTheDocument();
+  });
+
+  it.each(['agency_manager', 'agency_support'])('offers %s no Allocate Credits, which the server would refuse', async (role) => {
+    mockOrganization();
+    renderApp(`/orgs/${OTHER_ORG_ID}/billing-management`, { session: makeSession({ role, orgType: 'agency' }) });
+    expect(await screen.findByTestId('credit-balance')).toHaveTextContent('80.00 credits');
+    expect(screen.queryByRole('link', { name: m.allocateCredits })).not.toBeInTheDocument();
+  });
+
   it('opens Agent Limits with ?tab=limits, and writes the chosen tab back to the query', async () => {
     mockOrganization();
     renderApp(`/orgs/${OTHER_ORG_ID}/billing-management?tab=limits`, { session: session() });

@@ -25,7 +25,7 @@ export default function BillingManagementPage() {
 
   return (
     <BillingFrame title={m.billingManagementTitle}>
-      {({ org, billing, allocateHref }) => (
+      {({ org, billing, allocateHref, allocateHint }) => (
         <Tabs value={tab} onValueChange={onTabChange} className="gap-4">
           <TabsList className="h-auto w-full flex-wrap sm:w-fit">
             <TabsTrigger value="credits">{m.tabCreditAllocation}</TabsTrigger>
@@ -37,6 +37,7 @@ export default function BillingManagementPage() {
               balance={billing.billing_settings.credit_balance}
               threshold={billing.billing_settings.low_balance_threshold}
               allocateHref={allocateHref}
+              allocateHint={allocateHint}
             />
           </TabsContent>
           <TabsContent value="limits" className="grid gap-4 lg:grid-cols-2">

@@ -56,6 +56,9 @@ describe('billing page', { timeout: 20_000 }, () => {
     await userEvent.setup().click(screen.getByRole('tab', { name: m.tabCredits }));
     expect(await screen.findByTestId('credit-balance')).toHaveTextContent('1,234.50 credits');
     expect(screen.getByRole('link', { name: m.allocateCredits })).toHaveAttribute('href', `/orgs/${OTHER_ORG_ID}/allocate-credits`);
+    // The balance shown is the tenant's; the credits would come from the viewer's own organization.
+    expect(screen.getByText(m.allocateToHint)).toBeInTheDocument();
+    expect(screen.queryByText(m.allocateHint)).not.toBeInTheDocument();
   });
 
   it("the Credits tab warns below the organization's own threshold, which only its own admins change", async () => {

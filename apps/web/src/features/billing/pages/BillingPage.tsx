@@ -15,7 +15,7 @@ export default function BillingPage() {
   const viewer = useViewer();
   return (
     <BillingFrame title={m.billingTitle}>
-      {({ org, billing, allocateHref, base }) => {
+      {({ org, billing, allocateHref, allocateHint, base }) => {
         const withChildren = canHaveChildren(org.org_type);
         // Whoever may allocate credits sees the balance they would move.
         const showCredits = can(viewer?.role, 'organizations.allocate_credits');
@@ -36,6 +36,7 @@ export default function BillingPage() {
                   balance={billing.billing_settings.credit_balance}
                   threshold={billing.billing_settings.low_balance_threshold}
                   allocateHref={allocateHref}
+                  allocateHint={allocateHint}
                 />
               </TabsContent>
             )}

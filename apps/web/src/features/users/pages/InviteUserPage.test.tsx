@@ -37,12 +37,32 @@ describe('invite user page', { timeout: 20_000 }, () => {
     expect(roleOptions()).toEqual(['', 'tenant_manager', 'tenant_user']);
   });
 
-  it('says No roles available and disables submit when the type offers none', async () => {
+  it('offers no form to a plain user, whom the server would refuse, and says who invites', async () => {
     mockApi({});
-    // A token without an organization type: no role applies.
+    renderApp('/users/create', { session: makeSession({ role: 'tenant_user' }) });
+    expect(await screen.findByText(t.inviteNotAllowed)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send Invitation' })).not.toBeInTheDocument();
+  });
+
+  it('tells a manager that admins resend, revoke or copy what is sent; not an admin', async () => {
+    mockApi({});
+    renderApp('/users/create', { session: makeSession({ role: 'tenant_manager' }) });
+    expect(await screen.findByText(t.invitationsManagedByAdmins)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send Invitation' })).toBeInTheDocument();
+  });
+
+  it('says nothing of that to an admin', async () => {
+    mockApi({});
+    renderApp('/users/create', { session: makeSession({ role: 'tenant_admin' }) });
+    expect(await screen.findByRole('button', { name: 'Send Invitation' })).toBeInTheDocument();
+    expect(screen.queryByText(t.invitationsManagedByAdmins)).not.toBeInTheDocument();
+  });
+
+  it('offers no form on a token without an organization type, where no role applies', async () => {
+    mockApi({});
     renderApp('/users/create', { session: makeSession({ role: 'tenant_admin', orgType: 'unknown' as never }) });
-    expect(await screen.findByText(MESSAGES.users.noRolesAvailable)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Send Invitation' })).toBeDisabled();
+    expect(await screen.findByText(t.inviteNotAllowed)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send Invitation' })).not.toBeInTheDocument();
   });
 
   it('validates with the domain messages before calling the server', async () => {

@@ -3,6 +3,8 @@ import {
   createInvitationSchema,
   grantableRoles,
   invitableRoles,
+  mayInviteTo,
+  mayManageInvitationsOf,
   MESSAGES,
   ORG_TYPE_LABELS,
   roleLabel,
@@ -20,6 +22,7 @@ import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCreateInvitation } from '@/api/invitations';
+import { PermissionDenied } from '@/components/permission-denied';
 import { QueryError } from '@/components/query-error';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
@@ -39,6 +42,9 @@ export default function InviteUserPage() {
   // Roles of the organization's type that the inviter may give (never above their own).
   const roles = viewer ? grantableRoles(viewer, invitableRoles(organization?.org_type)) : [];
   const create = useCreateInvitation();
+  // The form is offered exactly when the server would take it; managers are told who handles what they send.
+  const mayInvite = !!viewer && !!organization && mayInviteTo(viewer, organization);
+  const mayManageSent = !!viewer && !!organization && mayManageInvitationsOf(viewer, organization);
 
   const form = useForm<CreateInvitationInput>({
     resolver: zodResolver(createInvitationSchema),
@@ -89,6 +95,8 @@ export default function InviteUserPage() {
               <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
               <AlertDescription>{MESSAGES.invitations.noOrganization}</AlertDescription>
             </Alert>
+          ) : !target.isPending && !mayInvite ? (
+            <PermissionDenied message={t.inviteNotAllowed} />
           ) : (
             <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
               <FormField
@@ -141,6 +149,7 @@ export default function InviteUserPage() {
                   </p>
                 )}
               </div>
+              {!target.isPending && !mayManageSent && <p className="text-sm text-muted-foreground">{t.invitationsManagedByAdmins}</p>}
               <Button type="submit" className="w-full sm:w-auto" disabled={isSubmitting || roles.length === 0}>
                 {isSubmitting ? 'Sending invitation…' : 'Send Invitation'}
               </Button>

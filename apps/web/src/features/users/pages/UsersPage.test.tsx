@@ -143,6 +143,19 @@ describe('users page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: t.inviteUser })).toBeInTheDocument();
   });
 
+  it('offers no Edit or Deactivate on the people of a grandchild organization, which the server refuses', async () => {
+    mockApi({
+      'GET /api/users': () => page('users', [makeUser({ first_name: 'Carol', last_name: 'Jones', organization_id: CHILD_ORG })]),
+      [`GET /api/organizations/${CHILD_ORG}`]: () => json(200, childOrganization({ parent_org_id: '00000000-0000-4000-8000-0000000000a9' })),
+    });
+    renderApp(`/users?organization_id=${CHILD_ORG}`, { session: makeSession({ role: 'super_agency_admin', orgType: 'super_agency' }) });
+    expect(await screen.findByText('Manage users in Child Tenant')).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'View Carol Jones' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Edit Carol Jones' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Deactivate Carol Jones' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: t.inviteUser })).not.toBeInTheDocument();
+  });
+
   it('users and support staff only view: no edit, deactivate or Invite User', async () => {
     mockApi({ 'GET /api/users': () => page('users', [makeUser({ first_name: 'Carol', last_name: 'Jones' })]) });
     renderApp('/users', { session: makeSession({ role: 'agency_support', orgType: 'agency' }) });
