@@ -102,6 +102,16 @@ describe('login error texts', () => {
   });
 });
 
+describe('amounts in messages', () => {
+  it('are grouped by thousands, as everywhere else', () => {
+    expect(MESSAGES.credits.insufficient('13999.50')).toBe('Insufficient credits: the balance is 13,999.50 credits.');
+    expect(MESSAGES.usage.insufficient('1234.5', '25000.00')).toBe(
+      'Insufficient credits: the event would take 25,000.00 credits and the balance is 1,234.50 credits.',
+    );
+    expect(MESSAGES.balanceAlerts.insufficient('Acme', '1000000.00')).toContain('has 1,000,000.00 credits');
+  });
+});
+
 describe('spec wording', () => {
   it.each([
     ['auth.signInFailed', MESSAGES.auth.signInFailed, 'Failed to sign in'],

@@ -1,3 +1,4 @@
+import { formatAmount } from './activity.ts';
 import type { OrgType } from './hierarchy.ts';
 
 /** Spec wording, kept in one place so both the server and the console say the same thing. */
@@ -160,7 +161,7 @@ export const MESSAGES = {
     amountNotNumber: 'Amount must be a number',
     selectChild: 'Please select a child organization',
     notDirectChild: 'The selected organization is not a direct child of your current organization.',
-    insufficient: (balance: string) => `Insufficient credits: the balance is ${balance} credits.`,
+    insufficient: (balance: string) => `Insufficient credits: the balance is ${formatAmount(balance)} credits.`,
     onlyOwnOrganization: 'Credits can only be allocated from your own organization.',
     adjustOnlyHouse: 'Only house administrators adjust the balance of their own house.',
     idempotencyConflict: 'This Idempotency-Key was already used for a different request.',
@@ -195,6 +196,9 @@ export const MESSAGES = {
       'Move credits from your organization to an active direct child organization. Credits cannot be returned automatically.',
     allocatedTitle: 'Credits allocated',
     noActiveChildren: 'Your organization has no active child organizations to allocate credits to.',
+    /** A direct child named in the URL that cannot receive credits now. */
+    childNotActive: (name: string, status: string) =>
+      `${name} is ${status}: credits go only to active child organizations, so it is not offered below.`,
     recentTitle: 'Recent Credit Transactions',
     viewFullLedger: 'View Full Ledger',
   },
@@ -240,7 +244,7 @@ export const MESSAGES = {
     unknownAgent: (code: string) => `No agent type has the code "${code}".`,
     agentNotActive: (code: string) => `The agent "${code}" is not activated for this organization.`,
     insufficient: (balance: string, charge: string) =>
-      `Insufficient credits: the event would take ${charge} credits and the balance is ${balance} credits.`,
+      `Insufficient credits: the event would take ${formatAmount(charge)} credits and the balance is ${formatAmount(balance)} credits.`,
     ahead: (seconds: number) => `occurred_at is more than ${seconds / 60} minutes ahead of the server's clock.`,
     behind: (days: number) => `occurred_at is more than ${days} days in the past.`,
     noPrice: (code: string, at: string) => `The agent "${code}" had no price in force at ${at}.`,
@@ -265,7 +269,7 @@ export const MESSAGES = {
       `Low balance: ${organization} has ${balance} credits, below your alert threshold of ${threshold}.`,
     insufficientSubject: (organization: string) => `Usage refused: ${organization}`,
     insufficient: (organization: string, balance: string) =>
-      `Usage refused: ${organization} has ${balance} credits, not enough for the events its agents reported.`,
+      `Usage refused: ${organization} has ${formatAmount(balance)} credits, not enough for the events its agents reported.`,
   },
   /** Labels of the billing, settings and resources screens. */
   billingPages: {

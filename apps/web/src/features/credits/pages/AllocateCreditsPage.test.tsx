@@ -153,6 +153,26 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
     expect(callsTo(ALLOCATE)[0]!.body).toMatchObject({ from_org_id: OWN_ORG_ID, to_org_id: CHILD_ID, amount: '5.00' });
   });
 
+  it('says why an inactive direct child given in the URL is not preselected', async () => {
+    const asleep = { ...agencyOne, status: 'inactive' as const };
+    mockOrganizations({
+      [`GET /api/organizations/${CHILD_ID}`]: () => json(200, { organization: asleep }),
+      'GET /api/organizations': () => json(200, orgList(house, [agencyTwo])),
+    });
+    renderApp(`/organizations/${CHILD_ID}/allocate-credits`, { session: houseAdmin() });
+    expect(await screen.findByText(p.childNotActive('Agency One', 'inactive'))).toBeInTheDocument();
+    expect(screen.getByLabelText('Child organization')).toHaveValue('');
+  });
+
+  it('answers a grandchild in the URL with the "not a direct child" refusal', async () => {
+    const grandchild = organization({ id: '00000000-0000-4000-8000-0000000000c7', name: 'Far Tenant', org_type: 'agency', parent_org_id: CHILD_ID });
+    mockOrganizations({ [`GET /api/organizations/${grandchild.id}`]: () => json(200, { organization: grandchild }) });
+    renderApp(`/organizations/${grandchild.id}/allocate-credits`, { session: houseAdmin() });
+    expect(await screen.findByText(c.notDirectChild)).toBeInTheDocument();
+    expect(screen.queryByText(c.onlyOwnOrganization)).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Allocate from House' })).toHaveAttribute('href', `/organizations/${OWN_ORG_ID}/allocate-credits`);
+  });
+
   it('says when there is no active child to allocate to', async () => {
     mockOrganizations({ 'GET /api/organizations': () => json(200, orgList(house, [])) });
     renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: houseAdmin() });

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   allocationSchema,
   CREDITS,
+  isDirectChild,
   isOwnOrDirectChild,
   mayAllocateFrom,
   mayAllocateTo,
@@ -217,9 +218,10 @@ export default function AllocateCreditsPage() {
   } else if (subject.isPending || own.isPending || children.isPending) {
     body = <LoadingRows rows={['h-8 w-64', 'h-48 w-full']} />;
   } else if (!isOwnOrDirectChild(viewer, subject.data)) {
+    // Further down the tree than a direct child: the refusal the server gives for such a target.
     body = (
       <div className="space-y-4">
-        <ErrorAlert title={MESSAGES.organizations.permissionDenied} message={c.onlyOwnOrganization} />
+        <ErrorAlert title={MESSAGES.organizations.permissionDenied} message={c.notDirectChild} />
         <Button asChild variant="outline">
           <Link to={`${base}/${ownOrgId}/allocate-credits`}>Allocate from {own.data.name}</Link>
         </Button>
@@ -235,7 +237,19 @@ export default function AllocateCreditsPage() {
   } else {
     const preselected =
       mayAllocateTo(viewer, subject.data) && children.data.organizations.some((child) => child.id === subject.data.id) ? subject.data.id : '';
-    body = <AllocationForm key={preselected} from={own.data} childOrgs={children.data.organizations} preselected={preselected} />;
+    // A direct child named in the URL that is not active is not offered: say so rather than drop it silently.
+    const notActive = isDirectChild(viewer, subject.data) && subject.data.status !== 'active';
+    body = (
+      <div className="space-y-4">
+        {notActive && (
+          <Alert>
+            <AlertCircle aria-hidden />
+            <AlertDescription>{p.childNotActive(subject.data.name, subject.data.status)}</AlertDescription>
+          </Alert>
+        )}
+        <AllocationForm key={preselected} from={own.data} childOrgs={children.data.organizations} preselected={preselected} />
+      </div>
+    );
   }
 
   return (
