@@ -17,7 +17,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Eye, Pencil, Search, UserX, XCircle } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
@@ -83,7 +83,12 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
   const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
   const [searchText, setSearchText] = useState('');
   const search = useDebounced(searchText.trim(), SEARCH_DELAY_MS);
-  const [status, setStatus] = useState<string>(ALL);
+  // The list may be opened on a status (`?status=pending` after an invitation is sent, so it shows).
+  const [searchParams] = useSearchParams();
+  const [status, setStatus] = useState<string>(() => {
+    const asked = searchParams.get('status');
+    return (USER_STATUSES as readonly (string | null)[]).includes(asked) ? asked! : ALL;
+  });
   const [role, setRole] = useState<string>(ALL);
   // A new filter starts again at the first page.
   const filterKey = `${search}|${status}|${role}`;

@@ -89,6 +89,7 @@ describe('invite user page', { timeout: 20_000 }, () => {
         return json(201, { invitation: makeInvitation({ email: 'new@example.test', organization_id: CHILD_ORG }) });
       },
       'GET /api/users': () => page('users', [makeUser()]),
+      'GET /api/invitations': () => page('invitations', [makeInvitation({ email: 'new@example.test', organization_id: CHILD_ORG })]),
     });
     renderApp(`/users/create?organization_id=${CHILD_ORG}&organization_name=Child%20Tenant`, {
       session: makeSession({ role: 'agency_admin', orgType: 'agency' }),
@@ -102,7 +103,10 @@ describe('invite user page', { timeout: 20_000 }, () => {
     await user.selectOptions(screen.getByLabelText('Role'), 'tenant_user');
     await user.click(screen.getByRole('button', { name: 'Send Invitation' }));
     expect(await screen.findByText(t.invitationSent)).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/users?organization_id=${CHILD_ORG}`));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/users?organization_id=${CHILD_ORG}&status=pending`));
+    // The list opens on Pending, where the invitation just sent is listed.
+    expect(await screen.findByText('new@example.test')).toBeInTheDocument();
+    expect(screen.getByLabelText('Status')).toHaveValue('pending');
     expect(sent).toEqual({
       email: 'new@example.test',
       first_name: 'Nina',

@@ -58,7 +58,8 @@ export default function InviteUserPage() {
     try {
       const invitation = await create.mutateAsync({ ...values, organization_id: organization.id });
       toast.success(t.invitationSent, { description: t.invitationSentTo(invitation.email) });
-      navigate(`${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}`);
+      // Opened on Pending, where the invitation just sent is listed.
+      navigate(`${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}&status=pending`);
     } catch (error) {
       toast.error(MESSAGES.invitations.inviteFailed, {
         description: error instanceof Error ? error.message : MESSAGES.generic.unknown,
