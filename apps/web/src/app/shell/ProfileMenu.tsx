@@ -38,19 +38,21 @@ export function ProfileMenu() {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className="h-10 gap-2 px-2">
+        <Button variant="ghost" className="h-10 min-w-0 gap-2 px-2" title={displayName(user)}>
           <Avatar>
             <AvatarFallback className="uppercase">{avatarFallback(user)}</AvatarFallback>
           </Avatar>
-          <span className="sr-only text-left text-sm leading-tight sm:not-sr-only sm:grid">
-            <span className="font-medium">{displayName(user)}</span>
-            <span className="text-xs text-muted-foreground">{user?.email}</span>
+          <span className="sr-only text-left text-sm leading-tight sm:not-sr-only sm:grid sm:max-w-48">
+            <span className="truncate font-medium">{displayName(user)}</span>
+            <span className="truncate text-xs text-muted-foreground">{user?.email}</span>
           </span>
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-56">
         <DropdownMenuLabel className="grid">
-          <span>{displayName(user)}</span>
+          <span className="truncate" title={displayName(user)}>
+            {displayName(user)}
+          </span>
           <span className="truncate text-xs font-normal text-muted-foreground">{user?.email}</span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />

@@ -80,7 +80,7 @@ export function CapacityPanel({ organizationId, childHref, title = m.capacityUse
                 <li key={child.id} className="grid gap-2 py-3 first:pt-0 last:pb-0">
                   <div className="flex flex-wrap items-center justify-between gap-2">
                     <div className="min-w-0">
-                      <Link to={childHref(child.id)} className="font-medium break-words hover:underline">
+                      <Link to={childHref(child.id)} className="font-medium wrap-anywhere hover:underline" title={child.name}>
                         {child.name}
                       </Link>
                       <p className="text-xs text-muted-foreground">

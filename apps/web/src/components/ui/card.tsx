@@ -25,11 +25,11 @@ export function CardTitle({
   ...props
 }: ComponentProps<'h2'> & { asChild?: boolean }) {
   const Component = asChild ? Slot.Root : 'h2';
-  return <Component className={cn('text-lg leading-none font-semibold', className)} {...props} />;
+  return <Component className={cn('text-lg leading-none font-semibold wrap-anywhere', className)} {...props} />;
 }
 
 export function CardDescription({ className, ...props }: ComponentProps<'p'>) {
-  return <p className={cn('text-sm text-muted-foreground', className)} {...props} />;
+  return <p className={cn('text-sm text-muted-foreground wrap-anywhere', className)} {...props} />;
 }
 
 export function CardContent({ className, ...props }: ComponentProps<'div'>) {

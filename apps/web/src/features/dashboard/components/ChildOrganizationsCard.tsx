@@ -32,7 +32,7 @@ export function ChildOrganizationsCard({ data }: { data: Dashboard }) {
             {byChild.children.map((child) => (
               <li key={child.id} className="flex flex-wrap items-center justify-between gap-x-3 py-2">
                 <span className="min-w-0">
-                  <Link to={`${PATHS.orgs}/${child.id}`} className="font-medium hover:underline">
+                  <Link to={`${PATHS.orgs}/${child.id}`} className="font-medium wrap-anywhere hover:underline" title={child.name}>
                     {child.name}
                   </Link>
                   <span className="ml-2 text-xs text-muted-foreground">

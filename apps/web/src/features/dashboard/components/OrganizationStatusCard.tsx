@@ -49,7 +49,7 @@ export function OrganizationStatusCard({ data }: { data: Dashboard }) {
             <ul className="divide-y text-sm">
               {organizations.recent.map((org) => (
                 <li key={org.id} className="flex flex-wrap items-center justify-between gap-x-3 py-1.5">
-                  <Link to={`${PATHS.orgs}/${org.id}`} className="font-medium hover:underline">
+                  <Link to={`${PATHS.orgs}/${org.id}`} className="min-w-0 font-medium wrap-anywhere hover:underline" title={org.name}>
                     {org.name}
                   </Link>
                   <span className="text-xs text-muted-foreground">

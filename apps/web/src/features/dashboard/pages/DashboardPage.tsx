@@ -103,7 +103,9 @@ export default function DashboardPage() {
         <p className="text-sm text-muted-foreground">
           {MESSAGES.shell.nav.dashboard} · {ORG_TYPE_LABELS[organization.org_type]}
         </p>
-        <h1 className="text-3xl font-bold tracking-tight break-words">{organization.name}</h1>
+        <h1 className="text-3xl font-bold tracking-tight wrap-anywhere" title={organization.name}>
+          {organization.name}
+        </h1>
       </header>
       <DashboardFigures />
     </section>

@@ -46,7 +46,7 @@ export function ChildOrganizationsCard({ organization, base }: { organization: O
           <ul className="divide-y" aria-label="Child organizations">
             {children.data.organizations.map((child) => (
               <li key={child.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <Link to={`${base}/${child.id}`} className="font-medium underline-offset-4 hover:underline">
+                <Link to={`${base}/${child.id}`} className="min-w-0 font-medium wrap-anywhere underline-offset-4 hover:underline" title={child.name}>
                   {child.name}
                 </Link>
                 <span className="flex items-center gap-2 text-sm text-muted-foreground">

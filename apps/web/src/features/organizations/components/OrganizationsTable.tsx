@@ -44,8 +44,8 @@ export function OrganizationsTable({ label, organizations, base, emptyText = 'No
         )}
         {organizations?.map((organization) => (
           <TableRow key={organization.id}>
-            <TableCell className="font-medium">
-              <Link to={`${base}/${organization.id}`} className="underline-offset-4 hover:underline">
+            <TableCell className="max-w-72 truncate font-medium">
+              <Link to={`${base}/${organization.id}`} className="underline-offset-4 hover:underline" title={organization.name}>
                 {organization.name}
               </Link>
             </TableCell>

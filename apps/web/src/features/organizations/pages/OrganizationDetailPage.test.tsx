@@ -28,7 +28,10 @@ describe('organization detail', { timeout: 30_000 }, () => {
     });
     renderApp(`/orgs/${agency.id}`, { session: superAgencyAdmin() });
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Northwind Agency' })).toBeInTheDocument();
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Northwind Agency' });
+    // A long name wraps anywhere rather than widening the page, and keeps its full text in a title.
+    expect(heading).toHaveAttribute('title', 'Northwind Agency');
+    expect(heading).toHaveClass('wrap-anywhere');
     expect(screen.getByText(agency.id)).toBeInTheDocument();
     expect(screen.getByText('Agency')).toBeInTheDocument();
     expect(screen.getByText('active')).toBeInTheDocument();

@@ -56,8 +56,10 @@ export default function OrganizationDetailPage() {
     <section className="space-y-6">
       <BackLink to={base} />
       <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div className="space-y-2">
-          <h1 className="text-3xl font-bold tracking-tight">{organization.name}</h1>
+        <div className="min-w-0 space-y-2">
+          <h1 className="text-3xl font-bold tracking-tight wrap-anywhere" title={organization.name}>
+            {organization.name}
+          </h1>
           <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
             <span>{ORG_TYPE_LABELS[organization.org_type]}</span>
             <OrgStatusBadge status={organization.status} />

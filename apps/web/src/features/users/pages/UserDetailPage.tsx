@@ -21,7 +21,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="grid gap-1">
       <dt className="text-sm text-muted-foreground">{label}</dt>
-      <dd className="break-words">{children}</dd>
+      <dd className="wrap-anywhere">{children}</dd>
     </div>
   );
 }

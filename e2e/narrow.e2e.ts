@@ -1,0 +1,90 @@
+import { MESSAGES, type OrganizationDetail, type UserProfile } from '@console/domain';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { ADMIN, createChild, signInWithForm, useJourney } from './harness.ts';
+
+/**
+ * Every page at 390 px, with names as long as validation allows and no space to break
+ * them at: no page is wider than the window, and the header names the page.
+ */
+
+const LONG_NAME = `Long${'x'.repeat(96)}`;
+const journey = useJourney();
+
+/** The page's content no wider than the window, and the header's title once the page has settled. */
+async function expectFits(page: Page, title: string) {
+  await page.getByTestId('page-title').filter({ hasText: title }).waitFor();
+  await page.waitForLoadState('networkidle');
+  const { scrollWidth, innerWidth, wide } = await page.evaluate(() => {
+    // An element inside a scrolling or clipping box does not widen the page.
+    const clipped = (element: Element) => {
+      for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX !== 'visible' && box.getBoundingClientRect().right <= window.innerWidth + 1) return true;
+      }
+      return false;
+    };
+    // Its box or its content (text overflowing the box) past the right edge.
+    const overflows = (element: Element) =>
+      Math.max(
+        element.getBoundingClientRect().right,
+        getComputedStyle(element).overflowX === 'visible' ? element.getBoundingClientRect().left + element.scrollWidth : 0,
+      ) > window.innerWidth + 1 && !clipped(element);
+    // The innermost elements reaching past the window's right edge, to name what widened the page.
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((element) => overflows(element) && ![...element.children].some(overflows))
+      .slice(0, 5)
+      .map((element) => `<${element.tagName.toLowerCase()} class="${element.getAttribute('class') ?? ''}">${(element.textContent ?? '').slice(0, 40)}`);
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, wide };
+  });
+  expect(scrollWidth, `${new URL(page.url()).pathname} is ${scrollWidth} px wide: ${wide.join(' | ')}`).toBeLessThanOrEqual(innerWidth);
+}
+
+it('at 390 px, with a 100-character organization name without spaces, no page is wider than the window and the header names each', async () => {
+  const { server } = journey;
+  expect(LONG_NAME).toHaveLength(100);
+  const token = await server.signIn(ADMIN.email, ADMIN.password);
+  const me = await server.api<UserProfile>('/api/users/me', { token });
+  const houseId = me.body.organization_id;
+  const renamed = await server.api<{ organization: OrganizationDetail }>(`/api/organizations/${houseId}`, {
+    method: 'PATCH',
+    token,
+    body: { name: LONG_NAME },
+  });
+  expect(renamed.status).toBe(200);
+  const child = await createChild(server, token, `Child${'y'.repeat(95)}`, 'super_agency');
+  const person = await server.api(`/api/users/me`, { method: 'PATCH', token, body: { first_name: `First${'z'.repeat(95)}`, last_name: 'Admin' } });
+  expect(person.status).toBe(200);
+
+  const page = await journey.freshPage({ width: 390, height: 844 });
+  await signInWithForm(page, server, ADMIN.email, ADMIN.password);
+  const { nav, pageTitles } = MESSAGES.shell;
+  const visits: [string, string][] = [
+    ['/dashboard', nav.dashboard],
+    ['/orgs', nav.organizations],
+    [`/orgs/${houseId}`, pageTitles.organization],
+    [`/orgs/${child.id}`, pageTitles.organization],
+    ['/team', nav.team],
+    ['/credit-ledger', nav.creditLedger],
+    ['/resources', nav.resources],
+    [`/orgs/${houseId}/billing`, pageTitles.billing],
+  ];
+  for (const [path, title] of visits) {
+    await page.goto(server.url(path));
+    await expectFits(page, title);
+  }
+});
+
+it('at 1280 px the organization detail page of a long name is no wider than the window', async () => {
+  const { server } = journey;
+  const token = await server.signIn(ADMIN.email, ADMIN.password);
+  const me = await server.api<UserProfile>('/api/users/me', { token });
+  const page = await journey.freshPage({ width: 1280, height: 800 });
+  await signInWithForm(page, server, ADMIN.email, ADMIN.password);
+  for (const [path, title] of [
+    [`/orgs/${me.body.organization_id}`, MESSAGES.shell.pageTitles.organization],
+    ['/dashboard', MESSAGES.shell.nav.dashboard],
+  ] as const) {
+    await page.goto(server.url(path));
+    await expectFits(page, title);
+  }
+});
