@@ -1,8 +1,8 @@
 import type { Session, UserProfile } from '@console/domain';
 import type { QueryClient } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { MemoryRouter, useLocation, useNavigate } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
 import { AppRoutes } from '@/app/routes';
@@ -136,14 +136,18 @@ export function mockApi(routes: ApiRoutes | ((call: ApiCall) => Answer | undefin
   };
 }
 
-/** Shows where the router is, so tests can assert navigation. */
+/** Shows where the router is, so tests can assert navigation, and steps back in its history as the browser's Back does. */
 function LocationProbe() {
   const location = useLocation();
+  const navigate = useNavigate();
   return (
-    <div data-testid="location">
-      {location.pathname}
-      {location.search}
-    </div>
+    <>
+      <div data-testid="location">
+        {location.pathname}
+        {location.search}
+      </div>
+      <button type="button" data-testid="history-back" hidden onClick={() => void navigate(-1)} />
+    </>
   );
 }
 
@@ -177,6 +181,11 @@ export function renderWithProviders(ui: ReactNode, path = '/') {
       <AppProviders queryClient={createQueryClient()}>{ui}</AppProviders>
     </MemoryRouter>,
   );
+}
+
+/** The browser's Back, in an application rendered with renderApp. */
+export function goBack(): void {
+  fireEvent.click(screen.getByTestId('history-back'));
 }
 
 export function setViewportWidth(width: number): void {

@@ -61,8 +61,9 @@ export function useLedgerFilters() {
     setEntryType: (value: EntryType | 'all') => update({ type: value === 'all' ? undefined : value }),
     setAgentTypeId: (value: string | null) => update({ agent: value ?? undefined }),
     setRange: (value: DateRange | undefined) => update(rangeParams(value)),
-    setAmountMin: (value: string) => update({ min: value.trim() || undefined }),
-    setAmountMax: (value: string) => update({ max: value.trim() || undefined }),
-    setQ: (value: string) => update({ q: value || undefined }),
+    // Typed text replaces the history entry; every other change adds one.
+    setAmountMin: (value: string) => update({ min: value.trim() || undefined }, { replace: true }),
+    setAmountMax: (value: string) => update({ max: value.trim() || undefined }, { replace: true }),
+    setQ: (value: string) => update({ q: value || undefined }, { replace: true }),
   };
 }

@@ -37,9 +37,14 @@ export function useListParams(prefix = '') {
     };
   }, [searchParams, key]);
 
-  /** Applies a change; any change other than the page itself goes back to page 1. */
+  /**
+   * Applies a change; any change other than the page itself goes back to page 1. A change
+   * adds a history entry so Back restores the list, except the typed search (and `replace`,
+   * for corrections such as a page past the last), which replaces the current entry.
+   */
   const update = useCallback(
-    (patch: ListParamsPatch) => {
+    (patch: ListParamsPatch, options: { replace?: boolean } = {}) => {
+      const typed = Object.keys(patch).length === 1 && 'search' in patch;
       setSearchParams(
         (current) => {
           const next = new URLSearchParams(current);
@@ -55,7 +60,7 @@ export function useListParams(prefix = '') {
           }
           return next;
         },
-        { replace: true },
+        { replace: options.replace ?? typed },
       );
     },
     [setSearchParams, key],

@@ -7,7 +7,7 @@ import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { catalog, TYPE_IDS } from '@/test/agent-data';
 import { entry, ledgerPage } from '@/test/credit-data';
 import { makeList, makeOrganization } from '@/test/organization-data';
-import { apiError, json, makeSession, mockApi as mockRoutes, OWN_ORG_ID, renderApp, setViewportWidth, type ApiRoutes } from '@/test/helpers';
+import { apiError, json, makeSession, mockApi as mockRoutes, OWN_ORG_ID, goBack, renderApp, setViewportWidth, type ApiRoutes } from '@/test/helpers';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;
@@ -290,6 +290,29 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/credit-ledger?agent=${TYPE_IDS.etl}&type=consumption`));
     await user.selectOptions(select, 'All agents');
     await waitFor(() => expect(queriesOf(LEDGER).at(-1)).toEqual({ entry_type: 'consumption', limit: '20' }));
+  });
+
+  it('adds a history entry for each chosen filter, so Back restores the one before; typed text replaces its entry', async () => {
+    const { queriesOf } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await screen.findByRole('table');
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText('Type'), 'consumption');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/credit-ledger?type=consumption'));
+    await user.selectOptions(screen.getByLabelText('Type'), 'refund');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/credit-ledger?type=refund'));
+    await user.type(screen.getByLabelText('Search'), 'budget');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/credit-ledger?type=refund&q=budget'));
+
+    goBack();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/credit-ledger\?type=consumption$/));
+    expect(screen.getByLabelText('Type')).toHaveValue('consumption');
+    expect(screen.getByLabelText('Search')).toHaveValue('');
+    // The earlier filter's entries come from the cache, or from the server when the cache has none.
+    expect(queriesOf(LEDGER).filter((query) => query.entry_type === 'consumption')).not.toHaveLength(0);
+    goBack();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/credit-ledger$/));
+    expect(screen.getByLabelText('Type')).toHaveValue('all');
   });
 
   it('opens with the filters of its URL', async () => {

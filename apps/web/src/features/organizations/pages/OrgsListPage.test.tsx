@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { apiError, goBack, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeList, makeOrganization, makeTree, orgId, OWN_ORG_ID } from '@/test/organization-data';
 
 const superAgencyAdmin = () => makeSession({ role: 'super_agency_admin', orgType: 'super_agency', orgName: 'Own Organization' });
@@ -81,6 +81,58 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     await user.selectOptions(screen.getByLabelText('Status'), 'all');
     await waitFor(() => expect(api.queriesOf('GET /api/organizations').at(-1)).not.toHaveProperty('status'));
     expect(screen.getByTestId('location')).toHaveTextContent('/orgs?page_size=25&org_type=agency&search=north');
+  });
+
+  it('shows the last page for a page past it, in place of the address asked for', async () => {
+    const rows = Array.from({ length: 5 }, (_, index) => makeOrganization({ name: `Agency ${index + 1}` }));
+    const api = mockApi((call) => {
+      if (call.path !== '/api/organizations') return undefined;
+      const page = Number(call.query.page);
+      return json(200, makeList(page === 1 ? rows : [], { total: 5, page, page_size: 50, total_pages: 1 }));
+    });
+    renderApp('/orgs?page=99', { session: superAgencyAdmin() });
+
+    expect(await screen.findByRole('link', { name: 'Agency 5' })).toBeInTheDocument();
+    expect(screen.getByText('Showing 1 to 5 of 5 organizations')).toBeInTheDocument();
+    expect(screen.queryByText('No child organizations yet.')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs$/);
+    expect(api.queriesOf('GET /api/organizations').map((query) => query.page)).toEqual(['99', '1']);
+  });
+
+  it('adds a history entry for each page, filter and view, so Back restores the list; typing a search replaces its entry', async () => {
+    const user = userEvent.setup();
+    const rows = [makeOrganization({ name: 'Agency A' })];
+    mockApi((call) => {
+      if (call.path === '/api/organizations/tree') return json(200, makeTree({}, []));
+      if (call.path !== '/api/organizations') return undefined;
+      const page = Number(call.query.page);
+      return json(200, makeList(rows, { total: 120, page, page_size: 50, total_pages: 3 }));
+    });
+    renderApp('/orgs', { session: superAgencyAdmin() });
+    await screen.findByText('Showing 1 to 50 of 120 organizations');
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Showing 51 to 100 of 120 organizations');
+    await user.selectOptions(screen.getByLabelText('Status'), 'suspended');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/orgs?status=suspended'));
+    await user.type(screen.getByRole('searchbox', { name: 'Search organizations' }), 'north');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/orgs?status=suspended&search=north'));
+    await user.click(screen.getByRole('button', { name: 'Hierarchy' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('mode=hierarchy'));
+
+    goBack();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs\?status=suspended&search=north$/));
+    expect(await screen.findByRole('table', { name: 'Child Organizations' })).toBeInTheDocument();
+    // The typed search replaced the status's entry, so the next Back is the page before the filter.
+    goBack();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs\?page=2$/));
+    expect(await screen.findByText('Showing 51 to 100 of 120 organizations')).toBeInTheDocument();
+    expect(screen.getByLabelText('Status')).toHaveValue('all');
+    goBack();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs$/));
+    expect(await screen.findByText('Showing 1 to 50 of 120 organizations')).toBeInTheDocument();
   });
 
   it('shows Access Denied when the server refuses (403) and does not retry', async () => {

@@ -46,16 +46,14 @@ export default function OrgsListPage() {
   const tree = useQuery({ ...organizationQueries.tree(organizationId), enabled: mode === 'hierarchy' });
 
   const setMode = useCallback(
+    // A new history entry: Back returns to the other view.
     (next: ListMode) =>
-      setSearchParams(
-        (current) => {
-          const copy = new URLSearchParams(current);
-          if (next === 'hierarchy') copy.set('mode', next);
-          else copy.delete('mode');
-          return copy;
-        },
-        { replace: true },
-      ),
+      setSearchParams((current) => {
+        const copy = new URLSearchParams(current);
+        if (next === 'hierarchy') copy.set('mode', next);
+        else copy.delete('mode');
+        return copy;
+      }),
     [setSearchParams],
   );
 
