@@ -98,6 +98,11 @@ export const MESSAGES = {
       where === 'own'
         ? `Your organization is ${status}: you can sign in and look, but nothing can be changed until the administrators of its parent organization make it active again.`
         : `An organization above yours is ${status}: you can sign in and look, but nothing can be changed until it is active again.`,
+    /** The confirmation before an organization is made suspended or inactive. */
+    freezeTitle: (status: 'suspended' | 'inactive') => (status === 'suspended' ? 'Suspend organization' : 'Deactivate organization'),
+    freezeConfirm: (name: string, status: 'suspended' | 'inactive') =>
+      `${name} will be ${status}. Its people, and those of the organizations below it, can still sign in and look, but nothing they try to change is accepted and its API keys stop working, until it is active again.`,
+    freezeAction: (status: 'suspended' | 'inactive') => (status === 'suspended' ? 'Suspend' : 'Deactivate'),
   },
   users: {
     invalidEmail: 'Please enter a valid email address.',

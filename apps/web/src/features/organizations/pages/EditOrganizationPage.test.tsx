@@ -47,12 +47,55 @@ describe('edit organization', { timeout: 30_000 }, () => {
     await user.selectOptions(screen.getByLabelText('Status'), 'suspended');
     await user.click(screen.getByRole('switch', { name: 'Disable parent invites' }));
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    // Suspending is confirmed first.
+    const dialog = await screen.findByRole('alertdialog', { name: MESSAGES.organizations.freezeTitle('suspended') });
+    expect(dialog).toHaveTextContent(MESSAGES.organizations.freezeConfirm('Northwind Agency', 'suspended'));
+    expect(api.bodiesOf(`PATCH /api/organizations/${child.id}`)).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Suspend' }));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Southwind Agency' })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(`/orgs/${child.id}`);
     expect(api.bodiesOf(`PATCH /api/organizations/${child.id}`)).toEqual([
       { name: 'Southwind Agency', description: null, status: 'suspended', disable_parent_invites: true },
     ]);
+  });
+
+  it('asks before deactivating: Cancel saves nothing and keeps the form; making it active again needs no confirmation', async () => {
+    const user = userEvent.setup();
+    let child = makeOrganization({ name: 'Northwind Agency' });
+    const api = mockApi((call) => {
+      if (call.path !== `/api/organizations/${child.id}`) return undefined;
+      if (call.method === 'PATCH') child = { ...child, ...(call.body as object) };
+      return json(200, { organization: child });
+    });
+    renderApp(`/orgs/${child.id}/edit`, { session: superAgencyAdmin() });
+    await user.selectOptions(await screen.findByLabelText('Status'), 'inactive');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await screen.findByRole('alertdialog', { name: MESSAGES.organizations.freezeTitle('inactive') });
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(api.bodiesOf(`PATCH /api/organizations/${child.id}`)).toEqual([]);
+    expect(screen.getByTestId('location')).toHaveTextContent(`/orgs/${child.id}/edit`);
+
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await user.click(await screen.findByRole('button', { name: MESSAGES.organizations.freezeAction('inactive') }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(new RegExp(`/orgs/${child.id}$`)));
+    expect(api.bodiesOf(`PATCH /api/organizations/${child.id}`)).toMatchObject([{ status: 'inactive' }]);
+  });
+
+  it('saves a suspended organization made active again without a confirmation', async () => {
+    const user = userEvent.setup();
+    let child = makeOrganization({ name: 'Northwind Agency', status: 'suspended' });
+    const api = mockApi((call) => {
+      if (call.path !== `/api/organizations/${child.id}`) return undefined;
+      if (call.method === 'PATCH') child = { ...child, ...(call.body as object) };
+      return json(200, { organization: child });
+    });
+    renderApp(`/orgs/${child.id}/edit`, { session: superAgencyAdmin() });
+    await user.selectOptions(await screen.findByLabelText('Status'), 'active');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(api.bodiesOf(`PATCH /api/organizations/${child.id}`)).toMatchObject([{ status: 'active' }]));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
   it('shows the server refusal', async () => {

@@ -16,6 +16,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { FormField } from '@/components/form-field';
 import { PageLoading } from '@/components/page-loading';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -79,6 +80,8 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
   const navigate = useNavigate();
   const update = useUpdateOrganization(organization.id);
   const [failure, setFailure] = useState<string | null>(null);
+  // Values waiting for the confirmation that suspends or deactivates the organization.
+  const [freezing, setFreezing] = useState<(FormOutput & { status: 'suspended' | 'inactive' }) | null>(null);
   const detailPath = `${base}/${organization.id}`;
 
   const form = useForm<FormInput, unknown, FormOutput>({
@@ -92,7 +95,17 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
   });
   const { errors, isSubmitting } = form.formState;
 
-  async function submit(values: FormOutput) {
+  /** A change of status to suspended or inactive is confirmed first; anything else is saved at once. */
+  function submit(values: FormOutput) {
+    const { status } = values;
+    if (withStatus && status !== organization.status && status !== 'active') {
+      setFreezing({ ...values, status });
+      return;
+    }
+    return save(values);
+  }
+
+  async function save(values: FormOutput) {
     setFailure(null);
     try {
       const { status, ...rest } = values;
@@ -153,6 +166,17 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
             )}
           />
         </CardContent>
+        {freezing && (
+          <ConfirmDialog
+            open
+            onOpenChange={(open) => !open && setFreezing(null)}
+            title={m.freezeTitle(freezing.status)}
+            description={m.freezeConfirm(organization.name, freezing.status)}
+            confirmLabel={m.freezeAction(freezing.status)}
+            destructive
+            onConfirm={() => void save(freezing)}
+          />
+        )}
         <CardFooter className="justify-end gap-2">
           <Button asChild variant="outline">
             <Link to={detailPath}>Cancel</Link>
