@@ -45,7 +45,10 @@ it('a house admin sees the API figures on the dashboard and opens /debug with th
   expect(api.credits.allocated).toBe('120.50');
   expect(api.organizations.total).toBe(3);
   expect(api.organizations.by_type).toMatchObject({ super_agency: 1, agency: 1, tenant: 1 });
-  expect(api.credits.depletion_months).toBe(11.7); // 349.50 ÷ 30.00
+  // All of it used today: the average is taken over the one day since the first consumption,
+  // so the next month is forecast at 30 × 30.00 and the balance lasts 349.50 ÷ 900.00 months.
+  expect(api.credits.forecast.next_month).toBe('900.00');
+  expect(api.credits.depletion_months).toBe(0.4);
 
   const page = await journey.freshPage();
   await signInWithForm(page, server, ADMIN.email, ADMIN.password);

@@ -383,6 +383,7 @@ export const MESSAGES = {
       resources: 'Resources',
       creditLedger: 'Credit Ledger',
       activity: 'Activity',
+      agentCatalog: 'Agent Catalog',
       settings: 'Settings',
     },
     profileFallback: 'Profile',

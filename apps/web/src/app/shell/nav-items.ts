@@ -57,7 +57,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   },
   {
     to: PATHS.agentCatalog,
-    label: MESSAGES.agentPages.catalogTitle,
+    label: nav.agentCatalog,
     icon: Bot,
     isActive: exact(PATHS.agentCatalog),
     visible: (viewer) => !!viewer && mayManageCatalog(viewer),
