@@ -129,6 +129,8 @@ describe('organization detail', { timeout: 30_000 }, () => {
     );
     const { unmount } = renderApp(`/orgs/${id}`, { session: makeSession({ role: 'tenant_user', orgType: 'tenant' }) });
     expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
+    // The user level may not open the organization lists: Back leads to its dashboard.
+    expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/dashboard');
     unmount();
 
     mockApi((call) =>

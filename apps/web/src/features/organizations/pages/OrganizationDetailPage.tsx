@@ -20,7 +20,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { TeamMembersCard } from '@/components/users/team-members-card';
 import { formatDateTime } from '@/lib/dates';
 import { useOrgBase } from '@/lib/org-base';
-import { activityHref, ledgerHref } from '@/lib/paths';
+import { activityHref, ledgerHref, PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { BillingOverviewCard } from '../components/BillingOverviewCard';
 import { ChildOrganizationsCard } from '../components/ChildOrganizationsCard';
@@ -33,11 +33,13 @@ export default function OrganizationDetailPage() {
   const { id } = useParams<{ id: string }>();
   const viewer = useViewer();
   const query = useQuery({ ...organizationQueries.detail(id ?? ''), enabled: !!id });
+  // Back leads to the organization lists only for those who may open them; others came from their dashboard.
+  const back = viewer && mayListOrganizations(viewer) ? base : PATHS.dashboard;
 
   if (query.isPending) {
     return (
       <section className="space-y-4">
-        <BackLink to={base} />
+        <BackLink to={back} />
         <PageLoading />
       </section>
     );
@@ -45,7 +47,7 @@ export default function OrganizationDetailPage() {
   if (query.isError) {
     return (
       <section className="space-y-4">
-        <BackLink to={base} />
+        <BackLink to={back} />
         <QueryError error={query.error} title={MESSAGES.organizations.failedToLoadDetails} onRetry={query.refetch} />
       </section>
     );
@@ -54,7 +56,7 @@ export default function OrganizationDetailPage() {
   const organization = query.data;
   return (
     <section className="space-y-6">
-      <BackLink to={base} />
+      <BackLink to={back} />
       <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0 space-y-2">
           <h1 className="text-3xl font-bold tracking-tight wrap-anywhere" title={organization.name}>
