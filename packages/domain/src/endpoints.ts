@@ -353,6 +353,8 @@ export const organizationsEndpoints = {
     auth: 'session',
     params: idParamsSchema,
     responses: { 200: organizationDetailSchema },
+    // Another organization in scope without organizations.get.
+    errors: [403],
   }),
   update: endpoint({
     operationId: 'updateOrganization',
