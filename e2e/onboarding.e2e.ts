@@ -55,7 +55,8 @@ it('an agency admin invites a user who registers from the link; a revoked link s
   await admin.getByLabel('Last name', { exact: true }).fill('Member');
   await admin.getByLabel('Role', { exact: true }).selectOption('agency_user');
   await admin.getByRole('button', { name: 'Send Invitation' }).click();
-  await admin.waitForURL(`**/users?organization_id=${agencyId}`);
+  // The list opens on Pending, where the invitation just sent is listed.
+  await admin.waitForURL(`**/users?organization_id=${agencyId}&status=pending`);
   await admin.getByText(MESSAGES.teamPages.invitationSent).first().waitFor();
 
   // The invitee opens the mailed link in another browser, registers and lands signed in.
