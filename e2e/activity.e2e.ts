@@ -43,8 +43,8 @@ it('the house admin finds who allocated two levels down; a tenant admin sees onl
   expect(text).toContain('activity.agency@example.test');
   expect(text).toContain('Activity Agency');
   expect(text).toMatch(/\d{4} \d{1,2}:\d{2} (AM|PM)/);
-  // Newest first: the three allocations down the tree.
-  expect(await page.getByRole('table', { name: 'Activity' }).getByRole('row').count()).toBe(4);
+  // Newest first: the three allocations down the tree (once the filtered page has replaced the unfiltered one).
+  await expect.poll(() => page.getByRole('table', { name: 'Activity' }).getByRole('row').count(), { timeout: 15_000 }).toBe(4);
 
   // The same answer in the tenant's ledger, opened from its Resources page.
   await page.goto(server.url(`/orgs/${tenant.id}/resources`));
