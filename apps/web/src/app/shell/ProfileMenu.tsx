@@ -10,7 +10,6 @@ import {
   DropdownMenuItem,
   DropdownMenuLabel,
   DropdownMenuSeparator,
-  DropdownMenuShortcut,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { useAuth } from '@/lib/auth';
@@ -59,7 +58,6 @@ export function ProfileMenu() {
         <DropdownMenuItem onSelect={() => navigate(PATHS.settings)}>
           <Settings aria-hidden />
           {shell.settings}
-          <DropdownMenuShortcut>{shell.settingsShortcut}</DropdownMenuShortcut>
         </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => navigate(PATHS.updatePassword)}>
           <KeyRound aria-hidden />
@@ -76,7 +74,6 @@ export function ProfileMenu() {
         <DropdownMenuItem onSelect={() => void handleSignOut()}>
           <LogOut aria-hidden />
           {shell.logOut}
-          <DropdownMenuShortcut>{shell.logOutShortcut}</DropdownMenuShortcut>
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>

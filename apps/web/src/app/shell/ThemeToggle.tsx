@@ -3,10 +3,14 @@ import { Moon, Sun } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { useTheme } from '@/lib/theme';
 
-/** Reads Dark mode while the theme is light, otherwise Light mode. */
+/**
+ * Reads Dark mode while the page is light, otherwise Light mode, and switches to the other.
+ * It goes by the theme in effect, so under the system theme it offers the opposite of what
+ * the device shows; following the system again is chosen under Settings, Appearance.
+ */
 export function ThemeToggle() {
-  const { theme, setTheme } = useTheme();
-  const toDark = theme === 'light';
+  const { resolvedTheme, setTheme } = useTheme();
+  const toDark = resolvedTheme === 'light';
   return (
     <Button variant="ghost" size="sm" onClick={() => setTheme(toDark ? 'dark' : 'light')}>
       {toDark ? <Moon aria-hidden /> : <Sun aria-hidden />}

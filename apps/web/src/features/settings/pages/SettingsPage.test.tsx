@@ -1,7 +1,7 @@
-import { MESSAGES, type BillingResponse } from '@console/domain';
-import { screen, waitFor, within } from '@testing-library/react';
+import { MESSAGES, UI, type BillingResponse } from '@console/domain';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiKeyOf, KEY_ID } from '@/test/agent-data';
 import { billingOf, OWN_ORG_ID } from '@/test/billing-data';
 import { ledgerPage } from '@/test/credit-data';
@@ -266,5 +266,55 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
     expect(await screen.findByText(k.revoked('Production runtime'))).toBeInTheDocument();
     expect(await screen.findByText(k.revokedBadge)).toBeInTheDocument();
     expect(api.callsTo(`DELETE /api/organizations/${OWN_ORG_ID}/api-keys/${KEY_ID}`)).toHaveLength(1);
+  });
+});
+
+describe('settings: appearance', { timeout: 20_000 }, () => {
+  /** A device whose colour preference the test changes, telling the page as a browser does. */
+  function deviceScheme(initiallyDark: boolean) {
+    let dark = initiallyDark;
+    const listeners = new Set<() => void>();
+    const fallback = window.matchMedia;
+    vi.stubGlobal('matchMedia', (query: string) =>
+      query === '(prefers-color-scheme: dark)'
+        ? { matches: dark, media: query, addEventListener: (_: string, f: () => void) => listeners.add(f), removeEventListener: (_: string, f: () => void) => listeners.delete(f) }
+        : fallback(query),
+    );
+    return {
+      set(next: boolean) {
+        dark = next;
+        act(() => listeners.forEach((listener) => listener()));
+      },
+    };
+  }
+
+  it('offers Light, Dark and System; System follows the device live and is kept', async () => {
+    const device = deviceScheme(true);
+    loaded();
+    const user = userEvent.setup();
+    const group = await screen.findByRole('group', { name: MESSAGES.shell.appearanceTitle });
+    expect(within(group).getByRole('radio', { name: MESSAGES.shell.themeLabels.light })).toBeChecked();
+    expect(document.documentElement).toHaveClass('light');
+
+    await user.click(within(group).getByRole('radio', { name: MESSAGES.shell.themeLabels.system }));
+    expect(localStorage.getItem(UI.themeStorageKey)).toBe('system');
+    expect(document.documentElement).toHaveClass('dark');
+    device.set(false);
+    await waitFor(() => expect(document.documentElement).toHaveClass('light'));
+    expect(document.documentElement).not.toHaveClass('dark');
+
+    await user.click(within(group).getByRole('radio', { name: MESSAGES.shell.themeLabels.dark }));
+    expect(localStorage.getItem(UI.themeStorageKey)).toBe('dark');
+    expect(document.documentElement).toHaveClass('dark');
+    device.set(true);
+    device.set(false);
+    expect(document.documentElement).toHaveClass('dark');
+  });
+
+  it('opens on the stored choice', async () => {
+    localStorage.setItem(UI.themeStorageKey, 'system');
+    loaded();
+    const group = await screen.findByRole('group', { name: MESSAGES.shell.appearanceTitle });
+    expect(within(group).getByRole('radio', { name: MESSAGES.shell.themeLabels.system })).toBeChecked();
   });
 });

@@ -17,6 +17,7 @@ import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { ApiKeysCard } from '../components/ApiKeysCard';
+import { AppearanceCard } from '../components/AppearanceCard';
 
 const m = MESSAGES.billingPages;
 
@@ -142,6 +143,8 @@ export default function SettingsPage() {
           </div>
         </div>
       </Card>
+
+      <AppearanceCard />
 
       <div className="grid gap-4 md:grid-cols-2">
         <Card className="gap-3">
