@@ -142,7 +142,7 @@ async function explainAll(
   try {
     const plans: Plan[] = [];
     const list = async (name: string, anchor: { id: string; path: string }, params: Partial<ListOrganizationsParams>) => {
-      const full: ListOrganizationsParams = { view: 'children', page: 1, page_size: 50, ...params };
+      const full: ListOrganizationsParams = { view: 'children', page: 1, page_size: 50, sort: 'name', order: 'asc', ...params };
       const page = listPage(db, anchor, full).compile();
       const count = listQuery(db, anchor, full).select(sql<number>`count(*)::int`.as('n')).compile();
       plans.push(await explain(client, `${name}: page`, page.sql, [...page.parameters]));

@@ -2191,6 +2191,8 @@ export interface operations {
                 search?: string;
                 page?: number;
                 page_size?: number;
+                sort?: "name" | "created" | "balance" | "limit";
+                order?: "asc" | "desc";
             };
             header?: never;
             path?: never;

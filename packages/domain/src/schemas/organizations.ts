@@ -88,6 +88,14 @@ const pageSizeSchema = z.coerce
     message: `Page size must be one of ${PAGING.orgPageSizes.join(', ')}.`,
   });
 
+/** What an organization list may be sorted by: each an index's order (or, for the billing values, a short sort of one page's candidates). */
+export const ORG_SORT_KEYS = ['name', 'created', 'balance', 'limit'] as const;
+export type OrgSortKey = (typeof ORG_SORT_KEYS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+/** The order a sort key starts in when chosen: names A to Z, the newest and the largest first. */
+export const ORG_SORT_DEFAULT_ORDER: Record<OrgSortKey, SortOrder> = { name: 'asc', created: 'desc', balance: 'desc', limit: 'desc' };
+
 export const listOrganizationsQuerySchema = z.object({
   view: z.enum(ORG_LIST_VIEWS).default('children'),
   /** The organization whose children or descendants are listed; the caller's own by default. */
@@ -97,6 +105,8 @@ export const listOrganizationsQuerySchema = z.object({
   search: z.string().trim().max(LIMITS.orgNameMax).refine(isStorableText, UNSTORABLE_TEXT).optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).default(PAGING.defaultPage),
   page_size: pageSizeSchema.default(PAGING.orgPageSize),
+  sort: z.enum(ORG_SORT_KEYS).default('name'),
+  order: z.enum(SORT_ORDERS).default('asc'),
 });
 export type ListOrganizationsQuery = z.input<typeof listOrganizationsQuerySchema>;
 export type ListOrganizationsParams = z.output<typeof listOrganizationsQuerySchema>;

@@ -16,6 +16,7 @@ import {
   type OrganizationDetail,
   type OrganizationList,
   type OrganizationTree,
+  type OrgSortKey,
   type UpdateOrganizationInput,
   type VerifyChildren,
 } from '@console/domain';
@@ -98,11 +99,23 @@ export function listQuery(db: Executor, anchor: { id: string; path: string }, qu
   return filtered;
 }
 
-/** One page of a list, ordered by name, with each row's billing settings. */
+/** The column each sort key orders by. */
+const SORT_COLUMNS = {
+  name: 'o.name',
+  created: 'o.created_at',
+  balance: 'b.credit_balance',
+  limit: 'b.activated_agent_limit',
+} as const satisfies Record<OrgSortKey, string>;
+
+/**
+ * One page of a list in the order asked for, with each row's billing settings. The id breaks
+ * ties in the same direction, so equal values never trade places between pages and one index
+ * (read backwards for descending) serves both orders.
+ */
 export function listPage(db: Executor, anchor: { id: string; path: string }, query: ListOrganizationsParams) {
   return withBilling(listQuery(db, anchor, query))
-    .orderBy('o.name')
-    .orderBy('o.id')
+    .orderBy(SORT_COLUMNS[query.sort], query.order)
+    .orderBy('o.id', query.order)
     .limit(query.page_size)
     .offset((query.page - 1) * query.page_size);
 }

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { MESSAGES, TREE_DESCENDANT_COUNT_CAP, UNSTORABLE_TEXT } from '@console/domain';
+import { MESSAGES, ORG_SORT_KEYS, TREE_DESCENDANT_COUNT_CAP, UNSTORABLE_TEXT, type ListOrganizationsParams } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { listPage, listQuery } from './organizations.service.ts';
@@ -173,6 +173,72 @@ describe('listing', () => {
       expect(response.status, bad).toBe(400);
       expect(response.body.error.code).toBe('validation_failed');
     }
+  });
+
+  describe('sorted by name, creation, balance or limit, ties broken by id', () => {
+    // Four agencies whose values order them differently for each key, two sharing a balance
+    // and a limit so the id decides between them.
+    const rows = [
+      { name: 'Sort Bravo', created: '2026-01-03T00:00:00Z', balance: '50.00', limit: 3 },
+      { name: 'Sort Alpha', created: '2026-01-01T00:00:00Z', balance: '900.00', limit: 1 },
+      { name: 'Sort Delta', created: '2026-01-04T00:00:00Z', balance: '50.00', limit: 3 },
+      { name: 'Sort Charlie', created: '2026-01-02T00:00:00Z', balance: '7.25', limit: 9 },
+    ];
+    let parentId: string;
+    const ids = new Map<string, string>();
+    const db = () => w.t.database.db;
+
+    beforeAll(async () => {
+      parentId = (await insertOrg(db(), { name: 'Ordering Super', type: 'super_agency', parentId: id('H') })).id;
+      for (const row of rows) {
+        const org = await insertOrg(db(), { name: row.name, type: 'agency', parentId });
+        ids.set(row.name, org.id);
+        await db().updateTable('organizations').set({ created_at: new Date(row.created) }).where('id', '=', org.id).execute();
+        await db()
+          .updateTable('organization_billing_settings')
+          .set({ credit_balance: row.balance, activated_agent_limit: row.limit })
+          .where('organization_id', '=', org.id)
+          .execute();
+      }
+    });
+
+    // The expected order of names: by value, then by id in the same direction.
+    function expected(value: (row: (typeof rows)[number]) => string | number, order: 'asc' | 'desc') {
+      const sign = order === 'asc' ? 1 : -1;
+      return [...rows]
+        .sort((a, b) => {
+          const [x, y] = [value(a), value(b)];
+          const byValue = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+          return sign * (byValue || (ids.get(a.name)! < ids.get(b.name)! ? -1 : 1));
+        })
+        .map((row) => row.name);
+    }
+
+    it.each([
+      ['name', (r: (typeof rows)[number]) => r.name],
+      ['created', (r: (typeof rows)[number]) => r.created],
+      ['balance', (r: (typeof rows)[number]) => Number(r.balance)],
+      ['limit', (r: (typeof rows)[number]) => r.limit],
+    ] as const)('by %s, ascending and descending', async (sort, value) => {
+      const token = await as('H.admin');
+      for (const order of ['asc', 'desc'] as const) {
+        const all = await w.t.request('GET', `/api/organizations?organization_id=${parentId}&sort=${sort}&order=${order}`, undefined, { token });
+        expect(all.status).toBe(200);
+        expect(all.body.organizations.map((o: any) => o.name), `${sort} ${order}`).toEqual(expected(value, order));
+        // Descendants of the house take the same order among these four.
+        const inTree = await w.t.request('GET', `/api/organizations?view=descendants&search=Sort%20&sort=${sort}&order=${order}`, undefined, { token });
+        expect(inTree.body.organizations.map((o: any) => o.name)).toEqual(expected(value, order));
+      }
+    });
+
+    it('takes only the sort keys and orders it knows', async () => {
+      const token = await as('H.admin');
+      for (const bad of ['sort=id', 'sort=credit_balance', 'sort=name;drop', 'order=up', 'order=DESC']) {
+        const response = await w.t.request('GET', `/api/organizations?${bad}`, undefined, { token });
+        expect(response.status, bad).toBe(400);
+        expect(response.body.error.code).toBe('validation_failed');
+      }
+    });
   });
 
   it('refuses to list under an organization outside scope', async () => {
@@ -423,13 +489,21 @@ describe('query plans', () => {
     });
   }
 
-  it.each([
-    ['children', { view: 'children' as const }],
-    ['descendants', { view: 'descendants' as const }],
-    ['descendants of one type', { view: 'descendants' as const, org_type: 'tenant' as const }],
-  ])('the %s list is served by an index', async (_name, params) => {
+  const plans: [string, Partial<ListOrganizationsParams>][] = [
+    ['children', { view: 'children' }],
+    ['descendants', { view: 'descendants' }],
+    ['descendants of one type', { view: 'descendants', org_type: 'tenant' }],
+    ...ORG_SORT_KEYS.flatMap((sort) =>
+      (['asc', 'desc'] as const).flatMap((order): [string, Partial<ListOrganizationsParams>][] => [
+        [`children by ${sort} ${order}`, { view: 'children', sort, order }],
+        [`descendants by ${sort} ${order}`, { view: 'descendants', sort, order }],
+      ]),
+    ),
+  ];
+
+  it.each(plans)('the %s list is served by an index', async (_name, params) => {
     const anchor = await w.t.database.db.selectFrom('organizations').select(['id', 'path']).where('id', '=', id('SA1')).executeTakeFirstOrThrow();
-    const query = { page: 1, page_size: 50, ...params };
+    const query: ListOrganizationsParams = { view: 'children', page: 1, page_size: 50, sort: 'name', order: 'asc', ...params };
     for (const compiled of [
       listPage(w.t.database.db, anchor, query).compile(),
       listQuery(w.t.database.db, anchor, query).select(sql<number>`count(*)::int`.as('n')).compile(),
