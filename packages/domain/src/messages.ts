@@ -131,6 +131,8 @@ export const MESSAGES = {
     accountExists: 'An account with this email already exists.',
     alreadyPending: 'A pending invitation for this email already exists in this organization.',
     invalidLink: 'Invalid invitation link.',
+    linkReplaced:
+      'This invitation link was replaced by a newer one. Use the most recent link you received, or ask your administrator to send the invitation again.',
     expired: 'This invitation has expired. Ask your administrator for a new one.',
     revoked: 'This invitation was revoked. Ask your administrator for a new one.',
     used: 'This invitation has already been accepted.',

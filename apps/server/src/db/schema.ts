@@ -152,6 +152,13 @@ export interface InvitationsTable {
   superseded_by: string | null;
 }
 
+/** The hash of a link replaced by a newer one of the same invitation (Resend, Copy link). */
+export interface InvitationReplacedLinksTable {
+  token_hash: string;
+  invitation_id: string;
+  replaced_at: Timestamp;
+}
+
 export interface CreditLedgerEntriesTable {
   id: Generated<string>;
   seq: Generated<string>;
@@ -304,6 +311,7 @@ export interface DB {
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
   invitations: InvitationsTable;
+  invitation_replaced_links: InvitationReplacedLinksTable;
   credit_ledger_entries: CreditLedgerEntriesTable;
   credit_ledger_totals: CreditLedgerTotalsTable;
   usage_event_days: UsageEventDaysTable;

@@ -101,6 +101,8 @@ const UNUSABLE = {
   invitation_revoked: 410,
   invitation_used: 410,
   invitation_organization_deleted: 410,
+  // Resend or Copy link made a newer link for the same invitation.
+  invitation_link_replaced: 410,
   // An account for the e-mail was created or moved since: the state it was made for is gone.
   invitation_superseded: 409,
 } as const;
@@ -149,9 +151,17 @@ export function createInvitationsService({ db, organizations, users, auth, maile
     return row;
   }
 
-  /** A fresh token replaces the old one: the previous link stops working. */
+  /**
+   * A fresh token replaces the old one: the previous link stops working, and its hash is
+   * kept so that it says it was replaced by a newer link.
+   */
   async function rotate(trx: Transaction<DB>, id: string) {
     const token = randomToken();
+    await trx
+      .insertInto('invitation_replaced_links')
+      .columns(['token_hash', 'invitation_id'])
+      .expression((eb) => eb.selectFrom('invitations').select(['token_hash', 'id']).where('id', '=', id))
+      .execute();
     await trx
       .updateTable('invitations')
       .set({ token_hash: hashToken(token), expires_at: expiry() })
@@ -169,7 +179,11 @@ export function createInvitationsService({ db, organizations, users, auth, maile
   async function usable(trx: Transaction<DB>, token: string) {
     const tokenHash = hashToken(token);
     const found = await trx.selectFrom('invitations').select(['email', 'organization_id']).where('token_hash', '=', tokenHash).executeTakeFirst();
-    if (!found) throw new InvitationUnusableError('invitation_invalid', m.invalidLink);
+    if (!found) {
+      const replaced = await trx.selectFrom('invitation_replaced_links').select('invitation_id').where('token_hash', '=', tokenHash).executeTakeFirst();
+      if (replaced) throw new InvitationUnusableError('invitation_link_replaced', m.linkReplaced);
+      throw new InvitationUnusableError('invitation_invalid', m.invalidLink);
+    }
     await sql`select pg_advisory_xact_lock(${sql.lit(EMAIL_LOCK_CLASS)}, hashtext(${found.email.toLowerCase()}))`.execute(trx);
     await trx.selectFrom('organizations').select('id').where('id', '=', found.organization_id).forShare().execute();
     const row = await invitationQuery(trx).where('i.token_hash', '=', tokenHash).forUpdate('i').executeTakeFirst();

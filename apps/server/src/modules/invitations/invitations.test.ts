@@ -193,8 +193,36 @@ describe('resend, copy link, revoke', () => {
     expect(resent.status).toBe(200);
     const fresh = await mailedToken('resend@new.test');
     expect(fresh).not.toBe(old);
-    expect((await w.t.request('POST', '/api/invitations/accept', { token: old })).status).toBe(404);
+    const replaced = { code: 'invitation_link_replaced', message: MESSAGES.invitations.linkReplaced };
+    const accept = await w.t.request('POST', '/api/invitations/accept', { token: old });
+    expect(accept.status).toBe(410);
+    expect(accept.body.error).toMatchObject(replaced);
+    const register = await w.t.request('POST', '/api/invitations/register', { token: old, password: 'a-good-password' });
+    expect(register.status).toBe(410);
+    expect(register.body.error).toMatchObject(replaced);
+    expect(await w.t.database.db.selectFrom('users').select('id').where('email', '=', 'resend@new.test').execute()).toHaveLength(0);
+    // Only the hash of the replaced link is kept, as for the live one.
+    const kept = await w.t.database.db.selectFrom('invitation_replaced_links').selectAll().where('invitation_id', '=', created.body.invitation.id).execute();
+    expect(kept.map((row) => row.token_hash)).toEqual([hashToken(old)]);
+
     expect((await w.t.request('POST', '/api/invitations/accept', { token: fresh })).body.result).toBe('requires_registration');
+    const registered = await w.t.request('POST', '/api/invitations/register', { token: fresh, password: 'a-good-password' });
+    expect(registered.status).toBe(200);
+    // Once accepted, the old link still says it was replaced, the new one that it was used.
+    expect((await w.t.request('POST', '/api/invitations/accept', { token: old })).body.error.code).toBe('invitation_link_replaced');
+    expect((await w.t.request('POST', '/api/invitations/accept', { token: fresh })).body.error.code).toBe('invitation_used');
+  });
+
+  it('a copied link replaces the mailed one, which then says so; an unknown token stays invalid', async () => {
+    const created = await invite('A1.admin', person('copied@new.test', 'agency_user'));
+    const mailed = await mailedToken('copied@new.test');
+    const copied = await w.t.request('POST', `/api/invitations/${created.body.invitation.id}/link`, undefined, { token: await as('A1.admin') });
+    const token = new URL(copied.body.link).searchParams.get('token')!;
+    expect((await w.t.request('POST', '/api/invitations/accept', { token: mailed })).body.error).toMatchObject({ code: 'invitation_link_replaced', message: MESSAGES.invitations.linkReplaced });
+    expect((await w.t.request('POST', '/api/invitations/accept', { token })).body.result).toBe('requires_registration');
+    const unknown = await w.t.request('POST', '/api/invitations/accept', { token: 'never-issued' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('invitation_invalid');
   });
 
   it('copy-link gives a working link for admins only', async () => {

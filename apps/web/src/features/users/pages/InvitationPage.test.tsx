@@ -191,4 +191,25 @@ describe('invitation page', { timeout: 20_000 }, () => {
     expect(await screen.findByText(m.superseded)).toBeInTheDocument();
     expect(screen.getByText('invitation_superseded')).toBeInTheDocument();
   });
+
+  it('says a link replaced by a newer one (the invitation was sent again) was replaced, not that it is invalid', async () => {
+    mockApi({ 'POST /api/invitations/accept': () => apiError(410, 'invitation_link_replaced', m.linkReplaced) });
+    renderApp('/invitation?token=old-link', { session: null });
+    expect(await screen.findByText(m.linkReplaced)).toBeInTheDocument();
+    expect(screen.getByText('invitation_link_replaced')).toBeInTheDocument();
+    expect(screen.queryByText(m.invalidLink)).not.toBeInTheDocument();
+  });
+
+  it('says so when the link is replaced while the invitee fills in the registration form', async () => {
+    mockApi({
+      'POST /api/invitations/accept': () => json(200, registration),
+      'POST /api/invitations/register': () => apiError(410, 'invitation_link_replaced', m.linkReplaced),
+    });
+    renderApp('/invitation?token=old-link', { session: null });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Password'), 'long enough 1');
+    await user.type(screen.getByLabelText('Confirm password'), 'long enough 1');
+    await user.click(screen.getByRole('button', { name: 'Create Account & Accept' }));
+    expect(await screen.findByText(m.linkReplaced)).toBeInTheDocument();
+  });
 });
