@@ -1,4 +1,15 @@
-import { ORG_STATUSES, ORG_TYPES, PAGING, type OrgStatus, type OrgType } from '@console/domain';
+import {
+  ORG_SORT_DEFAULT_ORDER,
+  ORG_SORT_KEYS,
+  ORG_STATUSES,
+  ORG_TYPES,
+  PAGING,
+  SORT_ORDERS,
+  type OrgSortKey,
+  type OrgStatus,
+  type OrgType,
+  type SortOrder,
+} from '@console/domain';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
@@ -8,6 +19,8 @@ export interface ListParams {
   search: string;
   page: number;
   page_size: number;
+  sort: OrgSortKey;
+  order: SortOrder;
 }
 
 export type ListParamsPatch = Partial<ListParams>;
@@ -17,7 +30,7 @@ function oneOf<T extends string>(values: readonly T[], value: string | null): T 
 }
 
 /**
- * Filters and paging of an organization list, kept in the URL so a reload, a shared link
+ * Filters, sort and paging of an organization list, kept in the URL so a reload, a shared link
  * or the Back button shows the same page. `prefix` keeps two lists on one page apart.
  * A malformed value falls back to its default rather than failing the request.
  */
@@ -28,12 +41,15 @@ export function useListParams(prefix = '') {
   const params = useMemo<ListParams>(() => {
     const page = Number(searchParams.get(key('page')));
     const pageSize = Number(searchParams.get(key('page_size')));
+    const sort = oneOf(ORG_SORT_KEYS, searchParams.get(key('sort'))) ?? 'name';
     return {
       status: oneOf(ORG_STATUSES, searchParams.get(key('status'))),
       org_type: oneOf(ORG_TYPES, searchParams.get(key('org_type'))),
       search: searchParams.get(key('search')) ?? '',
       page: Number.isInteger(page) && page >= 1 ? page : PAGING.defaultPage,
       page_size: (PAGING.orgPageSizes as readonly number[]).includes(pageSize) ? pageSize : PAGING.orgPageSize,
+      sort,
+      order: oneOf(SORT_ORDERS, searchParams.get(key('order'))) ?? ORG_SORT_DEFAULT_ORDER[sort],
     };
   }, [searchParams, key]);
 
@@ -54,10 +70,14 @@ export function useListParams(prefix = '') {
               value === undefined ||
               value === '' ||
               (name === 'page' && value === PAGING.defaultPage) ||
-              (name === 'page_size' && value === PAGING.orgPageSize);
+              (name === 'page_size' && value === PAGING.orgPageSize) ||
+              (name === 'sort' && value === 'name');
             if (isDefault) next.delete(key(name as keyof ListParams));
             else next.set(key(name as keyof ListParams), String(value));
           }
+          // The order is written only when it is not the one its sort key starts in.
+          const sort = oneOf(ORG_SORT_KEYS, next.get(key('sort'))) ?? 'name';
+          if (next.get(key('order')) === ORG_SORT_DEFAULT_ORDER[sort]) next.delete(key('order'));
           return next;
         },
         { replace: options.replace ?? typed },
@@ -68,4 +88,9 @@ export function useListParams(prefix = '') {
 
   const filtered = !!(params.status || params.org_type || params.search);
   return { params, update, filtered };
+}
+
+/** The sort as the list endpoint takes it: left out for the server's own order (name, A to Z). */
+export function sortQuery({ sort, order }: Pick<ListParams, 'sort' | 'order'>): { sort?: OrgSortKey; order?: SortOrder } {
+  return sort === 'name' && order === 'asc' ? {} : { sort, order };
 }

@@ -1,4 +1,4 @@
-import { MESSAGES, type OrganizationList } from '@console/domain';
+import { ORG_SORT_DEFAULT_ORDER, MESSAGES, type OrganizationList, type OrgSortKey } from '@console/domain';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { QueryError } from '@/components/query-error';
@@ -9,7 +9,7 @@ import { PaginationControls } from './PaginationControls';
 interface OrganizationListResultsProps {
   label: string;
   query: UseQueryResult<OrganizationList>;
-  params: Pick<ListParams, 'page' | 'page_size'>;
+  params: Pick<ListParams, 'page' | 'page_size' | 'sort' | 'order'>;
   onChange(patch: ListParamsPatch, options?: { replace?: boolean }): void;
   base: string;
   emptyText?: string;
@@ -29,7 +29,20 @@ export function OrganizationListResults({ label, query, params, onChange, base, 
   const list = query.data;
   return (
     <section className="space-y-4" aria-label={label} aria-busy={query.isFetching || undefined}>
-      <OrganizationsTable label={label} organizations={waiting ? undefined : list?.organizations} base={base} emptyText={emptyText} />
+      <OrganizationsTable
+        label={label}
+        organizations={waiting ? undefined : list?.organizations}
+        base={base}
+        emptyText={emptyText}
+        sort={{ sort: params.sort, order: params.order }}
+        onSort={(sort: OrgSortKey) =>
+          onChange({
+            sort,
+            order: sort === params.sort ? (params.order === 'asc' ? 'desc' : 'asc') : ORG_SORT_DEFAULT_ORDER[sort],
+          })
+        }
+        onSortChange={(next) => onChange(next)}
+      />
       {!!list?.total && !waiting && (
         <PaginationControls
           page={params.page}

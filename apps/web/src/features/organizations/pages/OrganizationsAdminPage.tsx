@@ -15,7 +15,7 @@ import { AgencyNoChildrenWarning } from '../components/AgencyNoChildrenWarning';
 import { NewOrganizationButton } from '../components/NewOrganizationButton';
 import { OrganizationFilters } from '../components/OrganizationFilters';
 import { OrganizationListResults } from '../components/OrganizationListResults';
-import { useListParams } from '../use-list-params';
+import { sortQuery, useListParams } from '../use-list-params';
 
 /**
  * /organizations (house roles): the Child Organizations of the user's organization and All
@@ -39,6 +39,7 @@ export default function OrganizationsAdminPage() {
       organization_id: organizationId,
       page: childParams.params.page,
       page_size: childParams.params.page_size,
+      ...sortQuery(childParams.params),
     }),
   );
   const all = useQuery(
@@ -50,6 +51,7 @@ export default function OrganizationsAdminPage() {
       search: allParams.params.search || undefined,
       page: allParams.params.page,
       page_size: allParams.params.page_size,
+      ...sortQuery(allParams.params),
     }),
   );
 

@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, goBack, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { apiError, goBack, json, makeSession, mockApi, renderApp, setViewportWidth } from '@/test/helpers';
 import { makeList, makeOrganization, makeTree, orgId, OWN_ORG_ID } from '@/test/organization-data';
 
 const superAgencyAdmin = () => makeSession({ role: 'super_agency_admin', orgType: 'super_agency', orgName: 'Own Organization' });
@@ -133,6 +133,59 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     goBack();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs$/));
     expect(await screen.findByText('Showing 1 to 50 of 120 organizations')).toBeInTheDocument();
+  });
+
+  it('sorts by a column header: aria-sort, the sort in the address and the request, Back restores it', async () => {
+    const user = userEvent.setup();
+    const api = mockApi((call) =>
+      call.path === '/api/organizations' ? json(200, makeList([makeOrganization({ name: 'Agency A' })])) : undefined,
+    );
+    renderApp('/orgs', { session: superAgencyAdmin() });
+    const table = await screen.findByRole('table', { name: 'Child Organizations' });
+    const header = (name: string) => within(table).getByRole('columnheader', { name: new RegExp(`^${name}`) });
+    expect(header('Name')).toHaveAttribute('aria-sort', 'ascending');
+    expect(header('Credit balance')).toHaveAttribute('aria-sort', 'none');
+
+    // Another column starts in its own first order: the largest balance first.
+    await user.click(within(header('Credit balance')).getByRole('button'));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs\?sort=balance$/));
+    await waitFor(() => expect(api.queriesOf('GET /api/organizations').at(-1)).toEqual({ view: 'children', page: '1', page_size: '50', sort: 'balance', order: 'desc' }));
+    expect(header('Credit balance')).toHaveAttribute('aria-sort', 'descending');
+    expect(header('Name')).toHaveAttribute('aria-sort', 'none');
+
+    // The same column again turns the order around.
+    await user.click(within(header('Credit balance')).getByRole('button'));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs\?sort=balance&order=asc$/));
+    await waitFor(() => expect(api.queriesOf('GET /api/organizations').at(-1)).toMatchObject({ sort: 'balance', order: 'asc' }));
+    expect(header('Credit balance')).toHaveAttribute('aria-sort', 'ascending');
+
+    goBack();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs\?sort=balance$/));
+    await waitFor(() => expect(header('Credit balance')).toHaveAttribute('aria-sort', 'descending'));
+    goBack();
+    await waitFor(() => expect(header('Name')).toHaveAttribute('aria-sort', 'ascending'));
+  });
+
+  it('shows cards with every value under 768 px, sorted with a select', async () => {
+    setViewportWidth(390);
+    try {
+      const user = userEvent.setup();
+      const child = makeOrganization({ name: 'Northwind Agency', credit_balance: '1234.50', activated_agent_limit: 7 });
+      const api = mockApi((call) => (call.path === '/api/organizations' ? json(200, makeList([child])) : undefined));
+      renderApp('/orgs?sort=created', { session: superAgencyAdmin() });
+      const cards = await screen.findByRole('list', { name: 'Child Organizations' });
+      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+      expect(cards).toHaveTextContent('Credit balance1,234.50 credits');
+      expect(cards).toHaveTextContent('Activated agent limit7');
+      expect(api.queriesOf('GET /api/organizations')[0]).toMatchObject({ sort: 'created', order: 'desc' });
+      const select = screen.getByLabelText('Sort');
+      expect(select).toHaveValue('created:desc');
+      await user.selectOptions(select, 'limit:asc');
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs\?sort=limit&order=asc$/));
+      await waitFor(() => expect(api.queriesOf('GET /api/organizations').at(-1)).toMatchObject({ sort: 'limit', order: 'asc' }));
+    } finally {
+      setViewportWidth(1280);
+    }
   });
 
   it('shows Access Denied when the server refuses (403) and does not retry', async () => {

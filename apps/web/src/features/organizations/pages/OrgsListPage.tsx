@@ -14,7 +14,7 @@ import { OrganizationFilters } from '../components/OrganizationFilters';
 import { OrganizationListResults } from '../components/OrganizationListResults';
 import { OrganizationTreeView } from '../components/OrganizationTreeView';
 import { ViewToggle, type ListMode } from '../components/ViewToggle';
-import { useListParams } from '../use-list-params';
+import { sortQuery, useListParams } from '../use-list-params';
 
 /**
  * /orgs: the direct children of the user's organization (or, with ?organization_id, of
@@ -40,6 +40,7 @@ export default function OrgsListPage() {
       search: params.search || undefined,
       page: params.page,
       page_size: params.page_size,
+      ...sortQuery(params),
     }),
     enabled: mode === 'table',
   });
