@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import type { OrganizationDetail } from '@console/domain';
 import { createDatabase } from '../support/postgres.ts';
@@ -14,6 +16,8 @@ export const ADMIN = { email: 'admin@example.test', password: 'e2e admin passwor
 
 export interface TestServer {
   baseUrl: string;
+  /** The password every demo person signs in with, when the server was started with `demo: true`. */
+  demoPassword: string | null;
   url(path: string): string;
   /** Calls the API with an optional bearer token and returns the status and JSON body. */
   api<T = unknown>(path: string, init?: { method?: string; body?: unknown; token?: string }): Promise<{ status: number; body: T }>;
@@ -26,21 +30,28 @@ export interface TestServer {
  * Starts the real server (`main.ts serve`) on a free port with a fresh data folder and,
  * when DATABASE_URL is set, a fresh PostgreSQL database; resolves once /api/health answers.
  */
-export async function startServer(): Promise<TestServer> {
+export async function startServer(options: { demo?: boolean } = {}): Promise<TestServer> {
   if (!existsSync(WEB_DIST_INDEX)) {
     throw new Error('apps/web/dist is missing: run `npm run build -w @console/web` (the e2e global setup does).');
   }
   const database = process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL, 'e2e') : null;
-  const server = await startServerProcess({
-    env: {
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      // The journeys sign in more often than the production limits allow in one window.
-      RATE_LIMIT_FACTOR: '100',
-      ...(database ? { DATABASE_URL: database.url } : {}),
-    },
-    healthTimeoutMs: 120_000,
-  }).catch(async (error: unknown) => {
+  const env = {
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    // The journeys sign in more often than the production limits allow in one window.
+    RATE_LIMIT_FACTOR: '100',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+  };
+  // The demo is seeded as an operator seeds it (`seed --demo`, before serving), into the
+  // data folder or database the server then opens.
+  const dataDir = options.demo ? mkdtempSync(join(tmpdir(), 'console-e2e-demo-')) : undefined;
+  const removeDataDir = () => dataDir && rmSync(dataDir, { recursive: true, force: true });
+  let demoPassword: string | null = null;
+  const server = await (async () => {
+    if (dataDir) demoPassword = await seedDemo({ ...env, DATA_DIR: dataDir });
+    return startServerProcess({ env, dataDir, healthTimeoutMs: 120_000 });
+  })().catch(async (error: unknown) => {
+    removeDataDir();
     await database?.drop();
     throw error;
   });
@@ -60,6 +71,7 @@ export async function startServer(): Promise<TestServer> {
 
   return {
     baseUrl,
+    demoPassword,
     url: (path) => `${baseUrl}${path}`,
     api,
     async signIn(email, password) {
@@ -72,9 +84,27 @@ export async function startServer(): Promise<TestServer> {
     },
     async stop() {
       await server.stop();
+      removeDataDir();
       await database?.drop();
     },
   };
+}
+
+/** Runs `main.ts seed --demo` and returns the password it prints for every demo person. */
+async function seedDemo(env: NodeJS.ProcessEnv): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'seed', '--demo'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    maxBuffer: 10 * 1024 * 1024,
+  });
+  const password = /signs in with the password: (\S+)/.exec(stdout)?.[1];
+  if (!password) throw new Error(`seed --demo printed no password:\n${stdout}`);
+  return password;
+}
+
+/** The demo's sign-in of a role (one person of every role, in the first organization of its type). */
+export function demoEmail(role: string): string {
+  return `${role.replaceAll('_', '.')}@demo.example.com`;
 }
 
 export interface Viewport {
@@ -88,23 +118,29 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
+const CHROMIUM = {
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+/** Debian's Chromium, for journeys that open many contexts (people, themes) in one browser. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch(CHROMIUM);
+}
+
 /** Debian's Chromium with a fresh profile (never a downloaded browser). */
 export async function openBrowser(viewport: Viewport = { width: 1280, height: 800 }): Promise<TestBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'console-e2e-profile-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const context = await chromium.launchPersistentContext(userDataDir, { ...CHROMIUM, viewport });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
@@ -132,7 +168,7 @@ export interface Journey {
  * there too with `{ browser: true }`), and closes the browsers, then stops the server,
  * in afterAll.
  */
-export function useJourney(options: { browser?: boolean } = {}): Journey {
+export function useJourney(options: { browser?: boolean; demo?: boolean } = {}): Journey {
   let server: TestServer | undefined;
   const browsers: TestBrowser[] = [];
   const closeBrowsers = async () => {
@@ -159,7 +195,7 @@ export function useJourney(options: { browser?: boolean } = {}): Journey {
     },
   };
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ demo: options.demo });
     if (options.browser) await journey.openBrowser();
   });
   afterAll(async () => {
@@ -220,4 +256,35 @@ export async function inviteAndRegister(
   const registered = await server.api('/api/invitations/register', { method: 'POST', body: { token, password: invite.password } });
   if (registered.status !== 200) throw new Error(`registering ${invite.email}: ${registered.status} ${JSON.stringify(registered.body)}`);
   return server.signIn(invite.email, invite.password);
+}
+
+export interface WidthReport {
+  scrollWidth: number;
+  innerWidth: number;
+  /** The innermost elements reaching past the window's right edge (up to five), to name what widened the page. */
+  wide: string[];
+}
+
+/** How wide the page is against the window, and what widens it when it is wider. */
+export function widthReport(page: Page): Promise<WidthReport> {
+  return page.evaluate(() => {
+    // An element inside a scrolling or clipping box does not widen the page.
+    const clipped = (element: Element) => {
+      for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX !== 'visible' && box.getBoundingClientRect().right <= window.innerWidth + 1) return true;
+      }
+      return false;
+    };
+    // Its box or its content (text overflowing the box) past the right edge.
+    const overflows = (element: Element) =>
+      Math.max(
+        element.getBoundingClientRect().right,
+        getComputedStyle(element).overflowX === 'visible' ? element.getBoundingClientRect().left + element.scrollWidth : 0,
+      ) > window.innerWidth + 1 && !clipped(element);
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((element) => overflows(element) && ![...element.children].some(overflows))
+      .slice(0, 5)
+      .map((element) => `<${element.tagName.toLowerCase()} class="${element.getAttribute('class') ?? ''}">${(element.textContent ?? '').slice(0, 40)}`);
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, wide };
+  });
 }

@@ -1,7 +1,7 @@
 import { MESSAGES, type OrganizationDetail, type UserProfile } from '@console/domain';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { ADMIN, createChild, signInWithForm, useJourney } from './harness.ts';
+import { ADMIN, createChild, signInWithForm, useJourney, widthReport } from './harness.ts';
 
 /**
  * Every page at 390 px, with names as long as validation allows and no space to break
@@ -15,27 +15,7 @@ const journey = useJourney();
 async function expectFits(page: Page, title: string) {
   await page.getByTestId('page-title').filter({ hasText: title }).waitFor();
   await page.waitForLoadState('networkidle');
-  const { scrollWidth, innerWidth, wide } = await page.evaluate(() => {
-    // An element inside a scrolling or clipping box does not widen the page.
-    const clipped = (element: Element) => {
-      for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) {
-        if (getComputedStyle(box).overflowX !== 'visible' && box.getBoundingClientRect().right <= window.innerWidth + 1) return true;
-      }
-      return false;
-    };
-    // Its box or its content (text overflowing the box) past the right edge.
-    const overflows = (element: Element) =>
-      Math.max(
-        element.getBoundingClientRect().right,
-        getComputedStyle(element).overflowX === 'visible' ? element.getBoundingClientRect().left + element.scrollWidth : 0,
-      ) > window.innerWidth + 1 && !clipped(element);
-    // The innermost elements reaching past the window's right edge, to name what widened the page.
-    const wide = [...document.querySelectorAll('body *')]
-      .filter((element) => overflows(element) && ![...element.children].some(overflows))
-      .slice(0, 5)
-      .map((element) => `<${element.tagName.toLowerCase()} class="${element.getAttribute('class') ?? ''}">${(element.textContent ?? '').slice(0, 40)}`);
-    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, wide };
-  });
+  const { scrollWidth, innerWidth, wide } = await widthReport(page);
   expect(scrollWidth, `${new URL(page.url()).pathname} is ${scrollWidth} px wide: ${wide.join(' | ')}`).toBeLessThanOrEqual(innerWidth);
 }
 

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AxeResults, ImpactValue, RunOptions } from 'axe-core';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/**
+ * axe-core in the browser journeys: its source is evaluated in the page (through the
+ * DevTools protocol, which the console's Content Security Policy does not govern), run over
+ * the whole document, and what it finds of serious or critical impact is returned.
+ */
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The impacts that fail a journey: what stops or seriously hinders someone from using the page. */
+const FAILING: readonly ImpactValue[] = ['serious', 'critical'];
+
+/** WCAG 2.x A and AA and axe's best practices (landmarks, headings, nested interactive elements). */
+const RUN_OPTIONS: RunOptions = {
+  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+  resultTypes: ['violations'],
+};
+
+export interface AxeViolation {
+  rule: string;
+  impact: ImpactValue;
+  help: string;
+  /** Each offending element: its selector and what is wrong with it. */
+  nodes: { target: string; summary: string }[];
+}
+
+/** The serious and critical violations axe finds on the page as it is now. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  const injected = await page.evaluate(() => 'axe' in window);
+  if (!injected) await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(
+    (options) => (window as unknown as { axe: { run(context: Document, options: unknown): Promise<AxeResults> } }).axe.run(document, options),
+    RUN_OPTIONS,
+  );
+  return results.violations
+    .filter((violation) => violation.impact && FAILING.includes(violation.impact))
+    .map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact!,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => ({
+        target: node.target.map(String).join(' > '),
+        summary: (node.failureSummary ?? '').replace(/\s+/g, ' ').trim(),
+      })),
+    }));
+}
+
+/** One line a violation, then each element with what is wrong, for a failure message. */
+export function describeViolations(where: string, violations: readonly AxeViolation[]): string {
+  return violations
+    .map(
+      (violation) =>
+        `${where}: [${violation.impact}] ${violation.rule} — ${violation.help}\n` +
+        violation.nodes
+          .slice(0, 5)
+          .map((node) => `    ${node.target}: ${node.summary}`)
+          .join('\n') +
+        (violation.nodes.length > 5 ? `\n    … and ${violation.nodes.length - 5} more` : ''),
+    )
+    .join('\n');
+}
+
+/** Fails with every serious or critical violation on the page, named by rule, element and page. */
+export async function expectAccessible(page: Page, label?: string): Promise<void> {
+  const violations = await axeViolations(page);
+  const where = label ?? new URL(page.url()).pathname;
+  expect(violations, describeViolations(where, violations)).toEqual([]);
+}
