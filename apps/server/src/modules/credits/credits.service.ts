@@ -6,7 +6,6 @@ import {
   ledgerSentence,
   mayAdjustBalance,
   mayAllocateFrom,
-  mayAllocateTo,
   personName,
   type AllocationInput,
   type AllocationResult,
@@ -24,7 +23,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { requirePermission } from '../../lib/authorize.ts';
 import { likeEscape } from '../../lib/sql.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { reconcile } from './reconcile.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
@@ -65,6 +64,37 @@ function cents(amount: string): bigint {
   if (!match) throw new Error(`not an amount: ${amount}`);
   const value = BigInt(match[2]!) * 100n + BigInt((match[3] ?? '').padEnd(2, '0'));
   return match[1] ? -value : value;
+}
+
+/**
+ * The SQLSTATE the money functions (migration 0017) raise a refusal with; its message names
+ * the reason, and for insufficient_credits its detail is the balance.
+ */
+const REFUSED = 'CR001';
+const REFUSALS = ['not_found', 'not_own_source', 'not_direct_child', 'organization_not_active', 'insufficient_credits', 'balance_limit', 'idempotency_conflict'] as const;
+type Refusal = (typeof REFUSALS)[number];
+
+function refusalOf(error: unknown): Refusal | null {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === REFUSED && REFUSALS.includes(message as Refusal) ? (message as Refusal) : null;
+}
+
+/** A refusal as the same HTTP error the service answered before the functions existed. */
+function refusalError(reason: Exclude<Refusal, 'not_own_source'>, error: unknown): AppError {
+  switch (reason) {
+    case 'not_found':
+      return new NotFoundError(MESSAGES.organizations.notFound);
+    case 'not_direct_child':
+      return new RuleError(c.notDirectChild, 'not_direct_child');
+    case 'organization_not_active':
+      return new RuleError(c.notActive, 'organization_not_active');
+    case 'insufficient_credits':
+      return new RuleError(c.insufficient(String((error as { detail?: unknown }).detail)), 'insufficient_credits');
+    case 'balance_limit':
+      return new RuleError(c.balanceLimit(MAX_BALANCE), 'balance_limit');
+    case 'idempotency_conflict':
+      return new ConflictError(c.idempotencyConflict);
+  }
 }
 
 const negate = (amount: string) => (amount.startsWith('-') ? amount.slice(1) : `-${amount}`);
@@ -194,21 +224,6 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
     const row = rows[0]!;
     if (row.consumed === null) throw new RuleError(c.refundUnknownConsumption(consumptionRef), 'refund_without_consumption');
     if (!row.fits) throw new RuleError(c.refundExceeds(row.left!), 'refund_exceeds_consumption');
-  }
-
-  /** The caller's own organization as the source of credits; 404 for what it cannot see. */
-  async function ownSource(caller: Caller, fromOrgId: string, executor: Executor) {
-    if (!mayAllocateFrom(caller, { id: fromOrgId })) {
-      await organizations.visible(caller, fromOrgId, executor);
-      throw new ForbiddenError(c.onlyOwnOrganization);
-    }
-  }
-
-  /** An active direct child of the caller's organization, or a rule refusal (422 not_direct_child). */
-  async function directChild(caller: Caller, toOrgId: string, executor: Executor) {
-    const child = await organizations.visible(caller, toOrgId, executor);
-    if (!mayAllocateTo(caller, child)) throw new RuleError(c.notDirectChild, 'not_direct_child');
-    return child;
   }
 
   function ledgerQuery(executor: Executor, organizationId: string, params: LedgerParams) {
@@ -357,73 +372,31 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
   return {
     move,
 
+    /**
+     * One call of `credits_allocate` (migration 0017), run as a single statement outside any
+     * transaction: idempotency, scope, locks, movement, entries, audit row and the recorded
+     * answer in one round trip. The caller's facts come from authentication; the function
+     * re-reads the target's and, under the locks, both organizations'.
+     */
     async allocate(caller: Caller, input: AllocationInput & { amount: string }, idempotencyKey: string | null, info: ClientInfo): Promise<AllocationResult> {
       const request = { from_org_id: input.from_org_id, to_org_id: input.to_org_id, amount: input.amount, notes: input.notes ?? null };
       const requestHash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
-      return db.transaction().execute(async (trx) => {
-        if (idempotencyKey) {
-          // Keys expire: this one if it is older than the window (its retry is then a new
-          // request), and a batch of the oldest of anyone's, skipping rows others hold.
-          await sql`
-            delete from idempotency_keys
-            where created_at < now() - ${IDEMPOTENCY_WINDOW}
-              and ((user_id = ${caller.userId} and key = ${idempotencyKey})
-                or (user_id, key) in (
-                  select user_id, key from idempotency_keys where created_at < now() - ${IDEMPOTENCY_WINDOW}
-                  order by created_at limit 100 for update skip locked))`.execute(trx);
-          // Waits for a concurrent request with the same key, then sees its answer.
-          const claimed = await trx
-            .insertInto('idempotency_keys')
-            .values({ user_id: caller.userId, key: idempotencyKey, request_hash: requestHash })
-            .onConflict((oc) => oc.doNothing())
-            .returning('key')
-            .executeTakeFirst();
-          if (!claimed) {
-            const earlier = await trx
-              .selectFrom('idempotency_keys')
-              .select(['request_hash', 'response'])
-              .where('user_id', '=', caller.userId)
-              .where('key', '=', idempotencyKey)
-              .executeTakeFirstOrThrow();
-            if (earlier.request_hash !== requestHash || !earlier.response) throw new ConflictError(c.idempotencyConflict);
-            return earlier.response as AllocationResult;
-          }
+      try {
+        const { rows } = await sql<{ result: AllocationResult }>`
+          select credits_allocate(${caller.userId}::uuid, ${caller.organization.id}::uuid, ${caller.organization.path}::text,
+            ${mayAllocateFrom(caller, { id: input.from_org_id })}::boolean, ${input.to_org_id}::uuid, ${input.amount}::text,
+            ${request.notes}::text, ${idempotencyKey}::text, ${requestHash}::text, ${IDEMPOTENCY_WINDOW},
+            ${info.ip}::text, ${info.requestId}::text) as result`.execute(db);
+        return rows[0]!.result;
+      } catch (error) {
+        const reason = refusalOf(error);
+        // Another organization than the caller's own: 404 when the caller cannot see it, else 403.
+        if (reason === 'not_own_source') {
+          await organizations.visible(caller, input.from_org_id);
+          throw new ForbiddenError(c.onlyOwnOrganization);
         }
-        await ownSource(caller, input.from_org_id, trx);
-        const child = await directChild(caller, input.to_org_id, trx);
-        const group = randomUUID();
-        // Written before the balances are locked, to keep the lock short; a failure rolls it back.
-        await writeAudit(trx, {
-          actorUserId: caller.userId,
-          organizationId: caller.organization.id,
-          action: 'credits.allocate',
-          targetType: 'organization',
-          targetId: child.id,
-          details: { amount: input.amount, transaction_group: group, notes: request.notes },
-          ...info,
-        });
-        const common = { notes: request.notes, allocated_by_user_id: caller.userId };
-        const [sent, received] = await move(
-          trx,
-          [
-            { organizationId: caller.organization.id, amount: negate(input.amount), type: 'allocation_sent', metadata: { ...common, to_org_id: child.id, to_org_name: child.name } },
-            { organizationId: child.id, amount: input.amount, type: 'allocation_received', metadata: { ...common, from_org_id: caller.organization.id, from_org_name: caller.organization.name } },
-          ],
-          group,
-          caller.userId,
-          { requireActive: true },
-        );
-        const result: AllocationResult = { transaction_id: group, from_balance: sent!.balance_after, to_balance: received!.balance_after };
-        if (idempotencyKey) {
-          await trx
-            .updateTable('idempotency_keys')
-            .set({ response: JSON.stringify(result) })
-            .where('user_id', '=', caller.userId)
-            .where('key', '=', idempotencyKey)
-            .execute();
-        }
-        return result;
-      });
+        throw reason ? refusalError(reason, error) : error;
+      }
     },
 
     /** Credits enter or leave the system here: house admins, on their own house, with a reason. */
@@ -434,31 +407,18 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
         if (!isOwnOrganization(caller, { id: target })) await organizations.visible(caller, target);
         throw new ForbiddenError(c.adjustOnlyHouse);
       }
-      return db.transaction().execute(async (trx) => {
-        const [entry] = await move(
-          trx,
-          [
-            {
-              organizationId: target,
-              amount: input.direction === 'increase' ? input.amount : negate(input.amount),
-              type: input.direction === 'increase' ? 'adjustment_increase' : 'adjustment_decrease',
-              metadata: { reason: input.reason, notes: input.reason },
-            },
-          ],
-          randomUUID(),
-          caller.userId,
-        );
-        await writeAudit(trx, {
-          actorUserId: caller.userId,
-          organizationId: target,
-          action: `credits.adjust_${input.direction}`,
-          targetType: 'organization',
-          targetId: target,
-          details: { amount: input.amount, reason: input.reason },
-          ...info,
-        });
-        return entry!;
-      });
+      // One call of `credits_adjust` (migration 0017), a single statement: the lock, the
+      // checks under it, the balance, the entry and the audit row in one round trip.
+      const amount = input.direction === 'increase' ? input.amount : negate(input.amount);
+      try {
+        const { rows } = await sql<EntryRow>`
+          select * from credits_adjust(${caller.userId}::uuid, ${target}::uuid, ${amount}::text, ${input.amount}::text,
+            ${input.reason}::text, ${info.ip}::text, ${info.requestId}::text)`.execute(db);
+        return toEntry(rows[0]!);
+      } catch (error) {
+        const reason = refusalOf(error);
+        throw reason && reason !== 'not_own_source' ? refusalError(reason, error) : error;
+      }
     },
 
     /**

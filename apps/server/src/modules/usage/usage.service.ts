@@ -72,7 +72,8 @@ export function createUsageService({ db }: { db: Kysely<DB> }) {
      * Records a batch of usage events and answers each one's outcome in the batch's order:
      * accepted (with what it charged), a duplicate (the first outcome of its id in its
      * organization; nothing charged again), or rejected with a reason. The batch is one
-     * transaction: one call of `usage_record` (migration 0011) locks the balance rows of its
+     * statement, outside any explicit transaction (one round trip): one call of `usage_record`
+     * (migration 0011) locks the balance rows of its
      * organizations in id order, decides every event, and writes the accepted events, their
      * consumption entries, the balances and the carries together, so a batch is recorded
      * whole or not at all. Rejected events are not stored: a retry is evaluated afresh.
@@ -91,57 +92,47 @@ export function createUsageService({ db }: { db: Kysely<DB> }) {
           meta: event.metadata ?? null,
         })),
       );
-      return db.transaction().execute(async (trx) => {
-        const { rows } = await sql<OutcomeRow>`
+      // The audit row's fixed part; the function's outcomes give the counts and the sum.
+      const audit =
+        actor.kind === 'key'
+          ? { user: null, action: 'usage.reported', targetType: 'api_key', targetId: actor.key.id, summary: [`Key ${actor.key.name} reported `, ' usage events'], details: { key_name: actor.key.name, key_prefix: actor.key.prefix } }
+          : { user: actor.caller.userId, action: 'usage.imported', targetType: 'organization', targetId: reach.id, summary: [`${actor.caller.email} imported `, ' usage events'], details: {} };
+      // The audit row is written in the same statement when the batch accepted something,
+      // its counts and sum taken from the outcomes.
+      const { rows } = await sql<OutcomeRow>`
+        with outcome as materialized (
           select * from usage_record(${payload}::jsonb, ${reach.path}, ${actor.kind === 'key' ? actor.key.id : null}::uuid,
             ${actor.kind === 'user' ? actor.caller.userId : null}::uuid,
-            ${`${USAGE_WINDOW.futureSeconds} seconds`}::interval, ${`${USAGE_WINDOW.pastDays} days`}::interval)`.execute(trx);
-        const results: UsageEventResult[] = rows.map((row) => {
-          const event = events[row.r_ord - 1]!;
-          const rejected = row.r_outcome === 'rejected';
-          return {
-            id: event.id,
-            status: row.r_outcome,
-            credits_charged: rejected ? null : row.r_charged,
-            reason: rejected ? row.r_reason : null,
-            message: rejected && row.r_reason ? messageOf(event, row.r_reason, row.r_detail, row.r_charged) : null,
-          };
-        });
-        const count = (status: UsageEventResult['status']) => results.filter((r) => r.status === status).length;
-        const batch = { results, accepted: count('accepted'), duplicates: count('duplicate'), rejected: count('rejected') };
-        if (batch.accepted > 0) {
-          const charged = results
-            .filter((r) => r.status === 'accepted')
-            .reduce((sum, r) => sum + BigInt(r.credits_charged!.replace('.', '')), 0n);
-          const details = {
-            events: events.length,
-            accepted: batch.accepted,
-            duplicates: batch.duplicates,
-            rejected: batch.rejected,
-            credits_charged: `${charged / 100n}.${String(charged % 100n).padStart(2, '0')}`,
-          };
-          await writeAudit(trx, {
-            ...info,
-            organizationId: reach.id,
-            ...(actor.kind === 'key'
-              ? {
-                  actorUserId: null,
-                  action: 'usage.reported',
-                  targetType: 'api_key',
-                  targetId: actor.key.id,
-                  details: { ...details, summary: `Key ${actor.key.name} reported ${batch.accepted} usage events`, key_name: actor.key.name, key_prefix: actor.key.prefix },
-                }
-              : {
-                  actorUserId: actor.caller.userId,
-                  action: 'usage.imported',
-                  targetType: 'organization',
-                  targetId: reach.id,
-                  details: { ...details, summary: `${actor.caller.email} imported ${batch.accepted} usage events` },
-                }),
-          });
-        }
-        return batch;
+            ${`${USAGE_WINDOW.futureSeconds} seconds`}::interval, ${`${USAGE_WINDOW.pastDays} days`}::interval)
+        ),
+        audit as (
+          insert into audit_log (actor_user_id, organization_id, action, target_type, target_id, details, ip, request_id)
+          select ${audit.user}::uuid, ${reach.id}::uuid, ${audit.action}::text, ${audit.targetType}::text, ${audit.targetId}::text,
+            ${JSON.stringify(audit.details)}::jsonb || jsonb_build_object(
+              'events', count(*),
+              'accepted', count(*) filter (where r_outcome = 'accepted'),
+              'duplicates', count(*) filter (where r_outcome = 'duplicate'),
+              'rejected', count(*) filter (where r_outcome = 'rejected'),
+              'credits_charged', coalesce(sum(r_charged::numeric) filter (where r_outcome = 'accepted'), 0)::numeric(16, 2)::text,
+              'summary', ${audit.summary[0]}::text || count(*) filter (where r_outcome = 'accepted') || ${audit.summary[1]}::text),
+            ${info.ip}::text, ${info.requestId}::text
+          from outcome
+          having count(*) filter (where r_outcome = 'accepted') > 0
+        )
+        select * from outcome order by r_ord`.execute(db);
+      const results: UsageEventResult[] = rows.map((row) => {
+        const event = events[row.r_ord - 1]!;
+        const rejected = row.r_outcome === 'rejected';
+        return {
+          id: event.id,
+          status: row.r_outcome,
+          credits_charged: rejected ? null : row.r_charged,
+          reason: rejected ? row.r_reason : null,
+          message: rejected && row.r_reason ? messageOf(event, row.r_reason, row.r_detail, row.r_charged) : null,
+        };
       });
+      const count = (status: UsageEventResult['status']) => results.filter((r) => r.status === status).length;
+      return { results, accepted: count('accepted'), duplicates: count('duplicate'), rejected: count('rejected') };
     },
 
     /**
