@@ -17,7 +17,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Eye, Pencil, Search, UserX, XCircle } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
@@ -29,14 +29,17 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { invitationQueries } from '@/api/invitations';
 import { useDeactivateUser, userQueries } from '@/api/users';
 import { QueryError } from '@/components/query-error';
+import { SortableHead, SortSelect } from '@/components/sortable-head';
 import { StackedCard } from '@/components/stacked-card';
 import { UserStatusBadge } from '@/components/users/user-status-badge';
 import { formatDateTime } from '@/lib/dates';
 import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
+import { useDebouncedText } from '@/lib/use-debounced-text';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import type { TargetOrganization } from '../use-target-organization';
+import { USER_SORT_DEFAULT_ORDER, useUserListParams, type UserListParams, type UserSortField } from '../use-user-list-params';
 import { RevokeDialog } from './RevokeDialog';
 
 const ALL = '_all';
@@ -44,6 +47,11 @@ const t = MESSAGES.teamPages;
 /** Pending invitations are searched on the client, over the newest this many. */
 const PENDING_FETCH = 100;
 const SEARCH_DELAY_MS = 300;
+/** The columns the list sorts by (the server's order; pending invitations are ordered alike here). */
+const SORT_COLUMNS: readonly { key: UserSortField; label: string }[] = [
+  { key: 'first_name', label: 'Name' },
+  { key: 'created_at', label: 'Created' },
+];
 
 type Row =
   | { kind: 'user'; user: UserProfile }
@@ -61,15 +69,6 @@ function organizationOf(id: string, listed: TargetOrganization | null): Pick<Org
   return { id, parent_org_id: listed?.id === id ? listed.parent_org_id : null };
 }
 
-function useDebounced<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setDebounced(value), delayMs);
-    return () => window.clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-}
-
 function matches(invitation: Invitation, role: string, search: string): boolean {
   if (role !== ALL && invitation.role !== role) return false;
   if (!search) return true;
@@ -77,23 +76,32 @@ function matches(invitation: Invitation, role: string, search: string): boolean 
   return text.includes(search.toLowerCase());
 }
 
+/** Pending invitations in the list's order: by first name (missing ones last) or by when they were sent, the id breaking ties. */
+function compareInvitations({ sort, order }: Pick<UserListParams, 'sort' | 'order'>) {
+  const sign = order === 'asc' ? 1 : -1;
+  return (a: Invitation, b: Invitation) => {
+    if (sort === 'first_name' && !a.first_name !== !b.first_name) return a.first_name ? -1 : 1;
+    const [x, y] = sort === 'first_name' ? [a.first_name ?? '', b.first_name ?? ''] : [a.created_at, b.created_at];
+    return sign * (x.localeCompare(y) || a.id.localeCompare(b.id));
+  };
+}
+
 /** Users of an organization with search, filters, paging and the row actions the viewer may take. */
 export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
   const viewer = useViewer();
   const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
-  const [searchText, setSearchText] = useState('');
-  const search = useDebounced(searchText.trim(), SEARCH_DELAY_MS);
-  // The list may be opened on a status (`?status=pending` after an invitation is sent, so it shows).
-  const [searchParams] = useSearchParams();
-  const [status, setStatus] = useState<string>(() => {
-    const asked = searchParams.get('status');
-    return (USER_STATUSES as readonly (string | null)[]).includes(asked) ? asked! : ALL;
-  });
-  const [role, setRole] = useState<string>(ALL);
-  // A new filter starts again at the first page.
-  const filterKey = `${search}|${status}|${role}`;
-  const [paging, setPaging] = useState<{ key: string; page: number }>({ key: filterKey, page: PAGING.defaultPage });
-  const page: number = paging.key === filterKey ? paging.page : PAGING.defaultPage;
+  // Search, filters, sort and page live in the URL (`?status=pending` after an invitation is
+  // sent opens the list where it shows), so Back and a reload restore the list.
+  const { params, update } = useUserListParams();
+  // The text goes to the URL as typed (a pause after a space keeps it); the search is trimmed.
+  const [searchText, setSearchText] = useDebouncedText(params.search, (text) => update({ search: text }), SEARCH_DELAY_MS);
+  const search = params.search.trim();
+  const status = params.status ?? ALL;
+  const role = params.role ?? ALL;
+  const page = params.page;
+  const sortState = { sort: params.sort, order: params.order };
+  const onSort = (sort: UserSortField) =>
+    update({ sort, order: sort === params.sort ? (params.order === 'asc' ? 'desc' : 'asc') : USER_SORT_DEFAULT_ORDER(sort) });
   const pendingMode = status === 'pending';
   const pageSize = PAGING.usersPageSize;
 
@@ -105,6 +113,8 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
       status: status === ALL ? undefined : (status as UserStatus),
       role: role === ALL ? undefined : role,
       search: search || undefined,
+      // The server's own order (newest first) is left out of the request.
+      ...(params.sort === 'created_at' && params.order === 'desc' ? {} : { sort_by: params.sort, sort_order: params.order }),
     }),
     enabled: !pendingMode,
   });
@@ -116,7 +126,9 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
   const view = useMemo(() => {
     if (pendingMode) {
       if (!invitations.data) return null;
-      const found = invitations.data.invitations.filter((invitation) => matches(invitation, role, search));
+      const found = invitations.data.invitations
+        .filter((invitation) => matches(invitation, role, search))
+        .sort(compareInvitations(params));
       const start = (page - 1) * pageSize;
       return {
         rows: found.slice(start, start + pageSize).map((invitation): Row => ({ kind: 'invitation', invitation })),
@@ -132,14 +144,20 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
       totalPages: users.data.pagination.total_pages,
       truncated: false,
     };
-  }, [pendingMode, invitations.data, users.data, role, search, page, pageSize]);
+  }, [pendingMode, invitations.data, users.data, role, search, page, pageSize, params]);
 
   const active = pendingMode ? invitations : users;
+
+  // A page past the last (an old link, a shorter list) shows the last page, in place.
+  const lastPage = view?.totalPages ?? 0;
+  useEffect(() => {
+    if (lastPage > 0 && page > lastPage) update({ page: lastPage }, { replace: true });
+  }, [page, lastPage, update]);
 
   function goTo(next: number) {
     // Values below 1 or above the last page are ignored.
     if (!view || next < 1 || next > view.totalPages) return;
-    setPaging({ key: filterKey, page: next });
+    update({ page: next });
   }
 
   const from = view && view.total > 0 ? (page - 1) * pageSize + 1 : 0;
@@ -164,7 +182,11 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
         </div>
         <div className="grid gap-2 md:w-44">
           <Label htmlFor="users-status">Status</Label>
-          <NativeSelect id="users-status" value={status} onChange={(event) => setStatus(event.target.value)}>
+          <NativeSelect
+            id="users-status"
+            value={status}
+            onChange={(event) => update({ status: event.target.value === ALL ? undefined : (event.target.value as UserStatus) })}
+          >
             <option value={ALL}>All statuses</option>
             {USER_STATUSES.map((value) => (
               <option key={value} value={value}>
@@ -175,7 +197,11 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
         </div>
         <div className="grid gap-2 md:w-56">
           <Label htmlFor="users-role">Role</Label>
-          <NativeSelect id="users-role" value={role} onChange={(event) => setRole(event.target.value)}>
+          <NativeSelect
+            id="users-role"
+            value={role}
+            onChange={(event) => update({ role: event.target.value === ALL ? undefined : event.target.value })}
+          >
             <option value={ALL}>All roles</option>
             {invitableRoles(organization?.org_type).map((value) => (
               <option key={value} value={value}>
@@ -190,6 +216,7 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
         <QueryError error={active.error} title={MESSAGES.users.loadFailed} onRetry={active.refetch} />
       ) : (
         <>
+          {!wide && <SortSelect id="users-sort" options={SORT_COLUMNS} state={sortState} onChange={(next) => update(next)} />}
           {!wide && view ? (
             view.rows.length === 0 ? (
               <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">{MESSAGES.users.emptyState}</p>
@@ -218,10 +245,11 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
             <Table>
               <TableHeader>
                 <TableRow>
-                  <TableHead>Name</TableHead>
+                  <SortableHead label="Name" sortKey="first_name" state={sortState} onSort={onSort} />
                   <TableHead>Email</TableHead>
                   <TableHead>Role</TableHead>
                   <TableHead>Status</TableHead>
+                  <SortableHead label="Created" sortKey="created_at" state={sortState} onSort={onSort} />
                   <TableHead className="text-right">Actions</TableHead>
                 </TableRow>
               </TableHeader>
@@ -229,7 +257,7 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
                 {!view ? (
                   Array.from({ length: PAGING.skeletonRows }, (_, index) => (
                     <TableRow key={index} aria-hidden>
-                      {Array.from({ length: 5 }, (__, cell) => (
+                      {Array.from({ length: 6 }, (__, cell) => (
                         <TableCell key={cell}>
                           <Skeleton className="h-5 w-full" />
                         </TableCell>
@@ -238,7 +266,7 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
                   ))
                 ) : view.rows.length === 0 ? (
                   <TableRow>
-                    <TableCell colSpan={5} className="py-8 text-center whitespace-normal text-muted-foreground">
+                    <TableCell colSpan={6} className="py-8 text-center whitespace-normal text-muted-foreground">
                       {MESSAGES.users.emptyState}
                     </TableCell>
                   </TableRow>
@@ -320,6 +348,7 @@ function UserRow({ user, person, stacked = false }: { user: UserProfile; person:
           { label: 'Email', value: user.email },
           { label: 'Role', value: <span className="capitalize">{roleLabel(user.role)}</span> },
           { label: 'Status', value: <UserStatusBadge status={user.status} /> },
+          { label: 'Created', value: formatDateTime(user.created_at) },
         ]}
         actions={actions}
       />
@@ -337,6 +366,7 @@ function UserRow({ user, person, stacked = false }: { user: UserProfile; person:
       <TableCell>
         <UserStatusBadge status={user.status} />
       </TableCell>
+      <TableCell>{formatDateTime(user.created_at)}</TableCell>
       <TableCell>
         <div className="flex justify-end gap-1">{actions}</div>
       </TableCell>
@@ -399,6 +429,7 @@ function InvitationRow({ invitation, manage, stacked = false }: { invitation: In
       <TableCell>
         <UserStatusBadge status="pending" />
       </TableCell>
+      <TableCell>{formatDateTime(invitation.created_at)}</TableCell>
       <TableCell>
         <div className="flex justify-end gap-1">{manage && <RevokeButton invitation={invitation} />}</div>
       </TableCell>

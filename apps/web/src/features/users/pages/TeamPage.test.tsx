@@ -1,9 +1,9 @@
 import { MESSAGES } from '@console/domain';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime } from '@/lib/dates';
-import { json, makeSession, mockApi, renderApp, setViewportWidth } from '@/test/helpers';
+import { goBack, json, makeSession, mockApi, renderApp, setViewportWidth } from '@/test/helpers';
 import { makeInvitation, makeUser, page } from '@/test/user-data';
 
 const t = MESSAGES.teamPages;
@@ -72,6 +72,17 @@ describe('invitations table', { timeout: 20_000 }, () => {
     renderApp('/team', { session: makeSession() });
     await openInvitationsTab();
     expect(await screen.findAllByTestId('invitation-skeleton')).toHaveLength(5);
+  });
+
+  it('keeps the tab in the address, so Back returns to the members', async () => {
+    teamApi([makeInvitation()]);
+    renderApp('/team', { session: makeSession({ role: 'tenant_admin' }) });
+    await openInvitationsTab();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/team\?tab=invitations$/);
+    expect(screen.getByRole('tab', { name: t.tabInvitations })).toHaveAttribute('aria-selected', 'true');
+    goBack();
+    await waitFor(() => expect(screen.getByRole('tab', { name: t.tabMembers })).toHaveAttribute('aria-selected', 'true'));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/team$/);
   });
 
   it('says when there are no pending invitations', async () => {

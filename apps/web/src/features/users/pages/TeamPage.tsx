@@ -9,6 +9,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { invitationQueries } from '@/api/invitations';
 import { userQueries } from '@/api/users';
 import { PATHS } from '@/lib/paths';
+import { useSearchPatch } from '@/lib/use-search-patch';
 import { useViewer } from '@/lib/use-viewer';
 import { InvitationsTable } from '../components/InvitationsTable';
 import { UsersPanel } from '../components/UsersPanel';
@@ -46,6 +47,9 @@ function StatCard({ title, stat }: { title: string; stat: { value?: number; pend
 /** /team: counts, members and pending invitations of the user's own organization. */
 export default function TeamPage() {
   const viewer = useViewer();
+  // The tab is in the URL too, so Back from a member's page returns to the tab it was opened from.
+  const [searchParams, patch] = useSearchPatch();
+  const tab = searchParams.get('tab') === 'invitations' ? 'invitations' : 'members';
   const { organization } = useTargetOrganization(undefined);
   const total = useUserCount();
   const active = useUserCount('active');
@@ -79,7 +83,13 @@ export default function TeamPage() {
         <StatCard title={t.statPending} stat={pending} />
         <StatCard title={t.statInactive} stat={inactive} />
       </div>
-      <Tabs defaultValue="members" className="space-y-4">
+      <Tabs
+        value={tab}
+        // Chosen on press (or Enter), not again on the focus that follows: one history entry per change.
+        activationMode="manual"
+        onValueChange={(value) => patch({ tab: value === 'invitations' ? value : undefined })}
+        className="space-y-4"
+      >
         <TabsList>
           <TabsTrigger value="members">{t.tabMembers}</TabsTrigger>
           <TabsTrigger value="invitations">{t.tabInvitations}</TabsTrigger>

@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { apiError, goBack, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { CHILD_ORG, makeInvitation, makeUser, OWN_ORG, page, SELF_ID } from '@/test/user-data';
 
 const t = MESSAGES.teamPages;
@@ -76,6 +76,50 @@ describe('users page', { timeout: 20_000 }, () => {
       expect(last.page).toBe('1');
       expect(last.page_size).toBe('10');
     });
+  });
+
+  it('keeps the search, filters, sort and page in the address: Back restores each, typed text replaces its entry', async () => {
+    const api = mockApi({
+      'GET /api/users': ({ url }) => page('users', [makeUser()], { page: Number(url.searchParams.get('page')), total: 25 }),
+    });
+    renderApp('/users', { session: makeSession({ role: 'tenant_admin', orgType: 'tenant' }) });
+    const location = () => screen.getByTestId('location');
+    await screen.findByText('Showing 1 to 10 of 25 users');
+    const user = userEvent.setup();
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/users\?page=2$/));
+    await user.selectOptions(screen.getByLabelText('Status'), 'inactive');
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/users\?status=inactive$/));
+    await user.type(screen.getByLabelText('Search'), 'bob');
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/users\?status=inactive&search=bob$/));
+    // Name sorts A to Z first; the request carries the sort.
+    const nameHeader = screen.getByRole('columnheader', { name: /^Name/ });
+    expect(screen.getByRole('columnheader', { name: /^Created/ })).toHaveAttribute('aria-sort', 'descending');
+    await user.click(within(nameHeader).getByRole('button'));
+    await waitFor(() => expect(location()).toHaveTextContent(/sort=first_name$/));
+    await waitFor(() => expect(api.queriesOf('GET /api/users').at(-1)).toMatchObject({ search: 'bob', status: 'inactive', sort_by: 'first_name', sort_order: 'asc', page: '1' }));
+    expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
+
+    goBack();
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/users\?status=inactive&search=bob$/));
+    expect(screen.getByRole('columnheader', { name: /^Name/ })).toHaveAttribute('aria-sort', 'none');
+    // The typed search replaced the status's entry: the next Back is the second page, unfiltered.
+    goBack();
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/users\?page=2$/));
+    expect(await screen.findByText('Showing 11 to 20 of 25 users')).toBeInTheDocument();
+    expect(screen.getByLabelText('Status')).toHaveValue('_all');
+    expect(screen.getByLabelText('Search')).toHaveValue('');
+  });
+
+  it('shows the last page for a page past it, in place', async () => {
+    const api = mockApi({
+      'GET /api/users': ({ url }) => page('users', url.searchParams.get('page') === '3' ? [makeUser()] : [], { page: Number(url.searchParams.get('page')), total: 25 }),
+    });
+    renderApp('/users?page=99', { session: makeSession({ role: 'tenant_admin', orgType: 'tenant' }) });
+    expect(await screen.findByText('Showing 21 to 25 of 25 users')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/users\?page=3$/);
+    expect(api.queriesOf('GET /api/users').map((q) => q.page)).toEqual(['99', '3']);
   });
 
   it('shows the empty state', async () => {
