@@ -10,3 +10,6 @@ create index organizations_live_created_idx on organizations (created_at, id) wh
 -- index entry per charge), the price of a sorted page not sorting the whole subtree.
 create index billing_balance_idx on organization_billing_settings (credit_balance, organization_id);
 create index billing_limit_idx on organization_billing_settings (activated_agent_limit, organization_id);
+-- People of one organization by first name, A to Z with the nameless last (the users list's
+-- name sort); by creation they are served by users_organization_idx.
+create index users_org_first_name_idx on users (organization_id, first_name, id) where deleted_at is null;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES, UNSTORABLE_TEXT } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
-import { PASSWORD, insertUser } from '../../test/fixtures.ts';
+import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 
 const w = useWorld();
 const as = (who: string) => w.as(who);
@@ -44,6 +44,28 @@ describe('listing users', () => {
     for (const bad of ['sort_by=password_hash', 'sort_order=sideways', 'page_size=1000', 'status=gone']) {
       expect((await q(bad)).status, bad).toBe(400);
     }
+  });
+
+  it('sorts by first name (people without one last) and by creation, either way, the id breaking ties', async () => {
+    const db = w.t.database.db;
+    const org = await insertOrg(db, { name: 'Sorted People', type: 'tenant', parentId: w.world.orgs.A1.id });
+    const people = [
+      { email: 'b@sorted.test', first: 'Bea', created: '2026-02-02T00:00:00Z' },
+      { email: 'a@sorted.test', first: 'Ann', created: '2026-02-03T00:00:00Z' },
+      { email: 'n@sorted.test', first: null, created: '2026-02-01T00:00:00Z' },
+      { email: 'c@sorted.test', first: 'Cid', created: '2026-02-04T00:00:00Z' },
+    ];
+    for (const person of people) {
+      const { id } = await insertUser(db, { email: person.email, password: PASSWORD, role: 'tenant_user', organizationId: org.id });
+      await db.updateTable('users').set({ first_name: person.first, created_at: new Date(person.created) }).where('id', '=', id).execute();
+    }
+    const token = await as('A1.admin');
+    const emails = async (query: string) =>
+      (await w.t.request('GET', `/api/users?organization_id=${org.id}&${query}`, undefined, { token })).body.users.map((u: any) => u.email);
+    expect(await emails('sort_by=first_name&sort_order=asc')).toEqual(['a@sorted.test', 'b@sorted.test', 'c@sorted.test', 'n@sorted.test']);
+    expect(await emails('sort_by=first_name&sort_order=desc')).toEqual(['c@sorted.test', 'b@sorted.test', 'a@sorted.test', 'n@sorted.test']);
+    expect(await emails('sort_by=created_at&sort_order=asc')).toEqual(['n@sorted.test', 'b@sorted.test', 'a@sorted.test', 'c@sorted.test']);
+    expect(await emails('')).toEqual(['c@sorted.test', 'a@sorted.test', 'b@sorted.test', 'n@sorted.test']);
   });
 
   it.each([
