@@ -28,6 +28,7 @@ import { debugRoutes } from './modules/debug/debug.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { completeDocument, machineDocument, openApiFrame } from './openapi/document.ts';
@@ -221,7 +222,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, billingRoutes, creditsRoutes, activityRoutes, dashboardRoutes, debugRoutes, agentsRoutes, usageRoutes]) {
+      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, billingRoutes, creditsRoutes, activityRoutes, dashboardRoutes, debugRoutes, settingsRoutes, agentsRoutes, usageRoutes]) {
         await api.register(routes(context));
       }
     },

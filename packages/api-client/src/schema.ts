@@ -632,6 +632,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The global settings: documentation, billing portal and community links (every signed-in person) */
+        get: operations["getGlobalSettings"];
+        /**
+         * Replace the global settings; links must be absolute http(s) addresses (house admins)
+         * @description Requires the `settings.manage` permission.
+         */
+        put: operations["updateGlobalSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The documentation link the public Welcome page shows (no sign-in) */
+        get: operations["getPublicSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent-types": {
         parameters: {
             query?: never;
@@ -3067,7 +3105,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.revoke" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.revoke" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -3127,7 +3165,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.revoke" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.revoke" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
             };
@@ -3382,6 +3420,105 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGlobalSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        documentation_url: string | null;
+                        billing_portal_url: string | null;
+                        community_channels: {
+                            name: string;
+                            url: string;
+                        }[];
+                        updated_at: string | null;
+                        updated_by_name: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateGlobalSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    documentation_url: string | null;
+                    billing_portal_url: string | null;
+                    community_channels: {
+                        name: string;
+                        url: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        documentation_url: string | null;
+                        billing_portal_url: string | null;
+                        community_channels: {
+                            name: string;
+                            url: string;
+                        }[];
+                        updated_at: string | null;
+                        updated_by_name: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPublicSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        documentation_url: string | null;
+                    };
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };

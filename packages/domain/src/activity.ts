@@ -42,6 +42,7 @@ export const ACTIVITY_ACTIONS = [
   'usage.reported',
   'usage.imported',
   'bootstrap.first_house_admin',
+  'settings.update',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
@@ -81,6 +82,7 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'usage.reported': 'Usage reported',
   'usage.imported': 'Usage imported',
   'bootstrap.first_house_admin': 'First house admin',
+  'settings.update': 'Global settings change',
 };
 
 export const isActivityAction = (value: string): value is ActivityAction => (ACTIVITY_ACTIONS as readonly string[]).includes(value);
@@ -196,6 +198,8 @@ export function activitySentence({ action, actor, organization, target, details 
       return `${who} imported ${count(details.accepted)} usage events (${formatAmount(details.credits_charged)} credits)`;
     case 'bootstrap.first_house_admin':
       return `The first house admin of ${org} was created`;
+    case 'settings.update':
+      return `${who} changed the global settings (documentation, billing portal and community links)`;
     default:
       return `${who}: ${action.replace(/[._]/g, ' ')}`;
   }

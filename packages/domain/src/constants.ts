@@ -82,7 +82,10 @@ export const UI = {
   productName: 'Organization Console',
 } as const;
 
-/** Addresses the console links to. The product's documentation is its API reference, served by the server. */
+/**
+ * Addresses the console links to. The documentation site is a global setting of the house
+ * admins; the API reference is always served by the server.
+ */
 export const LINKS = {
-  documentation: '/api/docs',
+  apiReference: '/api/docs',
 } as const;

@@ -47,6 +47,7 @@ import {
 import { dashboardQuerySchema, dashboardSchema } from './schemas/dashboard.ts';
 import { activityExportQuerySchema, activityPageSchema, activityQuerySchema } from './schemas/activity.ts';
 import { outboxSchema } from './schemas/debug.ts';
+import { globalSettingsSchema, publicSettingsSchema, updateGlobalSettingsSchema } from './schemas/settings.ts';
 import {
   activateAgentSchema,
   activationListSchema,
@@ -552,6 +553,38 @@ export const debugEndpoints = {
   }),
 };
 
+export const settingsEndpoints = {
+  get: endpoint({
+    operationId: 'getGlobalSettings',
+    method: 'GET',
+    path: '/settings',
+    summary: 'The global settings: documentation, billing portal and community links (every signed-in person)',
+    tags: ['settings'],
+    auth: 'session',
+    responses: { 200: globalSettingsSchema },
+  }),
+  getPublic: endpoint({
+    operationId: 'getPublicSettings',
+    method: 'GET',
+    path: '/settings/public',
+    summary: 'The documentation link the public Welcome page shows (no sign-in)',
+    tags: ['settings'],
+    auth: 'public',
+    responses: { 200: publicSettingsSchema },
+  }),
+  update: endpoint({
+    operationId: 'updateGlobalSettings',
+    method: 'PUT',
+    path: '/settings',
+    summary: 'Replace the global settings; links must be absolute http(s) addresses (house admins)',
+    tags: ['settings'],
+    auth: 'session',
+    permission: 'settings.manage',
+    body: updateGlobalSettingsSchema,
+    responses: { 200: globalSettingsSchema },
+  }),
+};
+
 export const agentsEndpoints = {
   listTypes: endpoint({
     operationId: 'listAgentTypes',
@@ -747,6 +780,7 @@ export const API = {
   activity: activityEndpoints,
   dashboard: dashboardEndpoints,
   debug: debugEndpoints,
+  settings: settingsEndpoints,
   agents: agentsEndpoints,
   apiKeys: apiKeysEndpoints,
   machine: machineEndpoints,

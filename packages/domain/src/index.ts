@@ -17,6 +17,7 @@ export * from './schemas/dashboard.ts';
 export * from './schemas/debug.ts';
 export * from './schemas/agents.ts';
 export * from './schemas/activity.ts';
+export * from './schemas/settings.ts';
 export * from './activity.ts';
 export * from './contract.ts';
 export * from './endpoints.ts';

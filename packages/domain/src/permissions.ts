@@ -36,6 +36,8 @@ export const PERMISSIONS = [
   'api_keys.manage',
   /** The activity log: the audit events of the own organization and its subtree. */
   'audit.view',
+  /** The global settings every page reads: documentation, billing portal and community links. */
+  'settings.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -74,13 +76,14 @@ export const PERMISSIONS_BY_LEVEL: Record<RoleLevel, readonly Permission[]> = {
 /**
  * Permissions that hold only in organizations of these types, whatever the level grants:
  * credits enter the system and usage is recorded at the house, the outbox is the house's,
- * and the debug page is for every type but tenants.
+ * the global settings are the house's, and the debug page is for every type but tenants.
  */
 export const PERMISSION_ORG_TYPES: Partial<Record<Permission, readonly OrgType[]>> = {
   'credits.adjust': ['house'],
   'credits.import_usage': ['house'],
   'debug.outbox': ['house'],
   'agents.catalog': ['house'],
+  'settings.manage': ['house'],
   'debug.view': ['house', 'super_agency', 'agency'],
 };
 

@@ -23,6 +23,7 @@ import {
   mayManageApiKeysOf,
   mayManageBilling,
   mayManageCatalog,
+  mayManageGlobalSettings,
   maySetLowBalanceThreshold,
   mayManageInvitationsOf,
   mayManagePeopleOf,
@@ -274,6 +275,11 @@ describe('agents, API keys and alerts', () => {
   it("the catalog is the house admins'", () => {
     expect([H, S, A, T].map((o) => mayManageCatalog(actor('admin', o)))).toEqual([true, false, false, false]);
     expect(mayManageCatalog(actor('manager', H))).toBe(false);
+  });
+
+  it("the global settings are the house admins'", () => {
+    expect([H, S, A, T].map((o) => mayManageGlobalSettings(actor('admin', o)))).toEqual([true, false, false, false]);
+    expect(['manager', 'user', 'support'].map((level) => mayManageGlobalSettings(actor(level, H)))).toEqual([false, false, false]);
   });
 
   it("agents are activated by an organization's admins and its parent's, not further up", () => {

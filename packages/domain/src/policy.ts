@@ -191,6 +191,9 @@ export function maySetLowBalanceThreshold(actor: Actor, org: Pick<OrganizationFa
 /** The agent catalog (types, units, prices) is kept by the house's admins. */
 export const mayManageCatalog = (actor: Actor): boolean => can(actor.role, 'agents.catalog') && mayWrite(actor);
 
+/** The global settings (documentation, billing portal, community links) are kept by the house's admins; everyone reads them. */
+export const mayManageGlobalSettings = (actor: Actor): boolean => can(actor.role, 'settings.manage') && mayWrite(actor);
+
 /** Reading an organization's agents (its activations and their usage). */
 export const mayViewAgents = (actor: Actor): boolean => can(actor.role, 'resources.view');
 

@@ -159,6 +159,19 @@ export interface InvitationReplacedLinksTable {
   replaced_at: Timestamp;
 }
 
+/** The one row of global settings (id is always true). */
+export interface GlobalSettingsTable {
+  id: Generated<boolean>;
+  documentation_url: string | null;
+  billing_portal_url: string | null;
+  community_1_name: string | null;
+  community_1_url: string | null;
+  community_2_name: string | null;
+  community_2_url: string | null;
+  updated_at: NullableTimestamp;
+  updated_by: string | null;
+}
+
 export interface CreditLedgerEntriesTable {
   id: Generated<string>;
   seq: Generated<string>;
@@ -312,6 +325,7 @@ export interface DB {
   rate_limits: RateLimitsTable;
   invitations: InvitationsTable;
   invitation_replaced_links: InvitationReplacedLinksTable;
+  global_settings: GlobalSettingsTable;
   credit_ledger_entries: CreditLedgerEntriesTable;
   credit_ledger_totals: CreditLedgerTotalsTable;
   usage_event_days: UsageEventDaysTable;

@@ -58,6 +58,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'activity', description: "The audit events of the caller's organization and its subtree: who did what, when, from where." },
   { name: 'dashboard', description: "Every dashboard figure of an organization." },
   { name: 'debug', description: 'What a development install shows its house admins.' },
+  { name: 'settings', description: 'The global settings: documentation, billing portal and community links, read by everyone and kept by house admins.' },
   { name: 'agents', description: 'The agent catalog, activations per organization and their usage.' },
   { name: 'api-keys', description: "An organization's API keys for its agent runtimes." },
   { name: 'machine', description: MACHINE_DESCRIPTION },

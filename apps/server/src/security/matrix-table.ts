@@ -22,6 +22,7 @@ import {
   mayManageAgentsOf,
   mayManageApiKeysOf,
   mayManageCatalog,
+  mayManageGlobalSettings,
   mayManageInvitationsOf,
   mayOpenDebug,
   mayReadOutbox,
@@ -443,6 +444,15 @@ export const MATRIX: Record<string, MatrixEntry> = {
   }),
   // The outbox holds every account's reset and invitation links: house admins only.
   'GET /api/debug/outbox': one({ target: null, expect: when(mayReadOutbox), call: inPath }),
+
+  // The global settings are read by everyone signed in (the documentation link by anyone) and kept by the house's admins.
+  'GET /api/settings': one({ target: null, expect: anyone, call: inPath }),
+  'GET /api/settings/public': publicRoute(200),
+  'PUT /api/settings': one({
+    target: null,
+    expect: when(mayManageGlobalSettings),
+    call: withBody(({ unique }) => ({ documentation_url: `https://docs.example.test/${unique}`, billing_portal_url: null, community_channels: [] })),
+  }),
 
   // The machine API takes an API key and never a session: whatever bearer a person holds, 401
   // (security/machine-api.test.ts sends every caller's session and the keys).

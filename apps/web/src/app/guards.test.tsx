@@ -2,12 +2,15 @@ import { LINKS, MESSAGES, type Session } from '@console/domain';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sessionStore } from '@/lib/session-store';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { AppProviders } from './providers';
 import { RoleGate } from './guards';
 import { createQueryClient } from '@/lib/query-client';
+
+// Pages are lazy chunks: load the ones these tests open before their clocks start.
+beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('@/features/settings/pages/SettingsPage')]), 30_000);
 
 function location() {
   return screen.getByTestId('location');
@@ -103,16 +106,25 @@ describe('route guards', () => {
 });
 
 describe('welcome page', () => {
-  it('offers the documentation and Get Started, and names the theme', async () => {
+  it('offers the documentation set by the house admins and Get Started, and names the theme', async () => {
+    mockApi({ 'GET /api/settings/public': () => json(200, { documentation_url: 'https://docs.example.test' }) });
     renderApp('/', { session: null });
     expect(await screen.findByRole('link', { name: MESSAGES.welcome.getStarted })).toHaveAttribute(
       'href',
       '/login',
     );
-    const docs = screen.getByRole('link', { name: MESSAGES.welcome.documentation });
-    expect(docs).toHaveAttribute('href', LINKS.documentation);
+    const docs = await screen.findByRole('link', { name: MESSAGES.welcome.documentation });
+    expect(docs).toHaveAttribute('href', 'https://docs.example.test');
     expect(docs).toHaveAttribute('target', '_blank');
     expect(screen.getByText(/Current theme: light/)).toBeInTheDocument();
+  });
+
+  it('says when no documentation site is set, and offers the API reference', async () => {
+    mockApi({ 'GET /api/settings/public': () => json(200, { documentation_url: null }) });
+    renderApp('/', { session: null });
+    expect(await screen.findByText(MESSAGES.welcome.noDocumentation)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: MESSAGES.welcome.apiReference })).toHaveAttribute('href', LINKS.apiReference);
+    expect(screen.queryByRole('link', { name: MESSAGES.welcome.documentation })).not.toBeInTheDocument();
   });
 
   it('sends a signed-in user to the dashboard', async () => {

@@ -1,4 +1,4 @@
-import { MESSAGES, UI, type BillingResponse } from '@console/domain';
+import { MESSAGES, UI, type BillingResponse, type GlobalSettings } from '@console/domain';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,7 +10,10 @@ import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, render
 const m = MESSAGES.billingPages;
 const k = MESSAGES.apiKeyPages;
 const t = MESSAGES.thresholdPages;
+const g = MESSAGES.globalSettings;
 const LEDGER = 'GET /api/credits/ledger';
+const SETTINGS = 'GET /api/settings';
+const UNSET: GlobalSettings = { documentation_url: null, billing_portal_url: null, community_channels: [], updated_at: null, updated_by_name: null };
 const KEYS = `GET /api/organizations/${OWN_ORG_ID}/api-keys`;
 
 beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('./SettingsPage')]), 30_000);
@@ -22,6 +25,7 @@ function loaded(options: SessionOptions = {}, billing = billingOf({ limit: 10, b
     [`GET /api/organizations/${OWN_ORG_ID}/billing`]: () => json(200, billing),
     [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '142.00' })),
     [KEYS]: () => json(200, { api_keys: [] }),
+    [SETTINGS]: () => json(200, UNSET),
     ...extra,
   });
   renderApp('/settings', { session });
@@ -65,7 +69,11 @@ describe('settings page', { timeout: 20_000 }, () => {
     expect(api.queriesOf(LEDGER)).toEqual([{ organization_id: OWN_ORG_ID, limit: '5' }]);
     expect(screen.getByRole('link', { name: MESSAGES.creditPages.viewFullLedger })).toHaveAttribute('href', '/credit-ledger');
     expect(screen.getByRole('link', { name: m.editProfile })).toHaveAttribute('href', `/users/${session.user.id}/edit`);
-    expect(screen.getByText(m.noBillingPortal)).toBeInTheDocument();
+    // No links set: the honest lines, and no form (not a house admin).
+    expect(await screen.findByText(g.noBillingPortal)).toBeInTheDocument();
+    expect(screen.getByText(g.noCommunity)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: g.billingPortal })).not.toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: g.title })).not.toBeInTheDocument();
     expect(screen.getByText(m.supportContact)).toBeInTheDocument();
     expect(screen.getByText(m.noReferralProgram)).toBeInTheDocument();
     expect(screen.queryByText('$0.00')).not.toBeInTheDocument();
@@ -316,5 +324,81 @@ describe('settings: appearance', { timeout: 20_000 }, () => {
     loaded();
     const group = await screen.findByRole('group', { name: MESSAGES.shell.appearanceTitle });
     expect(within(group).getByRole('radio', { name: MESSAGES.shell.themeLabels.system })).toBeChecked();
+  });
+});
+
+describe('settings: global settings links', { timeout: 20_000 }, () => {
+  const LINKS: GlobalSettings = {
+    documentation_url: 'https://docs.example.test',
+    billing_portal_url: 'https://billing.example.test/portal',
+    community_channels: [
+      { name: 'Forum', url: 'https://forum.example.test' },
+      { name: 'Chat', url: 'https://chat.example.test/invite' },
+    ],
+    updated_at: '2025-03-01T10:00:00Z',
+    updated_by_name: 'Hana House',
+  };
+
+  it('shows the Billing Portal and the two community channels, opening in a new tab', async () => {
+    loaded({ role: 'tenant_user' }, undefined, { [SETTINGS]: () => json(200, LINKS) });
+    const portal = await screen.findByRole('link', { name: g.billingPortal });
+    expect(portal).toHaveAttribute('href', LINKS.billing_portal_url);
+    expect(portal).toHaveAttribute('target', '_blank');
+    expect(portal).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.getByRole('link', { name: 'Forum' })).toHaveAttribute('href', 'https://forum.example.test');
+    expect(screen.getByRole('link', { name: 'Chat' })).toHaveAttribute('href', 'https://chat.example.test/invite');
+    expect(screen.queryByText(g.noBillingPortal)).not.toBeInTheDocument();
+    expect(screen.queryByText(g.noCommunity)).not.toBeInTheDocument();
+  });
+
+  it('tells a house admin where to set unset links, checks them as the server does, and saves', async () => {
+    let saved: GlobalSettings = UNSET;
+    const { api } = loaded({ role: 'house_admin', orgType: 'house' }, billingOf({ limit: 100, max: null, manage: true }), {
+      [SETTINGS]: () => json(200, saved),
+      'PUT /api/settings': ({ body }) => {
+        saved = { ...(body as Omit<GlobalSettings, 'updated_at' | 'updated_by_name'>), updated_at: '2025-03-01T10:00:00Z', updated_by_name: 'Alice' };
+        return json(200, saved);
+      },
+    });
+    const user = userEvent.setup();
+    expect(await screen.findByText(g.noBillingPortalAdmin)).toBeInTheDocument();
+    expect(screen.getByText(g.noCommunityAdmin)).toBeInTheDocument();
+    const form = await screen.findByRole('form', { name: g.title });
+
+    await user.type(within(form).getByLabelText(g.documentationUrl), 'javascript:alert(1)');
+    await user.type(within(form).getByLabelText(g.channelName(2)), 'Chat');
+    await user.click(within(form).getByRole('button', { name: g.save }));
+    expect(within(form).getByLabelText(g.documentationUrl)).toHaveAccessibleDescription(g.invalidUrl);
+    expect(within(form).getByLabelText(g.channelUrl(2))).toHaveAccessibleDescription(g.invalidUrl);
+    expect(api.callsTo('PUT /api/settings')).toHaveLength(0);
+
+    await user.clear(within(form).getByLabelText(g.documentationUrl));
+    await user.type(within(form).getByLabelText(g.documentationUrl), 'https://docs.example.test');
+    await user.type(within(form).getByLabelText(g.billingPortalUrl), 'https://billing.example.test/portal');
+    await user.type(within(form).getByLabelText(g.channelUrl(2)), 'https://chat.example.test/invite');
+    await user.click(within(form).getByRole('button', { name: g.save }));
+    await waitFor(() => expect(api.bodiesOf('PUT /api/settings')).toHaveLength(1));
+    expect(api.bodiesOf('PUT /api/settings')[0]).toEqual({
+      documentation_url: 'https://docs.example.test',
+      billing_portal_url: 'https://billing.example.test/portal',
+      community_channels: [{ name: 'Chat', url: 'https://chat.example.test/invite' }],
+    });
+    // The page shows what was saved at once.
+    expect(await screen.findByRole('link', { name: g.billingPortal })).toHaveAttribute('href', 'https://billing.example.test/portal');
+    expect(screen.getByRole('link', { name: 'Chat' })).toHaveAttribute('href', 'https://chat.example.test/invite');
+    expect(screen.queryByText(g.noCommunityAdmin)).not.toBeInTheDocument();
+  });
+
+  it('puts the server refusal on its field', async () => {
+    const { api } = loaded({ role: 'house_admin', orgType: 'house' }, billingOf({ limit: 100, max: null, manage: true }), {
+      'PUT /api/settings': () => json(400, { error: { code: 'validation_failed', message: 'Invalid request', fields: { 'community_channels.0.url': g.urlTooLong } } }),
+    });
+    const user = userEvent.setup();
+    const form = await screen.findByRole('form', { name: g.title });
+    await user.type(within(form).getByLabelText(g.channelName(1)), 'Forum');
+    await user.type(within(form).getByLabelText(g.channelUrl(1)), 'https://forum.example.test');
+    await user.click(within(form).getByRole('button', { name: g.save }));
+    await waitFor(() => expect(api.callsTo('PUT /api/settings')).toHaveLength(1));
+    await waitFor(() => expect(within(form).getByLabelText(g.channelUrl(1))).toHaveAccessibleDescription(g.urlTooLong));
   });
 });

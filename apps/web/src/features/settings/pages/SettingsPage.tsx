@@ -1,11 +1,13 @@
-import { can, isOwnOrganization, mayManageApiKeysOf, mayManageBilling, MESSAGES, type OrgType } from '@console/domain';
+import { can, isOwnOrganization, mayManageApiKeysOf, mayManageBilling, mayManageGlobalSettings, MESSAGES, type GlobalSettings, type OrgType } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { CreditCard, LifeBuoy, Gift, UserRound } from 'lucide-react';
+import { CreditCard, ExternalLink, LifeBuoy, Gift, UserRound } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { billingQueries } from '@/api/billing';
+import { settingsQueries } from '@/api/settings';
 import { userQueries } from '@/api/users';
 import { AgentLimitStatusCard } from '@/components/billing/agent-limit-status-card';
 import { CreditBalanceCard } from '@/components/billing/credit-balance-card';
@@ -18,8 +20,47 @@ import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { ApiKeysCard } from '../components/ApiKeysCard';
 import { AppearanceCard } from '../components/AppearanceCard';
+import { GlobalSettingsCard } from '../components/GlobalSettingsCard';
 
 const m = MESSAGES.billingPages;
+const g = MESSAGES.globalSettings;
+
+/** An address outside the console, opened in a new tab. */
+function ExternalButton({ href, children }: { href: string; children: string }) {
+  return (
+    <Button asChild size="sm" variant="outline">
+      <a href={href} target="_blank" rel="noopener noreferrer">
+        {children}
+        <ExternalLink aria-hidden />
+      </a>
+    </Button>
+  );
+}
+
+/**
+ * What the global settings hold for a row of the page: the links, or an honest line when
+ * none is set (pointing house admins at the form below), or the load failure.
+ */
+function SettingsLinks({
+  settings,
+  admin,
+  render,
+  none,
+  noneAdmin,
+}: {
+  settings: ReturnType<typeof useGlobalSettings>;
+  admin: boolean;
+  /** The links, or nothing (null, false) when none is set. */
+  render(settings: GlobalSettings): ReactNode;
+  none: string;
+  noneAdmin: string;
+}) {
+  if (settings.isPending) return <Skeleton className="h-8 w-40" />;
+  if (settings.isError) return <QueryError error={settings.error} title={g.loadFailed} onRetry={settings.refetch} />;
+  return render(settings.data) || <p className="text-sm text-muted-foreground">{admin ? noneAdmin : none}</p>;
+}
+
+const useGlobalSettings = () => useQuery(settingsQueries.global());
 
 function Header() {
   return (
@@ -64,6 +105,8 @@ export default function SettingsPage() {
   const me = useQuery(userQueries.me());
   const { claims } = useAuth();
   const viewer = useViewer();
+  const settings = useGlobalSettings();
+  const settingsAdmin = !!viewer && mayManageGlobalSettings(viewer);
 
   if (me.isPending) {
     return (
@@ -135,16 +178,24 @@ export default function SettingsPage() {
             <Link to={`${PATHS.users}/${user.id}/edit`}>{m.editProfile}</Link>
           </Button>
         </div>
-        <div className="flex items-center gap-3 px-6 py-4">
-          <CreditCard className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-          <div className="min-w-0">
+        <div className="flex flex-wrap items-center justify-between gap-3 px-6 py-4">
+          <div className="flex min-w-0 items-center gap-3">
+            <CreditCard className="size-4 shrink-0 text-muted-foreground" aria-hidden />
             <h2 className="font-medium">{m.billingPayments}</h2>
-            <p className="text-sm text-muted-foreground">{m.noBillingPortal}</p>
           </div>
+          <SettingsLinks
+            settings={settings}
+            admin={settingsAdmin}
+            none={g.noBillingPortal}
+            noneAdmin={g.noBillingPortalAdmin}
+            render={({ billing_portal_url }) => billing_portal_url && <ExternalButton href={billing_portal_url}>{g.billingPortal}</ExternalButton>}
+          />
         </div>
       </Card>
 
       <AppearanceCard />
+
+      {settingsAdmin && settings.data && <GlobalSettingsCard settings={settings.data} />}
 
       <div className="grid gap-4 md:grid-cols-2">
         <Card className="gap-3">
@@ -154,9 +205,31 @@ export default function SettingsPage() {
               {m.communitySupport}
             </CardTitle>
           </CardHeader>
-          <CardContent className="text-sm">
-            <p className="text-muted-foreground">{m.supportBody}</p>
-            <p className="font-medium">{m.supportContact}</p>
+          <CardContent className="space-y-3 text-sm">
+            <SettingsLinks
+              settings={settings}
+              admin={settingsAdmin}
+              none={g.noCommunity}
+              noneAdmin={g.noCommunityAdmin}
+              render={({ community_channels }) =>
+                community_channels.length > 0 && (
+                  <div className="space-y-2">
+                    <p className="text-muted-foreground">{g.communityBody}</p>
+                    <div className="flex flex-wrap gap-2">
+                      {community_channels.map((channel) => (
+                        <ExternalButton key={channel.url} href={channel.url}>
+                          {channel.name}
+                        </ExternalButton>
+                      ))}
+                    </div>
+                  </div>
+                )
+              }
+            />
+            <div>
+              <p className="text-muted-foreground">{m.supportBody}</p>
+              <p className="font-medium">{m.supportContact}</p>
+            </div>
           </CardContent>
         </Card>
         <Card className="gap-3">

@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import { personName, type GlobalSettings, type PublicSettings, type UpdateGlobalSettingsInput } from '@console/domain';
+import type { DB, Executor } from '../../db/schema.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { requireWritable } from '../../lib/authorize.ts';
+import type { Caller } from '../../lib/caller.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
+
+function settingsQuery(db: Executor) {
+  return db
+    .selectFrom('global_settings as s')
+    .leftJoin('users as u', 'u.id', 's.updated_by')
+    .select([
+      's.documentation_url',
+      's.billing_portal_url',
+      's.community_1_name',
+      's.community_1_url',
+      's.community_2_name',
+      's.community_2_url',
+      's.updated_at',
+      'u.first_name',
+      'u.last_name',
+      'u.email',
+    ]);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof settingsQuery>['executeTakeFirstOrThrow']>>;
+
+function toSettings(row: Row | undefined): GlobalSettings {
+  if (!row) return { documentation_url: null, billing_portal_url: null, community_channels: [], updated_at: null, updated_by_name: null };
+  const channels = [
+    [row.community_1_name, row.community_1_url],
+    [row.community_2_name, row.community_2_url],
+  ].flatMap(([name, url]) => (name && url ? [{ name, url }] : []));
+  return {
+    documentation_url: row.documentation_url,
+    billing_portal_url: row.billing_portal_url,
+    community_channels: channels,
+    updated_at: row.updated_at ? row.updated_at.toISOString() : null,
+    updated_by_name: row.email ? personName({ first_name: row.first_name, last_name: row.last_name, email: row.email }) : null,
+  };
+}
+
+/** The one row of links the Welcome and Settings pages show; the house admins replace it. */
+export function createSettingsService({ db }: { db: Kysely<DB> }) {
+  return {
+    async get(): Promise<GlobalSettings> {
+      return toSettings(await settingsQuery(db).executeTakeFirst());
+    },
+
+    async getPublic(): Promise<PublicSettings> {
+      const row = await db.selectFrom('global_settings').select('documentation_url').executeTakeFirst();
+      return { documentation_url: row?.documentation_url ?? null };
+    },
+
+    /** The permission is checked by the route; a frozen house changes nothing. */
+    async update(caller: Caller, input: UpdateGlobalSettingsInput, info: ClientInfo): Promise<GlobalSettings> {
+      requireWritable(caller);
+      const [first, second] = input.community_channels;
+      const values = {
+        documentation_url: input.documentation_url,
+        billing_portal_url: input.billing_portal_url,
+        community_1_name: first?.name ?? null,
+        community_1_url: first?.url ?? null,
+        community_2_name: second?.name ?? null,
+        community_2_url: second?.url ?? null,
+      };
+      return db.transaction().execute(async (trx) => {
+        // The row exists from the migration on; the upsert keeps a database that lost it working.
+        await trx
+          .insertInto('global_settings')
+          .values({ id: true, ...values, updated_at: new Date(), updated_by: caller.userId })
+          .onConflict((oc) => oc.column('id').doUpdateSet({ ...values, updated_at: new Date(), updated_by: caller.userId }))
+          .execute();
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: caller.organization.id,
+          action: 'settings.update',
+          targetType: 'settings',
+          targetId: null,
+          details: values,
+          ...info,
+        });
+        return toSettings(await settingsQuery(trx).executeTakeFirst());
+      });
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;

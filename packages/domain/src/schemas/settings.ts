@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
+
+const g = MESSAGES.globalSettings;
+
+/** The most characters a stored link may have. */
+export const SETTINGS_URL_MAX = 2048;
+export const COMMUNITY_CHANNEL_NAME_MAX = 60;
+export const COMMUNITY_CHANNELS_MAX = 2;
+
+/** Whether a text is an absolute http(s) address: nothing else is put behind a link. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const httpUrlSchema = z
+  .string({ error: g.invalidUrl })
+  .trim()
+  .max(SETTINGS_URL_MAX, g.urlTooLong)
+  .refine(isHttpUrl, g.invalidUrl);
+
+export const communityChannelSchema = z.object({
+  name: z.string({ error: g.channelNameRequired }).trim().min(1, g.channelNameRequired).max(COMMUNITY_CHANNEL_NAME_MAX, g.channelNameTooLong),
+  url: httpUrlSchema,
+});
+export type CommunityChannel = z.infer<typeof communityChannelSchema>;
+
+/** What the house admins set; null leaves a link unset. The whole set is replaced at once. */
+export const updateGlobalSettingsSchema = z.object({
+  documentation_url: httpUrlSchema.nullable(),
+  billing_portal_url: httpUrlSchema.nullable(),
+  community_channels: z.array(communityChannelSchema).max(COMMUNITY_CHANNELS_MAX, g.tooManyChannels),
+});
+export type UpdateGlobalSettingsInput = z.input<typeof updateGlobalSettingsSchema>;
+
+export const globalSettingsSchema = z.object({
+  documentation_url: z.string().nullable(),
+  billing_portal_url: z.string().nullable(),
+  community_channels: z.array(z.object({ name: z.string(), url: z.string() })),
+  /** When and by whom they were last changed; null while never set. */
+  updated_at: z.string().nullable(),
+  updated_by_name: z.string().nullable(),
+});
+export type GlobalSettings = z.infer<typeof globalSettingsSchema>;
+
+/** What the public Welcome page needs, readable without signing in. */
+export const publicSettingsSchema = z.object({
+  documentation_url: z.string().nullable(),
+});
+export type PublicSettings = z.infer<typeof publicSettingsSchema>;
