@@ -1,0 +1,41 @@
+// @ts-check
+const report = `server${process.env.MUTATION_REPORT ? `-${process.env.MUTATION_REPORT}` : ''}`;
+
+/**
+ * Mutation testing of the server's rule-bearing services (npm run test:mutation:server): money
+ * movements and reconciliation, billing, invitations, sign-in, organizations, people, and the
+ * caller check. Run by hand, not in CI: every mutant runs its API tests on the embedded database.
+ * One file at a time, with the tests that matter for it (MUTATION_TESTS, see mutation/vitest.server.config.ts)
+ * and a report of its own (MUTATION_REPORT):
+ *   MUTATION_TESTS='apps/server/src/modules/credits/**\/*.test.ts' MUTATION_REPORT=credits \
+ *     npm run test:mutation:server -- --mutate apps/server/src/modules/credits/reconcile.ts
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'mutation/vitest.server.config.ts' },
+  mutate: [
+    'apps/server/src/modules/credits/credits.service.ts',
+    'apps/server/src/modules/credits/reconcile.ts',
+    'apps/server/src/modules/billing/billing.service.ts',
+    'apps/server/src/modules/invitations/invitations.service.ts',
+    'apps/server/src/modules/auth/auth.service.ts',
+    'apps/server/src/modules/organizations/organizations.service.ts',
+    'apps/server/src/modules/users/users.service.ts',
+    'apps/server/src/lib/caller.ts',
+    'apps/server/src/lib/authorize.ts',
+  ],
+  coverageAnalysis: 'perTest',
+  // Two cores shared with other work; each runner also holds an embedded database per test file.
+  concurrency: 2,
+  // A mutant that loops or deadlocks a transaction is cut off rather than waited for.
+  timeoutMS: 30_000,
+  tempDirName: `.stryker-tmp/${report}`,
+  cleanTempDir: 'always',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: `reports/mutation/${report}.html` },
+  jsonReporter: { fileName: `reports/mutation/${report}.json` },
+  clearTextReporter: { allowColor: false, logTests: false, reportMutants: true },
+  thresholds: { high: 80, low: 60, break: null },
+};
