@@ -3,8 +3,12 @@
  * - SIGTERM: requests under way finish 2xx, new ones are refused, the process exits 0;
  *   a request that never ends cannot hold the process past the grace period;
  * - the database cut behind a TCP proxy: requests fail fast with 503 in the error shape,
- *   /api/health says degraded, and once the proxy is restored the server recovers alone.
+ *   /api/health says degraded, and once the proxy is restored the server recovers alone;
+ * - CONSOLE_WORKERS=2: both processes serve, a killed one is replaced while the other
+ *   serves, and SIGTERM finishes the requests under way in every process and exits 0;
+ *   without PostgreSQL the setting is refused.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -27,6 +31,7 @@ import {
 } from './harness.ts';
 import { EXPORT_LIMITS } from '../apps/server/src/lib/csv.ts';
 import { startProxy, type CutMode, type TcpProxy } from './tcp-proxy.ts';
+import { startServerProcess } from '../support/server-process.ts';
 
 const FUNDS_CENTS = 100_000_000;
 /** Extra ledger rows on the house, so that exporting its ledger takes a while. */
@@ -339,5 +344,99 @@ describe('database outage', () => {
     server?.signal('SIGTERM');
     const exit = await server?.exited;
     expect(exit?.code).toBe(0);
+  });
+});
+
+describe('CONSOLE_WORKERS=2', () => {
+  /** The worker processes of a primary: its node children running main.ts (tsx's esbuild left out). */
+  const workersOf = (pid: number): number[] =>
+    readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .map(Number)
+      .filter((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('main.ts'));
+  /** CPU time a process has used (user + system), in clock ticks. */
+  const cpuTicks = (pid: number) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  };
+
+  test('both processes serve; a killed one is replaced; SIGTERM drains both and exits 0', async () => {
+    const server = await startServer({ databaseUrl: database.url, env: { CONSOLE_WORKERS: '2' } });
+    const token = await signIn(server.url);
+    // Both may still be starting when the first answers /api/health.
+    for (let n = 0; n < 100 && !server.output().includes('2 processes'); n++) await sleep(100);
+    const workers = workersOf(server.pid);
+    expect(workers).toHaveLength(2);
+
+    const reads = async (count: number) => {
+      const statuses = await Promise.all(
+        Array.from({ length: count }, () => api(server.url, 'GET', '/api/users/me', { token, headers: { connection: 'close' } }).then((r) => r.status, () => 0)),
+      );
+      return statuses.filter((s) => s === 200).length;
+    };
+    const before = workers.map(cpuTicks);
+    expect(await reads(200)).toBe(200);
+    const used = workers.map((pid, n) => cpuTicks(pid) - before[n]!);
+
+    const [killed, survivor] = workers as [number, number];
+    process.kill(killed, 'SIGKILL');
+    // The survivor serves while the replacement starts.
+    await sleep(200);
+    const duringRestart = await reads(20);
+    let replaced: number[] = [];
+    for (let n = 0; n < 300; n++) {
+      replaced = workersOf(server.pid);
+      if (replaced.length === 2 && !replaced.includes(killed)) break;
+      await sleep(100);
+    }
+    // The primary hands connections only to workers that listen, so the new one needs no wait.
+    const afterRestart = await reads(50);
+
+    // A request under way in a worker when the primary is told to stop still finishes.
+    const slow = slowPost(server.url, '/api/credits/allocations', token, { from_org_id: houseId, to_org_id: childId, amount: '1.00' }, { 'idempotency-key': 'workers-slow' });
+    await sleep(300);
+    const signalled = performance.now();
+    server.signal('SIGTERM');
+    await sleep(500);
+    slow.sendRest();
+    const slowAnswer = await slow.response;
+    const exit = await server.exited;
+    const left = [...replaced, killed].filter((pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+
+    figures.workers = {
+      processes: 2,
+      cpuTicksPerProcessFor200Reads: used,
+      readsOkWhileOneRestarts: duringRestart,
+      replacedWithin: replaced.includes(survivor) && !replaced.includes(killed),
+      readsOkAfterReplacement: afterRestart,
+      slowAllocationAtSigterm: slowAnswer.status,
+      exitCode: exit.code,
+      sigtermToExitMs: Math.round(performance.now() - signalled),
+      processesLeft: left.length,
+    };
+    console.log('two workers', JSON.stringify(figures.workers, null, 2));
+
+    expect(used.every((ticks) => ticks > 0), `CPU ticks per worker: ${used}`).toBe(true);
+    expect(duringRestart).toBe(20);
+    expect(replaced).toHaveLength(2);
+    expect(replaced).toContain(survivor);
+    expect(replaced).not.toContain(killed);
+    expect(afterRestart).toBe(50);
+    expect(slowAnswer.status).toBe(200);
+    expect(exit, server.output()).toEqual({ code: 0, signal: null });
+    expect(left).toEqual([]);
+  });
+
+  test('is refused without PostgreSQL, with a message saying why', async () => {
+    const start = startServerProcess({ env: { CONSOLE_WORKERS: '2', DATABASE_URL: '' } });
+    await expect(start).rejects.toThrow(/CONSOLE_WORKERS: 2 processes need PostgreSQL \(set DATABASE_URL\)/);
   });
 });

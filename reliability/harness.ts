@@ -39,10 +39,11 @@ export interface ServerProcess extends BaseServerProcess {
  * was; a free port otherwise) and resolves once /api/health answers 200. killServers()
  * in afterAll ends whatever is still running.
  */
-export async function startServer(options: { databaseUrl: string; port?: number }): Promise<ServerProcess> {
+export async function startServer(options: { databaseUrl: string; port?: number; env?: NodeJS.ProcessEnv }): Promise<ServerProcess> {
   const server = await startServerProcess({
     port: options.port,
     env: {
+      ...options.env,
       DATABASE_URL: options.databaseUrl,
       JWT_SECRET,
       ADMIN_EMAIL: ADMIN.email,

@@ -33,6 +33,10 @@ describe('configuration', () => {
     [{ TRUST_PROXY: '11' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.1,proxy.internal' }, 'TRUST_PROXY'],
+    [{ CONSOLE_WORKERS: '0' }, 'CONSOLE_WORKERS'],
+    [{ CONSOLE_WORKERS: '65', DATABASE_URL: 'postgres://h/db' }, 'CONSOLE_WORKERS'],
+    [{ CONSOLE_WORKERS: '1.5', DATABASE_URL: 'postgres://h/db' }, 'CONSOLE_WORKERS'],
+    [{ CONSOLE_WORKERS: 'two', DATABASE_URL: 'postgres://h/db' }, 'CONSOLE_WORKERS'],
   ])('reports a bad value by name: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: `));
@@ -46,6 +50,15 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.10 ,::1,fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.10', '::1', 'fd00::/8']);
     // `true` is refused with what to write instead.
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: true would trust every hop.*write the number of proxies in front of the server \(such as 1\) or their addresses/);
+  });
+
+  it('CONSOLE_WORKERS: one process by default, several only on PostgreSQL', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ CONSOLE_WORKERS: '1' }).workers).toBe(1);
+    expect(loadConfig({ CONSOLE_WORKERS: '4', DATABASE_URL: 'postgres://h/db' }).workers).toBe(4);
+    expect(() => loadConfig({ CONSOLE_WORKERS: '2' })).toThrow(
+      /CONSOLE_WORKERS: 2 processes need PostgreSQL \(set DATABASE_URL\); the embedded database belongs to one process/,
+    );
   });
 
   it('reports every bad value at once', () => {

@@ -20,6 +20,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Multiplies every rate limit (load tests and browser journeys sign in often). */
   rateLimitFactor: number;
+  /** How many server processes `serve` runs on the one port (node:cluster above 1). */
+  workers: number;
 }
 
 export type TrustProxy = false | number | string[];
@@ -104,6 +106,12 @@ const envSchema = z.object({
     .min(1, 'must be at least 1')
     .max(100_000, 'must be at most 100000')
     .default(1),
+  CONSOLE_WORKERS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 64')
+    .max(64, 'must be between 1 and 64')
+    .default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -128,6 +136,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.ADMIN_PASSWORD !== null && e.ADMIN_EMAIL === null) {
     throw new ConfigError('Invalid configuration:\n  ADMIN_PASSWORD: is set but ADMIN_EMAIL is not');
   }
+  // PGlite runs inside the process that opened it and its data folder is locked by that
+  // process: a second process could neither open it nor share its one connection.
+  if (e.CONSOLE_WORKERS > 1 && e.DATABASE_URL === null) {
+    throw new ConfigError(
+      `Invalid configuration:\n  CONSOLE_WORKERS: ${e.CONSOLE_WORKERS} processes need PostgreSQL (set DATABASE_URL); ` +
+        'the embedded database belongs to one process, so leave CONSOLE_WORKERS at 1 without DATABASE_URL',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -141,5 +157,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
+    workers: e.CONSOLE_WORKERS,
   };
 }

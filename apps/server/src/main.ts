@@ -1,4 +1,5 @@
-import { pino } from 'pino';
+import cluster, { type Worker } from 'node:cluster';
+import { pino, type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/connection.ts';
@@ -40,9 +41,15 @@ async function prepare(config: Config, purpose: string): Promise<Database> {
   return database;
 }
 
-async function serve(config: Config) {
-  const logger = pino({ level: config.logLevel });
-  const database = await prepare(config, 'server');
+/**
+ * One process that serves: opens the database (already migrated unless `prepareFirst`),
+ * listens, and on SIGTERM or SIGINT finishes the requests under way before exiting 0.
+ * Under node:cluster every worker runs this; their listen shares the primary's port.
+ */
+async function serveOne(config: Config, logger: Logger, prepareFirst: boolean) {
+  const database = prepareFirst
+    ? await prepare(config, 'server')
+    : await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, purpose: 'server' });
   // A generated secret is kept in the data folder, which only its owner may read.
   if (!config.jwtSecret) makeDataDirPrivate(config.dataDir);
   const app = await buildApp({
@@ -75,7 +82,88 @@ async function serve(config: Config) {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  return database;
+}
+
+async function serve(config: Config) {
+  const logger = pino({ level: config.logLevel });
+  if (config.workers > 1) return cluster.isPrimary ? servePrimary(config, logger) : void (await serveOne(config, logger, false));
+  const database = await serveOne(config, logger, true);
   console.log(`Organization Console is running at ${config.appUrl} (${database.kind === 'pg' ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`);
+}
+
+/** How long the primary waits before replacing a worker that died before it could listen. */
+const RESTART_DELAY_MS = 1_000;
+
+/**
+ * The primary of CONSOLE_WORKERS processes (PostgreSQL only, checked by loadConfig): runs
+ * the migrations and the first house admin once, makes the JWT secret if none is set (the
+ * workers read the same file), forks the workers, and replaces one that dies. A worker
+ * that dies before it ever listened stops everything: a bad setting or a port in use would
+ * only fail again. SIGTERM or SIGINT is passed to every worker, each finishes its requests
+ * under way, and the primary exits 0 once all have exited 0.
+ */
+async function servePrimary(config: Config, logger: Logger) {
+  const database = await prepare(config, 'server');
+  await database.close();
+  if (!config.jwtSecret) {
+    makeDataDirPrivate(config.dataDir);
+    resolveJwtSecret(null, config.dataDir);
+  }
+  let closing = false;
+  let failed = false;
+  let announced = false;
+  const listening = new Set<Worker>();
+  const live = new Set<Worker>();
+  const fork = () => live.add(cluster.fork());
+
+  cluster.on('listening', (worker) => {
+    listening.add(worker);
+    if (!announced && listening.size === config.workers) {
+      announced = true;
+      console.log(`Organization Console is running at ${config.appUrl} (PostgreSQL, ${config.workers} processes)`);
+    }
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    const served = listening.delete(worker);
+    live.delete(worker);
+    if (closing) {
+      // One still starting has nothing to finish: ended by the signal itself, it did no harm.
+      if (code === 0 || (!served && signal === 'SIGTERM')) logger.info({ worker: worker.process.pid }, 'a server process stopped');
+      else {
+        logger.warn({ worker: worker.process.pid, code, signal }, 'a server process stopped with a failure');
+        failed = true;
+      }
+      if (live.size === 0) process.exit(failed ? 1 : 0);
+      return;
+    }
+    if (!announced) {
+      logger.error({ worker: worker.process.pid, code, signal }, 'a server process exited while starting: stopping');
+      failed = true;
+      void stopAll('start failure');
+      return;
+    }
+    logger.error({ worker: worker.process.pid, code, signal }, 'a server process exited: starting another');
+    // One that never listened (the database away at its start, say) is retried at a calm pace.
+    if (served) fork();
+    else setTimeout(() => !closing && fork(), RESTART_DELAY_MS);
+  });
+
+  const stopAll = async (reason: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ reason }, 'shutting down: every process finishes its requests under way');
+    if (live.size === 0) process.exit(failed ? 1 : 0);
+    for (const worker of live) worker.process.kill('SIGTERM');
+    // Each worker exits by its own grace period; this only guards against one that does not.
+    setTimeout(() => {
+      for (const worker of live) worker.process.kill('SIGKILL');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS + 5_000).unref();
+  };
+  process.on('SIGTERM', () => void stopAll('SIGTERM'));
+  process.on('SIGINT', () => void stopAll('SIGINT'));
+  for (let n = 0; n < config.workers; n++) fork();
 }
 
 async function main(argv: string[]) {
