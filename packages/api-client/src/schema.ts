@@ -2363,6 +2363,12 @@ export interface operations {
                             };
                             active_agent_count: number;
                             child_count: number;
+                            /** @default [] */
+                            ancestors: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            }[];
                         };
                     };
                 };
@@ -2472,6 +2478,12 @@ export interface operations {
                             };
                             active_agent_count: number;
                             child_count: number;
+                            /** @default [] */
+                            ancestors: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            }[];
                         };
                     };
                 };
@@ -2564,6 +2576,12 @@ export interface operations {
                             };
                             active_agent_count: number;
                             child_count: number;
+                            /** @default [] */
+                            ancestors: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            }[];
                         };
                     };
                 };

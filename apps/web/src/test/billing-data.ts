@@ -54,6 +54,7 @@ export function organizationOf(
     organization_billing_settings: { organization_id: id, credit_balance: balance, activated_agent_limit: limit, low_balance_threshold: '100.00' },
     active_agent_count: 0,
     child_count: overrides.childCount ?? 0,
+    ancestors: [],
   };
 }
 

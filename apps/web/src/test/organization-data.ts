@@ -29,6 +29,7 @@ export function makeOrganization(overrides: Partial<OrganizationDetail> = {}): O
     organization_billing_settings: { organization_id: id, credit_balance, activated_agent_limit, low_balance_threshold: '100.00' },
     active_agent_count: 0,
     child_count: 0,
+    ancestors: [],
     ...overrides,
   };
 }

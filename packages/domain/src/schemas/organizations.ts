@@ -34,11 +34,20 @@ export const organizationSchema = z.object({
 });
 export type Organization = z.infer<typeof organizationSchema>;
 
+/** An organization named in another's answer. */
+export const organizationRefSchema = z.object({ id: z.uuid(), name: z.string() });
+export type OrganizationRef = z.infer<typeof organizationRefSchema>;
+
 export const organizationDetailSchema = z.object({
   organization: organizationSchema.extend({
     /** Agents run in the agent service; this console records none yet (docs/decisions.md). */
     active_agent_count: z.number().int(),
     child_count: z.number().int(),
+    /**
+     * The organizations from the reader's own down to this one's parent, top first: the trail
+     * the reader may follow (none above their own). Empty for the reader's own organization.
+     */
+    ancestors: z.array(organizationRefSchema).default([]),
   }),
 });
 export type OrganizationDetail = z.infer<typeof organizationDetailSchema>['organization'];

@@ -15,6 +15,7 @@ import {
   type Organization,
   type OrganizationDetail,
   type OrganizationList,
+  type OrganizationRef,
   type OrganizationTree,
   type OrgSortKey,
   type UpdateOrganizationInput,
@@ -143,8 +144,22 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
     return requireInSubtree(caller, await baseQuery(executor).where('o.id', '=', id).executeTakeFirst(), m.notFound);
   }
 
-  async function detail(row: OrgRow, executor: Executor = db): Promise<OrganizationDetail> {
-    const [children, active] = await Promise.all([
+  /**
+   * The organizations from the caller's own down to `row`'s parent, from the materialized
+   * path, so nothing above the caller's own organization is named.
+   */
+  async function ancestorsOf(caller: Caller, row: OrgRow, executor: Executor): Promise<OrganizationRef[]> {
+    const ids = row.path.split('/').filter(Boolean);
+    const from = ids.indexOf(caller.organization.id);
+    const chain = from < 0 ? [] : ids.slice(from, -1);
+    if (chain.length === 0) return [];
+    const rows = await executor.selectFrom('organizations').select(['id', 'name']).where('id', 'in', chain).execute();
+    const names = new Map(rows.map((r) => [r.id, r.name]));
+    return chain.flatMap((id) => (names.has(id) ? [{ id, name: names.get(id)! }] : []));
+  }
+
+  async function detail(caller: Caller, row: OrgRow, executor: Executor = db): Promise<OrganizationDetail> {
+    const [children, active, ancestors] = await Promise.all([
       executor
         .selectFrom('organizations')
         .select(sql<number>`count(*)::int`.as('n'))
@@ -152,8 +167,9 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
         .where('deleted_at', 'is', null)
         .executeTakeFirstOrThrow(),
       activeAgentCount(executor, row.id),
+      ancestorsOf(caller, row, executor),
     ]);
-    return { ...toOrganization(row), active_agent_count: active, child_count: children.n };
+    return { ...toOrganization(row), active_agent_count: active, child_count: children.n, ancestors };
   }
 
   return {
@@ -244,7 +260,7 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
     /** Everyone reads their own organization; another one of the subtree takes organizations.get (403 before reading). */
     async get(caller: Caller, id: string): Promise<OrganizationDetail> {
       if (!mayReadOrganization(caller, { id })) throw new ForbiddenError();
-      return detail(await visible(caller, id));
+      return detail(caller, await visible(caller, id));
     },
 
     /** Creates a direct child of the caller's organization, with its billing settings. */
@@ -288,7 +304,7 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
           ...info,
         });
         await onCreated?.(trx, { id: created.id, name: input.name });
-        return detail(await visible(caller, created.id, trx), trx);
+        return detail(caller, await visible(caller, created.id, trx), trx);
       });
     },
 
@@ -324,7 +340,7 @@ export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
           },
           ...info,
         });
-        return detail(await visible(caller, target.id, trx), trx);
+        return detail(caller, await visible(caller, target.id, trx), trx);
       });
     },
 

@@ -45,6 +45,21 @@ describe('reading: own organization and descendants only', () => {
     if (status === 404) expect(response.body.error.message).toBe(MESSAGES.organizations.notFound);
   });
 
+  it.each([
+    ['SA1.admin', 'T1', ['SA1', 'A1']],
+    ['H.admin', 'T1', ['H', 'SA1', 'A1']],
+    ['A1.manager', 'T1', ['A1']],
+    ['SA1.admin', 'A1', ['SA1']],
+    ['SA1.admin', 'SA1', []],
+    ['T1.user', 'T1', []],
+  ] as const)('%s reading %s is told the trail from its own organization down: %j', async (who, key, trail) => {
+    const response = await w.t.request('GET', `/api/organizations/${id(key)}`, undefined, { token: await as(who) });
+    expect(response.status).toBe(200);
+    const names = await w.t.database.db.selectFrom('organizations').select(['id', 'name']).where('id', 'in', [...trail.map(id), id(key)]).execute();
+    const nameOf = (orgId: string) => names.find((row) => row.id === orgId)!.name;
+    expect(response.body.organization.ancestors).toEqual(trail.map((k) => ({ id: id(k), name: nameOf(id(k)) })));
+  });
+
   it('answers 404 for an id that does not exist, the same as for a foreign one', async () => {
     const token = await as('SA1.admin');
     const missing = await w.t.request('GET', '/api/organizations/00000000-0000-4000-8000-000000000000', undefined, { token });

@@ -25,6 +25,7 @@ export function organization(overrides: Partial<OrganizationDetail> = {}): Organ
     organization_billing_settings: { organization_id: id, credit_balance: credit, activated_agent_limit: 10, low_balance_threshold: '100.00' },
     active_agent_count: 0,
     child_count: 0,
+    ancestors: [],
     ...overrides,
   };
 }
