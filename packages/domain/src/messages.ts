@@ -379,6 +379,8 @@ export const MESSAGES = {
     menuDescription: 'Navigate through the application',
     nav: {
       dashboard: 'Dashboard',
+      /** The viewer's own organization's page. */
+      myOrganization: 'My Organization',
       organizations: 'Organizations',
       team: 'Team',
       resources: 'Resources',
