@@ -1,6 +1,8 @@
 /**
  * Crash: allocations from many concurrent clients, the server SIGKILLed mid-load a few
- * times, restarted on the same database. No acknowledged allocation may be lost, none
+ * times, restarted on the same database; then the same with two server processes on one
+ * database behind a round-robin balancer, one of them killed in each round while the
+ * other keeps serving. No acknowledged allocation may be lost, none
  * may be half-written, credits are conserved, and a retry with the same
  * Idempotency-Key after the restart moves credits exactly once. Then the same for usage
  * batches from concurrent agent runtimes: every event is recorded whole (with its charge,
@@ -28,6 +30,7 @@ import {
   type FreshDatabase,
   type ServerProcess,
 } from './harness.ts';
+import { startBalancer, type Balancer } from './balancer.ts';
 
 const CLIENTS = 20;
 const CHILDREN = 5;
@@ -61,7 +64,7 @@ afterAll(async () => {
 });
 
 /** CLIENTS loops posting allocations until stop() is called; every attempt is recorded. */
-function allocationLoad(server: ServerProcess, token: string, houseId: string, children: string[], round: number, attempts: Attempt[]) {
+function allocationLoad(server: { url: string }, token: string, houseId: string, children: string[], round: number, attempts: Attempt[]) {
   let stopped = false;
   let counter = 0;
   const inFlight = new Set<Attempt>();
@@ -95,6 +98,7 @@ function allocationLoad(server: ServerProcess, token: string, houseId: string, c
   const clients = Promise.all(Array.from({ length: CLIENTS }, (_, id) => client(id)));
   return {
     acknowledged: () => attempts.filter((a) => a.round === round && a.state === 'acknowledged').length,
+    inFlight: () => inFlight.size,
     /** Stops sending; returns how many were in flight at that instant. */
     stop: () => {
       stopped = true;
@@ -104,8 +108,67 @@ function allocationLoad(server: ServerProcess, token: string, houseId: string, c
   };
 }
 
-test(`${KILLS} SIGKILLs under ${CLIENTS} concurrent allocation clients lose nothing acknowledged`, async () => {
-  let server = await startServer({ databaseUrl: database.url, port });
+/**
+ * One server process, or two on one database behind a round-robin balancer: the clients
+ * send to `url`; `kill(round)` SIGKILLs the process of that round (the one, or each of the
+ * two in turn) and `restart()` starts it again on its port.
+ */
+interface Deployment {
+  url: string;
+  kill(round: number): Promise<void>;
+  /** Brings back whatever is down. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+  balancer?: Balancer;
+}
+
+async function deploy(databaseUrl: string, processes: 1 | 2, ports: number[]): Promise<Deployment> {
+  const servers: (ServerProcess | null)[] = await Promise.all(ports.slice(0, processes).map((p) => startServer({ databaseUrl, port: p })));
+  const balancer = processes === 2 ? await startBalancer(ports.slice(0, 2).map((p) => ({ host: '127.0.0.1', port: p }))) : undefined;
+  const restart = async () => {
+    for (const [n, server] of servers.entries()) if (!server) servers[n] = await startServer({ databaseUrl, port: ports[n] });
+  };
+  return {
+    url: balancer?.url ?? servers[0]!.url,
+    balancer,
+    restart,
+    async kill(round) {
+      const n = (round - 1) % processes;
+      const server = servers[n]!;
+      server.signal('SIGKILL');
+      const exit = await server.exited;
+      expect(exit.signal).toBe('SIGKILL');
+      servers[n] = null;
+    },
+    async stop() {
+      await balancer?.close();
+      for (const server of servers) await server?.stop();
+    },
+  };
+}
+
+for (const processes of [1, 2] as const) {
+  test(`${KILLS} SIGKILLs under ${CLIENTS} concurrent allocation clients lose nothing acknowledged (${processes} server process${processes === 2 ? 'es behind a balancer' : ''})`, async () => {
+    await crashAllocations(processes);
+  });
+}
+
+async function crashAllocations(processes: 1 | 2) {
+  const db = processes === 1 ? database : await createDatabase();
+  try {
+    await crashAllocationsOn(db, processes);
+  } finally {
+    if (db !== database) {
+      await killServers();
+      await db.drop();
+    }
+  }
+}
+
+async function crashAllocationsOn(database: FreshDatabase, processes: 1 | 2) {
+  const ports = processes === 1 ? [port] : [await freePort(), await freePort()];
+  const deployment = await deploy(database.url, processes, ports);
+  const server = { url: deployment.url };
   const token = await signIn(server.url);
   const { houseId, children } = await fundedHouse(server.url, token, {
     suite: 'Crash',
@@ -117,16 +180,19 @@ test(`${KILLS} SIGKILLs under ${CLIENTS} concurrent allocation clients lose noth
   const attempts: Attempt[] = [];
   const rounds = [];
   for (let round = 1; round <= KILLS; round++) {
-    if (round > 1) server = await startServer({ databaseUrl: database.url, port });
+    if (round > 1) await deployment.restart();
     const load = allocationLoad(server, token, houseId, children, round, attempts);
     const started = Date.now();
     while (Date.now() - started < MIN_LOAD_MS || load.acknowledged() < MIN_ACKED) await sleep(50);
     await sleep(Math.random() * 500);
-    const inFlightAtKill = load.stop();
-    server.signal('SIGKILL');
+    // With two processes the survivor keeps serving: the clients stop a moment after the kill.
+    const inFlightAtKill = processes === 1 ? load.stop() : load.inFlight();
+    await deployment.kill(round);
+    if (processes === 2) {
+      await sleep(300);
+      load.stop();
+    }
     await load.done;
-    const exit = await server.exited;
-    expect(exit.signal).toBe('SIGKILL');
     const mine = attempts.filter((a) => a.round === round);
     rounds.push({
       round,
@@ -139,7 +205,7 @@ test(`${KILLS} SIGKILLs under ${CLIENTS} concurrent allocation clients lose noth
     });
   }
 
-  server = await startServer({ databaseUrl: database.url, port });
+  await deployment.restart();
   const afterRestart = await reconcileDatabase(database.url);
   const totalsAfterRestart = await creditTotals(database.url);
   const halfWritten = await halfWrittenGroups(database.url);
@@ -171,7 +237,8 @@ test(`${KILLS} SIGKILLs under ${CLIENTS} concurrent allocation clients lose noth
   const final = await reconcileDatabase(database.url);
   const totals = await creditTotals(database.url);
   // The next suite comes back on the same port.
-  await server.stop();
+  const balanced = deployment.balancer?.connections();
+  await deployment.stop();
   const books = await withClient(database.url, async (client) => {
     const { rows } = await client.query<{ organization_id: string; cents: string }>(
       `select organization_id, (credit_balance * 100)::bigint::text as cents from organization_billing_settings`,
@@ -187,6 +254,8 @@ test(`${KILLS} SIGKILLs under ${CLIENTS} concurrent allocation clients lose noth
   const wrongBalances = children.filter((id) => books.balances.get(id) !== expected.get(id));
 
   const figures = {
+    processes,
+    ...(balanced && { connectionsPerProcess: balanced }),
     faultsInjected: KILLS,
     clients: CLIENTS,
     rounds,
@@ -207,7 +276,7 @@ test(`${KILLS} SIGKILLs under ${CLIENTS} concurrent allocation clients lose noth
     childBalancesWrong: wrongBalances.length,
   };
   console.log('crash figures', JSON.stringify(figures, null, 2));
-  writeResults('crash', figures);
+  writeResults(processes === 1 ? 'crash' : 'crash-two-processes', figures);
 
   expect(afterRestart.ok, JSON.stringify(afterRestart).slice(0, 1000)).toBe(true);
   expect(totalsAfterRestart).toEqual({ balancesCents: FUNDS_CENTS, adjustmentsCents: FUNDS_CENTS });
@@ -220,7 +289,8 @@ test(`${KILLS} SIGKILLs under ${CLIENTS} concurrent allocation clients lose noth
   expect(final.ok).toBe(true);
   expect(totals).toEqual({ balancesCents: FUNDS_CENTS, adjustmentsCents: FUNDS_CENTS });
   expect(rounds.every((r) => r.inFlightAtKill > 0)).toBe(true);
-});
+  if (balanced) expect(balanced.every((n) => n > 0), `connections per process: ${balanced}`).toBe(true);
+}
 
 /** Usage batches from concurrent runtimes while the server is SIGKILLed. */
 const USAGE_CLIENTS = 8;
