@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_LIMIT, CREDITS, LIMITS, PAGING, SESSION, TIMING, UI } from './constants.ts';
+import { AGENT_LIMIT, CREDITS, INVITATION_RETRY, invitationRetryDelayMs, isFirstLoginWindow, LIMITS, PAGING, SESSION, TIMING, UI } from './constants.ts';
 
 /** Business constants and limits of the console. */
 describe('limits', () => {
@@ -95,5 +95,26 @@ describe('UI', () => {
     ['default theme', UI.defaultTheme, 'light'],
   ] as const)('%s is %j', (_label, actual, expected) => {
     expect(actual).toBe(expected);
+  });
+});
+
+describe('invitation list retries', () => {
+  it('at most 8 automatic attempts, manual retry up to 5, Refresh Page after 3, slow after 5', () => {
+    expect(INVITATION_RETRY).toMatchObject({ maxAttempts: 8, maxManual: 5, refreshAfter: 3, slowAfter: 5, firstLoginWindowMs: 600_000 });
+  });
+
+  it('waits 2000 ms × 1.5^n, or 100 ms × 2^n for a first login, never above 10 s', () => {
+    expect([0, 1, 2, 3, 4, 5].map((n) => invitationRetryDelayMs(n, false))).toEqual([2000, 3000, 4500, 6750, 10_000, 10_000]);
+    expect([0, 1, 2, 3, 6, 7, 20].map((n) => invitationRetryDelayMs(n, true))).toEqual([100, 200, 400, 800, 6400, 10_000, 10_000]);
+  });
+
+  it('a first login is an account created less than 10 minutes ago', () => {
+    const now = Date.parse('2025-06-01T12:00:00Z');
+    expect(isFirstLoginWindow('2025-06-01T11:50:01Z', now)).toBe(true);
+    expect(isFirstLoginWindow('2025-06-01T12:00:00Z', now)).toBe(true);
+    expect(isFirstLoginWindow('2025-06-01T11:50:00Z', now)).toBe(false);
+    expect(isFirstLoginWindow('2025-06-01T12:00:01Z', now)).toBe(false);
+    expect(isFirstLoginWindow(null, now)).toBe(false);
+    expect(isFirstLoginWindow('not a date', now)).toBe(false);
   });
 });

@@ -41,6 +41,45 @@ export const TIMING = {
   tooltipSkipDelayMs: 300,
 } as const;
 
+/**
+ * Loading the invitations list again after a transient failure (no connection, 408, 429,
+ * 5xx). During a new account's first minutes the list retries on its own, quickly, behind
+ * the setup screen; otherwise the person chooses Retry Once or Auto Retry.
+ */
+export const INVITATION_RETRY = {
+  /** Automatic attempts in one series. */
+  maxAttempts: 8,
+  /** Manual Retry on the setup screen is offered this many times. */
+  maxManual: 5,
+  /** Refresh Page appears on the setup screen after this many failed attempts. */
+  refreshAfter: 3,
+  /** "Taking longer than expected" after this many. */
+  slowAfter: 5,
+  baseMs: 2000,
+  factor: 1.5,
+  firstLoginBaseMs: 100,
+  firstLoginFactor: 2,
+  capMs: 10_000,
+  /** How long after an account is created its first sign-in counts as a first login. */
+  firstLoginWindowMs: 10 * 60_000,
+} as const;
+
+/**
+ * The wait before automatic attempt `count + 1` of the invitations list, `count` failures in:
+ * 2000 ms × 1.5^count, or 100 ms × 2^count for a first login; at most 10 s.
+ */
+export function invitationRetryDelayMs(count: number, firstLogin: boolean): number {
+  const r = INVITATION_RETRY;
+  const delay = firstLogin ? r.firstLoginBaseMs * r.firstLoginFactor ** count : r.baseMs * r.factor ** count;
+  return Math.min(r.capMs, Math.round(delay));
+}
+
+/** Whether an account created at `createdAt` is still in its first-login window at `now`. */
+export function isFirstLoginWindow(createdAt: string | null | undefined, now = Date.now()): boolean {
+  const created = createdAt ? Date.parse(createdAt) : Number.NaN;
+  return Number.isFinite(created) && now - created >= 0 && now - created < INVITATION_RETRY.firstLoginWindowMs;
+}
+
 export const SESSION = {
   accessTokenTtlSeconds: 15 * 60,
   refreshTokenTtlSeconds: 30 * 24 * 60 * 60,

@@ -24,6 +24,8 @@ import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import { cn } from '@/lib/utils';
 import { expiresSoon } from '../format';
+import { useInvitationsRetry } from '../use-invitations-retry';
+import { InvitationsErrorScreen, InvitationsSetupScreen } from './InvitationsLoadScreens';
 import { RevokeDialog } from './RevokeDialog';
 
 const t = MESSAGES.teamPages;
@@ -43,13 +45,17 @@ export function InvitationsTable({
   const viewer = useViewer();
   const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
   const admin = !!viewer && !!organization && mayManageInvitationsOf(viewer, organization);
-  const invitations = useQuery(
-    invitationQueries.list({ organization_id: organizationId, status: 'pending', page: 1, page_size: PAGE_SIZE }),
-  );
+  const invitations = useQuery({
+    ...invitationQueries.list({ organization_id: organizationId, status: 'pending', page: 1, page_size: PAGE_SIZE }),
+    // Retried by useInvitationsRetry, which shows each attempt.
+    retry: false,
+  });
+  const load = useInvitationsRetry(invitations);
 
-  if (invitations.isError) {
-    return <QueryError error={invitations.error} title="Failed to list invitations" onRetry={invitations.refetch} />;
-  }
+  if (load.kind === 'setup') return <InvitationsSetupScreen state={load} />;
+  if (load.kind === 'error') return <InvitationsErrorScreen state={load} />;
+  // What is left is a refusal or a broken request: shown as it is, without retries.
+  if (invitations.isError) return <QueryError error={invitations.error} title={MESSAGES.invitations.listFailed} />;
 
   if (!wide && invitations.data) {
     const shown = invitations.data.invitations;
