@@ -17,6 +17,8 @@ export interface HttpLoad {
    * the path, adds to the headers, or replaces the body.
    */
   rotate?: (n: number) => { path?: string; headers?: Record<string, string>; body?: unknown };
+  /** Profile the server during the measured run (not the warm-up) and write the profile here. */
+  profileFile?: string;
 }
 
 /** The row every HTTP suite writes: throughput, latency of 2xx answers, failures. */
@@ -65,9 +67,11 @@ export async function measure(server: BenchServer, load: HttpLoad): Promise<Row>
     options.requests = [{ setupRequest: (request) => ({ ...request, ...next() }) }];
   }
   await autocannon({ ...options, duration: Math.min(2, load.durationSeconds) });
+  if (load.profileFile) await server.profileStart();
   const cpuBefore = await server.cpuMicros();
   const result = await autocannon({ ...options, duration: load.durationSeconds });
   const cpuMicros = (await server.cpuMicros()) - cpuBefore;
+  if (load.profileFile) await server.profileStop(load.profileFile);
   return {
     name: load.name,
     database: server.database,
@@ -80,7 +84,7 @@ export async function measure(server: BenchServer, load: HttpLoad): Promise<Row>
     maxMs: result.latency.max,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    cpuMsPerRequest: round(cpuMicros / 1000 / Math.max(1, result.requests.total), 1),
+    cpuMsPerRequest: round(cpuMicros / 1000 / Math.max(1, result.requests.total), 2),
     // Other work on the machine shows here (the bench itself accounts for about 2).
     loadAverage: round(loadavg()[0]!, 1),
   };

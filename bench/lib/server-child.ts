@@ -1,66 +1,154 @@
 /**
  * The API server under test, in its own process so the load generator does not share
  * its event loop. Reads BENCH_SERVER (JSON), reports { port, database } over IPC when
- * listening, and closes on the message 'stop'.
+ * listening, answers 'cpu' with the CPU time used so far, and closes on 'stop'.
+ * With `processes` above 1 it runs as `main.ts serve` does with CONSOLE_WORKERS: this
+ * process migrates and forks that many node:cluster workers sharing one port, and its CPU
+ * figure is its own plus every worker's (the round-robin hand-off costs the primary CPU).
  */
+import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import { RATE_LIMITS } from '@console/domain';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
-import { createPGlite, fromPGlite, openDatabase } from '../../apps/server/src/db/connection.ts';
+import { createPGlite, fromPGlite, openDatabase, type Database } from '../../apps/server/src/db/connection.ts';
 import { ensureFirstHouseAdmin } from '../../apps/server/src/db/bootstrap.ts';
 import { migrate } from '../../apps/server/src/db/migrate.ts';
+import { freePort } from '../../support/net.ts';
 
 export interface ChildOptions {
   /** A PostgreSQL database to use, or null for an in-memory PGlite. */
   databaseUrl: string | null;
   admin: { email: string; password: string };
+  /** Server processes (PostgreSQL only above 1). */
+  processes: number;
 }
 
-export type ChildMessage = { type: 'ready'; port: number; database: string } | { type: 'cpu'; micros: number };
+export type ChildMessage =
+  | { type: 'ready'; port: number; database: string }
+  | { type: 'cpu'; micros: number }
+  | { type: 'profiling' }
+  | { type: 'profiled'; file: string };
+
+/** Asked of the server process: start V8's CPU profiler, or stop it and write the profile to `file`. */
+export type ProfileRequest = { type: 'profile-start' } | { type: 'profile-stop'; file: string };
+
+/** The profiler of this process, started and stopped around a measured run only (not the start-up). */
+let session: Session | null = null;
+async function profileRequest(request: ProfileRequest): Promise<ChildMessage> {
+  if (request.type === 'profile-start') {
+    session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 500 });
+    await session.post('Profiler.start');
+    return { type: 'profiling' };
+  }
+  const { profile } = await session!.post('Profiler.stop');
+  session!.disconnect();
+  session = null;
+  writeFileSync(request.file, JSON.stringify(profile));
+  return { type: 'profiled', file: request.file };
+}
 
 const HIGH = 1_000_000_000;
 const options = JSON.parse(process.env.BENCH_SERVER ?? 'null') as ChildOptions;
 process.on('disconnect', () => process.exit(1));
 
-const database = options.databaseUrl
-  ? await openDatabase({ databaseUrl: options.databaseUrl, dataDir: tmpdir(), purpose: 'bench' })
-  : fromPGlite(await createPGlite());
-await migrate(database);
-await ensureFirstHouseAdmin(database.db, options.admin);
-const app = await buildApp({
-  config: loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: tmpdir() }),
-  database,
-  jwtSecret: randomBytes(32).toString('hex'),
-  logger: false,
-  serveWeb: false,
-  // The bench signs in thousands of times from one address and e-mail.
-  rateLimits: { ...RATE_LIMITS, signInPerAddress: HIGH, signInPerEmail: HIGH, recoverPerAddress: HIGH, recoverPerEmail: HIGH },
-});
-await app.listen({ port: 0, host: '127.0.0.1' });
-
-const { rows } = await sql<{ version: string }>`select current_setting('server_version') as version`.execute(database.db);
-const version = rows[0]?.version ?? '?';
-const address = app.server.address();
-const message: ChildMessage = {
-  type: 'ready',
-  port: typeof address === 'object' && address ? address.port : 0,
-  database: database.kind === 'pg' ? `PostgreSQL ${version.split(' ')[0]}` : `PGlite in-memory (PostgreSQL ${version})`,
+/** All threads of this process: the event loop and argon2's worker threads. */
+const ownCpu = () => {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
 };
-process.send?.(message);
 
-process.on('message', (received) => {
-  if (received === 'cpu') {
-    // All threads of the process: the event loop and argon2's worker threads.
-    const usage = process.cpuUsage();
-    process.send?.({ type: 'cpu', micros: usage.user + usage.system } satisfies ChildMessage);
-  }
-  if (received !== 'stop') return;
-  void (async () => {
-    await app.close();
+async function open(): Promise<Database> {
+  return options.databaseUrl
+    ? openDatabase({ databaseUrl: options.databaseUrl, dataDir: tmpdir(), purpose: 'bench' })
+    : fromPGlite(await createPGlite());
+}
+
+async function describe(database: Database): Promise<string> {
+  const { rows } = await sql<{ version: string }>`select current_setting('server_version') as version`.execute(database.db);
+  const version = rows[0]?.version ?? '?';
+  return database.kind === 'pg' ? `PostgreSQL ${version.split(' ')[0]}` : `PGlite in-memory (PostgreSQL ${version})`;
+}
+
+async function serve(database: Database, jwtSecret: string, port: number) {
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: tmpdir() }),
+    database,
+    jwtSecret,
+    logger: false,
+    serveWeb: false,
+    // The bench signs in thousands of times from one address and e-mail.
+    rateLimits: { ...RATE_LIMITS, signInPerAddress: HIGH, signInPerEmail: HIGH, recoverPerAddress: HIGH, recoverPerEmail: HIGH },
+  });
+  await app.listen({ port, host: '127.0.0.1' });
+  return app;
+}
+
+if (cluster.isWorker) {
+  // A worker: the primary has migrated; the secret and port come from it.
+  const database = await open();
+  const app = await serve(database, process.env.BENCH_JWT_SECRET!, Number(process.env.BENCH_PORT));
+  process.on('message', (received) => {
+    if (received === 'cpu') process.send?.({ type: 'cpu', micros: ownCpu() } satisfies ChildMessage);
+    if (received === 'stop') void app.close().then(() => database.close()).then(() => process.exit(0));
+  });
+} else {
+  const database = await open();
+  await migrate(database);
+  await ensureFirstHouseAdmin(database.db, options.admin);
+  const jwtSecret = randomBytes(32).toString('hex');
+  const name = await describe(database);
+  let port: number;
+  let stop: () => Promise<void>;
+  let cpu: () => Promise<number>;
+  if (options.processes > 1) {
     await database.close();
-    process.exit(0);
-  })();
-});
+    port = await freePort();
+    const workers: Worker[] = [];
+    const listening = new Promise<void>((resolve, reject) => {
+      let n = 0;
+      cluster.on('listening', () => ++n === options.processes && resolve());
+      cluster.on('exit', (worker, code) => workers.includes(worker) && code !== 0 && reject(new Error(`bench worker exited with code ${code}`)));
+    });
+    for (let n = 0; n < options.processes; n++) {
+      workers.push(cluster.fork({ BENCH_JWT_SECRET: jwtSecret, BENCH_PORT: String(port) }));
+    }
+    await listening;
+    const ask = (worker: Worker) =>
+      new Promise<number>((resolve) => {
+        worker.once('message', (m: ChildMessage) => resolve(m.type === 'cpu' ? m.micros : 0));
+        worker.send('cpu');
+      });
+    cpu = async () => ownCpu() + (await Promise.all(workers.map(ask))).reduce((a, b) => a + b, 0);
+    stop = async () => {
+      await Promise.all(workers.map((w) => new Promise((resolve) => (w.once('exit', resolve), w.send('stop')))));
+    };
+  } else {
+    const app = await serve(database, jwtSecret, 0);
+    const address = app.server.address();
+    port = typeof address === 'object' && address ? address.port : 0;
+    cpu = async () => ownCpu();
+    stop = async () => {
+      await app.close();
+      await database.close();
+    };
+  }
+  process.send?.({ type: 'ready', port, database: name } satisfies ChildMessage);
+  process.on('message', (received: unknown) => {
+    if (typeof received === 'object' && received && 'type' in received) {
+      // One process profiled: the profiler runs where the requests are served.
+      if (options.processes > 1) throw new Error('profiling is for one server process');
+      void profileRequest(received as ProfileRequest).then((answer) => process.send?.(answer));
+      return;
+    }
+    if (received === 'cpu') void cpu().then((micros) => process.send?.({ type: 'cpu', micros } satisfies ChildMessage));
+    if (received === 'stop') void stop().then(() => process.exit(0));
+  });
+}

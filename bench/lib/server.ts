@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { supervise } from '../../support/server-process.ts';
 import { withFreshPostgres } from './databases.ts';
-import type { ChildMessage, ChildOptions } from './server-child.ts';
+import type { ChildMessage, ChildOptions, ProfileRequest } from './server-child.ts';
 import type { DatabaseKind, SuiteContext } from './types.ts';
 
 /** For signal handlers: ends the servers still running, before their databases are dropped. */
@@ -12,18 +12,30 @@ export const BENCH_ADMIN = { email: 'bench@example.test', password: 'bench corre
 
 export interface BenchServer {
   url: string;
+  /** Server processes answering (node:cluster workers above 1). */
+  processes: number;
   /** Which database answered, e.g. "PostgreSQL 15.20". */
   database: string;
   /** The server's PostgreSQL database (bench_<random>), for suites that fill it; null on PGlite. */
   databaseUrl: string | null;
   /** CPU time the server process has used so far (all its threads), in microseconds. */
   cpuMicros(): Promise<number>;
+  /** Starts V8's CPU profiler in the server (one process only). */
+  profileStart(): Promise<void>;
+  /** Stops it and writes the profile (.cpuprofile JSON) to `file`. */
+  profileStop(file: string): Promise<void>;
 }
 
 const CHILD = fileURLToPath(new URL('./server-child.ts', import.meta.url));
 
-async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer) => Promise<T>): Promise<T> {
-  const options: ChildOptions = { databaseUrl, admin: BENCH_ADMIN };
+export interface ServerOptions {
+  /** Server processes (PostgreSQL only above 1); 1 when left out. */
+  processes?: number;
+}
+
+async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer) => Promise<T>, serverOptions: ServerOptions): Promise<T> {
+  const processes = serverOptions.processes ?? 1;
+  const options: ChildOptions = { databaseUrl, admin: BENCH_ADMIN, processes };
   const child = fork(CHILD, [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, BENCH_SERVER: JSON.stringify(options) },
@@ -39,6 +51,7 @@ async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer
     if (ready.type !== 'ready') throw new Error(`bench server said ${ready.type} first`);
     return await fn({
       url: `http://127.0.0.1:${ready.port}`,
+      processes,
       database: ready.database,
       databaseUrl,
       async cpuMicros() {
@@ -48,6 +61,16 @@ async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer
         if (message.type !== 'cpu') throw new Error(`bench server answered ${message.type} to cpu`);
         return message.micros;
       },
+      async profileStart() {
+        const answer = next();
+        child.send({ type: 'profile-start' } satisfies ProfileRequest);
+        if ((await answer).type !== 'profiling') throw new Error('bench server did not start profiling');
+      },
+      async profileStop(file) {
+        const answer = next();
+        child.send({ type: 'profile-stop', file } satisfies ProfileRequest);
+        if ((await answer).type !== 'profiled') throw new Error('bench server did not write its profile');
+      },
     });
   } finally {
     await stop({ ask: () => (child.connected ? child.send('stop') : child.kill('SIGTERM')) });
@@ -55,8 +78,18 @@ async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer
 }
 
 /** Starts the API on a fresh database of the given kind, runs `fn`, and tears everything down. */
-export function withServer<T>(kind: DatabaseKind, context: SuiteContext, fn: (server: BenchServer) => Promise<T>): Promise<T> {
-  if (kind === 'pglite') return runServer(null, fn);
+export function withServer<T>(
+  kind: DatabaseKind,
+  context: SuiteContext,
+  fn: (server: BenchServer) => Promise<T>,
+  options: ServerOptions = {},
+): Promise<T> {
+  if (kind === 'pglite') return runServer(null, fn, options);
   if (!context.databaseUrl) throw new Error('PostgreSQL asked for without DATABASE_URL');
-  return withFreshPostgres(context.databaseUrl, (url) => runServer(url, fn));
+  return withFreshPostgres(context.databaseUrl, (url) => runServer(url, fn, options));
+}
+
+/** Starts the API on an existing PostgreSQL database (another run's data), runs `fn`, and stops it. */
+export function withServerOn<T>(databaseUrl: string, fn: (server: BenchServer) => Promise<T>, options: ServerOptions = {}): Promise<T> {
+  return runServer(databaseUrl, fn, options);
 }
