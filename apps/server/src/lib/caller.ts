@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import type { OrgStatus, OrgType } from '@console/domain';
 import type { DB } from '../db/schema.ts';
@@ -35,41 +35,55 @@ export function bearerToken(request: FastifyRequest): string | null {
   return scheme?.toLowerCase() === 'bearer' && token ? token : null;
 }
 
+/** The caller's user, organization, frozen ancestor and session, in one query. */
+function callerQuery(db: Kysely<DB>, userId: string, sessionId: string) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+    .innerJoin('refresh_sessions as s', (join) => join.onRef('s.user_id', '=', 'u.id').on('s.id', '=', sessionId))
+    .select([
+      'u.id',
+      'u.email',
+      'u.role',
+      'u.status',
+      'u.deleted_at',
+      's.revoked_at',
+      'o.id as org_id',
+      'o.name as org_name',
+      'o.org_type',
+      'o.status as org_status',
+      'o.path',
+      'o.deleted_at as org_deleted_at',
+      // The ancestors are read through the materialized path: primary-key lookups, three at most.
+      sql<OrgStatus | null>`(select a.status from organizations a
+        where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
+        order by length(a.path) desc limit 1)`.as('ancestor_status'),
+    ])
+    .where('u.id', '=', userId);
+}
+type CallerRow = Awaited<ReturnType<ReturnType<typeof callerQuery>['executeTakeFirstOrThrow']>>;
+
+/** Stand-ins bound while compiling, replaced by the real values on each request. */
+const USER_SLOT = '\u0000user';
+const SESSION_SLOT = '\u0000session';
+
 /**
  * Verifies the bearer token and loads the caller. A deactivated user, or a session that
  * was signed out or revoked, is refused at once whatever the token's expiry says.
  */
 export function createAuthenticator(db: Kysely<DB>, tokens: TokenService) {
+  // Every authenticated request runs this query: it is built and compiled to SQL once, and
+  // each request only binds its user and session (Kysely would otherwise rebuild the tree).
+  const compiled: CompiledQuery<CallerRow> = callerQuery(db, USER_SLOT, SESSION_SLOT).compile();
+  const bind = (userId: string, sessionId: string): CompiledQuery<CallerRow> => ({
+    ...compiled,
+    parameters: compiled.parameters.map((p) => (p === USER_SLOT ? userId : p === SESSION_SLOT ? sessionId : p)),
+  });
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const token = bearerToken(request);
     if (!token) throw new UnauthorizedError();
     const { userId, sessionId } = await tokens.verify(token);
-    const row = await db
-      .selectFrom('users as u')
-      .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-      .innerJoin('refresh_sessions as s', (join) =>
-        join.onRef('s.user_id', '=', 'u.id').on('s.id', '=', sessionId),
-      )
-      .select([
-        'u.id',
-        'u.email',
-        'u.role',
-        'u.status',
-        'u.deleted_at',
-        's.revoked_at',
-        'o.id as org_id',
-        'o.name as org_name',
-        'o.org_type',
-        'o.status as org_status',
-        'o.path',
-        'o.deleted_at as org_deleted_at',
-        // The ancestors are read through the materialized path: primary-key lookups, three at most.
-        sql<OrgStatus | null>`(select a.status from organizations a
-          where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
-          order by length(a.path) desc limit 1)`.as('ancestor_status'),
-      ])
-      .where('u.id', '=', userId)
-      .executeTakeFirst();
+    const row = (await db.executeQuery(bind(userId, sessionId))).rows[0];
     if (!row) throw new UnauthorizedError('Session ended', 'session_revoked');
     // Deactivation also ends the sessions; the person is told why they were signed out.
     if (row.status !== 'active' || row.deleted_at || row.org_deleted_at) {
