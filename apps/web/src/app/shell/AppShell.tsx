@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { cn } from '@/lib/utils';
 import { MobileNav } from './MobileNav';
+import { OrganizationBreadcrumbs } from './OrganizationBreadcrumbs';
 import { pageTitleOf } from './page-title';
 import { ProfileMenu } from './ProfileMenu';
 import { Sidebar } from './Sidebar';
@@ -56,6 +57,7 @@ export default function AppShell() {
         </header>
         <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 md:px-6">
           <FrozenBanner />
+          <OrganizationBreadcrumbs />
           <Suspense fallback={<PageLoading />}>
             <Outlet />
           </Suspense>

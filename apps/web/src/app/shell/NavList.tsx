@@ -5,12 +5,13 @@ import { navItemsFor } from './nav-items';
 
 export function NavList({ onNavigate }: { onNavigate?: () => void }) {
   const { pathname } = useLocation();
-  const items = navItemsFor(useViewer());
+  const viewer = useViewer();
+  const items = navItemsFor(viewer);
   return (
     <nav aria-label="Main">
       <ul className="grid gap-1">
         {items.map(({ to, label, icon: Icon, isActive }) => {
-          const active = isActive(pathname);
+          const active = isActive(pathname, viewer);
           return (
             <li key={to}>
               <Link

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '@console/domain';
-import { NAV_ITEMS, navItemsFor } from './nav-items';
+import { navItemsFor } from './nav-items';
 
+const OWN = '00000000-0000-4000-8000-00000000000a';
+
+/** The destinations of the items current at a path, for a house admin of OWN (shown every item). */
 function activeItems(pathname: string): string[] {
-  return NAV_ITEMS.filter((item) => item.isActive(pathname)).map((item) => item.to);
+  const viewer = actor('house_admin', 'house');
+  return navItemsFor(viewer)
+    .filter((item) => item.isActive(pathname, viewer))
+    .map((item) => item.to);
 }
 
 describe('navigation active rules', () => {
@@ -12,6 +18,10 @@ describe('navigation active rules', () => {
     ['/dashboard/extra', []],
     ['/orgs', ['/orgs']],
     ['/orgs/123/billing', ['/orgs']],
+    [`/orgs/${OWN}`, [`/organizations/${OWN}`]],
+    [`/orgs/${OWN}/billing`, [`/organizations/${OWN}`]],
+    [`/orgs/${OWN}0`, ['/orgs']],
+    ['/orgsx', []],
     ['/team', ['/team']],
     ['/users/42', ['/team']],
     ['/users', []],
@@ -20,16 +30,19 @@ describe('navigation active rules', () => {
     ['/credit-ledger', ['/credit-ledger']],
     ['/settings', ['/settings']],
     ['/settings/profile', []],
-    ['/organizations', []],
+    ['/organizations', ['/orgs']],
+    ['/organizations/123/edit', ['/orgs']],
+    [`/organizations/${OWN}`, [`/organizations/${OWN}`]],
     ['/agent-catalog', ['/agent-catalog']],
     ['/activity', ['/activity']],
   ])('%s activates %j', (pathname, expected) => {
     expect(activeItems(pathname)).toEqual(expected);
   });
 
-  it('lists the six destinations in order: dashboard, organizations, team, resources, credit ledger, settings', () => {
+  it('lists the seven destinations in order: dashboard, my organization, organizations, team, resources, credit ledger, settings', () => {
     expect(navItemsFor(actor('tenant_manager', 'tenant')).map((item) => item.label)).toEqual([
       'Dashboard',
+      'My Organization',
       'Organizations',
       'Team',
       'Resources',
@@ -40,7 +53,7 @@ describe('navigation active rules', () => {
 
   it('adds Activity, after the Credit Ledger, for admins only', () => {
     const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
-    expect(labels(actor('tenant_admin', 'tenant'))).toEqual(['Dashboard', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Activity', 'Settings']);
+    expect(labels(actor('tenant_admin', 'tenant'))).toEqual(['Dashboard', 'My Organization', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Activity', 'Settings']);
     for (const [role, type] of [['house_manager', 'house'], ['agency_support', 'agency'], ['tenant_user', 'tenant']] as const) {
       expect(labels(actor(role, type))).not.toContain('Activity');
     }
@@ -50,14 +63,14 @@ describe('navigation active rules', () => {
   it('shows Organizations and Team only to those who may list them: the user level sees neither', () => {
     const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
     for (const [role, type] of [['tenant_user', 'tenant'], ['house_user', 'house'], ['agency_user', 'agency']] as const) {
-      expect(labels(actor(role, type))).toEqual(['Dashboard', 'Resources', 'Credit Ledger', 'Settings']);
+      expect(labels(actor(role, type))).toEqual(['Dashboard', 'My Organization', 'Resources', 'Credit Ledger', 'Settings']);
     }
-    expect(labels(actor('agency_support', 'agency'))).toEqual(['Dashboard', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Settings']);
+    expect(labels(actor('agency_support', 'agency'))).toEqual(['Dashboard', 'My Organization', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Settings']);
   });
 
   it('adds the Agent Catalog, before Settings, for house admins only', () => {
     const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
-    expect(labels(actor('house_admin', 'house'))).toEqual(['Dashboard', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Activity', 'Agent Catalog', 'Settings']);
+    expect(labels(actor('house_admin', 'house'))).toEqual(['Dashboard', 'My Organization', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Activity', 'Agent Catalog', 'Settings']);
     for (const [role, type] of [['house_manager', 'house'], ['house_support', 'house'], ['super_agency_admin', 'super_agency'], ['tenant_admin', 'tenant']] as const) {
       expect(labels(actor(role, type))).not.toContain('Agent Catalog');
     }
@@ -65,6 +78,15 @@ describe('navigation active rules', () => {
   });
 });
 
+describe('My Organization', () => {
+  it("leads to the viewer's own organization: under /organizations for the house roles, /orgs for the others", () => {
+    const to = (viewer: Actor) => navItemsFor(viewer).find((item) => item.label === 'My Organization')?.to;
+    expect(to(actor('house_user', 'house'))).toBe(`/organizations/${OWN}`);
+    expect(to(actor('tenant_user', 'tenant'))).toBe(`/orgs/${OWN}`);
+    expect(navItemsFor(null).map((item) => item.label)).not.toContain('My Organization');
+  });
+});
+
 function actor(role: string, type: Actor['organization']['org_type']): Actor {
-  return { userId: 'u', role, organization: { id: 'o', org_type: type } };
+  return { userId: 'u', role, organization: { id: OWN, org_type: type } };
 }

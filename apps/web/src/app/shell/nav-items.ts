@@ -4,6 +4,7 @@ import {
   Boxes,
   Building2,
   History,
+  House,
   LayoutDashboard,
   ReceiptText,
   Settings,
@@ -17,21 +18,48 @@ export interface NavItem {
   label: string;
   icon: LucideIcon;
   /** Whether this item is the current one for a path (some cover the pages below them). */
-  isActive(pathname: string): boolean;
+  isActive(pathname: string, viewer: Actor | null): boolean;
   /** Whether the signed-in person is shown this item (every item when left out). */
   visible?(viewer: Actor | null): boolean;
 }
 
+/** An item as declared: its destination may depend on who is signed in. */
+interface NavEntry extends Omit<NavItem, 'to'> {
+  to: string | ((viewer: Actor) => string);
+}
+
 const exact = (path: string) => (pathname: string) => pathname === path;
 const { nav } = MESSAGES.shell;
+const isOrganizationArea = (pathname: string) =>
+  [PATHS.orgs, PATHS.organizations].some((base) => pathname === base || pathname.startsWith(`${base}/`));
 
-export const NAV_ITEMS: readonly NavItem[] = [
+/** The viewer's own organization's page, under the organization area their role uses. */
+export function ownOrganizationPath(viewer: Actor): string {
+  return `${viewer.organization.org_type === 'house' ? PATHS.organizations : PATHS.orgs}/${viewer.organization.id}`;
+}
+
+/** Whether a path is the viewer's own organization's page or one of its pages (billing, resources…). */
+function isOwnOrganizationPath(pathname: string, viewer: Actor | null): boolean {
+  if (!viewer || !isOrganizationArea(pathname)) return false;
+  return pathname.split('/')[2] === viewer.organization.id;
+}
+
+export const NAV_ITEMS: readonly NavEntry[] = [
   { to: PATHS.dashboard, label: nav.dashboard, icon: LayoutDashboard, isActive: exact(PATHS.dashboard) },
+  {
+    // Everyone reads their own organization, whatever else they may list.
+    to: ownOrganizationPath,
+    label: nav.myOrganization,
+    icon: House,
+    isActive: isOwnOrganizationPath,
+    visible: (viewer) => !!viewer,
+  },
   {
     to: PATHS.orgs,
     label: nav.organizations,
     icon: Building2,
-    isActive: (pathname) => pathname.startsWith(PATHS.orgs),
+    // Both organization areas (/orgs and the house roles' /organizations), but for the viewer's own pages.
+    isActive: (pathname, viewer) => isOrganizationArea(pathname) && !isOwnOrganizationPath(pathname, viewer),
     visible: (viewer) => !!viewer && mayListOrganizations(viewer),
   },
   {
@@ -65,7 +93,11 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: PATHS.settings, label: nav.settings, icon: Settings, isActive: exact(PATHS.settings) },
 ];
 
-/** The items the signed-in person is shown. */
+/** The items the signed-in person is shown, with their destinations. */
 export function navItemsFor(viewer: Actor | null): NavItem[] {
-  return NAV_ITEMS.filter((item) => !item.visible || item.visible(viewer));
+  return NAV_ITEMS.filter((item) => !item.visible || item.visible(viewer)).flatMap((item): NavItem[] => {
+    const { to } = item;
+    if (typeof to === 'string') return [{ ...item, to }];
+    return viewer ? [{ ...item, to: to(viewer) }] : [];
+  });
 }

@@ -29,5 +29,5 @@ export function pageTitleOf(pathname: string): string | null {
     return third === 'edit' ? titles.editUser : titles.user;
   }
   if (pathname === PATHS.debug) return titles.debug;
-  return NAV_ITEMS.find((item) => item.isActive(pathname))?.label ?? null;
+  return NAV_ITEMS.find((item) => item.isActive(pathname, null))?.label ?? null;
 }
