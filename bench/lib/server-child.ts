@@ -7,11 +7,14 @@
  * figure is its own plus every worker's (the round-robin hand-off costs the primary CPU).
  */
 import cluster, { type Worker } from 'node:cluster';
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
+import Fastify from 'fastify';
+import { createSecretKey } from 'node:crypto';
+import { jwtVerify } from 'jose';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { RATE_LIMITS } from '@console/domain';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
@@ -26,20 +29,59 @@ export interface ChildOptions {
   admin: { email: string; password: string };
   /** Server processes (PostgreSQL only above 1). */
   processes: number;
+  /** The JWT secret, shared by every server of a bench run so one token works on each. */
+  jwtSecret: string;
+  /**
+   * Instead of the API, the bare server: Fastify, a pg pool and jose, nothing else. GET
+   * /bare/<route> verifies the bearer token as the API does, then runs that route's
+   * statements (captured from the API) one after the other and answers the last one's rows.
+   */
+  bare?: { statements: Record<string, Statement[]> };
+}
+
+/** One statement the API sent to PostgreSQL, as the driver got it. */
+export interface Statement {
+  text: string;
+  values: unknown[];
 }
 
 export type ChildMessage =
   | { type: 'ready'; port: number; database: string }
   | { type: 'cpu'; micros: number }
   | { type: 'profiling' }
-  | { type: 'profiled'; file: string };
+  | { type: 'profiled'; file: string }
+  | { type: 'captured'; statements: Statement[] };
 
 /** Asked of the server process: start V8's CPU profiler, or stop it and write the profile to `file`. */
-export type ProfileRequest = { type: 'profile-start' } | { type: 'profile-stop'; file: string };
+export type ProfileRequest =
+  | { type: 'profile-start' }
+  | { type: 'profile-stop'; file: string }
+  | { type: 'capture-start' }
+  | { type: 'capture-stop' };
+
+/**
+ * The statements the API sends between capture-start and capture-stop: pg's Client.query
+ * (what Kysely's driver calls) is wrapped to record each one.
+ */
+let captured: Statement[] | null = null;
+const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  if (captured && typeof args[0] === 'string') captured.push({ text: args[0], values: (args[1] as unknown[] | undefined) ?? [] });
+  return query.apply(this, args);
+} as typeof pg.Client.prototype.query;
 
 /** The profiler of this process, started and stopped around a measured run only (not the start-up). */
 let session: Session | null = null;
 async function profileRequest(request: ProfileRequest): Promise<ChildMessage> {
+  if (request.type === 'capture-start') {
+    captured = [];
+    return { type: 'profiling' };
+  }
+  if (request.type === 'capture-stop') {
+    const statements = captured ?? [];
+    captured = null;
+    return { type: 'captured', statements };
+  }
   if (request.type === 'profile-start') {
     session = new Session();
     session.connect();
@@ -77,6 +119,29 @@ async function describe(database: Database): Promise<string> {
   return database.kind === 'pg' ? `PostgreSQL ${version.split(' ')[0]}` : `PGlite in-memory (PostgreSQL ${version})`;
 }
 
+/** The bare server: the same token check and statements as the API, without the API around them. */
+async function serveBare(databaseUrl: string, bare: NonNullable<ChildOptions['bare']>, jwtSecret: string, port: number) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  const key = createSecretKey(Buffer.from(jwtSecret, 'utf8'));
+  const app = Fastify({ logger: false });
+  app.get<{ Params: { route: string } }>('/bare/:route', async (request, reply) => {
+    const statements = bare.statements[request.params.route];
+    if (!statements) return reply.code(404).send({ error: 'no such route' });
+    const token = request.headers.authorization?.split(' ')[1];
+    try {
+      await jwtVerify(token ?? '', key, { algorithms: ['HS256'], issuer: 'org-console', audience: 'authenticated', requiredClaims: ['exp'] });
+    } catch {
+      return reply.code(401).send({ error: 'invalid token' });
+    }
+    let rows: unknown[] = [];
+    for (const statement of statements) rows = (await pool.query(statement.text, statement.values)).rows;
+    return rows;
+  });
+  app.addHook('onClose', () => pool.end());
+  await app.listen({ port, host: '127.0.0.1' });
+  return app;
+}
+
 async function serve(database: Database, jwtSecret: string, port: number) {
   const app = await buildApp({
     config: loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: tmpdir() }),
@@ -93,17 +158,20 @@ async function serve(database: Database, jwtSecret: string, port: number) {
 
 if (cluster.isWorker) {
   // A worker: the primary has migrated; the secret and port come from it.
-  const database = await open();
-  const app = await serve(database, process.env.BENCH_JWT_SECRET!, Number(process.env.BENCH_PORT));
+  const port = Number(process.env.BENCH_PORT);
+  const database = options.bare ? null : await open();
+  const app = options.bare
+    ? await serveBare(options.databaseUrl!, options.bare, options.jwtSecret, port)
+    : await serve(database!, options.jwtSecret, port);
   process.on('message', (received) => {
     if (received === 'cpu') process.send?.({ type: 'cpu', micros: ownCpu() } satisfies ChildMessage);
-    if (received === 'stop') void app.close().then(() => database.close()).then(() => process.exit(0));
+    if (received === 'stop') void app.close().then(() => database?.close()).then(() => process.exit(0));
   });
 } else {
   const database = await open();
   await migrate(database);
   await ensureFirstHouseAdmin(database.db, options.admin);
-  const jwtSecret = randomBytes(32).toString('hex');
+  const jwtSecret = options.jwtSecret;
   const name = await describe(database);
   let port: number;
   let stop: () => Promise<void>;
@@ -118,7 +186,7 @@ if (cluster.isWorker) {
       cluster.on('exit', (worker, code) => workers.includes(worker) && code !== 0 && reject(new Error(`bench worker exited with code ${code}`)));
     });
     for (let n = 0; n < options.processes; n++) {
-      workers.push(cluster.fork({ BENCH_JWT_SECRET: jwtSecret, BENCH_PORT: String(port) }));
+      workers.push(cluster.fork({ BENCH_PORT: String(port) }));
     }
     await listening;
     const ask = (worker: Worker) =>
@@ -130,6 +198,13 @@ if (cluster.isWorker) {
     stop = async () => {
       await Promise.all(workers.map((w) => new Promise((resolve) => (w.once('exit', resolve), w.send('stop')))));
     };
+  } else if (options.bare) {
+    await database.close();
+    const app = await serveBare(options.databaseUrl!, options.bare, jwtSecret, 0);
+    const address = app.server.address();
+    port = typeof address === 'object' && address ? address.port : 0;
+    cpu = async () => ownCpu();
+    stop = () => app.close();
   } else {
     const app = await serve(database, jwtSecret, 0);
     const address = app.server.address();

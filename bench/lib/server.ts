@@ -1,14 +1,17 @@
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { supervise } from '../../support/server-process.ts';
 import { withFreshPostgres } from './databases.ts';
-import type { ChildMessage, ChildOptions, ProfileRequest } from './server-child.ts';
+import type { ChildMessage, ChildOptions, ProfileRequest, Statement } from './server-child.ts';
 import type { DatabaseKind, SuiteContext } from './types.ts';
 
 /** For signal handlers: ends the servers still running, before their databases are dropped. */
 export { killChildren as killServers } from '../../support/server-process.ts';
 
 export const BENCH_ADMIN = { email: 'bench@example.test', password: 'bench correct horse battery' };
+/** One JWT secret for every server of the run: a token signed by one is good on the next (and on the bare server). */
+const JWT_SECRET = randomBytes(32).toString('hex');
 
 export interface BenchServer {
   url: string;
@@ -24,6 +27,10 @@ export interface BenchServer {
   profileStart(): Promise<void>;
   /** Stops it and writes the profile (.cpuprofile JSON) to `file`. */
   profileStop(file: string): Promise<void>;
+  /** Records every statement the API sends to PostgreSQL from now (one process only). */
+  captureStart(): Promise<void>;
+  /** Stops recording and returns what was sent. */
+  captureStop(): Promise<Statement[]>;
 }
 
 const CHILD = fileURLToPath(new URL('./server-child.ts', import.meta.url));
@@ -31,11 +38,13 @@ const CHILD = fileURLToPath(new URL('./server-child.ts', import.meta.url));
 export interface ServerOptions {
   /** Server processes (PostgreSQL only above 1); 1 when left out. */
   processes?: number;
+  /** The bare server with these statements per route, instead of the API. */
+  bare?: { statements: Record<string, Statement[]> };
 }
 
 async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer) => Promise<T>, serverOptions: ServerOptions): Promise<T> {
   const processes = serverOptions.processes ?? 1;
-  const options: ChildOptions = { databaseUrl, admin: BENCH_ADMIN, processes };
+  const options: ChildOptions = { databaseUrl, admin: BENCH_ADMIN, processes, jwtSecret: JWT_SECRET, bare: serverOptions.bare };
   const child = fork(CHILD, [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, BENCH_SERVER: JSON.stringify(options) },
@@ -65,6 +74,18 @@ async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer
         const answer = next();
         child.send({ type: 'profile-start' } satisfies ProfileRequest);
         if ((await answer).type !== 'profiling') throw new Error('bench server did not start profiling');
+      },
+      async captureStart() {
+        const answer = next();
+        child.send({ type: 'capture-start' } satisfies ProfileRequest);
+        await answer;
+      },
+      async captureStop() {
+        const answer = next();
+        child.send({ type: 'capture-stop' } satisfies ProfileRequest);
+        const message = await answer;
+        if (message.type !== 'captured') throw new Error(`bench server answered ${message.type} to capture-stop`);
+        return message.statements;
       },
       async profileStop(file) {
         const answer = next();
