@@ -45,7 +45,7 @@ export function RoleVerificationCard({ token }: { token: string | null }) {
               <dd data-testid="database-role">{me.data.role}</dd>
             </dl>
             {verified ? (
-              <Badge className="bg-emerald-600 text-white">
+              <Badge className="bg-emerald-700 text-white">
                 <CheckCircle2 aria-hidden />
                 {d.verified}
               </Badge>
