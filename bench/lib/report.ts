@@ -143,9 +143,15 @@ database each figure comes from.
   "Seq Scan" means no index; **rows** is what the top node returned; **execution** is
   PostgreSQL's execution time; **buffers hit / read** are 8 KiB pages found in / read into
   shared buffers. The full plan texts are in the suite's results file.
-- **÷ pgbench tps** (allocations): the API's allocations per second divided by the
-  transactions per second of PostgreSQL's own \`pgbench\` TPC-B run in the same run on the same
-  server: how close the API comes to what the database can commit on this machine.
+- **Ceilings, measured side by side**: each API figure that has one is divided by a ceiling
+  measured in the same run on the same database: for authenticated reads (\`users-me\`) a
+  bare Fastify + pg + jose server running the very statements the API sent (**÷ bare
+  req/s**, and **CPU × bare** for CPU per request); for allocations the same transfer as a
+  plain SQL script under \`pgbench\` (**÷ SQL script**). Ratios hold up on a busy machine far
+  better than the raw figures, since both sides share whatever else runs.
+- **processes**: how many server processes answered (node:cluster sharing one port, as
+  \`CONSOLE_WORKERS\` runs them); server CPU/req then counts every process, the primary's
+  hand-off of connections included.
 - **÷ yardstick** (usage): for batches, the API's events per second divided by those of a
   plain SQL script doing the same writes, run by \`pgbench\` in the same run on the same
   database; for single events, requests per second divided by pgbench TPC-B's tps.
