@@ -14,6 +14,12 @@ interface QueryErrorProps {
   onRetry?: () => unknown;
 }
 
+/** Whether loading again may help: not after an answer in the 4xx range (refused, missing, invalid), which asking again does not change. */
+export function mayRetryLoad(error: Error): boolean {
+  const status = error instanceof ApiError ? error.status : null;
+  return !(status !== null && status >= 400 && status < 500);
+}
+
 /** A failed load: 403 is Access Denied with the server's reason; anything else the page's title and the reason. */
 export function QueryError({ error, title, notFound, onRetry }: QueryErrorProps) {
   const status = error instanceof ApiError ? error.status : null;
@@ -27,7 +33,7 @@ export function QueryError({ error, title, notFound, onRetry }: QueryErrorProps)
   }
   const denied = status === 403;
   // A refusal stays a refusal: asking again is offered only for other failures.
-  const retry = onRetry && !(status !== null && status >= 400 && status < 500);
+  const retry = onRetry && mayRetryLoad(error);
   const showMessage = denied || typeof title === 'string';
   return (
     <Alert variant="destructive">

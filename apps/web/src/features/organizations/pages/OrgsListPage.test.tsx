@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, goBack, json, makeSession, mockApi, renderApp, setViewportWidth } from '@/test/helpers';
+import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
 import { makeList, makeOrganization, makeTree, orgId, OWN_ORG_ID } from '@/test/organization-data';
 
 const superAgencyAdmin = () => makeSession({ role: 'super_agency_admin', orgType: 'super_agency', orgName: 'Own Organization' });
@@ -186,6 +186,23 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     } finally {
       setViewportWidth(1280);
     }
+  });
+
+  it('offers Retry when the list fails to load, and Retry asks again', async () => {
+    let fail = true;
+    const api = mockApi((call) =>
+      call.path === '/api/organizations'
+        ? fail
+          ? apiError(503, 'unavailable', 'Service unavailable')
+          : json(200, makeList([makeOrganization({ name: 'Back Again Agency' })]))
+        : undefined,
+    );
+    renderApp('/orgs', { session: superAgencyAdmin(), queryClient: queryClientWithoutRetries() });
+    expect(await screen.findByText(MESSAGES.organizations.failedToLoad)).toBeInTheDocument();
+    fail = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('link', { name: 'Back Again Agency' })).toBeInTheDocument();
+    expect(api.queriesOf('GET /api/organizations')).toHaveLength(2);
   });
 
   it('shows Access Denied when the server refuses (403) and does not retry', async () => {

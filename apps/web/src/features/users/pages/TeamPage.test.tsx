@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime } from '@/lib/dates';
-import { goBack, json, makeSession, mockApi, renderApp, setViewportWidth } from '@/test/helpers';
+import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
 import { makeInvitation, makeUser, page } from '@/test/user-data';
 
 const t = MESSAGES.teamPages;
@@ -72,6 +72,29 @@ describe('invitations table', { timeout: 20_000 }, () => {
     renderApp('/team', { session: makeSession() });
     await openInvitationsTab();
     expect(await screen.findAllByTestId('invitation-skeleton')).toHaveLength(5);
+  });
+
+  it('offers Retry on a count that failed to load, which asks again; a refused count offers none', async () => {
+    let inactiveFails = true;
+    const api = mockApi({
+      'GET /api/users': ({ url }) => {
+        const status = url.searchParams.get('status');
+        if (url.searchParams.get('page_size') !== '1') return page('users', [makeUser()]);
+        if (status === 'inactive' && inactiveFails) return apiError(503, 'unavailable', 'Service unavailable');
+        if (status === 'active') return apiError(403, 'forbidden', MESSAGES.generic.forbidden);
+        return page('users', [makeUser()], { pageSize: 1, total: status === 'inactive' ? 3 : 12 });
+      },
+      'GET /api/invitations': () => page('invitations', [], { pageSize: 1 }),
+    });
+    renderApp('/team', { session: makeSession({ role: 'tenant_admin' }), queryClient: queryClientWithoutRetries() });
+    const retry = await screen.findByRole('button', { name: `Retry ${t.statInactive}` });
+    expect(screen.queryByRole('button', { name: `Retry ${t.statActive}` })).not.toBeInTheDocument();
+    const asked = () => api.queriesOf('GET /api/users').filter((query) => query.page_size === '1' && query.status === 'inactive').length;
+    expect(asked()).toBe(1);
+    inactiveFails = false;
+    await userEvent.setup().click(retry);
+    expect(await screen.findByLabelText(`${t.statInactive}: 3`)).toBeInTheDocument();
+    expect(asked()).toBe(2);
   });
 
   it('keeps the tab in the address, so Back returns to the members', async () => {

@@ -1,10 +1,11 @@
 import { mayInviteTo, MESSAGES, type UserStatus } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { UserPlus } from 'lucide-react';
+import { RotateCw, UserPlus } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { mayRetryLoad } from '@/components/query-error';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { invitationQueries } from '@/api/invitations';
 import { userQueries } from '@/api/users';
@@ -17,13 +18,20 @@ import { useTargetOrganization } from '../use-target-organization';
 
 const t = MESSAGES.teamPages;
 
-/** A count from the list's pagination total: one row is fetched. */
-function useUserCount(status?: UserStatus) {
-  const query = useQuery(userQueries.list({ page: 1, page_size: 1, status }));
-  return { value: query.data?.pagination.total, pending: query.isPending, failed: query.isError };
+interface Stat {
+  value?: number;
+  pending: boolean;
+  error: Error | null;
+  refetch(): unknown;
 }
 
-function StatCard({ title, stat }: { title: string; stat: { value?: number; pending: boolean; failed: boolean } }) {
+/** A count from the list's pagination total: one row is fetched. */
+function useUserCount(status?: UserStatus): Stat {
+  const query = useQuery(userQueries.list({ page: 1, page_size: 1, status }));
+  return { value: query.data?.pagination.total, pending: query.isPending, error: query.error, refetch: query.refetch };
+}
+
+function StatCard({ title, stat }: { title: string; stat: Stat }) {
   return (
     <Card className="gap-2">
       <CardHeader>
@@ -33,7 +41,16 @@ function StatCard({ title, stat }: { title: string; stat: { value?: number; pend
         {stat.pending ? (
           <Skeleton className="h-8 w-16" />
         ) : stat.value === undefined ? (
-          <p className="text-sm text-muted-foreground">{t.statUnavailable}</p>
+          <div className="flex flex-wrap items-center gap-2">
+            <p className="text-sm text-muted-foreground">{t.statUnavailable}</p>
+            {/* A count that failed to load can be asked again, unless the server refused it. */}
+            {!!stat.error && mayRetryLoad(stat.error) && (
+              <Button variant="outline" size="sm" aria-label={`Retry ${title}`} onClick={() => void stat.refetch()}>
+                <RotateCw aria-hidden />
+                Retry
+              </Button>
+            )}
+          </div>
         ) : (
           <p className="text-2xl font-bold" aria-label={`${title}: ${stat.value}`}>
             {stat.value}
@@ -55,10 +72,11 @@ export default function TeamPage() {
   const active = useUserCount('active');
   const inactive = useUserCount('inactive');
   const invitations = useQuery(invitationQueries.list({ status: 'pending', page: 1, page_size: 1 }));
-  const pending = {
+  const pending: Stat = {
     value: invitations.data?.pagination.total,
     pending: invitations.isPending,
-    failed: invitations.isError,
+    error: invitations.error,
+    refetch: invitations.refetch,
   };
 
   return (

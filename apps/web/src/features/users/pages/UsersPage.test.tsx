@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, goBack, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp } from '@/test/helpers';
 import { CHILD_ORG, makeInvitation, makeUser, OWN_ORG, page, SELF_ID } from '@/test/user-data';
 
 const t = MESSAGES.teamPages;
@@ -127,6 +127,20 @@ describe('users page', { timeout: 20_000 }, () => {
     renderApp('/users', { session: makeSession() });
     expect(await screen.findByText(MESSAGES.users.emptyState)).toBeInTheDocument();
     expect(screen.getByText('Showing 0 to 0 of 0 users')).toBeInTheDocument();
+  });
+
+  it('offers Retry when the list fails to load, and Retry asks again', async () => {
+    let fail = true;
+    const api = mockApi({
+      'GET /api/users': () => (fail ? apiError(500, 'internal', 'Something went wrong') : page('users', [makeUser({ email: 'back@example.test' })])),
+    });
+    renderApp('/users', { session: makeSession({ role: 'tenant_admin' }), queryClient: queryClientWithoutRetries() });
+    expect(await screen.findByText(MESSAGES.users.loadFailed)).toBeInTheDocument();
+    expect(api.callsTo('GET /api/users')).toHaveLength(1);
+    fail = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('back@example.test')).toBeInTheDocument();
+    expect(api.callsTo('GET /api/users')).toHaveLength(2);
   });
 
   it('shows Access Denied without retrying on 403', async () => {
