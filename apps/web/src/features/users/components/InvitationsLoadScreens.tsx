@@ -22,7 +22,7 @@ function RefreshPageButton() {
 export function InvitationsSetupScreen({ state }: { state: Extract<InvitationsLoadState, { kind: 'setup' }> }) {
   const { attempts, manualLeft, manualRetry } = state;
   return (
-    <section aria-labelledby="invitations-setup-title" className="space-y-4 rounded-md border p-6" role="status">
+    <section aria-labelledby="invitations-setup-title" className="space-y-4 rounded-md border p-6">
       <div className="flex items-center gap-2">
         <Loader2 className="size-4 animate-spin text-muted-foreground" aria-hidden />
         <h3 id="invitations-setup-title" className="font-medium">
@@ -31,13 +31,16 @@ export function InvitationsSetupScreen({ state }: { state: Extract<InvitationsLo
       </div>
       <p className="text-sm text-muted-foreground">{m.setupBody}</p>
       <Progress value={(attempts / MAX) * 100} aria-label={m.attempt(attempts, MAX)} />
-      <p className="text-sm">{m.attempt(attempts, MAX)}</p>
-      {attempts >= INVITATION_RETRY.slowAfter && (
-        <p className="flex items-center gap-2 text-sm font-medium text-amber-700 dark:text-amber-400">
-          <Timer className="size-4" aria-hidden />
-          {m.slow}
-        </p>
-      )}
+      {/* Announced as it changes; the buttons around it are not. */}
+      <div role="status" className="space-y-1 text-sm">
+        <p>{m.attempt(attempts, MAX)}</p>
+        {attempts >= INVITATION_RETRY.slowAfter && (
+          <p className="flex items-center gap-2 font-medium text-amber-700 dark:text-amber-400">
+            <Timer className="size-4" aria-hidden />
+            {m.slow}
+          </p>
+        )}
+      </div>
       <div className="flex flex-wrap gap-2">
         <Button size="sm" onClick={manualRetry} disabled={manualLeft <= 0} aria-describedby={manualLeft <= 0 ? 'invitations-manual-used' : undefined}>
           <RotateCw aria-hidden />

@@ -43,7 +43,7 @@ describe('invitations list: first-login setup screen', { timeout: 30_000 }, () =
   it('retries on its own behind the setup screen, counts attempts, offers Refresh Page after 3 and says it is slow after 5', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const list = teamWithInvitations(unavailable, { newAccount: true });
-    const setup = await screen.findByRole('status', { name: m.setupTitle });
+    const setup = await screen.findByRole('region', { name: m.setupTitle });
     expect(within(setup).getByText(m.attempt(1, MAX))).toBeInTheDocument();
     expect(within(setup).getByRole('progressbar')).toBeInTheDocument();
     expect(within(setup).getByRole('button', { name: m.manualRetry })).toBeEnabled();
@@ -86,7 +86,7 @@ describe('invitations list: first-login setup screen', { timeout: 30_000 }, () =
     const list = teamWithInvitations((attempt) => (attempt < 3 ? unavailable() : page('invitations', [makeInvitation({ email: 'late@example.test' })], { pageSize: 50 })), {
       newAccount: true,
     });
-    await screen.findByRole('status', { name: m.setupTitle });
+    await screen.findByRole('region', { name: m.setupTitle });
     await advance(100);
     await advance(200);
     expect(await screen.findByText('late@example.test')).toBeInTheDocument();
@@ -109,7 +109,7 @@ describe('invitations list: first-login setup screen', { timeout: 30_000 }, () =
       }
       throw new Error(`not reached while the clock stood still: ${list.listCalls()} calls; ${document.body.textContent?.slice(0, 600)}`);
     };
-    const setup = await step(() => screen.queryByRole('status', { name: m.setupTitle }));
+    const setup = await step(() => screen.queryByRole('region', { name: m.setupTitle }));
     for (let n = 1; n <= INVITATION_RETRY.maxManual; n++) {
       fireEvent.click(within(setup).getByRole('button', { name: m.manualRetry }));
       // The same screen stays while the attempt runs (no loading rows in between).
