@@ -415,7 +415,7 @@ describe('CONSOLE_WORKERS=2', () => {
       processes: 2,
       cpuTicksPerProcessFor200Reads: used,
       readsOkWhileOneRestarts: duringRestart,
-      replacedWithin: replaced.includes(survivor) && !replaced.includes(killed),
+      killedOneReplaced: replaced.includes(survivor) && !replaced.includes(killed),
       readsOkAfterReplacement: afterRestart,
       slowAllocationAtSigterm: slowAnswer.status,
       exitCode: exit.code,
