@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp } from '@/test/helpers';
+import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
 import { CHILD_ORG, makeInvitation, makeUser, OWN_ORG, page, SELF_ID } from '@/test/user-data';
 
 const t = MESSAGES.teamPages;
@@ -110,6 +110,19 @@ describe('users page', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Showing 11 to 20 of 25 users')).toBeInTheDocument();
     expect(screen.getByLabelText('Status')).toHaveValue('_all');
     expect(screen.getByLabelText('Search')).toHaveValue('');
+  });
+
+  it('sorts the cards of a narrow screen with a Sort select, kept in the address', async () => {
+    setViewportWidth(390);
+    const api = mockApi({ 'GET /api/users': () => page('users', [makeUser({ email: 'card@example.test' })]) });
+    renderApp('/users?sort=first_name&order=desc', { session: makeSession({ role: 'tenant_admin', orgType: 'tenant' }) });
+    expect(await screen.findByRole('list', { name: t.usersTitle })).toHaveTextContent('card@example.test');
+    expect(api.queriesOf('GET /api/users')[0]).toMatchObject({ sort_by: 'first_name', sort_order: 'desc' });
+    const select = screen.getByLabelText('Sort');
+    expect(select).toHaveValue('first_name:desc');
+    await userEvent.setup().selectOptions(select, 'created_at:asc');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/users\?order=asc$/));
+    await waitFor(() => expect(api.queriesOf('GET /api/users').at(-1)).toMatchObject({ sort_by: 'created_at', sort_order: 'asc' }));
   });
 
   it('shows the last page for a page past it, in place', async () => {
