@@ -1,5 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
+import { RotateCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { mayRetryLoad } from '@/components/query-error';
+import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { organizationQueries } from '@/api/organizations';
@@ -49,6 +52,13 @@ export function OrgPicker({ id, value, onChange, label }: OrgPickerProps) {
           </option>
         ))}
       </NativeSelect>
+      {/* Without the list only the own organization can be picked: say so, and offer to load it again. */}
+      {list.isError && mayRetryLoad(list.error) && (
+        <Button variant="outline" size="sm" className="self-start sm:self-center" onClick={() => void list.refetch()}>
+          <RotateCw aria-hidden />
+          Retry loading organizations
+        </Button>
+      )}
     </div>
   );
 }
