@@ -50,6 +50,21 @@ export async function createPGlite(options: { dataDir?: string; loadDataDir?: Bl
   return PGlite.create({ ...options, parsers: PGLITE_PARSERS });
 }
 
+/** SQL text → statement name, for the statements registered with preparedStatement(). */
+const PREPARED = new Map<string, string>();
+
+/**
+ * Marks a statement that nearly every request runs (the caller's lookup): on PostgreSQL it is
+ * then sent as a named prepared statement, so each connection parses and plans it once and
+ * every later run sends only its values, not the text. The text must be exactly what Kysely
+ * compiles. No effect on PGlite.
+ */
+export function preparedStatement(text: string): void {
+  if (!PREPARED.has(text)) PREPARED.set(text, `console_${PREPARED.size + 1}`);
+}
+
+type QueryFn = (...args: unknown[]) => unknown;
+
 export function fromPgPool(pool: pg.Pool): Database {
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on next use.
@@ -60,6 +75,11 @@ export function fromPgPool(pool: pg.Pool): Database {
     // would crash the process. The query under way already fails with the error, and the
     // pool discards the broken client when it is released.
     client.on('error', () => {});
+    const query = client.query.bind(client) as QueryFn;
+    client.query = ((...args: unknown[]) => {
+      const name = typeof args[0] === 'string' && args.length === 2 ? PREPARED.get(args[0]) : undefined;
+      return name ? query({ name, text: args[0], values: args[1] }) : query(...args);
+    }) as typeof client.query;
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {

@@ -1,6 +1,7 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import type { OrgStatus, OrgType } from '@console/domain';
+import { preparedStatement } from '../db/connection.ts';
 import type { DB } from '../db/schema.ts';
 import type { TokenService } from './tokens.ts';
 import { UnauthorizedError } from './errors.ts';
@@ -72,9 +73,11 @@ const SESSION_SLOT = '\u0000session';
  * was signed out or revoked, is refused at once whatever the token's expiry says.
  */
 export function createAuthenticator(db: Kysely<DB>, tokens: TokenService) {
-  // Every authenticated request runs this query: it is built and compiled to SQL once, and
-  // each request only binds its user and session (Kysely would otherwise rebuild the tree).
+  // Every authenticated request runs this query: it is built and compiled to SQL once, each
+  // request only binds its user and session (Kysely would otherwise rebuild the tree), and on
+  // PostgreSQL it is a prepared statement of each connection.
   const compiled: CompiledQuery<CallerRow> = callerQuery(db, USER_SLOT, SESSION_SLOT).compile();
+  preparedStatement(compiled.sql);
   const bind = (userId: string, sessionId: string): CompiledQuery<CallerRow> => ({
     ...compiled,
     parameters: compiled.parameters.map((p) => (p === USER_SLOT ? userId : p === SESSION_SLOT ? sessionId : p)),
