@@ -22,8 +22,8 @@ export const usersMe: Suite = {
     'request makes (user, organization, frozen ancestor, session), then the route\'s own queries. On PostgreSQL, beside ' +
     'each, on the same database in the same run, the ceiling: a **bare server** (Fastify, a `pg` pool of 20 and `jose`, no ' +
     'plugins, hooks, schemas or query builder) that verifies the same token with jose on every request and runs the very ' +
-    'statements the API sent for that route (recorded from the API\'s driver, with their values), answering the last one\'s ' +
-    'rows as JSON. Both run with 1 process and with 2 (node:cluster, one port, as `CONSOLE_WORKERS=2`). **÷ bare req/s** is ' +
+    'statements the API sent for that route (recorded from the API\'s driver, with their values; as named prepared statements, ' +
+    'parsed once per connection), answering the last one\'s rows as JSON. Both run with 1 process and with 2 (node:cluster, one port, as `CONSOLE_WORKERS=2`). **÷ bare req/s** is ' +
     'the API\'s requests per second over the bare server\'s with as many processes (the aim is at least 0.9); ' +
     '**CPU × bare** is the API\'s server CPU per request over the bare server\'s (every process counted). PGlite has no ' +
     'such ceiling: its row is the API alone.',
