@@ -67,7 +67,13 @@ export type ProfileRequest =
 let captured: Statement[] | null = null;
 const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  if (captured && typeof args[0] === 'string') captured.push({ text: args[0], values: (args[1] as unknown[] | undefined) ?? [] });
+  // Kysely sends (text, values); the server's prepared statements go as { name, text, values }.
+  const [first, second] = args;
+  if (captured && typeof first === 'string') captured.push({ text: first, values: (second as unknown[] | undefined) ?? [] });
+  else if (captured && first && typeof first === 'object' && 'text' in first) {
+    const config = first as { text: string; values?: unknown[] };
+    captured.push({ text: config.text, values: config.values ?? [] });
+  }
   return query.apply(this, args);
 } as typeof pg.Client.prototype.query;
 
