@@ -1,10 +1,35 @@
-import type { ComponentProps } from 'react';
+import { useEffect, useRef, useState, type ComponentProps, type RefObject } from 'react';
 import { cn } from '@/lib/utils';
 
-/** A table that scrolls sideways inside its own box on narrow screens. */
+/** Whether the box's content is wider than the box, following resizes. */
+function useScrollsSideways(box: RefObject<HTMLElement | null>): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const element = box.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth);
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    measure();
+    return () => observer.disconnect();
+  }, [box]);
+  return scrolls;
+}
+
+/**
+ * A table that scrolls sideways inside its own box on narrow screens. While it does, the box
+ * takes the focus, so that it scrolls with the arrow keys too.
+ */
 export function Table({ className, ...props }: ComponentProps<'table'>) {
+  const box = useRef<HTMLDivElement>(null);
+  const scrolls = useScrollsSideways(box);
   return (
-    <div className="relative w-full overflow-x-auto">
+    <div
+      ref={box}
+      tabIndex={scrolls ? 0 : undefined}
+      className="relative w-full overflow-x-auto rounded-sm focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+    >
       <table className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   );
