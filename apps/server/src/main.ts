@@ -128,8 +128,9 @@ async function servePrimary(config: Config, logger: Logger) {
     const served = listening.delete(worker);
     live.delete(worker);
     if (closing) {
-      // One still starting has nothing to finish: ended by the signal itself, it did no harm.
-      if (code === 0 || (!served && signal === 'SIGTERM')) logger.info({ worker: worker.process.pid }, 'a server process stopped');
+      // One still starting has nothing to finish: ended by the signal itself (Ctrl-C reaches
+      // every process of the group), it did no harm.
+      if (code === 0 || (!served && (signal === 'SIGTERM' || signal === 'SIGINT'))) logger.info({ worker: worker.process.pid }, 'a server process stopped');
       else {
         logger.warn({ worker: worker.process.pid, code, signal }, 'a server process stopped with a failure');
         failed = true;
