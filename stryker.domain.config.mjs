@@ -10,7 +10,13 @@ export default {
   plugins: ['@stryker-mutator/vitest-runner'],
   vitest: { configFile: 'mutation/vitest.domain.config.ts' },
   mutate: ['packages/domain/src/**/*.ts', '!packages/domain/src/**/*.test.ts'],
+  // The sandbox copies the checkout: only what these tests read (build output and data come and go).
+  ignorePatterns: ['apps', 'e2e', 'bench', 'reliability', 'docs', 'data', '**/dist', '.tmp', 'coverage'],
   coverageAnalysis: 'perTest',
+  // A static mutant (in a declaration run once at import: the endpoint table, the schemas)
+  // needs every test run afresh: 1,200 full runs, hours on two busy cores. They are measured
+  // by hand with --ignoreStatic false; the rules in functions are measured on every run.
+  ignoreStatic: true,
   // The machines running this have two cores shared with other work.
   concurrency: 2,
   tempDirName: '.stryker-tmp/domain',
@@ -19,5 +25,6 @@ export default {
   htmlReporter: { fileName: 'reports/mutation/domain.html' },
   jsonReporter: { fileName: 'reports/mutation/domain.json' },
   clearTextReporter: { allowColor: false, logTests: false, reportMutants: true },
-  thresholds: { high: 90, low: 80, break: null },
+  // Measured 94.7 % on 2026-11-26 (static mutants left out); a drop below the break fails CI.
+  thresholds: { high: 90, low: 80, break: 92 },
 };

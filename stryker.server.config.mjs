@@ -26,6 +26,8 @@ export default {
     'apps/server/src/lib/caller.ts',
     'apps/server/src/lib/authorize.ts',
   ],
+  // The sandbox copies the checkout: only what these tests read (build output and data come and go).
+  ignorePatterns: ['apps/web', 'e2e', 'bench', 'reliability', 'docs', 'data', '**/dist', '.tmp', 'coverage'],
   coverageAnalysis: 'perTest',
   // Two cores shared with other work; each runner also holds an embedded database per test file.
   concurrency: 2,

@@ -107,11 +107,18 @@ const LEDGER: [Omit<LedgerFacts, 'actor' | 'counterparty'>, string, string][] = 
   ],
   [{ entry_type: 'consumption', amount: '-12.50', metadata: { agent: 'scribe', units: '3.0000' } }, 'scribe used 3 units, charged 12.50 credits, imported by Ana Ruiz', 'scribe used 3 units, charged 12.50 credits'],
   [{ entry_type: 'consumption', amount: '-12.50', metadata: {} }, 'Usage, charged 12.50 credits, imported by Ana Ruiz', 'Usage, charged 12.50 credits'],
+  [
+    { entry_type: 'consumption', amount: '-12.50', metadata: {}, agent: { name: 'Scribe', unit: 'token' } },
+    'Scribe used credits, charged 12.50 credits, imported by Ana Ruiz',
+    'Scribe used credits, charged 12.50 credits',
+  ],
   [{ entry_type: 'refund', amount: '3.00', metadata: { refund_of: 'evt-1', usage: { calls: 2 }, reason: 'duplicate' } }, 'Ana Ruiz refunded 3.00 credits for evt-1 (calls 2): duplicate', 'Someone refunded 3.00 credits for evt-1 (calls 2): duplicate'],
   [{ entry_type: 'refund', amount: '3.00', metadata: { notes: 'by notes' } }, 'Ana Ruiz refunded 3.00 credits: by notes', 'Someone refunded 3.00 credits: by notes'],
   [{ entry_type: 'adjustment_increase', amount: '5.00', metadata: { reason: 'goodwill', notes: 'not this' } }, 'Ana Ruiz added 5.00 credits: goodwill', 'Someone added 5.00 credits: goodwill'],
   [{ entry_type: 'adjustment_increase', amount: '5.00', metadata: { notes: 'from notes' } }, 'Ana Ruiz added 5.00 credits: from notes', 'Someone added 5.00 credits: from notes'],
+  [{ entry_type: 'adjustment_increase', amount: '5.00', metadata: {} }, 'Ana Ruiz added 5.00 credits', 'Someone added 5.00 credits'],
   [{ entry_type: 'adjustment_decrease', amount: '-5.00', metadata: {} }, 'Ana Ruiz removed 5.00 credits', 'Someone removed 5.00 credits'],
+  [{ entry_type: 'adjustment_decrease', amount: '-5.00', metadata: { reason: 'error' } }, 'Ana Ruiz removed 5.00 credits: error', 'Someone removed 5.00 credits: error'],
   [{ entry_type: 'odd_kind', amount: '-5.00', metadata: {} }, 'odd kind of 5.00 credits', 'odd kind of 5.00 credits'],
 ];
 

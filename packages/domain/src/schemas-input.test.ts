@@ -5,6 +5,7 @@ import { API } from './endpoints.ts';
 import { MESSAGES } from './messages.ts';
 import { lowBalanceThresholdSchema, priceInputSchema, unitsInputSchema, updateAgentTypeSchema, usageBatchSchema } from './schemas/agents.ts';
 import { amountInputSchema, amountStringSchema } from './schemas/amounts.ts';
+import { isSingleLineText } from './schemas/common.ts';
 import { dateOrDateTime, usageImportSchema } from './schemas/credits.ts';
 
 /** What a schema makes of a value, or the messages it refuses it with. */
@@ -58,13 +59,14 @@ describe('prices and units: four places', () => {
     expect(read(priceInputSchema, ' 0012.3456 ')).toEqual({ value: '12.3456' });
     expect(read(unitsInputSchema, '0.0001')).toEqual({ value: '0.0001' });
     expect(read(unitsInputSchema, 3)).toEqual({ value: '3.0000' });
+    expect(read(unitsInputSchema, '10')).toEqual({ value: '10.0000' });
   });
 
   it('refuses units of 0, five places, negatives, exponents and non-numbers', () => {
     for (const bad of ['0', 0, '0.0000', '1.23456', '-1', '1e2', 'x1', '1x', Number.NaN, null]) {
       const result = read(unitsInputSchema, bad);
       expect(result, String(bad)).toHaveProperty('refused');
-      expect((result as { refused: string[] }).refused).toHaveLength(1);
+      expect((result as { refused: string[] }).refused).toEqual(['Units must be a number above 0 with at most 4 decimal places.']);
     }
     for (const bad of ['1.23456', '-1', 'abc']) expect(read(priceInputSchema, bad), bad).toHaveProperty('refused');
   });
@@ -76,10 +78,18 @@ describe('prices and units: four places', () => {
   });
 });
 
+describe('single-line text', () => {
+  it('refuses the C0 and C1 controls at both ends of their ranges, and the line and paragraph separators', () => {
+    for (const code of [0x00, 0x09, 0x1f, 0x7f, 0x9f, 0x2028, 0x2029]) expect(isSingleLineText(`a${String.fromCharCode(code)}b`), code.toString(16)).toBe(false);
+    for (const code of [0x20, 0x7e, 0xa0, 0xe9]) expect(isSingleLineText(`a${String.fromCharCode(code)}b`), code.toString(16)).toBe(true);
+  });
+});
+
 describe('low-balance threshold', () => {
   it('takes 0 or more with two places', () => {
     expect(read(lowBalanceThresholdSchema, { low_balance_threshold: 0 })).toEqual({ value: { low_balance_threshold: '0.00' } });
     expect(read(lowBalanceThresholdSchema, { low_balance_threshold: ' 0100.5 ' })).toEqual({ value: { low_balance_threshold: '100.50' } });
+    expect(read(lowBalanceThresholdSchema, { low_balance_threshold: '100.25' })).toEqual({ value: { low_balance_threshold: '100.25' } });
   });
 
   it('refuses negatives, three places and non-numbers with one message each', () => {
