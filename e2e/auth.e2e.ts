@@ -1,5 +1,6 @@
 import { MESSAGES, type UserProfile } from '@console/domain';
 import { describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.ts';
 import { ADMIN, signInWithForm, useJourney } from './harness.ts';
 
 const journey = useJourney();
@@ -12,6 +13,7 @@ describe('signing in and out', () => {
 
     await page.goto(journey.server.url('/dashboard'));
     await page.waitForURL('**/login');
+    await expectAccessible(page, 'login page');
     await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -44,6 +46,7 @@ describe('signing in and out', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toContain(MESSAGES.loginErrors.auth.message);
     expect(new URL(page.url()).pathname).toBe('/login');
+    await expectAccessible(page, 'login page with Login Failed');
   });
 
   it('signs out from the profile menu with a toast and lands on /login', async () => {

@@ -29,13 +29,29 @@ export interface AxeViolation {
   nodes: { target: string; summary: string }[];
 }
 
-/** The serious and critical violations axe finds on the page as it is now. */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+/** The serious and critical violations axe finds on the page as it is now (or in the part `include` selects). */
+export async function axeViolations(page: Page, options: { include?: string } = {}): Promise<AxeViolation[]> {
+  // Colours are measured once whatever fades or slides in has arrived (spinners and
+  // skeletons pulse for ever and are not waited for).
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+      undefined,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined);
   const injected = await page.evaluate(() => 'axe' in window);
   if (!injected) await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(
-    (options) => (window as unknown as { axe: { run(context: Document, options: unknown): Promise<AxeResults> } }).axe.run(document, options),
-    RUN_OPTIONS,
+    ([include, runOptions]) =>
+      (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<AxeResults> } }).axe.run(
+        include ? { include: [include] } : document,
+        runOptions,
+      ),
+    [options.include ?? null, RUN_OPTIONS] as const,
   );
   return results.violations
     .filter((violation) => violation.impact && FAILING.includes(violation.impact))

@@ -194,10 +194,11 @@ export function useJourney(options: { browser?: boolean; demo?: boolean } = {}):
       return browser;
     },
   };
+  // Seeding the demo (30 days of usage) comes before the server starts.
   beforeAll(async () => {
     server = await startServer({ demo: options.demo });
     if (options.browser) await journey.openBrowser();
-  });
+  }, options.demo ? 240_000 : undefined);
   afterAll(async () => {
     await closeBrowsers();
     await server?.stop();

@@ -1,5 +1,6 @@
 import { MESSAGES } from '@console/domain';
 import { beforeAll, expect, it } from 'vitest';
+import { expectAccessible } from './axe.ts';
 import { ADMIN, createChild, inviteAndRegister, mailedLink, signInWithForm, useJourney } from './harness.ts';
 
 /** An agency admin invites a user, who registers from the link; a revoked link says why. */
@@ -50,6 +51,7 @@ it('an agency admin invites a user who registers from the link; a revoked link s
   await signInWithForm(admin, server, 'agency.admin@example.test', PASSWORD);
   await admin.goto(server.url('/users/create'));
   await admin.getByText(`Adding user to ${agencyName}`).waitFor();
+  await expectAccessible(admin, 'invite form');
   await admin.getByLabel('Email', { exact: true }).fill('new.member@example.test');
   await admin.getByLabel('First name', { exact: true }).fill('Nora');
   await admin.getByLabel('Last name', { exact: true }).fill('Member');
@@ -66,6 +68,7 @@ it('an agency admin invites a user who registers from the link; a revoked link s
   const email = invitee.getByLabel('Email', { exact: true });
   await email.waitFor();
   expect(await email.inputValue()).toBe('new.member@example.test');
+  await expectAccessible(invitee, 'invitation registration at 375 px');
   await invitee.getByLabel('Password', { exact: true }).fill('member password 1');
   await invitee.getByLabel('Confirm password', { exact: true }).fill('member password 1');
   await invitee.getByRole('button', { name: 'Create Account & Accept' }).click();
@@ -94,6 +97,7 @@ it('an agency admin invites a user who registers from the link; a revoked link s
   await admin.getByRole('menuitem', { name: MESSAGES.teamPages.revoke }).click();
   const dialog = admin.getByRole('alertdialog');
   await dialog.getByText(MESSAGES.invitations.revokeConfirm('second@example.test')).waitFor();
+  await expectAccessible(admin, 'revoke invitation dialog');
   await dialog.getByRole('button', { name: 'Revoke' }).click();
   await admin.getByText(MESSAGES.invitations.revokedToast).first().waitFor();
   await admin.getByText(MESSAGES.invitations.empty).waitFor();
@@ -103,5 +107,6 @@ it('an agency admin invites a user who registers from the link; a revoked link s
   await invitee.getByText(MESSAGES.invitations.revoked).waitFor();
   await invitee.getByText(MESSAGES.teamPages.technicalDetails).click();
   await invitee.getByText('invitation_revoked').waitFor();
+  await expectAccessible(invitee, 'revoked invitation link');
   await invitee.getByRole('link', { name: MESSAGES.teamPages.goToLogin }).waitFor();
 });

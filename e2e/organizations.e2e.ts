@@ -1,6 +1,7 @@
 import { MESSAGES, type Invitation } from '@console/domain';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
+import { expectAccessible } from './axe.ts';
 import { ADMIN, signInWithForm, useJourney } from './harness.ts';
 
 /**
@@ -43,6 +44,8 @@ async function createThroughForm(page: Page, base: string, name: string, descrip
   await page.goto(journey.server.url(base));
   await page.getByRole('link', { name: 'New Organization' }).click();
   await page.waitForURL(`**${base}/create`);
+  await page.getByLabel('Name', { exact: true }).waitFor();
+  await expectAccessible(page, `${base}/create`);
   await page.getByLabel('Name', { exact: true }).fill(name);
   await page.getByLabel('Description (optional)').fill(description);
   await page.getByRole('button', { name: 'Create', exact: true }).click();
@@ -86,6 +89,8 @@ it('creates a super agency, an agency and a tenant level by level, renames one, 
   // By its address: the team card on the same page has Edit links of its own.
   await page.locator(`a[href="/orgs/${tenantId}/edit"]`).click();
   await page.waitForURL(`**/orgs/${tenantId}/edit`);
+  await page.getByLabel('Name', { exact: true }).waitFor();
+  await expectAccessible(page, 'edit organization');
   await page.getByLabel('Name', { exact: true }).fill('Harbor Tenant East');
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await page.waitForURL(new RegExp(`/orgs/${tenantId}$`));
@@ -103,6 +108,7 @@ it('creates a super agency, an agency and a tenant level by level, renames one, 
   await page.getByText(MESSAGES.organizations.permissionDenied).waitFor();
   await page.getByText(MESSAGES.organizations.cannotCreateChildren('tenant')).waitFor();
   expect(await page.getByRole('button', { name: 'Create', exact: true }).count()).toBe(0);
+  await expectAccessible(page, 'create form refused to a tenant admin');
   await page.goto(server.url('/orgs'));
   await page.getByText('No child organizations yet.').waitFor();
   expect(await page.getByRole('link', { name: 'New Organization' }).count()).toBe(0);

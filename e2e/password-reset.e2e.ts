@@ -1,5 +1,6 @@
 import { MESSAGES } from '@console/domain';
 import { expect, it } from 'vitest';
+import { expectAccessible } from './axe.ts';
 import { ADMIN, signInWithForm, useJourney } from './harness.ts';
 
 interface Outbox {
@@ -21,6 +22,7 @@ it('resets the password through the e-mailed link and signs in with the new one'
   // has an Email field too: wait for the reset form itself.
   const send = page.getByRole('button', { name: MESSAGES.authPages.sendResetLink });
   await send.waitFor();
+  await expectAccessible(page, 'reset password page');
   await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
   await send.click();
   await page.getByRole('alert').filter({ hasText: MESSAGES.auth.resetSent }).waitFor();
@@ -37,6 +39,8 @@ it('resets the password through the e-mailed link and signs in with the new one'
     .toMatch(/\/update-password#access_token=.+&type=recovery$/);
 
   await page.goto(link!);
+  await page.getByLabel(MESSAGES.authPages.newPassword, { exact: true }).waitFor();
+  await expectAccessible(page, 'update password page');
   await page.getByLabel(MESSAGES.authPages.newPassword, { exact: true }).fill(newPassword);
   await page.getByLabel(MESSAGES.authPages.confirmPassword, { exact: true }).fill(newPassword);
   await page.getByRole('button', { name: 'Update password' }).click();
@@ -63,6 +67,7 @@ it('shows the Invalid Link card for a link without type=recovery', async () => {
   const page = await journey.freshPage();
   await page.goto(journey.server.url('/update-password#access_token=whatever'));
   await page.getByRole('heading', { name: MESSAGES.authPages.invalidLinkTitle }).waitFor();
+  await expectAccessible(page, 'invalid reset link');
   await page.getByRole('link', { name: MESSAGES.authPages.requestNewResetLink }).click();
   await page.waitForURL('**/reset-password');
 });
