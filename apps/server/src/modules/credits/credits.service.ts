@@ -18,6 +18,7 @@ import {
   type UsageImportResult,
   type UsageRefundInput,
 } from '@console/domain';
+import { preparedStatement } from '../../db/connection.ts';
 import type { CreditLedgerEntriesTable, DB, Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { requirePermission } from '../../lib/authorize.ts';
@@ -126,7 +127,30 @@ function upperBound(to: string): string {
   return next.toISOString();
 }
 
+interface AllocationCall {
+  user: string;
+  org: string;
+  reach: string;
+  sourceOk: boolean;
+  to: string;
+  amount: string;
+  notes: string | null;
+  key: string | null;
+  requestHash: string;
+  ip: string | null;
+  requestId: string | null;
+}
+
+/** The allocation's one statement (migration 0017); its text never changes, only the values. */
+const allocation = (a: AllocationCall) => sql<{ result: AllocationResult }>`
+  select credits_allocate(${a.user}::uuid, ${a.org}::uuid, ${a.reach}::text, ${a.sourceOk}::boolean, ${a.to}::uuid,
+    ${a.amount}::text, ${a.notes}::text, ${a.key}::text, ${a.requestHash}::text, ${IDEMPOTENCY_WINDOW},
+    ${a.ip}::text, ${a.requestId}::text) as result`;
+
 export function createCreditsService({ db, organizations, usage }: { db: Kysely<DB>; organizations: OrganizationsService; usage: UsageService }) {
+  // Every allocation sends the same text: on PostgreSQL each connection parses it once.
+  preparedStatement(allocation({ user: '', org: '', reach: '', sourceOk: false, to: '', amount: '', notes: null, key: null, requestHash: '', ip: null, requestId: null }).compile(db).sql);
+
   /**
    * Applies movements in one transaction: locks every balance row touched, in id order
    * (so two movements never wait on each other in a cycle), then in one statement checks
@@ -382,11 +406,19 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
       const request = { from_org_id: input.from_org_id, to_org_id: input.to_org_id, amount: input.amount, notes: input.notes ?? null };
       const requestHash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
       try {
-        const { rows } = await sql<{ result: AllocationResult }>`
-          select credits_allocate(${caller.userId}::uuid, ${caller.organization.id}::uuid, ${caller.organization.path}::text,
-            ${mayAllocateFrom(caller, { id: input.from_org_id })}::boolean, ${input.to_org_id}::uuid, ${input.amount}::text,
-            ${request.notes}::text, ${idempotencyKey}::text, ${requestHash}::text, ${IDEMPOTENCY_WINDOW},
-            ${info.ip}::text, ${info.requestId}::text) as result`.execute(db);
+        const { rows } = await allocation({
+          user: caller.userId,
+          org: caller.organization.id,
+          reach: caller.organization.path,
+          sourceOk: mayAllocateFrom(caller, { id: input.from_org_id }),
+          to: input.to_org_id,
+          amount: input.amount,
+          notes: request.notes,
+          key: idempotencyKey,
+          requestHash,
+          ip: info.ip,
+          requestId: info.requestId,
+        }).execute(db);
         return rows[0]!.result;
       } catch (error) {
         const reason = refusalOf(error);

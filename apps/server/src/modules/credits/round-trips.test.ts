@@ -7,14 +7,22 @@ import { reconcile } from './reconcile.ts';
 
 const w = useWorld();
 
-/** The text of every statement either driver sent to the database while `fn` ran: one round trip each. */
+/**
+ * The text of every statement either driver sent to the database while `fn` ran: one round
+ * trip each. On pg, every query (named prepared or not) is submitted once to the connection.
+ */
 async function statements(fn: () => Promise<unknown>): Promise<string[]> {
-  const spies = [vi.spyOn(pg.Client.prototype, 'query'), vi.spyOn(PGlite.prototype, 'query')];
+  const submitted = vi.spyOn(pg.Query.prototype, 'submit');
+  const embedded = vi.spyOn(PGlite.prototype, 'query');
   try {
     await fn();
-    return spies.flatMap((spy) => spy.mock.calls.map(([text]) => (typeof text === 'string' ? text : String((text as { text?: unknown }).text))));
+    return [
+      ...submitted.mock.contexts.map((query) => String((query as { text?: unknown }).text)),
+      ...embedded.mock.calls.map(([text]) => String(text)),
+    ];
   } finally {
-    for (const spy of spies) spy.mockRestore();
+    submitted.mockRestore();
+    embedded.mockRestore();
   }
 }
 

@@ -10,6 +10,7 @@ import {
   type heartbeatResultSchema,
 } from '@console/domain';
 import type { z } from 'zod';
+import { preparedStatement } from '../../db/connection.ts';
 import type { DB } from '../../db/schema.ts';
 import type { VerifiedKey } from '../../lib/api-key.ts';
 import { writeAudit } from '../../lib/audit.ts';
@@ -66,7 +67,53 @@ function messageOf(event: UsageEvent, reason: UsageRejection, detail: string | n
   }
 }
 
+interface BatchCall {
+  payload: string;
+  reach: string;
+  keyId: string | null;
+  userId: string | null;
+  auditUser: string | null;
+  auditOrg: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  details: string;
+  summaryBefore: string;
+  summaryAfter: string;
+  ip: string | null;
+  requestId: string | null;
+}
+
+/**
+ * A batch's one statement: `usage_record` (migration 0011) and, when the batch accepted
+ * something, its audit row, counted from the outcomes. Its text never changes, only the values.
+ */
+const batch = (b: BatchCall) => sql<OutcomeRow>`
+  with outcome as materialized (
+    select * from usage_record(${b.payload}::jsonb, ${b.reach}::text, ${b.keyId}::uuid, ${b.userId}::uuid,
+      ${`${USAGE_WINDOW.futureSeconds} seconds`}::interval, ${`${USAGE_WINDOW.pastDays} days`}::interval)
+  ),
+  audit as (
+    insert into audit_log (actor_user_id, organization_id, action, target_type, target_id, details, ip, request_id)
+    select ${b.auditUser}::uuid, ${b.auditOrg}::uuid, ${b.action}::text, ${b.targetType}::text, ${b.targetId}::text,
+      ${b.details}::jsonb || jsonb_build_object(
+        'events', count(*),
+        'accepted', count(*) filter (where r_outcome = 'accepted'),
+        'duplicates', count(*) filter (where r_outcome = 'duplicate'),
+        'rejected', count(*) filter (where r_outcome = 'rejected'),
+        'credits_charged', coalesce(sum(r_charged::numeric) filter (where r_outcome = 'accepted'), 0)::numeric(16, 2)::text,
+        'summary', ${b.summaryBefore}::text || count(*) filter (where r_outcome = 'accepted') || ${b.summaryAfter}::text),
+      ${b.ip}::text, ${b.requestId}::text
+    from outcome
+    having count(*) filter (where r_outcome = 'accepted') > 0
+  )
+  select * from outcome order by r_ord`;
+
 export function createUsageService({ db }: { db: Kysely<DB> }) {
+  // Every batch sends the same text: on PostgreSQL each connection parses it once.
+  const blank = { payload: '', reach: '', keyId: null, userId: null, auditUser: null, auditOrg: '', action: '', targetType: '', targetId: '', details: '', summaryBefore: '', summaryAfter: '', ip: null, requestId: null };
+  preparedStatement(batch(blank).compile(db).sql);
+
   return {
     /**
      * Records a batch of usage events and answers each one's outcome in the batch's order:
@@ -97,29 +144,22 @@ export function createUsageService({ db }: { db: Kysely<DB> }) {
         actor.kind === 'key'
           ? { user: null, action: 'usage.reported', targetType: 'api_key', targetId: actor.key.id, summary: [`Key ${actor.key.name} reported `, ' usage events'], details: { key_name: actor.key.name, key_prefix: actor.key.prefix } }
           : { user: actor.caller.userId, action: 'usage.imported', targetType: 'organization', targetId: reach.id, summary: [`${actor.caller.email} imported `, ' usage events'], details: {} };
-      // The audit row is written in the same statement when the batch accepted something,
-      // its counts and sum taken from the outcomes.
-      const { rows } = await sql<OutcomeRow>`
-        with outcome as materialized (
-          select * from usage_record(${payload}::jsonb, ${reach.path}, ${actor.kind === 'key' ? actor.key.id : null}::uuid,
-            ${actor.kind === 'user' ? actor.caller.userId : null}::uuid,
-            ${`${USAGE_WINDOW.futureSeconds} seconds`}::interval, ${`${USAGE_WINDOW.pastDays} days`}::interval)
-        ),
-        audit as (
-          insert into audit_log (actor_user_id, organization_id, action, target_type, target_id, details, ip, request_id)
-          select ${audit.user}::uuid, ${reach.id}::uuid, ${audit.action}::text, ${audit.targetType}::text, ${audit.targetId}::text,
-            ${JSON.stringify(audit.details)}::jsonb || jsonb_build_object(
-              'events', count(*),
-              'accepted', count(*) filter (where r_outcome = 'accepted'),
-              'duplicates', count(*) filter (where r_outcome = 'duplicate'),
-              'rejected', count(*) filter (where r_outcome = 'rejected'),
-              'credits_charged', coalesce(sum(r_charged::numeric) filter (where r_outcome = 'accepted'), 0)::numeric(16, 2)::text,
-              'summary', ${audit.summary[0]}::text || count(*) filter (where r_outcome = 'accepted') || ${audit.summary[1]}::text),
-            ${info.ip}::text, ${info.requestId}::text
-          from outcome
-          having count(*) filter (where r_outcome = 'accepted') > 0
-        )
-        select * from outcome order by r_ord`.execute(db);
+      const { rows } = await batch({
+        payload,
+        reach: reach.path,
+        keyId: actor.kind === 'key' ? actor.key.id : null,
+        userId: actor.kind === 'user' ? actor.caller.userId : null,
+        auditUser: audit.user,
+        auditOrg: reach.id,
+        action: audit.action,
+        targetType: audit.targetType,
+        targetId: audit.targetId,
+        details: JSON.stringify(audit.details),
+        summaryBefore: audit.summary[0]!,
+        summaryAfter: audit.summary[1]!,
+        ip: info.ip,
+        requestId: info.requestId,
+      }).execute(db);
       const results: UsageEventResult[] = rows.map((row) => {
         const event = events[row.r_ord - 1]!;
         const rejected = row.r_outcome === 'rejected';
