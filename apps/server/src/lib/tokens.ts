@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSecretKey, randomBytes } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { SESSION } from '@console/domain';
 import { UnauthorizedError } from './errors.ts';
@@ -48,12 +48,13 @@ export function createTokenService(secret: string, ttlSeconds: number = SESSION.
   // A KeyObject made once: jose would import raw bytes again on every sign and verify.
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
   /**
-   * Tokens whose signature and claims jose has verified, by their exact text: a client sends
+   * Tokens whose signature and claims jose has verified: a client sends
    * the same token with every request for its 15 minutes, and the HMAC check (WebCrypto, a
    * job on the thread pool) was the largest part of an authenticated request's CPU. Only a
    * verified token gets in, so nothing unsigned is ever taken from here; its expiry is still
    * checked on each use, and whether its session and user are still live is read from the
-   * database on every request regardless. Oldest first out when full.
+   * database on every request regardless. Oldest first out when full. Kept by the token's
+   * SHA-256, like every other secret: a heap dump shows no usable token.
    */
   const verified = new Map<string, { userId: string; sessionId: string; exp: number }>();
   return {
@@ -81,11 +82,12 @@ export function createTokenService(secret: string, ttlSeconds: number = SESSION.
       return { token, expiresAt };
     },
     async verify(token) {
-      const known = verified.get(token);
+      const digest = createHash('sha256').update(token).digest('base64');
+      const known = verified.get(digest);
       if (known) {
         // As jose decides: expired once the current second reaches exp.
         if (known.exp > Math.floor(Date.now() / 1000)) return { userId: known.userId, sessionId: known.sessionId };
-        verified.delete(token);
+        verified.delete(digest);
         throw new UnauthorizedError('Token expired', 'token_expired');
       }
       try {
@@ -99,7 +101,7 @@ export function createTokenService(secret: string, ttlSeconds: number = SESSION.
         // Ours name the user and the session by uuid; anything else never reaches a query.
         if (!isUuid(payload.sub) || !isUuid(payload.sid)) throw new UnauthorizedError('Invalid token claims', 'invalid_token');
         if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-        verified.set(token, { userId: payload.sub, sessionId: payload.sid, exp: payload.exp! });
+        verified.set(digest, { userId: payload.sub, sessionId: payload.sid, exp: payload.exp! });
         return { userId: payload.sub, sessionId: payload.sid };
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired) {
