@@ -1,5 +1,6 @@
 import { MESSAGES, type BillingResponse, type UserProfile } from '@console/domain';
 import { expect, it } from 'vitest';
+import { expectAccessible } from './axe.ts';
 import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
 
 const PASSWORD = 'billing journey password 1';
@@ -44,6 +45,8 @@ it("an agency admin sets a tenant's agent limit within capacity, is refused abov
 
   await page.getByRole('button', { name: m.adjustLimit }).click();
   let dialog = page.getByRole('dialog', { name: m.adjustTitle });
+  await dialog.getByLabel(m.newLimitLabel).waitFor();
+  await expectAccessible(page, 'Adjust Limit dialog');
   await dialog.getByLabel(m.newLimitLabel).fill('10');
   await dialog.getByRole('button', { name: m.updateLimit }).click();
   await page.getByText(b.updated).waitFor();
@@ -59,6 +62,7 @@ it("an agency admin sets a tenant's agent limit within capacity, is refused abov
   await dialog.getByLabel(m.newLimitLabel).fill('25');
   await dialog.getByRole('button', { name: m.updateLimit }).click();
   await dialog.getByRole('alert').filter({ hasText: b.aboveCapacity(20) }).waitFor();
+  await expectAccessible(page, 'Adjust Limit dialog with the refusal');
   await dialog.getByRole('button', { name: m.cancel }).click();
   await dialog.waitFor({ state: 'detached' });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { MESSAGES, type AllocationResult, type UserProfile } from '@console/domain';
 import { expect, it } from 'vitest';
+import { expectAccessible } from './axe.ts';
 import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
 
 const PASSWORD = 'credits journey password 1';
@@ -36,6 +37,8 @@ it('moves credits from a topped-up house down to a tenant, whose admin sees and 
   await page.getByRole('heading', { level: 2, name: c.panelTitle }).waitFor();
   await page.getByRole('button', { name: p.adjustBalance }).click();
   const dialog = page.getByRole('dialog', { name: p.adjustBalance });
+  await dialog.getByLabel('Amount').waitFor();
+  await expectAccessible(page, 'Adjust balance dialog');
   await dialog.getByLabel('Amount').fill('5000');
   await dialog.getByLabel('Reason').fill('Journey top-up');
   await dialog.getByRole('button', { name: 'Save adjustment' }).click();
@@ -46,6 +49,8 @@ it('moves credits from a topped-up house down to a tenant, whose admin sees and 
   // ...and allocates to the super agency in the console.
   await page.getByRole('link', { name: p.allocateCredits }).click();
   await page.waitForURL(`**/orgs/${houseId}/allocate-credits`);
+  await page.getByLabel('Child organization').waitFor();
+  await expectAccessible(page, 'allocate credits');
   await page.getByLabel('Child organization').selectOption(superAgency.id);
   await page.getByLabel('Amount').fill('1000');
   await page.getByLabel('Notes (optional)').fill('Q1 budget');
@@ -54,6 +59,7 @@ it('moves credits from a topped-up house down to a tenant, whose admin sees and 
   await result.waitFor();
   expect(await result.textContent()).toContain('4,000.00 credits');
   expect(await result.textContent()).toContain('1,000.00 credits');
+  await expectAccessible(page, 'allocation result');
 
   await page.goto(server.url('/credit-ledger'));
   await page.getByRole('cell', { name: /allocated 1,000\.00 credits to Super Agency One: Q1 budget$/ }).waitFor();
