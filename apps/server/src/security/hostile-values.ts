@@ -112,6 +112,14 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: huge },
 );
 
+/** Web addresses a link field accepts that still carry markup, SQL or odd characters. */
+const HOSTILE_URLS = [
+  'https://example.test/<script>window.__xss=3</script>',
+  "https://example.test/?q=' or 1=1 --",
+  'https://example.test/\u202Eevil',
+  'http://xn--e1afmkfd.example/😀',
+];
+
 /** Text within the usual length limits that still carries NUL, lone surrogates, markup or SQL. */
 export const plausibleText: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(
@@ -206,7 +214,15 @@ function typedValue(schema: ZodType, uuids: readonly string[], mode: Mode): fc.A
       if (def.format === 'date' || def.format === 'datetime') return dateLike;
       if (def.format === 'uuid') return plausible ? fc.oneof(fc.constantFrom(...uuids), fc.uuid()) : uuidLike(uuids);
       if (def.format === 'email') return plausible ? fc.emailAddress() : fc.oneof(fc.emailAddress(), hostileText);
-      return plausible ? fc.oneof({ weight: 4, arbitrary: plausibleText }, { weight: 1, arbitrary: fc.constantFrom('12.50', '2024-01-01') }) : hostileText;
+      // Links (the global settings) are checked by a refinement, not a format: some plausible
+      // strings are web addresses, hostile ones among them, or a required link is never found.
+      return plausible
+        ? fc.oneof(
+            { weight: 4, arbitrary: plausibleText },
+            { weight: 1, arbitrary: fc.constantFrom('12.50', '2024-01-01') },
+            { weight: 1, arbitrary: fc.oneof(fc.webUrl(), fc.constantFrom(...HOSTILE_URLS)) },
+          )
+        : hostileText;
     case 'number':
       return plausible ? fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constantFrom(0.01, 12.5, 1_000_000)) : hostileNumber;
     case 'boolean':

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
+import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText } from './common.ts';
 
 const g = MESSAGES.globalSettings;
 
@@ -22,10 +23,20 @@ const httpUrlSchema = z
   .string({ error: g.invalidUrl })
   .trim()
   .max(SETTINGS_URL_MAX, g.urlTooLong)
+  // The address parser drops tabs and line breaks and encodes the rest; what is stored is the
+  // text as typed, so it must be storable and one line before it is read as an address.
+  .refine(isStorableText, UNSTORABLE_TEXT)
+  .refine(isSingleLineText, CONTROL_TEXT)
   .refine(isHttpUrl, g.invalidUrl);
 
 export const communityChannelSchema = z.object({
-  name: z.string({ error: g.channelNameRequired }).trim().min(1, g.channelNameRequired).max(COMMUNITY_CHANNEL_NAME_MAX, g.channelNameTooLong),
+  name: z
+    .string({ error: g.channelNameRequired })
+    .trim()
+    .min(1, g.channelNameRequired)
+    .max(COMMUNITY_CHANNEL_NAME_MAX, g.channelNameTooLong)
+    .refine(isStorableText, UNSTORABLE_TEXT)
+    .refine(isSingleLineText, CONTROL_TEXT),
   url: httpUrlSchema,
 });
 export type CommunityChannel = z.infer<typeof communityChannelSchema>;

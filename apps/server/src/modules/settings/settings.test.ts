@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '@console/domain';
+import { CONTROL_TEXT, MESSAGES, UNSTORABLE_TEXT } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 
 const w = useWorld();
@@ -65,6 +65,11 @@ describe('global settings', () => {
       [{ ...full, community_channels: [{ name: 'Chat', url: 'data:text/html,hi' }] }, 'community_channels.0.url', g.invalidUrl],
       [{ ...full, community_channels: [{ name: ' ', url: 'https://chat.example.test' }] }, 'community_channels.0.name', g.channelNameRequired],
       [{ ...full, community_channels: [...full.community_channels, full.community_channels[0]] }, 'community_channels', g.tooManyChannels],
+      // PostgreSQL refuses NUL in text: refused as input, never a 500 (found by the hostile-input suite).
+      [{ ...full, community_channels: [{ name: 'a\u0000b', url: 'https://chat.example.test' }] }, 'community_channels.0.name', UNSTORABLE_TEXT],
+      [{ ...full, community_channels: [{ name: 'Chat\nline', url: 'https://chat.example.test' }] }, 'community_channels.0.name', CONTROL_TEXT],
+      [{ ...full, documentation_url: 'https://docs.example.test/\u0000' }, 'documentation_url', UNSTORABLE_TEXT],
+      [{ ...full, documentation_url: 'https://docs.example.test/a\tb' }, 'documentation_url', CONTROL_TEXT],
     ];
     for (const [body, field, message] of cases) {
       const refused = await put('H.admin', body);
