@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { useWorld, type ApiResponse } from '../test/harness.ts';
 import { reconcile } from '../modules/credits/reconcile.ts';
+import { insertOrg } from '../test/fixtures.ts';
 
 /**
  * Lock order between two kinds of request that lock the same two balance rows: an
@@ -43,17 +44,22 @@ beforeAll(async () => {
   await w.t.request('PUT', `/api/organizations/${w.id('H')}/agent-limit`, { activated_agent_limit: 1000 }, { token: house });
   await post('H.admin', `/api/organizations/${w.id('SA1')}/agent-limit`, { activated_agent_limit: 500 }, 'PUT');
   await post('SA1.admin', `/api/organizations/${w.id('A1')}/agent-limit`, { activated_agent_limit: 100 }, 'PUT');
+  // The children take ids right beside A1's, two just below and two just above, so both id
+  // orders are there whatever id A1 drew (random ids alone can all fall on one side).
   const parent = w.id('A1');
-  const before = () => pairs.filter((p) => p.childFirst).length;
-  const after = () => pairs.filter((p) => !p.childFirst).length;
-  for (let i = 0; i < 40 && (before() < 2 || after() < 2); i++) {
-    const created = await post('A1.admin', '/api/organizations', { name: `Lock Child ${i}`, org_type: 'tenant' });
-    const child: string = created.organization.id;
-    const childFirst = child < parent;
-    if ((childFirst && before() < 2) || (!childFirst && after() < 2)) pairs.push({ parent: 'A1', child, childFirst });
+  for (const delta of [-2n, -1n, 1n, 2n]) {
+    const child = uuidBeside(parent, delta);
+    await insertOrg(db(), { id: child, name: `Lock Child ${delta}`, type: 'tenant', parentId: parent });
+    pairs.push({ parent: 'A1', child, childFirst: delta < 0n });
   }
-  expect([before(), after()]).toEqual([2, 2]);
+  expect(pairs.map((p) => p.child < parent)).toEqual([true, true, false, false]);
 });
+
+/** The uuid `delta` away from `id`, read as a 128-bit number. */
+function uuidBeside(id: string, delta: bigint): string {
+  const hex = (BigInt(`0x${id.replaceAll('-', '')}`) + delta).toString(16).padStart(32, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 describe(`allocations P → C and limit changes on C sent together (${mode})`, () => {
   it('never a 5xx, never a deadlock (409), every allocation lands, and the books reconcile; child ids before and after the parent', async () => {

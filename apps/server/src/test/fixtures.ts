@@ -4,10 +4,11 @@ import type { DB } from '../db/schema.ts';
 import { hashPassword } from '../lib/secrets.ts';
 
 /** Rows written straight to the database, for arranging a test (the API under test reads them). */
-export async function insertOrg(db: Kysely<DB>, org: { name: string; type: OrgType; parentId?: string | null }) {
+export async function insertOrg(db: Kysely<DB>, org: { id?: string; name: string; type: OrgType; parentId?: string | null }) {
   const row = await db
     .insertInto('organizations')
     .values({
+      ...(org.id ? { id: org.id } : {}),
       name: org.name,
       org_type: org.type,
       parent_org_id: org.parentId ?? null,
