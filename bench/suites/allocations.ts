@@ -1,12 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { hashPassword } from '../../apps/server/src/lib/secrets.ts';
 import { withFreshPostgres } from '../lib/databases.ts';
 import { HTTP_COLUMNS, call, measure, round, signIn } from '../lib/http.ts';
-import { pgbenchScript } from '../lib/pgbench.ts';
+import { pgbenchRow, pgbenchScript, runPgbench } from '../lib/pgbench.ts';
 import { BENCH_ADMIN, withServerOn, type BenchServer } from '../lib/server.ts';
 import { generateTree, ids, insertUser, prepareSession, step, type TreeSpec } from '../lib/sql.ts';
 import { withClient } from '../../support/postgres.ts';
@@ -234,46 +231,15 @@ export const allocations: Suite = {
 
 /** pgbench -i, then a TPC-B run with a per-transaction log for the latency percentiles. */
 export async function pgbench(url: string, log: (m: string) => void) {
-  const logDir = mkdtempSync(join(tmpdir(), 'bench-pgbench-'));
-  try {
-    const initStarted = performance.now();
-    await run('pgbench', ['-i', '-q', '-s', String(PGBENCH.scale), url], { maxBuffer: 16 << 20 });
-    const initSeconds = round((performance.now() - initStarted) / 1000, 1);
-    log(`  initialized in ${initSeconds} s; running ${PGBENCH.seconds} s`);
-    const { stdout } = await run(
-      'pgbench',
-      ['-c', String(PGBENCH.clients), '-j', String(PGBENCH.threads), '-T', String(PGBENCH.seconds), '-l', `--log-prefix=${join(logDir, 'tx')}`, url],
-      { maxBuffer: 16 << 20 },
-    );
-    const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(stdout)?.[1]);
-    if (!Number.isFinite(tps)) throw new Error(`could not read pgbench's tps:\n${stdout}`);
-    const transactions = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1] ?? NaN);
-    const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
-    const averageMs = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1] ?? NaN);
-    // Each log line: client_id transaction_no time_us script_no time_epoch time_us_part.
-    const latencies = readdirSync(logDir)
-      .flatMap((f) => readFileSync(join(logDir, f), 'utf8').split('\n'))
-      .filter(Boolean)
-      .map((line) => Number(line.split(' ')[2]) / 1000)
-      .sort((a, b) => a - b);
-    const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN);
-    const row: Row = {
-      name: `pgbench TPC-B, scale ${PGBENCH.scale} (reference)`,
-      database: null,
-      connections: PGBENCH.clients,
-      durationSeconds: PGBENCH.seconds,
-      requests: transactions,
-      rps: round(tps, 1),
-      p50Ms: at(0.5),
-      p99Ms: at(0.99),
-      errors: failed,
-      non2xx: null,
-      cpuMsPerRequest: null,
-      loadAverage: round(loadavg()[0]!, 1),
-      ratio: 1,
-    };
-    return { row, tps: round(tps, 1), transactions, failed, averageMs, initSeconds, output: stdout };
-  } finally {
-    rmSync(logDir, { recursive: true, force: true });
-  }
+  const initStarted = performance.now();
+  await run('pgbench', ['-i', '-q', '-s', String(PGBENCH.scale), url], { maxBuffer: 16 << 20 });
+  const initSeconds = round((performance.now() - initStarted) / 1000, 1);
+  log(`  initialized in ${initSeconds} s; running ${PGBENCH.seconds} s`);
+  const figures = await runPgbench(url, ['-c', String(PGBENCH.clients), '-j', String(PGBENCH.threads), '-T', String(PGBENCH.seconds)]);
+  const row: Row = {
+    ...pgbenchRow(`pgbench TPC-B, scale ${PGBENCH.scale} (reference)`, PGBENCH.clients, PGBENCH.seconds, figures),
+    ratio: 1,
+  };
+  const { tps, transactions, failed, averageMs, stdout } = figures;
+  return { row, tps: round(tps, 1), transactions, failed, averageMs, initSeconds, output: stdout };
 }

@@ -1,13 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type pg from 'pg';
 import { generateKey } from '../../apps/server/src/lib/api-key.ts';
 import { withClient } from '../../support/postgres.ts';
 import { withFreshPostgres } from '../lib/databases.ts';
 import { HTTP_COLUMNS, measure, round, signIn } from '../lib/http.ts';
+import { pgbenchScript } from '../lib/pgbench.ts';
 import { BENCH_ADMIN, withServer } from '../lib/server.ts';
 import { PLAN_COLUMNS, explain, generateTree, ids, planRow, prepareSession, step, type Plan, type TreeSpec } from '../lib/sql.ts';
 import type { Row, Suite } from '../lib/types.ts';
@@ -271,48 +269,15 @@ async function meter(client: pg.Client, houseId: string, key: { prefix: string; 
 
 /** The plain SQL batch run by pgbench at the batched run's connections, with its per-transaction log. */
 async function sqlYardstick(url: string, seconds: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-usage-'));
-  try {
-    const file = join(dir, 'batch.sql');
-    writeFileSync(file, SQL_BATCH);
-    const { stdout } = await run(
-      'pgbench',
-      ['-n', '-f', file, '-c', String(BATCH_CONNECTIONS), '-j', '2', '-T', String(seconds), '-l', `--log-prefix=${join(dir, 'tx')}`, url],
-      { maxBuffer: 16 << 20 },
-    );
-    const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(stdout)?.[1]);
-    if (!Number.isFinite(tps)) throw new Error(`could not read pgbench's tps:\n${stdout}`);
-    const transactions = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1] ?? NaN);
-    const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
-    const averageMs = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1] ?? NaN);
-    const latencies = readdirSync(dir)
-      .filter((f) => f.startsWith('tx'))
-      .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
-      .filter(Boolean)
-      .map((line) => Number(line.split(' ')[2]) / 1000)
-      .sort((a, b) => a - b);
-    const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN);
-    const eventsPerSecond = round(tps * BATCH, 1);
-    const row: Row = {
-      name: `plain SQL script doing the same writes, ${BATCH.toLocaleString('en-US')} events a transaction (pgbench, yardstick)`,
-      database: null,
-      connections: BATCH_CONNECTIONS,
-      durationSeconds: seconds,
-      requests: transactions,
-      rps: round(tps, 1),
-      p50Ms: at(0.5),
-      p99Ms: at(0.99),
-      errors: failed,
-      non2xx: null,
-      cpuMsPerRequest: null,
-      loadAverage: round(loadavg()[0]!, 1),
-      eventsPerSecond,
-      ratio: 1,
-    };
-    return { row, tps, eventsPerSecond, failed, averageMs };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { row, rawTps: tps, failed, averageMs } = await pgbenchScript(url, {
+    name: `plain SQL script doing the same writes, ${BATCH.toLocaleString('en-US')} events a transaction (pgbench, yardstick)`,
+    script: SQL_BATCH,
+    clients: BATCH_CONNECTIONS,
+    seconds,
+  });
+  const eventsPerSecond = round(tps * BATCH, 1);
+  const yardstick: Row = { ...row, eventsPerSecond, ratio: 1 };
+  return { row: yardstick, tps, eventsPerSecond, failed, averageMs };
 }
 
 /**
