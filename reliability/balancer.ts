@@ -1,4 +1,5 @@
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
+import { socketSet, splice } from './sockets.ts';
 
 export interface Balancer {
   port: number;
@@ -18,12 +19,7 @@ export interface Balancer {
 export async function startBalancer(targets: { host: string; port: number }[]): Promise<Balancer> {
   let next = 0;
   const given = targets.map(() => 0);
-  const sockets = new Set<Socket>();
-  const track = (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-  };
+  const { track, destroyAll } = socketSet();
   const server: Server = createServer((client) => {
     track(client);
     client.pause();
@@ -38,10 +34,8 @@ export async function startBalancer(targets: { host: string; port: number }[]): 
         upstream.off('error', refused);
         given[index]!++;
         track(upstream);
-        client.pipe(upstream).pipe(client);
+        splice(client, upstream);
         client.resume();
-        client.on('close', () => upstream.destroy());
-        upstream.on('close', () => client.destroy());
       });
     };
     attempt(0);
@@ -57,7 +51,7 @@ export async function startBalancer(targets: { host: string; port: number }[]): 
     url: `http://127.0.0.1:${address.port}`,
     connections: () => [...given],
     async close() {
-      for (const socket of sockets) socket.destroy();
+      destroyAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -1,4 +1,5 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import { createServer, connect, type Server } from 'node:net';
+import { socketSet, splice } from './sockets.ts';
 
 /**
  * How the database goes away:
@@ -19,20 +20,13 @@ export interface TcpProxy {
 /** A TCP proxy in front of a server (the database), to cut and restore on demand. */
 export async function startProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let mode: CutMode | 'open' = 'open';
-  const sockets = new Set<Socket>();
-  const track = (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-  };
+  const { track, destroyAll: dropAll } = socketSet();
   const server: Server = createServer((client) => {
     track(client);
     if (mode !== 'open') return;
     const upstream = connect(target.port, target.host);
     track(upstream);
-    client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    splice(client, upstream);
   });
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
@@ -43,9 +37,6 @@ export async function startProxy(target: { host: string; port: number }): Promis
       });
     });
   const stopListening = () => new Promise<void>((resolve) => server.close(() => resolve()));
-  const dropAll = () => {
-    for (const socket of sockets) socket.destroy();
-  };
 
   await listen(0);
   const address = server.address();
