@@ -140,7 +140,8 @@ describe('SIGTERM', () => {
     const signalled = performance.now();
     server.signal('SIGTERM');
     // New requests once the signal is handled (one racing it may still be served): 503 while
-    // Fastify closes, then the connection refused once it has stopped listening.
+    // Fastify closes (or a reset for one accepted as the listener closes), then the connection
+    // refused once it has stopped listening.
     const probes: { ms: number; outcome: string }[] = [];
     while (performance.now() - signalled < 3000) {
       const outcome = await probe(`${server.url}/api/health`);
@@ -182,7 +183,9 @@ describe('SIGTERM', () => {
     const refusing = probes.findIndex((p) => p.outcome !== '200');
     expect(refusing).toBeGreaterThanOrEqual(0);
     expect(probes[refusing]!.ms).toBeLessThan(1000);
-    expect(probes.slice(refusing).map((p) => p.outcome).every((o) => o === '503' || o === 'ECONNREFUSED')).toBe(true);
+    // A connection accepted in the instant the listener closes is reset rather than refused.
+    const refusals = ['503', 'ECONNREFUSED', 'ECONNRESET', 'socket hang up'];
+    expect(probes.slice(refusing).map((p) => p.outcome).filter((o) => !refusals.includes(o))).toEqual([]);
     expect(['ECONNREFUSED', 'ECONNRESET', '503', 'socket hang up']).toContain(keptAliveConnection);
     expect(exit).toEqual({ code: 0, signal: null });
   });
