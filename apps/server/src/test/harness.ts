@@ -11,13 +11,27 @@ import { createPGlite, fromPGlite, fromPgPool, type Database } from '../db/conne
 import { ensureFirstHouseAdmin } from '../db/bootstrap.ts';
 import { withDatabase } from './global-setup.ts';
 import { PASSWORD, buildWorld } from './fixtures.ts';
+import { startServerProcess, type ServerProcess } from '../../../../support/server-process.ts';
+
+/**
+ * TEST_SERVER_PROCESSES=2 (PostgreSQL only): each test app is served by two processes on its
+ * database, this one and a real `main.ts serve` child with the same signing secret, and the
+ * requests alternate between them, so the suites prove that nothing a rule needs lives in one
+ * process. Direct database access and `t.app` still reach this process's side only.
+ */
+const SERVER_PROCESSES = Number(process.env.TEST_SERVER_PROCESSES ?? '1');
 
 /** A fresh, migrated database for one test file: PGlite, or a copy of the PostgreSQL template. */
 export async function freshDatabase(): Promise<Database> {
+  return (await openFreshDatabase()).database;
+}
+
+/** A fresh database, with its URL on PostgreSQL (null on PGlite). */
+async function openFreshDatabase(): Promise<{ database: Database; url: string | null }> {
   const serverUrl = inject('pgServerUrl');
   if (!serverUrl) {
     const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
-    return fromPGlite(await createPGlite({ loadDataDir: template }));
+    return { database: fromPGlite(await createPGlite({ loadDataDir: template })), url: null };
   }
   const name = `${inject('pgTemplate').replace(/_tpl$/, '')}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -37,9 +51,10 @@ export async function freshDatabase(): Promise<Database> {
   } finally {
     await admin.end();
   }
-  const pool = new pg.Pool({ connectionString: withDatabase(serverUrl, name), max: 10 });
+  const url = withDatabase(serverUrl, name);
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
   const database = fromPgPool(pool);
-  return { ...database, close: async () => database.close() };
+  return { database: { ...database, close: async () => database.close() }, url };
 }
 
 export interface ApiResponse<T = any> {
@@ -78,7 +93,7 @@ export const ADMIN = { email: 'admin@example.test', password: 'correct horse bat
 export async function createTestApp(
   options: { rateLimits?: Partial<RateLimitSettings>; appUrl?: string; trustProxy?: TrustProxy; serveWeb?: boolean } = {},
 ): Promise<TestApp> {
-  const database = await freshDatabase();
+  const { database, url: databaseUrl } = await openFreshDatabase();
   await ensureFirstHouseAdmin(database.db, ADMIN);
   const config = {
     ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' }),
@@ -100,6 +115,9 @@ export async function createTestApp(
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const second = SERVER_PROCESSES === 2 ? await secondProcess(databaseUrl, jwtSecret) : null;
+  const targets = second ? [baseUrl, second.url] : [baseUrl];
+  let sent = 0;
 
   async function request<T = any>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...opts.headers };
@@ -110,7 +128,7 @@ export async function createTestApp(
       payload = JSON.stringify(body);
     }
     if (payload !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await fetch(baseUrl + path, { method, headers, body: payload });
+    const response = await fetch(targets[sent++ % targets.length] + path, { method, headers, body: payload });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -136,10 +154,18 @@ export async function createTestApp(
       return { token: response.body.access_token, cookie: response.refreshCookie!, body: response.body };
     },
     async close() {
+      await second?.stop();
       await app.close();
       await database.close();
     },
   };
+}
+
+/** The second server process of a test app, on the same database and signing secret. */
+async function secondProcess(databaseUrl: string | null, jwtSecret: string): Promise<ServerProcess> {
+  if (!databaseUrl) throw new Error('TEST_SERVER_PROCESSES=2 needs PostgreSQL (DATABASE_URL): the embedded database admits one process');
+  // Sign-in limits as generous as this process's (the suites sign in many times).
+  return startServerProcess({ env: { DATABASE_URL: databaseUrl, JWT_SECRET: jwtSecret, RATE_LIMIT_FACTOR: '1000', LOG_LEVEL: 'error' } });
 }
 
 type WorldOf = Awaited<ReturnType<typeof buildWorld>>;
