@@ -54,10 +54,11 @@ export async function createPGlite(options: { dataDir?: string; loadDataDir?: Bl
 const PREPARED = new Map<string, string>();
 
 /**
- * Marks a statement that nearly every request runs (the caller's lookup): on PostgreSQL it is
- * then sent as a named prepared statement, so each connection parses and plans it once and
- * every later run sends only its values, not the text. The text must be exactly what Kysely
- * compiles. No effect on PGlite.
+ * Marks a statement that many requests run (the caller's lookup, the common reads): on
+ * PostgreSQL it is then sent as a named prepared statement, so each connection parses it once
+ * (and plans it once where a generic plan costs no more than the values' own) and every later
+ * run sends only its values, not the text. The text must be exactly what Kysely compiles.
+ * No effect on PGlite.
  */
 export function preparedStatement(text: string): void {
   if (!PREPARED.has(text)) PREPARED.set(text, `console_${PREPARED.size + 1}`);

@@ -1,7 +1,7 @@
-import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import type { OrgStatus, OrgType } from '@console/domain';
-import { preparedStatement } from '../db/connection.ts';
+import { compileOnce } from '../db/compile-once.ts';
 import type { DB } from '../db/schema.ts';
 import type { TokenService } from './tokens.ts';
 import { UnauthorizedError } from './errors.ts';
@@ -62,31 +62,19 @@ function callerQuery(db: Kysely<DB>, userId: string, sessionId: string) {
     ])
     .where('u.id', '=', userId);
 }
-type CallerRow = Awaited<ReturnType<ReturnType<typeof callerQuery>['executeTakeFirstOrThrow']>>;
-
-/** Stand-ins bound while compiling, replaced by the real values on each request. */
-const USER_SLOT = '\u0000user';
-const SESSION_SLOT = '\u0000session';
 
 /**
  * Verifies the bearer token and loads the caller. A deactivated user, or a session that
  * was signed out or revoked, is refused at once whatever the token's expiry says.
  */
 export function createAuthenticator(db: Kysely<DB>, tokens: TokenService) {
-  // Every authenticated request runs this query: it is built and compiled to SQL once, each
-  // request only binds its user and session (Kysely would otherwise rebuild the tree), and on
-  // PostgreSQL it is a prepared statement of each connection.
-  const compiled: CompiledQuery<CallerRow> = callerQuery(db, USER_SLOT, SESSION_SLOT).compile();
-  preparedStatement(compiled.sql);
-  const bind = (userId: string, sessionId: string): CompiledQuery<CallerRow> => ({
-    ...compiled,
-    parameters: compiled.parameters.map((p) => (p === USER_SLOT ? userId : p === SESSION_SLOT ? sessionId : p)),
-  });
+  // Every authenticated request runs this query: compiled once, a prepared statement on PostgreSQL.
+  const bind = compileOnce((v: { userId: string; sessionId: string }) => callerQuery(db, v.userId, v.sessionId));
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const token = bearerToken(request);
     if (!token) throw new UnauthorizedError();
     const { userId, sessionId } = await tokens.verify(token);
-    const row = (await db.executeQuery(bind(userId, sessionId))).rows[0];
+    const row = (await db.executeQuery(bind({ userId, sessionId }))).rows[0];
     if (!row) throw new UnauthorizedError('Session ended', 'session_revoked');
     // Deactivation also ends the sessions; the person is told why they were signed out.
     if (row.status !== 'active' || row.deleted_at || row.org_deleted_at) {

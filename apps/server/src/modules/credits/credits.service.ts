@@ -147,9 +147,25 @@ const allocation = (a: AllocationCall) => sql<{ result: AllocationResult }>`
     ${a.amount}::text, ${a.notes}::text, ${a.key}::text, ${a.requestHash}::text, ${IDEMPOTENCY_WINDOW},
     ${a.ip}::text, ${a.requestId}::text) as result`;
 
+interface AdjustmentCall {
+  user: string;
+  org: string;
+  amount: string;
+  magnitude: string;
+  reason: string;
+  ip: string | null;
+  requestId: string | null;
+}
+
+/** The adjustment's one statement (migration 0017); its text never changes, only the values. */
+const adjustment = (a: AdjustmentCall) => sql<EntryRow>`
+  select * from credits_adjust(${a.user}::uuid, ${a.org}::uuid, ${a.amount}::text, ${a.magnitude}::text,
+    ${a.reason}::text, ${a.ip}::text, ${a.requestId}::text)`;
+
 export function createCreditsService({ db, organizations, usage }: { db: Kysely<DB>; organizations: OrganizationsService; usage: UsageService }) {
-  // Every allocation sends the same text: on PostgreSQL each connection parses it once.
+  // Every allocation, and every adjustment, sends the same text: on PostgreSQL each connection parses it once.
   preparedStatement(allocation({ user: '', org: '', reach: '', sourceOk: false, to: '', amount: '', notes: null, key: null, requestHash: '', ip: null, requestId: null }).compile(db).sql);
+  preparedStatement(adjustment({ user: '', org: '', amount: '', magnitude: '', reason: '', ip: null, requestId: null }).compile(db).sql);
 
   /**
    * Applies movements in one transaction: locks every balance row touched, in id order
@@ -443,9 +459,15 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
       // checks under it, the balance, the entry and the audit row in one round trip.
       const amount = input.direction === 'increase' ? input.amount : negate(input.amount);
       try {
-        const { rows } = await sql<EntryRow>`
-          select * from credits_adjust(${caller.userId}::uuid, ${target}::uuid, ${amount}::text, ${input.amount}::text,
-            ${input.reason}::text, ${info.ip}::text, ${info.requestId}::text)`.execute(db);
+        const { rows } = await adjustment({
+          user: caller.userId,
+          org: target,
+          amount,
+          magnitude: input.amount,
+          reason: input.reason,
+          ip: info.ip,
+          requestId: info.requestId,
+        }).execute(db);
         return toEntry(rows[0]!);
       } catch (error) {
         const reason = refusalOf(error);

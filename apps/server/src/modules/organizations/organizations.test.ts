@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { MESSAGES, ORG_SORT_KEYS, TREE_DESCENDANT_COUNT_CAP, UNSTORABLE_TEXT, type ListOrganizationsParams } from '@console/domain';
+import { MESSAGES, ORG_LIST_VIEWS, ORG_SORT_KEYS, SORT_ORDERS, TREE_DESCENDANT_COUNT_CAP, UNSTORABLE_TEXT, type ListOrganizationsParams } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
-import { listPage, listQuery } from './organizations.service.ts';
+import { listPage, listQuery, listStatements } from './organizations.service.ts';
 
 const w = useWorld();
 const as = (who: string) => w.as(who);
@@ -487,6 +487,30 @@ describe('descendants and verify-children', () => {
   ] as const)('%s verifying %s -> %i', async (who, key, status) => {
     const response = await w.t.request('GET', `/api/organizations/${id(key)}/verify-children`, undefined, { token: await as(who) });
     expect(response.status).toBe(status);
+  });
+});
+
+describe('list statements compiled once per shape', () => {
+  it('send the same text and values as the builders, for every shape and whatever the values', () => {
+    const db = w.t.database.db;
+    const statements = listStatements(db);
+    const anchors = [
+      { id: '00000000-0000-4000-8000-000000000001', path: '/00000000-0000-4000-8000-000000000001/' },
+      { id: '00000000-0000-4000-8000-000000000002', path: '/a_b%c\\/' },
+    ];
+    for (const view of ORG_LIST_VIEWS)
+      for (const sort of ORG_SORT_KEYS)
+        for (const order of SORT_ORDERS)
+          for (const status of [undefined, 'suspended'] as const)
+            for (const org_type of [undefined, 'tenant'] as const)
+              for (const search of [undefined, '', '50%_off']) {
+                for (const [n, anchor] of anchors.entries()) {
+                  const query: ListOrganizationsParams = { view, sort, order, status, org_type, search, page: n + 1, page_size: 10 * (n + 1) };
+                  const { page, count } = statements(anchor, query);
+                  const expected = [listPage(db, anchor, query).compile(), listQuery(db, anchor, query).select(sql<number>`count(*)::int`.as('n')).compile()];
+                  expect([page, count].map((c) => [c.sql, c.parameters])).toEqual(expected.map((c) => [c.sql, c.parameters]));
+                }
+              }
   });
 });
 
