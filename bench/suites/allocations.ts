@@ -57,7 +57,10 @@ export const allocations: Suite = {
     'from the same pairs. Funding goes through the API first (the house admin\'s adjustment, then an allocation to each ' +
     'super agency). **÷ SQL script** is allocations per second divided by the script\'s transfers per second for the same ' +
     'pairs (the aim is at least 0.5 for many pairs and 0.3 for one hot parent). The script\'s p50/p99 come from its ' +
-    "per-transaction log. The server's `reconcile(db)` runs after all the runs (the script's transfers included).",
+    "per-transaction log. The API makes each allocation in two round trips: the caller's lookup, then one prepared " +
+    'statement calling the database function `credits_allocate` (idempotency key, scope check, locks in id order, both ' +
+    'balances, both entries, the audit row and the recorded answer, in the one transaction of that statement). ' +
+    "The server's `reconcile(db)` runs after all the runs (the script's transfers included).",
   columns: [
     ...HTTP_COLUMNS.slice(0, 2),
     { key: 'processes', label: 'processes', format: 'int' },
