@@ -55,7 +55,7 @@ export function dashboardTools(orgType: OrgType, viewer: Actor | null): Tool[] {
     agency: [
       { label: 'Tenant Management', description: 'Your tenants and their details', to: PATHS.orgs },
       { label: 'Agent Configuration', description: 'Agent limits and capacity', to: PATHS.resources },
-      { label: 'Tenant Analytics', description: 'Tenants with their status and balances', to: PATHS.orgs },
+      { label: 'Tenant Analytics', description: 'Growth of your tenants, credit flows and utilization', to: PERFORMANCE_TAB_PATH },
     ],
     tenant: [
       { label: 'Agent Interactions', description: 'Agents and their limit', to: PATHS.resources },

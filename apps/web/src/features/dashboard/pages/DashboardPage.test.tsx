@@ -137,7 +137,7 @@ describe('dashboard', { timeout: 60_000 }, () => {
     const tools = screen.getByRole('region', { name: m.tools });
     expect(within(tools).getByRole('link', { name: /Tenant Management/ })).toHaveAttribute('href', '/orgs');
     expect(within(tools).getByRole('link', { name: /Agent Configuration/ })).toHaveAttribute('href', '/resources');
-    expect(within(tools).getByRole('link', { name: /Tenant Analytics/ })).toHaveAttribute('href', '/orgs');
+    expect(within(tools).getByRole('link', { name: /Tenant Analytics/ })).toHaveAttribute('href', '/dashboard?tab=performance');
   });
 
   it('tenant: no status breakdown, no child organizations, no revenue; "No usage yet" without usage', async () => {
