@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import { organizationQueries } from '@/api/organizations';
-import { Breadcrumbs, type Crumb } from '@/components/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
+import { organizationCrumbs } from '@/components/organization-trail';
 import { orgBaseOf } from '@/lib/org-base';
 import { pageTitleOf } from './page-title';
 
@@ -22,13 +23,7 @@ export function OrganizationBreadcrumbs() {
   const query = useQuery({ ...organizationQueries.detail(id ?? ''), enabled: false });
   if (!onOrganization || !query.data) return null;
 
-  const organization = query.data;
-  const items: Crumb[] = [
-    ...organization.ancestors.map((ancestor) => ({ label: ancestor.name, to: `${base}/${ancestor.id}` })),
-    { label: organization.name, to: `${base}/${organization.id}` },
-  ];
-  const page = subpage ? pageTitleOf(pathname) : null;
-  if (page) items.push({ label: page });
+  const items = organizationCrumbs(query.data, base, subpage ? pageTitleOf(pathname) : null);
   // The organization's own page with nothing above it (the viewer's own) needs no trail.
   if (items.length < 2) return null;
   return <Breadcrumbs items={items} />;

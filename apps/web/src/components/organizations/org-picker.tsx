@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { RotateCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { useReadableOrganization } from '@/components/organization-trail';
 import { mayRetryLoad } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -30,7 +31,8 @@ export function OrgPicker({ id, value, onChange, label }: OrgPickerProps) {
     return () => clearTimeout(timer);
   }, [typed]);
   const list = useQuery(organizationQueries.list({ view: 'descendants', search: search || undefined, page_size: PICKER_SIZE }));
-  const chosen = useQuery({ ...organizationQueries.detail(value ?? ''), enabled: !!value });
+  // The chosen one's name, read only when the viewer may read it (the same read as the page's trail).
+  const chosen = useReadableOrganization(value);
   const own = list.data?.organization;
   const options = list.data?.organizations ?? [];
   const chosenMissing = value && !options.some((org) => org.id === value);
@@ -45,7 +47,7 @@ export function OrgPicker({ id, value, onChange, label }: OrgPickerProps) {
       />
       <NativeSelect id={id} aria-label={label} value={value ?? ''} onChange={(event) => onChange(event.target.value || null)} className="sm:w-56">
         <option value="">{own ? `${own.name} (yours)` : 'Your organization'}</option>
-        {chosenMissing && <option value={value}>{chosen.data?.name ?? 'Selected organization'}</option>}
+        {chosenMissing && <option value={value}>{chosen?.name ?? 'Selected organization'}</option>}
         {options.map((org) => (
           <option key={org.id} value={org.id}>
             {org.name}

@@ -2,7 +2,7 @@ import type { ActivityEvent, ActivityPage } from '@console/domain';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { json, makeSession, mockApi as mockRoutes, renderApp, setViewportWidth, type ApiRoutes } from '@/test/helpers';
+import { json, makeSession, mockApi as mockRoutes, OWN_ORG_ID, renderApp, setViewportWidth, type ApiRoutes } from '@/test/helpers';
 import { makeList, makeOrganization } from '@/test/organization-data';
 
 const ACTIVITY = 'GET /api/activity';
@@ -113,6 +113,37 @@ describe('activity page', { timeout: 60_000 }, () => {
     await screen.findByRole('table', { name: 'Activity' });
     await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(queriesOf('GET /api/activity/export')[0]).toEqual({ action: 'auth.sign_in' }));
+  });
+
+  it("lead down to the chosen organization, each organization a link, then the page, and not on the viewer's own", async () => {
+    setViewportWidth(1024);
+    const tenant = makeOrganization({
+      id: '00000000-0000-4000-8000-0000000000c3',
+      name: 'Tenant of Acme Dental',
+      org_type: 'tenant',
+      parent_org_id: CHILD_ID,
+      ancestors: [
+        { id: OWN_ORG_ID, name: 'Northwind' },
+        { id: CHILD_ID, name: 'Acme Dental' },
+      ],
+    });
+    const { callsTo } = mockApi({
+      [ACTIVITY]: () => json(200, pageOf([event()])),
+      [`GET /api/organizations/${tenant.id}`]: () => json(200, { organization: tenant }),
+    });
+    const view = renderApp(`/activity?org=${tenant.id}`, { session: admin() });
+    const trail = await screen.findByRole('navigation', { name: 'Breadcrumb' });
+    expect(within(trail).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Northwind', 'Acme Dental', 'Tenant of Acme Dental', 'Activity']);
+    expect(within(trail).getByRole('link', { name: 'Northwind' })).toHaveAttribute('href', `/orgs/${OWN_ORG_ID}`);
+    expect(within(trail).getByRole('link', { name: 'Acme Dental' })).toHaveAttribute('href', `/orgs/${CHILD_ID}`);
+    expect(within(trail).getByRole('link', { name: 'Tenant of Acme Dental' })).toHaveAttribute('href', `/orgs/${tenant.id}`);
+    expect(within(trail).queryByRole('link', { name: 'Activity' })).not.toBeInTheDocument();
+    expect(callsTo(`GET /api/organizations/${tenant.id}`)).toHaveLength(1);
+    view.unmount();
+
+    renderApp('/activity', { session: admin() });
+    await screen.findByRole('table', { name: 'Activity' });
+    expect(screen.queryByRole('navigation', { name: 'Breadcrumb' })).not.toBeInTheDocument();
   });
 
   it('is not offered to a manager: no menu item, and the address leads to the dashboard', async () => {

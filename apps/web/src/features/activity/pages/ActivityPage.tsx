@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { activityQueries, useExportActivity } from '@/api/activity';
 import { DateRangePicker } from '@/components/date-range-picker';
 import { LoadingRows } from '@/components/loading-rows';
+import { OrganizationTrail, useReadableOrganization } from '@/components/organization-trail';
 import { OrgPicker } from '@/components/organizations/org-picker';
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
@@ -13,6 +14,7 @@ import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Switch } from '@/components/ui/switch';
 import { useMediaQuery } from '@/lib/use-media-query';
+import { useViewer } from '@/lib/use-viewer';
 import { ActivityCards, ActivityTable } from '../components/ActivityRows';
 import { useActivityFilters } from '../activity-filters';
 
@@ -22,6 +24,10 @@ import { useActivityFilters } from '../activity-filters';
  */
 export default function ActivityPage() {
   const f = useActivityFilters();
+  const viewer = useViewer();
+  // Another organization of the viewer's subtree, chosen with the selector or opened from its pages: the trail down to it.
+  const viewingOther = !!f.organizationId && f.organizationId !== viewer?.organization.id;
+  const viewed = useReadableOrganization(viewingOther ? f.organizationId : null);
   const log = useInfiniteQuery(activityQueries.list(f.filters));
   const exporter = useExportActivity();
   const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
@@ -36,6 +42,7 @@ export default function ActivityPage() {
 
   return (
     <section className="space-y-6">
+      {viewingOther && <OrganizationTrail organization={viewed} page={MESSAGES.shell.nav.activity} />}
       <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="space-y-1">
           <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.activity}</h1>

@@ -451,4 +451,54 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('location')).toHaveTextContent('min=10');
     expect(screen.getByTestId('location')).toHaveTextContent('q=budget');
   });
+
+  describe('breadcrumbs', () => {
+    const crumbsOf = (trail: HTMLElement) => within(trail).getAllByRole('listitem').map((item) => item.textContent);
+    const GRANDCHILD_ID = '00000000-0000-4000-8000-0000000000c2';
+    const grandchild = makeOrganization({
+      id: GRANDCHILD_ID,
+      name: 'Tenant Two',
+      org_type: 'tenant',
+      parent_org_id: CHILD_ID,
+      ancestors: [
+        { id: OWN_ORG_ID, name: 'House' },
+        { id: CHILD_ID, name: 'Agency One' },
+      ],
+    });
+
+    it("lead down to another organization's ledger, each organization a link, then the page", async () => {
+      const { callsTo } = mockApi({
+        [LEDGER]: () => json(200, ledgerPage([])),
+        [`GET /api/organizations/${GRANDCHILD_ID}`]: () => json(200, { organization: grandchild }),
+      });
+      renderApp(`/credit-ledger?org=${GRANDCHILD_ID}`, { session: houseAdmin() });
+      const trail = await screen.findByRole('navigation', { name: 'Breadcrumb' });
+      expect(crumbsOf(trail)).toEqual(['House', 'Agency One', 'Tenant Two', MESSAGES.shell.nav.creditLedger]);
+      expect(within(trail).getByRole('link', { name: 'House' })).toHaveAttribute('href', `/orgs/${OWN_ORG_ID}`);
+      expect(within(trail).getByRole('link', { name: 'Agency One' })).toHaveAttribute('href', `/orgs/${CHILD_ID}`);
+      expect(within(trail).getByRole('link', { name: 'Tenant Two' })).toHaveAttribute('href', `/orgs/${GRANDCHILD_ID}`);
+      expect(within(trail).getByText(MESSAGES.shell.nav.creditLedger)).toHaveAttribute('aria-current', 'page');
+      expect(screen.getByText('Transaction history of Tenant Two')).toBeInTheDocument();
+      // The trail, the heading and the selector share one read.
+      expect(callsTo(`GET /api/organizations/${GRANDCHILD_ID}`)).toHaveLength(1);
+    });
+
+    it("are not shown on the viewer's own ledger", async () => {
+      mockApi({ [LEDGER]: () => json(200, ledgerPage([])) });
+      renderApp(`/credit-ledger?org=${OWN_ORG_ID}`, { session: houseAdmin() });
+      await screen.findByText(c.emptyTitle);
+      expect(screen.queryByRole('navigation', { name: 'Breadcrumb' })).not.toBeInTheDocument();
+    });
+
+    it('ask nothing of an organization the viewer may not read, and show no trail', async () => {
+      const { calls } = mockApi({ [LEDGER]: () => json(200, ledgerPage([])) });
+      // A user-level role reads the ledgers of its subtree but no organization but its own.
+      renderApp(`/credit-ledger?org=${CHILD_ID}`, { session: makeSession({ role: 'house_user', orgType: 'house', orgName: 'House' }) });
+      await screen.findByText(c.emptyTitle);
+      expect(screen.getByText('Transaction history of the selected organization')).toBeInTheDocument();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(screen.queryByRole('navigation', { name: 'Breadcrumb' })).not.toBeInTheDocument();
+      expect(calls.filter((call) => call.path.startsWith('/api/organizations/'))).toEqual([]);
+    });
+  });
 });

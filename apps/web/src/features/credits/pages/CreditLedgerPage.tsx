@@ -12,9 +12,9 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { agentQueries } from '@/api/agents';
 import { creditQueries, useExportLedger } from '@/api/credits';
-import { organizationQueries } from '@/api/organizations';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { LoadingRows } from '@/components/loading-rows';
+import { OrganizationTrail, useReadableOrganization } from '@/components/organization-trail';
 import { OrgPicker } from '@/components/organizations/org-picker';
 import { QueryError } from '@/components/query-error';
 import { ApiError } from '@/lib/api';
@@ -54,7 +54,8 @@ export default function CreditLedgerPage() {
   const view: View = wide ? chosenView : 'list';
 
   const ledger = useInfiniteQuery(creditQueries.ledger(filters));
-  const viewed = useQuery({ ...organizationQueries.detail(organizationId ?? ''), enabled: viewingOther });
+  // Its name and the trail down to it, when the viewer may read it.
+  const viewed = useReadableOrganization(viewingOther ? organizationId : null);
   // The catalog fills the agent filter.
   const catalog = useQuery(agentQueries.types());
   const agents = useMemo(() => new Map((catalog.data ?? []).map((type) => [type.id, type])), [catalog.data]);
@@ -87,10 +88,11 @@ export default function CreditLedgerPage() {
 
   return (
     <section className="space-y-6">
+      {viewingOther && <OrganizationTrail organization={viewed} page={MESSAGES.shell.nav.creditLedger} />}
       <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="space-y-1">
           <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.creditLedger}</h1>
-          <p className="text-muted-foreground">{viewingOther ? `Transaction history of ${viewed.data?.name ?? 'the selected organization'}` : c.panelSubtitle}</p>
+          <p className="text-muted-foreground">{viewingOther ? `Transaction history of ${viewed?.name ?? 'the selected organization'}` : c.panelSubtitle}</p>
         </div>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" onClick={exportTransactions} disabled={exporter.isPending}>

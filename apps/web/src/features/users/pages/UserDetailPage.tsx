@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { userQueries } from '@/api/users';
 import { LoadingRows } from '@/components/loading-rows';
+import { OrganizationTrail, useReadableOrganization } from '@/components/organization-trail';
 import { QueryError } from '@/components/query-error';
 import { UserStatusBadge } from '@/components/users/user-status-badge';
 import { formatDateTime } from '@/lib/dates';
@@ -34,11 +35,14 @@ export default function UserDetailPage() {
   const user = useQuery({ ...userQueries.detail(id ?? ''), enabled: !!id });
   const viewer = useViewer();
   const { person } = usePerson(user.data);
+  // The trail down to the person's organization: known at once for the viewer's own, read otherwise when the viewer may read it.
+  const organization = useReadableOrganization(user.data?.organization_id, user.data?.organization);
   // Opened directly there is no page to go back to: go to the users list instead.
   const back = () => (location.key === 'default' ? navigate(PATHS.users) : navigate(-1));
 
   return (
     <section className="mx-auto max-w-3xl space-y-6">
+      {user.isSuccess && <OrganizationTrail organization={organization} page={fullName(user.data) || user.data.email} />}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <Button variant="ghost" className="-ml-2" onClick={back}>
           <ArrowLeft aria-hidden />
