@@ -1,6 +1,6 @@
 import type { Session, UserProfile } from '@console/domain';
 import type { QueryClient } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation, useNavigate } from 'react-router';
 import { vi } from 'vitest';
@@ -186,6 +186,11 @@ export function renderWithProviders(ui: ReactNode, path = '/') {
 /** The browser's Back, in an application rendered with renderApp. */
 export function goBack(): void {
   fireEvent.click(screen.getByTestId('history-back'));
+}
+
+/** The text of each crumb of a breadcrumb trail, top first. */
+export function crumbsOf(trail: HTMLElement): (string | null)[] {
+  return within(trail).getAllByRole('listitem').map((item) => item.textContent);
 }
 
 export function setViewportWidth(width: number): void {

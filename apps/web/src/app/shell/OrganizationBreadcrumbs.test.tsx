@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { crumbsOf, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeList, makeOrganization, orgId, OWN_ORG_ID } from '@/test/organization-data';
 
 const superAgencyAdmin = () => makeSession({ role: 'super_agency_admin', orgType: 'super_agency', orgName: 'Own Organization' });
@@ -44,7 +44,7 @@ describe('organization breadcrumbs', { timeout: 30_000 }, () => {
     organizationsApi(own, child, grandchild);
     renderApp(`/orgs/${grandchild.id}`, { session: superAgencyAdmin() });
     const trail = await screen.findByRole('navigation', { name: 'Breadcrumb' });
-    expect(within(trail).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Own Organization', 'Child Agency', 'Grandchild Tenant']);
+    expect(crumbsOf(trail)).toEqual(['Own Organization', 'Child Agency', 'Grandchild Tenant']);
     expect(within(trail).getByRole('link', { name: 'Own Organization' })).toHaveAttribute('href', `/orgs/${OWN_ORG_ID}`);
     expect(within(trail).getByRole('link', { name: 'Child Agency' })).toHaveAttribute('href', `/orgs/${child.id}`);
     expect(within(trail).queryByRole('link', { name: 'Grandchild Tenant' })).not.toBeInTheDocument();
@@ -54,7 +54,7 @@ describe('organization breadcrumbs', { timeout: 30_000 }, () => {
     await userEvent.setup().click(within(trail).getByRole('link', { name: 'Child Agency' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/orgs/${child.id}`));
     await waitFor(() =>
-      expect(within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      expect(crumbsOf(screen.getByRole('navigation', { name: 'Breadcrumb' }))).toEqual([
         'Own Organization',
         'Child Agency',
       ]),
@@ -65,7 +65,7 @@ describe('organization breadcrumbs', { timeout: 30_000 }, () => {
     organizationsApi(grandchild);
     renderApp(`/organizations/${grandchild.id}/edit`, { session: makeSession({ role: 'house_admin', orgType: 'house' }) });
     const trail = await screen.findByRole('navigation', { name: 'Breadcrumb' });
-    expect(within(trail).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+    expect(crumbsOf(trail)).toEqual([
       'Own Organization',
       'Child Agency',
       'Grandchild Tenant',

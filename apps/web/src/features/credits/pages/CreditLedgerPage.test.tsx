@@ -7,7 +7,7 @@ import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { catalog, TYPE_IDS } from '@/test/agent-data';
 import { entry, ledgerPage } from '@/test/credit-data';
 import { makeList, makeOrganization } from '@/test/organization-data';
-import { apiError, json, makeSession, mockApi as mockRoutes, OWN_ORG_ID, goBack, renderApp, setViewportWidth, type ApiRoutes } from '@/test/helpers';
+import { apiError, crumbsOf, json, makeSession, mockApi as mockRoutes, OWN_ORG_ID, goBack, renderApp, setViewportWidth, type ApiRoutes } from '@/test/helpers';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;
@@ -453,7 +453,6 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
   });
 
   describe('breadcrumbs', () => {
-    const crumbsOf = (trail: HTMLElement) => within(trail).getAllByRole('listitem').map((item) => item.textContent);
     const GRANDCHILD_ID = '00000000-0000-4000-8000-0000000000c2';
     const grandchild = makeOrganization({
       id: GRANDCHILD_ID,

@@ -2,7 +2,7 @@ import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { apiError, crumbsOf, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeOrganization, orgId } from '@/test/organization-data';
 import { makeUser, OWN_ORG, SELF_ID } from '@/test/user-data';
 
@@ -33,7 +33,6 @@ describe('user detail page', { timeout: 20_000 }, () => {
 
 describe('user detail breadcrumbs', { timeout: 20_000 }, () => {
   const superAgencyAdmin = () => makeSession({ role: 'super_agency_admin', orgType: 'super_agency', orgName: 'Own Organization' });
-  const crumbsOf = (trail: HTMLElement) => within(trail).getAllByRole('listitem').map((item) => item.textContent);
   const organizationCalls = (api: ReturnType<typeof mockApi>) => api.calls.filter((call) => call.path.startsWith('/api/organizations'));
   const childId = orgId();
   const grandchild = makeOrganization({
