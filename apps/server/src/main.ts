@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/connection.ts';
 import { DataDirInUseError, DataDirUnsafeError, makeDataDirPrivate } from './db/data-dir-lock.ts';
 import { ensureFirstHouseAdmin } from './db/bootstrap.ts';
-import { migrate } from './db/migrate.ts';
+import { MigrationError, migrate, type MigrationRun } from './db/migrate.ts';
 import { DemoAlreadySeededError } from './db/seed.ts';
 import { seedDemoWithUsage } from './demo-seed.ts';
 import { resolveJwtSecret } from './lib/tokens.ts';
@@ -21,9 +21,29 @@ const USAGE = `Usage: main.ts <command>
 /** How long a shutdown waits for the requests under way before exiting regardless. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-async function prepare(config: Config, purpose: string): Promise<Database> {
+/** One line per kind of change a migration run made, for the operator. */
+function describeRun(run: MigrationRun): string[] {
+  const list = (names: string[]) => (names.length > 3 ? `${names.length} (${names[0]} … ${names[names.length - 1]})` : names.join(', '));
+  return [
+    ...(run.adopted.length ? [`Recorded the checksums of ${run.adopted.length} migrations applied before checksums were kept.`] : []),
+    ...(run.migrations.length ? [`Applied migrations: ${list(run.migrations)}`] : []),
+    ...(run.rules.length ? [`Applied SQL rules: ${list(run.rules)}`] : []),
+  ];
+}
+
+async function openMigrated(config: Config, purpose: string): Promise<Database> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, purpose });
-  await migrate(database);
+  try {
+    for (const line of describeRun(await migrate(database))) console.log(line);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+async function prepare(config: Config, purpose: string): Promise<Database> {
+  const database = await openMigrated(config, purpose);
   const first = await ensureFirstHouseAdmin(database.db, { email: config.adminEmail, password: config.adminPassword });
   if (first) {
     const lines = [
@@ -176,8 +196,8 @@ async function main(argv: string[]) {
     case 'migrate': {
       const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, purpose: 'db:migrate' });
       try {
-        const applied = await migrate(database);
-        console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+        const lines = describeRun(await migrate(database));
+        console.log(lines.length ? lines.join('\n') : 'Database is up to date.');
       } finally {
         await database.close();
       }
@@ -210,9 +230,8 @@ async function main(argv: string[]) {
       return;
     }
     case 'reconcile': {
-      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, purpose: 'db:reconcile' });
+      const database = await openMigrated(config, 'db:reconcile');
       try {
-        await migrate(database);
         const report = await reconcile(database.db);
         console.log(JSON.stringify(report, null, 2));
         if (!report.ok) process.exitCode = 1;
@@ -228,7 +247,7 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof DataDirUnsafeError || error instanceof DemoAlreadySeededError) {
+  if (error instanceof ConfigError || error instanceof MigrationError || error instanceof DataDirInUseError || error instanceof DataDirUnsafeError || error instanceof DemoAlreadySeededError) {
     console.error(error.message);
   } else {
     console.error(error);

@@ -53,23 +53,12 @@ export interface MoveOptions {
 /** A refund as validated (the amount an exact string). */
 type RefundInput = Omit<UsageRefundInput, 'amount'> & { amount: string };
 
-/** The most a balance may hold: numeric(16,2). */
-export const MAX_BALANCE = '99999999999999.99';
-
 /** How long an Idempotency-Key is remembered; a retry after that is a new request. */
 const IDEMPOTENCY_WINDOW = sql`interval '24 hours'`;
 
-/** An exact amount in hundredths, for deciding which rule a refused movement broke. */
-function cents(amount: string): bigint {
-  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(amount);
-  if (!match) throw new Error(`not an amount: ${amount}`);
-  const value = BigInt(match[2]!) * 100n + BigInt((match[3] ?? '').padEnd(2, '0'));
-  return match[1] ? -value : value;
-}
-
 /**
- * The SQLSTATE the money functions (migration 0017) raise a refusal with; its message names
- * the reason, and for insufficient_credits its detail is the balance.
+ * The SQLSTATE the money functions raise a refusal with; its message names the reason, and
+ * its detail is the balance for insufficient_credits and the maximum for balance_limit.
  */
 const REFUSED = 'CR001';
 const REFUSALS = ['not_found', 'not_own_source', 'not_direct_child', 'organization_not_active', 'insufficient_credits', 'balance_limit', 'idempotency_conflict'] as const;
@@ -92,7 +81,7 @@ function refusalError(reason: Exclude<Refusal, 'not_own_source'>, error: unknown
     case 'insufficient_credits':
       return new RuleError(c.insufficient(String((error as { detail?: unknown }).detail)), 'insufficient_credits');
     case 'balance_limit':
-      return new RuleError(c.balanceLimit(MAX_BALANCE), 'balance_limit');
+      return new RuleError(c.balanceLimit(String((error as { detail?: unknown }).detail)), 'balance_limit');
     case 'idempotency_conflict':
       return new ConflictError(c.idempotencyConflict);
   }
@@ -141,7 +130,7 @@ interface AllocationCall {
   requestId: string | null;
 }
 
-/** The allocation's one statement (migration 0017); its text never changes, only the values. */
+/** The allocation's one statement (db/rules/functions); its text never changes, only the values. */
 const allocation = (a: AllocationCall) => sql<{ result: AllocationResult }>`
   select credits_allocate(${a.user}::uuid, ${a.org}::uuid, ${a.reach}::text, ${a.sourceOk}::boolean, ${a.to}::uuid,
     ${a.amount}::text, ${a.notes}::text, ${a.key}::text, ${a.requestHash}::text, ${IDEMPOTENCY_WINDOW},
@@ -157,7 +146,7 @@ interface AdjustmentCall {
   requestId: string | null;
 }
 
-/** The adjustment's one statement (migration 0017); its text never changes, only the values. */
+/** The adjustment's one statement (db/rules/functions); its text never changes, only the values. */
 const adjustment = (a: AdjustmentCall) => sql<EntryRow>`
   select * from credits_adjust(${a.user}::uuid, ${a.org}::uuid, ${a.amount}::text, ${a.magnitude}::text,
     ${a.reason}::text, ${a.ip}::text, ${a.requestId}::text)`;
@@ -168,80 +157,30 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
   preparedStatement(adjustment({ user: '', org: '', amount: '', magnitude: '', reason: '', ip: null, requestId: null }).compile(db).sql);
 
   /**
-   * Applies movements in one transaction: locks every balance row touched, in id order
-   * (so two movements never wait on each other in a cycle), then in one statement checks
-   * that every organization is still live (and active, where asked) and computes each
-   * entry's balance_after in exact numeric, refuses the whole movement if any organization
-   * is gone or any balance would go below zero or above MAX_BALANCE, writes the balances
-   * and appends one entry per movement. Two round trips under the lock, whatever the number
-   * of movements; a refusal costs a third, to name its reason.
+   * Posts movements through `ledger_post`, the one writer of the ledger and balances, in the
+   * caller's transaction: it locks every balance row touched in id order, re-checks under the
+   * locks that each organization is live (and active, where asked) and that no balance goes
+   * below zero or above the maximum, and appends one entry per movement with its
+   * balance_after. `afterLock` runs once the rows are locked, before anything is written.
    */
   async function move(trx: Transaction<DB>, movements: Movement[], group: string, createdBy: string | null, options: MoveOptions = {}) {
-    const ids = [...new Set(movements.map((mv) => mv.organizationId))].sort();
-    await trx
-      .selectFrom('organization_billing_settings')
-      .select('organization_id')
-      .where('organization_id', 'in', ids)
-      .orderBy('organization_id')
-      .forUpdate()
-      .execute();
-    await options.afterLock?.();
-    const values = sql.join(
-      movements.map(
-        (mv, ord) =>
-          sql`(${ord}::int, ${mv.organizationId}::uuid, ${mv.amount}::numeric, ${mv.type}::text, ${JSON.stringify(mv.metadata)}::jsonb, ${mv.externalRef ?? null}::text, ${mv.refundOf ?? null}::text)`,
-      ),
-    );
-    // The balance rows are locked, so the balances this statement reads cannot change under
-    // it, and a deletion (which locks the balance row first) has either committed, and is
-    // seen here, or waits until this transaction ends.
-    const { rows } = await sql<EntryRow>`
-      with m (ord, organization_id, amount, entry_type, metadata, external_ref, refund_of) as (values ${values}),
-      steps as (
-        select m.*, b.credit_balance + sum(m.amount) over (partition by m.organization_id order by m.ord) as balance_after
-        from m join organization_billing_settings b using (organization_id)
-        join organizations o on o.id = m.organization_id and o.deleted_at is null ${options.requireActive ? sql`and o.status = 'active'` : sql``}
-      ),
-      allowed as (
-        select count(*) = ${movements.length} and bool_and(balance_after >= 0 and balance_after <= ${MAX_BALANCE}::numeric) as ok from steps
-      ),
-      balances as (
-        update organization_billing_settings b set credit_balance = last.balance_after, updated_at = now()
-        from (select distinct on (organization_id) organization_id, balance_after from steps order by organization_id, ord desc) last
-        where b.organization_id = last.organization_id and (select ok from allowed)
-      ),
-      entries as (
-        insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, metadata, balance_after, external_ref, refund_of, created_by)
-        select organization_id, amount, entry_type, ${group}::uuid, metadata, balance_after, external_ref, refund_of, ${createdBy}::uuid
-        from steps where (select ok from allowed)
-        order by ord
-        returning *
-      )
-      select * from entries order by seq
-    `.execute(trx);
-    if (rows.length !== movements.length) throw await refusal(trx, movements, ids, options);
-    return rows.map(toEntry);
-  }
-
-  /** Why a movement was refused, read under its locks: a gone or inactive organization, or a balance out of bounds. */
-  async function refusal(trx: Transaction<DB>, movements: Movement[], ids: string[], options: MoveOptions) {
-    const orgs = await trx
-      .selectFrom('organizations as o')
-      .innerJoin('organization_billing_settings as b', 'b.organization_id', 'o.id')
-      .select(['o.id', 'o.deleted_at', 'o.status', 'b.credit_balance'])
-      .where('o.id', 'in', ids)
-      .execute();
-    const byId = new Map(orgs.map((org) => [org.id, org]));
-    if (ids.some((orgId) => !byId.get(orgId) || byId.get(orgId)!.deleted_at)) return new NotFoundError(MESSAGES.organizations.notFound);
-    if (options.requireActive && orgs.some((org) => org.status !== 'active')) return new RuleError(c.notActive, 'organization_not_active');
-    const running = new Map(orgs.map((org) => [org.id, cents(org.credit_balance)]));
-    for (const mv of movements) {
-      const after = running.get(mv.organizationId)! + cents(mv.amount);
-      running.set(mv.organizationId, after);
-      if (after < 0n) return new RuleError(c.insufficient(byId.get(mv.organizationId)!.credit_balance), 'insufficient_credits');
-      if (after > cents(MAX_BALANCE)) return new RuleError(c.balanceLimit(MAX_BALANCE), 'balance_limit');
+    if (options.afterLock) {
+      const ids = [...new Set(movements.map((mv) => mv.organizationId))];
+      await sql`select credit_balances_lock(${ids}::uuid[])`.execute(trx);
+      await options.afterLock();
     }
-    return new Error('A movement was refused for no reason its refusal can name.');
+    const column = <T,>(pick: (mv: Movement) => T) => movements.map(pick);
+    try {
+      const { rows } = await sql<EntryRow>`
+        select * from ledger_post(${group}::uuid, ${createdBy}::uuid, ${options.requireActive ?? false}::boolean,
+          ${column((mv) => mv.organizationId)}::uuid[], ${column((mv) => mv.amount)}::numeric[], ${column((mv) => mv.type)}::text[],
+          ${column((mv) => JSON.stringify(mv.metadata))}::jsonb[], ${column((mv) => mv.externalRef ?? null)}::text[],
+          ${column((mv) => mv.refundOf ?? null)}::text[])`.execute(trx);
+      return rows.map(toEntry);
+    } catch (error) {
+      const reason = refusalOf(error);
+      throw reason && reason !== 'not_own_source' ? refusalError(reason, error) : error;
+    }
   }
 
   /**
@@ -413,7 +352,7 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
     move,
 
     /**
-     * One call of `credits_allocate` (migration 0017), run as a single statement outside any
+     * One call of `credits_allocate` (db/rules/functions), run as a single statement outside any
      * transaction: idempotency, scope, locks, movement, entries, audit row and the recorded
      * answer in one round trip. The caller's facts come from authentication; the function
      * re-reads the target's and, under the locks, both organizations'.
@@ -455,7 +394,7 @@ export function createCreditsService({ db, organizations, usage }: { db: Kysely<
         if (!isOwnOrganization(caller, { id: target })) await organizations.visible(caller, target);
         throw new ForbiddenError(c.adjustOnlyHouse);
       }
-      // One call of `credits_adjust` (migration 0017), a single statement: the lock, the
+      // One call of `credits_adjust` (db/rules/functions), a single statement: the lock, the
       // checks under it, the balance, the entry and the audit row in one round trip.
       const amount = input.direction === 'increase' ? input.amount : negate(input.amount);
       try {

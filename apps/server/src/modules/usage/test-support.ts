@@ -59,15 +59,11 @@ export async function insertApiKey(
   return { id: row.id, key: made.key, prefix: made.prefix };
 }
 
-/** Credits for an organization with the ledger entry that explains them, so the books still reconcile. */
+/** Credits for an organization, posted like an adjustment, so the books still reconcile. */
 export async function fund(db: Kysely<DB>, organizationId: string, amount: string) {
   await sql`
-    with b as (
-      update organization_billing_settings set credit_balance = credit_balance + ${amount}::numeric
-      where organization_id = ${organizationId} returning organization_id, credit_balance
-    )
-    insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, metadata)
-    select organization_id, ${amount}::numeric, 'adjustment_increase', gen_random_uuid(), credit_balance, '{"reason":"test funding"}'::jsonb from b`.execute(db);
+    select 1 from ledger_post(gen_random_uuid(), null, false, array[${organizationId}::uuid], array[${amount}::numeric],
+      array['adjustment_increase'], array['{"reason":"test funding"}'::jsonb])`.execute(db);
 }
 
 export async function balanceOf(db: Kysely<DB>, organizationId: string): Promise<string> {

@@ -85,7 +85,7 @@ interface BatchCall {
 }
 
 /**
- * A batch's one statement: `usage_record` (migration 0011) and, when the batch accepted
+ * A batch's one statement: `usage_record` (db/rules/functions/usage_record.sql) and, when the batch accepted
  * something, its audit row, counted from the outcomes. Its text never changes, only the values.
  */
 const batch = (b: BatchCall) => sql<OutcomeRow>`
@@ -120,7 +120,7 @@ export function createUsageService({ db }: { db: Kysely<DB> }) {
      * accepted (with what it charged), a duplicate (the first outcome of its id in its
      * organization; nothing charged again), or rejected with a reason. The batch is one
      * statement, outside any explicit transaction (one round trip): one call of `usage_record`
-     * (migration 0011) locks the balance rows of its
+     * (db/rules/functions/usage_record.sql) locks the balance rows of its
      * organizations in id order, decides every event, and writes the accepted events, their
      * consumption entries, the balances and the carries together, so a batch is recorded
      * whole or not at all. Rejected events are not stored: a retry is evaluated afresh.

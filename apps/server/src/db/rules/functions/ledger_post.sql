@@ -1,0 +1,99 @@
+-- ledger_post: the one writer of the credit ledger and of balances. Allocations, adjustments,
+-- initial balances, refunds and usage (the machine API and the house's import) all post here.
+--
+-- A posting is a list of entries (the arrays, one element per entry, in order) under one
+-- transaction group. It
+-- 1. locks every balance row the entries touch, in id order (credit_balances_lock);
+-- 2. under the locks refuses the whole posting when an organization is missing or deleted
+--    (not_found) or, with p_require_active, not active (organization_not_active);
+-- 3. computes each entry's balance_after as its organization's balance plus the entries so
+--    far, exactly, and refuses the whole posting at the first entry that would take a balance
+--    below zero (insufficient_credits, the balance before the posting as the detail) or above
+--    credit_balance_max() (balance_limit, the maximum as the detail);
+-- 4. sets each balance to its last balance_after and appends the entries, answered in order.
+--
+-- A refusal is raised with SQLSTATE CR001 and the reason as the message, so the statement,
+-- and the transaction it runs in, writes nothing. The ledger itself is append-only (a trigger
+-- refuses updates and deletes) and a CHECK keeps every balance and balance_after >= 0.
+create or replace function ledger_post(
+  p_group uuid,
+  p_created_by uuid,
+  p_require_active boolean,
+  p_org uuid[],
+  p_amount numeric[],
+  p_type text[],
+  p_meta jsonb[],
+  p_ref text[] default null,
+  p_refund_of text[] default null,
+  p_agent uuid[] default null,
+  p_units numeric[] default null,
+  p_id uuid[] default null
+) returns setof credit_ledger_entries
+language plpgsql as $$
+declare
+  v_orgs constant uuid[] := array(select distinct x from unnest(p_org) x order by x);
+  v_n constant integer := cardinality(p_org);
+  v_bad record;
+begin
+  if v_n is null or v_n = 0 then
+    return;
+  end if;
+  perform credit_balances_lock(v_orgs);
+
+  select count(*) filter (where o.deleted_at is null) as live,
+         count(*) filter (where o.deleted_at is null and o.status = 'active') as active
+    into v_bad
+  from organizations o join organization_billing_settings b on b.organization_id = o.id
+  where o.id = any(v_orgs);
+  if v_bad.live < cardinality(v_orgs) then
+    raise exception using errcode = 'CR001', message = 'not_found';
+  end if;
+  if p_require_active and v_bad.active < cardinality(v_orgs) then
+    raise exception using errcode = 'CR001', message = 'organization_not_active';
+  end if;
+
+  select s.n, s.balance, s.balance_after into v_bad from (
+    select m.n, b.credit_balance as balance,
+           b.credit_balance + sum(m.amount) over (partition by m.org order by m.n) as balance_after
+    from unnest(p_org, p_amount) with ordinality as m(org, amount, n)
+    join organization_billing_settings b on b.organization_id = m.org
+  ) s
+  where s.balance_after < 0 or s.balance_after > credit_balance_max()
+  order by s.n
+  limit 1;
+  if found then
+    if v_bad.balance_after < 0 then
+      raise exception using errcode = 'CR001', message = 'insufficient_credits', detail = v_bad.balance::text;
+    end if;
+    raise exception using errcode = 'CR001', message = 'balance_limit', detail = credit_balance_max()::text;
+  end if;
+
+  return query
+  with m as (
+    select x.*, b.credit_balance + sum(x.amount) over (partition by x.org order by x.n) as balance_after
+    from unnest(p_org, p_amount, p_type, p_meta,
+                coalesce(p_ref, array_fill(null::text, array[v_n])),
+                coalesce(p_refund_of, array_fill(null::text, array[v_n])),
+                coalesce(p_agent, array_fill(null::uuid, array[v_n])),
+                coalesce(p_units, array_fill(null::numeric, array[v_n])),
+                coalesce(p_id, array_fill(null::uuid, array[v_n])))
+      with ordinality as x(org, amount, entry_type, meta, ref, refund_of, agent, units, id, n)
+    join organization_billing_settings b on b.organization_id = x.org
+  ),
+  balances as (
+    update organization_billing_settings b set credit_balance = last.balance_after, updated_at = now()
+    from (select distinct on (m.org) m.org, m.balance_after from m order by m.org, m.n desc) last
+    where b.organization_id = last.org
+  ),
+  entries as (
+    insert into credit_ledger_entries
+      (id, organization_id, amount, entry_type, transaction_group, metadata, balance_after, external_ref, refund_of,
+       agent_type_id, units, created_by)
+    select coalesce(m.id, gen_random_uuid()), m.org, m.amount, m.entry_type, p_group, coalesce(m.meta, '{}'::jsonb),
+           m.balance_after, m.ref, m.refund_of, m.agent, m.units, p_created_by
+    from m order by m.n
+    returning *
+  )
+  select * from entries order by seq;
+end;
+$$;
