@@ -1,9 +1,24 @@
 import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
-import type { ActivationStatus, AgentKind, AgentTypeStatus, ApiScope, EntryType, InvitationStatus, OrgStatus, OrgType, UserStatus } from '@console/domain';
+import type {
+  ActivationStatus,
+  ActivityAction,
+  AgentKind,
+  AgentTypeStatus,
+  ApiScope,
+  BalanceAlertKind,
+  EntryType,
+  InvitationStatus,
+  OrgStatus,
+  OrgType,
+  UsageEntryType,
+  UserStatus,
+} from '@console/domain';
 
 /**
  * Kysely's view of the tables in migrations/. Numeric columns arrive as strings (exact);
- * columns the migrations restrict to a set of values carry the domain's union.
+ * columns the migrations restrict to a set of values carry the domain's union. schema.test.ts
+ * holds this file to the migrated database: the same tables and columns, the same
+ * nullability and kinds of value, and each CHECK list equal to its union.
  */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -115,7 +130,7 @@ export interface AuditLogTable {
   id: Generated<string>;
   actor_user_id: string | null;
   organization_id: string | null;
-  action: string;
+  action: ActivityAction;
   target_type: string;
   target_id: string | null;
   details: ColumnType<unknown, string | undefined, string>;
@@ -213,7 +228,7 @@ export interface UsageEventDaysTable {
 export interface CreditUsageDaysTable {
   organization_id: string;
   day: ColumnType<string, string, never>;
-  entry_type: 'consumption' | 'refund';
+  entry_type: UsageEntryType;
   total: string;
   entries: string;
 }
@@ -304,7 +319,7 @@ export interface UsageCarryTable {
 export interface BalanceAlertsTable {
   id: Generated<string>;
   organization_id: string;
-  kind: 'low_balance' | 'insufficient_credits';
+  kind: BalanceAlertKind;
   balance: string;
   threshold: string;
   created_at: Timestamp;

@@ -1,9 +1,11 @@
+import type { ActivityAction } from '@console/domain';
 import type { Executor } from '../db/schema.ts';
 
 export interface AuditEntry {
   actorUserId: string | null;
   organizationId: string | null;
-  action: string;
+  /** One of the actions the activity log knows how to say. */
+  action: ActivityAction;
   targetType: string;
   targetId: string | null;
   details?: Record<string, unknown>;

@@ -15,6 +15,14 @@ export const ENTRY_TYPES = [
   'adjustment_decrease',
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
+/** Entries that take credits from their organization (a negative amount); every other type adds them. */
+export const DEBIT_ENTRY_TYPES = ['allocation_sent', 'consumption', 'adjustment_decrease'] as const satisfies readonly EntryType[];
+/** Entries that are usage: what agents consumed, and what was given back of it. */
+export const USAGE_ENTRY_TYPES = ['consumption', 'refund'] as const satisfies readonly EntryType[];
+export type UsageEntryType = (typeof USAGE_ENTRY_TYPES)[number];
+/** Why an organization's admins are alerted about its balance: it fell below its threshold, or usage was refused for want of credits. */
+export const BALANCE_ALERT_KINDS = ['low_balance', 'insufficient_credits'] as const;
+export type BalanceAlertKind = (typeof BALANCE_ALERT_KINDS)[number];
 
 const c = MESSAGES.credits;
 export const allocationSchema = z.object({

@@ -1,6 +1,6 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { sql } from 'kysely';
-import { MESSAGES } from '@console/domain';
+import { MESSAGES, type ActivityAction } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { activationsQuery, usageByAgentQuery, usageByDayQuery } from './agents.service.ts';
@@ -35,7 +35,7 @@ async function setLimit(orgId: string, limit: number) {
   await db().updateTable('organization_billing_settings').set({ activated_agent_limit: limit }).where('organization_id', '=', orgId).execute();
 }
 
-const audits = (action: string, targetId: string) =>
+const audits = (action: ActivityAction, targetId: string) =>
   db().selectFrom('audit_log').select(['details', 'actor_user_id']).where('action', '=', action).where('target_id', '=', targetId).execute();
 
 /**

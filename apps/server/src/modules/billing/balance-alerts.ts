@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { ALL_ROLES, MESSAGES, roleLevel } from '@console/domain';
+import { ALL_ROLES, MESSAGES, roleLevel, type BalanceAlertKind } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import type { Mailer } from '../../lib/mail.ts';
 
@@ -40,7 +40,7 @@ export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 
   /** Mails one batch of pending alerts; answers how many alerts were handled. */
   async function sendPending(): Promise<number> {
     return db.transaction().execute(async (trx) => {
-      const { rows: alerts } = await sql<{ id: string; organization_id: string; kind: 'low_balance' | 'insufficient_credits'; balance: string; threshold: string; name: string }>`
+      const { rows: alerts } = await sql<{ id: string; organization_id: string; kind: BalanceAlertKind; balance: string; threshold: string; name: string }>`
         select a.id, a.organization_id, a.kind, a.balance::text as balance, a.threshold::text as threshold, o.name
         from balance_alerts a
         join organizations o on o.id = a.organization_id

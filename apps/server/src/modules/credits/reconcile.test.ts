@@ -50,6 +50,8 @@ const EMPTY = {
   usage_carry_mismatches: [],
   usage_entry_mismatches: [],
   balance_chain_breaks: [],
+  usage_day_mismatches: [],
+  credit_day_mismatches: [],
 };
 
 /** The one entry of an organization (those set up below with exactly one). */
@@ -251,6 +253,28 @@ describe('reconcile reports each kind of broken books, naming the organization, 
       ...EMPTY,
       ok: false,
       usage_entry_mismatches: [expect.objectContaining({ organization_id: w.id('T1'), problem: 'entry differs' })],
+    });
+  });
+
+  it('a day total of usage that differs from the events it sums', async () => {
+    const report = await reportAfter(async (trx) => {
+      await sql`update usage_event_days set units = units + 1 where organization_id = ${w.id('T1')}`.execute(trx);
+    });
+    expect(report).toMatchObject({
+      ...EMPTY,
+      ok: false,
+      usage_day_mismatches: [expect.objectContaining({ organization_id: w.id('T1'), agent_type_id: agentTypeId, stored: '1 events, 2.0000 units, 0.33 charged', actual: '1 events, 1.0000 units, 0.33 charged' })],
+    });
+  });
+
+  it('a day total of consumptions that differs from the ledger, or is missing', async () => {
+    const report = await reportAfter(async (trx) => {
+      await sql`delete from credit_usage_days where organization_id = ${w.id('T1')}`.execute(trx);
+    });
+    expect(report).toMatchObject({
+      ...EMPTY,
+      ok: false,
+      credit_day_mismatches: [expect.objectContaining({ organization_id: w.id('T1'), entry_type: 'consumption', stored: null, actual: '-0.33 in 1 entries' })],
     });
   });
 });

@@ -11,7 +11,8 @@ import type { DB } from '../../db/schema.ts';
  * something has its consumption entry with the same organization, amount, agent type and
  * units, and every entry naming an agent type belongs to such an event; and, replaying each
  * organization's ledger in order, no balance ever went below zero and each balance_after is
- * the running sum.
+ * the running sum. The day totals the dashboard reads (usage per day and agent type,
+ * consumptions and refunds per day) are checked against the events and entries they sum.
  */
 export async function reconcile(db: Kysely<DB>) {
   const balances = await sql<{ organization_id: string; credit_balance: string; ledger_sum: string; last_balance_after: string | null }>`
@@ -93,6 +94,30 @@ export async function reconcile(db: Kysely<DB>) {
     where running < 0 or running <> balance_after
     order by organization_id
     limit 100`.execute(db);
+  const usageDays = await sql<{ organization_id: string; day: string; agent_type_id: string; stored: string | null; actual: string | null }>`
+    with actual as (
+      select organization_id, (occurred_at at time zone 'UTC')::date as day, agent_type_id,
+             count(*) as events, sum(units) as units, sum(charged) as charged
+      from usage_events group by 1, 2, 3
+    )
+    select organization_id, to_char(day, 'YYYY-MM-DD') as day, agent_type_id,
+           s.events || ' events, ' || s.units || ' units, ' || s.charged || ' charged' as stored,
+           actual.events || ' events, ' || actual.units || ' units, ' || actual.charged || ' charged' as actual
+    from actual full join usage_event_days s using (organization_id, day, agent_type_id)
+    where actual.events is distinct from s.events or actual.units is distinct from s.units or actual.charged is distinct from s.charged
+    order by 1, 2, 3
+    limit 100`.execute(db);
+  const creditDays = await sql<{ organization_id: string; day: string; entry_type: string; stored: string | null; actual: string | null }>`
+    with actual as (
+      select organization_id, (created_at at time zone 'UTC')::date as day, entry_type, sum(amount) as total, count(*) as entries
+      from credit_ledger_entries where entry_type in ('consumption', 'refund') group by 1, 2, 3
+    )
+    select organization_id, to_char(day, 'YYYY-MM-DD') as day, entry_type,
+           s.total || ' in ' || s.entries || ' entries' as stored, actual.total || ' in ' || actual.entries || ' entries' as actual
+    from actual full join credit_usage_days s using (organization_id, day, entry_type)
+    where actual.total is distinct from s.total or actual.entries is distinct from s.entries
+    order by 1, 2, 3
+    limit 100`.execute(db);
   return {
     organizations_checked: balances.rows.length,
     balance_mismatches: mismatches,
@@ -106,6 +131,10 @@ export async function reconcile(db: Kysely<DB>) {
     usage_entry_mismatches: usageEntries.rows,
     /** Entries where the replayed balance went below zero or differs from balance_after. */
     balance_chain_breaks: chains.rows,
+    /** Accepted usage per organization, UTC day and agent type (the dashboard's) that differs from the events. */
+    usage_day_mismatches: usageDays.rows,
+    /** Consumptions and refunds per organization, UTC day and type (the dashboard's) that differ from the ledger. */
+    credit_day_mismatches: creditDays.rows,
     ok:
       mismatches.length === 0 &&
       groups.rows.length === 0 &&
@@ -114,6 +143,8 @@ export async function reconcile(db: Kysely<DB>) {
       totals.rows.length === 0 &&
       carries.rows.length === 0 &&
       usageEntries.rows.length === 0 &&
-      chains.rows.length === 0,
+      chains.rows.length === 0 &&
+      usageDays.rows.length === 0 &&
+      creditDays.rows.length === 0,
   };
 }

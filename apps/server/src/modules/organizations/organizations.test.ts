@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { MESSAGES, ORG_LIST_VIEWS, ORG_SORT_KEYS, SORT_ORDERS, TREE_DESCENDANT_COUNT_CAP, UNSTORABLE_TEXT, type ListOrganizationsParams } from '@console/domain';
+import { MESSAGES, ORG_LIST_VIEWS, ORG_SORT_KEYS, SORT_ORDERS, TREE_DESCENDANT_COUNT_CAP, UNSTORABLE_TEXT, type ActivityAction, type ListOrganizationsParams } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { listPage, listQuery, listStatements } from './organizations.service.ts';
@@ -10,7 +10,7 @@ const as = (who: string) => w.as(who);
 const id = (key: Parameters<typeof w.id>[0]) => w.id(key);
 
 
-async function auditCount(action: string) {
+async function auditCount(action: ActivityAction) {
   const row = await w.t.database.db.selectFrom('audit_log').select(sql<number>`count(*)::int`.as('n')).where('action', '=', action).executeTakeFirstOrThrow();
   return row.n;
 }

@@ -3,6 +3,7 @@ import {
   MESSAGES,
   USAGE_WINDOW,
   type ActivationStatus,
+  type ActivityAction,
   type Entitlement,
   type UsageBatchResult,
   type UsageEventResult,
@@ -74,7 +75,7 @@ interface BatchCall {
   userId: string | null;
   auditUser: string | null;
   auditOrg: string;
-  action: string;
+  action: ActivityAction;
   targetType: string;
   targetId: string;
   details: string;
@@ -111,7 +112,7 @@ const batch = (b: BatchCall) => sql<OutcomeRow>`
 
 export function createUsageService({ db }: { db: Kysely<DB> }) {
   // Every batch sends the same text: on PostgreSQL each connection parses it once.
-  const blank = { payload: '', reach: '', keyId: null, userId: null, auditUser: null, auditOrg: '', action: '', targetType: '', targetId: '', details: '', summaryBefore: '', summaryAfter: '', ip: null, requestId: null };
+  const blank = { payload: '', reach: '', keyId: null, userId: null, auditUser: null, auditOrg: '', action: 'usage.reported' as const, targetType: '', targetId: '', details: '', summaryBefore: '', summaryAfter: '', ip: null, requestId: null };
   preparedStatement(batch(blank).compile(db).sql);
 
   return {
@@ -142,8 +143,8 @@ export function createUsageService({ db }: { db: Kysely<DB> }) {
       // The audit row's fixed part; the function's outcomes give the counts and the sum.
       const audit =
         actor.kind === 'key'
-          ? { user: null, action: 'usage.reported', targetType: 'api_key', targetId: actor.key.id, summary: [`Key ${actor.key.name} reported `, ' usage events'], details: { key_name: actor.key.name, key_prefix: actor.key.prefix } }
-          : { user: actor.caller.userId, action: 'usage.imported', targetType: 'organization', targetId: reach.id, summary: [`${actor.caller.email} imported `, ' usage events'], details: {} };
+          ? { user: null, action: 'usage.reported' as const, targetType: 'api_key', targetId: actor.key.id, summary: [`Key ${actor.key.name} reported `, ' usage events'], details: { key_name: actor.key.name, key_prefix: actor.key.prefix } }
+          : { user: actor.caller.userId, action: 'usage.imported' as const, targetType: 'organization', targetId: reach.id, summary: [`${actor.caller.email} imported `, ' usage events'], details: {} };
       const { rows } = await batch({
         payload,
         reach: reach.path,
