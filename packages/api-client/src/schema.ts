@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and database state */
+        /** Liveness, database state, release and schema version */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -1118,6 +1118,8 @@ export interface operations {
                         status: "ok" | "degraded";
                         /** @enum {string} */
                         database: "ok" | "unreachable";
+                        version: string;
+                        schema_version: number | null;
                     };
                 };
             };
@@ -1132,6 +1134,8 @@ export interface operations {
                         status: "ok" | "degraded";
                         /** @enum {string} */
                         database: "ok" | "unreachable";
+                        version: string;
+                        schema_version: number | null;
                     };
                 };
             };

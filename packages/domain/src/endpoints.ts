@@ -83,7 +83,7 @@ export const healthEndpoints = {
     operationId: 'getHealth',
     method: 'GET',
     path: '/health',
-    summary: 'Liveness and database state',
+    summary: 'Liveness, database state, release and schema version',
     tags: ['ops'],
     auth: 'public',
     responses: { 200: healthSchema, 503: healthSchema },

@@ -12,6 +12,7 @@ import {
   type ErrorStatus,
 } from '@console/domain';
 import { UnavailableError } from '../lib/errors.ts';
+import { CONSOLE_VERSION } from '../lib/version.ts';
 import { MACHINE_DESCRIPTION, MACHINE_EXAMPLES } from './machine.ts';
 
 /**
@@ -198,7 +199,7 @@ export function openApiFrame(appUrl: string) {
     openapi: '3.0.3',
     info: {
       title: 'Organization Console API',
-      version: '1.0.0',
+      version: CONSOLE_VERSION,
       description:
         'The API of the organization console: every route of the console under `/api`, and the machine API for agent runtimes under `/api/v1` (tag `machine`). Errors always have one shape, `{ "error": { "code", "message", "fields"? } }`.',
     },

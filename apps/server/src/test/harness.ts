@@ -26,10 +26,16 @@ export async function freshDatabase(): Promise<Database> {
   return (await openFreshDatabase()).database;
 }
 
+/** An empty database with no migration applied (the upgrade tests fill it from an earlier release). */
+export async function emptyDatabase(): Promise<Database> {
+  return (await openFreshDatabase({ empty: true })).database;
+}
+
 /** A fresh database, with its URL on PostgreSQL (null on PGlite). */
-async function openFreshDatabase(): Promise<{ database: Database; url: string | null }> {
+async function openFreshDatabase(options: { empty?: boolean } = {}): Promise<{ database: Database; url: string | null }> {
   const serverUrl = inject('pgServerUrl');
   if (!serverUrl) {
+    if (options.empty) return { database: fromPGlite(await createPGlite()), url: null };
     const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
     return { database: fromPGlite(await createPGlite({ loadDataDir: template })), url: null };
   }
@@ -37,9 +43,10 @@ async function openFreshDatabase(): Promise<{ database: Database; url: string | 
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
+    if (options.empty) await admin.query(`create database ${name}`);
     // Copying a template fails while another session still touches it (a just-closed
     // pool, or another test file copying it at the same moment): wait and try again.
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1; !options.empty; attempt++) {
       try {
         await admin.query(`create database ${name} template ${inject('pgTemplate')}`);
         break;
@@ -91,9 +98,9 @@ export const ADMIN = { email: 'admin@example.test', password: 'correct horse bat
 
 /** The API on a real database, listening on a real port; requests go through HTTP. */
 export async function createTestApp(
-  options: { rateLimits?: Partial<RateLimitSettings>; appUrl?: string; trustProxy?: TrustProxy; serveWeb?: boolean } = {},
+  options: { rateLimits?: Partial<RateLimitSettings>; appUrl?: string; trustProxy?: TrustProxy; serveWeb?: boolean; database?: Database } = {},
 ): Promise<TestApp> {
-  const { database, url: databaseUrl } = await openFreshDatabase();
+  const { database, url: databaseUrl } = options.database ? { database: options.database, url: null } : await openFreshDatabase();
   await ensureFirstHouseAdmin(database.db, ADMIN);
   const config = {
     ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' }),

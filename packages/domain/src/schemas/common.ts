@@ -48,5 +48,12 @@ export const uuidSchema = z.uuid();
 export const isoDateSchema = z.string();
 export const okSchema = z.object({ ok: z.literal(true) });
 
-export const healthSchema = z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unreachable']) });
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: z.enum(['ok', 'unreachable']),
+  /** The console's release (semver). */
+  version: z.string(),
+  /** The number of the last migration the database has applied; null while it cannot be read. */
+  schema_version: z.number().int().nullable(),
+});
 export type Health = z.infer<typeof healthSchema>;

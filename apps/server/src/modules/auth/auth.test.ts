@@ -5,6 +5,8 @@ import { MESSAGES, decodeJwtPart, normalizeClaims } from '@console/domain';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { houseId, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { hashToken } from '../../lib/secrets.ts';
+import { CONSOLE_VERSION } from '../../lib/version.ts';
+import { listMigrations } from '../../db/migrate.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -305,7 +307,7 @@ describe('the HTTP surface', () => {
 
   it('reports the database state', async () => {
     const response = await t.request('GET', '/api/health');
-    expect(response.body).toEqual({ status: 'ok', database: 'ok' });
+    expect(response.body).toEqual({ status: 'ok', database: 'ok', version: CONSOLE_VERSION, schema_version: listMigrations().at(-1)!.version });
   });
 
   it('publishes the OpenAPI document', async () => {

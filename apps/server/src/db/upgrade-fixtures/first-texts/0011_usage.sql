@@ -1,0 +1,291 @@
+-- Metered usage, recorded a batch at a time by one function call in the caller's transaction.
+--
+-- usage_record(events, reach, api_key, user, ahead, behind) takes a batch as a JSON array of
+-- { i, org, id, agent, units, occurred, meta } (i numbers the events 1..n in the batch's order)
+-- for an actor whose reach is the subtree under the path `reach` (an API key's organization,
+-- or the house of an admin importing usage), and answers one row per event:
+-- r_ord, r_outcome (accepted, duplicate, rejected), r_reason (the rejection), r_detail (what
+-- its message needs: which rule an invalid event broke, or the balance that was too small)
+-- and r_charged (what the event took from the balance, or would have taken when refused for
+-- want of credits).
+--
+-- 1. The balance rows of the batch's organizations within reach are locked in id order, as
+--    every movement of credits locks them, so an organization's events are taken by one
+--    batch at a time and everything read below is the state as it stands.
+-- 2. Each event, in batch order within its organization, is the first that applies of:
+--    - rejected out_of_reach: no such organization, outside the reach, or deleted;
+--    - duplicate: the organization already recorded this id; its first outcome is answered
+--      and nothing is charged again (a repeat inside the batch answers the first one's outcome);
+--    - rejected invalid: occurred_at further ahead or behind than the window allows, no
+--      price in force when it occurred, or its id already names another entry of that
+--      organization's ledger;
+--    - rejected unknown_agent, organization_not_active (it or one above it is suspended or
+--      inactive), agent_not_active (no live activation of the agent there);
+--    - rejected insufficient_credits: the whole cents it would take exceed the balance;
+--    - accepted.
+-- 3. An accepted event costs units × the price in force at occurred_at, exactly. The cost is
+--    added to the organization's carry for that agent type; the whole cents of the sum are
+--    charged and the rest is carried (0 <= carry < 0.01). So over all events the charges
+--    plus the carry equal the costs: rounding neither makes nor loses credits.
+-- 4. Then, set-based: one consumption entry per event that charged something (its agent
+--    type, units, and the event's id as external_ref, so a refund can name it), the accepted
+--    events, the balances, the carries (in key order), and for an organization that lacked
+--    credits an insufficient_credits alert, at most one an hour.
+-- Rejected events are not stored: sent again, they are evaluated afresh.
+create function usage_record(
+  p_events jsonb,
+  p_reach text,
+  p_api_key uuid,
+  p_user uuid,
+  p_ahead interval,
+  p_behind interval
+) returns table (r_ord integer, r_outcome text, r_reason text, r_detail text, r_charged text)
+language plpgsql as $$
+declare
+  v_now constant timestamptz := now();
+  v_group constant uuid := gen_random_uuid();
+  a_i integer[];
+  a_org uuid[];
+  a_id text[];
+  a_agent text[];
+  a_units numeric[];
+  a_occurred timestamptz[];
+  a_meta jsonb[];
+  -- Outcomes, by the event's number in the batch (filled in organization order).
+  o_outcome text[];
+  o_reason text[];
+  o_detail text[];
+  o_charged numeric[];
+  -- Accepted events.
+  n_ev integer := 0;
+  ev_org uuid[] := '{}';
+  ev_id text[] := '{}';
+  ev_agent uuid[] := '{}';
+  ev_units numeric[] := '{}';
+  ev_price numeric[] := '{}';
+  ev_cost numeric[] := '{}';
+  ev_charged numeric[] := '{}';
+  ev_occurred timestamptz[] := '{}';
+  ev_meta jsonb[] := '{}';
+  ev_entry uuid[] := '{}';
+  ev_carry numeric[] := '{}';
+  ev_carry_stored boolean[] := '{}';
+  -- Ledger entries of the events that charged something.
+  n_le integer := 0;
+  le_id uuid[] := '{}';
+  le_org uuid[] := '{}';
+  le_charge numeric[] := '{}';
+  le_meta jsonb[] := '{}';
+  le_balance numeric[] := '{}';
+  le_ref text[] := '{}';
+  le_agent uuid[] := '{}';
+  le_units numeric[] := '{}';
+  short_orgs uuid[] := '{}';
+  -- The organization being taken: its balance and its carries by agent type.
+  v_org uuid;
+  v_balance numeric;
+  c_agent uuid[];
+  c_carry numeric[];
+  c_stored boolean[];
+  e record;
+  k integer;
+  v_cost numeric;
+  v_total numeric;
+  v_charge numeric;
+  v_entry uuid;
+begin
+  select array_agg(x.i order by x.i), array_agg(x.org order by x.i), array_agg(x.id order by x.i),
+         array_agg(x.agent order by x.i), array_agg(x.units order by x.i), array_agg(x.occurred order by x.i),
+         array_agg(coalesce(x.meta, '{}'::jsonb) order by x.i)
+    into a_i, a_org, a_id, a_agent, a_units, a_occurred, a_meta
+    from jsonb_to_recordset(p_events) as x(i integer, org uuid, id text, agent text, units numeric, occurred timestamptz, meta jsonb);
+  if a_i is null then
+    return;
+  end if;
+  o_outcome := array_fill(null::text, array[cardinality(a_i)]);
+  o_reason := o_outcome;
+  o_detail := o_outcome;
+  o_charged := array_fill(null::numeric, array[cardinality(a_i)]);
+
+  perform 1 from organization_billing_settings b
+    where b.organization_id in (select o.id from organizations o where o.id = any(a_org) and starts_with(o.path, p_reach))
+    order by b.organization_id
+    for update of b;
+
+  for e in
+    with ev as (
+      select * from unnest(a_i, a_org, a_id, a_agent, a_units, a_occurred, a_meta) as x(i, org, id, agent, units, occurred, meta)
+    ),
+    orgs as (
+      select o.id,
+             starts_with(o.path, p_reach) and o.deleted_at is null as reachable,
+             o.status = 'active' and not exists (
+               select 1 from organizations a where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
+             ) as active
+      from organizations o where o.id in (select ev.org from ev)
+    )
+    select ev.i, ev.org, ev.id, ev.agent, ev.units, ev.occurred, ev.meta,
+           min(ev.i) over (partition by ev.org, ev.id) as first_i,
+           coalesce(orgs.reachable, false) as reachable,
+           coalesce(orgs.active, false) as active,
+           u.id is not null as duplicate,
+           u.charged as duplicate_charged,
+           exists (select 1 from credit_ledger_entries l where l.organization_id = ev.org and l.external_ref = ev.id) as id_taken,
+           t.id as agent_id,
+           exists (
+             select 1 from agent_activations v where v.organization_id = ev.org and v.agent_type_id = t.id and v.deactivated_at is null
+           ) as live,
+           (select p.price from agent_prices p where p.agent_type_id = t.id and p.effective_from <= ev.occurred
+             order by p.effective_from desc limit 1) as price,
+           b.credit_balance as balance,
+           c.carry
+    from ev
+    left join orgs on orgs.id = ev.org
+    left join usage_events u on u.organization_id = ev.org and u.client_event_id = ev.id
+    left join agent_types t on t.code = ev.agent
+    left join organization_billing_settings b on b.organization_id = ev.org
+    left join usage_carry c on c.organization_id = ev.org and c.agent_type_id = t.id
+    order by ev.org, ev.i
+  loop
+    if e.org is distinct from v_org then
+      v_org := e.org;
+      v_balance := e.balance;
+      c_agent := '{}';
+      c_carry := '{}';
+      c_stored := '{}';
+    end if;
+    o_outcome[e.i] := 'rejected';
+    if e.i <> e.first_i then
+      o_outcome[e.i] := case when o_outcome[e.first_i] = 'accepted' then 'duplicate' else o_outcome[e.first_i] end;
+      o_reason[e.i] := o_reason[e.first_i];
+      o_detail[e.i] := o_detail[e.first_i];
+      o_charged[e.i] := o_charged[e.first_i];
+    elsif not e.reachable then
+      o_reason[e.i] := 'out_of_reach';
+    elsif e.duplicate then
+      o_outcome[e.i] := 'duplicate';
+      o_charged[e.i] := e.duplicate_charged;
+    elsif e.occurred > v_now + p_ahead then
+      o_reason[e.i] := 'invalid';
+      o_detail[e.i] := 'ahead';
+    elsif e.occurred < v_now - p_behind then
+      o_reason[e.i] := 'invalid';
+      o_detail[e.i] := 'behind';
+    elsif e.id_taken then
+      o_reason[e.i] := 'invalid';
+      o_detail[e.i] := 'id_taken';
+    elsif e.agent_id is null then
+      o_reason[e.i] := 'unknown_agent';
+    elsif not e.active then
+      o_reason[e.i] := 'organization_not_active';
+    elsif not e.live then
+      o_reason[e.i] := 'agent_not_active';
+    elsif e.price is null then
+      o_reason[e.i] := 'invalid';
+      o_detail[e.i] := 'no_price';
+    else
+      k := array_position(c_agent, e.agent_id);
+      if k is null then
+        k := coalesce(cardinality(c_agent), 0) + 1;
+        c_agent[k] := e.agent_id;
+        c_carry[k] := coalesce(e.carry, 0);
+        c_stored[k] := e.carry is not null;
+      end if;
+      v_cost := e.units * e.price;
+      v_total := c_carry[k] + v_cost;
+      v_charge := trunc(v_total, 2);
+      if v_charge > v_balance then
+        o_reason[e.i] := 'insufficient_credits';
+        o_detail[e.i] := v_balance::numeric(16, 2)::text;
+        o_charged[e.i] := v_charge;
+        short_orgs := short_orgs || e.org;
+      else
+        v_balance := v_balance - v_charge;
+        c_carry[k] := v_total - v_charge;
+        o_outcome[e.i] := 'accepted';
+        o_charged[e.i] := v_charge;
+        v_entry := null;
+        if v_charge > 0 then
+          v_entry := gen_random_uuid();
+          n_le := n_le + 1;
+          le_id[n_le] := v_entry;
+          le_org[n_le] := e.org;
+          le_charge[n_le] := v_charge;
+          le_meta[n_le] := jsonb_build_object('agent', e.agent, 'units', e.units::numeric(18, 4)::text, 'event_id', e.id)
+            || case when e.meta = '{}'::jsonb then '{}'::jsonb else jsonb_build_object('usage', e.meta) end;
+          le_balance[n_le] := v_balance;
+          le_ref[n_le] := e.id;
+          le_agent[n_le] := e.agent_id;
+          le_units[n_le] := e.units;
+        end if;
+        n_ev := n_ev + 1;
+        ev_org[n_ev] := e.org;
+        ev_id[n_ev] := e.id;
+        ev_agent[n_ev] := e.agent_id;
+        ev_units[n_ev] := e.units;
+        ev_price[n_ev] := e.price;
+        ev_cost[n_ev] := v_cost;
+        ev_charged[n_ev] := v_charge;
+        ev_occurred[n_ev] := e.occurred;
+        ev_meta[n_ev] := e.meta;
+        ev_entry[n_ev] := v_entry;
+        ev_carry[n_ev] := c_carry[k];
+        ev_carry_stored[n_ev] := c_stored[k];
+      end if;
+    end if;
+  end loop;
+
+  if n_le > 0 then
+    insert into credit_ledger_entries
+      (id, organization_id, amount, entry_type, transaction_group, metadata, balance_after, external_ref, agent_type_id, units, created_by)
+    select x.id, x.org, -x.charge, 'consumption', v_group, x.meta, x.balance, x.ref, x.agent, x.units, p_user
+    from unnest(le_id, le_org, le_charge, le_meta, le_balance, le_ref, le_agent, le_units)
+      with ordinality as x(id, org, charge, meta, balance, ref, agent, units, n)
+    order by x.n;
+    -- Each organization's balance after its last charged event.
+    update organization_billing_settings b set credit_balance = x.balance, updated_at = now()
+    from (
+      select distinct on (y.org) y.org, y.balance
+      from unnest(le_org, le_balance) with ordinality as y(org, balance, n)
+      order by y.org, y.n desc
+    ) x
+    where b.organization_id = x.org;
+  end if;
+
+  if n_ev > 0 then
+    insert into usage_events
+      (organization_id, client_event_id, agent_type_id, units, price, cost, charged, occurred_at, api_key_id, created_by, ledger_entry_id, metadata)
+    select x.org, x.id, x.agent, x.units, x.price, x.cost, x.charged, x.occurred, p_api_key, p_user, x.entry, x.meta
+    from unnest(ev_org, ev_id, ev_agent, ev_units, ev_price, ev_cost, ev_charged, ev_occurred, ev_entry, ev_meta)
+      as x(org, id, agent, units, price, cost, charged, occurred, entry, meta);
+    -- Each organization and agent type's carry after its last accepted event, in key order;
+    -- a carry that stayed 0 and was never stored is not written.
+    insert into usage_carry as c (organization_id, agent_type_id, carry)
+    select y.org, y.agent, y.carry from (
+      select distinct on (x.org, x.agent) x.org, x.agent, x.carry, x.stored
+      from unnest(ev_org, ev_agent, ev_carry, ev_carry_stored) with ordinality as x(org, agent, carry, stored, n)
+      order by x.org, x.agent, x.n desc
+    ) y
+    where y.stored or y.carry <> 0
+    order by y.org, y.agent
+    on conflict (organization_id, agent_type_id) do update set carry = excluded.carry where c.carry <> excluded.carry;
+  end if;
+
+  if cardinality(short_orgs) > 0 then
+    with due as (
+      update organization_billing_settings b set insufficient_alerted_at = v_now
+      where b.organization_id = any(short_orgs)
+        and (b.insufficient_alerted_at is null or b.insufficient_alerted_at <= v_now - interval '1 hour')
+      returning b.organization_id, b.credit_balance, b.low_balance_threshold
+    )
+    insert into balance_alerts (organization_id, kind, balance, threshold)
+    select due.organization_id, 'insufficient_credits', due.credit_balance, due.low_balance_threshold from due
+    order by due.organization_id;
+  end if;
+
+  return query
+    select x.n::integer, x.outcome, x.reason, x.detail, x.charged::numeric(16, 2)::text
+    from unnest(o_outcome, o_reason, o_detail, o_charged) with ordinality as x(outcome, reason, detail, charged, n)
+    order by x.n;
+end;
+$$;
