@@ -31,5 +31,8 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     // A test may wait for two lazy pages, each allowed the 5 s of asyncUtilTimeout on a busy machine.
     testTimeout: 20_000,
+    // A file's beforeAll may import its lazy pages up front: on a loaded 2-core machine that
+    // import alone has taken over 10 s.
+    hookTimeout: 60_000,
   },
 });
