@@ -266,12 +266,11 @@ async function describePostgres(url: string): Promise<{ major: number; schemaVer
     throw new BackupError(`Cannot reach the database at DATABASE_URL: ${(error as Error).message}`);
   }
   try {
-    const { rows } = await client.query<{ major: number; version: number | null }>(
-      `select current_setting('server_version_num')::int / 10000 as major,
-              case when to_regclass('public.schema_migrations') is null then null
-                   else (select max(version)::int from schema_migrations) end as version`,
+    const { rows } = await client.query<{ major: number; migrated: boolean }>(
+      `select current_setting('server_version_num')::int / 10000 as major, to_regclass('public.schema_migrations') is not null as migrated`,
     );
-    return { major: rows[0]!.major, schemaVersion: rows[0]!.version };
+    const version = rows[0]!.migrated ? (await client.query<{ version: number | null }>('select max(version)::int as version from schema_migrations')).rows[0]!.version : null;
+    return { major: rows[0]!.major, schemaVersion: version };
   } finally {
     await client.end();
   }

@@ -193,6 +193,8 @@ async function restoreDataFolder(file: string, dataDir: string): Promise<Restore
   if (occupied) refuseOccupied(dataDir, occupied);
   const { tar } = await checkDataFolderArchive(file);
 
+  // A data folder made here is removed again if the restore fails, so a refusal leaves nothing.
+  const created = !existsSync(dataDir);
   makeDataDirPrivate(dataDir);
   let release: () => void;
   try {
@@ -202,6 +204,7 @@ async function restoreDataFolder(file: string, dataDir: string): Promise<Restore
     throw error;
   }
   const temp = join(dataDir, '.pgdata-restore');
+  let restored = false;
   try {
     const again = dataFolderOccupied(dataDir);
     if (again) refuseOccupied(dataDir, again);
@@ -224,11 +227,13 @@ async function restoreDataFolder(file: string, dataDir: string): Promise<Restore
     // An empty pgdata/ (checked above, under the lock) is replaced by the rename.
     if (existsSync(pgdata)) rmSync(pgdata, { recursive: true });
     renameSync(temp, pgdata);
+    restored = true;
     makeDataDirPrivate(dataDir);
     return { kind: 'pglite', target: resolve(pgdata), schemaVersion, pending: latestMigration() - schemaVersion };
   } finally {
     rmSync(temp, { recursive: true, force: true });
     release();
+    if (created && !restored) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

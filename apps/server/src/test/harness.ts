@@ -27,7 +27,7 @@ export async function freshDatabase(): Promise<Database> {
 }
 
 /** A fresh database, with its URL on PostgreSQL (null on PGlite). */
-async function openFreshDatabase(): Promise<{ database: Database; url: string | null }> {
+export async function openFreshDatabase(): Promise<{ database: Database; url: string | null }> {
   const serverUrl = inject('pgServerUrl');
   if (!serverUrl) {
     const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
@@ -76,6 +76,8 @@ export interface RequestOptions {
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  /** The database's URL on PostgreSQL; null on PGlite (an in-memory instance). */
+  databaseUrl: string | null;
   baseUrl: string;
   /** The secret the app signs access tokens with, for tests that forge tokens. */
   jwtSecret: string;
@@ -144,6 +146,7 @@ export async function createTestApp(
   return {
     app,
     database,
+    databaseUrl,
     baseUrl,
     jwtSecret,
     admin: ADMIN,
