@@ -84,7 +84,8 @@ async function serveOne(config: Config, logger: Logger, prepareFirst: boolean) {
     const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
     await app.close();
     clearInterval(closeIdle);
-    schedule?.stop();
+    // A backup under way finishes (within the grace period) rather than leave a temporary file.
+    await schedule?.stop();
     await stopBackupSocket();
     await database.close();
     process.exit(0);

@@ -70,7 +70,7 @@ describe('scheduled backups', () => {
       await schedule.check();
       expect(listBackups(dir)).toEqual(ours);
     } finally {
-      schedule.stop();
+      await schedule.stop();
     }
   });
 
@@ -106,7 +106,7 @@ describe('scheduled backups', () => {
       expect(listBackups(dir)).toHaveLength(1);
       expect(statSync(dir).mode & 0o777).toBe(0o700);
     } finally {
-      schedule.stop();
+      await schedule.stop();
     }
   });
 });

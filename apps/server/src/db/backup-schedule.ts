@@ -51,7 +51,8 @@ export function backupDue(dir: string, everyMs: number, now: Date): boolean {
 export interface Schedule {
   /** Looks now, takes a backup if one is due, rotates; never throws (a failure is logged). */
   check(): Promise<void>;
-  stop(): void;
+  /** No more checks; resolves once a backup under way has finished. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -90,9 +91,10 @@ export function scheduleBackups(options: ScheduleOptions): Schedule {
   void check().then(next);
   return {
     check,
-    stop() {
+    async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await running;
     },
   };
 }

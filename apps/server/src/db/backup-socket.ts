@@ -17,6 +17,9 @@ import type { Database } from './connection.ts';
  */
 export const SOCKET_NAME = 'console.sock';
 
+/** How long the command waits for the server's answer (no byte received) before giving up. */
+const ANSWER_TIMEOUT_MS = 10 * 60_000;
+
 /** Unix socket paths are limited to about 107 bytes (104 on macOS). */
 const MAX_SOCKET_PATH = 100;
 
@@ -126,6 +129,11 @@ export function requestBackup(dataDir: string): Promise<Snapshot | null> {
     const socket = createConnection(path);
     const chunks: Buffer[] = [];
     let connected = false;
+    // A server that stops answering (stuck, or stopped with SIGSTOP) must not hold the command forever.
+    socket.setTimeout(ANSWER_TIMEOUT_MS, () => {
+      socket.destroy();
+      reject(new BackupError(`The server on ${dataDir} did not answer the backup request within ${ANSWER_TIMEOUT_MS / 60_000} minutes; nothing was written.`));
+    });
     socket.on('connect', () => {
       connected = true;
       socket.write(`${JSON.stringify({ request: 'backup' })}\n`);
