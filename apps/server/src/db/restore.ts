@@ -191,7 +191,7 @@ function refuseOccupied(dataDir: string, reason: string): never {
 async function restoreDataFolder(file: string, dataDir: string): Promise<RestoreResult> {
   const occupied = dataFolderOccupied(dataDir);
   if (occupied) refuseOccupied(dataDir, occupied);
-  const { tar } = await checkDataFolderArchive(file);
+  const { tar, major } = await checkDataFolderArchive(file);
 
   // A data folder made here is removed again if the restore fails, so a refusal leaves nothing.
   const created = !existsSync(dataDir);
@@ -221,7 +221,7 @@ async function restoreDataFolder(file: string, dataDir: string): Promise<Restore
       }
     } catch (error) {
       if (error instanceof BackupError) throw error;
-      throw new BackupError(`${file} could not be opened as a database (${(error as Error).message}); nothing was restored.`);
+      throw new BackupError(`${file} (a PostgreSQL ${major} data folder) could not be opened by the embedded database (${(error as Error).message}); nothing was restored.`);
     }
     const pgdata = join(dataDir, 'pgdata');
     // An empty pgdata/ (checked above, under the lock) is replaced by the rename.
