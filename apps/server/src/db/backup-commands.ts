@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Config } from '../config.ts';
 import { BackupError, backupFileName, describeSize, snapshotPGlite, takeBackup, writeArchive, type BackupResult } from './backup.ts';
-import { requestBackup } from './backup-socket.ts';
+import { requestBackup, socketPathTooLong } from './backup-socket.ts';
 import { openDatabase } from './connection.ts';
 import { DataDirInUseError } from './data-dir-lock.ts';
 import { restoreBackup, type RestoreResult } from './restore.ts';
@@ -35,7 +35,11 @@ export async function backupCommand(config: Config, file: string | undefined): P
     database = await openDatabase({ databaseUrl: null, dataDir: config.dataDir, purpose: 'db:backup' });
   } catch (error) {
     if (error instanceof DataDirInUseError) {
-      throw new BackupError(`${error.message.split('. Stop')[0]}, which takes no backup requests (a server still starting, or another command): try again once it has started or finished.`);
+      const holder = error.message.split('. Stop')[0];
+      if (socketPathTooLong(config.dataDir)) {
+        throw new BackupError(`${holder}; its path is too long for the backup socket, so the server cannot take the backup: stop the server to back up, or move DATA_DIR to a shorter path.`);
+      }
+      throw new BackupError(`${holder}, which takes no backup requests (a server still starting, or another command): try again once it has started or finished.`);
     }
     throw error;
   }

@@ -27,6 +27,11 @@ export function backupSocketPath(dataDir: string): string {
   return join(resolve(dataDir), SOCKET_NAME);
 }
 
+/** Whether the data folder's path leaves no room for the socket (no server listens there then). */
+export function socketPathTooLong(dataDir: string): boolean {
+  return Buffer.byteLength(backupSocketPath(dataDir)) > MAX_SOCKET_PATH;
+}
+
 interface Log {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
@@ -40,7 +45,7 @@ interface Log {
  */
 export async function listenForBackups(database: Database, dataDir: string, log: Log): Promise<() => Promise<void>> {
   const path = backupSocketPath(dataDir);
-  if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
+  if (socketPathTooLong(dataDir)) {
     log.warn({ path }, 'DATA_DIR is too long a path for the backup socket: db:backup cannot reach this server (stop it to back up, or use a shorter DATA_DIR)');
     return async () => {};
   }
@@ -69,14 +74,21 @@ export async function listenForBackups(database: Database, dataDir: string, log:
         },
       );
   });
-  await new Promise<void>((resolvePromise, reject) => {
-    server.once('error', reject);
-    server.listen(path, () => {
-      server.off('error', reject);
-      resolvePromise();
+  try {
+    await new Promise<void>((resolvePromise, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => {
+        server.off('error', reject);
+        resolvePromise();
+      });
     });
-  });
-  chmodSync(path, 0o600);
+    chmodSync(path, 0o600);
+  } catch (error) {
+    // Serving matters more than this way of taking backups: warn and go on without it.
+    server.close();
+    log.warn({ path, err: (error as NodeJS.ErrnoException).code ?? (error as Error).message }, 'the backup socket could not be opened: db:backup cannot reach this server');
+    return async () => {};
+  }
   const onExit = () => removeSocket(path);
   process.on('exit', onExit);
   return async () => {
@@ -125,6 +137,8 @@ function readRequest(socket: Socket): Promise<{ request?: unknown } | null> {
  */
 export function requestBackup(dataDir: string): Promise<Snapshot | null> {
   const path = backupSocketPath(dataDir);
+  // No server can listen there (see listenForBackups): the caller goes on as if none ran.
+  if (socketPathTooLong(dataDir)) return Promise.resolve(null);
   return new Promise((resolvePromise, reject) => {
     const socket = createConnection(path);
     const chunks: Buffer[] = [];
