@@ -37,6 +37,17 @@ describe('configuration', () => {
     [{ CONSOLE_WORKERS: '65', DATABASE_URL: 'postgres://h/db' }, 'CONSOLE_WORKERS'],
     [{ CONSOLE_WORKERS: '1.5', DATABASE_URL: 'postgres://h/db' }, 'CONSOLE_WORKERS'],
     [{ CONSOLE_WORKERS: 'two', DATABASE_URL: 'postgres://h/db' }, 'CONSOLE_WORKERS'],
+    [{ BACKUP_EVERY: '6' }, 'BACKUP_EVERY'],
+    [{ BACKUP_EVERY: '30s' }, 'BACKUP_EVERY'],
+    [{ BACKUP_EVERY: '1.5h' }, 'BACKUP_EVERY'],
+    [{ BACKUP_EVERY: '0m' }, 'BACKUP_EVERY'],
+    [{ BACKUP_EVERY: '366d' }, 'BACKUP_EVERY'],
+    [{ BACKUP_EVERY: '1d', BACKUP_KEEP: '0' }, 'BACKUP_KEEP'],
+    [{ BACKUP_EVERY: '1d', BACKUP_KEEP: '2.5' }, 'BACKUP_KEEP'],
+    [{ BACKUP_EVERY: '1d', BACKUP_KEEP: 'all' }, 'BACKUP_KEEP'],
+    [{ BACKUP_KEEP: '3' }, 'BACKUP_KEEP'],
+    [{ BACKUP_DIR: '/srv/backups' }, 'BACKUP_DIR'],
+    [{ BACKUP_EVERY: '1d', DATA_DIR: '/srv/console', BACKUP_DIR: '/srv/console/pgdata/backups' }, 'BACKUP_DIR'],
   ])('reports a bad value by name: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: `));
@@ -59,6 +70,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ CONSOLE_WORKERS: '2' })).toThrow(
       /CONSOLE_WORKERS: 2 processes need PostgreSQL \(set DATABASE_URL\); the embedded database belongs to one process/,
     );
+  });
+
+  it('BACKUP_EVERY turns scheduled backups on; BACKUP_DIR and BACKUP_KEEP only go with it', () => {
+    expect(loadConfig({}).backup).toBeNull();
+    expect(loadConfig({ BACKUP_EVERY: '6h' }).backup).toEqual({ dir: './backups', everyMs: 6 * 3_600_000, keep: 7 });
+    expect(loadConfig({ BACKUP_EVERY: '30m', BACKUP_DIR: '/srv/backups', BACKUP_KEEP: '14' }).backup).toEqual({ dir: '/srv/backups', everyMs: 30 * 60_000, keep: 14 });
+    expect(loadConfig({ BACKUP_EVERY: '1d', BACKUP_KEEP: ' ' }).backup).toEqual({ dir: './backups', everyMs: 86_400_000, keep: 7 });
+    expect(() => loadConfig({ BACKUP_DIR: '/srv/backups' })).toThrow(/BACKUP_DIR: is set but BACKUP_EVERY is not; set BACKUP_EVERY \(such as 6h\) to schedule backups/);
+    expect(() => loadConfig({ BACKUP_EVERY: 'daily' })).toThrow(/BACKUP_EVERY: must be a duration such as 30m, 6h or 1d/);
+    // Inside the embedded database's folder a backup would copy the older backups; on PostgreSQL that folder is unused.
+    expect(() => loadConfig({ BACKUP_EVERY: '1d', DATA_DIR: '/srv/console', BACKUP_DIR: '/srv/console/pgdata' })).toThrow(/BACKUP_DIR: must not be inside the embedded database's folder/);
+    expect(loadConfig({ BACKUP_EVERY: '1d', DATA_DIR: '/srv/console', BACKUP_DIR: '/srv/console/backups' }).backup?.dir).toBe('/srv/console/backups');
+    expect(loadConfig({ BACKUP_EVERY: '1d', DATA_DIR: '/srv/console', BACKUP_DIR: '/srv/console/pgdata', DATABASE_URL: 'postgres://h/db' }).backup?.dir).toBe('/srv/console/pgdata');
   });
 
   it('reports every bad value at once', () => {

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { relative, resolve, isAbsolute } from 'node:path';
 import { z } from 'zod';
 
 /** Settings read from the environment at start; every bad value is reported with its name. */
@@ -22,6 +23,15 @@ export interface Config {
   rateLimitFactor: number;
   /** How many server processes `serve` runs on the one port (node:cluster above 1). */
   workers: number;
+  /** Scheduled backups (BACKUP_EVERY set), taken by the one process or the cluster's primary. */
+  backup: BackupSchedule | null;
+}
+
+export interface BackupSchedule {
+  dir: string;
+  everyMs: number;
+  /** How many of the newest backups are kept; older ones of ours are deleted. */
+  keep: number;
 }
 
 export type TrustProxy = false | number | string[];
@@ -68,6 +78,28 @@ const trustProxySchema = z
     return addresses;
   });
 
+const DURATION_UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** BACKUP_EVERY: a whole number of minutes, hours or days, from 1 minute to 365 days. */
+const durationSchema = z
+  .string()
+  .optional()
+  .transform((raw, ctx): number | null => {
+    const value = (raw ?? '').trim();
+    if (value === '') return null;
+    const match = /^(\d+)([mhd])$/.exec(value);
+    if (!match) {
+      ctx.addIssue({ code: 'custom', message: 'must be a duration such as 30m, 6h or 1d (a whole number of minutes, hours or days)' });
+      return z.NEVER;
+    }
+    const ms = Number(match[1]) * DURATION_UNITS[match[2]!]!;
+    if (ms < DURATION_UNITS.m! || ms > 365 * DURATION_UNITS.d!) {
+      ctx.addIssue({ code: 'custom', message: 'must be between 1m and 365d' });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
 const optional = z
   .string()
   .optional()
@@ -112,6 +144,17 @@ const envSchema = z.object({
     .min(1, 'must be between 1 and 64')
     .max(64, 'must be between 1 and 64')
     .default(1),
+  BACKUP_DIR: optional,
+  BACKUP_EVERY: durationSchema,
+  BACKUP_KEEP: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be between 1 and 10000')
+      .max(10_000, 'must be between 1 and 10000')
+      .optional(),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -158,5 +201,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
     workers: e.CONSOLE_WORKERS,
+    backup: backupSchedule(e),
   };
+}
+
+function backupSchedule(e: z.infer<typeof envSchema>): BackupSchedule | null {
+  if (e.BACKUP_EVERY === null) {
+    const stray = e.BACKUP_DIR !== null ? 'BACKUP_DIR' : e.BACKUP_KEEP !== undefined ? 'BACKUP_KEEP' : null;
+    if (stray) throw new ConfigError(`Invalid configuration:\n  ${stray}: is set but BACKUP_EVERY is not; set BACKUP_EVERY (such as 6h) to schedule backups`);
+    return null;
+  }
+  const dir = e.BACKUP_DIR ?? './backups';
+  // A backup folder inside the database's own folder would be copied into every backup.
+  const inside = relative(resolve(e.DATA_DIR, 'pgdata'), resolve(dir));
+  if (e.DATABASE_URL === null && (inside === '' || (inside !== '..' && !inside.startsWith('../') && !isAbsolute(inside)))) {
+    throw new ConfigError(`Invalid configuration:\n  BACKUP_DIR: must not be inside the embedded database's folder (${resolve(e.DATA_DIR, 'pgdata')})`);
+  }
+  return { dir, everyMs: e.BACKUP_EVERY, keep: e.BACKUP_KEEP ?? 7 };
 }

@@ -2,6 +2,10 @@ import cluster, { type Worker } from 'node:cluster';
 import { pino, type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { backupCommand, describeBackup, describeRestore, restoreCommand } from './db/backup-commands.ts';
+import { BackupError } from './db/backup.ts';
+import { scheduleBackups, type Schedule } from './db/backup-schedule.ts';
+import { listenForBackups } from './db/backup-socket.ts';
 import { openDatabase, type Database } from './db/connection.ts';
 import { DataDirInUseError, DataDirUnsafeError, makeDataDirPrivate } from './db/data-dir-lock.ts';
 import { ensureFirstHouseAdmin } from './db/bootstrap.ts';
@@ -16,7 +20,9 @@ const USAGE = `Usage: main.ts <command>
   migrate          apply pending migrations
   seed [--demo]    create the first house admin if needed; --demo adds a demo hierarchy with agents,
                    credits, an API key and 30 days of usage
-  reconcile        check every balance against the ledger; exits 1 on a difference`;
+  reconcile        check every balance against the ledger; exits 1 on a difference
+  backup [FILE]    write a backup (default backups/console-<time>.tar.gz or .dump), also while the server runs
+  restore FILE     restore a backup into an empty DATA_DIR or an empty PostgreSQL database`;
 
 /** How long a shutdown waits for the requests under way before exiting regardless. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -67,6 +73,8 @@ async function prepare(config: Config, purpose: string): Promise<Database> {
  * Under node:cluster every worker runs this; their listen shares the primary's port.
  */
 async function serveOne(config: Config, logger: Logger, prepareFirst: boolean) {
+  let stopBackupSocket = async () => {};
+  let schedule: Schedule | null = null;
   const database = prepareFirst
     ? await prepare(config, 'server')
     : await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, purpose: 'server' });
@@ -96,13 +104,27 @@ async function serveOne(config: Config, logger: Logger, prepareFirst: boolean) {
     const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
     await app.close();
     clearInterval(closeIdle);
+    // A backup under way finishes (within the grace period) rather than leave a temporary file.
+    await schedule?.stop();
+    await stopBackupSocket();
     await database.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  // Only this process may open the embedded database, so it takes the backups of it.
+  if (database.kind === 'pglite') stopBackupSocket = await listenForBackups(database, config.dataDir, logger);
+  // One process of a cluster (the primary) takes the scheduled backups; a single process here.
+  if (prepareFirst) schedule = startSchedule(config, logger, database);
   return database;
+}
+
+function startSchedule(config: Config, logger: Logger, database: Database | null): Schedule | null {
+  if (!config.backup) return null;
+  const source = config.databaseUrl ? { kind: 'pg' as const, url: config.databaseUrl } : { kind: 'pglite' as const, database: database! };
+  logger.info({ dir: config.backup.dir, everyMinutes: config.backup.everyMs / 60_000, keep: config.backup.keep }, 'scheduled backups on');
+  return scheduleBackups({ source, ...config.backup, log: logger });
 }
 
 async function serve(config: Config) {
@@ -185,6 +207,7 @@ async function servePrimary(config: Config, logger: Logger) {
   process.on('SIGTERM', () => void stopAll('SIGTERM'));
   process.on('SIGINT', () => void stopAll('SIGINT'));
   for (let n = 0; n < config.workers; n++) fork();
+  startSchedule(config, logger, null);
 }
 
 async function main(argv: string[]) {
@@ -240,6 +263,12 @@ async function main(argv: string[]) {
       }
       return;
     }
+    case 'backup':
+      console.log(describeBackup(await backupCommand(config, rest[0])));
+      return;
+    case 'restore':
+      console.log(describeRestore(rest[0]!, await restoreCommand(config, rest[0])));
+      return;
     default:
       console.error(USAGE);
       process.exitCode = 2;
@@ -247,7 +276,9 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof MigrationError || error instanceof DataDirInUseError || error instanceof DataDirUnsafeError || error instanceof DemoAlreadySeededError) {
+  // Refusals that explain themselves are printed as their message alone; anything else whole.
+  const explained = [ConfigError, MigrationError, DataDirInUseError, DataDirUnsafeError, DemoAlreadySeededError, BackupError];
+  if (error instanceof Error && explained.some((kind) => error instanceof kind)) {
     console.error(error.message);
   } else {
     console.error(error);

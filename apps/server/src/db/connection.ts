@@ -16,6 +16,8 @@ export interface ScriptTx {
 export interface Database {
   kind: 'pglite' | 'pg';
   db: Kysely<DB>;
+  /** The embedded instance (kind 'pglite' only), for the data-folder backup. */
+  pglite?: PGlite;
   /** Runs `fn` in one transaction on a raw connection (migrations). */
   scriptTransaction<T>(fn: (tx: ScriptTx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -29,6 +31,7 @@ export function fromPGlite(pglite: PGlite, onClose: () => void = () => {}): Data
   return {
     kind: 'pglite',
     db,
+    pglite,
     scriptTransaction: (fn) =>
       pglite.transaction((tx) =>
         fn({

@@ -32,7 +32,7 @@ export async function emptyDatabase(): Promise<Database> {
 }
 
 /** A fresh database, with its URL on PostgreSQL (null on PGlite). */
-async function openFreshDatabase(options: { empty?: boolean } = {}): Promise<{ database: Database; url: string | null }> {
+export async function openFreshDatabase(options: { empty?: boolean } = {}): Promise<{ database: Database; url: string | null }> {
   const serverUrl = inject('pgServerUrl');
   if (!serverUrl) {
     if (options.empty) return { database: fromPGlite(await createPGlite()), url: null };
@@ -83,6 +83,8 @@ export interface RequestOptions {
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  /** The database's URL on PostgreSQL; null on PGlite (an in-memory instance). */
+  databaseUrl: string | null;
   baseUrl: string;
   /** The secret the app signs access tokens with, for tests that forge tokens. */
   jwtSecret: string;
@@ -151,6 +153,7 @@ export async function createTestApp(
   return {
     app,
     database,
+    databaseUrl,
     baseUrl,
     jwtSecret,
     admin: ADMIN,
