@@ -2,13 +2,14 @@ import { MESSAGES, TIMING, type BillingResponse, type OrgType } from '@console/d
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { reloadPage } from '@/lib/reload';
+import { browser } from '@/lib/reload';
 import { sessionStore } from '@/lib/session-store';
 import { billingOf, OTHER_ORG_ID, OWN_ORG_ID } from '@/test/billing-data';
 import { apiError, json, makeSession, mockApi, renderWithProviders } from '@/test/helpers';
 import { AgentLimitStatusCard } from './agent-limit-status-card';
 
-vi.mock('@/lib/reload', () => ({ reloadPage: vi.fn() }));
+/** The page reload, replaced: jsdom cannot reload. */
+const reloadPage = vi.spyOn(browser, 'reload').mockImplementation(() => {});
 
 const m = MESSAGES.billingPages;
 const PUT_LIMIT = `PUT /api/organizations/${OTHER_ORG_ID}/agent-limit`;
@@ -26,7 +27,7 @@ async function openDialog(user = userEvent.setup()) {
 }
 
 beforeEach(() => {
-  vi.mocked(reloadPage).mockClear();
+  reloadPage.mockClear();
 });
 
 describe('agent limit status', () => {

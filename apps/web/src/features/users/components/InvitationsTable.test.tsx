@@ -1,12 +1,16 @@
 import { INVITATION_RETRY, MESSAGES } from '@console/domain';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { reloadPage } from '@/lib/reload';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { browser } from '@/lib/reload';
 import { apiError, json, makeSession, mockApi, renderApp, type ApiCall } from '@/test/helpers';
 import { makeInvitation, page } from '@/test/user-data';
 
-vi.mock('@/lib/reload', () => ({ reloadPage: vi.fn() }));
+/** The page reload, replaced: jsdom cannot reload. */
+const reloadPage = vi.spyOn(browser, 'reload').mockImplementation(() => {});
+beforeEach(() => {
+  reloadPage.mockClear();
+});
 
 const m = MESSAGES.invitations;
 const MAX = INVITATION_RETRY.maxAttempts;
