@@ -22,6 +22,11 @@ const launcherSource = new URL('./with-node.mjs', import.meta.url);
 const name = nodePackageName();
 
 describe('engines ranges', () => {
+  it('the tests themselves run on a Node the project supports: npm test goes through the launcher', () => {
+    const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect({ node: process.versions.node, ok: satisfies(process.versions.node, engines.node) }).toEqual({ node: process.versions.node, ok: true });
+  });
+
   it('reads the ranges an engines field uses as npm does', () => {
     const cases: Array<[string, string, boolean]> = [
       ['20.20.2', RANGE, false],
