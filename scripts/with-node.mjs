@@ -132,10 +132,10 @@ function failureOf(out, err) {
   return `${err}\n${out}`.split('\n').map((line) => line.trim()).filter(Boolean).at(-1);
 }
 
-/** npm itself: the one running this script when started by `npm run`, else the first on PATH. */
+/** npm itself: the one running this script when started by `npm run` (not another package manager's), else the first on PATH. */
 function npm(args, cwd) {
   const cli = process.env.npm_execpath;
-  if (cli && /\.[cm]?js$/.test(cli)) return capture(process.execPath, [cli, ...args], { cwd });
+  if (cli && /[\\/]npm-cli\.js$/.test(cli)) return capture(process.execPath, [cli, ...args], { cwd });
   return capture(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd, shell: process.platform === 'win32' });
 }
 
