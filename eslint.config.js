@@ -20,7 +20,7 @@ const featureImport = (feature) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'bench/results/**', 'coverage/**', '.stryker-tmp/**', 'reports/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.cache/**', '.tmp/**', 'bench/results/**', 'coverage/**', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** `npm test`: domain rules, API tests through HTTP on a real database, and console components. */
+/** `npm test`: domain rules, API tests through HTTP on a real database, console components, and the Node launcher. */
 export default defineConfig({
   test: {
     projects: [
@@ -18,6 +18,10 @@ export default defineConfig({
         },
       },
       'apps/web/vite.config.ts',
+      {
+        // scripts/with-node.mjs as a process, with npm and a registry of the test's own.
+        test: { name: 'launcher', include: ['scripts/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
+      },
     ],
   },
 });

@@ -1,14 +1,9 @@
-// `npm start`: builds the console when its build is missing or older than its sources,
-// then runs the server (migrations and the first house admin happen at its start).
+// `npm start` (through scripts/with-node.mjs, which brings a Node the project supports):
+// builds the console when its build is missing or older than its sources, then runs the
+// server (migrations and the first house admin happen at its start).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 12)) {
-  console.error(`Node.js 22.12 or newer is needed to run the console (this is ${process.version}); Node 24 LTS is recommended.`);
-  process.exit(1);
-}
 
 const root = new URL('..', import.meta.url).pathname;
 const built = join(root, 'apps/web/dist/index.html');
