@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { OrganizationDetail } from '@console/domain';
 import { createDatabase } from '../support/postgres.ts';
 import { REPO_ROOT, startServerProcess } from '../support/server-process.ts';
@@ -34,7 +34,9 @@ export async function startServer(options: { demo?: boolean } = {}): Promise<Tes
   if (!existsSync(WEB_DIST_INDEX)) {
     throw new Error('apps/web/dist is missing: run `npm run build -w @console/web` (the e2e global setup does).');
   }
-  const database = process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL, 'e2e') : null;
+  // A copy of the migrated template made by the global setup, so a journey does not migrate.
+  const template = inject('e2eTemplate');
+  const database = process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL, 'e2e', template) : null;
   const env = {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
@@ -44,11 +46,12 @@ export async function startServer(options: { demo?: boolean } = {}): Promise<Tes
   };
   // The demo is seeded as an operator seeds it (`seed --demo`, before serving), into the
   // data folder or database the server then opens.
-  const dataDir = options.demo ? mkdtempSync(join(tmpdir(), 'console-e2e-demo-')) : undefined;
-  const removeDataDir = () => dataDir && rmSync(dataDir, { recursive: true, force: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'console-e2e-'));
+  if (!database) cpSync(template, dataDir, { recursive: true });
+  const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
   let demoPassword: string | null = null;
   const server = await (async () => {
-    if (dataDir) demoPassword = await seedDemo({ ...env, DATA_DIR: dataDir });
+    if (options.demo) demoPassword = await seedDemo({ ...env, DATA_DIR: dataDir });
     return startServerProcess({ env, dataDir, healthTimeoutMs: 120_000 });
   })().catch(async (error: unknown) => {
     removeDataDir();

@@ -30,10 +30,10 @@ export interface FreshDatabase {
   drop(): Promise<void>;
 }
 
-/** A new, empty database `<prefix>_<random>` on the server of `serverUrl`. */
-export async function createDatabase(serverUrl: string, prefix: string): Promise<FreshDatabase> {
+/** A new database `<prefix>_<random>` on the server of `serverUrl`: empty, or a copy of `template`. */
+export async function createDatabase(serverUrl: string, prefix: string, template?: string): Promise<FreshDatabase> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await withClient(serverUrl, (client) => client.query(`create database ${name}`));
+  await withClient(serverUrl, (client) => client.query(`create database ${name}${template ? ` template ${template}` : ''}`));
   return {
     name,
     url: withDatabaseName(serverUrl, name),
