@@ -36,15 +36,18 @@ export interface ServerProcess extends BaseServerProcess {
 
 /**
  * Starts `main.ts serve` on `databaseUrl` (on `port`, to come back where a killed one
- * was; a free port otherwise) and resolves once /api/health answers 200. killServers()
- * in afterAll ends whatever is still running.
+ * was; a free port otherwise) and resolves once /api/health answers 200. With
+ * `databaseUrl: null` it runs the embedded database in `dataDir`, whatever DATABASE_URL
+ * this process has. killServers() in afterAll ends whatever is still running.
  */
-export async function startServer(options: { databaseUrl: string; port?: number; env?: NodeJS.ProcessEnv }): Promise<ServerProcess> {
+export async function startServer(options: { databaseUrl: string | null; dataDir?: string; port?: number; env?: NodeJS.ProcessEnv }): Promise<ServerProcess> {
   const server = await startServerProcess({
     port: options.port,
+    dataDir: options.dataDir,
     env: {
       ...options.env,
-      DATABASE_URL: options.databaseUrl,
+      // Empty means unset to the server's configuration.
+      DATABASE_URL: options.databaseUrl ?? '',
       JWT_SECRET,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,

@@ -43,14 +43,25 @@ export function fromPGlite(pglite: PGlite, onClose: () => void = () => {}): Data
         }),
       ),
     close: async () => {
+      // PGlite runs PostgreSQL's interval timer as a Node timer that close() leaves armed,
+      // so a process that is done (db:migrate) would wait for it: cleared once closed.
+      const mod = (pglite as unknown as { mod?: { _clear_setitimer?: () => void } }).mod;
       await db.destroy();
+      try {
+        mod?._clear_setitimer?.();
+      } catch {
+        // the runtime is gone, and its timer with it
+      }
       onClose();
     },
   };
 }
 
 export async function createPGlite(options: { dataDir?: string; loadDataDir?: Blob } = {}) {
-  return PGlite.create({ ...options, parsers: PGLITE_PARSERS });
+  // Single-user PostgreSQL never disables its startup-progress timeout, which would wake
+  // the process every 10 s for good (and keep it alive after close) to log nothing.
+  const startParams = [...PGlite.defaultStartParams, '-c', 'log_startup_progress_interval=0'];
+  return PGlite.create({ ...options, parsers: PGLITE_PARSERS, startParams });
 }
 
 /** SQL text → statement name, for the statements registered with preparedStatement(). */
