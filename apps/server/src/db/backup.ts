@@ -257,14 +257,20 @@ export async function toolMajor(tool: string): Promise<number> {
   return Number(match[1]);
 }
 
-/** The server's major version and the schema version, over one short connection. */
-async function describePostgres(url: string): Promise<{ major: number; schemaVersion: number | null }> {
+/** One short connection to the database at DATABASE_URL; not reaching it is said in one line. */
+export async function connectForBackup(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
   } catch (error) {
     throw new BackupError(`Cannot reach the database at DATABASE_URL: ${(error as Error).message}`);
   }
+  return client;
+}
+
+/** The server's major version and the schema version, over one short connection. */
+async function describePostgres(url: string): Promise<{ major: number; schemaVersion: number | null }> {
+  const client = await connectForBackup(url);
   try {
     const { rows } = await client.query<{ major: number; migrated: boolean }>(
       `select current_setting('server_version_num')::int / 10000 as major, to_regclass('public.schema_migrations') is not null as migrated`,

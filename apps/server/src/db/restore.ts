@@ -2,7 +2,6 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, r
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import pg from 'pg';
 import { createPGlite, fromPGlite } from './connection.ts';
 import { lockDataDir, makeDataDirPrivate, DataDirInUseError } from './data-dir-lock.ts';
 import { listMigrations } from './migrate.ts';
@@ -11,6 +10,7 @@ import {
   KIND_NAMES,
   PG_TRAILER_LENGTH,
   PG_TRAILER_PREFIX,
+  connectForBackup,
   connectionOf,
   firstLine,
   hashFile,
@@ -274,12 +274,7 @@ async function dumpSchemaVersion(file: string): Promise<number | null> {
 }
 
 async function publicTableCount(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new BackupError(`Cannot reach the database at DATABASE_URL: ${(error as Error).message}`);
-  }
+  const client = await connectForBackup(url);
   try {
     const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from pg_tables where schemaname = 'public'`);
     return rows[0]!.n;
