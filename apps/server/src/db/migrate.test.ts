@@ -1,5 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { sql } from 'kysely';
+import pg from 'pg';
+import { createDatabase } from '../../../../support/postgres.ts';
+import { REPO_ROOT } from '../../../../support/server-process.ts';
 import { freshDatabase } from '../test/harness.ts';
 import type { Database } from './connection.ts';
 import { checksumOf, listMigrations, listRules, migrate, MigrationError, type Migration, type Rule } from './migrate.ts';
@@ -106,5 +111,30 @@ describe('the migration runner', () => {
     const runs = await Promise.all([migrate(database, { migrations: files }), migrate(database, { migrations: files }), migrate(database, { migrations: files })]);
     expect(runs.flatMap((run) => run.migrations)).toEqual(['9003_once']);
     expect((await sql<{ n: number }>`select count(*)::int as n from applied_once`.execute(database.db)).rows[0]!.n).toBe(1);
+  });
+
+  // Two server processes, or a server and db:migrate, started at once on one PostgreSQL database.
+  it.runIf(inject('pgServerUrl'))('migrates once when two processes start at once on one PostgreSQL database', { timeout: 120_000 }, async () => {
+    const database = await createDatabase(inject('pgServerUrl'), `${inject('pgTemplate').replace(/_tpl$/, '')}_two`);
+    try {
+      const run = () =>
+        promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'migrate'], {
+          cwd: REPO_ROOT,
+          env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
+        });
+      const outputs = (await Promise.all([run(), run()])).map((r) => r.stdout).sort();
+      expect(outputs[0]).toMatch(/^Applied migrations: /);
+      expect(outputs[1]).toBe('Database is up to date.\n');
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ n: number }>('select count(*)::int as n from schema_migrations');
+        expect(rows[0]!.n).toBe(listMigrations().length);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await database.drop();
+    }
   });
 });
