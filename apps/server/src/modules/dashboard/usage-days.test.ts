@@ -67,12 +67,12 @@ describe("the dashboard's day totals", () => {
 
     // The check itself sees a difference.
     const db = w.t.database.db;
-    await sql`update usage_event_days set events = events + 1 where organization_id = ${w.id('T1')} and day = (select max(day) from usage_event_days)`.execute(db);
+    await sql`update usage_event_days set events = events + 1 where organization_id = ${w.id('T1')} and day = (select max(day) from usage_event_days where organization_id = ${w.id('T1')})`.execute(db);
     await sql`update credit_usage_days set total = total - 0.01 where organization_id = ${w.id('T1')} and entry_type = 'refund'`.execute(db);
     const found = await usageDayMismatches(db);
     expect(found.usage_event_day_mismatches.length).toBeGreaterThan(0);
     expect(found.credit_usage_day_mismatches).toEqual([expect.objectContaining({ organization_id: w.id('T1'), entry_type: 'refund' })]);
-    await sql`update usage_event_days set events = events - 1 where organization_id = ${w.id('T1')} and day = (select max(day) from usage_event_days)`.execute(db);
+    await sql`update usage_event_days set events = events - 1 where organization_id = ${w.id('T1')} and day = (select max(day) from usage_event_days where organization_id = ${w.id('T1')})`.execute(db);
     await sql`update credit_usage_days set total = total + 0.01 where organization_id = ${w.id('T1')} and entry_type = 'refund'`.execute(db);
   });
 
