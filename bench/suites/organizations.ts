@@ -3,7 +3,7 @@ import pg from 'pg';
 import { TREE_DESCENDANT_COUNT_CAP, type ListOrganizationsParams } from '@console/domain';
 import { hashPassword } from '../../apps/server/src/lib/secrets.ts';
 import { listPage, listQuery } from '../../apps/server/src/modules/organizations/list.ts';
-import { BOUNDARY_DAYS, organizationQueries } from '../../apps/server/src/modules/dashboard/dashboard.service.ts';
+import { BOUNDARY_DAYS, organizationQueries } from '../../apps/server/src/modules/dashboard/organization-figures.ts';
 import type { DB } from '../../apps/server/src/db/schema.ts';
 import { HTTP_COLUMNS, measure, signIn } from '../lib/http.ts';
 import { BENCH_ADMIN, withServer } from '../lib/server.ts';

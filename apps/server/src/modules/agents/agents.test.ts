@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import { MESSAGES, type ActivityAction } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
-import { activationsQuery, usageByAgentQuery, usageByDayQuery } from './agents.service.ts';
+import { activationsQuery } from './activations.ts';
+import { usageByAgentQuery, usageByDayQuery } from './usage-summary.ts';
 import { generateKey } from '../../lib/api-key.ts';
 
 const w = useWorld();
