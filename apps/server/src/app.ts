@@ -20,6 +20,7 @@ import { UnavailableError } from './lib/errors.ts';
 import { postgresRateLimitStore } from './lib/rate-limit.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { agentsRoutes } from './modules/agents/agents.routes.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { creditsRoutes } from './modules/credits/credits.routes.ts';
@@ -222,7 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, billingRoutes, creditsRoutes, activityRoutes, dashboardRoutes, debugRoutes, settingsRoutes, agentsRoutes, usageRoutes]) {
+      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, billingRoutes, creditsRoutes, activityRoutes, dashboardRoutes, debugRoutes, settingsRoutes, agentsRoutes, apiKeysRoutes, usageRoutes]) {
         await api.register(routes(context));
       }
     },

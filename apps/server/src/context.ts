@@ -11,7 +11,7 @@ import { createKeyUseCounter } from './lib/key-use.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { createActivityService } from './modules/activity/activity.service.ts';
 import { createAgentsService } from './modules/agents/agents.service.ts';
-import { createApiKeysService } from './modules/agents/api-keys.service.ts';
+import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createBalanceAlertSender } from './modules/billing/balance-alerts.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';

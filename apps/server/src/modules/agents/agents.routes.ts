@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { agentsEndpoints as endpoints, apiKeysEndpoints } from '@console/domain';
+import { agentsEndpoints as endpoints } from '@console/domain';
 import { clientInfo } from '../../lib/request-info.ts';
 import { routerOf } from '../../lib/route.ts';
 import type { AppContext } from '../../context.ts';
 
-/** The agent catalog, activations, usage and API keys (the low-balance threshold is billing's). */
-export function agentsRoutes({ agents, apiKeys, authenticate }: AppContext): FastifyPluginAsync {
+/** The agent catalog, activations and usage (API keys are their own module, the low-balance threshold is billing's). */
+export function agentsRoutes({ agents, authenticate }: AppContext): FastifyPluginAsync {
   return async (app) => {
     const route = routerOf(app, authenticate);
     route(endpoints.listTypes, async () => agents.listTypes());
@@ -24,11 +24,5 @@ export function agentsRoutes({ agents, apiKeys, authenticate }: AppContext): Fas
       activation: await agents.deactivate(caller, params.id, params.activationId, clientInfo(raw)),
     }));
     route(endpoints.usage, async ({ caller, params, query }) => agents.usage(caller, params.id, query.days));
-
-    route(apiKeysEndpoints.list, async ({ caller, params }) => apiKeys.list(caller, params.id));
-    route(apiKeysEndpoints.create, async ({ caller, params, body, raw }, reply) =>
-      reply.code(201).send(await apiKeys.create(caller, params.id, body, clientInfo(raw))),
-    );
-    route(apiKeysEndpoints.revoke, async ({ caller, params, raw }) => apiKeys.revoke(caller, params.id, params.keyId, clientInfo(raw)));
   };
 }

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { MESSAGES, ORG_LIST_VIEWS, ORG_SORT_KEYS, SORT_ORDERS, TREE_DESCENDANT_COUNT_CAP, UNSTORABLE_TEXT, type ActivityAction, type ListOrganizationsParams } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
-import { listPage, listQuery, listStatements } from './organizations.service.ts';
+import { listPage, listQuery, listStatements } from './list.ts';
 
 const w = useWorld();
 const as = (who: string) => w.as(who);

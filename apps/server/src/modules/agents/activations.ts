@@ -1,0 +1,183 @@
+import { sql, type Kysely } from 'kysely';
+import {
+  MESSAGES,
+  mayManageAgentsOf,
+  type Activation,
+  type ActivationList,
+  type ActivationStatus,
+  type AgentKind,
+  type AgentTypeStatus,
+} from '@console/domain';
+import type { DB, Executor } from '../../db/schema.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
+import type { OrganizationsService } from '../organizations/organizations.service.ts';
+import { AGENT_TYPES_MAX, a, currentPrice, firstDay, iso } from './queries.ts';
+
+interface ActivationRow {
+  id: string;
+  organization_id: string;
+  status: ActivationStatus;
+  health_score: number | null;
+  last_active_at: Date | string | null;
+  activated_at: Date | string;
+  type_id: string;
+  code: string;
+  name: string;
+  kind: AgentKind;
+  unit: string;
+  type_status: AgentTypeStatus;
+  price: string;
+  events: number;
+  units: string;
+  credits: string;
+}
+
+/**
+ * Activations of one organization with their usage of the last 30 UTC days (today
+ * included): the live ones, or one by id (live or not). The live ones are found through the
+ * index of live activations, the usage of each in the day totals of accepted events (at
+ * most 30 rows an activation, however many events). Exported so a test can EXPLAIN it.
+ */
+export function activationsQuery(organizationId: string, activationId?: string) {
+  return sql<ActivationRow>`
+    select a.id, a.organization_id, a.status, a.health_score, a.last_active_at, a.activated_at,
+      t.id as type_id, t.code, t.name, t.kind, t.unit, t.status as type_status, ${currentPrice} as price,
+      u.events, u.units, u.credits
+    from agent_activations a
+    join agent_types t on t.id = a.agent_type_id
+    cross join lateral (
+      select coalesce(sum(d.events), 0)::int as events,
+        coalesce(sum(d.units), 0)::numeric(30, 4)::text as units,
+        coalesce(sum(d.charged), 0)::numeric(30, 2)::text as credits
+      from usage_event_days d
+      where d.organization_id = a.organization_id and d.day >= ${firstDay(30)} and d.agent_type_id = a.agent_type_id
+    ) u
+    where a.organization_id = ${organizationId}
+      and ${activationId === undefined ? sql`a.deactivated_at is null` : sql`a.id = ${activationId}`}
+    order by t.name, a.id
+    limit ${AGENT_TYPES_MAX}`;
+}
+
+async function readActivations(executor: Executor, organizationId: string, activationId?: string): Promise<Activation[]> {
+  const { rows } = await activationsQuery(organizationId, activationId).execute(executor);
+  return rows.map((row) => ({
+    id: row.id,
+    organization_id: row.organization_id,
+    agent_type: { id: row.type_id, code: row.code, name: row.name, kind: row.kind, unit: row.unit, price: row.price, status: row.type_status },
+    status: row.status,
+    health_score: row.health_score,
+    last_active_at: iso(row.last_active_at),
+    activated_at: iso(row.activated_at)!,
+    usage_30d: { events: row.events, units: row.units, credits: row.credits },
+  }));
+}
+
+/** An organization's activations: listed, activated under its limit, deactivated. */
+export function createActivations({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
+  /** The organization in the caller's read scope whose agents the caller may activate and deactivate. */
+  async function manageable(caller: Caller, organizationId: string, executor: Executor) {
+    const target = await organizations.visible(caller, organizationId, executor);
+    if (!mayManageAgentsOf(caller, target)) throw new ForbiddenError(a.onlyOwnOrParentAdmins);
+    return target;
+  }
+
+  /** The live activations of an organization in the caller's read scope, with the count and the limit. */
+  async function listActivations(caller: Caller, organizationId: string): Promise<ActivationList> {
+    const org = await organizations.visible(caller, organizationId);
+    const activations = await readActivations(db, org.id);
+    return {
+      organization_id: org.id,
+      activations,
+      active_agent_count: activations.length,
+      activated_agent_limit: org.activated_agent_limit,
+    };
+  }
+
+  /**
+   * Activates an agent type for an organization, never beyond its activated agent limit.
+   * The organization's billing row is locked first (limit changes lock it too, and it is
+   * the only billing row held here), then the organization's row and the agent type's row
+   * are shared, so a status change, a deletion or a retirement waits; the organization, the
+   * type, the live activations and the limit are all read under those locks.
+   */
+  async function activate(caller: Caller, organizationId: string, agentTypeId: string, info: ClientInfo): Promise<Activation> {
+    return db.transaction().execute(async (trx) => {
+      const target = await manageable(caller, organizationId, trx);
+      const billing = await trx
+        .selectFrom('organization_billing_settings')
+        .select('activated_agent_limit')
+        .where('organization_id', '=', target.id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      // Shared, so a status change or a deletion under way is waited for and seen, and none
+      // starts before this commits (a deletion locks the billing row first, as here).
+      const org = await trx.selectFrom('organizations').select(['status', 'deleted_at']).where('id', '=', target.id).forShare().executeTakeFirstOrThrow();
+      if (org.deleted_at) throw new NotFoundError(MESSAGES.organizations.notFound);
+      if (org.status !== 'active') throw new RuleError(a.organizationNotActive, 'organization_not_active');
+      const type = await trx.selectFrom('agent_types').select(['id', 'code', 'name', 'status']).where('id', '=', agentTypeId).forShare().executeTakeFirst();
+      if (!type) throw new RuleError(a.unknownAgentType, 'unknown_agent_type');
+      if (type.status !== 'active') throw new RuleError(a.retired(type.name), 'agent_type_retired');
+      const live = await trx
+        .selectFrom('agent_activations')
+        .select([sql<number>`count(*)::int`.as('n'), sql<boolean>`coalesce(bool_or(agent_type_id = ${type.id}), false)`.as('duplicate')])
+        .where('organization_id', '=', target.id)
+        .where('deactivated_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (live.duplicate) throw new ConflictError(a.alreadyActive(type.name));
+      const limit = billing.activated_agent_limit;
+      if (live.n >= limit) throw new RuleError(a.limitReached(live.n, limit), 'agent_limit_reached');
+      const created = await trx
+        .insertInto('agent_activations')
+        .values({ organization_id: target.id, agent_type_id: type.id, activated_by: caller.userId })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await writeAudit(trx, {
+        actorUserId: caller.userId,
+        organizationId: target.id,
+        action: 'agent.activate',
+        targetType: 'agent_activation',
+        targetId: created.id,
+        details: { agent_type_id: type.id, code: type.code, active: live.n + 1, limit },
+        ...info,
+      });
+      return (await readActivations(trx, target.id, created.id))[0]!;
+    });
+  }
+
+  /** Deactivates an activation of the organization; deactivating it again changes nothing. */
+  async function deactivate(caller: Caller, organizationId: string, activationId: string, info: ClientInfo): Promise<Activation> {
+    return db.transaction().execute(async (trx) => {
+      const target = await manageable(caller, organizationId, trx);
+      const row = await trx
+        .selectFrom('agent_activations')
+        .select(['id', 'agent_type_id', 'deactivated_at'])
+        .where('id', '=', activationId)
+        .where('organization_id', '=', target.id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!row) throw new NotFoundError(a.activationNotFound);
+      if (!row.deactivated_at) {
+        await trx
+          .updateTable('agent_activations')
+          .set({ deactivated_at: sql`now()`, deactivated_by: caller.userId, status: 'inactive' })
+          .where('id', '=', row.id)
+          .execute();
+        await writeAudit(trx, {
+          actorUserId: caller.userId,
+          organizationId: target.id,
+          action: 'agent.deactivate',
+          targetType: 'agent_activation',
+          targetId: row.id,
+          details: { agent_type_id: row.agent_type_id },
+          ...info,
+        });
+      }
+      return (await readActivations(trx, target.id, row.id))[0]!;
+    });
+  }
+
+  return { listActivations, activate, deactivate };
+}

@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import { MESSAGES } from '@console/domain';
+import { writeAudit } from '../../lib/audit.ts';
+import { UnauthorizedError } from '../../lib/errors.ts';
+import { hashToken, verifyPassword } from '../../lib/secrets.ts';
+import type { Caller } from '../../lib/caller.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
+import type { AuthDeps, IssuedSession, SessionIssuer } from './queries.ts';
+
+export function createSignIn({ db, users, sessions: { startSession } }: Pick<AuthDeps, 'db' | 'users'> & { sessions: SessionIssuer }) {
+  /** Unknown e-mail and wrong password take the same path and give the same answer. */
+  async function signIn(email: string, password: string, client: ClientInfo): Promise<IssuedSession> {
+    const account = await users.findCredentials(email);
+    const valid = await verifyPassword(account?.password_hash ?? null, password);
+    if (!account || !valid || account.status !== 'active' || account.deleted_at || account.org_deleted_at) {
+      // Recorded in the account's organization (none for an unknown e-mail); the person who
+      // typed the password is not known, so nobody is named as the actor.
+      await writeAudit(db, {
+        actorUserId: null,
+        organizationId: account?.organization_id ?? null,
+        action: 'auth.sign_in_failed',
+        targetType: 'user',
+        targetId: account?.id ?? null,
+        details: { email: account?.email ?? email.slice(0, 320), reason: !account || !valid ? 'invalid_credentials' : 'account_inactive' },
+        ip: client.ip,
+        requestId: client.requestId,
+      });
+      if (!account || !valid) throw new UnauthorizedError(MESSAGES.auth.invalidCredentials, 'invalid_credentials');
+      throw new UnauthorizedError(MESSAGES.auth.accountInactive, 'account_inactive');
+    }
+    return db.transaction().execute(async (trx) => {
+      const session = await startSession(trx, account.id, client);
+      await writeAudit(trx, {
+        actorUserId: account.id,
+        organizationId: account.organization_id,
+        action: 'auth.sign_in',
+        targetType: 'user',
+        targetId: account.id,
+        ip: client.ip,
+        requestId: client.requestId,
+      });
+      return session;
+    });
+  }
+
+  /** Ends the session named by the refresh cookie, or by the access token. */
+  async function signOut(refreshToken: string | undefined, caller: Caller | null): Promise<void> {
+    let sessionId = caller?.sessionId ?? null;
+    if (!sessionId && refreshToken) {
+      const row = await db
+        .selectFrom('refresh_tokens')
+        .select('session_id')
+        .where('token_hash', '=', hashToken(refreshToken))
+        .executeTakeFirst();
+      sessionId = row?.session_id ?? null;
+    }
+    if (!sessionId) return;
+    await db
+      .updateTable('refresh_sessions')
+      .set({ revoked_at: sql`now()`, revoked_reason: 'signed out' })
+      .where('id', '=', sessionId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  return { signIn, signOut };
+}

@@ -1,0 +1,144 @@
+import { sql } from 'kysely';
+import { DASHBOARD_CHILDREN_SHOWN, DASHBOARD_USAGE_PERIOD_DAYS, ENTRY_TYPES, PAGING, type EntryType } from '@console/domain';
+import type { Executor } from '../../db/schema.ts';
+
+/** The UTC day of the transaction's now(): the periods below are whole UTC days, today included. */
+export const today = sql`(now() at time zone 'UTC')::date`;
+
+/**
+ * Usage of the organization's own ledger: net consumption (consumption entries are
+ * negative, refunds positive) of the last 30 UTC days (today included) and the 30 before,
+ * the forecast and the depletion estimate, all in numeric; amounts leave the database as
+ * text. The sums come from credit_usage_days (at most 60 rows per entry type), not from
+ * the entries. The forecast's average is taken over the days since the day of the first
+ * consumption when that is less than 30 days ago, so an organization that started using
+ * agents this week is not forecast a month's usage spread as if over thirty days.
+ */
+export async function usageFigures(db: Executor, organizationId: string, balance: string) {
+  const period = DASHBOARD_USAGE_PERIOD_DAYS;
+  const { rows } = await sql<{
+    current_period: string;
+    previous_period: string;
+    percent_change: number | null;
+    basis_days: number;
+    average_daily: string;
+    next_month: string;
+    next_quarter: string;
+    depletion_months: number | null;
+  }>`
+    with usage as (
+      select
+        greatest(-coalesce(sum(total) filter (where day > ${today} - ${period}::int), 0), 0) as cur,
+        greatest(-coalesce(sum(total) filter (where day <= ${today} - ${period}::int), 0), 0) as prev
+      from credit_usage_days
+      where organization_id = ${organizationId} and day > ${today} - ${2 * period}::int
+    ),
+    -- The first consumption ever: the first of its day totals.
+    first as (
+      select min(day) as day from credit_usage_days where organization_id = ${organizationId} and entry_type = 'consumption'
+    ),
+    basis as (
+      select usage.*, case when first.day is null then 0 else least(${period}, ${today} - first.day + 1) end as days
+      from usage, first
+    ),
+    forecast as (
+      -- cur × 30 ÷ days: exactly cur when the average covers the whole period.
+      select basis.*, case when days = 0 then 0 else cur * ${period} / days end as month from basis
+    )
+    select
+      round(cur, 2)::text as current_period,
+      round(prev, 2)::text as previous_period,
+      case when prev = 0 then null else round((cur - prev) / prev * 100, 1)::float8 end as percent_change,
+      days as basis_days,
+      round(case when days = 0 then 0 else cur / days end, 2)::text as average_daily,
+      round(month, 2)::text as next_month,
+      round(month * 3, 2)::text as next_quarter,
+      case when month = 0 then null else round(${balance}::numeric / month, 1)::float8 end as depletion_months
+    from forecast
+  `.execute(db);
+  return rows[0]!;
+}
+
+/** Consumption and refunds of each of the last 7 UTC days, oldest first, from credit_usage_days. */
+export async function usageHistory(db: Executor, organizationId: string) {
+  const days = PAGING.dashboardHistoryDays;
+  const { rows } = await sql<{ date: string; consumption: string; refunds: string; net: string }>`
+    with days as (
+      select d::date as day from generate_series(${today} - ${days - 1}::int, ${today}, interval '1 day') d
+    ),
+    sums as (
+      select
+        day,
+        -coalesce(sum(total) filter (where entry_type = 'consumption'), 0) as consumption,
+        coalesce(sum(total) filter (where entry_type = 'refund'), 0) as refunds
+      from credit_usage_days
+      where organization_id = ${organizationId} and day > ${today} - ${days}::int
+      group by day
+    )
+    select
+      to_char(days.day, 'YYYY-MM-DD') as date,
+      round(coalesce(sums.consumption, 0), 2)::text as consumption,
+      round(coalesce(sums.refunds, 0), 2)::text as refunds,
+      round(coalesce(sums.consumption, 0) - coalesce(sums.refunds, 0), 2)::text as net
+    from days left join sums using (day)
+    order by days.day
+  `.execute(db);
+  return rows;
+}
+
+/**
+ * The organization's own entries summed by type (credit_ledger_totals, kept by a trigger),
+ * and from those sums the allocated and received totals.
+ */
+export async function ledgerTotals(db: Executor, organizationId: string) {
+  const { rows } = await sql<{ entry_type: EntryType | 'allocated' | 'received'; total: string; count: number }>`
+    with by_type as (
+      select entry_type, total, entries::int as count
+      from credit_ledger_totals
+      where organization_id = ${organizationId}
+    )
+    select entry_type, round(total, 2)::text as total, count from by_type
+    union all
+    select 'allocated', round(-coalesce(sum(total) filter (where entry_type = 'allocation_sent'), 0), 2)::text, 0 from by_type
+    union all
+    select 'received', round(coalesce(sum(total) filter (where entry_type in ('allocation_received', 'initial_balance')), 0), 2)::text, 0 from by_type
+  `.execute(db);
+  const byEntryType = rows.flatMap(({ entry_type, total, count }) =>
+    entry_type === 'allocated' || entry_type === 'received' ? [] : [{ entry_type, total, count }],
+  );
+  const order = (type: EntryType) => ENTRY_TYPES.indexOf(type);
+  return {
+    byEntryType: byEntryType.sort((a, b) => order(a.entry_type) - order(b.entry_type)),
+    allocated: rows.find((r) => r.entry_type === 'allocated')!.total,
+    received: rows.find((r) => r.entry_type === 'received')!.total,
+  };
+}
+
+/** The children's balances (largest first) and their totals, with the children's agent limits. */
+export async function childFigures(db: Executor, organizationId: string) {
+  const children = db
+    .selectFrom('organizations as o')
+    .innerJoin('organization_billing_settings as b', 'b.organization_id', 'o.id')
+    .where('o.parent_org_id', '=', organizationId)
+    .where('o.deleted_at', 'is', null);
+  const rows = await children
+      .select(['o.id', 'o.name', 'o.org_type', 'o.status', sql<string>`b.credit_balance::text`.as('credit_balance'), 'b.activated_agent_limit'])
+      .orderBy('b.credit_balance', 'desc')
+      .orderBy('o.name')
+      .orderBy('o.id')
+      .limit(DASHBOARD_CHILDREN_SHOWN)
+      .execute();
+  const totals = await children
+      .select([
+        sql<number>`count(*)::int`.as('count'),
+        sql<string>`round(coalesce(sum(b.credit_balance), 0), 2)::text`.as('total_balance'),
+        sql<number>`coalesce(sum(b.activated_agent_limit), 0)::int`.as('limit_total'),
+      ])
+      .executeTakeFirstOrThrow();
+  return {
+    count: totals.count,
+    total_balance: totals.total_balance,
+    limitTotal: totals.limit_total,
+    children: rows,
+  };
+}

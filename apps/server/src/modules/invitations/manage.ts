@@ -1,0 +1,88 @@
+import { sql, type Transaction } from 'kysely';
+import { MESSAGES, can, isOwnOrDirectChild, type Invitation } from '@console/domain';
+import type { DB } from '../../db/schema.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { requireInSubtree } from '../../lib/authorize.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { ForbiddenError, RuleError } from '../../lib/errors.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
+import { hashToken, randomToken } from '../../lib/secrets.ts';
+import { createInvitationMail, expiry, invitationQuery, m, toInvitation, type InvitationsDeps } from './queries.ts';
+
+/** What an inviter does with a pending invitation: resend it, copy a fresh link, revoke it. */
+export function createInvitationManagement({ db, mailer, appUrl }: Pick<InvitationsDeps, 'db' | 'mailer' | 'appUrl'>) {
+  const { linkFor, mail } = createInvitationMail({ mailer, appUrl });
+
+  /**
+   * An invitation the caller may resend, copy or revoke: in its subtree (404 otherwise),
+   * by those who manage invitations, of the own organization or a direct child.
+   */
+  async function manageable(caller: Caller, id: string, trx: Transaction<DB>) {
+    const found = await invitationQuery(trx).where('i.id', '=', id).forUpdate('i').executeTakeFirst();
+    // A soft-deleted organization's invitations are gone with it, like the organization.
+    const row = requireInSubtree(caller, found?.org_deleted_at ? null : found, 'Invitation not found');
+    if (!can(caller.role, 'invitations.manage')) throw new ForbiddenError();
+    if (!isOwnOrDirectChild(caller, { id: row.organization_id, parent_org_id: row.org_parent_id })) {
+      throw new ForbiddenError(MESSAGES.users.onlyOwnOrDirectChild);
+    }
+    return row;
+  }
+
+  /**
+   * A fresh token replaces the old one: the previous link stops working, and its hash is
+   * kept so that it says it was replaced by a newer link.
+   */
+  async function rotate(trx: Transaction<DB>, id: string) {
+    const token = randomToken();
+    await trx
+      .insertInto('invitation_replaced_links')
+      .columns(['token_hash', 'invitation_id'])
+      .expression((eb) => eb.selectFrom('invitations').select(['token_hash', 'id']).where('id', '=', id))
+      .execute();
+    await trx
+      .updateTable('invitations')
+      .set({ token_hash: hashToken(token), expires_at: expiry() })
+      .where('id', '=', id)
+      .execute();
+    return token;
+  }
+
+  /** A fresh token and expiry, mailed again; the previous link stops working. */
+  async function resend(caller: Caller, id: string, info: ClientInfo): Promise<Invitation> {
+    const { invitation, token } = await db.transaction().execute(async (trx) => {
+      const row = await manageable(caller, id, trx);
+      if (row.status !== 'pending') throw new RuleError(row.status === 'accepted' ? m.used : m.revoked);
+      const token = await rotate(trx, row.id);
+      await writeAudit(trx, { actorUserId: caller.userId, organizationId: row.organization_id, action: 'invitation.resend', targetType: 'invitation', targetId: row.id, ...info });
+      return { invitation: toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow()), token };
+    });
+    await mail(invitation, linkFor(token), caller);
+    return invitation;
+  }
+
+  /**
+   * A link an admin can copy. Only the token's hash is stored, so a link cannot be read
+   * back: this makes a fresh one, and the previously sent link stops working.
+   */
+  async function link(caller: Caller, id: string, info: ClientInfo): Promise<{ invitation: Invitation; link: string }> {
+    return db.transaction().execute(async (trx) => {
+      const row = await manageable(caller, id, trx);
+      if (row.status !== 'pending') throw new RuleError(row.status === 'accepted' ? m.used : m.revoked);
+      const token = await rotate(trx, row.id);
+      await writeAudit(trx, { actorUserId: caller.userId, organizationId: row.organization_id, action: 'invitation.link', targetType: 'invitation', targetId: row.id, ...info });
+      return { invitation: toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow()), link: linkFor(token) };
+    });
+  }
+
+  async function revoke(caller: Caller, id: string, info: ClientInfo): Promise<Invitation> {
+    return db.transaction().execute(async (trx) => {
+      const row = await manageable(caller, id, trx);
+      if (row.status !== 'pending') throw new RuleError(row.status === 'accepted' ? m.used : m.revoked);
+      await trx.updateTable('invitations').set({ status: 'revoked', revoked_at: sql`now()` }).where('id', '=', row.id).execute();
+      await writeAudit(trx, { actorUserId: caller.userId, organizationId: row.organization_id, action: 'invitation.revoke', targetType: 'invitation', targetId: row.id, details: { email: row.email }, ...info });
+      return toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow());
+    });
+  }
+
+  return { resend, link, revoke };
+}

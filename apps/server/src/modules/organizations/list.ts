@@ -1,0 +1,128 @@
+import { sql, type CompiledQuery } from 'kysely';
+import type { ListOrganizationsParams, OrganizationList, OrgSortKey } from '@console/domain';
+import type { Executor } from '../../db/schema.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { compileOnce } from '../../db/compile-once.ts';
+import { likeEscape } from '../../lib/sql.ts';
+import { toOrganization, withBilling, type OrganizationsDeps, type OrgRow } from './queries.ts';
+
+/** What a list's SQL text depends on: its view and order, and which filters it has (not their values). */
+type ListShape = Pick<ListOrganizationsParams, 'view' | 'sort' | 'order'> & { status?: unknown; org_type?: unknown; search?: unknown };
+
+/** The values a list binds. */
+interface ListValues {
+  anchorId: string;
+  pathPrefix: string;
+  status: ListOrganizationsParams['status'];
+  orgType: ListOrganizationsParams['org_type'];
+  search: string;
+  limit: number;
+  offset: number;
+}
+
+function listValues(anchor: { id: string; path: string }, query: ListOrganizationsParams): ListValues {
+  return {
+    anchorId: anchor.id,
+    pathPrefix: `${likeEscape(anchor.path)}%`,
+    status: query.status,
+    orgType: query.org_type,
+    search: query.search ? `%${likeEscape(query.search)}%` : '',
+    limit: query.page_size,
+    offset: (query.page - 1) * query.page_size,
+  };
+}
+
+/** Only the organizations table: the count needs nothing else, the page joins billing. */
+function listFilter(db: Executor, shape: ListShape, v: ListValues) {
+  let filtered = db.selectFrom('organizations as o').where('o.deleted_at', 'is', null);
+  filtered =
+    shape.view === 'children'
+      ? filtered.where('o.parent_org_id', '=', v.anchorId)
+      : filtered.where('o.path', 'like', v.pathPrefix).where('o.id', '<>', v.anchorId);
+  if (shape.status) filtered = filtered.where('o.status', '=', v.status!);
+  if (shape.org_type) filtered = filtered.where('o.org_type', '=', v.orgType!);
+  if (shape.search) filtered = filtered.where(sql`o.name`, 'ilike', v.search);
+  return filtered;
+}
+
+/** The column each sort key orders by. */
+const SORT_COLUMNS = {
+  name: 'o.name',
+  created: 'o.created_at',
+  balance: 'b.credit_balance',
+  limit: 'b.activated_agent_limit',
+} as const satisfies Record<OrgSortKey, string>;
+
+/**
+ * One page in the order asked for, with each row's billing settings. The id breaks ties in the
+ * same direction, so equal values never trade places between pages and one index (read
+ * backwards for descending) serves both orders.
+ */
+function pageOf(db: Executor, shape: ListShape, v: ListValues) {
+  return withBilling(listFilter(db, shape, v))
+    .orderBy(SORT_COLUMNS[shape.sort], shape.order)
+    .orderBy('o.id', shape.order)
+    .limit(v.limit)
+    .offset(v.offset);
+}
+
+/** The filtered organizations of a list, before paging (exported so a test can EXPLAIN it). */
+export function listQuery(db: Executor, anchor: { id: string; path: string }, query: ListOrganizationsParams) {
+  return listFilter(db, query, listValues(anchor, query));
+}
+
+/** One page of a list (exported so a test can EXPLAIN it). */
+export function listPage(db: Executor, anchor: { id: string; path: string }, query: ListOrganizationsParams) {
+  return pageOf(db, query, listValues(anchor, query));
+}
+
+/**
+ * A list's page and count statements, each shape compiled once (exported so a test can compare
+ * them with the builders): at most the 128 shapes of the views, sort keys, orders and filters.
+ */
+export function listStatements(db: Executor) {
+  const compiled = new Map<string, { page: (v: ListValues) => CompiledQuery<OrgRow>; count: (v: ListValues) => CompiledQuery<{ n: number }> }>();
+  return (anchor: { id: string; path: string }, query: ListOrganizationsParams) => {
+    const shape: ListShape = {
+      view: query.view,
+      sort: query.sort,
+      order: query.order,
+      status: Boolean(query.status),
+      org_type: Boolean(query.org_type),
+      search: Boolean(query.search),
+    };
+    const key = `${shape.view} ${shape.sort} ${shape.order} ${shape.status} ${shape.org_type} ${shape.search}`;
+    let statements = compiled.get(key);
+    if (!statements) {
+      statements = {
+        page: compileOnce((v: ListValues) => pageOf(db, shape, v)),
+        count: compileOnce((v: ListValues) => listFilter(db, shape, v).select(sql<number>`count(*)::int`.as('n'))),
+      };
+      compiled.set(key, statements);
+    }
+    const values = listValues(anchor, query);
+    return { page: statements.page(values), count: statements.count(values) };
+  };
+}
+
+export function createOrganizationList({ db, reads: { visible } }: OrganizationsDeps) {
+  // The lists read a page and its count: each compiled once, a prepared statement on PostgreSQL.
+  const listStatementsOf = listStatements(db);
+
+  async function list(caller: Caller, query: ListOrganizationsParams): Promise<OrganizationList> {
+    const anchor = await visible(caller, query.organization_id ?? caller.organization.id);
+    const statements = listStatementsOf(anchor, query);
+    const [page, count] = await Promise.all([db.executeQuery(statements.page), db.executeQuery(statements.count)]);
+    const total = count.rows[0]!.n;
+    return {
+      organization: toOrganization(anchor),
+      organizations: page.rows.map(toOrganization),
+      total,
+      page: query.page,
+      page_size: query.page_size,
+      total_pages: Math.ceil(total / query.page_size),
+    };
+  }
+
+  return { list };
+}

@@ -1,0 +1,40 @@
+import { sql, type Kysely } from 'kysely';
+import type { ActivationStatus, Entitlement, UsageRejection } from '@console/domain';
+import type { DB } from '../../db/schema.ts';
+import type { VerifiedKey } from '../../lib/api-key.ts';
+
+export function createEntitlement({ db }: { db: Kysely<DB> }) {
+  /**
+   * May this organization use this agent now: it is within the key's reach and live,
+   * it and every organization above it are active, it has a live activation of the
+   * agent, and its balance is above zero. Otherwise the first reason that fails, in that
+   * order. Nothing is told of an organization out of reach: its balance reads 0.00.
+   */
+  async function entitlement(key: VerifiedKey, query: { organization_id: string; agent: string }): Promise<Entitlement> {
+    const { rows } = await sql<{ reachable: boolean; active: boolean; balance: string; agent_id: string | null; activation_status: ActivationStatus | null }>`
+      select starts_with(o.path, ${key.organization.path}) and o.deleted_at is null as reachable,
+             o.status = 'active' and not exists (
+               select 1 from organizations a where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
+             ) as active,
+             b.credit_balance as balance, t.id as agent_id, v.status as activation_status
+      from organizations o
+      join organization_billing_settings b on b.organization_id = o.id
+      left join agent_types t on t.code = ${query.agent}
+      left join agent_activations v on v.organization_id = o.id and v.agent_type_id = t.id and v.deactivated_at is null
+      where o.id = ${query.organization_id}`.execute(db);
+    const row = rows[0];
+    if (!row?.reachable) return { allowed: false, reason: 'out_of_reach', balance: '0.00', activation_status: null };
+    const reason: UsageRejection | null = !row.agent_id
+      ? 'unknown_agent'
+      : !row.active
+        ? 'organization_not_active'
+        : !row.activation_status
+          ? 'agent_not_active'
+          : !/[1-9]/.test(row.balance)
+            ? 'insufficient_credits'
+            : null;
+    return { allowed: reason === null, reason, balance: row.balance, activation_status: row.activation_status };
+  }
+
+  return { entitlement };
+}

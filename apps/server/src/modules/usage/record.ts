@@ -1,0 +1,167 @@
+import { sql, type Kysely } from 'kysely';
+import { MESSAGES, USAGE_WINDOW, type ActivityAction, type UsageBatchResult, type UsageEventResult, type UsageRejection } from '@console/domain';
+import { preparedStatement } from '../../db/connection.ts';
+import type { DB } from '../../db/schema.ts';
+import type { VerifiedKey } from '../../lib/api-key.ts';
+import type { Caller } from '../../lib/caller.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
+
+const m = MESSAGES.usage;
+
+/**
+ * Who reports usage: an API key, acting for its organization and everything below it, or
+ * a person (a house admin importing usage), acting for their organization's whole tree.
+ */
+export type UsageActor = { kind: 'key'; key: VerifiedKey } | { kind: 'user'; caller: Caller };
+
+/** A usage event as validated (units an exact string with four places). */
+export interface UsageEvent {
+  id: string;
+  organization_id: string;
+  agent: string;
+  units: string;
+  occurred_at: string;
+  metadata?: Record<string, string | number | boolean | null>;
+}
+
+interface OutcomeRow {
+  r_ord: number;
+  r_outcome: 'accepted' | 'duplicate' | 'rejected';
+  r_reason: UsageRejection | null;
+  r_detail: string | null;
+  r_charged: string | null;
+}
+
+const reachOf = (actor: UsageActor) => (actor.kind === 'key' ? actor.key.organization : actor.caller.organization);
+
+/** The words of a rejection, from its reason and what the engine said of it. */
+function messageOf(event: UsageEvent, reason: UsageRejection, detail: string | null, charge: string | null): string {
+  switch (reason) {
+    case 'out_of_reach':
+      return m.outOfReach;
+    case 'organization_not_active':
+      return m.organizationNotActive;
+    case 'unknown_agent':
+      return m.unknownAgent(event.agent);
+    case 'agent_not_active':
+      return m.agentNotActive(event.agent);
+    case 'insufficient_credits':
+      return m.insufficient(detail ?? '0.00', charge ?? '0.00');
+    case 'invalid':
+      if (detail === 'ahead') return m.ahead(USAGE_WINDOW.futureSeconds);
+      if (detail === 'behind') return m.behind(USAGE_WINDOW.pastDays);
+      if (detail === 'no_price') return m.noPrice(event.agent, event.occurred_at);
+      return m.idTaken;
+  }
+}
+
+interface BatchCall {
+  payload: string;
+  reach: string;
+  keyId: string | null;
+  userId: string | null;
+  auditUser: string | null;
+  auditOrg: string;
+  action: ActivityAction;
+  targetType: string;
+  targetId: string;
+  details: string;
+  summaryBefore: string;
+  summaryAfter: string;
+  ip: string | null;
+  requestId: string | null;
+}
+
+/**
+ * A batch's one statement: `usage_record` (db/rules/functions/usage_record.sql) and, when the batch accepted
+ * something, its audit row, counted from the outcomes. Its text never changes, only the values.
+ */
+const batch = (b: BatchCall) => sql<OutcomeRow>`
+  with outcome as materialized (
+    select * from usage_record(${b.payload}::jsonb, ${b.reach}::text, ${b.keyId}::uuid, ${b.userId}::uuid,
+      ${`${USAGE_WINDOW.futureSeconds} seconds`}::interval, ${`${USAGE_WINDOW.pastDays} days`}::interval)
+  ),
+  audit as (
+    insert into audit_log (actor_user_id, organization_id, action, target_type, target_id, details, ip, request_id)
+    select ${b.auditUser}::uuid, ${b.auditOrg}::uuid, ${b.action}::text, ${b.targetType}::text, ${b.targetId}::text,
+      ${b.details}::jsonb || jsonb_build_object(
+        'events', count(*),
+        'accepted', count(*) filter (where r_outcome = 'accepted'),
+        'duplicates', count(*) filter (where r_outcome = 'duplicate'),
+        'rejected', count(*) filter (where r_outcome = 'rejected'),
+        'credits_charged', coalesce(sum(r_charged::numeric) filter (where r_outcome = 'accepted'), 0)::numeric(16, 2)::text,
+        'summary', ${b.summaryBefore}::text || count(*) filter (where r_outcome = 'accepted') || ${b.summaryAfter}::text),
+      ${b.ip}::text, ${b.requestId}::text
+    from outcome
+    having count(*) filter (where r_outcome = 'accepted') > 0
+  )
+  select * from outcome order by r_ord`;
+
+/** Usage events, from the machine API or the console's import, recorded by `usage_record`. */
+export function createRecord({ db }: { db: Kysely<DB> }) {
+  // Every batch sends the same text: on PostgreSQL each connection parses it once.
+  const blank = { payload: '', reach: '', keyId: null, userId: null, auditUser: null, auditOrg: '', action: 'usage.reported' as const, targetType: '', targetId: '', details: '', summaryBefore: '', summaryAfter: '', ip: null, requestId: null };
+  preparedStatement(batch(blank).compile(db).sql);
+
+  /**
+   * Records a batch of usage events and answers each one's outcome in the batch's order:
+   * accepted (with what it charged), a duplicate (the first outcome of its id in its
+   * organization; nothing charged again), or rejected with a reason. The batch is one
+   * statement, outside any explicit transaction (one round trip): one call of `usage_record`
+   * (db/rules/functions/usage_record.sql) locks the balance rows of its
+   * organizations in id order, decides every event, and writes the accepted events, their
+   * consumption entries, the balances and the carries together, so a batch is recorded
+   * whole or not at all. Rejected events are not stored: a retry is evaluated afresh.
+   * One audit row per batch that accepted something, never one per event.
+   */
+  async function record(actor: UsageActor, events: UsageEvent[], info: ClientInfo): Promise<UsageBatchResult> {
+    const reach = reachOf(actor);
+    const payload = JSON.stringify(
+      events.map((event, index) => ({
+        i: index + 1,
+        org: event.organization_id,
+        id: event.id,
+        agent: event.agent,
+        units: event.units,
+        occurred: event.occurred_at,
+        meta: event.metadata ?? null,
+      })),
+    );
+    // The audit row's fixed part; the function's outcomes give the counts and the sum.
+    const audit =
+      actor.kind === 'key'
+        ? { user: null, action: 'usage.reported' as const, targetType: 'api_key', targetId: actor.key.id, summary: [`Key ${actor.key.name} reported `, ' usage events'], details: { key_name: actor.key.name, key_prefix: actor.key.prefix } }
+        : { user: actor.caller.userId, action: 'usage.imported' as const, targetType: 'organization', targetId: reach.id, summary: [`${actor.caller.email} imported `, ' usage events'], details: {} };
+    const { rows } = await batch({
+      payload,
+      reach: reach.path,
+      keyId: actor.kind === 'key' ? actor.key.id : null,
+      userId: actor.kind === 'user' ? actor.caller.userId : null,
+      auditUser: audit.user,
+      auditOrg: reach.id,
+      action: audit.action,
+      targetType: audit.targetType,
+      targetId: audit.targetId,
+      details: JSON.stringify(audit.details),
+      summaryBefore: audit.summary[0]!,
+      summaryAfter: audit.summary[1]!,
+      ip: info.ip,
+      requestId: info.requestId,
+    }).execute(db);
+    const results: UsageEventResult[] = rows.map((row) => {
+      const event = events[row.r_ord - 1]!;
+      const rejected = row.r_outcome === 'rejected';
+      return {
+        id: event.id,
+        status: row.r_outcome,
+        credits_charged: rejected ? null : row.r_charged,
+        reason: rejected ? row.r_reason : null,
+        message: rejected && row.r_reason ? messageOf(event, row.r_reason, row.r_detail, row.r_charged) : null,
+      };
+    });
+    const count = (status: UsageEventResult['status']) => results.filter((r) => r.status === status).length;
+    return { results, accepted: count('accepted'), duplicates: count('duplicate'), rejected: count('rejected') };
+  }
+
+  return { record };
+}
