@@ -10,7 +10,7 @@ import { RoleGate } from './guards';
 import { createQueryClient } from '@/lib/query-client';
 
 // Pages are lazy chunks: load the ones these tests open before their clocks start.
-beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('@/features/settings/pages/SettingsPage')]), 30_000);
+beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('@/app/settings-page')]), 30_000);
 
 function location() {
   return screen.getByTestId('location');

@@ -11,11 +11,11 @@ import { apiKeyQueries, useRevokeApiKey } from '@/api/api-keys';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
-import { API_SCOPE_LABELS } from '@/lib/agents';
 import { formatLedgerDate } from '@/lib/credit-format';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { cn } from '@/lib/utils';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
+import { API_SCOPE_LABELS } from '../scope-labels';
 
 const k = MESSAGES.apiKeyPages;
 

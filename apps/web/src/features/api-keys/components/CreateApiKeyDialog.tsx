@@ -12,7 +12,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { useCreateApiKey } from '@/api/api-keys';
-import { API_SCOPE_LABELS } from '@/lib/agents';
+import { API_SCOPE_LABELS } from '../scope-labels';
 
 const k = MESSAGES.apiKeyPages;
 
