@@ -1,4 +1,4 @@
-import { MESSAGES, type GlobalSettings } from '@console/domain';
+import { type GlobalSettings } from '@console/domain';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { apiKeyOf, KEY_ID } from '@/test/agent-data';
 import { billingOf, OWN_ORG_ID } from '@/test/billing-data';
 import { ledgerPage } from '@/test/credit-data';
 import { json, makeSession, mockApi, renderApp, setViewportWidth, type ApiRoutes, type SessionOptions } from '@/test/helpers';
+import { MESSAGES } from '@/lib/wording';
 
 const k = MESSAGES.apiKeyPages;
 const t = MESSAGES.thresholdPages;

@@ -1,10 +1,11 @@
-import { MESSAGES, UI, type BillingResponse, type GlobalSettings } from '@console/domain';
+import { UI, type BillingResponse, type GlobalSettings } from '@console/domain';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { billingOf, OWN_ORG_ID } from '@/test/billing-data';
 import { ledgerPage } from '@/test/credit-data';
 import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, type ApiRoutes, type SessionOptions } from '@/test/helpers';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 const t = MESSAGES.thresholdPages;

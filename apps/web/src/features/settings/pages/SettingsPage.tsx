@@ -1,4 +1,4 @@
-import { can, isOwnOrganization, mayManageApiKeysOf, mayManageBilling, mayManageGlobalSettings, MESSAGES, type GlobalSettings, type OrgType } from '@console/domain';
+import { can, isOwnOrganization, mayManageApiKeysOf, mayManageBilling, mayManageGlobalSettings, type GlobalSettings, type OrgType } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { CreditCard, ExternalLink, LifeBuoy, Gift, UserRound } from 'lucide-react';
 import type { ComponentType, ReactNode } from 'react';
@@ -20,6 +20,7 @@ import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { AppearanceCard } from '../components/AppearanceCard';
 import { GlobalSettingsCard } from '../components/GlobalSettingsCard';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 const g = MESSAGES.globalSettings;
