@@ -2,7 +2,7 @@ import { type GlobalSettings } from '@console/domain';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyOf, KEY_ID } from '@/test/agent-data';
+import { apiKeyOf, KEY_ID } from '@/test/api-key-data';
 import { billingOf, OWN_ORG_ID } from '@/test/billing-data';
 import { ledgerPage } from '@/test/credit-data';
 import { json, makeSession, mockApi, renderApp, setViewportWidth, type ApiRoutes, type SessionOptions } from '@/test/helpers';
