@@ -16,7 +16,7 @@ const UNSET: GlobalSettings = { documentation_url: null, billing_portal_url: nul
 const KEYS = `GET /api/organizations/${OWN_ORG_ID}/api-keys`;
 
 // The card is shown on /settings, where the app composes it into the settings page.
-beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('@/app/settings-page')]), 30_000);
+beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('@/app/SettingsRoute')]), 30_000);
 
 function loaded(options: SessionOptions = {}, billing = billingOf({ limit: 10, balance: '142.00' }), extra: ApiRoutes = {}) {
   const session = makeSession(options);

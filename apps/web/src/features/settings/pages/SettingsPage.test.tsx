@@ -15,7 +15,7 @@ const SETTINGS = 'GET /api/settings';
 const UNSET: GlobalSettings = { documentation_url: null, billing_portal_url: null, community_channels: [], updated_at: null, updated_by_name: null };
 const KEYS = `GET /api/organizations/${OWN_ORG_ID}/api-keys`;
 
-beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('@/app/settings-page')]), 30_000);
+beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('@/app/SettingsRoute')]), 30_000);
 
 function loaded(options: SessionOptions = {}, billing = billingOf({ limit: 10, balance: '142.00' }), extra: ApiRoutes = {}) {
   const session = makeSession(options);
