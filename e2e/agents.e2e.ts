@@ -1,7 +1,8 @@
-import { MESSAGES, type UsageBatchResult, type UserProfile } from '@console/domain';
+import { type UsageBatchResult, type UserProfile } from '@console/domain';
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
+import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 const PASSWORD = 'agents journey password 1';
 const a = MESSAGES.agentPages;

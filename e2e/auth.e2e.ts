@@ -1,7 +1,8 @@
-import { MESSAGES, type UserProfile } from '@console/domain';
+import { type UserProfile } from '@console/domain';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, signInWithForm, useJourney } from './harness.ts';
+import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 const journey = useJourney();
 

@@ -1,6 +1,7 @@
-import { MESSAGES, type Dashboard, type UserProfile } from '@console/domain';
+import { type Dashboard, type UserProfile } from '@console/domain';
 import { expect, it } from 'vitest';
 import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
+import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 const PASSWORD = 'dashboard journey password 1';
 const m = MESSAGES.dashboardPages;

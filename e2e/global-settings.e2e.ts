@@ -1,6 +1,7 @@
-import { MESSAGES, UI } from '@console/domain';
+import { UI } from '@console/domain';
 import { beforeAll, expect, it } from 'vitest';
 import { ADMIN, mailedLink, signInWithForm, useJourney } from './harness.ts';
+import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 /** The house admin's global settings reach the Welcome and Settings pages; theme System follows the device; a replaced invitation link says so. */
 

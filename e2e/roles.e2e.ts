@@ -1,8 +1,9 @@
-import { MESSAGES, ORG_TYPES, UI, rolesForOrgType } from '@console/domain';
+import { ORG_TYPES, UI, rolesForOrgType } from '@console/domain';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { axeViolations, describeViolations } from './axe.ts';
 import { demoEmail, launchBrowser, useJourney, widthReport } from './harness.ts';
+import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 /**
  * Every role of the demo, every screen it is offered: each person signs in, and at 1280 and

@@ -1,6 +1,7 @@
-import { MESSAGES, UI } from '@console/domain';
+import { UI } from '@console/domain';
 import { expect, it } from 'vitest';
 import { ADMIN, signInWithForm, useJourney } from './harness.ts';
+import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 const journey = useJourney();
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import document from '../../api-client/openapi.json' with { type: 'json' };
 import { API_PREFIX, errorStatusesOf, type Endpoint } from './contract.ts';
-import { API } from './endpoints.ts';
+import { API } from './endpoints/index.ts';
 
 /**
  * The endpoint table is the contract both sides build on; the API document committed in

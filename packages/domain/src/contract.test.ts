@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorStatusesOf, type Endpoint } from './contract.ts';
-import { API } from './endpoints.ts';
+import { API } from './endpoints/index.ts';
 
 const all: Endpoint[] = Object.values(API).flatMap((group) => Object.values(group));
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Permission } from './permissions.ts';
-import type { ApiScope } from './schemas/agents.ts';
+import type { ApiScope } from './schemas/api-keys.ts';
 
 /**
  * An endpoint declared once: the server registers its route from it (validation,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { API_PREFIX, pathOf, queryStringOf, responseSchema } from './contract.ts';
-import { API } from './endpoints.ts';
+import { API } from './endpoints/index.ts';
 import { MESSAGES } from './messages.ts';
 import { lowBalanceThresholdSchema, priceInputSchema, unitsInputSchema, updateAgentTypeSchema, usageBatchSchema } from './schemas/agents.ts';
 import { amountInputSchema, amountStringSchema } from './schemas/amounts.ts';

@@ -1,7 +1,7 @@
-import { MESSAGES } from '@console/domain';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { PATHS } from '@/lib/paths';
+import { MESSAGES } from '@/lib/wording';
 
 export default function NotFoundPage() {
   return (

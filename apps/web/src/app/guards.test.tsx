@@ -1,4 +1,4 @@
-import { LINKS, MESSAGES, type Session } from '@console/domain';
+import { LINKS, type Session } from '@console/domain';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -8,9 +8,10 @@ import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers'
 import { AppProviders } from './providers';
 import { RoleGate } from './guards';
 import { createQueryClient } from '@/lib/query-client';
+import { MESSAGES } from '@/lib/wording';
 
 // Pages are lazy chunks: load the ones these tests open before their clocks start.
-beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('@/features/settings/pages/SettingsPage')]), 30_000);
+beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('@/app/SettingsRoute')]), 30_000);
 
 function location() {
   return screen.getByTestId('location');

@@ -30,7 +30,7 @@ const EditUserPage = lazy(() => import('@/features/users/pages/EditUserPage'));
 const ResourcesPage = lazy(() => import('@/features/resources/pages/ResourcesPage'));
 const CreditLedgerPage = lazy(() => import('@/features/credits/pages/CreditLedgerPage'));
 const ActivityPage = lazy(() => import('@/features/activity/pages/ActivityPage'));
-const SettingsPage = lazy(() => import('@/features/settings/pages/SettingsPage'));
+const SettingsPage = lazy(() => import('./SettingsRoute'));
 const AgentCatalogPage = lazy(() => import('@/features/agents/pages/AgentCatalogPage'));
 const DebugPage = lazy(() => import('@/features/debug/pages/DebugPage'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));

@@ -1,7 +1,7 @@
-import { MESSAGES } from '@console/domain';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeSession, renderApp } from '@/test/helpers';
+import { MESSAGES } from '@/lib/wording';
 
 describe('frozen organization banner', () => {
   it('says on every page why changes are refused when the own organization is suspended or inactive', async () => {

@@ -1,7 +1,8 @@
-import { MESSAGES, frozenStanding } from '@console/domain';
+import { frozenStanding } from '@console/domain';
 import { Snowflake } from 'lucide-react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { useViewer } from '@/lib/use-viewer';
+import { MESSAGES } from '@/lib/wording';
 
 /**
  * One line for the people of a suspended or inactive organization: they may look around,

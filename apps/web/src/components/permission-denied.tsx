@@ -1,6 +1,6 @@
-import { MESSAGES } from '@console/domain';
 import { ShieldAlert } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { MESSAGES } from '@/lib/wording';
 
 /** What a page shows instead of a form the user may not use. */
 export function PermissionDenied({ message }: { message: string }) {

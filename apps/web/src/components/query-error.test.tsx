@@ -1,9 +1,9 @@
-import { MESSAGES } from '@console/domain';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api';
 import { QueryError } from './query-error';
+import { MESSAGES } from '@/lib/wording';
 
 const failure = (status: number, message = 'The reason') => new ApiError({ status, code: 'x', message });
 

@@ -1,8 +1,8 @@
-import { MESSAGES } from '@console/domain';
 import { AlertCircle, RotateCw, ShieldAlert } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api';
+import { MESSAGES } from '@/lib/wording';
 
 interface QueryErrorProps {
   error: Error;

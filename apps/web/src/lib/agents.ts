@@ -1,4 +1,4 @@
-import { formatUnits, type ActivationStatus, type AgentKind, type ApiScope } from '@console/domain';
+import { formatUnits, type ActivationStatus, type AgentKind } from '@console/domain';
 import { formatDistanceStrict } from 'date-fns';
 
 export const AGENT_KIND_LABELS: Record<AgentKind, string> = {
@@ -13,13 +13,6 @@ export const ACTIVATION_STATUS_LABELS: Record<ActivationStatus, string> = {
   active: 'Active',
   inactive: 'Inactive',
   error: 'Error',
-};
-
-/** What each scope lets a key do, as its checkbox says it. */
-export const API_SCOPE_LABELS: Record<ApiScope, { label: string; description: string }> = {
-  'usage:write': { label: 'Report usage', description: 'Send usage events, which are charged in credits.' },
-  'agents:report': { label: 'Report status', description: "Send an agent's status and health score." },
-  'entitlements:read': { label: 'Check entitlements', description: 'Ask whether an organization may use an agent now, with its balance.' },
 };
 
 /** Units as the domain formats them ("12.5", "1,200"). */

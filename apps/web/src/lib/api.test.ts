@@ -1,8 +1,9 @@
-import { authEndpoints, classifyLoginError, healthEndpoints, MESSAGES, usersEndpoints } from '@console/domain';
+import { authEndpoints, healthEndpoints, usersEndpoints } from '@console/domain';
 import { describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi } from '@/test/helpers';
 import { ApiError, call } from './api';
 import { sessionStore } from './session-store';
+import { classifyLoginError, MESSAGES } from '@/lib/wording';
 
 describe('api client', () => {
   it('sends the bearer token of the session', async () => {

@@ -1,5 +1,4 @@
 import {
-  MESSAGES,
   authEndpoints,
   pathOf,
   queryStringOf,
@@ -11,6 +10,7 @@ import {
   type Session,
 } from '@console/domain';
 import { sessionStore } from './session-store';
+import { MESSAGES } from '@/lib/wording';
 
 /** A failed API call, in the server's one error shape: `{ error: { code, message, fields? } }`. */
 export class ApiError extends Error {

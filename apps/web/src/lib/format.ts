@@ -1,4 +1,5 @@
-import { MESSAGES, type UserProfile } from '@console/domain';
+import { type UserProfile } from '@console/domain';
+import { MESSAGES } from '@/lib/wording';
 
 type Person = Pick<UserProfile, 'first_name' | 'email'> | null;
 

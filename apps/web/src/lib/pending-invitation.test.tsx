@@ -1,9 +1,10 @@
-import { MESSAGES, UI } from '@console/domain';
+import { UI } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { OWN_ORG } from '@/test/user-data';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.invitations;
 const OTHER_ORG = '00000000-0000-4000-8000-0000000000bb';

@@ -1,7 +1,8 @@
-import { MESSAGES, roleLabel, TIMING, UI, type Membership } from '@console/domain';
+import { roleLabel, TIMING, UI, type Membership } from '@console/domain';
 import { toast } from 'sonner';
 import { acceptInvitation } from '@/api/invitations';
 import { refreshSession } from './api';
+import { MESSAGES } from '@/lib/wording';
 
 /**
  * Keeps an invitation token from the login URL for this browser session and returns the

@@ -5,7 +5,7 @@ import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
 
 /**
  * The platform the console governs: agent types in a catalog, their activations per
- * organization, API keys for agent runtimes, and metered usage charged in credits.
+ * organization, and metered usage charged in credits. API keys are in `api-keys.ts`.
  */
 
 export const AGENT_KINDS = ['assistant', 'automation', 'integration', 'analytics', 'other'] as const;
@@ -17,10 +17,6 @@ export type AgentTypeStatus = (typeof AGENT_TYPE_STATUSES)[number];
 /** What the runtime last reported of an activation. */
 export const ACTIVATION_STATUSES = ['active', 'inactive', 'error'] as const;
 export type ActivationStatus = (typeof ACTIVATION_STATUSES)[number];
-
-/** What an API key may do, each on the machine routes only. */
-export const API_SCOPES = ['usage:write', 'agents:report', 'entitlements:read'] as const;
-export type ApiScope = (typeof API_SCOPES)[number];
 
 /** Why a usage event was refused. */
 export const USAGE_REJECTIONS = [
@@ -147,36 +143,6 @@ export type ActivationList = z.infer<typeof activationListSchema>;
 export const activateAgentSchema = z.object({ agent_type_id: z.uuid({ error: 'Choose an agent.' }) });
 export const activationResponseSchema = z.object({ activation: activationSchema });
 export const activationParamsSchema = z.object({ id: z.uuid(), activationId: z.uuid() });
-
-// API keys -----------------------------------------------------------------------------
-
-export const apiKeySchema = z.object({
-  id: z.uuid(),
-  organization_id: z.uuid(),
-  name: z.string(),
-  /** The visible start of the key, to recognise it (`oc_1a2b3c4d`). */
-  prefix: z.string(),
-  scopes: z.array(z.enum(API_SCOPES)),
-  created_by: z.object({ id: z.uuid(), name: z.string(), email: z.string() }).nullable(),
-  created_at: z.string(),
-  last_used_at: z.string().nullable(),
-  use_count: z.number().int(),
-  revoked_at: z.string().nullable(),
-});
-export type ApiKey = z.infer<typeof apiKeySchema>;
-
-export const apiKeyListSchema = z.object({ api_keys: z.array(apiKeySchema) });
-
-export const createApiKeySchema = z.object({
-  name: text(100, 'Enter a name for the key.'),
-  scopes: z.array(z.enum(API_SCOPES)).min(1, 'Choose at least one scope.').max(API_SCOPES.length),
-});
-export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
-
-/** The secret is in this answer only: it is stored hashed and never shown again. */
-export const createdApiKeySchema = z.object({ api_key: apiKeySchema, secret: z.string() });
-export const apiKeyResponseSchema = z.object({ api_key: apiKeySchema });
-export const apiKeyParamsSchema = z.object({ id: z.uuid(), keyId: z.uuid() });
 
 // Usage --------------------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
-import { MESSAGES, UI } from '@console/domain';
+import { UI } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { json, makeSession, mockApi, renderApp, setViewportWidth } from '@/test/helpers';
+import { MESSAGES } from '@/lib/wording';
 
 const { shell, auth } = MESSAGES;
 

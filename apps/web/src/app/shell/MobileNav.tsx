@@ -1,9 +1,9 @@
-import { MESSAGES } from '@console/domain';
 import { Menu } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet';
 import { NavList } from './NavList';
+import { MESSAGES } from '@/lib/wording';
 
 /** Below 768 px the navigation lives in a left slide-in sheet. */
 export function MobileNav() {

@@ -1,9 +1,9 @@
-import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { crumbsOf, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeList, makeOrganization, orgId, OWN_ORG_ID } from '@/test/organization-data';
+import { MESSAGES } from '@/lib/wording';
 
 const superAgencyAdmin = () => makeSession({ role: 'super_agency_admin', orgType: 'super_agency', orgName: 'Own Organization' });
 

@@ -1,4 +1,4 @@
-import { mayOpenDebug, MESSAGES } from '@console/domain';
+import { mayOpenDebug } from '@console/domain';
 import { Bug, KeyRound, LogOut, Settings } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -16,6 +16,7 @@ import { useAuth } from '@/lib/auth';
 import { avatarFallback, displayName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
+import { MESSAGES } from '@/lib/wording';
 
 const { shell, auth } = MESSAGES;
 

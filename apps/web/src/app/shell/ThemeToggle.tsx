@@ -1,7 +1,7 @@
-import { MESSAGES } from '@console/domain';
 import { Moon, Sun } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { useTheme } from '@/lib/theme';
+import { MESSAGES } from '@/lib/wording';
 
 /**
  * Reads Dark mode while the page is light, otherwise Light mode, and switches to the other.

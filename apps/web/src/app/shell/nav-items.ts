@@ -1,4 +1,4 @@
-import { MESSAGES, mayListOrganizations, mayListPeople, mayManageCatalog, mayViewActivity, type Actor } from '@console/domain';
+import { mayListOrganizations, mayListPeople, mayManageCatalog, mayViewActivity, type Actor } from '@console/domain';
 import {
   Bot,
   Boxes,
@@ -12,6 +12,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { PATHS } from '@/lib/paths';
+import { MESSAGES } from '@/lib/wording';
 
 export interface NavItem {
   to: string;

@@ -1,6 +1,6 @@
-import { MESSAGES } from '@console/domain';
 import { describe, expect, it } from 'vitest';
 import { pageTitleOf } from './page-title';
+import { MESSAGES } from '@/lib/wording';
 
 const { nav, pageTitles } = MESSAGES.shell;
 

@@ -1,6 +1,6 @@
-import { MESSAGES } from '@console/domain';
 import { PATHS } from '@/lib/paths';
 import { NAV_ITEMS } from './nav-items';
+import { MESSAGES } from '@/lib/wording';
 
 const titles = MESSAGES.shell.pageTitles;
 

@@ -1,6 +1,7 @@
-import { healthTone, MESSAGES } from '@console/domain';
+import { healthTone } from '@console/domain';
 import { Progress } from '@/components/ui/progress';
 import { TONE_BAR } from '@/lib/tone';
+import { MESSAGES } from '@/lib/wording';
 
 /** A health score out of 100 with a bar coloured as a rate, or "Not reported". */
 export function HealthScore({ score }: { score: number | null }) {

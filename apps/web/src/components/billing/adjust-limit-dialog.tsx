@@ -1,4 +1,4 @@
-import { agentLimitSchema, MESSAGES, TIMING } from '@console/domain';
+import { agentLimitSchema, TIMING } from '@console/domain';
 import { AlertCircle } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
@@ -18,6 +18,7 @@ import { Label } from '@/components/ui/label';
 import { ApiError } from '@/lib/api';
 import { useUpdateAgentLimit } from '@/api/billing';
 import { reloadPage } from '@/lib/reload';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 

@@ -1,4 +1,4 @@
-import { MESSAGES, TIMING, type BillingResponse, type OrgType } from '@console/domain';
+import { TIMING, type BillingResponse, type OrgType } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -7,6 +7,7 @@ import { sessionStore } from '@/lib/session-store';
 import { billingOf, OTHER_ORG_ID, OWN_ORG_ID } from '@/test/billing-data';
 import { apiError, json, makeSession, mockApi, renderWithProviders } from '@/test/helpers';
 import { AgentLimitStatusCard } from './agent-limit-status-card';
+import { MESSAGES } from '@/lib/wording';
 
 /** The page reload, replaced: jsdom cannot reload. */
 const reloadPage = vi.spyOn(browser, 'reload').mockImplementation(() => {});

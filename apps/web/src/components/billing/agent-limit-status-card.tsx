@@ -1,4 +1,4 @@
-import { maySetAgentLimit, MESSAGES, type BillingResponse, type OrganizationFacts, type OrgType } from '@console/domain';
+import { maySetAgentLimit, type BillingResponse, type OrganizationFacts, type OrgType } from '@console/domain';
 import { Info } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -8,6 +8,7 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import { useViewer } from '@/lib/use-viewer';
 import { AdjustLimitDialog } from './adjust-limit-dialog';
 import { USAGE_LEVELS, usageLevel, usagePercent } from './usage';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 

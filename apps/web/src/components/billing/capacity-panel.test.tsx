@@ -1,10 +1,10 @@
-import { MESSAGES } from '@console/domain';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '@/lib/session-store';
 import { capacityOf, OWN_ORG_ID } from '@/test/billing-data';
 import { json, makeSession, mockApi, renderWithProviders } from '@/test/helpers';
 import { CapacityPanel } from './capacity-panel';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 

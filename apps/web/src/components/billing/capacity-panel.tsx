@@ -1,4 +1,4 @@
-import { AGENT_LIMIT, MESSAGES, ORG_TYPE_LABELS, TREE_CHILDREN_LIMIT } from '@console/domain';
+import { AGENT_LIMIT, ORG_TYPE_LABELS, TREE_CHILDREN_LIMIT } from '@console/domain';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -8,6 +8,7 @@ import { billingQueries } from '@/api/billing';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { sharePercent } from './usage';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 

@@ -1,4 +1,4 @@
-import { maySetLowBalanceThreshold, MESSAGES } from '@console/domain';
+import { maySetLowBalanceThreshold } from '@console/domain';
 import { BellRing, Coins } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -7,6 +7,7 @@ import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { formatCredits } from '@/lib/credit-format';
 import { useViewer } from '@/lib/use-viewer';
 import { LowBalanceThresholdDialog } from './low-balance-threshold-dialog';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 const t = MESSAGES.thresholdPages;

@@ -1,4 +1,4 @@
-import { lowBalanceThresholdSchema, MESSAGES } from '@console/domain';
+import { lowBalanceThresholdSchema } from '@console/domain';
 import { AlertCircle } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { useSetLowBalanceThreshold } from '@/api/billing';
 import { formatCredits } from '@/lib/credit-format';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.thresholdPages;
 

@@ -1,4 +1,5 @@
-import { AGENT_LIMIT, MESSAGES } from '@console/domain';
+import { AGENT_LIMIT } from '@console/domain';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 

@@ -1,7 +1,7 @@
-import { MESSAGES } from '@console/domain';
 import { AlertTriangle } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { formatCredits, isLowBalance } from '@/lib/credit-format';
+import { MESSAGES } from '@/lib/wording';
 
 /** The low-balance warning, shown while the balance is below the organization's own alert threshold. */
 export function LowBalanceAlert({ balance, threshold }: { balance: string; threshold: string }) {

@@ -1,4 +1,3 @@
-import { MESSAGES } from '@console/domain';
 import { configure, screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sessionStore } from '@/lib/session-store';
@@ -6,6 +5,7 @@ import { TYPE_IDS } from '@/test/agent-data';
 import { entry, ledgerPage } from '@/test/credit-data';
 import { json, makeSession, mockApi, OWN_ORG_ID, renderWithProviders } from '@/test/helpers';
 import { RecentTransactionsCard } from './recent-transactions-card';
+import { MESSAGES } from '@/lib/wording';
 
 const p = MESSAGES.creditPages;
 

@@ -1,4 +1,4 @@
-import { MESSAGES, PAGING } from '@console/domain';
+import { PAGING } from '@console/domain';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
@@ -10,6 +10,7 @@ import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-forma
 import { PATHS } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from './entry-type-badge';
+import { MESSAGES } from '@/lib/wording';
 
 /** The newest credit transactions of an organization: PAGING.recentTransactionsFetch fetched, PAGING.recentTransactionsShown shown, no filters. */
 export function RecentTransactionsCard({ organizationId }: { organizationId: string }) {

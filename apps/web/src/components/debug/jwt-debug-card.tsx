@@ -1,7 +1,8 @@
-import { decodeJwtPart, MESSAGES, normalizeClaims } from '@console/domain';
+import { decodeJwtPart, normalizeClaims } from '@console/domain';
 import { useEffect, useState } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { JsonBlock } from './json-block';
+import { MESSAGES } from '@/lib/wording';
 
 const d = MESSAGES.debugPages;
 

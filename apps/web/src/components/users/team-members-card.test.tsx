@@ -1,10 +1,10 @@
-import { MESSAGES } from '@console/domain';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '@/lib/session-store';
 import { makeSession, mockApi, renderWithProviders } from '@/test/helpers';
 import { CHILD_ORG, makeUser, OWN_ORG, page } from '@/test/user-data';
 import { TeamMembersCard } from './team-members-card';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 

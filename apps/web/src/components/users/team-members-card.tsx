@@ -1,4 +1,4 @@
-import { mayInviteTo, mayListPeople, MESSAGES, PAGING, roleLabel, type Organization } from '@console/domain';
+import { mayInviteTo, mayListPeople, PAGING, roleLabel, type Organization } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { UserPlus } from 'lucide-react';
 import { Link } from 'react-router';
@@ -11,6 +11,7 @@ import { fullName } from '@/lib/format';
 import { inviteHref, PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { UserStatusBadge } from './user-status-badge';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 

@@ -1,5 +1,6 @@
-import { amountInputSchema, MESSAGES } from '@console/domain';
+import { amountInputSchema } from '@console/domain';
 import { z } from 'zod';
+import { MESSAGES } from '@/lib/wording';
 
 /**
  * An amount typed in a number input: empty or not numeric → "Amount must be a

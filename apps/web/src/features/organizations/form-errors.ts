@@ -1,6 +1,6 @@
-import { MESSAGES } from '@console/domain';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from '@/lib/api';
+import { MESSAGES } from '@/lib/wording';
 
 /**
  * Puts the server's per-field messages (a 400 names the fields) on the form's fields and

@@ -1,4 +1,4 @@
-import { ACTIVITY_ACTIONS, ACTIVITY_ACTION_LABELS, MESSAGES, UI, isActivityAction } from '@console/domain';
+import { ACTIVITY_ACTIONS, ACTIVITY_ACTION_LABELS, UI, isActivityAction } from '@console/domain';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Download, X } from 'lucide-react';
 import { toast } from 'sonner';
@@ -17,6 +17,7 @@ import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivityCards, ActivityTable } from '../components/ActivityRows';
 import { useActivityFilters } from '../activity-filters';
+import { MESSAGES } from '@/lib/wording';
 
 /**
  * The activity log: who did what, when and from where, in the viewer's organization and its

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AGENT_KINDS, createAgentTypeSchema, MESSAGES, type AgentType, type UpdateAgentTypeInput } from '@console/domain';
+import { AGENT_KINDS, createAgentTypeSchema, type AgentType, type UpdateAgentTypeInput } from '@console/domain';
 import { AlertCircle, Info, Pencil, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
@@ -15,6 +15,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
 import { useCreateAgentType, useUpdateAgentType } from '@/api/agents';
 import { AGENT_KIND_LABELS, formatUnits } from '@/lib/agents';
+import { MESSAGES } from '@/lib/wording';
 
 const a = MESSAGES.agentPages;
 

@@ -1,10 +1,11 @@
-import { MESSAGES, type AgentType } from '@console/domain';
+import { type AgentType } from '@console/domain';
 import { Archive } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { useRetireAgentType } from '@/api/agents';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { MESSAGES } from '@/lib/wording';
 
 const a = MESSAGES.agentPages;
 

@@ -1,4 +1,4 @@
-import { MESSAGES, type AgentTypeStatus } from '@console/domain';
+import { type AgentTypeStatus } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
@@ -9,6 +9,7 @@ import { QueryError } from '@/components/query-error';
 import { AGENT_KIND_LABELS, formatPrice } from '@/lib/agents';
 import { AgentTypeDialog } from '../components/AgentTypeDialog';
 import { RetireAgentTypeButton } from '../components/RetireAgentTypeButton';
+import { MESSAGES } from '@/lib/wording';
 
 const a = MESSAGES.agentPages;
 

@@ -1,6 +1,6 @@
-import { MESSAGES, type LoginErrorClass } from '@console/domain';
 import { AlertCircle } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { MESSAGES, type LoginErrorClass } from '@/lib/wording';
 
 export interface LoginFailure {
   kind: LoginErrorClass;

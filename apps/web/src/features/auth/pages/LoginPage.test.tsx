@@ -1,8 +1,9 @@
-import { MESSAGES, TIMING, UI } from '@console/domain';
+import { TIMING, UI } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { MESSAGES } from '@/lib/wording';
 
 const { loginErrors } = MESSAGES;
 

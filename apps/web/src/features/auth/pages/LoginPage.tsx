@@ -1,12 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  classifyLoginError,
-  MESSAGES,
-  signInBodySchema,
-  TIMING,
-  UI,
-  type SignInBody,
-} from '@console/domain';
+import { signInBodySchema, TIMING, UI, type SignInBody } from '@console/domain';
 import { Info } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -21,6 +14,7 @@ import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
 import { LoginErrorAlert, type LoginFailure } from '../components/LoginErrorAlert';
 import { acceptPendingInvitation, rememberInvitation } from '@/lib/pending-invitation';
+import { classifyLoginError, MESSAGES } from '@/lib/wording';
 
 export default function LoginPage() {
   const { signIn } = useAuth();

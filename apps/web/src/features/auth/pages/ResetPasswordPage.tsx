@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, recoverBodySchema, type RecoverBody } from '@console/domain';
+import { recoverBodySchema, type RecoverBody } from '@console/domain';
 import { AlertCircle, MailCheck } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
@@ -11,6 +11,7 @@ import { PATHS } from '@/lib/paths';
 import { useRecover } from '@/api/auth';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
+import { MESSAGES } from '@/lib/wording';
 
 export default function ResetPasswordPage() {
   const recover = useRecover();

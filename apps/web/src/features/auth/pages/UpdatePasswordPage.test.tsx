@@ -1,9 +1,10 @@
-import { LIMITS, MESSAGES } from '@console/domain';
+import { LIMITS } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '@/lib/session-store';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { MESSAGES } from '@/lib/wording';
 
 const RECOVERY_URL = '/update-password#access_token=reset-token-1&type=recovery';
 

@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   LIMITS,
-  MESSAGES,
   changePasswordFormSchema,
   updatePasswordFormSchema,
   type ChangePasswordForm,
@@ -23,6 +22,7 @@ import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
 import { PageLoading } from '@/components/page-loading';
 import { recoveryToken } from '../recovery-link';
+import { MESSAGES } from '@/lib/wording';
 
 /**
  * With a reset link's token anyone sets a new password; without one, a signed-in person

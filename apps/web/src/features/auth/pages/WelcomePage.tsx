@@ -1,4 +1,4 @@
-import { LINKS, MESSAGES, UI } from '@console/domain';
+import { LINKS, UI } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { ExternalLink } from 'lucide-react';
 import { Link, Navigate } from 'react-router';
@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
 import { useTheme } from '@/lib/theme';
+import { MESSAGES } from '@/lib/wording';
 
 const w = MESSAGES.welcome;
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
-import { canHaveChildren, mayAllocateFrom, mayAllocateTo, MESSAGES, type BillingResponse, type OrganizationDetail } from '@console/domain';
+import { canHaveChildren, mayAllocateFrom, mayAllocateTo, type BillingResponse, type OrganizationDetail } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { billingQueries } from '@/api/billing';
 import { organizationQueries } from '@/api/organizations';
@@ -11,6 +11,7 @@ import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
 import { BillingHeader } from './BillingHeader';
 import { LimitRangeCard } from './LimitRangeCard';
+import { MESSAGES } from '@/lib/wording';
 
 export interface LoadedBilling {
   org: OrganizationDetail;

@@ -1,5 +1,6 @@
-import { MESSAGES, type BillingResponse } from '@console/domain';
+import { type BillingResponse } from '@console/domain';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 

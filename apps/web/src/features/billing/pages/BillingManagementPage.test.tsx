@@ -1,9 +1,9 @@
-import { MESSAGES } from '@console/domain';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { billingOf, OTHER_ORG_ID, organizationOf } from '@/test/billing-data';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 

@@ -1,8 +1,8 @@
-import { MESSAGES } from '@console/domain';
 import { useSearchParams } from 'react-router';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { AgentLimitCards, BillingFrame } from '../components/BillingFrame';
 import { CreditBalanceCard } from '@/components/billing/credit-balance-card';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 const TABS = ['credits', 'limits'] as const;

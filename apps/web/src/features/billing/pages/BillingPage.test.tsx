@@ -1,9 +1,10 @@
-import { MESSAGES, type OrgType } from '@console/domain';
+import { type OrgType } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { billingOf, capacityOf, CHILD_IDS, OTHER_ORG_ID, OWN_ORG_ID, organizationOf } from '@/test/billing-data';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 

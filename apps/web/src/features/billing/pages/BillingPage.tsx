@@ -1,9 +1,10 @@
-import { can, canHaveChildren, MESSAGES } from '@console/domain';
+import { can, canHaveChildren } from '@console/domain';
 import { CapacityPanel } from '@/components/billing/capacity-panel';
 import { CreditBalanceCard } from '@/components/billing/credit-balance-card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useViewer } from '@/lib/use-viewer';
 import { AgentLimitCards, BillingFrame } from '../components/BillingFrame';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 

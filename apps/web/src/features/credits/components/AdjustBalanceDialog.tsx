@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { adjustmentSchema, CREDITS, MESSAGES } from '@console/domain';
+import { adjustmentSchema, CREDITS } from '@console/domain';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -13,6 +13,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { useAdjustBalance } from '@/api/credits';
 import { formatCredits } from '@/lib/credit-format';
 import { amountFieldSchema } from '../amount-field';
+import { MESSAGES } from '@/lib/wording';
 
 const p = MESSAGES.creditPages;
 

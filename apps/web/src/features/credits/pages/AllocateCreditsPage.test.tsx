@@ -1,9 +1,9 @@
-import { MESSAGES } from '@console/domain';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { CHILD_ID, organization, orgList, OTHER_CHILD_ID, OWN_ORG_ID } from '../test-support';
+import { MESSAGES } from '@/lib/wording';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;

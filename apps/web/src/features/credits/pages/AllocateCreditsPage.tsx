@@ -6,7 +6,6 @@ import {
   isOwnOrDirectChild,
   mayAllocateFrom,
   mayAllocateTo,
-  MESSAGES,
   ORG_TYPE_LABELS,
   type AllocationResult,
   type Organization,
@@ -37,6 +36,7 @@ import { orgBaseOf } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
 import { amountFieldSchema } from '../amount-field';
 import { newIdempotencyKey } from '../idempotency-key';
+import { MESSAGES } from '@/lib/wording';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;

@@ -1,4 +1,4 @@
-import { ENTRY_TYPES, MESSAGES, PAGING, TIMING, ledgerSentence } from '@console/domain';
+import { ENTRY_TYPES, PAGING, TIMING, ledgerSentence } from '@console/domain';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { addDays, startOfDay } from 'date-fns';
@@ -8,6 +8,7 @@ import { catalog, TYPE_IDS } from '@/test/agent-data';
 import { entry, ledgerPage } from '@/test/credit-data';
 import { makeList, makeOrganization } from '@/test/organization-data';
 import { apiError, crumbsOf, json, makeSession, mockApi as mockRoutes, OWN_ORG_ID, goBack, renderApp, setViewportWidth, type ApiRoutes } from '@/test/helpers';
+import { MESSAGES } from '@/lib/wording';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;

@@ -1,4 +1,4 @@
-import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, MESSAGES, UI, type EntryType } from '@console/domain';
+import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, UI, type EntryType } from '@console/domain';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Download, LayoutList, Send, Table2 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
@@ -29,6 +29,7 @@ import { DateRangePicker } from '@/components/date-range-picker';
 import { LedgerList } from '../components/LedgerList';
 import { LedgerTable } from '../components/LedgerTable';
 import { useLedgerFilters } from '../ledger-filters';
+import { MESSAGES } from '@/lib/wording';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;

@@ -1,4 +1,4 @@
-import { MESSAGES, type Dashboard } from '@console/domain';
+import { type Dashboard } from '@console/domain';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -6,6 +6,7 @@ import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, Table
 import { formatUnitsOf } from '@/lib/agents';
 import { formatCredits } from '@/lib/credit-format';
 import { formatCount } from './tone';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
 

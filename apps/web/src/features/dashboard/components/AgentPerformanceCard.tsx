@@ -1,4 +1,4 @@
-import { ACTIVATION_STATUSES, healthTone, MESSAGES, type Dashboard } from '@console/domain';
+import { ACTIVATION_STATUSES, healthTone, type Dashboard } from '@console/domain';
 import { Bot } from 'lucide-react';
 import { Link } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -9,6 +9,7 @@ import { PATHS } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { formatCount } from './tone';
 import { Metric } from './Metric';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
 

@@ -1,9 +1,10 @@
-import { childTypeOf, MESSAGES, ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
+import { childTypeOf, ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
 import { Link } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCredits } from '@/lib/credit-format';
 import { PATHS } from '@/lib/paths';
 import { formatCount } from './tone';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
 

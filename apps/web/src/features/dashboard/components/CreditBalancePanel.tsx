@@ -1,4 +1,4 @@
-import { canHaveChildren, mayAllocateFrom, MESSAGES, type Dashboard } from '@console/domain';
+import { canHaveChildren, mayAllocateFrom, type Dashboard } from '@console/domain';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -7,6 +7,7 @@ import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { formatChange } from './tone';
 import { Metric } from './Metric';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
 

@@ -1,10 +1,11 @@
-import { MESSAGES, type Dashboard } from '@console/domain';
+import { type Dashboard } from '@console/domain';
 import { Coins } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { formatCredits } from '@/lib/credit-format';
 import { formatCount } from './tone';
 import { Metric } from './Metric';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
 

@@ -1,8 +1,9 @@
-import { MESSAGES, type Dashboard } from '@console/domain';
+import { type Dashboard } from '@console/domain';
 import { lazy, Suspense } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDecimal } from '@/lib/credit-format';
+import { MESSAGES } from '@/lib/wording';
 
 const CreditUsageChart = lazy(() => import('./CreditUsageChart'));
 

@@ -1,8 +1,9 @@
-import { MESSAGES, ORG_STATUSES, ORG_TYPE_LABELS, ORG_TYPES, type Dashboard } from '@console/domain';
+import { ORG_STATUSES, ORG_TYPE_LABELS, ORG_TYPES, type Dashboard } from '@console/domain';
 import { Link } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PATHS } from '@/lib/paths';
 import { formatCount } from './tone';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
 

@@ -1,8 +1,9 @@
-import { MESSAGES, type Dashboard } from '@console/domain';
+import { type Dashboard } from '@console/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCredits } from '@/lib/credit-format';
 import { formatChange, formatCount } from './tone';
 import { Metric } from './Metric';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
 

@@ -1,7 +1,8 @@
-import { MESSAGES, type Dashboard, type EntryType } from '@console/domain';
+import { type Dashboard, type EntryType } from '@console/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCredits, formatDecimal } from '@/lib/credit-format';
 import { Metric } from './Metric';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
 

@@ -1,8 +1,9 @@
-import { MESSAGES, type OrgType } from '@console/domain';
+import { type OrgType } from '@console/domain';
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { useViewer } from '@/lib/use-viewer';
 import { dashboardTools } from '../widgets';
+import { MESSAGES } from '@/lib/wording';
 
 /** The tools of an organization type, each a link to the page that does the job. */
 export function ToolsSection({ orgType }: { orgType: OrgType }) {

@@ -1,9 +1,10 @@
-import { MESSAGES, type Dashboard, type OrgType } from '@console/domain';
+import { type Dashboard, type OrgType } from '@console/domain';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp } from '@/test/helpers';
 import { makeDashboard, noUsage } from '../test-support';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
 

@@ -1,4 +1,4 @@
-import { MESSAGES, ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
+import { ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -18,6 +18,7 @@ import { ResourceUtilizationCard } from '../components/ResourceUtilizationCard';
 import { RevenueOverviewCard } from '../components/RevenueOverviewCard';
 import { ToolsSection } from '../components/ToolsSection';
 import { dashboardWidgets, isDashboardTab, type DashboardTab } from '../widgets';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
 

@@ -1,4 +1,4 @@
-import { MESSAGES, ORG_TYPE_LABELS } from '@console/domain';
+import { ORG_TYPE_LABELS } from '@console/domain';
 import { RefreshCw, SearchCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -8,6 +8,7 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { useQuery } from '@tanstack/react-query';
 import { debugQueries } from '@/api/debug';
 import { QueryError } from '@/components/query-error';
+import { MESSAGES } from '@/lib/wording';
 
 const d = MESSAGES.debugPages;
 

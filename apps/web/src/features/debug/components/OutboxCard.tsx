@@ -1,10 +1,10 @@
-import { MESSAGES } from '@console/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useQuery } from '@tanstack/react-query';
 import { debugQueries } from '@/api/debug';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
+import { MESSAGES } from '@/lib/wording';
 
 const d = MESSAGES.debugPages;
 

@@ -1,4 +1,4 @@
-import { decodeJwtPart, MESSAGES } from '@console/domain';
+import { decodeJwtPart } from '@console/domain';
 import { AlertTriangle, CheckCircle2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -6,6 +6,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useQuery } from '@tanstack/react-query';
 import { userQueries } from '@/api/users';
 import { QueryError } from '@/components/query-error';
+import { MESSAGES } from '@/lib/wording';
 
 const d = MESSAGES.debugPages;
 

@@ -1,4 +1,4 @@
-import { MESSAGES, ORG_STATUSES, type OrgStatus } from '@console/domain';
+import { ORG_STATUSES, type OrgStatus } from '@console/domain';
 import { useQueries } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
@@ -8,6 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { debugQueries } from '@/api/debug';
 import { QueryError } from '@/components/query-error';
+import { MESSAGES } from '@/lib/wording';
 
 const d = MESSAGES.debugPages;
 

@@ -1,10 +1,10 @@
-import { MESSAGES } from '@console/domain';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatCountdown } from '@/components/debug/jwt-debug-card';
 import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeList } from '@/test/organization-data';
+import { MESSAGES } from '@/lib/wording';
 
 const d = MESSAGES.debugPages;
 const ORG_ID = '00000000-0000-4000-8000-000000000001';

@@ -1,4 +1,4 @@
-import { decodeJwtPart, mayOpenDebug, mayReadOutbox, MESSAGES, normalizeClaims } from '@console/domain';
+import { decodeJwtPart, mayOpenDebug, mayReadOutbox, normalizeClaims } from '@console/domain';
 import { ShieldAlert } from 'lucide-react';
 import { useMemo } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -11,6 +11,7 @@ import { OutboxCard } from '../components/OutboxCard';
 import { ParsingLogsCard } from '../components/ParsingLogsCard';
 import { RoleVerificationCard } from '../components/RoleVerificationCard';
 import { StatusBreakdownCard } from '../components/StatusBreakdownCard';
+import { MESSAGES } from '@/lib/wording';
 
 const d = MESSAGES.debugPages;
 

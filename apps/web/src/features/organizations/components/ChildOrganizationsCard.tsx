@@ -1,4 +1,4 @@
-import { isOwnOrganization, MESSAGES, ORG_TYPE_LABELS, type OrganizationDetail } from '@console/domain';
+import { isOwnOrganization, ORG_TYPE_LABELS, type OrganizationDetail } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -8,6 +8,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { useViewer } from '@/lib/use-viewer';
 import { OrgStatusBadge } from './OrgStatusBadge';
+import { MESSAGES } from '@/lib/wording';
 
 /** How many children the detail page shows; the list page has the rest. */
 export const CHILD_CARD_SIZE = 10;

@@ -1,4 +1,4 @@
-import { MESSAGES, type Organization } from '@console/domain';
+import { type Organization } from '@console/domain';
 import { AlertCircle, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -16,6 +16,7 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { useDeleteOrganization } from '@/api/organizations';
+import { MESSAGES } from '@/lib/wording';
 
 /**
  * Delete, with a confirmation. The server refuses (422) while the organization has child

@@ -1,10 +1,11 @@
-import { ORG_SORT_DEFAULT_ORDER, MESSAGES, type OrganizationList, type OrgSortKey } from '@console/domain';
+import { ORG_SORT_DEFAULT_ORDER, type OrganizationList, type OrgSortKey } from '@console/domain';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { QueryError } from '@/components/query-error';
 import type { ListParams, ListParamsPatch } from '../use-list-params';
 import { OrganizationsTable } from './OrganizationsTable';
 import { PaginationControls } from './PaginationControls';
+import { MESSAGES } from '@/lib/wording';
 
 interface OrganizationListResultsProps {
   label: string;

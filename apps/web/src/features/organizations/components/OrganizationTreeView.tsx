@@ -1,4 +1,4 @@
-import { MESSAGES, ORG_TYPE_LABELS, TREE_CHILDREN_LIMIT, TREE_DESCENDANT_COUNT_CAP, type OrganizationTree, type TreeNode } from '@console/domain';
+import { ORG_TYPE_LABELS, TREE_CHILDREN_LIMIT, TREE_DESCENDANT_COUNT_CAP, type OrganizationTree, type TreeNode } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronDown, ChevronRight, Loader2 } from 'lucide-react';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { organizationQueries } from '@/api/organizations';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { OrgStatusBadge } from './OrgStatusBadge';
+import { MESSAGES } from '@/lib/wording';
 
 function countLabel(count: number, one: string, many: string) {
   return `${count} ${count === 1 ? one : many}`;

@@ -1,9 +1,9 @@
-import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeOrganization, OWN_ORG_ID } from '@/test/organization-data';
+import { MESSAGES } from '@/lib/wording';
 
 beforeAll(async () => {
   await Promise.all([import('./CreateOrganizationPage'), import('@/app/shell/AppShell')]);

@@ -6,7 +6,6 @@ import {
   mayCreateChildOrganization,
   createOrganizationSchema,
   CREDITS,
-  MESSAGES,
   ORG_TYPE_LABELS,
   type CreateOrganizationInput,
   type OrgType,
@@ -35,6 +34,7 @@ import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
 import { FormSwitch } from '../components/FormSwitch';
 import { applyServerErrors } from '../form-errors';
+import { MESSAGES } from '@/lib/wording';
 
 /** The API's create schema, with an empty initial balance meaning none. */
 const formSchema = createOrganizationSchema.extend({

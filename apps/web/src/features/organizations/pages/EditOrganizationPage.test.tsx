@@ -1,9 +1,9 @@
-import { MESSAGES } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, OWN_ORG_ID, renderApp } from '@/test/helpers';
 import { makeOrganization, orgId } from '@/test/organization-data';
+import { MESSAGES } from '@/lib/wording';
 
 beforeAll(async () => {
   await Promise.all([import('./EditOrganizationPage'), import('./OrganizationDetailPage'), import('@/app/shell/AppShell')]);

@@ -4,7 +4,6 @@ import {
   frozenStanding,
   mayChangeOrganizationStatus,
   mayEditOrganization,
-  MESSAGES,
   ORG_STATUSES,
   orgDescriptionSchema,
   orgNameSchema,
@@ -35,6 +34,7 @@ import { useViewer } from '@/lib/use-viewer';
 import { FormSwitch } from '../components/FormSwitch';
 import { ORG_STATUS_LABELS } from '../components/OrgStatusBadge';
 import { applyServerErrors } from '../form-errors';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.organizations;
 

@@ -1,9 +1,9 @@
-import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, OWN_ORG_ID, renderApp } from '@/test/helpers';
 import { makeList, makeOrganization, orgId } from '@/test/organization-data';
+import { MESSAGES } from '@/lib/wording';
 
 beforeAll(async () => {
   await Promise.all([import('./OrganizationDetailPage'), import('./OrgsListPage'), import('@/app/shell/AppShell')]);

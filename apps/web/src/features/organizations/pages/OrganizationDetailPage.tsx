@@ -5,7 +5,6 @@ import {
   mayListOrganizations,
   mayViewActivity,
   mayViewBilling,
-  MESSAGES,
   ORG_TYPE_LABELS,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
@@ -26,6 +25,7 @@ import { BillingOverviewCard } from '../components/BillingOverviewCard';
 import { ChildOrganizationsCard } from '../components/ChildOrganizationsCard';
 import { DeleteOrganizationButton } from '../components/DeleteOrganizationButton';
 import { OrgStatusBadge } from '../components/OrgStatusBadge';
+import { MESSAGES } from '@/lib/wording';
 
 /** {base}/:id: details, billing overview, team members and child organizations. */
 export default function OrganizationDetailPage() {

@@ -1,4 +1,4 @@
-import { isOwnOrganization, MESSAGES } from '@console/domain';
+import { isOwnOrganization } from '@console/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bug, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
@@ -16,6 +16,7 @@ import { NewOrganizationButton } from '../components/NewOrganizationButton';
 import { OrganizationFilters } from '../components/OrganizationFilters';
 import { OrganizationListResults } from '../components/OrganizationListResults';
 import { sortQuery, useListParams } from '../use-list-params';
+import { MESSAGES } from '@/lib/wording';
 
 /**
  * /organizations (house roles): the Child Organizations of the user's organization and All

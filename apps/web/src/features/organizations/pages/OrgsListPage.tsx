@@ -1,4 +1,4 @@
-import { isOwnOrganization, MESSAGES } from '@console/domain';
+import { isOwnOrganization } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
@@ -15,6 +15,7 @@ import { OrganizationListResults } from '../components/OrganizationListResults';
 import { OrganizationTreeView } from '../components/OrganizationTreeView';
 import { ViewToggle, type ListMode } from '../components/ViewToggle';
 import { sortQuery, useListParams } from '../use-list-params';
+import { MESSAGES } from '@/lib/wording';
 
 /**
  * /orgs: the direct children of the user's organization (or, with ?organization_id, of

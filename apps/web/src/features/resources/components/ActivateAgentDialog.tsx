@@ -1,4 +1,3 @@
-import { MESSAGES } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, Plus } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
@@ -10,6 +9,7 @@ import { agentQueries, useActivateAgent } from '@/api/agents';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { AGENT_KIND_LABELS, formatPrice } from '@/lib/agents';
+import { MESSAGES } from '@/lib/wording';
 
 const a = MESSAGES.agentPages;
 const b = MESSAGES.billingPages;

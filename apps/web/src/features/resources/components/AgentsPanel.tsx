@@ -1,4 +1,4 @@
-import { mayManageAgentsOf, MESSAGES, UI, type Activation, type OrganizationDetail } from '@console/domain';
+import { mayManageAgentsOf, UI, type Activation, type OrganizationDetail } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Bot } from 'lucide-react';
 import { useState } from 'react';
@@ -19,6 +19,7 @@ import { formatCredits, formatLedgerDate } from '@/lib/credit-format';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivateAgentDialog } from './ActivateAgentDialog';
+import { MESSAGES } from '@/lib/wording';
 
 const a = MESSAGES.agentPages;
 const b = MESSAGES.billingPages;

@@ -1,4 +1,4 @@
-import { MESSAGES, ORG_TYPE_LABELS } from '@console/domain';
+import { ORG_TYPE_LABELS } from '@console/domain';
 import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { billingQueries } from '@/api/billing';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 

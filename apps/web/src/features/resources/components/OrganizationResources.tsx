@@ -1,4 +1,4 @@
-import { canHaveChildren, isOwnOrganization, mayAllocateFrom, MESSAGES, ORG_TYPE_LABELS } from '@console/domain';
+import { canHaveChildren, isOwnOrganization, mayAllocateFrom, ORG_TYPE_LABELS } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Bot, Building2, Coins, Gauge } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -16,6 +16,7 @@ import { ledgerHref, PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { AgentsPanel } from './AgentsPanel';
 import { AllocateCreditsDialog } from './AllocateCreditsDialog';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 

@@ -1,4 +1,3 @@
-import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import type { ActivationList, OrgType } from '@console/domain';
 import { activationListOf, activationOf, agentTypeOf, catalog, TYPE_IDS } from '@/test/agent-data';
 import { billingOf, capacityOf, CHILD_IDS, OTHER_ORG_ID, OWN_ORG_ID, organizationOf } from '@/test/billing-data';
 import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 const a = MESSAGES.agentPages;

@@ -1,8 +1,8 @@
-import { MESSAGES } from '@console/domain';
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { OrganizationResources } from '../components/OrganizationResources';
+import { MESSAGES } from '@/lib/wording';
 
 /** /resources: the resources of the user's own organization. */
 export default function ResourcesPage() {

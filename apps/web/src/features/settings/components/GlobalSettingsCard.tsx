@@ -1,4 +1,4 @@
-import { MESSAGES, updateGlobalSettingsSchema, type GlobalSettings, type UpdateGlobalSettingsInput } from '@console/domain';
+import { updateGlobalSettingsSchema, type GlobalSettings, type UpdateGlobalSettingsInput } from '@console/domain';
 import { Globe } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { useUpdateGlobalSettings } from '@/api/settings';
 import { ApiError } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
+import { MESSAGES } from '@/lib/wording';
 
 const g = MESSAGES.globalSettings;
 

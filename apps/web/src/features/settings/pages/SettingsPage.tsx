@@ -1,7 +1,7 @@
-import { can, isOwnOrganization, mayManageApiKeysOf, mayManageBilling, mayManageGlobalSettings, MESSAGES, type GlobalSettings, type OrgType } from '@console/domain';
+import { can, isOwnOrganization, mayManageApiKeysOf, mayManageBilling, mayManageGlobalSettings, type GlobalSettings, type OrgType } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { CreditCard, ExternalLink, LifeBuoy, Gift, UserRound } from 'lucide-react';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -18,9 +18,9 @@ import { useAuth } from '@/lib/auth';
 import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
-import { ApiKeysCard } from '../components/ApiKeysCard';
 import { AppearanceCard } from '../components/AppearanceCard';
 import { GlobalSettingsCard } from '../components/GlobalSettingsCard';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 const g = MESSAGES.globalSettings;
@@ -100,8 +100,11 @@ function BillingMetrics({ organizationId, orgType }: { organizationId: string; o
   );
 }
 
-/** /settings: account and billing of the user's organization, recent credits, profile and support. */
-export default function SettingsPage() {
+/** The organization's API keys card, from the api-keys feature: the app passes it in, since features never import each other. */
+export type ApiKeysCardSlot = ComponentType<{ organizationId: string; organizationName: string; mayManage: boolean }>;
+
+/** /settings: account and billing of the user's organization, recent credits, API keys, profile and support. */
+export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCardSlot }) {
   const me = useQuery(userQueries.me());
   const { claims } = useAuth();
   const viewer = useViewer();

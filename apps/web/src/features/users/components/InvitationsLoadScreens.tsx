@@ -1,10 +1,11 @@
-import { INVITATION_RETRY, MESSAGES } from '@console/domain';
+import { INVITATION_RETRY } from '@console/domain';
 import { AlertCircle, Loader2, RefreshCw, RotateCw, Timer } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { reloadPage } from '@/lib/reload';
 import type { InvitationsLoadState } from '../use-invitations-retry';
+import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.invitations;
 const MAX = INVITATION_RETRY.maxAttempts;

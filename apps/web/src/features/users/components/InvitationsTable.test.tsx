@@ -1,10 +1,11 @@
-import { INVITATION_RETRY, MESSAGES } from '@console/domain';
+import { INVITATION_RETRY } from '@console/domain';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '@/lib/reload';
 import { apiError, json, makeSession, mockApi, renderApp, type ApiCall } from '@/test/helpers';
 import { makeInvitation, page } from '@/test/user-data';
+import { MESSAGES } from '@/lib/wording';
 
 /** The page reload, replaced: jsdom cannot reload. */
 const reloadPage = vi.spyOn(browser, 'reload').mockImplementation(() => {});

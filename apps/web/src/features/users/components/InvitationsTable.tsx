@@ -1,4 +1,4 @@
-import { mayManageInvitationsOf, MESSAGES, PAGING, roleLabel, UI, type Invitation, type OrganizationFacts } from '@console/domain';
+import { mayManageInvitationsOf, PAGING, roleLabel, UI, type Invitation, type OrganizationFacts } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Clock, Link2, MoreHorizontal, Send, XCircle } from 'lucide-react';
 import { useState } from 'react';
@@ -27,6 +27,7 @@ import { expiresSoon } from '../format';
 import { useInvitationsRetry } from '../use-invitations-retry';
 import { InvitationsErrorScreen, InvitationsSetupScreen } from './InvitationsLoadScreens';
 import { RevokeDialog } from './RevokeDialog';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 /** The newest pending invitations shown at once. */

@@ -1,7 +1,8 @@
-import { MESSAGES, type Invitation } from '@console/domain';
+import { type Invitation } from '@console/domain';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useRevokeInvitation } from '@/api/invitations';
+import { MESSAGES } from '@/lib/wording';
 
 /** Revoke after a confirmation that says the link stops working; used by the users panel and the invitations list. */
 export function RevokeDialog({

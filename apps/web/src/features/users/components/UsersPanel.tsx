@@ -3,7 +3,6 @@ import {
   mayChangePersonStatus,
   mayEditPerson,
   mayManageInvitationsOf,
-  MESSAGES,
   PAGING,
   roleLabel,
   UI,
@@ -41,6 +40,7 @@ import { useViewer } from '@/lib/use-viewer';
 import type { TargetOrganization } from '../use-target-organization';
 import { USER_SORT_DEFAULT_ORDER, useUserListParams, type UserListParams, type UserSortField } from '../use-user-list-params';
 import { RevokeDialog } from './RevokeDialog';
+import { MESSAGES } from '@/lib/wording';
 
 const ALL = '_all';
 const t = MESSAGES.teamPages;

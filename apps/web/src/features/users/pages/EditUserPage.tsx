@@ -3,7 +3,6 @@ import {
   grantableRoles,
   mayChangePersonStatus,
   mayChangeRoleOf,
-  MESSAGES,
   roleLabel,
   rolesForOrgType,
   updateMeSchema,
@@ -32,6 +31,7 @@ import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { usePerson } from '../use-person';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 const { first_name, last_name, preferred_locale } = updateMeSchema.shape;

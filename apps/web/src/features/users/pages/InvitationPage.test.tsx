@@ -1,10 +1,11 @@
-import { MESSAGES, TIMING, UI } from '@console/domain';
+import { TIMING, UI } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { sessionStore } from '@/lib/session-store';
 import { OWN_ORG } from '@/test/user-data';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 const m = MESSAGES.invitations;

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, registrationFormSchema, roleLabel, TIMING, type AcceptResult, type Membership } from '@console/domain';
+import { registrationFormSchema, roleLabel, TIMING, type AcceptResult, type Membership } from '@console/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, CheckCircle2, Loader2 } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -16,6 +16,7 @@ import { ApiError, refreshSession } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
 import { forgetInvitation, rememberInvitation } from '@/lib/pending-invitation';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 const m = MESSAGES.invitations;

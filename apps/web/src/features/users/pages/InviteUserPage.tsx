@@ -5,7 +5,6 @@ import {
   invitableRoles,
   mayInviteTo,
   mayManageInvitationsOf,
-  MESSAGES,
   ORG_TYPE_LABELS,
   roleLabel,
   type CreateInvitationInput,
@@ -27,6 +26,7 @@ import { QueryError } from '@/components/query-error';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { useTargetOrganization } from '../use-target-organization';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 

@@ -1,10 +1,10 @@
-import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime } from '@/lib/dates';
 import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
 import { makeInvitation, makeUser, page } from '@/test/user-data';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 const HOUR = 3600 * 1000;

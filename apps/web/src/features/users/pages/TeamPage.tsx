@@ -1,4 +1,4 @@
-import { mayInviteTo, MESSAGES, type UserStatus } from '@console/domain';
+import { mayInviteTo, type UserStatus } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { RotateCw, UserPlus } from 'lucide-react';
 import { Link } from 'react-router';
@@ -15,6 +15,7 @@ import { useViewer } from '@/lib/use-viewer';
 import { InvitationsTable } from '../components/InvitationsTable';
 import { UsersPanel } from '../components/UsersPanel';
 import { useTargetOrganization } from '../use-target-organization';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 

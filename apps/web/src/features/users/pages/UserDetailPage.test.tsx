@@ -1,10 +1,10 @@
-import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, crumbsOf, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeOrganization, orgId } from '@/test/organization-data';
 import { makeUser, OWN_ORG, SELF_ID } from '@/test/user-data';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 

@@ -1,4 +1,4 @@
-import { mayEditPerson, MESSAGES, roleLabel } from '@console/domain';
+import { mayEditPerson, roleLabel } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Pencil } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -15,6 +15,7 @@ import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { usePerson } from '../use-person';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 

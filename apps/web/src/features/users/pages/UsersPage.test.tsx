@@ -1,9 +1,9 @@
-import { MESSAGES } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
 import { CHILD_ORG, makeInvitation, makeUser, OWN_ORG, page, SELF_ID } from '@/test/user-data';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 

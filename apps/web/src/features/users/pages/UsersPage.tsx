@@ -1,4 +1,4 @@
-import { mayInviteTo, MESSAGES } from '@console/domain';
+import { mayInviteTo } from '@console/domain';
 import { UserPlus } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -8,6 +8,7 @@ import { inviteHref } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { UsersPanel } from '../components/UsersPanel';
 import { useTargetOrganization } from '../use-target-organization';
+import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 

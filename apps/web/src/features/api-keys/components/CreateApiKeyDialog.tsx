@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { API_SCOPES, createApiKeySchema, MESSAGES, type CreateApiKeyInput } from '@console/domain';
+import { API_SCOPES, createApiKeySchema, type CreateApiKeyInput } from '@console/domain';
 import { AlertCircle, Copy, KeyRound, Plus, TriangleAlert } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -12,7 +12,8 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { useCreateApiKey } from '@/api/api-keys';
-import { API_SCOPE_LABELS } from '@/lib/agents';
+import { API_SCOPE_LABELS } from '../scope-labels';
+import { MESSAGES } from '@/lib/wording';
 
 const k = MESSAGES.apiKeyPages;
 

@@ -1,4 +1,4 @@
-import { MESSAGES, UI, type ApiKey } from '@console/domain';
+import { UI, type ApiKey } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
@@ -11,11 +11,12 @@ import { apiKeyQueries, useRevokeApiKey } from '@/api/api-keys';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
-import { API_SCOPE_LABELS } from '@/lib/agents';
 import { formatLedgerDate } from '@/lib/credit-format';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { cn } from '@/lib/utils';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
+import { API_SCOPE_LABELS } from '../scope-labels';
+import { MESSAGES } from '@/lib/wording';
 
 const k = MESSAGES.apiKeyPages;
 

@@ -1,0 +1,51 @@
+/**
+ * Every endpoint of the API, one file per domain. The server registers exactly these routes; the
+ * console calls nothing else.
+ */
+import { healthEndpoints } from './health.ts';
+import { authEndpoints } from './auth.ts';
+import { usersEndpoints } from './users.ts';
+import { invitationsEndpoints } from './invitations.ts';
+import { organizationsEndpoints } from './organizations.ts';
+import { billingEndpoints } from './billing.ts';
+import { creditsEndpoints } from './credits.ts';
+import { activityEndpoints } from './activity.ts';
+import { dashboardEndpoints } from './dashboard.ts';
+import { debugEndpoints } from './debug.ts';
+import { settingsEndpoints } from './settings.ts';
+import { agentsEndpoints } from './agents.ts';
+import { apiKeysEndpoints } from './api-keys.ts';
+import { machineEndpoints } from './machine.ts';
+
+export { healthEndpoints } from './health.ts';
+export { authEndpoints } from './auth.ts';
+export { usersEndpoints } from './users.ts';
+export { invitationsEndpoints } from './invitations.ts';
+export { organizationsEndpoints } from './organizations.ts';
+export { billingEndpoints } from './billing.ts';
+export { creditsEndpoints } from './credits.ts';
+export { activityEndpoints } from './activity.ts';
+export { dashboardEndpoints } from './dashboard.ts';
+export { debugEndpoints } from './debug.ts';
+export { settingsEndpoints } from './settings.ts';
+export { agentsEndpoints } from './agents.ts';
+export { apiKeysEndpoints } from './api-keys.ts';
+export { machineEndpoints } from './machine.ts';
+
+/** All endpoints, by domain. */
+export const API = {
+  health: healthEndpoints,
+  auth: authEndpoints,
+  users: usersEndpoints,
+  invitations: invitationsEndpoints,
+  organizations: organizationsEndpoints,
+  billing: billingEndpoints,
+  credits: creditsEndpoints,
+  activity: activityEndpoints,
+  dashboard: dashboardEndpoints,
+  debug: debugEndpoints,
+  settings: settingsEndpoints,
+  agents: agentsEndpoints,
+  apiKeys: apiKeysEndpoints,
+  machine: machineEndpoints,
+} as const;
