@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { useWorld } from '../test/harness.ts';
-import { insertAgentType } from '../modules/usage/test-support.ts';
+import { insertAgentType } from '../test/usage-rows.ts';
 
 /**
  * The database's own guards on money and limits, independent of the services' checks: each

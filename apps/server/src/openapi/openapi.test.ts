@@ -6,7 +6,7 @@ import { entitlementSchema, heartbeatResultSchema, heartbeatSchema, usageBatchRe
 import { generateKey } from '../lib/api-key.ts';
 import { insertOrg } from '../test/fixtures.ts';
 import { useWorld } from '../test/harness.ts';
-import { activate, fund, insertAgentType, insertApiKey } from '../modules/usage/test-support.ts';
+import { activate, fund, insertAgentType, insertApiKey } from '../test/usage-rows.ts';
 import { servedDocument } from './build.ts';
 import { machineDocument } from './document.ts';
 import { DOCUMENT_FILE, MACHINE_DOCUMENT_FILE, TYPES_FILE, documentText, typesText } from './generate.ts';

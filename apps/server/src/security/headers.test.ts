@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type ApiResponse, type TestApp } from '../test/harness.ts';
 import { houseId } from '../test/fixtures.ts';
-import { insertApiKey } from '../modules/usage/test-support.ts';
+import { insertApiKey } from '../test/usage-rows.ts';
 
 let t: TestApp;
 let checks = 0;

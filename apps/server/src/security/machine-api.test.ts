@@ -5,7 +5,7 @@ import { MESSAGES, USAGE_WINDOW, usageBatchSchema } from '@console/domain';
 import { insertOrg, tablesDigest } from '../test/fixtures.ts';
 import { useWorld } from '../test/harness.ts';
 import { reconcile } from '../modules/credits/reconcile.ts';
-import { activate, fund, insertAgentType, insertApiKey } from '../modules/usage/test-support.ts';
+import { activate, fund, insertAgentType, insertApiKey } from '../test/usage-rows.ts';
 import { objectFor } from './hostile-values.ts';
 import { MATRIX, isPublic, type Variant } from './matrix-table.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, inject, it, beforeAll } from 'vitest';
 import { sql } from 'kysely';
 import { useWorld, type ApiResponse } from '../test/harness.ts';
 import { reconcile } from '../modules/credits/reconcile.ts';
-import { activate, insertAgentType } from '../modules/usage/test-support.ts';
+import { activate, insertAgentType } from '../test/usage-rows.ts';
 
 /**
  * Money under concurrent requests, through real HTTP. On PostgreSQL the requests of a

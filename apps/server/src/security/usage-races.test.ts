@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { insertOrg } from '../test/fixtures.ts';
 import { useWorld, type ApiResponse } from '../test/harness.ts';
 import { reconcile } from '../modules/credits/reconcile.ts';
-import { activate, balanceOf, cents, fund, insertAgentType, insertApiKey } from '../modules/usage/test-support.ts';
+import { activate, balanceOf, cents, fund, insertAgentType, insertApiKey } from '../test/usage-rows.ts';
 
 /**
  * Metered usage under concurrent batches, through real HTTP. On PostgreSQL the batches of a

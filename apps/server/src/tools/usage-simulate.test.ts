@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useWorld } from '../test/harness.ts';
 import { reconcile } from '../modules/credits/reconcile.ts';
-import { activate, balanceOf, cents, fund, insertAgentType, insertApiKey } from '../modules/usage/test-support.ts';
+import { activate, balanceOf, cents, fund, insertAgentType, insertApiKey } from '../test/usage-rows.ts';
 import { parseSimulateArgs, simulateMain, simulateUsage, type SimulateOptions } from './usage-simulate.ts';
 
 /**

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { MESSAGES, UNSTORABLE_TEXT } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
-import { activate, insertAgentType } from '../usage/test-support.ts';
+import { activate, insertAgentType } from '../../test/usage-rows.ts';
 import { reconcile } from './reconcile.ts';
 
 const w = useWorld();

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { useWorld } from '../../test/harness.ts';
-import { activate, insertAgentType } from '../usage/test-support.ts';
+import { activate, insertAgentType } from '../../test/usage-rows.ts';
 import { reconcile } from './reconcile.ts';
 
 /**

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { useWorld } from '../../test/harness.ts';
-import { activate, insertAgentType } from '../usage/test-support.ts';
+import { activate, insertAgentType } from '../../test/usage-rows.ts';
 import { reconcile } from './reconcile.ts';
 
 /**

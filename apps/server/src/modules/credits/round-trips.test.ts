@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { useWorld } from '../../test/harness.ts';
-import { activate, insertAgentType } from '../usage/test-support.ts';
+import { activate, insertAgentType } from '../../test/usage-rows.ts';
 import { reconcile } from './reconcile.ts';
 
 const w = useWorld();

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
 import { useWorld } from '../../test/harness.ts';
-import { DAY, activate, ago, fund, insertAgentType, insertApiKey } from '../usage/test-support.ts';
+import { DAY, activate, ago, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
 import { usageDayMismatches } from './usage-days.ts';
 
 const w = useWorld();

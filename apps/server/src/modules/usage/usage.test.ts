@@ -4,7 +4,7 @@ import { MESSAGES, USAGE_WINDOW } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { insertOrg } from '../../test/fixtures.ts';
 import { reconcile } from '../credits/reconcile.ts';
-import { DAY, activate, addPrice, ago, balanceOf, cents, fund, insertAgentType, insertApiKey } from './test-support.ts';
+import { DAY, activate, addPrice, ago, balanceOf, cents, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
 
 const w = useWorld();
 const db = () => w.t.database.db;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { API_SCOPES, type ApiScope } from '@console/domain';
-import type { DB } from '../../db/schema.ts';
-import { generateKey } from '../../lib/api-key.ts';
+import type { DB } from '../db/schema.ts';
+import { generateKey } from '../lib/api-key.ts';
 
 /**
  * Rows written straight to the database to arrange a usage test (the catalog, activations
