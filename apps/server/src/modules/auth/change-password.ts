@@ -4,7 +4,8 @@ import type { Caller } from '../../lib/caller.ts';
 import { BadRequestError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/secrets.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { revokeSessions, voidResetLinks, type AuthDeps } from './queries.ts';
+import { revokeSessions, voidResetLinks } from '../../lib/access.ts';
+import type { AuthDeps } from './queries.ts';
 
 export function createChangePassword({ db, users }: Pick<AuthDeps, 'db' | 'users'>) {
   /**

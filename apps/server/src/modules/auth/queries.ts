@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { type Kysely, type Transaction } from 'kysely';
 import { SESSION, type Session } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { hashToken, randomToken } from '../../lib/secrets.ts';
@@ -81,29 +81,3 @@ export function createSessionIssuer({ tokens, users }: Pick<AuthDeps, 'tokens' |
 }
 
 export type SessionIssuer = ReturnType<typeof createSessionIssuer>;
-
-export async function revokeSessions(
-  executor: Executor,
-  userId: string,
-  reason: string,
-  exceptSessionId?: string,
-) {
-  let query = executor
-    .updateTable('refresh_sessions')
-    .set({ revoked_at: sql`now()`, revoked_reason: reason })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null);
-  if (exceptSessionId) query = query.where('id', '<>', exceptSessionId);
-  await query.execute();
-}
-
-/** A new password voids every reset link of the account that is still unused. */
-export async function voidResetLinks(executor: Executor, userId: string) {
-  await executor
-    .updateTable('one_time_tokens')
-    .set({ used_at: sql`now()` })
-    .where('user_id', '=', userId)
-    .where('purpose', '=', 'password_reset')
-    .where('used_at', 'is', null)
-    .execute();
-}

@@ -4,7 +4,8 @@ import { writeAudit } from '../../lib/audit.ts';
 import { BadRequestError } from '../../lib/errors.ts';
 import { hashPassword, hashToken, randomToken } from '../../lib/secrets.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { revokeSessions, voidResetLinks, type AuthDeps } from './queries.ts';
+import { revokeSessions, voidResetLinks } from '../../lib/access.ts';
+import type { AuthDeps } from './queries.ts';
 
 /** How long closing the app waits for recovery mail still being sent. */
 const BACKGROUND_SETTLE_MS = 5_000;

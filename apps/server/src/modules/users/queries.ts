@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { MESSAGES, isOwnOrDirectChild, mayActOnRankOf, roleLevel, type OrgStatus, type UserProfile } from '@console/domain';
 import { compileOnce } from '../../db/compile-once.ts';
 import type { DB, Executor } from '../../db/schema.ts';
+import { revokeSessions, voidResetLinks } from '../../lib/access.ts';
 import { requireInSubtree } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
@@ -143,19 +144,8 @@ export function requireRankWithin(caller: Caller, target: { role: string }) {
  * is voided, so a later reactivation revives none of them.
  */
 export async function endAccess(trx: Transaction<DB>, userId: string) {
-  await trx
-    .updateTable('refresh_sessions')
-    .set({ revoked_at: sql`now()`, revoked_reason: 'deactivated' })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  await trx
-    .updateTable('one_time_tokens')
-    .set({ used_at: sql`now()` })
-    .where('user_id', '=', userId)
-    .where('purpose', '=', 'password_reset')
-    .where('used_at', 'is', null)
-    .execute();
+  await revokeSessions(trx, userId, 'deactivated');
+  await voidResetLinks(trx, userId);
 }
 
 export const isAdminRole = (role: string) => roleLevel(role) === 'admin';
