@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { AGENT_KINDS, createAgentTypeSchema, MESSAGES, type AgentType, type UpdateAgentTypeInput } from '@console/domain';
-import { AlertCircle, Info, Pencil, Plus } from 'lucide-react';
+import { Info, Pencil, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 import { FormField } from '@/components/form-field';
 import { LabelledControl } from '@/components/labelled-control';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -15,6 +15,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
 import { useCreateAgentType, useUpdateAgentType } from '@/api/agents';
 import { AGENT_KIND_LABELS, formatUnits } from '@/lib/agents';
+import { ErrorAlert } from '@/components/error-alert';
 
 const a = MESSAGES.agentPages;
 
@@ -143,13 +144,7 @@ export function AgentTypeDialog({ type }: { type?: AgentType }) {
               <AlertDescription>{a.priceChangeNote}</AlertDescription>
             </Alert>
           )}
-          {mutation.isError && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{a.saveFailed}</AlertTitle>
-              <AlertDescription>{mutation.error.message}</AlertDescription>
-            </Alert>
-          )}
+          {mutation.isError && <ErrorAlert title={a.saveFailed} message={mutation.error.message} />}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => setOpen(false)}>
               {a.cancel}

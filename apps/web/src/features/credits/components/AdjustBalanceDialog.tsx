@@ -1,10 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { adjustmentSchema, CREDITS, MESSAGES } from '@console/domain';
+import { adjustmentSchema, MESSAGES } from '@console/domain';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
-import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
@@ -13,6 +12,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { useAdjustBalance } from '@/api/credits';
 import { formatCredits } from '@/lib/credit-format';
 import { amountFieldSchema } from '../amount-field';
+import { AmountField } from './AmountField';
 
 const p = MESSAGES.creditPages;
 
@@ -78,16 +78,7 @@ export function AdjustBalanceDialog() {
               </label>
             </div>
           </fieldset>
-          <FormField
-            id="adjust-amount"
-            label="Amount"
-            type="number"
-            inputMode="decimal"
-            step={CREDITS.step}
-            min={CREDITS.minAmount}
-            error={errors.amount?.message}
-            {...form.register('amount')}
-          />
+          <AmountField id="adjust-amount" error={errors.amount?.message} {...form.register('amount')} />
           <LabelledControl id="adjust-reason" label="Reason" error={errors.reason?.message}>
             {(aria) => <Textarea id="adjust-reason" {...aria} {...form.register('reason')} />}
           </LabelledControl>

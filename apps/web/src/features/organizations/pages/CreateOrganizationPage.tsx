@@ -11,14 +11,12 @@ import {
   type CreateOrganizationInput,
   type OrgType,
 } from '@console/domain';
-import { AlertCircle } from 'lucide-react';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { FormField } from '@/components/form-field';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -33,6 +31,7 @@ import { useAuth } from '@/lib/auth';
 import { formatCredits } from '@/lib/credit-format';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
+import { ErrorAlert } from '@/components/error-alert';
 import { FormSwitch } from '../components/FormSwitch';
 import { applyServerErrors } from '../form-errors';
 
@@ -117,13 +116,7 @@ function CreateOrganizationForm({ base, childType }: { base: string; childType: 
       </CardHeader>
       <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="contents">
         <CardContent className="space-y-4">
-          {failure && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{MESSAGES.organizations.failedToCreate}</AlertTitle>
-              <AlertDescription>{failure}</AlertDescription>
-            </Alert>
-          )}
+          {failure && <ErrorAlert title={MESSAGES.organizations.failedToCreate} message={failure} />}
           <FormField
             id="org-name"
             label="Name"

@@ -10,7 +10,6 @@ import {
   orgNameSchema,
   type OrganizationDetail,
 } from '@console/domain';
-import { AlertCircle } from 'lucide-react';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -19,7 +18,6 @@ import { z } from 'zod';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { FormField } from '@/components/form-field';
 import { PageLoading } from '@/components/page-loading';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -32,6 +30,7 @@ import { PermissionDenied } from '@/components/permission-denied';
 import { QueryError } from '@/components/query-error';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
+import { ErrorAlert } from '@/components/error-alert';
 import { FormSwitch } from '../components/FormSwitch';
 import { ORG_STATUS_LABELS } from '../components/OrgStatusBadge';
 import { applyServerErrors } from '../form-errors';
@@ -129,13 +128,7 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
       </CardHeader>
       <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="contents">
         <CardContent className="space-y-4">
-          {failure && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>Failed to update organization</AlertTitle>
-              <AlertDescription>{failure}</AlertDescription>
-            </Alert>
-          )}
+          {failure && <ErrorAlert title="Failed to update organization" message={failure} />}
           <FormField id="org-name" label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
           <LabelledControl id="org-description" label="Description (optional)" error={errors.description?.message}>
             {(aria) => <Textarea id="org-description" rows={3} {...aria} {...form.register('description')} />}

@@ -13,14 +13,13 @@ import {
   type UserProfile,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { AlertCircle, ArrowLeft } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { FormField } from '@/components/form-field';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
@@ -31,6 +30,7 @@ import { QueryError } from '@/components/query-error';
 import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
+import { ErrorAlert } from '@/components/error-alert';
 import { usePerson } from '../use-person';
 
 const t = MESSAGES.teamPages;
@@ -139,13 +139,7 @@ function EditUserForm({ user, person, viewer }: { user: UserProfile; person: Per
       </CardHeader>
       <CardContent>
         <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
-          {failure && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
-              <AlertDescription>{failure}</AlertDescription>
-            </Alert>
-          )}
+          {failure && <ErrorAlert title={MESSAGES.shell.errorTitle} message={failure} />}
           <div className="grid gap-4 sm:grid-cols-2">
             <FormField id="edit-first-name" label="First name" error={errors.first_name?.message} {...form.register('first_name')} />
             <FormField id="edit-last-name" label="Last name" error={errors.last_name?.message} {...form.register('last_name')} />

@@ -10,12 +10,11 @@ import {
   roleLabel,
   type CreateInvitationInput,
 } from '@console/domain';
-import { AlertCircle, ArrowLeft } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { FormField } from '@/components/form-field';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
@@ -26,6 +25,7 @@ import { PermissionDenied } from '@/components/permission-denied';
 import { QueryError } from '@/components/query-error';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
+import { ErrorAlert } from '@/components/error-alert';
 import { useTargetOrganization } from '../use-target-organization';
 
 const t = MESSAGES.teamPages;
@@ -91,11 +91,7 @@ export default function InviteUserPage() {
           {target.error ? (
             <QueryError error={target.error} title={MESSAGES.organizations.failedToLoadDetails} onRetry={target.refetch} />
           ) : !target.isPending && !organization ? (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
-              <AlertDescription>{MESSAGES.invitations.noOrganization}</AlertDescription>
-            </Alert>
+            <ErrorAlert title={MESSAGES.shell.errorTitle} message={MESSAGES.invitations.noOrganization} />
           ) : !target.isPending && !mayInvite ? (
             <PermissionDenied message={t.inviteNotAllowed} />
           ) : (
