@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { IconCardTitle } from '@/components/icon-card-title';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { apiKeyQueries, useRevokeApiKey } from '@/api/api-keys';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -102,10 +103,7 @@ export function ApiKeysCard({ organizationId, organizationName, mayManage }: { o
     <Card className="gap-4">
       <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="grid min-w-0 gap-1.5">
-          <CardTitle className="flex items-center gap-2 text-base">
-            <KeyRound className="size-4 text-muted-foreground" aria-hidden />
-            {k.title}
-          </CardTitle>
+          <IconCardTitle icon={KeyRound}>{k.title}</IconCardTitle>
           <CardDescription>{k.description(organizationName)}</CardDescription>
         </div>
         {mayManage && <CreateApiKeyDialog organizationId={organizationId} />}
