@@ -12,7 +12,7 @@ import {
   type OrgType,
 } from '@console/domain';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
@@ -21,7 +21,6 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Textarea } from '@/components/ui/textarea';
 import { useQuery } from '@tanstack/react-query';
 import { organizationQueries, useCreateOrganization } from '@/api/organizations';
 import { BackLink } from '@/components/back-link';
@@ -32,7 +31,7 @@ import { formatCredits } from '@/lib/credit-format';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
 import { ErrorAlert } from '@/components/error-alert';
-import { FormSwitch } from '../components/FormSwitch';
+import { DescriptionField, ParentInvitesSwitch } from '../components/OrganizationFields';
 import { applyServerErrors } from '../form-errors';
 
 /** The API's create schema, with an empty initial balance meaning none. */
@@ -124,9 +123,7 @@ function CreateOrganizationForm({ base, childType }: { base: string; childType: 
             error={errors.name?.message}
             {...form.register('name')}
           />
-          <LabelledControl id="org-description" label="Description (optional)" error={errors.description?.message}>
-            {(aria) => <Textarea id="org-description" rows={3} {...aria} {...form.register('description')} />}
-          </LabelledControl>
+          <DescriptionField error={errors.description?.message} {...form.register('description')} />
           <LabelledControl
             id="org-type"
             label="Type"
@@ -139,17 +136,9 @@ function CreateOrganizationForm({ base, childType }: { base: string; childType: 
               </NativeSelect>
             )}
           </LabelledControl>
-          <Controller
+          <ParentInvitesSwitch
             control={form.control}
-            name="disable_parent_invites"
-            render={({ field }) => (
-              <FormSwitch
-                label="Disable parent invites"
-                description={`When on, administrators of ${parentName} cannot invite users into the new organization.`}
-                checked={!!field.value}
-                onCheckedChange={field.onChange}
-              />
-            )}
+            description={`When on, administrators of ${parentName} cannot invite users into the new organization.`}
           />
           {canAllocate && (
             <LabelledControl

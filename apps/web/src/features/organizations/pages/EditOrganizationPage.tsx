@@ -11,7 +11,7 @@ import {
   type OrganizationDetail,
 } from '@console/domain';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
@@ -21,7 +21,6 @@ import { PageLoading } from '@/components/page-loading';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Textarea } from '@/components/ui/textarea';
 import { useQuery } from '@tanstack/react-query';
 import { organizationQueries, useUpdateOrganization } from '@/api/organizations';
 import { BackLink } from '@/components/back-link';
@@ -31,7 +30,7 @@ import { QueryError } from '@/components/query-error';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
 import { ErrorAlert } from '@/components/error-alert';
-import { FormSwitch } from '../components/FormSwitch';
+import { DescriptionField, ParentInvitesSwitch } from '../components/OrganizationFields';
 import { ORG_STATUS_LABELS } from '../components/OrgStatusBadge';
 import { applyServerErrors } from '../form-errors';
 
@@ -130,9 +129,7 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
         <CardContent className="space-y-4">
           {failure && <ErrorAlert title="Failed to update organization" message={failure} />}
           <FormField id="org-name" label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
-          <LabelledControl id="org-description" label="Description (optional)" error={errors.description?.message}>
-            {(aria) => <Textarea id="org-description" rows={3} {...aria} {...form.register('description')} />}
-          </LabelledControl>
+          <DescriptionField error={errors.description?.message} {...form.register('description')} />
           {withStatus && (
             <LabelledControl id="org-status" label="Status" error={errors.status?.message}>
               {(aria) => (
@@ -146,17 +143,9 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
               )}
             </LabelledControl>
           )}
-          <Controller
+          <ParentInvitesSwitch
             control={form.control}
-            name="disable_parent_invites"
-            render={({ field }) => (
-              <FormSwitch
-                label="Disable parent invites"
-                description="When on, administrators of the parent organization cannot invite users into this organization."
-                checked={field.value}
-                onCheckedChange={field.onChange}
-              />
-            )}
+            description="When on, administrators of the parent organization cannot invite users into this organization."
           />
         </CardContent>
         {freezing && (

@@ -1,0 +1,32 @@
+import { Controller, type Control, type FieldValues, type Path, type UseFormRegisterReturn } from 'react-hook-form';
+import { LabelledControl } from '@/components/labelled-control';
+import { Textarea } from '@/components/ui/textarea';
+import { FormSwitch } from './FormSwitch';
+
+/** The organization's description, on the create and the edit form. */
+export function DescriptionField({ error, ...registration }: UseFormRegisterReturn & { error?: string }) {
+  return (
+    <LabelledControl id="org-description" label="Description (optional)" error={error}>
+      {(aria) => <Textarea id="org-description" rows={3} {...aria} {...registration} />}
+    </LabelledControl>
+  );
+}
+
+/** The switch that keeps the parent organization's administrators from inviting users into this one. */
+export function ParentInvitesSwitch<Values extends FieldValues & { disable_parent_invites?: boolean }>({
+  control,
+  description,
+}: {
+  control: Control<Values, any, any>;
+  description: string;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={'disable_parent_invites' as Path<Values>}
+      render={({ field }) => (
+        <FormSwitch label="Disable parent invites" description={description} checked={!!field.value} onCheckedChange={field.onChange} />
+      )}
+    />
+  );
+}
