@@ -13,6 +13,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Switch } from '@/components/ui/switch';
+import { PageHeader } from '@/components/page-header';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivityCards, ActivityTable } from '../components/ActivityRows';
@@ -43,16 +44,15 @@ export default function ActivityPage() {
   return (
     <section className="space-y-6">
       {viewingOther && <OrganizationTrail organization={viewed} page={MESSAGES.shell.nav.activity} />}
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.activity}</h1>
-          <p className="text-muted-foreground">Who did what, and when, in your organization and the organizations below it.</p>
-        </div>
+      <PageHeader
+        title={MESSAGES.shell.nav.activity}
+        subtitle="Who did what, and when, in your organization and the organizations below it."
+      >
         <Button variant="outline" onClick={exportCsv} disabled={exporter.isPending}>
           <Download aria-hidden />
           Export CSV
         </Button>
-      </header>
+      </PageHeader>
 
       <Card>
         <CardContent className="space-y-4">

@@ -6,6 +6,7 @@ import { agentQueries } from '@/api/agents';
 import { DataTable, type Column } from '@/components/data-table';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
+import { PageHeader } from '@/components/page-header';
 import { AGENT_KIND_LABELS, formatPrice } from '@/lib/agents';
 import { AgentTypeDialog } from '../components/AgentTypeDialog';
 import { RetireAgentTypeButton } from '../components/RetireAgentTypeButton';
@@ -53,13 +54,9 @@ export default function AgentCatalogPage() {
   const catalog = useQuery(agentQueries.types());
   return (
     <section className="space-y-6">
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">{a.catalogTitle}</h1>
-          <p className="text-muted-foreground">{a.catalogSubtitle}</p>
-        </div>
+      <PageHeader title={a.catalogTitle} subtitle={a.catalogSubtitle}>
         <AgentTypeDialog />
-      </header>
+      </PageHeader>
       <Card>
         <CardContent>
           {catalog.isPending ? (

@@ -26,6 +26,7 @@ import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import { AdjustBalanceDialog } from '../components/AdjustBalanceDialog';
 import { DateRangePicker } from '@/components/date-range-picker';
+import { PageHeader } from '@/components/page-header';
 import { LedgerList } from '../components/LedgerList';
 import { LedgerTable } from '../components/LedgerTable';
 import { useLedgerFilters } from '../ledger-filters';
@@ -89,11 +90,10 @@ export default function CreditLedgerPage() {
   return (
     <section className="space-y-6">
       {viewingOther && <OrganizationTrail organization={viewed} page={MESSAGES.shell.nav.creditLedger} />}
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.creditLedger}</h1>
-          <p className="text-muted-foreground">{viewingOther ? `Transaction history of ${viewed?.name ?? 'the selected organization'}` : c.panelSubtitle}</p>
-        </div>
+      <PageHeader
+        title={MESSAGES.shell.nav.creditLedger}
+        subtitle={viewingOther ? `Transaction history of ${viewed?.name ?? 'the selected organization'}` : c.panelSubtitle}
+      >
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" onClick={exportTransactions} disabled={exporter.isPending}>
             <Download aria-hidden />
@@ -109,7 +109,7 @@ export default function CreditLedgerPage() {
             </Button>
           )}
         </div>
-      </header>
+      </PageHeader>
 
       <Card>
         <CardHeader>

@@ -1,6 +1,7 @@
 import { MESSAGES } from '@console/domain';
 import type { ReactNode } from 'react';
 import { BackLink } from '@/components/back-link';
+import { PageHeader } from '@/components/page-header';
 import { NewOrganizationButton } from './NewOrganizationButton';
 
 /**
@@ -21,16 +22,12 @@ export function OrganizationsListHeader({
   return (
     <>
       {backTo && <BackLink to={backTo} />}
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.organizations}</h1>
-          <p className="text-muted-foreground">{subtitle}</p>
-        </div>
+      <PageHeader title={MESSAGES.shell.nav.organizations} subtitle={subtitle} align="end">
         <div className="flex flex-wrap items-center gap-2">
           {children}
           <NewOrganizationButton base={base} />
         </div>
-      </header>
+      </PageHeader>
     </>
   );
 }
