@@ -1,16 +1,14 @@
 import { mayManageAgentsOf, MESSAGES, type Activation, type OrganizationDetail } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Bot } from 'lucide-react';
-import { useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { agentQueries, useDeactivateAgent } from '@/api/agents';
 import { ActivationStatusBadge } from '@/components/agents/activation-status-badge';
 import { HealthScore } from '@/components/agents/health-score';
 import { USAGE_LEVELS, usageLevel, usagePercent } from '@/components/billing/usage';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { ConfirmButton } from '@/components/confirm-button';
 import { ResponsiveDataTable } from '@/components/data-table';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
@@ -30,32 +28,25 @@ function LastActive({ at }: { at: string | null }) {
 
 /** Deactivate, after a confirmation that says what stops. */
 function DeactivateButton({ organizationId, activation }: { organizationId: string; activation: Activation }) {
-  const [open, setOpen] = useState(false);
   const deactivate = useDeactivateAgent(organizationId);
   const name = activation.agent_type.name;
   return (
-    <>
-      <Button variant="outline" size="sm" onClick={() => setOpen(true)} disabled={deactivate.isPending} aria-label={`${a.deactivate} ${name}`}>
-        {a.deactivate}
-      </Button>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={a.deactivateTitle(name)}
-        description={a.deactivateBody}
-        confirmLabel={a.deactivate}
-        destructive
-        onConfirm={() =>
-          // The refetch that follows removes this row, and with it this button, often before the
-          // mutation settles; callbacks given to mutate() would then never run, so the toast
-          // follows the promise, which settles either way.
-          void deactivate.mutateAsync(activation.id).then(
-            () => toast.success(a.deactivated(name)),
-            (error: Error) => toast.error(a.deactivateFailed, { description: error.message }),
-          )
-        }
-      />
-    </>
+    <ConfirmButton
+      label={a.deactivate}
+      subject={name}
+      pending={deactivate.isPending}
+      title={a.deactivateTitle(name)}
+      description={a.deactivateBody}
+      onConfirm={() =>
+        // The refetch that follows removes this row, and with it this button, often before the
+        // mutation settles; callbacks given to mutate() would then never run, so the toast
+        // follows the promise, which settles either way.
+        void deactivate.mutateAsync(activation.id).then(
+          () => toast.success(a.deactivated(name)),
+          (error: Error) => toast.error(a.deactivateFailed, { description: error.message }),
+        )
+      }
+    />
   );
 }
 

@@ -1,14 +1,12 @@
 import { MESSAGES, type ApiKey } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
-import { useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { IconCardTitle } from '@/components/icon-card-title';
 import { apiKeyQueries, useRevokeApiKey } from '@/api/api-keys';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { ConfirmButton } from '@/components/confirm-button';
 import { ResponsiveDataTable } from '@/components/data-table';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
@@ -20,31 +18,24 @@ import { CreateApiKeyDialog } from './CreateApiKeyDialog';
 const k = MESSAGES.apiKeyPages;
 
 function RevokeButton({ organizationId, apiKey }: { organizationId: string; apiKey: ApiKey }) {
-  const [open, setOpen] = useState(false);
   const revoke = useRevokeApiKey(organizationId);
   return (
-    <>
-      <Button variant="outline" size="sm" onClick={() => setOpen(true)} disabled={revoke.isPending} aria-label={`${k.revoke} ${apiKey.name}`}>
-        {k.revoke}
-      </Button>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={k.revokeTitle(apiKey.name)}
-        description={k.revokeBody}
-        confirmLabel={k.revoke}
-        destructive
-        onConfirm={() =>
-          // The refetch that follows replaces this button with the Revoked badge, possibly before the
-          // mutation settles; callbacks given to mutate() would then never run, so the toast
-          // follows the promise, which settles either way.
-          void revoke.mutateAsync(apiKey.id).then(
-            () => toast.success(k.revoked(apiKey.name)),
-            (error: Error) => toast.error(k.revokeFailed, { description: error.message }),
-          )
-        }
-      />
-    </>
+    <ConfirmButton
+      label={k.revoke}
+      subject={apiKey.name}
+      pending={revoke.isPending}
+      title={k.revokeTitle(apiKey.name)}
+      description={k.revokeBody}
+      onConfirm={() =>
+        // The refetch that follows replaces this button with the Revoked badge, possibly before the
+        // mutation settles; callbacks given to mutate() would then never run, so the toast
+        // follows the promise, which settles either way.
+        void revoke.mutateAsync(apiKey.id).then(
+          () => toast.success(k.revoked(apiKey.name)),
+          (error: Error) => toast.error(k.revokeFailed, { description: error.message }),
+        )
+      }
+    />
   );
 }
 
