@@ -15,6 +15,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
 import { useCreateAgentType, useUpdateAgentType } from '@/api/agents';
 import { AGENT_KIND_LABELS, formatUnits } from '@/lib/agents';
+import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 
 const a = MESSAGES.agentPages;
@@ -112,7 +113,7 @@ export function AgentTypeDialog({ type }: { type?: AgentType }) {
           <LabelledControl id={idOf('code')} label={a.code} hint={a.codeHint} error={errors.code?.message}>
             {(aria) => <Input id={idOf('code')} autoComplete="off" spellCheck={false} readOnly={editing} {...aria} {...form.register('code')} />}
           </LabelledControl>
-          <FormField id={idOf('name')} label={a.name} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+          <FormField id={idOf('name')} label={a.name} autoComplete="off" {...fieldOf(form, 'name')} />
           <LabelledControl id={idOf('description')} label={a.description} error={errors.description?.message}>
             {(aria) => <Textarea id={idOf('description')} rows={2} {...aria} {...form.register('description')} />}
           </LabelledControl>

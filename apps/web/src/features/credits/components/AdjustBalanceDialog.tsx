@@ -11,6 +11,7 @@ import { LabelledControl } from '@/components/labelled-control';
 import { Textarea } from '@/components/ui/textarea';
 import { useAdjustBalance } from '@/api/credits';
 import { formatCredits } from '@/lib/credit-format';
+import { fieldOf } from '@/lib/form';
 import { amountFieldSchema } from '../amount-field';
 import { AmountField } from './AmountField';
 
@@ -78,7 +79,7 @@ export function AdjustBalanceDialog() {
               </label>
             </div>
           </fieldset>
-          <AmountField id="adjust-amount" error={errors.amount?.message} {...form.register('amount')} />
+          <AmountField id="adjust-amount" {...fieldOf(form, 'amount')} />
           <LabelledControl id="adjust-reason" label="Reason" error={errors.reason?.message}>
             {(aria) => <Textarea id="adjust-reason" {...aria} {...form.register('reason')} />}
           </LabelledControl>

@@ -34,6 +34,7 @@ import { ApiError } from '@/lib/api';
 import { formatCredits } from '@/lib/credit-format';
 import { orgBaseOf } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
+import { fieldOf } from '@/lib/form';
 import { amountFieldSchema } from '../amount-field';
 import { AmountField } from '../components/AmountField';
 import { newIdempotencyKey } from '../idempotency-key';
@@ -124,7 +125,7 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
                 </p>
               )}
             </div>
-            <AmountField id="allocate-amount" error={errors.amount?.message} {...form.register('amount')} />
+            <AmountField id="allocate-amount" {...fieldOf(form, 'amount')} />
             <LabelledControl id="allocate-notes" label="Notes (optional)" error={errors.notes?.message}>
               {(aria) => <Textarea id="allocate-notes" {...aria} {...form.register('notes')} />}
             </LabelledControl>

@@ -30,6 +30,7 @@ import { useAuth } from '@/lib/auth';
 import { formatCredits } from '@/lib/credit-format';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
+import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 import { DescriptionField, ParentInvitesSwitch } from '../components/OrganizationFields';
 import { applyServerErrors } from '../form-errors';
@@ -116,13 +117,7 @@ function CreateOrganizationForm({ base, childType }: { base: string; childType: 
       <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="contents">
         <CardContent className="space-y-4">
           {failure && <ErrorAlert title={MESSAGES.organizations.failedToCreate} message={failure} />}
-          <FormField
-            id="org-name"
-            label="Name"
-            autoComplete="off"
-            error={errors.name?.message}
-            {...form.register('name')}
-          />
+          <FormField id="org-name" label="Name" autoComplete="off" {...fieldOf(form, 'name')} />
           <DescriptionField error={errors.description?.message} {...form.register('description')} />
           <LabelledControl
             id="org-type"

@@ -29,6 +29,7 @@ import { PermissionDenied } from '@/components/permission-denied';
 import { QueryError } from '@/components/query-error';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
+import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 import { DescriptionField, ParentInvitesSwitch } from '../components/OrganizationFields';
 import { ORG_STATUS_LABELS } from '../components/OrgStatusBadge';
@@ -128,7 +129,7 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
       <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="contents">
         <CardContent className="space-y-4">
           {failure && <ErrorAlert title="Failed to update organization" message={failure} />}
-          <FormField id="org-name" label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+          <FormField id="org-name" label="Name" autoComplete="off" {...fieldOf(form, 'name')} />
           <DescriptionField error={errors.description?.message} {...form.register('description')} />
           {withStatus && (
             <LabelledControl id="org-status" label="Status" error={errors.status?.message}>

@@ -15,6 +15,7 @@ import { ApiError, refreshSession } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
 import { forgetInvitation, rememberInvitation } from '@/lib/pending-invitation';
+import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 
 const t = MESSAGES.teamPages;
@@ -245,7 +246,7 @@ function RegistrationCard({
     resolver: zodResolver(registrationFormSchema),
     defaultValues: { password: '', confirm: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   async function submit({ password }: RegistrationForm) {
     setFailure(null);
@@ -279,8 +280,7 @@ function RegistrationCard({
             type="password"
             autoComplete="new-password"
             required
-            error={errors.password?.message}
-            {...form.register('password')}
+            {...fieldOf(form, 'password')}
           />
           <FormField
             id="register-confirm"
@@ -288,8 +288,7 @@ function RegistrationCard({
             type="password"
             autoComplete="new-password"
             required
-            error={errors.confirm?.message}
-            {...form.register('confirm')}
+            {...fieldOf(form, 'confirm')}
           />
           <Button type="submit" className="w-full" disabled={isSubmitting}>
             {isSubmitting ? t.acceptRegistering : t.acceptRegisterButton}

@@ -25,6 +25,7 @@ import { PermissionDenied } from '@/components/permission-denied';
 import { QueryError } from '@/components/query-error';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
+import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 import { useTargetOrganization } from '../use-target-organization';
 
@@ -102,24 +103,11 @@ export default function InviteUserPage() {
                 type="email"
                 autoComplete="off"
                 required
-                error={errors.email?.message}
-                {...form.register('email')}
+                {...fieldOf(form, 'email')}
               />
               <div className="grid gap-4 sm:grid-cols-2">
-                <FormField
-                  id="invite-first-name"
-                  label="First name"
-                  required
-                  error={errors.first_name?.message}
-                  {...form.register('first_name')}
-                />
-                <FormField
-                  id="invite-last-name"
-                  label="Last name"
-                  required
-                  error={errors.last_name?.message}
-                  {...form.register('last_name')}
-                />
+                <FormField id="invite-first-name" label="First name" required {...fieldOf(form, 'first_name')} />
+                <FormField id="invite-last-name" label="Last name" required {...fieldOf(form, 'last_name')} />
               </div>
               <div className="grid gap-2">
                 <Label htmlFor="invite-role">Role</Label>
