@@ -1,4 +1,4 @@
-import { ACTIVITY_ACTIONS, ACTIVITY_ACTION_LABELS, MESSAGES, UI, isActivityAction } from '@console/domain';
+import { ACTIVITY_ACTIONS, ACTIVITY_ACTION_LABELS, MESSAGES, UI } from '@console/domain';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Download, X } from 'lucide-react';
 import { toast } from 'sonner';
@@ -11,9 +11,9 @@ import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
-import { NativeSelect } from '@/components/ui/native-select';
 import { Switch } from '@/components/ui/switch';
 import { PageHeader } from '@/components/page-header';
+import { FilterSelect } from '@/components/filter-select';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivityCards, ActivityTable } from '../components/ActivityRows';
@@ -67,18 +67,14 @@ export default function ActivityPage() {
             </div>
             <div className="grid gap-2 sm:w-56">
               <Label htmlFor="activity-action">Action</Label>
-              <NativeSelect
+              <FilterSelect
                 id="activity-action"
-                value={f.action ?? 'all'}
-                onChange={(event) => f.setAction(isActivityAction(event.target.value) ? event.target.value : null)}
-              >
-                <option value="all">All actions</option>
-                {ACTIVITY_ACTIONS.map((action) => (
-                  <option key={action} value={action}>
-                    {ACTIVITY_ACTION_LABELS[action]}
-                  </option>
-                ))}
-              </NativeSelect>
+                value={f.action}
+                onChange={f.setAction}
+                all="All actions"
+                options={ACTIVITY_ACTIONS}
+                labelOf={(action) => ACTIVITY_ACTION_LABELS[action]}
+              />
             </div>
             <div className="grid gap-2">
               <Label htmlFor="activity-date-range">Date range</Label>

@@ -108,7 +108,7 @@ describe('users page', { timeout: 20_000 }, () => {
     goBack();
     await waitFor(() => expect(location()).toHaveTextContent(/^\/users\?page=2$/));
     expect(await screen.findByText('Showing 11 to 20 of 25 users')).toBeInTheDocument();
-    expect(screen.getByLabelText('Status')).toHaveValue('_all');
+    expect(screen.getByLabelText('Status')).toHaveValue('all');
     expect(screen.getByLabelText('Search')).toHaveValue('');
   });
 
