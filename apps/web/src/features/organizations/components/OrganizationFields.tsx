@@ -1,4 +1,7 @@
 import { Controller, type Control, type FieldValues, type Path, type UseFormRegisterReturn } from 'react-hook-form';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { CardFooter } from '@/components/ui/card';
 import { LabelledControl } from '@/components/labelled-control';
 import { Textarea } from '@/components/ui/textarea';
 import { FormSwitch } from './FormSwitch';
@@ -28,5 +31,19 @@ export function ParentInvitesSwitch<Values extends FieldValues & { disable_paren
         <FormSwitch label="Disable parent invites" description={description} checked={!!field.value} onCheckedChange={field.onChange} />
       )}
     />
+  );
+}
+
+/** The foot of an organization form: Cancel back to `cancelTo`, and the submit button, which says when it is busy. */
+export function FormActions({ cancelTo, submitting, label, busyLabel }: { cancelTo: string; submitting: boolean; label: string; busyLabel: string }) {
+  return (
+    <CardFooter className="justify-end gap-2">
+      <Button asChild variant="outline">
+        <Link to={cancelTo}>Cancel</Link>
+      </Button>
+      <Button type="submit" disabled={submitting}>
+        {submitting ? busyLabel : label}
+      </Button>
+    </CardFooter>
   );
 }

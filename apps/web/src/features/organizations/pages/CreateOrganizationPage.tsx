@@ -13,12 +13,11 @@ import {
 } from '@console/domain';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { FormField } from '@/components/form-field';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { useQuery } from '@tanstack/react-query';
@@ -32,7 +31,7 @@ import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
 import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
-import { DescriptionField, ParentInvitesSwitch } from '../components/OrganizationFields';
+import { DescriptionField, FormActions, ParentInvitesSwitch } from '../components/OrganizationFields';
 import { applyServerErrors } from '../form-errors';
 
 /** The API's create schema, with an empty initial balance meaning none. */
@@ -157,14 +156,7 @@ function CreateOrganizationForm({ base, childType }: { base: string; childType: 
             </LabelledControl>
           )}
         </CardContent>
-        <CardFooter className="justify-end gap-2">
-          <Button asChild variant="outline">
-            <Link to={base}>Cancel</Link>
-          </Button>
-          <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? 'Creating…' : 'Create'}
-          </Button>
-        </CardFooter>
+        <FormActions cancelTo={base} submitting={isSubmitting} label="Create" busyLabel="Creating…" />
       </form>
     </Card>
   );

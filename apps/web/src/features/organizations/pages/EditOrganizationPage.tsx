@@ -12,14 +12,13 @@ import {
 } from '@console/domain';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { FormField } from '@/components/form-field';
 import { PageLoading } from '@/components/page-loading';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
 import { useQuery } from '@tanstack/react-query';
 import { organizationQueries, useUpdateOrganization } from '@/api/organizations';
@@ -31,7 +30,7 @@ import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
 import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
-import { DescriptionField, ParentInvitesSwitch } from '../components/OrganizationFields';
+import { DescriptionField, FormActions, ParentInvitesSwitch } from '../components/OrganizationFields';
 import { ORG_STATUS_LABELS } from '../components/OrgStatusBadge';
 import { applyServerErrors } from '../form-errors';
 
@@ -160,14 +159,7 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
             onConfirm={() => void save(freezing)}
           />
         )}
-        <CardFooter className="justify-end gap-2">
-          <Button asChild variant="outline">
-            <Link to={detailPath}>Cancel</Link>
-          </Button>
-          <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? 'Saving…' : 'Save Changes'}
-          </Button>
-        </CardFooter>
+        <FormActions cancelTo={detailPath} submitting={isSubmitting} label="Save Changes" busyLabel="Saving…" />
       </form>
     </Card>
   );
