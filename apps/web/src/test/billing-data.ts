@@ -1,5 +1,6 @@
 import type { BillingResponse, CapacityResponse, OrganizationDetail, OrgType } from '@console/domain';
 import { OWN_ORG_ID } from './helpers';
+import { makeOrganization } from './organization-data';
 
 export { OWN_ORG_ID };
 /** A direct child of the own organization (unless a test gives it another parent). */
@@ -36,26 +37,17 @@ export function organizationOf(
   overrides: { id?: string; name?: string; type?: OrgType; parent?: string | null; limit?: number; balance?: string; childCount?: number } = {},
 ): OrganizationDetail {
   const id = overrides.id ?? OWN_ORG_ID;
-  const balance = overrides.balance ?? '250.00';
-  const limit = overrides.limit ?? 100;
-  return {
+  return makeOrganization({
     id,
     name: overrides.name ?? 'Acme Corporation',
-    description: null,
     org_type: overrides.type ?? 'agency',
     parent_org_id: overrides.parent !== undefined ? overrides.parent : id === OWN_ORG_ID ? OWN_PARENT_ID : OWN_ORG_ID,
-    status: 'active',
-    disable_parent_invites: false,
     created_at: '2025-01-01T00:00:00Z',
     updated_at: '2025-01-01T00:00:00Z',
-    deleted_at: null,
-    credit_balance: balance,
-    activated_agent_limit: limit,
-    organization_billing_settings: { organization_id: id, credit_balance: balance, activated_agent_limit: limit, low_balance_threshold: '100.00' },
-    active_agent_count: 0,
+    credit_balance: overrides.balance ?? '250.00',
+    activated_agent_limit: overrides.limit ?? 100,
     child_count: overrides.childCount ?? 0,
-    ancestors: [],
-  };
+  });
 }
 
 /** A capacity answer: the children get the given limits, the first of them inactive when `inactiveFirst`. */

@@ -2,7 +2,8 @@ import { maySetLowBalanceThreshold } from '@console/domain';
 import { BellRing, Coins } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { IconCardTitle } from '@/components/icon-card-title';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { formatCredits } from '@/lib/credit-format';
 import { useViewer } from '@/lib/use-viewer';
@@ -34,10 +35,7 @@ export function CreditBalanceCard({ organizationId, balance, threshold, allocate
   return (
     <Card className="gap-4">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
-          <Coins className="size-4 text-muted-foreground" aria-hidden />
-          {m.creditBalance}
-        </CardTitle>
+        <IconCardTitle icon={Coins}>{m.creditBalance}</IconCardTitle>
         {allocateHref && <CardDescription>{allocateHint}</CardDescription>}
       </CardHeader>
       <CardContent className="space-y-3">

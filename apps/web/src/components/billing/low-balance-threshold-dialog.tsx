@@ -1,14 +1,13 @@
 import { lowBalanceThresholdSchema } from '@console/domain';
-import { AlertCircle } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { FormField } from '@/components/form-field';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { useSetLowBalanceThreshold } from '@/api/billing';
 import { formatCredits } from '@/lib/credit-format';
 import { MESSAGES } from '@/lib/wording';
+import { ErrorAlert } from '@/components/error-alert';
 
 const t = MESSAGES.thresholdPages;
 
@@ -72,13 +71,7 @@ export function LowBalanceThresholdDialog({ organizationId, threshold }: { organ
               setError(null);
             }}
           />
-          {save.isError && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{t.saveFailed}</AlertTitle>
-              <AlertDescription>{save.error.message}</AlertDescription>
-            </Alert>
-          )}
+          {save.isError && <ErrorAlert title={t.saveFailed} message={save.error.message} />}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => setOpen(false)}>
               {MESSAGES.agentPages.cancel}

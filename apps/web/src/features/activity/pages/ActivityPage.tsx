@@ -1,4 +1,4 @@
-import { ACTIVITY_ACTIONS, ACTIVITY_ACTION_LABELS, UI, isActivityAction } from '@console/domain';
+import { ACTIVITY_ACTIONS, ACTIVITY_ACTION_LABELS, UI } from '@console/domain';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Download, X } from 'lucide-react';
 import { toast } from 'sonner';
@@ -11,8 +11,9 @@ import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
-import { NativeSelect } from '@/components/ui/native-select';
 import { Switch } from '@/components/ui/switch';
+import { PageHeader } from '@/components/page-header';
+import { FilterSelect } from '@/components/filter-select';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivityCards, ActivityTable } from '../components/ActivityRows';
@@ -44,16 +45,15 @@ export default function ActivityPage() {
   return (
     <section className="space-y-6">
       {viewingOther && <OrganizationTrail organization={viewed} page={MESSAGES.shell.nav.activity} />}
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.activity}</h1>
-          <p className="text-muted-foreground">Who did what, and when, in your organization and the organizations below it.</p>
-        </div>
+      <PageHeader
+        title={MESSAGES.shell.nav.activity}
+        subtitle="Who did what, and when, in your organization and the organizations below it."
+      >
         <Button variant="outline" onClick={exportCsv} disabled={exporter.isPending}>
           <Download aria-hidden />
           Export CSV
         </Button>
-      </header>
+      </PageHeader>
 
       <Card>
         <CardContent className="space-y-4">
@@ -68,18 +68,14 @@ export default function ActivityPage() {
             </div>
             <div className="grid gap-2 sm:w-56">
               <Label htmlFor="activity-action">Action</Label>
-              <NativeSelect
+              <FilterSelect
                 id="activity-action"
-                value={f.action ?? 'all'}
-                onChange={(event) => f.setAction(isActivityAction(event.target.value) ? event.target.value : null)}
-              >
-                <option value="all">All actions</option>
-                {ACTIVITY_ACTIONS.map((action) => (
-                  <option key={action} value={action}>
-                    {ACTIVITY_ACTION_LABELS[action]}
-                  </option>
-                ))}
-              </NativeSelect>
+                value={f.action}
+                onChange={f.setAction}
+                all="All actions"
+                options={ACTIVITY_ACTIONS}
+                labelOf={(action) => ACTIVITY_ACTION_LABELS[action]}
+              />
             </div>
             <div className="grid gap-2">
               <Label htmlFor="activity-date-range">Date range</Label>

@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { AGENT_KINDS, createAgentTypeSchema, type AgentType, type UpdateAgentTypeInput } from '@console/domain';
-import { AlertCircle, Info, Pencil, Plus } from 'lucide-react';
+import { Info, Pencil, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 import { FormField } from '@/components/form-field';
 import { LabelledControl } from '@/components/labelled-control';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -16,6 +16,8 @@ import { Textarea } from '@/components/ui/textarea';
 import { useCreateAgentType, useUpdateAgentType } from '@/api/agents';
 import { AGENT_KIND_LABELS, formatUnits } from '@/lib/agents';
 import { MESSAGES } from '@/lib/wording';
+import { fieldOf } from '@/lib/form';
+import { ErrorAlert } from '@/components/error-alert';
 
 const a = MESSAGES.agentPages;
 
@@ -112,7 +114,7 @@ export function AgentTypeDialog({ type }: { type?: AgentType }) {
           <LabelledControl id={idOf('code')} label={a.code} hint={a.codeHint} error={errors.code?.message}>
             {(aria) => <Input id={idOf('code')} autoComplete="off" spellCheck={false} readOnly={editing} {...aria} {...form.register('code')} />}
           </LabelledControl>
-          <FormField id={idOf('name')} label={a.name} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+          <FormField id={idOf('name')} label={a.name} autoComplete="off" {...fieldOf(form, 'name')} />
           <LabelledControl id={idOf('description')} label={a.description} error={errors.description?.message}>
             {(aria) => <Textarea id={idOf('description')} rows={2} {...aria} {...form.register('description')} />}
           </LabelledControl>
@@ -144,13 +146,7 @@ export function AgentTypeDialog({ type }: { type?: AgentType }) {
               <AlertDescription>{a.priceChangeNote}</AlertDescription>
             </Alert>
           )}
-          {mutation.isError && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{a.saveFailed}</AlertTitle>
-              <AlertDescription>{mutation.error.message}</AlertDescription>
-            </Alert>
-          )}
+          {mutation.isError && <ErrorAlert title={a.saveFailed} message={mutation.error.message} />}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => setOpen(false)}>
               {a.cancel}

@@ -1,11 +1,12 @@
-import { type AgentTypeStatus } from '@console/domain';
+import { type AgentTypeStatus, type AgentType } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { agentQueries } from '@/api/agents';
+import { DataTable, type Column } from '@/components/data-table';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
+import { PageHeader } from '@/components/page-header';
 import { AGENT_KIND_LABELS, formatPrice } from '@/lib/agents';
 import { AgentTypeDialog } from '../components/AgentTypeDialog';
 import { RetireAgentTypeButton } from '../components/RetireAgentTypeButton';
@@ -18,6 +19,34 @@ const STATUS: Record<AgentTypeStatus, { label: string; variant: 'secondary' | 'o
   retired: { label: a.statusRetired, variant: 'outline' },
 };
 
+const COLUMNS: Column<AgentType>[] = [
+  { head: 'Code', cell: (type) => <code className="text-xs">{type.code}</code> },
+  {
+    head: 'Name',
+    className: 'whitespace-normal',
+    cell: (type) => (
+      <>
+        <div className="font-medium">{type.name}</div>
+        {type.description && <div className="max-w-72 text-xs text-muted-foreground">{type.description}</div>}
+      </>
+    ),
+  },
+  { head: 'Kind', cell: (type) => AGENT_KIND_LABELS[type.kind] },
+  { head: 'Unit', cell: (type) => type.unit },
+  { head: 'Price', className: 'tabular-nums', cell: (type) => formatPrice(type.price, type.unit) },
+  { head: 'Status', cell: (type) => <Badge variant={STATUS[type.status].variant}>{STATUS[type.status].label}</Badge> },
+  {
+    head: 'Actions',
+    headClassName: 'sr-only',
+    cell: (type) => (
+      <div className="flex justify-end gap-2">
+        <AgentTypeDialog type={type} />
+        {type.status === 'active' && <RetireAgentTypeButton type={type} />}
+      </div>
+    ),
+  },
+];
+
 /**
  * The agent catalog (house admins; the route lets no one else in): every type with its code,
  * name, kind, unit, current price and status; New agent type, Edit, and Retire for active ones.
@@ -26,13 +55,9 @@ export default function AgentCatalogPage() {
   const catalog = useQuery(agentQueries.types());
   return (
     <section className="space-y-6">
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">{a.catalogTitle}</h1>
-          <p className="text-muted-foreground">{a.catalogSubtitle}</p>
-        </div>
+      <PageHeader title={a.catalogTitle} subtitle={a.catalogSubtitle}>
         <AgentTypeDialog />
-      </header>
+      </PageHeader>
       <Card>
         <CardContent>
           {catalog.isPending ? (
@@ -42,44 +67,7 @@ export default function AgentCatalogPage() {
           ) : catalog.data.length === 0 ? (
             <p className="py-6 text-center text-sm text-muted-foreground">{a.catalogEmpty}</p>
           ) : (
-            <Table aria-label={a.catalogTitle}>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Code</TableHead>
-                  <TableHead>Name</TableHead>
-                  <TableHead>Kind</TableHead>
-                  <TableHead>Unit</TableHead>
-                  <TableHead>Price</TableHead>
-                  <TableHead>Status</TableHead>
-                  <TableHead className="sr-only">Actions</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {catalog.data.map((type) => (
-                  <TableRow key={type.id}>
-                    <TableCell>
-                      <code className="text-xs">{type.code}</code>
-                    </TableCell>
-                    <TableCell className="whitespace-normal">
-                      <div className="font-medium">{type.name}</div>
-                      {type.description && <div className="max-w-72 text-xs text-muted-foreground">{type.description}</div>}
-                    </TableCell>
-                    <TableCell>{AGENT_KIND_LABELS[type.kind]}</TableCell>
-                    <TableCell>{type.unit}</TableCell>
-                    <TableCell className="tabular-nums">{formatPrice(type.price, type.unit)}</TableCell>
-                    <TableCell>
-                      <Badge variant={STATUS[type.status].variant}>{STATUS[type.status].label}</Badge>
-                    </TableCell>
-                    <TableCell>
-                      <div className="flex justify-end gap-2">
-                        <AgentTypeDialog type={type} />
-                        {type.status === 'active' && <RetireAgentTypeButton type={type} />}
-                      </div>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <DataTable label={a.catalogTitle} columns={COLUMNS} rows={catalog.data} />
           )}
         </CardContent>
       </Card>

@@ -1,18 +1,16 @@
-import { UI, type ApiKey } from '@console/domain';
+import { type ApiKey } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
-import { useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { IconCardTitle } from '@/components/icon-card-title';
 import { apiKeyQueries, useRevokeApiKey } from '@/api/api-keys';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { ConfirmButton } from '@/components/confirm-button';
+import { ResponsiveDataTable } from '@/components/data-table';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { formatLedgerDate } from '@/lib/credit-format';
-import { useMediaQuery } from '@/lib/use-media-query';
 import { cn } from '@/lib/utils';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
 import { API_SCOPE_LABELS } from '../scope-labels';
@@ -21,31 +19,24 @@ import { MESSAGES } from '@/lib/wording';
 const k = MESSAGES.apiKeyPages;
 
 function RevokeButton({ organizationId, apiKey }: { organizationId: string; apiKey: ApiKey }) {
-  const [open, setOpen] = useState(false);
   const revoke = useRevokeApiKey(organizationId);
   return (
-    <>
-      <Button variant="outline" size="sm" onClick={() => setOpen(true)} disabled={revoke.isPending} aria-label={`${k.revoke} ${apiKey.name}`}>
-        {k.revoke}
-      </Button>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={k.revokeTitle(apiKey.name)}
-        description={k.revokeBody}
-        confirmLabel={k.revoke}
-        destructive
-        onConfirm={() =>
-          // The refetch that follows replaces this button with the Revoked badge, possibly before the
-          // mutation settles; callbacks given to mutate() would then never run, so the toast
-          // follows the promise, which settles either way.
-          void revoke.mutateAsync(apiKey.id).then(
-            () => toast.success(k.revoked(apiKey.name)),
-            (error: Error) => toast.error(k.revokeFailed, { description: error.message }),
-          )
-        }
-      />
-    </>
+    <ConfirmButton
+      label={k.revoke}
+      subject={apiKey.name}
+      pending={revoke.isPending}
+      title={k.revokeTitle(apiKey.name)}
+      description={k.revokeBody}
+      onConfirm={() =>
+        // The refetch that follows replaces this button with the Revoked badge, possibly before the
+        // mutation settles; callbacks given to mutate() would then never run, so the toast
+        // follows the promise, which settles either way.
+        void revoke.mutateAsync(apiKey.id).then(
+          () => toast.success(k.revoked(apiKey.name)),
+          (error: Error) => toast.error(k.revokeFailed, { description: error.message }),
+        )
+      }
+    />
   );
 }
 
@@ -98,15 +89,11 @@ function ApiKeyCard({ organizationId, apiKey, mayManage }: { organizationId: str
  */
 export function ApiKeysCard({ organizationId, organizationName, mayManage }: { organizationId: string; organizationName: string; mayManage: boolean }) {
   const keys = useQuery(apiKeyQueries.list(organizationId));
-  const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
   return (
     <Card className="gap-4">
       <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="grid min-w-0 gap-1.5">
-          <CardTitle className="flex items-center gap-2 text-base">
-            <KeyRound className="size-4 text-muted-foreground" aria-hidden />
-            {k.title}
-          </CardTitle>
+          <IconCardTitle icon={KeyRound}>{k.title}</IconCardTitle>
           <CardDescription>{k.description(organizationName)}</CardDescription>
         </div>
         {mayManage && <CreateApiKeyDialog organizationId={organizationId} />}
@@ -118,53 +105,40 @@ export function ApiKeysCard({ organizationId, organizationName, mayManage }: { o
           <QueryError error={keys.error} title={k.loadFailed} onRetry={keys.refetch} />
         ) : keys.data.length === 0 ? (
           <p className="text-sm text-muted-foreground">{k.empty}</p>
-        ) : !wide ? (
-          <ul className="space-y-3" aria-label={k.title}>
-            {keys.data.map((key) => (
-              <ApiKeyCard key={key.id} organizationId={organizationId} apiKey={key} mayManage={mayManage} />
-            ))}
-          </ul>
         ) : (
-          <Table aria-label={k.title}>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead>Prefix</TableHead>
-                <TableHead>Scopes</TableHead>
-                <TableHead>Created by</TableHead>
-                <TableHead>Created</TableHead>
-                <TableHead>Last used</TableHead>
-                <TableHead className="text-right">Uses</TableHead>
-                <TableHead className="sr-only">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {keys.data.map((key) => (
-                <TableRow key={key.id} className={cn(key.revoked_at && 'text-muted-foreground')}>
-                  <TableCell className="font-medium">{key.name}</TableCell>
-                  <TableCell>
-                    <code className="text-xs">{key.prefix}</code>
-                  </TableCell>
-                  <TableCell>
-                    <Scopes apiKey={key} />
-                  </TableCell>
-                  <TableCell>{creatorOf(key)}</TableCell>
-                  <TableCell>{formatLedgerDate(key.created_at)}</TableCell>
-                  <TableCell>{key.last_used_at ? formatLedgerDate(key.last_used_at) : k.neverUsed}</TableCell>
-                  <TableCell className="text-right tabular-nums">{key.use_count.toLocaleString('en-US')}</TableCell>
-                  <TableCell className="text-right">
-                    {key.revoked_at ? (
-                      <Badge variant="outline" title={formatLedgerDate(key.revoked_at)}>
-                        {k.revokedBadge}
-                      </Badge>
-                    ) : (
-                      mayManage && <RevokeButton organizationId={organizationId} apiKey={key} />
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <ResponsiveDataTable
+            label={k.title}
+            columns={[
+              { head: 'Name', className: 'font-medium', cell: (key) => key.name },
+              { head: 'Prefix', cell: (key) => <code className="text-xs">{key.prefix}</code> },
+              { head: 'Scopes', cell: (key) => <Scopes apiKey={key} /> },
+              { head: 'Created by', cell: creatorOf },
+              { head: 'Created', cell: (key) => formatLedgerDate(key.created_at) },
+              { head: 'Last used', cell: (key) => (key.last_used_at ? formatLedgerDate(key.last_used_at) : k.neverUsed) },
+              {
+                head: 'Uses',
+                headClassName: 'text-right',
+                className: 'text-right tabular-nums',
+                cell: (key) => key.use_count.toLocaleString('en-US'),
+              },
+              {
+                head: 'Actions',
+                headClassName: 'sr-only',
+                className: 'text-right',
+                cell: (key) =>
+                  key.revoked_at ? (
+                    <Badge variant="outline" title={formatLedgerDate(key.revoked_at)}>
+                      {k.revokedBadge}
+                    </Badge>
+                  ) : (
+                    mayManage && <RevokeButton organizationId={organizationId} apiKey={key} />
+                  ),
+              },
+            ]}
+            rows={keys.data}
+            rowClassName={(key) => cn(key.revoked_at && 'text-muted-foreground')}
+            card={(key) => <ApiKeyCard organizationId={organizationId} apiKey={key} mayManage={mayManage} />}
+          />
         )}
       </CardContent>
     </Card>

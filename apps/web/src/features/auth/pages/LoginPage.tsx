@@ -15,6 +15,7 @@ import { FormField } from '@/components/form-field';
 import { LoginErrorAlert, type LoginFailure } from '../components/LoginErrorAlert';
 import { acceptPendingInvitation, rememberInvitation } from '@/lib/pending-invitation';
 import { classifyLoginError, MESSAGES } from '@/lib/wording';
+import { fieldOf } from '@/lib/form';
 
 export default function LoginPage() {
   const { signIn } = useAuth();
@@ -32,7 +33,7 @@ export default function LoginPage() {
     resolver: zodResolver(signInBodySchema),
     defaultValues: { email: '', password: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   async function attempt(values: SignInBody) {
     // A manual submit replaces a pending automatic retry.
@@ -90,8 +91,7 @@ export default function LoginPage() {
               type="email"
               autoComplete="username"
               required
-              error={errors.email?.message}
-              {...form.register('email')}
+              {...fieldOf(form, 'email')}
             />
             <FormField
               id="password"
@@ -99,8 +99,7 @@ export default function LoginPage() {
               type="password"
               autoComplete="current-password"
               required
-              error={errors.password?.message}
-              {...form.register('password')}
+              {...fieldOf(form, 'password')}
             />
             <div className="flex justify-end">
               <Link to={PATHS.resetPassword} className="text-sm underline-offset-4 hover:underline">

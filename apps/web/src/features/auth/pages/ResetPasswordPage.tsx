@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { recoverBodySchema, type RecoverBody } from '@console/domain';
-import { AlertCircle, MailCheck } from 'lucide-react';
+import { MailCheck } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -12,6 +12,7 @@ import { useRecover } from '@/api/auth';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
 import { MESSAGES } from '@/lib/wording';
+import { ErrorAlert } from '@/components/error-alert';
 
 export default function ResetPasswordPage() {
   const recover = useRecover();
@@ -44,13 +45,7 @@ export default function ResetPasswordPage() {
             </Alert>
           ) : (
             <form noValidate className="space-y-4" onSubmit={form.handleSubmit(submit)}>
-              {recover.error && (
-                <Alert variant="destructive">
-                  <AlertCircle aria-hidden />
-                  <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
-                  <AlertDescription>{recover.error.message}</AlertDescription>
-                </Alert>
-              )}
+              {recover.error && <ErrorAlert title={MESSAGES.shell.errorTitle} message={recover.error.message} />}
               <FormField
                 id="email"
                 label="Email"

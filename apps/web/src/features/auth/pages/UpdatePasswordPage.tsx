@@ -6,12 +6,10 @@ import {
   type ChangePasswordForm,
   type UpdatePasswordForm,
 } from '@console/domain';
-import { AlertCircle } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ApiError } from '@/lib/api';
@@ -21,6 +19,7 @@ import { useUpdatePassword } from '@/api/auth';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
 import { PageLoading } from '@/components/page-loading';
+import { ErrorAlert } from '@/components/error-alert';
 import { recoveryToken } from '../recovery-link';
 import { MESSAGES } from '@/lib/wording';
 
@@ -52,6 +51,20 @@ function InvalidLinkCard() {
         </Button>
       </CardContent>
     </Card>
+  );
+}
+
+type NewPasswordField = UseFormRegisterReturn & { error?: string };
+
+const NEW_PASSWORD = { type: 'password', autoComplete: 'new-password', minLength: LIMITS.passwordMin, required: true } as const;
+
+/** The new password and its confirmation, under the same rules on both cards. */
+function NewPasswordFields({ password, confirm }: { password: NewPasswordField; confirm: NewPasswordField }) {
+  return (
+    <>
+      <FormField id="password" label={MESSAGES.authPages.newPassword} {...NEW_PASSWORD} {...password} />
+      <FormField id="confirm" label={MESSAGES.authPages.confirmPassword} {...NEW_PASSWORD} {...confirm} />
+    </>
   );
 }
 
@@ -90,32 +103,10 @@ function UpdatePasswordCard({ token }: { token: string }) {
       </CardHeader>
       <CardContent>
         <form noValidate className="space-y-4" onSubmit={form.handleSubmit(submit)}>
-          {update.error && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
-              <AlertDescription>{update.error.message}</AlertDescription>
-            </Alert>
-          )}
-          <FormField
-            id="password"
-            label={MESSAGES.authPages.newPassword}
-            type="password"
-            autoComplete="new-password"
-            minLength={LIMITS.passwordMin}
-            required
-            error={errors.password?.message}
-            {...form.register('password')}
-          />
-          <FormField
-            id="confirm"
-            label={MESSAGES.authPages.confirmPassword}
-            type="password"
-            autoComplete="new-password"
-            minLength={LIMITS.passwordMin}
-            required
-            error={errors.confirm?.message}
-            {...form.register('confirm')}
+          {update.error && <ErrorAlert title={MESSAGES.shell.errorTitle} message={update.error.message} />}
+          <NewPasswordFields
+            password={{ ...form.register('password'), error: errors.password?.message }}
+            confirm={{ ...form.register('confirm'), error: errors.confirm?.message }}
           />
           <Button type="submit" className="w-full" disabled={update.isPending}>
             Update password
@@ -160,13 +151,7 @@ function ChangePasswordCard() {
       </CardHeader>
       <CardContent>
         <form noValidate className="space-y-4" onSubmit={form.handleSubmit(submit)}>
-          {update.error && !fieldRefusal && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
-              <AlertDescription>{update.error.message}</AlertDescription>
-            </Alert>
-          )}
+          {update.error && !fieldRefusal && <ErrorAlert title={MESSAGES.shell.errorTitle} message={update.error.message} />}
           <FormField
             id="current_password"
             label={MESSAGES.authPages.currentPassword}
@@ -176,25 +161,9 @@ function ChangePasswordCard() {
             error={errors.current_password?.message ?? serverFields.current_password}
             {...form.register('current_password')}
           />
-          <FormField
-            id="password"
-            label={MESSAGES.authPages.newPassword}
-            type="password"
-            autoComplete="new-password"
-            minLength={LIMITS.passwordMin}
-            required
-            error={errors.password?.message ?? serverFields.password}
-            {...form.register('password')}
-          />
-          <FormField
-            id="confirm"
-            label={MESSAGES.authPages.confirmPassword}
-            type="password"
-            autoComplete="new-password"
-            minLength={LIMITS.passwordMin}
-            required
-            error={errors.confirm?.message}
-            {...form.register('confirm')}
+          <NewPasswordFields
+            password={{ ...form.register('password'), error: errors.password?.message ?? serverFields.password }}
+            confirm={{ ...form.register('confirm'), error: errors.confirm?.message }}
           />
           <Button type="submit" className="w-full" disabled={update.isPending}>
             {MESSAGES.authPages.changePassword}

@@ -5,8 +5,10 @@ import { useQuery } from '@tanstack/react-query';
 import { billingQueries } from '@/api/billing';
 import { organizationQueries } from '@/api/organizations';
 import { AgentLimitStatusCard } from '@/components/billing/agent-limit-status-card';
+import { CreditBalanceCard } from '@/components/billing/credit-balance-card';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
+import { TabsContent } from '@/components/ui/tabs';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
 import { BillingHeader } from './BillingHeader';
@@ -62,11 +64,26 @@ export function BillingFrame({ title, children }: { title: string; children(load
 }
 
 /** The Agent Limits tab of both pages: the status card with Adjust Limit, and the allowed range. */
-export function AgentLimitCards({ org, billing }: Pick<LoadedBilling, 'org' | 'billing'>) {
+export function AgentLimitsTab({ org, billing }: Pick<LoadedBilling, 'org' | 'billing'>) {
   return (
-    <>
+    <TabsContent value="limits" className="grid gap-4 lg:grid-cols-2">
       <AgentLimitStatusCard organization={org} billing={billing} />
       <LimitRangeCard billing={billing} />
-    </>
+    </TabsContent>
+  );
+}
+
+/** The Credits tab of both pages: the balance, its low-balance threshold and Allocate Credits. */
+export function CreditsTab({ org, billing, allocateHref, allocateHint }: Omit<LoadedBilling, 'base'>) {
+  return (
+    <TabsContent value="credits" className="grid gap-4 lg:grid-cols-2">
+      <CreditBalanceCard
+        organizationId={org.id}
+        balance={billing.billing_settings.credit_balance}
+        threshold={billing.billing_settings.low_balance_threshold}
+        allocateHref={allocateHref}
+        allocateHint={allocateHint}
+      />
+    </TabsContent>
   );
 }

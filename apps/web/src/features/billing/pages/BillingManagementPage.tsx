@@ -1,7 +1,6 @@
 import { useSearchParams } from 'react-router';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { AgentLimitCards, BillingFrame } from '../components/BillingFrame';
-import { CreditBalanceCard } from '@/components/billing/credit-balance-card';
+import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { BillingFrame, AgentLimitsTab, CreditsTab } from '../components/BillingFrame';
 import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
@@ -25,24 +24,14 @@ export default function BillingManagementPage() {
 
   return (
     <BillingFrame title={m.billingManagementTitle}>
-      {({ org, billing, allocateHref, allocateHint }) => (
+      {(loaded) => (
         <Tabs value={tab} onValueChange={onTabChange} className="gap-4">
           <TabsList className="h-auto w-full flex-wrap sm:w-fit">
             <TabsTrigger value="credits">{m.tabCreditAllocation}</TabsTrigger>
             <TabsTrigger value="limits">{m.tabAgentLimits}</TabsTrigger>
           </TabsList>
-          <TabsContent value="credits" className="grid gap-4 lg:grid-cols-2">
-            <CreditBalanceCard
-              organizationId={org.id}
-              balance={billing.billing_settings.credit_balance}
-              threshold={billing.billing_settings.low_balance_threshold}
-              allocateHref={allocateHref}
-              allocateHint={allocateHint}
-            />
-          </TabsContent>
-          <TabsContent value="limits" className="grid gap-4 lg:grid-cols-2">
-            <AgentLimitCards org={org} billing={billing} />
-          </TabsContent>
+          <CreditsTab {...loaded} />
+          <AgentLimitsTab {...loaded} />
         </Tabs>
       )}
     </BillingFrame>

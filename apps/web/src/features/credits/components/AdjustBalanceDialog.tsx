@@ -1,10 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { adjustmentSchema, CREDITS } from '@console/domain';
+import { adjustmentSchema } from '@console/domain';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
-import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
@@ -12,8 +11,10 @@ import { LabelledControl } from '@/components/labelled-control';
 import { Textarea } from '@/components/ui/textarea';
 import { useAdjustBalance } from '@/api/credits';
 import { formatCredits } from '@/lib/credit-format';
+import { fieldOf } from '@/lib/form';
 import { amountFieldSchema } from '../amount-field';
 import { MESSAGES } from '@/lib/wording';
+import { AmountField } from './AmountField';
 
 const p = MESSAGES.creditPages;
 
@@ -79,16 +80,7 @@ export function AdjustBalanceDialog() {
               </label>
             </div>
           </fieldset>
-          <FormField
-            id="adjust-amount"
-            label="Amount"
-            type="number"
-            inputMode="decimal"
-            step={CREDITS.step}
-            min={CREDITS.minAmount}
-            error={errors.amount?.message}
-            {...form.register('amount')}
-          />
+          <AmountField id="adjust-amount" {...fieldOf(form, 'amount')} />
           <LabelledControl id="adjust-reason" label="Reason" error={errors.reason?.message}>
             {(aria) => <Textarea id="adjust-reason" {...aria} {...form.register('reason')} />}
           </LabelledControl>

@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   allocationSchema,
-  CREDITS,
   isDirectChild,
   isOwnOrDirectChild,
   mayAllocateFrom,
@@ -17,7 +16,6 @@ import { useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useParams } from 'react-router';
 import { z } from 'zod';
-import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -28,13 +26,16 @@ import { Textarea } from '@/components/ui/textarea';
 import { useAllocateCredits } from '@/api/credits';
 import { organizationQueries } from '@/api/organizations';
 import { BackLink } from '@/components/back-link';
+import { ErrorAlert } from '@/components/error-alert';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { ApiError } from '@/lib/api';
 import { formatCredits } from '@/lib/credit-format';
 import { orgBaseOf } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
+import { fieldOf } from '@/lib/form';
 import { amountFieldSchema } from '../amount-field';
+import { AmountField } from '../components/AmountField';
 import { newIdempotencyKey } from '../idempotency-key';
 import { MESSAGES } from '@/lib/wording';
 
@@ -48,16 +49,6 @@ const allocateFormSchema = z.object({
 });
 type AllocateFormInput = z.input<typeof allocateFormSchema>;
 type AllocateFormOutput = z.output<typeof allocateFormSchema>;
-
-function ErrorAlert({ title, message }: { title: string; message?: string }) {
-  return (
-    <Alert variant="destructive">
-      <AlertCircle aria-hidden />
-      <AlertTitle>{title}</AlertTitle>
-      {message && <AlertDescription>{message}</AlertDescription>}
-    </Alert>
-  );
-}
 
 function OrganizationError({ error, onRetry }: { error: Error; onRetry(): unknown }) {
   return (
@@ -134,16 +125,7 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
                 </p>
               )}
             </div>
-            <FormField
-              id="allocate-amount"
-              label="Amount"
-              type="number"
-              inputMode="decimal"
-              step={CREDITS.step}
-              min={CREDITS.minAmount}
-              error={errors.amount?.message}
-              {...form.register('amount')}
-            />
+            <AmountField id="allocate-amount" {...fieldOf(form, 'amount')} />
             <LabelledControl id="allocate-notes" label="Notes (optional)" error={errors.notes?.message}>
               {(aria) => <Textarea id="allocate-notes" {...aria} {...form.register('notes')} />}
             </LabelledControl>

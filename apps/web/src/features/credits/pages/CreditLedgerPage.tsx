@@ -1,4 +1,4 @@
-import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, UI, type EntryType } from '@console/domain';
+import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, UI } from '@console/domain';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Download, LayoutList, Send, Table2 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
@@ -8,7 +8,6 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { agentQueries } from '@/api/agents';
 import { creditQueries, useExportLedger } from '@/api/credits';
@@ -26,6 +25,8 @@ import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import { AdjustBalanceDialog } from '../components/AdjustBalanceDialog';
 import { DateRangePicker } from '@/components/date-range-picker';
+import { PageHeader } from '@/components/page-header';
+import { FilterSelect } from '@/components/filter-select';
 import { LedgerList } from '../components/LedgerList';
 import { LedgerTable } from '../components/LedgerTable';
 import { useLedgerFilters } from '../ledger-filters';
@@ -34,10 +35,6 @@ import { MESSAGES } from '@/lib/wording';
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;
 type View = 'table' | 'list';
-
-function isEntryTypeValue(value: string): value is EntryType {
-  return (ENTRY_TYPES as readonly string[]).includes(value);
-}
 
 export default function CreditLedgerPage() {
   const viewer = useViewer();
@@ -60,6 +57,7 @@ export default function CreditLedgerPage() {
   // The catalog fills the agent filter.
   const catalog = useQuery(agentQueries.types());
   const agents = useMemo(() => new Map((catalog.data ?? []).map((type) => [type.id, type])), [catalog.data]);
+  const agentIds = useMemo(() => [...agents.keys()], [agents]);
   const exporter = useExportLedger();
 
   const forbidden = ledger.error instanceof ApiError && ledger.error.status === 403;
@@ -90,11 +88,10 @@ export default function CreditLedgerPage() {
   return (
     <section className="space-y-6">
       {viewingOther && <OrganizationTrail organization={viewed} page={MESSAGES.shell.nav.creditLedger} />}
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.creditLedger}</h1>
-          <p className="text-muted-foreground">{viewingOther ? `Transaction history of ${viewed?.name ?? 'the selected organization'}` : c.panelSubtitle}</p>
-        </div>
+      <PageHeader
+        title={MESSAGES.shell.nav.creditLedger}
+        subtitle={viewingOther ? `Transaction history of ${viewed?.name ?? 'the selected organization'}` : c.panelSubtitle}
+      >
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" onClick={exportTransactions} disabled={exporter.isPending}>
             <Download aria-hidden />
@@ -110,7 +107,7 @@ export default function CreditLedgerPage() {
             </Button>
           )}
         </div>
-      </header>
+      </PageHeader>
 
       <Card>
         <CardHeader>
@@ -151,34 +148,30 @@ export default function CreditLedgerPage() {
             </div>
             <div className="grid gap-2 sm:w-56">
               <Label htmlFor="ledger-entry-type">Type</Label>
-              <NativeSelect
+              <FilterSelect
                 id="ledger-entry-type"
-                value={entryType}
-                onChange={(event) => setEntryType(isEntryTypeValue(event.target.value) ? event.target.value : 'all')}
-              >
-                <option value="all">All types</option>
-                {ENTRY_TYPES.map((type) => (
-                  <option key={type} value={type}>
-                    {ENTRY_TYPE_LABELS[type]}
-                  </option>
-                ))}
-              </NativeSelect>
+                value={entryType === 'all' ? null : entryType}
+                onChange={(type) => setEntryType(type ?? 'all')}
+                all="All types"
+                options={ENTRY_TYPES}
+                labelOf={(type) => ENTRY_TYPE_LABELS[type]}
+              />
             </div>
             <div className="grid gap-2 sm:w-56">
               <Label htmlFor="ledger-agent">Agent</Label>
-              <NativeSelect
+              <FilterSelect
                 id="ledger-agent"
-                value={agentTypeId ?? 'all'}
-                onChange={(event) => setAgentTypeId(event.target.value === 'all' ? null : event.target.value)}
+                value={agentTypeId}
+                onChange={setAgentTypeId}
+                all="All agents"
+                options={agentIds}
+                labelOf={(id) => {
+                  const type = agents.get(id);
+                  return type?.status === 'retired' ? `${type.name} (retired)` : (type?.name ?? id);
+                }}
               >
-                <option value="all">All agents</option>
                 {agentTypeId && !agents.has(agentTypeId) && <option value={agentTypeId}>Selected agent</option>}
-                {(catalog.data ?? []).map((type) => (
-                  <option key={type.id} value={type.id}>
-                    {type.status === 'retired' ? `${type.name} (retired)` : type.name}
-                  </option>
-                ))}
-              </NativeSelect>
+              </FilterSelect>
             </div>
             <div className="grid gap-2 sm:w-28">
               <Label htmlFor="ledger-amount-min">Min amount</Label>

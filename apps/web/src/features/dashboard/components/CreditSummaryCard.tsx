@@ -1,6 +1,7 @@
 import { type Dashboard } from '@console/domain';
 import { Coins } from 'lucide-react';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { IconCardTitle } from '@/components/icon-card-title';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { formatCredits } from '@/lib/credit-format';
 import { formatCount } from './tone';
@@ -19,10 +20,7 @@ export function CreditSummaryCard({ data }: { data: Dashboard }) {
   return (
     <Card className="gap-4">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
-          <Coins className="size-4 text-muted-foreground" aria-hidden />
-          {m.creditBalance}
-        </CardTitle>
+        <IconCardTitle icon={Coins}>{m.creditBalance}</IconCardTitle>
       </CardHeader>
       <CardContent className="space-y-4">
         <LowBalanceAlert balance={credits.balance} threshold={credits.low_balance_threshold} />

@@ -11,6 +11,13 @@ function change(percent: number | null, days: number) {
   return percent === null ? `vs previous ${days} days: ${m.notComparable}` : `${formatChange(percent)} vs previous ${days} days`;
 }
 
+/** The subtree's growth over each period, newest first. */
+const GROWTH: { period: keyof Dashboard['organizations']['growth']; label: string; testId?: string }[] = [
+  { period: 'monthly', label: 'New in the last 30 days', testId: 'metric-growth-monthly' },
+  { period: 'quarterly', label: 'New in the last 90 days' },
+  { period: 'yearly', label: 'New in the last 365 days' },
+];
+
 /** Growth of the subtree, credit usage and the team: the figures that exist (agents have no source). */
 export function PerformanceMetrics({ data }: { data: Dashboard }) {
   const { organizations, credits, team, organization } = data;
@@ -25,34 +32,23 @@ export function PerformanceMetrics({ data }: { data: Dashboard }) {
       <CardContent>
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {hasDescendants && (
-            <Metric
-              label="Organizations below"
-              value={formatCount(organizations.total)}
-              hint={`${formatCount(organizations.by_status.active)} active`}
-              testId="metric-organizations"
-            />
-          )}
-          {hasDescendants && (
-            <Metric
-              label="New in the last 30 days"
-              value={formatCount(growth.monthly.current)}
-              hint={change(growth.monthly.percent, growth.monthly.days)}
-              testId="metric-growth-monthly"
-            />
-          )}
-          {hasDescendants && (
-            <Metric
-              label="New in the last 90 days"
-              value={formatCount(growth.quarterly.current)}
-              hint={change(growth.quarterly.percent, growth.quarterly.days)}
-            />
-          )}
-          {hasDescendants && (
-            <Metric
-              label="New in the last 365 days"
-              value={formatCount(growth.yearly.current)}
-              hint={change(growth.yearly.percent, growth.yearly.days)}
-            />
+            <>
+              <Metric
+                label="Organizations below"
+                value={formatCount(organizations.total)}
+                hint={`${formatCount(organizations.by_status.active)} active`}
+                testId="metric-organizations"
+              />
+              {GROWTH.map(({ period, label, testId }) => (
+                <Metric
+                  key={period}
+                  label={label}
+                  value={formatCount(growth[period].current)}
+                  hint={change(growth[period].percent, growth[period].days)}
+                  testId={testId}
+                />
+              ))}
+            </>
           )}
           <Metric
             label={`Credits used, last ${credits.usage.period_days} days`}

@@ -1,12 +1,31 @@
+import { type OutboxMessage } from '@console/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useQuery } from '@tanstack/react-query';
 import { debugQueries } from '@/api/debug';
+import { DataTable, type Column } from '@/components/data-table';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { MESSAGES } from '@/lib/wording';
 
 const d = MESSAGES.debugPages;
+
+const COLUMNS: Column<OutboxMessage>[] = [
+  { head: 'Recipient', cell: (message) => message.to },
+  { head: 'Subject', className: 'whitespace-normal', cell: (message) => message.subject },
+  { head: 'Created', cell: (message) => new Date(message.created_at).toLocaleString() },
+  {
+    head: 'Link',
+    className: 'max-w-64 truncate',
+    cell: (message) =>
+      message.link ? (
+        <a href={message.link} className="text-primary underline-offset-4 hover:underline" title={message.link}>
+          {message.link}
+        </a>
+      ) : (
+        '—'
+      ),
+  },
+];
 
 /** The last 50 messages of the mail outbox (house admins; mail goes here when no SMTP server is set). */
 export function OutboxCard() {
@@ -25,35 +44,7 @@ export function OutboxCard() {
         ) : outbox.data.messages.length === 0 ? (
           <p className="text-sm text-muted-foreground">{d.outboxEmpty}</p>
         ) : (
-          <Table>
-            <TableCaption className="sr-only">Outbox messages</TableCaption>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Recipient</TableHead>
-                <TableHead>Subject</TableHead>
-                <TableHead>Created</TableHead>
-                <TableHead>Link</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {outbox.data.messages.map((message) => (
-                <TableRow key={message.id}>
-                  <TableCell>{message.to}</TableCell>
-                  <TableCell className="whitespace-normal">{message.subject}</TableCell>
-                  <TableCell>{new Date(message.created_at).toLocaleString()}</TableCell>
-                  <TableCell className="max-w-64 truncate">
-                    {message.link ? (
-                      <a href={message.link} className="text-primary underline-offset-4 hover:underline" title={message.link}>
-                        {message.link}
-                      </a>
-                    ) : (
-                      '—'
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <DataTable caption="Outbox messages" columns={COLUMNS} rows={outbox.data.messages} />
         )}
       </CardContent>
     </Card>

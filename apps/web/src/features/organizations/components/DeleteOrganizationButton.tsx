@@ -4,19 +4,10 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Alert, AlertDescription } from '@/components/ui/alert';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { useDeleteOrganization } from '@/api/organizations';
 import { MESSAGES } from '@/lib/wording';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 
 /**
  * Delete, with a confirmation. The server refuses (422) while the organization has child
@@ -43,41 +34,38 @@ export function DeleteOrganizationButton({ organization, base }: { organization:
   }
 
   return (
-    <AlertDialog
+    <ConfirmDialog
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
         if (!next) setFailure(null);
       }}
-    >
-      <AlertDialogTrigger asChild>
+      trigger={
         <Button variant="destructive">
           <Trash2 aria-hidden />
           Delete
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete {organization.name}?</AlertDialogTitle>
-          <AlertDialogDescription>
-            The organization disappears from every list and its page. It can be deleted only when it has no child
-            organizations, no active users and no credits left.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        {failure && (
-          <Alert variant="destructive">
-            <AlertCircle aria-hidden />
-            <AlertDescription className="text-destructive">{failure}</AlertDescription>
-          </Alert>
-        )}
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          {/* A plain button: the dialog stays open to show a refusal. */}
-          <Button variant="destructive" disabled={remove.isPending} onClick={() => void confirm()}>
-            {remove.isPending ? 'Deleting…' : 'Delete'}
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title={`Delete ${organization.name}?`}
+      description={
+        <>
+          The organization disappears from every list and its page. It can be deleted only when it has no child
+          organizations, no active users and no credits left.
+        </>
+      }
+      // A plain button: the dialog stays open to show a refusal.
+      action={
+        <Button variant="destructive" disabled={remove.isPending} onClick={() => void confirm()}>
+          {remove.isPending ? 'Deleting…' : 'Delete'}
+        </Button>
+      }
+    >
+      {failure && (
+        <Alert variant="destructive">
+          <AlertCircle aria-hidden />
+          <AlertDescription className="text-destructive">{failure}</AlertDescription>
+        </Alert>
+      )}
+    </ConfirmDialog>
   );
 }

@@ -1,16 +1,14 @@
-import { ORG_STATUSES, ORG_TYPES, ORG_TYPE_LABELS, type OrgStatus, type OrgType } from '@console/domain';
+import { ORG_STATUSES, ORG_TYPES, ORG_TYPE_LABELS } from '@console/domain';
 import { Search } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { NativeSelect } from '@/components/ui/native-select';
+import { FilterSelect } from '@/components/filter-select';
 import type { ListParams, ListParamsPatch } from '../use-list-params';
 import { ORG_STATUS_LABELS } from './OrgStatusBadge';
 
 /** Typing pauses this long before the list is asked again: one request per word, not per key. */
 export const SEARCH_DEBOUNCE_MS = 300;
-
-const ALL = 'all';
 
 interface OrganizationFiltersProps {
   params: Pick<ListParams, 'search' | 'status' | 'org_type'>;
@@ -61,41 +59,29 @@ export function OrganizationFilters({ params, onChange }: OrganizationFiltersPro
         <Label htmlFor={`${id}-status`} className="font-normal text-muted-foreground">
           Status
         </Label>
-        <NativeSelect
+        <FilterSelect
           id={`${id}-status`}
           className="w-full sm:w-36"
-          value={params.status ?? ALL}
-          onChange={(event) =>
-            onChange({ status: event.target.value === ALL ? undefined : (event.target.value as OrgStatus) })
-          }
-        >
-          <option value={ALL}>All statuses</option>
-          {ORG_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {ORG_STATUS_LABELS[status]}
-            </option>
-          ))}
-        </NativeSelect>
+          value={params.status ?? null}
+          onChange={(status) => onChange({ status: status ?? undefined })}
+          all="All statuses"
+          options={ORG_STATUSES}
+          labelOf={(status) => ORG_STATUS_LABELS[status]}
+        />
       </div>
       <div className="grid grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex">
         <Label htmlFor={`${id}-type`} className="font-normal text-muted-foreground">
           Type
         </Label>
-        <NativeSelect
+        <FilterSelect
           id={`${id}-type`}
           className="w-full sm:w-40"
-          value={params.org_type ?? ALL}
-          onChange={(event) =>
-            onChange({ org_type: event.target.value === ALL ? undefined : (event.target.value as OrgType) })
-          }
-        >
-          <option value={ALL}>All types</option>
-          {ORG_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {ORG_TYPE_LABELS[type]}
-            </option>
-          ))}
-        </NativeSelect>
+          value={params.org_type ?? null}
+          onChange={(type) => onChange({ org_type: type ?? undefined })}
+          all="All types"
+          options={ORG_TYPES}
+          labelOf={(type) => ORG_TYPE_LABELS[type]}
+        />
       </div>
     </div>
   );

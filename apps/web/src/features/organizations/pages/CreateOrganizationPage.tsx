@@ -10,19 +10,15 @@ import {
   type CreateOrganizationInput,
   type OrgType,
 } from '@console/domain';
-import { AlertCircle } from 'lucide-react';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { FormField } from '@/components/form-field';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Textarea } from '@/components/ui/textarea';
 import { useQuery } from '@tanstack/react-query';
 import { organizationQueries, useCreateOrganization } from '@/api/organizations';
 import { BackLink } from '@/components/back-link';
@@ -32,7 +28,9 @@ import { useAuth } from '@/lib/auth';
 import { formatCredits } from '@/lib/credit-format';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
-import { FormSwitch } from '../components/FormSwitch';
+import { fieldOf } from '@/lib/form';
+import { ErrorAlert } from '@/components/error-alert';
+import { DescriptionField, FormActions, ParentInvitesSwitch } from '../components/OrganizationFields';
 import { applyServerErrors } from '../form-errors';
 import { MESSAGES } from '@/lib/wording';
 
@@ -117,23 +115,9 @@ function CreateOrganizationForm({ base, childType }: { base: string; childType: 
       </CardHeader>
       <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="contents">
         <CardContent className="space-y-4">
-          {failure && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{MESSAGES.organizations.failedToCreate}</AlertTitle>
-              <AlertDescription>{failure}</AlertDescription>
-            </Alert>
-          )}
-          <FormField
-            id="org-name"
-            label="Name"
-            autoComplete="off"
-            error={errors.name?.message}
-            {...form.register('name')}
-          />
-          <LabelledControl id="org-description" label="Description (optional)" error={errors.description?.message}>
-            {(aria) => <Textarea id="org-description" rows={3} {...aria} {...form.register('description')} />}
-          </LabelledControl>
+          {failure && <ErrorAlert title={MESSAGES.organizations.failedToCreate} message={failure} />}
+          <FormField id="org-name" label="Name" autoComplete="off" {...fieldOf(form, 'name')} />
+          <DescriptionField error={errors.description?.message} {...form.register('description')} />
           <LabelledControl
             id="org-type"
             label="Type"
@@ -146,17 +130,9 @@ function CreateOrganizationForm({ base, childType }: { base: string; childType: 
               </NativeSelect>
             )}
           </LabelledControl>
-          <Controller
+          <ParentInvitesSwitch
             control={form.control}
-            name="disable_parent_invites"
-            render={({ field }) => (
-              <FormSwitch
-                label="Disable parent invites"
-                description={`When on, administrators of ${parentName} cannot invite users into the new organization.`}
-                checked={!!field.value}
-                onCheckedChange={field.onChange}
-              />
-            )}
+            description={`When on, administrators of ${parentName} cannot invite users into the new organization.`}
           />
           {canAllocate && (
             <LabelledControl
@@ -180,14 +156,7 @@ function CreateOrganizationForm({ base, childType }: { base: string; childType: 
             </LabelledControl>
           )}
         </CardContent>
-        <CardFooter className="justify-end gap-2">
-          <Button asChild variant="outline">
-            <Link to={base}>Cancel</Link>
-          </Button>
-          <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? 'Creating…' : 'Create'}
-          </Button>
-        </CardFooter>
+        <FormActions cancelTo={base} submitting={isSubmitting} label="Create" busyLabel="Creating…" />
       </form>
     </Card>
   );

@@ -9,20 +9,16 @@ import {
   orgNameSchema,
   type OrganizationDetail,
 } from '@console/domain';
-import { AlertCircle } from 'lucide-react';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useForm } from 'react-hook-form';
+import { useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { FormField } from '@/components/form-field';
 import { PageLoading } from '@/components/page-loading';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Textarea } from '@/components/ui/textarea';
 import { useQuery } from '@tanstack/react-query';
 import { organizationQueries, useUpdateOrganization } from '@/api/organizations';
 import { BackLink } from '@/components/back-link';
@@ -31,7 +27,9 @@ import { PermissionDenied } from '@/components/permission-denied';
 import { QueryError } from '@/components/query-error';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
-import { FormSwitch } from '../components/FormSwitch';
+import { fieldOf } from '@/lib/form';
+import { ErrorAlert } from '@/components/error-alert';
+import { DescriptionField, FormActions, ParentInvitesSwitch } from '../components/OrganizationFields';
 import { ORG_STATUS_LABELS } from '../components/OrgStatusBadge';
 import { applyServerErrors } from '../form-errors';
 import { MESSAGES } from '@/lib/wording';
@@ -129,17 +127,9 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
       </CardHeader>
       <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="contents">
         <CardContent className="space-y-4">
-          {failure && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>Failed to update organization</AlertTitle>
-              <AlertDescription>{failure}</AlertDescription>
-            </Alert>
-          )}
-          <FormField id="org-name" label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
-          <LabelledControl id="org-description" label="Description (optional)" error={errors.description?.message}>
-            {(aria) => <Textarea id="org-description" rows={3} {...aria} {...form.register('description')} />}
-          </LabelledControl>
+          {failure && <ErrorAlert title="Failed to update organization" message={failure} />}
+          <FormField id="org-name" label="Name" autoComplete="off" {...fieldOf(form, 'name')} />
+          <DescriptionField error={errors.description?.message} {...form.register('description')} />
           {withStatus && (
             <LabelledControl id="org-status" label="Status" error={errors.status?.message}>
               {(aria) => (
@@ -153,17 +143,9 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
               )}
             </LabelledControl>
           )}
-          <Controller
+          <ParentInvitesSwitch
             control={form.control}
-            name="disable_parent_invites"
-            render={({ field }) => (
-              <FormSwitch
-                label="Disable parent invites"
-                description="When on, administrators of the parent organization cannot invite users into this organization."
-                checked={field.value}
-                onCheckedChange={field.onChange}
-              />
-            )}
+            description="When on, administrators of the parent organization cannot invite users into this organization."
           />
         </CardContent>
         {freezing && (
@@ -177,14 +159,7 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
             onConfirm={() => void save(freezing)}
           />
         )}
-        <CardFooter className="justify-end gap-2">
-          <Button asChild variant="outline">
-            <Link to={detailPath}>Cancel</Link>
-          </Button>
-          <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? 'Saving…' : 'Save Changes'}
-          </Button>
-        </CardFooter>
+        <FormActions cancelTo={detailPath} submitting={isSubmitting} label="Save Changes" busyLabel="Saving…" />
       </form>
     </Card>
   );

@@ -8,7 +8,8 @@ import {
   ORG_TYPE_LABELS,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { History, Pencil, ReceiptText } from 'lucide-react';
+import { History, Pencil, ReceiptText, type LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { organizationQueries } from '@/api/organizations';
 import { BackLink } from '@/components/back-link';
@@ -26,6 +27,18 @@ import { ChildOrganizationsCard } from '../components/ChildOrganizationsCard';
 import { DeleteOrganizationButton } from '../components/DeleteOrganizationButton';
 import { OrgStatusBadge } from '../components/OrgStatusBadge';
 import { MESSAGES } from '@/lib/wording';
+
+/** One of the page's outline actions: a link that looks like a button, its icon first. */
+function ActionLink({ to, icon: Icon, children }: { to: string; icon: LucideIcon; children: ReactNode }) {
+  return (
+    <Button asChild variant="outline">
+      <Link to={to}>
+        <Icon aria-hidden />
+        {children}
+      </Link>
+    </Button>
+  );
+}
 
 /** {base}/:id: details, billing overview, team members and child organizations. */
 export default function OrganizationDetailPage() {
@@ -72,28 +85,19 @@ export default function OrganizationDetailPage() {
         </div>
         <div className="flex flex-wrap gap-2">
           {!!viewer && mayViewBilling(viewer) && (
-            <Button asChild variant="outline">
-              <Link to={ledgerHref(organization.id)}>
-                <ReceiptText aria-hidden />
-                {MESSAGES.shell.nav.creditLedger}
-              </Link>
-            </Button>
+            <ActionLink to={ledgerHref(organization.id)} icon={ReceiptText}>
+              {MESSAGES.shell.nav.creditLedger}
+            </ActionLink>
           )}
           {!!viewer && mayViewActivity(viewer) && (
-            <Button asChild variant="outline">
-              <Link to={activityHref(organization.id)}>
-                <History aria-hidden />
-                {MESSAGES.shell.nav.activity}
-              </Link>
-            </Button>
+            <ActionLink to={activityHref(organization.id)} icon={History}>
+              {MESSAGES.shell.nav.activity}
+            </ActionLink>
           )}
           {!!viewer && mayEditOrganization(viewer, organization) && (
-            <Button asChild variant="outline">
-              <Link to={`${base}/${organization.id}/edit`}>
-                <Pencil aria-hidden />
-                Edit
-              </Link>
-            </Button>
+            <ActionLink to={`${base}/${organization.id}/edit`} icon={Pencil}>
+              Edit
+            </ActionLink>
           )}
           {!!viewer && mayDeleteOrganization(viewer, organization) && <DeleteOrganizationButton organization={organization} base={base} />}
         </div>

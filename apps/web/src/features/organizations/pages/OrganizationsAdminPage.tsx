@@ -6,17 +6,15 @@ import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { organizationKeys, organizationQueries } from '@/api/organizations';
-import { BackLink } from '@/components/back-link';
 import { JwtDebugCard } from '@/components/debug/jwt-debug-card';
 import { useAuth } from '@/lib/auth';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
 import { AgencyNoChildrenWarning } from '../components/AgencyNoChildrenWarning';
-import { NewOrganizationButton } from '../components/NewOrganizationButton';
 import { OrganizationFilters } from '../components/OrganizationFilters';
 import { OrganizationListResults } from '../components/OrganizationListResults';
+import { OrganizationsListHeader } from '../components/OrganizationsListHeader';
 import { sortQuery, useListParams } from '../use-list-params';
-import { MESSAGES } from '@/lib/wording';
 
 /**
  * /organizations (house roles): the Child Organizations of the user's organization and All
@@ -61,30 +59,24 @@ export default function OrganizationsAdminPage() {
 
   return (
     <section className="space-y-6">
-      {!own && <BackLink to={`${base}/${organizationId}`} />}
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.organizations}</h1>
-          <p className="text-muted-foreground">
-            {anchorName ? `Organizations under ${anchorName}` : 'Organizations under your organization'}
-          </p>
-        </div>
-        <div className="flex flex-wrap items-center gap-2">
-          <Button
-            variant="outline"
-            disabled={refreshing}
-            onClick={() => void queryClient.invalidateQueries({ queryKey: organizationKeys.all })}
-          >
-            <RefreshCw className={refreshing ? 'animate-spin' : undefined} aria-hidden />
-            Refresh
-          </Button>
-          <Button variant="outline" aria-pressed={showDebugger} onClick={() => setShowDebugger((value) => !value)}>
-            <Bug aria-hidden />
-            {showDebugger ? 'Hide JWT Debugger' : 'Show JWT Debugger'}
-          </Button>
-          <NewOrganizationButton base={base} />
-        </div>
-      </header>
+      <OrganizationsListHeader
+        backTo={own ? null : `${base}/${organizationId}`}
+        subtitle={anchorName ? `Organizations under ${anchorName}` : 'Organizations under your organization'}
+        base={base}
+      >
+        <Button
+          variant="outline"
+          disabled={refreshing}
+          onClick={() => void queryClient.invalidateQueries({ queryKey: organizationKeys.all })}
+        >
+          <RefreshCw className={refreshing ? 'animate-spin' : undefined} aria-hidden />
+          Refresh
+        </Button>
+        <Button variant="outline" aria-pressed={showDebugger} onClick={() => setShowDebugger((value) => !value)}>
+          <Bug aria-hidden />
+          {showDebugger ? 'Hide JWT Debugger' : 'Show JWT Debugger'}
+        </Button>
+      </OrganizationsListHeader>
       {showDebugger && <JwtDebugCard token={session?.access_token ?? null} />}
       {own && <AgencyNoChildrenWarning viewer={viewer} childCount={children.data?.total} />}
       <Card>

@@ -4,18 +4,16 @@ import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { Card, CardContent } from '@/components/ui/card';
 import { organizationQueries } from '@/api/organizations';
-import { BackLink } from '@/components/back-link';
 import { useAuth } from '@/lib/auth';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
 import { AgencyNoChildrenWarning } from '../components/AgencyNoChildrenWarning';
-import { NewOrganizationButton } from '../components/NewOrganizationButton';
 import { OrganizationFilters } from '../components/OrganizationFilters';
 import { OrganizationListResults } from '../components/OrganizationListResults';
+import { OrganizationsListHeader } from '../components/OrganizationsListHeader';
 import { OrganizationTreeView } from '../components/OrganizationTreeView';
 import { ViewToggle, type ListMode } from '../components/ViewToggle';
 import { sortQuery, useListParams } from '../use-list-params';
-import { MESSAGES } from '@/lib/wording';
 
 /**
  * /orgs: the direct children of the user's organization (or, with ?organization_id, of
@@ -65,19 +63,13 @@ export default function OrgsListPage() {
 
   return (
     <section className="space-y-6">
-      {!own && <BackLink to={`${base}/${organizationId}`} />}
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.nav.organizations}</h1>
-          <p className="text-muted-foreground">
-            {anchorName ? `Direct child organizations of ${anchorName}` : 'Direct child organizations'}
-          </p>
-        </div>
-        <div className="flex flex-wrap items-center gap-2">
-          <ViewToggle mode={mode} onChange={setMode} />
-          <NewOrganizationButton base={base} />
-        </div>
-      </header>
+      <OrganizationsListHeader
+        backTo={own ? null : `${base}/${organizationId}`}
+        subtitle={anchorName ? `Direct child organizations of ${anchorName}` : 'Direct child organizations'}
+        base={base}
+      >
+        <ViewToggle mode={mode} onChange={setMode} />
+      </OrganizationsListHeader>
       {own && <AgencyNoChildrenWarning viewer={viewer} childCount={childCount} />}
       <Card>
         <CardContent className="space-y-4">

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { AlertCircle, Plus } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { agentQueries, useActivateAgent } from '@/api/agents';
@@ -10,6 +9,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { AGENT_KIND_LABELS, formatPrice } from '@/lib/agents';
 import { MESSAGES } from '@/lib/wording';
+import { ErrorAlert } from '@/components/error-alert';
 
 const a = MESSAGES.agentPages;
 const b = MESSAGES.billingPages;
@@ -106,13 +106,7 @@ export function ActivateAgentDialog({ organizationId, activatedTypeIds, active, 
               ))}
             </fieldset>
           )}
-          {activate.isError && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{a.activateFailed}</AlertTitle>
-              <AlertDescription>{activate.error.message}</AlertDescription>
-            </Alert>
-          )}
+          {activate.isError && <ErrorAlert title={a.activateFailed} message={activate.error.message} />}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
               {a.cancel}

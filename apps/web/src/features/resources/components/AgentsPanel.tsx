@@ -1,22 +1,19 @@
-import { mayManageAgentsOf, UI, type Activation, type OrganizationDetail } from '@console/domain';
+import { mayManageAgentsOf, type Activation, type OrganizationDetail } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Bot } from 'lucide-react';
-import { useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { agentQueries, useDeactivateAgent } from '@/api/agents';
 import { ActivationStatusBadge } from '@/components/agents/activation-status-badge';
 import { HealthScore } from '@/components/agents/health-score';
 import { USAGE_LEVELS, usageLevel, usagePercent } from '@/components/billing/usage';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { ConfirmButton } from '@/components/confirm-button';
+import { ResponsiveDataTable } from '@/components/data-table';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { AGENT_KIND_LABELS, formatUnitsOf, lastActive } from '@/lib/agents';
 import { formatCredits, formatLedgerDate } from '@/lib/credit-format';
-import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivateAgentDialog } from './ActivateAgentDialog';
 import { MESSAGES } from '@/lib/wording';
@@ -32,32 +29,25 @@ function LastActive({ at }: { at: string | null }) {
 
 /** Deactivate, after a confirmation that says what stops. */
 function DeactivateButton({ organizationId, activation }: { organizationId: string; activation: Activation }) {
-  const [open, setOpen] = useState(false);
   const deactivate = useDeactivateAgent(organizationId);
   const name = activation.agent_type.name;
   return (
-    <>
-      <Button variant="outline" size="sm" onClick={() => setOpen(true)} disabled={deactivate.isPending} aria-label={`${a.deactivate} ${name}`}>
-        {a.deactivate}
-      </Button>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={a.deactivateTitle(name)}
-        description={a.deactivateBody}
-        confirmLabel={a.deactivate}
-        destructive
-        onConfirm={() =>
-          // The refetch that follows removes this row, and with it this button, often before the
-          // mutation settles; callbacks given to mutate() would then never run, so the toast
-          // follows the promise, which settles either way.
-          void deactivate.mutateAsync(activation.id).then(
-            () => toast.success(a.deactivated(name)),
-            (error: Error) => toast.error(a.deactivateFailed, { description: error.message }),
-          )
-        }
-      />
-    </>
+    <ConfirmButton
+      label={a.deactivate}
+      subject={name}
+      pending={deactivate.isPending}
+      title={a.deactivateTitle(name)}
+      description={a.deactivateBody}
+      onConfirm={() =>
+        // The refetch that follows removes this row, and with it this button, often before the
+        // mutation settles; callbacks given to mutate() would then never run, so the toast
+        // follows the promise, which settles either way.
+        void deactivate.mutateAsync(activation.id).then(
+          () => toast.success(a.deactivated(name)),
+          (error: Error) => toast.error(a.deactivateFailed, { description: error.message }),
+        )
+      }
+    />
   );
 }
 
@@ -106,7 +96,6 @@ export function AgentsPanel({ organization }: { organization: OrganizationDetail
   const viewer = useViewer();
   const agents = useQuery(agentQueries.activations(organization.id));
   const mayManage = !!viewer && mayManageAgentsOf(viewer, organization);
-  const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
 
   if (agents.isPending) return <LoadingRows rows={3} />;
   if (agents.isError) {
@@ -151,57 +140,50 @@ export function AgentsPanel({ organization }: { organization: OrganizationDetail
             <Bot className="mt-0.5 size-4 shrink-0" aria-hidden />
             <p>{a.noActivations}</p>
           </div>
-        ) : !wide ? (
-          <ul className="space-y-3" aria-label={a.agentsTitle}>
-            {activations.map((activation) => (
-              <AgentCard key={activation.id} organizationId={organization.id} activation={activation} mayManage={mayManage} />
-            ))}
-          </ul>
         ) : (
-          <Table aria-label={a.agentsTitle}>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Agent</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Kind</TableHead>
-                <TableHead>Last active</TableHead>
-                <TableHead>Health</TableHead>
-                <TableHead className="text-right">Usage, 30 days</TableHead>
-                <TableHead className="text-right">Credits, 30 days</TableHead>
-                {mayManage && <TableHead className="sr-only">Actions</TableHead>}
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {activations.map((activation) => (
-                <TableRow key={activation.id}>
-                  <TableCell>
+          <ResponsiveDataTable
+            label={a.agentsTitle}
+            columns={[
+              {
+                head: 'Agent',
+                cell: (activation) => (
+                  <>
                     <div className="font-medium">{activation.agent_type.name}</div>
                     <div className="text-xs text-muted-foreground">{activation.agent_type.code}</div>
-                  </TableCell>
-                  <TableCell>
-                    <ActivationStatusBadge status={activation.status} />
-                  </TableCell>
-                  <TableCell>{AGENT_KIND_LABELS[activation.agent_type.kind]}</TableCell>
-                  <TableCell>
-                    <LastActive at={activation.last_active_at} />
-                  </TableCell>
-                  <TableCell>
-                    <HealthScore score={activation.health_score} />
-                  </TableCell>
-                  <TableCell className="text-right tabular-nums">
+                  </>
+                ),
+              },
+              { head: 'Status', cell: (activation) => <ActivationStatusBadge status={activation.status} /> },
+              { head: 'Kind', cell: (activation) => AGENT_KIND_LABELS[activation.agent_type.kind] },
+              { head: 'Last active', cell: (activation) => <LastActive at={activation.last_active_at} /> },
+              { head: 'Health', cell: (activation) => <HealthScore score={activation.health_score} /> },
+              {
+                head: 'Usage, 30 days',
+                headClassName: 'text-right',
+                className: 'text-right tabular-nums',
+                cell: (activation) => (
+                  <>
                     <div>{activation.usage_30d.events.toLocaleString('en-US')} events</div>
                     <div className="text-xs text-muted-foreground">{formatUnitsOf(activation.usage_30d.units, activation.agent_type.unit)}</div>
-                  </TableCell>
-                  <TableCell className="text-right tabular-nums">{formatCredits(activation.usage_30d.credits)}</TableCell>
-                  {mayManage && (
-                    <TableCell className="text-right">
-                      <DeactivateButton organizationId={organization.id} activation={activation} />
-                    </TableCell>
-                  )}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+                  </>
+                ),
+              },
+              {
+                head: 'Credits, 30 days',
+                headClassName: 'text-right',
+                className: 'text-right tabular-nums',
+                cell: (activation) => formatCredits(activation.usage_30d.credits),
+              },
+              mayManage && {
+                head: 'Actions',
+                headClassName: 'sr-only',
+                className: 'text-right',
+                cell: (activation) => <DeactivateButton organizationId={organization.id} activation={activation} />,
+              },
+            ]}
+            rows={activations}
+            card={(activation) => <AgentCard organizationId={organization.id} activation={activation} mayManage={mayManage} />}
+          />
         )}
       </CardContent>
     </Card>

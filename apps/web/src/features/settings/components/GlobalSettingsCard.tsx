@@ -4,7 +4,8 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { IconCardTitle } from '@/components/icon-card-title';
 import { useUpdateGlobalSettings } from '@/api/settings';
 import { ApiError } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
@@ -110,10 +111,7 @@ export function GlobalSettingsCard({ settings }: { settings: GlobalSettings }) {
   return (
     <Card className="gap-4" id="global-settings">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
-          <Globe className="size-4 text-muted-foreground" aria-hidden />
-          {g.title}
-        </CardTitle>
+        <IconCardTitle icon={Globe}>{g.title}</IconCardTitle>
         <CardDescription>
           {g.description}
           {settings.updated_at && <> {g.lastChanged(formatDateTime(settings.updated_at), settings.updated_by_name)}</>}

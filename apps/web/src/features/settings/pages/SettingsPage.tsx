@@ -4,7 +4,8 @@ import { CreditCard, ExternalLink, LifeBuoy, Gift, UserRound } from 'lucide-reac
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { IconCardTitle } from '@/components/icon-card-title';
 import { Skeleton } from '@/components/ui/skeleton';
 import { billingQueries } from '@/api/billing';
 import { settingsQueries } from '@/api/settings';
@@ -139,10 +140,7 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
 
       <Card className="gap-4">
         <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-base">
-            <CreditCard className="size-4 text-muted-foreground" aria-hidden />
-            {m.accountBilling}
-          </CardTitle>
+          <IconCardTitle icon={CreditCard}>{m.accountBilling}</IconCardTitle>
           <CardDescription>
             {organization.name} · {m.accountBillingBody}
           </CardDescription>
@@ -203,10 +201,7 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
       <div className="grid gap-4 md:grid-cols-2">
         <Card className="gap-3">
           <CardHeader>
-            <CardTitle className="flex items-center gap-2 text-base">
-              <LifeBuoy className="size-4 text-muted-foreground" aria-hidden />
-              {m.communitySupport}
-            </CardTitle>
+            <IconCardTitle icon={LifeBuoy}>{m.communitySupport}</IconCardTitle>
           </CardHeader>
           <CardContent className="space-y-3 text-sm">
             <SettingsLinks
@@ -237,10 +232,7 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
         </Card>
         <Card className="gap-3">
           <CardHeader>
-            <CardTitle className="flex items-center gap-2 text-base">
-              <Gift className="size-4 text-muted-foreground" aria-hidden />
-              {m.referralProgram}
-            </CardTitle>
+            <IconCardTitle icon={Gift}>{m.referralProgram}</IconCardTitle>
           </CardHeader>
           <CardContent>
             <p className="text-sm text-muted-foreground">{m.noReferralProgram}</p>

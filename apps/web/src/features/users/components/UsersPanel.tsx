@@ -22,7 +22,6 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { invitationQueries } from '@/api/invitations';
@@ -31,6 +30,7 @@ import { QueryError } from '@/components/query-error';
 import { SortableHead, SortSelect } from '@/components/sortable-head';
 import { StackedCard } from '@/components/stacked-card';
 import { UserStatusBadge } from '@/components/users/user-status-badge';
+import { FilterSelect } from '@/components/filter-select';
 import { formatDateTime } from '@/lib/dates';
 import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
@@ -182,33 +182,25 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
         </div>
         <div className="grid gap-2 md:w-44">
           <Label htmlFor="users-status">Status</Label>
-          <NativeSelect
+          <FilterSelect
             id="users-status"
-            value={status}
-            onChange={(event) => update({ status: event.target.value === ALL ? undefined : (event.target.value as UserStatus) })}
-          >
-            <option value={ALL}>All statuses</option>
-            {USER_STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {value.charAt(0).toUpperCase() + value.slice(1)}
-              </option>
-            ))}
-          </NativeSelect>
+            value={status === ALL ? null : (status as UserStatus)}
+            onChange={(value) => update({ status: value ?? undefined })}
+            all="All statuses"
+            options={USER_STATUSES}
+            labelOf={(value) => value.charAt(0).toUpperCase() + value.slice(1)}
+          />
         </div>
         <div className="grid gap-2 md:w-56">
           <Label htmlFor="users-role">Role</Label>
-          <NativeSelect
+          <FilterSelect
             id="users-role"
-            value={role}
-            onChange={(event) => update({ role: event.target.value === ALL ? undefined : event.target.value })}
-          >
-            <option value={ALL}>All roles</option>
-            {invitableRoles(organization?.org_type).map((value) => (
-              <option key={value} value={value}>
-                {roleLabel(value)}
-              </option>
-            ))}
-          </NativeSelect>
+            value={role === ALL ? null : role}
+            onChange={(value) => update({ role: value ?? undefined })}
+            all="All roles"
+            options={invitableRoles(organization?.org_type) as string[]}
+            labelOf={roleLabel}
+          />
         </div>
       </div>
 

@@ -12,14 +12,13 @@ import {
   type UserProfile,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { AlertCircle, ArrowLeft } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { FormField } from '@/components/form-field';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
@@ -30,6 +29,8 @@ import { QueryError } from '@/components/query-error';
 import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
+import { fieldOf } from '@/lib/form';
+import { ErrorAlert } from '@/components/error-alert';
 import { usePerson } from '../use-person';
 import { MESSAGES } from '@/lib/wording';
 
@@ -93,7 +94,7 @@ function EditUserForm({ user, person, viewer }: { user: UserProfile; person: Per
       role: user.role,
     },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   async function submit(values: EditUserForm) {
     setFailure(null);
@@ -139,23 +140,12 @@ function EditUserForm({ user, person, viewer }: { user: UserProfile; person: Per
       </CardHeader>
       <CardContent>
         <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
-          {failure && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
-              <AlertDescription>{failure}</AlertDescription>
-            </Alert>
-          )}
+          {failure && <ErrorAlert title={MESSAGES.shell.errorTitle} message={failure} />}
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField id="edit-first-name" label="First name" error={errors.first_name?.message} {...form.register('first_name')} />
-            <FormField id="edit-last-name" label="Last name" error={errors.last_name?.message} {...form.register('last_name')} />
+            <FormField id="edit-first-name" label="First name" {...fieldOf(form, 'first_name')} />
+            <FormField id="edit-last-name" label="Last name" {...fieldOf(form, 'last_name')} />
           </div>
-          <FormField
-            id="edit-locale"
-            label="Preferred locale"
-            error={errors.preferred_locale?.message}
-            {...form.register('preferred_locale')}
-          />
+          <FormField id="edit-locale" label="Preferred locale" {...fieldOf(form, 'preferred_locale')} />
           {mayChangeStatus && (
             <div className="grid gap-2">
               <Label htmlFor="edit-status">Status</Label>

@@ -1,14 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { registrationFormSchema, roleLabel, TIMING, type AcceptResult, type Membership } from '@console/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { AlertCircle, CheckCircle2, Loader2 } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { CheckCircle2, Loader2 } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { acceptInvitation, useRegisterInvitation } from '@/api/invitations';
@@ -17,6 +16,8 @@ import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
 import { forgetInvitation, rememberInvitation } from '@/lib/pending-invitation';
 import { MESSAGES } from '@/lib/wording';
+import { fieldOf } from '@/lib/form';
+import { ErrorAlert } from '@/components/error-alert';
 
 const t = MESSAGES.teamPages;
 const m = MESSAGES.invitations;
@@ -123,24 +124,13 @@ export default function InvitationPage() {
           />
         )}
         {state.kind === 'success' && (
-          <>
-            <CardHeader>
-              <CardTitle asChild>
-                <h1 className="flex items-center gap-2">
-                  <CheckCircle2 className="size-5 text-primary" aria-hidden />
-                  {t.acceptSuccessTitle}
-                </h1>
-              </CardTitle>
-              <CardDescription role="status">{t.acceptJoined(state.organizationName)}</CardDescription>
-            </CardHeader>
-            <CardFooter>
-              <Button asChild className="w-full">
-                <Link to={PATHS.dashboard} replace>
-                  {MESSAGES.shell.nav.dashboard}
-                </Link>
-              </Button>
-            </CardFooter>
-          </>
+          <OutcomeCard
+            icon={<CheckCircle2 className="size-5 text-primary" aria-hidden />}
+            title={t.acceptSuccessTitle}
+            description={t.acceptJoined(state.organizationName)}
+            to={PATHS.dashboard}
+            action={MESSAGES.shell.nav.dashboard}
+          />
         )}
         {state.kind === 'confirm' && (
           <>
@@ -163,38 +153,20 @@ export default function InvitationPage() {
           </>
         )}
         {state.kind === 'declined' && (
-          <>
-            <CardHeader>
-              <CardTitle asChild>
-                <h1>{m.declinedTitle}</h1>
-              </CardTitle>
-              <CardDescription role="status">{m.declined(state.organizationName)}</CardDescription>
-            </CardHeader>
-            <CardFooter>
-              <Button asChild className="w-full">
-                <Link to={PATHS.dashboard} replace>
-                  {MESSAGES.shell.nav.dashboard}
-                </Link>
-              </Button>
-            </CardFooter>
-          </>
+          <OutcomeCard
+            title={m.declinedTitle}
+            description={m.declined(state.organizationName)}
+            to={PATHS.dashboard}
+            action={MESSAGES.shell.nav.dashboard}
+          />
         )}
         {state.kind === 'requires_login' && (
-          <>
-            <CardHeader>
-              <CardTitle asChild>
-                <h1>{t.acceptLoginTitle}</h1>
-              </CardTitle>
-              <CardDescription role="status">{t.acceptLoginBody(state.email)}</CardDescription>
-            </CardHeader>
-            <CardFooter>
-              <Button asChild className="w-full">
-                <Link to={`${PATHS.login}?token=${encodeURIComponent(token ?? '')}`} replace>
-                  {t.goToLogin}
-                </Link>
-              </Button>
-            </CardFooter>
-          </>
+          <OutcomeCard
+            title={t.acceptLoginTitle}
+            description={t.acceptLoginBody(state.email)}
+            to={`${PATHS.login}?token=${encodeURIComponent(token ?? '')}`}
+            action={t.goToLogin}
+          />
         )}
         {state.kind === 'error' && (
           <>
@@ -204,11 +176,7 @@ export default function InvitationPage() {
               </CardTitle>
             </CardHeader>
             <CardContent className="space-y-4">
-              <Alert variant="destructive">
-                <AlertCircle aria-hidden />
-                <AlertTitle>{t.acceptFailedTitle}</AlertTitle>
-                <AlertDescription>{state.message}</AlertDescription>
-              </Alert>
+              <ErrorAlert title={t.acceptFailedTitle} message={state.message} />
               <details className="rounded-md border p-3 text-sm">
                 <summary className="cursor-pointer font-medium">{t.technicalDetails}</summary>
                 <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-muted-foreground">
@@ -238,6 +206,30 @@ export default function InvitationPage() {
   );
 }
 
+/** An outcome that is final on this page: what happened, said as a status, and the one way on. */
+function OutcomeCard({ icon, title, description, to, action }: { icon?: ReactNode; title: string; description: string; to: string; action: string }) {
+  return (
+    <>
+      <CardHeader>
+        <CardTitle asChild>
+          <h1 className={icon ? 'flex items-center gap-2' : undefined}>
+            {icon}
+            {title}
+          </h1>
+        </CardTitle>
+        <CardDescription role="status">{description}</CardDescription>
+      </CardHeader>
+      <CardFooter>
+        <Button asChild className="w-full">
+          <Link to={to} replace>
+            {action}
+          </Link>
+        </Button>
+      </CardFooter>
+    </>
+  );
+}
+
 function RegistrationCard({
   token,
   email,
@@ -255,7 +247,7 @@ function RegistrationCard({
     resolver: zodResolver(registrationFormSchema),
     defaultValues: { password: '', confirm: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   async function submit({ password }: RegistrationForm) {
     setFailure(null);
@@ -281,13 +273,7 @@ function RegistrationCard({
       </CardHeader>
       <CardContent>
         <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
-          {failure && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{t.registrationFailed}</AlertTitle>
-              <AlertDescription>{failure}</AlertDescription>
-            </Alert>
-          )}
+          {failure && <ErrorAlert title={t.registrationFailed} message={failure} />}
           <FormField id="register-email" label="Email" type="email" value={email} readOnly />
           <FormField
             id="register-password"
@@ -295,8 +281,7 @@ function RegistrationCard({
             type="password"
             autoComplete="new-password"
             required
-            error={errors.password?.message}
-            {...form.register('password')}
+            {...fieldOf(form, 'password')}
           />
           <FormField
             id="register-confirm"
@@ -304,8 +289,7 @@ function RegistrationCard({
             type="password"
             autoComplete="new-password"
             required
-            error={errors.confirm?.message}
-            {...form.register('confirm')}
+            {...fieldOf(form, 'confirm')}
           />
           <Button type="submit" className="w-full" disabled={isSubmitting}>
             {isSubmitting ? t.acceptRegistering : t.acceptRegisterButton}

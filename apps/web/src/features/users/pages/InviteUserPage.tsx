@@ -9,12 +9,11 @@ import {
   roleLabel,
   type CreateInvitationInput,
 } from '@console/domain';
-import { AlertCircle, ArrowLeft } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { FormField } from '@/components/form-field';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
@@ -25,6 +24,8 @@ import { PermissionDenied } from '@/components/permission-denied';
 import { QueryError } from '@/components/query-error';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
+import { fieldOf } from '@/lib/form';
+import { ErrorAlert } from '@/components/error-alert';
 import { useTargetOrganization } from '../use-target-organization';
 import { MESSAGES } from '@/lib/wording';
 
@@ -91,11 +92,7 @@ export default function InviteUserPage() {
           {target.error ? (
             <QueryError error={target.error} title={MESSAGES.organizations.failedToLoadDetails} onRetry={target.refetch} />
           ) : !target.isPending && !organization ? (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>{MESSAGES.shell.errorTitle}</AlertTitle>
-              <AlertDescription>{MESSAGES.invitations.noOrganization}</AlertDescription>
-            </Alert>
+            <ErrorAlert title={MESSAGES.shell.errorTitle} message={MESSAGES.invitations.noOrganization} />
           ) : !target.isPending && !mayInvite ? (
             <PermissionDenied message={t.inviteNotAllowed} />
           ) : (
@@ -106,24 +103,11 @@ export default function InviteUserPage() {
                 type="email"
                 autoComplete="off"
                 required
-                error={errors.email?.message}
-                {...form.register('email')}
+                {...fieldOf(form, 'email')}
               />
               <div className="grid gap-4 sm:grid-cols-2">
-                <FormField
-                  id="invite-first-name"
-                  label="First name"
-                  required
-                  error={errors.first_name?.message}
-                  {...form.register('first_name')}
-                />
-                <FormField
-                  id="invite-last-name"
-                  label="Last name"
-                  required
-                  error={errors.last_name?.message}
-                  {...form.register('last_name')}
-                />
+                <FormField id="invite-first-name" label="First name" required {...fieldOf(form, 'first_name')} />
+                <FormField id="invite-last-name" label="Last name" required {...fieldOf(form, 'last_name')} />
               </div>
               <div className="grid gap-2">
                 <Label htmlFor="invite-role">Role</Label>

@@ -7,6 +7,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { mayRetryLoad } from '@/components/query-error';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { PageHeader } from '@/components/page-header';
 import { invitationQueries } from '@/api/invitations';
 import { userQueries } from '@/api/users';
 import { PATHS } from '@/lib/paths';
@@ -82,11 +83,7 @@ export default function TeamPage() {
 
   return (
     <section className="space-y-6">
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div className="space-y-1">
-          <h1 className="text-2xl font-semibold tracking-tight">{t.teamTitle}</h1>
-          <p className="text-muted-foreground">{t.teamSubtitle}</p>
-        </div>
+      <PageHeader title={t.teamTitle} subtitle={t.teamSubtitle} titleSize="medium">
         {!!organization && !!viewer && mayInviteTo(viewer, organization) && (
           <Button asChild>
             <Link to={`${PATHS.users}/create`}>
@@ -95,7 +92,7 @@ export default function TeamPage() {
             </Link>
           </Button>
         )}
-      </header>
+      </PageHeader>
       <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         <StatCard title={t.statTotal} stat={total} />
         <StatCard title={t.statActive} stat={active} />

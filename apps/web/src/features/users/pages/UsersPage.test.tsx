@@ -1,32 +1,27 @@
+import { type OrganizationDetail } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
+import { makeOrganization } from '@/test/organization-data';
 import { CHILD_ORG, makeInvitation, makeUser, OWN_ORG, page, SELF_ID } from '@/test/user-data';
 import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
 
-function childOrganization(overrides: Record<string, unknown> = {}) {
+function childOrganization(overrides: Partial<OrganizationDetail> = {}) {
   return {
-    organization: {
+    organization: makeOrganization({
       id: CHILD_ORG,
       name: 'Child Tenant',
-      description: null,
       org_type: 'tenant',
       parent_org_id: OWN_ORG,
-      status: 'active',
-      disable_parent_invites: false,
       created_at: '2025-01-01T00:00:00Z',
       updated_at: '2025-01-01T00:00:00Z',
-      deleted_at: null,
       credit_balance: '0.00',
       activated_agent_limit: 0,
-      organization_billing_settings: { organization_id: CHILD_ORG, credit_balance: '0.00', activated_agent_limit: 0, low_balance_threshold: '100.00' },
-      active_agent_count: 0,
-      child_count: 0,
       ...overrides,
-    },
+    }),
   };
 }
 
@@ -108,7 +103,7 @@ describe('users page', { timeout: 20_000 }, () => {
     goBack();
     await waitFor(() => expect(location()).toHaveTextContent(/^\/users\?page=2$/));
     expect(await screen.findByText('Showing 11 to 20 of 25 users')).toBeInTheDocument();
-    expect(screen.getByLabelText('Status')).toHaveValue('_all');
+    expect(screen.getByLabelText('Status')).toHaveValue('all');
     expect(screen.getByLabelText('Search')).toHaveValue('');
   });
 

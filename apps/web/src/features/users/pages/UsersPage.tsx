@@ -2,8 +2,8 @@ import { mayInviteTo } from '@console/domain';
 import { UserPlus } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { Skeleton } from '@/components/ui/skeleton';
 import { QueryError } from '@/components/query-error';
+import { PageHeader } from '@/components/page-header';
 import { inviteHref } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { UsersPanel } from '../components/UsersPanel';
@@ -22,15 +22,12 @@ export default function UsersPage() {
 
   return (
     <section className="space-y-6">
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div className="space-y-1">
-          <h1 className="text-2xl font-semibold tracking-tight">{t.usersTitle}</h1>
-          {target.isPending ? (
-            <Skeleton className="h-5 w-64" />
-          ) : (
-            <p className="text-muted-foreground">{t.usersSubtitle(organization?.name ?? null)}</p>
-          )}
-        </div>
+      <PageHeader
+        title={t.usersTitle}
+        subtitle={t.usersSubtitle(organization?.name ?? null)}
+        loading={target.isPending}
+        titleSize="medium"
+      >
         {!!organization && !!viewer && mayInviteTo(viewer, organization) && (
           <Button asChild>
             <Link to={inviteHref(organization)}>
@@ -39,7 +36,7 @@ export default function UsersPage() {
             </Link>
           </Button>
         )}
-      </header>
+      </PageHeader>
       {target.error ? (
         <QueryError error={target.error} title={MESSAGES.users.loadFailed} onRetry={target.refetch} />
       ) : (
