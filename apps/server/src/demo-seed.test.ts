@@ -5,7 +5,6 @@ import { createTestApp, type TestApp } from './test/harness.ts';
 import { DAY_MS, DemoAlreadySeededError } from './db/seed.ts';
 import { seedDemoWithUsage, type DemoSummary } from './demo-seed.ts';
 import { reconcile } from './modules/credits/reconcile.ts';
-import { usageDayMismatches } from './modules/dashboard/usage-days.ts';
 
 /**
  * The demo seed on a fresh database: every agents screen has live figures (a priced catalog,
@@ -76,7 +75,7 @@ describe('the demo seed', () => {
     expect(entries.rows[0]!.total).toBe(demo.charged);
     const days = await sql<{ days: number }>`select count(distinct day)::int as days from usage_event_days`.execute(db());
     expect(days.rows[0]!.days).toBe(row.days);
-    expect(await usageDayMismatches(db())).toEqual({ usage_event_day_mismatches: [], credit_usage_day_mismatches: [] });
+    expect(await reconcile(db())).toMatchObject({ usage_day_mismatches: [], credit_day_mismatches: [] });
   });
 
   it('leaves one tenant just below its low-balance threshold, alerted when it crossed, and the others above', async () => {

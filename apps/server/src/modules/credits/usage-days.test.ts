@@ -2,10 +2,16 @@ import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
 import { useWorld } from '../../test/harness.ts';
 import { DAY, activate, ago, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
-import { usageDayMismatches } from './usage-days.ts';
+import { reconcile } from './reconcile.ts';
 
 const w = useWorld();
 const onPostgres = !!inject('pgServerUrl');
+
+/** The two day-total checks of the reconciliation. */
+async function usageDayMismatches(db: Parameters<typeof reconcile>[0]) {
+  const { usage_day_mismatches, credit_day_mismatches } = await reconcile(db);
+  return { usage_event_day_mismatches: usage_day_mismatches, credit_usage_day_mismatches: credit_day_mismatches };
+}
 
 /** A small deterministic generator, so a failure can be replayed. */
 function random(seed: number) {
