@@ -47,15 +47,26 @@ export function createInvitationManagement({ db, mailer, appUrl }: Pick<Invitati
     return token;
   }
 
-  /** A fresh token and expiry, mailed again; the previous link stops working. */
-  async function resend(caller: Caller, id: string, info: ClientInfo): Promise<Invitation> {
-    const { invitation, token } = await db.transaction().execute(async (trx) => {
-      const row = await manageable(caller, id, trx);
-      if (row.status !== 'pending') throw new RuleError(row.status === 'accepted' ? m.used : m.revoked);
+  /** A pending invitation the caller may manage; an accepted or revoked one is refused with its state. */
+  async function pending(caller: Caller, id: string, trx: Transaction<DB>) {
+    const row = await manageable(caller, id, trx);
+    if (row.status !== 'pending') throw new RuleError(row.status === 'accepted' ? m.used : m.revoked);
+    return row;
+  }
+
+  /** A fresh token for a pending invitation, audited as the resend or the copied link it serves. */
+  async function reissue(caller: Caller, id: string, action: 'invitation.resend' | 'invitation.link', info: ClientInfo) {
+    return db.transaction().execute(async (trx) => {
+      const row = await pending(caller, id, trx);
       const token = await rotate(trx, row.id);
-      await writeAudit(trx, { actorUserId: caller.userId, organizationId: row.organization_id, action: 'invitation.resend', targetType: 'invitation', targetId: row.id, ...info });
+      await writeAudit(trx, { actorUserId: caller.userId, organizationId: row.organization_id, action, targetType: 'invitation', targetId: row.id, ...info });
       return { invitation: toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow()), token };
     });
+  }
+
+  /** A fresh token and expiry, mailed again; the previous link stops working. */
+  async function resend(caller: Caller, id: string, info: ClientInfo): Promise<Invitation> {
+    const { invitation, token } = await reissue(caller, id, 'invitation.resend', info);
     await mail(invitation, linkFor(token), caller);
     return invitation;
   }
@@ -65,19 +76,13 @@ export function createInvitationManagement({ db, mailer, appUrl }: Pick<Invitati
    * back: this makes a fresh one, and the previously sent link stops working.
    */
   async function link(caller: Caller, id: string, info: ClientInfo): Promise<{ invitation: Invitation; link: string }> {
-    return db.transaction().execute(async (trx) => {
-      const row = await manageable(caller, id, trx);
-      if (row.status !== 'pending') throw new RuleError(row.status === 'accepted' ? m.used : m.revoked);
-      const token = await rotate(trx, row.id);
-      await writeAudit(trx, { actorUserId: caller.userId, organizationId: row.organization_id, action: 'invitation.link', targetType: 'invitation', targetId: row.id, ...info });
-      return { invitation: toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow()), link: linkFor(token) };
-    });
+    const { invitation, token } = await reissue(caller, id, 'invitation.link', info);
+    return { invitation, link: linkFor(token) };
   }
 
   async function revoke(caller: Caller, id: string, info: ClientInfo): Promise<Invitation> {
     return db.transaction().execute(async (trx) => {
-      const row = await manageable(caller, id, trx);
-      if (row.status !== 'pending') throw new RuleError(row.status === 'accepted' ? m.used : m.revoked);
+      const row = await pending(caller, id, trx);
       await trx.updateTable('invitations').set({ status: 'revoked', revoked_at: sql`now()` }).where('id', '=', row.id).execute();
       await writeAudit(trx, { actorUserId: caller.userId, organizationId: row.organization_id, action: 'invitation.revoke', targetType: 'invitation', targetId: row.id, details: { email: row.email }, ...info });
       return toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow());
