@@ -242,7 +242,7 @@ export function createAuthService({ db, tokens, users, mailer, appUrl }: Deps) {
             .execute();
           return 'reused' as const;
         }
-        if (row.revoked_at || row.expires_at < new Date()) return null;
+        if (row.revoked_at || new Date(row.expires_at) < new Date()) return null;
         if (row.status !== 'active' || row.deleted_at || row.org_deleted_at) return null;
         // Within the grace period the token keeps its first use time, so the period never grows.
         if (!row.used_at) {
@@ -318,7 +318,7 @@ export function createAuthService({ db, tokens, users, mailer, appUrl }: Deps) {
           .where('token_hash', '=', hashToken(token))
           .where('purpose', '=', 'password_reset')
           .where('used_at', 'is', null)
-          .where('expires_at', '>', sql<Date>`now()`)
+          .where('expires_at', '>', sql<string>`now()`)
           .returning('user_id')
           .executeTakeFirst();
         if (!row) throw new BadRequestError(MESSAGES.auth.invalidResetLink);

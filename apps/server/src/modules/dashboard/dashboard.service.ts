@@ -92,7 +92,7 @@ async function organizationFigures(db: Executor, org: { id: string; path: string
     total: counts.total!,
     by_status: Object.fromEntries(ORG_STATUSES.map((s) => [s, counts[`status_${s}`]!])) as Record<OrgStatus, number>,
     by_type: Object.fromEntries(ORG_TYPES.map((t) => [t, counts[`type_${t}`]!])) as Record<OrgType, number>,
-    recent: recent.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+    recent,
     growth: {
       monthly: growth(GROWTH_PERIODS.monthly),
       quarterly: growth(GROWTH_PERIODS.quarterly),
@@ -292,8 +292,8 @@ async function activationFigures(db: Executor, organizationId: string) {
       kind: r.kind as AgentKind,
       status: r.status,
       health_score: r.health_score,
-      last_active_at: r.last_active_at?.toISOString() ?? null,
-      activated_at: r.activated_at.toISOString(),
+      last_active_at: r.last_active_at,
+      activated_at: r.activated_at,
     })),
   };
 }
@@ -398,7 +398,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           await sql`set transaction read only`.execute(trx);
           // A report over many rows: compiling it (JIT) costs more than it saves.
           await sql`set local jit = off`.execute(trx);
-          const { rows: clock } = await sql<{ now: Date; balance: string; limit: number; threshold: string } & Record<string, unknown>>`
+          const { rows: clock } = await sql<{ now: string; balance: string; limit: number; threshold: string } & Record<string, unknown>>`
             select now() as now, credit_balance::text as balance, activated_agent_limit as limit,
               low_balance_threshold::text as threshold,
               ${sql.join(BOUNDARY_DAYS.map((days) => sql`(now() - ${sql.raw(`interval '${days} days'`)})::text as ${sql.ref(`d${days}`)}`))}
@@ -417,7 +417,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           const agentUsage = await agentUsageFigures(trx, org.id);
           return {
             organization: { id: org.id, name: org.name, org_type: org.org_type, status: org.status },
-            generated_at: new Date(now).toISOString(),
+            generated_at: now,
             organizations: orgFigures,
             credits: {
               balance,

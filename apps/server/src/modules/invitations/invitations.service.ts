@@ -73,7 +73,7 @@ type InvitationRow = Awaited<ReturnType<ReturnType<typeof invitationQuery>['exec
 
 /** A pending invitation past its expiry reads as expired. */
 function effectiveStatus(row: InvitationRow): InvitationStatus {
-  if (row.status === 'pending' && row.expires_at <= new Date()) return 'expired';
+  if (row.status === 'pending' && new Date(row.expires_at) <= new Date()) return 'expired';
   return row.status;
 }
 
@@ -89,9 +89,9 @@ function toInvitation(row: InvitationRow): Invitation {
     status: effectiveStatus(row),
     invited_by: row.invited_by,
     invited_by_name: row.inviter_email ? personName({ first_name: row.inviter_first_name, last_name: row.inviter_last_name, email: row.inviter_email }) : null,
-    created_at: row.created_at.toISOString(),
-    expires_at: row.expires_at.toISOString(),
-    accepted_at: row.accepted_at ? row.accepted_at.toISOString() : null,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    accepted_at: row.accepted_at,
   };
 }
 
@@ -244,7 +244,7 @@ export function createInvitationsService({ db, organizations, users, auth, maile
           .where('status', '=', 'pending')
           .forUpdate()
           .executeTakeFirst();
-        if (pending && pending.expires_at > new Date()) throw new ConflictError(m.alreadyPending);
+        if (pending && new Date(pending.expires_at) > new Date()) throw new ConflictError(m.alreadyPending);
         // An expired pending invitation gives way to the new one.
         if (pending) await trx.updateTable('invitations').set({ status: 'revoked', revoked_at: sql`now()` }).where('id', '=', pending.id).execute();
         // One pending invitation per e-mail and organization: of requests racing past the
@@ -283,8 +283,8 @@ export function createInvitationsService({ db, organizations, users, auth, maile
     async list(caller: Caller, query: ListInvitationsParams): Promise<InvitationList> {
       const org = await organizations.visible(caller, query.organization_id ?? caller.organization.id);
       let filtered = invitationQuery(db).where('i.organization_id', '=', org.id);
-      if (query.status === 'pending') filtered = filtered.where('i.status', '=', 'pending').where('i.expires_at', '>', sql<Date>`now()`);
-      else if (query.status === 'expired') filtered = filtered.where('i.status', '=', 'pending').where('i.expires_at', '<=', sql<Date>`now()`);
+      if (query.status === 'pending') filtered = filtered.where('i.status', '=', 'pending').where('i.expires_at', '>', sql<string>`now()`);
+      else if (query.status === 'expired') filtered = filtered.where('i.status', '=', 'pending').where('i.expires_at', '<=', sql<string>`now()`);
       else if (query.status) filtered = filtered.where('i.status', '=', query.status);
       const [rows, count] = await Promise.all([
         filtered

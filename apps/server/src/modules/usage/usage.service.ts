@@ -219,7 +219,7 @@ export function createUsageService({ db }: { db: Kysely<DB> }) {
           activation_id: updated.id,
           status: updated.status,
           health_score: updated.health_score,
-          last_active_at: updated.last_active_at?.toISOString() ?? null,
+          last_active_at: updated.last_active_at,
         };
       });
     },
