@@ -99,10 +99,11 @@ describe('compiled serializers', () => {
   for (const { id, schema } of ANSWERS.filter((answer) => !EXPECTED_FALLBACKS.includes(answer.id))) {
     it(`agree with zod: ${id}`, () => {
       const serialize = compileSerializer(schema);
-      const values = arbitraryOf(jsonSchemaOf(schema)).filter((value) => z.safeEncode(schema, value).success);
       let checked = 0;
       fc.assert(
-        fc.property(values, (value) => {
+        // Values outside the contract are skipped (and counted: too many fails the property rather than looping).
+        fc.property(arbitraryOf(jsonSchemaOf(schema)), (value) => {
+          fc.pre(z.safeEncode(schema, value).success);
           const json = JSON.parse(serialize(value));
           expect(json).toEqual(zodJson(schema, value));
           expect(schema.parse(json)).toEqual(schema.parse(zodJson(schema, value)));
