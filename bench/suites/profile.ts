@@ -46,10 +46,10 @@ export const profile: Suite = {
     'its session and user still read on every request), which removed the WebCrypto HMAC job (`run`, the largest item ' +
     'before) and jose\'s parsing; and the caller\'s query, run by every authenticated request, is compiled to SQL once ' +
     'and only bound per request; since then the two routes\' own queries (the profile; the organization by id, the page ' +
-    'and its count for each shape of the list) are compiled once the same way and sent as prepared statements. Still per ' +
-    'request and left: the zod response check and `JSON.stringify` of fastify-type-provider-zod (its serializer takes no ' +
-    'compiled alternative; a fast-json-stringify serializer would mean a new direct dependency and no longer checking ' +
-    'each answer against its contract), and pg turning each timestamp into a Date that the answer turns back into text.',
+    'and its count for each shape of the list) are compiled once the same way and sent as prepared statements; and each ' +
+    'answer is written by a fast-json-stringify serializer compiled at start-up from its response schema\'s JSON Schema ' +
+    'instead of a zod check and `JSON.stringify` per answer, and timestamps are read from pg as ISO text instead of a Date ' +
+    'that the answer turned back into text.',
   columns: HTTP_COLUMNS,
   async run(context) {
     if (!context.databaseUrl) return { status: 'skipped', reason: 'needs PostgreSQL (set DATABASE_URL)' };

@@ -7,17 +7,13 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TrustProxy } from './config.ts';
 import { createContext, type ContextOptions } from './context.ts';
 import { errorBody, malformedRequest, registerErrorHandling, sendNotFound } from './lib/error-handler.ts';
 import { UnavailableError } from './lib/errors.ts';
 import { postgresRateLimitStore } from './lib/rate-limit.ts';
+import { responseSerializerCompiler } from './lib/serializer.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { agentsRoutes } from './modules/agents/agents.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
@@ -56,6 +52,8 @@ export interface AppOptions extends ContextOptions {
   serveWeb?: boolean;
   /** Overrides of SERVER_TIMEOUTS (tests). */
   timeouts?: Partial<ServerTimeouts>;
+  /** Also check every answer against its zod schema and the compiled serializer against zod (tests). */
+  checkAnswers?: boolean;
 }
 
 /** How long the server waits for a client. */
@@ -166,7 +164,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Each response schema is compiled to a serializer once, as its route is registered.
+  app.setSerializerCompiler(
+    responseSerializerCompiler({
+      check: options.checkAnswers ?? false,
+      onFallback: (route, reason) => app.log.warn({ route, reason }, 'answers serialized by zod: the schema does not compile'),
+    }),
+  );
   app.decorateRequest('caller', null);
   registerErrorHandling(app);
 

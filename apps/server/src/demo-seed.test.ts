@@ -30,13 +30,13 @@ afterAll(async () => {
 
 describe('the demo seed', () => {
   it('makes a catalog of priced agent types whose first prices precede any usage the API accepts', async () => {
-    const types = await sql<{ code: string; unit: string; prices: number; first: Date }>`
+    const types = await sql<{ code: string; unit: string; prices: number; first: string }>`
       select t.code, t.unit, count(p.*)::int as prices, min(p.effective_from) as first
       from agent_types t join agent_prices p on p.agent_type_id = t.id group by t.id order by t.code`.execute(db());
     expect(types.rows.length).toBeGreaterThanOrEqual(5);
     expect(new Set(types.rows.map((r) => r.unit)).size).toBeGreaterThanOrEqual(3);
     for (const type of types.rows) {
-      expect(type.first.getTime(), type.code).toBeLessThan(Date.now() - USAGE_WINDOW.pastDays * DAY_MS);
+      expect(Date.parse(type.first), type.code).toBeLessThan(Date.now() - USAGE_WINDOW.pastDays * DAY_MS);
     }
     expect(types.rows.some((r) => r.prices > 1)).toBe(true);
   });

@@ -23,8 +23,28 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** int8 stays a string as with pg (counts are cast to int in SQL); numeric stays exact. */
-const PGLITE_PARSERS = { 20: (v: string) => v, 1700: (v: string) => v };
+const TIMESTAMPTZ = 1184;
+const TIMESTAMP = 1114;
+const UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+const parseDate = pg.types.getTypeParser(TIMESTAMPTZ, 'text') as (text: string) => Date | number | null;
+
+/**
+ * A timestamp as PostgreSQL writes it (`2026-11-27 01:46:59.123456+00`) read as the text
+ * `Date.prototype.toISOString()` gives for it (`2026-11-27T01:46:59.123Z`): UTC, digits beyond
+ * the millisecond cut off as a Date cuts them. Answers send timestamps on as text, so no Date is
+ * built per value. A session in UTC (the servers' and PGlite's default) takes the direct path;
+ * another offset, a timestamp without one (local time, as pg reads it), a year past 9999 or BC
+ * goes through pg's own Date. Infinities stay their text.
+ */
+export function isoTimestamp(text: string): string {
+  const match = UTC_TIMESTAMP.exec(text);
+  if (match) return `${match[1]}T${match[2]}.${(match[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
+  const date = parseDate(text);
+  return date instanceof Date && !Number.isNaN(date.getTime()) ? date.toISOString() : text;
+}
+
+/** int8 stays a string as with pg (counts are cast to int in SQL); numeric stays exact; timestamps as ISO text. */
+const PGLITE_PARSERS = { 20: (v: string) => v, 1700: (v: string) => v, [TIMESTAMPTZ]: isoTimestamp, [TIMESTAMP]: isoTimestamp };
 
 export function fromPGlite(pglite: PGlite, onClose: () => void = () => {}): Database {
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
@@ -90,6 +110,9 @@ export function fromPgPool(pool: pg.Pool): Database {
     // would crash the process. The query under way already fails with the error, and the
     // pool discards the broken client when it is released.
     client.on('error', () => {});
+    // Set on each client rather than through the pool's `types` option, so every pool given here reads them alike.
+    client.setTypeParser(TIMESTAMPTZ, isoTimestamp);
+    client.setTypeParser(TIMESTAMP, isoTimestamp);
     const query = client.query.bind(client) as QueryFn;
     client.query = ((...args: unknown[]) => {
       const name = typeof args[0] === 'string' && args.length === 2 ? PREPARED.get(args[0]) : undefined;

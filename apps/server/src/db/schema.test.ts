@@ -86,7 +86,7 @@ function kindOf(type: string): { kind: string; nullable: boolean } {
   return { kind, nullable };
 }
 
-/** What the drivers give for each PostgreSQL type (numeric, int8 and date as exact strings). */
+/** What the drivers give for each PostgreSQL type (numeric, int8, date and timestamps as exact strings). */
 const KIND_OF_DATA_TYPE: Record<string, string> = {
   uuid: 'string',
   text: 'string',
@@ -95,7 +95,7 @@ const KIND_OF_DATA_TYPE: Record<string, string> = {
   date: 'string',
   integer: 'number',
   boolean: 'boolean',
-  'timestamp with time zone': 'Date',
+  'timestamp with time zone': 'string',
   jsonb: 'unknown',
   ARRAY: 'array',
 };

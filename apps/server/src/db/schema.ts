@@ -20,8 +20,9 @@ import type {
  * holds this file to the migrated database: the same tables and columns, the same
  * nullability and kinds of value, and each CHECK list equal to its union.
  */
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** Read as ISO-8601 text in UTC, as `Date.prototype.toISOString()` writes it (`isoTimestamp` in connection.ts). */
+type Timestamp = ColumnType<string, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<string | null, Date | string | null | undefined, Date | string | null>;
 
 export interface OrganizationsTable {
   id: Generated<string>;
@@ -259,7 +260,7 @@ export interface AgentTypesTable {
 /** Prices in credits per unit; the one in force is the latest effective_from at or before the event. */
 export interface AgentPricesTable {
   agent_type_id: string;
-  effective_from: ColumnType<Date, Date | string, never>;
+  effective_from: ColumnType<string, Date | string, never>;
   price: string;
   created_by: string | null;
 }
@@ -301,7 +302,7 @@ export interface UsageEventsTable {
   price: string;
   cost: string;
   charged: string;
-  occurred_at: ColumnType<Date, Date | string, never>;
+  occurred_at: ColumnType<string, Date | string, never>;
   received_at: Timestamp;
   api_key_id: string | null;
   created_by: string | null;

@@ -195,8 +195,8 @@ describe('once an account exists for an e-mail, its other pending invitations ar
     const winner = await db().selectFrom('invitations').select('id').where('token_hash', '=', hashToken(a1)).executeTakeFirstOrThrow();
     const others = await db().selectFrom('invitations').select(['status', 'superseded_by', 'revoked_at']).where('token_hash', 'in', [hashToken(t1), hashToken(a2)]).execute();
     expect(others).toEqual([
-      { status: 'revoked', superseded_by: winner.id, revoked_at: expect.any(Date) },
-      { status: 'revoked', superseded_by: winner.id, revoked_at: expect.any(Date) },
+      { status: 'revoked', superseded_by: winner.id, revoked_at: expect.any(String) },
+      { status: 'revoked', superseded_by: winner.id, revoked_at: expect.any(String) },
     ]);
 
     const before = await peopleDigest();

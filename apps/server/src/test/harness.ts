@@ -116,6 +116,7 @@ export async function createTestApp(
     jwtSecret,
     logger: false,
     serveWeb: options.serveWeb ?? false,
+    checkAnswers: true,
         // Generous limits unless a test is about them: the suite signs in many times.
     rateLimits: { ...RATE_LIMITS, ...UNLIMITED, ...options.rateLimits },
     // The suites call the export concurrently (the matrix); its own test uses the real bounds.

@@ -7,7 +7,7 @@ import type { OrganizationsService } from '../organizations/organizations.servic
 
 interface AuditRow {
   id: string;
-  created_at: Date;
+  created_at: string;
   action: string;
   actor_user_id: string | null;
   organization_id: string | null;
@@ -41,7 +41,7 @@ function toEvent(row: AuditRow): ActivityEvent {
   const who = actor.kind === 'api_key' ? `Key ${actor.name}` : actor.name;
   return {
     id: row.id,
-    created_at: row.created_at.toISOString(),
+    created_at: row.created_at,
     action: row.action,
     actor,
     sentence: activitySentence({ action: row.action, actor: who, organization: row.organization_name, target: row.target_name, details }),

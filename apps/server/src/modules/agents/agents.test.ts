@@ -136,7 +136,7 @@ describe('agent catalog', () => {
     expect(repriced.body.agent_type.price).toBe('0.3500');
     const prices = await db().selectFrom('agent_prices').select(['price', 'effective_from']).where('agent_type_id', '=', type.id).orderBy('effective_from').execute();
     expect(prices.map((p) => p.price)).toEqual(['0.1000', '0.3500']);
-    expect(prices[0]!.effective_from.getTime()).toBeLessThan(prices[1]!.effective_from.getTime());
+    expect(Date.parse(prices[0]!.effective_from)).toBeLessThan(Date.parse(prices[1]!.effective_from));
     const updates = await audits('agent_type.update', type.id);
     expect(updates.map((u) => u.details)).toContainEqual({ before: { price: '0.1000' }, after: { price: '0.3500' } });
     expect((await api('H.admin', 'PATCH', `/api/agent-types/${type.id}`, {})).status).toBe(400);

@@ -37,8 +37,8 @@ function toAgentType(row: TypeRow): AgentType {
     unit: row.unit,
     price: row.price,
     status: row.status,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
     retired_at: iso(row.retired_at),
   };
 }

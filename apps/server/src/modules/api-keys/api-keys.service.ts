@@ -52,10 +52,10 @@ function toApiKey(row: KeyRow): ApiKey {
     prefix: row.prefix,
     scopes: row.scopes,
     created_by: row.creator_id ? { id: row.creator_id, name: row.creator_name ?? '', email: row.creator_email ?? '' } : null,
-    created_at: row.created_at.toISOString(),
-    last_used_at: row.last_used_at ? row.last_used_at.toISOString() : null,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
     use_count: Number(row.use_count),
-    revoked_at: row.revoked_at ? row.revoked_at.toISOString() : null,
+    revoked_at: row.revoked_at,
   };
 }
 

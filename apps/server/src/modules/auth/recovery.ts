@@ -105,7 +105,7 @@ export function createRecovery({ db, users, mailer, appUrl }: Pick<AuthDeps, 'db
         .where('token_hash', '=', hashToken(token))
         .where('purpose', '=', 'password_reset')
         .where('used_at', 'is', null)
-        .where('expires_at', '>', sql<Date>`now()`)
+        .where('expires_at', '>', sql<string>`now()`)
         .returning('user_id')
         .executeTakeFirst();
       if (!row) throw new BadRequestError(MESSAGES.auth.invalidResetLink);

@@ -43,7 +43,7 @@ export function createRefresh({ db, sessions: { issue } }: Pick<AuthDeps, 'db'> 
           .execute();
         return 'reused' as const;
       }
-      if (row.revoked_at || row.expires_at < new Date()) return null;
+      if (row.revoked_at || new Date(row.expires_at) < new Date()) return null;
       if (row.status !== 'active' || row.deleted_at || row.org_deleted_at) return null;
       // Within the grace period the token keeps its first use time, so the period never grows.
       if (!row.used_at) {

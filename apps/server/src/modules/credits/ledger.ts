@@ -21,8 +21,8 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
     if (params.entry_type) query = query.where('entry_type', '=', params.entry_type);
     // Served by the partial index of entries that name an agent type.
     if (params.agent_type_id) query = query.where('agent_type_id', '=', params.agent_type_id);
-    if (params.from) query = query.where('created_at', '>=', new Date(params.from));
-    if (params.to) query = query.where('created_at', '<', new Date(upperBound(params.to)));
+    if (params.from) query = query.where('created_at', '>=', new Date(params.from).toISOString());
+    if (params.to) query = query.where('created_at', '<', new Date(upperBound(params.to)).toISOString());
     if (params.amount_min !== undefined) query = query.where('amount', '>=', String(params.amount_min));
     if (params.amount_max !== undefined) query = query.where('amount', '<=', String(params.amount_max));
     if (params.q) {

@@ -80,7 +80,7 @@ export function toEntry(row: EntryRow): LedgerRow {
     agent_type_id: row.agent_type_id,
     units: row.units,
     created_by: row.created_by,
-    created_at: row.created_at.toISOString(),
+    created_at: row.created_at,
   };
 }
 

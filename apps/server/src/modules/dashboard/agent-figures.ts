@@ -48,8 +48,8 @@ export async function activationFigures(db: Executor, organizationId: string) {
       kind: r.kind as AgentKind,
       status: r.status,
       health_score: r.health_score,
-      last_active_at: r.last_active_at?.toISOString() ?? null,
-      activated_at: r.activated_at.toISOString(),
+      last_active_at: r.last_active_at,
+      activated_at: r.activated_at,
     })),
   };
 }

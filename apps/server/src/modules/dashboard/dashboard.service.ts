@@ -35,7 +35,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           await sql`set transaction read only`.execute(trx);
           // A report over many rows: compiling it (JIT) costs more than it saves.
           await sql`set local jit = off`.execute(trx);
-          const { rows: clock } = await sql<{ now: Date; balance: string; limit: number; threshold: string } & Record<string, unknown>>`
+          const { rows: clock } = await sql<{ now: string; balance: string; limit: number; threshold: string } & Record<string, unknown>>`
             select now() as now, credit_balance::text as balance, activated_agent_limit as limit,
               low_balance_threshold::text as threshold,
               ${sql.join(BOUNDARY_DAYS.map((days) => sql`(now() - ${sql.raw(`interval '${days} days'`)})::text as ${sql.ref(`d${days}`)}`))}
@@ -54,7 +54,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           const agentUsage = await agentUsageFigures(trx, org.id);
           return {
             organization: { id: org.id, name: org.name, org_type: org.org_type, status: org.status },
-            generated_at: new Date(now).toISOString(),
+            generated_at: now,
             organizations: orgFigures,
             credits: {
               balance,

@@ -64,7 +64,7 @@ export async function organizationFigures(db: Executor, org: { id: string; path:
     total: counts.total!,
     by_status: Object.fromEntries(ORG_STATUSES.map((s) => [s, counts[`status_${s}`]!])) as Record<OrgStatus, number>,
     by_type: Object.fromEntries(ORG_TYPES.map((t) => [t, counts[`type_${t}`]!])) as Record<OrgType, number>,
-    recent: recent.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+    recent,
     growth: {
       monthly: growth(GROWTH_PERIODS.monthly),
       quarterly: growth(GROWTH_PERIODS.quarterly),

@@ -20,9 +20,9 @@ function random(seed: number) {
  * The dashboard's organization figures computed here from the rows themselves: live
  * descendants by status and type, and creations in each growth window counted by time.
  */
-function expected(rows: { id: string; path: string; status: string; org_type: string; created_at: Date }[], org: { id: string; path: string }, now: number) {
+function expected(rows: { id: string; path: string; status: string; org_type: string; created_at: string }[], org: { id: string; path: string }, now: number) {
   const live = rows.filter((r) => r.path.startsWith(org.path) && r.id !== org.id);
-  const since = (days: number) => live.filter((r) => r.created_at.getTime() >= now - days * DAY).length;
+  const since = (days: number) => live.filter((r) => Date.parse(r.created_at) >= now - days * DAY).length;
   const growth = (days: number) => ({ current: since(days), previous: since(2 * days) - since(days) });
   return {
     total: live.length,

@@ -61,7 +61,7 @@ export function createDebugService({ db }: { db: Kysely<DB> }) {
             subject: row.subject,
             text: shown || row.link === null ? row.body_text : withoutLink(row.body_text, row.link),
             link: shown ? row.link : null,
-            created_at: row.created_at.toISOString(),
+            created_at: row.created_at,
           };
         }),
       };

@@ -42,7 +42,7 @@ export function createInvitationCreate({ db, organizations, users, mailer, appUr
         .where('status', '=', 'pending')
         .forUpdate()
         .executeTakeFirst();
-      if (pending && pending.expires_at > new Date()) throw new ConflictError(m.alreadyPending);
+      if (pending && new Date(pending.expires_at) > new Date()) throw new ConflictError(m.alreadyPending);
       // An expired pending invitation gives way to the new one.
       if (pending) await trx.updateTable('invitations').set({ status: 'revoked', revoked_at: sql`now()` }).where('id', '=', pending.id).execute();
       // One pending invitation per e-mail and organization: of requests racing past the

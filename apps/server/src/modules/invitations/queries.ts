@@ -54,7 +54,7 @@ export type InvitationRow = Awaited<ReturnType<ReturnType<typeof invitationQuery
 
 /** A pending invitation past its expiry reads as expired. */
 export function effectiveStatus(row: InvitationRow): InvitationStatus {
-  if (row.status === 'pending' && row.expires_at <= new Date()) return 'expired';
+  if (row.status === 'pending' && new Date(row.expires_at) <= new Date()) return 'expired';
   return row.status;
 }
 
@@ -70,9 +70,9 @@ export function toInvitation(row: InvitationRow): Invitation {
     status: effectiveStatus(row),
     invited_by: row.invited_by,
     invited_by_name: row.inviter_email ? personName({ first_name: row.inviter_first_name, last_name: row.inviter_last_name, email: row.inviter_email }) : null,
-    created_at: row.created_at.toISOString(),
-    expires_at: row.expires_at.toISOString(),
-    accepted_at: row.accepted_at ? row.accepted_at.toISOString() : null,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    accepted_at: row.accepted_at,
   };
 }
 

@@ -36,7 +36,7 @@ function toSettings(row: Row | undefined): GlobalSettings {
     documentation_url: row.documentation_url,
     billing_portal_url: row.billing_portal_url,
     community_channels: channels,
-    updated_at: row.updated_at ? row.updated_at.toISOString() : null,
+    updated_at: row.updated_at,
     updated_by_name: row.email ? personName({ first_name: row.first_name, last_name: row.last_name, email: row.email }) : null,
   };
 }

@@ -53,7 +53,7 @@ export function createHeartbeat({ db }: { db: Kysely<DB> }) {
         activation_id: updated.id,
         status: updated.status,
         health_score: updated.health_score,
-        last_active_at: updated.last_active_at?.toISOString() ?? null,
+        last_active_at: updated.last_active_at,
       };
     });
   }

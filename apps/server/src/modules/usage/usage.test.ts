@@ -321,7 +321,7 @@ describe('API key use', () => {
   it('is counted without a write per request: the count and last use arrive within a second or so', async () => {
     const fresh = await insertApiKey(db(), w.id('A1'), { name: 'counted' });
     for (let i = 0; i < 5; i++) expect((await w.t.request('GET', `/api/v1/entitlements?organization_id=${w.id('T1')}&agent=bot`, undefined, { headers: { authorization: `Bearer ${fresh.key}` } })).status).toBe(200);
-    let row = { use_count: '0', last_used_at: null as Date | null };
+    let row = { use_count: '0', last_used_at: null as string | null };
     for (let tries = 0; tries < 40 && row.use_count !== '5'; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       row = await db().selectFrom('api_keys').select(['use_count', 'last_used_at']).where('id', '=', fresh.id).executeTakeFirstOrThrow();

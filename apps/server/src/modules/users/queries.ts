@@ -8,8 +8,6 @@ import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
-const iso = (value: Date | null) => (value ? value.toISOString() : null);
-
 export function profileQuery(db: Executor) {
   return db
     .selectFrom('users as u')
@@ -47,11 +45,11 @@ export function toProfile(row: ProfileRow): UserProfile {
     status: row.status,
     organization_id: row.organization_id,
     preferred_locale: row.preferred_locale,
-    invited_at: iso(row.invited_at),
-    last_login_at: iso(row.last_login_at),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    deleted_at: iso(row.deleted_at),
+    invited_at: row.invited_at,
+    last_login_at: row.last_login_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    deleted_at: row.deleted_at,
     organization: {
       id: row.organization_id,
       name: row.org_name,
