@@ -12,7 +12,10 @@ const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.u
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 const serverNeverWeb = { group: ['**/apps/web/**', '**/web/src/**', '@console/web'], message: 'The server never imports the web app.' };
-const webNeverServer = { group: ['**/apps/server/**', '**/server/src/**', '@console/server'], message: 'The web app never imports the server.' };
+const webNeverServer = {
+  group: ['**/apps/server/**', '**/server/src/**', '@console/server'],
+  message: 'The web app never imports the server.',
+};
 /** A feature by its alias or by a relative path from inside another feature (`../x`, `../../x/...`, `../../../features/x`). */
 const featureImport = (feature) => ({
   regex: `^(@/features/|(\\.\\./)+(features/)?)${feature}(/|$)`,
@@ -20,7 +23,19 @@ const featureImport = (feature) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.cache/**', '.tmp/**', 'bench/results/**', 'coverage/**', '.stryker-tmp/**', 'reports/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      '.cache/**',
+      '.tmp/**',
+      'bench/results/**',
+      'coverage/**',
+      '.stryker-tmp/**',
+      'reports/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -35,7 +50,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict([
         { group: ['**/apps/**', '@console/server', '@console/web'], message: 'packages/domain imports neither app.' },
-        { group: ['react', 'react-*', 'fastify', 'kysely', 'pg', '@electric-sql/*', 'node:*'], message: 'packages/domain holds pure rules shared by both sides.' },
+        {
+          group: ['react', 'react-*', 'fastify', 'kysely', 'pg', '@electric-sql/*', 'node:*'],
+          message: 'packages/domain holds pure rules shared by both sides.',
+        },
       ]),
     },
   },
@@ -53,7 +71,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict([
         serverNeverWeb,
-        { regex: '^\\.\\./[a-z-]+/(?![a-z-]+\\.service\\.ts$)', message: "Reach another module through its service, never its routes, SQL or helpers." },
+        {
+          regex: '^\\.\\./[a-z-]+/(?![a-z-]+\\.service\\.ts$)',
+          message: 'Reach another module through its service, never its routes, SQL or helpers.',
+        },
       ]),
     },
   },
@@ -61,7 +82,10 @@ export default tseslint.config(
     files: ['apps/server/src/{lib,db}/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': restrict([serverNeverWeb, { regex: '(^|/)modules/', message: 'lib/ and db/ serve the modules and import none of them.' }]),
+      'no-restricted-imports': restrict([
+        serverNeverWeb,
+        { regex: '(^|/)modules/', message: 'lib/ and db/ serve the modules and import none of them.' },
+      ]),
     },
   },
   {
@@ -79,7 +103,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict([
         webNeverServer,
-        { regex: '^(@/|(\\.\\./)+)(features|app)(/|$)', message: 'components/, lib/ and api/ import no feature and not the app: the app composes features.' },
+        {
+          regex: '^(@/|(\\.\\./)+)(features|app)(/|$)',
+          message: 'components/, lib/ and api/ import no feature and not the app: the app composes features.',
+        },
       ]),
     },
   },

@@ -19,7 +19,10 @@ const { values } = parseArgs({
 });
 
 const names = SUITES.map((s) => s.name);
-const only = values.only?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+const only = values.only
+  ?.flatMap((v) => v.split(','))
+  .map((v) => v.trim())
+  .filter(Boolean);
 const unknown = only?.filter((name) => !names.includes(name)) ?? [];
 if (unknown.length) {
   console.error(`Unknown suite ${unknown.join(', ')}; suites: ${names.join(', ')}`);
@@ -56,13 +59,23 @@ for (const suite of SUITES.filter((s) => !only || only.includes(s.name))) {
   let path: string;
   try {
     const outcome = await suite.run(context);
-    path = writeResults(suite, outcome.status === 'ok'
-      ? { status: 'ok', reason: null, rows: outcome.rows, tables: outcome.tables, notes: outcome.notes, details: outcome.details }
-      : { status: 'skipped', reason: outcome.reason, rows: [] });
+    path = writeResults(
+      suite,
+      outcome.status === 'ok'
+        ? { status: 'ok', reason: null, rows: outcome.rows, tables: outcome.tables, notes: outcome.notes, details: outcome.details }
+        : { status: 'skipped', reason: outcome.reason, rows: [] },
+    );
     if (outcome.status === 'skipped') console.log(`  skipped: ${outcome.reason}`);
     else {
-      console.table(outcome.rows, suite.columns.map((c) => c.key));
-      for (const table of outcome.tables ?? []) console.table(table.rows, table.columns.map((c) => c.key));
+      console.table(
+        outcome.rows,
+        suite.columns.map((c) => c.key),
+      );
+      for (const table of outcome.tables ?? [])
+        console.table(
+          table.rows,
+          table.columns.map((c) => c.key),
+        );
       for (const note of outcome.notes ?? []) console.log(`  - ${note}`);
     }
   } catch (error) {

@@ -7,7 +7,11 @@ const PASSWORD = 'activity journey password 1';
 const journey = useJourney();
 
 async function allocate(token: string, fromOrgId: string, toOrgId: string, amount: string, notes: string) {
-  const response = await journey.server.api('/api/credits/allocations', { method: 'POST', token, body: { from_org_id: fromOrgId, to_org_id: toOrgId, amount, notes } });
+  const response = await journey.server.api('/api/credits/allocations', {
+    method: 'POST',
+    token,
+    body: { from_org_id: fromOrgId, to_org_id: toOrgId, amount, notes },
+  });
   expect(response.status).toBe(200);
 }
 
@@ -19,16 +23,45 @@ it('the house admin finds who allocated two levels down; a tenant admin sees onl
   const houseToken = await server.signIn(ADMIN.email, ADMIN.password);
   const me = await server.api<UserProfile>('/api/users/me', { token: houseToken });
   const houseId = me.body.organization_id!;
-  expect((await server.api('/api/credits/adjustments', { method: 'POST', token: houseToken, body: { direction: 'increase', amount: '1000', reason: 'Activity top-up' } })).status).toBe(200);
+  expect(
+    (
+      await server.api('/api/credits/adjustments', {
+        method: 'POST',
+        token: houseToken,
+        body: { direction: 'increase', amount: '1000', reason: 'Activity top-up' },
+      })
+    ).status,
+  ).toBe(200);
   const superAgency = await createChild(server, houseToken, 'Activity Super', 'super_agency');
   await allocate(houseToken, houseId, superAgency.id, '500', 'Super budget');
-  const superToken = await inviteAndRegister(server, { inviterToken: houseToken, houseToken, organizationId: superAgency.id, role: 'super_agency_admin', email: 'activity.super@example.test', password: PASSWORD });
+  const superToken = await inviteAndRegister(server, {
+    inviterToken: houseToken,
+    houseToken,
+    organizationId: superAgency.id,
+    role: 'super_agency_admin',
+    email: 'activity.super@example.test',
+    password: PASSWORD,
+  });
   const agency = await createChild(server, superToken, 'Activity Agency', 'agency');
   await allocate(superToken, superAgency.id, agency.id, '200', 'Agency budget');
-  const agencyToken = await inviteAndRegister(server, { inviterToken: superToken, houseToken, organizationId: agency.id, role: 'agency_admin', email: 'activity.agency@example.test', password: PASSWORD });
+  const agencyToken = await inviteAndRegister(server, {
+    inviterToken: superToken,
+    houseToken,
+    organizationId: agency.id,
+    role: 'agency_admin',
+    email: 'activity.agency@example.test',
+    password: PASSWORD,
+  });
   const tenant = await createChild(server, agencyToken, 'Activity Tenant', 'tenant');
   await allocate(agencyToken, agency.id, tenant.id, '75.50', 'Tenant pilot');
-  await inviteAndRegister(server, { inviterToken: agencyToken, houseToken, organizationId: tenant.id, role: 'tenant_admin', email: 'activity.tenant@example.test', password: PASSWORD });
+  await inviteAndRegister(server, {
+    inviterToken: agencyToken,
+    houseToken,
+    organizationId: tenant.id,
+    role: 'tenant_admin',
+    email: 'activity.tenant@example.test',
+    password: PASSWORD,
+  });
 
   // The house admin opens Activity from the navigation and narrows it to allocations.
   const page = await journey.freshPage();
@@ -55,7 +88,11 @@ it('the house admin finds who allocated two levels down; a tenant admin sees onl
   expect(await entry.getByTitle('activity.agency@example.test').textContent()).toBe('Journey Admin');
   await entry.getByRole('link', { name: 'Activity Agency' }).click();
   await page.waitForURL(`**/credit-ledger?org=${agency.id}`);
-  await page.getByRole('row').filter({ hasText: 'Journey Admin allocated' }).filter({ hasText: 'credits to Activity Tenant: Tenant pilot' }).waitFor();
+  await page
+    .getByRole('row')
+    .filter({ hasText: 'Journey Admin allocated' })
+    .filter({ hasText: 'credits to Activity Tenant: Tenant pilot' })
+    .waitFor();
 
   // The tenant's admin: its own sign-in, nothing of the agency's, and the agency refused.
   const tenantPage = await journey.freshPage();
@@ -66,6 +103,8 @@ it('the house admin finds who allocated two levels down; a tenant admin sees onl
   const all = (await table.textContent()) ?? '';
   expect(all).not.toContain('Activity Agency');
   expect(all).not.toContain('allocated');
-  const refused = await server.api(`/api/activity?organization_id=${agency.id}`, { token: await server.signIn('activity.tenant@example.test', PASSWORD) });
+  const refused = await server.api(`/api/activity?organization_id=${agency.id}`, {
+    token: await server.signIn('activity.tenant@example.test', PASSWORD),
+  });
   expect(refused.status).toBe(404);
 });

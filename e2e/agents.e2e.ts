@@ -46,11 +46,17 @@ async function lowBalanceMails(houseToken: string) {
 
 /** The innermost block that holds both the heading and the element: the card of that heading. */
 function cardOf(page: Page, heading: RegExp, inner: Locator): Locator {
-  return page.locator('div').filter({ has: page.getByRole('heading', { level: 2, name: heading }) }).filter({ has: inner }).last();
+  return page
+    .locator('div')
+    .filter({ has: page.getByRole('heading', { level: 2, name: heading }) })
+    .filter({ has: inner })
+    .last();
 }
 
 // One journey through four people's browsers and the machine API: more time than one page's test.
-it('a house catalog, a tenant activating agents up to its limit, usage through an API key down to a low balance, and the key revoked', { timeout: 150_000 }, async () => {
+it('a house catalog, a tenant activating agents up to its limit, usage through an API key down to a low balance, and the key revoked', {
+  timeout: 150_000,
+}, async () => {
   const { server } = journey;
 
   // Setup through the API: the hierarchy with its agent limits and credits, and three catalog types.
@@ -62,14 +68,35 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   const superAgency = await createChild(server, houseToken, 'Agents Super', 'super_agency');
   await ok(`/api/organizations/${superAgency.id}/agent-limit`, houseToken, { activated_agent_limit: 50 }, 'PUT');
   await ok('/api/credits/allocations', houseToken, { from_org_id: houseId, to_org_id: superAgency.id, amount: '500' });
-  const superToken = await inviteAndRegister(server, { inviterToken: houseToken, houseToken, organizationId: superAgency.id, role: 'super_agency_admin', email: 'super.admin@agents.test', password: PASSWORD });
+  const superToken = await inviteAndRegister(server, {
+    inviterToken: houseToken,
+    houseToken,
+    organizationId: superAgency.id,
+    role: 'super_agency_admin',
+    email: 'super.admin@agents.test',
+    password: PASSWORD,
+  });
   const agency = await createChild(server, superToken, 'Agents Agency', 'agency');
   await ok(`/api/organizations/${agency.id}/agent-limit`, superToken, { activated_agent_limit: 20 }, 'PUT');
   await ok('/api/credits/allocations', superToken, { from_org_id: superAgency.id, to_org_id: agency.id, amount: '300' });
-  const agencyToken = await inviteAndRegister(server, { inviterToken: superToken, houseToken, organizationId: agency.id, role: 'agency_admin', email: AGENCY_ADMIN, password: PASSWORD });
+  const agencyToken = await inviteAndRegister(server, {
+    inviterToken: superToken,
+    houseToken,
+    organizationId: agency.id,
+    role: 'agency_admin',
+    email: AGENCY_ADMIN,
+    password: PASSWORD,
+  });
   const tenant = await createChild(server, agencyToken, TENANT, 'tenant');
   await ok('/api/credits/allocations', agencyToken, { from_org_id: agency.id, to_org_id: tenant.id, amount: '150' });
-  await inviteAndRegister(server, { inviterToken: agencyToken, houseToken, organizationId: tenant.id, role: 'tenant_admin', email: TENANT_ADMIN, password: PASSWORD });
+  await inviteAndRegister(server, {
+    inviterToken: agencyToken,
+    houseToken,
+    organizationId: tenant.id,
+    role: 'tenant_admin',
+    email: TENANT_ADMIN,
+    password: PASSWORD,
+  });
   for (const type of [
     { code: 'report-writer', name: 'Report Writer', kind: 'automation', unit: 'page', price: '2' },
     { code: 'data-sync', name: 'Data Sync', kind: 'integration', unit: 'sync', price: '0.1' },
@@ -96,7 +123,9 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   await typeDialog.waitFor({ state: 'detached' });
   const catalogRow = house.getByRole('table', { name: a.catalogTitle }).getByRole('row').filter({ hasText: 'Support Bot' });
   await catalogRow.waitFor();
-  expect(await catalogRow.textContent()).toBe(`support-botSupport BotAnswers customer questions.Assistantrun${a.pricePerUnit('1.5', 'run')}${a.statusActive}${a.editType}${a.retire}`);
+  expect(await catalogRow.textContent()).toBe(
+    `support-botSupport BotAnswers customer questions.Assistantrun${a.pricePerUnit('1.5', 'run')}${a.statusActive}${a.editType}${a.retire}`,
+  );
   expect(await house.getByRole('table', { name: a.catalogTitle }).getByRole('row').count()).toBe(5); // header + 4 types
 
   // 2a. The agency admin gives its tenant an agent limit of 4 on the tenant's billing page.
@@ -149,7 +178,11 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   }
   // At the limit: Activate is disabled, and a note says the limit is reached, with the Critical advice.
   expect(await activateButton.isDisabled()).toBe(true);
-  await page.getByRole('note').filter({ hasText: MESSAGES.agents.limitReached(4, 4) }).filter({ hasText: b.adviceCritical }).waitFor();
+  await page
+    .getByRole('note')
+    .filter({ hasText: MESSAGES.agents.limitReached(4, 4) })
+    .filter({ hasText: b.adviceCritical })
+    .waitFor();
 
   // 2c. The parent admin sees the tenant's Agent Limit Status at Critical, and may not lower the limit below 4 active.
   await parent.reload();
@@ -161,7 +194,10 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   limitDialog = parent.getByRole('dialog', { name: b.adjustTitle });
   await limitDialog.getByLabel(b.newLimitLabel).fill('3');
   await limitDialog.getByRole('button', { name: b.updateLimit }).click();
-  await limitDialog.getByRole('alert').filter({ hasText: MESSAGES.billing.belowActive(4, 3) }).waitFor();
+  await limitDialog
+    .getByRole('alert')
+    .filter({ hasText: MESSAGES.billing.belowActive(4, 3) })
+    .waitFor();
   await limitDialog.getByRole('button', { name: b.cancel }).click();
   await limitDialog.waitFor({ state: 'detached' });
 
@@ -213,7 +249,12 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
     ['run-1', 'duplicate', '30.00'],
     ['run-4', 'accepted', '6.00'],
   ]);
-  const heartbeat = await machine<{ health_score: number; status: string }>('heartbeats', key, { organization_id: tenant.id, agent: 'support-bot', status: 'active', health_score: 92 });
+  const heartbeat = await machine<{ health_score: number; status: string }>('heartbeats', key, {
+    organization_id: tenant.id,
+    agent: 'support-bot',
+    status: 'active',
+    health_score: 92,
+  });
   expect(heartbeat.status).toBe(200);
   expect(heartbeat.body).toMatchObject({ status: 'active', health_score: 92 });
 
@@ -249,7 +290,9 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   await firstRun.first().waitFor();
   expect(await firstRun.count()).toBe(1);
   expect(await firstRun.textContent()).toContain('-30.00 credits120.00 credits');
-  expect(await ledger.getByRole('row').filter({ hasText: 'Report Writer used 2.5 × page' }).textContent()).toContain('-5.00 credits84.00 credits');
+  expect(await ledger.getByRole('row').filter({ hasText: 'Report Writer used 2.5 × page' }).textContent()).toContain(
+    '-5.00 credits84.00 credits',
+  );
   await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Report Writer' });
   await page.waitForURL(/agent=/);
   await ledger.getByRole('row').filter({ hasText: 'Report Writer used 5 × page' }).waitFor();
@@ -266,7 +309,11 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   await hasText(page.getByTestId('agents-events-total'), '5');
   await hasText(page.getByTestId('agents-credits-total'), '66.00 credits');
   const performance = page.getByRole('list', { name: MESSAGES.dashboardPages.agentPerformance });
-  await performance.getByRole('listitem').filter({ hasText: 'Support Bot' }).getByRole('progressbar', { name: a.healthLabel(92) }).waitFor();
+  await performance
+    .getByRole('listitem')
+    .filter({ hasText: 'Support Bot' })
+    .getByRole('progressbar', { name: a.healthLabel(92) })
+    .waitFor();
 
   // ...and Resources: the warning on Overview, and each agent's 30 days, last activity and health.
   await page.goto(server.url('/resources'));
@@ -278,7 +325,9 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   await botRow.getByRole('progressbar', { name: a.healthLabel(92) }).waitFor();
   expect(await botRow.textContent()).toContain('3 events34 × run51.00 credits');
   expect(await botRow.locator('time').textContent()).toMatch(/^(just now|\d+ seconds? ago|1 minute ago)$/);
-  expect(await agentsTable.getByRole('row').filter({ hasText: 'Report Writer' }).textContent()).toContain('2 events7.5 × page15.00 credits');
+  expect(await agentsTable.getByRole('row').filter({ hasText: 'Report Writer' }).textContent()).toContain(
+    '2 events7.5 × page15.00 credits',
+  );
   const idleRow = agentsTable.getByRole('row').filter({ hasText: 'Data Sync' });
   expect(await idleRow.textContent()).toContain(`${a.never}${a.notReported}0 events0 × sync0.00 credits`);
 

@@ -28,13 +28,34 @@ it("an agency admin sets a tenant's agent limit within capacity, is refused abov
   await setLimit(houseToken, houseId, 100);
   const superAgency = await createChild(server, houseToken, 'Billing Super Agency', 'super_agency');
   await setLimit(houseToken, superAgency.id, 50);
-  const superToken = await inviteAndRegister(server, { inviterToken: houseToken, houseToken, organizationId: superAgency.id, role: 'super_agency_admin', email: 'super@billing.test', password: PASSWORD });
+  const superToken = await inviteAndRegister(server, {
+    inviterToken: houseToken,
+    houseToken,
+    organizationId: superAgency.id,
+    role: 'super_agency_admin',
+    email: 'super@billing.test',
+    password: PASSWORD,
+  });
   const agency = await createChild(server, superToken, 'Billing Agency', 'agency');
   await setLimit(superToken, agency.id, 20);
-  await inviteAndRegister(server, { inviterToken: superToken, houseToken, organizationId: agency.id, role: 'agency_admin', email: 'agency@billing.test', password: PASSWORD });
+  await inviteAndRegister(server, {
+    inviterToken: superToken,
+    houseToken,
+    organizationId: agency.id,
+    role: 'agency_admin',
+    email: 'agency@billing.test',
+    password: PASSWORD,
+  });
   const agencyToken = await server.signIn('agency@billing.test', PASSWORD);
   const tenant = await createChild(server, agencyToken, 'Billing Tenant', 'tenant');
-  await inviteAndRegister(server, { inviterToken: agencyToken, houseToken, organizationId: tenant.id, role: 'tenant_admin', email: 'tenant@billing.test', password: PASSWORD });
+  await inviteAndRegister(server, {
+    inviterToken: agencyToken,
+    houseToken,
+    organizationId: tenant.id,
+    role: 'tenant_admin',
+    email: 'tenant@billing.test',
+    password: PASSWORD,
+  });
 
   // The agency admin opens the tenant's billing page and sets its limit within the agency's capacity.
   let page = await journey.freshPage();
@@ -62,7 +83,10 @@ it("an agency admin sets a tenant's agent limit within capacity, is refused abov
   expect(await dialog.getByLabel(m.currentLimit).inputValue()).toBe('10');
   await dialog.getByLabel(m.newLimitLabel).fill('25');
   await dialog.getByRole('button', { name: m.updateLimit }).click();
-  await dialog.getByRole('alert').filter({ hasText: b.aboveCapacity(20) }).waitFor();
+  await dialog
+    .getByRole('alert')
+    .filter({ hasText: b.aboveCapacity(20) })
+    .waitFor();
   await expectAccessible(page, 'Adjust Limit dialog with the refusal');
   await dialog.getByRole('button', { name: m.cancel }).click();
   await dialog.waitFor({ state: 'detached' });

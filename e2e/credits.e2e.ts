@@ -67,14 +67,35 @@ it('moves credits from a topped-up house down to a tenant, whose admin sees and 
   await page.getByTestId('credit-balance').filter({ hasText: '4,000.00 credits' }).waitFor();
 
   // The chain below: each admin is invited and registered, then allocates down through the API.
-  const superToken = await inviteAndRegister(server, { inviterToken: houseToken, houseToken, organizationId: superAgency.id, role: 'super_agency_admin', email: 'super.admin@example.test', password: PASSWORD });
+  const superToken = await inviteAndRegister(server, {
+    inviterToken: houseToken,
+    houseToken,
+    organizationId: superAgency.id,
+    role: 'super_agency_admin',
+    email: 'super.admin@example.test',
+    password: PASSWORD,
+  });
   const agency = await createChild(server, superToken, 'Agency One', 'agency');
   await allocate(superToken, superAgency.id, agency.id, '400', 'Agency budget');
-  const agencyToken = await inviteAndRegister(server, { inviterToken: superToken, houseToken, organizationId: agency.id, role: 'agency_admin', email: 'agency.admin@example.test', password: PASSWORD });
+  const agencyToken = await inviteAndRegister(server, {
+    inviterToken: superToken,
+    houseToken,
+    organizationId: agency.id,
+    role: 'agency_admin',
+    email: 'agency.admin@example.test',
+    password: PASSWORD,
+  });
   const tenant = await createChild(server, agencyToken, 'Tenant One', 'tenant');
   const toTenant = await allocate(agencyToken, agency.id, tenant.id, '150.25', 'Tenant launch');
   expect(toTenant).toMatchObject({ from_balance: '249.75', to_balance: '150.25' });
-  await inviteAndRegister(server, { inviterToken: agencyToken, houseToken, organizationId: tenant.id, role: 'tenant_admin', email: 'tenant.admin@example.test', password: PASSWORD });
+  await inviteAndRegister(server, {
+    inviterToken: agencyToken,
+    houseToken,
+    organizationId: tenant.id,
+    role: 'tenant_admin',
+    email: 'tenant.admin@example.test',
+    password: PASSWORD,
+  });
 
   // The tenant admin signs in, sees the allocation received and exports it.
   const tenantPage = await journey.freshPage();

@@ -24,21 +24,54 @@ it('a house admin sees the API figures on the dashboard and opens /debug with th
   await ok('/api/credits/adjustments', houseToken, { direction: 'increase', amount: '500', reason: 'Journey top-up' });
   await ok('/api/credits/allocations', houseToken, { from_org_id: me.organization_id, to_org_id: superAgency.id, amount: '120.50' });
   // Metered usage: an agent of the catalog at 1 credit a unit, activated for the house, and an event of 30 units.
-  const limit = await server.api(`/api/organizations/${me.organization_id}/agent-limit`, { method: 'PUT', token: houseToken, body: { activated_agent_limit: 5 } });
+  const limit = await server.api(`/api/organizations/${me.organization_id}/agent-limit`, {
+    method: 'PUT',
+    token: houseToken,
+    body: { activated_agent_limit: 5 },
+  });
   expect(limit.status).toBe(200);
-  const { agent_type } = await ok<{ agent_type: { id: string } }>('/api/agent-types', houseToken, { code: 'journey-bot', name: 'Journey Bot', kind: 'assistant', unit: 'run', price: '1' });
+  const { agent_type } = await ok<{ agent_type: { id: string } }>('/api/agent-types', houseToken, {
+    code: 'journey-bot',
+    name: 'Journey Bot',
+    kind: 'assistant',
+    unit: 'run',
+    price: '1',
+  });
   await ok(`/api/organizations/${me.organization_id}/agents`, houseToken, { agent_type_id: agent_type.id });
   const usage = await ok<{ accepted: number }>('/api/credits/usage', houseToken, {
-    events: [{ id: 'journey-1', organization_id: me.organization_id, agent: 'journey-bot', units: '30', occurred_at: new Date().toISOString() }],
+    events: [
+      { id: 'journey-1', organization_id: me.organization_id, agent: 'journey-bot', units: '30', occurred_at: new Date().toISOString() },
+    ],
   });
   expect(usage.accepted).toBe(1);
 
   // A tenant admin, down the tree: super agency admin → agency → agency admin → tenant → tenant admin.
-  const superToken = await inviteAndRegister(server, { inviterToken: houseToken, houseToken, organizationId: superAgency.id, role: 'super_agency_admin', email: 'super.admin@dashboard.test', password: PASSWORD });
+  const superToken = await inviteAndRegister(server, {
+    inviterToken: houseToken,
+    houseToken,
+    organizationId: superAgency.id,
+    role: 'super_agency_admin',
+    email: 'super.admin@dashboard.test',
+    password: PASSWORD,
+  });
   const agency = await createChild(server, superToken, 'Dashboard Agency', 'agency');
-  const agencyToken = await inviteAndRegister(server, { inviterToken: superToken, houseToken, organizationId: agency.id, role: 'agency_admin', email: 'agency.admin@dashboard.test', password: PASSWORD });
+  const agencyToken = await inviteAndRegister(server, {
+    inviterToken: superToken,
+    houseToken,
+    organizationId: agency.id,
+    role: 'agency_admin',
+    email: 'agency.admin@dashboard.test',
+    password: PASSWORD,
+  });
   const tenant = await createChild(server, agencyToken, 'Dashboard Tenant', 'tenant');
-  const tenantToken = await inviteAndRegister(server, { inviterToken: agencyToken, houseToken, organizationId: tenant.id, role: 'tenant_admin', email: TENANT_ADMIN, password: PASSWORD });
+  const tenantToken = await inviteAndRegister(server, {
+    inviterToken: agencyToken,
+    houseToken,
+    organizationId: tenant.id,
+    role: 'tenant_admin',
+    email: TENANT_ADMIN,
+    password: PASSWORD,
+  });
 
   const api = await ok<Dashboard>('/api/dashboard', houseToken);
   expect(api.credits.balance).toBe('349.50');

@@ -64,11 +64,19 @@ it('after Resend, the old invitation link says it was replaced; the new one open
   const created = await server.api<{ invitation: { id: string } }>('/api/invitations', {
     method: 'POST',
     token: adminToken,
-    body: { email: 'resent@example.test', role: 'house_user', first_name: 'Rita', last_name: 'Resent', organization_id: me.body.organization_id },
+    body: {
+      email: 'resent@example.test',
+      role: 'house_user',
+      first_name: 'Rita',
+      last_name: 'Resent',
+      organization_id: me.body.organization_id,
+    },
   });
   expect(created.status).toBe(201);
   const old = await mailedLink(server, adminToken, 'resent@example.test');
-  expect((await server.api(`/api/invitations/${created.body.invitation.id}/resend`, { method: 'POST', token: adminToken })).status).toBe(200);
+  expect((await server.api(`/api/invitations/${created.body.invitation.id}/resend`, { method: 'POST', token: adminToken })).status).toBe(
+    200,
+  );
   const fresh = await mailedLink(server, adminToken, 'resent@example.test');
   expect(fresh).not.toBe(old);
 

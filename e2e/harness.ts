@@ -198,10 +198,13 @@ export function useJourney(options: { browser?: boolean; demo?: boolean } = {}):
     },
   };
   // Seeding the demo (30 days of usage) comes before the server starts.
-  beforeAll(async () => {
-    server = await startServer({ demo: options.demo });
-    if (options.browser) await journey.openBrowser();
-  }, options.demo ? 240_000 : undefined);
+  beforeAll(
+    async () => {
+      server = await startServer({ demo: options.demo });
+      if (options.browser) await journey.openBrowser();
+    },
+    options.demo ? 240_000 : undefined,
+  );
   afterAll(async () => {
     await closeBrowsers();
     await server?.stop();
@@ -284,11 +287,15 @@ export function widthReport(page: Page): Promise<WidthReport> {
       Math.max(
         element.getBoundingClientRect().right,
         getComputedStyle(element).overflowX === 'visible' ? element.getBoundingClientRect().left + element.scrollWidth : 0,
-      ) > window.innerWidth + 1 && !clipped(element);
+      ) >
+        window.innerWidth + 1 && !clipped(element);
     const wide = [...document.querySelectorAll('body *')]
       .filter((element) => overflows(element) && ![...element.children].some(overflows))
       .slice(0, 5)
-      .map((element) => `<${element.tagName.toLowerCase()} class="${element.getAttribute('class') ?? ''}">${(element.textContent ?? '').slice(0, 40)}`);
+      .map(
+        (element) =>
+          `<${element.tagName.toLowerCase()} class="${element.getAttribute('class') ?? ''}">${(element.textContent ?? '').slice(0, 40)}`,
+      );
     return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, wide };
   });
 }

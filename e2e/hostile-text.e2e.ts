@@ -21,7 +21,9 @@ const journey = useJourney({ browser: true });
 async function expectInert(page: Page, text: string, dialogs: string[]) {
   await page.getByText(text, { exact: true }).first().waitFor();
   expect(await page.locator('img[src="x"]').count()).toBe(0);
-  expect(await page.locator('script:not([src])').evaluateAll((scripts) => scripts.filter((s) => s.textContent?.includes('__xss')).length)).toBe(0);
+  expect(
+    await page.locator('script:not([src])').evaluateAll((scripts) => scripts.filter((s) => s.textContent?.includes('__xss')).length),
+  ).toBe(0);
   expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
   expect(dialogs).toEqual([]);
 }

@@ -33,7 +33,11 @@ it('at 390 px, with a 100-character organization name without spaces, no page is
   });
   expect(renamed.status).toBe(200);
   const child = await createChild(server, token, `Child${'y'.repeat(95)}`, 'super_agency');
-  const person = await server.api(`/api/users/me`, { method: 'PATCH', token, body: { first_name: `First${'z'.repeat(95)}`, last_name: 'Admin' } });
+  const person = await server.api(`/api/users/me`, {
+    method: 'PATCH',
+    token,
+    body: { first_name: `First${'z'.repeat(95)}`, last_name: 'Admin' },
+  });
   expect(person.status).toBe(200);
 
   const page = await journey.freshPage({ width: 390, height: 844 });

@@ -75,10 +75,9 @@ it('an agency admin invites a user who registers from the link; a revoked link s
   await invitee.getByText(MESSAGES.teamPages.acceptJoined(agencyName)).waitFor();
   await invitee.waitForURL('**/dashboard', { timeout: 10_000 });
   await invitee.getByRole('heading', { level: 1, name: agencyName }).waitFor();
-  const members = await server.api<{ users: { email: string; role: string; status: string }[] }>(
-    `/api/users?organization_id=${agencyId}`,
-    { token: agencyAdminToken },
-  );
+  const members = await server.api<{ users: { email: string; role: string; status: string }[] }>(`/api/users?organization_id=${agencyId}`, {
+    token: agencyAdminToken,
+  });
   expect(members.body.users).toContainEqual(
     expect.objectContaining({ email: 'new.member@example.test', role: 'agency_user', status: 'active' }),
   );

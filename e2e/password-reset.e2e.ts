@@ -30,12 +30,15 @@ it('resets the password through the e-mailed link and signs in with the new one'
   // The mail is sent after the answer: wait for it to reach the outbox.
   let link: string | null | undefined;
   await expect
-    .poll(async () => {
-      const outbox = await server.api<Outbox>('/api/debug/outbox', { token });
-      expect(outbox.status).toBe(200);
-      link = outbox.body.messages.find((message) => message.to === ADMIN.email && message.link)?.link;
-      return link;
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        const outbox = await server.api<Outbox>('/api/debug/outbox', { token });
+        expect(outbox.status).toBe(200);
+        link = outbox.body.messages.find((message) => message.to === ADMIN.email && message.link)?.link;
+        return link;
+      },
+      { timeout: 10_000 },
+    )
     .toMatch(/\/update-password#access_token=.+&type=recovery$/);
 
   await page.goto(link!);

@@ -79,7 +79,8 @@ async function deadEndsOn(page: Page): Promise<string[]> {
         alerts.some((alert) => alert.includes(text)) ||
         [...document.querySelectorAll('main *')].some((element) => element.childElementCount === 0 && element.textContent?.trim() === text),
     );
-    if ([...document.querySelectorAll('main button')].some((button) => button.textContent?.trim() === 'Retry')) found.push('a load error (Retry)');
+    if ([...document.querySelectorAll('main button')].some((button) => button.textContent?.trim() === 'Retry'))
+      found.push('a load error (Retry)');
     return found;
   }, DEAD_ENDS);
 }
@@ -94,9 +95,12 @@ async function openMenu(page: Page) {
 
 /** The links of a part of the page, as their text and address. */
 function linksOf(locator: Locator): Promise<{ name: string; href: string }[]> {
-  return locator
-    .getByRole('link')
-    .evaluateAll((anchors) => anchors.map((anchor) => ({ name: (anchor.querySelector('.font-medium') ?? anchor).textContent?.trim() ?? '', href: anchor.getAttribute('href') ?? '' })));
+  return locator.getByRole('link').evaluateAll((anchors) =>
+    anchors.map((anchor) => ({
+      name: (anchor.querySelector('.font-medium') ?? anchor).textContent?.trim() ?? '',
+      href: anchor.getAttribute('href') ?? '',
+    })),
+  );
 }
 
 const pathOf = (url: URL) => `${url.pathname}${url.search}`;
@@ -125,7 +129,12 @@ async function walk(role: string, theme: (typeof THEMES)[number]): Promise<{ pro
     // The toast that greets the person, once it has faded in (it shows for 4 s: a page slow
     // under load may have dropped it already, and the keyboard journey checks one too).
     const greeted = page.locator('[data-sonner-toast][data-mounted="true"]').filter({ hasText: MESSAGES.auth.loginSuccessful });
-    if (await greeted.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
+    if (
+      await greeted.waitFor({ timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      )
+    ) {
       await page.waitForTimeout(450);
       // Gone meanwhile, it is not checked (axe finds nothing to include).
       const toast = await axeViolations(page, { include: '[data-sonner-toaster]' }).catch(() => []);
@@ -229,21 +238,24 @@ async function turn<T>(work: () => Promise<T>): Promise<T> {
  * one database and a few, one per level and type, on the other.
  */
 const ALL_DEMO_ROLES = ORG_TYPES.flatMap((type) => rolesForOrgType(type));
-const chosen = process.env.E2E_ROLES?.split(',').map((role) => role.trim()).filter(Boolean);
+const chosen = process.env.E2E_ROLES?.split(',')
+  .map((role) => role.trim())
+  .filter(Boolean);
 const unknown = chosen?.filter((role) => !(ALL_DEMO_ROLES as string[]).includes(role));
 if (unknown?.length) throw new Error(`E2E_ROLES names no demo role: ${unknown.join(', ')} (the roles are ${ALL_DEMO_ROLES.join(', ')})`);
 
 for (const role of chosen ? ALL_DEMO_ROLES.filter((r) => chosen.includes(r)) : ALL_DEMO_ROLES) {
-  it.concurrent(
-    `${role}: every navigation item and dashboard tool at 1280 and 390 px, light and dark, opens, fits and passes axe`,
-    { timeout: 600_000 },
-    async () => {
-      const walks = await turn(() => Promise.all(THEMES.map((theme) => walk(role, theme))));
-      const problems = walks.flatMap((w) => w.problems);
-      expect(walks.map((w) => w.visited.size).every((size) => size > 1), `${role} walked only the dashboard`).toBe(true);
-      expect(problems, problems.join('\n')).toEqual([]);
-    },
-  );
+  it.concurrent(`${role}: every navigation item and dashboard tool at 1280 and 390 px, light and dark, opens, fits and passes axe`, {
+    timeout: 600_000,
+  }, async () => {
+    const walks = await turn(() => Promise.all(THEMES.map((theme) => walk(role, theme))));
+    const problems = walks.flatMap((w) => w.problems);
+    expect(
+      walks.map((w) => w.visited.size).every((size) => size > 1),
+      `${role} walked only the dashboard`,
+    ).toBe(true);
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
 }
 
 /** Presses Tab (Shift+Tab with `back`) until the element has the focus; fails after `max` presses. */
@@ -257,7 +269,9 @@ async function tabTo(page: Page, target: Locator, options: { back?: boolean; max
   throw new Error(`${max} presses of ${back ? 'Shift+Tab' : 'Tab'} did not reach ${target}`);
 }
 
-it.concurrent('the main flows by keyboard alone: sign in, open a list, open an organization, open and submit a dialog', { timeout: 600_000 }, async () => {
+it.concurrent('the main flows by keyboard alone: sign in, open a list, open an organization, open and submit a dialog', {
+  timeout: 600_000,
+}, async () => {
   const { server } = journey;
   const p = MESSAGES.creditPages;
   await turn(async () => {
@@ -275,7 +289,10 @@ it.concurrent('the main flows by keyboard alone: sign in, open a list, open an o
       await settle(page);
 
       // A list from the navigation, and an organization from the list.
-      await tabTo(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: MESSAGES.shell.nav.organizations, exact: true }));
+      await tabTo(
+        page,
+        page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: MESSAGES.shell.nav.organizations, exact: true }),
+      );
       await leaving(page, '/orgs');
       await page.keyboard.press('Enter');
       await page.waitForURL('**/orgs');
@@ -290,7 +307,11 @@ it.concurrent('the main flows by keyboard alone: sign in, open a list, open an o
       await expectNoViolations(page, 'keyboard: organization page');
 
       // A dialog: opened, filled and submitted from the keyboard; the focus stays inside it.
-      await tabTo(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: MESSAGES.shell.nav.creditLedger, exact: true }), { back: true });
+      await tabTo(
+        page,
+        page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: MESSAGES.shell.nav.creditLedger, exact: true }),
+        { back: true },
+      );
       await leaving(page, '/credit-ledger');
       await page.keyboard.press('Enter');
       await page.waitForURL('**/credit-ledger');

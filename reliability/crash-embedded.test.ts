@@ -136,7 +136,9 @@ async function inspect(dataDir: string): Promise<Found> {
       select k.key, k.response->>'transaction_id' as transaction_id,
              (select count(*)::int from credit_ledger_entries e where e.transaction_group = (k.response->>'transaction_id')::uuid) as entries
       from idempotency_keys k where k.key like 'emb-%'`.execute(db);
-    const received = await sql<{ n: number }>`select count(*)::int as n from credit_ledger_entries where entry_type = 'allocation_received'`.execute(db);
+    const received = await sql<{
+      n: number;
+    }>`select count(*)::int as n from credit_ledger_entries where entry_type = 'allocation_received'`.execute(db);
     const halfWritten = await sql<{ n: number }>`
       select count(*)::int as n from (
         select transaction_group from credit_ledger_entries
@@ -159,7 +161,9 @@ async function inspect(dataDir: string): Promise<Found> {
     const charged = await sql<{ organization_id: string; charged: string }>`
       select organization_id, sum(charged)::text as charged from usage_events group by 1`.execute(db);
     const adjustments = await sql<{ total: string | null }>`
-      select sum(amount)::text as total from credit_ledger_entries where entry_type in ('adjustment_increase', 'adjustment_decrease')`.execute(db);
+      select sum(amount)::text as total from credit_ledger_entries where entry_type in ('adjustment_increase', 'adjustment_decrease')`.execute(
+      db,
+    );
     return {
       allocations: new Map(keys.rows.map((r) => [r.key, { transactionId: r.transaction_id, entries: r.entries }])),
       allocationsReceived: received.rows[0]!.n,
@@ -193,7 +197,9 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load: nothing acknowledged lost, every request applied exactly once`, { timeout: 600_000 }, async () => {
+test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load: nothing acknowledged lost, every request applied exactly once`, {
+  timeout: 600_000,
+}, async () => {
   const wallStarted = Date.now();
   let server: ServerProcess = await startServer({ databaseUrl: null, dataDir, port });
   const firstStartMs = Date.now() - wallStarted;
@@ -202,10 +208,21 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
   // The tree, through the API: a funded house, children with credits and limits, a priced
   // usage agent live in each child, toggle agent types, and an API key of the house.
   const { organization_id: houseId } = await must<{ organization_id: string }>(server.url, 'GET', '/api/users/me', { token });
-  await must(server.url, 'POST', '/api/credits/adjustments', { token, body: { direction: 'increase', amount: amountOf(FUNDS_CENTS), reason: 'embedded crash suite funding' } });
-  await must(server.url, 'PUT', `/api/organizations/${houseId}/agent-limit`, { token, body: { activated_agent_limit: CHILDREN * LIMIT_MAX } });
+  await must(server.url, 'POST', '/api/credits/adjustments', {
+    token,
+    body: { direction: 'increase', amount: amountOf(FUNDS_CENTS), reason: 'embedded crash suite funding' },
+  });
+  await must(server.url, 'PUT', `/api/organizations/${houseId}/agent-limit`, {
+    token,
+    body: { activated_agent_limit: CHILDREN * LIMIT_MAX },
+  });
   const typeOf = async (code: string, price: string) =>
-    (await must<{ agent_type: { id: string } }>(server.url, 'POST', '/api/agent-types', { token, body: { code, name: `Embedded ${code}`, kind: 'automation', unit: 'run', price } })).agent_type.id;
+    (
+      await must<{ agent_type: { id: string } }>(server.url, 'POST', '/api/agent-types', {
+        token,
+        body: { code, name: `Embedded ${code}`, kind: 'automation', unit: 'run', price },
+      })
+    ).agent_type.id;
   const usageType = await typeOf('emb-usage', USAGE_PRICE);
   const toggleTypes: string[] = [];
   for (let n = 0; n < TOGGLE_TYPES; n++) toggleTypes.push(await typeOf(`emb-toggle-${n}`, '0.5'));
@@ -222,7 +239,8 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
     await must(server.url, 'PUT', `/api/organizations/${id}/agent-limit`, { token, body: { activated_agent_limit: INITIAL_LIMIT } });
     await must(server.url, 'POST', `/api/organizations/${id}/agents`, { token, body: { agent_type_id: usageType } });
     limits.push({ organizationId: id, acknowledged: INITIAL_LIMIT, changes: 1, pending: null });
-    for (const agentTypeId of toggleTypes) slots.push({ organizationId: id, agentTypeId, liveId: null, activated: [], deactivated: [], pending: null });
+    for (const agentTypeId of toggleTypes)
+      slots.push({ organizationId: id, agentTypeId, liveId: null, activated: [], deactivated: [], pending: null });
   }
   const { secret: apiKey } = await must<{ secret: string }>(server.url, 'POST', `/api/organizations/${houseId}/api-keys`, {
     token,
@@ -268,12 +286,21 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
         const attempt: Allocation = {
           key: `emb-${round}-${client}-${n}`,
           round,
-          body: { from_org_id: houseId, to_org_id: children[n % CHILDREN]!, amount: amountOf(amount), notes: `embedded crash round ${round}` },
+          body: {
+            from_org_id: houseId,
+            to_org_id: children[n % CHILDREN]!,
+            amount: amountOf(amount),
+            notes: `embedded crash round ${round}`,
+          },
           cents: amount,
           state: 'in_flight',
         };
         allocations.push(attempt);
-        const result = await send<{ transaction_id: string }>('POST', '/api/credits/allocations', { token, body: attempt.body, headers: { 'idempotency-key': attempt.key } });
+        const result = await send<{ transaction_id: string }>('POST', '/api/credits/allocations', {
+          token,
+          body: attempt.body,
+          headers: { 'idempotency-key': attempt.key },
+        });
         if (!result) {
           attempt.state = 'failed';
           return;
@@ -305,7 +332,10 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
           })),
         };
         batches.push(batch);
-        const result = await send<{ accepted: number }>('POST', '/api/v1/usage-events', { body: { events: batch.events }, headers: { authorization: `Bearer ${apiKey}` } });
+        const result = await send<{ accepted: number }>('POST', '/api/v1/usage-events', {
+          body: { events: batch.events },
+          headers: { authorization: `Bearer ${apiKey}` },
+        });
         if (!result) {
           batch.state = 'failed';
           return;
@@ -324,7 +354,11 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
         toggles.sent++;
         if (slot.liveId) {
           const id = slot.liveId;
-          const result = await send<{ activation: { status: string } }>('DELETE', `/api/organizations/${slot.organizationId}/agents/${id}`, { token });
+          const result = await send<{ activation: { status: string } }>(
+            'DELETE',
+            `/api/organizations/${slot.organizationId}/agents/${id}`,
+            { token },
+          );
           if (!result) {
             slot.pending = { op: 'deactivate', id };
             return;
@@ -336,7 +370,10 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
             acked.toggles++;
           }
         } else {
-          const result = await send<{ activation: { id: string } }>('POST', `/api/organizations/${slot.organizationId}/agents`, { token, body: { agent_type_id: slot.agentTypeId } });
+          const result = await send<{ activation: { id: string } }>('POST', `/api/organizations/${slot.organizationId}/agents`, {
+            token,
+            body: { agent_type_id: slot.agentTypeId },
+          });
           if (!result) {
             slot.pending = { op: 'activate' };
             return;
@@ -357,7 +394,10 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
         let value = limit.acknowledged;
         while (value === limit.acknowledged) value = LIMIT_MIN + Math.floor(Math.random() * (LIMIT_MAX - LIMIT_MIN + 1));
         limitChanges.sent++;
-        const result = await send('PUT', `/api/organizations/${limit.organizationId}/agent-limit`, { token, body: { activated_agent_limit: value } });
+        const result = await send('PUT', `/api/organizations/${limit.organizationId}/agent-limit`, {
+          token,
+          body: { activated_agent_limit: value },
+        });
         if (!result) {
           limit.pending = value;
           return;
@@ -445,8 +485,13 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
       toggles.retried++;
       if (pending.op === 'activate') {
         const known = new Set(slot.activated);
-        const applied = found.activations.find((a) => a.organization_id === slot.organizationId && a.agent_type_id === slot.agentTypeId && !known.has(a.id));
-        const result = await api<{ activation: { id: string } }>(server.url, 'POST', `/api/organizations/${slot.organizationId}/agents`, { token, body: { agent_type_id: slot.agentTypeId } });
+        const applied = found.activations.find(
+          (a) => a.organization_id === slot.organizationId && a.agent_type_id === slot.agentTypeId && !known.has(a.id),
+        );
+        const result = await api<{ activation: { id: string } }>(server.url, 'POST', `/api/organizations/${slot.organizationId}/agents`, {
+          token,
+          body: { agent_type_id: slot.agentTypeId },
+        });
         // Committed before the kill: the retry is refused as already active, and that activation is the live one.
         expect(result.status, `retried activation in ${slot.organizationId}: ${JSON.stringify(result.body)}`).toBe(applied ? 409 : 201);
         slot.liveId = applied ? applied.id : result.body.activation.id;
@@ -460,7 +505,12 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
           committedButUnanswered++;
           toggles.committedButUnanswered++;
         }
-        const result = await must<{ activation: { status: string } }>(server.url, 'DELETE', `/api/organizations/${slot.organizationId}/agents/${pending.id}`, { token });
+        const result = await must<{ activation: { status: string } }>(
+          server.url,
+          'DELETE',
+          `/api/organizations/${slot.organizationId}/agents/${pending.id}`,
+          { token },
+        );
         expect(result.activation.status).toBe('inactive');
         slot.liveId = null;
         slot.deactivated.push(pending.id);
@@ -475,10 +525,15 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
         limitChanges.committedButUnanswered++;
         limit.changes++;
       }
-      const result = await must<{ billing_settings: { activated_agent_limit: number } }>(server.url, 'PUT', `/api/organizations/${limit.organizationId}/agent-limit`, {
-        token,
-        body: { activated_agent_limit: limit.pending },
-      });
+      const result = await must<{ billing_settings: { activated_agent_limit: number } }>(
+        server.url,
+        'PUT',
+        `/api/organizations/${limit.organizationId}/agent-limit`,
+        {
+          token,
+          body: { activated_agent_limit: limit.pending },
+        },
+      );
       expect(result.billing_settings.activated_agent_limit).toBe(limit.pending);
       limit.acknowledged = limit.pending!;
       limit.changes++;
@@ -506,7 +561,9 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
   const finalProblems = checkFound(final, { allocations, batches, slots, limits, children });
   const expectedBalances = new Map(children.map((id) => [id, CHILD_INITIAL_CENTS]));
   for (const a of allocations) expectedBalances.set(a.body.to_org_id, expectedBalances.get(a.body.to_org_id)! + a.cents);
-  const wrongBalances = children.filter((id) => final.balancesCents.get(id) !== expectedBalances.get(id)! - (final.chargedCents.get(id) ?? 0));
+  const wrongBalances = children.filter(
+    (id) => final.balancesCents.get(id) !== expectedBalances.get(id)! - (final.chargedCents.get(id) ?? 0),
+  );
   const eventsHeld = [...final.eventsPerBatch.values()].reduce((sum, n) => sum + n, 0);
 
   // The command an operator runs, on the folder the server used.
@@ -538,7 +595,10 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
       acknowledgedUnderLoad: batches.length - retries.batches,
       retried: retries.batches,
       committedButUnanswered: retries.batchesCommittedButUnanswered,
-      eventsSent: batches.length * USAGE_BATCH, eventsHeld, eventsHeldTwice: final.eventsHeldTwice },
+      eventsSent: batches.length * USAGE_BATCH,
+      eventsHeld,
+      eventsHeldTwice: final.eventsHeldTwice,
+    },
     toggles: { ...toggles, activationsHeld: final.activations.filter((a) => a.agent_type_id !== usageType).length },
     limitChanges,
     lost: 0,
@@ -548,8 +608,20 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
     reconcileFinal: final.reconcile.ok,
     reconcileCommandExit: reconcileRun.code,
     pathsNotPrivate: notPrivate.length,
-    restartMs: { p50: percentile(rounds.map((r) => r.restartMs), 50), max: Math.max(...rounds.map((r) => r.restartMs)) },
-    checkMs: { p50: percentile(rounds.map((r) => r.checkMs), 50), max: Math.max(...rounds.map((r) => r.checkMs)) },
+    restartMs: {
+      p50: percentile(
+        rounds.map((r) => r.restartMs),
+        50,
+      ),
+      max: Math.max(...rounds.map((r) => r.restartMs)),
+    },
+    checkMs: {
+      p50: percentile(
+        rounds.map((r) => r.checkMs),
+        50,
+      ),
+      max: Math.max(...rounds.map((r) => r.checkMs)),
+    },
     wallSeconds: Math.round((Date.now() - wallStarted) / 100) / 10,
     rounds,
   };
@@ -564,9 +636,16 @@ test(`${KILLS} SIGKILLs of the server on the embedded database under mixed load:
   expect(reconcileRun, reconcileRun.output).toMatchObject({ code: 0 });
   expect(notPrivate).toEqual([]);
   expect(unexpected).toEqual([]);
-  expect(rounds.every((r) => r.inFlightAtKill > 0), JSON.stringify(rounds)).toBe(true);
+  expect(
+    rounds.every((r) => r.inFlightAtKill > 0),
+    JSON.stringify(rounds),
+  ).toBe(true);
   // Every kind of request was acknowledged under load, not only on retry.
-  expect([figures.allocations.acknowledgedUnderLoad, figures.usage.acknowledgedUnderLoad, toggles.acknowledged, limitChanges.acknowledged].every((n) => n > 0)).toBe(true);
+  expect(
+    [figures.allocations.acknowledgedUnderLoad, figures.usage.acknowledgedUnderLoad, toggles.acknowledged, limitChanges.acknowledged].every(
+      (n) => n > 0,
+    ),
+  ).toBe(true);
 });
 
 /** Paths under `dir` that are not folders 0700 or files 0600. */
@@ -575,7 +654,8 @@ function openToOthers(dir: string): string[] {
   const wrong = mode(dir) === 0o700 ? [] : [dir];
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     const path = join(entry.parentPath, entry.name);
-    if (entry.isDirectory() ? mode(path) !== 0o700 : entry.isFile() && mode(path) !== 0o600) wrong.push(`${path} ${mode(path).toString(8)}`);
+    if (entry.isDirectory() ? mode(path) !== 0o700 : entry.isFile() && mode(path) !== 0o600)
+      wrong.push(`${path} ${mode(path).toString(8)}`);
   }
   return wrong;
 }
@@ -617,7 +697,8 @@ function checkFound(
     }
   }
   if (found.allocations.size !== committed) problems.push(`${found.allocations.size} keys held, ${committed} of them sent`);
-  if (found.allocationsReceived !== committed) problems.push(`${found.allocationsReceived} allocations in the ledger for ${committed} committed keys`);
+  if (found.allocationsReceived !== committed)
+    problems.push(`${found.allocationsReceived} allocations in the ledger for ${committed} committed keys`);
   if (found.halfWrittenGroups !== 0) problems.push(`${found.halfWrittenGroups} half-written allocation groups`);
 
   // Usage: each batch whole or not at all, acknowledged ones whole, no event twice.
@@ -637,19 +718,24 @@ function checkFound(
     const known = new Set(slot.activated);
     const where = `slot ${slot.organizationId}/${slot.agentTypeId}`;
     for (const id of slot.activated) if (!rows.some((r) => r.id === id)) problems.push(`${where}: acknowledged activation ${id} lost`);
-    for (const id of slot.deactivated) if (rows.find((r) => r.id === id)?.live !== false) problems.push(`${where}: acknowledged deactivation of ${id} lost`);
+    for (const id of slot.deactivated)
+      if (rows.find((r) => r.id === id)?.live !== false) problems.push(`${where}: acknowledged deactivation of ${id} lost`);
     const unknown = rows.filter((r) => !known.has(r.id));
-    if (unknown.length > (slot.pending?.op === 'activate' ? 1 : 0)) problems.push(`${where}: ${unknown.length} activations never acknowledged`);
+    if (unknown.length > (slot.pending?.op === 'activate' ? 1 : 0))
+      problems.push(`${where}: ${unknown.length} activations never acknowledged`);
     const live = rows.filter((r) => r.live).map((r) => r.id);
     const allowed: string[][] =
-      slot.pending?.op === 'activate' ? [[], unknown.map((r) => r.id)]
-      : slot.pending?.op === 'deactivate' ? [[slot.pending.id], []]
-      : [slot.liveId ? [slot.liveId] : []];
+      slot.pending?.op === 'activate'
+        ? [[], unknown.map((r) => r.id)]
+        : slot.pending?.op === 'deactivate'
+          ? [[slot.pending.id], []]
+          : [slot.liveId ? [slot.liveId] : []];
     if (!allowed.some((ids) => ids.length === live.length && ids.every((id) => live.includes(id)))) {
       problems.push(`${where}: live ${JSON.stringify(live)}, expected one of ${JSON.stringify(allowed)}`);
     }
     for (const r of rows) {
-      if (r.deactivate_audits !== (r.live ? 0 : 1)) problems.push(`${where}: activation ${r.id} (live ${r.live}) has ${r.deactivate_audits} deactivation audit rows`);
+      if (r.deactivate_audits !== (r.live ? 0 : 1))
+        problems.push(`${where}: activation ${r.id} (live ${r.live}) has ${r.deactivate_audits} deactivation audit rows`);
     }
   }
 
@@ -659,11 +745,15 @@ function checkFound(
     const value = found.limits.get(limit.organizationId);
     const where = `limit of ${limit.organizationId}`;
     if (limit.pending === null) {
-      if (audits !== limit.changes || value !== limit.acknowledged) problems.push(`${where}: ${value} with ${audits} changes, acknowledged ${limit.acknowledged} with ${limit.changes}`);
+      if (audits !== limit.changes || value !== limit.acknowledged)
+        problems.push(`${where}: ${value} with ${audits} changes, acknowledged ${limit.acknowledged} with ${limit.changes}`);
     } else if (audits === limit.changes + 1) {
-      if (value !== limit.pending) problems.push(`${where}: the unanswered change to ${limit.pending} committed its audit row but the limit is ${value}`);
+      if (value !== limit.pending)
+        problems.push(`${where}: the unanswered change to ${limit.pending} committed its audit row but the limit is ${value}`);
     } else if (audits !== limit.changes || value !== limit.acknowledged) {
-      problems.push(`${where}: ${value} with ${audits} changes, acknowledged ${limit.acknowledged} with ${limit.changes}, unanswered ${limit.pending}`);
+      problems.push(
+        `${where}: ${value} with ${audits} changes, acknowledged ${limit.acknowledged} with ${limit.changes}, unanswered ${limit.pending}`,
+      );
     }
   }
 
@@ -671,7 +761,8 @@ function checkFound(
   if (!found.reconcile.ok) problems.push(`reconciliation failed: ${JSON.stringify(found.reconcile).slice(0, 1000)}`);
   const balances = [...found.balancesCents.values()].reduce((sum, n) => sum + n, 0);
   const charged = [...found.chargedCents.values()].reduce((sum, n) => sum + n, 0);
-  if (balances !== found.adjustmentsCents - charged) problems.push(`credits not conserved: balances ${balances}, adjustments ${found.adjustmentsCents}, charged ${charged}`);
+  if (balances !== found.adjustmentsCents - charged)
+    problems.push(`credits not conserved: balances ${balances}, adjustments ${found.adjustmentsCents}, charged ${charged}`);
   if (found.adjustmentsCents !== FUNDS_CENTS) problems.push(`adjustments ${found.adjustmentsCents}, funded ${FUNDS_CENTS}`);
   return problems;
 }

@@ -34,7 +34,11 @@ const MAX_RUNS = 12;
 const files = readdirSync(MIGRATIONS_DIR)
   .filter((file) => /^\d+_[a-z0-9_]+\.sql$/.test(file))
   .sort()
-  .map((file) => ({ version: Number.parseInt(file, 10), name: file.replace(/\.sql$/, ''), sql: readFileSync(join(MIGRATIONS_DIR, file), 'utf8') }));
+  .map((file) => ({
+    version: Number.parseInt(file, 10),
+    name: file.replace(/\.sql$/, ''),
+    sql: readFileSync(join(MIGRATIONS_DIR, file), 'utf8'),
+  }));
 const BASE = Math.max(1, files.length - PENDING);
 
 /** A description of everything the migrations make, one sorted line per object; schema_migrations left out. */
@@ -72,10 +76,18 @@ async function fingerprint(db: Kysely<any>): Promise<string[]> {
     select 'extension ' || extname from pg_extension`.execute(db);
   // Rows too, for migrations that insert or move data: one statement counting every table.
   const tables = await sql<{ relname: string }>`
-    select relname from pg_class where relnamespace = 'public'::regnamespace and relkind in ('r', 'p') and relname not like 'schema_migrations%'`.execute(db);
+    select relname from pg_class where relnamespace = 'public'::regnamespace and relkind in ('r', 'p') and relname not like 'schema_migrations%'`.execute(
+    db,
+  );
   const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
   const counts = tables.rows.length
-    ? (await sql.raw<{ item: string }>(tables.rows.map((t) => `select 'rows ${t.relname} ' || count(*) as item from public.${quoted(t.relname)}`).join(' union all ')).execute(db)).rows.map((r) => r.item)
+    ? (
+        await sql
+          .raw<{ item: string }>(
+            tables.rows.map((t) => `select 'rows ${t.relname} ' || count(*) as item from public.${quoted(t.relname)}`).join(' union all '),
+          )
+          .execute(db)
+      ).rows.map((r) => r.item)
     : [];
   return [...objects.rows.map((r) => r.item), ...counts].sort();
 }
@@ -84,7 +96,9 @@ async function fingerprint(db: Kysely<any>): Promise<string[]> {
 async function applyFiles(database: Database, migrations: typeof files): Promise<void> {
   // The columns the runner has always recorded; the checks read only version and name.
   await database.scriptTransaction((tx) =>
-    tx.exec('create table if not exists schema_migrations (version integer primary key, name text not null, applied_at timestamptz not null default now())'),
+    tx.exec(
+      'create table if not exists schema_migrations (version integer primary key, name text not null, applied_at timestamptz not null default now())',
+    ),
   );
   for (const migration of migrations) {
     await database.scriptTransaction(async (tx) => {
@@ -181,7 +195,9 @@ afterAll(async () => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
-test(`main.ts migrate SIGKILLed at random moments leaves the embedded database at the previous version or the new one, never between, and the next run completes it`, { timeout: 300_000 }, async () => {
+test(`main.ts migrate SIGKILLed at random moments leaves the embedded database at the previous version or the new one, never between, and the next run completes it`, {
+  timeout: 300_000,
+}, async () => {
   const started = Date.now();
   expect(reference[BASE]).not.toEqual(reference[files.length]);
 

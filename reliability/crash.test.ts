@@ -74,7 +74,12 @@ function allocationLoad(server: { url: string }, token: string, houseId: string,
       const attempt: Attempt = {
         key: `crash-${round}-${id}-${counter++}`,
         round,
-        body: { from_org_id: houseId, to_org_id: children[counter % children.length]!, amount: amountOf(cents), notes: `crash round ${round}` },
+        body: {
+          from_org_id: houseId,
+          to_org_id: children[counter % children.length]!,
+          amount: amountOf(cents),
+          notes: `crash round ${round}`,
+        },
         cents,
         state: 'in_flight',
       };
@@ -289,7 +294,11 @@ async function crashAllocationsOn(database: FreshDatabase, processes: 1 | 2) {
   expect(final.ok).toBe(true);
   expect(totals).toEqual({ balancesCents: FUNDS_CENTS, adjustmentsCents: FUNDS_CENTS });
   expect(rounds.every((r) => r.inFlightAtKill > 0)).toBe(true);
-  if (balanced) expect(balanced.every((n) => n > 0), `connections per process: ${balanced}`).toBe(true);
+  if (balanced)
+    expect(
+      balanced.every((n) => n > 0),
+      `connections per process: ${balanced}`,
+    ).toBe(true);
 }
 
 /** Usage batches from concurrent runtimes while the server is SIGKILLed. */

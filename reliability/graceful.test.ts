@@ -87,7 +87,12 @@ function slowPost(url: string, path: string, token: string, payload: unknown, he
   const request = http.request(url + path, {
     method: 'POST',
     agent: false,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      ...headers,
+    },
   });
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
     request.on('error', reject);
@@ -131,10 +136,18 @@ describe('SIGTERM', () => {
 
     const exportStarted = performance.now();
     const exports = await Promise.all(
-      Array.from({ length: EXPORTS }, () => fetch(`${server.url}/api/credits/ledger/export`, { headers: { authorization: `Bearer ${token}` } })),
+      Array.from({ length: EXPORTS }, () =>
+        fetch(`${server.url}/api/credits/ledger/export`, { headers: { authorization: `Bearer ${token}` } }),
+      ),
     );
     const exportBodies = exports.map(async (response) => ({ text: await response.text(), doneAt: performance.now() }));
-    const allocation = slowPost(server.url, '/api/credits/allocations', token, { from_org_id: houseId, to_org_id: childId, amount: '1.00' }, { 'idempotency-key': 'graceful-slow' });
+    const allocation = slowPost(
+      server.url,
+      '/api/credits/allocations',
+      token,
+      { from_org_id: houseId, to_org_id: childId, amount: '1.00' },
+      { 'idempotency-key': 'graceful-slow' },
+    );
     await sleep(300);
 
     const signalled = performance.now();
@@ -185,7 +198,12 @@ describe('SIGTERM', () => {
     expect(probes[refusing]!.ms).toBeLessThan(1000);
     // A connection accepted in the instant the listener closes is reset rather than refused.
     const refusals = ['503', 'ECONNREFUSED', 'ECONNRESET', 'socket hang up'];
-    expect(probes.slice(refusing).map((p) => p.outcome).filter((o) => !refusals.includes(o))).toEqual([]);
+    expect(
+      probes
+        .slice(refusing)
+        .map((p) => p.outcome)
+        .filter((o) => !refusals.includes(o)),
+    ).toEqual([]);
     expect(['ECONNREFUSED', 'ECONNRESET', '503', 'socket hang up']).toContain(keptAliveConnection);
     expect(exit).toEqual({ code: 0, signal: null });
   });
@@ -199,7 +217,10 @@ describe('SIGTERM', () => {
     server.signal('SIGTERM');
     const exit = await server.exited;
     const exitMs = performance.now() - signalled;
-    const outcome = await stuck.response.then((r) => String(r.status), (error: NodeJS.ErrnoException) => error.code ?? error.message);
+    const outcome = await stuck.response.then(
+      (r) => String(r.status),
+      (error: NodeJS.ErrnoException) => error.code ?? error.message,
+    );
     figures.forcedShutdown = { graceMs: GRACE_MS, exitCode: exit.code, sigtermToExitMs: Math.round(exitMs), stuckRequest: outcome };
     console.log('shutdown with a stuck request', JSON.stringify(figures.forcedShutdown));
     expect(exit.code).toBe(1);
@@ -326,13 +347,26 @@ describe('database outage', () => {
 
     // A 503'd allocation may have committed before the connection dropped: its retry returns that.
     for (const { key, body } of unavailable) {
-      const first = await must<{ transaction_id: string }>(server.url, 'POST', '/api/credits/allocations', { token, body, headers: { 'idempotency-key': key } });
-      const again = await must<{ transaction_id: string }>(server.url, 'POST', '/api/credits/allocations', { token, body, headers: { 'idempotency-key': key } });
+      const first = await must<{ transaction_id: string }>(server.url, 'POST', '/api/credits/allocations', {
+        token,
+        body,
+        headers: { 'idempotency-key': key },
+      });
+      const again = await must<{ transaction_id: string }>(server.url, 'POST', '/api/credits/allocations', {
+        token,
+        body,
+        headers: { 'idempotency-key': key },
+      });
       expect(again.transaction_id).toBe(first.transaction_id);
     }
     const books = await reconcileDatabase(database.url);
     const totals = await creditTotals(database.url);
-    const result = { statuses: Object.fromEntries(statuses), networkErrors: networkErrors.length, allocationsRetried: unavailable.length, reconcile: books.ok };
+    const result = {
+      statuses: Object.fromEntries(statuses),
+      networkErrors: networkErrors.length,
+      allocationsRetried: unavailable.length,
+      reconcile: books.ok,
+    };
     outage.underLoad = result;
     figures.outage = outage;
     console.log('outage under load', JSON.stringify(result));
@@ -374,7 +408,12 @@ describe('CONSOLE_WORKERS=2', () => {
 
     const reads = async (count: number) => {
       const statuses = await Promise.all(
-        Array.from({ length: count }, () => api(server.url, 'GET', '/api/users/me', { token, headers: { connection: 'close' } }).then((r) => r.status, () => 0)),
+        Array.from({ length: count }, () =>
+          api(server.url, 'GET', '/api/users/me', { token, headers: { connection: 'close' } }).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        ),
       );
       return statuses.filter((s) => s === 200).length;
     };
@@ -397,7 +436,13 @@ describe('CONSOLE_WORKERS=2', () => {
     const afterRestart = await reads(50);
 
     // A request under way in a worker when the primary is told to stop still finishes.
-    const slow = slowPost(server.url, '/api/credits/allocations', token, { from_org_id: houseId, to_org_id: childId, amount: '1.00' }, { 'idempotency-key': 'workers-slow' });
+    const slow = slowPost(
+      server.url,
+      '/api/credits/allocations',
+      token,
+      { from_org_id: houseId, to_org_id: childId, amount: '1.00' },
+      { 'idempotency-key': 'workers-slow' },
+    );
     await sleep(300);
     const signalled = performance.now();
     server.signal('SIGTERM');
@@ -427,7 +472,10 @@ describe('CONSOLE_WORKERS=2', () => {
     };
     console.log('two workers', JSON.stringify(figures.workers, null, 2));
 
-    expect(used.every((ticks) => ticks > 0), `CPU ticks per worker: ${used}`).toBe(true);
+    expect(
+      used.every((ticks) => ticks > 0),
+      `CPU ticks per worker: ${used}`,
+    ).toBe(true);
     expect(duringRestart).toBe(20);
     expect(replaced).toHaveLength(2);
     expect(replaced).toContain(survivor);

@@ -40,7 +40,12 @@ export interface ServerProcess extends BaseServerProcess {
  * `databaseUrl: null` it runs the embedded database in `dataDir`, whatever DATABASE_URL
  * this process has. killServers() in afterAll ends whatever is still running.
  */
-export async function startServer(options: { databaseUrl: string | null; dataDir?: string; port?: number; env?: NodeJS.ProcessEnv }): Promise<ServerProcess> {
+export async function startServer(options: {
+  databaseUrl: string | null;
+  dataDir?: string;
+  port?: number;
+  env?: NodeJS.ProcessEnv;
+}): Promise<ServerProcess> {
   const server = await startServerProcess({
     port: options.port,
     dataDir: options.dataDir,
@@ -188,7 +193,10 @@ export const amountOf = (cents: number) => `${Math.floor(cents / 100)}.${String(
 export function writeResults(suite: string, figures: unknown): void {
   const dir = join(REPO_ROOT, 'reliability/results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${suite}.json`), `${JSON.stringify({ suite, at: new Date().toISOString(), ...(figures as object) }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, `${suite}.json`),
+    `${JSON.stringify({ suite, at: new Date().toISOString(), ...(figures as object) }, null, 2)}\n`,
+  );
 }
 
 /**
@@ -201,14 +209,21 @@ export async function meteredHouse(
   token: string,
   options: { suite: string; children: number; childCents: number; agent: string; price: string },
 ): Promise<{ houseId: string; children: string[]; key: string }> {
-  const { houseId, children } = await fundedHouse(baseUrl, token, { suite: options.suite, fundsCents: options.childCents * options.children, children: options.children });
+  const { houseId, children } = await fundedHouse(baseUrl, token, {
+    suite: options.suite,
+    fundsCents: options.childCents * options.children,
+    children: options.children,
+  });
   await must(baseUrl, 'PUT', `/api/organizations/${houseId}/agent-limit`, { token, body: { activated_agent_limit: options.children } });
   const { agent_type } = await must<{ agent_type: { id: string } }>(baseUrl, 'POST', '/api/agent-types', {
     token,
     body: { code: options.agent, name: `${options.suite} agent`, kind: 'automation', unit: 'run', price: options.price },
   });
   for (const child of children) {
-    await must(baseUrl, 'POST', '/api/credits/allocations', { token, body: { from_org_id: houseId, to_org_id: child, amount: amountOf(options.childCents) } });
+    await must(baseUrl, 'POST', '/api/credits/allocations', {
+      token,
+      body: { from_org_id: houseId, to_org_id: child, amount: amountOf(options.childCents) },
+    });
     await must(baseUrl, 'PUT', `/api/organizations/${child}/agent-limit`, { token, body: { activated_agent_limit: 1 } });
     await must(baseUrl, 'POST', `/api/organizations/${child}/agents`, { token, body: { agent_type_id: agent_type.id } });
   }

@@ -71,7 +71,9 @@ function pick(): Kind {
   return 'users/me';
 }
 
-test(`soak: ${SOAK_SECONDS} s of mixed load at ${CONNECTIONS} connections`, { timeout: (SOAK_SECONDS + WARMUP_SECONDS + 180) * 1000 }, async () => {
+test(`soak: ${SOAK_SECONDS} s of mixed load at ${CONNECTIONS} connections`, {
+  timeout: (SOAK_SECONDS + WARMUP_SECONDS + 180) * 1000,
+}, async () => {
   let token = await signIn(server.url);
   const { houseId, children } = await fundedHouse(server.url, token, { suite: 'Soak', fundsCents: FUNDS_CENTS, children: CHILDREN });
 
@@ -118,7 +120,8 @@ test(`soak: ${SOAK_SECONDS} s of mixed load at ${CONNECTIONS} connections`, { ti
         outcome = String(error);
       }
       const ok = typeof outcome !== 'string' && outcome.status < 300;
-      if (!ok && failures.length < 20) failures.push(`${kind}: ${typeof outcome === 'string' ? outcome : `${outcome.status} ${JSON.stringify(outcome.body)}`}`);
+      if (!ok && failures.length < 20)
+        failures.push(`${kind}: ${typeof outcome === 'string' ? outcome : `${outcome.status} ${JSON.stringify(outcome.body)}`}`);
       if (ok && kind === 'sign-in') token = (outcome as { body: { access_token: string } }).body.access_token;
       if (at < measureFrom) {
         warmupRequests++;
@@ -137,7 +140,10 @@ test(`soak: ${SOAK_SECONDS} s of mixed load at ${CONNECTIONS} connections`, { ti
   };
 
   const rss: { atSeconds: number; mib: number }[] = [];
-  const sampler = setInterval(() => rss.push({ atSeconds: Math.round((performance.now() - started) / 1000), mib: server.rssMiB() }), RSS_SAMPLE_MS);
+  const sampler = setInterval(
+    () => rss.push({ atSeconds: Math.round((performance.now() - started) / 1000), mib: server.rssMiB() }),
+    RSS_SAMPLE_MS,
+  );
   const workers = Promise.all(Array.from({ length: CONNECTIONS }, worker));
   await sleep(WARMUP_SECONDS * 1000);
   const rssStart = server.rssMiB();
@@ -172,10 +178,18 @@ test(`soak: ${SOAK_SECONDS} s of mixed load at ${CONNECTIONS} connections`, { ti
     errorRate: all.length ? errors / all.length : 0,
     status5xx: minutes.reduce((sum, m) => sum + m.status5xx, 0),
     byKind: Object.fromEntries(
-      [...byKind].map(([kind, ms]) => [kind, { requests: ms.length, p50Ms: round1(percentile(ms, 50)), p99Ms: round1(percentile(ms, 99)) }]),
+      [...byKind].map(([kind, ms]) => [
+        kind,
+        { requests: ms.length, p50Ms: round1(percentile(ms, 50)), p99Ms: round1(percentile(ms, 99)) },
+      ]),
     ),
     perMinute,
-    rssMiB: { start: rssStart, end: rssEnd, peak: Math.max(rssStart, rssEnd, ...rss.map((s) => s.mib)), growth: Math.round((rssEnd / rssStart) * 100) / 100 },
+    rssMiB: {
+      start: rssStart,
+      end: rssEnd,
+      peak: Math.max(rssStart, rssEnd, ...rss.map((s) => s.mib)),
+      growth: Math.round((rssEnd / rssStart) * 100) / 100,
+    },
     rssSamples: rss,
     reconcile: books.ok,
     creditsConserved: totals.balancesCents === FUNDS_CENTS && totals.adjustmentsCents === FUNDS_CENTS,

@@ -4,4 +4,9 @@
  */
 import { simulateMain } from '../apps/server/src/tools/usage-simulate.ts';
 
-process.exitCode = await simulateMain(process.argv.slice(2), process.env, (line) => console.log(line), (line) => console.error(line));
+process.exitCode = await simulateMain(
+  process.argv.slice(2),
+  process.env,
+  (line) => console.log(line),
+  (line) => console.error(line),
+);

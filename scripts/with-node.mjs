@@ -41,11 +41,27 @@ function comparators(part) {
   // Bounds above a partial or caret/tilde version: the next major, or the next minor.
   const nextMajor = [low[0] + 1, 0, 0];
   const nextMinor = [low[0], low[1] + 1, 0];
-  if (op === '^') return [['>=', low], ['<', low[0] > 0 || minor === undefined ? nextMajor : nextMinor]];
-  if (op === '~') return [['>=', low], ['<', minor === undefined ? nextMajor : nextMinor]];
+  if (op === '^')
+    return [
+      ['>=', low],
+      ['<', low[0] > 0 || minor === undefined ? nextMajor : nextMinor],
+    ];
+  if (op === '~')
+    return [
+      ['>=', low],
+      ['<', minor === undefined ? nextMajor : nextMinor],
+    ];
   if (op === '' || op === '=') {
-    if (minor === undefined) return [['>=', low], ['<', nextMajor]];
-    if (patch === undefined) return [['>=', low], ['<', nextMinor]];
+    if (minor === undefined)
+      return [
+        ['>=', low],
+        ['<', nextMajor],
+      ];
+    if (patch === undefined)
+      return [
+        ['>=', low],
+        ['<', nextMinor],
+      ];
     return [['=', low]];
   }
   return [[op, low]];
@@ -60,7 +76,11 @@ export function satisfies(version, range) {
   const v = parseVersion(version);
   const test = { '>=': (c) => c >= 0, '>': (c) => c > 0, '<=': (c) => c <= 0, '<': (c) => c < 0, '=': (c) => c === 0 };
   return range.split('||').some((set) => {
-    const parts = set.trim().replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1').split(/\s+/).filter(Boolean);
+    const parts = set
+      .trim()
+      .replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1')
+      .split(/\s+/)
+      .filter(Boolean);
     if (parts.length === 0 || (parts.length === 1 && (parts[0] === '*' || parts[0] === 'x'))) return true;
     return parts.flatMap(comparators).every(([op, bound]) => test[op](compare(v, bound)));
   });
@@ -125,11 +145,18 @@ function capture(command, args, options = {}) {
 function failureOf(out, err) {
   try {
     const { error } = JSON.parse(out);
-    if (error?.summary) return String(error.summary).replace(/^\w*Error: /, '').split('\n')[0];
+    if (error?.summary)
+      return String(error.summary)
+        .replace(/^\w*Error: /, '')
+        .split('\n')[0];
   } catch {
     // not JSON: fall through to the text
   }
-  return `${err}\n${out}`.split('\n').map((line) => line.trim()).filter(Boolean).at(-1);
+  return `${err}\n${out}`
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
 }
 
 /** npm itself: the one running this script when started by `npm run` (not another package manager's), else the first on PATH. */
@@ -174,8 +201,14 @@ async function fetchNode(cacheDir, name, range) {
   // A registry that cannot be reached should be reported in seconds, not after npm's minute of retries.
   const quick = ['--fetch-retries=1', '--fetch-retry-mintimeout=1000', '--fetch-retry-maxtimeout=3000', '--fetch-timeout=30000'];
   const listed = JSON.parse(await npm(['view', `${name}@${NODE_MAJOR}`, 'version', 'dist.integrity', '--json', ...quick], cacheDir));
-  const entries = (Array.isArray(listed) ? listed : [listed]).map((entry) => ({ version: entry.version, integrity: entry['dist.integrity'] }));
-  const version = pickVersion(entries.map((entry) => entry.version), range);
+  const entries = (Array.isArray(listed) ? listed : [listed]).map((entry) => ({
+    version: entry.version,
+    integrity: entry['dist.integrity'],
+  }));
+  const version = pickVersion(
+    entries.map((entry) => entry.version),
+    range,
+  );
   if (!version) throw new Error(`the npm registry has no ${name} ${NODE_MAJOR}.x that satisfies ${range}`);
   const expected = entries.find((entry) => entry.version === version).integrity;
   const home = join(cacheDir, `${name}-${version}`);
@@ -194,7 +227,8 @@ async function fetchNode(cacheDir, name, range) {
     const packed = JSON.parse(await npm(['pack', `${name}@${version}`, '--pack-destination', unpack, '--json'], unpack));
     const tarball = join(unpack, packed[0].filename);
     const actual = await sha512(tarball);
-    if (!expected || actual !== expected) throw new Error(`${packed[0].filename} does not match the registry's integrity (${actual}, expected ${expected})`);
+    if (!expected || actual !== expected)
+      throw new Error(`${packed[0].filename} does not match the registry's integrity (${actual}, expected ${expected})`);
     await capture('tar', ['-xzf', packed[0].filename], { cwd: unpack });
     const binary = binaryOf(join(unpack, 'package'));
     const reported = binary && (await capture(binary, ['--version'])).trim();
@@ -294,7 +328,9 @@ async function main([command, ...args]) {
   if (node) {
     console.error(`${older}; running with Node ${node.version} from ${shown}`);
   } else {
-    console.error(`${older}; fetching Node ${NODE_MAJOR} LTS (${name}) from the npm registry into ${shown}, once (CONSOLE_FETCH_NODE=0 turns this off).`);
+    console.error(
+      `${older}; fetching Node ${NODE_MAJOR} LTS (${name}) from the npm registry into ${shown}, once (CONSOLE_FETCH_NODE=0 turns this off).`,
+    );
     try {
       node = await fetchNode(cacheDir, name, range);
     } catch (error) {

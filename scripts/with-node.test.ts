@@ -24,7 +24,10 @@ const name = nodePackageName();
 describe('engines ranges', () => {
   it('the tests themselves run on a Node the project supports: npm test goes through the launcher', () => {
     const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    expect({ node: process.versions.node, ok: satisfies(process.versions.node, engines.node) }).toEqual({ node: process.versions.node, ok: true });
+    expect({ node: process.versions.node, ok: satisfies(process.versions.node, engines.node) }).toEqual({
+      node: process.versions.node,
+      ok: true,
+    });
   });
 
   it('reads the ranges an engines field uses as npm does', () => {
@@ -50,7 +53,8 @@ describe('engines ranges', () => {
       ['0.2.9', '^0.2.1', true],
       ['18.0.0', '*', true],
     ];
-    for (const [version, range, expected] of cases) expect({ version, range, ok: satisfies(version, range) }).toEqual({ version, range, ok: expected });
+    for (const [version, range, expected] of cases)
+      expect({ version, range, ok: satisfies(version, range) }).toEqual({ version, range, ok: expected });
   });
 
   it('refuses syntax it does not read rather than guess', () => {
@@ -105,7 +109,9 @@ async function startRegistry(versions: string[], options: { spoilIntegrity?: boo
     const manifests = Object.fromEntries(
       versions.map((version) => {
         const bytes = tarballs.get(version)!;
-        const digest = createHash('sha512').update(options.spoilIntegrity ? Buffer.concat([bytes, Buffer.from('x')]) : bytes).digest('base64');
+        const digest = createHash('sha512')
+          .update(options.spoilIntegrity ? Buffer.concat([bytes, Buffer.from('x')]) : bytes)
+          .digest('base64');
         return [
           version,
           {
@@ -117,7 +123,9 @@ async function startRegistry(versions: string[], options: { spoilIntegrity?: boo
         ];
       }),
     );
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name, 'dist-tags': { latest: versions.at(-1) }, versions: manifests }));
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ name, 'dist-tags': { latest: versions.at(-1) }, versions: manifests }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -200,7 +208,10 @@ describe.skipIf(process.platform === 'win32')('the launcher', () => {
 
   it('runs the command on the running Node when it satisfies the range, and passes its exit code on', async () => {
     const root = project();
-    const run = await launch(root, ['node', '-e', `${nodeSays}; process.exit(3)`], { CONSOLE_TEST_NODE_VERSION: '24.15.0', npm_config_registry: 'http://127.0.0.1:9/' }).done;
+    const run = await launch(root, ['node', '-e', `${nodeSays}; process.exit(3)`], {
+      CONSOLE_TEST_NODE_VERSION: '24.15.0',
+      npm_config_registry: 'http://127.0.0.1:9/',
+    }).done;
     expect(run.code).toBe(3);
     expect(JSON.parse(run.stdout).fake).toBeNull();
     expect(run.stderr).toBe('');
@@ -218,7 +229,13 @@ describe.skipIf(process.platform === 'win32')('the launcher', () => {
       const root = project();
       const first = await launch(root, ['node', '-e', nodeSays], { npm_config_registry: registry.url }).done;
       expect(first.code).toBe(0);
-      expect(lines(first.stderr)).toEqual([expect.stringMatching(new RegExp(`^Node\\.js v${OLD} is older than this project needs \\(.+\\); fetching Node 24 LTS \\(${name}\\) from the npm registry into \\.cache/node/`))]);
+      expect(lines(first.stderr)).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^Node\\.js v${OLD} is older than this project needs \\(.+\\); fetching Node 24 LTS \\(${name}\\) from the npm registry into \\.cache/node/`,
+          ),
+        ),
+      ]);
       const home = join(root, '.cache', 'node', `${name}-${FAKE}`);
       expect(JSON.parse(first.stdout)).toEqual({ fake: FAKE, node: join(home, 'bin', 'node') });
       expect(readdirSync(join(root, '.cache', 'node'))).toEqual([`${name}-${FAKE}`]);
@@ -227,14 +244,18 @@ describe.skipIf(process.platform === 'win32')('the launcher', () => {
       const asked = registry.requests();
       const second = await launch(root, ['node', '-e', nodeSays], { npm_config_registry: 'http://127.0.0.1:9/' }).done;
       expect(second.code).toBe(0);
-      expect(lines(second.stderr)).toEqual([expect.stringMatching(new RegExp(`; running with Node ${FAKE.replace(/\./g, '\\.')} from \\.cache/node/$`))]);
+      expect(lines(second.stderr)).toEqual([
+        expect.stringMatching(new RegExp(`; running with Node ${FAKE.replace(/\./g, '\\.')} from \\.cache/node/$`)),
+      ]);
       expect(JSON.parse(second.stdout).fake).toBe(FAKE);
       expect(registry.requests()).toBe(asked);
     });
 
     it('lets concurrent first runs share one copy, never a partial one', async () => {
       const root = project();
-      const runs = await Promise.all([1, 2, 3].map(() => launch(root, ['node', '-e', nodeSays], { npm_config_registry: registry.url }).done));
+      const runs = await Promise.all(
+        [1, 2, 3].map(() => launch(root, ['node', '-e', nodeSays], { npm_config_registry: registry.url }).done),
+      );
       for (const run of runs) {
         expect(run.code).toBe(0);
         expect(JSON.parse(run.stdout).fake).toBe(FAKE);
@@ -244,7 +265,11 @@ describe.skipIf(process.platform === 'win32')('the launcher', () => {
 
     it('passes SIGTERM to the command and its exit code on', async () => {
       const root = project();
-      const run = launch(root, ['node', '-e', `process.on('SIGTERM', () => process.exit(7)); console.log('ready'); setInterval(() => {}, 1000)`], { npm_config_registry: registry.url });
+      const run = launch(
+        root,
+        ['node', '-e', `process.on('SIGTERM', () => process.exit(7)); console.log('ready'); setInterval(() => {}, 1000)`],
+        { npm_config_registry: registry.url },
+      );
       await run.printed('ready');
       run.child.kill('SIGTERM');
       expect((await run.done).code).toBe(7);
@@ -266,7 +291,9 @@ describe.skipIf(process.platform === 'win32')('the launcher', () => {
       const asked = registry.requests();
       const run = await launch(root, ['node', '-e', nodeSays], { npm_config_registry: registry.url, CONSOLE_FETCH_NODE: '0' }).done;
       expect(run.code).toBe(1);
-      expect(lines(run.stderr)).toEqual([`Node.js v${OLD} is older than this project needs (${RANGE}): install Node.js 24 LTS, or unset CONSOLE_FETCH_NODE to have it fetched into .cache/node/.`]);
+      expect(lines(run.stderr)).toEqual([
+        `Node.js v${OLD} is older than this project needs (${RANGE}): install Node.js 24 LTS, or unset CONSOLE_FETCH_NODE to have it fetched into .cache/node/.`,
+      ]);
       expect(run.stdout).toBe('');
       expect(registry.requests()).toBe(asked);
     });
@@ -277,7 +304,9 @@ describe.skipIf(process.platform === 'win32')('the launcher', () => {
     const run = await launch(root, ['node', '-e', nodeSays], { npm_config_registry: 'http://127.0.0.1:9/' }).done;
     expect(run.code).toBe(1);
     expect(lines(run.stderr)).toHaveLength(2);
-    expect(lines(run.stderr)[1]).toMatch(/^Could not fetch Node 24 \(.*ECONNREFUSED.*\): install Node\.js 24 LTS \(https:\/\/nodejs\.org\/, or `nvm install 24`\) and run this again\.$/);
+    expect(lines(run.stderr)[1]).toMatch(
+      /^Could not fetch Node 24 \(.*ECONNREFUSED.*\): install Node\.js 24 LTS \(https:\/\/nodejs\.org\/, or `nvm install 24`\) and run this again\.$/,
+    );
     expect(run.stdout).toBe('');
   });
 

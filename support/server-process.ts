@@ -94,7 +94,12 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   const url = `http://127.0.0.1:${port}`;
   // Another server still answering on a reused port would pass the health check below
   // while this one fails to bind, and the caller would test the wrong database.
-  if (await fetch(`${url}/api/health`).then(() => true, () => false)) {
+  if (
+    await fetch(`${url}/api/health`).then(
+      () => true,
+      () => false,
+    )
+  ) {
     throw new Error(`port ${port} is already answering: stop the server there before starting another`);
   }
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'console-server-'));
@@ -119,7 +124,10 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
       const exit = await supervised.exited;
       throw new Error(`the server exited (code ${exit.code}, signal ${exit.signal}) before answering /api/health:\n${output}`);
     }
-    const healthy = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -36,7 +36,10 @@ function placeOf(url: string): string {
 }
 
 function shortUrl(url: string): string {
-  return url.replace(/^file:\/\//, '').replace(/^.*?\/node_modules\//, '').replace(/^.*?\/(apps|packages|bench|support)\//, '$1/');
+  return url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*?\/node_modules\//, '')
+    .replace(/^.*?\/(apps|packages|bench|support)\//, '$1/');
 }
 
 export function readProfile(path: string, top: number): { functions: ProfileLine[]; packages: ProfileLine[]; samples: number } {

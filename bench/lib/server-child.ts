@@ -136,7 +136,12 @@ async function serveBare(databaseUrl: string, bare: NonNullable<ChildOptions['ba
     if (!statements) return reply.code(404).send({ error: 'no such route' });
     const token = request.headers.authorization?.split(' ')[1];
     try {
-      await jwtVerify(token ?? '', key, { algorithms: ['HS256'], issuer: 'org-console', audience: 'authenticated', requiredClaims: ['exp'] });
+      await jwtVerify(token ?? '', key, {
+        algorithms: ['HS256'],
+        issuer: 'org-console',
+        audience: 'authenticated',
+        requiredClaims: ['exp'],
+      });
     } catch {
       return reply.code(401).send({ error: 'invalid token' });
     }
@@ -175,7 +180,11 @@ if (cluster.isWorker) {
     : await serve(database!, options.jwtSecret, port);
   process.on('message', (received) => {
     if (received === 'cpu') process.send?.({ type: 'cpu', micros: ownCpu() } satisfies ChildMessage);
-    if (received === 'stop') void app.close().then(() => database?.close()).then(() => process.exit(0));
+    if (received === 'stop')
+      void app
+        .close()
+        .then(() => database?.close())
+        .then(() => process.exit(0));
   });
 } else {
   const database = await open();
@@ -193,7 +202,10 @@ if (cluster.isWorker) {
     const listening = new Promise<void>((resolve, reject) => {
       let n = 0;
       cluster.on('listening', () => ++n === options.processes && resolve());
-      cluster.on('exit', (worker, code) => workers.includes(worker) && code !== 0 && reject(new Error(`bench worker exited with code ${code}`)));
+      cluster.on(
+        'exit',
+        (worker, code) => workers.includes(worker) && code !== 0 && reject(new Error(`bench worker exited with code ${code}`)),
+      );
     });
     for (let n = 0; n < options.processes; n++) {
       workers.push(cluster.fork({ BENCH_PORT: String(port) }));

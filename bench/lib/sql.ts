@@ -67,9 +67,36 @@ export const ids = {
 };
 
 const WORDS = [
-  'Northwind', 'Harbor', 'Summit', 'Cedar', 'Atlas', 'Beacon', 'Meridian', 'Falcon', 'Granite', 'Juniper',
-  'Lumen', 'Orchard', 'Pioneer', 'Quartz', 'Riverside', 'Sterling', 'Timber', 'Vertex', 'Willow', 'Zenith',
-  'Aurora', 'Bluebird', 'Copper', 'Delta', 'Ember', 'Fjord', 'Glacier', 'Horizon', 'Ivory', 'Keystone',
+  'Northwind',
+  'Harbor',
+  'Summit',
+  'Cedar',
+  'Atlas',
+  'Beacon',
+  'Meridian',
+  'Falcon',
+  'Granite',
+  'Juniper',
+  'Lumen',
+  'Orchard',
+  'Pioneer',
+  'Quartz',
+  'Riverside',
+  'Sterling',
+  'Timber',
+  'Vertex',
+  'Willow',
+  'Zenith',
+  'Aurora',
+  'Bluebird',
+  'Copper',
+  'Delta',
+  'Ember',
+  'Fjord',
+  'Glacier',
+  'Horizon',
+  'Ivory',
+  'Keystone',
 ];
 const NOUNS = ['Media', 'Logistics', 'Partners', 'Studio', 'Labs', 'Retail', 'Health', 'Foods', 'Travel', 'Energy', 'Systems', 'Group'];
 const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v}'`).join(', ')}]`;
@@ -85,8 +112,7 @@ export const SEARCH_WORD = 'Harbor';
  * A creation time within the last two years, by a hash of `n`, so growth figures and the
  * dashboard's counts by day have real spread (the default would put everyone on one day).
  */
-const createdAt = (kind: string, n: string) =>
-  `now() - make_interval(secs => abs(hashtext('${kind}' || (${n}))::bigint) % (730 * 86400))`;
+const createdAt = (kind: string, n: string) => `now() - make_interval(secs => abs(hashtext('${kind}' || (${n}))::bigint) % (730 * 86400))`;
 
 /**
  * Inserts the tree below the house with INSERT ... SELECT over generate_series, one level
@@ -99,7 +125,9 @@ export async function generateTree(client: pg.Client, spec: TreeSpec, times: Rec
   const h = await house(client);
   const H = `'${h.path}'`;
   const billing = (idExpr: string, from: number, to: number) =>
-    client.query(`insert into organization_billing_settings (organization_id) select ${idExpr} from generate_series(${from}::bigint, ${to}::bigint) n`);
+    client.query(
+      `insert into organization_billing_settings (organization_id) select ${idExpr} from generate_series(${from}::bigint, ${to}::bigint) n`,
+    );
   await client.query(`alter table organizations disable trigger organizations_path_trg`);
   try {
     await step(times, `${spec.superAgencies.toLocaleString('en-US')} super agencies`, log, async () => {
@@ -146,7 +174,9 @@ export async function generateTree(client: pg.Client, spec: TreeSpec, times: Rec
                ${createdAt('t', 'n')}
         from generate_series(${from}::bigint, ${to}::bigint) n`);
       await billing(ids.tenant('n'), from, to);
-      log(`  tenants ${(to + 1).toLocaleString('en-US')} / ${spec.tenants.toLocaleString('en-US')} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+      log(
+        `  tenants ${(to + 1).toLocaleString('en-US')} / ${spec.tenants.toLocaleString('en-US')} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      );
     }
     if (spec.tenants) times[`${spec.tenants.toLocaleString('en-US')} tenants`] = round((performance.now() - started) / 1000, 1);
     if (rebuild.length) {
@@ -202,9 +232,11 @@ export async function explain(client: pg.Client, name: string, text: string, par
   const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
   const scans = [
     ...new Set(
-      [...plan.matchAll(/((?:Parallel )?(?:Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan|Bitmap Heap Scan|CTE Scan|WorkTable Scan)(?: Backward)?)(?: using| on) (\w+)/g)].map(
-        (m) => `${m[1]} ${m[0].includes(' using ') ? 'using' : 'on'} ${m[2]}`,
-      ),
+      [
+        ...plan.matchAll(
+          /((?:Parallel )?(?:Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan|Bitmap Heap Scan|CTE Scan|WorkTable Scan)(?: Backward)?)(?: using| on) (\w+)/g,
+        ),
+      ].map((m) => `${m[1]} ${m[0].includes(' using ') ? 'using' : 'on'} ${m[2]}`),
     ),
   ];
   const top = rows[0]?.['QUERY PLAN'] ?? '';

@@ -6,7 +6,18 @@ import { activityPageQuery, type ActivityAnchor } from '../../apps/server/src/mo
 import type { DB } from '../../apps/server/src/db/schema.ts';
 import { HTTP_COLUMNS, measure, round, signIn } from '../lib/http.ts';
 import { BENCH_ADMIN, withServer } from '../lib/server.ts';
-import { PLAN_COLUMNS, explain, generateTree, ids, planRow, prepareSession, step, type House, type Plan, type TreeSpec } from '../lib/sql.ts';
+import {
+  PLAN_COLUMNS,
+  explain,
+  generateTree,
+  ids,
+  planRow,
+  prepareSession,
+  step,
+  type House,
+  type Plan,
+  type TreeSpec,
+} from '../lib/sql.ts';
 import { withClient } from '../../support/postgres.ts';
 import type { Row, Suite } from '../lib/types.ts';
 
@@ -65,8 +76,11 @@ export const activity: Suite = {
       const setup = await withClient(url, async (client) => {
         await prepareSession(client);
         const house = await generateTree(client, TREE, times, context.log);
-        const admins = await step(times, `${(TREE.superAgencies + TREE.agencies + TREE.tenants).toLocaleString('en-US')} admins`, context.log, () =>
-          insertAdmins(client),
+        const admins = await step(
+          times,
+          `${(TREE.superAgencies + TREE.agencies + TREE.tenants).toLocaleString('en-US')} admins`,
+          context.log,
+          () => insertAdmins(client),
         );
         await generateAudit(client, house, times, context.log);
         await step(times, 'vacuum analyze', context.log, () => client.query('vacuum analyze audit_log, organizations, users'));
@@ -92,7 +106,14 @@ export const activity: Suite = {
       const houseToken = await signIn(server, BENCH_ADMIN);
       const tenantToken = await signIn(server, TENANT_ADMIN);
       const tenantActor = setup.admins.tenant0;
-      const cases: { name: string; path: string; token: string; anchor: ActivityAnchor; params: Partial<ActivityParams>; cursor?: string }[] = [
+      const cases: {
+        name: string;
+        path: string;
+        token: string;
+        anchor: ActivityAnchor;
+        params: Partial<ActivityParams>;
+        cursor?: string;
+      }[] = [
         { name: 'house admin: first page (whole tree)', path: '', token: houseToken, anchor: setup.houseAnchor, params: {} },
         {
           name: `house admin: page ${(deepPage + 1).toLocaleString('en-US')} of the whole tree (cursor)`,
@@ -172,9 +193,13 @@ export const activity: Suite = {
       return {
         status: 'ok',
         rows,
-        tables: [{ title: 'Page queries (EXPLAIN ANALYZE on the same database, after the runs)', columns: PLAN_COLUMNS, rows: plans.map(planRow) }],
+        tables: [
+          { title: 'Page queries (EXPLAIN ANALYZE on the same database, after the runs)', columns: PLAN_COLUMNS, rows: plans.map(planRow) },
+        ],
         notes: [
-          `Generation on ${server.database}: ${Object.entries(times).map(([k, v]) => `${k} ${v} s`).join(', ')}.`,
+          `Generation on ${server.database}: ${Object.entries(times)
+            .map(([k, v]) => `${k} ${v} s`)
+            .join(', ')}.`,
           ...plans.map((p) => `${p.name}: ${p.scans.join(', ')}; ${p.executionMs} ms.`),
         ],
         details: { tree: TREE, rows: ROWS, page: PAGE, deepPage, deepCursor, tenant: setup.tenant, generationSeconds: times, plans },
@@ -263,7 +288,9 @@ async function generateAudit(client: pg.Client, house: House, times: Record<stri
                 else ${userId('tn', `r.pick % ${T}`)} end as actor) x`,
         [start, stepSeconds, from, to, actions],
       );
-      log(`  audit rows ${(to + 1).toLocaleString('en-US')} / ${ROWS.toLocaleString('en-US')} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+      log(
+        `  audit rows ${(to + 1).toLocaleString('en-US')} / ${ROWS.toLocaleString('en-US')} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      );
     }
     times[`${ROWS.toLocaleString('en-US')} audit rows`] = round((performance.now() - started) / 1000, 1);
   } finally {

@@ -46,7 +46,7 @@ export const allocations: Suite = {
   name: 'allocations',
   title: 'Credit allocations against the transfer SQL script',
   about:
-    "`POST /api/credits/allocations` at 16 connections on PostgreSQL (PostgreSQL only), with 1 and with 2 server processes " +
+    '`POST /api/credits/allocations` at 16 connections on PostgreSQL (PostgreSQL only), with 1 and with 2 server processes ' +
     '(node:cluster, as `CONSOLE_WORKERS=2`), beside its ceiling measured on the same database in the same run: the ' +
     'transfer it makes as a plain SQL script on the real schema run by `pgbench` at 16 clients (pick a pair; begin; lock ' +
     'the two balance rows in id order; update both; insert the two ledger entries of one transaction group with their ' +
@@ -54,9 +54,9 @@ export const allocations: Suite = {
     'allocation of 1.00 with its own Idempotency-Key, signed in as the admin of the sending super agency: "many pairs" ' +
     'rotates over 50 super agencies, each allocating to its own 20 agencies (1,000 pairs); "one hot parent" is one super ' +
     "agency allocating to its 20 agencies, so every request waits for the lock on the parent's balance; the script picks " +
-    'from the same pairs. Funding goes through the API first (the house admin\'s adjustment, then an allocation to each ' +
-    'super agency). **÷ SQL script** is allocations per second divided by the script\'s transfers per second for the same ' +
-    'pairs (the aim is at least 0.5 for many pairs and 0.3 for one hot parent). The script\'s p50/p99 come from its ' +
+    "from the same pairs. Funding goes through the API first (the house admin's adjustment, then an allocation to each " +
+    "super agency). **÷ SQL script** is allocations per second divided by the script's transfers per second for the same " +
+    "pairs (the aim is at least 0.5 for many pairs and 0.3 for one hot parent). The script's p50/p99 come from its " +
     "per-transaction log. The API makes each allocation in two round trips: the caller's lookup, then one prepared " +
     'statement calling the database function `credits_allocate` (idempotency key, scope check, locks in id order, both ' +
     'balances, both entries, the audit row and the recorded answer, in the one transaction of that statement). ' +
@@ -112,7 +112,10 @@ export const allocations: Suite = {
             rotate: (n) => {
               const { parent, child } = shape.pick(n);
               return {
-                headers: { authorization: `Bearer ${parent.token}`, 'idempotency-key': `bench-${runId}-${server.processes}-${shape.key}-${n}` },
+                headers: {
+                  authorization: `Bearer ${parent.token}`,
+                  'idempotency-key': `bench-${runId}-${server.processes}-${shape.key}-${n}`,
+                },
                 body: { from_org_id: parent.orgId, to_org_id: child, amount: '1.00', notes: `bench ${n}` },
               };
             },
@@ -144,7 +147,11 @@ export const allocations: Suite = {
         const houseToken = await signIn(server, BENCH_ADMIN);
         await step(times, `funding through the API (1 adjustment, ${TREE.superAgencies} allocations)`, context.log, async () => {
           const total = (Number(SA_FUNDS) * TREE.superAgencies).toFixed(2);
-          await call(server, 'POST', '/api/credits/adjustments', houseToken, { direction: 'increase', amount: total, reason: 'bench funding' });
+          await call(server, 'POST', '/api/credits/adjustments', houseToken, {
+            direction: 'increase',
+            amount: total,
+            reason: 'bench funding',
+          });
           for (const admin of setup.admins) {
             await call(server, 'POST', '/api/credits/allocations', houseToken, {
               from_org_id: setup.house.id,
@@ -218,11 +225,15 @@ export const allocations: Suite = {
             `${books.balance_mismatches.length} balance mismatches, ${books.unbalanced_groups.length} unbalanced transaction groups); ` +
             `${counts.allocations.toLocaleString('en-US')} allocations in the ledger (probes, warm-ups, funding and the script's transfers included), ` +
             `${counts.audit.toLocaleString('en-US')} audit rows for the API's.`,
-          `Setup: ${Object.entries(times).map(([k, v]) => `${k} ${v} s`).join(', ')}.`,
+          `Setup: ${Object.entries(times)
+            .map(([k, v]) => `${k} ${v} s`)
+            .join(', ')}.`,
         ],
         details: {
           tree: TREE,
-          scripts: Object.fromEntries(Object.entries(scripts).map(([k, v]) => [k, { tps: v.tps, failed: v.failed, averageMs: v.averageMs }])),
+          scripts: Object.fromEntries(
+            Object.entries(scripts).map(([k, v]) => [k, { tps: v.tps, failed: v.failed, averageMs: v.averageMs }]),
+          ),
           reconciliation: { ok: books.ok, organizations_checked: books.organizations_checked },
           ledgerAllocations: counts.allocations,
           setupSeconds: times,

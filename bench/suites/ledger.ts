@@ -122,16 +122,24 @@ export const ledger: Suite = {
         const to = new Date(`${range.to}T00:00:00Z`);
         to.setUTCDate(to.getUTCDate() + 1);
         list.push(
-          await explain(client, '30-day range', page('and created_at >= $2 and created_at < $3'), [hot.id, new Date(`${range.from}T00:00:00Z`), to]),
+          await explain(client, '30-day range', page('and created_at >= $2 and created_at < $3'), [
+            hot.id,
+            new Date(`${range.from}T00:00:00Z`),
+            to,
+          ]),
         );
         return list;
       });
       return {
         status: 'ok',
         rows,
-        tables: [{ title: 'Page queries (EXPLAIN ANALYZE on the same database, after the runs)', columns: PLAN_COLUMNS, rows: plans.map(planRow) }],
+        tables: [
+          { title: 'Page queries (EXPLAIN ANALYZE on the same database, after the runs)', columns: PLAN_COLUMNS, rows: plans.map(planRow) },
+        ],
         notes: [
-          `Generation on ${server.database}: ${Object.entries(times).map(([k, v]) => `${k} ${v} s`).join(', ')}.`,
+          `Generation on ${server.database}: ${Object.entries(times)
+            .map(([k, v]) => `${k} ${v} s`)
+            .join(', ')}.`,
           `Reconciliation of the generated books: ${books.ok ? 'passed' : 'FAILED'} (${books.organizations_checked.toLocaleString('en-US')} organizations, ` +
             `${books.balance_mismatches.length} balance mismatches, ${books.unbalanced_groups.length} unbalanced transaction groups).`,
           ...plans.map((p) => `${p.name}: ${p.scans.join(', ')}; ${p.executionMs} ms.`),
@@ -259,7 +267,9 @@ async function generateLedger(client: pg.Client, house: House, times: Record<str
       insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, metadata, balance_after, created_by, created_at)
       select organization_id, amount, entry_type, transaction_group, metadata, balance_after, ${admin}, created_at
       from bench_ledger_final where rn between ${from} and ${to} order by rn`);
-    log(`  entries ${to.toLocaleString('en-US')} / ${TOTAL.toLocaleString('en-US')} (${((performance.now() - insertStarted) / 1000).toFixed(0)} s)`);
+    log(
+      `  entries ${to.toLocaleString('en-US')} / ${TOTAL.toLocaleString('en-US')} (${((performance.now() - insertStarted) / 1000).toFixed(0)} s)`,
+    );
   }
   times['insert 1,000,000 entries'] = Math.round((performance.now() - insertStarted) / 100) / 10;
 

@@ -35,7 +35,7 @@ export const organizations: Suite = {
     'tenants, each with billing settings), generated in SQL on PostgreSQL; PostgreSQL only. ' +
     'Each row is one list call at 10 connections, signed in as the house admin unless it says ' +
     '"agency admin": the house\'s children (100 super agencies, first page of 50), an agency\'s ' +
-    'children (98 or 99 tenants), a name search among a super agency\'s ~10,000 descendants, ' +
+    "children (98 or 99 tenants), a name search among a super agency's ~10,000 descendants, " +
     'the first page of the descendants of a super agency and of an agency, and one level of the ' +
     'Hierarchy view for the house (its children with their child counts, and the count of its ' +
     'descendants, which stops at 10,000: "10,000+"), and the dashboard (GET /api/dashboard) of ' +
@@ -55,7 +55,9 @@ export const organizations: Suite = {
     return withServer('postgresql', context, async (server) => {
       const url = server.databaseUrl!;
       const times: Record<string, number> = {};
-      context.log(`generating ${(1 + TREE.superAgencies + TREE.agencies + TREE.tenants).toLocaleString('en-US')} organizations on ${server.database}`);
+      context.log(
+        `generating ${(1 + TREE.superAgencies + TREE.agencies + TREE.tenants).toLocaleString('en-US')} organizations on ${server.database}`,
+      );
       const generationStarted = performance.now();
       const setup = await withClient(url, async (client) => {
         await prepareSession(client);
@@ -76,7 +78,9 @@ export const organizations: Suite = {
             update organizations set status = case when abs(hashtext('st' || id::text)::bigint) % 100 < 5 then 'inactive' else 'suspended' end
             where org_type = 'tenant' and abs(hashtext('st' || id::text)::bigint) % 100 < 7`),
         );
-        await step(times, 'vacuum analyze', context.log, () => client.query('vacuum analyze organizations, organization_billing_settings, organization_subtree_counts, users'));
+        await step(times, 'vacuum analyze', context.log, () =>
+          client.query('vacuum analyze organizations, organization_billing_settings, organization_subtree_counts, users'),
+        );
         return { house, superAgency: sa[0]!, agency: agency[0]!, agencyAdmin };
       });
       times.total = Math.round((performance.now() - generationStarted) / 100) / 10;
@@ -88,7 +92,14 @@ export const organizations: Suite = {
       const durationSeconds = context.durationSeconds ?? 10;
       const get = (name: string, path: string, token: string) => {
         context.log(name);
-        return measure(server, { name, method: 'GET', path, headers: { authorization: `Bearer ${token}` }, connections: 10, durationSeconds });
+        return measure(server, {
+          name,
+          method: 'GET',
+          path,
+          headers: { authorization: `Bearer ${token}` },
+          connections: 10,
+          durationSeconds,
+        });
       };
       const rows: Row[] = [];
       rows.push(await get('house children (100), page 1', '/api/organizations', houseToken));
@@ -101,8 +112,16 @@ export const organizations: Suite = {
           houseToken,
         ),
       );
-      rows.push(await get('super agency descendants (~10,000), page 1', `/api/organizations?view=descendants&organization_id=${superAgency.id}`, houseToken));
-      rows.push(await get('agency descendants (99), page 1', `/api/organizations?view=descendants&organization_id=${agency.id}`, houseToken));
+      rows.push(
+        await get(
+          'super agency descendants (~10,000), page 1',
+          `/api/organizations?view=descendants&organization_id=${superAgency.id}`,
+          houseToken,
+        ),
+      );
+      rows.push(
+        await get('agency descendants (99), page 1', `/api/organizations?view=descendants&organization_id=${agency.id}`, houseToken),
+      );
       rows.push(await get('tree: house (100 children, 999,999 descendants)', '/api/organizations/tree', houseToken));
       // The dashboard counts a whole subtree by status and type.
       rows.push(await get('dashboard: house (999,999 descendants)', '/api/dashboard', houseToken));
@@ -115,9 +134,13 @@ export const organizations: Suite = {
       return {
         status: 'ok',
         rows,
-        tables: [{ title: 'Query plans (EXPLAIN ANALYZE on the same database, after the runs)', columns: PLAN_COLUMNS, rows: plans.map(planRow) }],
+        tables: [
+          { title: 'Query plans (EXPLAIN ANALYZE on the same database, after the runs)', columns: PLAN_COLUMNS, rows: plans.map(planRow) },
+        ],
         notes: [
-          `Generation on ${server.database}: ${Object.entries(times).map(([k, v]) => `${k} ${v} s`).join(', ')}.`,
+          `Generation on ${server.database}: ${Object.entries(times)
+            .map(([k, v]) => `${k} ${v} s`)
+            .join(', ')}.`,
           ...notes,
         ],
         details: {
@@ -176,7 +199,10 @@ async function explainAll(
     );
     // The dashboard's organization figures, the server's own query builders.
     const ago = Object.fromEntries(BOUNDARY_DAYS.map((days) => [days, new Date(Date.now() - days * 86_400_000).toISOString()]));
-    for (const [name, anchor] of [['house', orgs.house], ['super agency', orgs.superAgency]] as const) {
+    for (const [name, anchor] of [
+      ['house', orgs.house],
+      ['super agency', orgs.superAgency],
+    ] as const) {
       const queries = organizationQueries(db, anchor, ago);
       for (const [part, query] of Object.entries(queries)) {
         const compiled = query.compile();

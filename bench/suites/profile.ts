@@ -33,7 +33,7 @@ export const profile: Suite = {
   name: 'profile',
   title: 'Where the CPU of an authenticated request goes',
   about:
-    'The API on PostgreSQL (PostgreSQL only) profiled with V8\'s sampling CPU profiler (what `node --cpu-prof` ' +
+    "The API on PostgreSQL (PostgreSQL only) profiled with V8's sampling CPU profiler (what `node --cpu-prof` " +
     'uses, here started through `node:inspector` for the measured run only, so start-up and warm-up are left out; ' +
     'sampling every 0.5 ms, which itself costs some CPU) while autocannon drives `GET /api/users/me` at 50 connections, then, ' +
     `in a second server, \`GET /api/organizations\` (the house's ${CHILDREN} super agencies, first page of 50) at 50 ` +
@@ -44,10 +44,10 @@ export const profile: Suite = {
     'is present, the tables of that earlier profile follow, under "before", and its rows lead the table. Between the two: ' +
     'an access token is verified by jose once and then remembered by its exact text (its expiry still checked on each use, ' +
     'its session and user still read on every request), which removed the WebCrypto HMAC job (`run`, the largest item ' +
-    'before) and jose\'s parsing; and the caller\'s query, run by every authenticated request, is compiled to SQL once ' +
-    'and only bound per request; since then the two routes\' own queries (the profile; the organization by id, the page ' +
+    "before) and jose's parsing; and the caller's query, run by every authenticated request, is compiled to SQL once " +
+    "and only bound per request; since then the two routes' own queries (the profile; the organization by id, the page " +
     'and its count for each shape of the list) are compiled once the same way and sent as prepared statements; and each ' +
-    'answer is written by a fast-json-stringify serializer compiled at start-up from its response schema\'s JSON Schema ' +
+    "answer is written by a fast-json-stringify serializer compiled at start-up from its response schema's JSON Schema " +
     'instead of a zod check and `JSON.stringify` per answer, and timestamps are read from pg as ISO text instead of a Date ' +
     'that the answer turned back into text.',
   columns: HTTP_COLUMNS,
@@ -55,22 +55,42 @@ export const profile: Suite = {
     if (!context.databaseUrl) return { status: 'skipped', reason: 'needs PostgreSQL (set DATABASE_URL)' };
     const durationSeconds = context.durationSeconds ?? 10;
     const me = await profiled(context, durationSeconds, 'GET /api/users/me', async () => '/api/users/me');
-    const list = await profiled(context, durationSeconds, `GET /api/organizations (${CHILDREN} children, page of 50)`, async (server, token) => {
-      for (let n = 0; n < CHILDREN; n++) {
-        await call(server, 'POST', '/api/organizations', token, { name: `Profile agency ${String(n).padStart(2, '0')}`, org_type: 'super_agency' });
-      }
-      return '/api/organizations';
-    });
+    const list = await profiled(
+      context,
+      durationSeconds,
+      `GET /api/organizations (${CHILDREN} children, page of 50)`,
+      async (server, token) => {
+        for (let n = 0; n < CHILDREN; n++) {
+          await call(server, 'POST', '/api/organizations', token, {
+            name: `Profile agency ${String(n).padStart(2, '0')}`,
+            org_type: 'super_agency',
+          });
+        }
+        return '/api/organizations';
+      },
+    );
     const tables = (label: string, p: { row: Row; functions: ProfileLine[]; packages: ProfileLine[]; samples: number }): Table[] => [
-      { title: `${p.row.name}${label}: top functions (${p.samples.toLocaleString('en-US')} busy samples)`, columns: PROFILE_COLUMNS, rows: p.functions.map(line) },
+      {
+        title: `${p.row.name}${label}: top functions (${p.samples.toLocaleString('en-US')} busy samples)`,
+        columns: PROFILE_COLUMNS,
+        rows: p.functions.map(line),
+      },
       { title: `${p.row.name}${label}: by package`, columns: PACKAGE_COLUMNS, rows: p.packages.map(line) },
     ];
     const after = [me, list];
-    const before = existsSync(BEFORE) ? (JSON.parse(readFileSync(BEFORE, 'utf8')) as { date: string; commit: string; details: { profiles: Profiled[] } }) : null;
+    const before = existsSync(BEFORE)
+      ? (JSON.parse(readFileSync(BEFORE, 'utf8')) as { date: string; commit: string; details: { profiles: Profiled[] } })
+      : null;
     return {
       status: 'ok',
-      rows: [...(before?.details.profiles.map((p) => ({ ...p.row, name: `${p.row.name}, before (${before.commit})` })) ?? []), ...after.map((p) => p.row)],
-      tables: [...after.flatMap((p) => tables('', p)), ...(before?.details.profiles.flatMap((p) => tables(`, before (${before.commit}, ${before.date.slice(0, 10)})`, p)) ?? [])],
+      rows: [
+        ...(before?.details.profiles.map((p) => ({ ...p.row, name: `${p.row.name}, before (${before.commit})` })) ?? []),
+        ...after.map((p) => p.row),
+      ],
+      tables: [
+        ...after.flatMap((p) => tables('', p)),
+        ...(before?.details.profiles.flatMap((p) => tables(`, before (${before.commit}, ${before.date.slice(0, 10)})`, p)) ?? []),
+      ],
       details: { profiles: after },
     };
   },
@@ -91,7 +111,15 @@ async function profiled(
       const token = await signIn(server, BENCH_ADMIN);
       const path = await prepare(server, token);
       context.log(`${name}, profiled`);
-      return measure(server, { name, method: 'GET', path, headers: { authorization: `Bearer ${token}` }, connections: 50, durationSeconds, profileFile: file });
+      return measure(server, {
+        name,
+        method: 'GET',
+        path,
+        headers: { authorization: `Bearer ${token}` },
+        connections: 50,
+        durationSeconds,
+        profileFile: file,
+      });
     });
     return { row, ...readProfile(file, TOP) };
   } finally {

@@ -13,7 +13,7 @@ export const signIn: Suite = {
     'cores, and a faster database changes it little. Besides, each request counts two ' +
     'rate-limit keys in the database and writes a session, a refresh token and the last-login ' +
     'time (7 statements, 4 of them in one transaction). Rate limits are raised for the bench through `buildApp({ rateLimits })`. ' +
-    'The last row is the password check alone (the server\'s `verifyPassword`, same ' +
+    "The last row is the password check alone (the server's `verifyPassword`, same " +
     'parameters, 10 in flight, no HTTP or database, in the bench process): the ceiling for ' +
     'sign-in on this machine; compare its CPU per request with the sign-in rows.',
   columns: HTTP_COLUMNS,

@@ -73,14 +73,14 @@ export const usage: Suite = {
     'entry, its balance and its carry. Beside it, in the same run and database, a plain SQL script that performs the same ' +
     'writes for 1,000 events (balance rows locked in id order, 1,000 consumption entries, 1,000 usage events, 1,000 ' +
     `balance updates; no validation, prices or carry) run by \`pgbench\` at ${BATCH_CONNECTIONS} clients: **÷ yardstick** ` +
-    'is the API\'s events/s divided by the script\'s. **Single events**: one event a request at ' +
+    "is the API's events/s divided by the script's. **Single events**: one event a request at " +
     `${SINGLE_CONNECTIONS} connections, beside pgbench TPC-B (scale ${PGBENCH.scale}, ${PGBENCH.clients} clients, ` +
     `${PGBENCH.seconds} s, in a fresh database) as the yardstick (requests/s ÷ its tps). **Entitlements**: ` +
     `\`GET /api/v1/entitlements\` at ${ENTITLEMENT_CONNECTIONS} connections, rotating over the tenants. **Ledger pages**: ` +
     `one tenant given a consumption ledger of ${LEDGER_ENTRIES.toLocaleString('en-US')} entries generated in SQL (four agents in turn, a year of history), ` +
     'read through `GET /api/credits/ledger` as the house admin at 10 connections: the first page, a page half-way down ' +
     '(cursor), and the first and a half-way page filtered by one agent (`agent_type_id`, a quarter of the entries, served ' +
-    'by the partial index of entries naming an agent). The server\'s `reconcile(db)` runs after the ingestion runs.',
+    "by the partial index of entries naming an agent). The server's `reconcile(db)` runs after the ingestion runs.",
   columns: [
     ...HTTP_COLUMNS,
     { key: 'eventsPerSecond', label: 'events/s', format: 'fixed1' },
@@ -152,7 +152,17 @@ export const usage: Suite = {
         connections: SINGLE_CONNECTIONS,
         durationSeconds,
         rotate: (n) => ({
-          body: { events: [{ id: `single-${runId}-${n}`, organization_id: setup.orgs[n % setup.orgs.length]!, agent: AGENT, units: '1', occurred_at: new Date().toISOString() }] },
+          body: {
+            events: [
+              {
+                id: `single-${runId}-${n}`,
+                organization_id: setup.orgs[n % setup.orgs.length]!,
+                agent: AGENT,
+                units: '1',
+                occurred_at: new Date().toISOString(),
+              },
+            ],
+          },
         }),
       });
       single.eventsPerSecond = single.rps ?? null;
@@ -195,7 +205,10 @@ export const usage: Suite = {
         ['first page', base],
         [`page ${(hot.deepPage + 1).toLocaleString('en-US')} (cursor)`, `${base}&cursor=${hot.deepCursor}`],
         [`agent_type_id filter, first page`, filtered],
-        [`agent_type_id filter, page ${(hot.deepAgentPage + 1).toLocaleString('en-US')} (cursor)`, `${filtered}&cursor=${hot.deepAgentCursor}`],
+        [
+          `agent_type_id filter, page ${(hot.deepAgentPage + 1).toLocaleString('en-US')} (cursor)`,
+          `${filtered}&cursor=${hot.deepAgentCursor}`,
+        ],
       ];
       for (const [name, path] of pageCases) {
         context.log(name);
@@ -214,12 +227,19 @@ export const usage: Suite = {
         const query = (extra: string) => `
           select * from credit_ledger_entries where organization_id = $1 ${extra}
           order by created_at desc, seq desc limit ${PAGE + 1}`;
-        const cursor = (n: number) => `and (created_at, seq) < (select c.created_at, c.seq from credit_ledger_entries c where c.seq = $${n}::bigint)`;
+        const cursor = (n: number) =>
+          `and (created_at, seq) < (select c.created_at, c.seq from credit_ledger_entries c where c.seq = $${n}::bigint)`;
         const list: Plan[] = [];
         list.push(await explain(client, 'first page', query(''), [hot.id]));
         list.push(await explain(client, `page ${hot.deepPage + 1}`, query(cursor(2)), [hot.id, hot.deepCursor]));
         list.push(await explain(client, 'agent filter, first page', query('and agent_type_id = $2'), [hot.id, hot.agentId]));
-        list.push(await explain(client, `agent filter, page ${hot.deepAgentPage + 1}`, query(`and agent_type_id = $2 ${cursor(3)}`), [hot.id, hot.agentId, hot.deepAgentCursor]));
+        list.push(
+          await explain(client, `agent filter, page ${hot.deepAgentPage + 1}`, query(`and agent_type_id = $2 ${cursor(3)}`), [
+            hot.id,
+            hot.agentId,
+            hot.deepAgentCursor,
+          ]),
+        );
         return list;
       });
 
@@ -227,7 +247,13 @@ export const usage: Suite = {
       return {
         status: 'ok',
         rows,
-        tables: [{ title: 'Ledger page queries (EXPLAIN ANALYZE on the same database, after the runs)', columns: PLAN_COLUMNS, rows: plans.map(planRow) }],
+        tables: [
+          {
+            title: 'Ledger page queries (EXPLAIN ANALYZE on the same database, after the runs)',
+            columns: PLAN_COLUMNS,
+            rows: plans.map(planRow),
+          },
+        ],
         notes: [
           `Batched ingestion: ${ingestion[0]!.eventsPerSecond} events/s through the API against ${script.eventsPerSecond} events/s for the ` +
             `plain SQL script (${script.failed} failed transactions, average latency ${script.averageMs} ms a batch): ratio ${batched.ratio}.`,
@@ -237,10 +263,22 @@ export const usage: Suite = {
             `${Number(counts.events).toLocaleString('en-US')} usage events, ${Number(counts.entries).toLocaleString('en-US')} consumption entries, ` +
             `${Number(counts.audit).toLocaleString('en-US')} audit rows for the API's batches and single events); the SQL script's events are in them too, ` +
             'written with cost = charge so the carries still agree.',
-          `Setup: ${Object.entries(times).map(([k, v]) => `${k} ${v} s`).join(', ')}.`,
+          `Setup: ${Object.entries(times)
+            .map(([k, v]) => `${k} ${v} s`)
+            .join(', ')}.`,
           ...plans.map((p) => `${p.name}: ${p.scans.join(', ')}; ${p.executionMs} ms.`),
         ],
-        details: { tree: TREE, batch: BATCH, price: PRICE, ledgerEntries: LEDGER_ENTRIES, hot, setupSeconds: times, sqlScript: SQL_BATCH, tpcb: { ...tpcb, row: undefined }, plans },
+        details: {
+          tree: TREE,
+          batch: BATCH,
+          price: PRICE,
+          ledgerEntries: LEDGER_ENTRIES,
+          hot,
+          setupSeconds: times,
+          sqlScript: SQL_BATCH,
+          tpcb: { ...tpcb, row: undefined },
+          plans,
+        },
       };
     });
   },
@@ -248,19 +286,29 @@ export const usage: Suite = {
 
 /** The agent with its price, a live activation and 1,000,000.00 credits (with their entry) for each tenant, the house's API key. */
 async function meter(client: pg.Client, houseId: string, key: { prefix: string; hash: string }) {
-  await client.query(`create table bench_usage_orgs as select (row_number() over (order by id) - 1)::int as n, id as organization_id from organizations where org_type = 'tenant'`);
+  await client.query(
+    `create table bench_usage_orgs as select (row_number() over (order by id) - 1)::int as n, id as organization_id from organizations where org_type = 'tenant'`,
+  );
   await client.query(`create sequence bench_usage_batch`);
   const { rows } = await client.query<{ id: string }>(
     `insert into agent_types (code, name, kind, unit) values ($1, 'Bench Bot', 'automation', 'run') returning id`,
     [AGENT],
   );
   const agent = rows[0]!.id;
-  await client.query(`insert into agent_prices (agent_type_id, effective_from, price) values ($1, now() - interval '40 days', $2)`, [agent, PRICE]);
-  await client.query(`insert into agent_activations (organization_id, agent_type_id, status) select organization_id, $1, 'active' from bench_usage_orgs`, [agent]);
+  await client.query(`insert into agent_prices (agent_type_id, effective_from, price) values ($1, now() - interval '40 days', $2)`, [
+    agent,
+    PRICE,
+  ]);
+  await client.query(
+    `insert into agent_activations (organization_id, agent_type_id, status) select organization_id, $1, 'active' from bench_usage_orgs`,
+    [agent],
+  );
   await client.query(`
     insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, metadata)
     select organization_id, 1000000, 'adjustment_increase', gen_random_uuid(), 1000000, '{"reason":"bench funding"}' from bench_usage_orgs`);
-  await client.query(`update organization_billing_settings b set credit_balance = 1000000 from bench_usage_orgs o where b.organization_id = o.organization_id`);
+  await client.query(
+    `update organization_billing_settings b set credit_balance = 1000000 from bench_usage_orgs o where b.organization_id = o.organization_id`,
+  );
   await client.query(
     `insert into api_keys (organization_id, name, prefix, secret_hash, scopes) values ($1, 'bench runtime', $2, $3, array['usage:write', 'agents:report', 'entitlements:read'])`,
     [houseId, key.prefix, key.hash],
@@ -269,7 +317,12 @@ async function meter(client: pg.Client, houseId: string, key: { prefix: string; 
 
 /** The plain SQL batch run by pgbench at the batched run's connections, with its per-transaction log. */
 async function sqlYardstick(url: string, seconds: number) {
-  const { row, rawTps: tps, failed, averageMs } = await pgbenchScript(url, {
+  const {
+    row,
+    rawTps: tps,
+    failed,
+    averageMs,
+  } = await pgbenchScript(url, {
     name: `plain SQL script doing the same writes, ${BATCH.toLocaleString('en-US')} events a transaction (pgbench, yardstick)`,
     script: SQL_BATCH,
     clients: BATCH_CONNECTIONS,
@@ -333,7 +386,9 @@ async function hotLedger(client: pg.Client, times: Record<string, number>, log: 
          from generate_series($7::bigint, $8::bigint) k`,
         [hot, HOT_AGENTS, funds, agentIds, start, stepSeconds, from, to],
       );
-      log(`  entries ${to.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+      log(
+        `  entries ${to.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      );
     }
     times[`${total.toLocaleString('en-US')} consumption entries`] = round((performance.now() - started) / 1000, 1);
   } finally {
@@ -346,7 +401,12 @@ async function hotLedger(client: pg.Client, times: Record<string, number>, log: 
   // Cursors half-way down: the seq of the last entry of the page before, newest first.
   const deepPage = Math.floor(total / 2 / PAGE);
   const seqOf = async (k: number) =>
-    (await client.query<{ seq: string }>(`select seq::text from credit_ledger_entries where organization_id = $1 and external_ref = $2`, [hot, `hot-${k}`])).rows[0]!.seq;
+    (
+      await client.query<{ seq: string }>(`select seq::text from credit_ledger_entries where organization_id = $1 and external_ref = $2`, [
+        hot,
+        `hot-${k}`,
+      ])
+    ).rows[0]!.seq;
   const deepCursor = await seqOf(total - deepPage * PAGE + 1);
   // The filtered agent is the first (k % 4 = 0): entries 4, 8, ..., newest first.
   const agentEntries = Math.floor(total / 4);

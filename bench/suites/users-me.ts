@@ -19,14 +19,14 @@ export const usersMe: Suite = {
   about:
     `\`GET /api/users/me\` and \`GET /api/organizations\` (the house's ${CHILDREN} super agencies, first page of 50, ` +
     `with its total) with a bearer token, ${CONNECTIONS} connections: JWT verification, the caller lookup every authenticated ` +
-    'request makes (user, organization, frozen ancestor, session), then the route\'s own queries. On PostgreSQL, beside ' +
+    "request makes (user, organization, frozen ancestor, session), then the route's own queries. On PostgreSQL, beside " +
     'each, on the same database in the same run, the ceiling: a **bare server** (Fastify, a `pg` pool of 20 and `jose`, no ' +
     'plugins, hooks, schemas or query builder) that verifies the same token with jose on every request and runs the very ' +
-    'statements the API sent for that route (recorded from the API\'s driver, with their values; as named prepared statements, ' +
-    'parsed once per connection), answering the last one\'s rows as JSON. Both run with 1 process and with 2 (node:cluster, one port, as `CONSOLE_WORKERS=2`). **÷ bare req/s** is ' +
-    'the API\'s requests per second over the bare server\'s with as many processes; **aim** is the least ratio aimed at ' +
+    "statements the API sent for that route (recorded from the API's driver, with their values; as named prepared statements, " +
+    "parsed once per connection), answering the last one's rows as JSON. Both run with 1 process and with 2 (node:cluster, one port, as `CONSOLE_WORKERS=2`). **÷ bare req/s** is " +
+    "the API's requests per second over the bare server's with as many processes; **aim** is the least ratio aimed at " +
     `(${ROUTES.map((route) => `${route.name.split(' (')[0]} ${route.aim}`).join(', ')}) and whether this run met it; ` +
-    '**CPU × bare** is the API\'s server CPU per request over the bare server\'s (every process counted). PGlite has no ' +
+    "**CPU × bare** is the API's server CPU per request over the bare server's (every process counted). PGlite has no " +
     'such ceiling: its row is the API alone.',
   columns: [
     ...HTTP_COLUMNS.slice(0, 2),
@@ -40,13 +40,25 @@ export const usersMe: Suite = {
     const durationSeconds = context.durationSeconds ?? 10;
     const rows: Row[] = [];
     const load = (server: BenchServer, name: string, path: string, token: string) =>
-      measure(server, { name, method: 'GET', path, headers: { authorization: `Bearer ${token}` }, connections: CONNECTIONS, durationSeconds });
+      measure(server, {
+        name,
+        method: 'GET',
+        path,
+        headers: { authorization: `Bearer ${token}` },
+        connections: CONNECTIONS,
+        durationSeconds,
+      });
 
     if (context.databases.includes('pglite')) {
       rows.push(
         await withServer('pglite', context, async (server) => {
           context.log(`users/me on ${server.database}`);
-          return { ...(await load(server, ROUTES[0].name, ROUTES[0].path, await signIn(server, BENCH_ADMIN))), processes: 1, ratio: null, cpuRatio: null };
+          return {
+            ...(await load(server, ROUTES[0].name, ROUTES[0].path, await signIn(server, BENCH_ADMIN))),
+            processes: 1,
+            ratio: null,
+            cpuRatio: null,
+          };
         }),
       );
     }
@@ -67,7 +79,10 @@ export const usersMe: Suite = {
         await withServerOn(url, async (server) => {
           token = await signIn(server, BENCH_ADMIN);
           for (let n = 0; n < CHILDREN; n++) {
-            await call(server, 'POST', '/api/organizations', token, { name: `Bench agency ${String(n).padStart(2, '0')}`, org_type: 'super_agency' });
+            await call(server, 'POST', '/api/organizations', token, {
+              name: `Bench agency ${String(n).padStart(2, '0')}`,
+              org_type: 'super_agency',
+            });
           }
           for (const route of ROUTES) {
             await server.captureStart();
@@ -82,7 +97,12 @@ export const usersMe: Suite = {
         const measured: Row[] = [];
         for (const route of ROUTES) {
           context.log(`${route.name}, bare server, ${server.processes} process(es)`);
-          const row = await load(server, `bare Fastify + pg + jose, same ${statements[route.key]!.length} statements as ${route.name}`, `/bare/${route.key}`, token);
+          const row = await load(
+            server,
+            `bare Fastify + pg + jose, same ${statements[route.key]!.length} statements as ${route.name}`,
+            `/bare/${route.key}`,
+            token,
+          );
           measured.push({ ...row, processes: server.processes, ratio: 1, cpuRatio: 1 });
         }
         return measured;
@@ -105,7 +125,10 @@ export const usersMe: Suite = {
     return {
       status: 'ok',
       rows,
-      notes: ROUTES.map((route) => `${route.name} sends ${statements[route.key]!.length} statements: ${statements[route.key]!.map((s) => `\`${s.text.replace(/\s+/g, ' ').slice(0, 90)}${s.text.length > 90 ? '…' : ''}\``).join('; ')}.`),
+      notes: ROUTES.map(
+        (route) =>
+          `${route.name} sends ${statements[route.key]!.length} statements: ${statements[route.key]!.map((s) => `\`${s.text.replace(/\s+/g, ' ').slice(0, 90)}${s.text.length > 90 ? '…' : ''}\``).join('; ')}.`,
+      ),
       details: { statements },
     };
   },

@@ -69,7 +69,9 @@ export const webSize: Suite = {
     }
     const html = readFileSync(INDEX, 'utf8');
     const builtAt = statSync(INDEX).mtime.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-    const scripts = tags(html, 'script').filter((a) => a.type === 'module' && a.src).map((a) => a.src!);
+    const scripts = tags(html, 'script')
+      .filter((a) => a.type === 'module' && a.src)
+      .map((a) => a.src!);
     const links = tags(html, 'link');
     const rels = (a: Record<string, string>) => (a.rel ?? '').toLowerCase().split(/\s+/);
     const preloads = links.filter((a) => rels(a).includes('modulepreload') && a.href).map((a) => a.href!);
@@ -79,7 +81,10 @@ export const webSize: Suite = {
     const firstLoad = [...new Set([...scripts, ...preloads].map(distFile))];
     const assets = join(DIST, 'assets');
     const lazy = existsSync(assets)
-      ? readdirSync(assets).filter((f) => f.endsWith('.js')).map((f) => join(assets, f)).filter((f) => !firstLoad.includes(f))
+      ? readdirSync(assets)
+          .filter((f) => f.endsWith('.js'))
+          .map((f) => join(assets, f))
+          .filter((f) => !firstLoad.includes(f))
       : [];
     return {
       status: 'ok',

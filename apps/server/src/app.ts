@@ -157,10 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A URL the router itself refuses (bad percent-encoding, an over-long parameter) is
     // answered before any hook runs: give it the same headers and error shape here.
     frameworkErrors: (error, request, reply: FastifyReply) => {
-      void reply
-        .code(400)
-        .headers(securityHeaders(request.url))
-        .send(malformedRequest(error.message));
+      void reply.code(400).headers(securityHeaders(request.url)).send(malformedRequest(error.message));
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -227,7 +224,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      for (const routes of [healthRoutes, authRoutes, usersRoutes, invitationsRoutes, organizationsRoutes, billingRoutes, creditsRoutes, activityRoutes, dashboardRoutes, debugRoutes, settingsRoutes, agentsRoutes, apiKeysRoutes, usageRoutes]) {
+      for (const routes of [
+        healthRoutes,
+        authRoutes,
+        usersRoutes,
+        invitationsRoutes,
+        organizationsRoutes,
+        billingRoutes,
+        creditsRoutes,
+        activityRoutes,
+        dashboardRoutes,
+        debugRoutes,
+        settingsRoutes,
+        agentsRoutes,
+        apiKeysRoutes,
+        usageRoutes,
+      ]) {
         await api.register(routes(context));
       }
     },

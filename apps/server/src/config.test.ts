@@ -58,9 +58,16 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.10 ,::1,fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.10', '::1', 'fd00::/8']);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.10 ,::1,fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.10',
+      '::1',
+      'fd00::/8',
+    ]);
     // `true` is refused with what to write instead.
-    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: true would trust every hop.*write the number of proxies in front of the server \(such as 1\) or their addresses/);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY: true would trust every hop.*write the number of proxies in front of the server \(such as 1\) or their addresses/,
+    );
   });
 
   it('CONSOLE_WORKERS: one process by default, several only on PostgreSQL', () => {
@@ -75,14 +82,27 @@ describe('configuration', () => {
   it('BACKUP_EVERY turns scheduled backups on; BACKUP_DIR and BACKUP_KEEP only go with it', () => {
     expect(loadConfig({}).backup).toBeNull();
     expect(loadConfig({ BACKUP_EVERY: '6h' }).backup).toEqual({ dir: './backups', everyMs: 6 * 3_600_000, keep: 7 });
-    expect(loadConfig({ BACKUP_EVERY: '30m', BACKUP_DIR: '/srv/backups', BACKUP_KEEP: '14' }).backup).toEqual({ dir: '/srv/backups', everyMs: 30 * 60_000, keep: 14 });
+    expect(loadConfig({ BACKUP_EVERY: '30m', BACKUP_DIR: '/srv/backups', BACKUP_KEEP: '14' }).backup).toEqual({
+      dir: '/srv/backups',
+      everyMs: 30 * 60_000,
+      keep: 14,
+    });
     expect(loadConfig({ BACKUP_EVERY: '1d', BACKUP_KEEP: ' ' }).backup).toEqual({ dir: './backups', everyMs: 86_400_000, keep: 7 });
-    expect(() => loadConfig({ BACKUP_DIR: '/srv/backups' })).toThrow(/BACKUP_DIR: is set but BACKUP_EVERY is not; set BACKUP_EVERY \(such as 6h\) to schedule backups/);
+    expect(() => loadConfig({ BACKUP_DIR: '/srv/backups' })).toThrow(
+      /BACKUP_DIR: is set but BACKUP_EVERY is not; set BACKUP_EVERY \(such as 6h\) to schedule backups/,
+    );
     expect(() => loadConfig({ BACKUP_EVERY: 'daily' })).toThrow(/BACKUP_EVERY: must be a duration such as 30m, 6h or 1d/);
     // Inside the embedded database's folder a backup would copy the older backups; on PostgreSQL that folder is unused.
-    expect(() => loadConfig({ BACKUP_EVERY: '1d', DATA_DIR: '/srv/console', BACKUP_DIR: '/srv/console/pgdata' })).toThrow(/BACKUP_DIR: must not be inside the embedded database's folder/);
-    expect(loadConfig({ BACKUP_EVERY: '1d', DATA_DIR: '/srv/console', BACKUP_DIR: '/srv/console/backups' }).backup?.dir).toBe('/srv/console/backups');
-    expect(loadConfig({ BACKUP_EVERY: '1d', DATA_DIR: '/srv/console', BACKUP_DIR: '/srv/console/pgdata', DATABASE_URL: 'postgres://h/db' }).backup?.dir).toBe('/srv/console/pgdata');
+    expect(() => loadConfig({ BACKUP_EVERY: '1d', DATA_DIR: '/srv/console', BACKUP_DIR: '/srv/console/pgdata' })).toThrow(
+      /BACKUP_DIR: must not be inside the embedded database's folder/,
+    );
+    expect(loadConfig({ BACKUP_EVERY: '1d', DATA_DIR: '/srv/console', BACKUP_DIR: '/srv/console/backups' }).backup?.dir).toBe(
+      '/srv/console/backups',
+    );
+    expect(
+      loadConfig({ BACKUP_EVERY: '1d', DATA_DIR: '/srv/console', BACKUP_DIR: '/srv/console/pgdata', DATABASE_URL: 'postgres://h/db' })
+        .backup?.dir,
+    ).toBe('/srv/console/pgdata');
   });
 
   it('reports every bad value at once', () => {

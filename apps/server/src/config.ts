@@ -114,24 +114,12 @@ const envSchema = z.object({
     .default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
-  DATABASE_URL: optional.refine(
-    (v) => v === null || /^postgres(ql)?:\/\//.test(v),
-    'must start with postgres:// or postgresql://',
-  ),
+  DATABASE_URL: optional.refine((v) => v === null || /^postgres(ql)?:\/\//.test(v), 'must start with postgres:// or postgresql://'),
   APP_URL: optional.refine((v) => v === null || isOrigin(v), 'must be an http(s) origin such as https://console.example.com'),
   JWT_SECRET: optional.refine((v) => v === null || v.length >= 32, 'must be at least 32 characters'),
-  SMTP_URL: optional.refine(
-    (v) => v === null || /^smtps?:\/\//.test(v),
-    'must start with smtp:// or smtps://',
-  ),
-  ADMIN_EMAIL: optional.refine(
-    (v) => v === null || z.email().safeParse(v).success,
-    'must be an e-mail address',
-  ),
-  ADMIN_PASSWORD: optional.refine(
-    (v) => v === null || (v.length >= 8 && v.length <= 256),
-    'must be 8 to 256 characters',
-  ),
+  SMTP_URL: optional.refine((v) => v === null || /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://'),
+  ADMIN_EMAIL: optional.refine((v) => v === null || z.email().safeParse(v).success, 'must be an e-mail address'),
+  ADMIN_PASSWORD: optional.refine((v) => v === null || (v.length >= 8 && v.length <= 256), 'must be 8 to 256 characters'),
   TRUST_PROXY: trustProxySchema,
   RATE_LIMIT_FACTOR: z.coerce
     .number({ error: 'must be a number' })
@@ -208,14 +196,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function backupSchedule(e: z.infer<typeof envSchema>): BackupSchedule | null {
   if (e.BACKUP_EVERY === null) {
     const stray = e.BACKUP_DIR !== null ? 'BACKUP_DIR' : e.BACKUP_KEEP !== undefined ? 'BACKUP_KEEP' : null;
-    if (stray) throw new ConfigError(`Invalid configuration:\n  ${stray}: is set but BACKUP_EVERY is not; set BACKUP_EVERY (such as 6h) to schedule backups`);
+    if (stray)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${stray}: is set but BACKUP_EVERY is not; set BACKUP_EVERY (such as 6h) to schedule backups`,
+      );
     return null;
   }
   const dir = e.BACKUP_DIR ?? './backups';
   // A backup folder inside the database's own folder would be copied into every backup.
   const inside = relative(resolve(e.DATA_DIR, 'pgdata'), resolve(dir));
   if (e.DATABASE_URL === null && (inside === '' || (inside !== '..' && !inside.startsWith('../') && !isAbsolute(inside)))) {
-    throw new ConfigError(`Invalid configuration:\n  BACKUP_DIR: must not be inside the embedded database's folder (${resolve(e.DATA_DIR, 'pgdata')})`);
+    throw new ConfigError(
+      `Invalid configuration:\n  BACKUP_DIR: must not be inside the embedded database's folder (${resolve(e.DATA_DIR, 'pgdata')})`,
+    );
   }
   return { dir, everyMs: e.BACKUP_EVERY, keep: e.BACKUP_KEEP ?? 7 };
 }

@@ -82,7 +82,9 @@ describe('the demo seed', () => {
     expect(demo.lowBalance.map((l) => l.organization)).toEqual(['Lakeside Pharmacy']);
     const [low] = demo.lowBalance;
     expect(Number(low!.balance)).toBeGreaterThan(Number(low!.threshold) - 10);
-    const alerts = await sql<{ kind: string }>`select kind from balance_alerts where organization_id = ${orgId('Lakeside Pharmacy')}`.execute(db());
+    const alerts = await sql<{
+      kind: string;
+    }>`select kind from balance_alerts where organization_id = ${orgId('Lakeside Pharmacy')}`.execute(db());
     expect(alerts.rows.map((r) => r.kind)).toEqual(['low_balance']);
   });
 
@@ -97,15 +99,28 @@ describe('the demo seed', () => {
 
   it('gives an API key that authenticates on the machine API', async () => {
     expect(demo.apiKey.secret).toMatch(/^oc_[0-9a-f]{8}_[0-9a-f]{64}$/);
-    const stored = await db().selectFrom('api_keys').select(['secret_hash', 'scopes']).where('prefix', '=', demo.apiKey.prefix).executeTakeFirstOrThrow();
+    const stored = await db()
+      .selectFrom('api_keys')
+      .select(['secret_hash', 'scopes'])
+      .where('prefix', '=', demo.apiKey.prefix)
+      .executeTakeFirstOrThrow();
     expect(stored.secret_hash).not.toContain(demo.apiKey.secret.slice(12));
     const acme = orgId('Acme Dental');
     const response = await t.request('GET', `/api/v1/entitlements?organization_id=${acme}&agent=support-bot`, undefined, {
       headers: { authorization: `Bearer ${demo.apiKey.secret}` },
     });
     expect(response.status).toBe(200);
-    const balance = await db().selectFrom('organization_billing_settings').select('credit_balance').where('organization_id', '=', acme).executeTakeFirstOrThrow();
-    expect(entitlementSchema.parse(response.body)).toEqual({ allowed: true, reason: null, balance: balance.credit_balance, activation_status: 'active' });
+    const balance = await db()
+      .selectFrom('organization_billing_settings')
+      .select('credit_balance')
+      .where('organization_id', '=', acme)
+      .executeTakeFirstOrThrow();
+    expect(entitlementSchema.parse(response.body)).toEqual({
+      allowed: true,
+      reason: null,
+      balance: balance.credit_balance,
+      activation_status: 'active',
+    });
   });
 
   it('reconciles, runs in seconds, and refuses a second run', async () => {

@@ -64,7 +64,11 @@ export function demoUsage(organizations: DemoOrganization[], now: Date): DemoUsa
   const prices = new Map(
     DEMO_AGENT_TYPES.map((t) => [t.code, t.prices.map((p) => ({ from: now.getTime() - p.daysAgo * DAY_MS, price: scaled(p.price, 4) }))]),
   );
-  const priceAt = (agent: string, time: number) => prices.get(agent)!.filter((p) => p.from <= time).at(-1)!.price;
+  const priceAt = (agent: string, time: number) =>
+    prices
+      .get(agent)!
+      .filter((p) => p.from <= time)
+      .at(-1)!.price;
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const events: UsageEvent[] = [];
   // Exact costs, in hundred-millionths of a credit (units and prices both have four places).
@@ -135,13 +139,23 @@ export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } 
   );
   const creditsOf = (org: DemoOrganization) =>
     org.credits === 'low' ? (chargeCents.get(org.id) ?? 0n) + thresholds.get(org.id)! - LOW_BALANCE_MARGIN_CENTS : scaled(org.credits, 2);
-  const names = new Map<string, string>([[seeded.house.id, seeded.house.name], ...seeded.organizations.map((o) => [o.id, o.name] as const)]);
+  const names = new Map<string, string>([
+    [seeded.house.id, seeded.house.name],
+    ...seeded.organizations.map((o) => [o.id, o.name] as const),
+  ]);
   const handedDown = seeded.organizations.filter((o) => o.parentId === seeded.house.id).reduce((sum, o) => sum + creditsOf(o), 0n);
   await db.transaction().execute(async (trx) => {
     const reason = 'Demo credits';
     await credits.move(
       trx,
-      [{ organizationId: seeded.house.id, amount: amount(handedDown + HOUSE_RESERVE_CENTS), type: 'adjustment_increase', metadata: { reason, notes: reason } }],
+      [
+        {
+          organizationId: seeded.house.id,
+          amount: amount(handedDown + HOUSE_RESERVE_CENTS),
+          type: 'adjustment_increase',
+          metadata: { reason, notes: reason },
+        },
+      ],
       randomUUID(),
       seeded.houseAdminId,
     );
@@ -151,8 +165,18 @@ export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } 
       await credits.move(
         trx,
         [
-          { organizationId: org.parentId, amount: `-${share}`, type: 'allocation_sent', metadata: { to_org_id: org.id, to_org_name: org.name, notes } },
-          { organizationId: org.id, amount: share, type: 'initial_balance', metadata: { from_org_id: org.parentId, from_org_name: names.get(org.parentId), notes } },
+          {
+            organizationId: org.parentId,
+            amount: `-${share}`,
+            type: 'allocation_sent',
+            metadata: { to_org_id: org.id, to_org_name: org.name, notes },
+          },
+          {
+            organizationId: org.id,
+            amount: share,
+            type: 'initial_balance',
+            metadata: { from_org_id: org.parentId, from_org_name: names.get(org.parentId), notes },
+          },
         ],
         randomUUID(),
         seeded.houseAdminId,
@@ -176,7 +200,11 @@ export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } 
     .selectFrom('organization_billing_settings as b')
     .innerJoin('organizations as o', 'o.id', 'b.organization_id')
     .select(['o.name', 'b.credit_balance', 'b.low_balance_threshold'])
-    .where('b.organization_id', 'in', seeded.organizations.map((o) => o.id))
+    .where(
+      'b.organization_id',
+      'in',
+      seeded.organizations.map((o) => o.id),
+    )
     .whereRef('b.credit_balance', '<', 'b.low_balance_threshold')
     .orderBy('o.name')
     .execute();

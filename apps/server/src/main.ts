@@ -131,7 +131,9 @@ async function serve(config: Config) {
   const logger = pino({ level: config.logLevel });
   if (config.workers > 1) return cluster.isPrimary ? servePrimary(config, logger) : void (await serveOne(config, logger, false));
   const database = await serveOne(config, logger, true);
-  console.log(`Organization Console is running at ${config.appUrl} (${database.kind === 'pg' ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`);
+  console.log(
+    `Organization Console is running at ${config.appUrl} (${database.kind === 'pg' ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`,
+  );
 }
 
 /** How long the primary waits before replacing a worker that died before it could listen. */
@@ -172,7 +174,8 @@ async function servePrimary(config: Config, logger: Logger) {
     if (closing) {
       // One still starting has nothing to finish: ended by the signal itself (Ctrl-C reaches
       // every process of the group), it did no harm.
-      if (code === 0 || (!served && (signal === 'SIGTERM' || signal === 'SIGINT'))) logger.info({ worker: worker.process.pid }, 'a server process stopped');
+      if (code === 0 || (!served && (signal === 'SIGTERM' || signal === 'SIGINT')))
+        logger.info({ worker: worker.process.pid }, 'a server process stopped');
       else {
         logger.warn({ worker: worker.process.pid, code, signal }, 'a server process stopped with a failure');
         failed = true;

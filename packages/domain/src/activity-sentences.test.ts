@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { activitySentence, describeUsage, formatAmount, formatUnits, isActivityAction, ledgerSentence, type LedgerFacts } from './activity.ts';
+import {
+  activitySentence,
+  describeUsage,
+  formatAmount,
+  formatUnits,
+  isActivityAction,
+  ledgerSentence,
+  type LedgerFacts,
+} from './activity.ts';
 
 /**
  * Every sentence of the activity log and the ledger, word for word, with every fact known and
@@ -18,13 +26,28 @@ const ACTIVITY: [string, Record<string, unknown>, string, string][] = [
   ['auth.password_changed', {}, 'Ana Ruiz changed their password', 'Someone changed their password'],
   ['auth.password_reset', {}, 'Ana Ruiz reset their password with a recovery link', 'Someone reset their password with a recovery link'],
   ['auth.recovery_requested', {}, 'Ana Ruiz asked for a password recovery link', 'Someone asked for a password recovery link'],
-  ['user.update', { changes: { status: 'inactive' } }, 'Ana Ruiz set the status of Acme Dental to inactive', 'Someone set the status of a person to inactive'],
+  [
+    'user.update',
+    { changes: { status: 'inactive' } },
+    'Ana Ruiz set the status of Acme Dental to inactive',
+    'Someone set the status of a person to inactive',
+  ],
   ['user.update', { changes: { first_name: 'B' } }, 'Ana Ruiz edited Acme Dental', 'Someone edited a person'],
   ['user.update', { changes: ['status'] }, 'Ana Ruiz edited Acme Dental', 'Someone edited a person'],
-  ['user.role_change', { before: 'manager', after: 'admin' }, 'Ana Ruiz changed the role of Acme Dental from manager to admin', 'Someone changed the role of a person from manager to admin'],
+  [
+    'user.role_change',
+    { before: 'manager', after: 'admin' },
+    'Ana Ruiz changed the role of Acme Dental from manager to admin',
+    'Someone changed the role of a person from manager to admin',
+  ],
   ['user.role_change', {}, 'Ana Ruiz changed the role of Acme Dental from ? to ?', 'Someone changed the role of a person from ? to ?'],
   ['user.deactivate', {}, 'Ana Ruiz deactivated Acme Dental', 'Someone deactivated a person'],
-  ['invitation.create', { email: 'new@x.io', role: 'manager' }, 'Ana Ruiz invited new@x.io to Northwind as manager', 'Someone invited new@x.io to an organization as manager'],
+  [
+    'invitation.create',
+    { email: 'new@x.io', role: 'manager' },
+    'Ana Ruiz invited new@x.io to Northwind as manager',
+    'Someone invited new@x.io to an organization as manager',
+  ],
   ['invitation.create', {}, 'Ana Ruiz invited Acme Dental to Northwind', 'Someone invited someone to an organization'],
   ['invitation.resend', {}, 'Ana Ruiz resent the invitation of Acme Dental', 'Someone resent the invitation of someone'],
   ['invitation.link', {}, 'Ana Ruiz copied a new invitation link for Acme Dental', 'Someone copied a new invitation link for someone'],
@@ -36,21 +59,76 @@ const ACTIVITY: [string, Record<string, unknown>, string, string][] = [
   ['organization.create', {}, 'Ana Ruiz created Acme Dental', 'Someone created an organization'],
   ['organization.delete', { name: 'Old Co' }, 'Ana Ruiz deleted Old Co', 'Someone deleted Old Co'],
   ['organization.delete', {}, 'Ana Ruiz deleted Acme Dental', 'Someone deleted an organization'],
-  ['credits.allocate', { amount: '1500', notes: 'spring' }, 'Ana Ruiz allocated 1,500.00 credits to Acme Dental (spring)', 'Someone allocated 1,500.00 credits to an organization (spring)'],
-  ['credits.initial_balance', { amount: 20 }, 'Ana Ruiz gave Acme Dental an initial balance of 20.00 credits', 'Someone gave an organization an initial balance of 20.00 credits'],
-  ['credits.adjust_increase', { amount: '5.5', reason: 'goodwill' }, 'Ana Ruiz added 5.50 credits to Acme Dental: goodwill', 'Someone added 5.50 credits to an organization: goodwill'],
-  ['credits.adjust_increase', { amount: '5.5' }, 'Ana Ruiz added 5.50 credits to Acme Dental', 'Someone added 5.50 credits to an organization'],
-  ['credits.adjust_decrease', { amount: '5.5', reason: 'error' }, 'Ana Ruiz removed 5.50 credits from Acme Dental: error', 'Someone removed 5.50 credits from an organization: error'],
-  ['credits.adjust_decrease', { amount: '5.5' }, 'Ana Ruiz removed 5.50 credits from Acme Dental', 'Someone removed 5.50 credits from an organization'],
-  ['credits.refund', { amount: '3', refund_of: 'evt-1' }, 'Ana Ruiz refunded 3.00 credits to Acme Dental for evt-1', 'Someone refunded 3.00 credits to an organization for evt-1'],
+  [
+    'credits.allocate',
+    { amount: '1500', notes: 'spring' },
+    'Ana Ruiz allocated 1,500.00 credits to Acme Dental (spring)',
+    'Someone allocated 1,500.00 credits to an organization (spring)',
+  ],
+  [
+    'credits.initial_balance',
+    { amount: 20 },
+    'Ana Ruiz gave Acme Dental an initial balance of 20.00 credits',
+    'Someone gave an organization an initial balance of 20.00 credits',
+  ],
+  [
+    'credits.adjust_increase',
+    { amount: '5.5', reason: 'goodwill' },
+    'Ana Ruiz added 5.50 credits to Acme Dental: goodwill',
+    'Someone added 5.50 credits to an organization: goodwill',
+  ],
+  [
+    'credits.adjust_increase',
+    { amount: '5.5' },
+    'Ana Ruiz added 5.50 credits to Acme Dental',
+    'Someone added 5.50 credits to an organization',
+  ],
+  [
+    'credits.adjust_decrease',
+    { amount: '5.5', reason: 'error' },
+    'Ana Ruiz removed 5.50 credits from Acme Dental: error',
+    'Someone removed 5.50 credits from an organization: error',
+  ],
+  [
+    'credits.adjust_decrease',
+    { amount: '5.5' },
+    'Ana Ruiz removed 5.50 credits from Acme Dental',
+    'Someone removed 5.50 credits from an organization',
+  ],
+  [
+    'credits.refund',
+    { amount: '3', refund_of: 'evt-1' },
+    'Ana Ruiz refunded 3.00 credits to Acme Dental for evt-1',
+    'Someone refunded 3.00 credits to an organization for evt-1',
+  ],
   ['credits.refund', { amount: '3' }, 'Ana Ruiz refunded 3.00 credits to Acme Dental', 'Someone refunded 3.00 credits to an organization'],
-  ['billing.agent_limit', { before: 1000, after: 2500 }, 'Ana Ruiz set the agent limit of Acme Dental from 1,000 to 2,500', 'Someone set the agent limit of an organization from 1,000 to 2,500'],
-  ['billing.agent_limit', {}, 'Ana Ruiz set the agent limit of Acme Dental from ? to ?', 'Someone set the agent limit of an organization from ? to ?'],
-  ['billing.low_balance_threshold', { before: '100', after: '2500.5' }, 'Ana Ruiz set the low-balance threshold of Acme Dental from 100.00 to 2,500.50 credits', 'Someone set the low-balance threshold of an organization from 100.00 to 2,500.50 credits'],
+  [
+    'billing.agent_limit',
+    { before: 1000, after: 2500 },
+    'Ana Ruiz set the agent limit of Acme Dental from 1,000 to 2,500',
+    'Someone set the agent limit of an organization from 1,000 to 2,500',
+  ],
+  [
+    'billing.agent_limit',
+    {},
+    'Ana Ruiz set the agent limit of Acme Dental from ? to ?',
+    'Someone set the agent limit of an organization from ? to ?',
+  ],
+  [
+    'billing.low_balance_threshold',
+    { before: '100', after: '2500.5' },
+    'Ana Ruiz set the low-balance threshold of Acme Dental from 100.00 to 2,500.50 credits',
+    'Someone set the low-balance threshold of an organization from 100.00 to 2,500.50 credits',
+  ],
   ['agent.activate', { code: 'scribe' }, 'Ana Ruiz activated scribe for Northwind', 'Someone activated scribe for an organization'],
   ['agent.activate', {}, 'Ana Ruiz activated an agent for Northwind', 'Someone activated an agent for an organization'],
   ['agent.deactivate', {}, 'Ana Ruiz deactivated an agent of Northwind', 'Someone deactivated an agent of an organization'],
-  ['agents.status_reported', { agent: 'scribe', from: 'idle', to: 'busy' }, 'Ana Ruiz reported scribe as busy (was idle)', 'Someone reported scribe as busy (was idle)'],
+  [
+    'agents.status_reported',
+    { agent: 'scribe', from: 'idle', to: 'busy' },
+    'Ana Ruiz reported scribe as busy (was idle)',
+    'Someone reported scribe as busy (was idle)',
+  ],
   ['agents.status_reported', {}, 'Ana Ruiz reported an agent as ? (was ?)', 'Someone reported an agent as ? (was ?)'],
   ['agent_type.create', { name: 'Scribe', code: 'scribe' }, 'Ana Ruiz added the agent type Scribe', 'Someone added the agent type Scribe'],
   ['agent_type.create', { code: 'scribe' }, 'Ana Ruiz added the agent type scribe', 'Someone added the agent type scribe'],
@@ -61,10 +139,25 @@ const ACTIVITY: [string, Record<string, unknown>, string, string][] = [
   ['api_key.create', {}, 'Ana Ruiz created the API key Acme Dental', 'Someone created the API key ?'],
   ['api_key.revoke', { prefix: 'oc_ab' }, 'Ana Ruiz revoked the API key Acme Dental', 'Someone revoked the API key oc_ab'],
   ['api_key.revoke', {}, 'Ana Ruiz revoked the API key Acme Dental', 'Someone revoked the API key ?'],
-  ['usage.reported', { accepted: 1200, credits_charged: '1234.5' }, 'Ana Ruiz reported 1,200 usage events (1,234.50 credits)', 'Someone reported 1,200 usage events (1,234.50 credits)'],
-  ['usage.imported', { accepted: 3, credits_charged: 7 }, 'Ana Ruiz imported 3 usage events (7.00 credits)', 'Someone imported 3 usage events (7.00 credits)'],
+  [
+    'usage.reported',
+    { accepted: 1200, credits_charged: '1234.5' },
+    'Ana Ruiz reported 1,200 usage events (1,234.50 credits)',
+    'Someone reported 1,200 usage events (1,234.50 credits)',
+  ],
+  [
+    'usage.imported',
+    { accepted: 3, credits_charged: 7 },
+    'Ana Ruiz imported 3 usage events (7.00 credits)',
+    'Someone imported 3 usage events (7.00 credits)',
+  ],
   ['usage.imported', {}, 'Ana Ruiz imported ? usage events (? credits)', 'Someone imported ? usage events (? credits)'],
-  ['bootstrap.first_house_admin', {}, 'The first house admin of Northwind was created', 'The first house admin of an organization was created'],
+  [
+    'bootstrap.first_house_admin',
+    {},
+    'The first house admin of Northwind was created',
+    'The first house admin of an organization was created',
+  ],
   ['something.new_thing', {}, 'Ana Ruiz: something new thing', 'Someone: something new thing'],
 ];
 
@@ -88,12 +181,32 @@ const noNames = { actor: null, counterparty: null };
 
 /** [entry, sentence with the actor and the other organization known, sentence with neither] */
 const LEDGER: [Omit<LedgerFacts, 'actor' | 'counterparty'>, string, string][] = [
-  [{ entry_type: 'allocation_sent', amount: '-1500.00', metadata: { notes: ' spring ' } }, 'Ana Ruiz allocated 1,500.00 credits to Acme Dental: spring', 'Someone allocated 1,500.00 credits to another organization: spring'],
-  [{ entry_type: 'allocation_sent', amount: '-1500.00', metadata: {} }, 'Ana Ruiz allocated 1,500.00 credits to Acme Dental', 'Someone allocated 1,500.00 credits to another organization'],
-  [{ entry_type: 'allocation_received', amount: '1500.00', metadata: { notes: 'spring' } }, 'Received 1,500.00 credits from Acme Dental, allocated by Ana Ruiz: spring', 'Received 1,500.00 credits from another organization: spring'],
+  [
+    { entry_type: 'allocation_sent', amount: '-1500.00', metadata: { notes: ' spring ' } },
+    'Ana Ruiz allocated 1,500.00 credits to Acme Dental: spring',
+    'Someone allocated 1,500.00 credits to another organization: spring',
+  ],
+  [
+    { entry_type: 'allocation_sent', amount: '-1500.00', metadata: {} },
+    'Ana Ruiz allocated 1,500.00 credits to Acme Dental',
+    'Someone allocated 1,500.00 credits to another organization',
+  ],
+  [
+    { entry_type: 'allocation_received', amount: '1500.00', metadata: { notes: 'spring' } },
+    'Received 1,500.00 credits from Acme Dental, allocated by Ana Ruiz: spring',
+    'Received 1,500.00 credits from another organization: spring',
+  ],
   // The opening grant's note says what the sentence already says.
-  [{ entry_type: 'allocation_received', amount: '200.00', metadata: { notes: 'Initial balance' } }, 'Received 200.00 credits from Acme Dental, allocated by Ana Ruiz', 'Received 200.00 credits from another organization'],
-  [{ entry_type: 'initial_balance', amount: '200.00', metadata: { notes: 'Initial balance' } }, 'Initial balance of 200.00 credits from Acme Dental, given by Ana Ruiz', 'Initial balance of 200.00 credits from another organization'],
+  [
+    { entry_type: 'allocation_received', amount: '200.00', metadata: { notes: 'Initial balance' } },
+    'Received 200.00 credits from Acme Dental, allocated by Ana Ruiz',
+    'Received 200.00 credits from another organization',
+  ],
+  [
+    { entry_type: 'initial_balance', amount: '200.00', metadata: { notes: 'Initial balance' } },
+    'Initial balance of 200.00 credits from Acme Dental, given by Ana Ruiz',
+    'Initial balance of 200.00 credits from another organization',
+  ],
   [
     {
       entry_type: 'consumption',
@@ -105,20 +218,48 @@ const LEDGER: [Omit<LedgerFacts, 'actor' | 'counterparty'>, string, string][] = 
     'Scribe used 1,200.5 × token, charged 12.50 credits (input tokens 1200, model gpt, cached true), imported by Ana Ruiz',
     'Scribe used 1,200.5 × token, charged 12.50 credits (input tokens 1200, model gpt, cached true)',
   ],
-  [{ entry_type: 'consumption', amount: '-12.50', metadata: { agent: 'scribe', units: '3.0000' } }, 'scribe used 3 units, charged 12.50 credits, imported by Ana Ruiz', 'scribe used 3 units, charged 12.50 credits'],
-  [{ entry_type: 'consumption', amount: '-12.50', metadata: {} }, 'Usage, charged 12.50 credits, imported by Ana Ruiz', 'Usage, charged 12.50 credits'],
+  [
+    { entry_type: 'consumption', amount: '-12.50', metadata: { agent: 'scribe', units: '3.0000' } },
+    'scribe used 3 units, charged 12.50 credits, imported by Ana Ruiz',
+    'scribe used 3 units, charged 12.50 credits',
+  ],
+  [
+    { entry_type: 'consumption', amount: '-12.50', metadata: {} },
+    'Usage, charged 12.50 credits, imported by Ana Ruiz',
+    'Usage, charged 12.50 credits',
+  ],
   [
     { entry_type: 'consumption', amount: '-12.50', metadata: {}, agent: { name: 'Scribe', unit: 'token' } },
     'Scribe used credits, charged 12.50 credits, imported by Ana Ruiz',
     'Scribe used credits, charged 12.50 credits',
   ],
-  [{ entry_type: 'refund', amount: '3.00', metadata: { refund_of: 'evt-1', usage: { calls: 2 }, reason: 'duplicate' } }, 'Ana Ruiz refunded 3.00 credits for evt-1 (calls 2): duplicate', 'Someone refunded 3.00 credits for evt-1 (calls 2): duplicate'],
-  [{ entry_type: 'refund', amount: '3.00', metadata: { notes: 'by notes' } }, 'Ana Ruiz refunded 3.00 credits: by notes', 'Someone refunded 3.00 credits: by notes'],
-  [{ entry_type: 'adjustment_increase', amount: '5.00', metadata: { reason: 'goodwill', notes: 'not this' } }, 'Ana Ruiz added 5.00 credits: goodwill', 'Someone added 5.00 credits: goodwill'],
-  [{ entry_type: 'adjustment_increase', amount: '5.00', metadata: { notes: 'from notes' } }, 'Ana Ruiz added 5.00 credits: from notes', 'Someone added 5.00 credits: from notes'],
+  [
+    { entry_type: 'refund', amount: '3.00', metadata: { refund_of: 'evt-1', usage: { calls: 2 }, reason: 'duplicate' } },
+    'Ana Ruiz refunded 3.00 credits for evt-1 (calls 2): duplicate',
+    'Someone refunded 3.00 credits for evt-1 (calls 2): duplicate',
+  ],
+  [
+    { entry_type: 'refund', amount: '3.00', metadata: { notes: 'by notes' } },
+    'Ana Ruiz refunded 3.00 credits: by notes',
+    'Someone refunded 3.00 credits: by notes',
+  ],
+  [
+    { entry_type: 'adjustment_increase', amount: '5.00', metadata: { reason: 'goodwill', notes: 'not this' } },
+    'Ana Ruiz added 5.00 credits: goodwill',
+    'Someone added 5.00 credits: goodwill',
+  ],
+  [
+    { entry_type: 'adjustment_increase', amount: '5.00', metadata: { notes: 'from notes' } },
+    'Ana Ruiz added 5.00 credits: from notes',
+    'Someone added 5.00 credits: from notes',
+  ],
   [{ entry_type: 'adjustment_increase', amount: '5.00', metadata: {} }, 'Ana Ruiz added 5.00 credits', 'Someone added 5.00 credits'],
   [{ entry_type: 'adjustment_decrease', amount: '-5.00', metadata: {} }, 'Ana Ruiz removed 5.00 credits', 'Someone removed 5.00 credits'],
-  [{ entry_type: 'adjustment_decrease', amount: '-5.00', metadata: { reason: 'error' } }, 'Ana Ruiz removed 5.00 credits: error', 'Someone removed 5.00 credits: error'],
+  [
+    { entry_type: 'adjustment_decrease', amount: '-5.00', metadata: { reason: 'error' } },
+    'Ana Ruiz removed 5.00 credits: error',
+    'Someone removed 5.00 credits: error',
+  ],
   [{ entry_type: 'odd_kind', amount: '-5.00', metadata: {} }, 'odd kind of 5.00 credits', 'odd kind of 5.00 credits'],
 ];
 

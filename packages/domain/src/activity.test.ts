@@ -21,7 +21,9 @@ describe('activitySentence', () => {
   });
 
   it('tells a status change from an edit', () => {
-    expect(activitySentence(facts('organization.update', { after: { status: 'suspended' } }))).toBe('Ana Ruiz set the status of Acme Dental to suspended');
+    expect(activitySentence(facts('organization.update', { after: { status: 'suspended' } }))).toBe(
+      'Ana Ruiz set the status of Acme Dental to suspended',
+    );
     expect(activitySentence(facts('organization.update', { after: { name: 'New' } }))).toBe('Ana Ruiz edited Acme Dental');
   });
 
@@ -41,22 +43,33 @@ describe('ledgerSentence', () => {
     expect(ledgerSentence({ ...entry, entry_type: 'allocation_received', amount: '500.00', counterparty: 'Northwind' })).toBe(
       'Received 500.00 credits from Northwind, allocated by Ana Ruiz: spring',
     );
-    expect(ledgerSentence({ entry_type: 'consumption', amount: '-2.00', metadata: { agent: 'bot' }, units: '4.0000', actor: null, counterparty: null })).toBe(
-      'bot used 4 units, charged 2.00 credits',
-    );
+    expect(
+      ledgerSentence({
+        entry_type: 'consumption',
+        amount: '-2.00',
+        metadata: { agent: 'bot' },
+        units: '4.0000',
+        actor: null,
+        counterparty: null,
+      }),
+    ).toBe('bot used 4 units, charged 2.00 credits');
   });
 
-  it('names a consumption entry\'s agent from the catalog, with its unit and the usage record', () => {
+  it("names a consumption entry's agent from the catalog, with its unit and the usage record", () => {
     const consumption = { entry_type: 'consumption', amount: '-3.25', units: '1200.5000', actor: null, counterparty: null };
-    expect(ledgerSentence({ ...consumption, metadata: { agent: 'bot', usage: { tokens: 1200, model: 'gpt' } }, agent: { name: 'Support bot', unit: 'run' } })).toBe(
-      'Support bot used 1,200.5 × run, charged 3.25 credits (tokens 1200, model gpt)',
-    );
+    expect(
+      ledgerSentence({
+        ...consumption,
+        metadata: { agent: 'bot', usage: { tokens: 1200, model: 'gpt' } },
+        agent: { name: 'Support bot', unit: 'run' },
+      }),
+    ).toBe('Support bot used 1,200.5 × run, charged 3.25 credits (tokens 1200, model gpt)');
     expect(ledgerSentence({ ...consumption, units: null, metadata: { usage: { tokens: 1200 } }, actor: 'Ana Ruiz' })).toBe(
       'Usage, charged 3.25 credits (tokens 1200), imported by Ana Ruiz',
     );
-    expect(ledgerSentence({ ...consumption, entry_type: 'refund', amount: '1.00', metadata: { usage: { tokens: 10 } }, actor: 'Ana Ruiz' })).toBe(
-      'Ana Ruiz refunded 1.00 credits (tokens 10)',
-    );
+    expect(
+      ledgerSentence({ ...consumption, entry_type: 'refund', amount: '1.00', metadata: { usage: { tokens: 10 } }, actor: 'Ana Ruiz' }),
+    ).toBe('Ana Ruiz refunded 1.00 credits (tokens 10)');
   });
 });
 

@@ -207,7 +207,10 @@ export function activitySentence({ action, actor, organization, target, details 
 
 /** A person as the activity log and the ledger name them: "Ana Ruiz", or the e-mail when they have no name. */
 export function personName(person: { first_name?: string | null; last_name?: string | null; email: string }): string {
-  const name = [person.first_name, person.last_name].map((part) => part?.trim()).filter(Boolean).join(' ');
+  const name = [person.first_name, person.last_name]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(' ');
   return name || person.email;
 }
 

@@ -167,9 +167,7 @@ describe('normalizeClaims: claims under alternative names and places', () => {
 
 describe('normalizeClaims: the generic authenticated role is treated as missing', () => {
   it('top-level authenticated with the real role under app_metadata gives the real role', () => {
-    expect(claimsOf({ role: 'authenticated', app_metadata: { role: 'house_manager', org_type: 'house' } }).role).toBe(
-      'house_manager',
-    );
+    expect(claimsOf({ role: 'authenticated', app_metadata: { role: 'house_manager', org_type: 'house' } }).role).toBe('house_manager');
   });
 
   it.each([
@@ -275,7 +273,13 @@ describe('normalizeClaims: a role in user_metadata grants nothing', () => {
     expect(claims.role).toBe('tenant_user');
     expect(claims.isHouseRole).toBe(false);
     expect(claims.isAgencyRole).toBe(false);
-    for (const p of ['organizations.create', 'organizations.delete', 'organizations.allocate_credits', 'users.update_role', 'billing.manage'] as const) {
+    for (const p of [
+      'organizations.create',
+      'organizations.delete',
+      'organizations.allocate_credits',
+      'users.update_role',
+      'billing.manage',
+    ] as const) {
       expect(can(claims.role, p)).toBe(false);
     }
   });
@@ -298,7 +302,10 @@ describe('normalizeClaims: a role in user_metadata grants nothing', () => {
   });
 
   it('a user_metadata agency_admin is not promoted in a super_agency either', () => {
-    const claims = claimsOf({ app_metadata: { role: 'super_agency_user', org_type: 'super_agency' }, user_metadata: { role: 'agency_admin' } });
+    const claims = claimsOf({
+      app_metadata: { role: 'super_agency_user', org_type: 'super_agency' },
+      user_metadata: { role: 'agency_admin' },
+    });
     expect(claims.role).toBe('super_agency_user');
   });
 
@@ -321,17 +328,11 @@ describe('normalizeClaims: a role in user_metadata grants nothing', () => {
       { requiredKeys: [] },
     );
     fc.assert(
-      fc.property(
-        trusted,
-        trusted,
-        fc.constantFrom('role', 'user_role'),
-        fc.string(),
-        (app, top, name, forged) => {
-          const base = { ...top, app_metadata: app, user_metadata: { note: 'x' } };
-          const forgedPayload = { ...top, app_metadata: app, user_metadata: { note: 'x', [name]: forged } };
-          expect(claimsOf(forgedPayload)).toEqual(claimsOf(base));
-        },
-      ),
+      fc.property(trusted, trusted, fc.constantFrom('role', 'user_role'), fc.string(), (app, top, name, forged) => {
+        const base = { ...top, app_metadata: app, user_metadata: { note: 'x' } };
+        const forgedPayload = { ...top, app_metadata: app, user_metadata: { note: 'x', [name]: forged } };
+        expect(claimsOf(forgedPayload)).toEqual(claimsOf(base));
+      }),
     );
   });
 });
@@ -495,9 +496,12 @@ describe('normalizeClaims: properties', () => {
     );
     const payload = fc.oneof(
       fc.anything(),
-      fc.record({ sub: claimValue, email: claimValue, app_metadata: fc.oneof(bag, fc.anything()), user_metadata: fc.oneof(bag, fc.anything()) }, { requiredKeys: [] }).chain((p) =>
-        bag.map((top) => ({ ...top, ...p })),
-      ),
+      fc
+        .record(
+          { sub: claimValue, email: claimValue, app_metadata: fc.oneof(bag, fc.anything()), user_metadata: fc.oneof(bag, fc.anything()) },
+          { requiredKeys: [] },
+        )
+        .chain((p) => bag.map((top) => ({ ...top, ...p }))),
     );
     fc.assert(
       fc.property(payload, (p) => {
@@ -572,13 +576,10 @@ describe('decodeJwtPart', () => {
 
   it('round-trips arbitrary JSON objects with arbitrary unicode', () => {
     fc.assert(
-      fc.property(
-        fc.dictionary(fc.string({ unit: 'grapheme' }), fc.jsonValue({ maxDepth: 3 }), { noNullPrototype: true }),
-        (obj) => {
-          const decoded = decodeJwtPart(jwt(obj), 1);
-          expect(decoded).toEqual(JSON.parse(JSON.stringify(obj)));
-        },
-      ),
+      fc.property(fc.dictionary(fc.string({ unit: 'grapheme' }), fc.jsonValue({ maxDepth: 3 }), { noNullPrototype: true }), (obj) => {
+        const decoded = decodeJwtPart(jwt(obj), 1);
+        expect(decoded).toEqual(JSON.parse(JSON.stringify(obj)));
+      }),
     );
   });
 

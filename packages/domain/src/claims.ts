@@ -124,8 +124,7 @@ export function normalizeClaims(payload: unknown): NormalizeResult {
       organization_type: trustedType,
       organization_name: orgName,
       isHouseRole: role.includes('house_') || trustedType === 'house',
-      isAgencyRole:
-        role.includes('agency_') || trustedType === 'agency' || trustedType === 'super_agency',
+      isAgencyRole: role.includes('agency_') || trustedType === 'agency' || trustedType === 'super_agency',
     };
     return { claims, log };
   } catch (error) {

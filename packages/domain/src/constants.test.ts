@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_LIMIT, CREDITS, INVITATION_RETRY, invitationRetryDelayMs, isFirstLoginWindow, LIMITS, PAGING, SESSION, TIMING, UI } from './constants.ts';
+import {
+  AGENT_LIMIT,
+  CREDITS,
+  INVITATION_RETRY,
+  invitationRetryDelayMs,
+  isFirstLoginWindow,
+  LIMITS,
+  PAGING,
+  SESSION,
+  TIMING,
+  UI,
+} from './constants.ts';
 
 /** Business constants and limits of the console. */
 describe('limits', () => {

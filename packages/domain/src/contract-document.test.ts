@@ -42,67 +42,72 @@ function openApiNullable(node: unknown): unknown {
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   openApiNullable(z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }));
 
-describe.each(all.map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))('%s in the API document', (_, endpoint) => {
-  const operation = operationOf(endpoint);
+describe.each(all.map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))(
+  '%s in the API document',
+  (_, endpoint) => {
+    const operation = operationOf(endpoint);
 
-  it('is there under its operationId, summary and tags', () => {
-    expect(operation, 'regenerate with npm run api:generate').toBeDefined();
-    expect(operation!.operationId).toBe(endpoint.operationId);
-    expect(operation!.summary).toBe(endpoint.summary);
-    expect(endpoint.summary.length).toBeGreaterThan(0);
-    expect(operation!.tags).toEqual([...endpoint.tags]);
-  });
+    it('is there under its operationId, summary and tags', () => {
+      expect(operation, 'regenerate with npm run api:generate').toBeDefined();
+      expect(operation!.operationId).toBe(endpoint.operationId);
+      expect(operation!.summary).toBe(endpoint.summary);
+      expect(endpoint.summary.length).toBeGreaterThan(0);
+      expect(operation!.tags).toEqual([...endpoint.tags]);
+    });
 
-  it('takes the credential and permission it declares', () => {
-    const scheme = { public: [], session: [{ session: [] }], key: [{ apiKey: [] }] }[endpoint.auth];
-    expect(operation!.security).toEqual(scheme);
-    if (endpoint.permission) expect(operation!.description).toBe(`Requires the \`${endpoint.permission}\` permission.`);
-    if (endpoint.scope) expect(operation!.description).toContain(`\`${endpoint.scope}\` scope`);
-    if (!endpoint.permission && !endpoint.scope) expect(operation!.description).toBeUndefined();
-  });
+    it('takes the credential and permission it declares', () => {
+      const scheme = { public: [], session: [{ session: [] }], key: [{ apiKey: [] }] }[endpoint.auth];
+      expect(operation!.security).toEqual(scheme);
+      if (endpoint.permission) expect(operation!.description).toBe(`Requires the \`${endpoint.permission}\` permission.`);
+      if (endpoint.scope) expect(operation!.description).toContain(`\`${endpoint.scope}\` scope`);
+      if (!endpoint.permission && !endpoint.scope) expect(operation!.description).toBeUndefined();
+    });
 
-  it('answers exactly its success statuses and the error statuses its declaration implies', () => {
-    const expected = [...Object.keys(endpoint.responses).map(Number), ...errorStatusesOf(endpoint)].sort();
-    expect(Object.keys(operation!.responses).map(Number).sort()).toEqual(expected);
-    for (const [status, schema] of Object.entries(endpoint.responses)) {
-      const content = operation!.responses[status].content;
-      if (schema) expect(content['application/json'].schema).toEqual(jsonSchema(schema, 'output'));
-      else if (endpoint.produces) expect(Object.keys(content)).toEqual([endpoint.produces]);
-      else expect(content).toBeUndefined();
-    }
-  });
-
-  it('takes the body, path, query and header fields it declares, with their rules', () => {
-    const body = operation!.requestBody?.content?.['application/json']?.schema;
-    if (endpoint.body) expect(body).toEqual(jsonSchema(endpoint.body, 'input'));
-    else expect(body).toBeUndefined();
-    const parameters = (operation!.parameters ?? []) as Json[];
-    for (const [place, schema] of [
-      ['path', endpoint.params],
-      ['query', endpoint.query],
-      ['header', endpoint.headers],
-    ] as const) {
-      const declared = parameters.filter((p) => p.in === place);
-      if (!schema) {
-        expect(declared).toEqual([]);
-        continue;
+    it('answers exactly its success statuses and the error statuses its declaration implies', () => {
+      const expected = [...Object.keys(endpoint.responses).map(Number), ...errorStatusesOf(endpoint)].sort();
+      expect(Object.keys(operation!.responses).map(Number).sort()).toEqual(expected);
+      for (const [status, schema] of Object.entries(endpoint.responses)) {
+        const content = operation!.responses[status].content;
+        if (schema) expect(content['application/json'].schema).toEqual(jsonSchema(schema, 'output'));
+        else if (endpoint.produces) expect(Object.keys(content)).toEqual([endpoint.produces]);
+        else expect(content).toBeUndefined();
       }
-      const object = jsonSchema(schema, 'input') as Json;
-      const required: string[] = object.required ?? [];
-      expect(declared.map((p) => p.name).sort()).toEqual(Object.keys(object.properties).sort());
-      for (const parameter of declared) {
-        // Header names are case-insensitive; the document writes them as declared.
-        expect(parameter.schema, `${place} ${parameter.name}`).toEqual(object.properties[parameter.name]);
-        expect(parameter.required, `${place} ${parameter.name} required`).toBe(place === 'path' || required.includes(parameter.name));
+    });
+
+    it('takes the body, path, query and header fields it declares, with their rules', () => {
+      const body = operation!.requestBody?.content?.['application/json']?.schema;
+      if (endpoint.body) expect(body).toEqual(jsonSchema(endpoint.body, 'input'));
+      else expect(body).toBeUndefined();
+      const parameters = (operation!.parameters ?? []) as Json[];
+      for (const [place, schema] of [
+        ['path', endpoint.params],
+        ['query', endpoint.query],
+        ['header', endpoint.headers],
+      ] as const) {
+        const declared = parameters.filter((p) => p.in === place);
+        if (!schema) {
+          expect(declared).toEqual([]);
+          continue;
+        }
+        const object = jsonSchema(schema, 'input') as Json;
+        const required: string[] = object.required ?? [];
+        expect(declared.map((p) => p.name).sort()).toEqual(Object.keys(object.properties).sort());
+        for (const parameter of declared) {
+          // Header names are case-insensitive; the document writes them as declared.
+          expect(parameter.schema, `${place} ${parameter.name}`).toEqual(object.properties[parameter.name]);
+          expect(parameter.required, `${place} ${parameter.name} required`).toBe(place === 'path' || required.includes(parameter.name));
+        }
       }
-    }
-  });
-});
+    });
+  },
+);
 
 describe('the API document', () => {
   it('holds no operation the contract does not declare', () => {
     const declared = new Set(all.map((e) => `${e.method} ${API_PREFIX}${e.path.replace(/:(\w+)/g, '{$1}')}`));
-    const documented = Object.entries(paths).flatMap(([path, operations]) => Object.keys(operations).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(documented.filter((key) => !declared.has(key))).toEqual([]);
   });
 });

@@ -112,7 +112,8 @@ export function errorStatusesOf(endpoint: Endpoint): ErrorStatus[] {
   if (endpoint.params || endpoint.query || endpoint.body || endpoint.headers || takesBody) statuses.add(400);
   if (takesBody) statuses.add(413);
   if (endpoint.auth !== 'public') statuses.add(401);
-  if (endpoint.permission || endpoint.scope || endpoint.auth === 'key' || (endpoint.auth === 'session' && endpoint.method !== 'GET')) statuses.add(403);
+  if (endpoint.permission || endpoint.scope || endpoint.auth === 'key' || (endpoint.auth === 'session' && endpoint.method !== 'GET'))
+    statuses.add(403);
   if (endpoint.params) statuses.add(404);
   statuses.add(503);
   return ERROR_STATUSES.filter((status) => statuses.has(status) && !(status in endpoint.responses));

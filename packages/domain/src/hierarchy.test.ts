@@ -17,7 +17,14 @@ import {
  * Each level creates only the next level down." Section 5: house creates super_agency,
  * super_agency creates agency, agency creates tenant, tenant creates none.
  */
-const HIERARCHY: { type: OrgType; child: OrgType | null; parent: OrgType | null; canHaveChildren: boolean; level: number; label: string }[] = [
+const HIERARCHY: {
+  type: OrgType;
+  child: OrgType | null;
+  parent: OrgType | null;
+  canHaveChildren: boolean;
+  level: number;
+  label: string;
+}[] = [
   { type: 'house', child: 'super_agency', parent: null, canHaveChildren: true, level: 0, label: 'House' },
   { type: 'super_agency', child: 'agency', parent: 'house', canHaveChildren: true, level: 1, label: 'Super Agency' },
   { type: 'agency', child: 'tenant', parent: 'super_agency', canHaveChildren: true, level: 2, label: 'Agency' },
@@ -87,15 +94,7 @@ describe('hierarchy invariants', () => {
 });
 
 describe('isOrgType', () => {
-  it.each([
-    ['House'],
-    ['superagency'],
-    ['super-agency'],
-    ['agencies'],
-    [' tenant'],
-    [''],
-    ['admin'],
-  ])('rejects the string %j', (value) => {
+  it.each([['House'], ['superagency'], ['super-agency'], ['agencies'], [' tenant'], [''], ['admin']])('rejects the string %j', (value) => {
     expect(isOrgType(value)).toBe(false);
   });
 

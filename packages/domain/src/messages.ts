@@ -7,8 +7,7 @@ import { formatAmount } from './activity.ts';
 export const MESSAGES = {
   auth: {
     invalidCredentials: 'Invalid email or password. Please check your credentials and try again.',
-    resetSent:
-      "If an account exists with the email you entered, we've sent a password reset link. Please check your email.",
+    resetSent: "If an account exists with the email you entered, we've sent a password reset link. Please check your email.",
     invalidResetLink: 'Invalid or expired password reset link. Please request a new one.',
     passwordsDoNotMatch: 'Passwords do not match',
     passwordTooShort: 'Password must be at least 8 characters long',
@@ -27,13 +26,10 @@ export const MESSAGES = {
     nameMax: 'Organization name must be at most 100 characters.',
     selectType: 'Please select an organization type.',
     selectStatus: 'Please select a status',
-    cannotCreateChildren: (type: string) =>
-      `Your organization type (${type}) cannot create child organizations.`,
-    onlyOwnOrDirectChild:
-      'You can only update your own organization or direct child organizations.',
+    cannotCreateChildren: (type: string) => `Your organization type (${type}) cannot create child organizations.`,
+    onlyOwnOrDirectChild: 'You can only update your own organization or direct child organizations.',
     notFound: 'Organization not found',
-    wrongChildType: (parentType: string, childType: string) =>
-      `A ${parentType} can only create organizations of type ${childType}.`,
+    wrongChildType: (parentType: string, childType: string) => `A ${parentType} can only create organizations of type ${childType}.`,
     deleteOnlyParentAdmins: 'Only administrators of the parent organization can delete an organization.',
     deleteHasChildren: 'This organization still has child organizations. Delete them first.',
     deleteHasActiveUsers: 'This organization still has active users. Deactivate them first.',
@@ -98,7 +94,8 @@ export const MESSAGES = {
     invalidCursor: 'The page cursor is not valid.',
     notActive: 'Credits move only between active organizations.',
     balanceLimit: (max: string) => `This would take a balance above the most an organization can hold (${max} credits).`,
-    refundNeedsConsumption: 'A refund must name the consumption it returns: refund_of, the id of the usage event (or the external_ref of the consumption) of the same organization.',
+    refundNeedsConsumption:
+      'A refund must name the consumption it returns: refund_of, the id of the usage event (or the external_ref of the consumption) of the same organization.',
     refundUnknownConsumption: (ref: string) => `No consumption "${ref}" was charged to this organization.`,
     refundExceeds: (left: string) => `The refund is more than what is left to refund of that consumption (${left} credits).`,
   },
@@ -113,7 +110,7 @@ export const MESSAGES = {
       `The limit cannot be lower than what its child organizations hold together (${total}). Lower theirs first.`,
     belowActive: (active: number, limit: number) =>
       `The limit cannot be lower than the agents active now: ${active} active, ${limit} asked. Deactivate agents first.`,
-    thresholdOnlyOwnAdmins: "Only administrators of the organization set its low-balance alert threshold.",
+    thresholdOnlyOwnAdmins: 'Only administrators of the organization set its low-balance alert threshold.',
   },
   /** The agent catalog, activations and API keys. */
   agents: {
@@ -121,7 +118,7 @@ export const MESSAGES = {
     typeNotFound: 'Agent type not found',
     codeTaken: (code: string) => `An agent type with the code "${code}" already exists. Choose another code.`,
     catalogFull: (max: number) => `The catalog holds at most ${max} agent types.`,
-    onlyOwnOrParentAdmins: "Only administrators of the organization or of its parent organization activate and deactivate its agents.",
+    onlyOwnOrParentAdmins: 'Only administrators of the organization or of its parent organization activate and deactivate its agents.',
     unknownAgentType: 'This agent type does not exist.',
     retired: (name: string) => `${name} is retired: it can no longer be activated.`,
     alreadyActive: (name: string) => `${name} is already active for this organization.`,

@@ -19,9 +19,15 @@ describe('names are one line without control characters', () => {
     ['organization name (create)', (name) => createOrganizationSchema.safeParse({ name, org_type: 'tenant' })],
     ['organization name (update)', (name) => updateOrganizationSchema.safeParse({ name })],
     ['own first name', (first_name) => updateMeSchema.safeParse({ first_name })],
-    ['a user\'s last name', (last_name) => updateUserSchema.safeParse({ last_name })],
-    ['invitation first name', (first_name) => createInvitationSchema.safeParse({ email: 'a@b.co', first_name, last_name: 'Smith', role: 'tenant_user' })],
-    ['invitation last name', (last_name) => createInvitationSchema.safeParse({ email: 'a@b.co', first_name: 'Ann', last_name, role: 'tenant_user' })],
+    ["a user's last name", (last_name) => updateUserSchema.safeParse({ last_name })],
+    [
+      'invitation first name',
+      (first_name) => createInvitationSchema.safeParse({ email: 'a@b.co', first_name, last_name: 'Smith', role: 'tenant_user' }),
+    ],
+    [
+      'invitation last name',
+      (last_name) => createInvitationSchema.safeParse({ email: 'a@b.co', first_name: 'Ann', last_name, role: 'tenant_user' }),
+    ],
   ];
 
   it.each(names)('%s: a line break or control inside is refused with its message', (_field, parse) => {

@@ -48,15 +48,7 @@ const HELD_BY_LEVEL: Record<'admin' | 'manager' | 'user' | 'support', Permission
     'billing.view',
   ],
   user: ['users.get', 'users.update', 'users.read', 'resources.view', 'billing.view'],
-  support: [
-    'organizations.list',
-    'organizations.get',
-    'users.list',
-    'users.get',
-    'users.read',
-    'resources.view',
-    'billing.view',
-  ],
+  support: ['organizations.list', 'organizations.get', 'users.list', 'users.get', 'users.read', 'resources.view', 'billing.view'],
 };
 
 const TYPES = ['house', 'super_agency', 'agency', 'tenant'] as const;
@@ -124,22 +116,23 @@ describe('can(): level summaries', () => {
     expect(ALL.filter((p) => !can(role, p))).toEqual([]);
   });
 
-  it.each(TYPES.map((t) => `${t}_manager`))('%s cannot create/delete organizations, allocate, manage limits, delete users, change roles or manage', (role) => {
-    expect(
-      ALL.filter((p) => !can(role, p)).sort(),
-    ).toEqual(
-      [
-        'organizations.create',
-        'organizations.delete',
-        'organizations.allocate_credits',
-        'organizations.manage_activated_agent_limit',
-        'users.delete',
-        'users.update_role',
-        'resources.manage',
-        'billing.manage',
-      ].sort(),
-    );
-  });
+  it.each(TYPES.map((t) => `${t}_manager`))(
+    '%s cannot create/delete organizations, allocate, manage limits, delete users, change roles or manage',
+    (role) => {
+      expect(ALL.filter((p) => !can(role, p)).sort()).toEqual(
+        [
+          'organizations.create',
+          'organizations.delete',
+          'organizations.allocate_credits',
+          'organizations.manage_activated_agent_limit',
+          'users.delete',
+          'users.update_role',
+          'resources.manage',
+          'billing.manage',
+        ].sort(),
+      );
+    },
+  );
 
   it.each(TYPES.map((t) => `${t}_user`))('%s holds nothing on organizations and cannot list users', (role) => {
     expect(ALL.filter((p) => p.startsWith('organizations.') && can(role, p))).toEqual([]);
@@ -194,7 +187,11 @@ describe('can(): unknown roles hold nothing', () => {
           fc.string({ unit: 'grapheme' }),
           // near-misses built from real parts
           fc
-            .tuple(fc.constantFrom('house', 'super_agency', 'agency', 'tenant', 'super', ''), fc.constantFrom('_', '-', '__', ''), fc.string())
+            .tuple(
+              fc.constantFrom('house', 'super_agency', 'agency', 'tenant', 'super', ''),
+              fc.constantFrom('_', '-', '__', ''),
+              fc.string(),
+            )
             .map(([a, b, c]) => a + b + c),
         ),
         fc.constantFrom(...ALL),

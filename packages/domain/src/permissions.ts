@@ -62,15 +62,7 @@ export const PERMISSIONS_BY_LEVEL: Record<RoleLevel, readonly Permission[]> = {
     'billing.view',
   ],
   user: ['users.get', 'users.update', 'users.read', 'resources.view', 'billing.view'],
-  support: [
-    'organizations.list',
-    'organizations.get',
-    'users.list',
-    'users.get',
-    'users.read',
-    'resources.view',
-    'billing.view',
-  ],
+  support: ['organizations.list', 'organizations.get', 'users.list', 'users.get', 'users.read', 'resources.view', 'billing.view'],
 };
 
 /**

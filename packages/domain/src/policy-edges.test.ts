@@ -37,8 +37,14 @@ describe('standing', () => {
   it('an active organization under active ones writes; a frozen ancestor is named as such', () => {
     expect(frozenStanding(at('agency_admin', 'agency', { status: 'active', ancestor_status: 'active' }))).toBeNull();
     expect(mayWrite(at('agency_admin', 'agency', { status: 'active', ancestor_status: 'active' }))).toBe(true);
-    expect(frozenStanding(at('agency_admin', 'agency', { status: 'active', ancestor_status: 'inactive' }))).toEqual({ status: 'inactive', where: 'ancestor' });
-    expect(frozenStanding(at('agency_admin', 'agency', { status: 'suspended', ancestor_status: 'inactive' }))).toEqual({ status: 'suspended', where: 'own' });
+    expect(frozenStanding(at('agency_admin', 'agency', { status: 'active', ancestor_status: 'inactive' }))).toEqual({
+      status: 'inactive',
+      where: 'ancestor',
+    });
+    expect(frozenStanding(at('agency_admin', 'agency', { status: 'suspended', ancestor_status: 'inactive' }))).toEqual({
+      status: 'suspended',
+      where: 'own',
+    });
   });
 });
 
@@ -86,7 +92,12 @@ describe('normalizeClaims: the parsing log the role verification page shows', ()
       app_metadata: { org_type: 'super_agency' },
       user_metadata: { role: '', user_role: 'house_admin', org_name: 'Acme' },
     });
-    expect(result.claims).toMatchObject({ user_id: 'u1', role: 'super_agency_admin', organization_type: 'super_agency', organization_name: 'Acme' });
+    expect(result.claims).toMatchObject({
+      user_id: 'u1',
+      role: 'super_agency_admin',
+      organization_type: 'super_agency',
+      organization_name: 'Acme',
+    });
     expect(result.log).toEqual([
       { claim: 'role', source: 'user_metadata', value: 'house_admin', note: 'ignored: user_metadata is user-editable' },
       { claim: 'role', source: 'top.user_role', value: 'agency_admin' },
@@ -100,7 +111,12 @@ describe('normalizeClaims: the parsing log the role verification page shows', ()
   it('passes over a claim that is not a string, and logs no user_metadata role when there is none', () => {
     const result = normalizeClaims({ role: 123, user_role: 'tenant_manager', user_metadata: { user_role: 'house_admin' } });
     expect(result.claims.role).toBe('tenant_manager');
-    expect(result.log[0]).toEqual({ claim: 'role', source: 'user_metadata', value: 'house_admin', note: 'ignored: user_metadata is user-editable' });
+    expect(result.log[0]).toEqual({
+      claim: 'role',
+      source: 'user_metadata',
+      value: 'house_admin',
+      note: 'ignored: user_metadata is user-editable',
+    });
     expect(normalizeClaims({ user_role: 'tenant_manager' }).log).toEqual([
       { claim: 'role', source: 'top.user_role', value: 'tenant_manager' },
       { claim: 'org_id', source: 'none', value: null, note: 'not found' },

@@ -220,7 +220,12 @@ describe('debug', () => {
 });
 
 describe('standing: a suspended or inactive organization and its subtree read but do not write', () => {
-  const frozen = (level: string, org: OrganizationFacts, status: 'suspended' | 'inactive' | 'active', ancestor: 'suspended' | 'inactive' | null = null): Actor => {
+  const frozen = (
+    level: string,
+    org: OrganizationFacts,
+    status: 'suspended' | 'inactive' | 'active',
+    ancestor: 'suspended' | 'inactive' | null = null,
+  ): Actor => {
     const a = actor(level, org);
     return { ...a, organization: { ...a.organization, status, ancestor_status: ancestor } };
   };
@@ -288,18 +293,22 @@ describe('agents, API keys and alerts', () => {
     expect(mayManageAgentsOf(actor('admin', T), T)).toBe(true);
   });
 
-  it("API keys act for their organization, so only its own admins handle them", () => {
+  it('API keys act for their organization, so only its own admins handle them', () => {
     expect([S, A].map((o) => mayManageApiKeysOf(actor('admin', S), o))).toEqual([true, false]);
     expect(mayManageApiKeysOf(actor('manager', S), S)).toBe(false);
   });
 
-  it('the low-balance threshold is set by the organization\'s own admins', () => {
+  it("the low-balance threshold is set by the organization's own admins", () => {
     expect([S, A].map((o) => maySetLowBalanceThreshold(actor('admin', S), o))).toEqual([true, false]);
     expect(maySetLowBalanceThreshold(actor('manager', S), S)).toBe(false);
   });
 
   it('a frozen organization activates, keys and sets nothing', () => {
     const frozen: Actor = { ...actor('admin', S), organization: { ...actor('admin', S).organization, status: 'suspended' } };
-    expect([mayManageAgentsOf(frozen, S), mayManageApiKeysOf(frozen, S), maySetLowBalanceThreshold(frozen, S)]).toEqual([false, false, false]);
+    expect([mayManageAgentsOf(frozen, S), mayManageApiKeysOf(frozen, S), maySetLowBalanceThreshold(frozen, S)]).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 });

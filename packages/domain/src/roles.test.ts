@@ -17,10 +17,22 @@ const TYPES: OrgType[] = ['house', 'super_agency', 'agency', 'tenant'];
 
 /** Spec 2 section 6: roles are {type}_{level} (admin, manager, user, support) plus a plain admin. */
 const EXPECTED_ROLES = [
-  'house_admin', 'house_manager', 'house_user', 'house_support',
-  'super_agency_admin', 'super_agency_manager', 'super_agency_user', 'super_agency_support',
-  'agency_admin', 'agency_manager', 'agency_user', 'agency_support',
-  'tenant_admin', 'tenant_manager', 'tenant_user', 'tenant_support',
+  'house_admin',
+  'house_manager',
+  'house_user',
+  'house_support',
+  'super_agency_admin',
+  'super_agency_manager',
+  'super_agency_user',
+  'super_agency_support',
+  'agency_admin',
+  'agency_manager',
+  'agency_user',
+  'agency_support',
+  'tenant_admin',
+  'tenant_manager',
+  'tenant_user',
+  'tenant_support',
   'admin',
 ];
 
@@ -151,9 +163,7 @@ describe('rolesForOrgType / isRoleValidForOrgType', () => {
     expect(isRoleValidForOrgType('tenant_support', 'tenant')).toBe(false);
   });
 
-  const matrix = TYPES.flatMap((orgType) =>
-    EXPECTED_ROLES.map((role) => ({ orgType, role, valid: VALID[orgType].includes(role) })),
-  );
+  const matrix = TYPES.flatMap((orgType) => EXPECTED_ROLES.map((role) => ({ orgType, role, valid: VALID[orgType].includes(role) })));
 
   it.each(matrix)('$role in a $orgType is valid=$valid', ({ orgType, role, valid }) => {
     expect(isRoleValidForOrgType(role, orgType)).toBe(valid);

@@ -6,10 +6,7 @@ export type RoleLevel = (typeof ROLE_LEVELS)[number];
 /** `{type}_{level}`, plus the plain `admin` role the spec mentions. */
 export type Role = `${OrgType}_${RoleLevel}` | 'admin';
 
-export const ALL_ROLES: readonly Role[] = [
-  ...ORG_TYPES.flatMap((type) => ROLE_LEVELS.map((level) => `${type}_${level}` as Role)),
-  'admin',
-];
+export const ALL_ROLES: readonly Role[] = [...ORG_TYPES.flatMap((type) => ROLE_LEVELS.map((level) => `${type}_${level}` as Role)), 'admin'];
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ALL_ROLES as readonly string[]).includes(value);
@@ -47,8 +44,7 @@ export function invitableRoles(orgType: OrgType | null | undefined): Role[] {
  * user for the upper types, since invitations offer it.
  */
 export function rolesForOrgType(orgType: OrgType): Role[] {
-  const levels: RoleLevel[] =
-    orgType === 'tenant' ? ['admin', 'manager', 'user'] : ['admin', 'manager', 'user', 'support'];
+  const levels: RoleLevel[] = orgType === 'tenant' ? ['admin', 'manager', 'user'] : ['admin', 'manager', 'user', 'support'];
   return levels.map((level) => `${orgType}_${level}` as Role);
 }
 

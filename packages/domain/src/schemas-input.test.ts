@@ -3,7 +3,13 @@ import type { z } from 'zod';
 import { API_PREFIX, pathOf, queryStringOf, responseSchema } from './contract.ts';
 import { API } from './endpoints/index.ts';
 import { MESSAGES } from './messages.ts';
-import { lowBalanceThresholdSchema, priceInputSchema, unitsInputSchema, updateAgentTypeSchema, usageBatchSchema } from './schemas/agents.ts';
+import {
+  lowBalanceThresholdSchema,
+  priceInputSchema,
+  unitsInputSchema,
+  updateAgentTypeSchema,
+  usageBatchSchema,
+} from './schemas/agents.ts';
 import { amountInputSchema, amountStringSchema } from './schemas/amounts.ts';
 import { isSingleLineText } from './schemas/common.ts';
 import { dateOrDateTime, usageImportSchema } from './schemas/credits.ts';
@@ -48,7 +54,8 @@ describe('amounts: exact decimals, never floats', () => {
 
   it('answers amounts as strings with two places', () => {
     for (const ok of ['0.00', '-12.50', '1234567.89']) expect(amountStringSchema.safeParse(ok).success).toBe(true);
-    for (const bad of ['1.5', '1', 'x1.00', '1.00x', '--1.00', 1.5]) expect(amountStringSchema.safeParse(bad).success, String(bad)).toBe(false);
+    for (const bad of ['1.5', '1', 'x1.00', '1.00x', '--1.00', 1.5])
+      expect(amountStringSchema.safeParse(bad).success, String(bad)).toBe(false);
   });
 });
 
@@ -80,7 +87,8 @@ describe('prices and units: four places', () => {
 
 describe('single-line text', () => {
   it('refuses the C0 and C1 controls at both ends of their ranges, and the line and paragraph separators', () => {
-    for (const code of [0x00, 0x09, 0x1f, 0x7f, 0x9f, 0x2028, 0x2029]) expect(isSingleLineText(`a${String.fromCharCode(code)}b`), code.toString(16)).toBe(false);
+    for (const code of [0x00, 0x09, 0x1f, 0x7f, 0x9f, 0x2028, 0x2029])
+      expect(isSingleLineText(`a${String.fromCharCode(code)}b`), code.toString(16)).toBe(false);
     for (const code of [0x20, 0x7e, 0xa0, 0xe9]) expect(isSingleLineText(`a${String.fromCharCode(code)}b`), code.toString(16)).toBe(true);
   });
 });
@@ -128,8 +136,12 @@ describe('usage batches and imports', () => {
     expect(usageBatchSchema.safeParse({ events: [event()] }).success).toBe(true);
     expect(usageBatchSchema.safeParse({ events: [event({ occurred_at: '1000-01-01T00:00:00Z' })] }).success).toBe(true);
     expect(usageBatchSchema.safeParse({ events: [event({ occurred_at: '9998-12-31T00:00:00Z' })] }).success).toBe(true);
-    expect(read(usageBatchSchema, { events: [event({ occurred_at: '0999-12-31T00:00:00Z' })] })).toEqual({ refused: ['Use a date between the years 1000 and 9998.'] });
-    expect(read(usageBatchSchema, { events: [event({ occurred_at: '9999-01-01T00:00:00Z' })] })).toEqual({ refused: ['Use a date between the years 1000 and 9998.'] });
+    expect(read(usageBatchSchema, { events: [event({ occurred_at: '0999-12-31T00:00:00Z' })] })).toEqual({
+      refused: ['Use a date between the years 1000 and 9998.'],
+    });
+    expect(read(usageBatchSchema, { events: [event({ occurred_at: '9999-01-01T00:00:00Z' })] })).toEqual({
+      refused: ['Use a date between the years 1000 and 9998.'],
+    });
   });
 
   it('need one item and hold at most 1,000 in all', () => {

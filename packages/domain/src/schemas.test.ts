@@ -178,8 +178,12 @@ describe('updatePasswordFormSchema', () => {
   });
 
   it('matching is exact (case and surrounding spaces count)', () => {
-    expect(messagesAt(updatePasswordFormSchema, { password: 'Abcdefgh', confirm: 'abcdefgh' }, 'confirm')).toEqual([PASSWORDS_DO_NOT_MATCH]);
-    expect(messagesAt(updatePasswordFormSchema, { password: 'abcdefgh', confirm: 'abcdefgh ' }, 'confirm')).toEqual([PASSWORDS_DO_NOT_MATCH]);
+    expect(messagesAt(updatePasswordFormSchema, { password: 'Abcdefgh', confirm: 'abcdefgh' }, 'confirm')).toEqual([
+      PASSWORDS_DO_NOT_MATCH,
+    ]);
+    expect(messagesAt(updatePasswordFormSchema, { password: 'abcdefgh', confirm: 'abcdefgh ' }, 'confirm')).toEqual([
+      PASSWORDS_DO_NOT_MATCH,
+    ]);
   });
 
   it('property: equal passwords pass iff at least 8 (and at most 256) characters', () => {
@@ -203,7 +207,10 @@ describe('updatePasswordFormSchema', () => {
 
 describe('newPasswordSchema / passwordBodySchema (password minimum 8)', () => {
   it('accepts a password of 8 characters, with a recovery token or with the current password', () => {
-    expect(passwordBodySchema.parse({ password: 'abcdefgh', current_password: 'old' })).toEqual({ password: 'abcdefgh', current_password: 'old' });
+    expect(passwordBodySchema.parse({ password: 'abcdefgh', current_password: 'old' })).toEqual({
+      password: 'abcdefgh',
+      current_password: 'old',
+    });
     expect(passwordBodySchema.parse({ password: 'abcdefgh', token: 'recovery-token' })).toEqual({
       password: 'abcdefgh',
       token: 'recovery-token',

@@ -38,7 +38,11 @@ interface Run {
 /** `main.ts <args>` as `npm run db:backup` runs it, in the repository, with `env` over this process's. */
 function cli(args: string[], env: NodeJS.ProcessEnv, node = process.execPath): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, ['--import', 'tsx', 'apps/server/src/main.ts', ...args], { cwd: REPO_ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, ['--import', 'tsx', 'apps/server/src/main.ts', ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -49,7 +53,11 @@ function cli(args: string[], env: NodeJS.ProcessEnv, node = process.execPath): P
 }
 
 async function signIn(server: ServerProcess): Promise<string> {
-  const response = await fetch(`${server.url}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const response = await fetch(`${server.url}/api/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { access_token: string }).access_token;
 }
@@ -67,7 +75,9 @@ async function call(server: ServerProcess, token: string, method: string, path: 
 async function balances(server: ServerProcess, token: string): Promise<string[]> {
   const { status, body } = await call(server, token, 'GET', '/api/organizations');
   expect(status).toBe(200);
-  return [body.organization, ...body.organizations].map((o: { name: string; credit_balance: string }) => `${o.name}: ${o.credit_balance}`).sort();
+  return [body.organization, ...body.organizations]
+    .map((o: { name: string; credit_balance: string }) => `${o.name}: ${o.credit_balance}`)
+    .sort();
 }
 
 describe(`db:backup against a running server, then db:restore (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
@@ -81,10 +91,17 @@ describe(`db:backup against a running server, then db:restore (${onPostgres ? 'P
     mkdirSync(dataDir, { mode: 0o700 });
     const server = await startServerProcess({ dataDir, env: { ...env, BACKUP_EVERY: '1m', BACKUP_DIR: scheduled, BACKUP_KEEP: '2' } });
     const token = await signIn(server);
-    expect((await call(server, token, 'POST', '/api/credits/adjustments', { direction: 'increase', amount: '1000', reason: 'backup journey' })).status).toBe(200);
+    expect(
+      (await call(server, token, 'POST', '/api/credits/adjustments', { direction: 'increase', amount: '1000', reason: 'backup journey' }))
+        .status,
+    ).toBe(200);
     const child = await call(server, token, 'POST', '/api/organizations', { name: 'Backup Super Agency', org_type: 'super_agency' });
     expect(child.status).toBe(201);
-    const allocation = await call(server, token, 'POST', '/api/credits/allocations', { from_org_id: child.body.organization.parent_org_id, to_org_id: child.body.organization.id, amount: '250.00' });
+    const allocation = await call(server, token, 'POST', '/api/credits/allocations', {
+      from_org_id: child.body.organization.parent_org_id,
+      to_org_id: child.body.organization.id,
+      amount: '250.00',
+    });
     expect(allocation.status).toBe(200);
     const before = await balances(server, token);
     expect(before).toHaveLength(2);
@@ -94,11 +111,16 @@ describe(`db:backup against a running server, then db:restore (${onPostgres ? 'P
     const backup = await cli(['backup', file], { DATA_DIR: dataDir, DATABASE_URL: source });
     expect(backup, backup.stderr).toMatchObject({ code: 0 });
     expect(backup.stdout).toMatch(/^Backup written: .*console\.(dump|tar\.gz) \(\d+(\.\d)? (KB|MB)\)\.\n/);
-    expect(backup.stdout).toMatch(onPostgres ? /PostgreSQL, pg_dump custom format; schema version \d+\./ : /embedded database, taken by the running server; schema version \d+\./);
+    expect(backup.stdout).toMatch(
+      onPostgres
+        ? /PostgreSQL, pg_dump custom format; schema version \d+\./
+        : /embedded database, taken by the running server; schema version \d+\./,
+    );
     expect(statSync(file).mode & 0o777).toBe(0o600);
     // The server went on serving; it wrote its first scheduled backup at start, the schedule being due.
     expect(await balances(server, token)).toEqual(before);
-    while (listBackups(scheduled).length === 0 && server.output().indexOf('scheduled backup failed') < 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (listBackups(scheduled).length === 0 && server.output().indexOf('scheduled backup failed') < 0)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(listBackups(scheduled)).toHaveLength(1);
     if (!onPostgres) expect(existsSync(join(dataDir, 'console.sock'))).toBe(true);
     await server.stop();
@@ -107,7 +129,9 @@ describe(`db:backup against a running server, then db:restore (${onPostgres ? 'P
 
     const restore = await cli(['restore', file], { DATA_DIR: restoredDir, DATABASE_URL: target });
     expect(restore, restore.stderr).toMatchObject({ code: 0 });
-    expect(restore.stdout).toMatch(/^Restored .* into the (PostgreSQL database|embedded database in) .* \(schema version \d+\)\.\n {2}Its schema is up to date\.\n$/);
+    expect(restore.stdout).toMatch(
+      /^Restored .* into the (PostgreSQL database|embedded database in) .* \(schema version \d+\)\.\n {2}Its schema is up to date\.\n$/,
+    );
 
     const second = await startServerProcess({ dataDir: restoredDir, env: { ...env, DATABASE_URL: target } });
     expect(await balances(second, await signIn(second))).toEqual(before);
@@ -115,7 +139,11 @@ describe(`db:backup against a running server, then db:restore (${onPostgres ? 'P
     // A second restore into the same place is refused while the copy is served.
     const again = await cli(['restore', file], { DATA_DIR: restoredDir, DATABASE_URL: target });
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(onPostgres ? /The database at DATABASE_URL is not empty/ : /already holds a database: a backup restores only into an empty data folder/);
+    expect(again.stderr).toMatch(
+      onPostgres
+        ? /The database at DATABASE_URL is not empty/
+        : /already holds a database: a backup restores only into an empty data folder/,
+    );
 
     if (!onPostgres) {
       // Killed, the server leaves its socket and lock behind: db:backup finds no one answering
@@ -131,18 +159,26 @@ describe(`db:backup against a running server, then db:restore (${onPostgres ? 'P
     }
   }, 180_000);
 
-  it.runIf(onPostgres)('says in one line when pg_dump is missing or older than the server', async () => {
-    const url = await emptyDatabaseUrl();
-    const missing = await cli(['backup', join(root, 'missing.dump')], { DATABASE_URL: url, PATH: join(root, 'no-such-folder') });
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toBe("pg_dump was not found on PATH: install the PostgreSQL client tools (the server's major version or newer), such as the postgresql-client package.\n");
-    const bin = join(root, 'old-bin');
-    mkdirSync(bin);
-    writeFileSync(join(bin, 'pg_dump'), '#!/bin/sh\necho "pg_dump (PostgreSQL) 9.6.24"\n');
-    chmodSync(join(bin, 'pg_dump'), 0o755);
-    const old = await cli(['backup', join(root, 'old.dump')], { DATABASE_URL: url, PATH: bin });
-    expect(old.code).toBe(1);
-    expect(old.stderr).toMatch(/^pg_dump 9 is older than the database server \(PostgreSQL \d+\): install the PostgreSQL \d+ client tools and put them first on PATH\.\n$/);
-    expect(existsSync(join(root, 'missing.dump')) || existsSync(join(root, 'old.dump'))).toBe(false);
-  }, 60_000);
+  it.runIf(onPostgres)(
+    'says in one line when pg_dump is missing or older than the server',
+    async () => {
+      const url = await emptyDatabaseUrl();
+      const missing = await cli(['backup', join(root, 'missing.dump')], { DATABASE_URL: url, PATH: join(root, 'no-such-folder') });
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toBe(
+        "pg_dump was not found on PATH: install the PostgreSQL client tools (the server's major version or newer), such as the postgresql-client package.\n",
+      );
+      const bin = join(root, 'old-bin');
+      mkdirSync(bin);
+      writeFileSync(join(bin, 'pg_dump'), '#!/bin/sh\necho "pg_dump (PostgreSQL) 9.6.24"\n');
+      chmodSync(join(bin, 'pg_dump'), 0o755);
+      const old = await cli(['backup', join(root, 'old.dump')], { DATABASE_URL: url, PATH: bin });
+      expect(old.code).toBe(1);
+      expect(old.stderr).toMatch(
+        /^pg_dump 9 is older than the database server \(PostgreSQL \d+\): install the PostgreSQL \d+ client tools and put them first on PATH\.\n$/,
+      );
+      expect(existsSync(join(root, 'missing.dump')) || existsSync(join(root, 'old.dump'))).toBe(false);
+    },
+    60_000,
+  );
 });

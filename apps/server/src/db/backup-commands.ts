@@ -28,7 +28,9 @@ export async function backupCommand(config: Config, file: string | undefined): P
     if (fromServer) return { result: await writeArchive(target, fromServer), via: 'the running server' };
   }
   if (!existsSync(join(config.dataDir, 'pgdata', 'PG_VERSION'))) {
-    throw new BackupError(`There is no embedded database in ${config.dataDir} to back up (set DATA_DIR to the server's data folder, or DATABASE_URL for PostgreSQL).`);
+    throw new BackupError(
+      `There is no embedded database in ${config.dataDir} to back up (set DATA_DIR to the server's data folder, or DATABASE_URL for PostgreSQL).`,
+    );
   }
   let database;
   try {
@@ -37,9 +39,13 @@ export async function backupCommand(config: Config, file: string | undefined): P
     if (error instanceof DataDirInUseError) {
       const holder = error.message.split('. Stop')[0];
       if (socketPathTooLong(config.dataDir)) {
-        throw new BackupError(`${holder}; its path is too long for the backup socket, so the server cannot take the backup: stop the server to back up, or move DATA_DIR to a shorter path.`);
+        throw new BackupError(
+          `${holder}; its path is too long for the backup socket, so the server cannot take the backup: stop the server to back up, or move DATA_DIR to a shorter path.`,
+        );
       }
-      throw new BackupError(`${holder}, which takes no backup requests (a server still starting, or another command): try again once it has started or finished.`);
+      throw new BackupError(
+        `${holder}, which takes no backup requests (a server still starting, or another command): try again once it has started or finished.`,
+      );
     }
     throw error;
   }

@@ -45,7 +45,9 @@ describe('scheduled backups', () => {
     const dir = join(scratch, 'rotation');
     mkdirSync(dir);
     const ext = source.kind === 'pg' ? 'dump' : 'tar.gz';
-    const old = ['20240101T000000Z', '20240201T000000Z', '20240301T000000Z', '20240401T000000Z', '20240501T000000Z'].map((stamp) => `console-${stamp}.${ext}`);
+    const old = ['20240101T000000Z', '20240201T000000Z', '20240301T000000Z', '20240401T000000Z', '20240501T000000Z'].map(
+      (stamp) => `console-${stamp}.${ext}`,
+    );
     for (const name of old) writeFileSync(join(dir, name), 'an older backup');
     const others = ['notes.txt', 'console-latest.tar.gz', 'console-20240101T000000Z.tar.gz.bak'];
     for (const name of others) writeFileSync(join(dir, name), 'not ours');

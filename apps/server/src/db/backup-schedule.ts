@@ -72,7 +72,10 @@ export function scheduleBackups(options: ScheduleOptions): Schedule {
       const file = join(options.dir, backupFileName(options.source.kind, now));
       const result = await takeBackup(options.source, file);
       const deleted = rotateBackups(options.dir, options.keep);
-      options.log.info({ file, size: describeSize(result.bytes), schemaVersion: result.schemaVersion, deleted }, 'scheduled backup written');
+      options.log.info(
+        { file, size: describeSize(result.bytes), schemaVersion: result.schemaVersion, deleted },
+        'scheduled backup written',
+      );
     } catch (error) {
       options.log.error({ err: (error as Error).message, dir: options.dir }, 'scheduled backup failed: retrying at the next check');
     }

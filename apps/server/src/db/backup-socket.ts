@@ -46,7 +46,10 @@ interface Log {
 export async function listenForBackups(database: Database, dataDir: string, log: Log): Promise<() => Promise<void>> {
   const path = backupSocketPath(dataDir);
   if (socketPathTooLong(dataDir)) {
-    log.warn({ path }, 'DATA_DIR is too long a path for the backup socket: db:backup cannot reach this server (stop it to back up, or use a shorter DATA_DIR)');
+    log.warn(
+      { path },
+      'DATA_DIR is too long a path for the backup socket: db:backup cannot reach this server (stop it to back up, or use a shorter DATA_DIR)',
+    );
     return async () => {};
   }
   removeSocket(path);
@@ -86,7 +89,10 @@ export async function listenForBackups(database: Database, dataDir: string, log:
   } catch (error) {
     // Serving matters more than this way of taking backups: warn and go on without it.
     server.close();
-    log.warn({ path, err: (error as NodeJS.ErrnoException).code ?? (error as Error).message }, 'the backup socket could not be opened: db:backup cannot reach this server');
+    log.warn(
+      { path, err: (error as NodeJS.ErrnoException).code ?? (error as Error).message },
+      'the backup socket could not be opened: db:backup cannot reach this server',
+    );
     return async () => {};
   }
   const onExit = () => removeSocket(path);
@@ -107,7 +113,12 @@ function removeSocket(path: string): void {
 }
 
 function headerOf(snapshot: Snapshot) {
-  return { ok: true, bytes: snapshot.archive.length, sha256: createHash('sha256').update(snapshot.archive).digest('hex'), schemaVersion: snapshot.schemaVersion };
+  return {
+    ok: true,
+    bytes: snapshot.archive.length,
+    sha256: createHash('sha256').update(snapshot.archive).digest('hex'),
+    schemaVersion: snapshot.schemaVersion,
+  };
 }
 
 /** The first line a client sends (at most 1 KB), parsed; null if it is not JSON. */
@@ -146,7 +157,11 @@ export function requestBackup(dataDir: string): Promise<Snapshot | null> {
     // A server that stops answering (stuck, or stopped with SIGSTOP) must not hold the command forever.
     socket.setTimeout(ANSWER_TIMEOUT_MS, () => {
       socket.destroy();
-      reject(new BackupError(`The server on ${dataDir} did not answer the backup request within ${ANSWER_TIMEOUT_MS / 60_000} minutes; nothing was written.`));
+      reject(
+        new BackupError(
+          `The server on ${dataDir} did not answer the backup request within ${ANSWER_TIMEOUT_MS / 60_000} minutes; nothing was written.`,
+        ),
+      );
     });
     socket.on('connect', () => {
       connected = true;
@@ -173,7 +188,11 @@ export function requestBackup(dataDir: string): Promise<Snapshot | null> {
       }
       const archive = answer.subarray(end + 1);
       if (archive.length !== header.bytes || createHash('sha256').update(archive).digest('hex') !== header.sha256) {
-        reject(new BackupError(`The backup from the server on ${dataDir} arrived incomplete (${archive.length} of ${header.bytes} bytes); nothing was written.`));
+        reject(
+          new BackupError(
+            `The backup from the server on ${dataDir} arrived incomplete (${archive.length} of ${header.bytes} bytes); nothing was written.`,
+          ),
+        );
         return;
       }
       resolvePromise({ archive, schemaVersion: header.schemaVersion ?? null });

@@ -59,9 +59,13 @@ async function emptyTarget(): Promise<Target> {
       async state() {
         const database = await open();
         try {
-          const { rows } = await sql<{ names: string | null }>`select string_agg(tablename, ',' order by tablename) as names from pg_tables where schemaname = 'public'`.execute(database.db);
+          const { rows } = await sql<{
+            names: string | null;
+          }>`select string_agg(tablename, ',' order by tablename) as names from pg_tables where schemaname = 'public'`.execute(database.db);
           const names = rows[0]?.names ?? '';
-          return names ? `${names} ${await tablesDigest(database.db, ['organizations', 'credit_ledger_entries', 'organization_billing_settings'])}` : 'empty';
+          return names
+            ? `${names} ${await tablesDigest(database.db, ['organizations', 'credit_ledger_entries', 'organization_billing_settings'])}`
+            : 'empty';
         } finally {
           await database.close();
         }
@@ -82,16 +86,35 @@ async function emptyTarget(): Promise<Target> {
 async function balancesOffTheirLedger(database: Database) {
   const { rows } = await sql<{ organization_id: string }>`
     select b.organization_id from organization_billing_settings b
-    where b.credit_balance <> coalesce((select sum(e.amount) from credit_ledger_entries e where e.organization_id = b.organization_id), 0)`.execute(database.db);
+    where b.credit_balance <> coalesce((select sum(e.amount) from credit_ledger_entries e where e.organization_id = b.organization_id), 0)`.execute(
+    database.db,
+  );
   return rows;
 }
 
 beforeAll(async () => {
   // Credits enter at the house and go down the tree through the ledger.
   const house = await w.as('H.admin');
-  expect((await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '100000', reason: 'backup test' }, { token: house })).status).toBe(200);
-  for (const [from, to, amount] of [['H', 'SA1', '20000'], ['SA1', 'A1', '5000']] as const) {
-    const response = await w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id(from), to_org_id: w.id(to), amount }, { token: await w.as(`${from}.admin`) });
+  expect(
+    (
+      await w.t.request(
+        'POST',
+        '/api/credits/adjustments',
+        { direction: 'increase', amount: '100000', reason: 'backup test' },
+        { token: house },
+      )
+    ).status,
+  ).toBe(200);
+  for (const [from, to, amount] of [
+    ['H', 'SA1', '20000'],
+    ['SA1', 'A1', '5000'],
+  ] as const) {
+    const response = await w.t.request(
+      'POST',
+      '/api/credits/allocations',
+      { from_org_id: w.id(from), to_org_id: w.id(to), amount },
+      { token: await w.as(`${from}.admin`) },
+    );
     expect(response.status).toBe(200);
   }
 });
@@ -104,7 +127,12 @@ describe(`a backup taken under load (${onPostgres ? 'PostgreSQL, pg_dump' : 'PGl
     const stream = async (from: 'H' | 'SA1' | 'A1', to: 'SA1' | 'SA2' | 'A1' | 'A2' | 'T1' | 'T2') => {
       const token = await w.as(`${from}.admin`);
       while (!stop) {
-        const response = await w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id(from), to_org_id: w.id(to), amount: '0.01' }, { token });
+        const response = await w.t.request(
+          'POST',
+          '/api/credits/allocations',
+          { from_org_id: w.id(from), to_org_id: w.id(to), amount: '0.01' },
+          { token },
+        );
         if (response.status === 200) acknowledged.push(response.body.transaction_id);
         else failures.push(`${from}->${to}: ${response.status} ${JSON.stringify(response.body)}`);
       }
@@ -124,7 +152,9 @@ describe(`a backup taken under load (${onPostgres ? 'PostgreSQL, pg_dump' : 'PGl
     stop = true;
     await Promise.all(streams);
     expect(failures).toEqual([]);
-    console.log(`backup under load: ${before.length} allocations acknowledged before it began, ${atEnd} when it ended, ${acknowledged.length} in all; ${result.bytes} bytes, schema version ${result.schemaVersion}`);
+    console.log(
+      `backup under load: ${before.length} allocations acknowledged before it began, ${atEnd} when it ended, ${acknowledged.length} in all; ${result.bytes} bytes, schema version ${result.schemaVersion}`,
+    );
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(scratch).mode & 0o777).toBe(0o700);
     expect(readdirSync(scratch).filter((name) => name.includes('.tmp-'))).toEqual([]);
@@ -186,7 +216,13 @@ describe('restore refuses, writing nothing', () => {
     const target = await emptyTarget();
     try {
       await restoreBackup({ file: good, ...target.options });
-      await refused(good, target, onPostgres ? /is not empty \(\d+ tables in its public schema\)/ : /already holds a database: a backup restores only into an empty data folder/);
+      await refused(
+        good,
+        target,
+        onPostgres
+          ? /is not empty \(\d+ tables in its public schema\)/
+          : /already holds a database: a backup restores only into an empty data folder/,
+      );
     } finally {
       await target.drop();
     }
@@ -204,7 +240,11 @@ describe('restore refuses, writing nothing', () => {
     const target = await emptyTarget();
     try {
       await refused(truncated, target, onPostgres ? /does not end with the checksum line/ : /is damaged or cut short \(gzip: /);
-      await refused(flipped, target, onPostgres ? /is damaged or cut short \(its checksum does not match its contents\)/ : /is damaged or cut short \(gzip: /);
+      await refused(
+        flipped,
+        target,
+        onPostgres ? /is damaged or cut short \(its checksum does not match its contents\)/ : /is damaged or cut short \(gzip: /,
+      );
       expect(await target.state()).toBe(onPostgres ? 'empty' : 'absent');
     } finally {
       await target.drop();
@@ -218,10 +258,18 @@ describe('restore refuses, writing nothing', () => {
       const other = fileName(onPostgres ? 'tar.gz' : 'dump');
       if (onPostgres) {
         writeFileSync(other, gzipSync(Buffer.alloc(4096)));
-        await refused(other, target, /is a backup of the embedded database \(PGlite data folder archive\), but the target is PostgreSQL \(DATABASE_URL is set\); it restores only into the embedded database/);
+        await refused(
+          other,
+          target,
+          /is a backup of the embedded database \(PGlite data folder archive\), but the target is PostgreSQL \(DATABASE_URL is set\); it restores only into the embedded database/,
+        );
       } else {
         writeFileSync(other, Buffer.concat([Buffer.from('PGDMP'), Buffer.alloc(200, 1)]));
-        await refused(other, target, /is a backup of a PostgreSQL database \(pg_dump custom format\), but the target is the embedded database \(DATABASE_URL is not set\); it restores only into PostgreSQL/);
+        await refused(
+          other,
+          target,
+          /is a backup of a PostgreSQL database \(pg_dump custom format\), but the target is the embedded database \(DATABASE_URL is not set\); it restores only into PostgreSQL/,
+        );
       }
       const text = fileName('txt');
       writeFileSync(text, 'not a backup\n');

@@ -1,6 +1,18 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, fsyncSync, mkdirSync, openSync, closeSync, renameSync, rmSync, statSync, writeSync, chmodSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+  chmodSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
@@ -39,7 +51,10 @@ export const PG_TRAILER_PREFIX = '\nCONSOLE-BACKUP-SHA256 ';
 export const PG_TRAILER_LENGTH = PG_TRAILER_PREFIX.length + 64 + 1;
 
 export function backupFileName(kind: BackupKind, at: Date): string {
-  const stamp = at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  const stamp = at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
   return `console-${stamp}.${EXTENSIONS[kind]}`;
 }
 
@@ -217,7 +232,12 @@ export interface ToolRun {
 }
 
 /** Runs a PostgreSQL client tool; a tool missing from PATH is a BackupError saying what to install. */
-export function runTool(tool: string, args: string[], env: NodeJS.ProcessEnv = {}, stdin?: (input: NodeJS.WritableStream) => void): Promise<ToolRun> {
+export function runTool(
+  tool: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  stdin?: (input: NodeJS.WritableStream) => void,
+): Promise<ToolRun> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(tool, args, { env: { ...process.env, ...env }, stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -229,7 +249,9 @@ export function runTool(tool: string, args: string[], env: NodeJS.ProcessEnv = {
     child.on('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'ENOENT'
-          ? new BackupError(`${tool} was not found on PATH: install the PostgreSQL client tools (the server's major version or newer), such as the postgresql-client package.`)
+          ? new BackupError(
+              `${tool} was not found on PATH: install the PostgreSQL client tools (the server's major version or newer), such as the postgresql-client package.`,
+            )
           : error,
       );
     });
@@ -245,7 +267,11 @@ export function runTool(tool: string, args: string[], env: NodeJS.ProcessEnv = {
 
 /** The first line of a tool's complaint that says something (skipping its program-name prefix). */
 export function firstLine(stderr: string): string {
-  const line = stderr.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? 'no message';
+  const line =
+    stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? 'no message';
   return line.replace(/^(pg_dump|pg_restore): (error: )?/, '');
 }
 
@@ -253,7 +279,8 @@ export function firstLine(stderr: string): string {
 export async function toolMajor(tool: string): Promise<number> {
   const run = await runTool(tool, ['--version']);
   const match = /\(PostgreSQL\)\s+(\d+)/.exec(run.stdout.toString());
-  if (run.code !== 0 || !match) throw new BackupError(`${tool} --version did not say its version (${firstLine(run.stderr || run.stdout.toString())}).`);
+  if (run.code !== 0 || !match)
+    throw new BackupError(`${tool} --version did not say its version (${firstLine(run.stderr || run.stdout.toString())}).`);
   return Number(match[1]);
 }
 
@@ -275,7 +302,9 @@ async function describePostgres(url: string): Promise<{ major: number; schemaVer
     const { rows } = await client.query<{ major: number; migrated: boolean }>(
       `select current_setting('server_version_num')::int / 10000 as major, to_regclass('public.schema_migrations') is not null as migrated`,
     );
-    const version = rows[0]!.migrated ? (await client.query<{ version: number | null }>('select max(version)::int as version from schema_migrations')).rows[0]!.version : null;
+    const version = rows[0]!.migrated
+      ? (await client.query<{ version: number | null }>('select max(version)::int as version from schema_migrations')).rows[0]!.version
+      : null;
     return { major: rows[0]!.major, schemaVersion: version };
   } finally {
     await client.end();
@@ -302,7 +331,9 @@ async function dumpPostgres(databaseUrl: string, file: string): Promise<BackupRe
   const server = await describePostgres(databaseUrl);
   const major = await toolMajor('pg_dump');
   if (major < server.major) {
-    throw new BackupError(`pg_dump ${major} is older than the database server (PostgreSQL ${server.major}): install the PostgreSQL ${server.major} client tools and put them first on PATH.`);
+    throw new BackupError(
+      `pg_dump ${major} is older than the database server (PostgreSQL ${server.major}): install the PostgreSQL ${server.major} client tools and put them first on PATH.`,
+    );
   }
   const connection = connectionOf(databaseUrl);
   const bytes = await writeBackupFile(file, async (temp) => {

@@ -58,8 +58,7 @@ export function fromPGlite(pglite: PGlite, onClose: () => void = () => {}): Data
           exec: async (script) => {
             await tx.exec(script);
           },
-          query: async <R>(text: string, params?: unknown[]) =>
-            (await tx.query<R>(text, params)).rows,
+          query: async <R>(text: string, params?: unknown[]) => (await tx.query<R>(text, params)).rows,
         }),
       ),
     close: async () => {
@@ -131,8 +130,7 @@ export function fromPgPool(pool: pg.Pool): Database {
           exec: async (script) => {
             await client.query(script);
           },
-          query: async <R>(text: string, params?: unknown[]) =>
-            (await client.query(text, params)).rows as R[],
+          query: async <R>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as R[],
         });
         await client.query('commit');
         return result;

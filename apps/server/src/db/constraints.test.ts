@@ -32,20 +32,32 @@ beforeAll(async () => {
 
 /** A ledger entry of the house, valid unless `override` breaks it. */
 const entry = (override: Record<string, unknown>) => {
-  const row = { amount: '1.00', entry_type: 'adjustment_increase', balance_after: '1.00', refund_of: null, agent_type_id: null, units: null, ...override };
+  const row = {
+    amount: '1.00',
+    entry_type: 'adjustment_increase',
+    balance_after: '1.00',
+    refund_of: null,
+    agent_type_id: null,
+    units: null,
+    ...override,
+  };
   return () =>
     sql`insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, refund_of, agent_type_id, units)
-        values (${house}, ${row.amount}, ${row.entry_type}, gen_random_uuid(), ${row.balance_after}, ${row.refund_of}, ${row.agent_type_id}, ${row.units})`.execute(db());
+        values (${house}, ${row.amount}, ${row.entry_type}, gen_random_uuid(), ${row.balance_after}, ${row.refund_of}, ${row.agent_type_id}, ${row.units})`.execute(
+      db(),
+    );
 };
 
 describe('credit ledger entries', () => {
   it('the valid entry these tests start from is accepted (in a transaction rolled back)', async () => {
     const outcome = await violation(() =>
-      db().transaction().execute(async (trx) => {
-        await sql`insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after)
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          await sql`insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after)
                   values (${house}, 1, 'adjustment_increase', gen_random_uuid(), 1)`.execute(trx);
-        throw Object.assign(new Error('rollback'), { code: 'rolled back' });
-      }),
+          throw Object.assign(new Error('rollback'), { code: 'rolled back' });
+        }),
     );
     expect(outcome.code).toBe('rolled back');
   });
@@ -71,7 +83,9 @@ describe('balances and limits', () => {
     ['a negative activated agent limit', sql`activated_agent_limit = -1`, 'organization_billing_settings_activated_agent_limit_check'],
     ['a negative low-balance threshold', sql`low_balance_threshold = -1`, 'organization_billing_settings_low_balance_threshold_check'],
   ])('%s is refused', async (_name, assignment, constraint) => {
-    expect(await violation(() => sql`update organization_billing_settings set ${assignment} where organization_id = ${house}`.execute(db()))).toEqual({ code: '23514', constraint });
+    expect(
+      await violation(() => sql`update organization_billing_settings set ${assignment} where organization_id = ${house}`.execute(db())),
+    ).toEqual({ code: '23514', constraint });
   });
 
   it.each([
@@ -79,20 +93,25 @@ describe('balances and limits', () => {
     ['a carry of a whole cent', '0.01'],
   ])('%s is refused', async (_name, carry) => {
     expect(
-      await violation(() => sql`insert into usage_carry (organization_id, agent_type_id, carry) values (${house}, ${agentTypeId}, ${carry})`.execute(db())),
+      await violation(() =>
+        sql`insert into usage_carry (organization_id, agent_type_id, carry) values (${house}, ${agentTypeId}, ${carry})`.execute(db()),
+      ),
     ).toEqual({ code: '23514', constraint: 'usage_carry_carry_check' });
   });
 
   it('a negative price is refused', async () => {
     expect(
-      await violation(() => sql`insert into agent_prices (agent_type_id, effective_from, price) values (${agentTypeId}, now(), -1)`.execute(db())),
+      await violation(() =>
+        sql`insert into agent_prices (agent_type_id, effective_from, price) values (${agentTypeId}, now(), -1)`.execute(db()),
+      ),
     ).toEqual({ code: '23514', constraint: 'agent_prices_price_check' });
   });
 
   it('a negative subtree count is refused', async () => {
-    expect(
-      await violation(() => sql`update organization_subtree_counts set n = -1 where ancestor_id = ${house}`.execute(db())),
-    ).toEqual({ code: '23514', constraint: 'organization_subtree_counts_n_check' });
+    expect(await violation(() => sql`update organization_subtree_counts set n = -1 where ancestor_id = ${house}`.execute(db()))).toEqual({
+      code: '23514',
+      constraint: 'organization_subtree_counts_n_check',
+    });
   });
 });
 

@@ -1,4 +1,15 @@
-import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 export class DataDirInUseError extends Error {}
@@ -63,7 +74,9 @@ export function makeDataDirPrivate(dataDir: string): void {
     );
   }
   if ((lstatSync(dataDir).mode & 0o077) !== 0) {
-    throw new DataDirUnsafeError(`The data folder ${dataDir} stays open to other users (mode ${mode(dataDir)}): set DATA_DIR to a folder of the user that runs the server.`);
+    throw new DataDirUnsafeError(
+      `The data folder ${dataDir} stays open to other users (mode ${mode(dataDir)}): set DATA_DIR to a folder of the user that runs the server.`,
+    );
   }
 }
 

@@ -43,9 +43,17 @@ describe('first start', () => {
     expect(admin.role).toBe('house_admin');
     expect(admin.password_hash).not.toContain(first!.generatedPassword!);
     expect(await verifyPassword(admin.password_hash, first!.generatedPassword!)).toBe(true);
-    const house = await database.db.selectFrom('organizations').selectAll().where('id', '=', admin.organization_id).executeTakeFirstOrThrow();
+    const house = await database.db
+      .selectFrom('organizations')
+      .selectAll()
+      .where('id', '=', admin.organization_id)
+      .executeTakeFirstOrThrow();
     expect(house).toMatchObject({ org_type: 'house', parent_org_id: null, path: `/${house.id}/` });
-    const billing = await database.db.selectFrom('organization_billing_settings').selectAll().where('organization_id', '=', house.id).executeTakeFirstOrThrow();
+    const billing = await database.db
+      .selectFrom('organization_billing_settings')
+      .selectAll()
+      .where('organization_id', '=', house.id)
+      .executeTakeFirstOrThrow();
     expect(billing).toMatchObject({ credit_balance: '0.00', activated_agent_limit: 0 });
     expect(await ensureFirstHouseAdmin(database.db, { email: 'second@example.test', password: 'password-2' })).toBeNull();
   });
@@ -65,18 +73,55 @@ describe('constraints in SQL', () => {
   });
 
   it('refuse a child that is not exactly one level down, or a parent of the wrong declared type', async () => {
-    await refused(() => database.db.insertInto('organizations').values({ name: 'Skip', org_type: 'agency', parent_org_id: houseId, parent_org_type: 'house' }).execute());
-    await refused(() => database.db.insertInto('organizations').values({ name: 'Liar', org_type: 'agency', parent_org_id: houseId, parent_org_type: 'super_agency' }).execute());
-    await refused(() => database.db.insertInto('organizations').values({ name: 'Orphan', org_type: 'tenant', parent_org_id: null, parent_org_type: null }).execute());
-    await refused(() => database.db.insertInto('organizations').values({ name: 'Second root', org_type: 'house', parent_org_id: superId, parent_org_type: 'super_agency' }).execute());
+    await refused(() =>
+      database.db
+        .insertInto('organizations')
+        .values({ name: 'Skip', org_type: 'agency', parent_org_id: houseId, parent_org_type: 'house' })
+        .execute(),
+    );
+    await refused(() =>
+      database.db
+        .insertInto('organizations')
+        .values({ name: 'Liar', org_type: 'agency', parent_org_id: houseId, parent_org_type: 'super_agency' })
+        .execute(),
+    );
+    await refused(() =>
+      database.db
+        .insertInto('organizations')
+        .values({ name: 'Orphan', org_type: 'tenant', parent_org_id: null, parent_org_type: null })
+        .execute(),
+    );
+    await refused(() =>
+      database.db
+        .insertInto('organizations')
+        .values({ name: 'Second root', org_type: 'house', parent_org_id: superId, parent_org_type: 'super_agency' })
+        .execute(),
+    );
   });
 
   it('refuse unknown types and statuses, bad name lengths, and moving an organization', async () => {
     // Values outside the domain's unions, forced past the types: the database itself refuses them.
-    await refused(() => database.db.insertInto('organizations').values({ name: 'Odd', org_type: 'planet' as OrgType, parent_org_id: null, parent_org_type: null }).execute());
-    await refused(() => database.db.updateTable('organizations').set({ status: 'deleted' as OrgStatus }).where('id', '=', superId).execute());
+    await refused(() =>
+      database.db
+        .insertInto('organizations')
+        .values({ name: 'Odd', org_type: 'planet' as OrgType, parent_org_id: null, parent_org_type: null })
+        .execute(),
+    );
+    await refused(() =>
+      database.db
+        .updateTable('organizations')
+        .set({ status: 'deleted' as OrgStatus })
+        .where('id', '=', superId)
+        .execute(),
+    );
     await refused(() => database.db.updateTable('organizations').set({ name: 'x' }).where('id', '=', superId).execute());
-    await refused(() => database.db.updateTable('organizations').set({ name: 'y'.repeat(101) }).where('id', '=', superId).execute());
+    await refused(() =>
+      database.db
+        .updateTable('organizations')
+        .set({ name: 'y'.repeat(101) })
+        .where('id', '=', superId)
+        .execute(),
+    );
     const other = await insertOrg(database.db, { name: 'Other Super', type: 'super_agency', parentId: houseId });
     const agency = await insertOrg(database.db, { name: 'Mover', type: 'agency', parentId: superId });
     await refused(() => database.db.updateTable('organizations').set({ parent_org_id: other.id }).where('id', '=', agency.id).execute());
@@ -86,16 +131,46 @@ describe('constraints in SQL', () => {
   });
 
   it('refuse a negative balance or limit', async () => {
-    await refused(() => database.db.updateTable('organization_billing_settings').set({ credit_balance: '-0.01' }).where('organization_id', '=', superId).execute());
-    await refused(() => database.db.updateTable('organization_billing_settings').set({ activated_agent_limit: -1 }).where('organization_id', '=', superId).execute());
+    await refused(() =>
+      database.db
+        .updateTable('organization_billing_settings')
+        .set({ credit_balance: '-0.01' })
+        .where('organization_id', '=', superId)
+        .execute(),
+    );
+    await refused(() =>
+      database.db
+        .updateTable('organization_billing_settings')
+        .set({ activated_agent_limit: -1 })
+        .where('organization_id', '=', superId)
+        .execute(),
+    );
   });
 
   it('keep e-mails unique regardless of case, and roles well-formed', async () => {
     const base = { password_hash: null, role: 'super_agency_user', organization_id: superId };
-    await database.db.insertInto('users').values({ ...base, email: 'Case@Example.test' }).execute();
-    await refused(() => database.db.insertInto('users').values({ ...base, email: 'case@example.TEST' }).execute());
-    await refused(() => database.db.insertInto('users').values({ ...base, email: 'role@example.test', role: 'emperor' }).execute());
-    await refused(() => database.db.insertInto('users').values({ ...base, email: 'status@example.test', status: 'zombie' as UserStatus }).execute());
+    await database.db
+      .insertInto('users')
+      .values({ ...base, email: 'Case@Example.test' })
+      .execute();
+    await refused(() =>
+      database.db
+        .insertInto('users')
+        .values({ ...base, email: 'case@example.TEST' })
+        .execute(),
+    );
+    await refused(() =>
+      database.db
+        .insertInto('users')
+        .values({ ...base, email: 'role@example.test', role: 'emperor' })
+        .execute(),
+    );
+    await refused(() =>
+      database.db
+        .insertInto('users')
+        .values({ ...base, email: 'status@example.test', status: 'zombie' as UserStatus })
+        .execute(),
+    );
   });
 });
 
@@ -112,8 +187,12 @@ describe('demo seed', () => {
     expect(byType.agency).toBeGreaterThanOrEqual(2);
     expect(byType.tenant).toBeGreaterThanOrEqual(2);
     for (const signIn of signIns) {
-      const user = await database.db.selectFrom('users as u').innerJoin('organizations as o', 'o.id', 'u.organization_id')
-        .select(['u.role', 'o.org_type', 'u.password_hash']).where('u.email', '=', signIn.email).executeTakeFirstOrThrow();
+      const user = await database.db
+        .selectFrom('users as u')
+        .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+        .select(['u.role', 'o.org_type', 'u.password_hash'])
+        .where('u.email', '=', signIn.email)
+        .executeTakeFirstOrThrow();
       expect(user.role.startsWith(user.org_type + '_'), signIn.email).toBe(true);
     }
     await expect(seedDemo(database.db)).rejects.toBeInstanceOf(DemoAlreadySeededError);
@@ -263,7 +342,9 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(DataDirUnsafeError);
-    expect((error as Error).message).toMatch(new RegExp(`^The data folder ${dataDir} belongs to another user \\(uid \\d+, mode 0\\d+\\), who could open it to others: .+$`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^The data folder ${dataDir} belongs to another user \\(uid \\d+, mode 0\\d+\\), who could open it to others: .+$`),
+    );
     expect((error as Error).message).not.toContain('\n');
     expect(modes(dataDir)['/']).toBe(before);
     expect(existsSync(join(dataDir, 'console.lock'))).toBe(false);

@@ -22,7 +22,12 @@ beforeAll(async () => {
   const db = database.db;
   const house = await insertOrg(db, { name: 'Posting House', type: 'house' });
   orgs.push({ key: 'H', id: house.id, live: true, active: true });
-  for (const [key, state] of [['A', 'active'], ['B', 'active'], ['I', 'inactive'], ['D', 'deleted']] as const) {
+  for (const [key, state] of [
+    ['A', 'active'],
+    ['B', 'active'],
+    ['I', 'inactive'],
+    ['D', 'deleted'],
+  ] as const) {
     const org = await insertOrg(db, { name: `Posting ${key}`, type: 'super_agency', parentId: house.id });
     if (state === 'inactive') await db.updateTable('organizations').set({ status: 'inactive' }).where('id', '=', org.id).execute();
     if (state === 'deleted') await db.updateTable('organizations').set({ deleted_at: new Date() }).where('id', '=', org.id).execute();
@@ -60,11 +65,7 @@ function expected(balances: Map<string, bigint>, posting: { org: number; cents: 
   return { balances: after };
 }
 
-const amount = fc.oneof(
-  fc.bigInt({ min: 1n, max: 100_000n }),
-  fc.bigInt({ min: 1n, max: MAX }),
-  fc.constantFrom(1n, MAX),
-);
+const amount = fc.oneof(fc.bigInt({ min: 1n, max: 100_000n }), fc.bigInt({ min: 1n, max: MAX }), fc.constantFrom(1n, MAX));
 const posting = fc.record({
   entries: fc.array(fc.record({ org: fc.nat({ max: 4 }), cents: amount, debit: fc.boolean() }), { minLength: 1, maxLength: 4 }),
   requireActive: fc.boolean(),
@@ -116,16 +117,45 @@ describe('ledger_post', () => {
 
   it('posts nothing for an empty list, and answers the entries in order with their metadata and references', async () => {
     const [a, b] = [orgs[1]!.id, orgs[2]!.id];
-    expect((await sql`select * from ledger_post(gen_random_uuid(), null, false, '{}'::uuid[], '{}'::numeric[], '{}'::text[], '{}'::jsonb[])`.execute(database.db)).rows).toEqual([]);
-    await sql`select 1 from ledger_post(gen_random_uuid(), null, false, array[${a}::uuid], array[10::numeric], array['adjustment_increase'], array['{}'::jsonb])`.execute(database.db);
+    expect(
+      (
+        await sql`select * from ledger_post(gen_random_uuid(), null, false, '{}'::uuid[], '{}'::numeric[], '{}'::text[], '{}'::jsonb[])`.execute(
+          database.db,
+        )
+      ).rows,
+    ).toEqual([]);
+    await sql`select 1 from ledger_post(gen_random_uuid(), null, false, array[${a}::uuid], array[10::numeric], array['adjustment_increase'], array['{}'::jsonb])`.execute(
+      database.db,
+    );
     const group = '7d1c3b1e-5a54-4e53-9e51-2f0c1c2a9b10';
-    const { rows } = await sql<{ organization_id: string; amount: string; entry_type: string; transaction_group: string; metadata: unknown; external_ref: string | null }>`
+    const { rows } = await sql<{
+      organization_id: string;
+      amount: string;
+      entry_type: string;
+      transaction_group: string;
+      metadata: unknown;
+      external_ref: string | null;
+    }>`
       select organization_id, amount, entry_type, transaction_group, metadata, external_ref from ledger_post(${group}::uuid, null, true,
         array[${a}::uuid, ${b}::uuid], array[-2.5::numeric, 2.5::numeric], array['allocation_sent', 'allocation_received'],
         array['{"to":"b"}'::jsonb, '{"from":"a"}'::jsonb], array['ref-a', null])`.execute(database.db);
     expect(rows).toEqual([
-      { organization_id: a, amount: '-2.50', entry_type: 'allocation_sent', transaction_group: group, metadata: { to: 'b' }, external_ref: 'ref-a' },
-      { organization_id: b, amount: '2.50', entry_type: 'allocation_received', transaction_group: group, metadata: { from: 'a' }, external_ref: null },
+      {
+        organization_id: a,
+        amount: '-2.50',
+        entry_type: 'allocation_sent',
+        transaction_group: group,
+        metadata: { to: 'b' },
+        external_ref: 'ref-a',
+      },
+      {
+        organization_id: b,
+        amount: '2.50',
+        entry_type: 'allocation_received',
+        transaction_group: group,
+        metadata: { from: 'a' },
+        external_ref: null,
+      },
     ]);
   });
 });

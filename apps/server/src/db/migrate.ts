@@ -118,7 +118,9 @@ function verify(applied: Applied[], migrations: Migration[]) {
       );
     }
     if (file.name !== row.name) {
-      throw new MigrationError(`Migration ${row.version} was applied as ${row.name}.sql but the file is now ${file.name}.sql: an applied migration is never renamed.`);
+      throw new MigrationError(
+        `Migration ${row.version} was applied as ${row.name}.sql but the file is now ${file.name}.sql: an applied migration is never renamed.`,
+      );
     }
     if (row.checksum !== null && row.checksum !== file.checksum) {
       throw new MigrationError(
@@ -168,10 +170,16 @@ export async function migrate(database: Database, files: { migrations?: Migratio
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
       await tx.exec(migration.sql);
-      await tx.query('insert into schema_migrations (version, name, checksum) values ($1, $2, $3)', [migration.version, migration.name, migration.checksum]);
+      await tx.query('insert into schema_migrations (version, name, checksum) values ($1, $2, $3)', [
+        migration.version,
+        migration.name,
+        migration.checksum,
+      ]);
       run.migrations.push(migration.name);
     }
-    const current = new Map((await tx.query<{ name: string; checksum: string }>('select name, checksum from schema_rules')).map((r) => [r.name, r.checksum]));
+    const current = new Map(
+      (await tx.query<{ name: string; checksum: string }>('select name, checksum from schema_rules')).map((r) => [r.name, r.checksum]),
+    );
     for (const rule of rules) {
       if (current.get(rule.name) === rule.checksum) continue;
       await tx.exec(rule.sql);

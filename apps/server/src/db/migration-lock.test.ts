@@ -19,7 +19,10 @@ function copy(): string {
   return dir;
 }
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.email=ci@example.test', '-c', 'user.name=CI', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'pipe' });
+  execFileSync('git', ['-c', 'user.email=ci@example.test', '-c', 'user.name=CI', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    stdio: 'pipe',
+  });
 
 describe('the migrations lock', () => {
   it('holds every migration of the repository with its checksum, and has only ever grown', () => {
@@ -47,7 +50,9 @@ describe('the migrations lock', () => {
     writeFileSync(join(dir, '0002_invitations.sql'), readFileSync(join(MIGRATIONS_DIR, '0002_invitations.sql')));
     const before = readFileSync(join(dir, LOCK_FILE), 'utf8');
     expect(lockNewMigrations(dir)).toEqual(['0999_new_thing.sql']);
-    expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(`${before}${checksumOf('create table new_thing (x int);\n')}  0999_new_thing.sql\n`);
+    expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(
+      `${before}${checksumOf('create table new_thing (x int);\n')}  0999_new_thing.sql\n`,
+    );
     expect(checkLock(dir)).toEqual([]);
   });
 

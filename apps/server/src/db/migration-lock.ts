@@ -42,13 +42,17 @@ export function checkLock(dir = MIGRATIONS_DIR): string[] {
   for (const migration of files) {
     const file = `${migration.name}.sql`;
     const checksum = locked.get(file);
-    if (checksum === undefined) problems.push(`${file} is not in ${LOCK_FILE}: a new migration is locked with \`npm run db:lock-migrations\`.`);
+    if (checksum === undefined)
+      problems.push(`${file} is not in ${LOCK_FILE}: a new migration is locked with \`npm run db:lock-migrations\`.`);
     else if (checksum !== migration.checksum) {
-      problems.push(`${file} was changed after it landed (locked sha256 ${checksum.slice(0, 12)}…, now ${migration.checksum.slice(0, 12)}…): a landed migration is never edited; put the change in a new migration.`);
+      problems.push(
+        `${file} was changed after it landed (locked sha256 ${checksum.slice(0, 12)}…, now ${migration.checksum.slice(0, 12)}…): a landed migration is never edited; put the change in a new migration.`,
+      );
     }
   }
   const present = new Set(files.map((m) => `${m.name}.sql`));
-  for (const file of locked.keys()) if (!present.has(file)) problems.push(`${file} is in ${LOCK_FILE} but its file is gone: a landed migration is never removed.`);
+  for (const file of locked.keys())
+    if (!present.has(file)) problems.push(`${file} is in ${LOCK_FILE} but its file is gone: a landed migration is never removed.`);
   return problems;
 }
 
@@ -58,7 +62,11 @@ export function lockNewMigrations(dir = MIGRATIONS_DIR): string[] {
   const text = readFileSync(path, 'utf8');
   const locked = new Set(parseLock(text).map((l) => l.file));
   const added = listMigrations(dir).filter((m) => !locked.has(`${m.name}.sql`));
-  if (added.length) writeFileSync(path, `${text.replace(/\n*$/, '\n')}${added.map((m) => lockLine({ checksum: m.checksum, file: `${m.name}.sql` })).join('\n')}\n`);
+  if (added.length)
+    writeFileSync(
+      path,
+      `${text.replace(/\n*$/, '\n')}${added.map((m) => lockLine({ checksum: m.checksum, file: `${m.name}.sql` })).join('\n')}\n`,
+    );
   return added.map((m) => `${m.name}.sql`);
 }
 
@@ -83,7 +91,9 @@ export function checkLockHistory(dir = MIGRATIONS_DIR): string[] | null {
   for (const commit of commits) {
     for (const line of parseLock(git(root, ['show', `${commit}:${lockPath}`]))) {
       if (!current.has(lockLine(line))) {
-        problems.add(`${line.file}: its locked checksum ${line.checksum.slice(0, 12)}… (commit ${commit.slice(0, 10)}) was changed or removed: a landed migration and its line are never edited.`);
+        problems.add(
+          `${line.file}: its locked checksum ${line.checksum.slice(0, 12)}… (commit ${commit.slice(0, 10)}) was changed or removed: a landed migration and its line are never edited.`,
+        );
       }
     }
   }

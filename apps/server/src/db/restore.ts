@@ -37,7 +37,9 @@ export function sniffKind(file: string): BackupKind {
   }
   if (head[0] === 0x1f && head[1] === 0x8b) return 'pglite';
   if (head.toString('latin1') === 'PGDMP') return 'pg';
-  throw new BackupError(`${file} is not a backup of this console: it is neither a data-folder archive (gzip) nor a pg_dump custom archive.`);
+  throw new BackupError(
+    `${file} is not a backup of this console: it is neither a data-folder archive (gzip) nor a pg_dump custom archive.`,
+  );
 }
 
 export interface TarEntry {
@@ -48,7 +50,10 @@ export interface TarEntry {
 }
 
 const BLOCK = 512;
-const text = (block: Uint8Array, start: number, length: number) => Buffer.from(block.subarray(start, start + length)).toString('latin1').replace(/\0.*$/s, '');
+const text = (block: Uint8Array, start: number, length: number) =>
+  Buffer.from(block.subarray(start, start + length))
+    .toString('latin1')
+    .replace(/\0.*$/s, '');
 const octal = (block: Uint8Array, start: number, length: number) => {
   const value = text(block, start, length).trim();
   return /^[0-7]+$/.test(value) ? parseInt(value, 8) : Number.NaN;
@@ -81,8 +86,10 @@ export function walkTar(tar: Uint8Array): Map<string, TarEntry> {
     const prefix = text(block, 345, 155);
     const raw = (prefix ? `${prefix}/` : '') + text(block, 0, 100);
     const name = raw.replace(/^(\.?\/)+/, '').replace(/\/+$/, '');
-    if (type === null) throw new Error(`${raw} is a link or special file (type ${JSON.stringify(flag)}), which a data folder does not hold`);
-    if (name === '' || name.split('/').some((part) => part === '..' || part === '')) throw new Error(`an entry with an unsafe name: ${JSON.stringify(raw)}`);
+    if (type === null)
+      throw new Error(`${raw} is a link or special file (type ${JSON.stringify(flag)}), which a data folder does not hold`);
+    if (name === '' || name.split('/').some((part) => part === '..' || part === ''))
+      throw new Error(`an entry with an unsafe name: ${JSON.stringify(raw)}`);
     const dataStart = offset + BLOCK;
     const next = dataStart + Math.ceil(size / BLOCK) * BLOCK;
     if (next > tar.length) throw new Error(`${name} is cut short`);
@@ -113,9 +120,15 @@ export async function checkDataFolderArchive(file: string): Promise<{ tar: Uint8
   const control = entries.get('global/pg_control');
   const hasFolder = (folder: string) => [...entries.keys()].some((name) => name === folder || name.startsWith(`${folder}/`));
   if (!version || version.type !== 'file' || !control || control.type !== 'file' || !hasFolder('base') || !hasFolder('pg_wal')) {
-    throw new BackupError(`${file} is a tar archive but not of a PostgreSQL data folder (PG_VERSION, global/pg_control, base/ or pg_wal/ is missing); nothing was restored.`);
+    throw new BackupError(
+      `${file} is a tar archive but not of a PostgreSQL data folder (PG_VERSION, global/pg_control, base/ or pg_wal/ is missing); nothing was restored.`,
+    );
   }
-  const major = Number(Buffer.from(tar.subarray(version.offset, version.offset + version.size)).toString().trim());
+  const major = Number(
+    Buffer.from(tar.subarray(version.offset, version.offset + version.size))
+      .toString()
+      .trim(),
+  );
   if (!Number.isInteger(major)) throw new BackupError(`${file} holds an unreadable PG_VERSION; nothing was restored.`);
   return { tar, major };
 }
@@ -162,7 +175,9 @@ function checkSchemaVersion(file: string, version: number | null): number {
   if (version === null) throw new BackupError(`${file} holds no console database (no schema_migrations table); nothing was restored.`);
   const latest = latestMigration();
   if (version > latest) {
-    throw new BackupError(`${file} was made by a newer version of the console (schema version ${version}, this one knows ${latest}): restore it with that version or a later one; nothing was restored.`);
+    throw new BackupError(
+      `${file} was made by a newer version of the console (schema version ${version}, this one knows ${latest}): restore it with that version or a later one; nothing was restored.`,
+    );
   }
   return version;
 }
@@ -221,7 +236,9 @@ async function restoreDataFolder(file: string, dataDir: string): Promise<Restore
       }
     } catch (error) {
       if (error instanceof BackupError) throw error;
-      throw new BackupError(`${file} (a PostgreSQL ${major} data folder) could not be opened by the embedded database (${(error as Error).message}); nothing was restored.`);
+      throw new BackupError(
+        `${file} (a PostgreSQL ${major} data folder) could not be opened by the embedded database (${(error as Error).message}); nothing was restored.`,
+      );
     }
     const pgdata = join(dataDir, 'pgdata');
     // An empty pgdata/ (checked above, under the lock) is replaced by the rename.

@@ -80,7 +80,7 @@ function kindOf(type: string): { kind: string; nullable: boolean } {
   const rest = parts.filter((part) => part !== 'null');
   const kind = rest.every((part) => part.endsWith('[]'))
     ? 'array'
-    : rest.every((part) => part === 'string' || /^'.*'$/.test(part) || /^[A-Z]\w*$/.test(part) && part !== 'Date')
+    : rest.every((part) => part === 'string' || /^'.*'$/.test(part) || (/^[A-Z]\w*$/.test(part) && part !== 'Date'))
       ? 'string'
       : rest.join(' | ');
   return { kind, nullable };
@@ -122,8 +122,12 @@ describe('db/schema.ts', () => {
         const expected = KIND_OF_DATA_TYPE[data_type];
         if (!expected) differences.push(`${table}.${column}: no kind known for ${data_type}`);
         // jsonb is read as unknown, which already admits null.
-        else if (kind !== expected) differences.push(`${table}.${column}: ${data_type} is read as ${expected}, declared ${typed.get(column)!.select}`);
-        if (expected !== 'unknown' && typedNullable !== nullable) differences.push(`${table}.${column}: ${nullable ? 'nullable' : 'not null'} in the database, declared ${typed.get(column)!.select}`);
+        else if (kind !== expected)
+          differences.push(`${table}.${column}: ${data_type} is read as ${expected}, declared ${typed.get(column)!.select}`);
+        if (expected !== 'unknown' && typedNullable !== nullable)
+          differences.push(
+            `${table}.${column}: ${nullable ? 'nullable' : 'not null'} in the database, declared ${typed.get(column)!.select}`,
+          );
       }
     }
     expect(differences).toEqual([]);
@@ -187,7 +191,7 @@ describe('CHECK constraints', () => {
     }
   });
 
-  it('name only values of their table\'s domain lists, wherever else they compare one', () => {
+  it("name only values of their table's domain lists, wherever else they compare one", () => {
     const stray: string[] = [];
     for (const check of checks.filter((c) => !c.def.includes('~'))) {
       const known = new Set(Object.entries(COLUMN_VALUES).flatMap(([key, values]) => (key.startsWith(`${check.table}.`) ? values : [])));
@@ -206,7 +210,9 @@ describe('CHECK constraints', () => {
 
   it('match roles with the pattern the domain roles make', () => {
     const found = Object.fromEntries(
-      checks.filter((check) => check.def.includes('~') && `${check.table}.${check.name}` in CHECK_PATTERNS).map((check) => [`${check.table}.${check.name}`, /~ '([^']*)'::text/.exec(check.def)?.[1]]),
+      checks
+        .filter((check) => check.def.includes('~') && `${check.table}.${check.name}` in CHECK_PATTERNS)
+        .map((check) => [`${check.table}.${check.name}`, /~ '([^']*)'::text/.exec(check.def)?.[1]]),
     );
     expect(found).toEqual(CHECK_PATTERNS);
   });

@@ -167,24 +167,186 @@ const records = { min: 10, max: 250, places: 0 };
  * its voice receptionist in error), Corner Bakery's scheduler went quiet two days ago.
  */
 export const DEMO_ACTIVATIONS: DemoActivation[] = [
-  { organization: 'Acme Dental', agent: 'support-bot', status: 'active', health: 97, lastActiveMinutesAgo: 2, activatedDaysAgo: 40, perDay: 45, units: one },
-  { organization: 'Acme Dental', agent: 'voice-receptionist', status: 'active', health: 92, lastActiveMinutesAgo: 6, activatedDaysAgo: 40, perDay: 18, units: minutes },
-  { organization: 'Acme Dental', agent: 'scheduler', status: 'active', health: 99, lastActiveMinutesAgo: 1, activatedDaysAgo: 40, perDay: 22, units: one },
-  { organization: 'Acme Dental', agent: 'doc-summarizer', status: 'active', health: 88, lastActiveMinutesAgo: 25, activatedDaysAgo: 33, perDay: 12, units: tokens },
-  { organization: 'Acme Dental', agent: 'lead-qualifier', status: 'active', health: 95, lastActiveMinutesAgo: 14, activatedDaysAgo: 18, perDay: 10, units: one },
-  { organization: 'Acme Dental', agent: 'crm-sync', status: 'active', health: 100, lastActiveMinutesAgo: 9, activatedDaysAgo: 40, perDay: 8, units: records },
-  { organization: 'Harbor Realty', agent: 'lead-qualifier', status: 'active', health: 94, lastActiveMinutesAgo: 3, activatedDaysAgo: 40, perDay: 30, units: one },
-  { organization: 'Harbor Realty', agent: 'voice-receptionist', status: 'active', health: 81, lastActiveMinutesAgo: 38, activatedDaysAgo: 40, perDay: 10, units: minutes },
-  { organization: 'Harbor Realty', agent: 'crm-sync', status: 'active', health: 98, lastActiveMinutesAgo: 11, activatedDaysAgo: 22, perDay: 6, units: records },
-  { organization: 'Corner Bakery', agent: 'support-bot', status: 'active', health: 90, lastActiveMinutesAgo: 17, activatedDaysAgo: 40, perDay: 15, units: one },
-  { organization: 'Corner Bakery', agent: 'scheduler', status: 'inactive', health: 70, lastActiveMinutesAgo: 2 * 24 * 60 + 95, activatedDaysAgo: 40, perDay: 8, units: one },
-  { organization: 'Summit Clinic', agent: 'support-bot', status: 'active', health: 96, lastActiveMinutesAgo: 4, activatedDaysAgo: 40, perDay: 25, units: one },
-  { organization: 'Summit Clinic', agent: 'voice-receptionist', status: 'error', health: 34, lastActiveMinutesAgo: 3 * 60 + 12, activatedDaysAgo: 40, perDay: 14, units: minutes },
-  { organization: 'Summit Clinic', agent: 'scheduler', status: 'active', health: 99, lastActiveMinutesAgo: 2, activatedDaysAgo: 40, perDay: 20, units: one },
-  { organization: 'Summit Clinic', agent: 'doc-summarizer', status: 'active', health: 91, lastActiveMinutesAgo: 47, activatedDaysAgo: 26, perDay: 10, units: tokens },
-  { organization: 'Summit Clinic', agent: 'crm-sync', status: 'active', health: 97, lastActiveMinutesAgo: 19, activatedDaysAgo: 40, perDay: 5, units: records },
-  { organization: 'Lakeside Pharmacy', agent: 'support-bot', status: 'active', health: 93, lastActiveMinutesAgo: 8, activatedDaysAgo: 40, perDay: 12, units: one },
-  { organization: 'Lakeside Pharmacy', agent: 'scheduler', status: 'active', health: 98, lastActiveMinutesAgo: 5, activatedDaysAgo: 40, perDay: 6, units: one },
+  {
+    organization: 'Acme Dental',
+    agent: 'support-bot',
+    status: 'active',
+    health: 97,
+    lastActiveMinutesAgo: 2,
+    activatedDaysAgo: 40,
+    perDay: 45,
+    units: one,
+  },
+  {
+    organization: 'Acme Dental',
+    agent: 'voice-receptionist',
+    status: 'active',
+    health: 92,
+    lastActiveMinutesAgo: 6,
+    activatedDaysAgo: 40,
+    perDay: 18,
+    units: minutes,
+  },
+  {
+    organization: 'Acme Dental',
+    agent: 'scheduler',
+    status: 'active',
+    health: 99,
+    lastActiveMinutesAgo: 1,
+    activatedDaysAgo: 40,
+    perDay: 22,
+    units: one,
+  },
+  {
+    organization: 'Acme Dental',
+    agent: 'doc-summarizer',
+    status: 'active',
+    health: 88,
+    lastActiveMinutesAgo: 25,
+    activatedDaysAgo: 33,
+    perDay: 12,
+    units: tokens,
+  },
+  {
+    organization: 'Acme Dental',
+    agent: 'lead-qualifier',
+    status: 'active',
+    health: 95,
+    lastActiveMinutesAgo: 14,
+    activatedDaysAgo: 18,
+    perDay: 10,
+    units: one,
+  },
+  {
+    organization: 'Acme Dental',
+    agent: 'crm-sync',
+    status: 'active',
+    health: 100,
+    lastActiveMinutesAgo: 9,
+    activatedDaysAgo: 40,
+    perDay: 8,
+    units: records,
+  },
+  {
+    organization: 'Harbor Realty',
+    agent: 'lead-qualifier',
+    status: 'active',
+    health: 94,
+    lastActiveMinutesAgo: 3,
+    activatedDaysAgo: 40,
+    perDay: 30,
+    units: one,
+  },
+  {
+    organization: 'Harbor Realty',
+    agent: 'voice-receptionist',
+    status: 'active',
+    health: 81,
+    lastActiveMinutesAgo: 38,
+    activatedDaysAgo: 40,
+    perDay: 10,
+    units: minutes,
+  },
+  {
+    organization: 'Harbor Realty',
+    agent: 'crm-sync',
+    status: 'active',
+    health: 98,
+    lastActiveMinutesAgo: 11,
+    activatedDaysAgo: 22,
+    perDay: 6,
+    units: records,
+  },
+  {
+    organization: 'Corner Bakery',
+    agent: 'support-bot',
+    status: 'active',
+    health: 90,
+    lastActiveMinutesAgo: 17,
+    activatedDaysAgo: 40,
+    perDay: 15,
+    units: one,
+  },
+  {
+    organization: 'Corner Bakery',
+    agent: 'scheduler',
+    status: 'inactive',
+    health: 70,
+    lastActiveMinutesAgo: 2 * 24 * 60 + 95,
+    activatedDaysAgo: 40,
+    perDay: 8,
+    units: one,
+  },
+  {
+    organization: 'Summit Clinic',
+    agent: 'support-bot',
+    status: 'active',
+    health: 96,
+    lastActiveMinutesAgo: 4,
+    activatedDaysAgo: 40,
+    perDay: 25,
+    units: one,
+  },
+  {
+    organization: 'Summit Clinic',
+    agent: 'voice-receptionist',
+    status: 'error',
+    health: 34,
+    lastActiveMinutesAgo: 3 * 60 + 12,
+    activatedDaysAgo: 40,
+    perDay: 14,
+    units: minutes,
+  },
+  {
+    organization: 'Summit Clinic',
+    agent: 'scheduler',
+    status: 'active',
+    health: 99,
+    lastActiveMinutesAgo: 2,
+    activatedDaysAgo: 40,
+    perDay: 20,
+    units: one,
+  },
+  {
+    organization: 'Summit Clinic',
+    agent: 'doc-summarizer',
+    status: 'active',
+    health: 91,
+    lastActiveMinutesAgo: 47,
+    activatedDaysAgo: 26,
+    perDay: 10,
+    units: tokens,
+  },
+  {
+    organization: 'Summit Clinic',
+    agent: 'crm-sync',
+    status: 'active',
+    health: 97,
+    lastActiveMinutesAgo: 19,
+    activatedDaysAgo: 40,
+    perDay: 5,
+    units: records,
+  },
+  {
+    organization: 'Lakeside Pharmacy',
+    agent: 'support-bot',
+    status: 'active',
+    health: 93,
+    lastActiveMinutesAgo: 8,
+    activatedDaysAgo: 40,
+    perDay: 12,
+    units: one,
+  },
+  {
+    organization: 'Lakeside Pharmacy',
+    agent: 'scheduler',
+    status: 'active',
+    health: 98,
+    lastActiveMinutesAgo: 5,
+    activatedDaysAgo: 40,
+    perDay: 6,
+    units: one,
+  },
 ];
 
 /** The demo's API key: the house's, so it reaches every demo organization. */
@@ -246,12 +408,7 @@ export async function seedDemo(db: Kysely<DB>, options: { now?: Date } = {}): Pr
       .limit(1)
       .executeTakeFirst();
     if (!house) throw new Error('No house exists yet: start the server or run db:seed without --demo first.');
-    const already = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('email', 'like', `%@${DEMO_DOMAIN}`)
-      .limit(1)
-      .executeTakeFirst();
+    const already = await trx.selectFrom('users').select('id').where('email', 'like', `%@${DEMO_DOMAIN}`).limit(1).executeTakeFirst();
     if (already) throw new DemoAlreadySeededError('The demo data is already in this database.');
     const houseAdmin = await trx
       .selectFrom('users')
@@ -288,7 +445,14 @@ export async function seedDemo(db: Kysely<DB>, options: { now?: Date } = {}): Pr
         .insertInto('organization_billing_settings')
         .values({ organization_id: row.id, activated_agent_limit: org.agentLimit })
         .execute();
-      organizations.push({ id: row.id, name: org.name, type: org.type, parentId: parent.id, agentLimit: org.agentLimit, credits: org.credits });
+      organizations.push({
+        id: row.id,
+        name: org.name,
+        type: org.type,
+        parentId: parent.id,
+        agentLimit: org.agentLimit,
+        credits: org.credits,
+      });
       if (!firstOfType.has(org.type)) firstOfType.set(org.type, { id: row.id, name: org.name });
       for (const child of org.children ?? []) await create({ id: row.id, type: org.type }, child, tx);
     }
@@ -318,13 +482,27 @@ export async function seedDemo(db: Kysely<DB>, options: { now?: Date } = {}): Pr
     for (const type of DEMO_AGENT_TYPES) {
       const row = await trx
         .insertInto('agent_types')
-        .values({ code: type.code, name: type.name, description: type.description, kind: type.kind, unit: type.unit, created_by: houseAdminId })
+        .values({
+          code: type.code,
+          name: type.name,
+          description: type.description,
+          kind: type.kind,
+          unit: type.unit,
+          created_by: houseAdminId,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       agentTypes.set(type.code, row.id);
       await trx
         .insertInto('agent_prices')
-        .values(type.prices.map((p) => ({ agent_type_id: row.id, effective_from: before(p.daysAgo * DAY_MS), price: p.price, created_by: houseAdminId })))
+        .values(
+          type.prices.map((p) => ({
+            agent_type_id: row.id,
+            effective_from: before(p.daysAgo * DAY_MS),
+            price: p.price,
+            created_by: houseAdminId,
+          })),
+        )
         .execute();
     }
 
@@ -348,7 +526,14 @@ export async function seedDemo(db: Kysely<DB>, options: { now?: Date } = {}): Pr
     const made = generateKey();
     const key = await trx
       .insertInto('api_keys')
-      .values({ organization_id: house.id, name: DEMO_KEY.name, prefix: made.prefix, secret_hash: made.hash, scopes: DEMO_KEY.scopes, created_by: houseAdminId })
+      .values({
+        organization_id: house.id,
+        name: DEMO_KEY.name,
+        prefix: made.prefix,
+        secret_hash: made.hash,
+        scopes: DEMO_KEY.scopes,
+        created_by: houseAdminId,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await writeAudit(trx, {

@@ -63,7 +63,11 @@ describe('timestamps read from the database', () => {
              '2026-11-27 01:46:59.9'::timestamp as plain,
              '2026-11-27 03:46:59.000999+02'::timestamptz as zoned
     `.execute(database.db);
-    expect(rows[0]).toEqual({ tz: '2026-11-27T01:46:59.123Z', plain: new Date(2026, 10, 27, 1, 46, 59, 900).toISOString(), zoned: '2026-11-27T01:46:59.000Z' });
+    expect(rows[0]).toEqual({
+      tz: '2026-11-27T01:46:59.123Z',
+      plain: new Date(2026, 10, 27, 1, 46, 59, 900).toISOString(),
+      zoned: '2026-11-27T01:46:59.000Z',
+    });
     // In a session at another offset: the same instants.
     const zoned = await database.db.transaction().execute(async (trx) => {
       await sql`set local time zone 'Asia/Kolkata'`.execute(trx);

@@ -38,7 +38,9 @@ async function books(database: Database) {
                      agent_type_id, units, created_by, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), md5(metadata::text)) as line
     from credit_ledger_entries order by seq`.execute(database.db);
   const usage = await sql<{ line: string }>`
-    select count(*) || ' events, ' || coalesce(sum(charged), 0) || ' charged, ' || coalesce(sum(cost), 0) || ' cost' as line from usage_events`.execute(database.db);
+    select count(*) || ' events, ' || coalesce(sum(charged), 0) || ' charged, ' || coalesce(sum(cost), 0) || ' cost' as line from usage_events`.execute(
+    database.db,
+  );
   return { balances: balances.rows.map((r) => r.line), ledger: ledger.rows.map((r) => r.line), usage: usage.rows[0]!.line };
 }
 
@@ -70,7 +72,9 @@ describe(`an upgrade from the previous release (${previousRelease.replace(/\.sql
   });
 
   it('applies the migrations the release lacked and every rule, and records the checksums of those it had', async () => {
-    const { rows } = await sql<{ version: number }>`select version from schema_migrations where checksum is not null order by version`.execute(database.db);
+    const { rows } = await sql<{
+      version: number;
+    }>`select version from schema_migrations where checksum is not null order by version`.execute(database.db);
     expect(rows.map((r) => r.version)).toEqual(listMigrations().map((m) => m.version));
     expect([...run.adopted, ...run.migrations]).toEqual(listMigrations().map((m) => m.name));
     expect(run.migrations.length).toBeGreaterThan(0);
@@ -93,8 +97,12 @@ describe(`an upgrade from the previous release (${previousRelease.replace(/\.sql
     const password = 'upgrade tested 0';
     const passwordHash = await hashPassword(password);
     const { rows: people } = await sql<{ email: string; role: string; organization_id: string }>`
-      select email, role, organization_id from users where role in ('house_admin', 'tenant_admin') and status = 'active' order by role, email`.execute(database.db);
-    await sql`update users set password_hash = ${passwordHash} where email in (${sql.join(people.map((p) => p.email))})`.execute(database.db);
+      select email, role, organization_id from users where role in ('house_admin', 'tenant_admin') and status = 'active' order by role, email`.execute(
+      database.db,
+    );
+    await sql`update users set password_hash = ${passwordHash} where email in (${sql.join(people.map((p) => p.email))})`.execute(
+      database.db,
+    );
     const houseAdmin = people.find((p) => p.role === 'house_admin')!;
     const tenantAdmin = people.find((p) => p.role === 'tenant_admin')!;
 
@@ -124,7 +132,12 @@ describe(`an upgrade from the previous release (${previousRelease.replace(/\.sql
     await get('/api/dashboard', tenant.token);
 
     const child = orgs.organizations.find((o: { parent_org_id: string; id: string }) => o.parent_org_id === houseAdmin.organization_id);
-    const allocation = await t.request('POST', '/api/credits/allocations', { from_org_id: houseAdmin.organization_id, to_org_id: child.id, amount: '1.25' }, { token: house.token });
+    const allocation = await t.request(
+      'POST',
+      '/api/credits/allocations',
+      { from_org_id: houseAdmin.organization_id, to_org_id: child.id, amount: '1.25' },
+      { token: house.token },
+    );
     expect(allocation.status).toBe(200);
     expect((await reconcile(database.db)).ok).toBe(true);
   });
@@ -135,10 +148,17 @@ describe('a database migrated from the first texts of the migrations edited afte
     const database = await emptyDatabase();
     try {
       // As the runner of those days applied them: no checksums kept.
-      const first = new Map(readdirSync(FIXTURES + 'first-texts').map((file) => [file.replace(/\.sql$/, ''), readFileSync(`${FIXTURES}first-texts/${file}`, 'utf8')]));
+      const first = new Map(
+        readdirSync(FIXTURES + 'first-texts').map((file) => [
+          file.replace(/\.sql$/, ''),
+          readFileSync(`${FIXTURES}first-texts/${file}`, 'utf8'),
+        ]),
+      );
       const upTo = Math.max(...[...first.keys()].map((name) => Number(name.slice(0, 4))), 17);
       await database.scriptTransaction(async (tx) => {
-        await tx.exec('create table schema_migrations (version integer primary key, name text not null, applied_at timestamptz not null default now())');
+        await tx.exec(
+          'create table schema_migrations (version integer primary key, name text not null, applied_at timestamptz not null default now())',
+        );
         for (const migration of listMigrations().filter((m) => m.version <= upTo)) {
           await tx.exec(first.get(migration.name) ?? migration.sql);
           await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [migration.version, migration.name]);

@@ -77,10 +77,22 @@ describe('verifyKey', () => {
       name: 'runtime',
       prefix: k.prefix,
       scopes: ['usage:write'],
-      organization: { id: agency.id, name: 'Agency', org_type: 'agency', path: agency.path, status: 'active', deleted: false, ancestor_status: null },
+      organization: {
+        id: agency.id,
+        name: 'Agency',
+        org_type: 'agency',
+        path: agency.path,
+        status: 'active',
+        deleted: false,
+        ancestor_status: null,
+      },
     });
     await verifyKey(database.db, k.key);
-    const row = await database.db.selectFrom('api_keys').select(['use_count', 'last_used_at']).where('id', '=', k.id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('api_keys')
+      .select(['use_count', 'last_used_at'])
+      .where('id', '=', k.id)
+      .executeTakeFirstOrThrow();
     expect(String(row.use_count)).toBe('2');
     expect(row.last_used_at).not.toBeNull();
   });
@@ -101,7 +113,11 @@ describe('verifyKey', () => {
   it('tells the organization standing: deleted, suspended, or frozen by an ancestor', async () => {
     const k = await storeKey(agency.id);
     await sql`update organizations set status = 'suspended' where id = ${house.id}`.execute(database.db);
-    expect((await verifyKey(database.db, k.key))?.organization).toMatchObject({ status: 'active', ancestor_status: 'suspended', deleted: false });
+    expect((await verifyKey(database.db, k.key))?.organization).toMatchObject({
+      status: 'active',
+      ancestor_status: 'suspended',
+      deleted: false,
+    });
     await sql`update organizations set status = 'active' where id = ${house.id}`.execute(database.db);
     await sql`update organizations set status = 'inactive', deleted_at = now() where id = ${agency.id}`.execute(database.db);
     expect((await verifyKey(database.db, k.key))?.organization).toMatchObject({ status: 'inactive', ancestor_status: null, deleted: true });

@@ -84,7 +84,11 @@ function sameHash(a: string, b: string): boolean {
  * memory and write them at most once a second (lib/key-use.ts), so a busy key's row is no
  * hot spot.
  */
-export async function verifyKey(db: Executor, bearer: string | null | undefined, options: { countUse?: boolean } = {}): Promise<VerifiedKey | null> {
+export async function verifyKey(
+  db: Executor,
+  bearer: string | null | undefined,
+  options: { countUse?: boolean } = {},
+): Promise<VerifiedKey | null> {
   const parsed = parse(bearer);
   if (!parsed) return null;
   const hash = hashKey(parsed.key);
@@ -113,11 +117,7 @@ export async function verifyKey(db: Executor, bearer: string | null | undefined,
     .executeTakeFirst();
   if (!row || !sameHash(hash, row.secret_hash) || row.revoked_at) return null;
   if (options.countUse ?? true) {
-    await db
-      .updateTable('api_keys')
-      .set({ use_count: sql`use_count + 1`, last_used_at: sql`now()` })
-      .where('id', '=', row.id)
-      .execute();
+    await db.updateTable('api_keys').set({ use_count: sql`use_count + 1`, last_used_at: sql`now()` }).where('id', '=', row.id).execute();
   }
   return {
     id: row.id,

@@ -16,7 +16,8 @@ const UNREACHABLE: Record<string, () => Error> = {
   'host name not resolved': () => coded('getaddrinfo ENOTFOUND db.internal', 'ENOTFOUND'),
   'every address refused': () => new AggregateError([coded('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')], 'connect failed'),
   'waiting for a pool slot too long': () => new Error('timeout exceeded when trying to connect'),
-  'no connection within the timeout': () => new Error('Connection terminated due to connection timeout', { cause: new Error('timeout expired') }),
+  'no connection within the timeout': () =>
+    new Error('Connection terminated due to connection timeout', { cause: new Error('timeout expired') }),
   'connection lost under a query': () => new Error('Connection terminated unexpectedly'),
   'client ended with queries queued': () => new Error('Connection terminated'),
   'query on a broken client': () => new Error('Client has encountered a connection error and is not queryable'),
@@ -62,7 +63,11 @@ beforeAll(async () => {
   app.get<{ Params: { shape: string } }>('/unreachable/:shape', async (request) => {
     throw UNREACHABLE[request.params.shape]!();
   });
-  app.post('/typed', { schema: { body: z.object({ n: z.number().int(), nested: z.object({ s: z.string().min(2, 'too short') }) }) } }, async () => ({ ok: true }));
+  app.post(
+    '/typed',
+    { schema: { body: z.object({ n: z.number().int(), nested: z.object({ s: z.string().min(2, 'too short') }) }) } },
+    async () => ({ ok: true }),
+  );
   app.get('/bad-response', { schema: { response: { 200: z.object({ n: z.number() }) } } }, async () => ({ n: 'not a number' }) as never);
   await app.ready();
 });
@@ -82,7 +87,9 @@ describe('the error mapping', () => {
   });
 
   it('maps typed errors to their status', async () => {
-    expect((await app.inject({ method: 'GET', url: '/conflict' })).json()).toEqual({ error: { code: 'conflict', message: 'Already there' } });
+    expect((await app.inject({ method: 'GET', url: '/conflict' })).json()).toEqual({
+      error: { code: 'conflict', message: 'Already there' },
+    });
     expect((await app.inject({ method: 'GET', url: '/conflict' })).statusCode).toBe(409);
     expect((await app.inject({ method: 'GET', url: '/rule' })).statusCode).toBe(422);
   });

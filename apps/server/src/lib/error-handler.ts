@@ -12,8 +12,18 @@ import { AppError, UnavailableError } from './errors.ts';
  * 57P01-03 shutting down, crashed, starting up; 53300 too many connections).
  */
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
-  '57P01', '57P02', '57P03', '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
 ]);
 
 /**
@@ -81,14 +91,18 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};
       for (const issue of error.validation) {
-        const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || (issue.params?.issue as { path?: unknown[] } | undefined)?.path?.join('.') || '_';
+        const path =
+          issue.instancePath.replace(/^\//, '').replaceAll('/', '.') ||
+          (issue.params?.issue as { path?: unknown[] } | undefined)?.path?.join('.') ||
+          '_';
         fields[path] ??= issue.message ?? MESSAGES.generic.invalidRequest;
       }
       const first = Object.values(fields)[0] ?? MESSAGES.generic.invalidRequest;
       return reply.code(400).send(errorBody(ERROR_CODES.validation, first, undefined, fields));
     }
     if (error instanceof AppError) {
-      if ('retryAfterSeconds' in error && typeof error.retryAfterSeconds === 'number') reply.header('retry-after', String(error.retryAfterSeconds));
+      if ('retryAfterSeconds' in error && typeof error.retryAfterSeconds === 'number')
+        reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.status).send(errorBody(error.code, error.message, undefined, error.fields));
     }
     if (clientGone(error, request)) {
@@ -126,9 +140,11 @@ export function registerErrorHandling(app: FastifyInstance) {
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message]: [number, string] =
-    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request headers are too large.']
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'The request took too long to arrive.']
-    : [400, 'Malformed HTTP request.'];
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive.']
+        : [400, 'Malformed HTTP request.'];
   const payload = JSON.stringify(errorBody(ERROR_CODES.badRequest, message));
   if (socket.writable) {
     socket.write(

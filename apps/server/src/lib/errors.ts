@@ -57,7 +57,10 @@ export class RateLimitedError extends AppError {
 
 /** Too many of one costly kind of request are under way (exports): try again after a few seconds. */
 export class BusyError extends AppError {
-  constructor(readonly retryAfterSeconds: number, message: string = MESSAGES.generic.busy) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string = MESSAGES.generic.busy,
+  ) {
     super(429, ERROR_CODES.rateLimited, message);
   }
 }

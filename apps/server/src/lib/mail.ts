@@ -161,14 +161,20 @@ function createSender(db: Kysely<DB>, transport: MailTransport, logger: FastifyB
 
   async function deliver(row: Awaited<ReturnType<typeof take>>[number]) {
     try {
-      await withTimeout(transport.sendMail({ from: FROM, to: row.to_address, subject: row.subject, text: row.body_text }), policy.sendTimeoutMs);
+      await withTimeout(
+        transport.sendMail({ from: FROM, to: row.to_address, subject: row.subject, text: row.body_text }),
+        policy.sendTimeoutMs,
+      );
       await db.deleteFrom('mail_queue').where('id', '=', row.id).execute();
       logger.info({ to: row.to_address, subject: row.subject, attempt: row.attempts }, 'mail sent');
     } catch (error) {
       const failure = describe(error);
       if (row.attempts >= policy.maxAttempts) {
         await db.deleteFrom('mail_queue').where('id', '=', row.id).execute();
-        logger.error({ to: row.to_address, subject: row.subject, attempts: row.attempts, error: failure }, 'mail given up after the last attempt');
+        logger.error(
+          { to: row.to_address, subject: row.subject, attempts: row.attempts, error: failure },
+          'mail given up after the last attempt',
+        );
         return;
       }
       const delayMs = retryDelayMs(row.attempts, policy);
@@ -181,7 +187,10 @@ function createSender(db: Kysely<DB>, transport: MailTransport, logger: FastifyB
         })
         .where('id', '=', row.id)
         .execute();
-      logger.warn({ to: row.to_address, subject: row.subject, attempt: row.attempts, retryInSeconds: Math.round(delayMs / 1000), error: failure }, 'mail not sent; will retry');
+      logger.warn(
+        { to: row.to_address, subject: row.subject, attempt: row.attempts, retryInSeconds: Math.round(delayMs / 1000), error: failure },
+        'mail not sent; will retry',
+      );
     }
   }
 

@@ -40,7 +40,10 @@ export function postgresRateLimitStore(db: Kysely<DB>) {
         const result = row.rows[0]!;
         return { current: result.count, ttl: Math.max(result.ttl, 0) };
       };
-      run().then((result) => callback(null, result), (error: Error) => callback(error));
+      run().then(
+        (result) => callback(null, result),
+        (error: Error) => callback(error),
+      );
     }
     child() {
       return this;

@@ -73,7 +73,11 @@ export function schemaOf(endpoint: Endpoint): FastifySchema {
  * the API key and its scope before the body is even read; the handler applies the rest of
  * the rules through its service.
  */
-export function routerOf(app: FastifyInstance, authenticate: (request: FastifyRequest) => Promise<void>, authenticateKey?: KeyAuthenticator) {
+export function routerOf(
+  app: FastifyInstance,
+  authenticate: (request: FastifyRequest) => Promise<void>,
+  authenticateKey?: KeyAuthenticator,
+) {
   if (!app.hasRequestDecorator('apiKey')) app.decorateRequest('apiKey', null);
   return function route<E extends Endpoint>(endpoint: E, handler: RouteHandler<E>, options: RouteOptions = {}): void {
     register(app, authenticate, authenticateKey, endpoint, handler, options);

@@ -44,7 +44,12 @@ function arbitraryOf(schema: JsonSchema): fc.Arbitrary<unknown> {
       return fc.oneof(fc.integer({ min: Math.max(min, -(2 ** 31)), max: Math.min(max, 2 ** 31 - 1) }), fc.constantFrom(min, max));
     }
     case 'number':
-      return fc.double({ noNaN: true, noDefaultInfinity: true, min: schema.minimum as number | undefined, max: schema.maximum as number | undefined });
+      return fc.double({
+        noNaN: true,
+        noDefaultInfinity: true,
+        min: schema.minimum as number | undefined,
+        max: schema.maximum as number | undefined,
+      });
     case 'string':
       if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern));
       if (schema.format === 'email') return fc.emailAddress();
@@ -53,10 +58,9 @@ function arbitraryOf(schema: JsonSchema): fc.Arbitrary<unknown> {
       return fc.array(arbitraryOf(schema.items as JsonSchema), { maxLength: 3 });
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-      const known = fc.record(
-        Object.fromEntries(Object.entries(properties).map(([name, child]) => [name, arbitraryOf(child)])),
-        { requiredKeys: (schema.required ?? []) as string[] },
-      );
+      const known = fc.record(Object.fromEntries(Object.entries(properties).map(([name, child]) => [name, arbitraryOf(child)])), {
+        requiredKeys: (schema.required ?? []) as string[],
+      });
       const additional = schema.additionalProperties;
       const extra = fc.dictionary(
         fc.string({ maxLength: 6 }).filter((key) => !(key in properties) && key !== '__proto__'),
@@ -143,11 +147,16 @@ describe('the fallback to zod', () => {
     expect(serialize({ count: 1, name: null, secret: 's' })).toBe('{"count":1,"name":null}');
     expect(() => serialize({ count: '1', name: null })).toThrow();
     // Without the check the compiled serializer writes what it is given, as fast-json-stringify coerces.
-    expect(responseSerializerCompiler()({ schema, method: 'GET', url: '/x', httpStatus: '200' })({ count: '1', name: null })).toBe('{"count":1,"name":null}');
+    expect(responseSerializerCompiler()({ schema, method: 'GET', url: '/x', httpStatus: '200' })({ count: '1', name: null })).toBe(
+      '{"count":1,"name":null}',
+    );
   });
 
   it('writes each shape of a discriminated union with its own properties only', () => {
-    const schema = z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), a: z.string() }), z.object({ kind: z.literal('b'), b: z.number() })]);
+    const schema = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), a: z.string() }),
+      z.object({ kind: z.literal('b'), b: z.number() }),
+    ]);
     const serialize = compileSerializer(schema);
     expect(serialize({ kind: 'a', a: 'x', b: 1 })).toBe('{"kind":"a","a":"x"}');
     expect(serialize({ kind: 'b', a: 'x', b: 1 })).toBe('{"kind":"b","b":1}');
@@ -156,6 +165,8 @@ describe('the fallback to zod', () => {
 
   it('keeps exact decimals as strings and nulls as null', () => {
     const schema = z.object({ amount: z.string().regex(/^-?\d+\.\d{2}$/), limit: z.number().int().nullable(), at: z.string().nullable() });
-    expect(compileSerializer(schema)({ amount: '12345678901234.50', limit: null, at: null })).toBe('{"amount":"12345678901234.50","limit":null,"at":null}');
+    expect(compileSerializer(schema)({ amount: '12345678901234.50', limit: null, at: null })).toBe(
+      '{"amount":"12345678901234.50","limit":null,"at":null}',
+    );
   });
 });

@@ -21,7 +21,24 @@ export class UnsupportedSchema extends Error {}
  * Zod types whose encoded value is the value itself, so JSON Schema describes its JSON fully.
  * A default is kept: encoding never fills it in (a missing value is refused either way).
  */
-const PLAIN_TYPES = new Set(['object', 'string', 'number', 'boolean', 'null', 'literal', 'enum', 'array', 'optional', 'nullable', 'union', 'record', 'unknown', 'any', 'readonly', 'default']);
+const PLAIN_TYPES = new Set([
+  'object',
+  'string',
+  'number',
+  'boolean',
+  'null',
+  'literal',
+  'enum',
+  'array',
+  'optional',
+  'nullable',
+  'union',
+  'record',
+  'unknown',
+  'any',
+  'readonly',
+  'default',
+]);
 
 /**
  * Keywords that only validate, or document: serializing ignores them, and with none of them
@@ -29,9 +46,29 @@ const PLAIN_TYPES = new Set(['object', 'string', 'number', 'boolean', 'null', 'l
  * refused as zod refuses it rather than filled in.
  */
 const DROPPED_KEYWORDS = new Set([
-  '$schema', 'format', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'propertyNames',
-  'contentEncoding', 'contentMediaType', 'description', 'title', 'examples', 'default', 'id',
+  '$schema',
+  'format',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'propertyNames',
+  'contentEncoding',
+  'contentMediaType',
+  'description',
+  'title',
+  'examples',
+  'default',
+  'id',
 ]);
 
 /** What the serializer cannot write without a validator choosing a branch at run time. */
@@ -48,7 +85,8 @@ function assertPlain(schema: ZodInternals, path: string, seen: Set<unknown>): vo
   const def = schema._zod.def;
   if (!PLAIN_TYPES.has(def.type)) throw new UnsupportedSchema(`zod type "${def.type}" at ${path || 'the root'}`);
   // trim(), toLowerCase() and the like rewrite the value as zod encodes it.
-  if (def.checks?.some((check) => check._zod.def.check === 'overwrite')) throw new UnsupportedSchema(`a value-rewriting check at ${path || 'the root'}`);
+  if (def.checks?.some((check) => check._zod.def.check === 'overwrite'))
+    throw new UnsupportedSchema(`a value-rewriting check at ${path || 'the root'}`);
   const inner = (child: unknown, at: string) => assertPlain(child as ZodInternals, at, seen);
   switch (def.type) {
     case 'object':
@@ -104,7 +142,9 @@ function forSerializer(node: unknown, path: string): unknown {
     if (UNSUPPORTED_KEYWORDS.includes(key)) throw new UnsupportedSchema(`"${key}" at ${path || 'the root'}`);
     if (key === 'type' && Array.isArray(value)) throw new UnsupportedSchema(`several types at ${path || 'the root'}`);
     if (key === 'properties') {
-      out.properties = Object.fromEntries(Object.entries(value as JsonSchema).map(([name, child]) => [name, forSerializer(child, `${path}.${name}`)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value as JsonSchema).map(([name, child]) => [name, forSerializer(child, `${path}.${name}`)]),
+      );
     } else if (key === 'items' || key === 'additionalProperties') {
       out[key] = forSerializer(value, `${path}.${key}`);
     } else {
@@ -117,7 +157,14 @@ function forSerializer(node: unknown, path: string): unknown {
 /** The JSON Schema of a zod response schema, as the answer leaves the server. */
 export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   // A registry of its own: ids and descriptions of the global one would add $refs and text.
-  return z.toJSONSchema(schema, { target: 'draft-07', io: 'output', unrepresentable: 'throw', cycles: 'throw', reused: 'inline', metadata: z.registry() }) as JsonSchema;
+  return z.toJSONSchema(schema, {
+    target: 'draft-07',
+    io: 'output',
+    unrepresentable: 'throw',
+    cycles: 'throw',
+    reused: 'inline',
+    metadata: z.registry(),
+  }) as JsonSchema;
 }
 
 function compileObject(schema: z.ZodType): Serialize {

@@ -38,7 +38,8 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: 'The access token of a signed-in person, from `POST /api/auth/sign-in` or `POST /api/auth/refresh`. Every route but the machine API.',
+    description:
+      'The access token of a signed-in person, from `POST /api/auth/sign-in` or `POST /api/auth/refresh`. Every route but the machine API.',
   },
   [SCHEME_OF.key]: {
     type: 'http',
@@ -51,15 +52,22 @@ const SECURITY_SCHEMES = {
 const TAGS: { name: string; description: string }[] = [
   { name: 'ops', description: 'Liveness and the database state.' },
   { name: 'auth', description: 'Sessions: sign in, refresh (a rotated httpOnly cookie), sign out, password reset and change.' },
-  { name: 'users', description: 'People of the organizations in scope: read in the whole subtree, managed in the own organization and its direct children.' },
+  {
+    name: 'users',
+    description:
+      'People of the organizations in scope: read in the whole subtree, managed in the own organization and its direct children.',
+  },
   { name: 'invitations', description: 'Invitations into an organization: created, mailed, resent, revoked, accepted by the invitee.' },
   { name: 'organizations', description: 'The hierarchy of organizations: lists, the tree, create, edit, soft delete.' },
   { name: 'billing', description: "An organization's activated agent limit, its capacity and its low-balance threshold." },
   { name: 'credits', description: 'Credit allocations down the tree, house adjustments, usage imports and the ledger.' },
   { name: 'activity', description: "The audit events of the caller's organization and its subtree: who did what, when, from where." },
-  { name: 'dashboard', description: "Every dashboard figure of an organization." },
+  { name: 'dashboard', description: 'Every dashboard figure of an organization.' },
   { name: 'debug', description: 'What a development install shows its house admins.' },
-  { name: 'settings', description: 'The global settings: documentation, billing portal and community links, read by everyone and kept by house admins.' },
+  {
+    name: 'settings',
+    description: 'The global settings: documentation, billing portal and community links, read by everyone and kept by house admins.',
+  },
   { name: 'agents', description: 'The agent catalog, activations per organization and their usage.' },
   { name: 'api-keys', description: "An organization's API keys for its agent runtimes." },
   { name: 'machine', description: MACHINE_DESCRIPTION },
@@ -74,7 +82,8 @@ const ERRORS: Record<ErrorStatus, { name: string; description: string; example: 
   },
   401: {
     name: 'Unauthorized',
-    description: 'No bearer, or one that is not valid here: expired, revoked, or of the other kind (a session on the machine API, an API key elsewhere).',
+    description:
+      'No bearer, or one that is not valid here: expired, revoked, or of the other kind (a session on the machine API, an API key elsewhere).',
     example: { error: { code: ERROR_CODES.unauthorized, message: MESSAGES.auth.userNotAuthenticated } },
   },
   403: {
@@ -130,7 +139,9 @@ function errorComponents(): { schemas: Json; responses: Json } {
       name,
       {
         description,
-        ...(retryAfter && { headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } } }),
+        ...(retryAfter && {
+          headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } },
+        }),
         content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, example } },
       },
     ]),
@@ -251,7 +262,9 @@ function referencedComponents(document: Json, start: unknown): Set<string> {
 export function machineDocument(document: Json): Json {
   const tag = TAGS.find((t) => t.name === 'machine')!;
   const paths = Object.fromEntries(
-    Object.entries(document.paths as Json).filter(([, item]) => Object.values(item as Json).every((operation: Json) => operation.tags?.includes(tag.name))),
+    Object.entries(document.paths as Json).filter(([, item]) =>
+      Object.values(item as Json).every((operation: Json) => operation.tags?.includes(tag.name)),
+    ),
   );
   const used = referencedComponents(document, paths);
   const components: Json = { securitySchemes: { [SCHEME_OF.key]: SECURITY_SCHEMES[SCHEME_OF.key] } };

@@ -22,17 +22,17 @@ const megabytes = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
 export const MACHINE_DESCRIPTION = [
   'The machine API an agent runtime calls with an API key (`Authorization: Bearer oc_...`), made by the admins of its organization. Each route takes a key holding its scope; a key acts for its own organization and those below it.',
   '',
-  '**Retrying is safe.** Every usage event carries the runtime\'s own `id`, and an event is recorded at most once per `id` and organization. Send a batch again whenever its answer did not arrive (a timeout, a dropped connection, a 429 or a 503): an event already recorded answers `duplicate` with its first outcome (`credits_charged` is what it took then) and charges nothing again. A rejected event is not stored, so the same event sent again is decided afresh: once the organization is funded or the agent activated, it may be accepted. A batch is recorded whole or not at all; an error answer recorded nothing.',
+  "**Retrying is safe.** Every usage event carries the runtime's own `id`, and an event is recorded at most once per `id` and organization. Send a batch again whenever its answer did not arrive (a timeout, a dropped connection, a 429 or a 503): an event already recorded answers `duplicate` with its first outcome (`credits_charged` is what it took then) and charges nothing again. A rejected event is not stored, so the same event sent again is decided afresh: once the organization is funded or the agent activated, it may be accepted. A batch is recorded whole or not at all; an error answer recorded nothing.",
   '',
   `**Limits.** A batch holds 1 to ${USAGE_WINDOW.batchMax.toLocaleString('en-US')} events and at most ${megabytes(machineEndpoints.reportUsage.bodyLimit)}; a larger one is refused whole with 413. \`occurred_at\` may be at most ${USAGE_WINDOW.futureSeconds / 60} minutes ahead of the server's clock and at most ${USAGE_WINDOW.pastDays} days behind; outside that window the event is rejected as \`invalid\`. An event is charged at its agent's price in force when it occurred.`,
   '',
-  '**Outcomes.** The answer lists every event in the batch\'s order: `accepted` with the credits it took, `duplicate` (recorded before; nothing charged again), or `rejected` with a `reason`:',
-  '- `out_of_reach`: the organization is not the key\'s own nor one below it, or it was deleted;',
+  "**Outcomes.** The answer lists every event in the batch's order: `accepted` with the credits it took, `duplicate` (recorded before; nothing charged again), or `rejected` with a `reason`:",
+  "- `out_of_reach`: the organization is not the key's own nor one below it, or it was deleted;",
   '- `organization_not_active`: the organization, or one above it, is suspended or inactive;',
   '- `unknown_agent`: no agent type has that code;',
   '- `agent_not_active`: the organization has no live activation of that agent;',
   '- `insufficient_credits`: the event costs more than the balance;',
-  '- `invalid`: `occurred_at` is outside the window, the agent had no price then, or the `id` already names another entry of the organization\'s ledger.',
+  "- `invalid`: `occurred_at` is outside the window, the agent had no price then, or the `id` already names another entry of the organization's ledger.",
 ].join('\n');
 
 const ORGANIZATION = '5f0c2a4e-8b1d-4c3a-9e7f-2d6b1a0c9e84';
@@ -62,10 +62,19 @@ const rejected = (reason: UsageRejection, message: string): UsageEventResult => 
 
 const REJECTIONS: Record<UsageRejection, { summary: string; result: UsageEventResult }> = {
   out_of_reach: { summary: 'Rejected: organization out of reach', result: rejected('out_of_reach', m.outOfReach) },
-  organization_not_active: { summary: 'Rejected: organization not active', result: rejected('organization_not_active', m.organizationNotActive) },
+  organization_not_active: {
+    summary: 'Rejected: organization not active',
+    result: rejected('organization_not_active', m.organizationNotActive),
+  },
   unknown_agent: { summary: 'Rejected: unknown agent', result: rejected('unknown_agent', m.unknownAgent('support-asistant')) },
-  agent_not_active: { summary: 'Rejected: agent not activated', result: rejected('agent_not_active', m.agentNotActive('support-assistant')) },
-  insufficient_credits: { summary: 'Rejected: insufficient credits', result: rejected('insufficient_credits', m.insufficient('0.40', '3.13')) },
+  agent_not_active: {
+    summary: 'Rejected: agent not activated',
+    result: rejected('agent_not_active', m.agentNotActive('support-assistant')),
+  },
+  insufficient_credits: {
+    summary: 'Rejected: insufficient credits',
+    result: rejected('insufficient_credits', m.insufficient('0.40', '3.13')),
+  },
   invalid: { summary: 'Rejected: occurred_at too far in the past', result: rejected('invalid', m.behind(USAGE_WINDOW.pastDays)) },
 };
 
@@ -83,14 +92,25 @@ export const BATCH_RESULT_EXAMPLES: Record<string, { summary: string; value: Usa
     summary: 'Duplicate: sent again, answered with its first outcome, nothing charged again',
     value: batchOf([{ ...accepted, status: 'duplicate' }]),
   },
-  ...Object.fromEntries(Object.entries(REJECTIONS).map(([reason, { summary, result }]) => [`rejected_${reason}`, { summary, value: batchOf([result]) }])),
+  ...Object.fromEntries(
+    Object.entries(REJECTIONS).map(([reason, { summary, result }]) => [`rejected_${reason}`, { summary, value: batchOf([result]) }]),
+  ),
   mixed: {
     summary: 'A batch: one accepted, one duplicate, one rejected',
-    value: batchOf([accepted, { ...accepted, id: 'run-7f3a-0000', status: 'duplicate', credits_charged: '1.20' }, REJECTIONS.insufficient_credits.result]),
+    value: batchOf([
+      accepted,
+      { ...accepted, id: 'run-7f3a-0000', status: 'duplicate', credits_charged: '1.20' },
+      REJECTIONS.insufficient_credits.result,
+    ]),
   },
 };
 
-export const HEARTBEAT_EXAMPLE: HeartbeatInput = { organization_id: ORGANIZATION, agent: 'support-assistant', status: 'active', health_score: 97 };
+export const HEARTBEAT_EXAMPLE: HeartbeatInput = {
+  organization_id: ORGANIZATION,
+  agent: 'support-assistant',
+  status: 'active',
+  health_score: 97,
+};
 
 export const HEARTBEAT_RESULT_EXAMPLE = {
   activation_id: '0b9d6f3e-2c41-4a8e-b7d5-6e1f9a3c2b70',

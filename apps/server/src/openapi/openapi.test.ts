@@ -28,7 +28,9 @@ describe('the committed API document and client types', () => {
     const document = await servedDocument();
     expect(readFileSync(DOCUMENT_FILE, 'utf8'), `packages/api-client/openapi.json ${REGENERATE}`).toBe(documentText(document));
     expect(readFileSync(TYPES_FILE, 'utf8'), `packages/api-client/src/schema.ts ${REGENERATE}`).toBe(await typesText(document));
-    expect(readFileSync(MACHINE_DOCUMENT_FILE, 'utf8'), `packages/api-client/machine.json ${REGENERATE}`).toBe(documentText(machineDocument(document)));
+    expect(readFileSync(MACHINE_DOCUMENT_FILE, 'utf8'), `packages/api-client/machine.json ${REGENERATE}`).toBe(
+      documentText(machineDocument(document)),
+    );
   });
 
   it('are what a running app serves at /api/docs/json, but for its own APP_URL', async () => {
@@ -77,7 +79,13 @@ describe('the machine API through the generated client', () => {
   });
 
   it('records a batch: accepted with its charge, a replay as a duplicate charging nothing, each reason of rejection', async () => {
-    const event = (id: string, organization_id: string, agent = 'doc-bot', occurred_at = occurred()) => ({ id, organization_id, agent, units: 3, occurred_at });
+    const event = (id: string, organization_id: string, agent = 'doc-bot', occurred_at = occurred()) => ({
+      id,
+      organization_id,
+      agent,
+      units: 3,
+      occurred_at,
+    });
     const first = await client.POST('/api/v1/usage-events', { body: { events: [event('doc-1', w.id('T1'))] } });
     expect(first.response.status).toBe(200);
     expect(first.data).toEqual({
@@ -119,14 +127,22 @@ describe('the machine API through the generated client', () => {
   });
 
   it('answers a batch over the maximum with 413 and the error shape', async () => {
-    const events = Array.from({ length: 1001 }, (_, n) => ({ id: `big-${n}`, organization_id: w.id('T1'), agent: 'doc-bot', units: 1, occurred_at: occurred() }));
+    const events = Array.from({ length: 1001 }, (_, n) => ({
+      id: `big-${n}`,
+      organization_id: w.id('T1'),
+      agent: 'doc-bot',
+      units: 1,
+      occurred_at: occurred(),
+    }));
     const { error, response } = await client.POST('/api/v1/usage-events', { body: { events } });
     expect(response.status).toBe(413);
     expect(error).toEqual({ error: { code: 'batch_too_large', message: expect.any(String) } });
   });
 
   it('records a heartbeat, and answers 404 for an agent without a live activation', async () => {
-    const beat = await client.POST('/api/v1/heartbeats', { body: { organization_id: w.id('T1'), agent: 'doc-bot', status: 'error', health_score: 42 } });
+    const beat = await client.POST('/api/v1/heartbeats', {
+      body: { organization_id: w.id('T1'), agent: 'doc-bot', status: 'error', health_score: 42 },
+    });
     expect(beat.response.status).toBe(200);
     expect(beat.data).toMatchObject({ status: 'error', health_score: 42, last_active_at: expect.any(String) });
 
@@ -145,7 +161,9 @@ describe('the machine API through the generated client', () => {
 
   it('refuses a key it does not know with 401 in the error shape', async () => {
     const stranger = createApiClient({ baseUrl: w.t.baseUrl, bearer: generateKey().key });
-    const { error, response } = await stranger.GET('/api/v1/entitlements', { params: { query: { organization_id: w.id('T1'), agent: 'doc-bot' } } });
+    const { error, response } = await stranger.GET('/api/v1/entitlements', {
+      params: { query: { organization_id: w.id('T1'), agent: 'doc-bot' } },
+    });
     expect(response.status).toBe(401);
     expect(error?.error.code).toBe('invalid_api_key');
   });

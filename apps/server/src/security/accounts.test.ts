@@ -118,7 +118,9 @@ describe('password recovery tells no account apart', () => {
       }
       const known = median(times.known);
       const unknown = median(times.unknown);
-      console.log(`recovery timing over 20 requests each, mail taking ${MAIL_MS} ms: known e-mail median ${known.toFixed(1)} ms, unknown ${unknown.toFixed(1)} ms`);
+      console.log(
+        `recovery timing over 20 requests each, mail taking ${MAIL_MS} ms: known e-mail median ${known.toFixed(1)} ms, unknown ${unknown.toFixed(1)} ms`,
+      );
       // Waiting for the mail would put the known e-mail at 300 ms or more.
       expect(known).toBeLessThan(MAIL_MS / 2);
       expect(Math.abs(known - unknown)).toBeLessThan(50);
@@ -144,7 +146,9 @@ describe('password recovery tells no account apart', () => {
       expect([known.status, unknown.status]).toEqual([200, 200]);
       expect(known.body).toEqual(unknown.body);
       expect(known.body.message).toBe(MESSAGES.auth.resetSent);
-      await expect.poll(() => api.logLines.filter((line) => line.includes('password recovery mail failed')).length, { timeout: 10_000 }).toBe(1);
+      await expect
+        .poll(() => api.logLines.filter((line) => line.includes('password recovery mail failed')).length, { timeout: 10_000 })
+        .toBe(1);
       const token = new URL(links[0]!).hash.match(/access_token=([^&]+)/)![1]!;
       const failure = JSON.parse(api.logLines.find((line) => line.includes('password recovery mail failed'))!);
       expect(failure.error).toMatchObject({ code: 'EENVELOPE', message: expect.stringContaining('[redacted]') });
@@ -173,7 +177,8 @@ describe('password recovery tells no account apart', () => {
 const me = (token: string) => w.t.request('GET', '/api/users/me', undefined, { token });
 const refresh = (cookie: string) => w.t.request('POST', '/api/auth/refresh', undefined, { cookie });
 const changePassword = (token: string, body: Record<string, unknown>) => w.t.request('POST', '/api/auth/password', body, { token });
-const signInStatus = async (email: string, password: string) => (await w.t.request('POST', '/api/auth/sign-in', { email, password })).status;
+const signInStatus = async (email: string, password: string) =>
+  (await w.t.request('POST', '/api/auth/sign-in', { email, password })).status;
 
 let people = 0;
 /** A fresh person of tenant T1, so one test's revocations touch no other test. */
@@ -185,11 +190,23 @@ async function newPerson(role = 'tenant_user') {
 
 /** Asks for a reset link and waits for the mail (sent after the answer), then gives its token. */
 async function resetLink(email: string): Promise<string> {
-  const mails = () => w.t.database.db.selectFrom('outbox').select('id').where('to_address', '=', email).execute().then((rows) => rows.length);
+  const mails = () =>
+    w.t.database.db
+      .selectFrom('outbox')
+      .select('id')
+      .where('to_address', '=', email)
+      .execute()
+      .then((rows) => rows.length);
   const before = await mails();
   expect((await w.t.request('POST', '/api/auth/recover', { email })).status).toBe(200);
   await expect.poll(mails, { timeout: 10_000 }).toBe(before + 1);
-  const { link } = await w.t.database.db.selectFrom('outbox').select('link').where('to_address', '=', email).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  const { link } = await w.t.database.db
+    .selectFrom('outbox')
+    .select('link')
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   return new URL(link!).hash.match(/access_token=([^&]+)/)![1]!;
 }
 
@@ -204,7 +221,10 @@ describe('changing the password while signed in', () => {
     expect(missing.body.error.fields).toEqual({ current_password: MESSAGES.auth.currentPasswordRequired });
     const wrong = await changePassword(token, { password: 'taken-over-1', current_password: 'a-guess-123' });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.error).toMatchObject({ message: MESSAGES.auth.currentPasswordWrong, fields: { current_password: MESSAGES.auth.currentPasswordWrong } });
+    expect(wrong.body.error).toMatchObject({
+      message: MESSAGES.auth.currentPasswordWrong,
+      fields: { current_password: MESSAGES.auth.currentPasswordWrong },
+    });
     expect(await signInStatus(person.email, 'taken-over-1')).toBe(401);
     expect(await signInStatus(person.email, PASSWORD)).toBe(200);
 
@@ -228,7 +248,9 @@ describe('changing the password while signed in', () => {
       const limitedAnswer = await change(token, PASSWORD);
       expect(limitedAnswer.status).toBe(429);
       expect(limitedAnswer.body.error.code).toBe('rate_limited');
-      expect((await limited.request('POST', '/api/auth/sign-in', { email: 'guessed@accounts.test', password: 'new-password-9' })).status).toBe(401);
+      expect(
+        (await limited.request('POST', '/api/auth/sign-in', { email: 'guessed@accounts.test', password: 'new-password-9' })).status,
+      ).toBe(401);
       // The count is the account's: another person from the same address changes theirs.
       const other = await limited.signIn('bystander@accounts.test', PASSWORD);
       expect((await change(other.token, PASSWORD)).status).toBe(200);
@@ -277,7 +299,11 @@ describe('deactivation', () => {
       expect((await refresh(session.cookie)).status).toBe(401);
     }
     expect((await reset(link, 'revived-password-1')).status).toBe(400);
-    const reasons = await w.t.database.db.selectFrom('refresh_sessions').select('revoked_reason').where('user_id', '=', person.id).execute();
+    const reasons = await w.t.database.db
+      .selectFrom('refresh_sessions')
+      .select('revoked_reason')
+      .where('user_id', '=', person.id)
+      .execute();
     expect(reasons.map((r) => r.revoked_reason)).toEqual(['deactivated', 'deactivated']);
     // The person signs in afresh with the password they have.
     expect(await signInStatus(person.email, PASSWORD)).toBe(200);
@@ -296,7 +322,11 @@ describe('deactivation', () => {
 
 describe('rank', () => {
   async function usersDigest() {
-    const { rows } = await sql<{ s: string }>`select md5(string_agg(id || role || status || coalesce(first_name, '') || coalesce(last_name, ''), ',' order by id)) as s from users`.execute(w.t.database.db);
+    const { rows } = await sql<{
+      s: string;
+    }>`select md5(string_agg(id || role || status || coalesce(first_name, '') || coalesce(last_name, ''), ',' order by id)) as s from users`.execute(
+      w.t.database.db,
+    );
     return rows[0]!.s;
   }
   const idOf = async (who: string) =>
@@ -321,7 +351,12 @@ describe('rank', () => {
     ['A1.manager', 'A1.support'],
     ['A1.admin', 'T1.admin'],
   ] as const)('%s edits %s, of an equal or lower rank', async (who, target) => {
-    const response = await w.t.request('PATCH', `/api/users/${await idOf(target)}`, { last_name: `Edited by ${who}` }, { token: await w.as(who) });
+    const response = await w.t.request(
+      'PATCH',
+      `/api/users/${await idOf(target)}`,
+      { last_name: `Edited by ${who}` },
+      { token: await w.as(who) },
+    );
     expect(response.status).toBe(200);
     expect(response.body.user.last_name).toBe(`Edited by ${who}`);
   });

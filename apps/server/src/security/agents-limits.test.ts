@@ -27,7 +27,11 @@ async function liveCount(orgId: string): Promise<number> {
 }
 
 async function limitOf(orgId: string): Promise<number> {
-  const row = await db().selectFrom('organization_billing_settings').select('activated_agent_limit').where('organization_id', '=', orgId).executeTakeFirstOrThrow();
+  const row = await db()
+    .selectFrom('organization_billing_settings')
+    .select('activated_agent_limit')
+    .where('organization_id', '=', orgId)
+    .executeTakeFirstOrThrow();
   return row.activated_agent_limit;
 }
 
@@ -36,13 +40,22 @@ const describeAnswer = (r: ApiResponse) => `${r.status} ${JSON.stringify(r.body)
 beforeAll(async () => {
   const house = await w.as('H.admin');
   for (let i = 0; i < TYPES; i++) {
-    const created = await w.t.request('POST', '/api/agent-types', { code: `race-${i}`, name: `Race ${i}`, kind: 'automation', unit: 'run', price: '0.01' }, { token: house });
+    const created = await w.t.request(
+      'POST',
+      '/api/agent-types',
+      { code: `race-${i}`, name: `Race ${i}`, kind: 'automation', unit: 'run', price: '0.01' },
+      { token: house },
+    );
     expect(created.status).toBe(201);
     typeIds.push(created.body.agent_type.id);
   }
   // Capacity for the limits below: the house's limit is its own admins' to set, then shared down.
-  expect((await w.t.request('PUT', `/api/organizations/${w.id('H')}/agent-limit`, { activated_agent_limit: 1000 }, { token: house })).status).toBe(200);
-  expect((await w.t.request('PUT', `/api/organizations/${w.id('SA1')}/agent-limit`, { activated_agent_limit: 500 }, { token: house })).status).toBe(200);
+  expect(
+    (await w.t.request('PUT', `/api/organizations/${w.id('H')}/agent-limit`, { activated_agent_limit: 1000 }, { token: house })).status,
+  ).toBe(200);
+  expect(
+    (await w.t.request('PUT', `/api/organizations/${w.id('SA1')}/agent-limit`, { activated_agent_limit: 500 }, { token: house })).status,
+  ).toBe(200);
 });
 
 describe(`activations against the limit (${mode})`, () => {
@@ -52,7 +65,9 @@ describe(`activations against the limit (${mode})`, () => {
     const rounds = onPostgres ? 6 : 2;
     for (let round = 0; round < rounds; round++) {
       const limit = 1 + (round % 4);
-      expect((await w.t.request('PUT', `/api/organizations/${org}/agent-limit`, { activated_agent_limit: limit }, { token })).status).toBe(200);
+      expect((await w.t.request('PUT', `/api/organizations/${org}/agent-limit`, { activated_agent_limit: limit }, { token })).status).toBe(
+        200,
+      );
       const answers = await Promise.all(
         typeIds.map((typeId) => w.t.request('POST', `/api/organizations/${org}/agents`, { agent_type_id: typeId }, { token })),
       );
@@ -81,11 +96,20 @@ describe(`activations against the limit (${mode})`, () => {
     const failures: string[] = [];
     const tally = { activated: 0, refusedAtLimit: 0, limitSet: 0, limitRefused: 0 };
     for (let round = 0; round < rounds; round++) {
-      expect((await w.t.request('PUT', `/api/organizations/${org}/agent-limit`, { activated_agent_limit: 6 }, { token: parentAdmin })).status).toBe(200);
-      const activations = typeIds.map((typeId) => () => w.t.request('POST', `/api/organizations/${org}/agents`, { agent_type_id: typeId }, { token: ownAdmin }));
-      const limits = [2, 5, 1, 4, 3, 0].map((limit) => () => w.t.request('PUT', `/api/organizations/${org}/agent-limit`, { activated_agent_limit: limit }, { token: parentAdmin }));
+      expect(
+        (await w.t.request('PUT', `/api/organizations/${org}/agent-limit`, { activated_agent_limit: 6 }, { token: parentAdmin })).status,
+      ).toBe(200);
+      const activations = typeIds.map(
+        (typeId) => () => w.t.request('POST', `/api/organizations/${org}/agents`, { agent_type_id: typeId }, { token: ownAdmin }),
+      );
+      const limits = [2, 5, 1, 4, 3, 0].map(
+        (limit) => () =>
+          w.t.request('PUT', `/api/organizations/${org}/agent-limit`, { activated_agent_limit: limit }, { token: parentAdmin }),
+      );
       // Interleave the two kinds, starting with either, so both orders meet.
-      const calls = activations.flatMap((activate, i) => (i < limits.length ? (round % 2 ? [limits[i]!, activate] : [activate, limits[i]!]) : [activate]));
+      const calls = activations.flatMap((activate, i) =>
+        i < limits.length ? (round % 2 ? [limits[i]!, activate] : [activate, limits[i]!]) : [activate],
+      );
       const answers = await Promise.all(calls.map((call) => call()));
       for (const r of answers) {
         const isActivation = r.body?.activation !== undefined || r.body?.error?.code === 'agent_limit_reached';
@@ -99,9 +123,16 @@ describe(`activations against the limit (${mode})`, () => {
       const [count, limit] = await Promise.all([liveCount(org), limitOf(org)]);
       if (count > limit) failures.push(`round ${round}: ${count} live activations over a limit of ${limit}`);
       // Back to none for the next round.
-      await db().updateTable('agent_activations').set({ deactivated_at: sql`now()` }).where('organization_id', '=', org).where('deactivated_at', 'is', null).execute();
+      await db()
+        .updateTable('agent_activations')
+        .set({ deactivated_at: sql`now()` })
+        .where('organization_id', '=', org)
+        .where('deactivated_at', 'is', null)
+        .execute();
     }
-    console.log(`activations vs limit changes (${mode}): ${rounds} rounds, ${tally.activated} activated, ${tally.refusedAtLimit} refused at the limit, ${tally.limitSet} limits set, ${tally.limitRefused} limits refused below the active count`);
+    console.log(
+      `activations vs limit changes (${mode}): ${rounds} rounds, ${tally.activated} activated, ${tally.refusedAtLimit} refused at the limit, ${tally.limitSet} limits set, ${tally.limitRefused} limits refused below the active count`,
+    );
     expect(failures).toEqual([]);
     expect(tally.activated).toBeGreaterThan(0);
     expect(tally.limitSet).toBeGreaterThan(0);

@@ -27,10 +27,14 @@ async function api(who: string | null, method: string, path: string, body?: unkn
 
 /** Every table of the database whose rows, as text, contain the value. */
 async function tablesHolding(value: string): Promise<string[]> {
-  const { rows } = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(app.database.db);
+  const { rows } = await sql<{
+    table_name: string;
+  }>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(app.database.db);
   const holding: string[] = [];
   for (const { table_name } of rows) {
-    const found = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table_name)} x where strpos(x::text, ${value}) > 0`.execute(app.database.db);
+    const found = await sql<{
+      n: number;
+    }>`select count(*)::int as n from ${sql.table(table_name)} x where strpos(x::text, ${value}) > 0`.execute(app.database.db);
     if (found.rows[0]!.n > 0) holding.push(table_name);
   }
   return holding;
@@ -65,7 +69,10 @@ describe('API keys', () => {
   let keyId: string;
 
   it('answers the whole secret once, stores only its SHA-256 and prefix, and never lists, audits or logs it', async () => {
-    const created = await api('A.admin', 'POST', `/api/organizations/${orgs.A}/api-keys`, { name: 'Runtime', scopes: ['usage:write', 'agents:report', 'usage:write'] });
+    const created = await api('A.admin', 'POST', `/api/organizations/${orgs.A}/api-keys`, {
+      name: 'Runtime',
+      scopes: ['usage:write', 'agents:report', 'usage:write'],
+    });
     expect(created.status).toBe(201);
     secret = created.body.secret;
     keyId = created.body.api_key.id;
@@ -80,7 +87,11 @@ describe('API keys', () => {
       use_count: 0,
       revoked_at: null,
     });
-    const row = await app.database.db.selectFrom('api_keys').select(['secret_hash', 'prefix']).where('id', '=', keyId).executeTakeFirstOrThrow();
+    const row = await app.database.db
+      .selectFrom('api_keys')
+      .select(['secret_hash', 'prefix'])
+      .where('id', '=', keyId)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ secret_hash: hashKey(secret), prefix: secret.slice(0, 11) });
     // The part after the prefix is the secret proper: nowhere in the database, the answer of the list, or the log.
     const hidden = secret.slice(12);
@@ -89,14 +100,22 @@ describe('API keys', () => {
     expect(list.status).toBe(200);
     expect(JSON.stringify(list.body)).not.toContain(hidden);
     expect(list.body.api_keys.map((k: { id: string }) => k.id)).toEqual([keyId]);
-    const audit = await app.database.db.selectFrom('audit_log').select('details').where('action', '=', 'api_key.create').where('target_id', '=', keyId).executeTakeFirstOrThrow();
+    const audit = await app.database.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'api_key.create')
+      .where('target_id', '=', keyId)
+      .executeTakeFirstOrThrow();
     expect(audit.details).toEqual({ name: 'Runtime', prefix: secret.slice(0, 11), scopes: ['usage:write', 'agents:report'] });
     expect(app.logText()).not.toContain(hidden);
   });
 
   it('makes a distinct secret and prefix every time', async () => {
     const made = [];
-    for (let i = 0; i < 10; i++) made.push((await api('A.admin', 'POST', `/api/organizations/${orgs.A}/api-keys`, { name: `Key ${i}`, scopes: ['entitlements:read'] })).body);
+    for (let i = 0; i < 10; i++)
+      made.push(
+        (await api('A.admin', 'POST', `/api/organizations/${orgs.A}/api-keys`, { name: `Key ${i}`, scopes: ['entitlements:read'] })).body,
+      );
     expect(new Set(made.map((m) => m.secret)).size).toBe(10);
     expect(new Set(made.map((m) => m.api_key.prefix)).size).toBe(10);
     const list = await api('A.admin', 'GET', `/api/organizations/${orgs.A}/api-keys`);
@@ -104,7 +123,7 @@ describe('API keys', () => {
     expect(list.body.api_keys[0].name).toBe('Key 9');
   });
 
-  it('refuses everyone but the organization\'s own admins, changing nothing', async () => {
+  it("refuses everyone but the organization's own admins, changing nothing", async () => {
     const count = () => app.database.db.selectFrom('api_keys').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
     const before = await count();
     const body = { name: 'Nope', scopes: ['usage:write'] };
@@ -144,11 +163,16 @@ describe('API keys', () => {
     const again = await api('A.admin', 'DELETE', `/api/organizations/${orgs.A}/api-keys/${keyId}`);
     expect(again.status).toBe(200);
     expect(again.body.api_key.revoked_at).toBe(revoked.body.api_key.revoked_at);
-    const audits = await app.database.db.selectFrom('audit_log').select('details').where('action', '=', 'api_key.revoke').where('target_id', '=', keyId).execute();
+    const audits = await app.database.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'api_key.revoke')
+      .where('target_id', '=', keyId)
+      .execute();
     expect(audits).toEqual([{ details: { prefix: secret.slice(0, 11) } }]);
   });
 
-  it('a suspended organization\'s admins still list their keys but make and revoke none', async () => {
+  it("a suspended organization's admins still list their keys but make and revoke none", async () => {
     await app.database.db.updateTable('organizations').set({ status: 'suspended' }).where('id', '=', orgs.T).execute();
     try {
       expect((await api('T.admin', 'GET', `/api/organizations/${orgs.T}/api-keys`)).status).toBe(200);

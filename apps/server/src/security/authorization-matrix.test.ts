@@ -33,8 +33,19 @@ const FLOOR = 2800;
 /** The world's organizations plus three soft-deleted ones (SAx under H, Ax under SA1, Tx under A1). */
 type OrgKey = 'H' | 'SA1' | 'SA2' | 'A1' | 'A2' | 'A3' | 'T1' | 'T2' | 'H2' | 'SA3' | 'SAx' | 'Ax' | 'Tx';
 const TYPES: Record<OrgKey, OrgType> = {
-  H: 'house', H2: 'house', SA1: 'super_agency', SA2: 'super_agency', SA3: 'super_agency', SAx: 'super_agency',
-  A1: 'agency', A2: 'agency', A3: 'agency', Ax: 'agency', T1: 'tenant', T2: 'tenant', Tx: 'tenant',
+  H: 'house',
+  H2: 'house',
+  SA1: 'super_agency',
+  SA2: 'super_agency',
+  SA3: 'super_agency',
+  SAx: 'super_agency',
+  A1: 'agency',
+  A2: 'agency',
+  A3: 'agency',
+  Ax: 'agency',
+  T1: 'tenant',
+  T2: 'tenant',
+  Tx: 'tenant',
 };
 
 const DELETED_PARENT = { SAx: 'H', Ax: 'SA1', Tx: 'A1' } as const;
@@ -71,7 +82,9 @@ async function setUp() {
   }
   for (const [key, orgId] of Object.entries(orgs) as [OrgKey, string][]) {
     const role = `${TYPES[key]}_user`;
-    targetUsers[key] = (await insertUser(db(), { email: `target@${key.toLowerCase()}.test`, password: PASSWORD, role, organizationId: orgId })).id;
+    targetUsers[key] = (
+      await insertUser(db(), { email: `target@${key.toLowerCase()}.test`, password: PASSWORD, role, organizationId: orgId })
+    ).id;
     const invitation = await db()
       .insertInto('invitations')
       .values({
@@ -93,7 +106,11 @@ async function setUp() {
   await db().updateTable('organizations').set({ deleted_at: sql`now()` }).where('id', 'in', deleted).execute();
   await prepareAgentRows(db(), Object.values(orgs));
   // Credits to allocate from, so an allowed allocation succeeds.
-  await db().updateTable('organization_billing_settings').set({ credit_balance: '1000.00' }).where('organization_id', 'in', [orgs.H, orgs.SA1, orgs.A1]).execute();
+  await db()
+    .updateTable('organization_billing_settings')
+    .set({ credit_balance: '1000.00' })
+    .where('organization_id', 'in', [orgs.H, orgs.SA1, orgs.A1])
+    .execute();
 
   for (const who of Object.keys(w.world.users)) {
     const [home, level] = who.split('.') as [Caller['home'], string];
@@ -102,8 +119,14 @@ async function setUp() {
     const user = await db().selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
     const childKey = RELATED[home].child;
     callers.push({
-      who, home, role, userId: user.id, token: await w.as(who),
-      orgType: TYPES[home], orgId: orgs[home], childId: childKey ? orgs[childKey] : null,
+      who,
+      home,
+      role,
+      userId: user.id,
+      token: await w.as(who),
+      orgType: TYPES[home],
+      orgId: orgs[home],
+      childId: childKey ? orgs[childKey] : null,
     });
   }
 
@@ -200,7 +223,14 @@ function buildCases(): { key: string; cases: Case[] }[] {
       for (const caller of callers) {
         for (const relation of relations) {
           const call = make(caller, relation);
-          if (call) cases.push({ label: label(caller.who, relation), method, token: caller.token, call, expectation: variant.expect(caller, relation) });
+          if (call)
+            cases.push({
+              label: label(caller.who, relation),
+              method,
+              token: caller.token,
+              call,
+              expectation: variant.expect(caller, relation),
+            });
         }
       }
     }
@@ -219,8 +249,14 @@ describe('authorization matrix', () => {
 
   it('names every API route, and only routes that exist', () => {
     const routes = w.t.app.routeTable.map((r) => `${r.method} ${r.url}`);
-    expect(routes.filter((key) => !(key in MATRIX)), 'routes without an expectation').toEqual([]);
-    expect(Object.keys(MATRIX).filter((key) => !routes.includes(key)), 'expectations without a route').toEqual([]);
+    expect(
+      routes.filter((key) => !(key in MATRIX)),
+      'routes without an expectation',
+    ).toEqual([]);
+    expect(
+      Object.keys(MATRIX).filter((key) => !routes.includes(key)),
+      'expectations without a route',
+    ).toEqual([]);
   });
 
   it('answers every call as the table says, and a refused call changes nothing', async () => {
@@ -246,7 +282,8 @@ describe('authorization matrix', () => {
       }
       if (!isDenied) return;
       deniedCount++;
-      if (typeof body?.error?.code !== 'string' || typeof body?.error?.message !== 'string') failures.push(`${c.label}: not the error shape: ${got}`);
+      if (typeof body?.error?.code !== 'string' || typeof body?.error?.message !== 'string')
+        failures.push(`${c.label}: not the error shape: ${got}`);
       else if (c.code && body.error.code !== c.code) failures.push(`${c.label}: expected code ${c.code}, got ${got}`);
       if (changed) {
         leaks++;

@@ -61,9 +61,27 @@ const CELLS: Cell[] = [
   { who: 'T1.admin', method: 'GET', path: () => `/api/organizations/${org('T1')}/verify-children`, status: 403 },
 
   // Refused writes.
-  { who: 'A1.manager', method: 'POST', path: () => '/api/credits/allocations', body: () => ({ from_org_id: org('A1'), to_org_id: org('T1'), amount: '1.00' }), status: 403 },
-  { who: 'H.manager', method: 'POST', path: () => '/api/credits/adjustments', body: () => ({ direction: 'increase', amount: '1', reason: 'hand check' }), status: 403 },
-  { who: 'SA1.admin', method: 'POST', path: () => '/api/credits/adjustments', body: () => ({ organization_id: org('SA1'), direction: 'increase', amount: '1', reason: 'hand check' }), status: 403 },
+  {
+    who: 'A1.manager',
+    method: 'POST',
+    path: () => '/api/credits/allocations',
+    body: () => ({ from_org_id: org('A1'), to_org_id: org('T1'), amount: '1.00' }),
+    status: 403,
+  },
+  {
+    who: 'H.manager',
+    method: 'POST',
+    path: () => '/api/credits/adjustments',
+    body: () => ({ direction: 'increase', amount: '1', reason: 'hand check' }),
+    status: 403,
+  },
+  {
+    who: 'SA1.admin',
+    method: 'POST',
+    path: () => '/api/credits/adjustments',
+    body: () => ({ organization_id: org('SA1'), direction: 'increase', amount: '1', reason: 'hand check' }),
+    status: 403,
+  },
   {
     who: 'H.manager',
     method: 'POST',
@@ -71,37 +89,145 @@ const CELLS: Cell[] = [
     body: () => ({ events: [{ id: `hand-${unique()}`, organization_id: org('T1'), agent: 'hand-agent', units: '1', occurred_at: now() }] }),
     status: 403,
   },
-  { who: 'SA1.support', method: 'PATCH', path: () => `/api/organizations/${org('SA1')}`, body: () => ({ description: 'hand check' }), status: 403 },
-  { who: 'T1.user', method: 'PATCH', path: () => `/api/organizations/${org('T1')}`, body: () => ({ description: 'hand check' }), status: 403 },
+  {
+    who: 'SA1.support',
+    method: 'PATCH',
+    path: () => `/api/organizations/${org('SA1')}`,
+    body: () => ({ description: 'hand check' }),
+    status: 403,
+  },
+  {
+    who: 'T1.user',
+    method: 'PATCH',
+    path: () => `/api/organizations/${org('T1')}`,
+    body: () => ({ description: 'hand check' }),
+    status: 403,
+  },
   { who: 'A1.manager', method: 'DELETE', path: () => `/api/organizations/${org('T2')}`, status: 403 },
   { who: 'A1.user', method: 'POST', path: () => '/api/invitations', body: () => invitation(), status: 403 },
   { who: 'A1.support', method: 'POST', path: () => '/api/invitations', body: () => invitation(), status: 403 },
-  { who: 'T1.manager', method: 'PUT', path: () => `/api/organizations/${org('T1')}/agent-limit`, body: () => ({ activated_agent_limit: 0 }), status: 403 },
-  { who: 'A1.support', method: 'POST', path: () => '/api/organizations', body: () => ({ name: `Hand ${unique()}`, org_type: 'tenant' }), status: 403 },
-  { who: 'T1.admin', method: 'POST', path: () => '/api/organizations', body: () => ({ name: `Hand ${unique()}`, org_type: 'tenant' }), status: 403 },
+  {
+    who: 'T1.manager',
+    method: 'PUT',
+    path: () => `/api/organizations/${org('T1')}/agent-limit`,
+    body: () => ({ activated_agent_limit: 0 }),
+    status: 403,
+  },
+  {
+    who: 'A1.support',
+    method: 'POST',
+    path: () => '/api/organizations',
+    body: () => ({ name: `Hand ${unique()}`, org_type: 'tenant' }),
+    status: 403,
+  },
+  {
+    who: 'T1.admin',
+    method: 'POST',
+    path: () => '/api/organizations',
+    body: () => ({ name: `Hand ${unique()}`, org_type: 'tenant' }),
+    status: 403,
+  },
   { who: 'H.user', method: 'POST', path: () => '/api/agent-types', body: () => agentType(), status: 403 },
-  { who: 'A1.manager', method: 'POST', path: () => `/api/organizations/${org('A1')}/api-keys`, body: () => ({ name: 'Hand', scopes: ['usage:write'] }), status: 403 },
-  { who: 'A1.manager', method: 'POST', path: () => `/api/organizations/${org('A1')}/agents`, body: () => ({ agent_type_id: '00000000-0000-4000-8000-00000000b001' }), status: 403 },
-  { who: 'T1.manager', method: 'PUT', path: () => `/api/organizations/${org('T1')}/low-balance-threshold`, body: () => ({ low_balance_threshold: '50' }), status: 403 },
-  { who: 'SA1.manager', method: 'PUT', path: () => `/api/users/${userIds['A1.user']}/role`, body: () => ({ role: 'agency_support' }), status: 403 },
+  {
+    who: 'A1.manager',
+    method: 'POST',
+    path: () => `/api/organizations/${org('A1')}/api-keys`,
+    body: () => ({ name: 'Hand', scopes: ['usage:write'] }),
+    status: 403,
+  },
+  {
+    who: 'A1.manager',
+    method: 'POST',
+    path: () => `/api/organizations/${org('A1')}/agents`,
+    body: () => ({ agent_type_id: '00000000-0000-4000-8000-00000000b001' }),
+    status: 403,
+  },
+  {
+    who: 'T1.manager',
+    method: 'PUT',
+    path: () => `/api/organizations/${org('T1')}/low-balance-threshold`,
+    body: () => ({ low_balance_threshold: '50' }),
+    status: 403,
+  },
+  {
+    who: 'SA1.manager',
+    method: 'PUT',
+    path: () => `/api/users/${userIds['A1.user']}/role`,
+    body: () => ({ role: 'agency_support' }),
+    status: 403,
+  },
 
   // Allowed writes.
-  { who: 'H.admin', method: 'POST', path: () => '/api/credits/adjustments', body: () => ({ direction: 'increase', amount: '10', reason: 'hand check' }), status: 200 },
-  { who: 'H.admin', method: 'POST', path: () => '/api/credits/allocations', body: () => ({ from_org_id: org('H'), to_org_id: org('SA1'), amount: '1.00' }), status: 200 },
-  { who: 'A1.manager', method: 'PATCH', path: () => `/api/organizations/${org('T1')}`, body: () => ({ description: 'hand check' }), status: 200 },
+  {
+    who: 'H.admin',
+    method: 'POST',
+    path: () => '/api/credits/adjustments',
+    body: () => ({ direction: 'increase', amount: '10', reason: 'hand check' }),
+    status: 200,
+  },
+  {
+    who: 'H.admin',
+    method: 'POST',
+    path: () => '/api/credits/allocations',
+    body: () => ({ from_org_id: org('H'), to_org_id: org('SA1'), amount: '1.00' }),
+    status: 200,
+  },
+  {
+    who: 'A1.manager',
+    method: 'PATCH',
+    path: () => `/api/organizations/${org('T1')}`,
+    body: () => ({ description: 'hand check' }),
+    status: 200,
+  },
   { who: 'A1.manager', method: 'POST', path: () => '/api/invitations', body: () => invitation(), status: 201 },
-  { who: 'A1.admin', method: 'PUT', path: () => `/api/organizations/${org('T1')}/agent-limit`, body: () => ({ activated_agent_limit: 0 }), status: 200 },
+  {
+    who: 'A1.admin',
+    method: 'PUT',
+    path: () => `/api/organizations/${org('T1')}/agent-limit`,
+    body: () => ({ activated_agent_limit: 0 }),
+    status: 200,
+  },
   // Allowed, then refused by a rule: the tenant still has active people.
   { who: 'A1.admin', method: 'DELETE', path: () => `/api/organizations/${org('T1')}`, status: 422 },
-  { who: 'A1.admin', method: 'POST', path: () => `/api/organizations/${org('A1')}/api-keys`, body: () => ({ name: 'Hand', scopes: ['usage:write'] }), status: 201 },
-  { who: 'T1.admin', method: 'PUT', path: () => `/api/organizations/${org('T1')}/low-balance-threshold`, body: () => ({ low_balance_threshold: '50' }), status: 200 },
+  {
+    who: 'A1.admin',
+    method: 'POST',
+    path: () => `/api/organizations/${org('A1')}/api-keys`,
+    body: () => ({ name: 'Hand', scopes: ['usage:write'] }),
+    status: 201,
+  },
+  {
+    who: 'T1.admin',
+    method: 'PUT',
+    path: () => `/api/organizations/${org('T1')}/low-balance-threshold`,
+    body: () => ({ low_balance_threshold: '50' }),
+    status: 200,
+  },
   { who: 'H.admin', method: 'POST', path: () => '/api/agent-types', body: () => agentType(), status: 201 },
-  { who: 'A1.admin', method: 'POST', path: () => '/api/organizations', body: () => ({ name: `Hand ${unique()}`, org_type: 'tenant' }), status: 201 },
-  { who: 'SA1.admin', method: 'PUT', path: () => `/api/users/${userIds['A1.user']}/role`, body: () => ({ role: 'agency_support' }), status: 200 },
+  {
+    who: 'A1.admin',
+    method: 'POST',
+    path: () => '/api/organizations',
+    body: () => ({ name: `Hand ${unique()}`, org_type: 'tenant' }),
+    status: 201,
+  },
+  {
+    who: 'SA1.admin',
+    method: 'PUT',
+    path: () => `/api/users/${userIds['A1.user']}/role`,
+    body: () => ({ role: 'agency_support' }),
+    status: 200,
+  },
 ];
 
 function invitation() {
-  return { email: `hand-${unique()}@sample.test`, first_name: 'Hand', last_name: 'Written', role: 'tenant_user', organization_id: org('T1') };
+  return {
+    email: `hand-${unique()}@sample.test`,
+    first_name: 'Hand',
+    last_name: 'Written',
+    role: 'tenant_user',
+    organization_id: org('T1'),
+  };
 }
 function agentType() {
   return { code: `hand-${unique()}`, name: `Hand ${unique()}`, kind: 'other', unit: 'run', price: '0.01' };
@@ -120,7 +246,9 @@ describe('a hand-written sample of the authorization matrix', () => {
     for (const cell of CELLS) {
       const response = await w.t.request(cell.method, cell.path(), cell.body?.(), { token: await w.as(cell.who) });
       if (response.status !== cell.status) {
-        wrong.push(`${cell.who} ${cell.method} ${cell.path()}: expected ${cell.status}, got ${response.status} ${JSON.stringify(response.body).slice(0, 160)}`);
+        wrong.push(
+          `${cell.who} ${cell.method} ${cell.path()}: expected ${cell.status}, got ${response.status} ${JSON.stringify(response.body).slice(0, 160)}`,
+        );
       }
     }
     expect(wrong).toEqual([]);

@@ -61,7 +61,7 @@ describe('every route', () => {
     }
   });
 
-  it('a house admin\'s calls carry the headers, successes included', async () => {
+  it("a house admin's calls carry the headers, successes included", async () => {
     const session = await t.signIn(t.admin.email, t.admin.password);
     // The machine API takes an API key instead of a session.
     const { key } = await insertApiKey(t.database.db, await houseId(t.database.db));
@@ -92,8 +92,16 @@ describe('other responses', () => {
   it('error responses: malformed JSON, wrong content type, body too large', async () => {
     const cases: [string, () => Promise<ApiResponse>, number][] = [
       ['malformed JSON', () => t.request('POST', '/api/auth/sign-in', undefined, { raw: '{"email":' }), 400],
-      ['wrong content type', () => t.request('POST', '/api/auth/sign-in', undefined, { raw: '<email/>', headers: { 'content-type': 'application/xml' } }), 415],
-      ['body too large', () => t.request('POST', '/api/auth/sign-in', undefined, { raw: JSON.stringify({ email: 'x'.repeat(300 * 1024) }) }), 413],
+      [
+        'wrong content type',
+        () => t.request('POST', '/api/auth/sign-in', undefined, { raw: '<email/>', headers: { 'content-type': 'application/xml' } }),
+        415,
+      ],
+      [
+        'body too large',
+        () => t.request('POST', '/api/auth/sign-in', undefined, { raw: JSON.stringify({ email: 'x'.repeat(300 * 1024) }) }),
+        413,
+      ],
     ];
     for (const [name, send, status] of cases) {
       const response = await send();
@@ -126,7 +134,7 @@ describe('other responses', () => {
     }
   });
 
-  it('the API docs keep swagger UI\'s own CSP but get the other headers', async () => {
+  it("the API docs keep swagger UI's own CSP but get the other headers", async () => {
     for (const path of ['/api/docs', '/api/docs/json']) {
       const response = await t.request('GET', path);
       expect(response.status, path).toBe(200);
@@ -163,17 +171,20 @@ describe('the console HTML', () => {
   const dist = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
   const built = existsSync(`${dist}index.html`);
 
-  it.skipIf(!built)(`is served under the CSP${built ? '' : ' (skipped: apps/web/dist is not built; the e2e journeys run the console under this CSP)'}`, async () => {
-    const web = await createTestApp({ serveWeb: true });
-    try {
-      const asset = readdirSync(`${dist}assets`).find((name) => name.endsWith('.js'));
-      for (const path of ['/', '/dashboard', ...(asset ? [`/assets/${asset}`] : [])]) {
-        const response = await web.request('GET', path);
-        expect(response.status, path).toBe(200);
-        expectSecurityHeaders(response, path, { api: false });
+  it.skipIf(!built)(
+    `is served under the CSP${built ? '' : ' (skipped: apps/web/dist is not built; the e2e journeys run the console under this CSP)'}`,
+    async () => {
+      const web = await createTestApp({ serveWeb: true });
+      try {
+        const asset = readdirSync(`${dist}assets`).find((name) => name.endsWith('.js'));
+        for (const path of ['/', '/dashboard', ...(asset ? [`/assets/${asset}`] : [])]) {
+          const response = await web.request('GET', path);
+          expect(response.status, path).toBe(200);
+          expectSecurityHeaders(response, path, { api: false });
+        }
+      } finally {
+        await web.close();
       }
-    } finally {
-      await web.close();
-    }
-  });
+    },
+  );
 });

@@ -79,11 +79,18 @@ interface HostileCase {
 const w = useWorld();
 
 describe('hostile input', () => {
-  it('never answers 5xx, always answers 4xx in the error shape, and leaves the database unchanged when it refuses', { timeout: 300_000 }, async () => {
+  it('never answers 5xx, always answers 4xx in the error shape, and leaves the database unchanged when it refuses', {
+    timeout: 300_000,
+  }, async () => {
     const { t } = w;
     const tokens: Record<Who, string | null> = { 'H.admin': await w.as('H.admin'), 'T1.user': await w.as('T1.user'), nobody: null };
     // An invitation exists, so invitation routes get a real id too.
-    const invited = await t.request('POST', '/api/invitations', { email: 'guest@h.test', first_name: 'Gu', last_name: 'Est', role: 'house_user' }, { token: tokens['H.admin']! });
+    const invited = await t.request(
+      'POST',
+      '/api/invitations',
+      { email: 'guest@h.test', first_name: 'Gu', last_name: 'Est', role: 'house_user' },
+      { token: tokens['H.admin']! },
+    );
     expect(invited.status).toBe(201);
     const uuids = await existingIds(t);
     const odd = oddAuthorizations(tokens['H.admin']!);
@@ -106,7 +113,8 @@ describe('hostile input', () => {
 
     async function check(route: RouteEntry, property: fc.IAsyncProperty<[HostileCase]>, numRuns: number) {
       const details = await fc.check(property, { seed: SEED, numRuns });
-      if (details.failed) failures.push(`${route.method} ${route.url}: ${String(details.errorInstance).slice(0, 600)}\n${fc.defaultReportMessage(details)}`);
+      if (details.failed)
+        failures.push(`${route.method} ${route.url}: ${String(details.errorInstance).slice(0, 600)}\n${fc.defaultReportMessage(details)}`);
     }
 
     for (const route of routes) {
@@ -116,7 +124,8 @@ describe('hostile input', () => {
         const authorization = disarmed ? (hostile.authorization ?? odd[0]!) : (hostile.authorization ?? (token ? `Bearer ${token}` : null));
         const before = await fingerprint(t);
         const response = await probe(route, hostile, authorization);
-        if (WRITES.has(route.method) && !disarmed) expect(response.status, 'input the schemas refuse must be refused').toBeGreaterThanOrEqual(400);
+        if (WRITES.has(route.method) && !disarmed)
+          expect(response.status, 'input the schemas refuse must be refused').toBeGreaterThanOrEqual(400);
         expect(await fingerprint(t), `database changed by ${route.method} ${route.url} -> ${response.status}`).toBe(before);
       });
       await check(route, property, RUNS);
@@ -154,10 +163,15 @@ describe('hostile input', () => {
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(new URL(w.t.baseUrl).port), '127.0.0.1', () => socket.end('NOT HTTP AT ALL\r\n\r\n'));
       let text = '';
-      socket.on('data', (chunk) => (text += chunk.toString())).on('close', () => resolve(text)).on('error', reject);
+      socket
+        .on('data', (chunk) => (text += chunk.toString()))
+        .on('close', () => resolve(text))
+        .on('error', reject);
     });
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ error: { code: 'bad_request', message: expect.any(String) } });
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: { code: 'bad_request', message: expect.any(String) },
+    });
   });
 });
 
@@ -194,7 +208,12 @@ function fingerprint(t: typeof w.t): Promise<string> {
 }
 
 /** Phase 1: hostile or plausible input from every angle, as any of the callers. */
-function caseFor(route: RouteEntry, uuids: readonly string[], odd: readonly string[], staticSegments: Set<string>): fc.Arbitrary<HostileCase> {
+function caseFor(
+  route: RouteEntry,
+  uuids: readonly string[],
+  odd: readonly string[],
+  staticSegments: Set<string>,
+): fc.Arbitrary<HostileCase> {
   return fc.constantFrom<Mode>('hostile', 'hostile', 'plausible').chain((mode) =>
     fc.record({
       who: fc.constantFrom<Who>('H.admin', 'H.admin', 'T1.user', 'nobody'),
@@ -235,9 +254,21 @@ function queryFor(route: RouteEntry, uuids: readonly string[], mode: Mode): fc.A
   const shape = shapeOf(route.schema?.querystring);
   const asText = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')).slice(0, 2_000);
   const known = shape
-    ? [fc.constantFrom(...Object.keys(shape)).chain((key) => valueFor(shape[key]!, uuids, mode).map((v): [string, string] => [key, asText(v)]))]
+    ? [
+        fc
+          .constantFrom(...Object.keys(shape))
+          .chain((key) => valueFor(shape[key]!, uuids, mode).map((v): [string, string] => [key, asText(v)])),
+      ]
     : [];
-  const unknown = mode === 'hostile' ? [fc.tuple(hostileText.map((k) => k.slice(0, 100)), wrongType.map(asText))] : [];
+  const unknown =
+    mode === 'hostile'
+      ? [
+          fc.tuple(
+            hostileText.map((k) => k.slice(0, 100)),
+            wrongType.map(asText),
+          ),
+        ]
+      : [];
   return known.length + unknown.length ? fc.array(fc.oneof(...known, ...unknown), { maxLength: 4 }) : fc.constant([]);
 }
 
@@ -263,7 +294,13 @@ function hostileBody(route: RouteEntry, uuids: readonly string[]): fc.Arbitrary<
     {
       weight: 2,
       arbitrary: fc
-        .tuple(fc.oneof(fc.constantFrom(...RAW_BODIES), value.map((v) => JSON.stringify(v) ?? '')), fc.constantFrom(...CONTENT_TYPES))
+        .tuple(
+          fc.oneof(
+            fc.constantFrom(...RAW_BODIES),
+            value.map((v) => JSON.stringify(v) ?? ''),
+          ),
+          fc.constantFrom(...CONTENT_TYPES),
+        )
         .map(([text, contentType]) => ({ kind: 'raw' as const, text, contentType })),
     },
   );
@@ -317,10 +354,13 @@ function jsonOf(body: Exclude<Body, { kind: 'none' | 'raw' }>): string {
 
 async function send(t: typeof w.t, route: RouteEntry, hostile: HostileCase, authorization: string | null) {
   const path = route.url.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(hostile.params[name]!));
-  const query = hostile.query.length ? `?${new URLSearchParams(hostile.query.map(([k, v]): [string, string] => [wellFormed(k), wellFormed(v)]))}` : '';
+  const query = hostile.query.length
+    ? `?${new URLSearchParams(hostile.query.map(([k, v]): [string, string] => [wellFormed(k), wellFormed(v)]))}`
+    : '';
   const headers = { ...hostile.headers, ...(authorization ? { authorization } : {}) };
   const { body } = hostile;
-  if (body.kind === 'raw') return t.request(route.method, path + query, undefined, { raw: body.text, headers: { ...headers, 'content-type': body.contentType } });
+  if (body.kind === 'raw')
+    return t.request(route.method, path + query, undefined, { raw: body.text, headers: { ...headers, 'content-type': body.contentType } });
   const raw = body.kind === 'none' ? undefined : jsonOf(body);
   return t.request(route.method, path + query, undefined, { raw, headers });
 }

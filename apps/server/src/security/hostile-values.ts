@@ -93,12 +93,7 @@ export const HOSTILE_NUMBERS: readonly number[] = [
 ];
 
 /** Strings far beyond every field limit: within the 256 KiB body limit and beyond it. */
-export const HUGE_TEXT: readonly string[] = [
-  'a'.repeat(100_000),
-  'x'.repeat(250_000),
-  '😀'.repeat(70_000),
-  '\u0000'.repeat(50_000),
-];
+export const HUGE_TEXT: readonly string[] = ['a'.repeat(100_000), 'x'.repeat(250_000), '😀'.repeat(70_000), '\u0000'.repeat(50_000)];
 
 const huge = fc.constantFrom(...HUGE_TEXT);
 
@@ -122,24 +117,27 @@ const HOSTILE_URLS = [
 
 /** Text within the usual length limits that still carries NUL, lone surrogates, markup or SQL. */
 export const plausibleText: fc.Arbitrary<string> = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(
-    'a\u0000b',
-    'Acme\u0000 Ltd',
-    'ab\uD800',
-    'Acme \uD83D Ltd',
-    '\uDC00cd',
-    "O'Brien'); drop table users; --",
-    'Robert" OR 1=1 --',
-    '<img src=x onerror="window.__xss=1">',
-    '<script>window.__xss=2</script>',
-    '\u202Eevil\u202C name',
-    '\u05E9\u05DC\u05D5\u05DD \u0645\u0631\u062D\u0628\u0627',
-    '😀 👩‍👩‍👧‍👦',
-    'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇',
-    '%_\\%',
-    '{{7*7}} ${7*7}',
-    'line\nbreak\ttab',
-  ) },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      'a\u0000b',
+      'Acme\u0000 Ltd',
+      'ab\uD800',
+      'Acme \uD83D Ltd',
+      '\uDC00cd',
+      "O'Brien'); drop table users; --",
+      'Robert" OR 1=1 --',
+      '<img src=x onerror="window.__xss=1">',
+      '<script>window.__xss=2</script>',
+      '\u202Eevil\u202C name',
+      '\u05E9\u05DC\u05D5\u05DD \u0645\u0631\u062D\u0628\u0627',
+      '😀 👩‍👩‍👧‍👦',
+      'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇',
+      '%_\\%',
+      '{{7*7}} ${7*7}',
+      'line\nbreak\ttab',
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 3, maxLength: 30 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 3, maxLength: 30 }) },
 );
@@ -253,7 +251,15 @@ function typedValue(schema: ZodType, uuids: readonly string[], mode: Mode): fc.A
 
 /** Dates at the ends of what JavaScript and PostgreSQL can represent. */
 const dateLike: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('0000-01-01', '0001-01-01', '9999-12-31', '2024-02-29', '2023-02-29', '0001-01-01T00:00:00+01:00', '9999-12-31T23:00:00-02:00'),
+  fc.constantFrom(
+    '0000-01-01',
+    '0001-01-01',
+    '9999-12-31',
+    '2024-02-29',
+    '2023-02-29',
+    '0001-01-01T00:00:00+01:00',
+    '9999-12-31T23:00:00-02:00',
+  ),
   fc.date({ noInvalidDate: true }).chain((d) => fc.constantFrom(d.toISOString(), d.toISOString().slice(0, 10))),
 );
 
@@ -284,12 +290,13 @@ export function objectFor(schema: ZodType, uuids: readonly string[], mode: Mode 
       const value = valueFor(field, uuids, mode);
       return required.includes(key) ? value.filter(accepts(field)) : value.map((v) => (accepts(field)(v) ? v : undefined));
     };
-    return fc.record(Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, plausibleField(key, field)])), { requiredKeys: required });
+    return fc.record(Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, plausibleField(key, field)])), {
+      requiredKeys: required,
+    });
   }
-  const fields = fc.record(
-    Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, valueFor(field, uuids, mode)])),
-    { requiredKeys: [] },
-  );
+  const fields = fc.record(Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, valueFor(field, uuids, mode)])), {
+    requiredKeys: [],
+  });
   const extra = fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'id', 'role', 'organization_id', 'x'), wrongType, { maxKeys: 2 });
   return fc.tuple(fields, fc.option(extra, { freq: 4 })).map(([known, more]) => ({ ...more, ...known }));
 }
@@ -339,8 +346,19 @@ export const CONTENT_TYPES: readonly string[] = [
 
 /** Header values: fetch sends only Latin-1 without control characters (a tab aside). */
 export const hostileHeaderText: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('', ' ', "'; drop table idempotency_keys; --", '<script>', 'é\u00ff', 'x'.repeat(201), 'x'.repeat(10_000), 'x'.repeat(100_000)),
-  fc.string({ unit: 'binary-ascii', maxLength: 60 }).map((s) => [...s].filter((ch) => ch === '\t' || (ch >= ' ' && ch !== '\u007f')).join('')),
+  fc.constantFrom(
+    '',
+    ' ',
+    "'; drop table idempotency_keys; --",
+    '<script>',
+    'é\u00ff',
+    'x'.repeat(201),
+    'x'.repeat(10_000),
+    'x'.repeat(100_000),
+  ),
+  fc
+    .string({ unit: 'binary-ascii', maxLength: 60 })
+    .map((s) => [...s].filter((ch) => ch === '\t' || (ch >= ' ' && ch !== '\u007f')).join('')),
   fc.uuid(),
 );
 

@@ -43,13 +43,20 @@ describe(`unique values saved by concurrent requests${onPostgres ? '' : ' (PGlit
     expect(child.status).toBe(201);
     const email = 'double@race.test';
     for (const organization_id of [undefined, child.body.organization.id]) {
-      const invited = await t.request('POST', '/api/invitations', { email, first_name: 'Dee', last_name: 'Double', role: organization_id ? 'super_agency_user' : 'house_user', organization_id }, { token });
+      const invited = await t.request(
+        'POST',
+        '/api/invitations',
+        { email, first_name: 'Dee', last_name: 'Double', role: organization_id ? 'super_agency_user' : 'house_user', organization_id },
+        { token },
+      );
       expect(invited.status).toBe(201);
     }
     const links = await t.database.db.selectFrom('outbox').select('link').where('to_address', '=', email).execute();
     const tokens = links.map((row) => new URL(row.link!).searchParams.get('token'));
     expect(tokens).toHaveLength(2);
-    const responses = await Promise.all(tokens.map((invitation) => t.request('POST', '/api/invitations/register', { token: invitation, password: PASSWORD })));
+    const responses = await Promise.all(
+      tokens.map((invitation) => t.request('POST', '/api/invitations/register', { token: invitation, password: PASSWORD })),
+    );
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
     const accounts = await t.database.db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email).execute();
     expect(accounts).toHaveLength(1);
@@ -67,7 +74,11 @@ describe('names are one line', () => {
           t.database.db.selectFrom('organizations').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
           t.database.db.selectFrom('invitations').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
         ]);
-        const user = await t.database.db.selectFrom('users').select(['first_name', 'last_name']).where('email', '=', t.admin.email).executeTakeFirstOrThrow();
+        const user = await t.database.db
+          .selectFrom('users')
+          .select(['first_name', 'last_name'])
+          .where('email', '=', t.admin.email)
+          .executeTakeFirstOrThrow();
         return { orgs: orgs.n, invitations: invitations.n, user };
       };
       const before = await count();
@@ -77,7 +88,12 @@ describe('names are one line', () => {
           t.request('POST', '/api/organizations', { name, org_type: 'super_agency' }, { token }),
           t.request('PATCH', '/api/users/me', { first_name: name }, { token }),
           t.request('PATCH', `/api/users/${me.body.id}`, { last_name: name }, { token }),
-          t.request('POST', '/api/invitations', { email: 'control@names.test', first_name: name, last_name: 'Plain', role: 'house_user' }, { token }),
+          t.request(
+            'POST',
+            '/api/invitations',
+            { email: 'control@names.test', first_name: name, last_name: 'Plain', role: 'house_user' },
+            { token },
+          ),
         ];
         for (const response of await Promise.all(calls)) {
           expect(response.status, JSON.stringify(control)).toBe(400);
@@ -126,7 +142,10 @@ describe('clients that trickle or go away', () => {
 
   it('a body that trickles in a byte at a time is cut off within the request timeout (408)', async () => {
     const started = performance.now();
-    const socket = await rawRequest(app.port, 'POST /api/auth/sign-in HTTP/1.1\r\nHost: console.test\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n');
+    const socket = await rawRequest(
+      app.port,
+      'POST /api/auth/sign-in HTTP/1.1\r\nHost: console.test\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n',
+    );
     const closed = untilClosed(socket);
     const trickle = setInterval(() => socket.writable && socket.write(' '), 100);
     try {
@@ -149,7 +168,10 @@ describe('clients that trickle or go away', () => {
 
   it('a client that aborts mid-body is no database outage: nothing logged at error level', async () => {
     const before = app.log.length;
-    const socket = await rawRequest(app.port, 'POST /api/auth/sign-in HTTP/1.1\r\nHost: console.test\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":');
+    const socket = await rawRequest(
+      app.port,
+      'POST /api/auth/sign-in HTTP/1.1\r\nHost: console.test\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":',
+    );
     await sleep(100);
     socket.destroy();
     await sleep(300);
@@ -174,7 +196,12 @@ describe('CSV exports at once', () => {
       select ${house}, 1.00, 'adjustment_increase', gen_random_uuid(), g, jsonb_build_object('notes', repeat('n', 2000))
       from generate_series(1, ${ROWS}) g`.execute(app.database.db);
     for (const n of [1, 2, 3]) {
-      await insertUser(app.database.db, { email: `support${n}@export.test`, password: PASSWORD, role: 'house_support', organizationId: house });
+      await insertUser(app.database.db, {
+        email: `support${n}@export.test`,
+        password: PASSWORD,
+        role: 'house_support',
+        organizationId: house,
+      });
     }
   });
   afterAll(async () => {
@@ -183,7 +210,10 @@ describe('CSV exports at once', () => {
 
   /** An export whose client reads the status line and then stops reading. */
   async function stalledExport(token: string) {
-    const socket = await rawRequest(app.port, `GET /api/credits/ledger/export HTTP/1.1\r\nHost: console.test\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+    const socket = await rawRequest(
+      app.port,
+      `GET /api/credits/ledger/export HTTP/1.1\r\nHost: console.test\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+    );
     const chunks: Buffer[] = [];
     await new Promise<void>((resolve) =>
       socket.once('data', (chunk: Buffer) => {
@@ -238,7 +268,12 @@ describe('CSV exports at once', () => {
   });
 
   it('the bounds hold across export routes: with two ledger exports running, an activity export is 429 too', async () => {
-    await insertUser(app.database.db, { email: 'admin@export.test', password: PASSWORD, role: 'house_admin', organizationId: await houseId(app.database.db) });
+    await insertUser(app.database.db, {
+      email: 'admin@export.test',
+      password: PASSWORD,
+      role: 'house_admin',
+      organizationId: await houseId(app.database.db),
+    });
     const token = await app.signIn('admin@export.test', PASSWORD);
     const running = [];
     for (let i = 0; i < EXPORT_LIMITS.perUser; i++) running.push(await stalledExport(token));

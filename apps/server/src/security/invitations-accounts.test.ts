@@ -18,10 +18,19 @@ const w = useWorld();
 const db = () => w.t.database.db;
 const m = MESSAGES.invitations;
 
-const person = (email: string, role: string, organization_id?: string) => ({ email, first_name: 'Ada', last_name: 'Account', role, organization_id });
-const invite = async (who: string, body: Record<string, unknown>) => w.t.request('POST', '/api/invitations', body, { token: await w.as(who) });
+const person = (email: string, role: string, organization_id?: string) => ({
+  email,
+  first_name: 'Ada',
+  last_name: 'Account',
+  role,
+  organization_id,
+});
+const invite = async (who: string, body: Record<string, unknown>) =>
+  w.t.request('POST', '/api/invitations', body, { token: await w.as(who) });
 const accept = (token: string, options: { bearer?: string; confirm?: boolean } = {}) =>
-  w.t.request('POST', '/api/invitations/accept', options.confirm === undefined ? { token } : { token, confirm: options.confirm }, { token: options.bearer });
+  w.t.request('POST', '/api/invitations/accept', options.confirm === undefined ? { token } : { token, confirm: options.confirm }, {
+    token: options.bearer,
+  });
 const register = (token: string) => w.t.request('POST', '/api/invitations/register', { token, password: 'a-good-password' });
 
 /** The token of the newest mail to an address about an organization, read from the outbox as the person would. */
@@ -118,15 +127,28 @@ describe('an existing account joins only after confirming', () => {
     expect(await peopleDigest()).toBe(before);
 
     // Confirming without a session, or as another person, moves nobody.
-    expect((await accept(token, { confirm: true })).body).toEqual({ result: 'requires_login', requiresLogin: true, email: 'mover@a2.test' });
+    expect((await accept(token, { confirm: true })).body).toEqual({
+      result: 'requires_login',
+      requiresLogin: true,
+      email: 'mover@a2.test',
+    });
     expectError(await accept(token, { bearer: stranger, confirm: true }), 403, 'forbidden', m.otherAccount);
     expect(await peopleDigest()).toBe(before);
 
     const joined = await accept(token, { bearer, confirm: true });
     expect(joined.body).toEqual({ result: 'accepted', organizationId: w.id('T1'), organizationName: 'Tenant One', role: 'tenant_user' });
-    const account = await db().selectFrom('users').select(['organization_id', 'role']).where('email', '=', 'mover@a2.test').executeTakeFirstOrThrow();
+    const account = await db()
+      .selectFrom('users')
+      .select(['organization_id', 'role'])
+      .where('email', '=', 'mover@a2.test')
+      .executeTakeFirstOrThrow();
     expect(account).toEqual({ organization_id: w.id('T1'), role: 'tenant_user' });
-    const audit = await db().selectFrom('audit_log').select('details').where('action', '=', 'invitation.accept').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const audit = await db()
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'invitation.accept')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
     expect(audit.details).toMatchObject({ from_organization_id: w.id('A2'), from_role: 'agency_manager', role: 'tenant_user' });
     expectError(await accept(token, { bearer, confirm: true }), 410, 'invitation_used', m.used);
   });
@@ -151,13 +173,24 @@ describe('an existing account joins only after confirming', () => {
     for (const email of ['stuck@frozen.test', 'stuck@below.test']) {
       expect((await invite('A1.admin', person(email, 'tenant_user', w.id('T2')))).status).toBe(201);
     }
-    const tokens = { own: await mailedToken('stuck@frozen.test', 'Tenant Two'), ancestor: await mailedToken('stuck@below.test', 'Tenant Two') };
-    const bearers = { own: (await w.t.signIn('stuck@frozen.test', PASSWORD)).token, ancestor: (await w.t.signIn('stuck@below.test', PASSWORD)).token };
+    const tokens = {
+      own: await mailedToken('stuck@frozen.test', 'Tenant Two'),
+      ancestor: await mailedToken('stuck@below.test', 'Tenant Two'),
+    };
+    const bearers = {
+      own: (await w.t.signIn('stuck@frozen.test', PASSWORD)).token,
+      ancestor: (await w.t.signIn('stuck@below.test', PASSWORD)).token,
+    };
     await db().updateTable('organizations').set({ status: 'suspended' }).where('id', '=', frozen.id).execute();
     const before = await peopleDigest();
     for (const where of ['own', 'ancestor'] as const) {
       for (const confirm of [false, true]) {
-        expectError(await accept(tokens[where], { bearer: bearers[where], confirm }), 403, 'organization_suspended', MESSAGES.organizations.frozen('suspended', where));
+        expectError(
+          await accept(tokens[where], { bearer: bearers[where], confirm }),
+          403,
+          'organization_suspended',
+          MESSAGES.organizations.frozen('suspended', where),
+        );
       }
     }
     expect(await peopleDigest()).toBe(before);
@@ -169,10 +202,18 @@ describe('an existing account joins only after confirming', () => {
   it('an invitation into the account own organization is refused rather than changing the role', async () => {
     // Made before the rule that refuses it at creation: written as such a row would be.
     const token = 'invitation-into-own-organization';
-    await db().insertInto('invitations').values({
-      token_hash: hashToken(token), email: 'user@a1.test', first_name: 'Ada', last_name: 'Account', role: 'agency_admin',
-      organization_id: w.id('A1'), expires_at: new Date(Date.now() + 86_400_000),
-    }).execute();
+    await db()
+      .insertInto('invitations')
+      .values({
+        token_hash: hashToken(token),
+        email: 'user@a1.test',
+        first_name: 'Ada',
+        last_name: 'Account',
+        role: 'agency_admin',
+        organization_id: w.id('A1'),
+        expires_at: new Date(Date.now() + 86_400_000),
+      })
+      .execute();
     const bearer = await w.as('A1.user');
     const before = await peopleDigest();
     for (const confirm of [false, true]) expectError(await accept(token, { bearer, confirm }), 409, 'conflict', m.alreadyInOrganization);
@@ -193,7 +234,11 @@ describe('once an account exists for an e-mail, its other pending invitations ar
     const registered = await register(a1);
     expect(registered.status).toBe(200);
     const winner = await db().selectFrom('invitations').select('id').where('token_hash', '=', hashToken(a1)).executeTakeFirstOrThrow();
-    const others = await db().selectFrom('invitations').select(['status', 'superseded_by', 'revoked_at']).where('token_hash', 'in', [hashToken(t1), hashToken(a2)]).execute();
+    const others = await db()
+      .selectFrom('invitations')
+      .select(['status', 'superseded_by', 'revoked_at'])
+      .where('token_hash', 'in', [hashToken(t1), hashToken(a2)])
+      .execute();
     expect(others).toEqual([
       { status: 'revoked', superseded_by: winner.id, revoked_at: expect.any(String) },
       { status: 'revoked', superseded_by: winner.id, revoked_at: expect.any(String) },
@@ -207,7 +252,9 @@ describe('once an account exists for an e-mail, its other pending invitations ar
     }
     expect(await peopleDigest()).toBe(before);
     // The inviting organization's list shows it no longer pending.
-    const list = await w.t.request('GET', `/api/invitations?organization_id=${w.id('T1')}&status=pending`, undefined, { token: await w.as('A1.admin') });
+    const list = await w.t.request('GET', `/api/invitations?organization_id=${w.id('T1')}&status=pending`, undefined, {
+      token: await w.as('A1.admin'),
+    });
     expect(list.body.invitations.map((i: { email: string }) => i.email)).not.toContain(email);
   });
 
@@ -261,7 +308,11 @@ describe('an invitation into a deleted organization is never usable', () => {
     expect(users).toHaveLength(0);
 
     // The same once a deletion revokes its pending invitations.
-    await db().updateTable('invitations').set({ status: 'revoked', revoked_at: new Date() }).where('organization_id', '=', doomed.id).execute();
+    await db()
+      .updateTable('invitations')
+      .set({ status: 'revoked', revoked_at: new Date() })
+      .where('organization_id', '=', doomed.id)
+      .execute();
     gone(await accept(fresh));
     gone(await register(fresh));
     gone(await accept(existing, { bearer, confirm: true }));

@@ -16,7 +16,13 @@ const w = useWorld();
 const db = () => w.t.database.db;
 const onPostgres = Boolean(inject('pgServerUrl'));
 
-const person = (email: string, role: string, organization_id: string) => ({ email, first_name: 'Rae', last_name: 'Racer', role, organization_id });
+const person = (email: string, role: string, organization_id: string) => ({
+  email,
+  first_name: 'Rae',
+  last_name: 'Racer',
+  role,
+  organization_id,
+});
 
 function statuses(answers: ApiResponse[]) {
   for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(500);
@@ -66,7 +72,9 @@ describe(`unique-value races on invitations (${onPostgres ? 'PostgreSQL: truly c
       expect((await w.t.request('POST', '/api/invitations', person(email, 'agency_user', w.id('A2')), { token: sa1 })).status).toBe(201);
       const tokens = await Promise.all([...organizations.map((o) => o.name), 'Agency Two'].map((name) => mailedToken(email, name)));
 
-      const answers = await Promise.all(tokens.map((token) => w.t.request('POST', '/api/invitations/register', { token, password: 'a-good-password' })));
+      const answers = await Promise.all(
+        tokens.map((token) => w.t.request('POST', '/api/invitations/register', { token, password: 'a-good-password' })),
+      );
       expect(statuses(answers)).toEqual([200, 409, 409, 409]);
       for (const refused of answers.filter((a) => a.status === 409)) {
         expect(refused.body.error).toMatchObject({ code: 'invitation_superseded', message: MESSAGES.invitations.superseded });
@@ -75,9 +83,18 @@ describe(`unique-value races on invitations (${onPostgres ? 'PostgreSQL: truly c
       const accounts = await db().selectFrom('users').select(['id', 'organization_id']).where(sql`lower(email)`, '=', email).execute();
       expect(accounts).toEqual([{ id: winner.id, organization_id: winner.organization_id }]);
       // The winner's invitation is accepted; every other one was superseded by it.
-      const invitations = await db().selectFrom('invitations').select(['status', 'superseded_by', 'accepted_user_id']).where('email', '=', email).execute();
+      const invitations = await db()
+        .selectFrom('invitations')
+        .select(['status', 'superseded_by', 'accepted_user_id'])
+        .where('email', '=', email)
+        .execute();
       expect(invitations.filter((i) => i.status === 'accepted')).toHaveLength(1);
-      const accepted = await db().selectFrom('invitations').select('id').where('email', '=', email).where('status', '=', 'accepted').executeTakeFirstOrThrow();
+      const accepted = await db()
+        .selectFrom('invitations')
+        .select('id')
+        .where('email', '=', email)
+        .where('status', '=', 'accepted')
+        .executeTakeFirstOrThrow();
       expect(invitations.filter((i) => i.status === 'revoked' && i.superseded_by === accepted.id)).toHaveLength(3);
     }
   });
@@ -87,7 +104,9 @@ describe(`unique-value races on invitations (${onPostgres ? 'PostgreSQL: truly c
     const emails = Array.from({ length: 6 }, (_, i) => `apart-${i}@race.test`);
     for (const email of emails) await w.t.request('POST', '/api/invitations', person(email, 'agency_user', w.id('A1')), { token: admin });
     const tokens = await Promise.all(emails.map((email) => mailedToken(email, 'Agency One')));
-    const answers = await Promise.all(tokens.map((token) => w.t.request('POST', '/api/invitations/register', { token, password: 'a-good-password' })));
+    const answers = await Promise.all(
+      tokens.map((token) => w.t.request('POST', '/api/invitations/register', { token, password: 'a-good-password' })),
+    );
     expect(statuses(answers)).toEqual(Array(6).fill(200));
   });
 });

@@ -16,14 +16,20 @@ import { insertOrg } from '../test/fixtures.ts';
  * checks the arithmetic.
  */
 const onPostgres = Boolean(inject('pgServerUrl'));
-const mode = onPostgres ? 'PostgreSQL: truly concurrent, proves the lock order' : 'PGlite: serialized, arithmetic only, proves no lock order';
+const mode = onPostgres
+  ? 'PostgreSQL: truly concurrent, proves the lock order'
+  : 'PGlite: serialized, arithmetic only, proves no lock order';
 const w = useWorld();
 const db = () => w.t.database.db;
 
 const describeAnswer = (r: ApiResponse) => `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
 
 async function balance(orgId: string) {
-  const row = await db().selectFrom('organization_billing_settings').select('credit_balance').where('organization_id', '=', orgId).executeTakeFirstOrThrow();
+  const row = await db()
+    .selectFrom('organization_billing_settings')
+    .select('credit_balance')
+    .where('organization_id', '=', orgId)
+    .executeTakeFirstOrThrow();
   return Number(row.credit_balance);
 }
 
@@ -72,9 +78,11 @@ describe(`allocations P → C and limit changes on C sent together (${mode})`, (
       const calls: (() => Promise<ApiResponse>)[] = [];
       for (const { child } of pairs) {
         for (let i = 0; i < 4; i++) {
-          const allocate = () => w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id('A1'), to_org_id: child, amount: '1.00' }, { token });
+          const allocate = () =>
+            w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id('A1'), to_org_id: child, amount: '1.00' }, { token });
           // Each child's limit stays within A1's capacity of 100 whatever the others hold.
-          const limit = () => w.t.request('PUT', `/api/organizations/${child}/agent-limit`, { activated_agent_limit: (round + i) % 20 }, { token });
+          const limit = () =>
+            w.t.request('PUT', `/api/organizations/${child}/agent-limit`, { activated_agent_limit: (round + i) % 20 }, { token });
           // Alternate which kind leaves first, so both orders meet.
           calls.push(...((round + i) % 2 ? [allocate, limit] : [limit, allocate]));
         }
@@ -87,7 +95,9 @@ describe(`allocations P → C and limit changes on C sent together (${mode})`, (
       }
       for (const { child } of pairs) expected.set(child, expected.get(child)! + 4);
     }
-    console.log(`allocations vs limit changes (${mode}): ${rounds} rounds, ${tally.allocations} allocations, ${tally.limits} limit changes`);
+    console.log(
+      `allocations vs limit changes (${mode}): ${rounds} rounds, ${tally.allocations} allocations, ${tally.limits} limit changes`,
+    );
     expect(failures).toEqual([]);
     expect(tally).toEqual({ allocations: rounds * pairs.length * 4, limits: rounds * pairs.length * 4 });
     for (const { child } of pairs) expect(await balance(child)).toBe(expected.get(child));

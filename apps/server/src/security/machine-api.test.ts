@@ -21,10 +21,21 @@ const db = () => w.t.database.db;
 const m = MESSAGES.usage;
 
 /** What a refused machine request must not change. */
-const TABLES = ['usage_events', 'usage_carry', 'credit_ledger_entries', 'organization_billing_settings', 'agent_activations', 'balance_alerts', 'audit_log'] as const;
+const TABLES = [
+  'usage_events',
+  'usage_carry',
+  'credit_ledger_entries',
+  'organization_billing_settings',
+  'agent_activations',
+  'balance_alerts',
+  'audit_log',
+] as const;
 
 type Key = Awaited<ReturnType<typeof insertApiKey>>;
-const keys = {} as Record<'a1' | 'revoked' | 'usageOnly' | 'reportOnly' | 'readOnly' | 'deleted' | 'suspended' | 'inactive' | 'frozenAbove', Key>;
+const keys = {} as Record<
+  'a1' | 'revoked' | 'usageOnly' | 'reportOnly' | 'readOnly' | 'deleted' | 'suspended' | 'inactive' | 'frozenAbove',
+  Key
+>;
 let agent: { id: string; code: string };
 
 const NIL = '00000000-0000-4000-8000-000000000000';
@@ -33,8 +44,18 @@ const now = () => new Date().toISOString();
 /** One valid request of each machine route, for the tree of A1 (T1 runs the agent). */
 function calls() {
   return [
-    { method: 'POST', path: '/api/v1/usage-events', scope: 'usage:write', body: { events: [{ id: `probe-${Math.random()}`, organization_id: w.id('T1'), agent: 'probe', units: '1', occurred_at: now() }] } },
-    { method: 'POST', path: '/api/v1/heartbeats', scope: 'agents:report', body: { organization_id: w.id('T1'), agent: 'probe', status: 'active' } },
+    {
+      method: 'POST',
+      path: '/api/v1/usage-events',
+      scope: 'usage:write',
+      body: { events: [{ id: `probe-${Math.random()}`, organization_id: w.id('T1'), agent: 'probe', units: '1', occurred_at: now() }] },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/heartbeats',
+      scope: 'agents:report',
+      body: { organization_id: w.id('T1'), agent: 'probe', status: 'active' },
+    },
     { method: 'GET', path: `/api/v1/entitlements?organization_id=${w.id('T1')}&agent=probe`, scope: 'entitlements:read', body: undefined },
   ] as const;
 }
@@ -82,12 +103,34 @@ describe('API keys on the machine routes', () => {
         ['an unknown prefix', `Bearer ${unknownPrefix}`, 401, 'invalid_api_key', m.invalidKey],
         ['a revoked key', `Bearer ${keys.revoked.key}`, 401, 'invalid_api_key', m.invalidKey],
         ["a deleted organization's key", `Bearer ${keys.deleted.key}`, 401, 'invalid_api_key', m.keyOrganizationDeleted],
-        ["a suspended organization's key", `Bearer ${keys.suspended.key}`, 403, 'organization_suspended', m.keyOrganizationFrozen('suspended', 'own')],
-        ["an inactive organization's key", `Bearer ${keys.inactive.key}`, 403, 'organization_inactive', m.keyOrganizationFrozen('inactive', 'own')],
-        ['a key below a suspended organization', `Bearer ${keys.frozenAbove.key}`, 403, 'organization_suspended', m.keyOrganizationFrozen('suspended', 'ancestor')],
+        [
+          "a suspended organization's key",
+          `Bearer ${keys.suspended.key}`,
+          403,
+          'organization_suspended',
+          m.keyOrganizationFrozen('suspended', 'own'),
+        ],
+        [
+          "an inactive organization's key",
+          `Bearer ${keys.inactive.key}`,
+          403,
+          'organization_inactive',
+          m.keyOrganizationFrozen('inactive', 'own'),
+        ],
+        [
+          'a key below a suspended organization',
+          `Bearer ${keys.frozenAbove.key}`,
+          403,
+          'organization_suspended',
+          m.keyOrganizationFrozen('suspended', 'ancestor'),
+        ],
       ];
       for (const key of [keys.usageOnly, keys.reportOnly, keys.readOnly]) {
-        if (!(key === keys.usageOnly && call.scope === 'usage:write') && !(key === keys.reportOnly && call.scope === 'agents:report') && !(key === keys.readOnly && call.scope === 'entitlements:read')) {
+        if (
+          !(key === keys.usageOnly && call.scope === 'usage:write') &&
+          !(key === keys.reportOnly && call.scope === 'agents:report') &&
+          !(key === keys.readOnly && call.scope === 'entitlements:read')
+        ) {
           cases.push([`a key without ${call.scope}`, `Bearer ${key.key}`, 403, 'forbidden', m.missingScope(call.scope)]);
         }
       }
@@ -130,13 +173,24 @@ describe('API keys on the machine routes', () => {
     );
     expect(usage.body.results.map((r: any) => r.reason)).toEqual(outside.map(() => 'out_of_reach'));
     for (const org of outside) {
-      const beat = await w.t.request('POST', '/api/v1/heartbeats', { organization_id: org, agent: 'probe', status: 'error' }, { headers: { authorization: bearer } });
+      const beat = await w.t.request(
+        'POST',
+        '/api/v1/heartbeats',
+        { organization_id: org, agent: 'probe', status: 'error' },
+        { headers: { authorization: bearer } },
+      );
       expect(beat.status).toBe(404);
-      const entitled = await w.t.request('GET', `/api/v1/entitlements?organization_id=${org}&agent=probe`, undefined, { headers: { authorization: bearer } });
+      const entitled = await w.t.request('GET', `/api/v1/entitlements?organization_id=${org}&agent=probe`, undefined, {
+        headers: { authorization: bearer },
+      });
       expect(entitled.body).toEqual({ allowed: false, reason: 'out_of_reach', balance: '0.00', activation_status: null });
     }
     expect(await tablesDigest(db(), ['usage_events', 'credit_ledger_entries'])).toBe(after);
-    const states = await db().selectFrom('agent_activations').select('status').where('organization_id', 'in', [w.id('SA1'), w.id('A2'), w.id('SA3')]).execute();
+    const states = await db()
+      .selectFrom('agent_activations')
+      .select('status')
+      .where('organization_id', 'in', [w.id('SA1'), w.id('A2'), w.id('SA3')])
+      .execute();
     expect(states.map((s) => s.status)).toEqual(['active', 'active', 'active']);
   });
 });
@@ -165,7 +219,10 @@ describe('keys on session routes', () => {
 
 describe('batch sizes and malformed events', () => {
   const post = (body: unknown, raw?: string) =>
-    w.t.request('POST', '/api/v1/usage-events', body, { headers: { authorization: `Bearer ${keys.a1.key}` }, ...(raw !== undefined && { raw }) });
+    w.t.request('POST', '/api/v1/usage-events', body, {
+      headers: { authorization: `Bearer ${keys.a1.key}` },
+      ...(raw !== undefined && { raw }),
+    });
   const valid = (i: number) => ({ id: `size-${i}`, organization_id: w.id('T1'), agent: 'probe', units: '1', occurred_at: now() });
 
   it('answers 413 to more than 1,000 events and to a body over 2 MB, 400 naming the field and its index, and writes nothing', async () => {
@@ -177,7 +234,12 @@ describe('batch sizes and malformed events', () => {
     const huge = await post(undefined, JSON.stringify({ events: [{ ...valid(0), metadata: { note: 'x'.repeat(2 * 1024 * 1024) } }] }));
     expect(huge.status).toBe(413);
     // A key that is refused is refused before its body is read: 401, not 413.
-    const unread = await w.t.request('POST', '/api/v1/usage-events', { events: Array.from({ length: 1001 }, (_, i) => valid(i)) }, { headers: { authorization: 'Bearer nope' } });
+    const unread = await w.t.request(
+      'POST',
+      '/api/v1/usage-events',
+      { events: Array.from({ length: 1001 }, (_, i) => valid(i)) },
+      { headers: { authorization: 'Bearer nope' } },
+    );
     expect(unread.status).toBe(401);
 
     const events = [valid(0), valid(1), valid(2), { ...valid(3), units: '1.00001' }];
@@ -210,14 +272,18 @@ describe('batch sizes and malformed events', () => {
     const uuids = [w.id('T1'), w.id('A1'), w.id('SA1'), w.id('H2'), NIL];
     let sent = 0;
     await fc.assert(
-      fc.asyncProperty(objectFor(usageBatchSchema, uuids, 'plausible'), objectFor(usageBatchSchema, uuids, 'hostile'), async (plausible, hostile) => {
-        for (const body of [plausible, hostile]) {
-          const response = await post(body);
-          sent++;
-          expect(response.status, JSON.stringify(body).slice(0, 300)).toBeLessThan(500);
-          if (response.status >= 400) expect(typeof response.body.error.message).toBe('string');
-        }
-      }),
+      fc.asyncProperty(
+        objectFor(usageBatchSchema, uuids, 'plausible'),
+        objectFor(usageBatchSchema, uuids, 'hostile'),
+        async (plausible, hostile) => {
+          for (const body of [plausible, hostile]) {
+            const response = await post(body);
+            sent++;
+            expect(response.status, JSON.stringify(body).slice(0, 300)).toBeLessThan(500);
+            if (response.status >= 400) expect(typeof response.body.error.message).toBe('string');
+          }
+        },
+      ),
       { seed: 20_251_126, numRuns: 60 },
     );
     expect(sent).toBe(120);

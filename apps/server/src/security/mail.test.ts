@@ -47,7 +47,12 @@ describe('without SMTP (the outbox)', () => {
   const PEER = 'peer-admin@mail.test';
   beforeAll(async () => {
     app = await createLoggedApp();
-    await insertUser(app.database.db, { email: PEER, password: PASSWORD, role: 'house_admin', organizationId: await houseId(app.database.db) });
+    await insertUser(app.database.db, {
+      email: PEER,
+      password: PASSWORD,
+      role: 'house_admin',
+      organizationId: await houseId(app.database.db),
+    });
     adminToken = await app.signIn('admin@example.test', 'correct horse battery');
     peerToken = await app.signIn(PEER, PASSWORD);
   });
@@ -56,7 +61,12 @@ describe('without SMTP (the outbox)', () => {
   });
 
   const outboxLink = (to: string) =>
-    app.database.db.selectFrom('outbox').select(['link', 'body_text']).where('to_address', '=', to).orderBy('id', 'desc').executeTakeFirst();
+    app.database.db
+      .selectFrom('outbox')
+      .select(['link', 'body_text'])
+      .where('to_address', '=', to)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
 
   it('warns at start that this is a development mode, naming the risk', () => {
     const warning = app.log.find((line) => line.level === 40 && line.msg.startsWith('SMTP_URL is not set'));
@@ -66,7 +76,13 @@ describe('without SMTP (the outbox)', () => {
   it('no reset or invitation link, nor its token, reaches the log at any level', async () => {
     expect((await api(app, 'POST', '/api/auth/recover', { email: PEER })).status).toBe(200);
     const reset = await eventually(() => outboxLink(PEER));
-    const invited = await api(app, 'POST', '/api/invitations', { email: 'invitee@mail.test', first_name: 'Ina', last_name: 'Invitee', role: 'house_user' }, adminToken);
+    const invited = await api(
+      app,
+      'POST',
+      '/api/invitations',
+      { email: 'invitee@mail.test', first_name: 'Ina', last_name: 'Invitee', role: 'house_user' },
+      adminToken,
+    );
     expect(invited.status).toBe(201);
     const invitation = await outboxLink('invitee@mail.test');
     const resent = await api(app, 'POST', `/api/invitations/${invited.body.invitation.id}/resend`, undefined, adminToken);
@@ -78,10 +94,15 @@ describe('without SMTP (the outbox)', () => {
     for (const secret of secrets) expect(text).not.toContain(secret);
   });
 
-  it('a house admin reading the outbox sees a peer\'s reset message without its link or token; the peer sees it whole', async () => {
+  it("a house admin reading the outbox sees a peer's reset message without its link or token; the peer sees it whole", async () => {
     expect((await api(app, 'POST', '/api/auth/recover', { email: PEER })).status).toBe(200);
     const stored = await eventually(async () => {
-      const rows = await app.database.db.selectFrom('outbox').select(['id', 'link']).where('to_address', '=', PEER).orderBy('id', 'desc').execute();
+      const rows = await app.database.db
+        .selectFrom('outbox')
+        .select(['id', 'link'])
+        .where('to_address', '=', PEER)
+        .orderBy('id', 'desc')
+        .execute();
       return rows.length >= 2 ? rows[0] : null;
     });
     const [link, ...tokens] = secretsOf(stored.link!);
@@ -100,7 +121,7 @@ describe('without SMTP (the outbox)', () => {
     expect(seenByPeer.text).toContain(link);
   });
 
-  it('the reader\'s own reset link and every invitation link stay readable (the journeys use them)', async () => {
+  it("the reader's own reset link and every invitation link stay readable (the journeys use them)", async () => {
     expect((await api(app, 'POST', '/api/auth/recover', { email: 'admin@example.test' })).status).toBe(200);
     await eventually(() => outboxLink('admin@example.test'));
     const outbox = await api(app, 'GET', '/api/debug/outbox', undefined, adminToken);
@@ -135,7 +156,13 @@ describe('with SMTP (the queue)', () => {
     const app = await createLoggedApp({ mailTransport: server, mailRetry: { baseDelayMs: 100, pollMs: 50 } });
     try {
       const token = await app.signIn('admin@example.test', 'correct horse battery');
-      const invited = await api(app, 'POST', '/api/invitations', { email: 'queued@mail.test', first_name: 'Quinn', last_name: 'Queued', role: 'house_user' }, token);
+      const invited = await api(
+        app,
+        'POST',
+        '/api/invitations',
+        { email: 'queued@mail.test', first_name: 'Quinn', last_name: 'Queued', role: 'house_user' },
+        token,
+      );
       expect(invited.status).toBe(201);
       const mail = await eventually(async () => server.delivered.find((m) => m.to === 'queued@mail.test'));
       expect(server.attempts()).toBe(3);
@@ -162,7 +189,13 @@ describe('with SMTP (the queue)', () => {
     const app = await createLoggedApp({ mailTransport: server, mailRetry: { baseDelayMs: 50, pollMs: 50, sendTimeoutMs: 300 } });
     try {
       const token = await app.signIn('admin@example.test', 'correct horse battery');
-      const invited = await api(app, 'POST', '/api/invitations', { email: 'silent@mail.test', first_name: 'Sil', last_name: 'Silent', role: 'house_user' }, token);
+      const invited = await api(
+        app,
+        'POST',
+        '/api/invitations',
+        { email: 'silent@mail.test', first_name: 'Sil', last_name: 'Silent', role: 'house_user' },
+        token,
+      );
       expect(invited.status).toBe(201);
       await eventually(async () => delivered.includes('silent@mail.test'));
       expect(attempts).toBe(2);
@@ -177,7 +210,13 @@ describe('with SMTP (the queue)', () => {
     const app = await createLoggedApp({ mailTransport: server, mailRetry: { baseDelayMs: 20, pollMs: 20, maxAttempts: 3 } });
     try {
       const token = await app.signIn('admin@example.test', 'correct horse battery');
-      const invited = await api(app, 'POST', '/api/invitations', { email: 'never@mail.test', first_name: 'Nev', last_name: 'Never', role: 'house_user' }, token);
+      const invited = await api(
+        app,
+        'POST',
+        '/api/invitations',
+        { email: 'never@mail.test', first_name: 'Nev', last_name: 'Never', role: 'house_user' },
+        token,
+      );
       expect(invited.status).toBe(201);
       await eventually(async () => app.log.find((line) => line.msg === 'mail given up after the last attempt'));
       expect(server.attempts()).toBe(3);

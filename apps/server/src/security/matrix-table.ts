@@ -126,13 +126,22 @@ export async function prepareAgentRows(db: Kysely<DB>, organizationIds: readonly
     .execute();
   await db
     .insertInto('agent_prices')
-    .values([MATRIX_AGENT_TYPE_ID, MATRIX_EDITED_TYPE_ID].map((id) => ({ agent_type_id: id, effective_from: sql<Date>`now()`, price: '0.0100' })))
+    .values(
+      [MATRIX_AGENT_TYPE_ID, MATRIX_EDITED_TYPE_ID].map((id) => ({ agent_type_id: id, effective_from: sql<Date>`now()`, price: '0.0100' })),
+    )
     .execute();
   for (const id of organizationIds) {
     await db.insertInto('agent_activations').values({ id, organization_id: id, agent_type_id: MATRIX_AGENT_TYPE_ID }).execute();
     await db
       .insertInto('api_keys')
-      .values({ id, organization_id: id, name: 'Matrix', prefix: `oc_${id.slice(0, 8)}`, secret_hash: '0'.repeat(64), scopes: ['usage:write'] })
+      .values({
+        id,
+        organization_id: id,
+        name: 'Matrix',
+        prefix: `oc_${id.slice(0, 8)}`,
+        secret_hash: '0'.repeat(64),
+        scopes: ['usage:write'],
+      })
       .execute();
   }
 }
@@ -205,7 +214,13 @@ function orgOf(caller: CallerInfo, relation: Relation): OrgFacts {
     case 'other house':
       return { id: 'other-house', parent_org_id: null, org_type: 'house', status: 'active', path: '/other-house/' };
     case 'other tree':
-      return { id: 'other-tree', parent_org_id: 'other-house', org_type: 'super_agency', status: 'active', path: '/other-house/other-tree/' };
+      return {
+        id: 'other-tree',
+        parent_org_id: 'other-house',
+        org_type: 'super_agency',
+        status: 'active',
+        path: '/other-house/other-tree/',
+      };
     case 'deleted':
       // A deleted child; a tenant has none, so its deleted neighbour is a sibling.
       return { ...childOf(childTypeOf(own.org_type) ? own : parent(), 'deleted'), deleted: true };
@@ -215,7 +230,9 @@ function orgOf(caller: CallerInfo, relation: Relation): OrgFacts {
 function sceneOf(caller: CallerInfo, relation: Relation): Scene {
   const org = orgOf(caller, relation);
   const person: PersonFacts =
-    relation === 'self' ? { id: SELF, role: caller.role, organization: org } : { id: `user-${org.id}`, role: `${org.org_type}_user`, organization: org };
+    relation === 'self'
+      ? { id: SELF, role: caller.role, organization: org }
+      : { id: `user-${org.id}`, role: `${org.org_type}_user`, organization: org };
   return { actor: actorOf(caller), org, person };
 }
 
@@ -257,7 +274,9 @@ const holds = (actor: Actor, permission: Permission) => can(actor.role, permissi
 
 const inPath = ({ url }: CallInput): Call => ({ path: url });
 const inQuery = ({ url, target }: CallInput): Call => ({ path: `${url}?organization_id=${target!.id}` });
-const withBody = (body: (input: CallInput) => unknown) => (input: CallInput): Call => ({ path: input.url, body: body(input) });
+const withBody =
+  (body: (input: CallInput) => unknown) =>
+  (input: CallInput): Call => ({ path: input.url, body: body(input) });
 
 const one = (variant: Omit<Variant, 'name'>): { variants: Variant[] } => ({ variants: [{ name: '', ...variant }] });
 const publicRoute = (publicStatus: number, body?: (unique: string) => unknown): PublicRoute => ({
@@ -405,7 +424,10 @@ export const MATRIX: Record<string, MatrixEntry> = {
         name: 'from target',
         target: 'org',
         relations: RELATIONS.filter((r) => r !== 'own'),
-        expect: targeted(({ actor, org }) => ({ first: holds(actor, 'organizations.allocate_credits'), allowed: mayAllocateFrom(actor, org) })),
+        expect: targeted(({ actor, org }) => ({
+          first: holds(actor, 'organizations.allocate_credits'),
+          allowed: mayAllocateFrom(actor, org),
+        })),
         call: ({ url, target, caller, unique }) => ({
           path: url,
           body: { from_org_id: target!.id, to_org_id: caller.childId ?? caller.orgId, amount: AMOUNT },
@@ -426,7 +448,15 @@ export const MATRIX: Record<string, MatrixEntry> = {
     target: 'org',
     expect: when(mayImportUsage),
     call: withBody(({ target, unique }) => ({
-      events: [{ id: `matrix-event-${unique}`, organization_id: target!.id, agent: 'matrix-agent', units: '1', occurred_at: new Date().toISOString() }],
+      events: [
+        {
+          id: `matrix-event-${unique}`,
+          organization_id: target!.id,
+          agent: 'matrix-agent',
+          units: '1',
+          occurred_at: new Date().toISOString(),
+        },
+      ],
       refunds: [{ organization_id: target!.id, amount: AMOUNT, external_ref: `matrix-${unique}`, refund_of: `matrix-event-${unique}` }],
     })),
   }),
@@ -451,15 +481,31 @@ export const MATRIX: Record<string, MatrixEntry> = {
   'PUT /api/settings': one({
     target: null,
     expect: when(mayManageGlobalSettings),
-    call: withBody(({ unique }) => ({ documentation_url: `https://docs.example.test/${unique}`, billing_portal_url: null, community_channels: [] })),
+    call: withBody(({ unique }) => ({
+      documentation_url: `https://docs.example.test/${unique}`,
+      billing_portal_url: null,
+      community_channels: [],
+    })),
   }),
 
   // The machine API takes an API key and never a session: whatever bearer a person holds, 401
   // (security/machine-api.test.ts sends every caller's session and the keys).
   'POST /api/v1/usage-events': publicRoute(401, (unique) => ({
-    events: [{ id: `matrix-${unique}`, organization_id: '00000000-0000-4000-8000-000000000000', agent: 'matrix-agent', units: '1', occurred_at: new Date().toISOString() }],
+    events: [
+      {
+        id: `matrix-${unique}`,
+        organization_id: '00000000-0000-4000-8000-000000000000',
+        agent: 'matrix-agent',
+        units: '1',
+        occurred_at: new Date().toISOString(),
+      },
+    ],
   })),
-  'POST /api/v1/heartbeats': publicRoute(401, () => ({ organization_id: '00000000-0000-4000-8000-000000000000', agent: 'matrix-agent', status: 'active' })),
+  'POST /api/v1/heartbeats': publicRoute(401, () => ({
+    organization_id: '00000000-0000-4000-8000-000000000000',
+    agent: 'matrix-agent',
+    status: 'active',
+  })),
   'GET /api/v1/entitlements': publicRoute(401),
 
   // The catalog is read by everyone signed in and kept by the house's admins.
@@ -467,7 +513,13 @@ export const MATRIX: Record<string, MatrixEntry> = {
   'POST /api/agent-types': one({
     target: null,
     expect: when(mayManageCatalog),
-    call: withBody(({ unique }) => ({ code: `matrix-${unique}`.toLowerCase().slice(0, 40), name: `Matrix ${unique}`, kind: 'other', unit: 'run', price: '0.01' })),
+    call: withBody(({ unique }) => ({
+      code: `matrix-${unique}`.toLowerCase().slice(0, 40),
+      name: `Matrix ${unique}`,
+      kind: 'other',
+      unit: 'run',
+      price: '0.01',
+    })),
   }),
   'PATCH /api/agent-types/:id': one({
     target: null,

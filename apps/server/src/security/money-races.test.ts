@@ -14,7 +14,11 @@ const w = useWorld();
 const db = () => w.t.database.db;
 
 async function balance(orgId: string) {
-  const row = await db().selectFrom('organization_billing_settings').select('credit_balance').where('organization_id', '=', orgId).executeTakeFirstOrThrow();
+  const row = await db()
+    .selectFrom('organization_billing_settings')
+    .select('credit_balance')
+    .where('organization_id', '=', orgId)
+    .executeTakeFirstOrThrow();
   return row.credit_balance;
 }
 
@@ -23,9 +27,26 @@ const mode = onPostgres ? 'PostgreSQL: truly concurrent' : 'PGlite: serialized, 
 beforeAll(async () => {
   // Credits enter at the house and reach A1 through the ledger, so the books reconcile throughout.
   const house = await w.as('H.admin');
-  expect((await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '10000', reason: 'money races' }, { token: house })).status).toBe(200);
-  for (const [from, to] of [['H', 'SA1'], ['SA1', 'A1']] as const) {
-    const response = await w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id(from), to_org_id: w.id(to), amount: '5000' }, { token: await w.as(`${from}.admin`) });
+  expect(
+    (
+      await w.t.request(
+        'POST',
+        '/api/credits/adjustments',
+        { direction: 'increase', amount: '10000', reason: 'money races' },
+        { token: house },
+      )
+    ).status,
+  ).toBe(200);
+  for (const [from, to] of [
+    ['H', 'SA1'],
+    ['SA1', 'A1'],
+  ] as const) {
+    const response = await w.t.request(
+      'POST',
+      '/api/credits/allocations',
+      { from_org_id: w.id(from), to_org_id: w.id(to), amount: '5000' },
+      { token: await w.as(`${from}.admin`) },
+    );
     expect(response.status).toBe(200);
   }
 });
@@ -42,7 +63,8 @@ describe(`deleting an organization while credits move into it (${mode})`, () => 
       const tenant: string = created.body.organization.id;
       // Alternate which request leaves first, so both orders are tried.
       const remove = () => w.t.request('DELETE', `/api/organizations/${tenant}`, undefined, { token });
-      const allocate = () => w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id('A1'), to_org_id: tenant, amount: '1.00' }, { token });
+      const allocate = () =>
+        w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id('A1'), to_org_id: tenant, amount: '1.00' }, { token });
       let deletion: ApiResponse;
       let allocation: ApiResponse;
       if (round % 2 === 0) [deletion, allocation] = await Promise.all([remove(), allocate()]);
@@ -62,7 +84,9 @@ describe(`deleting an organization while credits move into it (${mode})`, () => 
       expect(row.deleted_at !== null, label).toBe(deleted);
       expect(await balance(tenant), label).toBe(allocated ? '1.00' : '0.00');
     }
-    console.log(`delete vs allocate (${mode}): ${rounds} rounds, deleted ${outcomes.deleted}, allocated ${outcomes.allocated}, both ${outcomes.both}`);
+    console.log(
+      `delete vs allocate (${mode}): ${rounds} rounds, deleted ${outcomes.deleted}, allocated ${outcomes.allocated}, both ${outcomes.both}`,
+    );
     expect(failures).toEqual([]);
     expect(outcomes.both).toBe(0);
     expect(outcomes.deleted + outcomes.allocated).toBe(rounds);
@@ -80,7 +104,11 @@ describe(`refunds of one consumption sent together (${mode})`, () => {
     const consumed = await w.t.request(
       'POST',
       '/api/credits/usage',
-      { events: [{ id: 'race-consumption', organization_id: w.id('A1'), agent: agent.code, units: '10', occurred_at: new Date().toISOString() }] },
+      {
+        events: [
+          { id: 'race-consumption', organization_id: w.id('A1'), agent: agent.code, units: '10', occurred_at: new Date().toISOString() },
+        ],
+      },
       { token: house },
     );
     expect(consumed.body.results[0]).toMatchObject({ status: 'accepted', credits_charged: '10.00' });
@@ -102,7 +130,9 @@ describe(`refunds of one consumption sent together (${mode})`, () => {
     expect(statuses.filter((s) => s === 'rejected')).toHaveLength(20);
     expect(Number(await balance(w.id('A1'))) - Number(before)).toBeCloseTo(10, 2);
     const refunded = await sql<{ total: string }>`
-      select sum(amount)::text as total from credit_ledger_entries where organization_id = ${w.id('A1')} and refund_of = 'race-consumption'`.execute(db());
+      select sum(amount)::text as total from credit_ledger_entries where organization_id = ${w.id('A1')} and refund_of = 'race-consumption'`.execute(
+      db(),
+    );
     expect(refunded.rows[0]!.total).toBe('10.00');
     expect((await reconcile(db())).ok).toBe(true);
   }, 60_000);

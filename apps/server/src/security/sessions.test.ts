@@ -48,7 +48,11 @@ function forge(claims: Record<string, unknown>) {
 /** Dates a refresh cookie's rotation a minute back, past the grace period for concurrent refreshes. */
 async function ageRotation(cookie: string) {
   const raw = decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1));
-  await t.database.db.updateTable('refresh_tokens').set({ used_at: sql<Date>`now() - interval '1 minute'` }).where('token_hash', '=', hashToken(raw)).execute();
+  await t.database.db
+    .updateTable('refresh_tokens')
+    .set({ used_at: sql<Date>`now() - interval '1 minute'` })
+    .where('token_hash', '=', hashToken(raw))
+    .execute();
 }
 
 let userCount = 0;
@@ -136,7 +140,12 @@ describe('refresh rotation', () => {
     expectError(await refresh(cookies.at(-1)!), 401);
     expectError(await me(access), 401, 'session_revoked');
     expectError(await me(first.token), 401, 'session_revoked');
-    const revoked = await t.database.db.selectFrom('refresh_sessions').select('revoked_reason').where('user_id', '=', first.body.user.id).where('revoked_at', 'is not', null).execute();
+    const revoked = await t.database.db
+      .selectFrom('refresh_sessions')
+      .select('revoked_reason')
+      .where('user_id', '=', first.body.user.id)
+      .where('revoked_at', 'is not', null)
+      .execute();
     expect(revoked.map((r) => r.revoked_reason)).toEqual(['refresh token reused']);
     // The user's other session (another browser) carries on.
     expect((await me(other.token)).status).toBe(200);
@@ -155,7 +164,11 @@ describe('refresh rotation', () => {
       expect((await me(answer.body.access_token)).status).toBe(200);
       expect(answer.refreshCookie).not.toBe(cookie);
     }
-    const session = await t.database.db.selectFrom('refresh_sessions').select(['revoked_at']).where('user_id', '=', body.user.id).executeTakeFirstOrThrow();
+    const session = await t.database.db
+      .selectFrom('refresh_sessions')
+      .select(['revoked_at'])
+      .where('user_id', '=', body.user.id)
+      .executeTakeFirstOrThrow();
     expect(session.revoked_at).toBeNull();
     // Each tab carries on with its own new cookie.
     for (const answer of answers) expect((await refresh(answer.refreshCookie!)).status).toBe(200);
@@ -174,7 +187,11 @@ describe('refresh rotation', () => {
   it('a session past its expiry cannot be refreshed', async () => {
     const user = await newUser();
     const { cookie, body } = await t.signIn(user.email, user.password);
-    await t.database.db.updateTable('refresh_sessions').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', body.user.id).execute();
+    await t.database.db
+      .updateTable('refresh_sessions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', body.user.id)
+      .execute();
     expectError(await refresh(cookie), 401, 'invalid_refresh_token');
   });
 });
@@ -203,11 +220,20 @@ describe('sign-out', () => {
 });
 
 describe('password change and reset end sessions', () => {
-  it('a change ends the other sessions\' refresh cookies too; the current session refreshes on', async () => {
+  it("a change ends the other sessions' refresh cookies too; the current session refreshes on", async () => {
     const user = await newUser();
     const current = await t.signIn(user.email, user.password);
     const other = await t.signIn(user.email, user.password);
-    expect((await t.request('POST', '/api/auth/password', { password: 'changed-password-1', current_password: user.password }, { token: current.token })).status).toBe(200);
+    expect(
+      (
+        await t.request(
+          'POST',
+          '/api/auth/password',
+          { password: 'changed-password-1', current_password: user.password },
+          { token: current.token },
+        )
+      ).status,
+    ).toBe(200);
     expectError(await refresh(other.cookie), 401);
     const renewed = await refresh(current.cookie);
     expect(renewed.status).toBe(200);
@@ -215,7 +241,7 @@ describe('password change and reset end sessions', () => {
     expectError(await t.request('POST', '/api/auth/sign-in', user), 401, 'invalid_credentials');
   });
 
-  it('a reset ends every session\'s refresh cookie', async () => {
+  it("a reset ends every session's refresh cookie", async () => {
     const user = await newUser();
     const sessions = [await t.signIn(user.email, user.password), await t.signIn(user.email, user.password)];
     const token = await resetToken(user.email);
@@ -229,11 +255,23 @@ describe('password change and reset end sessions', () => {
  * is sent after the answer, so this waits for it.
  */
 async function resetToken(email: string): Promise<string> {
-  const mails = () => t.database.db.selectFrom('outbox').select('id').where('to_address', '=', email).execute().then((rows) => rows.length);
+  const mails = () =>
+    t.database.db
+      .selectFrom('outbox')
+      .select('id')
+      .where('to_address', '=', email)
+      .execute()
+      .then((rows) => rows.length);
   const before = await mails();
   expect((await t.request('POST', '/api/auth/recover', { email })).status).toBe(200);
   await expect.poll(mails, { timeout: 10_000 }).toBe(before + 1);
-  const { link } = await t.database.db.selectFrom('outbox').select('link').where('to_address', '=', email).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  const { link } = await t.database.db
+    .selectFrom('outbox')
+    .select('link')
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   return new URL(link!).hash.match(/access_token=([^&]+)/)![1]!;
 }
 
@@ -241,7 +279,13 @@ async function invitationToken(email: string, role = 'house_user'): Promise<stri
   const { token } = await t.signIn(t.admin.email, t.admin.password);
   const created = await t.request('POST', '/api/invitations', { email, first_name: 'Ivy', last_name: 'Invitee', role }, { token });
   expect(created.status).toBe(201);
-  const { link } = await t.database.db.selectFrom('outbox').select('link').where('to_address', '=', email).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  const { link } = await t.database.db
+    .selectFrom('outbox')
+    .select('link')
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   return new URL(link!).searchParams.get('token')!;
 }
 
@@ -262,14 +306,18 @@ describe('reset and invitation tokens', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
     const lost = answers.find((a) => a.status === 400)!;
     expect(lost.body.error.message).toBe(MESSAGES.auth.invalidResetLink);
-    const signIns = await Promise.all(['raced-password-1', 'raced-password-2'].map((password) => t.request('POST', '/api/auth/sign-in', { email: user.email, password })));
+    const signIns = await Promise.all(
+      ['raced-password-1', 'raced-password-2'].map((password) => t.request('POST', '/api/auth/sign-in', { email: user.email, password })),
+    );
     expect(signIns.map((s) => s.status).sort()).toEqual([200, 401]);
   });
 
   it('an invitation registers one account even when two requests race with it', async () => {
     const email = 'racer@sessions.test';
     const token = await invitationToken(email);
-    const answers = await Promise.all([1, 2].map(() => t.request('POST', '/api/invitations/register', { token, password: 'a-good-password' })));
+    const answers = await Promise.all(
+      [1, 2].map(() => t.request('POST', '/api/invitations/register', { token, password: 'a-good-password' })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 410]);
     expect(answers.find((a) => a.status === 410)!.body.error.code).toBe('invitation_used');
     expect(await t.database.db.selectFrom('users').select('id').where('email', '=', email).execute()).toHaveLength(1);
@@ -299,14 +347,27 @@ describe('reset and invitation tokens', () => {
     /** An invitation for an account that already exists, into a super agency below the account's house. */
     async function pendingFor(email: string, expiresAt: Date) {
       const token = `pending-${email}`;
-      const target = await insertOrg(t.database.db, { name: `Joined by ${email}`, type: 'super_agency', parentId: await houseId(t.database.db) });
-      await t.database.db.insertInto('invitations').values({
-        token_hash: hashToken(token), email, first_name: 'Ivy', last_name: 'Invitee', role: 'super_agency_manager',
-        organization_id: target.id, expires_at: expiresAt,
-      }).execute();
+      const target = await insertOrg(t.database.db, {
+        name: `Joined by ${email}`,
+        type: 'super_agency',
+        parentId: await houseId(t.database.db),
+      });
+      await t.database.db
+        .insertInto('invitations')
+        .values({
+          token_hash: hashToken(token),
+          email,
+          first_name: 'Ivy',
+          last_name: 'Invitee',
+          role: 'super_agency_manager',
+          organization_id: target.id,
+          expires_at: expiresAt,
+        })
+        .execute();
       return token;
     }
-    const role = async (email: string) => (await t.database.db.selectFrom('users').select('role').where('email', '=', email).executeTakeFirstOrThrow()).role;
+    const role = async (email: string) =>
+      (await t.database.db.selectFrom('users').select('role').where('email', '=', email).executeTakeFirstOrThrow()).role;
 
     it('accepts once: the same token a second time is used', async () => {
       const user = await newUser();
@@ -314,7 +375,9 @@ describe('reset and invitation tokens', () => {
       const { token: bearer } = await t.signIn(user.email, user.password);
       // Moving to another organization takes the invitee's explicit confirmation.
       expect((await t.request('POST', '/api/invitations/accept', { token }, { token: bearer })).body.result).toBe('requires_confirmation');
-      expect((await t.request('POST', '/api/invitations/accept', { token, confirm: true }, { token: bearer })).body.result).toBe('accepted');
+      expect((await t.request('POST', '/api/invitations/accept', { token, confirm: true }, { token: bearer })).body.result).toBe(
+        'accepted',
+      );
       expectError(await t.request('POST', '/api/invitations/accept', { token, confirm: true }, { token: bearer }), 410, 'invitation_used');
       expect(await role(user.email)).toBe('super_agency_manager');
     });
@@ -323,7 +386,11 @@ describe('reset and invitation tokens', () => {
       const user = await newUser();
       const token = await pendingFor(user.email, new Date(Date.now() - 1000));
       const { token: bearer } = await t.signIn(user.email, user.password);
-      expectError(await t.request('POST', '/api/invitations/accept', { token, confirm: true }, { token: bearer }), 410, 'invitation_expired');
+      expectError(
+        await t.request('POST', '/api/invitations/accept', { token, confirm: true }, { token: bearer }),
+        410,
+        'invitation_expired',
+      );
       expect(await role(user.email)).toBe('house_user');
     });
   });
@@ -369,10 +436,20 @@ describe('refresh cookie attributes', () => {
     const proxied = await createTestApp({ trustProxy: 1 });
     try {
       const { token } = await proxied.signIn(proxied.admin.email, proxied.admin.password);
-      await proxied.request('POST', '/api/invitations', { email: 'proxied@sessions.test', first_name: 'Ivy', last_name: 'Invitee', role: 'house_user' }, { token });
-      const { link } = await proxied.database.db.selectFrom('outbox').select('link').where('to_address', '=', 'proxied@sessions.test').executeTakeFirstOrThrow();
+      await proxied.request(
+        'POST',
+        '/api/invitations',
+        { email: 'proxied@sessions.test', first_name: 'Ivy', last_name: 'Invitee', role: 'house_user' },
+        { token },
+      );
+      const { link } = await proxied.database.db
+        .selectFrom('outbox')
+        .select('link')
+        .where('to_address', '=', 'proxied@sessions.test')
+        .executeTakeFirstOrThrow();
       const registered = await proxied.request(
-        'POST', '/api/invitations/register',
+        'POST',
+        '/api/invitations/register',
         { token: new URL(link!).searchParams.get('token'), password: 'a-good-password' },
         { headers: { 'x-forwarded-proto': 'https' } },
       );

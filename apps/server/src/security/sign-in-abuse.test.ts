@@ -51,16 +51,26 @@ describe('sign-in limits', () => {
 
   it('per account and address: spellings count together, and that address then waits even with the right password', async () => {
     const email = 'target@abuse.test';
-    await insertUser(proxied.database.db, { email, password: 'right-password', role: 'house_user', organizationId: await houseId(proxied.database.db) });
+    await insertUser(proxied.database.db, {
+      email,
+      password: 'right-password',
+      role: 'house_user',
+      organizationId: await houseId(proxied.database.db),
+    });
     const spellings = [email, email.toUpperCase(), `  ${email} `];
     for (const spelling of spellings) expect((await signIn('10.2.0.1', spelling)).status).toBe(401);
     expectLimited(await signIn('10.2.0.1', email, 'right-password'));
     expectLimited(await signIn('10.2.0.1', email.toUpperCase()));
   });
 
-  it('an attacker\'s failures from one address do not lock the owner, signing in from another, out', async () => {
+  it("an attacker's failures from one address do not lock the owner, signing in from another, out", async () => {
     const email = 'owner@abuse.test';
-    await insertUser(proxied.database.db, { email, password: 'owners-password', role: 'house_user', organizationId: await houseId(proxied.database.db) });
+    await insertUser(proxied.database.db, {
+      email,
+      password: 'owners-password',
+      role: 'house_user',
+      organizationId: await houseId(proxied.database.db),
+    });
     for (let i = 0; i < LIMITS.signInPerEmail; i++) expect((await signIn('10.7.0.66', email)).status).toBe(401);
     // The attacker is still limited, on this account and then on any other from that address.
     expectLimited(await signIn('10.7.0.66', email));
@@ -84,7 +94,16 @@ describe('sign-in limits', () => {
     try {
       const statuses = [];
       for (let i = 0; i <= LIMITS.signInPerAddress; i++) {
-        statuses.push((await direct.request('POST', '/api/auth/sign-in', { email: `forged${i}@abuse.test`, password: 'wrong-password' }, from(`10.3.0.${i}`))).status);
+        statuses.push(
+          (
+            await direct.request(
+              'POST',
+              '/api/auth/sign-in',
+              { email: `forged${i}@abuse.test`, password: 'wrong-password' },
+              from(`10.3.0.${i}`),
+            )
+          ).status,
+        );
       }
       expect(statuses).toEqual([401, 401, 401, 401, 429]);
     } finally {
@@ -107,7 +126,8 @@ describe('recovery limits', () => {
   });
 
   it('password reset with a token shares the per-address recovery count, which bounds token guessing', async () => {
-    const reset = () => proxied.request('POST', '/api/auth/password', { token: 'guessed-token', password: 'guessed-password' }, from('10.6.0.1'));
+    const reset = () =>
+      proxied.request('POST', '/api/auth/password', { token: 'guessed-token', password: 'guessed-password' }, from('10.6.0.1'));
     expect((await recover('10.6.0.1', 'shared1@abuse.test')).status).toBe(200);
     expect((await recover('10.6.0.1', 'shared2@abuse.test')).status).toBe(200);
     expect((await reset()).status).toBe(400);
@@ -153,7 +173,9 @@ describe('sign-in timing', () => {
     }
     const unknown = median(attempts.unknown);
     const wrong = median(attempts.wrong);
-    console.log(`sign-in timing over 30 attempts each: unknown e-mail median ${unknown.toFixed(1)} ms, wrong password median ${wrong.toFixed(1)} ms, ratio ${(unknown / wrong).toFixed(2)}`);
+    console.log(
+      `sign-in timing over 30 attempts each: unknown e-mail median ${unknown.toFixed(1)} ms, wrong password median ${wrong.toFixed(1)} ms, ratio ${(unknown / wrong).toFixed(2)}`,
+    );
     // Generous bounds for a busy 2-core machine; skipping the hash would answer several times faster.
     expect(unknown / wrong).toBeGreaterThan(0.5);
     expect(unknown / wrong).toBeLessThan(2);
@@ -177,7 +199,9 @@ describe('rate-limit rows', () => {
       expect((await counts(db)).expired).toBe(500);
       let requests = 0;
       while ((await counts(db)).expired > 0 && requests < 50) {
-        expect((await app.request('POST', '/api/auth/sign-in', { email: `sweep${requests}@abuse.test`, password: 'wrong-password' })).status).toBe(401);
+        expect(
+          (await app.request('POST', '/api/auth/sign-in', { email: `sweep${requests}@abuse.test`, password: 'wrong-password' })).status,
+        ).toBe(401);
         requests++;
       }
       expect((await counts(db)).expired).toBe(0);

@@ -78,7 +78,12 @@ beforeAll(async () => {
   for (const who of Object.keys(w.world.users)) await w.as(who);
   for (const home of Object.keys(TYPES) as Home[]) {
     targetUsers[home] = (
-      await insertUser(db(), { email: `target@${home.toLowerCase()}.suspension.test`, password: PASSWORD, role: `${TYPES[home]}_user`, organizationId: w.id(home) })
+      await insertUser(db(), {
+        email: `target@${home.toLowerCase()}.suspension.test`,
+        password: PASSWORD,
+        role: `${TYPES[home]}_user`,
+        organizationId: w.id(home),
+      })
     ).id;
     const invitation = await db()
       .insertInto('invitations')
@@ -96,9 +101,22 @@ beforeAll(async () => {
     invitations[home] = invitation.id;
   }
   // Credits where allocations start, so that a refusal is not merely insufficient funds.
-  await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '100', reason: 'suspension suite' }, { token: await w.as('H.admin') });
-  for (const [from, to] of [['H', 'SA1'], ['SA1', 'A1']] as const) {
-    const response = await w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id(from), to_org_id: w.id(to), amount: '10' }, { token: await w.as(`${from}.admin`) });
+  await w.t.request(
+    'POST',
+    '/api/credits/adjustments',
+    { direction: 'increase', amount: '100', reason: 'suspension suite' },
+    { token: await w.as('H.admin') },
+  );
+  for (const [from, to] of [
+    ['H', 'SA1'],
+    ['SA1', 'A1'],
+  ] as const) {
+    const response = await w.t.request(
+      'POST',
+      '/api/credits/allocations',
+      { from_org_id: w.id(from), to_org_id: w.id(to), amount: '10' },
+      { token: await w.as(`${from}.admin`) },
+    );
     expect(response.status).toBe(200);
   }
 });
@@ -106,7 +124,13 @@ beforeAll(async () => {
 describe('changing an organization status', () => {
   it("is for the parent's admins only: not the organization's own admins or managers, not the parent's managers", async () => {
     const before = await fingerprint();
-    for (const [who, home] of [['SA1.admin', 'SA1'], ['SA1.manager', 'SA1'], ['A1.admin', 'A1'], ['SA1.manager', 'A1'], ['T1.admin', 'T1']] as const) {
+    for (const [who, home] of [
+      ['SA1.admin', 'SA1'],
+      ['SA1.manager', 'SA1'],
+      ['A1.admin', 'A1'],
+      ['SA1.manager', 'A1'],
+      ['T1.admin', 'T1'],
+    ] as const) {
       const response = await setStatus(who, home, 'suspended');
       expect(response.status, `${who} -> ${home}`).toBe(403);
       expect(response.body.error.message, `${who} -> ${home}`).toBe(MESSAGES.organizations.statusOnlyParentAdmins);
@@ -122,7 +146,12 @@ describe('changing an organization status', () => {
   });
 
   it('sending the status an organization already has is no change, and needs no right', async () => {
-    const response = await w.t.request('PATCH', `/api/organizations/${w.id('SA1')}`, { status: 'active', description: 'Same status' }, { token: await w.as('SA1.admin') });
+    const response = await w.t.request(
+      'PATCH',
+      `/api/organizations/${w.id('SA1')}`,
+      { status: 'active', description: 'Same status' },
+      { token: await w.as('SA1.admin') },
+    );
     expect(response.status).toBe(200);
     expect(response.body.organization).toMatchObject({ status: 'active', description: 'Same status' });
   });
@@ -173,7 +202,8 @@ describe('a suspended organization and its subtree', () => {
       const got = `${response.status} ${JSON.stringify(response.body).slice(0, 200)}`;
       if (response.status !== 403) failures.push(`${keyOf(endpoint)}: expected 403, got ${got}`);
       else if (response.body.error.code !== 'organization_suspended') failures.push(`${keyOf(endpoint)}: code ${got}`);
-      else if (response.body.error.message !== MESSAGES.organizations.frozen('suspended', where)) failures.push(`${keyOf(endpoint)}: message ${got}`);
+      else if (response.body.error.message !== MESSAGES.organizations.frozen('suspended', where))
+        failures.push(`${keyOf(endpoint)}: message ${got}`);
       if ((await fingerprint()) !== before) failures.push(`${keyOf(endpoint)}: a refused write changed data`);
     }
     expect(failures).toEqual([]);
@@ -205,7 +235,10 @@ describe('a suspended organization and its subtree', () => {
     expect(signIn.body.user.organization.status).toBe('active');
     const token = signIn.body.access_token;
     expect((await w.t.request('GET', '/api/users/me', undefined, { token })).status).toBe(200);
-    expect((await w.t.request('POST', '/api/auth/password', { password: 'a new password for A1', current_password: PASSWORD }, { token })).status).toBe(200);
+    expect(
+      (await w.t.request('POST', '/api/auth/password', { password: 'a new password for A1', current_password: PASSWORD }, { token }))
+        .status,
+    ).toBe(200);
   });
 
   it('a suspended manager cannot set its own organization back to active', async () => {
@@ -222,15 +255,30 @@ describe('a suspended organization and its subtree', () => {
     const token = await w.as('H.admin');
     const edited = await w.t.request('PATCH', `/api/organizations/${w.id('SA1')}`, { description: 'Under review' }, { token });
     expect(edited.status).toBe(200);
-    const allocation = await w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id('H'), to_org_id: w.id('SA1'), amount: '1' }, { token });
+    const allocation = await w.t.request(
+      'POST',
+      '/api/credits/allocations',
+      { from_org_id: w.id('H'), to_org_id: w.id('SA1'), amount: '1' },
+      { token },
+    );
     expect(allocation.status).toBe(422);
   });
 
   it("writes work again once the parent's admin reactivates it", async () => {
     expect((await setStatus('H.admin', 'SA1', 'active')).status).toBe(200);
-    const response = await w.t.request('PATCH', `/api/organizations/${w.id('A1')}`, { description: 'Back to work' }, { token: await w.as('A1.admin') });
+    const response = await w.t.request(
+      'PATCH',
+      `/api/organizations/${w.id('A1')}`,
+      { description: 'Back to work' },
+      { token: await w.as('A1.admin') },
+    );
     expect(response.status).toBe(200);
-    const allocation = await w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id('A1'), to_org_id: w.id('T1'), amount: '1' }, { token: await w.as('A1.admin') });
+    const allocation = await w.t.request(
+      'POST',
+      '/api/credits/allocations',
+      { from_org_id: w.id('A1'), to_org_id: w.id('T1'), amount: '1' },
+      { token: await w.as('A1.admin') },
+    );
     expect(allocation.status).toBe(200);
   });
 });
@@ -239,12 +287,20 @@ describe('an inactive organization', () => {
   it('freezes its subtree the same way, and says it is inactive', async () => {
     expect((await setStatus('SA1.admin', 'A1', 'inactive')).status).toBe(200);
     const before = await fingerprint();
-    const own = await w.t.request('PATCH', `/api/organizations/${w.id('A1')}`, { description: 'Still here' }, { token: await w.as('A1.admin') });
+    const own = await w.t.request(
+      'PATCH',
+      `/api/organizations/${w.id('A1')}`,
+      { description: 'Still here' },
+      { token: await w.as('A1.admin') },
+    );
     expect(own.status).toBe(403);
     expect(own.body.error).toMatchObject({ code: 'organization_inactive', message: MESSAGES.organizations.frozen('inactive', 'own') });
     const below = await w.t.request('PATCH', '/api/users/me', { first_name: 'Frozen' }, { token: await w.as('T1.user') });
     expect(below.status).toBe(403);
-    expect(below.body.error).toMatchObject({ code: 'organization_inactive', message: MESSAGES.organizations.frozen('inactive', 'ancestor') });
+    expect(below.body.error).toMatchObject({
+      code: 'organization_inactive',
+      message: MESSAGES.organizations.frozen('inactive', 'ancestor'),
+    });
     expect(await fingerprint()).toBe(before);
     const read = await w.t.request('GET', `/api/organizations/${w.id('T1')}`, undefined, { token: await w.as('A1.admin') });
     expect(read.status).toBe(200);

@@ -26,7 +26,12 @@ describe('TRUST_PROXY=1', () => {
   it('a forged X-Forwarded-For chain does not give a fresh rate-limit key: the fifth sign-in is 429', async () => {
     const statuses: number[] = [];
     for (let i = 0; i <= LIMITS.signInPerAddress; i++) {
-      const response = await t.request('POST', '/api/auth/sign-in', { email: `spoof${i}@proxy.test`, password: 'wrong-password' }, forged(i, '203.0.113.99'));
+      const response = await t.request(
+        'POST',
+        '/api/auth/sign-in',
+        { email: `spoof${i}@proxy.test`, password: 'wrong-password' },
+        forged(i, '203.0.113.99'),
+      );
       statuses.push(response.status);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 429]);
@@ -36,7 +41,12 @@ describe('TRUST_PROXY=1', () => {
     const signIn = await t.request('POST', '/api/auth/sign-in', t.admin, forged(42));
     expect(signIn.status).toBe(200);
     const token = signIn.body.access_token;
-    const created = await t.request('POST', '/api/organizations', { name: 'Proxied Super', org_type: 'super_agency' }, { token, ...forged(43) });
+    const created = await t.request(
+      'POST',
+      '/api/organizations',
+      { name: 'Proxied Super', org_type: 'super_agency' },
+      { token, ...forged(43) },
+    );
     expect(created.status).toBe(201);
     expect(await addresses()).toEqual({ session: CLIENT, audit: CLIENT });
   });
@@ -65,10 +75,18 @@ describe('TRUST_PROXY as a list of addresses', () => {
     const listed = await createTestApp({ trustProxy: ['127.0.0.1'], rateLimits: LIMITS });
     const unlisted = await createTestApp({ trustProxy: ['10.0.0.0/8'], rateLimits: LIMITS });
     try {
-      for (const [app, expected] of [[listed, CLIENT], [unlisted, '127.0.0.1']] as const) {
+      for (const [app, expected] of [
+        [listed, CLIENT],
+        [unlisted, '127.0.0.1'],
+      ] as const) {
         const signIn = await app.request('POST', '/api/auth/sign-in', app.admin, forged(1));
         expect(signIn.status).toBe(200);
-        const created = await app.request('POST', '/api/organizations', { name: 'Listed Super', org_type: 'super_agency' }, { token: signIn.body.access_token, ...forged(2) });
+        const created = await app.request(
+          'POST',
+          '/api/organizations',
+          { name: 'Listed Super', org_type: 'super_agency' },
+          { token: signIn.body.access_token, ...forged(2) },
+        );
         expect(created.status).toBe(201);
         expect(await addresses(app)).toEqual({ session: expected, audit: expected });
       }

@@ -18,7 +18,8 @@ const db = () => w.t.database.db;
 let key: string;
 let agent: { id: string; code: string };
 const now = () => new Date().toISOString();
-const report = (events: unknown[]) => w.t.request('POST', '/api/v1/usage-events', { events }, { headers: { authorization: `Bearer ${key}` } });
+const report = (events: unknown[]) =>
+  w.t.request('POST', '/api/v1/usage-events', { events }, { headers: { authorization: `Bearer ${key}` } });
 
 async function tenant(name: string, funds: string) {
   const org = await insertOrg(db(), { name, type: 'tenant', parentId: w.id('A1') });
@@ -29,7 +30,9 @@ async function tenant(name: string, funds: string) {
 
 /** What the organization's accepted events charged, summed in SQL. */
 async function charged(orgId: string) {
-  const { rows } = await sql<{ total: string }>`select coalesce(sum(charged), 0)::text as total from usage_events where organization_id = ${orgId}`.execute(db());
+  const { rows } = await sql<{
+    total: string;
+  }>`select coalesce(sum(charged), 0)::text as total from usage_events where organization_id = ${orgId}`.execute(db());
   return rows[0]!.total;
 }
 
@@ -43,10 +46,22 @@ beforeAll(async () => {
 });
 
 describe(`the balance floor under concurrent batches (${mode})`, () => {
-  it('20 batches of 50 events against 10.00 at 0.05 each: exactly 200 accepted, the balance 0.00, charged = the drop', { timeout: 120_000 }, async () => {
+  it('20 batches of 50 events against 10.00 at 0.05 each: exactly 200 accepted, the balance 0.00, charged = the drop', {
+    timeout: 120_000,
+  }, async () => {
     const org = await tenant('Contended Tenant', '10.00');
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, b) => report(Array.from({ length: 50 }, (_, i) => ({ id: `floor-${b}-${i}`, organization_id: org, agent: agent.code, units: '1', occurred_at: now() })))),
+      Array.from({ length: 20 }, (_, b) =>
+        report(
+          Array.from({ length: 50 }, (_, i) => ({
+            id: `floor-${b}-${i}`,
+            organization_id: org,
+            agent: agent.code,
+            units: '1',
+            occurred_at: now(),
+          })),
+        ),
+      ),
     );
     noServerErrors(responses);
     const accepted = responses.reduce((n, r) => n + r.body.accepted, 0);
@@ -61,7 +76,9 @@ describe(`the balance floor under concurrent batches (${mode})`, () => {
     expect(report_.ok).toBe(true);
   });
 
-  it('many organizations, each batch naming them in another order: no deadlock, every charge equals its balance drop', { timeout: 120_000 }, async () => {
+  it('many organizations, each batch naming them in another order: no deadlock, every charge equals its balance drop', {
+    timeout: 120_000,
+  }, async () => {
     const orgs: string[] = [];
     for (let i = 0; i < 6; i++) orgs.push(await tenant(`Crossed Tenant ${i}`, '3.00'));
     const before = await Promise.all(orgs.map((org) => balanceOf(db(), org)));
@@ -69,7 +86,15 @@ describe(`the balance floor under concurrent batches (${mode})`, () => {
     const responses = await Promise.all(
       Array.from({ length: 12 }, (_, b) => {
         const order = b % 2 ? [...orgs].reverse() : orgs;
-        return report(Array.from({ length: 60 }, (_, i) => ({ id: `crossed-${b}-${i}`, organization_id: order[i % 6]!, agent: agent.code, units: '1', occurred_at: now() })));
+        return report(
+          Array.from({ length: 60 }, (_, i) => ({
+            id: `crossed-${b}-${i}`,
+            organization_id: order[i % 6]!,
+            agent: agent.code,
+            units: '1',
+            occurred_at: now(),
+          })),
+        );
       }),
     );
     noServerErrors(responses);
@@ -85,9 +110,17 @@ describe(`the balance floor under concurrent batches (${mode})`, () => {
 });
 
 describe(`the same events sent many times at once (${mode})`, () => {
-  it('one batch of 100 events sent 10 times together: each event accepted once, the others duplicates, charged once', { timeout: 120_000 }, async () => {
+  it('one batch of 100 events sent 10 times together: each event accepted once, the others duplicates, charged once', {
+    timeout: 120_000,
+  }, async () => {
     const org = await tenant('Replayed Tenant', '50.00');
-    const events = Array.from({ length: 100 }, (_, i) => ({ id: `replay-${i}`, organization_id: org, agent: agent.code, units: '3', occurred_at: now() }));
+    const events = Array.from({ length: 100 }, (_, i) => ({
+      id: `replay-${i}`,
+      organization_id: org,
+      agent: agent.code,
+      units: '3',
+      occurred_at: now(),
+    }));
     const responses = await Promise.all(Array.from({ length: 10 }, () => report(events)));
     noServerErrors(responses);
     expect(responses.reduce((n, r) => n + r.body.accepted, 0)).toBe(100);
@@ -107,8 +140,25 @@ describe(`usage beside allocations into the same organization (${mode})`, () => 
     await fund(db(), w.id('A1'), '20.00');
     const token = await w.as('A1.admin');
     const work = [
-      ...Array.from({ length: 20 }, (_, i) => w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id('A1'), to_org_id: org.id, amount: '1.00' }, { token, headers: { 'idempotency-key': `fed-${i}` } })),
-      ...Array.from({ length: 10 }, (_, b) => report(Array.from({ length: 20 }, (_, i) => ({ id: `fed-${b}-${i}`, organization_id: org.id, agent: agent.code, units: '1', occurred_at: now() })))),
+      ...Array.from({ length: 20 }, (_, i) =>
+        w.t.request(
+          'POST',
+          '/api/credits/allocations',
+          { from_org_id: w.id('A1'), to_org_id: org.id, amount: '1.00' },
+          { token, headers: { 'idempotency-key': `fed-${i}` } },
+        ),
+      ),
+      ...Array.from({ length: 10 }, (_, b) =>
+        report(
+          Array.from({ length: 20 }, (_, i) => ({
+            id: `fed-${b}-${i}`,
+            organization_id: org.id,
+            agent: agent.code,
+            units: '1',
+            occurred_at: now(),
+          })),
+        ),
+      ),
     ];
     const responses = await Promise.all(work);
     noServerErrors(responses);

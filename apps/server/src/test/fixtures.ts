@@ -48,7 +48,9 @@ export const PASSWORD = 'fixture-password';
 
 /** A digest of whole tables (every column of every row), to show a request changed none of them. */
 export async function tablesDigest(db: Kysely<DB>, tables: readonly (keyof DB)[]): Promise<string> {
-  const digests = tables.map((table) => sql`(select coalesce(md5(string_agg(x::text, ',' order by x::text)), '') from ${sql.table(table)} x)`);
+  const digests = tables.map(
+    (table) => sql`(select coalesce(md5(string_agg(x::text, ',' order by x::text)), '') from ${sql.table(table)} x)`,
+  );
   const { rows } = await sql<{ digest: string }>`select concat_ws('|', ${sql.join(digests)}) as digest`.execute(db);
   return rows[0]!.digest;
 }

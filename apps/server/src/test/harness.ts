@@ -100,7 +100,13 @@ export const ADMIN = { email: 'admin@example.test', password: 'correct horse bat
 
 /** The API on a real database, listening on a real port; requests go through HTTP. */
 export async function createTestApp(
-  options: { rateLimits?: Partial<RateLimitSettings>; appUrl?: string; trustProxy?: TrustProxy; serveWeb?: boolean; database?: Database } = {},
+  options: {
+    rateLimits?: Partial<RateLimitSettings>;
+    appUrl?: string;
+    trustProxy?: TrustProxy;
+    serveWeb?: boolean;
+    database?: Database;
+  } = {},
 ): Promise<TestApp> {
   const { database, url: databaseUrl } = options.database ? { database: options.database, url: null } : await openFreshDatabase();
   await ensureFirstHouseAdmin(database.db, ADMIN);
@@ -117,7 +123,7 @@ export async function createTestApp(
     logger: false,
     serveWeb: options.serveWeb ?? false,
     checkAnswers: true,
-        // Generous limits unless a test is about them: the suite signs in many times.
+    // Generous limits unless a test is about them: the suite signs in many times.
     rateLimits: { ...RATE_LIMITS, ...UNLIMITED, ...options.rateLimits },
     // The suites call the export concurrently (the matrix); its own test uses the real bounds.
     exportLimits: { perUser: 1000, perProcess: 1000, retryAfterSeconds: 5 },

@@ -67,7 +67,11 @@ export async function fund(db: Kysely<DB>, organizationId: string, amount: strin
 }
 
 export async function balanceOf(db: Kysely<DB>, organizationId: string): Promise<string> {
-  const row = await db.selectFrom('organization_billing_settings').select('credit_balance').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('organization_billing_settings')
+    .select('credit_balance')
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
   return row.credit_balance;
 }
 

@@ -21,7 +21,20 @@ let key: string;
 let stateDir: string;
 
 const options = (overrides: Partial<SimulateOptions> = {}): SimulateOptions => ({
-  ...parseSimulateArgs(['--key', key, '--url', w.t.baseUrl, '--org', w.id('T1'), '--agent', 'sim-bot', '--interval', '0', '--state', join(stateDir, 'last.json')]),
+  ...parseSimulateArgs([
+    '--key',
+    key,
+    '--url',
+    w.t.baseUrl,
+    '--org',
+    w.id('T1'),
+    '--agent',
+    'sim-bot',
+    '--interval',
+    '0',
+    '--state',
+    join(stateDir, 'last.json'),
+  ]),
   ...overrides,
 });
 
@@ -65,7 +78,11 @@ describe('usage:simulate', () => {
     expect(result.balances.find((b) => b.organization_id === w.id('T1'))).toEqual({ organization_id: w.id('T1'), before, after });
     const events = await sql<{ n: number }>`select count(*)::int as n from usage_events where client_event_id like 'sim-%'`.execute(db());
     expect(events.rows[0]!.n).toBe(60);
-    const activation = await db().selectFrom('agent_activations').select('last_active_at').where('organization_id', '=', w.id('T1')).executeTakeFirstOrThrow();
+    const activation = await db()
+      .selectFrom('agent_activations')
+      .select('last_active_at')
+      .where('organization_id', '=', w.id('T1'))
+      .executeTakeFirstOrThrow();
     expect(activation.last_active_at).not.toBeNull();
     expect(await reconcile(db())).toMatchObject({ ok: true });
   });

@@ -96,7 +96,8 @@ const defaultStateFile = (key: string) => join(tmpdir(), `org-console-usage-simu
 
 function count(name: string, text: string | undefined, min: number, max: number): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) throw new SimulateError(`${name} takes a whole number from ${min} to ${max}.`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new SimulateError(`${name} takes a whole number from ${min} to ${max}.`);
   return value;
 }
 
@@ -117,7 +118,11 @@ export function parseSimulateArgs(argv: string[], env: Record<string, string | u
     values.set(match[1]!, [...(values.get(match[1]!) ?? []), value]);
   }
   const last = (name: string) => values.get(name)?.at(-1);
-  const list = (name: string) => (values.get(name) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const list = (name: string) =>
+    (values.get(name) ?? [])
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter(Boolean);
   const key = last('key') ?? env.API_KEY;
   if (!key) throw new SimulateError(`An API key is needed: --key oc_... or API_KEY.\n${SIMULATE_USAGE}`);
   const replay = flags.has('--replay');
@@ -162,11 +167,15 @@ function client(options: Pick<SimulateOptions, 'url' | 'key'>) {
       answer = await send();
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new SimulateError(`Cannot reach ${options.url} (${where}): ${cause?.code ?? cause?.message ?? String(error)}. Is the server running?`);
+      throw new SimulateError(
+        `Cannot reach ${options.url} (${where}): ${cause?.code ?? cause?.message ?? String(error)}. Is the server running?`,
+      );
     }
     if (answer.response.status !== 200) {
       const failure = errorBodySchema.safeParse(answer.error);
-      const why = failure.success ? `${failure.data.error.code}: ${failure.data.error.message}` : String(typeof answer.error === 'string' ? answer.error : JSON.stringify(answer.error)).slice(0, 200);
+      const why = failure.success
+        ? `${failure.data.error.code}: ${failure.data.error.message}`
+        : String(typeof answer.error === 'string' ? answer.error : JSON.stringify(answer.error)).slice(0, 200);
       throw new SimulateError(`${where} answered HTTP ${answer.response.status} (${why}).`);
     }
     const parsed = schema.safeParse(answer.data);
@@ -184,7 +193,10 @@ function client(options: Pick<SimulateOptions, 'url' | 'key'>) {
 
 // The run ----------------------------------------------------------------------------
 
-type SimEvent = Required<Pick<UsageEventInput, 'id' | 'organization_id' | 'agent' | 'occurred_at'>> & { units: string; metadata: Record<string, string> };
+type SimEvent = Required<Pick<UsageEventInput, 'id' | 'organization_id' | 'agent' | 'occurred_at'>> & {
+  units: string;
+  metadata: Record<string, string>;
+};
 
 interface State {
   url: string;
@@ -215,7 +227,11 @@ export async function simulateUsage(options: SimulateOptions, print: (line: stri
 
   const replayed = options.replay ? readState(options.stateFile) : null;
   const pairs = replayed
-    ? [...new Map(replayed.batches.flat().map((e) => [`${e.organization_id}/${e.agent}`, { organization_id: e.organization_id, agent: e.agent }])).values()]
+    ? [
+        ...new Map(
+          replayed.batches.flat().map((e) => [`${e.organization_id}/${e.agent}`, { organization_id: e.organization_id, agent: e.agent }]),
+        ).values(),
+      ]
     : options.organizations.flatMap((organization_id) => options.agents.map((agent) => ({ organization_id, agent })));
 
   print(`Entitlements at ${options.url}:`);
@@ -224,14 +240,18 @@ export async function simulateUsage(options: SimulateOptions, print: (line: stri
   for (const pair of pairs) {
     const answer = await entitlement(pair.organization_id, pair.agent);
     if (!before.has(pair.organization_id)) before.set(pair.organization_id, answer.balance);
-    print(`  ${pair.organization_id}  ${pair.agent.padEnd(20)} ${answer.allowed ? 'allowed' : `not allowed (${answer.reason})`}, balance ${answer.balance}${answer.activation_status ? `, ${answer.activation_status}` : ''}`);
+    print(
+      `  ${pair.organization_id}  ${pair.agent.padEnd(20)} ${answer.allowed ? 'allowed' : `not allowed (${answer.reason})`}, balance ${answer.balance}${answer.activation_status ? `, ${answer.activation_status}` : ''}`,
+    );
     if (answer.allowed) usable.push({ ...pair, status: answer.activation_status ?? 'active' });
   }
 
   if (options.heartbeat) {
     for (const pair of usable) {
       const beat = await api.heartbeat({ organization_id: pair.organization_id, agent: pair.agent, status: pair.status });
-      print(`Heartbeat ${pair.organization_id} ${pair.agent}: ${beat.status}, health ${beat.health_score ?? 'unknown'}, last active ${beat.last_active_at}`);
+      print(
+        `Heartbeat ${pair.organization_id} ${pair.agent}: ${beat.status}, health ${beat.health_score ?? 'unknown'}, last active ${beat.last_active_at}`,
+      );
     }
   }
 
@@ -243,7 +263,8 @@ export async function simulateUsage(options: SimulateOptions, print: (line: stri
     print(`Replaying the last run: ${batchCount} batches, ${replayed.batches.flat().length} events with the same ids.`);
     if (replayed.url !== options.url) print(`(That run went to ${replayed.url}.)`);
   } else {
-    if (usable.length === 0) throw new SimulateError('Nothing to send: no organization given may use any agent given (see the entitlements above).');
+    if (usable.length === 0)
+      throw new SimulateError('Nothing to send: no organization given may use any agent given (see the entitlements above).');
     const run = `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
     const state: State = { url: options.url, batches: [] };
     batchCount = options.batches;
@@ -274,7 +295,8 @@ export async function simulateUsage(options: SimulateOptions, print: (line: stri
     if (index > 0 && options.intervalMs > 0) await sleep(options.intervalMs);
     const events = makeBatch(index);
     const result = await api.reportUsage({ events });
-    if (result.results.length !== events.length) throw new SimulateError(`The API answered ${result.results.length} outcomes for ${events.length} events.`);
+    if (result.results.length !== events.length)
+      throw new SimulateError(`The API answered ${result.results.length} outcomes for ${events.length} events.`);
     let charged = 0n;
     const reasons: BatchSummary['reasons'] = {};
     for (const outcome of result.results) {
@@ -285,7 +307,14 @@ export async function simulateUsage(options: SimulateOptions, print: (line: stri
       }
     }
     total += charged;
-    const summary = { sent: events.length, accepted: result.accepted, duplicates: result.duplicates, rejected: result.rejected, reasons, charged: amount(charged) };
+    const summary = {
+      sent: events.length,
+      accepted: result.accepted,
+      duplicates: result.duplicates,
+      rejected: result.rejected,
+      reasons,
+      charged: amount(charged),
+    };
     summaries.push(summary);
     const why = Object.entries(reasons).map(([reason, r]) => `${reason} ×${r.count}: ${r.message ?? ''}`);
     print(
@@ -307,7 +336,12 @@ export async function simulateUsage(options: SimulateOptions, print: (line: stri
 }
 
 /** The command: its exit code (0, 1 on a failure, 2 on bad options). */
-export async function simulateMain(argv: string[], env: Record<string, string | undefined>, print: (line: string) => void, printError: (line: string) => void): Promise<number> {
+export async function simulateMain(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  print: (line: string) => void,
+  printError: (line: string) => void,
+): Promise<number> {
   let options: SimulateOptions;
   try {
     options = parseSimulateArgs(argv, env);

@@ -16,7 +16,8 @@ export const activityQueries = {
   list: (filters: ActivityExportQuery) =>
     infiniteQueryOptions({
       queryKey: activityKeys.list(filters),
-      queryFn: ({ pageParam, signal }) => call(endpoints.list, { query: { ...filters, cursor: pageParam, limit: ACTIVITY_PAGE_SIZE } }, { signal }),
+      queryFn: ({ pageParam, signal }) =>
+        call(endpoints.list, { query: { ...filters, cursor: pageParam, limit: ACTIVITY_PAGE_SIZE } }, { signal }),
       initialPageParam: undefined as string | undefined,
       getNextPageParam: (last) => last.next_cursor ?? undefined,
       placeholderData: keepPreviousData,

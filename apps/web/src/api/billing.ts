@@ -32,7 +32,8 @@ export const billingQueries = {
 export function useUpdateAgentLimit(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (limit: number) => call(endpoints.setAgentLimit, { params: { id: organizationId }, body: { activated_agent_limit: limit } }),
+    mutationFn: (limit: number) =>
+      call(endpoints.setAgentLimit, { params: { id: organizationId }, body: { activated_agent_limit: limit } }),
     onSuccess: (billing) => {
       queryClient.setQueryData(billingKeys.settings(organizationId), billing);
       void queryClient.invalidateQueries({ queryKey: billingKeys.capacities });

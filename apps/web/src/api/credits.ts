@@ -1,10 +1,4 @@
-import {
-  creditsEndpoints as endpoints,
-  PAGING,
-  type AdjustmentInput,
-  type AllocationInput,
-  type LedgerExportQuery,
-} from '@console/domain';
+import { creditsEndpoints as endpoints, PAGING, type AdjustmentInput, type AllocationInput, type LedgerExportQuery } from '@console/domain';
 import { infiniteQueryOptions, keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call, download } from '@/lib/api';
 import { saveFile } from '@/lib/save-file';

@@ -41,9 +41,7 @@ describe('route guards', () => {
     expect(location()).toHaveTextContent('/settings');
 
     restore(json(200, makeSession()));
-    expect(
-      await screen.findByRole('heading', { name: MESSAGES.shell.nav.settings, level: 1 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: MESSAGES.shell.nav.settings, level: 1 })).toBeInTheDocument();
     expect(location()).toHaveTextContent('/settings');
   });
 
@@ -69,9 +67,7 @@ describe('route guards', () => {
 
   it('keeps house roles on /organizations/*', async () => {
     renderApp('/organizations', { session: makeSession({ role: 'house_admin', orgType: 'house' }) });
-    expect(
-      await screen.findByRole('heading', { name: MESSAGES.shell.nav.organizations }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: MESSAGES.shell.nav.organizations })).toBeInTheDocument();
     expect(location()).toHaveTextContent('/organizations');
   });
 
@@ -110,10 +106,7 @@ describe('welcome page', () => {
   it('offers the documentation set by the house admins and Get Started, and names the theme', async () => {
     mockApi({ 'GET /api/settings/public': () => json(200, { documentation_url: 'https://docs.example.test' }) });
     renderApp('/', { session: null });
-    expect(await screen.findByRole('link', { name: MESSAGES.welcome.getStarted })).toHaveAttribute(
-      'href',
-      '/login',
-    );
+    expect(await screen.findByRole('link', { name: MESSAGES.welcome.getStarted })).toHaveAttribute('href', '/login');
     const docs = await screen.findByRole('link', { name: MESSAGES.welcome.documentation });
     expect(docs).toHaveAttribute('href', 'https://docs.example.test');
     expect(docs).toHaveAttribute('target', '_blank');

@@ -8,15 +8,7 @@ import { ThemeProvider, useTheme } from '@/lib/theme';
 /** Toasts: bottom-right, one at a time, for TIMING.toastDurationMs. */
 function AppToaster() {
   const { resolvedTheme } = useTheme();
-  return (
-    <Toaster
-      position="bottom-right"
-      visibleToasts={1}
-      duration={TIMING.toastDurationMs}
-      theme={resolvedTheme}
-      richColors
-    />
-  );
+  return <Toaster position="bottom-right" visibleToasts={1} duration={TIMING.toastDurationMs} theme={resolvedTheme} richColors />;
 }
 
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {

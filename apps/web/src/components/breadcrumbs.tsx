@@ -26,7 +26,11 @@ export function Breadcrumbs({ items }: { items: Crumb[] }) {
                   {item.label}
                 </Link>
               ) : (
-                <span aria-current={last ? 'page' : undefined} className={cn('truncate', last && 'font-medium text-foreground')} title={item.label}>
+                <span
+                  aria-current={last ? 'page' : undefined}
+                  className={cn('truncate', last && 'font-medium text-foreground')}
+                  title={item.label}
+                >
                   {item.label}
                 </span>
               )}

@@ -44,7 +44,10 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           {'action' in props ? (
             props.action
           ) : (
-            <AlertDialogAction className={props.destructive ? buttonVariants({ variant: 'destructive' }) : undefined} onClick={props.onConfirm}>
+            <AlertDialogAction
+              className={props.destructive ? buttonVariants({ variant: 'destructive' }) : undefined}
+              onClick={props.onConfirm}
+            >
               {props.confirmLabel}
             </AlertDialogAction>
           )}

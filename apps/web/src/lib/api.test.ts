@@ -18,11 +18,7 @@ describe('api client', () => {
     sessionStore.set(null);
     mockApi({
       'POST /api/auth/recover': () =>
-        json(
-          429,
-          { error: { code: 'rate_limited', message: 'Slow down', fields: { email: 'busy' } } },
-          { 'Retry-After': '30' },
-        ),
+        json(429, { error: { code: 'rate_limited', message: 'Slow down', fields: { email: 'busy' } } }, { 'Retry-After': '30' }),
     });
     const error = await call(authEndpoints.recover, { body: { email: 'a@example.test' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);

@@ -134,13 +134,23 @@ export function refreshSession(): Promise<Session | null> {
   return pendingRefresh;
 }
 
-type CallArgs<E extends Endpoint> = object extends RequestOf<E>
-  ? [request?: RequestOf<E>, options?: CallOptions]
-  : [request: RequestOf<E>, options?: CallOptions];
+type CallArgs<E extends Endpoint> =
+  object extends RequestOf<E> ? [request?: RequestOf<E>, options?: CallOptions] : [request: RequestOf<E>, options?: CallOptions];
 
-function requestOptions<E extends Endpoint>(endpoint: E, request: RequestOf<E> | undefined, options: CallOptions | undefined): [string, RequestOptions] {
-  const { params, query, body, headers } = (request ?? {}) as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string | undefined> };
-  const sent = Object.fromEntries(Object.entries({ ...headers, ...options?.headers }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+function requestOptions<E extends Endpoint>(
+  endpoint: E,
+  request: RequestOf<E> | undefined,
+  options: CallOptions | undefined,
+): [string, RequestOptions] {
+  const { params, query, body, headers } = (request ?? {}) as {
+    params?: Record<string, string>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+    headers?: Record<string, string | undefined>;
+  };
+  const sent = Object.fromEntries(
+    Object.entries({ ...headers, ...options?.headers }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   return [
     pathOf(endpoint, params) + queryStringOf(query),
     {
@@ -170,7 +180,10 @@ export async function call<E extends Endpoint>(endpoint: E, ...[request, options
 }
 
 /** Downloads a file answer (a CSV export) with the session's bearer token. */
-export async function download<E extends Endpoint>(endpoint: E, ...[request, options]: CallArgs<E>): Promise<{ blob: Blob; filename: string | null }> {
+export async function download<E extends Endpoint>(
+  endpoint: E,
+  ...[request, options]: CallArgs<E>
+): Promise<{ blob: Blob; filename: string | null }> {
   const response = await authorizedResponse(...requestOptions(endpoint, request, options));
   const disposition = response.headers.get('Content-Disposition') ?? '';
   return { blob: await response.blob(), filename: /filename="([^"]+)"/.exec(disposition)?.[1] ?? null };

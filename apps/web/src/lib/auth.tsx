@@ -8,15 +8,7 @@ import {
   type UserProfile,
 } from '@console/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useSyncExternalStore,
-  type ReactNode,
-} from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { ApiError, call, refreshSession } from './api';
 import { sessionStore, type AuthStatus } from './session-store';
 
@@ -44,10 +36,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (sessionStore.get().status === 'loading') void refreshSession();
   }, []);
 
-  const claims = useMemo(
-    () => (session ? normalizeClaims(decodeJwtPart(session.access_token, 1)).claims : null),
-    [session],
-  );
+  const claims = useMemo(() => (session ? normalizeClaims(decodeJwtPart(session.access_token, 1)).claims : null), [session]);
 
   const clearSession = useCallback(() => {
     sessionStore.set(null);

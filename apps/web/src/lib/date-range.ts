@@ -30,7 +30,10 @@ export function rangeOf(fromText: string | null, toText: string | null): DateRan
 
 /** A picked range as the URL's `from` and `to` days. */
 export function rangeParams(value: DateRange | undefined): { from?: string; to?: string } {
-  return { from: value?.from ? format(value.from, URL_DAY) : undefined, to: value?.from && value.to ? format(value.to, URL_DAY) : undefined };
+  return {
+    from: value?.from ? format(value.from, URL_DAY) : undefined,
+    to: value?.from && value.to ? format(value.to, URL_DAY) : undefined,
+  };
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -57,7 +57,11 @@ export async function acceptPendingInvitation(token: string): Promise<boolean> {
       const { from, to } = result;
       if (!(await confirmMove(from, to))) {
         forgetInvitation(token);
-        toast.info(MESSAGES.invitations.declinedTitle, { id: TOAST_ID, duration, description: MESSAGES.invitations.declined(from.organizationName) });
+        toast.info(MESSAGES.invitations.declinedTitle, {
+          id: TOAST_ID,
+          duration,
+          description: MESSAGES.invitations.declined(from.organizationName),
+        });
         return false;
       }
       toast.loading(MESSAGES.invitationToasts.processing, { id: TOAST_ID, duration });

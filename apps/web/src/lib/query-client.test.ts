@@ -16,7 +16,9 @@ async function attemptsUntilFailure(error: Error): Promise<number> {
   const load = vi.fn(async () => {
     throw error;
   });
-  const result = client.fetchQuery({ queryKey: ['probe'], queryFn: load, retry: client.getDefaultOptions().queries!.retry }).catch((caught: unknown) => caught);
+  const result = client
+    .fetchQuery({ queryKey: ['probe'], queryFn: load, retry: client.getDefaultOptions().queries!.retry })
+    .catch((caught: unknown) => caught);
   await vi.advanceTimersByTimeAsync(TIMING.loadRetryDelayMs * (TIMING.loadRetryAttempts + 1));
   expect(await result).toBe(error);
   return load.mock.calls.length;

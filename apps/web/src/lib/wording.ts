@@ -37,14 +37,12 @@ const CONSOLE_WORDING = {
       message:
         'Authentication token issue. This may be due to recent system updates. Please try again or contact support if the problem persists.',
       troubleshooting: 'Clear your browser cache and cookies for this site, then sign in again.',
-      systemUpdateNotice:
-        'System Update Notice: we recently updated our authentication system. If the problem persists, contact support.',
+      systemUpdateNotice: 'System Update Notice: we recently updated our authentication system. If the problem persists, contact support.',
     },
     auth: {
       title: 'Login Failed',
       message: 'Invalid email or password. Please check your credentials and try again.',
-      troubleshooting:
-        'Make sure your email is correct and Caps Lock is off, or use Forgot password to reset it.',
+      troubleshooting: 'Make sure your email is correct and Caps Lock is off, or use Forgot password to reset it.',
     },
     unknown: {
       title: 'Error',
@@ -72,8 +70,7 @@ const CONSOLE_WORDING = {
   },
   users: {
     noRolesAvailable: 'No roles available',
-    deactivateConfirm: (name: string) =>
-      `Are you sure you want to deactivate ${name}? This will prevent them from accessing the system.`,
+    deactivateConfirm: (name: string) => `Are you sure you want to deactivate ${name}? This will prevent them from accessing the system.`,
     deactivated: 'User deactivated',
     deactivateFailed: 'Failed to deactivate user',
     emptyState: 'No users or pending invitations found. Try adjusting your filters.',
@@ -129,8 +126,7 @@ const CONSOLE_WORDING = {
     creditBalance: 'Credit Balance',
     loadMore: 'Load more',
     adjustBalance: 'Adjust balance',
-    adjustDescription:
-      'Add credits to your house or remove them. Every adjustment is recorded in the ledger with its reason.',
+    adjustDescription: 'Add credits to your house or remove them. Every adjustment is recorded in the ledger with its reason.',
     adjusted: 'Balance adjusted',
     adjustFailed: (message: string) => `Failed to adjust the balance: ${message}`,
     allocateDescription:
@@ -172,7 +168,7 @@ const CONSOLE_WORDING = {
     adjustLimit: 'Adjust Limit',
     /** Beside the limit when the viewer may not change it: who may. */
     limitSetBy: (orgType: OrgType) =>
-      orgType === 'house' ? "The house's admins set this limit." : "This limit is set by the admins of the parent organization.",
+      orgType === 'house' ? "The house's admins set this limit." : 'This limit is set by the admins of the parent organization.',
     adjustTitle: 'Adjust Agent Limit',
     adjustDescription: (min: number, max: number | null) =>
       max === null
@@ -186,7 +182,7 @@ const CONSOLE_WORDING = {
     noAgentsRecorded: 'No agents are recorded for this organization yet.',
     maxLimit: 'Most this limit may be',
     noParentCap: 'No parent limit (house)',
-    childrenLimitTotal: "Held by child organizations",
+    childrenLimitTotal: 'Held by child organizations',
     capacityLeft: 'Capacity left',
     capacityUsed: 'Capacity used by child organizations',
     capacityShare: (percent: number) => `${percent}% of the limit`,
@@ -316,7 +312,8 @@ const CONSOLE_WORDING = {
     /** The invite form for someone who may not invite into the organization. */
     inviteNotAllowed: 'Inviting people into this organization is for the admins and managers of this organization and of its parent.',
     /** The invite form for someone who may invite but not manage what they sent. */
-    invitationsManagedByAdmins: 'Once sent, only the admins of this organization or of its parent can resend or revoke the invitation or copy its link.',
+    invitationsManagedByAdmins:
+      'Once sent, only the admins of this organization or of its parent can resend or revoke the invitation or copy its link.',
     viewAll: 'View All',
     teamCardTitle: 'Team Members',
     noMembers: 'No team members yet.',
@@ -335,7 +332,8 @@ const CONSOLE_WORDING = {
     acceptSuccessTitle: 'Invitation accepted',
     acceptJoined: (organization: string) => `You joined ${organization}. Taking you to the dashboard…`,
     acceptLoginTitle: 'Sign in to accept',
-    acceptLoginBody: (email: string) => `An account for ${email} already exists. Taking you to sign in; after you sign in you confirm joining.`,
+    acceptLoginBody: (email: string) =>
+      `An account for ${email} already exists. Taking you to sign in; after you sign in you confirm joining.`,
     acceptFailedTitle: 'Acceptance failed',
     technicalDetails: 'Technical details',
     retry: 'Retry',
@@ -351,7 +349,8 @@ const CONSOLE_WORDING = {
   /** The house admins' Global Settings form, and the links the Welcome and Settings pages show. */
   globalSettings: {
     title: 'Global Settings',
-    description: 'Links every person of the console sees: documentation on the Welcome page, the billing portal and community channels under Settings.',
+    description:
+      'Links every person of the console sees: documentation on the Welcome page, the billing portal and community channels under Settings.',
     documentationUrl: 'Documentation link',
     billingPortalUrl: 'Billing portal link',
     channelName: (n: number) => `Community channel ${n}: name`,
@@ -417,8 +416,7 @@ const CONSOLE_WORDING = {
     noUsageInPeriod: (days: number) => `No usage was reported in the last ${days} days.`,
     lowestHealthShown: (shown: number, total: number) => `The ${shown} with the lowest health of ${total} live agents are shown.`,
     notReportedFigures: 'Runtimes report usage, status and health; success rates and response times are not reported, so none are shown.',
-    forecastBasis: (days: number) =>
-      days === 0 ? 'No consumption yet' : `Average over the last ${days} ${days === 1 ? 'day' : 'days'}`,
+    forecastBasis: (days: number) => (days === 0 ? 'No consumption yet' : `Average over the last ${days} ${days === 1 ? 'day' : 'days'}`),
   },
   /** Labels of the debug tools. */
   debugPages: {

@@ -6,22 +6,32 @@ export { OWN_ORG_ID };
 /** A direct child of the own organization (unless a test gives it another parent). */
 export const OTHER_ORG_ID = '00000000-0000-4000-8000-000000000002';
 const OWN_PARENT_ID = '00000000-0000-4000-8000-0000000000ff';
-export const CHILD_IDS = ['00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000c2', '00000000-0000-4000-8000-0000000000c3'];
+export const CHILD_IDS = [
+  '00000000-0000-4000-8000-0000000000c1',
+  '00000000-0000-4000-8000-0000000000c2',
+  '00000000-0000-4000-8000-0000000000c3',
+];
 
 /** A billing answer as GET /api/organizations/:id/billing returns it. */
-export function billingOf(overrides: {
-  id?: string;
-  limit?: number;
-  active?: number;
-  balance?: string;
-  max?: number | null;
-  childrenTotal?: number;
-  manage?: boolean;
-  allocate?: boolean;
-} = {}): BillingResponse {
+export function billingOf(
+  overrides: {
+    id?: string;
+    limit?: number;
+    active?: number;
+    balance?: string;
+    max?: number | null;
+    childrenTotal?: number;
+    manage?: boolean;
+    allocate?: boolean;
+  } = {},
+): BillingResponse {
   return {
     organization_id: overrides.id ?? OWN_ORG_ID,
-    billing_settings: { credit_balance: overrides.balance ?? '250.00', activated_agent_limit: overrides.limit ?? 100, low_balance_threshold: '100.00' },
+    billing_settings: {
+      credit_balance: overrides.balance ?? '250.00',
+      activated_agent_limit: overrides.limit ?? 100,
+      low_balance_threshold: '100.00',
+    },
     active_agent_count: overrides.active ?? 0,
     max_activated_agent_limit: overrides.max === undefined ? 200 : overrides.max,
     children_limit_total: overrides.childrenTotal ?? 0,
@@ -34,7 +44,15 @@ export function billingOf(overrides: {
  * the own organization under a parent of its own, any other a direct child of the own one.
  */
 export function organizationOf(
-  overrides: { id?: string; name?: string; type?: OrgType; parent?: string | null; limit?: number; balance?: string; childCount?: number } = {},
+  overrides: {
+    id?: string;
+    name?: string;
+    type?: OrgType;
+    parent?: string | null;
+    limit?: number;
+    balance?: string;
+    childCount?: number;
+  } = {},
 ): OrganizationDetail {
   const id = overrides.id ?? OWN_ORG_ID;
   return makeOrganization({

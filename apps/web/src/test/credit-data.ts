@@ -25,7 +25,8 @@ export function entry(overrides: Partial<LedgerEntry> & Pick<LedgerEntry, 'entry
     description: '',
     ...overrides,
   };
-  const description = overrides.description ?? ledgerSentence({ ...made, actor: made.actor?.name ?? null, counterparty: made.counterparty?.name ?? null });
+  const description =
+    overrides.description ?? ledgerSentence({ ...made, actor: made.actor?.name ?? null, counterparty: made.counterparty?.name ?? null });
   return { ...made, description };
 }
 

@@ -190,7 +190,9 @@ export function goBack(): void {
 
 /** The text of each crumb of a breadcrumb trail, top first. */
 export function crumbsOf(trail: HTMLElement): (string | null)[] {
-  return within(trail).getAllByRole('listitem').map((item) => item.textContent);
+  return within(trail)
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
 }
 
 export function setViewportWidth(width: number): void {

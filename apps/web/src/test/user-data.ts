@@ -11,7 +11,15 @@ const nextId = () => `00000000-0000-4000-9000-${String(++counter).padStart(12, '
 
 export function makeUser(overrides: Partial<UserProfile> = {}): UserProfile {
   const base = makeSession().user;
-  return { ...base, id: nextId(), email: `user${counter}@example.test`, first_name: 'Bob', last_name: `Person${counter}`, role: 'tenant_user', ...overrides };
+  return {
+    ...base,
+    id: nextId(),
+    email: `user${counter}@example.test`,
+    first_name: 'Bob',
+    last_name: `Person${counter}`,
+    role: 'tenant_user',
+    ...overrides,
+  };
 }
 
 export function makeInvitation(overrides: Partial<Invitation> = {}): Invitation {

@@ -1,11 +1,5 @@
 import { endpoint } from '../contract.ts';
-import {
-  passwordBodySchema,
-  recoverBodySchema,
-  recoverResponseSchema,
-  sessionSchema,
-  signInBodySchema,
-} from '../schemas/auth.ts';
+import { passwordBodySchema, recoverBodySchema, recoverResponseSchema, sessionSchema, signInBodySchema } from '../schemas/auth.ts';
 import { okSchema } from '../schemas/common.ts';
 
 export const authEndpoints = {

@@ -65,7 +65,8 @@ export const unitsInputSchema = decimal4Input({
   message: 'Units must be a number above 0 with at most 4 decimal places.',
 });
 
-const text = (max: number, message: string) => z.string({ error: message }).trim().min(1, message).max(max).refine(isStorableText, UNSTORABLE_TEXT);
+const text = (max: number, message: string) =>
+  z.string({ error: message }).trim().min(1, message).max(max).refine(isStorableText, UNSTORABLE_TEXT);
 
 // Catalog ------------------------------------------------------------------------------
 
@@ -162,9 +163,15 @@ export const usageEventInputSchema = z.object({
   /** An ISO date-time with its offset; years outside 1000 to 9998 are refused (the database reads year 0 as no date). */
   occurred_at: z.iso
     .datetime({ offset: true, error: 'Use an ISO date-time with an offset, such as 2026-01-31T12:00:00Z.' })
-    .refine((value) => Number(value.slice(0, 4)) >= 1000 && Number(value.slice(0, 4)) <= 9998, 'Use a date between the years 1000 and 9998.'),
+    .refine(
+      (value) => Number(value.slice(0, 4)) >= 1000 && Number(value.slice(0, 4)) <= 9998,
+      'Use a date between the years 1000 and 9998.',
+    ),
   metadata: z
-    .record(z.string().max(100).refine(isStorableText, UNSTORABLE_TEXT), z.union([z.string().max(500).refine(isStorableText, UNSTORABLE_TEXT), z.number(), z.boolean(), z.null()]))
+    .record(
+      z.string().max(100).refine(isStorableText, UNSTORABLE_TEXT),
+      z.union([z.string().max(500).refine(isStorableText, UNSTORABLE_TEXT), z.number(), z.boolean(), z.null()]),
+    )
     .optional(),
 });
 export type UsageEventInput = z.input<typeof usageEventInputSchema>;
@@ -214,29 +221,30 @@ export const entitlementSchema = z.object({
 });
 export type Entitlement = z.infer<typeof entitlementSchema>;
 
-export const usageSummaryQuerySchema = z.object({ days: z.coerce.number().pipe(z.union([z.literal(7), z.literal(30)])).default(30) });
+export const usageSummaryQuerySchema = z.object({
+  days: z.coerce
+    .number()
+    .pipe(z.union([z.literal(7), z.literal(30)]))
+    .default(30),
+});
 export const usageSummarySchema = z.object({
   organization_id: z.uuid(),
   days: z.number().int(),
-  by_agent: z.array(
-    usageTotalsSchema.extend({ agent_type_id: z.uuid(), code: z.string(), name: z.string(), unit: z.string() }),
-  ),
+  by_agent: z.array(usageTotalsSchema.extend({ agent_type_id: z.uuid(), code: z.string(), name: z.string(), unit: z.string() })),
   by_day: z.array(z.object({ day: z.string(), events: z.number().int(), credits: amountStringSchema })),
 });
 export type UsageSummary = z.infer<typeof usageSummarySchema>;
 
 /** The balance below which an organization's admins are alerted: 0 or more, two decimal places. */
 export const lowBalanceThresholdSchema = z.object({
-  low_balance_threshold: z
-    .union([z.number(), z.string()], { error: 'Enter a threshold of 0 or more.' })
-    .transform((value, ctx) => {
-      const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
-      const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
-      if (!match) {
-        ctx.addIssue({ code: 'custom', message: 'Enter a threshold of 0 or more, with at most 2 decimal places.' });
-        return z.NEVER;
-      }
-      return `${BigInt(match[1]!)}.${(match[2] ?? '').padEnd(2, '0')}`;
-    }),
+  low_balance_threshold: z.union([z.number(), z.string()], { error: 'Enter a threshold of 0 or more.' }).transform((value, ctx) => {
+    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+    const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
+    if (!match) {
+      ctx.addIssue({ code: 'custom', message: 'Enter a threshold of 0 or more, with at most 2 decimal places.' });
+      return z.NEVER;
+    }
+    return `${BigInt(match[1]!)}.${(match[2] ?? '').padEnd(2, '0')}`;
+  }),
 });
 export type LowBalanceThresholdInput = z.input<typeof lowBalanceThresholdSchema>;

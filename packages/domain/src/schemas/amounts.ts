@@ -10,19 +10,17 @@ export const amountStringSchema = z.string().regex(/^-?\d+\.\d{2}$/);
  * A positive amount with at most two decimals, as a JSON number or a string. It becomes
  * an exact decimal string ("12.50"); floats never reach arithmetic or storage.
  */
-export const amountInputSchema = z
-  .union([z.number(), z.string()], { error: c.amountNotNumber })
-  .transform((value, ctx) => {
-    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
-    const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
-    if (!match) {
-      ctx.addIssue({ code: 'custom', message: /^-/.test(text) ? c.amountPositive : c.amountInvalid });
-      return z.NEVER;
-    }
-    const normalized = `${BigInt(match[1]!)}.${(match[2] ?? '').padEnd(2, '0')}`;
-    if (normalized === '0.00') {
-      ctx.addIssue({ code: 'custom', message: c.amountPositive });
-      return z.NEVER;
-    }
-    return normalized;
-  });
+export const amountInputSchema = z.union([z.number(), z.string()], { error: c.amountNotNumber }).transform((value, ctx) => {
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: /^-/.test(text) ? c.amountPositive : c.amountInvalid });
+    return z.NEVER;
+  }
+  const normalized = `${BigInt(match[1]!)}.${(match[2] ?? '').padEnd(2, '0')}`;
+  if (normalized === '0.00') {
+    ctx.addIssue({ code: 'custom', message: c.amountPositive });
+    return z.NEVER;
+  }
+  return normalized;
+});

@@ -24,11 +24,7 @@ export const billingResponseSchema = z.object({
 export type BillingResponse = z.infer<typeof billingResponseSchema>;
 
 export const agentLimitSchema = z.object({
-  activated_agent_limit: z
-    .number({ error: b.invalidValue })
-    .int(b.invalidValue)
-    .min(0, b.negative)
-    .max(1_000_000, b.invalidValue),
+  activated_agent_limit: z.number({ error: b.invalidValue }).int(b.invalidValue).min(0, b.negative).max(1_000_000, b.invalidValue),
 });
 
 export const capacityResponseSchema = z.object({

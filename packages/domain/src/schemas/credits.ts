@@ -66,7 +66,12 @@ export const usageRefundSchema = z.object({
   organization_id: z.uuid(),
   amount: amountInputSchema,
   external_ref: z.string().trim().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT),
-  refund_of: z.string({ error: c.refundNeedsConsumption }).trim().min(1, c.refundNeedsConsumption).max(200).refine(isStorableText, UNSTORABLE_TEXT),
+  refund_of: z
+    .string({ error: c.refundNeedsConsumption })
+    .trim()
+    .min(1, c.refundNeedsConsumption)
+    .max(200)
+    .refine(isStorableText, UNSTORABLE_TEXT),
   reason: z.string().trim().max(500).refine(isStorableText, UNSTORABLE_TEXT).optional(),
 });
 export type UsageRefundInput = z.input<typeof usageRefundSchema>;
@@ -110,7 +115,10 @@ export const ledgerRowSchema = z.object({
   external_ref: z.string().nullable(),
   /** For consumption: the agent type and the units the entry charges for. */
   agent_type_id: z.uuid().nullable(),
-  units: z.string().regex(/^\d+\.\d{4}$/).nullable(),
+  units: z
+    .string()
+    .regex(/^\d+\.\d{4}$/)
+    .nullable(),
   created_by: z.uuid().nullable(),
   created_at: z.string(),
 });

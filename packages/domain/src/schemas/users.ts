@@ -40,7 +40,6 @@ export const userProfileSchema = z.object({
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
-
 const personName = (message: string) =>
   z
     .string({ error: message })
@@ -80,7 +79,10 @@ export const updateMeSchema = z
   .object({
     first_name: personName(MESSAGES.users.firstNameMin).optional(),
     last_name: personName(MESSAGES.users.lastNameMin).optional(),
-    preferred_locale: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Use a locale such as en or en-US.').optional(),
+    preferred_locale: z
+      .string()
+      .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Use a locale such as en or en-US.')
+      .optional(),
   })
   .strict();
 export type UpdateMeInput = z.infer<typeof updateMeSchema>;
@@ -90,7 +92,10 @@ export const updateUserSchema = z
   .object({
     first_name: personName(MESSAGES.users.firstNameMin).optional(),
     last_name: personName(MESSAGES.users.lastNameMin).optional(),
-    preferred_locale: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Use a locale such as en or en-US.').optional(),
+    preferred_locale: z
+      .string()
+      .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Use a locale such as en or en-US.')
+      .optional(),
     status: z.enum(['active', 'inactive']).optional(),
   })
   .strict()

@@ -34,7 +34,12 @@ function toEvent(row: AuditRow): ActivityEvent {
   const details = row.details ?? {};
   const keyName = typeof details.key_name === 'string' ? details.key_name : null;
   const actor: ActivityEvent['actor'] = row.actor_user_id
-    ? { kind: 'user', id: row.actor_user_id, name: row.email ? personName({ first_name: row.first_name, last_name: row.last_name, email: row.email }) : null, email: row.email }
+    ? {
+        kind: 'user',
+        id: row.actor_user_id,
+        name: row.email ? personName({ first_name: row.first_name, last_name: row.last_name, email: row.email }) : null,
+        email: row.email,
+      }
     : keyName
       ? { kind: 'api_key', id: row.target_type === 'api_key' ? row.target_id : null, name: keyName, email: null }
       : { kind: 'system', id: null, name: null, email: null };
@@ -67,7 +72,12 @@ export interface ActivityAnchor {
  * since a tenant has nothing below it. Any other subtree goes by the organizations' paths,
  * walking audit_log (created_at desc, id desc) newest first. The cursor must already be checked.
  */
-export function activityPageQuery(anchor: ActivityAnchor, params: Omit<ActivityParams, 'cursor' | 'limit'>, cursor: string | undefined, limit: number) {
+export function activityPageQuery(
+  anchor: ActivityAnchor,
+  params: Omit<ActivityParams, 'cursor' | 'limit'>,
+  cursor: string | undefined,
+  limit: number,
+) {
   const where = [
     params.include_subtree && anchor.org_type !== 'tenant'
       ? sql`a.organization_id in (select s.id from organizations s where s.path like ${`${anchor.path}%`})`
@@ -77,7 +87,8 @@ export function activityPageQuery(anchor: ActivityAnchor, params: Omit<ActivityP
   if (params.action) where.push(sql`a.action = ${params.action}`);
   if (params.from) where.push(sql`a.created_at >= ${new Date(params.from)}`);
   if (params.to) where.push(sql`a.created_at < ${new Date(upperBound(params.to))}`);
-  if (cursor !== undefined) where.push(sql`(a.created_at, a.id) < (select c.created_at, c.id from audit_log c where c.id = ${cursor}::bigint)`);
+  if (cursor !== undefined)
+    where.push(sql`(a.created_at, a.id) < (select c.created_at, c.id from audit_log c where c.id = ${cursor}::bigint)`);
   return sql<AuditRow>`
     select a.id::text as id, a.created_at, a.action, a.actor_user_id, a.organization_id, a.target_type, a.target_id, a.details, a.ip,
            u.first_name, u.last_name, u.email, o.name as organization_name,
@@ -102,7 +113,8 @@ export function createActivityService({ db, organizations }: { db: Kysely<DB>; o
   async function page(caller: Caller, params: ActivityParams, cursor: string | undefined, limit: number): Promise<ActivityPage> {
     const anchor = await organizations.visible(caller, params.organization_id ?? caller.organization.id);
     // A cursor is an audit row's id: a bigint.
-    if (cursor !== undefined && (!/^\d{1,19}$/.test(cursor) || BigInt(cursor) > 2n ** 63n - 1n)) throw new BadRequestError(MESSAGES.credits.invalidCursor);
+    if (cursor !== undefined && (!/^\d{1,19}$/.test(cursor) || BigInt(cursor) > 2n ** 63n - 1n))
+      throw new BadRequestError(MESSAGES.credits.invalidCursor);
     const { rows } = await activityPageQuery(anchor, params, cursor, limit).execute(db);
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;

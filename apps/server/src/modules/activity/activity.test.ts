@@ -21,10 +21,20 @@ const sentences = (list: ActivityEvent[]) => list.map((e) => e.sentence);
 
 beforeAll(async () => {
   const allocate = async (who: string, from: string, to: string, amount: string, notes?: string) => {
-    const response = await w.t.request('POST', '/api/credits/allocations', { from_org_id: from, to_org_id: to, amount, notes }, { token: await w.as(who) });
+    const response = await w.t.request(
+      'POST',
+      '/api/credits/allocations',
+      { from_org_id: from, to_org_id: to, amount, notes },
+      { token: await w.as(who) },
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(200);
   };
-  await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '1000', reason: 'Opening balance' }, { token: await w.as('H.admin') });
+  await w.t.request(
+    'POST',
+    '/api/credits/adjustments',
+    { direction: 'increase', amount: '1000', reason: 'Opening balance' },
+    { token: await w.as('H.admin') },
+  );
   await allocate('H.admin', w.id('H'), w.id('SA1'), '500');
   await allocate('SA1.admin', w.id('SA1'), w.id('A1'), '200', 'spring campaign');
   await allocate('A1.admin', w.id('A1'), w.id('T1'), '50', 'pilot');
@@ -73,7 +83,8 @@ describe('GET /api/activity', () => {
     expect(new Set(alone.map((e) => e.organization?.id))).toEqual(new Set([w.id('SA1')]));
     const subtree = await events('H.admin', `?organization_id=${w.id('SA1')}`);
     expect(new Set(subtree.map((e) => e.organization?.id))).toEqual(new Set([w.id('SA1'), w.id('A1'), w.id('T1')]));
-    const actorId = (await w.t.database.db.selectFrom('users').select('id').where('email', '=', 'admin@sa1.test').executeTakeFirstOrThrow()).id;
+    const actorId = (await w.t.database.db.selectFrom('users').select('id').where('email', '=', 'admin@sa1.test').executeTakeFirstOrThrow())
+      .id;
     const byActor = await events('H.admin', `?actor_user_id=${actorId}`);
     expect(byActor.length).toBeGreaterThan(0);
     expect(byActor.every((e) => e.actor.id === actorId)).toBe(true);
@@ -99,7 +110,9 @@ describe('GET /api/activity', () => {
   });
 
   it('exports the filtered events as CSV, streamed', async () => {
-    const response = await fetch(`${w.t.baseUrl}/api/activity/export?action=credits.allocate`, { headers: { authorization: `Bearer ${await w.as('H.admin')}` } });
+    const response = await fetch(`${w.t.baseUrl}/api/activity/export?action=credits.allocate`, {
+      headers: { authorization: `Bearer ${await w.as('H.admin')}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/csv');
     const lines = (await response.text()).trim().split('\r\n');
@@ -136,10 +149,14 @@ describe('the ledger says who and with whom', () => {
   });
 
   it('the CSV gains the actor and the other organization', async () => {
-    const response = await fetch(`${w.t.baseUrl}/api/credits/ledger/export?organization_id=${w.id('A1')}`, { headers: { authorization: `Bearer ${await w.as('SA1.admin')}` } });
+    const response = await fetch(`${w.t.baseUrl}/api/credits/ledger/export?organization_id=${w.id('A1')}`, {
+      headers: { authorization: `Bearer ${await w.as('SA1.admin')}` },
+    });
     const [header, ...rows] = (await response.text()).trim().split('\r\n');
     expect(header).toContain('description,actor,actor_email,counterparty,counterparty_org_id');
-    expect(rows.find((row) => row.includes('allocation_sent'))).toContain(`Test User allocated 50.00 credits to Tenant One: pilot,Test User,admin@a1.test,Tenant One,${w.id('T1')}`);
+    expect(rows.find((row) => row.includes('allocation_sent'))).toContain(
+      `Test User allocated 50.00 credits to Tenant One: pilot,Test User,admin@a1.test,Tenant One,${w.id('T1')}`,
+    );
   });
 });
 

@@ -66,7 +66,15 @@ async function readActivations(executor: Executor, organizationId: string, activ
   return rows.map((row) => ({
     id: row.id,
     organization_id: row.organization_id,
-    agent_type: { id: row.type_id, code: row.code, name: row.name, kind: row.kind, unit: row.unit, price: row.price, status: row.type_status },
+    agent_type: {
+      id: row.type_id,
+      code: row.code,
+      name: row.name,
+      kind: row.kind,
+      unit: row.unit,
+      price: row.price,
+      status: row.type_status,
+    },
     status: row.status,
     health_score: row.health_score,
     last_active_at: iso(row.last_active_at),
@@ -114,10 +122,20 @@ export function createActivations({ db, organizations }: { db: Kysely<DB>; organ
         .executeTakeFirstOrThrow();
       // Shared, so a status change or a deletion under way is waited for and seen, and none
       // starts before this commits (a deletion locks the billing row first, as here).
-      const org = await trx.selectFrom('organizations').select(['status', 'deleted_at']).where('id', '=', target.id).forShare().executeTakeFirstOrThrow();
+      const org = await trx
+        .selectFrom('organizations')
+        .select(['status', 'deleted_at'])
+        .where('id', '=', target.id)
+        .forShare()
+        .executeTakeFirstOrThrow();
       if (org.deleted_at) throw new NotFoundError(MESSAGES.organizations.notFound);
       if (org.status !== 'active') throw new RuleError(a.organizationNotActive, 'organization_not_active');
-      const type = await trx.selectFrom('agent_types').select(['id', 'code', 'name', 'status']).where('id', '=', agentTypeId).forShare().executeTakeFirst();
+      const type = await trx
+        .selectFrom('agent_types')
+        .select(['id', 'code', 'name', 'status'])
+        .where('id', '=', agentTypeId)
+        .forShare()
+        .executeTakeFirst();
       if (!type) throw new RuleError(a.unknownAgentType, 'unknown_agent_type');
       if (type.status !== 'active') throw new RuleError(a.retired(type.name), 'agent_type_retired');
       const live = await trx

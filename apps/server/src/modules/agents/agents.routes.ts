@@ -15,7 +15,9 @@ export function agentsRoutes({ agents, authenticate }: AppContext): FastifyPlugi
     route(endpoints.updateType, async ({ caller, params, body, raw }) => ({
       agent_type: await agents.updateType(caller, params.id, body, clientInfo(raw)),
     }));
-    route(endpoints.retireType, async ({ caller, params, raw }) => ({ agent_type: await agents.retireType(caller, params.id, clientInfo(raw)) }));
+    route(endpoints.retireType, async ({ caller, params, raw }) => ({
+      agent_type: await agents.retireType(caller, params.id, clientInfo(raw)),
+    }));
     route(endpoints.listActivations, async ({ caller, params }) => agents.listActivations(caller, params.id));
     route(endpoints.activate, async ({ caller, params, body, raw }, reply) =>
       reply.code(201).send({ activation: await agents.activate(caller, params.id, body.agent_type_id, clientInfo(raw)) }),

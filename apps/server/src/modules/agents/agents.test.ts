@@ -32,11 +32,20 @@ async function createType(overrides: Record<string, unknown> = {}) {
 }
 
 async function setLimit(orgId: string, limit: number) {
-  await db().updateTable('organization_billing_settings').set({ activated_agent_limit: limit }).where('organization_id', '=', orgId).execute();
+  await db()
+    .updateTable('organization_billing_settings')
+    .set({ activated_agent_limit: limit })
+    .where('organization_id', '=', orgId)
+    .execute();
 }
 
 const audits = (action: ActivityAction, targetId: string) =>
-  db().selectFrom('audit_log').select(['details', 'actor_user_id']).where('action', '=', action).where('target_id', '=', targetId).execute();
+  db()
+    .selectFrom('audit_log')
+    .select(['details', 'actor_user_id'])
+    .where('action', '=', action)
+    .where('target_id', '=', targetId)
+    .execute();
 
 /**
  * An accepted usage event, written straight to the database (the ingestion engine is tested
@@ -88,14 +97,23 @@ describe('agent catalog', () => {
 
     const list = await api('T1.user', 'GET', '/api/agent-types');
     expect(list.status).toBe(200);
-    expect(list.body.agent_types.find((t: { id: string }) => t.id === type.id)).toMatchObject({ price: '0.5000', description: 'Answers tickets' });
+    expect(list.body.agent_types.find((t: { id: string }) => t.id === type.id)).toMatchObject({
+      price: '0.5000',
+      description: 'Answers tickets',
+    });
     const names = list.body.agent_types.map((t: { name: string }) => t.name);
     expect(names).toEqual([...names].sort());
   });
 
   it('refuses a code already taken with 409 and a clear message, changing nothing', async () => {
     const before = await db().selectFrom('agent_types').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    const response = await api('H.admin', 'POST', '/api/agent-types', { code: 'support-bot', name: 'Again', kind: 'other', unit: 'run', price: '1' });
+    const response = await api('H.admin', 'POST', '/api/agent-types', {
+      code: 'support-bot',
+      name: 'Again',
+      kind: 'other',
+      unit: 'run',
+      price: '1',
+    });
     expect(response.status).toBe(409);
     expect(response.body.error.message).toBe(a.codeTaken('support-bot'));
     const after = await db().selectFrom('agent_types').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
@@ -111,7 +129,13 @@ describe('agent catalog', () => {
 
   it('refuses the catalog to everyone but house admins, and bad input with 400', async () => {
     for (const who of ['H.manager', 'SA1.admin', 'A1.admin', 'T1.admin']) {
-      const response = await api(who, 'POST', '/api/agent-types', { code: `x-${who.toLowerCase().replace('.', '-')}`, name: 'X', kind: 'other', unit: 'run', price: '1' });
+      const response = await api(who, 'POST', '/api/agent-types', {
+        code: `x-${who.toLowerCase().replace('.', '-')}`,
+        name: 'X',
+        kind: 'other',
+        unit: 'run',
+        price: '1',
+      });
       expect(response.status, who).toBe(403);
     }
     for (const body of [
@@ -134,7 +158,12 @@ describe('agent catalog', () => {
     expect((await api('H.admin', 'PATCH', `/api/agent-types/${type.id}`, { price: '0.1' })).status).toBe(200);
     const repriced = await api('H.admin', 'PATCH', `/api/agent-types/${type.id}`, { price: '0.35' });
     expect(repriced.body.agent_type.price).toBe('0.3500');
-    const prices = await db().selectFrom('agent_prices').select(['price', 'effective_from']).where('agent_type_id', '=', type.id).orderBy('effective_from').execute();
+    const prices = await db()
+      .selectFrom('agent_prices')
+      .select(['price', 'effective_from'])
+      .where('agent_type_id', '=', type.id)
+      .orderBy('effective_from')
+      .execute();
     expect(prices.map((p) => p.price)).toEqual(['0.1000', '0.3500']);
     expect(Date.parse(prices[0]!.effective_from)).toBeLessThan(Date.parse(prices[1]!.effective_from));
     const updates = await audits('agent_type.update', type.id);
@@ -174,7 +203,8 @@ describe('activations', () => {
     second = await createType({ name: 'Activation Second' });
     third = await createType({ name: 'Activation Third' });
   });
-  const activate = (who: string, org: Parameters<typeof w.id>[0], typeId: string) => api(who, 'POST', `/api/organizations/${w.id(org)}/agents`, { agent_type_id: typeId });
+  const activate = (who: string, org: Parameters<typeof w.id>[0], typeId: string) =>
+    api(who, 'POST', `/api/organizations/${w.id(org)}/agents`, { agent_type_id: typeId });
 
   it('refuses at the limit with "used / limit", and activates within it for the own or the parent admins, audited', async () => {
     await setLimit(w.id('A1'), 0);
@@ -222,7 +252,7 @@ describe('activations', () => {
     expect((await count()).n).toBe(before.n);
   });
 
-  it('activates only for active organizations: suspended 422, deleted 404; a frozen organization\'s people 403', async () => {
+  it("activates only for active organizations: suspended 422, deleted 404; a frozen organization's people 403", async () => {
     const tenant = await insertOrg(db(), { name: 'Frozen Tenant', type: 'tenant', parentId: w.id('A1') });
     await insertUser(db(), { email: 'admin@frozen.test', password: PASSWORD, role: 'tenant_admin', organizationId: tenant.id });
     await setLimit(tenant.id, 5);
@@ -269,7 +299,10 @@ describe('activations', () => {
     const a1 = await api('SA1.support', 'GET', `/api/organizations/${w.id('A1')}/agents`);
     expect(a1.status).toBe(200);
     expect(a1.body).toMatchObject({ organization_id: w.id('A1'), active_agent_count: 2, activated_agent_limit: 3 });
-    expect(a1.body.activations.map((x: { agent_type: { name: string } }) => x.agent_type.name)).toEqual(['Activation First', 'Activation Second']);
+    expect(a1.body.activations.map((x: { agent_type: { name: string } }) => x.agent_type.name)).toEqual([
+      'Activation First',
+      'Activation Second',
+    ]);
     expect((await api('T1.user', 'GET', `/api/organizations/${w.id('A1')}/agents`)).status).toBe(404);
     expect((await api('A1.admin', 'GET', `/api/organizations/${w.id('SA2')}/agents`)).status).toBe(404);
   });
@@ -283,12 +316,16 @@ describe('activations', () => {
     const below = await api('SA1.admin', 'PUT', `/api/organizations/${w.id('A1')}/agent-limit`, { activated_agent_limit: 1 });
     expect(below.status).toBe(422);
     expect(below.body.error).toMatchObject({ code: 'below_active_agents', message: MESSAGES.billing.belowActive(2, 1) });
-    const limit = await db().selectFrom('organization_billing_settings').select('activated_agent_limit').where('organization_id', '=', w.id('A1')).executeTakeFirstOrThrow();
+    const limit = await db()
+      .selectFrom('organization_billing_settings')
+      .select('activated_agent_limit')
+      .where('organization_id', '=', w.id('A1'))
+      .executeTakeFirstOrThrow();
     expect(limit.activated_agent_limit).toBe(3);
     expect((await api('SA1.admin', 'PUT', `/api/organizations/${w.id('A1')}/agent-limit`, { activated_agent_limit: 2 })).status).toBe(200);
   });
 
-  it('deactivates, audited; again changes nothing; another organization\'s activation is 404', async () => {
+  it("deactivates, audited; again changes nothing; another organization's activation is 404", async () => {
     const list = await api('A1.admin', 'GET', `/api/organizations/${w.id('A1')}/agents`);
     const activation = list.body.activations[0];
     expect((await api('A1.admin', 'DELETE', `/api/organizations/${w.id('T1')}/agents/${activation.id}`)).status).toBe(404);
@@ -297,7 +334,11 @@ describe('activations', () => {
     const gone = await api('A1.admin', 'DELETE', `/api/organizations/${w.id('A1')}/agents/${activation.id}`);
     expect(gone.status).toBe(200);
     expect(gone.body.activation).toMatchObject({ id: activation.id, status: 'inactive' });
-    const row = await db().selectFrom('agent_activations').select(['deactivated_at', 'deactivated_by']).where('id', '=', activation.id).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('agent_activations')
+      .select(['deactivated_at', 'deactivated_by'])
+      .where('id', '=', activation.id)
+      .executeTakeFirstOrThrow();
     expect(row.deactivated_at).not.toBeNull();
     expect(row.deactivated_by).not.toBeNull();
     expect((await api('SA1.admin', 'DELETE', `/api/organizations/${w.id('A1')}/agents/${activation.id}`)).status).toBe(200);
@@ -354,22 +395,37 @@ describe('usage', () => {
 });
 
 describe('low-balance threshold', () => {
-  it('is set by the organization\'s own admins, audited, and answered in the billing settings', async () => {
+  it("is set by the organization's own admins, audited, and answered in the billing settings", async () => {
     const set = await api('A1.admin', 'PUT', `/api/organizations/${w.id('A1')}/low-balance-threshold`, { low_balance_threshold: '250.5' });
     expect(set.status).toBe(200);
     expect(set.body.billing_settings.low_balance_threshold).toBe('250.50');
     const [audit] = await audits('billing.low_balance_threshold', w.id('A1'));
     expect(audit!.details).toEqual({ before: '100.00', after: '250.50' });
-    const before = await db().selectFrom('organization_billing_settings').select('low_balance_threshold').where('organization_id', '=', w.id('T1')).executeTakeFirstOrThrow();
+    const before = await db()
+      .selectFrom('organization_billing_settings')
+      .select('low_balance_threshold')
+      .where('organization_id', '=', w.id('T1'))
+      .executeTakeFirstOrThrow();
     const byParent = await api('A1.admin', 'PUT', `/api/organizations/${w.id('T1')}/low-balance-threshold`, { low_balance_threshold: 5 });
     expect(byParent.status).toBe(403);
     expect(byParent.body.error.message).toBe(MESSAGES.billing.thresholdOnlyOwnAdmins);
-    expect((await api('A1.manager', 'PUT', `/api/organizations/${w.id('A1')}/low-balance-threshold`, { low_balance_threshold: 5 })).status).toBe(403);
-    expect((await api('A1.admin', 'PUT', `/api/organizations/${w.id('SA2')}/low-balance-threshold`, { low_balance_threshold: 5 })).status).toBe(404);
+    expect(
+      (await api('A1.manager', 'PUT', `/api/organizations/${w.id('A1')}/low-balance-threshold`, { low_balance_threshold: 5 })).status,
+    ).toBe(403);
+    expect(
+      (await api('A1.admin', 'PUT', `/api/organizations/${w.id('SA2')}/low-balance-threshold`, { low_balance_threshold: 5 })).status,
+    ).toBe(404);
     for (const value of [-1, '1.234', 'abc', 1e15]) {
-      expect((await api('T1.admin', 'PUT', `/api/organizations/${w.id('T1')}/low-balance-threshold`, { low_balance_threshold: value })).status, String(value)).toBe(400);
+      expect(
+        (await api('T1.admin', 'PUT', `/api/organizations/${w.id('T1')}/low-balance-threshold`, { low_balance_threshold: value })).status,
+        String(value),
+      ).toBe(400);
     }
-    const after = await db().selectFrom('organization_billing_settings').select('low_balance_threshold').where('organization_id', '=', w.id('T1')).executeTakeFirstOrThrow();
+    const after = await db()
+      .selectFrom('organization_billing_settings')
+      .select('low_balance_threshold')
+      .where('organization_id', '=', w.id('T1'))
+      .executeTakeFirstOrThrow();
     expect(after).toEqual(before);
   });
 });
@@ -378,13 +434,15 @@ describe('query plans', () => {
   // With sequential scans priced out, a plan still scanning a whole table means no index
   // can serve the query: every list and sum of an organization must have one.
   async function plan(compiled: { sql: string; parameters: readonly unknown[] }) {
-    return db().transaction().execute(async (trx) => {
-      await sql`set local enable_seqscan = off`.execute(trx);
-      // A plain EXPLAIN takes no parameters: inline them as literals.
-      const inlined = compiled.sql.replace(/\$(\d+)/g, (_m, n) => `'${String(compiled.parameters[Number(n) - 1]).replace(/'/g, "''")}'`);
-      const result = await sql.raw<{ 'QUERY PLAN': string }>(`explain ${inlined}`).execute(trx);
-      return result.rows.map((r) => r['QUERY PLAN']).join('\n');
-    });
+    return db()
+      .transaction()
+      .execute(async (trx) => {
+        await sql`set local enable_seqscan = off`.execute(trx);
+        // A plain EXPLAIN takes no parameters: inline them as literals.
+        const inlined = compiled.sql.replace(/\$(\d+)/g, (_m, n) => `'${String(compiled.parameters[Number(n) - 1]).replace(/'/g, "''")}'`);
+        const result = await sql.raw<{ 'QUERY PLAN': string }>(`explain ${inlined}`).execute(trx);
+        return result.rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
   }
 
   it.each([

@@ -22,7 +22,19 @@ export type AgentTypeChanges = Partial<Omit<AgentTypeInput, 'code'>>;
 function typesQuery(executor: Executor) {
   return executor
     .selectFrom('agent_types as t')
-    .select(['t.id', 't.code', 't.name', 't.description', 't.kind', 't.unit', 't.status', 't.created_at', 't.updated_at', 't.retired_at', currentPrice.as('price')]);
+    .select([
+      't.id',
+      't.code',
+      't.name',
+      't.description',
+      't.kind',
+      't.unit',
+      't.status',
+      't.created_at',
+      't.updated_at',
+      't.retired_at',
+      currentPrice.as('price'),
+    ]);
 }
 
 type TypeRow = Awaited<ReturnType<ReturnType<typeof typesQuery>['executeTakeFirstOrThrow']>>;
@@ -86,7 +98,12 @@ export function createCatalog({ db }: { db: Kysely<DB> }) {
           .executeTakeFirstOrThrow();
         await trx
           .insertInto('agent_prices')
-          .values({ agent_type_id: created.id, effective_from: sql<Date>`clock_timestamp()`, price: input.price, created_by: caller.userId })
+          .values({
+            agent_type_id: created.id,
+            effective_from: sql<Date>`clock_timestamp()`,
+            price: input.price,
+            created_by: caller.userId,
+          })
           .execute();
         await writeAudit(trx, {
           actorUserId: caller.userId,

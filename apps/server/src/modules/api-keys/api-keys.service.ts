@@ -83,7 +83,12 @@ export function createApiKeysService({ db, organizations }: { db: Kysely<DB>; or
       return { api_keys: rows.map(toApiKey) };
     },
 
-    async create(caller: Caller, organizationId: string, input: { name: string; scopes: ApiScope[] }, info: ClientInfo): Promise<{ api_key: ApiKey; secret: string }> {
+    async create(
+      caller: Caller,
+      organizationId: string,
+      input: { name: string; scopes: ApiScope[] },
+      info: ClientInfo,
+    ): Promise<{ api_key: ApiKey; secret: string }> {
       const org = await ownOrganization(caller, organizationId, db, true);
       const scopes = [...new Set(input.scopes)];
       for (let attempt = 1; ; attempt++) {
@@ -92,7 +97,14 @@ export function createApiKeysService({ db, organizations }: { db: Kysely<DB>; or
           return await db.transaction().execute(async (trx) => {
             const created = await trx
               .insertInto('api_keys')
-              .values({ organization_id: org.id, name: input.name, prefix: made.prefix, secret_hash: made.hash, scopes, created_by: caller.userId })
+              .values({
+                organization_id: org.id,
+                name: input.name,
+                prefix: made.prefix,
+                secret_hash: made.hash,
+                scopes,
+                created_by: caller.userId,
+              })
               .returning('id')
               .executeTakeFirstOrThrow();
             await writeAudit(trx, {

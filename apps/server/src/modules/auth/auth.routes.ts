@@ -44,11 +44,9 @@ export function authRoutes({ auth, authenticate, config, rateLimits }: AppContex
     // Recovery mail still being sent when the app closes is given a few seconds to finish.
     app.addHook('onClose', async () => auth.settle());
 
-    route(
-      endpoints.signIn,
-      async ({ body, raw }, reply) => send(reply, await auth.signIn(body.email, body.password, clientInfo(raw))),
-      { onRequest: [signInLimit] },
-    );
+    route(endpoints.signIn, async ({ body, raw }, reply) => send(reply, await auth.signIn(body.email, body.password, clientInfo(raw))), {
+      onRequest: [signInLimit],
+    });
 
     route(endpoints.refresh, async ({ raw }, reply) => {
       try {

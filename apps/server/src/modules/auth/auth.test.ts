@@ -27,7 +27,11 @@ async function countRows(table: 'refresh_sessions' | 'one_time_tokens' | 'audit_
 }
 
 async function mailCount(email: string): Promise<number> {
-  const row = await t.database.db.selectFrom('outbox').select(sql<number>`count(*)::int`.as('n')).where('to_address', '=', email).executeTakeFirstOrThrow();
+  const row = await t.database.db
+    .selectFrom('outbox')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('to_address', '=', email)
+    .executeTakeFirstOrThrow();
   return row.n;
 }
 
@@ -42,7 +46,13 @@ async function recover(email: string) {
 
 /** The token of the newest reset link mailed to an address, read from the outbox as its owner would. */
 async function latestResetToken(email: string): Promise<string> {
-  const message = await t.database.db.selectFrom('outbox').select('link').where('to_address', '=', email).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const message = await t.database.db
+    .selectFrom('outbox')
+    .select('link')
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   expect(message?.link, `a reset message to ${email}`).toBeTruthy();
   const token = new URL(message!.link!).hash.match(/access_token=([^&]+)/)![1]!;
   expect(message!.link).toContain('#access_token=');
@@ -114,7 +124,12 @@ describe('sign-in', () => {
 
   it('refuses a deactivated user, and ends what that user already holds', async () => {
     const org = await insertOrg(t.database.db, { name: 'Sub One', type: 'super_agency', parentId: await houseId(t.database.db) });
-    const user = await insertUser(t.database.db, { email: 'leaver@example.test', password: 'password-1', role: 'super_agency_user', organizationId: org.id });
+    const user = await insertUser(t.database.db, {
+      email: 'leaver@example.test',
+      password: 'password-1',
+      role: 'super_agency_user',
+      organizationId: org.id,
+    });
     const session = await t.signIn('leaver@example.test', 'password-1');
     await t.database.db.updateTable('users').set({ status: 'inactive' }).where('id', '=', user.id).execute();
 
@@ -140,7 +155,7 @@ describe('access tokens', () => {
     const otherKey = await new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('x'.repeat(40)));
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${token.split('.')[1]}.`;
     const expiredPayload = { ...payload, iat: 1, exp: 2 };
-    const tampered = `${token.split('.')[0]}.${Buffer.from(JSON.stringify({ ...payload, sub: body.user.id, app_metadata: {} , exp: 9999999999 })).toString('base64url')}.${token.split('.')[2]}`;
+    const tampered = `${token.split('.')[0]}.${Buffer.from(JSON.stringify({ ...payload, sub: body.user.id, app_metadata: {}, exp: 9999999999 })).toString('base64url')}.${token.split('.')[2]}`;
     const expired = await new SignJWT(expiredPayload).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('y'.repeat(40)));
     for (const candidate of [undefined, 'garbage', otherKey, none, tampered, expired]) {
       const response = await t.request('GET', '/api/users/me', undefined, { token: candidate });
@@ -266,19 +281,36 @@ describe('password recovery', () => {
   it('lets a signed-in user change the password, ending their other sessions only', async () => {
     const current = await t.signIn(email, 'new-password-1');
     const other = await t.signIn(email, 'new-password-1');
-    const changed = await t.request('POST', '/api/auth/password', { password: 'changed-password', current_password: 'new-password-1' }, { token: current.token });
+    const changed = await t.request(
+      'POST',
+      '/api/auth/password',
+      { password: 'changed-password', current_password: 'new-password-1' },
+      { token: current.token },
+    );
     expect(changed.status).toBe(200);
     expect((await t.request('GET', '/api/users/me', undefined, { token: current.token })).status).toBe(200);
     expect((await t.request('GET', '/api/users/me', undefined, { token: other.token })).status).toBe(401);
-    expect((await t.request('POST', '/api/auth/password', { password: 'no-bearer-here', current_password: 'changed-password' })).status).toBe(401);
+    expect(
+      (await t.request('POST', '/api/auth/password', { password: 'no-bearer-here', current_password: 'changed-password' })).status,
+    ).toBe(401);
   });
 });
 
 describe('debug outbox', () => {
   it('is for house admins only', async () => {
     const org = await insertOrg(t.database.db, { name: 'Sub Two', type: 'super_agency', parentId: await houseId(t.database.db) });
-    await insertUser(t.database.db, { email: 'sa-admin@example.test', password: 'password-1', role: 'super_agency_admin', organizationId: org.id });
-    await insertUser(t.database.db, { email: 'house-user@example.test', password: 'password-1', role: 'house_user', organizationId: await houseId(t.database.db) });
+    await insertUser(t.database.db, {
+      email: 'sa-admin@example.test',
+      password: 'password-1',
+      role: 'super_agency_admin',
+      organizationId: org.id,
+    });
+    await insertUser(t.database.db, {
+      email: 'house-user@example.test',
+      password: 'password-1',
+      role: 'house_user',
+      organizationId: await houseId(t.database.db),
+    });
     for (const email of ['sa-admin@example.test', 'house-user@example.test']) {
       const { token } = await t.signIn(email, 'password-1');
       const response = await t.request('GET', '/api/debug/outbox', undefined, { token });
@@ -307,7 +339,12 @@ describe('the HTTP surface', () => {
 
   it('reports the database state', async () => {
     const response = await t.request('GET', '/api/health');
-    expect(response.body).toEqual({ status: 'ok', database: 'ok', version: CONSOLE_VERSION, schema_version: listMigrations().at(-1)!.version });
+    expect(response.body).toEqual({
+      status: 'ok',
+      database: 'ok',
+      version: CONSOLE_VERSION,
+      schema_version: listMigrations().at(-1)!.version,
+    });
   });
 
   it('publishes the OpenAPI document', async () => {

@@ -47,17 +47,9 @@ export function createRefresh({ db, sessions: { issue } }: Pick<AuthDeps, 'db'> 
       if (row.status !== 'active' || row.deleted_at || row.org_deleted_at) return null;
       // Within the grace period the token keeps its first use time, so the period never grows.
       if (!row.used_at) {
-        await trx
-          .updateTable('refresh_tokens')
-          .set({ used_at: sql`now()` })
-          .where('token_hash', '=', hashToken(refreshToken))
-          .execute();
+        await trx.updateTable('refresh_tokens').set({ used_at: sql`now()` }).where('token_hash', '=', hashToken(refreshToken)).execute();
       }
-      await trx
-        .updateTable('refresh_sessions')
-        .set({ last_used_at: sql`now()` })
-        .where('id', '=', row.session_id)
-        .execute();
+      await trx.updateTable('refresh_sessions').set({ last_used_at: sql`now()` }).where('id', '=', row.session_id).execute();
       return issue(trx, row.user_id, row.session_id);
     });
     if (result === null || result === 'reused') {

@@ -34,9 +34,17 @@ function sender(): BalanceAlertSender {
 /** Sends every pending alert, then waits for any batch another sender holds to finish. */
 async function drain(...using: BalanceAlertSender[]) {
   const list = using.length ? using : [sender()];
-  await Promise.all(list.map(async (s) => { while ((await s.sendPending()) > 0); }));
+  await Promise.all(
+    list.map(async (s) => {
+      while ((await s.sendPending()) > 0);
+    }),
+  );
   for (let waited = 0; ; waited += 50) {
-    const pending = await db().selectFrom('balance_alerts').select(sql<number>`count(*)::int`.as('n')).where('mailed_at', 'is', null).executeTakeFirstOrThrow();
+    const pending = await db()
+      .selectFrom('balance_alerts')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('mailed_at', 'is', null)
+      .executeTakeFirstOrThrow();
     if (pending.n === 0) return;
     if (waited > 10_000) throw new Error(`${pending.n} alerts still pending`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -46,22 +54,48 @@ async function drain(...using: BalanceAlertSender[]) {
 const mailsTo = (email: string) =>
   db().selectFrom('outbox').select(['subject', 'body_text']).where('to_address', '=', email).orderBy('id').execute();
 const alertsOf = (orgId: string) =>
-  db().selectFrom('balance_alerts').select(['kind', 'balance', 'threshold', 'mailed_at']).where('organization_id', '=', orgId).orderBy('id').execute();
+  db()
+    .selectFrom('balance_alerts')
+    .select(['kind', 'balance', 'threshold', 'mailed_at'])
+    .where('organization_id', '=', orgId)
+    .orderBy('id')
+    .execute();
 
 async function allocate(from: 'H' | 'SA1', to: 'SA1' | 'A1', amount: string) {
-  const response = await w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id(from), to_org_id: w.id(to), amount }, { token: await w.as(`${from}.admin`) });
+  const response = await w.t.request(
+    'POST',
+    '/api/credits/allocations',
+    { from_org_id: w.id(from), to_org_id: w.id(to), amount },
+    { token: await w.as(`${from}.admin`) },
+  );
   expect(response.status, JSON.stringify(response.body)).toBe(200);
 }
 
 async function setThreshold(value: string) {
-  const response = await w.t.request('PUT', `/api/organizations/${w.id('SA1')}/low-balance-threshold`, { low_balance_threshold: value }, { token: await w.as('SA1.admin') });
+  const response = await w.t.request(
+    'PUT',
+    `/api/organizations/${w.id('SA1')}/low-balance-threshold`,
+    { low_balance_threshold: value },
+    { token: await w.as('SA1.admin') },
+  );
   expect(response.status).toBe(200);
 }
 
 beforeAll(async () => {
   // An admin who left: alerts never reach an inactive account.
-  await insertUser(db(), { email: 'former-admin@sa1.test', password: PASSWORD, role: 'super_agency_admin', organizationId: w.id('SA1'), status: 'inactive' });
-  const adjusted = await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '1000', reason: 'alerts' }, { token: await w.as('H.admin') });
+  await insertUser(db(), {
+    email: 'former-admin@sa1.test',
+    password: PASSWORD,
+    role: 'super_agency_admin',
+    organizationId: w.id('SA1'),
+    status: 'inactive',
+  });
+  const adjusted = await w.t.request(
+    'POST',
+    '/api/credits/adjustments',
+    { direction: 'increase', amount: '1000', reason: 'alerts' },
+    { token: await w.as('H.admin') },
+  );
   expect(adjusted.status).toBe(200);
   await allocate('H', 'SA1', '500');
 });
@@ -76,10 +110,20 @@ describe('low-balance alerts', () => {
     await drain();
     const mails = await mailsTo('admin@sa1.test');
     expect(mails).toEqual([
-      { subject: m.lowBalanceSubject('Super One'), body_text: `${m.lowBalance('Super One', '50.00', '100.00')}\n\nCredit ledger: http://console.test/credit-ledger` },
+      {
+        subject: m.lowBalanceSubject('Super One'),
+        body_text: `${m.lowBalance('Super One', '50.00', '100.00')}\n\nCredit ledger: http://console.test/credit-ledger`,
+      },
     ]);
     expect(mails[0]!.body_text).toContain('Low balance: Super One has 50.00 credits, below your alert threshold of 100.00.');
-    for (const other of ['manager@sa1.test', 'user@sa1.test', 'support@sa1.test', 'former-admin@sa1.test', 'admin@h.test', 'admin@a1.test']) {
+    for (const other of [
+      'manager@sa1.test',
+      'user@sa1.test',
+      'support@sa1.test',
+      'former-admin@sa1.test',
+      'admin@h.test',
+      'admin@a1.test',
+    ]) {
       expect(await mailsTo(other), other).toEqual([]);
     }
   });
@@ -106,7 +150,10 @@ describe('low-balance alerts', () => {
   });
 
   it('mails refused usage to the admins with its own words', async () => {
-    await db().insertInto('balance_alerts').values({ organization_id: w.id('T1'), kind: 'insufficient_credits', balance: '3.00', threshold: '100.00' }).execute();
+    await db()
+      .insertInto('balance_alerts')
+      .values({ organization_id: w.id('T1'), kind: 'insufficient_credits', balance: '3.00', threshold: '100.00' })
+      .execute();
     await drain();
     const mails = await mailsTo('admin@t1.test');
     expect(mails).toHaveLength(1);
@@ -117,7 +164,12 @@ describe('low-balance alerts', () => {
 
   it(`senders in several processes share the alerts: each is mailed once (${onPostgres ? 'PostgreSQL: truly concurrent' : 'PGlite: serialized, arithmetic only'})`, async () => {
     await insertUser(db(), { email: 'admin@a2.test', password: PASSWORD, role: 'agency_admin', organizationId: w.id('A2') });
-    const alerts = Array.from({ length: 230 }, (_, i) => ({ organization_id: w.id('A2'), kind: 'low_balance' as const, balance: `${i}.00`, threshold: '500.00' }));
+    const alerts = Array.from({ length: 230 }, (_, i) => ({
+      organization_id: w.id('A2'),
+      kind: 'low_balance' as const,
+      balance: `${i}.00`,
+      threshold: '500.00',
+    }));
     await db().insertInto('balance_alerts').values(alerts).execute();
     await drain(sender(), sender(), sender());
     const mails = await mailsTo('admin@a2.test');

@@ -40,7 +40,14 @@ export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 
   /** Mails one batch of pending alerts; answers how many alerts were handled. */
   async function sendPending(): Promise<number> {
     return db.transaction().execute(async (trx) => {
-      const { rows: alerts } = await sql<{ id: string; organization_id: string; kind: BalanceAlertKind; balance: string; threshold: string; name: string }>`
+      const { rows: alerts } = await sql<{
+        id: string;
+        organization_id: string;
+        kind: BalanceAlertKind;
+        balance: string;
+        threshold: string;
+        name: string;
+      }>`
         select a.id, a.organization_id, a.kind, a.balance::text as balance, a.threshold::text as threshold, o.name
         from balance_alerts a
         join organizations o on o.id = a.organization_id
@@ -71,7 +78,11 @@ export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 
       await trx
         .updateTable('balance_alerts')
         .set({ mailed_at: sql`now()` })
-        .where('id', 'in', alerts.map((alert) => alert.id))
+        .where(
+          'id',
+          'in',
+          alerts.map((alert) => alert.id),
+        )
         .execute();
       logger.info({ alerts: alerts.length }, 'balance alerts mailed');
       return alerts.length;
@@ -85,7 +96,10 @@ export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 
       }
     } catch (error) {
       // The database is away, or a mail could not be stored: the alerts stay pending for the next look.
-      logger.warn({ error: error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200) }, 'balance alerts could not be sent');
+      logger.warn(
+        { error: error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200) },
+        'balance alerts could not be sent',
+      );
     }
   }
 
@@ -110,7 +124,9 @@ export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 
       if (timer) clearTimeout(timer);
       if (running) {
         let wait: NodeJS.Timeout | undefined;
-        await Promise.race([running, new Promise((resolve) => (wait = setTimeout(resolve, CLOSE_WAIT_MS)))]).finally(() => clearTimeout(wait));
+        await Promise.race([running, new Promise((resolve) => (wait = setTimeout(resolve, CLOSE_WAIT_MS)))]).finally(() =>
+          clearTimeout(wait),
+        );
       }
     },
   };

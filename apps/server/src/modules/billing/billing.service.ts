@@ -117,7 +117,12 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
           .forUpdate()
           .execute();
         // Deleted meanwhile? A deletion locks the balance row first, so it is seen by now.
-        const live = await trx.selectFrom('organizations').select('id').where('id', '=', target.id).where('deleted_at', 'is', null).executeTakeFirst();
+        const live = await trx
+          .selectFrom('organizations')
+          .select('id')
+          .where('id', '=', target.id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
         if (!live) throw new NotFoundError(MESSAGES.organizations.notFound);
         const previous = rows.find((r) => r.organization_id === target.id)!.activated_agent_limit;
         const [children, max, active] = await Promise.all([

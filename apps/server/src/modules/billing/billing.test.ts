@@ -16,7 +16,11 @@ const concurrency = inject('pgServerUrl') ? 'PostgreSQL: truly concurrent, prove
 const setLimit = async (who: string, orgId: string, limit: unknown) =>
   w.t.request('PUT', `/api/organizations/${orgId}/agent-limit`, { activated_agent_limit: limit }, { token: await as(who) });
 async function limits() {
-  const rows = await sql<{ s: string }>`select string_agg(organization_id || ':' || activated_agent_limit, ',' order by organization_id) as s from organization_billing_settings`.execute(w.t.database.db);
+  const rows = await sql<{
+    s: string;
+  }>`select string_agg(organization_id || ':' || activated_agent_limit, ',' order by organization_id) as s from organization_billing_settings`.execute(
+    w.t.database.db,
+  );
   return rows.rows[0]!.s;
 }
 
@@ -25,10 +29,19 @@ describe('agent limits', () => {
     expect((await setLimit('H.admin', id('H'), 100)).status).toBe(200);
     const sa1 = await setLimit('H.admin', id('SA1'), 60);
     expect(sa1.status).toBe(200);
-    expect(sa1.body).toMatchObject({ billing_settings: { activated_agent_limit: 60 }, max_activated_agent_limit: 100, children_limit_total: 0 });
+    expect(sa1.body).toMatchObject({
+      billing_settings: { activated_agent_limit: 60 },
+      max_activated_agent_limit: 100,
+      children_limit_total: 0,
+    });
     expect((await setLimit('SA1.admin', id('A1'), 40)).status).toBe(200);
     expect((await setLimit('A1.admin', id('T1'), 10)).status).toBe(200);
-    const audit = await w.t.database.db.selectFrom('audit_log').select('details').where('action', '=', 'billing.agent_limit').where('target_id', '=', id('A1')).executeTakeFirstOrThrow();
+    const audit = await w.t.database.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'billing.agent_limit')
+      .where('target_id', '=', id('A1'))
+      .executeTakeFirstOrThrow();
     expect(audit.details).toEqual({ before: 0, after: 40 });
   });
 
@@ -82,23 +95,42 @@ describe('agent limits', () => {
     expect(own.body.permissions).toEqual({ manage_activated_agent_limit: false, allocate_credits: false });
     const capacity = await w.t.request('GET', `/api/organizations/${id('SA1')}/capacity`, undefined, { token: await as('SA1.manager') });
     expect(capacity.body).toMatchObject({ activated_agent_limit: 60, children_limit_total: 40, available_parent_capacity: 20 });
-    expect(capacity.body.children.map((c: any) => [c.name, c.activated_agent_limit])).toEqual([['Agency One', 40], ['Agency Two', 0]]);
-    expect((await w.t.request('GET', `/api/organizations/${id('H')}/billing`, undefined, { token: await as('SA1.admin') })).status).toBe(404);
+    expect(capacity.body.children.map((c: any) => [c.name, c.activated_agent_limit])).toEqual([
+      ['Agency One', 40],
+      ['Agency Two', 0],
+    ]);
+    expect((await w.t.request('GET', `/api/organizations/${id('H')}/billing`, undefined, { token: await as('SA1.admin') })).status).toBe(
+      404,
+    );
   });
 
   it(`never overshoots under concurrent changes below one parent (${concurrency})`, async () => {
     const parent = await insertOrg(w.t.database.db, { name: 'Contended', type: 'super_agency', parentId: id('H') });
-    await w.t.database.db.updateTable('organization_billing_settings').set({ activated_agent_limit: 0 }).where('organization_id', '=', id('SA2')).execute();
+    await w.t.database.db
+      .updateTable('organization_billing_settings')
+      .set({ activated_agent_limit: 0 })
+      .where('organization_id', '=', id('SA2'))
+      .execute();
     expect((await setLimit('H.admin', parent.id, 20)).status).toBe(200);
-    await insertUser(w.t.database.db, { email: 'contended@admin.test', password: PASSWORD, role: 'super_agency_admin', organizationId: parent.id });
+    await insertUser(w.t.database.db, {
+      email: 'contended@admin.test',
+      password: PASSWORD,
+      role: 'super_agency_admin',
+      organizationId: parent.id,
+    });
     const children: { id: string }[] = [];
-    for (let i = 0; i < 8; i++) children.push(await insertOrg(w.t.database.db, { name: `Contended ${i}`, type: 'agency', parentId: parent.id }));
+    for (let i = 0; i < 8; i++)
+      children.push(await insertOrg(w.t.database.db, { name: `Contended ${i}`, type: 'agency', parentId: parent.id }));
     const token = await as('contended@admin.test');
     const results = await Promise.all(
       children.map((child) => w.t.request('PUT', `/api/organizations/${child.id}/agent-limit`, { activated_agent_limit: 6 }, { token })),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
-    const total = await sql<{ n: number }>`select sum(s.activated_agent_limit)::int as n from organizations o join organization_billing_settings s on s.organization_id = o.id where o.parent_org_id = ${parent.id}`.execute(w.t.database.db);
+    const total = await sql<{
+      n: number;
+    }>`select sum(s.activated_agent_limit)::int as n from organizations o join organization_billing_settings s on s.organization_id = o.id where o.parent_org_id = ${parent.id}`.execute(
+      w.t.database.db,
+    );
     expect(total.rows[0]!.n).toBe(18);
   }, 60_000);
 });

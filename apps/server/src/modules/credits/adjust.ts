@@ -26,7 +26,11 @@ export function createAdjust({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
   preparedStatement(adjustment({ user: '', org: '', amount: '', magnitude: '', reason: '', ip: null, requestId: null }).compile(db).sql);
 
   /** Credits enter or leave the system here: house admins, on their own house, with a reason. */
-  async function adjust(caller: Caller, input: { organization_id?: string; direction: 'increase' | 'decrease'; amount: string; reason: string }, info: ClientInfo): Promise<LedgerRow> {
+  async function adjust(
+    caller: Caller,
+    input: { organization_id?: string; direction: 'increase' | 'decrease'; amount: string; reason: string },
+    info: ClientInfo,
+  ): Promise<LedgerRow> {
     const target = input.organization_id ?? caller.organization.id;
     if (!mayAdjustBalance(caller, { id: target })) {
       // Another organization outside the caller's subtree answers 404, like everywhere else.

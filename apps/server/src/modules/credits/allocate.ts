@@ -32,7 +32,21 @@ const allocation = (a: AllocationCall) => sql<{ result: AllocationResult }>`
 
 export function createAllocate({ db, organizations }: Pick<CreditsDeps, 'db' | 'organizations'>) {
   // Every allocation sends the same text: on PostgreSQL each connection parses it once.
-  preparedStatement(allocation({ user: '', org: '', reach: '', sourceOk: false, to: '', amount: '', notes: null, key: null, requestHash: '', ip: null, requestId: null }).compile(db).sql);
+  preparedStatement(
+    allocation({
+      user: '',
+      org: '',
+      reach: '',
+      sourceOk: false,
+      to: '',
+      amount: '',
+      notes: null,
+      key: null,
+      requestHash: '',
+      ip: null,
+      requestId: null,
+    }).compile(db).sql,
+  );
 
   /**
    * One call of `credits_allocate` (db/rules/functions), run as a single statement outside any
@@ -40,7 +54,12 @@ export function createAllocate({ db, organizations }: Pick<CreditsDeps, 'db' | '
    * answer in one round trip. The caller's facts come from authentication; the function
    * re-reads the target's and, under the locks, both organizations'.
    */
-  async function allocate(caller: Caller, input: AllocationInput & { amount: string }, idempotencyKey: string | null, info: ClientInfo): Promise<AllocationResult> {
+  async function allocate(
+    caller: Caller,
+    input: AllocationInput & { amount: string },
+    idempotencyKey: string | null,
+    info: ClientInfo,
+  ): Promise<AllocationResult> {
     const request = { from_org_id: input.from_org_id, to_org_id: input.to_org_id, amount: input.amount, notes: input.notes ?? null };
     const requestHash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
     try {

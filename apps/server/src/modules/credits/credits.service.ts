@@ -13,7 +13,15 @@ import { move } from './queries.ts';
 export type { Movement, MoveOptions } from './queries.ts';
 
 /** The credits service: the ledger, allocations with idempotency, adjustments, usage import, initial balances, reconciliation. */
-export function createCreditsService({ db, organizations, usage }: { db: Kysely<DB>; organizations: OrganizationsService; usage: UsageService }) {
+export function createCreditsService({
+  db,
+  organizations,
+  usage,
+}: {
+  db: Kysely<DB>;
+  organizations: OrganizationsService;
+  usage: UsageService;
+}) {
   const deps = { db, organizations, usage };
   const { allocate } = createAllocate(deps);
   const { adjust } = createAdjust(deps);

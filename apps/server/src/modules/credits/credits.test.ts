@@ -29,16 +29,30 @@ async function meteredFor(orgId: string) {
 }
 /** A usage event of the metered agent, occurred a minute ago. */
 async function event(orgId: string, id: string, units: string, metadata?: Record<string, unknown>) {
-  return { id, organization_id: orgId, agent: await meteredFor(orgId), units, occurred_at: new Date(Date.now() - 60_000).toISOString(), ...(metadata && { metadata }) };
+  return {
+    id,
+    organization_id: orgId,
+    agent: await meteredFor(orgId),
+    units,
+    occurred_at: new Date(Date.now() - 60_000).toISOString(),
+    ...(metadata && { metadata }),
+  };
 }
 
-
 async function balance(orgId: string) {
-  return (await w.t.database.db.selectFrom('organization_billing_settings').select('credit_balance').where('organization_id', '=', orgId).executeTakeFirstOrThrow()).credit_balance;
+  return (
+    await w.t.database.db
+      .selectFrom('organization_billing_settings')
+      .select('credit_balance')
+      .where('organization_id', '=', orgId)
+      .executeTakeFirstOrThrow()
+  ).credit_balance;
 }
 /** Every credit in the system: only adjustments, consumption and refunds may change it. */
 async function total() {
-  return (await sql<{ s: string }>`select coalesce(sum(credit_balance), 0)::text as s from organization_billing_settings`.execute(w.t.database.db)).rows[0]!.s;
+  return (
+    await sql<{ s: string }>`select coalesce(sum(credit_balance), 0)::text as s from organization_billing_settings`.execute(w.t.database.db)
+  ).rows[0]!.s;
 }
 async function entryCount() {
   return (await w.t.database.db.selectFrom('credit_ledger_entries').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
@@ -49,19 +63,44 @@ const allocate = async (who: string, body: Record<string, unknown>, key?: string
 describe('adjustments: credits enter and leave only through house admins', () => {
   it('adds and removes credits on the own house, never below zero', async () => {
     const token = await as('H.admin');
-    const up = await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '1000', reason: 'Opening balance' }, { token });
+    const up = await w.t.request(
+      'POST',
+      '/api/credits/adjustments',
+      { direction: 'increase', amount: '1000', reason: 'Opening balance' },
+      { token },
+    );
     expect(up.status).toBe(200);
-    expect(up.body.entry).toMatchObject({ entry_type: 'adjustment_increase', amount: '1000.00', balance_after: '1000.00', metadata: { reason: 'Opening balance' } });
-    const down = await w.t.request('POST', '/api/credits/adjustments', { direction: 'decrease', amount: 0.5, reason: 'Correction' }, { token });
+    expect(up.body.entry).toMatchObject({
+      entry_type: 'adjustment_increase',
+      amount: '1000.00',
+      balance_after: '1000.00',
+      metadata: { reason: 'Opening balance' },
+    });
+    const down = await w.t.request(
+      'POST',
+      '/api/credits/adjustments',
+      { direction: 'decrease', amount: 0.5, reason: 'Correction' },
+      { token },
+    );
     expect(down.body.entry).toMatchObject({ amount: '-0.50', balance_after: '999.50' });
-    const tooMuch = await w.t.request('POST', '/api/credits/adjustments', { direction: 'decrease', amount: '5000', reason: 'Too much' }, { token });
+    const tooMuch = await w.t.request(
+      'POST',
+      '/api/credits/adjustments',
+      { direction: 'decrease', amount: '5000', reason: 'Too much' },
+      { token },
+    );
     expect(tooMuch.status).toBe(422);
     expect(await balance(id('H'))).toBe('999.50');
   });
 
   it.each(['H.manager', 'SA1.admin', 'T1.admin'])('%s may not adjust', async (who) => {
     const before = await total();
-    const response = await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '10', reason: 'Free money' }, { token: await as(who) });
+    const response = await w.t.request(
+      'POST',
+      '/api/credits/adjustments',
+      { direction: 'increase', amount: '10', reason: 'Free money' },
+      { token: await as(who) },
+    );
     expect(response.status).toBe(403);
     expect(await total()).toBe(before);
   });
@@ -73,7 +112,12 @@ describe('allocation', () => {
     const response = await allocate('H.admin', { from_org_id: id('H'), to_org_id: id('SA1'), amount: 100.1, notes: 'Q1 budget' });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ transaction_id: expect.any(String), from_balance: '899.40', to_balance: '100.10' });
-    const entries = await w.t.database.db.selectFrom('credit_ledger_entries').selectAll().where('transaction_group', '=', response.body.transaction_id).orderBy('seq').execute();
+    const entries = await w.t.database.db
+      .selectFrom('credit_ledger_entries')
+      .selectAll()
+      .where('transaction_group', '=', response.body.transaction_id)
+      .orderBy('seq')
+      .execute();
     expect(entries.map((e) => [e.organization_id, e.entry_type, e.amount, e.balance_after])).toEqual([
       [id('H'), 'allocation_sent', '-100.10', '899.40'],
       [id('SA1'), 'allocation_received', '100.10', '100.10'],
@@ -130,18 +174,32 @@ describe('initial balance on creation', () => {
   it('moves the credits from the parent, so none are made', async () => {
     const before = await total();
     const parentBefore = await balance(id('SA1'));
-    const response = await w.t.request('POST', '/api/organizations', { name: 'Funded Agency', org_type: 'agency', initial_balance: '10.05' }, { token: await as('SA1.admin') });
+    const response = await w.t.request(
+      'POST',
+      '/api/organizations',
+      { name: 'Funded Agency', org_type: 'agency', initial_balance: '10.05' },
+      { token: await as('SA1.admin') },
+    );
     expect(response.status).toBe(201);
     expect(response.body.organization.credit_balance).toBe('10.05');
     expect(Number(await balance(id('SA1')))).toBeCloseTo(Number(parentBefore) - 10.05, 2);
-    const entries = await w.t.database.db.selectFrom('credit_ledger_entries').select(['entry_type', 'amount']).where('organization_id', '=', response.body.organization.id).execute();
+    const entries = await w.t.database.db
+      .selectFrom('credit_ledger_entries')
+      .select(['entry_type', 'amount'])
+      .where('organization_id', '=', response.body.organization.id)
+      .execute();
     expect(entries).toEqual([{ entry_type: 'initial_balance', amount: '10.05' }]);
     expect(await total()).toBe(before);
   });
 
   it('refuses more than the parent holds, creating nothing', async () => {
     const orgs = await w.t.database.db.selectFrom('organizations').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    const response = await w.t.request('POST', '/api/organizations', { name: 'Overfunded', org_type: 'agency', initial_balance: '99999' }, { token: await as('SA1.admin') });
+    const response = await w.t.request(
+      'POST',
+      '/api/organizations',
+      { name: 'Overfunded', org_type: 'agency', initial_balance: '99999' },
+      { token: await as('SA1.admin') },
+    );
     expect(response.status).toBe(422);
     const after = await w.t.database.db.selectFrom('organizations').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
     expect(after.n).toBe(orgs.n);
@@ -204,8 +262,14 @@ describe('usage: events charged by the engine, and refunds', () => {
       ['accepted', null, null],
       ['rejected', 'out_of_reach', MESSAGES.usage.outOfReach],
     ]);
-    expect(response.body.refunds).toEqual([{ external_ref: 'refund-foreign', status: 'rejected', entry_id: null, message: MESSAGES.usage.outOfReach }]);
-    const foreign = await w.t.database.db.selectFrom('credit_ledger_entries').select('id').where('organization_id', '=', id('SA3')).execute();
+    expect(response.body.refunds).toEqual([
+      { external_ref: 'refund-foreign', status: 'rejected', entry_id: null, message: MESSAGES.usage.outOfReach },
+    ]);
+    const foreign = await w.t.database.db
+      .selectFrom('credit_ledger_entries')
+      .select('id')
+      .where('organization_id', '=', id('SA3'))
+      .execute();
     expect(foreign).toEqual([]);
   });
 
@@ -214,7 +278,12 @@ describe('usage: events charged by the engine, and refunds', () => {
     const before = await entryCount();
     const empty = await w.t.request('POST', '/api/credits/usage', { events: [], refunds: [] }, { token });
     expect(empty.status).toBe(400);
-    const unnamed = await w.t.request('POST', '/api/credits/usage', { refunds: [{ organization_id: id('A1'), amount: '1.00', external_ref: 'refund-naming-nothing' }] }, { token });
+    const unnamed = await w.t.request(
+      'POST',
+      '/api/credits/usage',
+      { refunds: [{ organization_id: id('A1'), amount: '1.00', external_ref: 'refund-naming-nothing' }] },
+      { token },
+    );
     expect(unnamed.status).toBe(400);
     expect(unnamed.body.error.fields).toEqual({ 'refunds.0.refund_of': MESSAGES.credits.refundNeedsConsumption });
     expect(await entryCount()).toBe(before);
@@ -235,7 +304,13 @@ describe('the ledger', () => {
       all.push(...next.body.entries);
       cursor = next.body.next_cursor;
     }
-    const stored = await w.t.database.db.selectFrom('credit_ledger_entries').select('id').where('organization_id', '=', id('H')).orderBy('created_at', 'desc').orderBy('seq', 'desc').execute();
+    const stored = await w.t.database.db
+      .selectFrom('credit_ledger_entries')
+      .select('id')
+      .where('organization_id', '=', id('H'))
+      .orderBy('created_at', 'desc')
+      .orderBy('seq', 'desc')
+      .execute();
     expect(all.map((e) => e.id)).toEqual(stored.map((e) => e.id));
     // The newest entry's balance_after is the balance.
     expect(all[0].balance_after).toBe(first.body.credit_balance);
@@ -246,17 +321,25 @@ describe('the ledger', () => {
     expect(big.body.entries.map((e: any) => e.amount)).toEqual(['1000.00']);
     const today = new Date().toISOString().slice(0, 10);
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    expect((await w.t.request('GET', `/api/credits/ledger?from=${today}&to=${today}`, undefined, { token })).body.entries.length).toBe(Math.min(stored.length, 20));
+    expect((await w.t.request('GET', `/api/credits/ledger?from=${today}&to=${today}`, undefined, { token })).body.entries.length).toBe(
+      Math.min(stored.length, 20),
+    );
     expect((await w.t.request('GET', `/api/credits/ledger?to=${yesterday}`, undefined, { token })).body.entries).toHaveLength(0);
 
-    expect((await w.t.request('GET', `/api/credits/ledger?organization_id=${id('T1')}`, undefined, { token: await as('A1.user') })).status).toBe(200);
-    expect((await w.t.request('GET', `/api/credits/ledger?organization_id=${id('H')}`, undefined, { token: await as('SA1.admin') })).status).toBe(404);
+    expect(
+      (await w.t.request('GET', `/api/credits/ledger?organization_id=${id('T1')}`, undefined, { token: await as('A1.user') })).status,
+    ).toBe(200);
+    expect(
+      (await w.t.request('GET', `/api/credits/ledger?organization_id=${id('H')}`, undefined, { token: await as('SA1.admin') })).status,
+    ).toBe(404);
     expect((await w.t.request('GET', '/api/credits/ledger?cursor=abc', undefined, { token })).status).toBe(400);
     expect((await w.t.request('GET', '/api/credits/ledger?entry_type=gift', undefined, { token })).status).toBe(400);
   });
 
   it('exports the same filtered rows as CSV with a header row', async () => {
-    const response = await fetch(`${w.t.baseUrl}/api/credits/ledger/export?entry_type=allocation_sent`, { headers: { authorization: `Bearer ${await as('H.admin')}` } });
+    const response = await fetch(`${w.t.baseUrl}/api/credits/ledger/export?entry_type=allocation_sent`, {
+      headers: { authorization: `Bearer ${await as('H.admin')}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/csv');
     expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="credit-ledger-/);
@@ -264,9 +347,17 @@ describe('the ledger', () => {
     expect(lines[0]).toBe(
       'created_at,entry_type,amount,balance_after,description,actor,actor_email,counterparty,counterparty_org_id,notes,agent,units,transaction_group,external_ref,id',
     );
-    const page = await w.t.request('GET', '/api/credits/ledger?entry_type=allocation_sent&limit=100', undefined, { token: await as('H.admin') });
+    const page = await w.t.request('GET', '/api/credits/ledger?entry_type=allocation_sent&limit=100', undefined, {
+      token: await as('H.admin'),
+    });
     expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(page.body.entries.map((e: any) => e.id));
-    expect((await fetch(`${w.t.baseUrl}/api/credits/ledger/export?organization_id=${id('H')}`, { headers: { authorization: `Bearer ${await as('SA1.admin')}` } })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${w.t.baseUrl}/api/credits/ledger/export?organization_id=${id('H')}`, {
+          headers: { authorization: `Bearer ${await as('SA1.admin')}` },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('can never be changed or deleted, even by SQL', async () => {
@@ -285,10 +376,21 @@ describe(`concurrent allocations (${concurrency})`, () => {
   it('200 allocations to 10 children from a parent that affords 142: exactly those succeed', async () => {
     const parent = await insertOrg(w.t.database.db, { name: 'Busy Super', type: 'super_agency', parentId: id('H') });
     const children: { id: string }[] = [];
-    for (let i = 0; i < 10; i++) children.push(await insertOrg(w.t.database.db, { name: `Busy Agency ${i}`, type: 'agency', parentId: parent.id }));
+    for (let i = 0; i < 10; i++)
+      children.push(await insertOrg(w.t.database.db, { name: `Busy Agency ${i}`, type: 'agency', parentId: parent.id }));
     await allocate('H.admin', { from_org_id: id('H'), to_org_id: parent.id, amount: '0.01' });
-    await insertUser(w.t.database.db, { email: 'busy@admin.test', password: PASSWORD, role: 'super_agency_admin', organizationId: parent.id });
-    await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '999.99', reason: 'Load test' }, { token: await as('H.admin') });
+    await insertUser(w.t.database.db, {
+      email: 'busy@admin.test',
+      password: PASSWORD,
+      role: 'super_agency_admin',
+      organizationId: parent.id,
+    });
+    await w.t.request(
+      'POST',
+      '/api/credits/adjustments',
+      { direction: 'increase', amount: '999.99', reason: 'Load test' },
+      { token: await as('H.admin') },
+    );
     await allocate('H.admin', { from_org_id: id('H'), to_org_id: parent.id, amount: '999.99' });
     expect(await balance(parent.id)).toBe('1000.00');
     const before = await total();
@@ -296,7 +398,12 @@ describe(`concurrent allocations (${concurrency})`, () => {
     const token = await as('busy@admin.test');
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        w.t.request('POST', '/api/credits/allocations', { from_org_id: parent.id, to_org_id: children[i % 10]!.id, amount: '7.00' }, { token }),
+        w.t.request(
+          'POST',
+          '/api/credits/allocations',
+          { from_org_id: parent.id, to_org_id: children[i % 10]!.id, amount: '7.00' },
+          { token },
+        ),
       ),
     );
     const statuses = results.map((r) => r.status);
@@ -312,7 +419,12 @@ describe(`concurrent allocations (${concurrency})`, () => {
 describe('input the database cannot take (issue 8)', () => {
   it('answers 400, not 500, to a NUL in a reason, a cursor beyond bigint and dates beyond year 9999 or before year 1', async () => {
     const token = await w.as('H.admin');
-    const adjusted = await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '1.00', reason: 'top\u0000up' }, { token });
+    const adjusted = await w.t.request(
+      'POST',
+      '/api/credits/adjustments',
+      { direction: 'increase', amount: '1.00', reason: 'top\u0000up' },
+      { token },
+    );
     expect(adjusted.status).toBe(400);
     expect(adjusted.body.error.fields).toEqual({ reason: UNSTORABLE_TEXT });
     for (const query of ['cursor=9999999999999999999', 'to=9999-12-31', 'from=0000-01-01', 'from=0001-01-01T00:00:00%2B01:00']) {
@@ -366,8 +478,15 @@ describe('refunds return what a consumption took, never more', () => {
       ['rejected', MESSAGES.credits.refundExceeds('0.00')],
     ]);
     expect(Number(await balance(id('A1'))) - Number(before)).toBeCloseTo(5, 2);
-    const entry = await w.t.database.db.selectFrom('credit_ledger_entries').select(['refund_of', 'metadata']).where('external_ref', '=', 'refund-part-1').executeTakeFirstOrThrow();
-    expect(entry).toEqual({ refund_of: 'bounded-consumption', metadata: { refund_of: 'bounded-consumption', reason: 'Outage', notes: 'Outage' } });
+    const entry = await w.t.database.db
+      .selectFrom('credit_ledger_entries')
+      .select(['refund_of', 'metadata'])
+      .where('external_ref', '=', 'refund-part-1')
+      .executeTakeFirstOrThrow();
+    expect(entry).toEqual({
+      refund_of: 'bounded-consumption',
+      metadata: { refund_of: 'bounded-consumption', reason: 'Outage', notes: 'Outage' },
+    });
     // A usage event whose id is already a refund's external_ref in that organization is refused, not a 500.
     const clash = await usage({ events: [await event(id('A1'), 'refund-part-2', '1')] });
     expect(clash.body.results[0]).toMatchObject({ status: 'rejected', reason: 'invalid', message: MESSAGES.usage.idTaken });
@@ -383,7 +502,9 @@ describe('a balance never goes beyond numeric(16,2)', () => {
       insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after)
       select organization_id, ${target}::numeric - credit_balance, 'adjustment_increase', gen_random_uuid(), ${target}::numeric
       from organization_billing_settings where organization_id = ${orgId}`.execute(w.t.database.db);
-    await sql`update organization_billing_settings set credit_balance = ${target}::numeric where organization_id = ${orgId}`.execute(w.t.database.db);
+    await sql`update organization_billing_settings set credit_balance = ${target}::numeric where organization_id = ${orgId}`.execute(
+      w.t.database.db,
+    );
   }
 
   it('answers 422 with a clear message to an adjustment, an allocation and a refund that would overflow, and writes nothing', async () => {
@@ -391,11 +512,21 @@ describe('a balance never goes beyond numeric(16,2)', () => {
     const limit = MESSAGES.credits.balanceLimit('99999999999999.99');
     await fillTo(id('H'), NEAR_MAX);
     const before = await entryCount();
-    const adjust = await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '1.00', reason: 'Overflow' }, { token: house });
+    const adjust = await w.t.request(
+      'POST',
+      '/api/credits/adjustments',
+      { direction: 'increase', amount: '1.00', reason: 'Overflow' },
+      { token: house },
+    );
     expect(adjust.status).toBe(422);
     expect(adjust.body.error).toMatchObject({ code: 'balance_limit', message: limit });
     // The largest amount an input may carry, to the exact limit: still allowed.
-    const exact = await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '0.99', reason: 'To the limit' }, { token: house });
+    const exact = await w.t.request(
+      'POST',
+      '/api/credits/adjustments',
+      { direction: 'increase', amount: '0.99', reason: 'To the limit' },
+      { token: house },
+    );
     expect(exact.status).toBe(200);
     expect(exact.body.entry.balance_after).toBe('99999999999999.99');
 
@@ -404,7 +535,12 @@ describe('a balance never goes beyond numeric(16,2)', () => {
     expect(allocation.status).toBe(422);
     expect(allocation.body.error).toMatchObject({ code: 'balance_limit', message: limit });
 
-    const usage = await w.t.request('POST', '/api/credits/usage', { events: [await event(id('SA2'), 'overflow-consumption', '1')] }, { token: house });
+    const usage = await w.t.request(
+      'POST',
+      '/api/credits/usage',
+      { events: [await event(id('SA2'), 'overflow-consumption', '1')] },
+      { token: house },
+    );
     expect(usage.body.results[0].status).toBe('accepted');
     await fillTo(id('SA2'), '99999999999999.50');
     const refund = await w.t.request(
@@ -425,21 +561,41 @@ describe('a balance never goes beyond numeric(16,2)', () => {
 describe('idempotency keys expire after 24 hours', () => {
   it('a retry within the window returns the first answer; after it, the same key is a new request, and old keys are deleted', async () => {
     const body = { from_org_id: id('A1'), to_org_id: id('T1'), amount: '0.50' };
-    const user = await w.t.database.db.selectFrom('users').select('id').where('email', '=', w.world.users['A1.admin']!).executeTakeFirstOrThrow();
+    const user = await w.t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', w.world.users['A1.admin']!)
+      .executeTakeFirstOrThrow();
     const first = await allocate('A1.admin', body, 'expiring-key');
     expect(first.status).toBe(200);
     expect((await allocate('A1.admin', body, 'expiring-key')).body).toEqual(first.body);
     // Another user's key from two days ago, never used again.
-    const other = await w.t.database.db.selectFrom('users').select('id').where('email', '=', w.world.users['H.admin']!).executeTakeFirstOrThrow();
-    await w.t.database.db.insertInto('idempotency_keys').values({ user_id: other.id, key: 'forgotten', request_hash: 'x', created_at: new Date(Date.now() - 48 * 3_600_000) }).execute();
-    await w.t.database.db.updateTable('idempotency_keys').set({ created_at: new Date(Date.now() - 25 * 3_600_000) }).where('user_id', '=', user.id).where('key', '=', 'expiring-key').execute();
+    const other = await w.t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', w.world.users['H.admin']!)
+      .executeTakeFirstOrThrow();
+    await w.t.database.db
+      .insertInto('idempotency_keys')
+      .values({ user_id: other.id, key: 'forgotten', request_hash: 'x', created_at: new Date(Date.now() - 48 * 3_600_000) })
+      .execute();
+    await w.t.database.db
+      .updateTable('idempotency_keys')
+      .set({ created_at: new Date(Date.now() - 25 * 3_600_000) })
+      .where('user_id', '=', user.id)
+      .where('key', '=', 'expiring-key')
+      .execute();
 
     const balanceBefore = await balance(id('T1'));
     const after = await allocate('A1.admin', body, 'expiring-key');
     expect(after.status).toBe(200);
     expect(after.body.transaction_id).not.toBe(first.body.transaction_id);
     expect(Number(await balance(id('T1'))) - Number(balanceBefore)).toBeCloseTo(0.5, 2);
-    const keys = await w.t.database.db.selectFrom('idempotency_keys').select(['key', 'created_at']).where('key', 'in', ['expiring-key', 'forgotten']).execute();
+    const keys = await w.t.database.db
+      .selectFrom('idempotency_keys')
+      .select(['key', 'created_at'])
+      .where('key', 'in', ['expiring-key', 'forgotten'])
+      .execute();
     expect(keys.map((k) => k.key)).toEqual(['expiring-key']);
     expect(Date.now() - Date.parse(keys[0]!.created_at)).toBeLessThan(3_600_000);
   });

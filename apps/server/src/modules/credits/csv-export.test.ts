@@ -54,9 +54,17 @@ const RAW = [
 
 beforeAll(async () => {
   const token = await w.as('H.admin');
-  expect((await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '1000', reason: 'csv export' }, { token })).status).toBe(200);
+  expect(
+    (await w.t.request('POST', '/api/credits/adjustments', { direction: 'increase', amount: '1000', reason: 'csv export' }, { token }))
+      .status,
+  ).toBe(200);
   for (const notes of HOSTILE_NOTES) {
-    const response = await w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id('H'), to_org_id: w.id('SA1'), amount: '1.00', notes }, { token });
+    const response = await w.t.request(
+      'POST',
+      '/api/credits/allocations',
+      { from_org_id: w.id('H'), to_org_id: w.id('SA1'), amount: '1.00', notes },
+      { token },
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(200);
   }
   const agent = await insertAgentType(db(), 'csv-agent', '1.0000');
@@ -75,17 +83,19 @@ beforeAll(async () => {
   expect(usage.body.results.map((r: { status: string }) => r.status)).toEqual(HOSTILE_EVENT_IDS.map(() => 'accepted'));
   expect(usage.body.refunds[0].status).toBe('recorded');
   // Increases by SQL, each with its balance, so the books still reconcile.
-  await db().transaction().execute(async (trx) => {
-    for (const raw of RAW) {
-      const { rows } = await sql<{ credit_balance: string }>`
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      for (const raw of RAW) {
+        const { rows } = await sql<{ credit_balance: string }>`
         update organization_billing_settings set credit_balance = credit_balance + 1
         where organization_id = ${w.id('H')} returning credit_balance::text`.execute(trx);
-      await sql`
+        await sql`
         insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, metadata, balance_after, external_ref)
         values (${w.id('H')}, 1, 'adjustment_increase', gen_random_uuid(), ${JSON.stringify({ notes: raw.notes, reason: 'raw' })}::jsonb,
                 ${rows[0]!.credit_balance}, ${raw.external_ref})`.execute(trx);
-    }
-  });
+      }
+    });
   expect((await reconcile(db())).ok).toBe(true);
 });
 
@@ -105,15 +115,7 @@ describe('the ledger CSV export neutralises cells that start like formulas', () 
       const rows = await exportOf(org);
       const notes = rows.filter((r) => r.entry_type!.startsWith('allocation_')).map((r) => r.notes);
       expect(notes.sort(), org).toEqual(
-        [
-          `'=HYPERLINK("http://evil.test","click")`,
-          "'+1+1",
-          "'-2+3",
-          "'@SUM(A1:A9)",
-          "budget;'=1+2",
-          "q1;' +cmd",
-          "a;'\t=1",
-        ].sort(),
+        [`'=HYPERLINK("http://evil.test","click")`, "'+1+1", "'-2+3", "'@SUM(A1:A9)", "budget;'=1+2", "q1;' +cmd", "a;'\t=1"].sort(),
       );
     }
   });
@@ -127,10 +129,12 @@ describe('the ledger CSV export neutralises cells that start like formulas', () 
   it('a leading tab or CR, in notes and in external references', async () => {
     const rows = await exportOf('H');
     const raw = rows.filter((r) => r.entry_type === 'adjustment_increase' && r.external_ref !== '');
-    expect(raw.map((r) => [r.notes, r.external_ref]).sort()).toEqual([
-      ["'\t=1+1", "'\r=2+2"],
-      ["'\r@x", "'\tcmd"],
-    ].sort());
+    expect(raw.map((r) => [r.notes, r.external_ref]).sort()).toEqual(
+      [
+        ["'\t=1+1", "'\r=2+2"],
+        ["'\r@x", "'\tcmd"],
+      ].sort(),
+    );
   });
 
   it('plain numbers stay numbers, and no cell or ";" part of one starts like a formula', async () => {

@@ -44,7 +44,12 @@ export function createImportUsage({ db, organizations, usage }: CreditsDeps) {
    * reach, or a rule it breaks, rejects this refund alone.
    */
   async function refund(caller: Caller, record: RefundInput, info: ClientInfo): Promise<RefundResult> {
-    const rejected = (message: string): RefundResult => ({ external_ref: record.external_ref, status: 'rejected', entry_id: null, message });
+    const rejected = (message: string): RefundResult => ({
+      external_ref: record.external_ref,
+      status: 'rejected',
+      entry_id: null,
+      message,
+    });
     const org = await organizations.visible(caller, record.organization_id).catch((error: unknown) => {
       if (error instanceof NotFoundError) return null;
       throw error;
@@ -86,7 +91,12 @@ export function createImportUsage({ db, organizations, usage }: CreditsDeps) {
           action: 'credits.refund',
           targetType: 'organization',
           targetId: org.id,
-          details: { amount: record.amount, external_ref: record.external_ref, refund_of: record.refund_of, ...(record.reason && { reason: record.reason }) },
+          details: {
+            amount: record.amount,
+            external_ref: record.external_ref,
+            refund_of: record.refund_of,
+            ...(record.reason && { reason: record.reason }),
+          },
           ...info,
         });
         return created!;
@@ -94,7 +104,8 @@ export function createImportUsage({ db, organizations, usage }: CreditsDeps) {
       return { external_ref: record.external_ref, status: 'recorded', entry_id: entry.id, message: null };
     } catch (error) {
       // The same refund recorded by a request racing this one.
-      if ((error as { code?: string }).code === '23505') return { external_ref: record.external_ref, status: 'duplicate', entry_id: null, message: null };
+      if ((error as { code?: string }).code === '23505')
+        return { external_ref: record.external_ref, status: 'duplicate', entry_id: null, message: null };
       // An organization deleted meanwhile, or a rule the refund breaks.
       if (error instanceof RuleError || error instanceof NotFoundError) return rejected(error.message);
       throw error;
@@ -106,9 +117,16 @@ export function createImportUsage({ db, organizations, usage }: CreditsDeps) {
    * the caller's whole tree, charged by the same engine as the machine API (each idempotent
    * by its id per organization, one outcome per event), then refunds, each standing alone.
    */
-  async function importUsage(caller: Caller, input: { events?: UsageEvent[]; refunds?: RefundInput[] }, info: ClientInfo): Promise<UsageImportResult> {
+  async function importUsage(
+    caller: Caller,
+    input: { events?: UsageEvent[]; refunds?: RefundInput[] },
+    info: ClientInfo,
+  ): Promise<UsageImportResult> {
     const events = input.events ?? [];
-    const batch = events.length > 0 ? await usage.record({ kind: 'user', caller }, events, info) : { results: [], accepted: 0, duplicates: 0, rejected: 0 };
+    const batch =
+      events.length > 0
+        ? await usage.record({ kind: 'user', caller }, events, info)
+        : { results: [], accepted: 0, duplicates: 0, rejected: 0 };
     const refunds: RefundResult[] = [];
     // After the events, so a refund may name an event of the same import.
     for (const record of input.refunds ?? []) refunds.push(await refund(caller, record, info));

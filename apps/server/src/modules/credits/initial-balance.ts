@@ -11,14 +11,30 @@ import { move, negate } from './queries.ts';
  * An organization created with credits: they move from its parent (an allocation_sent
  * on the parent, an initial_balance on the child, one transaction group), so none are made.
  */
-export async function moveInitialBalance(trx: Transaction<DB>, caller: Caller, child: { id: string; name: string }, amount: string, info: ClientInfo) {
+export async function moveInitialBalance(
+  trx: Transaction<DB>,
+  caller: Caller,
+  child: { id: string; name: string },
+  amount: string,
+  info: ClientInfo,
+) {
   requirePermission(caller, 'organizations.allocate_credits');
   const group = randomUUID();
   await move(
     trx,
     [
-      { organizationId: caller.organization.id, amount: negate(amount), type: 'allocation_sent', metadata: { to_org_id: child.id, to_org_name: child.name, notes: 'Initial balance' } },
-      { organizationId: child.id, amount, type: 'initial_balance', metadata: { from_org_id: caller.organization.id, from_org_name: caller.organization.name, notes: 'Initial balance' } },
+      {
+        organizationId: caller.organization.id,
+        amount: negate(amount),
+        type: 'allocation_sent',
+        metadata: { to_org_id: child.id, to_org_name: child.name, notes: 'Initial balance' },
+      },
+      {
+        organizationId: child.id,
+        amount,
+        type: 'initial_balance',
+        metadata: { from_org_id: caller.organization.id, from_org_name: caller.organization.name, notes: 'Initial balance' },
+      },
     ],
     group,
     caller.userId,

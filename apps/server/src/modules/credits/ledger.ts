@@ -47,7 +47,11 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
         sql<boolean>`(created_at, seq) < (select c.created_at, c.seq from credit_ledger_entries c where c.seq = ${cursor}::bigint)`,
       );
     }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit + 1).execute();
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(limit + 1)
+      .execute();
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;
     return { rows: shown, nextCursor: more ? String(shown[shown.length - 1]!.seq) : null };
@@ -65,7 +69,12 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
   async function described(caller: Caller, rows: EntryRow[]): Promise<LedgerEntry[]> {
     const counterpartyOf = (row: EntryRow) => {
       const meta = (row.metadata ?? {}) as { to_org_id?: unknown; from_org_id?: unknown };
-      const id = row.entry_type === 'allocation_sent' ? meta.to_org_id : row.entry_type === 'allocation_received' || row.entry_type === 'initial_balance' ? meta.from_org_id : null;
+      const id =
+        row.entry_type === 'allocation_sent'
+          ? meta.to_org_id
+          : row.entry_type === 'allocation_received' || row.entry_type === 'initial_balance'
+            ? meta.from_org_id
+            : null;
       return typeof id === 'string' ? id : null;
     };
     const userIds = [...new Set(rows.map((row) => row.created_by).filter((id): id is string => !!id))];
@@ -79,14 +88,18 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
     const agentById = new Map(agents.map((agent) => [agent.id, agent]));
     const personById = new Map(people.map((person) => [person.id, { id: person.id, name: personName(person), email: person.email }]));
     const orgById = new Map(
-      orgs.map((org) => [org.id, { id: org.id, name: org.name, in_scope: !org.deleted_at && org.path.startsWith(caller.organization.path) }]),
+      orgs.map((org) => [
+        org.id,
+        { id: org.id, name: org.name, in_scope: !org.deleted_at && org.path.startsWith(caller.organization.path) },
+      ]),
     );
     return rows.map((row) => {
       const entry = toEntry(row);
       const actor = row.created_by ? (personById.get(row.created_by) ?? null) : null;
       const otherId = counterpartyOf(row);
       const meta = entry.metadata as { to_org_name?: unknown; from_org_name?: unknown };
-      const storedName = typeof (meta.to_org_name ?? meta.from_org_name) === 'string' ? String(meta.to_org_name ?? meta.from_org_name) : null;
+      const storedName =
+        typeof (meta.to_org_name ?? meta.from_org_name) === 'string' ? String(meta.to_org_name ?? meta.from_org_name) : null;
       const counterparty = otherId ? (orgById.get(otherId) ?? { id: otherId, name: storedName ?? otherId, in_scope: false }) : null;
       const agent = row.agent_type_id ? (agentById.get(row.agent_type_id) ?? null) : null;
       const description = ledgerSentence({ ...entry, actor: actor?.name ?? null, counterparty: counterparty?.name ?? null, agent });
@@ -97,7 +110,12 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
   async function ledger(caller: Caller, params: LedgerParams): Promise<LedgerPage> {
     const org = await readable(caller, params.organization_id);
     const { rows, nextCursor } = await page(db, org.id, params, params.cursor, params.limit);
-    return { entries: await described(caller, rows), next_cursor: nextCursor, credit_balance: org.credit_balance, low_balance_threshold: org.low_balance_threshold };
+    return {
+      entries: await described(caller, rows),
+      next_cursor: nextCursor,
+      credit_balance: org.credit_balance,
+      low_balance_threshold: org.low_balance_threshold,
+    };
   }
 
   /** Every filtered entry, newest first, fetched a page at a time so memory stays flat. */

@@ -37,7 +37,15 @@ export interface MoveOptions {
  * its detail is the balance for insufficient_credits and the maximum for balance_limit.
  */
 const REFUSED = 'CR001';
-const REFUSALS = ['not_found', 'not_own_source', 'not_direct_child', 'organization_not_active', 'insufficient_credits', 'balance_limit', 'idempotency_conflict'] as const;
+const REFUSALS = [
+  'not_found',
+  'not_own_source',
+  'not_direct_child',
+  'organization_not_active',
+  'insufficient_credits',
+  'balance_limit',
+  'idempotency_conflict',
+] as const;
 type Refusal = (typeof REFUSALS)[number];
 
 export function refusalOf(error: unknown): Refusal | null {
@@ -91,13 +99,19 @@ export function toEntry(row: EntryRow): LedgerRow {
  * below zero or above the maximum, and appends one entry per movement with its
  * balance_after. `afterLock` runs once the rows are locked, before anything is written.
  */
-export async function move(trx: Transaction<DB>, movements: Movement[], group: string, createdBy: string | null, options: MoveOptions = {}) {
+export async function move(
+  trx: Transaction<DB>,
+  movements: Movement[],
+  group: string,
+  createdBy: string | null,
+  options: MoveOptions = {},
+) {
   if (options.afterLock) {
     const ids = [...new Set(movements.map((mv) => mv.organizationId))];
     await sql`select credit_balances_lock(${ids}::uuid[])`.execute(trx);
     await options.afterLock();
   }
-  const column = <T,>(pick: (mv: Movement) => T) => movements.map(pick);
+  const column = <T>(pick: (mv: Movement) => T) => movements.map(pick);
   try {
     const { rows } = await sql<EntryRow>`
       select * from ledger_post(${group}::uuid, ${createdBy}::uuid, ${options.requireActive ?? false}::boolean,

@@ -28,12 +28,14 @@ class Rollback extends Error {
 /** Reconcile's report on the books as `corrupt` leaves them; the corruption is rolled back. */
 async function reportAfter(corrupt: (trx: Transaction<DB>) => Promise<void>, options: { bypassTriggers?: boolean } = {}): Promise<Report> {
   try {
-    await db().transaction().execute(async (trx) => {
-      if (options.bypassTriggers ?? true) await sql`set local session_replication_role = replica`.execute(trx);
-      await corrupt(trx);
-      await sql`set local session_replication_role = origin`.execute(trx);
-      throw new Rollback(await reconcile(trx));
-    });
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        if (options.bypassTriggers ?? true) await sql`set local session_replication_role = replica`.execute(trx);
+        await corrupt(trx);
+        await sql`set local session_replication_role = origin`.execute(trx);
+        throw new Rollback(await reconcile(trx));
+      });
   } catch (error) {
     if (error instanceof Rollback) return error.report;
     throw error;
@@ -83,7 +85,15 @@ beforeAll(async () => {
   agentTypeId = agent.id;
   await activate(db(), w.id('T1'), agent.id);
   const usage = await request('H.admin', '/api/credits/usage', {
-    events: [{ id: 'reconcile-usage-1', organization_id: w.id('T1'), agent: agent.code, units: '1', occurred_at: new Date(Date.now() - 60_000).toISOString() }],
+    events: [
+      {
+        id: 'reconcile-usage-1',
+        organization_id: w.id('T1'),
+        agent: agent.code,
+        units: '1',
+        occurred_at: new Date(Date.now() - 60_000).toISOString(),
+      },
+    ],
   });
   expect(usage.results[0]).toMatchObject({ status: 'accepted', credits_charged: '0.33' });
 });
@@ -111,7 +121,9 @@ describe('reconcile reports each kind of broken books, naming the organization, 
 
   it('a balance edited alone', async () => {
     const report = await reportAfter(async (trx) => {
-      await sql`update organization_billing_settings set credit_balance = credit_balance + 1 where organization_id = ${w.id('T2')}`.execute(trx);
+      await sql`update organization_billing_settings set credit_balance = credit_balance + 1 where organization_id = ${w.id('T2')}`.execute(
+        trx,
+      );
     });
     expect(report).toMatchObject({
       ...EMPTY,
@@ -129,12 +141,20 @@ describe('reconcile reports each kind of broken books, naming the organization, 
     expect(report.balance_mismatches).toEqual([
       { organization_id: w.id('SA2'), credit_balance: '50.00', ledger_sum: '50.00', last_balance_after: '49.00' },
     ]);
-    expect(report.balance_chain_breaks).toEqual([expect.objectContaining({ organization_id: w.id('SA2'), running: '50.00', balance_after: '49.00' })]);
+    expect(report.balance_chain_breaks).toEqual([
+      expect.objectContaining({ organization_id: w.id('SA2'), running: '50.00', balance_after: '49.00' }),
+    ]);
   });
 
   it('an earlier balance_after that is not the running sum (the last one right)', async () => {
     const report = await reportAfter(async (trx) => {
-      const first = await trx.selectFrom('credit_ledger_entries').select('id').where('organization_id', '=', w.id('H')).orderBy('seq').limit(1).executeTakeFirstOrThrow();
+      const first = await trx
+        .selectFrom('credit_ledger_entries')
+        .select('id')
+        .where('organization_id', '=', w.id('H'))
+        .orderBy('seq')
+        .limit(1)
+        .executeTakeFirstOrThrow();
       await sql`update credit_ledger_entries set balance_after = balance_after + 1 where id = ${first.id}`.execute(trx);
     });
     expect(report).toMatchObject({
@@ -156,25 +176,36 @@ describe('reconcile reports each kind of broken books, naming the organization, 
     });
     expect(report).toMatchObject({ ...EMPTY, ok: false, unbalanced_groups: [{ transaction_group: group, total: '-5.00' }] });
     // The group's entries name the organizations on both sides.
-    const sides = await db().selectFrom('credit_ledger_entries').select('organization_id').where('transaction_group', '=', group).orderBy('seq').execute();
+    const sides = await db()
+      .selectFrom('credit_ledger_entries')
+      .select('organization_id')
+      .where('transaction_group', '=', group)
+      .orderBy('seq')
+      .execute();
     expect(sides.map((s) => s.organization_id)).toEqual([w.id('H'), w.id('SA2')]);
   });
 
   it('a ledger total that is off by an amount', async () => {
     const report = await reportAfter(async (trx) => {
-      await sql`update credit_ledger_totals set total = total + 1 where organization_id = ${w.id('H')} and entry_type = 'adjustment_increase'`.execute(trx);
+      await sql`update credit_ledger_totals set total = total + 1 where organization_id = ${w.id('H')} and entry_type = 'adjustment_increase'`.execute(
+        trx,
+      );
     });
     expect(report).toMatchObject({
       ...EMPTY,
       ok: false,
-      ledger_total_mismatches: [expect.objectContaining({ organization_id: w.id('H'), entry_type: 'adjustment_increase', actual: '1000.00' })],
+      ledger_total_mismatches: [
+        expect.objectContaining({ organization_id: w.id('H'), entry_type: 'adjustment_increase', actual: '1000.00' }),
+      ],
     });
     expect(Number(report.ledger_total_mismatches[0]!.stored)).toBe(1001);
   });
 
   it('a ledger total whose entry count is off (the amount right)', async () => {
     const report = await reportAfter(async (trx) => {
-      await sql`update credit_ledger_totals set entries = entries + 1 where organization_id = ${w.id('A1')} and entry_type = 'allocation_sent'`.execute(trx);
+      await sql`update credit_ledger_totals set entries = entries + 1 where organization_id = ${w.id('A1')} and entry_type = 'allocation_sent'`.execute(
+        trx,
+      );
     });
     expect(report).toMatchObject({
       ...EMPTY,
@@ -212,15 +243,25 @@ describe('reconcile reports each kind of broken books, naming the organization, 
     });
     expect(report.ok).toBe(false);
     expect(report.deleted_with_balance).toEqual([]);
-    const ancestors = report.subtree_count_mismatches.filter((m) => m.org_type === 'agency').map((m) => [m.ancestor_id, m.stored, m.actual]);
-    expect(ancestors.sort()).toEqual([[w.id('H'), 3, 2], [w.id('SA1'), 2, 1]].sort());
+    const ancestors = report.subtree_count_mismatches
+      .filter((m) => m.org_type === 'agency')
+      .map((m) => [m.ancestor_id, m.stored, m.actual]);
+    expect(ancestors.sort()).toEqual(
+      [
+        [w.id('H'), 3, 2],
+        [w.id('SA1'), 2, 1],
+      ].sort(),
+    );
   });
 
   it('a balance held by a deleted organization', async () => {
     // The triggers run: the subtree counts follow the deletion, only the balance is wrong.
-    const report = await reportAfter(async (trx) => {
-      await sql`update organizations set deleted_at = now() where id = ${w.id('T2')}`.execute(trx);
-    }, { bypassTriggers: false });
+    const report = await reportAfter(
+      async (trx) => {
+        await sql`update organizations set deleted_at = now() where id = ${w.id('T2')}`.execute(trx);
+      },
+      { bypassTriggers: false },
+    );
     expect(report).toMatchObject({
       ...EMPTY,
       ok: false,
@@ -242,12 +283,18 @@ describe('reconcile reports each kind of broken books, naming the organization, 
     const report = await reportAfter(async (trx) => {
       await sql`delete from usage_carry where organization_id = ${w.id('T1')}`.execute(trx);
     });
-    expect(report).toMatchObject({ ...EMPTY, ok: false, usage_carry_mismatches: [expect.objectContaining({ organization_id: w.id('T1'), carry: '0' })] });
+    expect(report).toMatchObject({
+      ...EMPTY,
+      ok: false,
+      usage_carry_mismatches: [expect.objectContaining({ organization_id: w.id('T1'), carry: '0' })],
+    });
   });
 
   it('a consumption entry that differs from its usage event', async () => {
     const report = await reportAfter(async (trx) => {
-      await sql`update credit_ledger_entries set units = 2 where organization_id = ${w.id('T1')} and entry_type = 'consumption'`.execute(trx);
+      await sql`update credit_ledger_entries set units = 2 where organization_id = ${w.id('T1')} and entry_type = 'consumption'`.execute(
+        trx,
+      );
     });
     expect(report).toMatchObject({
       ...EMPTY,
@@ -263,7 +310,14 @@ describe('reconcile reports each kind of broken books, naming the organization, 
     expect(report).toMatchObject({
       ...EMPTY,
       ok: false,
-      usage_day_mismatches: [expect.objectContaining({ organization_id: w.id('T1'), agent_type_id: agentTypeId, stored: '1 events, 2.0000 units, 0.33 charged', actual: '1 events, 1.0000 units, 0.33 charged' })],
+      usage_day_mismatches: [
+        expect.objectContaining({
+          organization_id: w.id('T1'),
+          agent_type_id: agentTypeId,
+          stored: '1 events, 2.0000 units, 0.33 charged',
+          actual: '1 events, 1.0000 units, 0.33 charged',
+        }),
+      ],
     });
   });
 
@@ -274,7 +328,9 @@ describe('reconcile reports each kind of broken books, naming the organization, 
     expect(report).toMatchObject({
       ...EMPTY,
       ok: false,
-      credit_day_mismatches: [expect.objectContaining({ organization_id: w.id('T1'), entry_type: 'consumption', stored: null, actual: '-0.33 in 1 entries' })],
+      credit_day_mismatches: [
+        expect.objectContaining({ organization_id: w.id('T1'), entry_type: 'consumption', stored: null, actual: '-0.33 in 1 entries' }),
+      ],
     });
   });
 });

@@ -67,7 +67,12 @@ export async function reconcile(db: Kysely<DB>) {
     where coalesce(usage.cost, 0) <> coalesce(usage.charged, 0) + coalesce(c.carry, 0)
     order by organization_id, agent_type_id
     limit 100`.execute(db);
-  const usageEntries = await sql<{ organization_id: string; usage_event_id: string | null; ledger_entry_id: string | null; problem: string }>`
+  const usageEntries = await sql<{
+    organization_id: string;
+    usage_event_id: string | null;
+    ledger_entry_id: string | null;
+    problem: string;
+  }>`
     select u.organization_id, u.id as usage_event_id, u.ledger_entry_id,
            case when l.id is null then 'entry missing' else 'entry differs' end as problem
     from usage_events u left join credit_ledger_entries l on l.id = u.ledger_entry_id
@@ -94,7 +99,13 @@ export async function reconcile(db: Kysely<DB>) {
     where running < 0 or running <> balance_after
     order by organization_id
     limit 100`.execute(db);
-  const usageDays = await sql<{ organization_id: string; day: string; agent_type_id: string; stored: string | null; actual: string | null }>`
+  const usageDays = await sql<{
+    organization_id: string;
+    day: string;
+    agent_type_id: string;
+    stored: string | null;
+    actual: string | null;
+  }>`
     with actual as (
       select organization_id, (occurred_at at time zone 'UTC')::date as day, agent_type_id,
              count(*) as events, sum(units) as units, sum(charged) as charged

@@ -70,13 +70,24 @@ describe('the money paths make one round trip after authentication', () => {
     const token = await w.as('H.admin');
     const agent = await insertAgentType(w.t.database.db, 'round-trip', '1.0000');
     await activate(w.t.database.db, w.id('H'), agent.id);
-    const events = ['rt-1', 'rt-2'].map((id) => ({ id, organization_id: w.id('H'), agent: agent.code, units: '1', occurred_at: new Date(Date.now() - 60_000).toISOString() }));
+    const events = ['rt-1', 'rt-2'].map((id) => ({
+      id,
+      organization_id: w.id('H'),
+      agent: agent.code,
+      units: '1',
+      occurred_at: new Date(Date.now() - 60_000).toISOString(),
+    }));
     const recording = await ownStatements(token, async () => {
       const response = await w.t.request('POST', '/api/credits/usage', { events }, { token });
       expect(response.body).toMatchObject({ accepted: 2, rejected: 0 });
     });
     expect(recording).toEqual([expect.stringContaining('usage_record(')]);
-    const audit = await w.t.database.db.selectFrom('audit_log').select(['action', 'details']).where('action', '=', 'usage.imported').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const audit = await w.t.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'details'])
+      .where('action', '=', 'usage.imported')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(audit.details).toMatchObject({ events: 2, accepted: 2, duplicates: 0, rejected: 0, credits_charged: '2.00' });
   });
 });

@@ -24,7 +24,11 @@ function random(seed: number) {
 
 async function arrange() {
   const db = w.t.database.db;
-  const agents = [await insertAgentType(db, 'bot', '0.2500'), await insertAgentType(db, 'cheap', '0.0007'), await insertAgentType(db, 'etl', '0.0125')];
+  const agents = [
+    await insertAgentType(db, 'bot', '0.2500'),
+    await insertAgentType(db, 'cheap', '0.0007'),
+    await insertAgentType(db, 'etl', '0.0125'),
+  ];
   const orgs = [w.id('A1'), w.id('T1'), w.id('T2')];
   for (const org of orgs) {
     await fund(db, org, '100000');
@@ -60,7 +64,12 @@ describe("the dashboard's day totals", () => {
     }
     // Refunds through the house's import land in the refund day totals.
     const token = await w.as('H.admin');
-    const { body } = await w.t.request('GET', `/api/credits/ledger?organization_id=${w.id('T1')}&entry_type=consumption&limit=3`, undefined, { token });
+    const { body } = await w.t.request(
+      'GET',
+      `/api/credits/ledger?organization_id=${w.id('T1')}&entry_type=consumption&limit=3`,
+      undefined,
+      { token },
+    );
     const refunds = body.entries.map((entry: { external_ref: string }, i: number) => ({
       organization_id: w.id('T1'),
       amount: '0.01',
@@ -73,13 +82,21 @@ describe("the dashboard's day totals", () => {
 
     // The check itself sees a difference.
     const db = w.t.database.db;
-    await sql`update usage_event_days set events = events + 1 where organization_id = ${w.id('T1')} and day = (select max(day) from usage_event_days where organization_id = ${w.id('T1')})`.execute(db);
-    await sql`update credit_usage_days set total = total - 0.01 where organization_id = ${w.id('T1')} and entry_type = 'refund'`.execute(db);
+    await sql`update usage_event_days set events = events + 1 where organization_id = ${w.id('T1')} and day = (select max(day) from usage_event_days where organization_id = ${w.id('T1')})`.execute(
+      db,
+    );
+    await sql`update credit_usage_days set total = total - 0.01 where organization_id = ${w.id('T1')} and entry_type = 'refund'`.execute(
+      db,
+    );
     const found = await usageDayMismatches(db);
     expect(found.usage_event_day_mismatches.length).toBeGreaterThan(0);
     expect(found.credit_usage_day_mismatches).toEqual([expect.objectContaining({ organization_id: w.id('T1'), entry_type: 'refund' })]);
-    await sql`update usage_event_days set events = events - 1 where organization_id = ${w.id('T1')} and day = (select max(day) from usage_event_days where organization_id = ${w.id('T1')})`.execute(db);
-    await sql`update credit_usage_days set total = total + 0.01 where organization_id = ${w.id('T1')} and entry_type = 'refund'`.execute(db);
+    await sql`update usage_event_days set events = events - 1 where organization_id = ${w.id('T1')} and day = (select max(day) from usage_event_days where organization_id = ${w.id('T1')})`.execute(
+      db,
+    );
+    await sql`update credit_usage_days set total = total + 0.01 where organization_id = ${w.id('T1')} and entry_type = 'refund'`.execute(
+      db,
+    );
   });
 
   it(
@@ -101,7 +118,9 @@ describe("the dashboard's day totals", () => {
         })),
       );
       const answers = await Promise.all(
-        batches.map((events) => w.t.request('POST', '/api/v1/usage-events', { events }, { headers: { authorization: `Bearer ${key.key}` } })),
+        batches.map((events) =>
+          w.t.request('POST', '/api/v1/usage-events', { events }, { headers: { authorization: `Bearer ${key.key}` } }),
+        ),
       );
       expect(answers.map((a) => a.status)).toEqual(batches.map(() => 200));
       expect(answers.reduce((sum, a) => sum + a.body.accepted, 0)).toBe(8 * 60);

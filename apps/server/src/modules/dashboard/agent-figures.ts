@@ -22,7 +22,12 @@ export async function activationFigures(db: Executor, organizationId: string) {
     .where('a.organization_id', '=', organizationId)
     .where('a.deactivated_at', 'is', null);
   const counts = await live
-    .select(['a.status', sql<number>`count(*)::int`.as('n'), sql<string | null>`sum(a.health_score)::text`.as('health_sum'), sql<number>`count(a.health_score)::int`.as('reported')])
+    .select([
+      'a.status',
+      sql<number>`count(*)::int`.as('n'),
+      sql<string | null>`sum(a.health_score)::text`.as('health_sum'),
+      sql<number>`count(a.health_score)::int`.as('reported'),
+    ])
     .groupBy('a.status')
     .execute();
   const rows = await live
@@ -33,7 +38,10 @@ export async function activationFigures(db: Executor, organizationId: string) {
     .orderBy('a.id')
     .limit(DASHBOARD_ACTIVATIONS_SHOWN)
     .execute();
-  const by_status = Object.fromEntries(ACTIVATION_STATUSES.map((s) => [s, counts.find((c) => c.status === s)?.n ?? 0])) as Record<ActivationStatus, number>;
+  const by_status = Object.fromEntries(ACTIVATION_STATUSES.map((s) => [s, counts.find((c) => c.status === s)?.n ?? 0])) as Record<
+    ActivationStatus,
+    number
+  >;
   const reported = counts.reduce((sum, c) => sum + c.reported, 0);
   const healthSum = counts.reduce((sum, c) => sum + Number(c.health_sum ?? 0), 0);
   return {
@@ -105,7 +113,13 @@ export async function agentUsageFigures(db: Executor, organizationId: string) {
         units: r[`units_${which}`],
         credits: r[`credits_${which}`],
       }))
-      .sort((a, b) => compareDecimal(b.credits, a.credits) || b.events - a.events || a.name.localeCompare(b.name) || a.agent_type_id.localeCompare(b.agent_type_id));
+      .sort(
+        (a, b) =>
+          compareDecimal(b.credits, a.credits) ||
+          b.events - a.events ||
+          a.name.localeCompare(b.name) ||
+          a.agent_type_id.localeCompare(b.agent_type_id),
+      );
     return {
       days,
       events: byAgent.reduce((sum, r) => sum + r.events, 0),

@@ -122,19 +122,26 @@ export async function childFigures(db: Executor, organizationId: string) {
     .where('o.parent_org_id', '=', organizationId)
     .where('o.deleted_at', 'is', null);
   const rows = await children
-      .select(['o.id', 'o.name', 'o.org_type', 'o.status', sql<string>`b.credit_balance::text`.as('credit_balance'), 'b.activated_agent_limit'])
-      .orderBy('b.credit_balance', 'desc')
-      .orderBy('o.name')
-      .orderBy('o.id')
-      .limit(DASHBOARD_CHILDREN_SHOWN)
-      .execute();
+    .select([
+      'o.id',
+      'o.name',
+      'o.org_type',
+      'o.status',
+      sql<string>`b.credit_balance::text`.as('credit_balance'),
+      'b.activated_agent_limit',
+    ])
+    .orderBy('b.credit_balance', 'desc')
+    .orderBy('o.name')
+    .orderBy('o.id')
+    .limit(DASHBOARD_CHILDREN_SHOWN)
+    .execute();
   const totals = await children
-      .select([
-        sql<number>`count(*)::int`.as('count'),
-        sql<string>`round(coalesce(sum(b.credit_balance), 0), 2)::text`.as('total_balance'),
-        sql<number>`coalesce(sum(b.activated_agent_limit), 0)::int`.as('limit_total'),
-      ])
-      .executeTakeFirstOrThrow();
+    .select([
+      sql<number>`count(*)::int`.as('count'),
+      sql<string>`round(coalesce(sum(b.credit_balance), 0), 2)::text`.as('total_balance'),
+      sql<number>`coalesce(sum(b.activated_agent_limit), 0)::int`.as('limit_total'),
+    ])
+    .executeTakeFirstOrThrow();
   return {
     count: totals.count,
     total_balance: totals.total_balance,

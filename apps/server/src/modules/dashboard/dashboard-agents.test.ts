@@ -21,7 +21,8 @@ async function call(who: string, method: string, path: string, body?: unknown, e
 let key: string;
 const types: Record<string, string> = {};
 const activations: Record<string, string> = {};
-const runtime = (path: string, body: unknown) => w.t.request('POST', `/api/v1/${path}`, body, { headers: { authorization: `Bearer ${key}` } });
+const runtime = (path: string, body: unknown) =>
+  w.t.request('POST', `/api/v1/${path}`, body, { headers: { authorization: `Bearer ${key}` } });
 const event = (eventId: string, org: string, agent: string, units: string, hoursAgo = 0.1) => ({
   id: eventId,
   organization_id: org,
@@ -56,7 +57,13 @@ beforeAll(async () => {
     const { activation } = await call('A1.admin', 'POST', `/api/organizations/${id('A1')}/agents`, { agent_type_id: types[code] }, 201);
     activations[code] = activation.id;
   }
-  const made = await call('A1.admin', 'POST', `/api/organizations/${id('A1')}/api-keys`, { name: 'runtime', scopes: ['usage:write', 'agents:report'] }, 201);
+  const made = await call(
+    'A1.admin',
+    'POST',
+    `/api/organizations/${id('A1')}/api-keys`,
+    { name: 'runtime', scopes: ['usage:write', 'agents:report'] },
+    201,
+  );
   key = made.secret;
 
   const usage = await runtime('usage-events', {
@@ -71,7 +78,9 @@ beforeAll(async () => {
   });
   expect(usage.status).toBe(200);
   expect(usage.body).toMatchObject({ accepted: 4, duplicates: 1, rejected: 1 });
-  expect((await runtime('heartbeats', { organization_id: id('A1'), agent: 'support-bot', status: 'active', health_score: 92 })).status).toBe(200);
+  expect(
+    (await runtime('heartbeats', { organization_id: id('A1'), agent: 'support-bot', status: 'active', health_score: 92 })).status,
+  ).toBe(200);
   expect((await runtime('heartbeats', { organization_id: id('A1'), agent: 'etl', status: 'error', health_score: 40 })).status).toBe(200);
 });
 
@@ -81,7 +90,9 @@ describe('dashboard: agents and usage reported through the machine API', () => {
     expect(resources.active_agents).toBe(2);
     expect(agents.by_status).toEqual({ active: 1, inactive: 0, error: 1 });
     expect(agents.average_health).toBe(66);
-    expect(agents.activations.map((a: { code: string; status: string; health_score: number }) => [a.code, a.status, a.health_score])).toEqual([
+    expect(
+      agents.activations.map((a: { code: string; status: string; health_score: number }) => [a.code, a.status, a.health_score]),
+    ).toEqual([
       ['etl', 'error', 40],
       ['support-bot', 'active', 92],
     ]);
@@ -90,8 +101,15 @@ describe('dashboard: agents and usage reported through the machine API', () => {
 
   it('counts each accepted event once, by the time it occurred, with what it was charged', async () => {
     const { agents } = await dashboard();
-    const row = (code: string, unit: string, events: number, units: string, credits: string) =>
-      ({ agent_type_id: types[code], code, name: `Agent ${code}`, unit, events, units, credits });
+    const row = (code: string, unit: string, events: number, units: string, credits: string) => ({
+      agent_type_id: types[code],
+      code,
+      name: `Agent ${code}`,
+      unit,
+      events,
+      units,
+      credits,
+    });
     expect(agents.usage.last_7_days).toEqual({
       days: 7,
       events: 3,
@@ -131,7 +149,9 @@ describe('dashboard: agents and usage reported through the machine API', () => {
     const parent = await dashboard('SA1.admin');
     expect(parent.resources.active_agents).toBe(0);
     expect(parent.agents.usage.last_30_days.events).toBe(0);
-    const response = await w.t.request('GET', `/api/dashboard?organization_id=${id('A1')}`, undefined, { token: await w.as('SA1.manager') });
+    const response = await w.t.request('GET', `/api/dashboard?organization_id=${id('A1')}`, undefined, {
+      token: await w.as('SA1.manager'),
+    });
     expect(response.body.agents.usage.last_30_days.events).toBe(4);
   });
 });

@@ -18,7 +18,9 @@ async function createdDaysAgo(key: Parameters<typeof w.id>[0], days: number) {
  */
 async function pastConsumption(key: Parameters<typeof w.id>[0], amount: string, daysAgo: number, ref = `past-${daysAgo}`) {
   const db = w.t.database.db;
-  await sql`update organization_billing_settings set credit_balance = credit_balance - ${amount}::numeric where organization_id = ${id(key)}`.execute(db);
+  await sql`update organization_billing_settings set credit_balance = credit_balance - ${amount}::numeric where organization_id = ${id(key)}`.execute(
+    db,
+  );
   await sql`
     insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, external_ref, created_at)
     select ${id(key)}, -${amount}::numeric, 'consumption', gen_random_uuid(), credit_balance, ${ref}, now() - make_interval(days => ${daysAgo})
@@ -35,7 +37,13 @@ async function agentType(code: string, kind: string, unit: string) {
 }
 
 /** A live activation as a runtime's heartbeat leaves it; `deactivated` writes a past one. */
-async function activation(key: Parameters<typeof w.id>[0], agentTypeId: string, status: string, health: number | null, deactivated = false) {
+async function activation(
+  key: Parameters<typeof w.id>[0],
+  agentTypeId: string,
+  status: string,
+  health: number | null,
+  deactivated = false,
+) {
   await sql`
     insert into agent_activations (organization_id, agent_type_id, status, health_score, last_active_at, deactivated_at)
     values (${id(key)}, ${agentTypeId}, ${status}, ${health}, now(), ${deactivated ? sql`now()` : null})
@@ -50,12 +58,20 @@ const noonDaysAgo = (days: number) => sql`((now() at time zone 'UTC')::date - ${
  * it charged and, when that is above zero, its consumption entry (with agent and units) and
  * the balance moved.
  */
-async function usageEvent(key: Parameters<typeof w.id>[0], agentTypeId: string, units: string, charged: string, when: number | ReturnType<typeof sql>) {
+async function usageEvent(
+  key: Parameters<typeof w.id>[0],
+  agentTypeId: string,
+  units: string,
+  charged: string,
+  when: number | ReturnType<typeof sql>,
+) {
   const db = w.t.database.db;
   const at = typeof when === 'number' ? sql`now() - make_interval(hours => ${when})` : when;
   let entryId: string | null = null;
   if (charged !== '0.00') {
-    await sql`update organization_billing_settings set credit_balance = credit_balance - ${charged}::numeric where organization_id = ${id(key)}`.execute(db);
+    await sql`update organization_billing_settings set credit_balance = credit_balance - ${charged}::numeric where organization_id = ${id(key)}`.execute(
+      db,
+    );
     const { rows } = await sql<{ id: string }>`
       insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, agent_type_id, units, created_at)
       select ${id(key)}, -${charged}::numeric, 'consumption', gen_random_uuid(), credit_balance, ${agentTypeId}, ${units}::numeric, ${at}
@@ -89,7 +105,9 @@ beforeAll(async () => {
   await createdDaysAgo('T1', 5);
   await sql`update users set status = 'inactive' where email = 'user@h.test'`.execute(db);
   await sql`update organization_billing_settings set activated_agent_limit = case organization_id
-      when ${id('H')}::uuid then 100 when ${id('SA1')}::uuid then 30 when ${id('SA2')}::uuid then 10 else activated_agent_limit end`.execute(db);
+      when ${id('H')}::uuid then 100 when ${id('SA1')}::uuid then 30 when ${id('SA2')}::uuid then 10 else activated_agent_limit end`.execute(
+    db,
+  );
 
   const token = await w.as('H.admin');
   const ok = async (path: string, body: unknown) => {
@@ -144,7 +162,13 @@ describe('GET /api/dashboard: figures against hand-computed values', () => {
     expect(organizations.by_status).toEqual({ active: 5, inactive: 1, suspended: 1 });
     expect(organizations.by_type).toEqual({ house: 0, super_agency: 2, agency: 3, tenant: 2 });
     expect(organizations.recent.map((o: { id: string }) => o.id)).toEqual([id('T2'), id('T1'), id('A3'), id('A2'), id('A1')]);
-    expect(organizations.recent[0]).toEqual({ id: id('T2'), name: 'Tenant Two', org_type: 'tenant', status: 'suspended', created_at: expect.any(String) });
+    expect(organizations.recent[0]).toEqual({
+      id: id('T2'),
+      name: 'Tenant Two',
+      org_type: 'tenant',
+      status: 'suspended',
+      created_at: expect.any(String),
+    });
     // 30 days: A3, T1, T2 against A2; 90 days: A2, A3, T1, T2 against A1; 365 days: all but SA1 against SA1.
     expect(organizations.growth).toEqual({
       monthly: { days: 30, current: 3, previous: 1, percent: 200 },
@@ -188,8 +212,22 @@ describe('GET /api/dashboard: figures against hand-computed values', () => {
       count: 2,
       total_balance: '300.50',
       children: [
-        { id: id('SA1'), name: 'Super One', org_type: 'super_agency', status: 'active', credit_balance: '200.00', activated_agent_limit: 30 },
-        { id: id('SA2'), name: 'Super Two', org_type: 'super_agency', status: 'inactive', credit_balance: '100.50', activated_agent_limit: 10 },
+        {
+          id: id('SA1'),
+          name: 'Super One',
+          org_type: 'super_agency',
+          status: 'active',
+          credit_balance: '200.00',
+          activated_agent_limit: 30,
+        },
+        {
+          id: id('SA2'),
+          name: 'Super Two',
+          org_type: 'super_agency',
+          status: 'inactive',
+          credit_balance: '100.50',
+          activated_agent_limit: 10,
+        },
       ],
     });
     expect(resources).toEqual({ activated_agent_limit: 100, active_agents: 0, children_limit_total: 40 });
@@ -245,7 +283,9 @@ describe('GET /api/dashboard: agents from activations and usage events', () => {
     expect(resources.active_agents).toBe(3);
     expect(agents.by_status).toEqual({ active: 1, inactive: 1, error: 1 });
     expect(agents.average_health).toBe(77.5); // (95 + 60) ÷ 2; the one without a report is left out
-    expect(agents.activations.map((a: { code: string; status: string; health_score: number | null }) => [a.code, a.status, a.health_score])).toEqual([
+    expect(
+      agents.activations.map((a: { code: string; status: string; health_score: number | null }) => [a.code, a.status, a.health_score]),
+    ).toEqual([
       ['etl', 'error', 60],
       ['support-bot', 'active', 95],
       ['reporter', 'inactive', null],
@@ -302,7 +342,11 @@ describe('GET /api/dashboard: agents from activations and usage events', () => {
     const { agents, resources } = (await get('T1.admin')).body;
     expect(resources.active_agents).toBe(0);
     expect(agents.activations).toEqual([]);
-    expect(agents.usage.last_7_days).toMatchObject({ events: 1, credits: '0.00', by_agent: [{ code: 'support-bot', events: 1, units: '3.0000', credits: '0.00' }] });
+    expect(agents.usage.last_7_days).toMatchObject({
+      events: 1,
+      credits: '0.00',
+      by_agent: [{ code: 'support-bot', events: 1, units: '3.0000', credits: '0.00' }],
+    });
   });
 });
 

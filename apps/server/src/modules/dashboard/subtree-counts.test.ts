@@ -20,7 +20,11 @@ function random(seed: number) {
  * The dashboard's organization figures computed here from the rows themselves: live
  * descendants by status and type, and creations in each growth window counted by time.
  */
-function expected(rows: { id: string; path: string; status: string; org_type: string; created_at: string }[], org: { id: string; path: string }, now: number) {
+function expected(
+  rows: { id: string; path: string; status: string; org_type: string; created_at: string }[],
+  org: { id: string; path: string },
+  now: number,
+) {
   const live = rows.filter((r) => r.path.startsWith(org.path) && r.id !== org.id);
   const since = (days: number) => live.filter((r) => Date.parse(r.created_at) >= now - days * DAY).length;
   const growth = (days: number) => ({ current: since(days), previous: since(2 * days) - since(days) });
@@ -45,9 +49,10 @@ describe('maintained subtree counts', () => {
     // window's start (the counts split there between whole days and exact times).
     for (let i = 0; i < 60; i++) {
       const type = pick(['super_agency', 'agency', 'tenant'] as const);
-      const offset = pick(['uniform', 'edge'] as const) === 'edge'
-        ? sql`make_interval(days => ${pick([30, 60, 90, 180, 365, 730])}) + make_interval(mins => ${pick([-1, 1])})`
-        : sql`make_interval(hours => ${Math.floor(next() * 24 * 800)})`;
+      const offset =
+        pick(['uniform', 'edge'] as const) === 'edge'
+          ? sql`make_interval(days => ${pick([30, 60, 90, 180, 365, 730])}) + make_interval(mins => ${pick([-1, 1])})`
+          : sql`make_interval(hours => ${Math.floor(next() * 24 * 800)})`;
       const { rows } = await sql<{ id: string }>`
         insert into organizations (name, org_type, parent_org_id, parent_org_type, status, created_at)
         values (${`Churn ${i}`}, ${type}, ${pick(parents[type])}, ${parentType[type]}, ${pick(ORG_STATUSES)}, now() - ${offset})
@@ -83,14 +88,20 @@ describe('maintained subtree counts', () => {
       expect(response.status).toBe(200);
       const figures = response.body.organizations;
       const want = expected(rows, org, Date.parse(response.body.generated_at));
-      expect({
-        total: figures.total,
-        by_status: figures.by_status,
-        by_type: figures.by_type,
-        growth: Object.fromEntries(Object.entries(figures.growth as Record<string, { current: number; previous: number }>).map(
-          ([name, g]) => [name, { current: g.current, previous: g.previous }],
-        )),
-      }, key).toEqual(want);
+      expect(
+        {
+          total: figures.total,
+          by_status: figures.by_status,
+          by_type: figures.by_type,
+          growth: Object.fromEntries(
+            Object.entries(figures.growth as Record<string, { current: number; previous: number }>).map(([name, g]) => [
+              name,
+              { current: g.current, previous: g.previous },
+            ]),
+          ),
+        },
+        key,
+      ).toEqual(want);
     }
   });
 });

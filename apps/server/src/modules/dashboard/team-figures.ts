@@ -10,6 +10,9 @@ export async function teamFigures(db: Executor, organizationId: string) {
     .where('deleted_at', 'is', null)
     .groupBy('status')
     .execute();
-  const by_status = Object.fromEntries(USER_STATUSES.map((s) => [s, rows.find((r) => r.status === s)?.n ?? 0])) as Record<UserStatus, number>;
+  const by_status = Object.fromEntries(USER_STATUSES.map((s) => [s, rows.find((r) => r.status === s)?.n ?? 0])) as Record<
+    UserStatus,
+    number
+  >;
   return { total: rows.reduce((sum, r) => sum + r.n, 0), by_status };
 }

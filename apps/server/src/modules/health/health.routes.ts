@@ -11,7 +11,9 @@ export function healthRoutes({ db, authenticate }: AppContext): FastifyPluginAsy
     route(endpoints.check, async (_request, reply) => {
       try {
         // The schema version is the last migration applied: read from the database, not the files.
-        const { rows } = await sql<{ version: number }>`select coalesce(max(version), 0)::int as version from schema_migrations`.execute(db);
+        const { rows } = await sql<{ version: number }>`select coalesce(max(version), 0)::int as version from schema_migrations`.execute(
+          db,
+        );
         return { status: 'ok' as const, database: 'ok' as const, version: CONSOLE_VERSION, schema_version: rows[0]!.version };
       } catch {
         return reply.code(503).send({ status: 'degraded', database: 'unreachable', version: CONSOLE_VERSION, schema_version: null });

@@ -8,7 +8,15 @@ import { ConflictError, ForbiddenError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { hashPassword, hashToken } from '../../lib/secrets.ts';
 import type { IssuedSession } from '../auth/auth.service.ts';
-import { EMAIL_LOCK_CLASS, InvitationUnusableError, effectiveStatus, invitationQuery, m, type InvitationRow, type InvitationsDeps } from './queries.ts';
+import {
+  EMAIL_LOCK_CLASS,
+  InvitationUnusableError,
+  effectiveStatus,
+  invitationQuery,
+  m,
+  type InvitationRow,
+  type InvitationsDeps,
+} from './queries.ts';
 
 /** What the invitee does with a link: accept it into an existing account, or register. */
 export function createInvitationAcceptance({ db, users, auth }: Pick<InvitationsDeps, 'db' | 'users' | 'auth'>) {
@@ -20,9 +28,17 @@ export function createInvitationAcceptance({ db, users, auth }: Pick<Invitations
    */
   async function usable(trx: Transaction<DB>, token: string) {
     const tokenHash = hashToken(token);
-    const found = await trx.selectFrom('invitations').select(['email', 'organization_id']).where('token_hash', '=', tokenHash).executeTakeFirst();
+    const found = await trx
+      .selectFrom('invitations')
+      .select(['email', 'organization_id'])
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
     if (!found) {
-      const replaced = await trx.selectFrom('invitation_replaced_links').select('invitation_id').where('token_hash', '=', tokenHash).executeTakeFirst();
+      const replaced = await trx
+        .selectFrom('invitation_replaced_links')
+        .select('invitation_id')
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
       if (replaced) throw new InvitationUnusableError('invitation_link_replaced', m.linkReplaced);
       throw new InvitationUnusableError('invitation_invalid', m.invalidLink);
     }
@@ -129,7 +145,15 @@ export function createInvitationAcceptance({ db, users, auth }: Pick<Invitations
         invited_at: row.created_at,
       });
       const superseded = await markAccepted(trx, row, user.id);
-      await writeAudit(trx, { actorUserId: user.id, organizationId: row.organization_id, action: 'invitation.register', targetType: 'invitation', targetId: row.id, details: { role: row.role, superseded }, ...info });
+      await writeAudit(trx, {
+        actorUserId: user.id,
+        organizationId: row.organization_id,
+        action: 'invitation.register',
+        targetType: 'invitation',
+        targetId: row.id,
+        details: { role: row.role, superseded },
+        ...info,
+      });
       return auth.startSession(trx, user.id, info);
     });
   }

@@ -28,7 +28,13 @@ export function createInvitationCreate({ db, organizations, users, mailer, appUr
     const token = randomToken();
     const invitation = await db.transaction().execute(async (trx) => {
       // Locked shared: a deletion under way finishes first and is seen, or waits for this.
-      const live = await trx.selectFrom('organizations').select('id').where('id', '=', org.id).where('deleted_at', 'is', null).forShare().executeTakeFirst();
+      const live = await trx
+        .selectFrom('organizations')
+        .select('id')
+        .where('id', '=', org.id)
+        .where('deleted_at', 'is', null)
+        .forShare()
+        .executeTakeFirst();
       if (!live) throw new NotFoundError(MESSAGES.organizations.notFound);
       // Whether the e-mail has an account elsewhere changes nothing here, so the answer
       // reveals nothing; a member of this very organization is within the inviter's reach.
@@ -44,7 +50,8 @@ export function createInvitationCreate({ db, organizations, users, mailer, appUr
         .executeTakeFirst();
       if (pending && new Date(pending.expires_at) > new Date()) throw new ConflictError(m.alreadyPending);
       // An expired pending invitation gives way to the new one.
-      if (pending) await trx.updateTable('invitations').set({ status: 'revoked', revoked_at: sql`now()` }).where('id', '=', pending.id).execute();
+      if (pending)
+        await trx.updateTable('invitations').set({ status: 'revoked', revoked_at: sql`now()` }).where('id', '=', pending.id).execute();
       // One pending invitation per e-mail and organization: of requests racing past the
       // check above, the first insert wins and the others, waiting on it, insert nothing.
       const created = await trx

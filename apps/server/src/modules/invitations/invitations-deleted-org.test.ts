@@ -18,14 +18,26 @@ const db = () => w.t.database.db;
 const m = MESSAGES.invitations;
 
 const invite = async (email: string, organizationId: string) =>
-  w.t.request('POST', '/api/invitations', { email, first_name: 'Ada', last_name: 'Late', role: 'tenant_user', organization_id: organizationId }, { token: await w.as('A1.admin') });
+  w.t.request(
+    'POST',
+    '/api/invitations',
+    { email, first_name: 'Ada', last_name: 'Late', role: 'tenant_user', organization_id: organizationId },
+    { token: await w.as('A1.admin') },
+  );
 const accept = (token: string, options: { bearer?: string; confirm?: boolean } = {}) =>
-  w.t.request('POST', '/api/invitations/accept', options.confirm === undefined ? { token } : { token, confirm: options.confirm }, { token: options.bearer });
+  w.t.request('POST', '/api/invitations/accept', options.confirm === undefined ? { token } : { token, confirm: options.confirm }, {
+    token: options.bearer,
+  });
 const register = (token: string) => w.t.request('POST', '/api/invitations/register', { token, password: 'a-good-password' });
 
 /** The token of the newest mail to an address, read from the outbox as the person would. */
 async function mailedToken(email: string): Promise<string> {
-  const row = await db().selectFrom('outbox').select('link').where('to_address', '=', email).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const row = await db()
+    .selectFrom('outbox')
+    .select('link')
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   return new URL(row.link!).searchParams.get('token')!;
 }
 
@@ -38,7 +50,12 @@ function expectGone(response: ApiResponse) {
 async function invitedTenant(name: string, slug: string) {
   const org = await insertOrg(db(), { name, type: 'tenant', parentId: w.id('A1') });
   const existingEmail = `existing@${slug}.test`;
-  const account = await insertUser(db(), { email: existingEmail, password: PASSWORD, role: 'super_agency_user', organizationId: w.id('SA3') });
+  const account = await insertUser(db(), {
+    email: existingEmail,
+    password: PASSWORD,
+    role: 'super_agency_user',
+    organizationId: w.id('SA3'),
+  });
   for (const email of [`new@${slug}.test`, existingEmail]) expect((await invite(email, org.id)).status).toBe(201);
   return {
     org,
@@ -51,7 +68,11 @@ async function invitedTenant(name: string, slug: string) {
 }
 
 async function statuses(organizationId: string) {
-  const rows = await db().selectFrom('invitations').select(['status', 'revoked_at']).where('organization_id', '=', organizationId).execute();
+  const rows = await db()
+    .selectFrom('invitations')
+    .select(['status', 'revoked_at'])
+    .where('organization_id', '=', organizationId)
+    .execute();
   return rows.map((r) => [r.status, r.revoked_at !== null]);
 }
 
@@ -72,10 +93,21 @@ async function expectEveryUseRefused(t: Awaited<ReturnType<typeof invitedTenant>
 describe('deleting an organization with pending invitations', () => {
   it('revokes them in the same deletion, and their links say the organization is gone', async () => {
     const t = await invitedTenant('Deleted Tenant', 'deleted');
-    expect(await statuses(t.org.id)).toEqual([['pending', false], ['pending', false]]);
+    expect(await statuses(t.org.id)).toEqual([
+      ['pending', false],
+      ['pending', false],
+    ]);
     expect((await w.t.request('DELETE', `/api/organizations/${t.org.id}`, undefined, { token: await w.as('A1.admin') })).status).toBe(204);
-    expect(await statuses(t.org.id)).toEqual([['revoked', true], ['revoked', true]]);
-    const audit = await db().selectFrom('audit_log').select('details').where('action', '=', 'organization.delete').where('target_id', '=', t.org.id).executeTakeFirstOrThrow();
+    expect(await statuses(t.org.id)).toEqual([
+      ['revoked', true],
+      ['revoked', true],
+    ]);
+    const audit = await db()
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'organization.delete')
+      .where('target_id', '=', t.org.id)
+      .executeTakeFirstOrThrow();
     expect(audit.details).toMatchObject({ revoked_invitations: 2 });
     await expectEveryUseRefused(t);
   });
@@ -85,9 +117,15 @@ describe('an invitation still pending in an organization deleted without revokin
   it('is refused at acceptance and at registration with a clear message, and changes nothing', async () => {
     const t = await invitedTenant('Quietly Deleted', 'quiet');
     await sql`update organizations set deleted_at = now() where id = ${t.org.id}`.execute(db());
-    expect(await statuses(t.org.id)).toEqual([['pending', false], ['pending', false]]);
+    expect(await statuses(t.org.id)).toEqual([
+      ['pending', false],
+      ['pending', false],
+    ]);
     await expectEveryUseRefused(t);
     // Still pending: only the organization's deletion stands in the way.
-    expect(await statuses(t.org.id)).toEqual([['pending', false], ['pending', false]]);
+    expect(await statuses(t.org.id)).toEqual([
+      ['pending', false],
+      ['pending', false],
+    ]);
   });
 });

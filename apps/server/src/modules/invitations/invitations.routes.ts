@@ -34,8 +34,12 @@ export function invitationsRoutes({ invitations, authenticate, config, rateLimit
     route(endpoints.create, async ({ caller, body, raw }, reply) =>
       reply.code(201).send({ invitation: await invitations.create(caller, body, clientInfo(raw)) }),
     );
-    route(endpoints.resend, async ({ caller, params, raw }) => ({ invitation: await invitations.resend(caller, params.id, clientInfo(raw)) }));
+    route(endpoints.resend, async ({ caller, params, raw }) => ({
+      invitation: await invitations.resend(caller, params.id, clientInfo(raw)),
+    }));
     route(endpoints.link, async ({ caller, params, raw }) => invitations.link(caller, params.id, clientInfo(raw)));
-    route(endpoints.revoke, async ({ caller, params, raw }) => ({ invitation: await invitations.revoke(caller, params.id, clientInfo(raw)) }));
+    route(endpoints.revoke, async ({ caller, params, raw }) => ({
+      invitation: await invitations.revoke(caller, params.id, clientInfo(raw)),
+    }));
   };
 }

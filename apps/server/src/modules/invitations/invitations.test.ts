@@ -8,18 +8,30 @@ import { hashToken } from '../../lib/secrets.ts';
 const w = useWorld();
 const as = (who: string) => w.as(who);
 
-
 /** The token of the newest mail to this address, read from the outbox like a person would. */
 async function mailedToken(email: string): Promise<string> {
-  const rows = await w.t.database.db.selectFrom('outbox').select(['link']).where('to_address', '=', email).orderBy('id', 'desc').limit(1).execute();
+  const rows = await w.t.database.db
+    .selectFrom('outbox')
+    .select(['link'])
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .execute();
   const link = rows[0]?.link;
   expect(link, `mail to ${email}`).toBeTruthy();
   expect(link).toMatch(/^http:\/\/console\.test\/invitation\?token=/);
   return new URL(link!).searchParams.get('token')!;
 }
 
-const invite = async (who: string, body: Record<string, unknown>) => w.t.request('POST', '/api/invitations', body, { token: await as(who) });
-const person = (email: string, role: string, organization_id?: string) => ({ email, first_name: 'Nora', last_name: 'Newcomer', role, organization_id });
+const invite = async (who: string, body: Record<string, unknown>) =>
+  w.t.request('POST', '/api/invitations', body, { token: await as(who) });
+const person = (email: string, role: string, organization_id?: string) => ({
+  email,
+  first_name: 'Nora',
+  last_name: 'Newcomer',
+  role,
+  organization_id,
+});
 
 async function invitationCount() {
   return (await w.t.database.db.selectFrom('invitations').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
@@ -29,11 +41,21 @@ describe('inviting', () => {
   it('invites into the own organization, mails a link and stores only the token hash', async () => {
     const response = await invite('A1.admin', person('nora@new.test', 'agency_user'));
     expect(response.status).toBe(201);
-    expect(response.body.invitation).toMatchObject({ email: 'nora@new.test', role: 'agency_user', status: 'pending', organization_id: w.world.orgs.A1.id, organization_name: 'Agency One' });
+    expect(response.body.invitation).toMatchObject({
+      email: 'nora@new.test',
+      role: 'agency_user',
+      status: 'pending',
+      organization_id: w.world.orgs.A1.id,
+      organization_name: 'Agency One',
+    });
     const expires = new Date(response.body.invitation.expires_at).getTime() - new Date(response.body.invitation.created_at).getTime();
     expect(Math.round(expires / 86_400_000)).toBe(7);
     const token = await mailedToken('nora@new.test');
-    const row = await w.t.database.db.selectFrom('invitations').selectAll().where('id', '=', response.body.invitation.id).executeTakeFirstOrThrow();
+    const row = await w.t.database.db
+      .selectFrom('invitations')
+      .selectAll()
+      .where('id', '=', response.body.invitation.id)
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).toBe(hashToken(token));
     expect(JSON.stringify(row)).not.toContain(token);
     expect(JSON.stringify(response.body)).not.toContain(token);
@@ -50,7 +72,12 @@ describe('inviting', () => {
   });
 
   it('refuses with clear messages and writes nothing', async () => {
-    await insertUser(w.t.database.db, { email: 'taken@new.test', password: PASSWORD, role: 'agency_user', organizationId: w.world.orgs.A1.id });
+    await insertUser(w.t.database.db, {
+      email: 'taken@new.test',
+      password: PASSWORD,
+      role: 'agency_user',
+      organizationId: w.world.orgs.A1.id,
+    });
     await invite('A1.admin', person('twice@new.test', 'agency_user'));
     const before = await invitationCount();
     const cases: [string, Record<string, unknown>, number, string | null][] = [
@@ -78,11 +105,16 @@ describe('inviting', () => {
   });
 
   it('lists invitations of an organization in scope with their expiry', async () => {
-    const response = await w.t.request('GET', `/api/invitations?organization_id=${w.world.orgs.A1.id}&status=pending`, undefined, { token: await as('A1.manager') });
+    const response = await w.t.request('GET', `/api/invitations?organization_id=${w.world.orgs.A1.id}&status=pending`, undefined, {
+      token: await as('A1.manager'),
+    });
     expect(response.status).toBe(200);
     expect(response.body.invitations.length).toBeGreaterThan(0);
     expect(response.body.invitations.every((i: any) => i.status === 'pending' && i.expires_at)).toBe(true);
-    expect((await w.t.request('GET', `/api/invitations?organization_id=${w.world.orgs.SA1.id}`, undefined, { token: await as('A1.admin') })).status).toBe(404);
+    expect(
+      (await w.t.request('GET', `/api/invitations?organization_id=${w.world.orgs.SA1.id}`, undefined, { token: await as('A1.admin') }))
+        .status,
+    ).toBe(404);
     expect((await w.t.request('GET', '/api/invitations', undefined, { token: await as('A1.user') })).status).toBe(403);
   });
 
@@ -91,11 +123,17 @@ describe('inviting', () => {
     const created = await invite('A1.admin', person('who@new.test', 'agency_user'));
     expect(created.body.invitation.invited_by_name).toBe('Test User');
     const listed = async () => {
-      const response = await w.t.request('GET', `/api/invitations?organization_id=${w.world.orgs.A1.id}&status=pending`, undefined, { token: await as('A1.manager') });
+      const response = await w.t.request('GET', `/api/invitations?organization_id=${w.world.orgs.A1.id}&status=pending`, undefined, {
+        token: await as('A1.manager'),
+      });
       expect(response.status).toBe(200);
       return response.body.invitations.find((i: any) => i.email === 'who@new.test');
     };
-    const inviter = await w.t.database.db.selectFrom('users').select('id').where('email', '=', w.world.users['A1.admin']!).executeTakeFirstOrThrow();
+    const inviter = await w.t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', w.world.users['A1.admin']!)
+      .executeTakeFirstOrThrow();
     const first = await listed();
     expect(first).toMatchObject({ invited_by: inviter.id, invited_by_name: 'Test User' });
     expect(new Date(first.created_at).getTime()).toBeGreaterThanOrEqual(before - 1000);
@@ -114,7 +152,12 @@ describe('accepting', () => {
     await invite('A1.admin', person('reg@new.test', 'agency_manager'));
     const token = await mailedToken('reg@new.test');
     const read = await w.t.request('POST', '/api/invitations/accept', { token });
-    expect(read.body).toMatchObject({ result: 'requires_registration', email: 'reg@new.test', organizationId: w.world.orgs.A1.id, role: 'agency_manager' });
+    expect(read.body).toMatchObject({
+      result: 'requires_registration',
+      email: 'reg@new.test',
+      organizationId: w.world.orgs.A1.id,
+      role: 'agency_manager',
+    });
 
     const short = await w.t.request('POST', '/api/invitations/register', { token, password: 'short' });
     expect(short.status).toBe(400);
@@ -122,7 +165,13 @@ describe('accepting', () => {
 
     const registered = await w.t.request('POST', '/api/invitations/register', { token, password: 'a-good-password' });
     expect(registered.status).toBe(200);
-    expect(registered.body.user).toMatchObject({ email: 'reg@new.test', role: 'agency_manager', organization_id: w.world.orgs.A1.id, first_name: 'Nora', status: 'active' });
+    expect(registered.body.user).toMatchObject({
+      email: 'reg@new.test',
+      role: 'agency_manager',
+      organization_id: w.world.orgs.A1.id,
+      first_name: 'Nora',
+      status: 'active',
+    });
     expect(registered.refreshCookie).toBeTruthy();
     expect(registered.body.user.invited_at).not.toBeNull();
     const me = await w.t.request('GET', '/api/users/me', undefined, { token: registered.body.access_token });
@@ -131,14 +180,22 @@ describe('accepting', () => {
     const again = await w.t.request('POST', '/api/invitations/register', { token, password: 'another-password' });
     expect(again.status).toBe(410);
     expect(again.body.error).toMatchObject({ code: 'invitation_used', message: MESSAGES.invitations.used });
-    const row = await w.t.database.db.selectFrom('invitations').select(['status', 'accepted_user_id']).where('email', '=', 'reg@new.test').executeTakeFirstOrThrow();
+    const row = await w.t.database.db
+      .selectFrom('invitations')
+      .select(['status', 'accepted_user_id'])
+      .where('email', '=', 'reg@new.test')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'accepted', accepted_user_id: registered.body.user.id });
   });
 
   it('refuses an expired, revoked or unknown token with its reason', async () => {
     await invite('A1.admin', person('late@new.test', 'agency_user'));
     const late = await mailedToken('late@new.test');
-    await w.t.database.db.updateTable('invitations').set({ expires_at: new Date(Date.now() - 1000) }).where('email', '=', 'late@new.test').execute();
+    await w.t.database.db
+      .updateTable('invitations')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('email', '=', 'late@new.test')
+      .execute();
     const expired = await w.t.request('POST', '/api/invitations/accept', { token: late });
     expect(expired.status).toBe(410);
     expect(expired.body.error).toMatchObject({ code: 'invitation_expired', message: MESSAGES.invitations.expired });
@@ -146,7 +203,9 @@ describe('accepting', () => {
 
     const created = await invite('A1.admin', person('gone@new.test', 'agency_user'));
     const gone = await mailedToken('gone@new.test');
-    const revoked = await w.t.request('DELETE', `/api/invitations/${created.body.invitation.id}`, undefined, { token: await as('A1.admin') });
+    const revoked = await w.t.request('DELETE', `/api/invitations/${created.body.invitation.id}`, undefined, {
+      token: await as('A1.admin'),
+    });
     expect(revoked.body.invitation.status).toBe('revoked');
     const afterRevoke = await w.t.request('POST', '/api/invitations/register', { token: gone, password: 'a-good-password' });
     expect(afterRevoke.status).toBe(410);
@@ -168,7 +227,12 @@ describe('accepting', () => {
     const pendingToken = await mailedToken('mover@new.test');
     const anonymous = await w.t.request('POST', '/api/invitations/accept', { token: pendingToken });
     expect(anonymous.body).toEqual({ result: 'requires_login', requiresLogin: true, email: 'mover@new.test' });
-    const stranger = await w.t.request('POST', '/api/invitations/accept', { token: pendingToken, confirm: true }, { token: await as('A1.user') });
+    const stranger = await w.t.request(
+      'POST',
+      '/api/invitations/accept',
+      { token: pendingToken, confirm: true },
+      { token: await as('A1.user') },
+    );
     expect(stranger.status).toBe(403);
     expect(stranger.body.error.message).toBe(MESSAGES.invitations.otherAccount);
     const { token } = await w.t.signIn('mover@new.test', 'a-good-password');
@@ -189,7 +253,9 @@ describe('resend, copy link, revoke', () => {
   it('resend mails a fresh link and the old one stops working', async () => {
     const created = await invite('A1.admin', person('resend@new.test', 'agency_user'));
     const old = await mailedToken('resend@new.test');
-    const resent = await w.t.request('POST', `/api/invitations/${created.body.invitation.id}/resend`, undefined, { token: await as('A1.admin') });
+    const resent = await w.t.request('POST', `/api/invitations/${created.body.invitation.id}/resend`, undefined, {
+      token: await as('A1.admin'),
+    });
     expect(resent.status).toBe(200);
     const fresh = await mailedToken('resend@new.test');
     expect(fresh).not.toBe(old);
@@ -202,7 +268,11 @@ describe('resend, copy link, revoke', () => {
     expect(register.body.error).toMatchObject(replaced);
     expect(await w.t.database.db.selectFrom('users').select('id').where('email', '=', 'resend@new.test').execute()).toHaveLength(0);
     // Only the hash of the replaced link is kept, as for the live one.
-    const kept = await w.t.database.db.selectFrom('invitation_replaced_links').selectAll().where('invitation_id', '=', created.body.invitation.id).execute();
+    const kept = await w.t.database.db
+      .selectFrom('invitation_replaced_links')
+      .selectAll()
+      .where('invitation_id', '=', created.body.invitation.id)
+      .execute();
     expect(kept.map((row) => row.token_hash)).toEqual([hashToken(old)]);
 
     expect((await w.t.request('POST', '/api/invitations/accept', { token: fresh })).body.result).toBe('requires_registration');
@@ -216,9 +286,14 @@ describe('resend, copy link, revoke', () => {
   it('a copied link replaces the mailed one, which then says so; an unknown token stays invalid', async () => {
     const created = await invite('A1.admin', person('copied@new.test', 'agency_user'));
     const mailed = await mailedToken('copied@new.test');
-    const copied = await w.t.request('POST', `/api/invitations/${created.body.invitation.id}/link`, undefined, { token: await as('A1.admin') });
+    const copied = await w.t.request('POST', `/api/invitations/${created.body.invitation.id}/link`, undefined, {
+      token: await as('A1.admin'),
+    });
     const token = new URL(copied.body.link).searchParams.get('token')!;
-    expect((await w.t.request('POST', '/api/invitations/accept', { token: mailed })).body.error).toMatchObject({ code: 'invitation_link_replaced', message: MESSAGES.invitations.linkReplaced });
+    expect((await w.t.request('POST', '/api/invitations/accept', { token: mailed })).body.error).toMatchObject({
+      code: 'invitation_link_replaced',
+      message: MESSAGES.invitations.linkReplaced,
+    });
     expect((await w.t.request('POST', '/api/invitations/accept', { token })).body.result).toBe('requires_registration');
     const unknown = await w.t.request('POST', '/api/invitations/accept', { token: 'never-issued' });
     expect(unknown.status).toBe(404);
@@ -237,12 +312,27 @@ describe('resend, copy link, revoke', () => {
 
   it('may be revoked by admins of the organization or its parent only', async () => {
     const outsider = 'outsider@sa3.test';
-    await insertUser(w.t.database.db, { email: outsider, password: PASSWORD, role: 'super_agency_admin', organizationId: w.world.orgs.SA3.id });
-    for (const [who, status] of [['A1.manager', 403], ['T1.admin', 404], ['H.admin', 403], [outsider, 404], ['SA1.admin', 200]] as const) {
+    await insertUser(w.t.database.db, {
+      email: outsider,
+      password: PASSWORD,
+      role: 'super_agency_admin',
+      organizationId: w.world.orgs.SA3.id,
+    });
+    for (const [who, status] of [
+      ['A1.manager', 403],
+      ['T1.admin', 404],
+      ['H.admin', 403],
+      [outsider, 404],
+      ['SA1.admin', 200],
+    ] as const) {
       const created = await invite('A1.admin', person(`revoke-${status}-${who.replace(/\W/g, '')}@new.test`, 'agency_user'));
       const response = await w.t.request('DELETE', `/api/invitations/${created.body.invitation.id}`, undefined, { token: await as(who) });
       expect(response.status, who).toBe(status);
-      const row = await w.t.database.db.selectFrom('invitations').select('status').where('id', '=', created.body.invitation.id).executeTakeFirstOrThrow();
+      const row = await w.t.database.db
+        .selectFrom('invitations')
+        .select('status')
+        .where('id', '=', created.body.invitation.id)
+        .executeTakeFirstOrThrow();
       expect(row.status).toBe(status === 200 ? 'revoked' : 'pending');
     }
   });

@@ -8,7 +8,8 @@ export function createInvitationList({ db, organizations }: Pick<InvitationsDeps
     const org = await organizations.visible(caller, query.organization_id ?? caller.organization.id);
     let filtered = invitationQuery(db).where('i.organization_id', '=', org.id);
     if (query.status === 'pending') filtered = filtered.where('i.status', '=', 'pending').where('i.expires_at', '>', sql<string>`now()`);
-    else if (query.status === 'expired') filtered = filtered.where('i.status', '=', 'pending').where('i.expires_at', '<=', sql<string>`now()`);
+    else if (query.status === 'expired')
+      filtered = filtered.where('i.status', '=', 'pending').where('i.expires_at', '<=', sql<string>`now()`);
     else if (query.status) filtered = filtered.where('i.status', '=', query.status);
     const [rows, count] = await Promise.all([
       filtered

@@ -59,7 +59,14 @@ export function createInvitationManagement({ db, mailer, appUrl }: Pick<Invitati
     return db.transaction().execute(async (trx) => {
       const row = await pending(caller, id, trx);
       const token = await rotate(trx, row.id);
-      await writeAudit(trx, { actorUserId: caller.userId, organizationId: row.organization_id, action, targetType: 'invitation', targetId: row.id, ...info });
+      await writeAudit(trx, {
+        actorUserId: caller.userId,
+        organizationId: row.organization_id,
+        action,
+        targetType: 'invitation',
+        targetId: row.id,
+        ...info,
+      });
       return { invitation: toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow()), token };
     });
   }
@@ -84,7 +91,15 @@ export function createInvitationManagement({ db, mailer, appUrl }: Pick<Invitati
     return db.transaction().execute(async (trx) => {
       const row = await pending(caller, id, trx);
       await trx.updateTable('invitations').set({ status: 'revoked', revoked_at: sql`now()` }).where('id', '=', row.id).execute();
-      await writeAudit(trx, { actorUserId: caller.userId, organizationId: row.organization_id, action: 'invitation.revoke', targetType: 'invitation', targetId: row.id, details: { email: row.email }, ...info });
+      await writeAudit(trx, {
+        actorUserId: caller.userId,
+        organizationId: row.organization_id,
+        action: 'invitation.revoke',
+        targetType: 'invitation',
+        targetId: row.id,
+        details: { email: row.email },
+        ...info,
+      });
       return toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow());
     });
   }

@@ -69,7 +69,9 @@ export function toInvitation(row: InvitationRow): Invitation {
     organization_name: row.organization_name,
     status: effectiveStatus(row),
     invited_by: row.invited_by,
-    invited_by_name: row.inviter_email ? personName({ first_name: row.inviter_first_name, last_name: row.inviter_last_name, email: row.inviter_email }) : null,
+    invited_by_name: row.inviter_email
+      ? personName({ first_name: row.inviter_first_name, last_name: row.inviter_last_name, email: row.inviter_email })
+      : null,
     created_at: row.created_at,
     expires_at: row.expires_at,
     accepted_at: row.accepted_at,

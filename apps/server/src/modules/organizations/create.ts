@@ -36,7 +36,11 @@ export function createOrganizationCreate({ db, reads: { visible, detail } }: Org
         .executeTakeFirstOrThrow();
       // The insert's foreign key waited for a deletion of the parent under way: read the
       // parent only now, so a child is never created under an organization deleted meanwhile.
-      const parent = await trx.selectFrom('organizations').select('deleted_at').where('id', '=', caller.organization.id).executeTakeFirstOrThrow();
+      const parent = await trx
+        .selectFrom('organizations')
+        .select('deleted_at')
+        .where('id', '=', caller.organization.id)
+        .executeTakeFirstOrThrow();
       if (parent.deleted_at) throw new NotFoundError(m.notFound);
       await trx.insertInto('organization_billing_settings').values({ organization_id: created.id }).execute();
       await writeAudit(trx, {

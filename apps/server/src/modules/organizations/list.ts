@@ -81,7 +81,10 @@ export function listPage(db: Executor, anchor: { id: string; path: string }, que
  * them with the builders): at most the 128 shapes of the views, sort keys, orders and filters.
  */
 export function listStatements(db: Executor) {
-  const compiled = new Map<string, { page: (v: ListValues) => CompiledQuery<OrgRow>; count: (v: ListValues) => CompiledQuery<{ n: number }> }>();
+  const compiled = new Map<
+    string,
+    { page: (v: ListValues) => CompiledQuery<OrgRow>; count: (v: ListValues) => CompiledQuery<{ n: number }> }
+  >();
   return (anchor: { id: string; path: string }, query: ListOrganizationsParams) => {
     const shape: ListShape = {
       view: query.view,

@@ -1,6 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { MESSAGES, ORG_LIST_VIEWS, ORG_SORT_KEYS, SORT_ORDERS, TREE_DESCENDANT_COUNT_CAP, UNSTORABLE_TEXT, type ActivityAction, type ListOrganizationsParams } from '@console/domain';
+import {
+  MESSAGES,
+  ORG_LIST_VIEWS,
+  ORG_SORT_KEYS,
+  SORT_ORDERS,
+  TREE_DESCENDANT_COUNT_CAP,
+  UNSTORABLE_TEXT,
+  type ActivityAction,
+  type ListOrganizationsParams,
+} from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { listPage, listQuery, listStatements } from './list.ts';
@@ -9,9 +18,12 @@ const w = useWorld();
 const as = (who: string) => w.as(who);
 const id = (key: Parameters<typeof w.id>[0]) => w.id(key);
 
-
 async function auditCount(action: ActivityAction) {
-  const row = await w.t.database.db.selectFrom('audit_log').select(sql<number>`count(*)::int`.as('n')).where('action', '=', action).executeTakeFirstOrThrow();
+  const row = await w.t.database.db
+    .selectFrom('audit_log')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('action', '=', action)
+    .executeTakeFirstOrThrow();
   return row.n;
 }
 
@@ -55,7 +67,11 @@ describe('reading: own organization and descendants only', () => {
   ] as const)('%s reading %s is told the trail from its own organization down: %j', async (who, key, trail) => {
     const response = await w.t.request('GET', `/api/organizations/${id(key)}`, undefined, { token: await as(who) });
     expect(response.status).toBe(200);
-    const names = await w.t.database.db.selectFrom('organizations').select(['id', 'name']).where('id', 'in', [...trail.map(id), id(key)]).execute();
+    const names = await w.t.database.db
+      .selectFrom('organizations')
+      .select(['id', 'name'])
+      .where('id', 'in', [...trail.map(id), id(key)])
+      .execute();
     const nameOf = (orgId: string) => names.find((row) => row.id === orgId)!.name;
     expect(response.body.organization.ancestors).toEqual(trail.map((k) => ({ id: id(k), name: nameOf(id(k)) })));
   });
@@ -155,11 +171,18 @@ describe('listing', () => {
     expect(response.body.organization.id).toBe(id('SA1'));
     expect(response.body.organizations.map((o: any) => o.name)).toEqual(['Agency One', 'Agency Two']);
     expect(response.body).toMatchObject({ total: 2, page: 1, page_size: 50, total_pages: 1 });
-    expect(response.body.organizations[0].organization_billing_settings).toEqual({ organization_id: id('A1'), credit_balance: '0.00', activated_agent_limit: 0, low_balance_threshold: '100.00' });
+    expect(response.body.organizations[0].organization_billing_settings).toEqual({
+      organization_id: id('A1'),
+      credit_balance: '0.00',
+      activated_agent_limit: 0,
+      low_balance_threshold: '100.00',
+    });
   });
 
   it('lists descendants of an organization in scope', async () => {
-    const response = await w.t.request('GET', `/api/organizations?view=descendants&organization_id=${id('SA1')}`, undefined, { token: await as('H.admin') });
+    const response = await w.t.request('GET', `/api/organizations?view=descendants&organization_id=${id('SA1')}`, undefined, {
+      token: await as('H.admin'),
+    });
     expect(response.body.organizations.map((o: any) => o.name)).toEqual(['Agency One', 'Agency Two', 'Tenant One', 'Tenant Two']);
     expect(response.body.total).toBe(4);
   });
@@ -208,7 +231,11 @@ describe('listing', () => {
       for (const row of rows) {
         const org = await insertOrg(db(), { name: row.name, type: 'agency', parentId });
         ids.set(row.name, org.id);
-        await db().updateTable('organizations').set({ created_at: new Date(row.created) }).where('id', '=', org.id).execute();
+        await db()
+          .updateTable('organizations')
+          .set({ created_at: new Date(row.created) })
+          .where('id', '=', org.id)
+          .execute();
         await db()
           .updateTable('organization_billing_settings')
           .set({ credit_balance: row.balance, activated_agent_limit: row.limit })
@@ -237,11 +264,21 @@ describe('listing', () => {
     ] as const)('by %s, ascending and descending', async (sort, value) => {
       const token = await as('H.admin');
       for (const order of ['asc', 'desc'] as const) {
-        const all = await w.t.request('GET', `/api/organizations?organization_id=${parentId}&sort=${sort}&order=${order}`, undefined, { token });
+        const all = await w.t.request('GET', `/api/organizations?organization_id=${parentId}&sort=${sort}&order=${order}`, undefined, {
+          token,
+        });
         expect(all.status).toBe(200);
-        expect(all.body.organizations.map((o: any) => o.name), `${sort} ${order}`).toEqual(expected(value, order));
+        expect(
+          all.body.organizations.map((o: any) => o.name),
+          `${sort} ${order}`,
+        ).toEqual(expected(value, order));
         // Descendants of the house take the same order among these four.
-        const inTree = await w.t.request('GET', `/api/organizations?view=descendants&search=Sort%20&sort=${sort}&order=${order}`, undefined, { token });
+        const inTree = await w.t.request(
+          'GET',
+          `/api/organizations?view=descendants&search=Sort%20&sort=${sort}&order=${order}`,
+          undefined,
+          { token },
+        );
         expect(inTree.body.organizations.map((o: any) => o.name)).toEqual(expected(value, order));
       }
     });
@@ -264,7 +301,9 @@ describe('listing', () => {
 
 describe('the hierarchy tree', () => {
   it('gives one level with child counts and the descendant count', async () => {
-    const response = await w.t.request('GET', `/api/organizations/tree?organization_id=${id('SA1')}`, undefined, { token: await as('SA1.manager') });
+    const response = await w.t.request('GET', `/api/organizations/tree?organization_id=${id('SA1')}`, undefined, {
+      token: await as('SA1.manager'),
+    });
     expect(response.status).toBe(200);
     expect(response.body.node).toMatchObject({ id: id('SA1'), child_count: 2, descendant_count: 4 });
     expect(response.body.children).toEqual([
@@ -281,13 +320,20 @@ describe('the hierarchy tree', () => {
         select 'Crowd ' || n, 'tenant', ${parent.id}, 'agency' from generate_series(1, ${TREE_DESCENDANT_COUNT_CAP + 5}) n
         returning id)
       insert into organization_billing_settings (organization_id) select id from crowd`.execute(w.t.database.db);
-    const response = await w.t.request('GET', `/api/organizations/tree?organization_id=${parent.id}`, undefined, { token: await as('H.admin') });
-    expect(response.body.node).toMatchObject({ child_count: TREE_DESCENDANT_COUNT_CAP + 5, descendant_count: TREE_DESCENDANT_COUNT_CAP + 1 });
+    const response = await w.t.request('GET', `/api/organizations/tree?organization_id=${parent.id}`, undefined, {
+      token: await as('H.admin'),
+    });
+    expect(response.body.node).toMatchObject({
+      child_count: TREE_DESCENDANT_COUNT_CAP + 5,
+      descendant_count: TREE_DESCENDANT_COUNT_CAP + 1,
+    });
     expect(response.body.children).toHaveLength(200);
   }, 60_000);
 
   it('stays inside the caller scope', async () => {
-    const response = await w.t.request('GET', `/api/organizations/tree?organization_id=${id('SA2')}`, undefined, { token: await as('SA1.admin') });
+    const response = await w.t.request('GET', `/api/organizations/tree?organization_id=${id('SA2')}`, undefined, {
+      token: await as('SA1.admin'),
+    });
     expect(response.status).toBe(404);
   });
 });
@@ -323,7 +369,12 @@ describe('creating', () => {
     ['A1.admin', 'super_agency', 422],
     ['H.admin', 'house', 422],
   ] as const)('%s creating a %s -> %i', async (who, type, status) => {
-    const response = await w.t.request('POST', '/api/organizations', { name: `Made by ${who} ${type}`, org_type: type }, { token: await as(who) });
+    const response = await w.t.request(
+      'POST',
+      '/api/organizations',
+      { name: `Made by ${who} ${type}`, org_type: type },
+      { token: await as(who) },
+    );
     expect(response.status).toBe(status);
   });
 
@@ -351,7 +402,11 @@ describe('creating', () => {
       [{ name: 'y'.repeat(101), org_type: 'super_agency' }, 'name', MESSAGES.organizations.nameMax],
       [{ name: 'Fine', org_type: 'planet' }, 'org_type', MESSAGES.organizations.selectType],
       [{ name: 'Fine' }, 'org_type', MESSAGES.organizations.selectType],
-      [{ name: 'Fine', org_type: 'super_agency', description: 'd'.repeat(501) }, 'description', 'Description must be at most 500 characters.'],
+      [
+        { name: 'Fine', org_type: 'super_agency', description: 'd'.repeat(501) },
+        'description',
+        'Description must be at most 500 characters.',
+      ],
     ];
     for (const [body, field, message] of cases) {
       const response = await w.t.request('POST', '/api/organizations', body, { token });
@@ -377,7 +432,12 @@ describe('updating: own organization or a direct child', () => {
 
   it.each(cases)('%s updating %s (%s) -> %i', async (who, key, _relation, status) => {
     const before = await snapshot();
-    const response = await w.t.request('PATCH', `/api/organizations/${id(key)}`, { disable_parent_invites: true }, { token: await as(who) });
+    const response = await w.t.request(
+      'PATCH',
+      `/api/organizations/${id(key)}`,
+      { disable_parent_invites: true },
+      { token: await as(who) },
+    );
     expect(response.status).toBe(status);
     if (status === 403 && _relation === 'grandchild') {
       expect(response.body.error.message).toBe(MESSAGES.organizations.onlyOwnOrDirectChild);
@@ -388,13 +448,31 @@ describe('updating: own organization or a direct child', () => {
 
   it('changes name and status and writes an audit row with before and after', async () => {
     const before = await auditCount('organization.update');
-    const response = await w.t.request('PATCH', `/api/organizations/${id('A2')}`, { name: 'Agency Two Renamed', status: 'suspended' }, { token: await as('SA1.admin') });
+    const response = await w.t.request(
+      'PATCH',
+      `/api/organizations/${id('A2')}`,
+      { name: 'Agency Two Renamed', status: 'suspended' },
+      { token: await as('SA1.admin') },
+    );
     expect(response.status).toBe(200);
     expect(response.body.organization).toMatchObject({ name: 'Agency Two Renamed', status: 'suspended' });
     expect(await auditCount('organization.update')).toBe(before + 1);
-    const audit = await w.t.database.db.selectFrom('audit_log').select('details').where('action', '=', 'organization.update').orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(audit.details).toMatchObject({ before: { name: 'Agency Two', status: 'active' }, after: { name: 'Agency Two Renamed', status: 'suspended' } });
-    await w.t.request('PATCH', `/api/organizations/${id('A2')}`, { name: 'Agency Two', status: 'active' }, { token: await as('SA1.admin') });
+    const audit = await w.t.database.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'organization.update')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(audit.details).toMatchObject({
+      before: { name: 'Agency Two', status: 'active' },
+      after: { name: 'Agency Two Renamed', status: 'suspended' },
+    });
+    await w.t.request(
+      'PATCH',
+      `/api/organizations/${id('A2')}`,
+      { name: 'Agency Two', status: 'active' },
+      { token: await as('SA1.admin') },
+    );
   });
 
   it('refuses an empty update, a bad status and a short name', async () => {
@@ -434,7 +512,11 @@ describe('deleting: an empty child, by admins of its parent', () => {
     );
     expect(invited.status).toBe(201);
     expect((await w.t.request('DELETE', `/api/organizations/${childId}`, undefined, { token })).status).toBe(204);
-    const rows = await w.t.database.db.selectFrom('invitations').select(['status', 'revoked_at']).where('organization_id', '=', childId).execute();
+    const rows = await w.t.database.db
+      .selectFrom('invitations')
+      .select(['status', 'revoked_at'])
+      .where('organization_id', '=', childId)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'revoked' });
     expect(rows[0]!.revoked_at).not.toBeNull();
@@ -443,9 +525,18 @@ describe('deleting: an empty child, by admins of its parent', () => {
   it('explains each refusal and changes nothing', async () => {
     const token = await as('SA1.admin');
     const withUser = await insertOrg(w.t.database.db, { name: 'Has People', type: 'agency', parentId: id('SA1') });
-    await insertUser(w.t.database.db, { email: 'person@haspeople.test', password: PASSWORD, role: 'agency_user', organizationId: withUser.id });
+    await insertUser(w.t.database.db, {
+      email: 'person@haspeople.test',
+      password: PASSWORD,
+      role: 'agency_user',
+      organizationId: withUser.id,
+    });
     const withCredits = await insertOrg(w.t.database.db, { name: 'Has Credits', type: 'agency', parentId: id('SA1') });
-    await w.t.database.db.updateTable('organization_billing_settings').set({ credit_balance: '0.01' }).where('organization_id', '=', withCredits.id).execute();
+    await w.t.database.db
+      .updateTable('organization_billing_settings')
+      .set({ credit_balance: '0.01' })
+      .where('organization_id', '=', withCredits.id)
+      .execute();
     const before = await snapshot();
     const cases: [string, string, number, string | null][] = [
       ['SA1.admin', id('A1'), 422, MESSAGES.organizations.deleteHasChildren],
@@ -459,7 +550,9 @@ describe('deleting: an empty child, by admins of its parent', () => {
       ['SA1.admin', id('SA3'), 404, null],
     ];
     for (const [who, target, status, message] of cases) {
-      const response = await w.t.request('DELETE', `/api/organizations/${target}`, undefined, { token: who === 'SA1.admin' ? token : await as(who) });
+      const response = await w.t.request('DELETE', `/api/organizations/${target}`, undefined, {
+        token: who === 'SA1.admin' ? token : await as(who),
+      });
       expect(response.status, `${who} -> ${target}`).toBe(status);
       if (message) expect(response.body.error.message).toBe(message);
     }
@@ -505,9 +598,21 @@ describe('list statements compiled once per shape', () => {
             for (const org_type of [undefined, 'tenant'] as const)
               for (const search of [undefined, '', '50%_off']) {
                 for (const [n, anchor] of anchors.entries()) {
-                  const query: ListOrganizationsParams = { view, sort, order, status, org_type, search, page: n + 1, page_size: 10 * (n + 1) };
+                  const query: ListOrganizationsParams = {
+                    view,
+                    sort,
+                    order,
+                    status,
+                    org_type,
+                    search,
+                    page: n + 1,
+                    page_size: 10 * (n + 1),
+                  };
                   const { page, count } = statements(anchor, query);
-                  const expected = [listPage(db, anchor, query).compile(), listQuery(db, anchor, query).select(sql<number>`count(*)::int`.as('n')).compile()];
+                  const expected = [
+                    listPage(db, anchor, query).compile(),
+                    listQuery(db, anchor, query).select(sql<number>`count(*)::int`.as('n')).compile(),
+                  ];
                   expect([page, count].map((c) => [c.sql, c.parameters])).toEqual(expected.map((c) => [c.sql, c.parameters]));
                 }
               }
@@ -541,7 +646,11 @@ describe('query plans', () => {
   ];
 
   it.each(plans)('the %s list is served by an index', async (_name, params) => {
-    const anchor = await w.t.database.db.selectFrom('organizations').select(['id', 'path']).where('id', '=', id('SA1')).executeTakeFirstOrThrow();
+    const anchor = await w.t.database.db
+      .selectFrom('organizations')
+      .select(['id', 'path'])
+      .where('id', '=', id('SA1'))
+      .executeTakeFirstOrThrow();
     const query: ListOrganizationsParams = { view: 'children', page: 1, page_size: 50, sort: 'name', order: 'asc', ...params };
     for (const compiled of [
       listPage(w.t.database.db, anchor, query).compile(),

@@ -36,17 +36,15 @@ export function createOrganizationRemove({ db, reads: { visible } }: Organizatio
       const blockers = await trx
         .selectNoFrom([
           sql<boolean>`exists (select 1 from organizations where parent_org_id = ${target.id} and deleted_at is null)`.as('children'),
-          sql<boolean>`exists (select 1 from users where organization_id = ${target.id} and status = 'active' and deleted_at is null)`.as('users'),
+          sql<boolean>`exists (select 1 from users where organization_id = ${target.id} and status = 'active' and deleted_at is null)`.as(
+            'users',
+          ),
         ])
         .executeTakeFirstOrThrow();
       if (blockers.children) throw new RuleError(m.deleteHasChildren);
       if (blockers.users) throw new RuleError(m.deleteHasActiveUsers);
       if (balance.credit_balance !== '0.00') throw new RuleError(m.deleteHasBalance);
-      await trx
-        .updateTable('organizations')
-        .set({ deleted_at: sql`now()`, updated_at: sql`now()` })
-        .where('id', '=', target.id)
-        .execute();
+      await trx.updateTable('organizations').set({ deleted_at: sql`now()`, updated_at: sql`now()` }).where('id', '=', target.id).execute();
       // Its pending invitations go with it, so no link leads into a deleted organization
       // (taken after the organization's lock, the order acceptance locks them in).
       const revoked = await trx
@@ -79,7 +77,12 @@ export function createOrganizationRemove({ db, reads: { visible } }: Organizatio
         action: 'organization.delete',
         targetType: 'organization',
         targetId: target.id,
-        details: { name: target.name, revoked_invitations: revoked.length, deactivated_agents: deactivated.length, revoked_api_keys: keys.length },
+        details: {
+          name: target.name,
+          revoked_invitations: revoked.length,
+          deactivated_agents: deactivated.length,
+          revoked_api_keys: keys.length,
+        },
         ...info,
       });
     });

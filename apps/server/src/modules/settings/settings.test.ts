@@ -47,12 +47,24 @@ describe('global settings', () => {
     expect(read.body).toEqual(saved.body);
     expect((await w.t.request('GET', '/api/settings/public')).body).toEqual({ documentation_url: full.documentation_url });
 
-    const audit = await w.t.database.db.selectFrom('audit_log').select(['action', 'organization_id']).where('action', '=', 'settings.update').execute();
+    const audit = await w.t.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'organization_id'])
+      .where('action', '=', 'settings.update')
+      .execute();
     expect(audit).toEqual([{ action: 'settings.update', organization_id: w.world.orgs.H.id }]);
 
     // Unset again: links removed, one channel left.
-    const cleared = await put('H.admin', { documentation_url: null, billing_portal_url: null, community_channels: [full.community_channels[1]] });
-    expect(cleared.body).toMatchObject({ documentation_url: null, billing_portal_url: null, community_channels: [full.community_channels[1]] });
+    const cleared = await put('H.admin', {
+      documentation_url: null,
+      billing_portal_url: null,
+      community_channels: [full.community_channels[1]],
+    });
+    expect(cleared.body).toMatchObject({
+      documentation_url: null,
+      billing_portal_url: null,
+      community_channels: [full.community_channels[1]],
+    });
   });
 
   it('refuse what is not an http(s) link, with the field named, and change nothing', async () => {
@@ -63,11 +75,23 @@ describe('global settings', () => {
       [{ ...full, billing_portal_url: 'ftp://billing.example.test' }, 'billing_portal_url', g.invalidUrl],
       [{ ...full, billing_portal_url: `https://b.example.test/${'x'.repeat(2048)}` }, 'billing_portal_url', g.urlTooLong],
       [{ ...full, community_channels: [{ name: 'Chat', url: 'data:text/html,hi' }] }, 'community_channels.0.url', g.invalidUrl],
-      [{ ...full, community_channels: [{ name: ' ', url: 'https://chat.example.test' }] }, 'community_channels.0.name', g.channelNameRequired],
+      [
+        { ...full, community_channels: [{ name: ' ', url: 'https://chat.example.test' }] },
+        'community_channels.0.name',
+        g.channelNameRequired,
+      ],
       [{ ...full, community_channels: [...full.community_channels, full.community_channels[0]] }, 'community_channels', g.tooManyChannels],
       // PostgreSQL refuses NUL in text: refused as input, never a 500 (found by the hostile-input suite).
-      [{ ...full, community_channels: [{ name: 'a\u0000b', url: 'https://chat.example.test' }] }, 'community_channels.0.name', UNSTORABLE_TEXT],
-      [{ ...full, community_channels: [{ name: 'Chat\nline', url: 'https://chat.example.test' }] }, 'community_channels.0.name', CONTROL_TEXT],
+      [
+        { ...full, community_channels: [{ name: 'a\u0000b', url: 'https://chat.example.test' }] },
+        'community_channels.0.name',
+        UNSTORABLE_TEXT,
+      ],
+      [
+        { ...full, community_channels: [{ name: 'Chat\nline', url: 'https://chat.example.test' }] },
+        'community_channels.0.name',
+        CONTROL_TEXT,
+      ],
       [{ ...full, documentation_url: 'https://docs.example.test/\u0000' }, 'documentation_url', UNSTORABLE_TEXT],
       [{ ...full, documentation_url: 'https://docs.example.test/a\tb' }, 'documentation_url', CONTROL_TEXT],
     ];

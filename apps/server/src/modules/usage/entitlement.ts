@@ -11,7 +11,13 @@ export function createEntitlement({ db }: { db: Kysely<DB> }) {
    * order. Nothing is told of an organization out of reach: its balance reads 0.00.
    */
   async function entitlement(key: VerifiedKey, query: { organization_id: string; agent: string }): Promise<Entitlement> {
-    const { rows } = await sql<{ reachable: boolean; active: boolean; balance: string; agent_id: string | null; activation_status: ActivationStatus | null }>`
+    const { rows } = await sql<{
+      reachable: boolean;
+      active: boolean;
+      balance: string;
+      agent_id: string | null;
+      activation_status: ActivationStatus | null;
+    }>`
       select starts_with(o.path, ${key.organization.path}) and o.deleted_at is null as reachable,
              o.status = 'active' and not exists (
                select 1 from organizations a where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'

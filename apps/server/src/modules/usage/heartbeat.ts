@@ -17,7 +17,11 @@ export function createHeartbeat({ db }: { db: Kysely<DB> }) {
    * reach, deleted, or simply has none. A change of status is audited; a report that
    * changes nothing but the time is not.
    */
-  async function heartbeat(key: VerifiedKey, input: { organization_id: string; agent: string; status: ActivationStatus; health_score?: number }, info: ClientInfo): Promise<z.infer<typeof heartbeatResultSchema>> {
+  async function heartbeat(
+    key: VerifiedKey,
+    input: { organization_id: string; agent: string; status: ActivationStatus; health_score?: number },
+    info: ClientInfo,
+  ): Promise<z.infer<typeof heartbeatResultSchema>> {
     return db.transaction().execute(async (trx) => {
       const { rows } = await sql<{ id: string; status: ActivationStatus; organization_id: string }>`
         select v.id, v.status, v.organization_id from agent_activations v
@@ -46,7 +50,14 @@ export function createHeartbeat({ db }: { db: Kysely<DB> }) {
           action: 'agents.status_reported',
           targetType: 'agent_activation',
           targetId: activation.id,
-          details: { agent: input.agent, from: activation.status, to: input.status, health_score: updated.health_score, key_name: key.name, key_prefix: key.prefix },
+          details: {
+            agent: input.agent,
+            from: activation.status,
+            to: input.status,
+            health_score: updated.health_score,
+            key_name: key.name,
+            key_prefix: key.prefix,
+          },
         });
       }
       return {

@@ -1,5 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { MESSAGES, USAGE_WINDOW, type ActivityAction, type UsageBatchResult, type UsageEventResult, type UsageRejection } from '@console/domain';
+import {
+  MESSAGES,
+  USAGE_WINDOW,
+  type ActivityAction,
+  type UsageBatchResult,
+  type UsageEventResult,
+  type UsageRejection,
+} from '@console/domain';
 import { preparedStatement } from '../../db/connection.ts';
 import type { DB } from '../../db/schema.ts';
 import type { VerifiedKey } from '../../lib/api-key.ts';
@@ -100,7 +107,22 @@ const batch = (b: BatchCall) => sql<OutcomeRow>`
 /** Usage events, from the machine API or the console's import, recorded by `usage_record`. */
 export function createRecord({ db }: { db: Kysely<DB> }) {
   // Every batch sends the same text: on PostgreSQL each connection parses it once.
-  const blank = { payload: '', reach: '', keyId: null, userId: null, auditUser: null, auditOrg: '', action: 'usage.reported' as const, targetType: '', targetId: '', details: '', summaryBefore: '', summaryAfter: '', ip: null, requestId: null };
+  const blank = {
+    payload: '',
+    reach: '',
+    keyId: null,
+    userId: null,
+    auditUser: null,
+    auditOrg: '',
+    action: 'usage.reported' as const,
+    targetType: '',
+    targetId: '',
+    details: '',
+    summaryBefore: '',
+    summaryAfter: '',
+    ip: null,
+    requestId: null,
+  };
   preparedStatement(batch(blank).compile(db).sql);
 
   /**
@@ -130,8 +152,22 @@ export function createRecord({ db }: { db: Kysely<DB> }) {
     // The audit row's fixed part; the function's outcomes give the counts and the sum.
     const audit =
       actor.kind === 'key'
-        ? { user: null, action: 'usage.reported' as const, targetType: 'api_key', targetId: actor.key.id, summary: [`Key ${actor.key.name} reported `, ' usage events'], details: { key_name: actor.key.name, key_prefix: actor.key.prefix } }
-        : { user: actor.caller.userId, action: 'usage.imported' as const, targetType: 'organization', targetId: reach.id, summary: [`${actor.caller.email} imported `, ' usage events'], details: {} };
+        ? {
+            user: null,
+            action: 'usage.reported' as const,
+            targetType: 'api_key',
+            targetId: actor.key.id,
+            summary: [`Key ${actor.key.name} reported `, ' usage events'],
+            details: { key_name: actor.key.name, key_prefix: actor.key.prefix },
+          }
+        : {
+            user: actor.caller.userId,
+            action: 'usage.imported' as const,
+            targetType: 'organization',
+            targetId: reach.id,
+            summary: [`${actor.caller.email} imported `, ' usage events'],
+            details: {},
+          };
     const { rows } = await batch({
       payload,
       reach: reach.path,

@@ -12,9 +12,13 @@ export function usageRoutes({ usage, authenticate, authenticateKey, keyUses }: A
   return async (app) => {
     app.addHook('onClose', async () => keyUses.close());
     const route = routerOf(app, authenticate, authenticateKey);
-    route(endpoints.reportUsage, async ({ apiKey, body, raw }) => usage.record({ kind: 'key', key: apiKey }, body.events, clientInfo(raw)), {
-      preValidation: [usageBatchLimit],
-    });
+    route(
+      endpoints.reportUsage,
+      async ({ apiKey, body, raw }) => usage.record({ kind: 'key', key: apiKey }, body.events, clientInfo(raw)),
+      {
+        preValidation: [usageBatchLimit],
+      },
+    );
     route(endpoints.heartbeat, async ({ apiKey, body, raw }) => usage.heartbeat(apiKey, body, clientInfo(raw)));
     route(endpoints.entitlement, async ({ apiKey, query }) => usage.entitlement(apiKey, query));
   };

@@ -113,7 +113,11 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
       ['e14', '1.0000', '0.2500', '0.25000000', '0.25', key.id, true],
       ['e15', '3.0000', '0.0000', '0.00000000', '0.00', key.id, false],
     ]);
-    const entry = await db().selectFrom('credit_ledger_entries').selectAll().where('id', '=', stored[0]!.ledger_entry_id!).executeTakeFirstOrThrow();
+    const entry = await db()
+      .selectFrom('credit_ledger_entries')
+      .selectAll()
+      .where('id', '=', stored[0]!.ledger_entry_id!)
+      .executeTakeFirstOrThrow();
     expect(entry).toMatchObject({
       organization_id: T1,
       entry_type: 'consumption',
@@ -128,21 +132,49 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
 
     expect(await count('audit_log')).toBe(audits + 1);
     const audit = await db().selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-    expect(audit).toMatchObject({ action: 'usage.reported', organization_id: w.id('A1'), target_type: 'api_key', target_id: key.id, actor_user_id: null });
-    expect(audit.details).toMatchObject({ events: 15, accepted: 3, duplicates: 1, rejected: 11, credits_charged: '1.25', summary: 'Key A1 runtime reported 3 usage events' });
+    expect(audit).toMatchObject({
+      action: 'usage.reported',
+      organization_id: w.id('A1'),
+      target_type: 'api_key',
+      target_id: key.id,
+      actor_user_id: null,
+    });
+    expect(audit.details).toMatchObject({
+      events: 15,
+      accepted: 3,
+      duplicates: 1,
+      rejected: 11,
+      credits_charged: '1.25',
+      summary: 'Key A1 runtime reported 3 usage events',
+    });
     // Refused for want of credits: one alert for T1.
     const alerts = await db().selectFrom('balance_alerts').selectAll().where('kind', '=', 'insufficient_credits').execute();
     expect(alerts.map((a) => [a.organization_id, a.balance])).toEqual([[T1, '9.00']]);
   });
 
   it('answers the same batch again with the first outcomes: nothing charged twice, rejections evaluated afresh, no audit row', async () => {
-    const before = [await balanceOf(db(), w.id('T1')), await balanceOf(db(), w.id('A1')), await count('usage_events'), await count('audit_log')];
+    const before = [
+      await balanceOf(db(), w.id('T1')),
+      await balanceOf(db(), w.id('A1')),
+      await count('usage_events'),
+      await count('audit_log'),
+    ];
     const response = await report(batch);
     expect(response.status).toBe(200);
     const statuses = response.body.results.map((r: any) => `${r.id}:${r.status}:${r.credits_charged ?? r.reason}`);
-    expect(statuses.filter((s: string) => s.includes(':duplicate:'))).toEqual(['e1:duplicate:1.00', 'e1:duplicate:1.00', 'e14:duplicate:0.25', 'e15:duplicate:0.00']);
+    expect(statuses.filter((s: string) => s.includes(':duplicate:'))).toEqual([
+      'e1:duplicate:1.00',
+      'e1:duplicate:1.00',
+      'e14:duplicate:0.25',
+      'e15:duplicate:0.00',
+    ]);
     expect(response.body).toMatchObject({ accepted: 0, duplicates: 4, rejected: 11 });
-    expect([await balanceOf(db(), w.id('T1')), await balanceOf(db(), w.id('A1')), await count('usage_events'), await count('audit_log')]).toEqual(before);
+    expect([
+      await balanceOf(db(), w.id('T1')),
+      await balanceOf(db(), w.id('A1')),
+      await count('usage_events'),
+      await count('audit_log'),
+    ]).toEqual(before);
   });
 
   it('charges exactly the whole cents of 10,000 events of 0.3333 units at 0.0007 and carries the rest', { timeout: 120_000 }, async () => {
@@ -174,7 +206,12 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
       event(T1, 'shift-edge', 'shift', '2', ago(60 * 60_000 + 1000).toISOString()),
     ]);
     expect(response.body.results.map((r: any) => r.credits_charged)).toEqual(['1.00', '2.00', '1.00']);
-    const prices = await db().selectFrom('usage_events').select(['client_event_id', 'price']).where('client_event_id', 'like', 'shift-%').orderBy('client_event_id').execute();
+    const prices = await db()
+      .selectFrom('usage_events')
+      .select(['client_event_id', 'price'])
+      .where('client_event_id', 'like', 'shift-%')
+      .orderBy('client_event_id')
+      .execute();
     expect(prices).toEqual([
       { client_event_id: 'shift-edge', price: '0.5000' },
       { client_event_id: 'shift-new', price: '1.0000' },
@@ -192,12 +229,16 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
     expect(await balanceOf(db(), lean.id)).toBe('0.17');
     expect((await count('credit_ledger_entries')) - entries).toBe(5);
     const alertsOf = async () =>
-      (await db().selectFrom('balance_alerts').select(['kind', 'balance']).where('organization_id', '=', lean.id).orderBy('id').execute()).map((a) => `${a.kind} ${a.balance}`);
+      (
+        await db().selectFrom('balance_alerts').select(['kind', 'balance']).where('organization_id', '=', lean.id).orderBy('id').execute()
+      ).map((a) => `${a.kind} ${a.balance}`);
     // No low-balance alert: the balance was never at or above the threshold of 100. One refusal alert.
     expect(await alertsOf()).toEqual(['insufficient_credits 0.17']);
     await report([event(lean.id, 'order-again', 'bot', '2')]);
     expect(await alertsOf()).toEqual(['insufficient_credits 0.17']);
-    await sql`update organization_billing_settings set insufficient_alerted_at = now() - interval '61 minutes' where organization_id = ${lean.id}`.execute(db());
+    await sql`update organization_billing_settings set insufficient_alerted_at = now() - interval '61 minutes' where organization_id = ${lean.id}`.execute(
+      db(),
+    );
     await report([event(lean.id, 'order-later', 'bot', '2')]);
     expect(await alertsOf()).toEqual(['insufficient_credits 0.17', 'insufficient_credits 0.17']);
   });
@@ -215,17 +256,30 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
     const org = await insertOrg(db(), { name: 'Threshold Tenant', type: 'tenant', parentId: w.id('A1') });
     await activate(db(), org.id, agents.bot!.id);
     await fund(db(), org.id, '150.00');
-    const response = await report([event(org.id, 'threshold-1', 'bot', '100'), event(org.id, 'threshold-2', 'bot', '100'), event(org.id, 'threshold-3', 'bot', '100')]);
+    const response = await report([
+      event(org.id, 'threshold-1', 'bot', '100'),
+      event(org.id, 'threshold-2', 'bot', '100'),
+      event(org.id, 'threshold-3', 'bot', '100'),
+    ]);
     expect(response.body.accepted).toBe(3);
-    const alerts = await db().selectFrom('balance_alerts').select(['kind', 'balance', 'threshold']).where('organization_id', '=', org.id).execute();
+    const alerts = await db()
+      .selectFrom('balance_alerts')
+      .select(['kind', 'balance', 'threshold'])
+      .where('organization_id', '=', org.id)
+      .execute();
     expect(alerts).toEqual([{ kind: 'low_balance', balance: '75.00', threshold: '100.00' }]);
   });
 });
 
 describe('the ledger of metered usage', () => {
-  it('filters by agent type, and the export names each entry\'s agent and units', async () => {
+  it("filters by agent type, and the export names each entry's agent and units", async () => {
     const token = await w.as('A1.admin');
-    const page = await w.t.request('GET', `/api/credits/ledger?organization_id=${w.id('T1')}&agent_type_id=${agents.shift!.id}`, undefined, { token });
+    const page = await w.t.request(
+      'GET',
+      `/api/credits/ledger?organization_id=${w.id('T1')}&agent_type_id=${agents.shift!.id}`,
+      undefined,
+      { token },
+    );
     expect(page.status).toBe(200);
     expect(page.body.entries.map((e: any) => [e.external_ref, e.amount, e.units, e.agent_type_id])).toEqual([
       ['shift-edge', '-1.00', '2.0000', agents.shift!.id],
@@ -236,18 +290,25 @@ describe('the ledger of metered usage', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     const lines = (await csv.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('created_at,entry_type,amount,balance_after,description,actor,actor_email,counterparty,counterparty_org_id,notes,agent,units,transaction_group,external_ref,id');
+    expect(lines[0]).toBe(
+      'created_at,entry_type,amount,balance_after,description,actor,actor_email,counterparty,counterparty_org_id,notes,agent,units,transaction_group,external_ref,id',
+    );
     expect(lines).toHaveLength(2);
     // The description names the agent from the catalog and holds a comma, so it is quoted; the
     // actor, the counterparty and the notes are empty.
     expect(lines[1]).toContain(',consumption,-1.00,9.00,"Agent bot used 4 × run, charged 1.00 credits",,,,,,bot,4.0000,');
     // The page's description is the same sentence.
-    const botPage = await w.t.request('GET', `/api/credits/ledger?organization_id=${w.id('T1')}&agent_type_id=${agents.bot!.id}`, undefined, { token });
+    const botPage = await w.t.request(
+      'GET',
+      `/api/credits/ledger?organization_id=${w.id('T1')}&agent_type_id=${agents.bot!.id}`,
+      undefined,
+      { token },
+    );
     expect(botPage.body.entries.map((e: any) => e.description)).toEqual(['Agent bot used 4 × run, charged 1.00 credits']);
     expect((await w.t.request('GET', '/api/credits/ledger?agent_type_id=nope', undefined, { token })).status).toBe(400);
   });
 
-  it('lets a house admin refund a metered consumption by the event\'s id', async () => {
+  it("lets a house admin refund a metered consumption by the event's id", async () => {
     const before = await balanceOf(db(), w.id('T1'));
     const response = await w.t.request(
       'POST',
@@ -261,9 +322,10 @@ describe('the ledger of metered usage', () => {
 });
 
 describe('POST /api/v1/heartbeats', () => {
-  const beat = (body: Record<string, unknown>) => w.t.request('POST', '/api/v1/heartbeats', body, { headers: { authorization: `Bearer ${key.key}` } });
+  const beat = (body: Record<string, unknown>) =>
+    w.t.request('POST', '/api/v1/heartbeats', body, { headers: { authorization: `Bearer ${key.key}` } });
 
-  it('sets the live activation\'s status, health and last activity, auditing a change of status only', async () => {
+  it("sets the live activation's status, health and last activity, auditing a change of status only", async () => {
     const audits = await count('audit_log');
     const first = await beat({ organization_id: w.id('T1'), agent: 'bot', status: 'error', health_score: 40 });
     expect(first.status).toBe(200);
@@ -287,14 +349,20 @@ describe('POST /api/v1/heartbeats', () => {
       expect(response.status, JSON.stringify(body)).toBe(404);
       expect(response.body.error.message).toBe(m.noLiveActivation);
     }
-    const foreign = await db().selectFrom('agent_activations').select('last_active_at').where('organization_id', '=', w.id('SA3')).executeTakeFirstOrThrow();
+    const foreign = await db()
+      .selectFrom('agent_activations')
+      .select('last_active_at')
+      .where('organization_id', '=', w.id('SA3'))
+      .executeTakeFirstOrThrow();
     expect(foreign.last_active_at).toBeNull();
   });
 });
 
 describe('GET /api/v1/entitlements', () => {
   const ask = (org: string, agent: string) =>
-    w.t.request('GET', `/api/v1/entitlements?organization_id=${org}&agent=${agent}`, undefined, { headers: { authorization: `Bearer ${key.key}` } });
+    w.t.request('GET', `/api/v1/entitlements?organization_id=${org}&agent=${agent}`, undefined, {
+      headers: { authorization: `Bearer ${key.key}` },
+    });
 
   it('allows a live activation with credits, and otherwise names the first reason with the balance', async () => {
     const cases: [string, string, Record<string, unknown>][] = [
@@ -313,14 +381,26 @@ describe('GET /api/v1/entitlements', () => {
     }
     const empty = await insertOrg(db(), { name: 'Empty Tenant', type: 'tenant', parentId: w.id('A1') });
     await activate(db(), empty.id, agents.bot!.id);
-    expect((await ask(empty.id, 'bot')).body).toEqual({ allowed: false, reason: 'insufficient_credits', balance: '0.00', activation_status: 'active' });
+    expect((await ask(empty.id, 'bot')).body).toEqual({
+      allowed: false,
+      reason: 'insufficient_credits',
+      balance: '0.00',
+      activation_status: 'active',
+    });
   });
 });
 
 describe('API key use', () => {
   it('is counted without a write per request: the count and last use arrive within a second or so', async () => {
     const fresh = await insertApiKey(db(), w.id('A1'), { name: 'counted' });
-    for (let i = 0; i < 5; i++) expect((await w.t.request('GET', `/api/v1/entitlements?organization_id=${w.id('T1')}&agent=bot`, undefined, { headers: { authorization: `Bearer ${fresh.key}` } })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (
+          await w.t.request('GET', `/api/v1/entitlements?organization_id=${w.id('T1')}&agent=bot`, undefined, {
+            headers: { authorization: `Bearer ${fresh.key}` },
+          })
+        ).status,
+      ).toBe(200);
     let row = { use_count: '0', last_used_at: null as string | null };
     for (let tries = 0; tries < 40 && row.use_count !== '5'; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -333,20 +413,32 @@ describe('API key use', () => {
 
 describe('reconciliation of metered usage names the organization whose books were broken', () => {
   it('finds a carry that does not match the events', async () => {
-    await sql`update usage_carry set carry = carry + 0.001 where organization_id = ${lean.id} and agent_type_id = ${agents.cheap!.id}`.execute(db());
+    await sql`update usage_carry set carry = carry + 0.001 where organization_id = ${lean.id} and agent_type_id = ${agents.cheap!.id}`.execute(
+      db(),
+    );
     const report = await reconcile(db());
     expect(report.ok).toBe(false);
-    expect(report.usage_carry_mismatches).toEqual([{ organization_id: lean.id, agent_type_id: agents.cheap!.id, cost: '2.33310000', charged: '2.33', carry: '0.00410000' }]);
-    await sql`update usage_carry set carry = carry - 0.001 where organization_id = ${lean.id} and agent_type_id = ${agents.cheap!.id}`.execute(db());
+    expect(report.usage_carry_mismatches).toEqual([
+      { organization_id: lean.id, agent_type_id: agents.cheap!.id, cost: '2.33310000', charged: '2.33', carry: '0.00410000' },
+    ]);
+    await sql`update usage_carry set carry = carry - 0.001 where organization_id = ${lean.id} and agent_type_id = ${agents.cheap!.id}`.execute(
+      db(),
+    );
     expect((await reconcile(db())).ok).toBe(true);
   });
 
   it('finds an event whose charge differs from its ledger entry', async () => {
-    const event = await db().selectFrom('usage_events').select(['id', 'organization_id']).where('client_event_id', '=', 'e1').executeTakeFirstOrThrow();
+    const event = await db()
+      .selectFrom('usage_events')
+      .select(['id', 'organization_id'])
+      .where('client_event_id', '=', 'e1')
+      .executeTakeFirstOrThrow();
     await sql`update usage_events set charged = 1.01, cost = 1.01 where id = ${event.id}`.execute(db());
     const report = await reconcile(db());
     expect(report.ok).toBe(false);
-    expect(report.usage_entry_mismatches).toEqual([{ organization_id: event.organization_id, usage_event_id: event.id, ledger_entry_id: expect.any(String), problem: 'entry differs' }]);
+    expect(report.usage_entry_mismatches).toEqual([
+      { organization_id: event.organization_id, usage_event_id: event.id, ledger_entry_id: expect.any(String), problem: 'entry differs' },
+    ]);
     expect(report.usage_carry_mismatches).toEqual([]);
     await sql`update usage_events set charged = 1.00, cost = 1.00 where id = ${event.id}`.execute(db());
     expect((await reconcile(db())).ok).toBe(true);
@@ -360,7 +452,9 @@ describe('reconciliation of metered usage names the organization whose books wer
       insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, agent_type_id, units)
       select organization_id, -0.50, 'consumption', gen_random_uuid(), 0.50, ${agents.bot!.id}, 2 from b`.execute(db());
     const report = await reconcile(db());
-    expect(report.usage_entry_mismatches).toEqual([{ organization_id: org.id, usage_event_id: null, ledger_entry_id: expect.any(String), problem: 'entry without usage event' }]);
+    expect(report.usage_entry_mismatches).toEqual([
+      { organization_id: org.id, usage_event_id: null, ledger_entry_id: expect.any(String), problem: 'entry without usage event' },
+    ]);
     expect(report.balance_mismatches).toEqual([]);
   });
 

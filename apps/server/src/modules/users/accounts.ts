@@ -21,11 +21,7 @@ export function createAccounts(db: Kysely<DB>) {
   }
 
   async function setPasswordHash(executor: Executor, userId: string, passwordHash: string) {
-    await executor
-      .updateTable('users')
-      .set({ password_hash: passwordHash, updated_at: sql`now()` })
-      .where('id', '=', userId)
-      .execute();
+    await executor.updateTable('users').set({ password_hash: passwordHash, updated_at: sql`now()` }).where('id', '=', userId).execute();
   }
 
   async function stampLastLogin(executor: Executor, userId: string) {
@@ -40,7 +36,12 @@ export function createAccounts(db: Kysely<DB>) {
    * Moves a user into an organization with a role (invitation acceptance). An admin who
    * leaves an organization must leave another active admin behind.
    */
-  async function assignMembership(trx: Transaction<DB>, user: { id: string; organization_id: string; role: string }, organizationId: string, role: string) {
+  async function assignMembership(
+    trx: Transaction<DB>,
+    user: { id: string; organization_id: string; role: string },
+    organizationId: string,
+    role: string,
+  ) {
     if (user.organization_id !== organizationId && isAdminRole(user.role)) await requireAnotherAdmin(trx, user.organization_id, user.id);
     await trx
       .updateTable('users')

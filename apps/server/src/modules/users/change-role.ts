@@ -4,7 +4,16 @@ import { writeAudit } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { isActiveAdmin, isAdminRole, m, requireAnotherAdmin, requireManageable, requireRankWithin, type UserReads, type UsersDeps } from './queries.ts';
+import {
+  isActiveAdmin,
+  isAdminRole,
+  m,
+  requireAnotherAdmin,
+  requireManageable,
+  requireRankWithin,
+  type UserReads,
+  type UsersDeps,
+} from './queries.ts';
 
 export function createChangeRole({ db, reads: { visibleUser, getProfile } }: Pick<UsersDeps, 'db'> & { reads: UserReads }) {
   /** A role of the user's organization type, never one's own, never the last admin's. */

@@ -15,10 +15,7 @@ export function createUserRead({ db, organizations, reads: { visibleUser } }: Us
     if (query.search) {
       const pattern = `%${likeEscape(query.search)}%`;
       filtered = filtered.where((eb) =>
-        eb.or([
-          eb('u.email', 'ilike', pattern),
-          eb(sql`coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')`, 'ilike', pattern),
-        ]),
+        eb.or([eb('u.email', 'ilike', pattern), eb(sql`coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')`, 'ilike', pattern)]),
       );
     }
     const [rows, count] = await Promise.all([

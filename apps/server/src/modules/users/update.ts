@@ -5,7 +5,16 @@ import { requirePermission } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { endAccess, isActiveAdmin, m, requireAnotherAdmin, requireManageable, requireRankWithin, type UserReads, type UsersDeps } from './queries.ts';
+import {
+  endAccess,
+  isActiveAdmin,
+  m,
+  requireAnotherAdmin,
+  requireManageable,
+  requireRankWithin,
+  type UserReads,
+  type UsersDeps,
+} from './queries.ts';
 
 /** Edits of a person: one's own profile, someone within reach, a deactivation. */
 export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pick<UsersDeps, 'db'> & { reads: UserReads }) {
@@ -28,7 +37,11 @@ export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pic
         requirePermission(caller, 'users.delete');
         if (input.status === 'inactive' && isActiveAdmin(target)) await requireAnotherAdmin(trx, target.organization_id, target.id);
       }
-      await trx.updateTable('users').set({ ...input, updated_at: sql`now()` }).where('id', '=', target.id).execute();
+      await trx
+        .updateTable('users')
+        .set({ ...input, updated_at: sql`now()` })
+        .where('id', '=', target.id)
+        .execute();
       if (input.status !== undefined && input.status !== 'active') await endAccess(trx, target.id);
       await writeAudit(trx, {
         actorUserId: caller.userId,
@@ -45,7 +58,11 @@ export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pic
 
   async function updateMe(caller: Caller, input: UpdateMeInput, info: ClientInfo): Promise<UserProfile> {
     return db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ ...input, updated_at: sql`now()` }).where('id', '=', caller.userId).execute();
+      await trx
+        .updateTable('users')
+        .set({ ...input, updated_at: sql`now()` })
+        .where('id', '=', caller.userId)
+        .execute();
       await writeAudit(trx, {
         actorUserId: caller.userId,
         organizationId: caller.organization.id,

@@ -12,7 +12,11 @@ async function userId(who: string): Promise<string> {
   return (await w.t.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
 }
 async function usersSnapshot() {
-  const rows = await sql<{ s: string }>`select string_agg(id || role || status || organization_id || coalesce(first_name, ''), ',' order by id) as s from users`.execute(w.t.database.db);
+  const rows = await sql<{
+    s: string;
+  }>`select string_agg(id || role || status || organization_id || coalesce(first_name, ''), ',' order by id) as s from users`.execute(
+    w.t.database.db,
+  );
   return rows.rows[0]!.s;
 }
 
@@ -40,7 +44,10 @@ describe('listing users', () => {
       'support@sa1.test',
       'user@sa1.test',
     ]);
-    expect((await q('page_size=2&page=2&sort_by=email&sort_order=asc')).body.users.map((u: any) => u.email)).toEqual(['support@sa1.test', 'user@sa1.test']);
+    expect((await q('page_size=2&page=2&sort_by=email&sort_order=asc')).body.users.map((u: any) => u.email)).toEqual([
+      'support@sa1.test',
+      'user@sa1.test',
+    ]);
     for (const bad of ['sort_by=password_hash', 'sort_order=sideways', 'page_size=1000', 'status=gone']) {
       expect((await q(bad)).status, bad).toBe(400);
     }
@@ -57,13 +64,22 @@ describe('listing users', () => {
     ];
     for (const person of people) {
       const { id } = await insertUser(db, { email: person.email, password: PASSWORD, role: 'tenant_user', organizationId: org.id });
-      await db.updateTable('users').set({ first_name: person.first, created_at: new Date(person.created) }).where('id', '=', id).execute();
+      await db
+        .updateTable('users')
+        .set({ first_name: person.first, created_at: new Date(person.created) })
+        .where('id', '=', id)
+        .execute();
     }
     const token = await as('A1.admin');
     const emails = async (query: string) =>
       (await w.t.request('GET', `/api/users?organization_id=${org.id}&${query}`, undefined, { token })).body.users.map((u: any) => u.email);
     expect(await emails('sort_by=first_name&sort_order=asc')).toEqual(['a@sorted.test', 'b@sorted.test', 'c@sorted.test', 'n@sorted.test']);
-    expect(await emails('sort_by=first_name&sort_order=desc')).toEqual(['c@sorted.test', 'b@sorted.test', 'a@sorted.test', 'n@sorted.test']);
+    expect(await emails('sort_by=first_name&sort_order=desc')).toEqual([
+      'c@sorted.test',
+      'b@sorted.test',
+      'a@sorted.test',
+      'n@sorted.test',
+    ]);
     expect(await emails('sort_by=created_at&sort_order=asc')).toEqual(['n@sorted.test', 'b@sorted.test', 'a@sorted.test', 'c@sorted.test']);
     expect(await emails('')).toEqual(['c@sorted.test', 'a@sorted.test', 'b@sorted.test', 'n@sorted.test']);
   });
@@ -84,8 +100,12 @@ describe('listing users', () => {
   it('reads one user in scope, 404 outside', async () => {
     const tenantAdmin = await userId('T1.admin');
     expect((await w.t.request('GET', `/api/users/${tenantAdmin}`, undefined, { token: await as('A1.user') })).status).toBe(200);
-    expect((await w.t.request('GET', `/api/users/${await userId('A1.admin')}`, undefined, { token: await as('T1.admin') })).status).toBe(404);
-    expect((await w.t.request('GET', `/api/users/${await userId('H.admin')}`, undefined, { token: await as('SA1.admin') })).status).toBe(404);
+    expect((await w.t.request('GET', `/api/users/${await userId('A1.admin')}`, undefined, { token: await as('T1.admin') })).status).toBe(
+      404,
+    );
+    expect((await w.t.request('GET', `/api/users/${await userId('H.admin')}`, undefined, { token: await as('SA1.admin') })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -110,7 +130,12 @@ describe('profile updates', () => {
     ['T1.admin', 'A1.user', 404],
   ])('%s editing %s -> %i', async (who, target, status) => {
     const before = await usersSnapshot();
-    const response = await w.t.request('PATCH', `/api/users/${await userId(target)}`, { first_name: `Edited by ${who}` }, { token: await as(who) });
+    const response = await w.t.request(
+      'PATCH',
+      `/api/users/${await userId(target)}`,
+      { first_name: `Edited by ${who}` },
+      { token: await as(who) },
+    );
     expect(response.status).toBe(status);
     if (status !== 200) expect(await usersSnapshot()).toBe(before);
   });
@@ -124,11 +149,21 @@ describe('profile updates', () => {
 
 describe('roles', () => {
   it('changes a role to another of the same organization type, with an audit row', async () => {
-    const target = await insertUser(w.t.database.db, { email: 'promote@a1.test', password: PASSWORD, role: 'agency_user', organizationId: w.world.orgs.A1.id });
+    const target = await insertUser(w.t.database.db, {
+      email: 'promote@a1.test',
+      password: PASSWORD,
+      role: 'agency_user',
+      organizationId: w.world.orgs.A1.id,
+    });
     const response = await w.t.request('PUT', `/api/users/${target.id}/role`, { role: 'agency_manager' }, { token: await as('A1.admin') });
     expect(response.status).toBe(200);
     expect(response.body.user.role).toBe('agency_manager');
-    const audit = await w.t.database.db.selectFrom('audit_log').select('details').where('action', '=', 'user.role_change').where('target_id', '=', target.id).executeTakeFirstOrThrow();
+    const audit = await w.t.database.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'user.role_change')
+      .where('target_id', '=', target.id)
+      .executeTakeFirstOrThrow();
     expect(audit.details).toEqual({ before: 'agency_user', after: 'agency_manager' });
   });
 
@@ -154,7 +189,12 @@ describe('roles', () => {
 
 describe('deactivation', () => {
   it('blocks the user at once: token, refresh and sign-in', async () => {
-    const target = await insertUser(w.t.database.db, { email: 'leaving@a1.test', password: PASSWORD, role: 'agency_user', organizationId: w.world.orgs.A1.id });
+    const target = await insertUser(w.t.database.db, {
+      email: 'leaving@a1.test',
+      password: PASSWORD,
+      role: 'agency_user',
+      organizationId: w.world.orgs.A1.id,
+    });
     const session = await w.t.signIn('leaving@a1.test', PASSWORD);
     const response = await w.t.request('DELETE', `/api/users/${target.id}`, undefined, { token: await as('A1.admin') });
     expect(response.status).toBe(200);
@@ -162,7 +202,12 @@ describe('deactivation', () => {
     expect((await w.t.request('GET', '/api/users/me', undefined, { token: session.token })).status).toBe(401);
     expect((await w.t.request('POST', '/api/auth/refresh', undefined, { cookie: session.cookie })).status).toBe(401);
     expect((await w.t.request('POST', '/api/auth/sign-in', { email: 'leaving@a1.test', password: PASSWORD })).status).toBe(401);
-    const audit = await w.t.database.db.selectFrom('audit_log').select('id').where('action', '=', 'user.deactivate').where('target_id', '=', target.id).execute();
+    const audit = await w.t.database.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('action', '=', 'user.deactivate')
+      .where('target_id', '=', target.id)
+      .execute();
     expect(audit).toHaveLength(1);
   });
 
@@ -183,15 +228,30 @@ describe('deactivation', () => {
   });
 
   it('lets one of two admins go, never both', async () => {
-    const second = await insertUser(w.t.database.db, { email: 'second-admin@t2.test', password: PASSWORD, role: 'tenant_admin', organizationId: w.world.orgs.T2.id });
-    const first = await insertUser(w.t.database.db, { email: 'first-admin@t2.test', password: PASSWORD, role: 'tenant_admin', organizationId: w.world.orgs.T2.id });
+    const second = await insertUser(w.t.database.db, {
+      email: 'second-admin@t2.test',
+      password: PASSWORD,
+      role: 'tenant_admin',
+      organizationId: w.world.orgs.T2.id,
+    });
+    const first = await insertUser(w.t.database.db, {
+      email: 'first-admin@t2.test',
+      password: PASSWORD,
+      role: 'tenant_admin',
+      organizationId: w.world.orgs.T2.id,
+    });
     const token = await as('A1.admin');
     const results = await Promise.all([
       w.t.request('DELETE', `/api/users/${first.id}`, undefined, { token }),
       w.t.request('DELETE', `/api/users/${second.id}`, undefined, { token }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
-    const active = await w.t.database.db.selectFrom('users').select('id').where('organization_id', '=', w.world.orgs.T2.id).where('status', '=', 'active').execute();
+    const active = await w.t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('organization_id', '=', w.world.orgs.T2.id)
+      .where('status', '=', 'active')
+      .execute();
     expect(active).toHaveLength(1);
   });
 });

@@ -12,13 +12,8 @@ describe('application shell on wide screens', () => {
     renderApp('/settings', { session: makeSession() });
     expect(await screen.findByRole('heading', { name: UI.productName })).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getByRole('link', { name: shell.nav.settings })).toHaveAttribute(
-      'aria-current',
-      'page',
-    );
-    expect(within(nav).getByRole('link', { name: shell.nav.dashboard })).not.toHaveAttribute(
-      'aria-current',
-    );
+    expect(within(nav).getByRole('link', { name: shell.nav.settings })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: shell.nav.dashboard })).not.toHaveAttribute('aria-current');
     expect(screen.queryByRole('button', { name: 'Open menu' })).not.toBeInTheDocument();
   });
 

@@ -28,7 +28,12 @@ function organizationsApi(...organizations: ReturnType<typeof makeOrganization>[
 
 describe('organization breadcrumbs', { timeout: 30_000 }, () => {
   const own = makeOrganization({ id: OWN_ORG_ID, name: 'Own Organization', org_type: 'super_agency', parent_org_id: null });
-  const child = makeOrganization({ id: orgId(), name: 'Child Agency', parent_org_id: OWN_ORG_ID, ancestors: [{ id: OWN_ORG_ID, name: 'Own Organization' }] });
+  const child = makeOrganization({
+    id: orgId(),
+    name: 'Child Agency',
+    parent_org_id: OWN_ORG_ID,
+    ancestors: [{ id: OWN_ORG_ID, name: 'Own Organization' }],
+  });
   const grandchild = makeOrganization({
     id: orgId(),
     name: 'Grandchild Tenant',
@@ -54,10 +59,7 @@ describe('organization breadcrumbs', { timeout: 30_000 }, () => {
     await userEvent.setup().click(within(trail).getByRole('link', { name: 'Child Agency' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/orgs/${child.id}`));
     await waitFor(() =>
-      expect(crumbsOf(screen.getByRole('navigation', { name: 'Breadcrumb' }))).toEqual([
-        'Own Organization',
-        'Child Agency',
-      ]),
+      expect(crumbsOf(screen.getByRole('navigation', { name: 'Breadcrumb' }))).toEqual(['Own Organization', 'Child Agency']),
     );
   });
 
@@ -65,12 +67,7 @@ describe('organization breadcrumbs', { timeout: 30_000 }, () => {
     organizationsApi(grandchild);
     renderApp(`/organizations/${grandchild.id}/edit`, { session: makeSession({ role: 'house_admin', orgType: 'house' }) });
     const trail = await screen.findByRole('navigation', { name: 'Breadcrumb' });
-    expect(crumbsOf(trail)).toEqual([
-      'Own Organization',
-      'Child Agency',
-      'Grandchild Tenant',
-      MESSAGES.shell.pageTitles.editOrganization,
-    ]);
+    expect(crumbsOf(trail)).toEqual(['Own Organization', 'Child Agency', 'Grandchild Tenant', MESSAGES.shell.pageTitles.editOrganization]);
     expect(within(trail).getByRole('link', { name: 'Grandchild Tenant' })).toHaveAttribute('href', `/organizations/${grandchild.id}`);
   });
 

@@ -53,8 +53,21 @@ describe('navigation active rules', () => {
 
   it('adds Activity, after the Credit Ledger, for admins only', () => {
     const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
-    expect(labels(actor('tenant_admin', 'tenant'))).toEqual(['Dashboard', 'My Organization', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Activity', 'Settings']);
-    for (const [role, type] of [['house_manager', 'house'], ['agency_support', 'agency'], ['tenant_user', 'tenant']] as const) {
+    expect(labels(actor('tenant_admin', 'tenant'))).toEqual([
+      'Dashboard',
+      'My Organization',
+      'Organizations',
+      'Team',
+      'Resources',
+      'Credit Ledger',
+      'Activity',
+      'Settings',
+    ]);
+    for (const [role, type] of [
+      ['house_manager', 'house'],
+      ['agency_support', 'agency'],
+      ['tenant_user', 'tenant'],
+    ] as const) {
       expect(labels(actor(role, type))).not.toContain('Activity');
     }
     expect(labels(null)).not.toContain('Activity');
@@ -62,16 +75,43 @@ describe('navigation active rules', () => {
 
   it('shows Organizations and Team only to those who may list them: the user level sees neither', () => {
     const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
-    for (const [role, type] of [['tenant_user', 'tenant'], ['house_user', 'house'], ['agency_user', 'agency']] as const) {
+    for (const [role, type] of [
+      ['tenant_user', 'tenant'],
+      ['house_user', 'house'],
+      ['agency_user', 'agency'],
+    ] as const) {
       expect(labels(actor(role, type))).toEqual(['Dashboard', 'My Organization', 'Resources', 'Credit Ledger', 'Settings']);
     }
-    expect(labels(actor('agency_support', 'agency'))).toEqual(['Dashboard', 'My Organization', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Settings']);
+    expect(labels(actor('agency_support', 'agency'))).toEqual([
+      'Dashboard',
+      'My Organization',
+      'Organizations',
+      'Team',
+      'Resources',
+      'Credit Ledger',
+      'Settings',
+    ]);
   });
 
   it('adds the Agent Catalog, before Settings, for house admins only', () => {
     const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
-    expect(labels(actor('house_admin', 'house'))).toEqual(['Dashboard', 'My Organization', 'Organizations', 'Team', 'Resources', 'Credit Ledger', 'Activity', 'Agent Catalog', 'Settings']);
-    for (const [role, type] of [['house_manager', 'house'], ['house_support', 'house'], ['super_agency_admin', 'super_agency'], ['tenant_admin', 'tenant']] as const) {
+    expect(labels(actor('house_admin', 'house'))).toEqual([
+      'Dashboard',
+      'My Organization',
+      'Organizations',
+      'Team',
+      'Resources',
+      'Credit Ledger',
+      'Activity',
+      'Agent Catalog',
+      'Settings',
+    ]);
+    for (const [role, type] of [
+      ['house_manager', 'house'],
+      ['house_support', 'house'],
+      ['super_agency_admin', 'super_agency'],
+      ['tenant_admin', 'tenant'],
+    ] as const) {
       expect(labels(actor(role, type))).not.toContain('Agent Catalog');
     }
     expect(labels(null)).not.toContain('Agent Catalog');

@@ -1,16 +1,5 @@
 import { mayListOrganizations, mayListPeople, mayManageCatalog, mayViewActivity, type Actor } from '@console/domain';
-import {
-  Bot,
-  Boxes,
-  Building2,
-  History,
-  House,
-  LayoutDashboard,
-  ReceiptText,
-  Settings,
-  Users,
-  type LucideIcon,
-} from 'lucide-react';
+import { Bot, Boxes, Building2, History, House, LayoutDashboard, ReceiptText, Settings, Users, type LucideIcon } from 'lucide-react';
 import { PATHS } from '@/lib/paths';
 import { MESSAGES } from '@/lib/wording';
 

@@ -15,7 +15,10 @@ const reloadPage = vi.spyOn(browser, 'reload').mockImplementation(() => {});
 const m = MESSAGES.billingPages;
 const PUT_LIMIT = `PUT /api/organizations/${OTHER_ORG_ID}/agent-limit`;
 
-function renderCard(billing: BillingResponse, { orgType = 'tenant' as OrgType, organizationId = billing.organization_id, role = 'agency_admin' } = {}) {
+function renderCard(
+  billing: BillingResponse,
+  { orgType = 'tenant' as OrgType, organizationId = billing.organization_id, role = 'agency_admin' } = {},
+) {
   sessionStore.set(makeSession({ role, orgType: role.startsWith('tenant') ? 'tenant' : 'agency' }));
   // Any organization but the own one is a direct child of it.
   const organization = { id: organizationId, org_type: orgType, parent_org_id: organizationId === OWN_ORG_ID ? null : OWN_ORG_ID };

@@ -59,11 +59,7 @@ export function AgentLimitStatusCard({ organization, billing }: AgentLimitStatus
         <p className="text-2xl font-semibold tabular-nums" data-testid="agent-usage">
           {m.agentsUsed(active, limit)}
         </p>
-        <Progress
-          value={percent}
-          aria-label={m.usagePercent(Math.floor(percent))}
-          indicatorClassName={level.bar}
-        />
+        <Progress value={percent} aria-label={m.usagePercent(Math.floor(percent))} indicatorClassName={level.bar} />
         <p className="text-sm text-muted-foreground">{level.advice}</p>
         {mayAdjust ? (
           <AdjustLimitDialog

@@ -28,7 +28,14 @@ export function CapacityPanel({ organizationId, childHref, title = m.capacityUse
 
   if (capacity.isPending) return <LoadingRows />;
   if (capacity.isError) {
-    return <QueryError error={capacity.error} title={m.loadCapacityFailed} notFound={MESSAGES.organizations.notFound} onRetry={capacity.refetch} />;
+    return (
+      <QueryError
+        error={capacity.error}
+        title={m.loadCapacityFailed}
+        notFound={MESSAGES.organizations.notFound}
+        onRetry={capacity.refetch}
+      />
+    );
   }
 
   const { activated_agent_limit: limit, children_limit_total: total, available_parent_capacity: left, children } = capacity.data;
@@ -98,9 +105,7 @@ export function CapacityPanel({ organizationId, childHref, title = m.capacityUse
             })}
           </ul>
         )}
-        {children.length >= TREE_CHILDREN_LIMIT && (
-          <p className="text-xs text-muted-foreground">{m.moreChildren(TREE_CHILDREN_LIMIT)}</p>
-        )}
+        {children.length >= TREE_CHILDREN_LIMIT && <p className="text-xs text-muted-foreground">{m.moreChildren(TREE_CHILDREN_LIMIT)}</p>}
       </CardContent>
     </Card>
   );

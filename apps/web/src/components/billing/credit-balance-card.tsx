@@ -29,7 +29,13 @@ interface CreditBalanceCardProps {
  * the threshold (its own admins change it), and a link to the allocation page when the user
  * may allocate from here.
  */
-export function CreditBalanceCard({ organizationId, balance, threshold, allocateHref, allocateHint = m.allocateHint }: CreditBalanceCardProps) {
+export function CreditBalanceCard({
+  organizationId,
+  balance,
+  threshold,
+  allocateHref,
+  allocateHint = m.allocateHint,
+}: CreditBalanceCardProps) {
   const viewer = useViewer();
   const mayChangeThreshold = !!viewer && maySetLowBalanceThreshold(viewer, { id: organizationId });
   return (

@@ -18,7 +18,12 @@ describe('recent transactions card', { timeout: 60_000 }, () => {
   it('fetches 5 entries of the organization and shows the newest 3 with a link to the ledger', async () => {
     sessionStore.set(makeSession());
     const entries = [
-      entry({ entry_type: 'allocation_received', amount: '500.00', metadata: { from_org_name: 'Agency One' }, counterparty: { id: OWN_ORG_ID, name: 'Agency One', in_scope: true } }),
+      entry({
+        entry_type: 'allocation_received',
+        amount: '500.00',
+        metadata: { from_org_name: 'Agency One' },
+        counterparty: { id: OWN_ORG_ID, name: 'Agency One', in_scope: true },
+      }),
       entry({ entry_type: 'consumption', amount: '-2.00', metadata: { usage: { tokens: 10 } } }),
       entry({ entry_type: 'refund', amount: '1.00' }),
       entry({ entry_type: 'consumption', amount: '-4.00' }),
@@ -47,7 +52,7 @@ describe('recent transactions card', { timeout: 60_000 }, () => {
     expect(screen.getByRole('link', { name: p.viewFullLedger })).toBeInTheDocument();
   });
 
-  it('shows the server\'s sentence, which names the agent of metered consumption from the catalog', async () => {
+  it("shows the server's sentence, which names the agent of metered consumption from the catalog", async () => {
     sessionStore.set(makeSession());
     const metered = entry({
       entry_type: 'consumption',

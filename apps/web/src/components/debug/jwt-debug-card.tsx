@@ -40,8 +40,8 @@ export function JwtDebugCard({ token }: { token: string | null }) {
       <CardHeader>
         <CardTitle>{d.jwtDebugger}</CardTitle>
         <CardDescription>
-          The current access token, decoded in this browser and not verified. The server never trusts these claims: it
-          reads the role and organization from the database on every request.
+          The current access token, decoded in this browser and not verified. The server never trusts these claims: it reads the role and
+          organization from the database on every request.
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">

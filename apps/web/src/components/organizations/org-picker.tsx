@@ -45,7 +45,13 @@ export function OrgPicker({ id, value, onChange, label }: OrgPickerProps) {
         onChange={(event) => setTyped(event.target.value)}
         className="sm:w-44"
       />
-      <NativeSelect id={id} aria-label={label} value={value ?? ''} onChange={(event) => onChange(event.target.value || null)} className="sm:w-56">
+      <NativeSelect
+        id={id}
+        aria-label={label}
+        value={value ?? ''}
+        onChange={(event) => onChange(event.target.value || null)}
+        className="sm:w-56"
+      >
         <option value="">{own ? `${own.name} (yours)` : 'Your organization'}</option>
         {chosenMissing && <option value={value}>{chosen?.name ?? 'Selected organization'}</option>}
         {options.map((org) => (

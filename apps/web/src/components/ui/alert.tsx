@@ -16,11 +16,7 @@ const alertVariants = cva(
   },
 );
 
-export function Alert({
-  className,
-  variant,
-  ...props
-}: ComponentProps<'div'> & VariantProps<typeof alertVariants>) {
+export function Alert({ className, variant, ...props }: ComponentProps<'div'> & VariantProps<typeof alertVariants>) {
   return <div role="alert" className={cn(alertVariants({ variant }), className)} {...props} />;
 }
 
@@ -29,10 +25,5 @@ export function AlertTitle({ className, ...props }: ComponentProps<'div'>) {
 }
 
 export function AlertDescription({ className, ...props }: ComponentProps<'div'>) {
-  return (
-    <div
-      className={cn('col-start-2 grid gap-1 text-sm text-muted-foreground [&_p]:leading-relaxed', className)}
-      {...props}
-    />
-  );
+  return <div className={cn('col-start-2 grid gap-1 text-sm text-muted-foreground [&_p]:leading-relaxed', className)} {...props} />;
 }

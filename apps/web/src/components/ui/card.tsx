@@ -3,15 +3,7 @@ import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
 export function Card({ className, ...props }: ComponentProps<'div'>) {
-  return (
-    <div
-      className={cn(
-        'flex flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm',
-        className,
-      )}
-      {...props}
-    />
-  );
+  return <div className={cn('flex flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm', className)} {...props} />;
 }
 
 export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
@@ -19,11 +11,7 @@ export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
 }
 
 /** An h2 by default; `asChild` styles the page's own heading element instead. */
-export function CardTitle({
-  className,
-  asChild = false,
-  ...props
-}: ComponentProps<'h2'> & { asChild?: boolean }) {
+export function CardTitle({ className, asChild = false, ...props }: ComponentProps<'h2'> & { asChild?: boolean }) {
   const Component = asChild ? Slot.Root : 'h2';
   return <Component className={cn('text-lg leading-none font-semibold wrap-anywhere', className)} {...props} />;
 }

@@ -7,11 +7,7 @@ import { cn } from '@/lib/utils';
 export const Sheet = Dialog.Root;
 export const SheetTrigger = Dialog.Trigger;
 
-export function SheetContent({
-  className,
-  children,
-  ...props
-}: ComponentProps<typeof Dialog.Content>) {
+export function SheetContent({ className, children, ...props }: ComponentProps<typeof Dialog.Content>) {
   return (
     <Dialog.Portal>
       <Dialog.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=closed]:animate-fade-out data-[state=open]:animate-fade-in" />
@@ -37,7 +33,5 @@ export function SheetTitle({ className, ...props }: ComponentProps<typeof Dialog
 }
 
 export function SheetDescription({ className, ...props }: ComponentProps<typeof Dialog.Description>) {
-  return (
-    <Dialog.Description className={cn('text-sm text-muted-foreground', className)} {...props} />
-  );
+  return <Dialog.Description className={cn('text-sm text-muted-foreground', className)} {...props} />;
 }

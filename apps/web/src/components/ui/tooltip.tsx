@@ -14,12 +14,7 @@ export function Tooltip({ delayDuration = TIMING.tooltipDelayMs, ...props }: Com
 
 export const TooltipTrigger = TooltipPrimitive.Trigger;
 
-export function TooltipContent({
-  className,
-  sideOffset = 4,
-  children,
-  ...props
-}: ComponentProps<typeof TooltipPrimitive.Content>) {
+export function TooltipContent({ className, sideOffset = 4, children, ...props }: ComponentProps<typeof TooltipPrimitive.Content>) {
   return (
     <TooltipPrimitive.Portal>
       <TooltipPrimitive.Content

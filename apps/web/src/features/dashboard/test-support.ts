@@ -10,14 +10,24 @@ const CHILD_TYPE: Record<OrgType, Exclude<OrgType, 'house'> | null> = {
   tenant: null,
 };
 
-export const AGENT_IDS = { bot: '00000000-0000-4000-8000-0000000000a1', etl: '00000000-0000-4000-8000-0000000000a2', reporter: '00000000-0000-4000-8000-0000000000a3' };
+export const AGENT_IDS = {
+  bot: '00000000-0000-4000-8000-0000000000a1',
+  etl: '00000000-0000-4000-8000-0000000000a2',
+  reporter: '00000000-0000-4000-8000-0000000000a3',
+};
 
 /** A period of agent usage with no events. */
 export const noUsage = (days: number): DashboardAgentUsagePeriod => ({ days, events: 0, credits: '0.00', by_agent: [] });
 
 /** The agents of a dashboard: three live activations and usage of two agents. */
 export function agentFigures(): Dashboard['agents'] {
-  const activation = (key: keyof typeof AGENT_IDS, name: string, kind: 'assistant' | 'automation' | 'analytics', status: 'active' | 'inactive' | 'error', health: number | null) => ({
+  const activation = (
+    key: keyof typeof AGENT_IDS,
+    name: string,
+    kind: 'assistant' | 'automation' | 'analytics',
+    status: 'active' | 'inactive' | 'error',
+    health: number | null,
+  ) => ({
     id: AGENT_IDS[key].replace('0000000000a', '0000000000b'),
     agent_type_id: AGENT_IDS[key],
     code: key,
@@ -28,8 +38,24 @@ export function agentFigures(): Dashboard['agents'] {
     last_active_at: null,
     activated_at: '2025-03-01T00:00:00.000Z',
   });
-  const bot = (events: number, units: string, credits: string) => ({ agent_type_id: AGENT_IDS.bot, code: 'bot', name: 'Support Bot', unit: 'run', events, units, credits });
-  const etl = { agent_type_id: AGENT_IDS.etl, code: 'etl', name: 'Nightly ETL', unit: '1k rows', events: 2, units: '10.4000', credits: '0.12' };
+  const bot = (events: number, units: string, credits: string) => ({
+    agent_type_id: AGENT_IDS.bot,
+    code: 'bot',
+    name: 'Support Bot',
+    unit: 'run',
+    events,
+    units,
+    credits,
+  });
+  const etl = {
+    agent_type_id: AGENT_IDS.etl,
+    code: 'etl',
+    name: 'Nightly ETL',
+    unit: '1k rows',
+    events: 2,
+    units: '10.4000',
+    credits: '0.12',
+  };
   return {
     by_status: { active: 1, inactive: 1, error: 1 },
     average_health: 77.5,
@@ -50,8 +76,22 @@ export function makeDashboard(orgType: OrgType, name = 'Acme Corporation'): Dash
   const childType = CHILD_TYPE[orgType];
   const children = childType
     ? [
-        { id: child(1), name: `First ${childType}`, org_type: childType, status: 'active' as const, credit_balance: '1200.00', activated_agent_limit: 30 },
-        { id: child(2), name: `Second ${childType}`, org_type: childType, status: 'inactive' as const, credit_balance: '300.50', activated_agent_limit: 10 },
+        {
+          id: child(1),
+          name: `First ${childType}`,
+          org_type: childType,
+          status: 'active' as const,
+          credit_balance: '1200.00',
+          activated_agent_limit: 30,
+        },
+        {
+          id: child(2),
+          name: `Second ${childType}`,
+          org_type: childType,
+          status: 'inactive' as const,
+          credit_balance: '300.50',
+          activated_agent_limit: 10,
+        },
       ]
     : [];
   const history = [6, 5, 4, 3, 2, 1, 0].map((n) => ({
@@ -82,7 +122,13 @@ export function makeDashboard(orgType: OrgType, name = 'Acme Corporation'): Dash
       received: '20000.00',
       usage: { period_days: 30, current_period: '45.00', previous_period: '20.00', percent_change: 125, history },
       low_balance_threshold: '100.00',
-      forecast: { basis_days: 30, average_daily: '1.50', next_month: '45.00', next_quarter: '135.00', method: 'Average daily net consumption of the last 30 days, times 30 (next month) and times 90 (next quarter).' },
+      forecast: {
+        basis_days: 30,
+        average_daily: '1.50',
+        next_month: '45.00',
+        next_quarter: '135.00',
+        method: 'Average daily net consumption of the last 30 days, times 30 (next month) and times 90 (next quarter).',
+      },
       depletion_months: 274.3,
       by_child: { count: children.length, total_balance: childType ? '1500.50' : '0.00', children },
       by_entry_type: [

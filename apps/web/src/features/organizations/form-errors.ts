@@ -6,11 +6,7 @@ import { MESSAGES } from '@/lib/wording';
  * Puts the server's per-field messages (a 400 names the fields) on the form's fields and
  * returns the message for the whole form.
  */
-export function applyServerErrors<T extends FieldValues>(
-  error: unknown,
-  fields: readonly Path<T>[],
-  setError: UseFormSetError<T>,
-): string {
+export function applyServerErrors<T extends FieldValues>(error: unknown, fields: readonly Path<T>[], setError: UseFormSetError<T>): string {
   if (error instanceof ApiError) {
     for (const [field, message] of Object.entries(error.fields)) {
       if ((fields as readonly string[]).includes(field)) setError(field as Path<T>, { type: 'server', message });

@@ -19,7 +19,14 @@ export type InvitationsLoadState =
   /** A new account's first load failing transiently: retried on its own, quickly. */
   | { kind: 'setup'; attempts: number; manualLeft: number; manualRetry(): void }
   /** A transient failure: the person chooses; `auto` while automatic attempts run or after they stopped. */
-  | { kind: 'error'; error: Error; busy: boolean; auto: { attempts: number; running: boolean } | null; retryOnce(): void; autoRetry(): void };
+  | {
+      kind: 'error';
+      error: Error;
+      busy: boolean;
+      auto: { attempts: number; running: boolean } | null;
+      retryOnce(): void;
+      autoRetry(): void;
+    };
 
 /**
  * The retry behaviour of the invitations list. The query itself does not retry

@@ -15,8 +15,7 @@ export interface UserListParams {
 }
 
 /** The order a sort starts in: names A to Z, dates newest first (the server's own default). */
-export const USER_SORT_DEFAULT_ORDER = (sort: UserSortField): Order =>
-  sort === 'created_at' || sort === 'last_login_at' ? 'desc' : 'asc';
+export const USER_SORT_DEFAULT_ORDER = (sort: UserSortField): Order => (sort === 'created_at' || sort === 'last_login_at' ? 'desc' : 'asc');
 const DEFAULT_SORT: UserSortField = 'created_at';
 
 function oneOf<T extends string>(values: readonly T[], value: string | null): T | undefined {

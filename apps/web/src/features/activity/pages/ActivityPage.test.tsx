@@ -2,7 +2,16 @@ import type { ActivityEvent, ActivityPage } from '@console/domain';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { crumbsOf, json, makeSession, mockApi as mockRoutes, OWN_ORG_ID, renderApp, setViewportWidth, type ApiRoutes } from '@/test/helpers';
+import {
+  crumbsOf,
+  json,
+  makeSession,
+  mockApi as mockRoutes,
+  OWN_ORG_ID,
+  renderApp,
+  setViewportWidth,
+  type ApiRoutes,
+} from '@/test/helpers';
 import { makeList, makeOrganization } from '@/test/organization-data';
 
 const ACTIVITY = 'GET /api/activity';
@@ -46,11 +55,25 @@ describe('activity page', { timeout: 60_000 }, () => {
   it('shows when, who, what, the organization and the address in a table, and is in the navigation', async () => {
     setViewportWidth(1024);
     const { queriesOf } = mockApi({
-      [ACTIVITY]: () => json(200, pageOf([event(), event({ actor: { kind: 'api_key', id: null, name: 'ci-runner', email: null }, sentence: 'Key ci-runner reported 1,000 usage events (10.00 credits)' })])),
+      [ACTIVITY]: () =>
+        json(
+          200,
+          pageOf([
+            event(),
+            event({
+              actor: { kind: 'api_key', id: null, name: 'ci-runner', email: null },
+              sentence: 'Key ci-runner reported 1,000 usage events (10.00 credits)',
+            }),
+          ]),
+        ),
     });
     renderApp('/activity', { session: admin() });
     const table = await screen.findByRole('table', { name: 'Activity' });
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['When', 'Who', 'What', 'Organization', 'Address']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['When', 'Who', 'What', 'Organization', 'Address']);
     const [first, second] = within(table).getAllByRole('row').slice(1);
     expect(within(first!).getByText('Ana Ruiz allocated 500.00 credits to Acme Dental')).toBeInTheDocument();
     expect(within(first!).getByText('ana@example.test')).toBeInTheDocument();
@@ -79,7 +102,13 @@ describe('activity page', { timeout: 60_000 }, () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Action' }), 'credits.allocate');
     await userEvent.click(screen.getByRole('button', { name: 'Ana Ruiz' }));
     await waitFor(() =>
-      expect(queriesOf(ACTIVITY).at(-1)).toEqual({ organization_id: CHILD_ID, include_subtree: 'false', actor_user_id: ANA_ID, action: 'credits.allocate', limit: '50' }),
+      expect(queriesOf(ACTIVITY).at(-1)).toEqual({
+        organization_id: CHILD_ID,
+        include_subtree: 'false',
+        actor_user_id: ANA_ID,
+        action: 'credits.allocate',
+        limit: '50',
+      }),
     );
     expect(screen.getByText('Person: Ana Ruiz')).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(`org=${CHILD_ID}`);
@@ -105,7 +134,10 @@ describe('activity page', { timeout: 60_000 }, () => {
     const { queriesOf } = mockApi({
       [ACTIVITY]: () => json(200, pageOf([event()])),
       'GET /api/activity/export': () =>
-        new Response('created_at\r\n', { status: 200, headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="activity-2024-01-05.csv"' } }),
+        new Response('created_at\r\n', {
+          status: 200,
+          headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="activity-2024-01-05.csv"' },
+        }),
     });
     URL.createObjectURL = () => 'blob:x';
     URL.revokeObjectURL = () => {};

@@ -28,13 +28,24 @@ type CreateOutput = z.output<typeof createAgentTypeSchema>;
 /** Editing leaves the code as it is: the schema without it checks the rest. */
 const resolvers = {
   create: zodResolver(createAgentTypeSchema) as unknown as Resolver<FormInput, unknown, CreateOutput>,
-  edit: zodResolver(editSchema.extend({ code: createAgentTypeSchema.shape.code.optional() })) as unknown as Resolver<FormInput, unknown, CreateOutput>,
+  edit: zodResolver(editSchema.extend({ code: createAgentTypeSchema.shape.code.optional() })) as unknown as Resolver<
+    FormInput,
+    unknown,
+    CreateOutput
+  >,
 };
 
 const EMPTY: FormInput = { code: '', name: '', description: '', kind: '', unit: '', price: '' };
 
 function valuesOf(type: AgentType): FormInput {
-  return { code: type.code, name: type.name, description: type.description ?? '', kind: type.kind, unit: type.unit, price: formatUnits(type.price).replace(/,/g, '') };
+  return {
+    code: type.code,
+    name: type.name,
+    description: type.description ?? '',
+    kind: type.kind,
+    unit: type.unit,
+    price: formatUnits(type.price).replace(/,/g, ''),
+  };
 }
 
 /** Only what changed, so an unchanged price adds no price row and the audit names the real change. */
@@ -112,7 +123,9 @@ export function AgentTypeDialog({ type }: { type?: AgentType }) {
             <DialogDescription>{a.catalogSubtitle}</DialogDescription>
           </DialogHeader>
           <LabelledControl id={idOf('code')} label={a.code} hint={a.codeHint} error={errors.code?.message}>
-            {(aria) => <Input id={idOf('code')} autoComplete="off" spellCheck={false} readOnly={editing} {...aria} {...form.register('code')} />}
+            {(aria) => (
+              <Input id={idOf('code')} autoComplete="off" spellCheck={false} readOnly={editing} {...aria} {...form.register('code')} />
+            )}
           </LabelledControl>
           <FormField id={idOf('name')} label={a.name} autoComplete="off" {...fieldOf(form, 'name')} />
           <LabelledControl id={idOf('description')} label={a.description} error={errors.description?.message}>

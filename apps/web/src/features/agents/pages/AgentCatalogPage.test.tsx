@@ -27,16 +27,18 @@ describe('agent catalog', { timeout: 30_000 }, () => {
     const menu = await screen.findByRole('navigation', { name: 'Main' });
     await userEvent.setup().click(within(menu).getByRole('link', { name: a.catalogTitle }));
     const table = await screen.findByRole('table', { name: a.catalogTitle });
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Code', 'Name', 'Kind', 'Unit', 'Price', 'Status', 'Actions']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Code', 'Name', 'Kind', 'Unit', 'Price', 'Status', 'Actions']);
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(within(rows[0]!).getAllByRole('cell').map((td) => td.textContent).slice(0, 6)).toEqual([
-      'support-bot',
-      'Support Bot',
-      'Assistant',
-      'run',
-      '0.5 credits per run',
-      a.statusActive,
-    ]);
+    expect(
+      within(rows[0]!)
+        .getAllByRole('cell')
+        .map((td) => td.textContent)
+        .slice(0, 6),
+    ).toEqual(['support-bot', 'Support Bot', 'Assistant', 'run', '0.5 credits per run', a.statusActive]);
     expect(within(rows[1]!).getByRole('cell', { name: '0.0125 credits per 1k rows' })).toBeInTheDocument();
     // A retired type can still be edited, not retired again.
     expect(within(rows[3]!).getByText(a.statusRetired)).toBeInTheDocument();
@@ -45,12 +47,18 @@ describe('agent catalog', { timeout: 30_000 }, () => {
   });
 
   it('is neither in the menu nor reachable for anyone else', async () => {
-    for (const [role, orgType] of [['house_manager', 'house'], ['super_agency_admin', 'super_agency'], ['tenant_admin', 'tenant']] as const) {
+    for (const [role, orgType] of [
+      ['house_manager', 'house'],
+      ['super_agency_admin', 'super_agency'],
+      ['tenant_admin', 'tenant'],
+    ] as const) {
       const session = makeSession({ role, orgType });
       const api = mockApi(() => undefined);
       const view = renderApp('/agent-catalog', { session });
       await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/));
-      expect(within(screen.getByRole('navigation', { name: 'Main' })).queryByRole('link', { name: a.catalogTitle })).not.toBeInTheDocument();
+      expect(
+        within(screen.getByRole('navigation', { name: 'Main' })).queryByRole('link', { name: a.catalogTitle }),
+      ).not.toBeInTheDocument();
       expect(api.callsTo(TYPES)).toHaveLength(0);
       view.unmount();
     }
@@ -58,7 +66,14 @@ describe('agent catalog', { timeout: 30_000 }, () => {
 
   it('New agent type checks every field, then adds the type with an exact price', async () => {
     let types = catalog().agent_types;
-    const created = agentTypeOf('bot', { id: '00000000-0000-4000-8000-0000000000a9', code: 'summarizer', name: 'Summarizer', kind: 'analytics', unit: '1k tokens', price: '0.2500' });
+    const created = agentTypeOf('bot', {
+      id: '00000000-0000-4000-8000-0000000000a9',
+      code: 'summarizer',
+      name: 'Summarizer',
+      kind: 'analytics',
+      unit: '1k tokens',
+      price: '0.2500',
+    });
     const api = showCatalog({
       [TYPES]: () => json(200, { agent_types: types }),
       'POST /api/agent-types': () => {
@@ -91,7 +106,9 @@ describe('agent catalog', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: a.create }));
 
     expect(await screen.findByText(a.created('Summarizer'))).toBeInTheDocument();
-    expect(api.bodiesOf('POST /api/agent-types')).toEqual([{ code: 'summarizer', name: 'Summarizer', kind: 'analytics', unit: '1k tokens', price: '0.2500' }]);
+    expect(api.bodiesOf('POST /api/agent-types')).toEqual([
+      { code: 'summarizer', name: 'Summarizer', kind: 'analytics', unit: '1k tokens', price: '0.2500' },
+    ]);
     expect(await screen.findByRole('row', { name: /Summarizer/ })).toHaveTextContent('0.25 credits per 1k tokens');
   });
 
@@ -133,7 +150,12 @@ describe('agent catalog', { timeout: 30_000 }, () => {
   it('Retire asks first, then retires the type', async () => {
     let retired = false;
     const api = showCatalog({
-      [TYPES]: () => json(200, { agent_types: catalog().agent_types.map((t) => (t.id === TYPE_IDS.etl && retired ? { ...t, status: 'retired', retired_at: '2025-03-05T00:00:00.000Z' } : t)) }),
+      [TYPES]: () =>
+        json(200, {
+          agent_types: catalog().agent_types.map((t) =>
+            t.id === TYPE_IDS.etl && retired ? { ...t, status: 'retired', retired_at: '2025-03-05T00:00:00.000Z' } : t,
+          ),
+        }),
       [`POST /api/agent-types/${TYPE_IDS.etl}/retire`]: () => {
         retired = true;
         return json(200, { agent_type: agentTypeOf('etl', { status: 'retired', retired_at: '2025-03-05T00:00:00.000Z' }) });

@@ -12,7 +12,13 @@ const k = MESSAGES.apiKeyPages;
 const t = MESSAGES.thresholdPages;
 const LEDGER = 'GET /api/credits/ledger';
 const SETTINGS = 'GET /api/settings';
-const UNSET: GlobalSettings = { documentation_url: null, billing_portal_url: null, community_channels: [], updated_at: null, updated_by_name: null };
+const UNSET: GlobalSettings = {
+  documentation_url: null,
+  billing_portal_url: null,
+  community_channels: [],
+  updated_at: null,
+  updated_by_name: null,
+};
 const KEYS = `GET /api/organizations/${OWN_ORG_ID}/api-keys`;
 
 // The card is shown on /settings, where the app composes it into the settings page.
@@ -39,14 +45,26 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
         json(200, {
           api_keys: [
             apiKeyOf({ last_used_at: '2025-03-02T09:30:00.000Z', use_count: 1234 }),
-            apiKeyOf({ id: '00000000-0000-4000-8000-0000000000d2', name: 'Old runtime', prefix: 'oc_99aa88bb', scopes: ['entitlements:read'], revoked_at: '2025-03-03T00:00:00.000Z' }),
+            apiKeyOf({
+              id: '00000000-0000-4000-8000-0000000000d2',
+              name: 'Old runtime',
+              prefix: 'oc_99aa88bb',
+              scopes: ['entitlements:read'],
+              revoked_at: '2025-03-03T00:00:00.000Z',
+            }),
           ],
         }),
     });
     const table = await screen.findByRole('table', { name: k.title });
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Prefix', 'Scopes', 'Created by', 'Created', 'Last used', 'Uses', 'Actions']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Name', 'Prefix', 'Scopes', 'Created by', 'Created', 'Last used', 'Uses', 'Actions']);
     const [first, second] = within(table).getAllByRole('row').slice(1);
-    const cells = within(first!).getAllByRole('cell').map((td) => td.textContent);
+    const cells = within(first!)
+      .getAllByRole('cell')
+      .map((td) => td.textContent);
     expect(cells.slice(0, 4)).toEqual(['Production runtime', 'oc_1a2b3c4d', 'Report usageReport status', 'Alice Admin']);
     expect(cells[5]).toMatch(/^Mar 2, 2025/);
     expect(cells[6]).toBe('1,234');
@@ -75,7 +93,9 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
   it('shows each key as a card with Revoke on a narrow screen', async () => {
     setViewportWidth(390);
     try {
-      loaded({ role: 'agency_admin', orgType: 'agency' }, undefined, { [KEYS]: () => json(200, { api_keys: [apiKeyOf({ use_count: 7 })] }) });
+      loaded({ role: 'agency_admin', orgType: 'agency' }, undefined, {
+        [KEYS]: () => json(200, { api_keys: [apiKeyOf({ use_count: 7 })] }),
+      });
       const list = await screen.findByRole('list', { name: k.title });
       const card = within(list).getByRole('listitem');
       expect(card).toHaveTextContent('Production runtime');
@@ -121,7 +141,9 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: k.create }));
 
     dialog = await screen.findByRole('dialog', { name: k.secretTitle });
-    expect(api.bodiesOf(`POST /api/organizations/${OWN_ORG_ID}/api-keys`)).toEqual([{ name: 'Production runtime', scopes: ['usage:write'] }]);
+    expect(api.bodiesOf(`POST /api/organizations/${OWN_ORG_ID}/api-keys`)).toEqual([
+      { name: 'Production runtime', scopes: ['usage:write'] },
+    ]);
     expect(within(dialog).getAllByText(k.secretWarning).length).toBeGreaterThan(0);
     expect(within(dialog).getByLabelText(k.secretLabel)).toHaveValue(secret);
     await user.click(within(dialog).getByRole('button', { name: k.copy }));

@@ -87,7 +87,15 @@ function ApiKeyCard({ organizationId, apiKey, mayManage }: { organizationId: str
  * Create key shows the secret once; Revoke after a confirmation. Both only when `mayManage`
  * (not while the organization or one above it is frozen).
  */
-export function ApiKeysCard({ organizationId, organizationName, mayManage }: { organizationId: string; organizationName: string; mayManage: boolean }) {
+export function ApiKeysCard({
+  organizationId,
+  organizationName,
+  mayManage,
+}: {
+  organizationId: string;
+  organizationName: string;
+  mayManage: boolean;
+}) {
   const keys = useQuery(apiKeyQueries.list(organizationId));
   return (
     <Card className="gap-4">

@@ -29,10 +29,7 @@ describe('login page', () => {
 
   it('shows the forgot password link and the no-account note', async () => {
     renderApp('/login', { session: null });
-    expect(await screen.findByRole('link', { name: 'Forgot password?' })).toHaveAttribute(
-      'href',
-      '/reset-password',
-    );
+    expect(await screen.findByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/reset-password');
     expect(screen.getByText(MESSAGES.auth.noAccountNote)).toBeInTheDocument();
   });
 
@@ -85,12 +82,7 @@ describe('login page', () => {
 
   it('resets the retry counter after an outcome other than a network error', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const answers = [
-      networkFailure,
-      () => apiError(401, 'unauthorized', MESSAGES.auth.invalidCredentials),
-      networkFailure,
-      networkFailure,
-    ];
+    const answers = [networkFailure, () => apiError(401, 'unauthorized', MESSAGES.auth.invalidCredentials), networkFailure, networkFailure];
     const api = mockApi({
       'POST /api/auth/sign-in': () => answers[api.calls.length - 1]!(),
     });
@@ -154,7 +146,12 @@ describe('login page', () => {
       'POST /api/auth/sign-in': () => json(200, session),
       'POST /api/invitations/accept': ({ headers }) => {
         bearer = headers.get('Authorization') ?? undefined;
-        return json(200, { result: 'accepted', organizationId: session.user.organization_id, organizationName: 'Acme Corporation', role: 'tenant_user' });
+        return json(200, {
+          result: 'accepted',
+          organizationId: session.user.organization_id,
+          organizationName: 'Acme Corporation',
+          role: 'tenant_user',
+        });
       },
       'POST /api/auth/refresh': () => json(200, refreshed),
       'GET /api/users/me': () => json(200, session.user),

@@ -54,10 +54,7 @@ export default function LoginPage() {
         networkRetries.current = 0;
       } else if (networkRetries.current === 0) {
         networkRetries.current = 1;
-        retryTimer.current = window.setTimeout(
-          () => void form.handleSubmit(attempt)(),
-          TIMING.loginNetworkRetryMs,
-        );
+        retryTimer.current = window.setTimeout(() => void form.handleSubmit(attempt)(), TIMING.loginNetworkRetryMs);
       }
     }
   }
@@ -80,19 +77,8 @@ export default function LoginPage() {
             </Alert>
           )}
           {failure && <LoginErrorAlert failure={failure} />}
-          <form
-            noValidate
-            className="space-y-4"
-            onSubmit={(event) => void form.handleSubmit(attempt)(event)}
-          >
-            <FormField
-              id="email"
-              label="Email"
-              type="email"
-              autoComplete="username"
-              required
-              {...fieldOf(form, 'email')}
-            />
+          <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(attempt)(event)}>
+            <FormField id="email" label="Email" type="email" autoComplete="username" required {...fieldOf(form, 'email')} />
             <FormField
               id="password"
               label="Password"

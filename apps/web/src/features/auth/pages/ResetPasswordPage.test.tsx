@@ -13,9 +13,7 @@ async function requestLink() {
 describe('reset password page', () => {
   it('links back to the login', async () => {
     renderApp('/reset-password', { session: null });
-    expect(
-      await screen.findByRole('link', { name: MESSAGES.authPages.backToLogin }),
-    ).toHaveAttribute('href', '/login');
+    expect(await screen.findByRole('link', { name: MESSAGES.authPages.backToLogin })).toHaveAttribute('href', '/login');
   });
 
   it('sends the e-mail, then shows the generic answer and a toast', async () => {
@@ -24,8 +22,7 @@ describe('reset password page', () => {
     });
     renderApp('/reset-password', { session: null });
     await requestLink();
-    expect(await screen.findByText(MESSAGES.auth.resetSentTitle, { selector: '[data-title]' }))
-      .toBeInTheDocument();
+    expect(await screen.findByText(MESSAGES.auth.resetSentTitle, { selector: '[data-title]' })).toBeInTheDocument();
     expect(screen.getAllByText(MESSAGES.auth.resetSent).length).toBeGreaterThan(0);
     expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();
     expect(api.bodiesOf('POST /api/auth/recover')).toEqual([{ email: 'alice@example.test' }]);

@@ -23,8 +23,7 @@ export default function ResetPasswordPage() {
 
   function submit(values: RecoverBody) {
     recover.mutate(values, {
-      onSuccess: () =>
-        toast.success(MESSAGES.auth.resetSentTitle, { description: MESSAGES.auth.resetSent }),
+      onSuccess: () => toast.success(MESSAGES.auth.resetSentTitle, { description: MESSAGES.auth.resetSent }),
     });
   }
 

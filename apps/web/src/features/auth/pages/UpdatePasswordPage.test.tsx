@@ -18,24 +18,16 @@ async function fillPasswords(password: string, confirm: string) {
 describe('update password page', () => {
   it('shows the Invalid Link card when the hash has no type=recovery', async () => {
     renderApp('/update-password#access_token=abc', { session: null });
-    expect(
-      await screen.findByRole('heading', { name: MESSAGES.authPages.invalidLinkTitle }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: MESSAGES.authPages.invalidLinkTitle })).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.auth.invalidResetLink)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: MESSAGES.authPages.requestNewResetLink })).toHaveAttribute(
-      'href',
-      '/reset-password',
-    );
+    expect(screen.getByRole('link', { name: MESSAGES.authPages.requestNewResetLink })).toHaveAttribute('href', '/reset-password');
     expect(screen.queryByLabelText(MESSAGES.authPages.newPassword)).not.toBeInTheDocument();
   });
 
   it('shows both password fields with a minimum length for a recovery link', async () => {
     renderApp(RECOVERY_URL, { session: null });
     for (const label of [MESSAGES.authPages.newPassword, MESSAGES.authPages.confirmPassword]) {
-      expect(await screen.findByLabelText(label)).toHaveAttribute(
-        'minLength',
-        String(LIMITS.passwordMin),
-      );
+      expect(await screen.findByLabelText(label)).toHaveAttribute('minLength', String(LIMITS.passwordMin));
     }
   });
 
@@ -57,9 +49,7 @@ describe('update password page', () => {
     renderApp(RECOVERY_URL, { session: makeSession() });
     await fillPasswords('new-password-1', 'new-password-1');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
-    expect(api.bodiesOf('POST /api/auth/password')).toEqual([
-      { password: 'new-password-1', token: 'reset-token-1' },
-    ]);
+    expect(api.bodiesOf('POST /api/auth/password')).toEqual([{ password: 'new-password-1', token: 'reset-token-1' }]);
     expect(await screen.findByText(MESSAGES.auth.passwordUpdatedTitle)).toBeInTheDocument();
     expect(sessionStore.get().status).toBe('signed-out');
   });
@@ -84,22 +74,13 @@ describe('update password page', () => {
     }
 
     it('asks for the current password with the new one, and keeps this session', async () => {
-      const api = mockApi((call) =>
-        call.path === '/api/auth/password' ? json(200, { ok: true }) : undefined,
-      );
+      const api = mockApi((call) => (call.path === '/api/auth/password' ? json(200, { ok: true }) : undefined));
       renderApp('/update-password', { session: makeSession() });
-      expect(
-        await screen.findByRole('heading', { name: MESSAGES.authPages.changePassword }),
-      ).toBeInTheDocument();
-      expect(screen.getByLabelText(MESSAGES.authPages.currentPassword)).toHaveAttribute(
-        'autocomplete',
-        'current-password',
-      );
+      expect(await screen.findByRole('heading', { name: MESSAGES.authPages.changePassword })).toBeInTheDocument();
+      expect(screen.getByLabelText(MESSAGES.authPages.currentPassword)).toHaveAttribute('autocomplete', 'current-password');
       await fillChange('old-password-1', 'new-password-1');
       await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
-      expect(api.bodiesOf('POST /api/auth/password')).toEqual([
-        { current_password: 'old-password-1', password: 'new-password-1' },
-      ]);
+      expect(api.bodiesOf('POST /api/auth/password')).toEqual([{ current_password: 'old-password-1', password: 'new-password-1' }]);
       expect(sessionStore.get().status).toBe('signed-in');
     });
 

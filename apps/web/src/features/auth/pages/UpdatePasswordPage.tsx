@@ -31,7 +31,12 @@ export default function UpdatePasswordPage() {
   const location = useLocation();
   const { status } = useAuth();
   const [token] = useState(() => recoveryToken(location.hash));
-  if (token) return <CenteredLayout><UpdatePasswordCard token={token} /></CenteredLayout>;
+  if (token)
+    return (
+      <CenteredLayout>
+        <UpdatePasswordCard token={token} />
+      </CenteredLayout>
+    );
   if (status === 'loading') return <PageLoading className="min-h-screen" />;
   return <CenteredLayout>{status === 'signed-in' ? <ChangePasswordCard /> : <InvalidLinkCard />}</CenteredLayout>;
 }

@@ -40,7 +40,14 @@ export function BillingFrame({ title, children }: { title: string; children(load
 
   let body: ReactNode;
   if (organization.isError) {
-    body = <QueryError error={organization.error} title={MESSAGES.organizations.failedToLoadDetails} notFound={notFound} onRetry={organization.refetch} />;
+    body = (
+      <QueryError
+        error={organization.error}
+        title={MESSAGES.organizations.failedToLoadDetails}
+        notFound={notFound}
+        onRetry={organization.refetch}
+      />
+    );
   } else if (billing.isError) {
     body = <QueryError error={billing.error} title={MESSAGES.billing.loadFailed} notFound={notFound} onRetry={billing.refetch} />;
   } else if (organization.isPending || billing.isPending) {

@@ -100,9 +100,7 @@ describe('billing page', { timeout: 20_000 }, () => {
     });
     renderApp(`/orgs/${OWN_ORG_ID}/billing`, { session: makeSession() });
     await waitFor(() => expect(api.fetch).toHaveBeenCalled());
-    expect(
-      await screen.findByText(MESSAGES.billing.loadFailed('Database unavailable'), undefined, { timeout: 9000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText(MESSAGES.billing.loadFailed('Database unavailable'), undefined, { timeout: 9000 })).toBeInTheDocument();
     expect(api.callsTo(`GET /api/organizations/${OWN_ORG_ID}/billing`)).toHaveLength(4);
   }, 15_000);
 });

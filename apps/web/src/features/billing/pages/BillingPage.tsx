@@ -31,7 +31,11 @@ export default function BillingPage() {
             {showCredits && <CreditsTab {...loaded} />}
             {withChildren && (
               <TabsContent value="children">
-                <CapacityPanel organizationId={org.id} childHref={(childId) => `${base}/${childId}/billing`} title={m.tabChildOrganizations} />
+                <CapacityPanel
+                  organizationId={org.id}
+                  childHref={(childId) => `${base}/${childId}/billing`}
+                  title={m.tabChildOrganizations}
+                />
               </TabsContent>
             )}
           </Tabs>

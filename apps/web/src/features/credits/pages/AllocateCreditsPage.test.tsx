@@ -10,7 +10,13 @@ const p = MESSAGES.creditPages;
 const ALLOCATE = 'POST /api/credits/allocations';
 const houseAdmin = () => makeSession({ role: 'house_admin', orgType: 'house', orgName: 'House' });
 const house = organization({ name: 'House', credit_balance: '1000.00', child_count: 2 });
-const agencyOne = organization({ id: CHILD_ID, name: 'Agency One', org_type: 'super_agency', parent_org_id: OWN_ORG_ID, credit_balance: '0.00' });
+const agencyOne = organization({
+  id: CHILD_ID,
+  name: 'Agency One',
+  org_type: 'super_agency',
+  parent_org_id: OWN_ORG_ID,
+  credit_balance: '0.00',
+});
 const agencyTwo = organization({ id: OTHER_CHILD_ID, name: 'Agency Two', org_type: 'super_agency', parent_org_id: OWN_ORG_ID });
 const RESULT = { transaction_id: '00000000-0000-4000-9000-0000000000f1', from_balance: '749.50', to_balance: '250.50' };
 
@@ -44,11 +50,11 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
     const { queriesOf } = mockOrganizations();
     renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: houseAdmin() });
     const select = await screen.findByLabelText('Child organization');
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual([
-      'Select a child organization',
-      'Agency One (Super Agency) — 0.00 credits',
-      'Agency Two (Super Agency) — 1,000.00 credits',
-    ]);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Select a child organization', 'Agency One (Super Agency) — 0.00 credits', 'Agency Two (Super Agency) — 1,000.00 credits']);
     expect(select).toHaveValue('');
     expect(screen.getByText('1,000.00 credits')).toBeInTheDocument();
     expect(queriesOf('GET /api/organizations')[0]).toEqual({
@@ -165,12 +171,20 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
   });
 
   it('answers a grandchild in the URL with the "not a direct child" refusal', async () => {
-    const grandchild = organization({ id: '00000000-0000-4000-8000-0000000000c7', name: 'Far Tenant', org_type: 'agency', parent_org_id: CHILD_ID });
+    const grandchild = organization({
+      id: '00000000-0000-4000-8000-0000000000c7',
+      name: 'Far Tenant',
+      org_type: 'agency',
+      parent_org_id: CHILD_ID,
+    });
     mockOrganizations({ [`GET /api/organizations/${grandchild.id}`]: () => json(200, { organization: grandchild }) });
     renderApp(`/organizations/${grandchild.id}/allocate-credits`, { session: houseAdmin() });
     expect(await screen.findByText(c.notDirectChild)).toBeInTheDocument();
     expect(screen.queryByText(c.onlyOwnOrganization)).not.toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Allocate from House' })).toHaveAttribute('href', `/organizations/${OWN_ORG_ID}/allocate-credits`);
+    expect(screen.getByRole('link', { name: 'Allocate from House' })).toHaveAttribute(
+      'href',
+      `/organizations/${OWN_ORG_ID}/allocate-credits`,
+    );
   });
 
   it('says when there is no active child to allocate to', async () => {

@@ -52,7 +52,12 @@ type AllocateFormOutput = z.output<typeof allocateFormSchema>;
 
 function OrganizationError({ error, onRetry }: { error: Error; onRetry(): unknown }) {
   return (
-    <QueryError error={error} title={MESSAGES.organizations.failedToLoadDetails} notFound={MESSAGES.organizations.notFound} onRetry={onRetry} />
+    <QueryError
+      error={error}
+      title={MESSAGES.organizations.failedToLoadDetails}
+      notFound={MESSAGES.organizations.notFound}
+      onRetry={onRetry}
+    />
   );
 }
 
@@ -218,7 +223,9 @@ export default function AllocateCreditsPage() {
     );
   } else {
     const preselected =
-      mayAllocateTo(viewer, subject.data) && children.data.organizations.some((child) => child.id === subject.data.id) ? subject.data.id : '';
+      mayAllocateTo(viewer, subject.data) && children.data.organizations.some((child) => child.id === subject.data.id)
+        ? subject.data.id
+        : '';
     // A direct child named in the URL that is not active is not offered: say so rather than drop it silently.
     const notActive = isDirectChild(viewer, subject.data) && subject.data.status !== 'active';
     body = (

@@ -7,7 +7,18 @@ import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { catalog, TYPE_IDS } from '@/test/agent-data';
 import { entry, ledgerPage } from '@/test/credit-data';
 import { makeList, makeOrganization } from '@/test/organization-data';
-import { apiError, crumbsOf, json, makeSession, mockApi as mockRoutes, OWN_ORG_ID, goBack, renderApp, setViewportWidth, type ApiRoutes } from '@/test/helpers';
+import {
+  apiError,
+  crumbsOf,
+  json,
+  makeSession,
+  mockApi as mockRoutes,
+  OWN_ORG_ID,
+  goBack,
+  renderApp,
+  setViewportWidth,
+  type ApiRoutes,
+} from '@/test/helpers';
 import { MESSAGES } from '@/lib/wording';
 
 const c = MESSAGES.credits;
@@ -40,7 +51,11 @@ const received = entry({
   metadata: { from_org_id: '00000000-0000-4000-8000-0000000000ab', from_org_name: 'House' },
 });
 const consumption = entry({ entry_type: 'consumption', amount: '-3.25', metadata: { usage: { tokens: 1200, model: 'gpt' } } });
-const adjustment = entry({ entry_type: 'adjustment_increase', amount: '500.00', metadata: { reason: 'Top-up for launch', notes: 'Top-up for launch' } });
+const adjustment = entry({
+  entry_type: 'adjustment_increase',
+  amount: '500.00',
+  metadata: { reason: 'Top-up for launch', notes: 'Top-up for launch' },
+});
 
 describe('credit ledger page', { timeout: 60_000 }, () => {
   // The page and the shell are lazy chunks: load them once, so no single case pays for it.
@@ -50,17 +65,25 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await Promise.all([import('./CreditLedgerPage'), import('@/app/shell/AppShell')]);
   });
 
-  it('shows the balance, the panel and the entries in the table with the server\'s descriptions', async () => {
-    const { queriesOf } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent, received, consumption, adjustment], { credit_balance: '12345.50' })) });
+  it("shows the balance, the panel and the entries in the table with the server's descriptions", async () => {
+    const { queriesOf } = mockApi({
+      [LEDGER]: () => json(200, ledgerPage([sent, received, consumption, adjustment], { credit_balance: '12345.50' })),
+    });
     renderApp('/credit-ledger', { session: houseAdmin() });
 
     expect(await screen.findByTestId('credit-balance')).toHaveTextContent('12,345.50 credits');
     expect(screen.getByRole('heading', { level: 2, name: c.panelTitle })).toBeInTheDocument();
     const table = await screen.findByRole('table', { name: 'Credit transactions' });
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Date', 'Type', 'Description', 'By', 'With', 'Amount', 'Balance']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Date', 'Type', 'Description', 'By', 'With', 'Amount', 'Balance']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(4);
-    const first = within(rows[0]!).getAllByRole('cell').map((td) => td.textContent);
+    const first = within(rows[0]!)
+      .getAllByRole('cell')
+      .map((td) => td.textContent);
     expect(first).toEqual([
       expect.stringMatching(/^Jan 5, 2024 \d{1,2}:04 (AM|PM)$/),
       'Allocation sent',
@@ -257,7 +280,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(screen.queryByText(c.lowBalance)).not.toBeInTheDocument();
   });
 
-  it('shows the server\'s sentence of a metered consumption entry, which names the agent from the catalog', async () => {
+  it("shows the server's sentence of a metered consumption entry, which names the agent from the catalog", async () => {
     const metered = entry({
       entry_type: 'consumption',
       amount: '-1.25',
@@ -267,7 +290,13 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
       metadata: { agent: 'support-bot', units: '2.5000', event_id: 'evt-1', usage: { ticket: 'T-9' } },
     });
     metered.description = ledgerSentence({ ...metered, actor: null, counterparty: null, agent: { name: 'Support Bot', unit: 'run' } });
-    const unknown = entry({ entry_type: 'consumption', amount: '-0.50', agent_type_id: '00000000-0000-4000-8000-0000000000f9', units: '1.0000', metadata: { agent: 'gone-bot' } });
+    const unknown = entry({
+      entry_type: 'consumption',
+      amount: '-0.50',
+      agent_type_id: '00000000-0000-4000-8000-0000000000f9',
+      units: '1.0000',
+      metadata: { agent: 'gone-bot' },
+    });
     mockApi({ [LEDGER]: () => json(200, ledgerPage([metered, unknown])) });
     renderApp('/credit-ledger', { session: houseAdmin() });
     expect(await screen.findByText('Support Bot used 2.5 × run, charged 1.25 credits (ticket T-9)')).toBeInTheDocument();
@@ -284,7 +313,13 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await screen.findByRole('table');
     const user = userEvent.setup();
     const select = screen.getByLabelText('Agent');
-    await waitFor(() => expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['All agents', 'Support Bot', 'Nightly ETL', 'Reporter', 'Legacy Bot (retired)']));
+    await waitFor(() =>
+      expect(
+        within(select)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['All agents', 'Support Bot', 'Nightly ETL', 'Reporter', 'Legacy Bot (retired)']),
+    );
     await user.selectOptions(select, 'Nightly ETL');
     await waitFor(() => expect(queriesOf(LEDGER).at(-1)).toEqual({ agent_type_id: TYPE_IDS.etl, limit: '20' }));
     await user.selectOptions(screen.getByLabelText('Type'), 'consumption');
@@ -357,7 +392,12 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
   });
 
   it('lets a house admin adjust the balance with a reason, then refreshes the ledger', async () => {
-    const topUp = entry({ entry_type: 'adjustment_increase', amount: '1000.00', balance_after: '2000.00', metadata: { reason: 'Launch budget' } });
+    const topUp = entry({
+      entry_type: 'adjustment_increase',
+      amount: '1000.00',
+      balance_after: '2000.00',
+      metadata: { reason: 'Launch budget' },
+    });
     let adjusted = false;
     const { callsTo } = mockApi({
       [LEDGER]: () => json(200, adjusted ? ledgerPage([topUp], { credit_balance: '2000.00' }) : ledgerPage([])),
@@ -382,7 +422,11 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
 
     expect(await screen.findByText(p.adjusted)).toBeInTheDocument();
-    expect(callsTo('POST /api/credits/adjustments')[0]!.body).toEqual({ direction: 'increase', amount: '1000.00', reason: 'Launch budget' });
+    expect(callsTo('POST /api/credits/adjustments')[0]!.body).toEqual({
+      direction: 'increase',
+      amount: '1000.00',
+      reason: 'Launch budget',
+    });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(await screen.findByText('Someone added 1,000.00 credits: Launch budget')).toBeInTheDocument();
     expect(screen.getByTestId('credit-balance')).toHaveTextContent('2,000.00 credits');

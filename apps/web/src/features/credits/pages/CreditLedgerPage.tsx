@@ -40,7 +40,8 @@ export default function CreditLedgerPage() {
   const viewer = useViewer();
   const location = useLocation();
   const ledgerFilters = useLedgerFilters();
-  const { organizationId, entryType, agentTypeId, range, filters, setOrganizationId, setEntryType, setAgentTypeId, setRange } = ledgerFilters;
+  const { organizationId, entryType, agentTypeId, range, filters, setOrganizationId, setEntryType, setAgentTypeId, setRange } =
+    ledgerFilters;
   const [q, setQ] = useDebouncedText(ledgerFilters.q, ledgerFilters.setQ);
   const [amountMin, setAmountMin] = useDebouncedText(ledgerFilters.amountMin, ledgerFilters.setAmountMin);
   const [amountMax, setAmountMax] = useDebouncedText(ledgerFilters.amountMax, ledgerFilters.setAmountMax);
@@ -68,7 +69,8 @@ export default function CreditLedgerPage() {
 
   // Credits leave only the own organization, and only one with children to receive them.
   const own = viewer?.organization;
-  const mayAllocate = !viewingOther && !!viewer && mayAllocateFrom(viewer, viewer.organization) && canHaveChildren(viewer.organization.org_type);
+  const mayAllocate =
+    !viewingOther && !!viewer && mayAllocateFrom(viewer, viewer.organization) && canHaveChildren(viewer.organization.org_type);
   const mayAdjust = !viewingOther && !!viewer && mayAdjustBalance(viewer, viewer.organization);
   const allocatePath = `${orgBaseOf(location.pathname)}/${own?.id}/allocate-credits`;
 
@@ -183,7 +185,13 @@ export default function CreditLedgerPage() {
             </div>
             <div className="grid gap-2 sm:w-56">
               <Label htmlFor="ledger-search">Search</Label>
-              <Input id="ledger-search" type="search" placeholder="Notes, reasons, names" value={q} onChange={(event) => setQ(event.target.value)} />
+              <Input
+                id="ledger-search"
+                type="search"
+                placeholder="Notes, reasons, names"
+                value={q}
+                onChange={(event) => setQ(event.target.value)}
+              />
             </div>
             {wide && (
               <div role="group" aria-label="View" className="flex gap-1 sm:ml-auto">

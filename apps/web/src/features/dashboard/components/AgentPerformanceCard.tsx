@@ -13,7 +13,11 @@ import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
 
-const HEALTH_TEXT = { green: 'text-emerald-700 dark:text-emerald-400', amber: 'text-amber-700 dark:text-amber-400', red: 'text-red-700 dark:text-red-400' };
+const HEALTH_TEXT = {
+  green: 'text-emerald-700 dark:text-emerald-400',
+  amber: 'text-amber-700 dark:text-amber-400',
+  red: 'text-red-700 dark:text-red-400',
+};
 
 /** The live agents: how many of each reported status, their mean health, and each one worst health first. */
 export function AgentPerformanceCard({ data }: { data: Dashboard }) {
@@ -41,7 +45,12 @@ export function AgentPerformanceCard({ data }: { data: Dashboard }) {
           <>
             <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
               {ACTIVATION_STATUSES.map((status) => (
-                <Metric key={status} label={ACTIVATION_STATUS_LABELS[status]} value={formatCount(agents.by_status[status])} testId={`agents-${status}`} />
+                <Metric
+                  key={status}
+                  label={ACTIVATION_STATUS_LABELS[status]}
+                  value={formatCount(agents.by_status[status])}
+                  testId={`agents-${status}`}
+                />
               ))}
               <Metric
                 label={m.averageHealth}

@@ -41,10 +41,19 @@ export function CreditBalancePanel({ data }: { data: Dashboard }) {
           <Metric
             label={`Used, last ${usage.period_days} days`}
             value={formatCredits(usage.current_period)}
-            hint={usage.percent_change === null ? m.notComparable : `${formatChange(usage.percent_change)} vs the ${usage.period_days} days before`}
+            hint={
+              usage.percent_change === null
+                ? m.notComparable
+                : `${formatChange(usage.percent_change)} vs the ${usage.period_days} days before`
+            }
           />
           <Metric label={`Used, previous ${usage.period_days} days`} value={formatCredits(usage.previous_period)} />
-          <Metric label="Average per day" value={formatCredits(forecast.average_daily)} hint={m.forecastBasis(forecast.basis_days)} testId="forecast-daily" />
+          <Metric
+            label="Average per day"
+            value={formatCredits(forecast.average_daily)}
+            hint={m.forecastBasis(forecast.basis_days)}
+            testId="forecast-daily"
+          />
           <Metric label="Forecast, next month" value={formatCredits(forecast.next_month)} testId="forecast-month" />
           <Metric label="Forecast, next quarter" value={formatCredits(forecast.next_quarter)} testId="forecast-quarter" />
         </dl>

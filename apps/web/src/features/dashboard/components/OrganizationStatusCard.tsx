@@ -15,7 +15,9 @@ export function OrganizationStatusCard({ data }: { data: Dashboard }) {
     <Card className="gap-4">
       <CardHeader>
         <CardTitle className="text-base">{m.organizationStatus}</CardTitle>
-        <CardDescription>{formatCount(organizations.total)} organizations below {data.organization.name}</CardDescription>
+        <CardDescription>
+          {formatCount(organizations.total)} organizations below {data.organization.name}
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6 md:grid-cols-2">
         <div className="space-y-4">

@@ -27,8 +27,18 @@ export function RevenueOverviewCard({ data }: { data: Dashboard }) {
       </CardHeader>
       <CardContent className="space-y-4">
         <dl className="grid gap-4 sm:grid-cols-2">
-          <Metric label="Credits received" value={formatCredits(credits.received)} hint="Allocations received and initial balance" testId="flow-received" />
-          <Metric label="Credits allocated" value={formatCredits(credits.allocated)} hint="Sent to child organizations" testId="flow-allocated" />
+          <Metric
+            label="Credits received"
+            value={formatCredits(credits.received)}
+            hint="Allocations received and initial balance"
+            testId="flow-received"
+          />
+          <Metric
+            label="Credits allocated"
+            value={formatCredits(credits.allocated)}
+            hint="Sent to child organizations"
+            testId="flow-allocated"
+          />
         </dl>
         {credits.by_entry_type.length === 0 ? (
           <p className="text-sm text-muted-foreground">{MESSAGES.credits.emptyTitle}</p>
@@ -37,15 +47,23 @@ export function RevenueOverviewCard({ data }: { data: Dashboard }) {
             <caption className="sr-only">Ledger totals by entry type</caption>
             <thead>
               <tr className="text-left text-muted-foreground">
-                <th scope="col" className="py-1 font-normal">Entry type</th>
-                <th scope="col" className="py-1 text-right font-normal">Entries</th>
-                <th scope="col" className="py-1 text-right font-normal">Total</th>
+                <th scope="col" className="py-1 font-normal">
+                  Entry type
+                </th>
+                <th scope="col" className="py-1 text-right font-normal">
+                  Entries
+                </th>
+                <th scope="col" className="py-1 text-right font-normal">
+                  Total
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y">
               {credits.by_entry_type.map((row) => (
                 <tr key={row.entry_type}>
-                  <th scope="row" className="py-1.5 text-left font-normal">{ENTRY_LABELS[row.entry_type]}</th>
+                  <th scope="row" className="py-1.5 text-left font-normal">
+                    {ENTRY_LABELS[row.entry_type]}
+                  </th>
                   <td className="py-1.5 text-right tabular-nums">{row.count.toLocaleString('en-US')}</td>
                   <td className="py-1.5 text-right tabular-nums">{formatDecimal(row.total)}</td>
                 </tr>

@@ -47,9 +47,7 @@ describe('dashboard', { timeout: 60_000 }, () => {
 
     const organization = { ...session.user.organization, name: 'Northwind Agency' };
     answer(json(200, { ...session.user, organization }));
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Northwind Agency' }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Northwind Agency' })).toBeInTheDocument();
     await screen.findByText(m.performanceMetrics);
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
@@ -80,10 +78,11 @@ describe('dashboard', { timeout: 60_000 }, () => {
     expect(within(status).getByRole('link', { name: 'Newest Org' })).toHaveAttribute('href', '/orgs/00000000-0000-4000-8000-0000000000c3');
 
     const children = within(card(m.childOrganizations)).getByRole('list', { name: 'Super Agency organizations' });
-    expect(within(children).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      expect.stringContaining('First super_agency'),
-      expect.stringContaining('Second super_agency'),
-    ]);
+    expect(
+      within(children)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([expect.stringContaining('First super_agency'), expect.stringContaining('Second super_agency')]);
     expect(within(children).getByText('1,200.00 credits')).toBeInTheDocument();
 
     const revenue = card(m.revenueOverview);
@@ -100,22 +99,31 @@ describe('dashboard', { timeout: 60_000 }, () => {
   it('house manager: no System Health tool, since /debug would refuse it', async () => {
     showDashboard('house', { role: 'house_manager' });
     const tools = await screen.findByRole('region', { name: m.tools });
-    expect(within(tools).getAllByRole('link').map((a) => a.textContent)).toEqual([
-      expect.stringContaining('Global Settings'),
-      expect.stringContaining('User Management'),
-    ]);
+    expect(
+      within(tools)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual([expect.stringContaining('Global Settings'), expect.stringContaining('User Management')]);
   });
 
   it('plain users: only the tools whose pages open for them (no team, no organization list)', async () => {
     showDashboard('tenant', { role: 'tenant_user' });
     const tools = await screen.findByRole('region', { name: m.tools });
-    expect(within(tools).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['/resources', '/dashboard?tab=performance']);
+    expect(
+      within(tools)
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/resources', '/dashboard?tab=performance']);
   });
 
   it('house user: Global Settings only', async () => {
     showDashboard('house', { role: 'house_user' });
     const tools = await screen.findByRole('region', { name: m.tools });
-    expect(within(tools).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['/settings']);
+    expect(
+      within(tools)
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/settings']);
   });
 
   it('super agency: status breakdown and its agencies; tools for agencies', async () => {
@@ -175,7 +183,16 @@ describe('dashboard', { timeout: 60_000 }, () => {
 
     const analytics = card(m.agentAnalytics);
     const week = within(analytics).getByRole('table', { name: `${m.agentAnalytics}, last 7 days` });
-    expect(within(week).getAllByRole('row').slice(1, -1).map((row) => within(row).getAllByRole('cell').map((td) => td.textContent))).toEqual([
+    expect(
+      within(week)
+        .getAllByRole('row')
+        .slice(1, -1)
+        .map((row) =>
+          within(row)
+            .getAllByRole('cell')
+            .map((td) => td.textContent),
+        ),
+    ).toEqual([
       ['Support Bot', '2', '3.5 × run', '1.75 credits'],
       ['Nightly ETL', '2', '10.4 × 1k rows', '0.12 credits'],
     ]);
@@ -237,7 +254,9 @@ describe('dashboard', { timeout: 60_000 }, () => {
       '/orgs/00000000-0000-4000-8000-000000000001/allocate-credits',
     );
     await userEvent.click(within(panel).getByRole('link', { name: m.allocateCredits }));
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/orgs/00000000-0000-4000-8000-000000000001/allocate-credits'));
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent('/orgs/00000000-0000-4000-8000-000000000001/allocate-credits'),
+    );
   });
 
   it('credits tab: no Allocate Credits for a manager', async () => {
@@ -253,7 +272,10 @@ describe('dashboard', { timeout: 60_000 }, () => {
     showDashboard('super_agency', { dashboard, path: '/dashboard?tab=performance' });
     const panel = await screen.findByRole('tabpanel', { name: m.tabPerformance });
     expect(within(panel).getByRole('progressbar', { name: 'Active agents: 0%' })).toHaveAttribute('data-tone', 'green');
-    expect(within(panel).getByRole('progressbar', { name: 'Limits given to child organizations: 80%' })).toHaveAttribute('data-tone', 'red');
+    expect(within(panel).getByRole('progressbar', { name: 'Limits given to child organizations: 80%' })).toHaveAttribute(
+      'data-tone',
+      'red',
+    );
     expect(within(panel).getByText(m.noActivations)).toBeInTheDocument();
     expect(within(panel).getByRole('heading', { name: m.revenueOverview })).toBeInTheDocument();
     // Agent analytics opens on the month there.

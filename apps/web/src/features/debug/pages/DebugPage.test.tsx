@@ -74,7 +74,9 @@ describe('debug page', { timeout: 60_000 }, () => {
     await userEvent.click(await screen.findByRole('tab', { name: d.tabOrganizations }));
     expect(await screen.findByTestId('children-active')).toHaveTextContent('4');
     expect(screen.queryByTestId('children-inactive')).not.toBeInTheDocument();
-    expect(api.queriesOf('GET /api/organizations')).toEqual([{ view: 'children', organization_id: ORG_ID, status: 'active', page_size: '10' }]);
+    expect(api.queriesOf('GET /api/organizations')).toEqual([
+      { view: 'children', organization_id: ORG_ID, status: 'active', page_size: '10' },
+    ]);
 
     await userEvent.click(screen.getByRole('switch', { name: d.includeAll }));
     expect(await screen.findByTestId('children-inactive')).toHaveTextContent('2');
@@ -98,7 +100,9 @@ describe('debug page', { timeout: 60_000 }, () => {
     renderApp('/debug', { session });
     await userEvent.click(await screen.findByRole('tab', { name: d.tabParsingLogs }));
     const table = screen.getByRole('table', { name: 'Claim parsing log' });
-    const roleRow = within(table).getAllByRole('row').find((row) => row.textContent?.startsWith('role'));
+    const roleRow = within(table)
+      .getAllByRole('row')
+      .find((row) => row.textContent?.startsWith('role'));
     expect(roleRow).toHaveTextContent('app_metadata.role');
     expect(roleRow).toHaveTextContent('house_admin');
   });

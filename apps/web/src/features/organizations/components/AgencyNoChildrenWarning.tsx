@@ -13,8 +13,8 @@ export function AgencyNoChildrenWarning({ viewer, childCount }: { viewer: Actor 
       <TriangleAlert aria-hidden />
       <AlertTitle>No child organizations</AlertTitle>
       <AlertDescription>
-        Your agency has no tenants yet. Create one with New Organization; if tenants you expect are missing,
-        contact the administrator of your super agency.
+        Your agency has no tenants yet. Create one with New Organization; if tenants you expect are missing, contact the administrator of
+        your super agency.
       </AlertDescription>
     </Alert>
   );

@@ -29,7 +29,10 @@ export function BillingOverviewCard({ organization, base }: { organization: Orga
             <dd className="text-2xl font-semibold tabular-nums">{organization.activated_agent_limit}</dd>
           </div>
         </dl>
-        <LowBalanceAlert balance={organization.credit_balance} threshold={organization.organization_billing_settings.low_balance_threshold} />
+        <LowBalanceAlert
+          balance={organization.credit_balance}
+          threshold={organization.organization_billing_settings.low_balance_threshold}
+        />
         <div className="flex flex-wrap gap-2">
           {!!viewer && mayManageBilling(viewer) && (
             <Button asChild variant="outline">

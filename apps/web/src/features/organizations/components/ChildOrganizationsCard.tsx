@@ -39,15 +39,17 @@ export function ChildOrganizationsCard({ organization, base }: { organization: O
       </CardHeader>
       <CardContent>
         {children.isPending && <LoadingRows rows={2} className="h-5" />}
-        {children.isError && (
-          <QueryError error={children.error} title={MESSAGES.organizations.failedToLoad} onRetry={children.refetch} />
-        )}
+        {children.isError && <QueryError error={children.error} title={MESSAGES.organizations.failedToLoad} onRetry={children.refetch} />}
         {children.data?.organizations.length === 0 && <p className="text-sm text-muted-foreground">No child organizations yet.</p>}
         {!!children.data?.organizations.length && (
           <ul className="divide-y" aria-label="Child organizations">
             {children.data.organizations.map((child) => (
               <li key={child.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <Link to={`${base}/${child.id}`} className="min-w-0 font-medium wrap-anywhere underline-offset-4 hover:underline" title={child.name}>
+                <Link
+                  to={`${base}/${child.id}`}
+                  className="min-w-0 font-medium wrap-anywhere underline-offset-4 hover:underline"
+                  title={child.name}
+                >
                   {child.name}
                 </Link>
                 <span className="flex items-center gap-2 text-sm text-muted-foreground">

@@ -49,8 +49,8 @@ export function DeleteOrganizationButton({ organization, base }: { organization:
       title={`Delete ${organization.name}?`}
       description={
         <>
-          The organization disappears from every list and its page. It can be deleted only when it has no child
-          organizations, no active users and no credits left.
+          The organization disappears from every list and its page. It can be deleted only when it has no child organizations, no active
+          users and no credits left.
         </>
       }
       // A plain button: the dialog stays open to show a refusal.

@@ -21,13 +21,7 @@ export function FormSwitch({ label, description, checked, onCheckedChange, disab
           {description}
         </p>
       </div>
-      <Switch
-        id={id}
-        checked={checked}
-        onCheckedChange={onCheckedChange}
-        disabled={disabled}
-        aria-describedby={`${id}-description`}
-      />
+      <Switch id={id} checked={checked} onCheckedChange={onCheckedChange} disabled={disabled} aria-describedby={`${id}-description`} />
     </div>
   );
 }

@@ -35,7 +35,17 @@ export function ParentInvitesSwitch<Values extends FieldValues & { disable_paren
 }
 
 /** The foot of an organization form: Cancel back to `cancelTo`, and the submit button, which says when it is busy. */
-export function FormActions({ cancelTo, submitting, label, busyLabel }: { cancelTo: string; submitting: boolean; label: string; busyLabel: string }) {
+export function FormActions({
+  cancelTo,
+  submitting,
+  label,
+  busyLabel,
+}: {
+  cancelTo: string;
+  submitting: boolean;
+  label: string;
+  busyLabel: string;
+}) {
   return (
     <CardFooter className="justify-end gap-2">
       <Button asChild variant="outline">

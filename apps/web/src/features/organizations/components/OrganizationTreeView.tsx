@@ -58,7 +58,11 @@ function TreeItem({ node, base, depth }: { node: TreeNode; base: string; depth: 
   return (
     <li>
       {/* The indentation is the row's padding; what wraps stays beside the chevron, under the name. */}
-      <div className="flex items-start gap-2 rounded-md py-1 hover:bg-muted/50" style={{ paddingLeft: `${depth * 1.5}rem` }} data-depth={depth}>
+      <div
+        className="flex items-start gap-2 rounded-md py-1 hover:bg-muted/50"
+        style={{ paddingLeft: `${depth * 1.5}rem` }}
+        data-depth={depth}
+      >
         {expandable ? (
           <Button
             variant="ghost"
@@ -74,7 +78,11 @@ function TreeItem({ node, base, depth }: { node: TreeNode; base: string; depth: 
           <span className="inline-block size-7 shrink-0" aria-hidden />
         )}
         <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-1 pt-0.5">
-          <Link to={`${base}/${node.id}`} className="min-w-0 font-medium wrap-anywhere underline-offset-4 hover:underline" title={node.name}>
+          <Link
+            to={`${base}/${node.id}`}
+            className="min-w-0 font-medium wrap-anywhere underline-offset-4 hover:underline"
+            title={node.name}
+          >
             {node.name}
           </Link>
           <span className="text-sm text-muted-foreground">{ORG_TYPE_LABELS[node.org_type]}</span>
@@ -101,7 +109,11 @@ export function OrganizationTreeView({ rootId, base }: { rootId: string | undefi
   return (
     <div className="space-y-2" aria-label="Organization hierarchy" role="region">
       <div className="flex flex-wrap items-center gap-2">
-        <Link to={`${base}/${node.id}`} className="min-w-0 text-lg font-semibold wrap-anywhere underline-offset-4 hover:underline" title={node.name}>
+        <Link
+          to={`${base}/${node.id}`}
+          className="min-w-0 text-lg font-semibold wrap-anywhere underline-offset-4 hover:underline"
+          title={node.name}
+        >
           {node.name}
         </Link>
         <span className="text-sm text-muted-foreground">{ORG_TYPE_LABELS[node.org_type]}</span>

@@ -59,9 +59,7 @@ export function OrganizationsTable({
   if (!wide) {
     return (
       <div className="space-y-3">
-        {sort && onSortChange && (
-          <SortSelect id={`${selectId}-sort`} options={ORG_SORT_COLUMNS} state={sort} onChange={onSortChange} />
-        )}
+        {sort && onSortChange && <SortSelect id={`${selectId}-sort`} options={ORG_SORT_COLUMNS} state={sort} onChange={onSortChange} />}
         {!organizations ? (
           <div className="space-y-3" aria-busy>
             {Array.from({ length: 3 }, (_, i) => (

@@ -28,12 +28,7 @@ export function PaginationControls({ page, pageSize, total, totalPages, onPageCh
           <Label htmlFor={sizeId} className="font-normal text-muted-foreground">
             Rows per page
           </Label>
-          <NativeSelect
-            id={sizeId}
-            className="w-20"
-            value={pageSize}
-            onChange={(event) => onPageSizeChange(Number(event.target.value))}
-          >
+          <NativeSelect id={sizeId} className="w-20" value={pageSize} onChange={(event) => onPageSizeChange(Number(event.target.value))}>
             {PAGING.orgPageSizes.map((size) => (
               <option key={size} value={size}>
                 {size}

@@ -35,7 +35,11 @@ describe('create organization', { timeout: 30_000 }, () => {
     );
     renderApp('/orgs/create', { session: agencyAdmin() });
     const type = await screen.findByLabelText('Type');
-    expect(within(type).getAllByRole('option').map((o) => o.textContent)).toEqual(['Tenant']);
+    expect(
+      within(type)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Tenant']);
 
     await user.click(screen.getByRole('button', { name: 'Create' }));
     expect(await screen.findByText(MESSAGES.organizations.nameMin)).toBeInTheDocument();

@@ -126,7 +126,11 @@ describe('edit organization', { timeout: 30_000 }, () => {
     await user.clear(name);
     await user.type(name, 'Own Agency Renamed');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
-    await waitFor(() => expect(api.bodiesOf(`PATCH /api/organizations/${own.id}`)).toEqual([{ name: 'Own Agency Renamed', description: null, disable_parent_invites: false }]));
+    await waitFor(() =>
+      expect(api.bodiesOf(`PATCH /api/organizations/${own.id}`)).toEqual([
+        { name: 'Own Agency Renamed', description: null, disable_parent_invites: false },
+      ]),
+    );
   });
 
   it("does not offer the status of a direct child to the parent's managers", async () => {

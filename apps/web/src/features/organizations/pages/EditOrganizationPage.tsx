@@ -60,11 +60,19 @@ export default function EditOrganizationPage() {
 
   let content;
   if (organization.isPending) content = <PageLoading />;
-  else if (organization.isError) content = <QueryError error={organization.error} title={m.failedToLoadDetails} onRetry={organization.refetch} />;
+  else if (organization.isError)
+    content = <QueryError error={organization.error} title={m.failedToLoadDetails} onRetry={organization.refetch} />;
   else if (!can(viewer?.role, 'organizations.update')) content = <PermissionDenied message={MESSAGES.generic.forbidden} />;
   else if (frozen) content = <PermissionDenied message={m.frozen(frozen.status, frozen.where)} />;
   else if (!viewer || !mayEditOrganization(viewer, organization.data)) content = <PermissionDenied message={m.onlyOwnOrDirectChild} />;
-  else content = <EditOrganizationForm base={base} organization={organization.data} withStatus={mayChangeOrganizationStatus(viewer, organization.data)} />;
+  else
+    content = (
+      <EditOrganizationForm
+        base={base}
+        organization={organization.data}
+        withStatus={mayChangeOrganizationStatus(viewer, organization.data)}
+      />
+    );
 
   return (
     <section className="mx-auto max-w-2xl space-y-4">

@@ -53,9 +53,7 @@ describe('organization detail', { timeout: 30_000 }, () => {
     expect(within(children).getByRole('link', { name: 'Harbor Tenant' })).toHaveAttribute('href', `/orgs/${tenant.id}`);
     expect(screen.getByText('12 direct children, the first 10 shown')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'View all' })).toHaveAttribute('href', `/orgs?organization_id=${agency.id}`);
-    expect(api.queriesOf('GET /api/organizations')).toEqual([
-      { view: 'children', organization_id: agency.id, page: '1', page_size: '10' },
-    ]);
+    expect(api.queriesOf('GET /api/organizations')).toEqual([{ view: 'children', organization_id: agency.id, page: '1', page_size: '10' }]);
   });
 
   it('offers no Edit, Delete or Allocate Credits on a grandchild, and no child card for a tenant', async () => {
@@ -124,18 +122,14 @@ describe('organization detail', { timeout: 30_000 }, () => {
 
   it('shows Access Denied on a 403 and Organization not found on a 404', async () => {
     const id = orgId();
-    mockApi((call) =>
-      call.path === `/api/organizations/${id}` ? apiError(403, 'forbidden', MESSAGES.generic.forbidden) : undefined,
-    );
+    mockApi((call) => (call.path === `/api/organizations/${id}` ? apiError(403, 'forbidden', MESSAGES.generic.forbidden) : undefined));
     const { unmount } = renderApp(`/orgs/${id}`, { session: makeSession({ role: 'tenant_user', orgType: 'tenant' }) });
     expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
     // The user level may not open the organization lists: Back leads to its dashboard.
     expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/dashboard');
     unmount();
 
-    mockApi((call) =>
-      call.path === `/api/organizations/${id}` ? apiError(404, 'not_found', MESSAGES.organizations.notFound) : undefined,
-    );
+    mockApi((call) => (call.path === `/api/organizations/${id}` ? apiError(404, 'not_found', MESSAGES.organizations.notFound) : undefined));
     renderApp(`/orgs/${id}`, { session: superAgencyAdmin() });
     expect(await screen.findByText(MESSAGES.organizations.notFound)).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.organizations.failedToLoadDetails)).toBeInTheDocument();

@@ -15,9 +15,7 @@ describe('/organizations (house roles)', { timeout: 30_000 }, () => {
     const agency = makeOrganization({ name: 'Northwind Agency', parent_org_id: superAgency.id });
     const api = mockApi((call) => {
       if (call.path !== '/api/organizations') return undefined;
-      return call.query.view === 'children'
-        ? json(200, makeList([superAgency]))
-        : json(200, makeList([superAgency, agency], { total: 2 }));
+      return call.query.view === 'children' ? json(200, makeList([superAgency])) : json(200, makeList([superAgency, agency], { total: 2 }));
     });
     renderApp('/organizations', { session: makeSession({ role: 'house_admin', orgType: 'house', orgName: 'The House' }) });
 

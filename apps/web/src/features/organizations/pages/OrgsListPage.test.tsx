@@ -149,7 +149,15 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     // Another column starts in its own first order: the largest balance first.
     await user.click(within(header('Credit balance')).getByRole('button'));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs\?sort=balance$/));
-    await waitFor(() => expect(api.queriesOf('GET /api/organizations').at(-1)).toEqual({ view: 'children', page: '1', page_size: '50', sort: 'balance', order: 'desc' }));
+    await waitFor(() =>
+      expect(api.queriesOf('GET /api/organizations').at(-1)).toEqual({
+        view: 'children',
+        page: '1',
+        page_size: '50',
+        sort: 'balance',
+        order: 'desc',
+      }),
+    );
     expect(header('Credit balance')).toHaveAttribute('aria-sort', 'descending');
     expect(header('Name')).toHaveAttribute('aria-sort', 'none');
 
@@ -217,9 +225,30 @@ describe('/orgs list', { timeout: 30_000 }, () => {
 
   it('switches between the table and a hierarchy that expands on demand', async () => {
     const user = userEvent.setup();
-    const agency = { id: orgId(), name: 'Northwind Agency', org_type: 'agency' as const, status: 'active' as const, parent_org_id: OWN_ORG_ID, child_count: 2 };
-    const empty = { id: orgId(), name: 'Quiet Agency', org_type: 'agency' as const, status: 'inactive' as const, parent_org_id: OWN_ORG_ID, child_count: 0 };
-    const tenant = { id: orgId(), name: 'Harbor Tenant', org_type: 'tenant' as const, status: 'active' as const, parent_org_id: agency.id, child_count: 0 };
+    const agency = {
+      id: orgId(),
+      name: 'Northwind Agency',
+      org_type: 'agency' as const,
+      status: 'active' as const,
+      parent_org_id: OWN_ORG_ID,
+      child_count: 2,
+    };
+    const empty = {
+      id: orgId(),
+      name: 'Quiet Agency',
+      org_type: 'agency' as const,
+      status: 'inactive' as const,
+      parent_org_id: OWN_ORG_ID,
+      child_count: 0,
+    };
+    const tenant = {
+      id: orgId(),
+      name: 'Harbor Tenant',
+      org_type: 'tenant' as const,
+      status: 'active' as const,
+      parent_org_id: agency.id,
+      child_count: 0,
+    };
     const api = mockApi((call) => {
       if (call.path === '/api/organizations') return json(200, makeList([makeOrganization({ name: 'Northwind Agency' })]));
       if (call.path === '/api/organizations/tree') {

@@ -24,7 +24,11 @@ const b = MESSAGES.billingPages;
 function LastActive({ at }: { at: string | null }) {
   const text = lastActive(at);
   if (!at || !text) return <span className="text-muted-foreground">{a.never}</span>;
-  return <time dateTime={at} title={formatLedgerDate(at)}>{text}</time>;
+  return (
+    <time dateTime={at} title={formatLedgerDate(at)}>
+      {text}
+    </time>
+  );
 }
 
 /** Deactivate, after a confirmation that says what stops. */
@@ -99,7 +103,9 @@ export function AgentsPanel({ organization }: { organization: OrganizationDetail
 
   if (agents.isPending) return <LoadingRows rows={3} />;
   if (agents.isError) {
-    return <QueryError error={agents.error} title={a.loadAgentsFailed} notFound={MESSAGES.organizations.notFound} onRetry={agents.refetch} />;
+    return (
+      <QueryError error={agents.error} title={a.loadAgentsFailed} notFound={MESSAGES.organizations.notFound} onRetry={agents.refetch} />
+    );
   }
 
   const { activations, active_agent_count: active, activated_agent_limit: limit } = agents.data;
@@ -164,7 +170,9 @@ export function AgentsPanel({ organization }: { organization: OrganizationDetail
                 cell: (activation) => (
                   <>
                     <div>{activation.usage_30d.events.toLocaleString('en-US')} events</div>
-                    <div className="text-xs text-muted-foreground">{formatUnitsOf(activation.usage_30d.units, activation.agent_type.unit)}</div>
+                    <div className="text-xs text-muted-foreground">
+                      {formatUnitsOf(activation.usage_30d.units, activation.agent_type.unit)}
+                    </div>
                   </>
                 ),
               },

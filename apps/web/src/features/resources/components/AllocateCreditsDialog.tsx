@@ -29,7 +29,12 @@ export function AllocateCreditsDialog({ organizationId, base }: { organizationId
         {capacity.isPending ? (
           <LoadingRows rows={3} />
         ) : capacity.isError ? (
-          <QueryError error={capacity.error} title={m.loadCapacityFailed} notFound={MESSAGES.organizations.notFound} onRetry={capacity.refetch} />
+          <QueryError
+            error={capacity.error}
+            title={m.loadCapacityFailed}
+            notFound={MESSAGES.organizations.notFound}
+            onRetry={capacity.refetch}
+          />
         ) : active.length === 0 ? (
           <p className="text-sm text-muted-foreground">{MESSAGES.creditPages.noActiveChildren}</p>
         ) : (
@@ -41,7 +46,9 @@ export function AllocateCreditsDialog({ organizationId, base }: { organizationId
                   className="flex items-center justify-between gap-3 px-3 py-2 text-sm hover:bg-accent focus-visible:bg-accent focus-visible:outline-none"
                 >
                   <span className="min-w-0">
-                    <span className="block font-medium wrap-anywhere" title={child.name}>{child.name}</span>
+                    <span className="block font-medium wrap-anywhere" title={child.name}>
+                      {child.name}
+                    </span>
                     <span className="text-xs text-muted-foreground">{ORG_TYPE_LABELS[child.org_type]}</span>
                   </span>
                   <ChevronRight className="size-4 shrink-0 text-muted-foreground" aria-hidden />

@@ -108,10 +108,21 @@ const agentsTab = async () => {
   return screen.findByRole('tabpanel', { name: m.tabAgents });
 };
 
-function showAgents(options: { role?: string; orgType?: OrgType; agents: ActivationList; extra?: Record<string, () => Response>; path?: string; id?: string }) {
+function showAgents(options: {
+  role?: string;
+  orgType?: OrgType;
+  agents: ActivationList;
+  extra?: Record<string, () => Response>;
+  path?: string;
+  id?: string;
+}) {
   const id = options.id ?? OWN_ORG_ID;
   const session = makeSession({ role: options.role ?? 'agency_admin', orgType: options.orgType ?? 'agency' });
-  const api = mockApi({ ...routes(id, 'agency', undefined, options.agents), 'GET /api/agent-types': () => json(200, catalog()), ...options.extra });
+  const api = mockApi({
+    ...routes(id, 'agency', undefined, options.agents),
+    'GET /api/agent-types': () => json(200, catalog()),
+    ...options.extra,
+  });
   renderApp(options.path ?? '/resources', { session });
   return api;
 }
@@ -129,20 +140,36 @@ describe('resources: agents', { timeout: 30_000 }, () => {
     const panel = await agentsTab();
     expect(await within(panel).findByTestId('agents-used')).toHaveTextContent(m.agentsUsed(3, 5));
     const table = within(panel).getByRole('table', { name: a.agentsTitle });
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
-      'Agent',
-      'Status',
-      'Kind',
-      'Last active',
-      'Health',
-      'Usage, 30 days',
-      'Credits, 30 days',
-      'Actions',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Agent', 'Status', 'Kind', 'Last active', 'Health', 'Usage, 30 days', 'Credits, 30 days', 'Actions']);
     const rows = within(table).getAllByRole('row').slice(1);
-    const cells = (row: HTMLElement) => within(row).getAllByRole('cell').map((td) => td.textContent);
-    expect(cells(rows[0]!)).toEqual(['Support Botsupport-bot', 'Active', 'Assistant', '5 minutes ago', '95', '1,203 events7.5 × run', '3.75 credits', `${a.deactivate}`]);
-    expect(cells(rows[1]!)).toEqual(['Nightly ETLetl', 'Error', 'Automation', a.never, '60', '2 events10.4 × 1k rows', '0.12 credits', `${a.deactivate}`]);
+    const cells = (row: HTMLElement) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((td) => td.textContent);
+    expect(cells(rows[0]!)).toEqual([
+      'Support Botsupport-bot',
+      'Active',
+      'Assistant',
+      '5 minutes ago',
+      '95',
+      '1,203 events7.5 × run',
+      '3.75 credits',
+      `${a.deactivate}`,
+    ]);
+    expect(cells(rows[1]!)).toEqual([
+      'Nightly ETLetl',
+      'Error',
+      'Automation',
+      a.never,
+      '60',
+      '2 events10.4 × 1k rows',
+      '0.12 credits',
+      `${a.deactivate}`,
+    ]);
     expect(cells(rows[2]!).slice(1, 5)).toEqual(['Inactive', 'Analytics', a.never, a.notReported]);
     expect(within(rows[1]!).getByRole('progressbar', { name: a.healthLabel(60) })).toHaveAttribute('data-tone', 'red');
   });
@@ -208,7 +235,8 @@ describe('resources: agents', { timeout: 30_000 }, () => {
     showAgents({
       agents: activationListOf([], { limit: 2 }),
       extra: {
-        [`POST /api/organizations/${OWN_ORG_ID}/agents`]: () => apiError(422, 'agent_limit_reached', 'The activated agent limit (2) is reached.'),
+        [`POST /api/organizations/${OWN_ORG_ID}/agents`]: () =>
+          apiError(422, 'agent_limit_reached', 'The activated agent limit (2) is reached.'),
       },
     });
     const panel = await agentsTab();
@@ -282,7 +310,8 @@ describe('resources: agents', { timeout: 30_000 }, () => {
     const session = makeSession({ role: 'house_admin', orgType: 'house' });
     mockApi({
       [`GET /api/organizations/${grandchild}`]: () => json(200, { organization: organizationOf({ id: grandchild, parent: OTHER_ORG_ID }) }),
-      [`GET /api/organizations/${grandchild}/agents`]: () => json(200, activationListOf([activationOf('bot', {}, grandchild)], { organizationId: grandchild })),
+      [`GET /api/organizations/${grandchild}/agents`]: () =>
+        json(200, activationListOf([activationOf('bot', {}, grandchild)], { organizationId: grandchild })),
     });
     const view = renderApp(`/organizations/${grandchild}/resources`, { session });
     let panel = await agentsTab();
@@ -304,9 +333,13 @@ describe('resources: agents', { timeout: 30_000 }, () => {
     let fail = true;
     const api = mockApi({
       ...routes(OWN_ORG_ID, 'agency'),
-      [`GET /api/organizations/${OWN_ORG_ID}/agents`]: () => (fail ? apiError(500, 'internal', MESSAGES.generic.internal) : json(200, activationListOf([activationOf('bot')]))),
+      [`GET /api/organizations/${OWN_ORG_ID}/agents`]: () =>
+        fail ? apiError(500, 'internal', MESSAGES.generic.internal) : json(200, activationListOf([activationOf('bot')])),
     });
-    renderApp('/resources', { session: makeSession({ role: 'agency_admin', orgType: 'agency' }), queryClient: queryClientWithoutRetries() });
+    renderApp('/resources', {
+      session: makeSession({ role: 'agency_admin', orgType: 'agency' }),
+      queryClient: queryClientWithoutRetries(),
+    });
     const panel = await agentsTab();
     expect(await within(panel).findByText(a.loadAgentsFailed)).toBeInTheDocument();
     fail = false;

@@ -42,7 +42,11 @@ function bodyOf(form: Form): UpdateGlobalSettingsInput {
   const channels = ([1, 2] as const)
     .map((n) => ({ name: form[`channel${n}_name`], url: form[`channel${n}_url`] }))
     .filter((channel) => channel.name.trim() !== '' || channel.url.trim() !== '');
-  return { documentation_url: link(form.documentation_url), billing_portal_url: link(form.billing_portal_url), community_channels: channels };
+  return {
+    documentation_url: link(form.documentation_url),
+    billing_portal_url: link(form.billing_portal_url),
+    community_channels: channels,
+  };
 }
 
 /** The form field a validation path (client or server) names: `community_channels.0.url` is channel1_url. */

@@ -4,7 +4,16 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { billingOf, OWN_ORG_ID } from '@/test/billing-data';
 import { ledgerPage } from '@/test/credit-data';
-import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, type ApiRoutes, type SessionOptions } from '@/test/helpers';
+import {
+  apiError,
+  json,
+  makeSession,
+  mockApi,
+  queryClientWithoutRetries,
+  renderApp,
+  type ApiRoutes,
+  type SessionOptions,
+} from '@/test/helpers';
 import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
@@ -12,7 +21,13 @@ const t = MESSAGES.thresholdPages;
 const g = MESSAGES.globalSettings;
 const LEDGER = 'GET /api/credits/ledger';
 const SETTINGS = 'GET /api/settings';
-const UNSET: GlobalSettings = { documentation_url: null, billing_portal_url: null, community_channels: [], updated_at: null, updated_by_name: null };
+const UNSET: GlobalSettings = {
+  documentation_url: null,
+  billing_portal_url: null,
+  community_channels: [],
+  updated_at: null,
+  updated_by_name: null,
+};
 const KEYS = `GET /api/organizations/${OWN_ORG_ID}/api-keys`;
 
 beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('@/app/SettingsRoute')]), 30_000);
@@ -156,7 +171,12 @@ describe('settings: appearance', { timeout: 20_000 }, () => {
     const fallback = window.matchMedia;
     vi.stubGlobal('matchMedia', (query: string) =>
       query === '(prefers-color-scheme: dark)'
-        ? { matches: dark, media: query, addEventListener: (_: string, f: () => void) => listeners.add(f), removeEventListener: (_: string, f: () => void) => listeners.delete(f) }
+        ? {
+            matches: dark,
+            media: query,
+            addEventListener: (_: string, f: () => void) => listeners.add(f),
+            removeEventListener: (_: string, f: () => void) => listeners.delete(f),
+          }
         : fallback(query),
     );
     return {
@@ -227,7 +247,11 @@ describe('settings: global settings links', { timeout: 20_000 }, () => {
     const { api } = loaded({ role: 'house_admin', orgType: 'house' }, billingOf({ limit: 100, max: null, manage: true }), {
       [SETTINGS]: () => json(200, saved),
       'PUT /api/settings': ({ body }) => {
-        saved = { ...(body as Omit<GlobalSettings, 'updated_at' | 'updated_by_name'>), updated_at: '2025-03-01T10:00:00Z', updated_by_name: 'Alice' };
+        saved = {
+          ...(body as Omit<GlobalSettings, 'updated_at' | 'updated_by_name'>),
+          updated_at: '2025-03-01T10:00:00Z',
+          updated_by_name: 'Alice',
+        };
         return json(200, saved);
       },
     });
@@ -262,7 +286,10 @@ describe('settings: global settings links', { timeout: 20_000 }, () => {
 
   it('puts the server refusal on its field', async () => {
     const { api } = loaded({ role: 'house_admin', orgType: 'house' }, billingOf({ limit: 100, max: null, manage: true }), {
-      'PUT /api/settings': () => json(400, { error: { code: 'validation_failed', message: 'Invalid request', fields: { 'community_channels.0.url': g.urlTooLong } } }),
+      'PUT /api/settings': () =>
+        json(400, {
+          error: { code: 'validation_failed', message: 'Invalid request', fields: { 'community_channels.0.url': g.urlTooLong } },
+        }),
     });
     const user = userEvent.setup();
     const form = await screen.findByRole('form', { name: g.title });

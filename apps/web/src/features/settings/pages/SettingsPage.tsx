@@ -1,4 +1,12 @@
-import { can, isOwnOrganization, mayManageApiKeysOf, mayManageBilling, mayManageGlobalSettings, type GlobalSettings, type OrgType } from '@console/domain';
+import {
+  can,
+  isOwnOrganization,
+  mayManageApiKeysOf,
+  mayManageBilling,
+  mayManageGlobalSettings,
+  type GlobalSettings,
+  type OrgType,
+} from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { CreditCard, ExternalLink, LifeBuoy, Gift, UserRound } from 'lucide-react';
 import type { ComponentType, ReactNode } from 'react';
@@ -86,7 +94,12 @@ function BillingMetrics({ organizationId, orgType }: { organizationId: string; o
   }
   if (billing.isError) {
     return (
-      <QueryError error={billing.error} title={MESSAGES.billing.loadFailed} notFound={MESSAGES.organizations.notFound} onRetry={billing.refetch} />
+      <QueryError
+        error={billing.error}
+        title={MESSAGES.billing.loadFailed}
+        notFound={MESSAGES.organizations.notFound}
+        onRetry={billing.refetch}
+      />
     );
   }
   return (
@@ -163,7 +176,11 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
 
       {/* The organization's own admins; while it is frozen they still see the keys, without changing them. */}
       {!!viewer && can(viewer.role, 'api_keys.manage') && isOwnOrganization(viewer, organization) && (
-        <ApiKeysCard organizationId={organization.id} organizationName={organization.name} mayManage={mayManageApiKeysOf(viewer, organization)} />
+        <ApiKeysCard
+          organizationId={organization.id}
+          organizationName={organization.name}
+          mayManage={mayManageApiKeysOf(viewer, organization)}
+        />
       )}
 
       <Card className="gap-0 py-0">
@@ -189,7 +206,9 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
             admin={settingsAdmin}
             none={g.noBillingPortal}
             noneAdmin={g.noBillingPortalAdmin}
-            render={({ billing_portal_url }) => billing_portal_url && <ExternalButton href={billing_portal_url}>{g.billingPortal}</ExternalButton>}
+            render={({ billing_portal_url }) =>
+              billing_portal_url && <ExternalButton href={billing_portal_url}>{g.billingPortal}</ExternalButton>
+            }
           />
         </div>
       </Card>

@@ -43,7 +43,12 @@ export function InvitationsSetupScreen({ state }: { state: Extract<InvitationsLo
         )}
       </div>
       <div className="flex flex-wrap gap-2">
-        <Button size="sm" onClick={manualRetry} disabled={manualLeft <= 0} aria-describedby={manualLeft <= 0 ? 'invitations-manual-used' : undefined}>
+        <Button
+          size="sm"
+          onClick={manualRetry}
+          disabled={manualLeft <= 0}
+          aria-describedby={manualLeft <= 0 ? 'invitations-manual-used' : undefined}
+        >
           <RotateCw aria-hidden />
           {m.manualRetry}
         </Button>

@@ -88,9 +88,12 @@ describe('invitations list: first-login setup screen', { timeout: 30_000 }, () =
 
   it('shows the invitations as soon as an attempt succeeds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const list = teamWithInvitations((attempt) => (attempt < 3 ? unavailable() : page('invitations', [makeInvitation({ email: 'late@example.test' })], { pageSize: 50 })), {
-      newAccount: true,
-    });
+    const list = teamWithInvitations(
+      (attempt) => (attempt < 3 ? unavailable() : page('invitations', [makeInvitation({ email: 'late@example.test' })], { pageSize: 50 })),
+      {
+        newAccount: true,
+      },
+    );
     await screen.findByRole('region', { name: m.setupTitle });
     await advance(100);
     await advance(200);
@@ -144,9 +147,12 @@ describe('invitations list: error screen', { timeout: 30_000 }, () => {
   });
 
   it('Retry Once loads once more; Refresh Page reloads', async () => {
-    const list = teamWithInvitations((attempt) => (attempt < 3 ? unavailable() : page('invitations', [makeInvitation({ email: 'back@example.test' })], { pageSize: 50 })), {
-      newAccount: false,
-    });
+    const list = teamWithInvitations(
+      (attempt) => (attempt < 3 ? unavailable() : page('invitations', [makeInvitation({ email: 'back@example.test' })], { pageSize: 50 })),
+      {
+        newAccount: false,
+      },
+    );
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: m.retryOnce }));
     await waitFor(() => expect(list.listCalls()).toBe(2));
@@ -160,9 +166,12 @@ describe('invitations list: error screen', { timeout: 30_000 }, () => {
 
   it('Auto Retry tries again on its own, 2 s then 3 s apart, saying which attempt it is at, until one succeeds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const list = teamWithInvitations((attempt) => (attempt < 4 ? unavailable() : page('invitations', [makeInvitation({ email: 'auto@example.test' })], { pageSize: 50 })), {
-      newAccount: false,
-    });
+    const list = teamWithInvitations(
+      (attempt) => (attempt < 4 ? unavailable() : page('invitations', [makeInvitation({ email: 'auto@example.test' })], { pageSize: 50 })),
+      {
+        newAccount: false,
+      },
+    );
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     await user.click(await screen.findByRole('button', { name: m.autoRetry }));
     // The first attempt of the series runs at once and fails.

@@ -7,12 +7,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -102,9 +97,7 @@ export function InvitationsTable({
             </TableCell>
           </TableRow>
         ) : (
-          invitations.data.invitations.map((invitation) => (
-            <InvitationRow key={invitation.id} invitation={invitation} admin={admin} />
-          ))
+          invitations.data.invitations.map((invitation) => <InvitationRow key={invitation.id} invitation={invitation} admin={admin} />)
         )}
       </TableBody>
     </Table>
@@ -247,12 +240,7 @@ function CopyLinkDialog({ invitation, open, onOpenChange }: DialogProps) {
             <DialogTitle>{t.linkReadyTitle}</DialogTitle>
             <DialogDescription>{t.linkReadyBody}</DialogDescription>
           </DialogHeader>
-          <Input
-            aria-label={t.linkReadyTitle}
-            readOnly
-            value={shown ?? ''}
-            onFocus={(event) => event.currentTarget.select()}
-          />
+          <Input aria-label={t.linkReadyTitle} readOnly value={shown ?? ''} onFocus={(event) => event.currentTarget.select()} />
         </DialogContent>
       </Dialog>
     </>

@@ -53,9 +53,7 @@ const SORT_COLUMNS: readonly { key: UserSortField; label: string }[] = [
   { key: 'created_at', label: 'Created' },
 ];
 
-type Row =
-  | { kind: 'user'; user: UserProfile }
-  | { kind: 'invitation'; invitation: Invitation };
+type Row = { kind: 'user'; user: UserProfile } | { kind: 'invitation'; invitation: Invitation };
 
 interface UsersPanelProps {
   /** The organization listed; undefined lists the signed-in user's own. */
@@ -126,9 +124,7 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
   const view = useMemo(() => {
     if (pendingMode) {
       if (!invitations.data) return null;
-      const found = invitations.data.invitations
-        .filter((invitation) => matches(invitation, role, search))
-        .sort(compareInvitations(params));
+      const found = invitations.data.invitations.filter((invitation) => matches(invitation, role, search)).sort(compareInvitations(params));
       const start = (page - 1) * pageSize;
       return {
         rows: found.slice(start, start + pageSize).map((invitation): Row => ({ kind: 'invitation', invitation })),
@@ -220,7 +216,11 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
                       key={row.user.id}
                       stacked
                       user={row.user}
-                      person={{ id: row.user.id, role: row.user.role, organization: organizationOf(row.user.organization_id, organization) }}
+                      person={{
+                        id: row.user.id,
+                        role: row.user.role,
+                        organization: organizationOf(row.user.organization_id, organization),
+                      }}
                     />
                   ) : (
                     <InvitationRow
@@ -268,7 +268,11 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
                       <UserRow
                         key={row.user.id}
                         user={row.user}
-                        person={{ id: row.user.id, role: row.user.role, organization: organizationOf(row.user.organization_id, organization) }}
+                        person={{
+                          id: row.user.id,
+                          role: row.user.role,
+                          organization: organizationOf(row.user.organization_id, organization),
+                        }}
                       />
                     ) : (
                       <InvitationRow
@@ -282,7 +286,11 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
               </TableBody>
             </Table>
           )}
-          {!view && <span className="sr-only" role="status">Loading</span>}
+          {!view && (
+            <span className="sr-only" role="status">
+              Loading
+            </span>
+          )}
           {view && (
             <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
               <p className="text-sm text-muted-foreground" aria-live="polite">
@@ -293,12 +301,7 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
                 <Button variant="outline" size="sm" onClick={() => goTo(page - 1)} disabled={page <= 1}>
                   Previous
                 </Button>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  onClick={() => goTo(page + 1)}
-                  disabled={page >= view.totalPages}
-                >
+                <Button variant="outline" size="sm" onClick={() => goTo(page + 1)} disabled={page >= view.totalPages}>
                   Next
                 </Button>
               </div>

@@ -118,8 +118,7 @@ describe('invitation page', { timeout: 20_000 }, () => {
 
   it('keeps the token for an existing account and sends it to /login?token= after 3 s', async () => {
     mockApi({
-      'POST /api/invitations/accept': () =>
-        json(200, { result: 'requires_login', requiresLogin: true, email: 'known@example.test' }),
+      'POST /api/invitations/accept': () => json(200, { result: 'requires_login', requiresLogin: true, email: 'known@example.test' }),
     });
     renderApp('/invitation?token=tok-3', { session: null });
     expect(await screen.findByText(t.acceptLoginBody('known@example.test'))).toBeInTheDocument();

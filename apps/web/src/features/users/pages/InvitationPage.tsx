@@ -56,35 +56,42 @@ export default function InvitationPage() {
   );
   const started = useRef(false);
 
-  const settle = useCallback(async (result: AcceptResult) => {
-    if (result.result === 'requires_registration') {
-      setState({ kind: 'registration', email: result.email, organizationName: result.organizationName });
-    } else if (result.result === 'requires_login') {
-      // Kept for the login page, which takes it up right after signing in.
-      rememberInvitation(token);
-      setState({ kind: 'requires_login', email: result.email });
-    } else if (result.result === 'requires_confirmation') {
-      setState({ kind: 'confirm', from: result.from, to: result.to, joining: false });
-    } else {
-      forgetInvitation(token);
-      // The organization and role changed: take a token with the new claims.
-      await refreshSession();
-      await queryClient.invalidateQueries();
-      setState({ kind: 'success', organizationName: result.organizationName });
-    }
-  }, [token, queryClient]);
+  const settle = useCallback(
+    async (result: AcceptResult) => {
+      if (result.result === 'requires_registration') {
+        setState({ kind: 'registration', email: result.email, organizationName: result.organizationName });
+      } else if (result.result === 'requires_login') {
+        // Kept for the login page, which takes it up right after signing in.
+        rememberInvitation(token);
+        setState({ kind: 'requires_login', email: result.email });
+      } else if (result.result === 'requires_confirmation') {
+        setState({ kind: 'confirm', from: result.from, to: result.to, joining: false });
+      } else {
+        forgetInvitation(token);
+        // The organization and role changed: take a token with the new claims.
+        await refreshSession();
+        await queryClient.invalidateQueries();
+        setState({ kind: 'success', organizationName: result.organizationName });
+      }
+    },
+    [token, queryClient],
+  );
 
   useEffect(() => {
     // Wait for the start-up session check: a signed-in invitee sends the bearer and is asked to confirm.
     if (!token || status === 'loading' || started.current) return;
     started.current = true;
-    acceptInvitation(token).then(settle).catch((error: unknown) => setState(errorState(error)));
+    acceptInvitation(token)
+      .then(settle)
+      .catch((error: unknown) => setState(errorState(error)));
   }, [token, status, settle]);
 
   function join() {
     if (!token || state.kind !== 'confirm') return;
     setState({ ...state, joining: true });
-    acceptInvitation(token, true).then(settle).catch((error: unknown) => setState(errorState(error)));
+    acceptInvitation(token, true)
+      .then(settle)
+      .catch((error: unknown) => setState(errorState(error)));
   }
 
   /** The invitee stays; the invitation stays open on the server until it expires. */
@@ -95,8 +102,7 @@ export default function InvitationPage() {
 
   useEffect(() => {
     if (state.kind !== 'success' && state.kind !== 'requires_login') return;
-    const target =
-      state.kind === 'success' ? PATHS.dashboard : `${PATHS.login}?token=${encodeURIComponent(token ?? '')}`;
+    const target = state.kind === 'success' ? PATHS.dashboard : `${PATHS.login}?token=${encodeURIComponent(token ?? '')}`;
     const timer = window.setTimeout(() => navigate(target, { replace: true }), TIMING.acceptanceRedirectMs);
     return () => window.clearTimeout(timer);
   }, [state.kind, navigate, token]);
@@ -139,11 +145,21 @@ export default function InvitationPage() {
                 <h1>{m.confirmTitle}</h1>
               </CardTitle>
               <CardDescription>
-                {m.confirmMove(state.from.organizationName, roleLabel(state.from.role), state.to.organizationName, roleLabel(state.to.role))}
+                {m.confirmMove(
+                  state.from.organizationName,
+                  roleLabel(state.from.role),
+                  state.to.organizationName,
+                  roleLabel(state.to.role),
+                )}
               </CardDescription>
             </CardHeader>
             <CardFooter className="flex flex-col gap-2 sm:flex-row">
-              <Button variant="outline" className="w-full sm:flex-1" disabled={state.joining} onClick={() => decline(state.from.organizationName)}>
+              <Button
+                variant="outline"
+                className="w-full sm:flex-1"
+                disabled={state.joining}
+                onClick={() => decline(state.from.organizationName)}
+              >
                 {m.cancel}
               </Button>
               <Button className="w-full sm:flex-1" disabled={state.joining} onClick={join}>
@@ -207,7 +223,19 @@ export default function InvitationPage() {
 }
 
 /** An outcome that is final on this page: what happened, said as a status, and the one way on. */
-function OutcomeCard({ icon, title, description, to, action }: { icon?: ReactNode; title: string; description: string; to: string; action: string }) {
+function OutcomeCard({
+  icon,
+  title,
+  description,
+  to,
+  action,
+}: {
+  icon?: ReactNode;
+  title: string;
+  description: string;
+  to: string;
+  action: string;
+}) {
   return (
     <>
       <CardHeader>

@@ -12,7 +12,9 @@ const t = MESSAGES.teamPages;
 beforeAll(() => Promise.all([import('./InviteUserPage'), import('./UsersPage'), import('@/app/shell/AppShell')]), 30_000);
 
 function roleOptions() {
-  return within(screen.getByLabelText('Role')).getAllByRole('option').map((option) => option.getAttribute('value'));
+  return within(screen.getByLabelText('Role'))
+    .getAllByRole('option')
+    .map((option) => option.getAttribute('value'));
 }
 
 describe('invite user page', { timeout: 20_000 }, () => {

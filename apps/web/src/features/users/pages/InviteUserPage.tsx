@@ -97,14 +97,7 @@ export default function InviteUserPage() {
             <PermissionDenied message={t.inviteNotAllowed} />
           ) : (
             <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
-              <FormField
-                id="invite-email"
-                label="Email"
-                type="email"
-                autoComplete="off"
-                required
-                {...fieldOf(form, 'email')}
-              />
+              <FormField id="invite-email" label="Email" type="email" autoComplete="off" required {...fieldOf(form, 'email')} />
               <div className="grid gap-4 sm:grid-cols-2">
                 <FormField id="invite-first-name" label="First name" required {...fieldOf(form, 'first_name')} />
                 <FormField id="invite-last-name" label="Last name" required {...fieldOf(form, 'last_name')} />

@@ -154,11 +154,11 @@ describe('invitations table', { timeout: 20_000 }, () => {
     const user = await openInvitationsTab();
     await user.click(await screen.findByRole('button', { name: 'Actions for copy@example.test' }));
     const menu = await screen.findByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
-      t.copyLink,
-      t.resend,
-      t.revoke,
-    ]);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual([t.copyLink, t.resend, t.revoke]);
     await user.click(within(menu).getByRole('menuitem', { name: t.copyLink }));
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog).toHaveTextContent(t.copyLinkWarning);
@@ -173,9 +173,7 @@ describe('invitations table', { timeout: 20_000 }, () => {
     let fail = false;
     teamApi([invitation], {
       [`POST /api/invitations/${invitation.id}/resend`]: () =>
-        fail
-          ? json(422, { error: { code: 'rule', message: MESSAGES.invitations.revoked } })
-          : json(200, { invitation }),
+        fail ? json(422, { error: { code: 'rule', message: MESSAGES.invitations.revoked } }) : json(200, { invitation }),
     });
     renderApp('/team', { session: makeSession() });
     const user = await openInvitationsTab();

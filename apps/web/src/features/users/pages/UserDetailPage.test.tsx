@@ -13,7 +13,13 @@ beforeAll(() => Promise.all([import('./UserDetailPage'), import('./EditUserPage'
 
 describe('user detail page', { timeout: 20_000 }, () => {
   it('shows the fields with the role spaced, N/A for no last login and the organization link', async () => {
-    const person = makeUser({ first_name: 'Dana', last_name: 'Detail', role: 'tenant_manager', last_login_at: null, created_at: '2024-01-05T15:04:00' });
+    const person = makeUser({
+      first_name: 'Dana',
+      last_name: 'Detail',
+      role: 'tenant_manager',
+      last_login_at: null,
+      created_at: '2024-01-05T15:04:00',
+    });
     mockApi({ [`GET /api/users/${person.id}`]: () => json(200, { user: person }) });
     renderApp(`/users/${person.id}`, { session: makeSession() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Dana Detail' })).toBeInTheDocument();
@@ -75,7 +81,13 @@ describe('user detail breadcrumbs', { timeout: 20_000 }, () => {
   });
 
   it("show the viewer's own organization and the person, without reading the organization, for a colleague", async () => {
-    const person = makeUser({ first_name: 'Colin', last_name: 'Colleague', role: 'super_agency_user', organization_id: OWN_ORG, organization: { id: OWN_ORG, name: 'Own Organization', org_type: 'super_agency', status: 'active' } });
+    const person = makeUser({
+      first_name: 'Colin',
+      last_name: 'Colleague',
+      role: 'super_agency_user',
+      organization_id: OWN_ORG,
+      organization: { id: OWN_ORG, name: 'Own Organization', org_type: 'super_agency', status: 'active' },
+    });
     const api = mockApi({ [`GET /api/users/${person.id}`]: () => json(200, { user: person }) });
     renderApp(`/users/${person.id}`, { session: superAgencyAdmin() });
     const trail = await screen.findByRole('navigation', { name: 'Breadcrumb' });

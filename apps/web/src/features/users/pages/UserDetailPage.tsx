@@ -84,10 +84,7 @@ export default function UserDetailPage() {
               <Field label="Last login">{formatDateTime(user.data.last_login_at)}</Field>
               <Field label="Organization ID">
                 <span className="font-mono text-sm">{user.data.organization_id}</span>{' '}
-                <Link
-                  to={`${PATHS.orgs}/${user.data.organization_id}`}
-                  className="text-sm text-primary underline-offset-4 hover:underline"
-                >
+                <Link to={`${PATHS.orgs}/${user.data.organization_id}`} className="text-sm text-primary underline-offset-4 hover:underline">
                   {t.viewOrganization}
                 </Link>
               </Field>

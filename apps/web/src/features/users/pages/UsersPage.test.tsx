@@ -53,12 +53,11 @@ describe('users page', { timeout: 20_000 }, () => {
 
     // The role filter offers the admin, manager and user roles of the organization's type only.
     const roleFilter = screen.getByLabelText('Role');
-    expect(within(roleFilter).getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'All roles',
-      'tenant admin',
-      'tenant manager',
-      'tenant user',
-    ]);
+    expect(
+      within(roleFilter)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All roles', 'tenant admin', 'tenant manager', 'tenant user']);
     await user.selectOptions(roleFilter, 'tenant_manager');
     await user.selectOptions(screen.getByLabelText('Status'), 'inactive');
     await user.type(screen.getByLabelText('Search'), 'bob');
@@ -93,7 +92,15 @@ describe('users page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('columnheader', { name: /^Created/ })).toHaveAttribute('aria-sort', 'descending');
     await user.click(within(nameHeader).getByRole('button'));
     await waitFor(() => expect(location()).toHaveTextContent(/sort=first_name$/));
-    await waitFor(() => expect(api.queriesOf('GET /api/users').at(-1)).toMatchObject({ search: 'bob', status: 'inactive', sort_by: 'first_name', sort_order: 'asc', page: '1' }));
+    await waitFor(() =>
+      expect(api.queriesOf('GET /api/users').at(-1)).toMatchObject({
+        search: 'bob',
+        status: 'inactive',
+        sort_by: 'first_name',
+        sort_order: 'asc',
+        page: '1',
+      }),
+    );
     expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
 
     goBack();
@@ -122,7 +129,8 @@ describe('users page', { timeout: 20_000 }, () => {
 
   it('shows the last page for a page past it, in place', async () => {
     const api = mockApi({
-      'GET /api/users': ({ url }) => page('users', url.searchParams.get('page') === '3' ? [makeUser()] : [], { page: Number(url.searchParams.get('page')), total: 25 }),
+      'GET /api/users': ({ url }) =>
+        page('users', url.searchParams.get('page') === '3' ? [makeUser()] : [], { page: Number(url.searchParams.get('page')), total: 25 }),
     });
     renderApp('/users?page=99', { session: makeSession({ role: 'tenant_admin', orgType: 'tenant' }) });
     expect(await screen.findByText('Showing 21 to 25 of 25 users')).toBeInTheDocument();
@@ -140,7 +148,8 @@ describe('users page', { timeout: 20_000 }, () => {
   it('offers Retry when the list fails to load, and Retry asks again', async () => {
     let fail = true;
     const api = mockApi({
-      'GET /api/users': () => (fail ? apiError(500, 'internal', 'Something went wrong') : page('users', [makeUser({ email: 'back@example.test' })])),
+      'GET /api/users': () =>
+        fail ? apiError(500, 'internal', 'Something went wrong') : page('users', [makeUser({ email: 'back@example.test' })]),
     });
     renderApp('/users', { session: makeSession({ role: 'tenant_admin' }), queryClient: queryClientWithoutRetries() });
     expect(await screen.findByText(MESSAGES.users.loadFailed)).toBeInTheDocument();
@@ -212,7 +221,8 @@ describe('users page', { timeout: 20_000 }, () => {
   it('offers no Edit or Deactivate on the people of a grandchild organization, which the server refuses', async () => {
     mockApi({
       'GET /api/users': () => page('users', [makeUser({ first_name: 'Carol', last_name: 'Jones', organization_id: CHILD_ORG })]),
-      [`GET /api/organizations/${CHILD_ORG}`]: () => json(200, childOrganization({ parent_org_id: '00000000-0000-4000-8000-0000000000a9' })),
+      [`GET /api/organizations/${CHILD_ORG}`]: () =>
+        json(200, childOrganization({ parent_org_id: '00000000-0000-4000-8000-0000000000a9' })),
     });
     renderApp(`/users?organization_id=${CHILD_ORG}`, { session: makeSession({ role: 'super_agency_admin', orgType: 'super_agency' }) });
     expect(await screen.findByText('Manage users in Child Tenant')).toBeInTheDocument();

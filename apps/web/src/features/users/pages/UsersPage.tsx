@@ -22,12 +22,7 @@ export default function UsersPage() {
 
   return (
     <section className="space-y-6">
-      <PageHeader
-        title={t.usersTitle}
-        subtitle={t.usersSubtitle(organization?.name ?? null)}
-        loading={target.isPending}
-        titleSize="medium"
-      >
+      <PageHeader title={t.usersTitle} subtitle={t.usersSubtitle(organization?.name ?? null)} loading={target.isPending} titleSize="medium">
         {!!organization && !!viewer && mayInviteTo(viewer, organization) && (
           <Button asChild>
             <Link to={inviteHref(organization)}>
