@@ -11,7 +11,7 @@ import { createQueryClient } from '@/lib/query-client';
 import { MESSAGES } from '@/lib/wording';
 
 // Pages are lazy chunks: load the ones these tests open before their clocks start.
-beforeAll(() => Promise.all([import('@/app/shell/AppShell'), import('@/app/SettingsRoute')]), 30_000);
+beforeAll(() => Promise.all([import('@/app/shell/app-shell'), import('@/app/settings-route')]), 30_000);
 
 function location() {
   return screen.getByTestId('location');

@@ -10,7 +10,7 @@ const m = MESSAGES.invitations;
 const OTHER_ORG = '00000000-0000-4000-8000-0000000000bb';
 
 // The login page is a lazy chunk: load it once before the first test's clock starts.
-beforeAll(() => import('@/features/auth/pages/LoginPage'), 30_000);
+beforeAll(() => import('@/features/auth/pages/login-page'), 30_000);
 // A press on a toast's button starts sonner's swipe tracking, which captures the pointer: jsdom has no pointer capture.
 beforeAll(() => {
   Element.prototype.setPointerCapture ??= () => {};

@@ -1,0 +1,106 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { signInBodySchema, TIMING, UI, type SignInBody } from '@console/domain';
+import { Info } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { useAuth } from '@/lib/auth';
+import { originOf, PATHS } from '@/lib/paths';
+import { CenteredLayout } from '@/components/centered-layout';
+import { FormField } from '@/components/form-field';
+import { LoginErrorAlert, type LoginFailure } from '../components/login-error-alert';
+import { acceptPendingInvitation, rememberInvitation } from '@/lib/pending-invitation';
+import { classifyLoginError, MESSAGES } from '@/lib/wording';
+import { fieldOf } from '@/lib/form';
+
+export default function LoginPage() {
+  const { signIn } = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const [pendingInvitation] = useState(() => rememberInvitation(searchParams.get('token')));
+  const [failure, setFailure] = useState<LoginFailure | null>(null);
+  // The first network error retries once by itself; any other outcome resets.
+  const networkRetries = useRef(0);
+  const retryTimer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(retryTimer.current), []);
+
+  const form = useForm<SignInBody>({
+    resolver: zodResolver(signInBodySchema),
+    defaultValues: { email: '', password: '' },
+  });
+  const { isSubmitting } = form.formState;
+
+  async function attempt(values: SignInBody) {
+    // A manual submit replaces a pending automatic retry.
+    window.clearTimeout(retryTimer.current);
+    try {
+      await signIn(values);
+      networkRetries.current = 0;
+      setFailure(null);
+      toast.success(MESSAGES.auth.loginSuccessful);
+      // A pending invitation is accepted now; on failure it stays stored.
+      if (pendingInvitation) await acceptPendingInvitation(pendingInvitation);
+      navigate(originOf(location.state) ?? PATHS.dashboard, { replace: true });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : '';
+      const kind = classifyLoginError(message);
+      setFailure({ kind, message });
+      if (kind !== 'network') {
+        networkRetries.current = 0;
+      } else if (networkRetries.current === 0) {
+        networkRetries.current = 1;
+        retryTimer.current = window.setTimeout(() => void form.handleSubmit(attempt)(), TIMING.loginNetworkRetryMs);
+      }
+    }
+  }
+
+  return (
+    <CenteredLayout>
+      <Card>
+        <CardHeader>
+          <CardTitle asChild>
+            <h1>Sign in</h1>
+          </CardTitle>
+          <CardDescription>{UI.productName}</CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          {pendingInvitation && (
+            <Alert variant="info">
+              <Info aria-hidden />
+              <AlertTitle>{MESSAGES.invitationToasts.pending}</AlertTitle>
+              <AlertDescription>{MESSAGES.auth.pendingInvitationNotice}</AlertDescription>
+            </Alert>
+          )}
+          {failure && <LoginErrorAlert failure={failure} />}
+          <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(attempt)(event)}>
+            <FormField id="email" label="Email" type="email" autoComplete="username" required {...fieldOf(form, 'email')} />
+            <FormField
+              id="password"
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              required
+              {...fieldOf(form, 'password')}
+            />
+            <div className="flex justify-end">
+              <Link to={PATHS.resetPassword} className="text-sm underline-offset-4 hover:underline">
+                {MESSAGES.authPages.forgotPassword}
+              </Link>
+            </div>
+            <Button type="submit" className="w-full" disabled={isSubmitting}>
+              {isSubmitting ? 'Signing in…' : 'Sign in'}
+            </Button>
+          </form>
+        </CardContent>
+        <CardFooter>
+          <p className="text-sm text-muted-foreground">{MESSAGES.auth.noAccountNote}</p>
+        </CardFooter>
+      </Card>
+    </CenteredLayout>
+  );
+}

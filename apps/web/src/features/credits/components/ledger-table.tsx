@@ -1,0 +1,48 @@
+import type { LedgerEntry } from '@console/domain';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { cn } from '@/lib/utils';
+import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
+import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
+import { LedgerActor, LedgerCounterparty } from './ledger-parties';
+
+/** Table view: Date, Type, Description (the server's sentence), By, With, Amount, Balance. */
+export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
+  return (
+    <Table aria-label="Credit transactions">
+      <TableHeader>
+        <TableRow>
+          <TableHead>Date</TableHead>
+          <TableHead>Type</TableHead>
+          <TableHead>Description</TableHead>
+          <TableHead>By</TableHead>
+          <TableHead>With</TableHead>
+          <TableHead className="text-right">Amount</TableHead>
+          <TableHead className="text-right">Balance</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {entries.map((entry) => (
+          <TableRow key={entry.id}>
+            <TableCell>{formatLedgerDate(entry.created_at)}</TableCell>
+            <TableCell>
+              <EntryTypeBadge type={entry.entry_type} />
+            </TableCell>
+            <TableCell className="max-w-80 truncate whitespace-normal" title={entry.description}>
+              {entry.description}
+            </TableCell>
+            <TableCell>
+              <LedgerActor entry={entry} />
+            </TableCell>
+            <TableCell>
+              <LedgerCounterparty entry={entry} />
+            </TableCell>
+            <TableCell className={cn('text-right font-medium tabular-nums', amountClass(entry.amount))}>
+              {formatCredits(entry.amount)}
+            </TableCell>
+            <TableCell className="text-right tabular-nums">{formatCredits(entry.balance_after)}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}

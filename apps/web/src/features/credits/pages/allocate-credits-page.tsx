@@ -1,0 +1,250 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  allocationSchema,
+  isDirectChild,
+  isOwnOrDirectChild,
+  mayAllocateFrom,
+  mayAllocateTo,
+  ORG_TYPE_LABELS,
+  type AllocationResult,
+  type Organization,
+  type OrganizationDetail,
+} from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
+import { AlertCircle, CheckCircle2 } from 'lucide-react';
+import { useRef, useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useParams } from 'react-router';
+import { z } from 'zod';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import { NativeSelect } from '@/components/ui/native-select';
+import { LabelledControl } from '@/components/labelled-control';
+import { Textarea } from '@/components/ui/textarea';
+import { useAllocateCredits } from '@/api/credits';
+import { organizationQueries } from '@/api/organizations';
+import { BackLink } from '@/components/back-link';
+import { ErrorAlert } from '@/components/error-alert';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
+import { ApiError } from '@/lib/api';
+import { formatCredits } from '@/lib/credit-format';
+import { orgBaseOf } from '@/lib/org-base';
+import { useViewer } from '@/lib/use-viewer';
+import { fieldOf } from '@/lib/form';
+import { amountFieldSchema } from '../amount-field';
+import { AmountField } from '../components/amount-field';
+import { newIdempotencyKey } from '../idempotency-key';
+import { MESSAGES } from '@/lib/wording';
+
+const c = MESSAGES.credits;
+const p = MESSAGES.creditPages;
+
+const allocateFormSchema = z.object({
+  to_org_id: allocationSchema.shape.to_org_id,
+  amount: amountFieldSchema,
+  notes: z.string().trim().max(500, 'Notes must be at most 500 characters.'),
+});
+type AllocateFormInput = z.input<typeof allocateFormSchema>;
+type AllocateFormOutput = z.output<typeof allocateFormSchema>;
+
+function OrganizationError({ error, onRetry }: { error: Error; onRetry(): unknown }) {
+  return (
+    <QueryError
+      error={error}
+      title={MESSAGES.organizations.failedToLoadDetails}
+      notFound={MESSAGES.organizations.notFound}
+      onRetry={onRetry}
+    />
+  );
+}
+
+interface ShownResult extends AllocationResult {
+  toName: string;
+}
+
+function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDetail; childOrgs: Organization[]; preselected: string }) {
+  const allocate = useAllocateCredits();
+  const defaults: AllocateFormInput = { to_org_id: preselected, amount: '', notes: '' };
+  const form = useForm<AllocateFormInput, unknown, AllocateFormOutput>({
+    resolver: zodResolver(allocateFormSchema),
+    defaultValues: defaults,
+  });
+  const { errors, isSubmitting } = form.formState;
+  const [result, setResult] = useState<ShownResult | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  // The key of a submission that failed on the network: sending the same form again reuses it.
+  const pending = useRef<{ key: string; signature: string } | null>(null);
+
+  async function submit(values: AllocateFormOutput) {
+    const input = { from_org_id: from.id, to_org_id: values.to_org_id, amount: values.amount, notes: values.notes || null };
+    const signature = JSON.stringify(input);
+    const idempotencyKey = pending.current?.signature === signature ? pending.current.key : newIdempotencyKey();
+    pending.current = { key: idempotencyKey, signature };
+    setFailure(null);
+    try {
+      const answer = await allocate.mutateAsync({ input, idempotencyKey });
+      pending.current = null;
+      const toName = childOrgs.find((child) => child.id === values.to_org_id)?.name ?? values.to_org_id;
+      setResult({ ...answer, toName });
+      form.reset(defaults);
+    } catch (error) {
+      // Only a request that may not have reached the server keeps its key for a retry.
+      if (!(error instanceof ApiError && error.status === 0)) pending.current = null;
+      setResult(null);
+      setFailure(c.allocateFailed(error instanceof Error ? error.message : MESSAGES.generic.unknown));
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardHeader>
+          <CardTitle>From {from.name}</CardTitle>
+          <CardDescription>
+            Available: <span className="tabular-nums">{formatCredits(from.credit_balance)}</span>
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
+            <div className="grid gap-2">
+              <Label htmlFor="allocate-to">Child organization</Label>
+              <NativeSelect
+                id="allocate-to"
+                aria-invalid={errors.to_org_id ? true : undefined}
+                aria-describedby={errors.to_org_id ? 'allocate-to-error' : undefined}
+                {...form.register('to_org_id')}
+              >
+                <option value="">Select a child organization</option>
+                {childOrgs.map((child) => (
+                  <option key={child.id} value={child.id}>
+                    {child.name} ({ORG_TYPE_LABELS[child.org_type]}) — {formatCredits(child.credit_balance)}
+                  </option>
+                ))}
+              </NativeSelect>
+              {errors.to_org_id && (
+                <p id="allocate-to-error" className="text-sm text-destructive">
+                  {errors.to_org_id.message}
+                </p>
+              )}
+            </div>
+            <AmountField id="allocate-amount" {...fieldOf(form, 'amount')} />
+            <LabelledControl id="allocate-notes" label="Notes (optional)" error={errors.notes?.message}>
+              {(aria) => <Textarea id="allocate-notes" {...aria} {...form.register('notes')} />}
+            </LabelledControl>
+            {failure && <ErrorAlert title={MESSAGES.shell.errorTitle} message={failure} />}
+            <Button type="submit" className="w-full sm:w-auto" disabled={isSubmitting}>
+              {isSubmitting ? 'Allocating…' : p.allocateCredits}
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+
+      {result && (
+        <Card role="status" aria-label={p.allocatedTitle}>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2">
+              <CheckCircle2 className="size-5 text-green-600" aria-hidden />
+              {p.allocatedTitle}
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
+              <dt className="text-muted-foreground">Transaction ID</dt>
+              <dd className="font-mono break-all">{result.transaction_id}</dd>
+              <dt className="text-muted-foreground">{from.name} balance</dt>
+              <dd className="tabular-nums">{formatCredits(result.from_balance)}</dd>
+              <dt className="text-muted-foreground">{result.toName} balance</dt>
+              <dd className="tabular-nums">{formatCredits(result.to_balance)}</dd>
+            </dl>
+          </CardContent>
+        </Card>
+      )}
+    </div>
+  );
+}
+
+/** {base}/:id/allocate-credits: credits move from the user's organization to an active direct child. */
+export default function AllocateCreditsPage() {
+  const { id = '' } = useParams();
+  const viewer = useViewer();
+  const location = useLocation();
+  const base = orgBaseOf(location.pathname);
+  const ownOrgId = viewer?.organization.id ?? '';
+  // Credits leave only the viewer's own organization.
+  const mayAllocate = !!viewer && mayAllocateFrom(viewer, viewer.organization);
+
+  const subject = useQuery({ ...organizationQueries.detail(id), enabled: mayAllocate && !!id });
+  const own = useQuery({ ...organizationQueries.detail(ownOrgId), enabled: mayAllocate && !!ownOrgId });
+  const children = useQuery({
+    ...organizationQueries.list({ view: 'children', status: 'active', organization_id: ownOrgId, page_size: 100 }),
+    enabled: mayAllocate && !!ownOrgId,
+  });
+
+  const header = (
+    <header className="space-y-2">
+      <BackLink to={id ? `${base}/${id}` : base} />
+      <h1 className="text-3xl font-bold tracking-tight">{p.allocateCredits}</h1>
+      <p className="text-muted-foreground">{p.allocateDescription}</p>
+    </header>
+  );
+
+  let body: ReactNode;
+  if (!viewer) {
+    body = <ErrorAlert title="Configuration Error" message="User organization ID not found. Please try logging out and back in." />;
+  } else if (!mayAllocate) {
+    body = <ErrorAlert title={MESSAGES.auth.accessDenied} message={MESSAGES.generic.forbidden} />;
+  } else if (subject.isError) {
+    body = <OrganizationError error={subject.error} onRetry={subject.refetch} />;
+  } else if (own.isError) {
+    body = <OrganizationError error={own.error} onRetry={own.refetch} />;
+  } else if (children.isError) {
+    body = <QueryError error={children.error} title={MESSAGES.organizations.failedToLoad} onRetry={children.refetch} />;
+  } else if (subject.isPending || own.isPending || children.isPending) {
+    body = <LoadingRows rows={['h-8 w-64', 'h-48 w-full']} />;
+  } else if (!isOwnOrDirectChild(viewer, subject.data)) {
+    // Further down the tree than a direct child: the refusal the server gives for such a target.
+    body = (
+      <div className="space-y-4">
+        <ErrorAlert title={MESSAGES.organizations.permissionDenied} message={c.notDirectChild} />
+        <Button asChild variant="outline">
+          <Link to={`${base}/${ownOrgId}/allocate-credits`}>Allocate from {own.data.name}</Link>
+        </Button>
+      </div>
+    );
+  } else if (children.data.organizations.length === 0) {
+    body = (
+      <Alert>
+        <AlertCircle aria-hidden />
+        <AlertTitle>{p.noActiveChildren}</AlertTitle>
+      </Alert>
+    );
+  } else {
+    const preselected =
+      mayAllocateTo(viewer, subject.data) && children.data.organizations.some((child) => child.id === subject.data.id)
+        ? subject.data.id
+        : '';
+    // A direct child named in the URL that is not active is not offered: say so rather than drop it silently.
+    const notActive = isDirectChild(viewer, subject.data) && subject.data.status !== 'active';
+    body = (
+      <div className="space-y-4">
+        {notActive && (
+          <Alert>
+            <AlertCircle aria-hidden />
+            <AlertDescription>{p.childNotActive(subject.data.name, subject.data.status)}</AlertDescription>
+          </Alert>
+        )}
+        <AllocationForm key={preselected} from={own.data} childOrgs={children.data.organizations} preselected={preselected} />
+      </div>
+    );
+  }
+
+  return (
+    <section className="mx-auto max-w-2xl space-y-6">
+      {header}
+      {body}
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+import { ACTIVATION_STATUSES, healthTone, type Dashboard } from '@console/domain';
+import { Bot } from 'lucide-react';
+import { Link } from 'react-router';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ActivationStatusBadge } from '@/components/agents/activation-status-badge';
+import { HealthScore } from '@/components/agents/health-score';
+import { ACTIVATION_STATUS_LABELS, AGENT_KIND_LABELS, lastActive } from '@/lib/agents';
+import { PATHS } from '@/lib/paths';
+import { cn } from '@/lib/utils';
+import { formatCount } from './tone';
+import { Metric } from './metric';
+import { MESSAGES } from '@/lib/wording';
+
+const m = MESSAGES.dashboardPages;
+
+const HEALTH_TEXT = {
+  green: 'text-emerald-700 dark:text-emerald-400',
+  amber: 'text-amber-700 dark:text-amber-400',
+  red: 'text-red-700 dark:text-red-400',
+};
+
+/** The live agents: how many of each reported status, their mean health, and each one worst health first. */
+export function AgentPerformanceCard({ data }: { data: Dashboard }) {
+  const { agents, organization } = data;
+  const live = ACTIVATION_STATUSES.reduce((sum, status) => sum + agents.by_status[status], 0);
+  const tone = healthTone(agents.average_health === null ? null : Math.round(agents.average_health));
+  return (
+    <Card className="min-w-0 gap-4">
+      <CardHeader>
+        <CardTitle className="text-base">{m.agentPerformance}</CardTitle>
+        <CardDescription>{m.agentPerformanceDescription(organization.name)}</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {live === 0 ? (
+          <div className="flex items-start gap-3 text-sm text-muted-foreground">
+            <Bot className="mt-0.5 size-4 shrink-0" aria-hidden />
+            <p>
+              {m.noActivations}{' '}
+              <Link to={PATHS.resources} className="underline underline-offset-4">
+                {MESSAGES.billingPages.resourcesTitle}
+              </Link>
+            </p>
+          </div>
+        ) : (
+          <>
+            <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+              {ACTIVATION_STATUSES.map((status) => (
+                <Metric
+                  key={status}
+                  label={ACTIVATION_STATUS_LABELS[status]}
+                  value={formatCount(agents.by_status[status])}
+                  testId={`agents-${status}`}
+                />
+              ))}
+              <Metric
+                label={m.averageHealth}
+                value={
+                  agents.average_health === null ? (
+                    MESSAGES.agentPages.notReported
+                  ) : (
+                    <span className={cn(tone && HEALTH_TEXT[tone])}>{agents.average_health.toLocaleString('en-US')}</span>
+                  )
+                }
+                testId="agents-health"
+              />
+            </dl>
+            <ul className="divide-y" aria-label={m.agentPerformance}>
+              {agents.activations.map((activation) => (
+                <li key={activation.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-3 first:pt-0 last:pb-0">
+                  <div className="min-w-0">
+                    <p className="truncate font-medium">{activation.name}</p>
+                    <p className="text-xs text-muted-foreground">
+                      {AGENT_KIND_LABELS[activation.kind]} · {lastActive(activation.last_active_at) ?? MESSAGES.agentPages.never}
+                    </p>
+                  </div>
+                  <div className="flex items-center gap-3 text-sm">
+                    <HealthScore score={activation.health_score} />
+                    <ActivationStatusBadge status={activation.status} />
+                  </div>
+                </li>
+              ))}
+            </ul>
+            {live > agents.activations.length && (
+              <p className="text-xs text-muted-foreground">{m.lowestHealthShown(agents.activations.length, live)}</p>
+            )}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

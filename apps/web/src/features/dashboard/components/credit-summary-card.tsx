@@ -1,0 +1,51 @@
+import { type Dashboard } from '@console/domain';
+import { Coins } from 'lucide-react';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { IconCardTitle } from '@/components/icon-card-title';
+import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
+import { formatCredits } from '@/lib/credit-format';
+import { formatCount } from './tone';
+import { Metric } from './metric';
+import { MESSAGES } from '@/lib/wording';
+
+const m = MESSAGES.dashboardPages;
+
+/**
+ * The credit balance card: balance, monthly usage, available agents and projected depletion,
+ * with the low-balance warning below the organization's own alert threshold.
+ */
+export function CreditSummaryCard({ data }: { data: Dashboard }) {
+  const { credits, resources } = data;
+  const depletion = credits.depletion_months;
+  return (
+    <Card className="gap-4">
+      <CardHeader>
+        <IconCardTitle icon={Coins}>{m.creditBalance}</IconCardTitle>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <LowBalanceAlert balance={credits.balance} threshold={credits.low_balance_threshold} />
+        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <Metric label={m.creditBalance} value={formatCredits(credits.balance)} testId="summary-balance" />
+          <Metric
+            label={m.monthlyUsage}
+            value={formatCredits(credits.usage.current_period)}
+            hint={`Net consumption of the last ${credits.usage.period_days} days`}
+            testId="summary-monthly-usage"
+          />
+          <Metric
+            label={m.availableAgents}
+            value={formatCount(resources.activated_agent_limit)}
+            hint={`The activated agent limit; ${formatCount(resources.active_agents)} active`}
+            testId="summary-agents"
+          />
+          <Metric
+            label={m.projectedDepletion}
+            value={depletion === null ? m.noUsageYet : m.depletionMonths(depletion)}
+            hint={depletion === null ? undefined : 'Balance ÷ the forecast of the next month'}
+            testId="summary-depletion"
+          />
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}

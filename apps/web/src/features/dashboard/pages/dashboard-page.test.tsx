@@ -1,0 +1,295 @@
+import { type Dashboard, type OrgType } from '@console/domain';
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp } from '@/test/helpers';
+import { makeDashboard, noUsage } from '../test-support';
+import { MESSAGES } from '@/lib/wording';
+
+const m = MESSAGES.dashboardPages;
+
+const ROLE: Record<OrgType, string> = {
+  house: 'house_admin',
+  super_agency: 'super_agency_admin',
+  agency: 'agency_admin',
+  tenant: 'tenant_admin',
+};
+
+function showDashboard(orgType: OrgType, options: { role?: string; dashboard?: Dashboard; path?: string } = {}) {
+  const session = makeSession({ role: options.role ?? ROLE[orgType], orgType, orgName: 'Acme Corporation' });
+  const dashboard = options.dashboard ?? makeDashboard(orgType);
+  const api = mockApi({
+    'GET /api/users/me': () => json(200, session.user),
+    'GET /api/dashboard': () => json(200, dashboard),
+  });
+  renderApp(options.path ?? '/dashboard', { session });
+  return { api, session };
+}
+
+const card = (name: string) => screen.getByRole('heading', { level: 2, name }).closest('[class*="rounded-xl"]') as HTMLElement;
+
+describe('dashboard', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    configure({ asyncUtilTimeout: 15_000 });
+    await Promise.all([import('./dashboard-page'), import('@/app/shell/app-shell'), import('../components/credit-usage-chart')]);
+  });
+
+  it('shows a loading state, then the organization name from /api/users/me', async () => {
+    const session = makeSession({ orgName: 'Name In Token' });
+    let answer: (response: Response) => void = () => {};
+    const api = mockApi({
+      'GET /api/users/me': () => new Promise<Response>((resolve) => (answer = resolve)),
+      'GET /api/dashboard': () => json(200, makeDashboard('tenant', 'Northwind Agency')),
+    });
+    renderApp('/dashboard', { session });
+    await waitFor(() => expect(api.fetch).toHaveBeenCalled());
+    expect(screen.getByRole('status')).toBeInTheDocument();
+
+    const organization = { ...session.user.organization, name: 'Northwind Agency' };
+    answer(json(200, { ...session.user, organization }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Northwind Agency' })).toBeInTheDocument();
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+
+  it('shows the load failure when the profile comes without its organization, which the contract requires', async () => {
+    const session = makeSession();
+    mockApi({ 'GET /api/users/me': () => json(200, { ...session.user, organization: null }) });
+    renderApp('/dashboard', { session, queryClient: queryClientWithoutRetries() });
+    expect(await screen.findByText(MESSAGES.shell.errorTitle)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.generic.unexpected)).toBeInTheDocument();
+  });
+
+  it('house: status breakdown, super agencies, credit flows, the credit card and the house tools', async () => {
+    showDashboard('house');
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.getByTestId('summary-balance')).toHaveTextContent('12,345.50 credits');
+    expect(screen.getByTestId('summary-monthly-usage')).toHaveTextContent('45.00 credits');
+    expect(screen.getByTestId('summary-agents')).toHaveTextContent('100');
+    expect(screen.getByText('The activated agent limit; 3 active')).toBeInTheDocument();
+    expect(screen.getByTestId('summary-depletion')).toHaveTextContent('274.3 months');
+    expect(screen.getByTestId('metric-growth-monthly')).toHaveTextContent('3');
+    expect(screen.getByText('+200% vs previous 30 days')).toBeInTheDocument();
+    expect(screen.getByText(`vs previous 90 days: ${m.notComparable}`)).toBeInTheDocument();
+
+    const status = card(m.organizationStatus);
+    expect(within(status).getByTestId('status-active')).toHaveTextContent('5');
+    expect(within(status).getByTestId('status-suspended')).toHaveTextContent('1');
+    expect(within(status).getByRole('link', { name: 'Newest Org' })).toHaveAttribute('href', '/orgs/00000000-0000-4000-8000-0000000000c3');
+
+    const children = within(card(m.childOrganizations)).getByRole('list', { name: 'Super Agency organizations' });
+    expect(
+      within(children)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([expect.stringContaining('First super_agency'), expect.stringContaining('Second super_agency')]);
+    expect(within(children).getByText('1,200.00 credits')).toBeInTheDocument();
+
+    const revenue = card(m.revenueOverview);
+    expect(within(revenue).getByText(m.revenueNote)).toBeInTheDocument();
+    expect(within(revenue).getByTestId('flow-allocated')).toHaveTextContent('1,500.50 credits');
+    expect(within(revenue).getByRole('row', { name: /Consumption/ })).toHaveTextContent('-67.25');
+
+    const tools = screen.getByRole('region', { name: m.tools });
+    expect(within(tools).getByRole('link', { name: /Global Settings/ })).toHaveAttribute('href', '/settings');
+    expect(within(tools).getByRole('link', { name: /System Health/ })).toHaveAttribute('href', '/debug');
+    expect(within(tools).getByRole('link', { name: /User Management/ })).toHaveAttribute('href', '/team');
+  });
+
+  it('house manager: no System Health tool, since /debug would refuse it', async () => {
+    showDashboard('house', { role: 'house_manager' });
+    const tools = await screen.findByRole('region', { name: m.tools });
+    expect(
+      within(tools)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual([expect.stringContaining('Global Settings'), expect.stringContaining('User Management')]);
+  });
+
+  it('plain users: only the tools whose pages open for them (no team, no organization list)', async () => {
+    showDashboard('tenant', { role: 'tenant_user' });
+    const tools = await screen.findByRole('region', { name: m.tools });
+    expect(
+      within(tools)
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/resources', '/dashboard?tab=performance']);
+  });
+
+  it('house user: Global Settings only', async () => {
+    showDashboard('house', { role: 'house_user' });
+    const tools = await screen.findByRole('region', { name: m.tools });
+    expect(
+      within(tools)
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/settings']);
+  });
+
+  it('super agency: status breakdown and its agencies; tools for agencies', async () => {
+    showDashboard('super_agency');
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.getByRole('heading', { name: m.organizationStatus })).toBeInTheDocument();
+    expect(within(card(m.childOrganizations)).getByRole('list', { name: 'Agency organizations' })).toBeInTheDocument();
+    const tools = screen.getByRole('region', { name: m.tools });
+    expect(within(tools).getByRole('link', { name: /Agency Management/ })).toHaveAttribute('href', '/orgs');
+    expect(within(tools).getByRole('link', { name: /Resource Allocation/ })).toHaveAttribute('href', '/resources');
+    expect(within(tools).getByRole('link', { name: /Performance Analytics/ })).toHaveAttribute('href', '/dashboard?tab=performance');
+  });
+
+  it('agency: its tenants and credit flows, but no status breakdown', async () => {
+    showDashboard('agency');
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.queryByRole('heading', { name: m.organizationStatus })).not.toBeInTheDocument();
+    expect(within(card(m.childOrganizations)).getByRole('list', { name: 'Tenant organizations' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: m.revenueOverview })).toBeInTheDocument();
+    const tools = screen.getByRole('region', { name: m.tools });
+    expect(within(tools).getByRole('link', { name: /Tenant Management/ })).toHaveAttribute('href', '/orgs');
+    expect(within(tools).getByRole('link', { name: /Agent Configuration/ })).toHaveAttribute('href', '/resources');
+    expect(within(tools).getByRole('link', { name: /Tenant Analytics/ })).toHaveAttribute('href', '/dashboard?tab=performance');
+  });
+
+  it('tenant: no status breakdown, no child organizations, no revenue; "No usage yet" without usage', async () => {
+    const dashboard = makeDashboard('tenant');
+    dashboard.credits.depletion_months = null;
+    showDashboard('tenant', { dashboard });
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.queryByRole('heading', { name: m.organizationStatus })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: m.childOrganizations })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: m.revenueOverview })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('metric-organizations')).not.toBeInTheDocument();
+    expect(screen.getByTestId('summary-depletion')).toHaveTextContent(m.noUsageYet);
+    const tools = screen.getByRole('region', { name: m.tools });
+    expect(within(tools).getByRole('link', { name: /Agent Interactions/ })).toHaveAttribute('href', '/resources');
+    expect(within(tools).getByRole('link', { name: /Customer Management/ })).toHaveAttribute('href', '/team');
+    expect(within(tools).getByRole('link', { name: /Business Analytics/ })).toHaveAttribute('href', '/dashboard?tab=performance');
+  });
+
+  it('agents tab: the live agents by reported status with their health, worst first, and usage by agent over 7 and 30 days', async () => {
+    showDashboard('agency', { path: '/dashboard?tab=agents' });
+    const panel = await screen.findByRole('tabpanel', { name: m.tabAgents });
+    const performance = card(m.agentPerformance);
+    expect(within(performance).getByTestId('agents-active')).toHaveTextContent('1');
+    expect(within(performance).getByTestId('agents-error')).toHaveTextContent('1');
+    expect(within(performance).getByTestId('agents-health')).toHaveTextContent('77.5');
+    const live = within(within(performance).getByRole('list', { name: m.agentPerformance })).getAllByRole('listitem');
+    expect(live.map((li) => li.textContent)).toEqual([
+      expect.stringMatching(/^Nightly ETL.*60Error$/),
+      expect.stringMatching(/^Support Bot.*95Active$/),
+      expect.stringMatching(new RegExp(`^Reporter.*${MESSAGES.agentPages.notReported}Inactive$`)),
+    ]);
+    expect(within(live[0]!).getByRole('progressbar', { name: MESSAGES.agentPages.healthLabel(60) })).toHaveAttribute('data-tone', 'red');
+    expect(within(live[1]!).getByRole('progressbar', { name: MESSAGES.agentPages.healthLabel(95) })).toHaveAttribute('data-tone', 'green');
+
+    const analytics = card(m.agentAnalytics);
+    const week = within(analytics).getByRole('table', { name: `${m.agentAnalytics}, last 7 days` });
+    expect(
+      within(week)
+        .getAllByRole('row')
+        .slice(1, -1)
+        .map((row) =>
+          within(row)
+            .getAllByRole('cell')
+            .map((td) => td.textContent),
+        ),
+    ).toEqual([
+      ['Support Bot', '2', '3.5 × run', '1.75 credits'],
+      ['Nightly ETL', '2', '10.4 × 1k rows', '0.12 credits'],
+    ]);
+    expect(within(analytics).getByTestId('agents-credits-total')).toHaveTextContent('1.87 credits');
+    await userEvent.click(within(analytics).getByRole('button', { name: '30 days' }));
+    expect(within(analytics).getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(analytics).getByTestId('agents-events-total')).toHaveTextContent('1,205');
+    expect(within(analytics).getByRole('row', { name: /Support Bot/ })).toHaveTextContent('1,203');
+    expect(panel).toHaveTextContent(m.notReportedFigures);
+  });
+
+  it('agents tab: says so when no agent is activated and no usage was reported', async () => {
+    const dashboard = makeDashboard('tenant');
+    dashboard.agents = {
+      by_status: { active: 0, inactive: 0, error: 0 },
+      average_health: null,
+      activations: [],
+      usage: { last_7_days: noUsage(7), last_30_days: noUsage(30) },
+    };
+    showDashboard('tenant', { dashboard, path: '/dashboard?tab=agents' });
+    const panel = await screen.findByRole('tabpanel', { name: m.tabAgents });
+    expect(within(panel).getByText(m.noActivations, { exact: false })).toBeInTheDocument();
+    expect(within(panel).getByRole('link', { name: MESSAGES.billingPages.resourcesTitle })).toHaveAttribute('href', '/resources');
+    expect(within(panel).getByText(m.noUsageInPeriod(7))).toBeInTheDocument();
+    expect(within(panel).queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it("warns about a balance below the organization's own alert threshold", async () => {
+    const dashboard = makeDashboard('agency');
+    dashboard.credits.balance = '450.00';
+    dashboard.credits.low_balance_threshold = '500.00';
+    showDashboard('agency', { dashboard });
+    expect(await screen.findByText(MESSAGES.credits.lowBalance)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.thresholdPages.below('500.00 credits'))).toBeInTheDocument();
+  });
+
+  it('does not warn at the threshold', async () => {
+    const dashboard = makeDashboard('agency');
+    dashboard.credits.balance = '100.00';
+    showDashboard('agency', { dashboard });
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.queryByText(MESSAGES.credits.lowBalance)).not.toBeInTheDocument();
+  });
+
+  it('credits tab: 7-day usage, forecast, and Allocate Credits to the allocation page for admins', async () => {
+    showDashboard('agency');
+    await screen.findByText(m.performanceMetrics);
+    await userEvent.click(screen.getByRole('tab', { name: m.tabCredits }));
+    const panel = screen.getByRole('tabpanel', { name: m.tabCredits });
+    const table = within(panel).getByRole('table', { name: m.creditUsage });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(7);
+    expect(rows[6]).toHaveTextContent('2025-03-1042.252.2540.00');
+    expect(within(panel).getByTestId('forecast-month')).toHaveTextContent('45.00 credits');
+    expect(within(panel).getByTestId('forecast-quarter')).toHaveTextContent('135.00 credits');
+    expect(within(panel).getByText(m.forecastBasis(30))).toBeInTheDocument();
+    expect(within(panel).getByRole('link', { name: m.allocateCredits })).toHaveAttribute(
+      'href',
+      '/orgs/00000000-0000-4000-8000-000000000001/allocate-credits',
+    );
+    await userEvent.click(within(panel).getByRole('link', { name: m.allocateCredits }));
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent('/orgs/00000000-0000-4000-8000-000000000001/allocate-credits'),
+    );
+  });
+
+  it('credits tab: no Allocate Credits for a manager', async () => {
+    showDashboard('agency', { role: 'agency_manager', path: '/dashboard?tab=credits' });
+    const panel = await screen.findByRole('tabpanel', { name: m.tabCredits });
+    expect(within(panel).getByTestId('panel-balance')).toHaveTextContent('12,345.50 credits');
+    expect(within(panel).queryByRole('link', { name: m.allocateCredits })).not.toBeInTheDocument();
+  });
+
+  it('performance tab (opened by its link): resource bars coloured by their tone', async () => {
+    const dashboard = makeDashboard('super_agency');
+    dashboard.resources = { activated_agent_limit: 100, active_agents: 0, children_limit_total: 80 };
+    showDashboard('super_agency', { dashboard, path: '/dashboard?tab=performance' });
+    const panel = await screen.findByRole('tabpanel', { name: m.tabPerformance });
+    expect(within(panel).getByRole('progressbar', { name: 'Active agents: 0%' })).toHaveAttribute('data-tone', 'green');
+    expect(within(panel).getByRole('progressbar', { name: 'Limits given to child organizations: 80%' })).toHaveAttribute(
+      'data-tone',
+      'red',
+    );
+    expect(within(panel).getByText(m.noActivations)).toBeInTheDocument();
+    expect(within(panel).getByRole('heading', { name: m.revenueOverview })).toBeInTheDocument();
+    // Agent analytics opens on the month there.
+    expect(within(panel).getByRole('table', { name: `${m.agentAnalytics}, last 30 days` })).toBeInTheDocument();
+  });
+
+  it('shows Access Denied without retrying on 403', async () => {
+    const session = makeSession();
+    const api = mockApi({
+      'GET /api/users/me': () => json(200, session.user),
+      'GET /api/dashboard': () => apiError(403, 'forbidden', 'You do not have permission to do this.'),
+    });
+    renderApp('/dashboard', { session });
+    expect(await screen.findByText(MESSAGES.auth.accessDenied)).toBeInTheDocument();
+    expect(api.callsTo('GET /api/dashboard')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,114 @@
+import { ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { dashboardQueries } from '@/api/dashboard';
+import { userQueries } from '@/api/users';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
+import { AgentAnalyticsCard } from '../components/agent-analytics-card';
+import { AgentPerformanceCard } from '../components/agent-performance-card';
+import { ChildOrganizationsCard } from '../components/child-organizations-card';
+import { CreditBalancePanel } from '../components/credit-balance-panel';
+import { CreditSummaryCard } from '../components/credit-summary-card';
+import { CreditUsageCard } from '../components/credit-usage-card';
+import { OrganizationStatusCard } from '../components/organization-status-card';
+import { PerformanceMetrics } from '../components/performance-metrics';
+import { ResourceUtilizationCard } from '../components/resource-utilization-card';
+import { RevenueOverviewCard } from '../components/revenue-overview-card';
+import { ToolsSection } from '../components/tools-section';
+import { dashboardWidgets, isDashboardTab, type DashboardTab } from '../widgets';
+import { MESSAGES } from '@/lib/wording';
+
+const m = MESSAGES.dashboardPages;
+
+const Loading = () => <LoadingRows rows={['h-8 w-64', 'h-32 w-full']} />;
+
+function DashboardTabs({ data }: { data: Dashboard }) {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab: DashboardTab = isDashboardTab(requested) ? requested : 'overview';
+  const widgets = dashboardWidgets(data.organization.org_type);
+  const select = (value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === 'overview') next.delete('tab');
+        else next.set('tab', value);
+        return next;
+      },
+      { replace: true },
+    );
+  return (
+    <Tabs value={tab} onValueChange={select} className="space-y-4">
+      <TabsList className="w-full justify-start overflow-x-auto sm:w-fit">
+        <TabsTrigger value="overview">{m.tabOverview}</TabsTrigger>
+        <TabsTrigger value="agents">{m.tabAgents}</TabsTrigger>
+        <TabsTrigger value="credits">{m.tabCredits}</TabsTrigger>
+        <TabsTrigger value="performance">{m.tabPerformance}</TabsTrigger>
+      </TabsList>
+      <TabsContent value="overview" className="space-y-4">
+        <PerformanceMetrics data={data} />
+        {widgets.organizationStatus && <OrganizationStatusCard data={data} />}
+        {(widgets.childOrganizations || widgets.revenueOverview) && (
+          <div className="grid gap-4 lg:grid-cols-2">
+            {widgets.childOrganizations && <ChildOrganizationsCard data={data} />}
+            {widgets.revenueOverview && <RevenueOverviewCard data={data} />}
+          </div>
+        )}
+      </TabsContent>
+      <TabsContent value="agents" className="grid gap-4 lg:grid-cols-2">
+        <AgentPerformanceCard data={data} />
+        <AgentAnalyticsCard data={data} />
+      </TabsContent>
+      <TabsContent value="credits" className="space-y-4">
+        <CreditUsageCard data={data} />
+        <CreditBalancePanel data={data} />
+      </TabsContent>
+      <TabsContent value="performance" className="space-y-4">
+        <PerformanceMetrics data={data} />
+        <div className="grid gap-4 lg:grid-cols-2">
+          {widgets.revenueOverview && <RevenueOverviewCard data={data} />}
+          <AgentAnalyticsCard data={data} initialPeriod="last_30_days" />
+          <ResourceUtilizationCard data={data} />
+        </div>
+      </TabsContent>
+    </Tabs>
+  );
+}
+
+function DashboardFigures() {
+  const dashboard = useQuery(dashboardQueries.figures(undefined));
+  if (dashboard.isPending) return <Loading />;
+  if (dashboard.isError) return <QueryError error={dashboard.error} title={m.loadFailed} onRetry={dashboard.refetch} />;
+  const data = dashboard.data;
+  return (
+    <div className="space-y-6">
+      <CreditSummaryCard data={data} />
+      <DashboardTabs data={data} />
+      <ToolsSection orgType={data.organization.org_type} />
+    </div>
+  );
+}
+
+export default function DashboardPage() {
+  const me = useQuery(userQueries.me());
+
+  if (me.isPending) return <Loading />;
+  if (me.isError) return <QueryError error={me.error} title={MESSAGES.shell.errorTitle} onRetry={me.refetch} />;
+
+  const { organization } = me.data;
+  return (
+    <section className="space-y-6">
+      <header className="space-y-1">
+        <p className="text-sm text-muted-foreground">
+          {MESSAGES.shell.nav.dashboard} · {ORG_TYPE_LABELS[organization.org_type]}
+        </p>
+        <h1 className="text-3xl font-bold tracking-tight wrap-anywhere" title={organization.name}>
+          {organization.name}
+        </h1>
+      </header>
+      <DashboardFigures />
+    </section>
+  );
+}

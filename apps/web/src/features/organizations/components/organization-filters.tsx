@@ -1,0 +1,88 @@
+import { ORG_STATUSES, ORG_TYPES, ORG_TYPE_LABELS } from '@console/domain';
+import { Search } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { FilterSelect } from '@/components/filter-select';
+import type { ListParams, ListParamsPatch } from '../use-list-params';
+import { ORG_STATUS_LABELS } from './org-status-badge';
+
+/** Typing pauses this long before the list is asked again: one request per word, not per key. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+interface OrganizationFiltersProps {
+  params: Pick<ListParams, 'search' | 'status' | 'org_type'>;
+  onChange(patch: ListParamsPatch): void;
+}
+
+/** Search box, status filter (all, active, inactive, suspended) and type filter (all and the four types). */
+export function OrganizationFilters({ params, onChange }: OrganizationFiltersProps) {
+  const id = useId();
+  const [search, setSearch] = useState(params.search);
+  const latest = useRef(params.search);
+
+  // A change from outside (Back, a link) replaces what is in the box.
+  useEffect(() => {
+    if (params.search !== latest.current) {
+      latest.current = params.search;
+      setSearch(params.search);
+    }
+  }, [params.search]);
+
+  useEffect(() => {
+    const value = search.trim();
+    if (value === latest.current) return;
+    const timer = window.setTimeout(() => {
+      latest.current = value;
+      onChange({ search: value });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [search, onChange]);
+
+  return (
+    <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto]">
+      <div className="relative">
+        <Label htmlFor={`${id}-search`} className="sr-only">
+          Search organizations
+        </Label>
+        <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+        <Input
+          id={`${id}-search`}
+          type="search"
+          placeholder="Search by name…"
+          className="pl-8"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+      </div>
+      <div className="grid grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex">
+        <Label htmlFor={`${id}-status`} className="font-normal text-muted-foreground">
+          Status
+        </Label>
+        <FilterSelect
+          id={`${id}-status`}
+          className="w-full sm:w-36"
+          value={params.status ?? null}
+          onChange={(status) => onChange({ status: status ?? undefined })}
+          all="All statuses"
+          options={ORG_STATUSES}
+          labelOf={(status) => ORG_STATUS_LABELS[status]}
+        />
+      </div>
+      <div className="grid grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex">
+        <Label htmlFor={`${id}-type`} className="font-normal text-muted-foreground">
+          Type
+        </Label>
+        <FilterSelect
+          id={`${id}-type`}
+          className="w-full sm:w-40"
+          value={params.org_type ?? null}
+          onChange={(type) => onChange({ org_type: type ?? undefined })}
+          all="All types"
+          options={ORG_TYPES}
+          labelOf={(type) => ORG_TYPE_LABELS[type]}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,143 @@
+import { ORG_TYPE_LABELS, PAGING, UI, type Organization, type OrgSortKey } from '@console/domain';
+import { format } from 'date-fns';
+import { useId } from 'react';
+import { Link } from 'react-router';
+import { SortableHead, SortSelect, type SortState } from '@/components/sortable-head';
+import { StackedCard } from '@/components/stacked-card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { formatCredits } from '@/lib/credit-format';
+import { useMediaQuery } from '@/lib/use-media-query';
+import { OrgStatusBadge } from './org-status-badge';
+
+/** The columns the server sorts by, with their names. */
+export const ORG_SORT_COLUMNS: readonly { key: OrgSortKey; label: string }[] = [
+  { key: 'name', label: 'Name' },
+  { key: 'created', label: 'Created' },
+  { key: 'balance', label: 'Credit balance' },
+  { key: 'limit', label: 'Activated agent limit' },
+];
+/** The day an organization was created, in the viewer's time zone. */
+const formatDate = (value: string) => format(new Date(value), 'MMM d, yyyy');
+const columnLabel = (key: OrgSortKey) => ORG_SORT_COLUMNS.find((column) => column.key === key)!.label;
+
+interface OrganizationsTableProps {
+  /** Names the table for assistive technology (e.g. "Child Organizations"). */
+  label: string;
+  organizations: Organization[] | undefined;
+  base: string;
+  emptyText?: string;
+  /** The list's order; with onSort, the sortable columns' headers (or, as cards, a select) change it. */
+  sort?: SortState<OrgSortKey>;
+  onSort?(sort: OrgSortKey): void;
+  onSortChange?(state: SortState<OrgSortKey>): void;
+}
+
+/**
+ * Rows of organizations: name (to the detail page), type, status, creation date, credit
+ * balance and agent limit; under 768 px each row is a card with every value.
+ */
+export function OrganizationsTable({
+  label,
+  organizations,
+  base,
+  emptyText = 'No organizations found.',
+  sort,
+  onSort,
+  onSortChange,
+}: OrganizationsTableProps) {
+  const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
+  const selectId = useId();
+  const sortable = sort && onSort;
+  const head = (key: OrgSortKey, className?: string) =>
+    sortable ? (
+      <SortableHead label={columnLabel(key)} sortKey={key} state={sort} onSort={onSort} className={className} />
+    ) : (
+      <TableHead className={className}>{columnLabel(key)}</TableHead>
+    );
+
+  if (!wide) {
+    return (
+      <div className="space-y-3">
+        {sort && onSortChange && <SortSelect id={`${selectId}-sort`} options={ORG_SORT_COLUMNS} state={sort} onChange={onSortChange} />}
+        {!organizations ? (
+          <div className="space-y-3" aria-busy>
+            {Array.from({ length: 3 }, (_, i) => (
+              <Skeleton key={i} className="h-28 w-full" />
+            ))}
+          </div>
+        ) : organizations.length === 0 ? (
+          <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">{emptyText}</p>
+        ) : (
+          <ul className="space-y-3" aria-label={label}>
+            {organizations.map((organization) => (
+              <StackedCard
+                key={organization.id}
+                title={
+                  <Link to={`${base}/${organization.id}`} className="underline-offset-4 hover:underline" title={organization.name}>
+                    {organization.name}
+                  </Link>
+                }
+                fields={[
+                  { label: 'Type', value: ORG_TYPE_LABELS[organization.org_type] },
+                  { label: 'Status', value: <OrgStatusBadge status={organization.status} /> },
+                  { label: 'Created', value: formatDate(organization.created_at) },
+                  { label: 'Credit balance', value: <span className="tabular-nums">{formatCredits(organization.credit_balance)}</span> },
+                  { label: 'Activated agent limit', value: <span className="tabular-nums">{organization.activated_agent_limit}</span> },
+                ]}
+              />
+            ))}
+          </ul>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <Table aria-label={label}>
+      <TableHeader>
+        <TableRow>
+          {head('name')}
+          <TableHead>Type</TableHead>
+          <TableHead>Status</TableHead>
+          {head('created')}
+          {head('balance', 'text-right')}
+          {head('limit', 'text-right')}
+        </TableRow>
+      </TableHeader>
+      <TableBody aria-busy={organizations ? undefined : true}>
+        {!organizations &&
+          Array.from({ length: PAGING.skeletonRows }, (_, i) => (
+            <TableRow key={i}>
+              <TableCell colSpan={6}>
+                <Skeleton className="h-5 w-full" />
+              </TableCell>
+            </TableRow>
+          ))}
+        {organizations?.length === 0 && (
+          <TableRow>
+            <TableCell colSpan={6} className="h-20 text-center text-muted-foreground">
+              {emptyText}
+            </TableCell>
+          </TableRow>
+        )}
+        {organizations?.map((organization) => (
+          <TableRow key={organization.id}>
+            <TableCell className="max-w-72 truncate font-medium">
+              <Link to={`${base}/${organization.id}`} className="underline-offset-4 hover:underline" title={organization.name}>
+                {organization.name}
+              </Link>
+            </TableCell>
+            <TableCell>{ORG_TYPE_LABELS[organization.org_type]}</TableCell>
+            <TableCell>
+              <OrgStatusBadge status={organization.status} />
+            </TableCell>
+            <TableCell className="tabular-nums">{formatDate(organization.created_at)}</TableCell>
+            <TableCell className="text-right tabular-nums">{formatCredits(organization.credit_balance)}</TableCell>
+            <TableCell className="text-right tabular-nums">{organization.activated_agent_limit}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
