@@ -50,7 +50,6 @@ export default {
     'apps/server/src/modules/users/accounts.ts',
     'apps/server/src/modules/users/read.ts',
     'apps/server/src/modules/users/update.ts',
-    'apps/server/src/modules/users/change-role.ts',
     'apps/server/src/modules/users/users.service.ts',
     'apps/server/src/lib/caller.ts',
     'apps/server/src/lib/authorize.ts',

@@ -74,28 +74,24 @@ export const paginationSchema = z.object({
 export const userListSchema = z.object({ users: z.array(userProfileSchema), pagination: paginationSchema });
 export type UserList = z.infer<typeof userListSchema>;
 
+/** The profile fields a person edits of themselves and an admin or manager of others. */
+const profileEdits = {
+  first_name: personName(MESSAGES.users.firstNameMin).optional(),
+  last_name: personName(MESSAGES.users.lastNameMin).optional(),
+  preferred_locale: z
+    .string()
+    .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Use a locale such as en or en-US.')
+    .optional(),
+};
+
 /** What a user may change of their own profile. The e-mail is the sign-in identity: see docs/decisions.md. */
-export const updateMeSchema = z
-  .object({
-    first_name: personName(MESSAGES.users.firstNameMin).optional(),
-    last_name: personName(MESSAGES.users.lastNameMin).optional(),
-    preferred_locale: z
-      .string()
-      .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Use a locale such as en or en-US.')
-      .optional(),
-  })
-  .strict();
+export const updateMeSchema = z.object(profileEdits).strict();
 export type UpdateMeInput = z.infer<typeof updateMeSchema>;
 
 /** An admin or manager editing another user; only admins change the status. */
 export const updateUserSchema = z
   .object({
-    first_name: personName(MESSAGES.users.firstNameMin).optional(),
-    last_name: personName(MESSAGES.users.lastNameMin).optional(),
-    preferred_locale: z
-      .string()
-      .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'Use a locale such as en or en-US.')
-      .optional(),
+    ...profileEdits,
     status: z.enum(['active', 'inactive']).optional(),
   })
   .strict()

@@ -1,13 +1,24 @@
 import { sql } from 'kysely';
-import { ROLE_RANK, roleRank, type UpdateMeInput, type UpdateUserInput, type UserProfile } from '@console/domain';
+import {
+  ROLE_RANK,
+  isRoleValidForOrgType,
+  mayGrantRole,
+  roleRank,
+  type ActivityAction,
+  type UpdateMeInput,
+  type UpdateUserInput,
+  type UserProfile,
+} from '@console/domain';
+import type { Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { requirePermission } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { ForbiddenError } from '../../lib/errors.ts';
+import { ForbiddenError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import {
   endAccess,
   isActiveAdmin,
+  isAdminRole,
   m,
   requireAnotherAdmin,
   requireManageable,
@@ -16,7 +27,27 @@ import {
   type UsersDeps,
 } from './queries.ts';
 
-/** Edits of a person: one's own profile, someone within reach, a deactivation. */
+/** One audit row for an edit of a person. */
+function auditUser(
+  executor: Executor,
+  caller: Caller,
+  info: ClientInfo,
+  target: { id: string; organizationId: string },
+  action: ActivityAction,
+  details: Record<string, unknown>,
+) {
+  return writeAudit(executor, {
+    actorUserId: caller.userId,
+    organizationId: target.organizationId,
+    action,
+    targetType: 'user',
+    targetId: target.id,
+    details,
+    ...info,
+  });
+}
+
+/** Edits of a person: one's own profile, someone within reach, a role, a deactivation. */
 export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pick<UsersDeps, 'db'> & { reads: UserReads }) {
   /**
    * Edits someone: anyone edits themselves; editing another person takes a manager or
@@ -43,15 +74,8 @@ export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pic
         .where('id', '=', target.id)
         .execute();
       if (input.status !== undefined && input.status !== 'active') await endAccess(trx, target.id);
-      await writeAudit(trx, {
-        actorUserId: caller.userId,
-        organizationId: target.organization_id,
-        action: input.status === 'inactive' && target.status !== 'inactive' ? 'user.deactivate' : 'user.update',
-        targetType: 'user',
-        targetId: target.id,
-        details: { changes: input },
-        ...info,
-      });
+      const action = input.status === 'inactive' && target.status !== 'inactive' ? 'user.deactivate' : 'user.update';
+      await auditUser(trx, caller, info, { id: target.id, organizationId: target.organization_id }, action, { changes: input });
       return getProfile(target.id, trx);
     });
   }
@@ -63,15 +87,7 @@ export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pic
         .set({ ...input, updated_at: sql`now()` })
         .where('id', '=', caller.userId)
         .execute();
-      await writeAudit(trx, {
-        actorUserId: caller.userId,
-        organizationId: caller.organization.id,
-        action: 'user.update',
-        targetType: 'user',
-        targetId: caller.userId,
-        details: { changes: input },
-        ...info,
-      });
+      await auditUser(trx, caller, info, { id: caller.userId, organizationId: caller.organization.id }, 'user.update', { changes: input });
       return getProfile(caller.userId, trx);
     });
   }
@@ -82,5 +98,22 @@ export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pic
     return update(caller, id, { status: 'inactive' }, info);
   }
 
-  return { update, updateMe, deactivate };
+  /** A role of the user's organization type, never one's own, never the last admin's. */
+  async function changeRole(caller: Caller, id: string, role: string, info: ClientInfo): Promise<UserProfile> {
+    return db.transaction().execute(async (trx) => {
+      const target = await visibleUser(caller, id, trx);
+      if (target.id === caller.userId) throw new ForbiddenError(m.cannotChangeOwnRole);
+      requireManageable(caller, target);
+      requireRankWithin(caller, target);
+      if (!isRoleValidForOrgType(role, target.org_type)) throw new RuleError(m.roleNotForOrgType(role, target.org_type));
+      if (!mayGrantRole(caller, role)) throw new ForbiddenError(m.roleAboveOwn);
+      if (isActiveAdmin(target) && !isAdminRole(role)) await requireAnotherAdmin(trx, target.organization_id, target.id);
+      await trx.updateTable('users').set({ role, updated_at: sql`now()` }).where('id', '=', target.id).execute();
+      const change = { before: target.role, after: role };
+      await auditUser(trx, caller, info, { id: target.id, organizationId: target.organization_id }, 'user.role_change', change);
+      return getProfile(target.id, trx);
+    });
+  }
+
+  return { update, updateMe, deactivate, changeRole };
 }

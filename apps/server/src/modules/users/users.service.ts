@@ -1,5 +1,4 @@
 import { createAccounts } from './accounts.ts';
-import { createChangeRole } from './change-role.ts';
 import { createUserReads, type UsersDeps } from './queries.ts';
 import { createUserRead } from './read.ts';
 import { createUserUpdate } from './update.ts';
@@ -9,8 +8,7 @@ export function createUsersService({ db, organizations }: UsersDeps) {
   const reads = createUserReads(db);
   const accounts = createAccounts(db);
   const { list, get } = createUserRead({ db, organizations, reads });
-  const { update, updateMe, deactivate } = createUserUpdate({ db, reads });
-  const { changeRole } = createChangeRole({ db, reads });
+  const { update, updateMe, deactivate, changeRole } = createUserUpdate({ db, reads });
 
   return {
     getProfile: reads.getProfile,
