@@ -29,3 +29,13 @@ export async function writeAudit(executor: Executor, entry: AuditEntry): Promise
     })
     .execute();
 }
+
+/** The audit row of what a signed-in caller did, with the address and id of the request that did it. */
+export function auditAction(
+  executor: Executor,
+  caller: { userId: string },
+  info: { ip: string; requestId: string },
+  entry: Omit<AuditEntry, 'actorUserId' | 'ip' | 'requestId'>,
+): Promise<void> {
+  return writeAudit(executor, { ...entry, actorUserId: caller.userId, ip: info.ip, requestId: info.requestId });
+}

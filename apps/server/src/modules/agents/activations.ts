@@ -9,7 +9,7 @@ import {
   type AgentTypeStatus,
 } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -152,14 +152,12 @@ export function createActivations({ db, organizations }: { db: Kysely<DB>; organ
         .values({ organization_id: target.id, agent_type_id: type.id, activated_by: caller.userId })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await writeAudit(trx, {
-        actorUserId: caller.userId,
+      await auditAction(trx, caller, info, {
         organizationId: target.id,
         action: 'agent.activate',
         targetType: 'agent_activation',
         targetId: created.id,
         details: { agent_type_id: type.id, code: type.code, active: live.n + 1, limit },
-        ...info,
       });
       return (await readActivations(trx, target.id, created.id))[0]!;
     });
@@ -183,14 +181,12 @@ export function createActivations({ db, organizations }: { db: Kysely<DB>; organ
           .set({ deactivated_at: sql`now()`, deactivated_by: caller.userId, status: 'inactive' })
           .where('id', '=', row.id)
           .execute();
-        await writeAudit(trx, {
-          actorUserId: caller.userId,
+        await auditAction(trx, caller, info, {
           organizationId: target.id,
           action: 'agent.deactivate',
           targetType: 'agent_activation',
           targetId: row.id,
           details: { agent_type_id: row.agent_type_id },
-          ...info,
         });
       }
       return (await readActivations(trx, target.id, row.id))[0]!;

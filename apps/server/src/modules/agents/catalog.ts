@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { mayManageCatalog, type AgentKind, type AgentType } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -105,14 +105,12 @@ export function createCatalog({ db }: { db: Kysely<DB> }) {
             created_by: caller.userId,
           })
           .execute();
-        await writeAudit(trx, {
-          actorUserId: caller.userId,
+        await auditAction(trx, caller, info, {
           organizationId: caller.organization.id,
           action: 'agent_type.create',
           targetType: 'agent_type',
           targetId: created.id,
           details: { code: input.code, name: input.name, kind: input.kind, unit: input.unit, price: input.price },
-          ...info,
         });
         return readType(trx, created.id);
       });
@@ -154,17 +152,12 @@ export function createCatalog({ db }: { db: Kysely<DB> }) {
           .execute();
       }
       const after = { ...fields, ...(newPrice !== undefined && { price: newPrice }) };
-      await writeAudit(trx, {
-        actorUserId: caller.userId,
+      await auditAction(trx, caller, info, {
         organizationId: caller.organization.id,
         action: 'agent_type.update',
         targetType: 'agent_type',
         targetId: id,
-        details: {
-          before: Object.fromEntries(Object.keys(after).map((k) => [k, before[k as keyof AgentType]])),
-          after,
-        },
-        ...info,
+        details: { before: Object.fromEntries(Object.keys(after).map((k) => [k, before[k as keyof AgentType]])), after },
       });
       return readType(trx, id);
     });
@@ -182,13 +175,11 @@ export function createCatalog({ db }: { db: Kysely<DB> }) {
           .set({ status: 'retired', retired_at: sql`now()`, updated_at: sql`now()` })
           .where('id', '=', id)
           .execute();
-        await writeAudit(trx, {
-          actorUserId: caller.userId,
+        await auditAction(trx, caller, info, {
           organizationId: caller.organization.id,
           action: 'agent_type.retire',
           targetType: 'agent_type',
           targetId: id,
-          ...info,
         });
       }
       return readType(trx, id);

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { MESSAGES, isOwnOrganization, mayManageApiKeysOf, type ApiKey, type ApiScope } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { generateKey } from '../../lib/api-key.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -107,14 +107,12 @@ export function createApiKeysService({ db, organizations }: { db: Kysely<DB>; or
               })
               .returning('id')
               .executeTakeFirstOrThrow();
-            await writeAudit(trx, {
-              actorUserId: caller.userId,
+            await auditAction(trx, caller, info, {
               organizationId: org.id,
               action: 'api_key.create',
               targetType: 'api_key',
               targetId: created.id,
               details: { name: input.name, prefix: made.prefix, scopes },
-              ...info,
             });
             const row = await keysQuery(trx, org.id).where('k.id', '=', created.id).executeTakeFirstOrThrow();
             return { api_key: toApiKey(row), secret: made.key };
@@ -140,14 +138,12 @@ export function createApiKeysService({ db, organizations }: { db: Kysely<DB>; or
         if (!key) throw new NotFoundError(k.notFound);
         if (!key.revoked_at) {
           await trx.updateTable('api_keys').set({ revoked_at: sql`now()`, revoked_by: caller.userId }).where('id', '=', key.id).execute();
-          await writeAudit(trx, {
-            actorUserId: caller.userId,
+          await auditAction(trx, caller, info, {
             organizationId: org.id,
             action: 'api_key.revoke',
             targetType: 'api_key',
             targetId: key.id,
             details: { prefix: key.prefix },
-            ...info,
           });
         }
         return { api_key: toApiKey(await keysQuery(trx, org.id).where('k.id', '=', key.id).executeTakeFirstOrThrow()) };

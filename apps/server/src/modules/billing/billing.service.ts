@@ -9,7 +9,7 @@ import {
   type CapacityResponse,
 } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -138,14 +138,12 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
           .set({ activated_agent_limit: limit, updated_at: sql`now()` })
           .where('organization_id', '=', target.id)
           .execute();
-        await writeAudit(trx, {
-          actorUserId: caller.userId,
+        await auditAction(trx, caller, info, {
           organizationId: target.id,
           action: 'billing.agent_limit',
           targetType: 'organization',
           targetId: target.id,
           details: { before: previous, after: limit },
-          ...info,
         });
       });
       return this.get(caller, id);
@@ -170,14 +168,12 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
           .set({ low_balance_threshold: threshold, updated_at: sql`now()` })
           .where('organization_id', '=', target.id)
           .execute();
-        await writeAudit(trx, {
-          actorUserId: caller.userId,
+        await auditAction(trx, caller, info, {
           organizationId: target.id,
           action: 'billing.low_balance_threshold',
           targetType: 'organization',
           targetId: target.id,
           details: { before: row.low_balance_threshold, after: threshold },
-          ...info,
         });
       });
       return this.get(caller, id);

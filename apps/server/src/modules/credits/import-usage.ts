@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import { MESSAGES, type RefundResult, type UsageImportResult, type UsageRefundInput } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -85,8 +85,7 @@ export function createImportUsage({ db, organizations, usage }: CreditsDeps) {
           // Refunds of one consumption all lock its organization's balance row, so each sees the ones before it.
           { afterLock: () => refundable(trx, org.id, record.refund_of, record.amount) },
         );
-        await writeAudit(trx, {
-          actorUserId: caller.userId,
+        await auditAction(trx, caller, info, {
           organizationId: org.id,
           action: 'credits.refund',
           targetType: 'organization',
@@ -97,7 +96,6 @@ export function createImportUsage({ db, organizations, usage }: CreditsDeps) {
             refund_of: record.refund_of,
             ...(record.reason && { reason: record.reason }),
           },
-          ...info,
         });
         return created!;
       });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import { requirePermission } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -40,13 +40,11 @@ export async function moveInitialBalance(
     caller.userId,
     { requireActive: true },
   );
-  await writeAudit(trx, {
-    actorUserId: caller.userId,
+  await auditAction(trx, caller, info, {
     organizationId: caller.organization.id,
     action: 'credits.initial_balance',
     targetType: 'organization',
     targetId: child.id,
     details: { amount, transaction_group: group },
-    ...info,
   });
 }

@@ -8,7 +8,7 @@ import {
   type CreateInvitationInput,
   type Invitation,
 } from '@console/domain';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -70,14 +70,12 @@ export function createInvitationCreate({ db, organizations, users, mailer, appUr
         .returning('id')
         .executeTakeFirst();
       if (!created) throw new ConflictError(m.alreadyPending);
-      await writeAudit(trx, {
-        actorUserId: caller.userId,
+      await auditAction(trx, caller, info, {
         organizationId: org.id,
         action: 'invitation.create',
         targetType: 'invitation',
         targetId: created.id,
         details: { email: input.email, role: input.role },
-        ...info,
       });
       return toInvitation(await invitationQuery(trx).where('i.id', '=', created.id).executeTakeFirstOrThrow());
     });

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import { MESSAGES, can, isOwnOrDirectChild, type Invitation } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import { requireInSubtree } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, RuleError } from '../../lib/errors.ts';
@@ -59,14 +59,7 @@ export function createInvitationManagement({ db, mailer, appUrl }: Pick<Invitati
     return db.transaction().execute(async (trx) => {
       const row = await pending(caller, id, trx);
       const token = await rotate(trx, row.id);
-      await writeAudit(trx, {
-        actorUserId: caller.userId,
-        organizationId: row.organization_id,
-        action,
-        targetType: 'invitation',
-        targetId: row.id,
-        ...info,
-      });
+      await auditAction(trx, caller, info, { organizationId: row.organization_id, action, targetType: 'invitation', targetId: row.id });
       return { invitation: toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow()), token };
     });
   }
@@ -91,14 +84,12 @@ export function createInvitationManagement({ db, mailer, appUrl }: Pick<Invitati
     return db.transaction().execute(async (trx) => {
       const row = await pending(caller, id, trx);
       await trx.updateTable('invitations').set({ status: 'revoked', revoked_at: sql`now()` }).where('id', '=', row.id).execute();
-      await writeAudit(trx, {
-        actorUserId: caller.userId,
+      await auditAction(trx, caller, info, {
         organizationId: row.organization_id,
         action: 'invitation.revoke',
         targetType: 'invitation',
         targetId: row.id,
         details: { email: row.email },
-        ...info,
       });
       return toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow());
     });

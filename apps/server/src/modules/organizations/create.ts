@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { childTypeOf, mayCreateChildOrganization, type CreateOrganizationInput, type OrganizationDetail } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { m, type OrganizationsDeps } from './queries.ts';
@@ -43,14 +43,12 @@ export function createOrganizationCreate({ db, reads: { visible, detail } }: Org
         .executeTakeFirstOrThrow();
       if (parent.deleted_at) throw new NotFoundError(m.notFound);
       await trx.insertInto('organization_billing_settings').values({ organization_id: created.id }).execute();
-      await writeAudit(trx, {
-        actorUserId: caller.userId,
+      await auditAction(trx, caller, info, {
         organizationId: created.id,
         action: 'organization.create',
         targetType: 'organization',
         targetId: created.id,
         details: { name: input.name, org_type: childType, parent_org_id: caller.organization.id },
-        ...info,
       });
       await onCreated?.(trx, { id: created.id, name: input.name });
       return detail(caller, await visible(caller, created.id, trx), trx);

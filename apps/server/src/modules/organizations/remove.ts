@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { mayDeleteOrganization } from '@console/domain';
 import type { Caller } from '../../lib/caller.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { m, type OrganizationsDeps } from './queries.ts';
@@ -71,8 +71,7 @@ export function createOrganizationRemove({ db, reads: { visible } }: Organizatio
         .where('revoked_at', 'is', null)
         .returning('id')
         .execute();
-      await writeAudit(trx, {
-        actorUserId: caller.userId,
+      await auditAction(trx, caller, info, {
         organizationId: target.id,
         action: 'organization.delete',
         targetType: 'organization',
@@ -83,7 +82,6 @@ export function createOrganizationRemove({ db, reads: { visible } }: Organizatio
           deactivated_agents: deactivated.length,
           revoked_api_keys: keys.length,
         },
-        ...info,
       });
     });
   }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { mayChangeOrganizationStatus, mayEditOrganization, type OrganizationDetail, type UpdateOrganizationInput } from '@console/domain';
 import type { Caller } from '../../lib/caller.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { m, type OrganizationsDeps, type OrgRow } from './queries.ts';
@@ -27,17 +27,12 @@ export function createOrganizationUpdate({ db, reads: { visible, detail } }: Org
         .set({ ...changes, updated_at: sql`now()` })
         .where('id', '=', target.id)
         .execute();
-      await writeAudit(trx, {
-        actorUserId: caller.userId,
+      await auditAction(trx, caller, info, {
         organizationId: target.id,
         action: 'organization.update',
         targetType: 'organization',
         targetId: target.id,
-        details: {
-          before: Object.fromEntries(Object.keys(changes).map((k) => [k, target[k as keyof OrgRow]])),
-          after: changes,
-        },
-        ...info,
+        details: { before: Object.fromEntries(Object.keys(changes).map((k) => [k, target[k as keyof OrgRow]])), after: changes },
       });
       return detail(caller, await visible(caller, target.id, trx), trx);
     });

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { personName, type GlobalSettings, type PublicSettings, type UpdateGlobalSettingsInput } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import { requireWritable } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -72,14 +72,12 @@ export function createSettingsService({ db }: { db: Kysely<DB> }) {
           .values({ id: true, ...values, updated_at: new Date(), updated_by: caller.userId })
           .onConflict((oc) => oc.column('id').doUpdateSet({ ...values, updated_at: new Date(), updated_by: caller.userId }))
           .execute();
-        await writeAudit(trx, {
-          actorUserId: caller.userId,
+        await auditAction(trx, caller, info, {
           organizationId: caller.organization.id,
           action: 'settings.update',
           targetType: 'settings',
           targetId: null,
           details: values,
-          ...info,
         });
         return toSettings(await settingsQuery(trx).executeTakeFirst());
       });

@@ -10,7 +10,7 @@ import {
   type UserProfile,
 } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import { requirePermission } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, RuleError } from '../../lib/errors.ts';
@@ -36,14 +36,12 @@ function auditUser(
   action: ActivityAction,
   details: Record<string, unknown>,
 ) {
-  return writeAudit(executor, {
-    actorUserId: caller.userId,
+  return auditAction(executor, caller, info, {
     organizationId: target.organizationId,
     action,
     targetType: 'user',
     targetId: target.id,
     details,
-    ...info,
   });
 }
 
