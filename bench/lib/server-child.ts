@@ -35,7 +35,7 @@ export interface ChildOptions {
    * Instead of the API, the bare server: Fastify, a pg pool and jose, nothing else. GET
    * /bare/<route> verifies the bearer token as the API does, then runs that route's
    * statements (captured from the API) one after the other, as named prepared statements,
-   * and answers the last one's rows.
+   * and answers every one's rows.
    */
   bare?: { statements: Record<string, Statement[]> };
 }
@@ -145,12 +145,13 @@ async function serveBare(databaseUrl: string, bare: NonNullable<ChildOptions['ba
     } catch {
       return reply.code(401).send({ error: 'invalid token' });
     }
-    let rows: unknown[] = [];
     // Named prepared statements, parsed once per connection: the best a plain pg server does.
+    // Every statement's rows are sent, as the API sends what it read (a list's page and its count).
+    const results: unknown[][] = [];
     for (const [n, statement] of statements.entries()) {
-      rows = (await pool.query({ name: `bare_${request.params.route}_${n}`, text: statement.text, values: statement.values })).rows;
+      results.push((await pool.query({ name: `bare_${request.params.route}_${n}`, text: statement.text, values: statement.values })).rows);
     }
-    return rows;
+    return results;
   });
   app.addHook('onClose', () => pool.end());
   await app.listen({ port, host: '127.0.0.1' });

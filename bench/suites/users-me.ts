@@ -23,7 +23,7 @@ export const usersMe: Suite = {
     'each, on the same database in the same run, the ceiling: a **bare server** (Fastify, a `pg` pool of 20 and `jose`, no ' +
     'plugins, hooks, schemas or query builder) that verifies the same token with jose on every request and runs the very ' +
     "statements the API sent for that route (recorded from the API's driver, with their values; as named prepared statements, " +
-    "parsed once per connection), answering the last one's rows as JSON. Both run with 1 process and with 2 (node:cluster, one port, as `CONSOLE_WORKERS=2`). **÷ bare req/s** is " +
+    "parsed once per connection), answering every statement's rows as JSON, as the API answers what it read. Both run with 1 process and with 2 (node:cluster, one port, as `CONSOLE_WORKERS=2`). **÷ bare req/s** is " +
     "the API's requests per second over the bare server's with as many processes; **aim** is the least ratio aimed at " +
     `(${ROUTES.map((route) => `${route.name.split(' (')[0]} ${route.aim}`).join(', ')}) and whether this run met it; ` +
     "**CPU × bare** is the API's server CPU per request over the bare server's (every process counted). PGlite has no " +
