@@ -40,6 +40,7 @@ import { useViewer } from '@/lib/use-viewer';
 import type { TargetOrganization } from '../use-target-organization';
 import { USER_SORT_DEFAULT_ORDER, useUserListParams, type UserListParams, type UserSortField } from '../use-user-list-params';
 import { RevokeDialog } from './revoke-dialog';
+import { TruncatedText } from '@/components/truncated-text';
 import { MESSAGES } from '@/lib/wording';
 
 const ALL = '_all';
@@ -156,6 +157,28 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
     update({ page: next });
   }
 
+  /** A user or a pending invitation, as a table row or, stacked, as a list item. */
+  const renderRow = (row: Row, stacked: boolean) =>
+    row.kind === 'user' ? (
+      <UserRow
+        key={row.user.id}
+        stacked={stacked}
+        user={row.user}
+        person={{
+          id: row.user.id,
+          role: row.user.role,
+          organization: organizationOf(row.user.organization_id, organization),
+        }}
+      />
+    ) : (
+      <InvitationRow
+        key={row.invitation.id}
+        stacked={stacked}
+        invitation={row.invitation}
+        manage={!!viewer && mayManageInvitationsOf(viewer, organizationOf(row.invitation.organization_id, organization))}
+      />
+    );
+
   const from = view && view.total > 0 ? (page - 1) * pageSize + 1 : 0;
   const to = view ? Math.min(page * pageSize, view.total) : 0;
 
@@ -210,27 +233,7 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
               <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">{MESSAGES.users.emptyState}</p>
             ) : (
               <ul className="space-y-3" aria-label={t.usersTitle}>
-                {view.rows.map((row) =>
-                  row.kind === 'user' ? (
-                    <UserRow
-                      key={row.user.id}
-                      stacked
-                      user={row.user}
-                      person={{
-                        id: row.user.id,
-                        role: row.user.role,
-                        organization: organizationOf(row.user.organization_id, organization),
-                      }}
-                    />
-                  ) : (
-                    <InvitationRow
-                      key={row.invitation.id}
-                      stacked
-                      invitation={row.invitation}
-                      manage={!!viewer && mayManageInvitationsOf(viewer, organizationOf(row.invitation.organization_id, organization))}
-                    />
-                  ),
-                )}
+                {view.rows.map((row) => renderRow(row, true))}
               </ul>
             )
           ) : (
@@ -263,25 +266,7 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
                     </TableCell>
                   </TableRow>
                 ) : (
-                  view.rows.map((row) =>
-                    row.kind === 'user' ? (
-                      <UserRow
-                        key={row.user.id}
-                        user={row.user}
-                        person={{
-                          id: row.user.id,
-                          role: row.user.role,
-                          organization: organizationOf(row.user.organization_id, organization),
-                        }}
-                      />
-                    ) : (
-                      <InvitationRow
-                        key={row.invitation.id}
-                        invitation={row.invitation}
-                        manage={!!viewer && mayManageInvitationsOf(viewer, organizationOf(row.invitation.organization_id, organization))}
-                      />
-                    ),
-                  )
+                  view.rows.map((row) => renderRow(row, false))
                 )}
               </TableBody>
             </Table>
@@ -351,11 +336,11 @@ function UserRow({ user, person, stacked = false }: { user: UserProfile; person:
   }
   return (
     <TableRow>
-      <TableCell className="max-w-64 truncate font-medium" title={name}>
-        {name}
+      <TableCell className="max-w-64">
+        <TruncatedText text={name} className="font-medium" />
       </TableCell>
-      <TableCell className="max-w-72 truncate" title={user.email}>
-        {user.email}
+      <TableCell className="max-w-72">
+        <TruncatedText text={user.email} />
       </TableCell>
       <TableCell className="capitalize">{roleLabel(user.role)}</TableCell>
       <TableCell>
