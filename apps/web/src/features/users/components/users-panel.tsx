@@ -14,14 +14,14 @@ import {
   type UserStatus,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { Eye, Pencil, Search, UserX, XCircle } from 'lucide-react';
+import { Eye, Pencil, UserX, XCircle } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { SearchField } from '@/components/search-field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { invitationQueries } from '@/api/invitations';
@@ -185,20 +185,14 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
   return (
     <div className="space-y-4">
       <div className="flex flex-col gap-3 md:flex-row md:items-end">
-        <div className="grid flex-1 gap-2">
-          <Label htmlFor="users-search">Search</Label>
-          <div className="relative">
-            <Search className="absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-            <Input
-              id="users-search"
-              type="search"
-              placeholder="Search by name or email"
-              className="pl-8"
-              value={searchText}
-              onChange={(event) => setSearchText(event.target.value)}
-            />
-          </div>
-        </div>
+        <SearchField
+          id="users-search"
+          label="Search"
+          className="flex-1"
+          placeholder="Search by name or email"
+          value={searchText}
+          onChange={(event) => setSearchText(event.target.value)}
+        />
         <div className="grid gap-2 md:w-44">
           <Label htmlFor="users-status">Status</Label>
           <FilterSelect
