@@ -184,14 +184,7 @@ export default function CreditLedgerPage() {
               <Label htmlFor="ledger-amount-max">Max amount</Label>
               <Input id="ledger-amount-max" inputMode="decimal" value={amountMax} onChange={(event) => setAmountMax(event.target.value)} />
             </div>
-            <SearchField
-              id="ledger-search"
-              label="Search"
-              className="sm:w-56"
-              placeholder="Notes, reasons, names"
-              value={q}
-              onChange={(event) => setQ(event.target.value)}
-            />
+            <SearchField id="ledger-search" className="sm:w-56" placeholder="Notes, reasons, names" value={q} onValueChange={setQ} />
             {wide && (
               <div role="group" aria-label="View" className="flex gap-1 sm:ml-auto">
                 <Button

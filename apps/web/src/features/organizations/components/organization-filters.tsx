@@ -46,7 +46,7 @@ export function OrganizationFilters({ params, onChange }: OrganizationFiltersPro
         hideLabel
         placeholder="Search by name…"
         value={search}
-        onChange={(event) => setSearch(event.target.value)}
+        onValueChange={setSearch}
       />
       <div className="grid grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex">
         <Label htmlFor={`${id}-status`} className="font-normal text-muted-foreground">

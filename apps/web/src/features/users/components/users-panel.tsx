@@ -187,11 +187,10 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
       <div className="flex flex-col gap-3 md:flex-row md:items-end">
         <SearchField
           id="users-search"
-          label="Search"
           className="flex-1"
           placeholder="Search by name or email"
           value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
+          onValueChange={setSearchText}
         />
         <div className="grid gap-2 md:w-44">
           <Label htmlFor="users-status">Status</Label>
