@@ -32,9 +32,9 @@ export function PageHeader({
           : 'flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between'
       }
     >
-      <div className="space-y-1">
+      <div className="min-w-0 space-y-1">
         <h1 className={TITLE[titleSize]}>{title}</h1>
-        {loading ? <Skeleton className="h-5 w-64" /> : <p className="text-muted-foreground">{subtitle}</p>}
+        {loading ? <Skeleton className="h-5 w-64" /> : <p className="break-words text-muted-foreground">{subtitle}</p>}
       </div>
       {children}
     </header>

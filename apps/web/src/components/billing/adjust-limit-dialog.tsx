@@ -3,8 +3,7 @@ import { AlertCircle } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Alert, AlertDescription } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { FormDialog } from '@/components/form-dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { ApiError } from '@/lib/api';
@@ -75,68 +74,56 @@ export function AdjustLimitDialog({ organizationId, currentLimit, minLimit, maxL
   }
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogTrigger asChild>
-        <Button variant="outline" size="sm">
-          {m.adjustLimit}
-        </Button>
-      </DialogTrigger>
-      <DialogContent
-        onOpenAutoFocus={(event) => {
-          // The new limit is what the user came to type, not the read-only current one.
-          event.preventDefault();
-          newInput.current?.focus();
-          newInput.current?.select();
-        }}
-      >
-        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-          <DialogHeader>
-            <DialogTitle>{m.adjustTitle}</DialogTitle>
-            <DialogDescription>{m.adjustDescription(minLimit, maxLimit === null ? null : Math.max(maxLimit, 0))}</DialogDescription>
-          </DialogHeader>
-          <div className="grid gap-2">
-            <Label htmlFor={currentId}>{m.currentLimit}</Label>
-            <Input id={currentId} value={currentLimit} readOnly />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={newId}>{m.newLimitLabel}</Label>
-            <Input
-              id={newId}
-              ref={newInput}
-              type="number"
-              inputMode="numeric"
-              min={0}
-              step={1}
-              value={text}
-              onChange={(event) => {
-                setText(event.target.value);
-                setError(null);
-              }}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? errorId : undefined}
-            />
-            {error && (
-              <p id={errorId} className="text-sm text-destructive">
-                {error}
-              </p>
-            )}
-          </div>
-          {failure && (
-            <Alert variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertDescription>{failure}</AlertDescription>
-            </Alert>
-          )}
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
-              {m.cancel}
-            </Button>
-            <Button type="submit" disabled={unchanged || update.isPending}>
-              {update.isPending ? m.updating : m.updateLimit}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      triggerLabel={m.adjustLimit}
+      title={m.adjustTitle}
+      description={m.adjustDescription(minLimit, maxLimit === null ? null : Math.max(maxLimit, 0))}
+      onSubmit={(event) => void onSubmit(event)}
+      onOpenAutoFocus={(event) => {
+        // The new limit is what the user came to type, not the read-only current one.
+        event.preventDefault();
+        newInput.current?.focus();
+        newInput.current?.select();
+      }}
+      cancelLabel={m.cancel}
+      submitLabel={update.isPending ? m.updating : m.updateLimit}
+      submitDisabled={unchanged || update.isPending}
+    >
+      <div className="grid gap-2">
+        <Label htmlFor={currentId}>{m.currentLimit}</Label>
+        <Input id={currentId} value={currentLimit} readOnly />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={newId}>{m.newLimitLabel}</Label>
+        <Input
+          id={newId}
+          ref={newInput}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          value={text}
+          onChange={(event) => {
+            setText(event.target.value);
+            setError(null);
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+        />
+        {error && (
+          <p id={errorId} className="text-sm text-destructive">
+            {error}
+          </p>
+        )}
+      </div>
+      {failure && (
+        <Alert variant="destructive">
+          <AlertCircle aria-hidden />
+          <AlertDescription>{failure}</AlertDescription>
+        </Alert>
+      )}
+    </FormDialog>
   );
 }

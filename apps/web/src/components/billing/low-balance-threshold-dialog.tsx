@@ -2,8 +2,7 @@ import { lowBalanceThresholdSchema } from '@console/domain';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { FormField } from '@/components/form-field';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { FormDialog } from '@/components/form-dialog';
 import { useSetLowBalanceThreshold } from '@/api/billing';
 import { formatCredits } from '@/lib/credit-format';
 import { MESSAGES } from '@/lib/wording';
@@ -45,43 +44,32 @@ export function LowBalanceThresholdDialog({ organizationId, threshold }: { organ
   }
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogTrigger asChild>
-        <Button variant="outline" size="sm">
-          {t.change}
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <form noValidate className="grid gap-4" onSubmit={(event) => void submit(event)}>
-          <DialogHeader>
-            <DialogTitle>{t.dialogTitle}</DialogTitle>
-            <DialogDescription>{t.dialogDescription}</DialogDescription>
-          </DialogHeader>
-          <FormField
-            id="low-balance-threshold"
-            label={t.label}
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step={0.01}
-            value={text}
-            error={error ?? undefined}
-            onChange={(event) => {
-              setText(event.target.value);
-              setError(null);
-            }}
-          />
-          {save.isError && <ErrorAlert title={t.saveFailed} message={save.error.message} />}
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
-              {MESSAGES.agentPages.cancel}
-            </Button>
-            <Button type="submit" disabled={save.isPending}>
-              {save.isPending ? MESSAGES.agentPages.saving : MESSAGES.agentPages.save}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      triggerLabel={t.change}
+      title={t.dialogTitle}
+      description={t.dialogDescription}
+      onSubmit={(event) => void submit(event)}
+      cancelLabel={MESSAGES.agentPages.cancel}
+      submitLabel={save.isPending ? MESSAGES.agentPages.saving : MESSAGES.agentPages.save}
+      submitDisabled={save.isPending}
+    >
+      <FormField
+        id="low-balance-threshold"
+        label={t.label}
+        type="number"
+        inputMode="decimal"
+        min={0}
+        step={0.01}
+        value={text}
+        error={error ?? undefined}
+        onChange={(event) => {
+          setText(event.target.value);
+          setError(null);
+        }}
+      />
+      {save.isError && <ErrorAlert title={t.saveFailed} message={save.error.message} />}
+    </FormDialog>
   );
 }

@@ -12,6 +12,7 @@ import { useAuth } from '@/lib/auth';
 import { originOf, PATHS } from '@/lib/paths';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
+import { PasswordField } from '@/components/password-field';
 import { LoginErrorAlert, type LoginFailure } from '../components/login-error-alert';
 import { acceptPendingInvitation, rememberInvitation } from '@/lib/pending-invitation';
 import { classifyLoginError, MESSAGES } from '@/lib/wording';
@@ -79,14 +80,7 @@ export default function LoginPage() {
           {failure && <LoginErrorAlert failure={failure} />}
           <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(attempt)(event)}>
             <FormField id="email" label="Email" type="email" autoComplete="username" required {...fieldOf(form, 'email')} />
-            <FormField
-              id="password"
-              label="Password"
-              type="password"
-              autoComplete="current-password"
-              required
-              {...fieldOf(form, 'password')}
-            />
+            <PasswordField id="password" label="Password" autoComplete="current-password" {...fieldOf(form, 'password')} />
             <div className="flex justify-end">
               <Link to={PATHS.resetPassword} className="text-sm underline-offset-4 hover:underline">
                 {MESSAGES.authPages.forgotPassword}

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { SearchField } from '@/components/search-field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { agentQueries } from '@/api/agents';
 import { creditQueries, useExportLedger } from '@/api/credits';
@@ -183,16 +184,7 @@ export default function CreditLedgerPage() {
               <Label htmlFor="ledger-amount-max">Max amount</Label>
               <Input id="ledger-amount-max" inputMode="decimal" value={amountMax} onChange={(event) => setAmountMax(event.target.value)} />
             </div>
-            <div className="grid gap-2 sm:w-56">
-              <Label htmlFor="ledger-search">Search</Label>
-              <Input
-                id="ledger-search"
-                type="search"
-                placeholder="Notes, reasons, names"
-                value={q}
-                onChange={(event) => setQ(event.target.value)}
-              />
-            </div>
+            <SearchField id="ledger-search" className="sm:w-56" placeholder="Notes, reasons, names" value={q} onValueChange={setQ} />
             {wide && (
               <div role="group" aria-label="View" className="flex gap-1 sm:ml-auto">
                 <Button

@@ -1,10 +1,11 @@
 import { type Dashboard } from '@console/domain';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatUnitsOf } from '@/lib/agents';
 import { formatCredits } from '@/lib/credit-format';
+import { ActionCardHeader } from './action-card-header';
 import { formatCount } from './tone';
 import { MESSAGES } from '@/lib/wording';
 
@@ -25,11 +26,7 @@ export function AgentAnalyticsCard({ data, initialPeriod = 'last_7_days' }: { da
   const usage = data.agents.usage[period];
   return (
     <Card className="min-w-0 gap-4">
-      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
-        <div className="grid min-w-0 gap-1.5">
-          <CardTitle className="text-base">{m.agentAnalytics}</CardTitle>
-          <CardDescription>{m.agentAnalyticsDescription}</CardDescription>
-        </div>
+      <ActionCardHeader title={m.agentAnalytics} description={m.agentAnalyticsDescription}>
         <div role="group" aria-label="Period" className="flex gap-1">
           {(['last_7_days', 'last_30_days'] as const).map((value) => (
             <Button
@@ -43,7 +40,7 @@ export function AgentAnalyticsCard({ data, initialPeriod = 'last_7_days' }: { da
             </Button>
           ))}
         </div>
-      </CardHeader>
+      </ActionCardHeader>
       <CardContent className="space-y-3">
         {usage.by_agent.length === 0 ? (
           <p className="text-sm text-muted-foreground">{m.noUsageInPeriod(usage.days)}</p>

@@ -1,10 +1,11 @@
 import { canHaveChildren, mayAllocateFrom, type Dashboard } from '@console/domain';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent } from '@/components/ui/card';
 import { formatCredits } from '@/lib/credit-format';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
+import { ActionCardHeader } from './action-card-header';
 import { formatChange } from './tone';
 import { Metric } from './metric';
 import { MESSAGES } from '@/lib/wording';
@@ -22,17 +23,13 @@ export function CreditBalancePanel({ data }: { data: Dashboard }) {
   const { usage, forecast } = credits;
   return (
     <Card className="gap-4">
-      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
-        <div className="grid gap-1.5">
-          <CardTitle className="text-base">{m.creditBalance}</CardTitle>
-          <CardDescription>{forecast.method}</CardDescription>
-        </div>
+      <ActionCardHeader title={m.creditBalance} description={forecast.method}>
         {mayAllocate && (
           <Button asChild size="sm">
             <Link to={`${PATHS.orgs}/${organization.id}/allocate-credits`}>{m.allocateCredits}</Link>
           </Button>
         )}
-      </CardHeader>
+      </ActionCardHeader>
       <CardContent>
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <Metric label="Balance" value={formatCredits(credits.balance)} testId="panel-balance" />

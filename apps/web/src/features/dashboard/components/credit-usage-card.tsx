@@ -9,6 +9,8 @@ const CreditUsageChart = lazy(() => import('./credit-usage-chart'));
 
 const m = MESSAGES.dashboardPages;
 
+const COLUMNS = ['Date', 'Consumption', 'Refunds', 'Net'] as const;
+
 /** Credit usage of the last 7 days: a chart, and the same figures as a table for screen readers. */
 export function CreditUsageCard({ data }: { data: Dashboard }) {
   const { history } = data.credits.usage;
@@ -33,10 +35,11 @@ export function CreditUsageCard({ data }: { data: Dashboard }) {
           <caption>{m.creditUsage}</caption>
           <thead>
             <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Consumption</th>
-              <th scope="col">Refunds</th>
-              <th scope="col">Net</th>
+              {COLUMNS.map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>

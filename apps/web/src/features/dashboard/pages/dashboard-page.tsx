@@ -1,10 +1,10 @@
 import { ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { dashboardQueries } from '@/api/dashboard';
 import { userQueries } from '@/api/users';
 import { LoadingRows } from '@/components/loading-rows';
+import { PageTabs } from '@/components/page-tabs';
 import { QueryError } from '@/components/query-error';
 import { AgentAnalyticsCard } from '../components/agent-analytics-card';
 import { AgentPerformanceCard } from '../components/agent-performance-card';
@@ -40,40 +40,65 @@ function DashboardTabs({ data }: { data: Dashboard }) {
       { replace: true },
     );
   return (
-    <Tabs value={tab} onValueChange={select} className="space-y-4">
-      <TabsList className="w-full justify-start overflow-x-auto sm:w-fit">
-        <TabsTrigger value="overview">{m.tabOverview}</TabsTrigger>
-        <TabsTrigger value="agents">{m.tabAgents}</TabsTrigger>
-        <TabsTrigger value="credits">{m.tabCredits}</TabsTrigger>
-        <TabsTrigger value="performance">{m.tabPerformance}</TabsTrigger>
-      </TabsList>
-      <TabsContent value="overview" className="space-y-4">
-        <PerformanceMetrics data={data} />
-        {widgets.organizationStatus && <OrganizationStatusCard data={data} />}
-        {(widgets.childOrganizations || widgets.revenueOverview) && (
-          <div className="grid gap-4 lg:grid-cols-2">
-            {widgets.childOrganizations && <ChildOrganizationsCard data={data} />}
-            {widgets.revenueOverview && <RevenueOverviewCard data={data} />}
-          </div>
-        )}
-      </TabsContent>
-      <TabsContent value="agents" className="grid gap-4 lg:grid-cols-2">
-        <AgentPerformanceCard data={data} />
-        <AgentAnalyticsCard data={data} />
-      </TabsContent>
-      <TabsContent value="credits" className="space-y-4">
-        <CreditUsageCard data={data} />
-        <CreditBalancePanel data={data} />
-      </TabsContent>
-      <TabsContent value="performance" className="space-y-4">
-        <PerformanceMetrics data={data} />
-        <div className="grid gap-4 lg:grid-cols-2">
-          {widgets.revenueOverview && <RevenueOverviewCard data={data} />}
-          <AgentAnalyticsCard data={data} initialPeriod="last_30_days" />
-          <ResourceUtilizationCard data={data} />
-        </div>
-      </TabsContent>
-    </Tabs>
+    <PageTabs
+      value={tab}
+      onValueChange={select}
+      className="space-y-4"
+      overflow="scroll"
+      tabs={[
+        {
+          value: 'overview',
+          label: m.tabOverview,
+          content: (
+            <>
+              <PerformanceMetrics data={data} />
+              {widgets.organizationStatus && <OrganizationStatusCard data={data} />}
+              {(widgets.childOrganizations || widgets.revenueOverview) && (
+                <div className="grid gap-4 lg:grid-cols-2">
+                  {widgets.childOrganizations && <ChildOrganizationsCard data={data} />}
+                  {widgets.revenueOverview && <RevenueOverviewCard data={data} />}
+                </div>
+              )}
+            </>
+          ),
+        },
+        {
+          value: 'agents',
+          label: m.tabAgents,
+          className: 'grid gap-4 lg:grid-cols-2',
+          content: (
+            <>
+              <AgentPerformanceCard data={data} />
+              <AgentAnalyticsCard data={data} />
+            </>
+          ),
+        },
+        {
+          value: 'credits',
+          label: m.tabCredits,
+          content: (
+            <>
+              <CreditUsageCard data={data} />
+              <CreditBalancePanel data={data} />
+            </>
+          ),
+        },
+        {
+          value: 'performance',
+          label: m.tabPerformance,
+          content: (
+            <>
+              <PerformanceMetrics data={data} />
+              <div className="grid gap-4 lg:grid-cols-2">
+                {widgets.revenueOverview && <RevenueOverviewCard data={data} />}
+                <AgentAnalyticsCard data={data} initialPeriod="last_30_days" />
+                <ResourceUtilizationCard data={data} />
+              </div>
+            </>
+          ),
+        },
+      ]}
+    />
   );
 }
 

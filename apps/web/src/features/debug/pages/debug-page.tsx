@@ -2,7 +2,7 @@ import { decodeJwtPart, mayOpenDebug, mayReadOutbox, normalizeClaims } from '@co
 import { ShieldAlert } from 'lucide-react';
 import { useMemo } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { PageTabs } from '@/components/page-tabs';
 import { JwtDebugCard } from '@/components/debug/jwt-debug-card';
 import { useAuth } from '@/lib/auth';
 import { useViewer } from '@/lib/use-viewer';
@@ -35,30 +35,27 @@ export default function DebugPage() {
   return (
     <section className="space-y-6">
       <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.shell.debugTitle}</h1>
-      <Tabs defaultValue="authentication" className="space-y-4">
-        <TabsList className="h-auto w-full flex-wrap sm:w-fit">
-          <TabsTrigger value="authentication">{d.tabAuthentication}</TabsTrigger>
-          <TabsTrigger value="organizations">{d.tabOrganizations}</TabsTrigger>
-          <TabsTrigger value="parsing-logs">{d.tabParsingLogs}</TabsTrigger>
-          {outbox && <TabsTrigger value="outbox">{d.tabOutbox}</TabsTrigger>}
-        </TabsList>
-        <TabsContent value="authentication" className="space-y-4">
-          <JwtDebugCard token={token} />
-          <RoleVerificationCard token={token} />
-        </TabsContent>
-        <TabsContent value="organizations" className="space-y-4">
-          <StatusBreakdownCard organizationId={organizationId} />
-          <ChildOrganizationsDebugger organizationId={organizationId} />
-        </TabsContent>
-        <TabsContent value="parsing-logs">
-          <ParsingLogsCard log={log} />
-        </TabsContent>
-        {outbox && (
-          <TabsContent value="outbox">
-            <OutboxCard />
-          </TabsContent>
-        )}
-      </Tabs>
+      <PageTabs
+        defaultValue="authentication"
+        className="space-y-4"
+        tabs={[
+          {
+            value: 'authentication',
+            label: d.tabAuthentication,
+            content: [<JwtDebugCard key="jwt" token={token} />, <RoleVerificationCard key="roles" token={token} />],
+          },
+          {
+            value: 'organizations',
+            label: d.tabOrganizations,
+            content: [
+              <StatusBreakdownCard key="status" organizationId={organizationId} />,
+              <ChildOrganizationsDebugger key="children" organizationId={organizationId} />,
+            ],
+          },
+          { value: 'parsing-logs', label: d.tabParsingLogs, content: <ParsingLogsCard log={log} /> },
+          outbox && { value: 'outbox', label: d.tabOutbox, content: <OutboxCard /> },
+        ]}
+      />
     </section>
   );
 }

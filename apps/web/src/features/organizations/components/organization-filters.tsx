@@ -1,8 +1,7 @@
 import { ORG_STATUSES, ORG_TYPES, ORG_TYPE_LABELS } from '@console/domain';
-import { Search } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { SearchField } from '@/components/search-field';
 import { FilterSelect } from '@/components/filter-select';
 import type { ListParams, ListParamsPatch } from '../use-list-params';
 import { ORG_STATUS_LABELS } from './org-status-badge';
@@ -41,20 +40,14 @@ export function OrganizationFilters({ params, onChange }: OrganizationFiltersPro
 
   return (
     <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto]">
-      <div className="relative">
-        <Label htmlFor={`${id}-search`} className="sr-only">
-          Search organizations
-        </Label>
-        <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-        <Input
-          id={`${id}-search`}
-          type="search"
-          placeholder="Search by name…"
-          className="pl-8"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-        />
-      </div>
+      <SearchField
+        id={`${id}-search`}
+        label="Search organizations"
+        hideLabel
+        placeholder="Search by name…"
+        value={search}
+        onValueChange={setSearch}
+      />
       <div className="grid grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex">
         <Label htmlFor={`${id}-status`} className="font-normal text-muted-foreground">
           Status

@@ -1,7 +1,7 @@
 import { isOwnOrganization } from '@console/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bug, RefreshCw } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ComponentProps, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -79,39 +79,49 @@ export default function OrganizationsAdminPage() {
       </OrganizationsListHeader>
       {showDebugger && <JwtDebugCard token={session?.access_token ?? null} />}
       {own && <AgencyNoChildrenWarning viewer={viewer} childCount={children.data?.total} />}
-      <Card>
-        <CardHeader>
-          <CardTitle>Child Organizations</CardTitle>
-          <CardDescription>Direct children{anchorName ? ` of ${anchorName}` : ''}.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <OrganizationListResults
-            label="Child Organizations"
-            query={children}
-            params={childParams.params}
-            onChange={childParams.update}
-            base={base}
-            emptyText="No child organizations yet."
-          />
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>All Organizations</CardTitle>
-          <CardDescription>Every organization below{anchorName ? ` ${anchorName}` : ''}, at any depth.</CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-4">
-          <OrganizationFilters params={allParams.params} onChange={allParams.update} />
-          <OrganizationListResults
-            label="All Organizations"
-            query={all}
-            params={allParams.params}
-            onChange={allParams.update}
-            base={base}
-            emptyText={allParams.filtered ? 'No organizations match these filters.' : 'No organizations yet.'}
-          />
-        </CardContent>
-      </Card>
+      <ListCard
+        title="Child Organizations"
+        description={`Direct children${anchorName ? ` of ${anchorName}` : ''}.`}
+        query={children}
+        params={childParams.params}
+        onChange={childParams.update}
+        base={base}
+        emptyText="No child organizations yet."
+      />
+      <ListCard
+        title="All Organizations"
+        description={`Every organization below${anchorName ? ` ${anchorName}` : ''}, at any depth.`}
+        filters={<OrganizationFilters params={allParams.params} onChange={allParams.update} />}
+        query={all}
+        params={allParams.params}
+        onChange={allParams.update}
+        base={base}
+        emptyText={allParams.filtered ? 'No organizations match these filters.' : 'No organizations yet.'}
+      />
     </section>
+  );
+}
+
+interface ListCardProps extends Omit<ComponentProps<typeof OrganizationListResults>, 'label'> {
+  /** The card's title, also the list's accessible name. */
+  title: string;
+  description: string;
+  /** Shown above the list. */
+  filters?: ReactNode;
+}
+
+/** One of the page's organization lists in its titled card. */
+function ListCard({ title, description, filters, ...results }: ListCardProps) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className={filters ? 'space-y-4' : undefined}>
+        {filters}
+        <OrganizationListResults label={title} {...results} />
+      </CardContent>
+    </Card>
   );
 }

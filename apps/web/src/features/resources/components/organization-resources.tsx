@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Bot, Building2, Coins, Gauge } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -73,15 +74,18 @@ export function OrganizationResources({ organizationId, base }: { organizationId
 
   return (
     <section className="space-y-6">
-      <header className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0 space-y-1">
-          <h1 className="text-2xl font-semibold tracking-tight">{m.resourcesTitle}</h1>
-          <p className="break-words text-muted-foreground">
-            {m.resourcesSubtitle(org.name)} · {ORG_TYPE_LABELS[org.org_type]}
-          </p>
-        </div>
-        {mayAllocate && <AllocateCreditsDialog organizationId={org.id} base={base} />}
-      </header>
+      <PageHeader
+        title={m.resourcesTitle}
+        subtitle={`${m.resourcesSubtitle(org.name)} · ${ORG_TYPE_LABELS[org.org_type]}`}
+        titleSize="medium"
+      >
+        {mayAllocate && (
+          // A wrapper keeps the button its own width when the header stacks on a narrow screen.
+          <div>
+            <AllocateCreditsDialog organizationId={org.id} base={base} />
+          </div>
+        )}
+      </PageHeader>
 
       <Tabs defaultValue="overview" className="gap-4">
         <TabsList className="h-auto w-full flex-wrap sm:w-fit">

@@ -22,6 +22,7 @@ import { expiresSoon } from '../format';
 import { useInvitationsRetry } from '../use-invitations-retry';
 import { InvitationsErrorScreen, InvitationsSetupScreen } from './invitations-load-screens';
 import { RevokeDialog } from './revoke-dialog';
+import { TruncatedText } from '@/components/truncated-text';
 import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
@@ -177,12 +178,8 @@ function InvitationRow({ invitation, admin, stacked = false }: { invitation: Inv
   return (
     <TableRow className={cn(soon && 'bg-amber-50 dark:bg-amber-950/30')} data-expiring={soon || undefined}>
       <TableCell className="max-w-72">
-        <div className="truncate font-medium" title={name}>
-          {name}
-        </div>
-        <div className="truncate text-muted-foreground" title={invitation.email}>
-          {invitation.email}
-        </div>
+        <TruncatedText text={name} className="font-medium" />
+        <TruncatedText text={invitation.email} className="text-muted-foreground" />
       </TableCell>
       <TableCell className="capitalize">{roleLabel(invitation.role)}</TableCell>
       <TableCell>{invited}</TableCell>

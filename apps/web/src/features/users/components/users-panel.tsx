@@ -14,14 +14,14 @@ import {
   type UserStatus,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { Eye, Pencil, Search, UserX, XCircle } from 'lucide-react';
+import { Eye, Pencil, UserX, XCircle } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { SearchField } from '@/components/search-field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { invitationQueries } from '@/api/invitations';
@@ -40,6 +40,7 @@ import { useViewer } from '@/lib/use-viewer';
 import type { TargetOrganization } from '../use-target-organization';
 import { USER_SORT_DEFAULT_ORDER, useUserListParams, type UserListParams, type UserSortField } from '../use-user-list-params';
 import { RevokeDialog } from './revoke-dialog';
+import { TruncatedText } from '@/components/truncated-text';
 import { MESSAGES } from '@/lib/wording';
 
 const ALL = '_all';
@@ -156,26 +157,41 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
     update({ page: next });
   }
 
+  /** A user or a pending invitation, as a table row or, stacked, as a list item. */
+  const renderRow = (row: Row, stacked: boolean) =>
+    row.kind === 'user' ? (
+      <UserRow
+        key={row.user.id}
+        stacked={stacked}
+        user={row.user}
+        person={{
+          id: row.user.id,
+          role: row.user.role,
+          organization: organizationOf(row.user.organization_id, organization),
+        }}
+      />
+    ) : (
+      <InvitationRow
+        key={row.invitation.id}
+        stacked={stacked}
+        invitation={row.invitation}
+        manage={!!viewer && mayManageInvitationsOf(viewer, organizationOf(row.invitation.organization_id, organization))}
+      />
+    );
+
   const from = view && view.total > 0 ? (page - 1) * pageSize + 1 : 0;
   const to = view ? Math.min(page * pageSize, view.total) : 0;
 
   return (
     <div className="space-y-4">
       <div className="flex flex-col gap-3 md:flex-row md:items-end">
-        <div className="grid flex-1 gap-2">
-          <Label htmlFor="users-search">Search</Label>
-          <div className="relative">
-            <Search className="absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-            <Input
-              id="users-search"
-              type="search"
-              placeholder="Search by name or email"
-              className="pl-8"
-              value={searchText}
-              onChange={(event) => setSearchText(event.target.value)}
-            />
-          </div>
-        </div>
+        <SearchField
+          id="users-search"
+          className="flex-1"
+          placeholder="Search by name or email"
+          value={searchText}
+          onValueChange={setSearchText}
+        />
         <div className="grid gap-2 md:w-44">
           <Label htmlFor="users-status">Status</Label>
           <FilterSelect
@@ -210,27 +226,7 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
               <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">{MESSAGES.users.emptyState}</p>
             ) : (
               <ul className="space-y-3" aria-label={t.usersTitle}>
-                {view.rows.map((row) =>
-                  row.kind === 'user' ? (
-                    <UserRow
-                      key={row.user.id}
-                      stacked
-                      user={row.user}
-                      person={{
-                        id: row.user.id,
-                        role: row.user.role,
-                        organization: organizationOf(row.user.organization_id, organization),
-                      }}
-                    />
-                  ) : (
-                    <InvitationRow
-                      key={row.invitation.id}
-                      stacked
-                      invitation={row.invitation}
-                      manage={!!viewer && mayManageInvitationsOf(viewer, organizationOf(row.invitation.organization_id, organization))}
-                    />
-                  ),
-                )}
+                {view.rows.map((row) => renderRow(row, true))}
               </ul>
             )
           ) : (
@@ -263,25 +259,7 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
                     </TableCell>
                   </TableRow>
                 ) : (
-                  view.rows.map((row) =>
-                    row.kind === 'user' ? (
-                      <UserRow
-                        key={row.user.id}
-                        user={row.user}
-                        person={{
-                          id: row.user.id,
-                          role: row.user.role,
-                          organization: organizationOf(row.user.organization_id, organization),
-                        }}
-                      />
-                    ) : (
-                      <InvitationRow
-                        key={row.invitation.id}
-                        invitation={row.invitation}
-                        manage={!!viewer && mayManageInvitationsOf(viewer, organizationOf(row.invitation.organization_id, organization))}
-                      />
-                    ),
-                  )
+                  view.rows.map((row) => renderRow(row, false))
                 )}
               </TableBody>
             </Table>
@@ -351,11 +329,11 @@ function UserRow({ user, person, stacked = false }: { user: UserProfile; person:
   }
   return (
     <TableRow>
-      <TableCell className="max-w-64 truncate font-medium" title={name}>
-        {name}
+      <TableCell className="max-w-64">
+        <TruncatedText text={name} className="font-medium" />
       </TableCell>
-      <TableCell className="max-w-72 truncate" title={user.email}>
-        {user.email}
+      <TableCell className="max-w-72">
+        <TruncatedText text={user.email} />
       </TableCell>
       <TableCell className="capitalize">{roleLabel(user.role)}</TableCell>
       <TableCell>

@@ -8,6 +8,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
+import { PasswordField } from '@/components/password-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { acceptInvitation, useRegisterInvitation } from '@/api/invitations';
@@ -303,22 +304,8 @@ function RegistrationCard({
         <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
           {failure && <ErrorAlert title={t.registrationFailed} message={failure} />}
           <FormField id="register-email" label="Email" type="email" value={email} readOnly />
-          <FormField
-            id="register-password"
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            required
-            {...fieldOf(form, 'password')}
-          />
-          <FormField
-            id="register-confirm"
-            label="Confirm password"
-            type="password"
-            autoComplete="new-password"
-            required
-            {...fieldOf(form, 'confirm')}
-          />
+          <PasswordField id="register-password" label="Password" autoComplete="new-password" {...fieldOf(form, 'password')} />
+          <PasswordField id="register-confirm" label="Confirm password" autoComplete="new-password" {...fieldOf(form, 'confirm')} />
           <Button type="submit" className="w-full" disabled={isSubmitting}>
             {isSubmitting ? t.acceptRegistering : t.acceptRegisterButton}
           </Button>

@@ -1,0 +1,65 @@
+import type { ComponentProps, FormEvent, ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+
+interface FormDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** The text of the small outline button that opens the dialog. */
+  triggerLabel: string;
+  title: string;
+  description: ReactNode;
+  onSubmit(event: FormEvent<HTMLFormElement>): void;
+  /** Where the focus goes on opening; by default the first field. */
+  onOpenAutoFocus?: ComponentProps<typeof DialogContent>['onOpenAutoFocus'];
+  cancelLabel: string;
+  submitLabel: string;
+  submitDisabled: boolean;
+  /** The fields, then any refusal to show above the buttons. */
+  children: ReactNode;
+}
+
+/**
+ * A small form in a dialog opened by an outline button: title, description, the fields, Cancel and submit.
+ * The form validates itself (noValidate) so its messages match the rest of the console.
+ */
+export function FormDialog({
+  open,
+  onOpenChange,
+  triggerLabel,
+  title,
+  description,
+  onSubmit,
+  onOpenAutoFocus,
+  cancelLabel,
+  submitLabel,
+  submitDisabled,
+  children,
+}: FormDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button variant="outline" size="sm">
+          {triggerLabel}
+        </Button>
+      </DialogTrigger>
+      <DialogContent onOpenAutoFocus={onOpenAutoFocus}>
+        <form noValidate className="grid gap-4" onSubmit={onSubmit}>
+          <DialogHeader>
+            <DialogTitle>{title}</DialogTitle>
+            <DialogDescription>{description}</DialogDescription>
+          </DialogHeader>
+          {children}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+              {cancelLabel}
+            </Button>
+            <Button type="submit" disabled={submitDisabled}>
+              {submitLabel}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
