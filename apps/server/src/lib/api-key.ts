@@ -2,7 +2,6 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import type { ApiScope, OrgStatus, OrgType } from '@console/domain';
 import type { Executor } from '../db/schema.ts';
-import { ORGANIZATION_COLUMNS } from './caller.ts';
 
 /**
  * API keys of agent runtimes: `oc_<prefix>_<secret>`, where the prefix is 8 random hex
@@ -96,7 +95,24 @@ export async function verifyKey(
   const row = await db
     .selectFrom('api_keys as k')
     .innerJoin('organizations as o', 'o.id', 'k.organization_id')
-    .select(['k.id', 'k.name', 'k.prefix', 'k.scopes', 'k.secret_hash', 'k.revoked_at', ...ORGANIZATION_COLUMNS])
+    .select([
+      'k.id',
+      'k.name',
+      'k.prefix',
+      'k.scopes',
+      'k.secret_hash',
+      'k.revoked_at',
+      'o.id as org_id',
+      'o.name as org_name',
+      'o.org_type',
+      'o.path',
+      'o.status as org_status',
+      'o.deleted_at as org_deleted_at',
+      // As the caller's query reads it: the ancestors through the materialized path.
+      sql<OrgStatus | null>`(select a.status from organizations a
+        where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
+        order by length(a.path) desc limit 1)`.as('ancestor_status'),
+    ])
     .where('k.prefix', '=', parsed.prefix)
     .executeTakeFirst();
   if (!row || !sameHash(hash, row.secret_hash) || row.revoked_at) return null;

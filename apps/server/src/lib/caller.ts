@@ -36,31 +36,30 @@ export function bearerToken(request: FastifyRequest): string | null {
   return scheme?.toLowerCase() === 'bearer' && token ? token : null;
 }
 
-/**
- * What a caller's check reads of the organization `o` it belongs to (a user's or an API key's):
- * its facts and the status of the nearest organization above it that is not active, if any,
- * which freezes its subtree. The ancestors are read through the materialized path: primary-key
- * lookups, three at most.
- */
-export const ORGANIZATION_COLUMNS = [
-  'o.id as org_id',
-  'o.name as org_name',
-  'o.org_type',
-  'o.status as org_status',
-  'o.path',
-  'o.deleted_at as org_deleted_at',
-  sql<OrgStatus | null>`(select a.status from organizations a
-    where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
-    order by length(a.path) desc limit 1)`.as('ancestor_status'),
-] as const;
-
 /** The caller's user, organization, frozen ancestor and session, in one query. */
 function callerQuery(db: Kysely<DB>, userId: string, sessionId: string) {
   return db
     .selectFrom('users as u')
     .innerJoin('organizations as o', 'o.id', 'u.organization_id')
     .innerJoin('refresh_sessions as s', (join) => join.onRef('s.user_id', '=', 'u.id').on('s.id', '=', sessionId))
-    .select(['u.id', 'u.email', 'u.role', 'u.status', 'u.deleted_at', 's.revoked_at', ...ORGANIZATION_COLUMNS])
+    .select([
+      'u.id',
+      'u.email',
+      'u.role',
+      'u.status',
+      'u.deleted_at',
+      's.revoked_at',
+      'o.id as org_id',
+      'o.name as org_name',
+      'o.org_type',
+      'o.status as org_status',
+      'o.path',
+      'o.deleted_at as org_deleted_at',
+      // The ancestors are read through the materialized path: primary-key lookups, three at most.
+      sql<OrgStatus | null>`(select a.status from organizations a
+        where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
+        order by length(a.path) desc limit 1)`.as('ancestor_status'),
+    ])
     .where('u.id', '=', userId);
 }
 
