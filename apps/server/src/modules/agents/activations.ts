@@ -14,15 +14,15 @@ import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
-import { AGENT_TYPES_MAX, a, currentPrice, firstDay, iso } from './queries.ts';
+import { AGENT_TYPES_MAX, a, currentPrice, firstDay } from './queries.ts';
 
 interface ActivationRow {
   id: string;
   organization_id: string;
   status: ActivationStatus;
   health_score: number | null;
-  last_active_at: Date | string | null;
-  activated_at: Date | string;
+  last_active_at: string | null;
+  activated_at: string;
   type_id: string;
   code: string;
   name: string;
@@ -77,8 +77,8 @@ async function readActivations(executor: Executor, organizationId: string, activ
     },
     status: row.status,
     health_score: row.health_score,
-    last_active_at: iso(row.last_active_at),
-    activated_at: iso(row.activated_at)!,
+    last_active_at: row.last_active_at,
+    activated_at: row.activated_at,
     usage_30d: { events: row.events, units: row.units, credits: row.credits },
   }));
 }

@@ -5,7 +5,7 @@ import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { AGENT_TYPES_MAX, a, currentPrice, iso } from './queries.ts';
+import { AGENT_TYPES_MAX, a, currentPrice } from './queries.ts';
 
 export interface AgentTypeInput {
   code: string;
@@ -51,7 +51,7 @@ function toAgentType(row: TypeRow): AgentType {
     status: row.status,
     created_at: row.created_at,
     updated_at: row.updated_at,
-    retired_at: iso(row.retired_at),
+    retired_at: row.retired_at,
   };
 }
 

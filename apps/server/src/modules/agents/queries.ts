@@ -9,8 +9,6 @@ export const a = MESSAGES.agents;
  */
 export const AGENT_TYPES_MAX = 1000;
 
-export const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
-
 /** The price in force now: every price takes effect when it is written, so it is the latest. */
 export const currentPrice = sql<string>`(select p.price::text from agent_prices p
   where p.agent_type_id = t.id order by p.effective_from desc limit 1)`;
