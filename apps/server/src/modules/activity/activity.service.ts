@@ -3,6 +3,7 @@ import { MESSAGES, activitySentence, personName, type ActivityEvent, type Activi
 import type { DB } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { BadRequestError } from '../../lib/errors.ts';
+import { upperBound } from '../../lib/sql.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
 interface AuditRow {
@@ -20,14 +21,6 @@ interface AuditRow {
   email: string | null;
   organization_name: string | null;
   target_name: string | null;
-}
-
-/** The day after a YYYY-MM-DD date: an inclusive end date runs to the start of the next day. */
-function upperBound(to: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(to)) return to;
-  const next = new Date(`${to}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString();
 }
 
 function toEvent(row: AuditRow): ActivityEvent {

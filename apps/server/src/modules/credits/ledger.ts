@@ -3,16 +3,8 @@ import { ledgerSentence, personName, type LedgerEntry, type LedgerPage, type Led
 import type { Executor } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { BadRequestError } from '../../lib/errors.ts';
-import { likeEscape } from '../../lib/sql.ts';
+import { likeEscape, upperBound } from '../../lib/sql.ts';
 import { c, toEntry, type CreditsDeps, type EntryRow } from './queries.ts';
-
-/** The day after a YYYY-MM-DD date: an inclusive end date runs to the start of the next day. */
-function upperBound(to: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(to)) return to;
-  const next = new Date(`${to}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString();
-}
 
 /** The ledger of an organization in scope: a page of it, or every entry for the CSV export. */
 export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'organizations'>) {
