@@ -4,12 +4,10 @@ import {
   isRoleValidForOrgType,
   mayGrantRole,
   roleRank,
-  type ActivityAction,
   type UpdateMeInput,
   type UpdateUserInput,
   type UserProfile,
 } from '@console/domain';
-import type { Executor } from '../../db/schema.ts';
 import { auditAction } from '../../lib/audit.ts';
 import { requirePermission } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
@@ -26,24 +24,6 @@ import {
   type UserReads,
   type UsersDeps,
 } from './queries.ts';
-
-/** One audit row for an edit of a person. */
-function auditUser(
-  executor: Executor,
-  caller: Caller,
-  info: ClientInfo,
-  target: { id: string; organizationId: string },
-  action: ActivityAction,
-  details: Record<string, unknown>,
-) {
-  return auditAction(executor, caller, info, {
-    organizationId: target.organizationId,
-    action,
-    targetType: 'user',
-    targetId: target.id,
-    details,
-  });
-}
 
 /** Edits of a person: one's own profile, someone within reach, a role, a deactivation. */
 export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pick<UsersDeps, 'db'> & { reads: UserReads }) {
@@ -73,7 +53,13 @@ export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pic
         .execute();
       if (input.status !== undefined && input.status !== 'active') await endAccess(trx, target.id);
       const action = input.status === 'inactive' && target.status !== 'inactive' ? 'user.deactivate' : 'user.update';
-      await auditUser(trx, caller, info, { id: target.id, organizationId: target.organization_id }, action, { changes: input });
+      await auditAction(trx, caller, info, {
+        organizationId: target.organization_id,
+        action,
+        targetType: 'user',
+        targetId: target.id,
+        details: { changes: input },
+      });
       return getProfile(target.id, trx);
     });
   }
@@ -85,7 +71,13 @@ export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pic
         .set({ ...input, updated_at: sql`now()` })
         .where('id', '=', caller.userId)
         .execute();
-      await auditUser(trx, caller, info, { id: caller.userId, organizationId: caller.organization.id }, 'user.update', { changes: input });
+      await auditAction(trx, caller, info, {
+        organizationId: caller.organization.id,
+        action: 'user.update',
+        targetType: 'user',
+        targetId: caller.userId,
+        details: { changes: input },
+      });
       return getProfile(caller.userId, trx);
     });
   }
@@ -107,8 +99,13 @@ export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pic
       if (!mayGrantRole(caller, role)) throw new ForbiddenError(m.roleAboveOwn);
       if (isActiveAdmin(target) && !isAdminRole(role)) await requireAnotherAdmin(trx, target.organization_id, target.id);
       await trx.updateTable('users').set({ role, updated_at: sql`now()` }).where('id', '=', target.id).execute();
-      const change = { before: target.role, after: role };
-      await auditUser(trx, caller, info, { id: target.id, organizationId: target.organization_id }, 'user.role_change', change);
+      await auditAction(trx, caller, info, {
+        organizationId: target.organization_id,
+        action: 'user.role_change',
+        targetType: 'user',
+        targetId: target.id,
+        details: { before: target.role, after: role },
+      });
       return getProfile(target.id, trx);
     });
   }
