@@ -210,7 +210,8 @@ export interface SerializerOptions {
 export function responseSerializerCompiler(options: SerializerOptions = {}): FastifySerializerCompiler<z.ZodType> {
   const compiled = new WeakMap<object, Serialize | UnsupportedSchema>();
   return (route) => {
-    const zodSerialize = zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]) as Serialize;
+    // Built only where it is used: the fallback and the check.
+    const zodSerializer = () => zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]) as Serialize;
     const schema = route.schema;
     let serialize = compiled.get(schema);
     if (!serialize) {
@@ -224,10 +225,11 @@ export function responseSerializerCompiler(options: SerializerOptions = {}): Fas
     }
     if (serialize instanceof UnsupportedSchema) {
       options.onFallback?.(`${route.method} ${route.url} ${route.httpStatus ?? ''}`.trim(), serialize.message);
-      return zodSerialize;
+      return zodSerializer();
     }
     if (!options.check) return serialize;
     const fast = serialize;
+    const zodSerialize = zodSerializer();
     return (data) => {
       const expected = zodSerialize(data);
       const actual = fast(data);
