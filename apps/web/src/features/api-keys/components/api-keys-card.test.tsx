@@ -1,46 +1,22 @@
-import { type GlobalSettings } from '@console/domain';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyOf, KEY_ID } from '@/test/api-key-data';
 import { billingOf, OWN_ORG_ID } from '@/test/billing-data';
 import { ledgerPage } from '@/test/credit-data';
-import { json, makeSession, mockApi, renderApp, setViewportWidth, type ApiRoutes, type SessionOptions } from '@/test/helpers';
+import { json, makeSession, mockApi, renderApp, setViewportWidth } from '@/test/helpers';
 import { MESSAGES } from '@/lib/wording';
+import { KEYS, LEDGER, renderSettings } from '@/test/settings-data';
 
 const k = MESSAGES.apiKeyPages;
 const t = MESSAGES.thresholdPages;
-const LEDGER = 'GET /api/credits/ledger';
-const SETTINGS = 'GET /api/settings';
-const UNSET: GlobalSettings = {
-  documentation_url: null,
-  billing_portal_url: null,
-  community_channels: [],
-  updated_at: null,
-  updated_by_name: null,
-};
-const KEYS = `GET /api/organizations/${OWN_ORG_ID}/api-keys`;
 
 // The card is shown on /settings, where the app composes it into the settings page.
 beforeAll(() => Promise.all([import('@/app/shell/app-shell'), import('@/app/settings-route')]), 30_000);
 
-function loaded(options: SessionOptions = {}, billing = billingOf({ limit: 10, balance: '142.00' }), extra: ApiRoutes = {}) {
-  const session = makeSession(options);
-  const api = mockApi({
-    'GET /api/users/me': () => json(200, session.user),
-    [`GET /api/organizations/${OWN_ORG_ID}/billing`]: () => json(200, billing),
-    [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '142.00' })),
-    [KEYS]: () => json(200, { api_keys: [] }),
-    [SETTINGS]: () => json(200, UNSET),
-    ...extra,
-  });
-  renderApp('/settings', { session });
-  return { session, api };
-}
-
 describe('settings: API keys', { timeout: 20_000 }, () => {
   it("lists the organization's keys for its admins: name, prefix, scopes, creator, created, last used and uses", async () => {
-    loaded({ role: 'agency_admin', orgType: 'agency' }, undefined, {
+    renderSettings({ role: 'agency_admin', orgType: 'agency' }, undefined, {
       [KEYS]: () =>
         json(200, {
           api_keys: [
@@ -93,7 +69,7 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
   it('shows each key as a card with Revoke on a narrow screen', async () => {
     setViewportWidth(390);
     try {
-      loaded({ role: 'agency_admin', orgType: 'agency' }, undefined, {
+      renderSettings({ role: 'agency_admin', orgType: 'agency' }, undefined, {
         [KEYS]: () => json(200, { api_keys: [apiKeyOf({ use_count: 7 })] }),
       });
       const list = await screen.findByRole('list', { name: k.title });
@@ -111,7 +87,7 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
   });
 
   it('is neither shown to nor fetched for managers and users', async () => {
-    const { api } = loaded({ role: 'agency_manager', orgType: 'agency' });
+    const { api } = renderSettings({ role: 'agency_manager', orgType: 'agency' });
     expect(await screen.findByTestId('credit-balance')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: k.title })).not.toBeInTheDocument();
     expect(api.callsTo(KEYS)).toHaveLength(0);
@@ -120,7 +96,7 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
   it('Create key checks the name and scopes, then shows the secret once with Copy and the warning', async () => {
     let keys = [] as ReturnType<typeof apiKeyOf>[];
     const secret = `oc_1a2b3c4d_${'f'.repeat(64)}`;
-    const { api } = loaded({ role: 'agency_admin', orgType: 'agency' }, undefined, {
+    const { api } = renderSettings({ role: 'agency_admin', orgType: 'agency' }, undefined, {
       [KEYS]: () => json(200, { api_keys: keys }),
       [`POST /api/organizations/${OWN_ORG_ID}/api-keys`]: () => {
         keys = [apiKeyOf({ scopes: ['usage:write'] })];
@@ -164,7 +140,7 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
 
   it('Revoke asks first, then revokes the key', async () => {
     let revoked = false;
-    const { api } = loaded({ role: 'agency_admin', orgType: 'agency' }, undefined, {
+    const { api } = renderSettings({ role: 'agency_admin', orgType: 'agency' }, undefined, {
       [KEYS]: () => json(200, { api_keys: [apiKeyOf({ revoked_at: revoked ? '2025-03-04T00:00:00.000Z' : null })] }),
       [`DELETE /api/organizations/${OWN_ORG_ID}/api-keys/${KEY_ID}`]: () => {
         revoked = true;

@@ -4,47 +4,15 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { billingOf, OWN_ORG_ID } from '@/test/billing-data';
 import { ledgerPage } from '@/test/credit-data';
-import {
-  apiError,
-  json,
-  makeSession,
-  mockApi,
-  queryClientWithoutRetries,
-  renderApp,
-  type ApiRoutes,
-  type SessionOptions,
-} from '@/test/helpers';
+import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp } from '@/test/helpers';
 import { MESSAGES } from '@/lib/wording';
+import { KEYS, LEDGER, renderSettings, SETTINGS, UNSET } from '@/test/settings-data';
 
 const m = MESSAGES.billingPages;
 const t = MESSAGES.thresholdPages;
 const g = MESSAGES.globalSettings;
-const LEDGER = 'GET /api/credits/ledger';
-const SETTINGS = 'GET /api/settings';
-const UNSET: GlobalSettings = {
-  documentation_url: null,
-  billing_portal_url: null,
-  community_channels: [],
-  updated_at: null,
-  updated_by_name: null,
-};
-const KEYS = `GET /api/organizations/${OWN_ORG_ID}/api-keys`;
 
 beforeAll(() => Promise.all([import('@/app/shell/app-shell'), import('@/app/settings-route')]), 30_000);
-
-function loaded(options: SessionOptions = {}, billing = billingOf({ limit: 10, balance: '142.00' }), extra: ApiRoutes = {}) {
-  const session = makeSession(options);
-  const api = mockApi({
-    'GET /api/users/me': () => json(200, session.user),
-    [`GET /api/organizations/${OWN_ORG_ID}/billing`]: () => json(200, billing),
-    [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '142.00' })),
-    [KEYS]: () => json(200, { api_keys: [] }),
-    [SETTINGS]: () => json(200, UNSET),
-    ...extra,
-  });
-  renderApp('/settings', { session });
-  return { session, api };
-}
 
 describe('settings page', { timeout: 20_000 }, () => {
   it('shows a loading state while the profile loads', async () => {
@@ -71,7 +39,7 @@ describe('settings page', { timeout: 20_000 }, () => {
   });
 
   it('a tenant admin sees the account, metrics, recent transactions, profile and honest placeholders', async () => {
-    const { session, api } = loaded({ role: 'tenant_admin', orgType: 'tenant' });
+    const { session, api } = renderSettings({ role: 'tenant_admin', orgType: 'tenant' });
     expect(await screen.findByRole('link', { name: m.manageBilling })).toHaveAttribute('href', `/orgs/${OWN_ORG_ID}/billing`);
     expect(screen.getByRole('link', { name: m.viewResources })).toHaveAttribute('href', '/resources');
     expect(await screen.findByTestId('credit-balance')).toHaveTextContent('142.00 credits');
@@ -94,13 +62,13 @@ describe('settings page', { timeout: 20_000 }, () => {
   });
 
   it('sends a house admin to /organizations/{id}/billing', async () => {
-    loaded({ role: 'house_admin', orgType: 'house' }, billingOf({ limit: 100, max: null, manage: true }));
+    renderSettings({ role: 'house_admin', orgType: 'house' }, billingOf({ limit: 100, max: null, manage: true }));
     expect(await screen.findByRole('link', { name: m.manageBilling })).toHaveAttribute('href', `/organizations/${OWN_ORG_ID}/billing`);
     expect(await screen.findByRole('button', { name: m.adjustLimit })).toBeInTheDocument();
   });
 
   it('offers no Manage Billing to a role without the limit or allocate permission', async () => {
-    loaded({ role: 'tenant_user', orgType: 'tenant' });
+    renderSettings({ role: 'tenant_user', orgType: 'tenant' });
     expect(await screen.findByRole('link', { name: m.viewResources })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: m.manageBilling })).not.toBeInTheDocument();
   });
@@ -125,7 +93,7 @@ const withThreshold = (threshold: string, balance = '142.00'): BillingResponse =
 
 describe('settings: the low-balance threshold', { timeout: 20_000 }, () => {
   it('shows the threshold to everyone and warns below it, but offers no change to a user', async () => {
-    loaded({ role: 'tenant_user', orgType: 'tenant' }, withThreshold('150.00'));
+    renderSettings({ role: 'tenant_user', orgType: 'tenant' }, withThreshold('150.00'));
     expect(await screen.findByTestId('low-balance-threshold')).toHaveTextContent(t.body('150.00 credits'));
     expect(screen.getByText(MESSAGES.credits.lowBalance)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: t.change })).not.toBeInTheDocument();
@@ -133,7 +101,7 @@ describe('settings: the low-balance threshold', { timeout: 20_000 }, () => {
 
   it('lets an admin change it, refusing what is not an amount, and shows the saved one', async () => {
     let saved = withThreshold('100.00');
-    const { api } = loaded({ role: 'tenant_admin', orgType: 'tenant' }, saved, {
+    const { api } = renderSettings({ role: 'tenant_admin', orgType: 'tenant' }, saved, {
       [`GET /api/organizations/${OWN_ORG_ID}/billing`]: () => json(200, saved),
       [`PUT /api/organizations/${OWN_ORG_ID}/low-balance-threshold`]: () => {
         saved = withThreshold('250.50');
@@ -189,7 +157,7 @@ describe('settings: appearance', { timeout: 20_000 }, () => {
 
   it('offers Light, Dark and System; System follows the device live and is kept', async () => {
     const device = deviceScheme(true);
-    loaded();
+    renderSettings();
     const user = userEvent.setup();
     const group = await screen.findByRole('group', { name: MESSAGES.shell.appearanceTitle });
     expect(within(group).getByRole('radio', { name: MESSAGES.shell.themeLabels.light })).toBeChecked();
@@ -212,7 +180,7 @@ describe('settings: appearance', { timeout: 20_000 }, () => {
 
   it('opens on the stored choice', async () => {
     localStorage.setItem(UI.themeStorageKey, 'system');
-    loaded();
+    renderSettings();
     const group = await screen.findByRole('group', { name: MESSAGES.shell.appearanceTitle });
     expect(within(group).getByRole('radio', { name: MESSAGES.shell.themeLabels.system })).toBeChecked();
   });
@@ -231,7 +199,7 @@ describe('settings: global settings links', { timeout: 20_000 }, () => {
   };
 
   it('shows the Billing Portal and the two community channels, opening in a new tab', async () => {
-    loaded({ role: 'tenant_user' }, undefined, { [SETTINGS]: () => json(200, LINKS) });
+    renderSettings({ role: 'tenant_user' }, undefined, { [SETTINGS]: () => json(200, LINKS) });
     const portal = await screen.findByRole('link', { name: g.billingPortal });
     expect(portal).toHaveAttribute('href', LINKS.billing_portal_url);
     expect(portal).toHaveAttribute('target', '_blank');
@@ -244,7 +212,7 @@ describe('settings: global settings links', { timeout: 20_000 }, () => {
 
   it('tells a house admin where to set unset links, checks them as the server does, and saves', async () => {
     let saved: GlobalSettings = UNSET;
-    const { api } = loaded({ role: 'house_admin', orgType: 'house' }, billingOf({ limit: 100, max: null, manage: true }), {
+    const { api } = renderSettings({ role: 'house_admin', orgType: 'house' }, billingOf({ limit: 100, max: null, manage: true }), {
       [SETTINGS]: () => json(200, saved),
       'PUT /api/settings': ({ body }) => {
         saved = {
@@ -285,7 +253,7 @@ describe('settings: global settings links', { timeout: 20_000 }, () => {
   });
 
   it('puts the server refusal on its field', async () => {
-    const { api } = loaded({ role: 'house_admin', orgType: 'house' }, billingOf({ limit: 100, max: null, manage: true }), {
+    const { api } = renderSettings({ role: 'house_admin', orgType: 'house' }, billingOf({ limit: 100, max: null, manage: true }), {
       'PUT /api/settings': () =>
         json(400, {
           error: { code: 'validation_failed', message: 'Invalid request', fields: { 'community_channels.0.url': g.urlTooLong } },

@@ -1,0 +1,36 @@
+import type { GlobalSettings } from '@console/domain';
+import { billingOf, OWN_ORG_ID } from './billing-data';
+import { ledgerPage } from './credit-data';
+import { json, makeSession, mockApi, renderApp, type ApiRoutes, type SessionOptions } from './helpers';
+
+export const LEDGER = 'GET /api/credits/ledger';
+export const SETTINGS = 'GET /api/settings';
+export const KEYS = `GET /api/organizations/${OWN_ORG_ID}/api-keys`;
+
+/** The global settings as a new installation answers them: nothing set yet. */
+export const UNSET: GlobalSettings = {
+  documentation_url: null,
+  billing_portal_url: null,
+  community_channels: [],
+  updated_at: null,
+  updated_by_name: null,
+};
+
+/**
+ * /settings opened by a signed-in person whose every read answers: the profile, the own
+ * billing (`billing`), the ledger, the API keys (none) and the global settings (unset),
+ * each replaceable through `extra`.
+ */
+export function renderSettings(options: SessionOptions = {}, billing = billingOf({ limit: 10, balance: '142.00' }), extra: ApiRoutes = {}) {
+  const session = makeSession(options);
+  const api = mockApi({
+    'GET /api/users/me': () => json(200, session.user),
+    [`GET /api/organizations/${OWN_ORG_ID}/billing`]: () => json(200, billing),
+    [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '142.00' })),
+    [KEYS]: () => json(200, { api_keys: [] }),
+    [SETTINGS]: () => json(200, UNSET),
+    ...extra,
+  });
+  renderApp('/settings', { session });
+  return { session, api };
+}
