@@ -1,9 +1,9 @@
 import { type AgentType } from '@console/domain';
 import { Archive } from 'lucide-react';
-import { toast } from 'sonner';
 import { useRetireAgentType } from '@/api/agents';
 import { MESSAGES } from '@/lib/wording';
 import { ConfirmButton } from '@/components/confirm-button';
+import { announce } from '@/lib/announce';
 
 const a = MESSAGES.agentPages;
 
@@ -18,12 +18,7 @@ export function RetireAgentTypeButton({ type }: { type: AgentType }) {
       pending={retire.isPending}
       title={a.retireTitle(type.name)}
       description={a.retireBody}
-      onConfirm={() =>
-        retire.mutate(type.id, {
-          onSuccess: () => toast.success(a.retired(type.name)),
-          onError: (error) => toast.error(a.retireFailed, { description: error.message }),
-        })
-      }
+      onConfirm={() => announce(retire.mutateAsync(type.id), a.retired(type.name), a.retireFailed)}
     />
   );
 }

@@ -24,6 +24,7 @@ import { InvitationsErrorScreen, InvitationsSetupScreen } from './invitations-lo
 import { RevokeDialog } from './revoke-dialog';
 import { TruncatedText } from '@/components/truncated-text';
 import { MESSAGES } from '@/lib/wording';
+import { announce } from '@/lib/announce';
 
 const t = MESSAGES.teamPages;
 /** The newest pending invitations shown at once. */
@@ -253,12 +254,7 @@ function ResendDialog({ invitation, open, onOpenChange }: DialogProps) {
       title={t.resend}
       description={`${t.resendConfirm(invitation.email)} ${t.resendWarning}`}
       confirmLabel="Resend"
-      onConfirm={() =>
-        resend.mutate(invitation.id, {
-          onSuccess: () => toast.success(MESSAGES.invitations.resent),
-          onError: (error) => toast.error(MESSAGES.invitations.resendFailed, { description: error.message }),
-        })
-      }
+      onConfirm={() => announce(resend.mutateAsync(invitation.id), MESSAGES.invitations.resent, MESSAGES.invitations.resendFailed)}
     />
   );
 }

@@ -1,8 +1,8 @@
 import { type Invitation } from '@console/domain';
-import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useRevokeInvitation } from '@/api/invitations';
 import { MESSAGES } from '@/lib/wording';
+import { announce } from '@/lib/announce';
 
 /** Revoke after a confirmation that says the link stops working; used by the users panel and the invitations list. */
 export function RevokeDialog({
@@ -23,12 +23,7 @@ export function RevokeDialog({
       description={`${MESSAGES.invitations.revokeConfirm(invitation.email)} ${MESSAGES.invitations.revokeWarning}`}
       confirmLabel="Revoke"
       destructive
-      onConfirm={() =>
-        revoke.mutate(invitation.id, {
-          onSuccess: () => toast.success(MESSAGES.invitations.revokedToast),
-          onError: (error) => toast.error(MESSAGES.invitations.revokeFailed, { description: error.message }),
-        })
-      }
+      onConfirm={() => announce(revoke.mutateAsync(invitation.id), MESSAGES.invitations.revokedToast, MESSAGES.invitations.revokeFailed)}
     />
   );
 }

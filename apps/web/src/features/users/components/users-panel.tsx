@@ -17,7 +17,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Eye, Pencil, UserX, XCircle } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
@@ -42,6 +41,7 @@ import { USER_SORT_DEFAULT_ORDER, useUserListParams, type UserListParams, type U
 import { RevokeDialog } from './revoke-dialog';
 import { TruncatedText } from '@/components/truncated-text';
 import { MESSAGES } from '@/lib/wording';
+import { announce } from '@/lib/announce';
 
 const ALL = '_all';
 const t = MESSAGES.teamPages;
@@ -368,12 +368,7 @@ function DeactivateButton({ user, label }: { user: UserProfile; label: string })
         description={MESSAGES.users.deactivateConfirm(label)}
         confirmLabel="Deactivate"
         destructive
-        onConfirm={() =>
-          deactivate.mutate(user.id, {
-            onSuccess: () => toast.success(MESSAGES.users.deactivated),
-            onError: (error) => toast.error(MESSAGES.users.deactivateFailed, { description: error.message }),
-          })
-        }
+        onConfirm={() => announce(deactivate.mutateAsync(user.id), MESSAGES.users.deactivated, MESSAGES.users.deactivateFailed)}
       />
     </>
   );
