@@ -18,6 +18,7 @@ import pg from 'pg';
 import { RATE_LIMITS } from '@console/domain';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
+import { machineLimitSettings } from '../../apps/server/src/lib/machine-limits.ts';
 import { createPGlite, fromPGlite, openDatabase, type Database } from '../../apps/server/src/db/connection.ts';
 import { ensureFirstHouseAdmin } from '../../apps/server/src/db/bootstrap.ts';
 import { migrate } from '../../apps/server/src/db/migrate.ts';
@@ -167,6 +168,8 @@ async function serve(database: Database, jwtSecret: string, port: number) {
     serveWeb: false,
     // The bench signs in thousands of times from one address and e-mail.
     rateLimits: { ...RATE_LIMITS, signInPerAddress: HIGH, signInPerEmail: HIGH, recoverPerAddress: HIGH, recoverPerEmail: HIGH },
+    // The machine API's limits are counted as in production, and set high enough to refuse nothing.
+    machineLimits: machineLimitSettings(100_000),
   });
   await app.listen({ port, host: '127.0.0.1' });
   return app;

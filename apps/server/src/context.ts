@@ -22,6 +22,7 @@ import { createInvitationsService } from './modules/invitations/invitations.serv
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
 import { createUsersService } from './modules/users/users.service.ts';
+import { createMachineLimiter, createSharedCounter, machineLimitSettings, type MachineLimitSettings } from './lib/machine-limits.ts';
 
 export type RateLimitSettings = { [K in keyof typeof RATE_LIMITS]: number };
 
@@ -32,6 +33,10 @@ export interface ContextOptions {
   jwtSecret: string;
   /** Overrides for tests and benchmarks; production uses RATE_LIMITS. */
   rateLimits?: RateLimitSettings;
+  /** Overrides for tests and benchmarks; production uses MACHINE_RATE_LIMITS times RATE_LIMIT_FACTOR. */
+  machineLimits?: MachineLimitSettings;
+  /** How often a process shares its machine rate-limit counts (default 200 ms). */
+  machineLimitSyncMs?: number;
   mailer?: Mailer;
   /** Overrides for tests; production uses EXPORT_LIMITS. */
   exportLimits?: ExportLimits;
@@ -58,6 +63,9 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const credits = createCreditsService({ db, organizations, usage });
   // API key uses, written at most once a second; the machine routes flush them on close.
   const keyUses = createKeyUseCounter(db, log);
+  // Machine API requests, counted in memory and shared across processes every 200 ms.
+  const machineLimits = options.machineLimits ?? machineLimitSettings(options.config.rateLimitFactor);
+  const machineCounter = createSharedCounter(db, log, { windowSeconds: machineLimits.windowSeconds, syncMs: options.machineLimitSyncMs });
   const billing = createBillingService({ db, organizations });
   const agents = createAgentsService({ db, organizations });
   const apiKeys = createApiKeysService({ db, organizations });
@@ -87,8 +95,9 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     debug,
     activity,
     authenticate: createAuthenticator(db, tokens),
-    authenticateKey: createKeyAuthenticator(db, keyUses),
+    authenticateKey: createKeyAuthenticator(db, keyUses, createMachineLimiter(machineCounter, machineLimits)),
     keyUses,
+    machineCounter,
     rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
     csvExports: createCsvExports(options.exportLimits ?? EXPORT_LIMITS),
   };

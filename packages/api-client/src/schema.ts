@@ -1090,6 +1090,29 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Over a rate limit of the machine API: the key, an organization subtree it belongs to, or (for keys that are not valid) the client address. Nothing was done; try again after `Retry-After` seconds. */
+        MachineTooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                /** @description Each limit this request counts against: `"key"` (the API key), then `"super_agency"`, `"agency"` and `"tenant"` (the subtree of each organization from the house's child down to the key's own), with `q` requests per `w` seconds. Example: `"key";q=1200;w=60, "agency";q=20000;w=60`. */
+                "RateLimit-Policy"?: string;
+                /** @description What is left of each limit in the current window: `r` requests, for `t` more seconds. Example: `"key";r=1187;t=42, "agency";r=19870;t=42`. */
+                RateLimit?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "rate_limited",
+                 *         "message": "Too many requests for this API key: at most 1,200 a minute. Try again in 42 seconds."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -4177,6 +4200,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Each limit this request counts against: `"key"` (the API key), then `"super_agency"`, `"agency"` and `"tenant"` (the subtree of each organization from the house's child down to the key's own), with `q` requests per `w` seconds. Example: `"key";q=1200;w=60, "agency";q=20000;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each limit in the current window: `r` requests, for `t` more seconds. Example: `"key";r=1187;t=42, "agency";r=19870;t=42`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4200,6 +4227,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["MachineTooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4234,6 +4262,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Each limit this request counts against: `"key"` (the API key), then `"super_agency"`, `"agency"` and `"tenant"` (the subtree of each organization from the house's child down to the key's own), with `q` requests per `w` seconds. Example: `"key";q=1200;w=60, "agency";q=20000;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each limit in the current window: `r` requests, for `t` more seconds. Example: `"key";r=1187;t=42, "agency";r=19870;t=42`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4252,6 +4284,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["MachineTooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4270,6 +4303,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Each limit this request counts against: `"key"` (the API key), then `"super_agency"`, `"agency"` and `"tenant"` (the subtree of each organization from the house's child down to the key's own), with `q` requests per `w` seconds. Example: `"key";q=1200;w=60, "agency";q=20000;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each limit in the current window: `r` requests, for `t` more seconds. Example: `"key";r=1187;t=42, "agency";r=19870;t=42`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4286,6 +4323,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["MachineTooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

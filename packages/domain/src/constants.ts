@@ -100,6 +100,22 @@ export const RATE_LIMITS = {
   windowSeconds: 15 * 60,
 } as const;
 
+/**
+ * Requests a minute on the machine API (fixed one-minute windows, counted across every
+ * server process). Each request counts against its key and against the subtree of each
+ * organization from the key's own up to the house's children, so an agency's tenants
+ * share the agency's allowance. A key's own limit, when its admins set one, replaces
+ * `keyPerMinute` and is capped by the house's ceiling. Refused keys (unknown, malformed,
+ * revoked, expired) count per client address, and past the limit the address is refused
+ * before any key is looked up.
+ */
+export const MACHINE_RATE_LIMITS = {
+  keyPerMinute: 1_200,
+  subtreePerMinute: { super_agency: 60_000, agency: 20_000, tenant: 6_000 },
+  refusedPerAddressPerMinute: 30,
+  windowSeconds: 60,
+} as const;
+
 export const CREDITS = {
   lowBalanceThreshold: 100,
   step: 0.01,

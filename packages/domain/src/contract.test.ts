@@ -17,8 +17,8 @@ describe('endpoint contract', () => {
   });
 
   it('derives the error statuses from the declaration', () => {
-    expect(errorStatusesOf(API.machine.reportUsage)).toEqual([400, 401, 403, 413, 503]);
-    expect(errorStatusesOf(API.machine.entitlement)).toEqual([400, 401, 403, 503]);
+    expect(errorStatusesOf(API.machine.reportUsage)).toEqual([400, 401, 403, 413, 429, 503]);
+    expect(errorStatusesOf(API.machine.entitlement)).toEqual([400, 401, 403, 429, 503]);
     expect(errorStatusesOf(API.organizations.get)).toEqual([400, 401, 403, 404, 503]);
     expect(errorStatusesOf(API.users.me)).toEqual([401, 503]);
     expect(errorStatusesOf(API.users.updateMe)).toEqual([400, 401, 403, 413, 503]);

@@ -155,6 +155,11 @@ export const MESSAGES = {
         : `An organization above this API key's organization is ${status}: its keys act for nothing until it is active again.`,
     missingScope: (scope: string) => `This API key does not hold the scope "${scope}".`,
     noLiveActivation: 'This organization has no live activation of that agent.',
+    /** 429 on the machine API: which allowance ran out (a key, or an organization's subtree by its type). */
+    rateLimited: (policy: string, perMinute: number, seconds: number) =>
+      `Too many requests for ${policy === 'key' ? 'this API key' : `the ${policy.replace('_', ' ')} subtree this key belongs to`}: at most ${perMinute.toLocaleString('en-US')} a minute. Try again in ${seconds} seconds.`,
+    tooManyRefusedKeys: (seconds: number) =>
+      `Too many requests with a key that is not valid came from this address. Try again in ${seconds} seconds.`,
   },
   /** Mail to an organization's admins about its balance. */
   balanceAlerts: {

@@ -50,8 +50,11 @@ export class RuleError extends AppError {
 }
 
 export class RateLimitedError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, ERROR_CODES.rateLimited, MESSAGES.auth.tooManyAttempts);
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string = MESSAGES.auth.tooManyAttempts,
+  ) {
+    super(429, ERROR_CODES.rateLimited, message);
   }
 }
 

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES, frozenStanding, type ApiScope } from '@console/domain';
 import type { DB } from '../db/schema.ts';
 import { parse, verifyKey, type VerifiedKey } from './api-key.ts';
 import { bearerToken } from './caller.ts';
 import { AppError, ForbiddenError, UnauthorizedError } from './errors.ts';
 import type { KeyUseCounter } from './key-use.ts';
+import type { MachineLimiter } from './machine-limits.ts';
 
 const m = MESSAGES.usage;
 
@@ -17,21 +18,29 @@ declare module 'fastify' {
 }
 
 /** Authenticates a machine route's request by its API key, for the endpoint's scope. */
-export type KeyAuthenticator = (request: FastifyRequest, scope: ApiScope | undefined) => Promise<void>;
+export type KeyAuthenticator = (request: FastifyRequest, reply: FastifyReply, scope: ApiScope | undefined) => Promise<void>;
 
 /**
  * The bearer must be an API key (a session's access token is refused here, as a key is on
  * every session route): unknown or revoked, 401; its organization deleted, 401; it or one
  * above it suspended or inactive, 403 with that standing; the endpoint's scope missing,
- * 403. A key that passes is counted as used and put on the request.
+ * 403. Every 401 counts against the sender's address, and an address past its limit is
+ * answered 429 before its key is even looked up. A key that passes is held to its own and
+ * its subtrees' limits (429, nothing done), counted as used and put on the request.
  */
-export function createKeyAuthenticator(db: Kysely<DB>, uses: KeyUseCounter): KeyAuthenticator {
-  return async function authenticateKey(request, scope) {
+export function createKeyAuthenticator(db: Kysely<DB>, uses: KeyUseCounter, limits: MachineLimiter): KeyAuthenticator {
+  return async function authenticateKey(request, reply, scope) {
+    limits.checkAddress(request.ip, reply);
+    const refuse = (message: string, code: string) => {
+      limits.refused(request.ip);
+      return new UnauthorizedError(message, code);
+    };
     const bearer = bearerToken(request);
-    if (!parse(bearer)) throw new UnauthorizedError(m.keyRequired, 'api_key_required');
+    if (!parse(bearer)) throw refuse(m.keyRequired, 'api_key_required');
     const key = await verifyKey(db, bearer, { countUse: false });
-    if (!key) throw new UnauthorizedError(m.invalidKey, 'invalid_api_key');
-    if (key.organization.deleted) throw new UnauthorizedError(m.keyOrganizationDeleted, 'invalid_api_key');
+    if (!key) throw refuse(m.invalidKey, 'invalid_api_key');
+    if (key.organization.deleted) throw refuse(m.keyOrganizationDeleted, 'invalid_api_key');
+    limits.admit(key, reply);
     const frozen = frozenStanding({ role: '', organization: key.organization });
     if (frozen) throw new AppError(403, `organization_${frozen.status}`, m.keyOrganizationFrozen(frozen.status, frozen.where));
     if (scope && !key.scopes.includes(scope)) throw new ForbiddenError(m.missingScope(scope));

@@ -98,7 +98,7 @@ function register<E extends Endpoint>(
   (endpoint.auth === 'key' ? onRequest : preHandler).push(...((options.onRequest ?? []) as onRequestAsyncHookHandler[]));
   if (endpoint.auth === 'key') {
     if (!authenticateKey) throw new Error(`${endpoint.method} ${endpoint.path} takes an API key: register it with the key authenticator`);
-    onRequest.push(async (request) => authenticateKey(request, endpoint.scope));
+    onRequest.push(async (request, reply) => authenticateKey(request, reply, endpoint.scope));
   }
   if (endpoint.auth === 'session') {
     preHandler.push(async (request) => {

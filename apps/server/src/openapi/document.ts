@@ -131,6 +131,25 @@ const ERRORS: Record<ErrorStatus, { name: string; description: string; example: 
 
 const ERROR_SCHEMA = 'Error';
 
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } };
+
+/** The machine API's rate-limit headers, as the IETF draft (httpapi-ratelimit-headers) writes them. */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    description:
+      'Each limit this request counts against: `"key"` (the API key), then `"super_agency"`, `"agency"` and `"tenant"` (the subtree of each organization from the house\'s child down to the key\'s own), with `q` requests per `w` seconds. Example: `"key";q=1200;w=60, "agency";q=20000;w=60`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'What is left of each limit in the current window: `r` requests, for `t` more seconds. Example: `"key";r=1187;t=42, "agency";r=19870;t=42`.',
+    schema: { type: 'string' },
+  },
+};
+
+/** The machine API's 429: also the limits and what is left of each. */
+const MACHINE_TOO_MANY = 'MachineTooManyRequests';
+
 function errorComponents(): { schemas: Json; responses: Json } {
   const schema = z.toJSONSchema(errorBodySchema, { target: 'openapi-3.0' }) as Json;
   delete schema.$schema;
@@ -139,13 +158,22 @@ function errorComponents(): { schemas: Json; responses: Json } {
       name,
       {
         description,
-        ...(retryAfter && {
-          headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } },
-        }),
+        ...(retryAfter && { headers: RETRY_AFTER }),
         content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, example } },
       },
     ]),
   );
+  responses[MACHINE_TOO_MANY] = {
+    description:
+      'Over a rate limit of the machine API: the key, an organization subtree it belongs to, or (for keys that are not valid) the client address. Nothing was done; try again after `Retry-After` seconds.',
+    headers: { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS },
+    content: {
+      'application/json': {
+        schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` },
+        example: { error: { code: ERROR_CODES.rateLimited, message: MESSAGES.usage.rateLimited('key', 1200, 42) } },
+      },
+    },
+  };
   return { schemas: { [ERROR_SCHEMA]: schema }, responses };
 }
 
@@ -192,6 +220,10 @@ function describeOperation(method: string, path: string, operation: Json): void 
     if (response.description === 'Default Response') response.description = STATUS_CODES[Number(status)];
   }
   for (const status of errorStatusesOf(endpoint)) responses[status] = { $ref: `#/components/responses/${ERRORS[status].name}` };
+  if (endpoint.auth === 'key') {
+    responses[429] = { $ref: `#/components/responses/${MACHINE_TOO_MANY}` };
+    for (const [status, response] of Object.entries(responses)) if (status.startsWith('2')) response.headers = RATE_LIMIT_HEADERS;
+  }
 
   const examples = MACHINE_EXAMPLES[endpoint.operationId];
   if (examples?.request) operation.requestBody.content['application/json'].example = examples.request;

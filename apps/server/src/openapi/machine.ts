@@ -1,4 +1,5 @@
 import {
+  MACHINE_RATE_LIMITS,
   MESSAGES,
   USAGE_WINDOW,
   machineEndpoints,
@@ -17,6 +18,7 @@ import {
 
 const m = MESSAGES.usage;
 const megabytes = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
+const n = (count: number) => count.toLocaleString('en-US');
 
 /** The tag's description: how to call the machine API and retry safely. */
 export const MACHINE_DESCRIPTION = [
@@ -25,6 +27,8 @@ export const MACHINE_DESCRIPTION = [
   "**Retrying is safe.** Every usage event carries the runtime's own `id`, and an event is recorded at most once per `id` and organization. Send a batch again whenever its answer did not arrive (a timeout, a dropped connection, a 429 or a 503): an event already recorded answers `duplicate` with its first outcome (`credits_charged` is what it took then) and charges nothing again. A rejected event is not stored, so the same event sent again is decided afresh: once the organization is funded or the agent activated, it may be accepted. A batch is recorded whole or not at all; an error answer recorded nothing.",
   '',
   `**Limits.** A batch holds 1 to ${USAGE_WINDOW.batchMax.toLocaleString('en-US')} events and at most ${megabytes(machineEndpoints.reportUsage.bodyLimit)}; a larger one is refused whole with 413. \`occurred_at\` may be at most ${USAGE_WINDOW.futureSeconds / 60} minutes ahead of the server's clock and at most ${USAGE_WINDOW.pastDays} days behind; outside that window the event is rejected as \`invalid\`. An event is charged at its agent's price in force when it occurred.`,
+  '',
+  `**Rate limits.** Requests are counted in one-minute windows across every server process. Each request counts against its key (${n(MACHINE_RATE_LIMITS.keyPerMinute)} a minute unless its organization's admins set the key's own limit, up to a ceiling the house sets) and against the subtree of each organization from the house's child down to the key's own (a super agency's ${n(MACHINE_RATE_LIMITS.subtreePerMinute.super_agency)}, an agency's ${n(MACHINE_RATE_LIMITS.subtreePerMinute.agency)}, a tenant's ${n(MACHINE_RATE_LIMITS.subtreePerMinute.tenant)}), so the keys below an agency share its allowance. Every answer names its limits in \`RateLimit-Policy\` and what is left in \`RateLimit\`. Over a limit the answer is 429 with \`Retry-After\`, and nothing was done: send the same request again after that many seconds. A key refused with 401 counts against the client address; after ${MACHINE_RATE_LIMITS.refusedPerAddressPerMinute} in a minute, the address is answered 429 until the window ends, whatever key it sends.`,
   '',
   "**Outcomes.** The answer lists every event in the batch's order: `accepted` with the credits it took, `duplicate` (recorded before; nothing charged again), or `rejected` with a `reason`:",
   "- `out_of_reach`: the organization is not the key's own nor one below it, or it was deleted;",

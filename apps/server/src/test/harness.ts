@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { RATE_LIMITS } from '@console/domain';
 import { buildApp } from '../app.ts';
 import type { RateLimitSettings } from '../context.ts';
+import { machineLimitSettings, type MachineLimitSettings } from '../lib/machine-limits.ts';
 import { loadConfig, type TrustProxy } from '../config.ts';
 import { createPGlite, fromPGlite, fromPgPool, type Database } from '../db/connection.ts';
 import { ensureFirstHouseAdmin } from '../db/bootstrap.ts';
@@ -102,6 +103,9 @@ export const ADMIN = { email: 'admin@example.test', password: 'correct horse bat
 export async function createTestApp(
   options: {
     rateLimits?: Partial<RateLimitSettings>;
+    /** The machine API's limits; without them, a thousand times production's. */
+    machineLimits?: MachineLimitSettings;
+    machineLimitSyncMs?: number;
     appUrl?: string;
     trustProxy?: TrustProxy;
     serveWeb?: boolean;
@@ -125,6 +129,8 @@ export async function createTestApp(
     checkAnswers: true,
     // Generous limits unless a test is about them: the suite signs in many times.
     rateLimits: { ...RATE_LIMITS, ...UNLIMITED, ...options.rateLimits },
+    machineLimits: options.machineLimits ?? machineLimitSettings(1000),
+    machineLimitSyncMs: options.machineLimitSyncMs,
     // The suites call the export concurrently (the matrix); its own test uses the real bounds.
     exportLimits: { perUser: 1000, perProcess: 1000, retryAfterSeconds: 5 },
   });

@@ -8,9 +8,12 @@ import type { AppContext } from '../../context.ts';
 export const usageBatchLimit = batchLimit(['events'], USAGE_WINDOW.batchMax, MESSAGES.usage.batchTooLarge(USAGE_WINDOW.batchMax));
 
 /** The machine API an agent runtime calls with an API key. */
-export function usageRoutes({ usage, authenticate, authenticateKey, keyUses }: AppContext): FastifyPluginAsync {
+export function usageRoutes({ usage, authenticate, authenticateKey, keyUses, machineCounter }: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.addHook('onClose', async () => keyUses.close());
+    app.addHook('onClose', async () => {
+      await keyUses.close();
+      await machineCounter.close();
+    });
     const route = routerOf(app, authenticate, authenticateKey);
     route(
       endpoints.reportUsage,

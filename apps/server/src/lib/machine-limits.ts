@@ -1,0 +1,222 @@
+import { sql, type Kysely } from 'kysely';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import { MACHINE_RATE_LIMITS, MESSAGES, ORG_TYPES, type OrgType } from '@console/domain';
+import type { DB } from '../db/schema.ts';
+import { RateLimitedError } from './errors.ts';
+
+/** Requests a minute on the machine API; `MACHINE_RATE_LIMITS` in production. */
+export interface MachineLimitSettings {
+  keyPerMinute: number;
+  subtreePerMinute: Record<Exclude<OrgType, 'house'>, number>;
+  refusedPerAddressPerMinute: number;
+  windowSeconds: number;
+}
+
+/** The production limits, each multiplied by `factor` (RATE_LIMIT_FACTOR). */
+export function machineLimitSettings(factor = 1): MachineLimitSettings {
+  const { keyPerMinute, subtreePerMinute, refusedPerAddressPerMinute, windowSeconds } = MACHINE_RATE_LIMITS;
+  const scale = (n: number) => Math.round(n * factor);
+  return {
+    keyPerMinute: scale(keyPerMinute),
+    subtreePerMinute: {
+      super_agency: scale(subtreePerMinute.super_agency),
+      agency: scale(subtreePerMinute.agency),
+      tenant: scale(subtreePerMinute.tenant),
+    },
+    refusedPerAddressPerMinute: scale(refusedPerAddressPerMinute),
+    windowSeconds,
+  };
+}
+
+/** One allowance: its counter's name, the policy name announced in the headers, its limit. */
+export interface Bucket {
+  name: string;
+  policy: string;
+  limit: number;
+}
+
+export interface Verdict {
+  allowed: boolean;
+  /** Seconds until the window ends: Retry-After when refused, and the `t` of each policy. */
+  resetSeconds: number;
+  remaining: number[];
+}
+
+/**
+ * Counts requests in fixed windows, shared by every server process through the `rate_limits`
+ * table without a statement per request: each process decides from the shared total it last
+ * read plus its own requests since, and adds its requests to the table every `syncMs` (one
+ * statement for every counter touched meanwhile, rows in key order, which also reads back
+ * every other process's counts). A process therefore never passes a limit on its own, and
+ * P processes together pass it by at most what the other P - 1 admit within one sync
+ * interval (and never by more than P times the limit). The rows carry their window in
+ * their key and are swept, a hundred at a time, once their window is over.
+ */
+export interface SharedCounter {
+  /** Counts one request against every bucket, or against none when one is at its limit. */
+  take(buckets: Bucket[]): Verdict;
+  /** Seconds to wait when the bucket is at its limit, else null; counts nothing. */
+  wait(bucket: Bucket): number | null;
+  /** Counts one against the bucket whatever its state (refusals). */
+  add(bucket: Bucket): void;
+  /** Adds what is pending to the shared table now (tests, shutdown). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createSharedCounter(
+  db: Kysely<DB>,
+  log: FastifyBaseLogger,
+  options: { windowSeconds: number; syncMs?: number; now?: () => number },
+): SharedCounter {
+  const windowMs = options.windowSeconds * 1000;
+  const syncMs = options.syncMs ?? 200;
+  const now = options.now ?? Date.now;
+  let window = -1;
+  let counts = new Map<string, { shared: number; pending: number }>();
+  let touched = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+  let writing: Promise<void> = Promise.resolve();
+
+  function entry(name: string) {
+    const current = Math.floor(now() / windowMs);
+    if (current !== window) {
+      window = current;
+      counts = new Map();
+      touched = new Set();
+    }
+    let found = counts.get(name);
+    if (!found) {
+      found = { shared: 0, pending: 0 };
+      counts.set(name, found);
+    }
+    touched.add(name);
+    if (!timer) {
+      timer = setTimeout(() => void flush(), syncMs);
+      timer.unref();
+    }
+    return found;
+  }
+  const used = (e: { shared: number; pending: number }) => e.shared + e.pending;
+  const resetSeconds = () => Math.max(1, Math.ceil(((window + 1) * windowMs - now()) / 1000));
+
+  async function sync(): Promise<void> {
+    const of = window;
+    const names = [...touched];
+    touched = new Set();
+    if (names.length === 0) return;
+    const rows = names.sort().map((name) => ({ name, key: `machine:${of}:${name}`, n: counts.get(name)?.pending ?? 0 }));
+    try {
+      const result = await sql<{ key: string; count: number }>`
+        with swept as (
+          delete from rate_limits where key in (
+            select key from rate_limits where reset_at < now() order by reset_at limit 100 for update skip locked
+          )
+        )
+        insert into rate_limits (key, count, reset_at)
+        select x.key, x.n, to_timestamp(${((of + 1) * windowMs) / 1000})
+        from jsonb_to_recordset(${JSON.stringify(rows.map(({ key, n }) => ({ key, n })))}::jsonb) as x(key text, n integer)
+        order by x.key
+        on conflict (key) do update set count = rate_limits.count + excluded.count
+        returning key, count`.execute(db);
+      if (window !== of) return;
+      const totals = new Map(result.rows.map((row) => [row.key, Number(row.count)]));
+      for (const { name, key, n } of rows) {
+        const e = counts.get(name);
+        if (!e) continue;
+        e.pending -= n;
+        e.shared = totals.get(key) ?? e.shared + n;
+      }
+    } catch (error) {
+      // Kept in memory and sent with the next sync; meanwhile each process still counts its own.
+      for (const { name } of rows) touched.add(name);
+      log.warn({ err: error, counters: rows.length }, 'machine rate-limit counts were not shared');
+    }
+  }
+
+  function flush(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    writing = writing.then(sync);
+    return writing;
+  }
+
+  return {
+    take(buckets) {
+      const entries = buckets.map((bucket) => entry(bucket.name));
+      const allowed = entries.every((e, i) => used(e) < buckets[i]!.limit);
+      if (allowed) for (const e of entries) e.pending++;
+      return { allowed, resetSeconds: resetSeconds(), remaining: entries.map((e, i) => Math.max(0, buckets[i]!.limit - used(e))) };
+    },
+    wait(bucket) {
+      return used(entry(bucket.name)) >= bucket.limit ? resetSeconds() : null;
+    },
+    add(bucket) {
+      entry(bucket.name).pending++;
+    },
+    flush,
+    close: flush,
+  };
+}
+
+/** What the limiter needs of a verified key. */
+export interface LimitedKey {
+  id: string;
+  /** The key's own requests-a-minute, set by its organization's admins; null for the default. */
+  rate_limit_per_minute?: number | null;
+  organization: { path: string };
+}
+
+const m = MESSAGES.usage;
+
+/** `RateLimit-Policy` and `RateLimit` as the IETF draft writes them: `"name";q=..;w=..` and `"name";r=..;t=..`. */
+function announce(reply: FastifyReply, buckets: Bucket[], verdict: Verdict, windowSeconds: number): void {
+  reply.header('ratelimit-policy', buckets.map((b) => `"${b.policy}";q=${b.limit};w=${windowSeconds}`).join(', '));
+  reply.header('ratelimit', buckets.map((b, i) => `"${b.policy}";r=${verdict.remaining[i]};t=${verdict.resetSeconds}`).join(', '));
+}
+
+/**
+ * The machine API's limits: per client address for refused keys (checked before a key is
+ * looked up), per key, and per subtree of each organization from the key's own up to the
+ * house's children (the house itself has none). A request over a limit is answered 429
+ * with Retry-After and counts nothing; every admitted answer carries the policies and what
+ * is left of each.
+ */
+export function createMachineLimiter(counter: SharedCounter, settings: MachineLimitSettings) {
+  const address = (ip: string): Bucket => ({ name: `address:${ip}`, policy: 'address', limit: settings.refusedPerAddressPerMinute });
+
+  function bucketsOf(key: LimitedKey): Bucket[] {
+    const ids = key.organization.path.split('/').filter(Boolean);
+    const subtrees = ids.flatMap((id, depth): Bucket[] => {
+      const type = ORG_TYPES[depth];
+      return type && type !== 'house' ? [{ name: `subtree:${id}`, policy: type, limit: settings.subtreePerMinute[type] }] : [];
+    });
+    return [{ name: `key:${key.id}`, policy: 'key', limit: key.rate_limit_per_minute ?? settings.keyPerMinute }, ...subtrees];
+  }
+
+  return {
+    /** Before the key is read: an address that sent too many refused keys waits for the next window. */
+    checkAddress(ip: string, reply: FastifyReply): void {
+      const wait = counter.wait(address(ip));
+      if (wait === null) return;
+      reply.header('retry-after', String(wait));
+      throw new RateLimitedError(wait, m.tooManyRefusedKeys(wait));
+    },
+    /** A key refused (unknown, malformed, revoked, expired) counts against its sender's address. */
+    refused(ip: string): void {
+      counter.add(address(ip));
+    },
+    /** Counts the request against its key and subtrees, or refuses it with 429 and counts nothing. */
+    admit(key: LimitedKey, reply: FastifyReply): void {
+      const buckets = bucketsOf(key);
+      const verdict = counter.take(buckets);
+      announce(reply, buckets, verdict, settings.windowSeconds);
+      if (verdict.allowed) return;
+      const tight = buckets.find((b, i) => verdict.remaining[i] === 0) ?? buckets[0]!;
+      reply.header('retry-after', String(verdict.resetSeconds));
+      throw new RateLimitedError(verdict.resetSeconds, m.rateLimited(tight.policy, tight.limit, verdict.resetSeconds));
+    },
+  };
+}
+
+export type MachineLimiter = ReturnType<typeof createMachineLimiter>;
