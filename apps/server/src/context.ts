@@ -59,7 +59,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: options.config.smtpUrl, logger: log });
   const organizations = createOrganizationsService({ db });
   const users = createUsersService({ db, organizations });
-  const usage = createUsageService({ db });
+  const usage = createUsageService({ db, organizations });
   const credits = createCreditsService({ db, organizations, usage });
   // API key uses, written at most once a second; the machine routes flush them on close.
   const keyUses = createKeyUseCounter(db, log);

@@ -124,7 +124,7 @@ export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } 
   const now = options.now ?? new Date();
   const seeded = await seedDemo(db, { now });
   const organizations = createOrganizationsService({ db });
-  const usage = createUsageService({ db });
+  const usage = createUsageService({ db, organizations });
   const credits = createCreditsService({ db, organizations, usage });
   const { events, chargeCents } = demoUsage(seeded.organizations, now);
 

@@ -846,7 +846,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The usage events recorded for an organization within the key's reach, newest occurrence first, paged by cursor, by agent, time or the ledger entry that charged them
+         * @description Takes an API key with the `usage:read` scope.
+         */
+        get: operations["listUsageEvents"];
         put?: never;
         /**
          * Report usage: one event or a batch of up to 1,000, each idempotent by its id per organization; every event is accepted, a duplicate, or rejected with a reason
@@ -891,6 +895,46 @@ export interface paths {
          * @description Takes an API key with the `entitlements:read` scope.
          */
         get: operations["getEntitlement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage events of an organization in scope, newest occurrence first, paged by cursor; by agent, time or consumption entry
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["listUsageEventsOfOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage-events/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same filtered events as CSV, streamed
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["exportUsageEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4020,7 +4064,7 @@ export interface operations {
                             organization_id: string;
                             name: string;
                             prefix: string;
-                            scopes: ("usage:write" | "agents:report" | "entitlements:read")[];
+                            scopes: ("usage:write" | "agents:report" | "entitlements:read" | "usage:read")[];
                             created_by: {
                                 /** Format: uuid */
                                 id: string;
@@ -4055,7 +4099,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("usage:write" | "agents:report" | "entitlements:read")[];
+                    scopes: ("usage:write" | "agents:report" | "entitlements:read" | "usage:read")[];
                 };
             };
         };
@@ -4074,7 +4118,7 @@ export interface operations {
                             organization_id: string;
                             name: string;
                             prefix: string;
-                            scopes: ("usage:write" | "agents:report" | "entitlements:read")[];
+                            scopes: ("usage:write" | "agents:report" | "entitlements:read" | "usage:read")[];
                             created_by: {
                                 /** Format: uuid */
                                 id: string;
@@ -4124,7 +4168,7 @@ export interface operations {
                             organization_id: string;
                             name: string;
                             prefix: string;
-                            scopes: ("usage:write" | "agents:report" | "entitlements:read")[];
+                            scopes: ("usage:write" | "agents:report" | "entitlements:read" | "usage:read")[];
                             created_by: {
                                 /** Format: uuid */
                                 id: string;
@@ -4144,6 +4188,65 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listUsageEvents: {
+        parameters: {
+            query: {
+                organization_id: string;
+                agent?: string;
+                from?: string;
+                to?: string;
+                ledger_entry_id?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Each limit this request counts against: `"key"` (the API key), then `"super_agency"`, `"agency"` and `"tenant"` (the subtree of each organization from the house's child down to the key's own), with `q` requests per `w` seconds. Example: `"key";q=1200;w=60, "agency";q=20000;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each limit in the current window: `r` requests, for `t` more seconds. Example: `"key";r=1187;t=42, "agency";r=19870;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            agent: string;
+                            /** Format: uuid */
+                            agent_type_id: string;
+                            units: string;
+                            price: string;
+                            credits_charged: string;
+                            occurred_at: string;
+                            received_at: string;
+                            /** Format: uuid */
+                            ledger_entry_id: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** Format: uuid */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["MachineTooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4324,6 +4427,92 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["MachineTooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listUsageEventsOfOrganization: {
+        parameters: {
+            query?: {
+                organization_id?: string;
+                agent_type_id?: string;
+                from?: string;
+                to?: string;
+                ledger_entry_id?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            agent: string;
+                            /** Format: uuid */
+                            agent_type_id: string;
+                            units: string;
+                            price: string;
+                            credits_charged: string;
+                            occurred_at: string;
+                            received_at: string;
+                            /** Format: uuid */
+                            ledger_entry_id: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** Format: uuid */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportUsageEvents: {
+        parameters: {
+            query?: {
+                organization_id?: string;
+                agent_type_id?: string;
+                from?: string;
+                to?: string;
+                ledger_entry_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

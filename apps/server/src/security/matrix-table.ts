@@ -462,6 +462,8 @@ export const MATRIX: Record<string, MatrixEntry> = {
   }),
   'GET /api/credits/ledger': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
   'GET /api/credits/ledger/export': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
+  'GET /api/usage-events': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
+  'GET /api/usage-events/export': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
   // The activity log: admins, over their organization and its subtree.
   'GET /api/activity': one({ target: 'org', expect: reads(mayViewActivity), call: inQuery }),
   'GET /api/activity/export': one({ target: 'org', expect: reads(mayViewActivity), call: inQuery }),
@@ -507,6 +509,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
     status: 'active',
   })),
   'GET /api/v1/entitlements': publicRoute(401),
+  'GET /api/v1/usage-events': publicRoute(401),
 
   // The catalog is read by everyone signed in and kept by the house's admins.
   'GET /api/agent-types': one({ target: null, expect: anyone, call: inPath }),

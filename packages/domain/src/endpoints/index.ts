@@ -16,6 +16,7 @@ import { settingsEndpoints } from './settings.ts';
 import { agentsEndpoints } from './agents.ts';
 import { apiKeysEndpoints } from './api-keys.ts';
 import { machineEndpoints } from './machine.ts';
+import { usageEndpoints } from './usage.ts';
 
 export { healthEndpoints } from './health.ts';
 export { authEndpoints } from './auth.ts';
@@ -31,6 +32,7 @@ export { settingsEndpoints } from './settings.ts';
 export { agentsEndpoints } from './agents.ts';
 export { apiKeysEndpoints } from './api-keys.ts';
 export { machineEndpoints } from './machine.ts';
+export { usageEndpoints } from './usage.ts';
 
 /** All endpoints, by domain. */
 export const API = {
@@ -47,5 +49,6 @@ export const API = {
   settings: settingsEndpoints,
   agents: agentsEndpoints,
   apiKeys: apiKeysEndpoints,
+  usage: usageEndpoints,
   machine: machineEndpoints,
 } as const;

@@ -7,6 +7,7 @@ import {
   usageBatchResultSchema,
   usageBatchSchema,
 } from '../schemas/agents.ts';
+import { machineUsageEventsQuerySchema, usageEventsPageSchema } from '../schemas/usage-events.ts';
 
 /** The machine API an agent runtime calls with an API key. */
 export const machineEndpoints = {
@@ -45,5 +46,18 @@ export const machineEndpoints = {
     scope: 'entitlements:read',
     query: entitlementQuerySchema,
     responses: { 200: entitlementSchema },
+  }),
+  listUsageEvents: endpoint({
+    operationId: 'listUsageEvents',
+    method: 'GET',
+    path: '/v1/usage-events',
+    summary:
+      "The usage events recorded for an organization within the key's reach, newest occurrence first, paged by cursor, by agent, time or the ledger entry that charged them",
+    tags: ['machine'],
+    auth: 'key',
+    scope: 'usage:read',
+    query: machineUsageEventsQuerySchema,
+    responses: { 200: usageEventsPageSchema },
+    errors: [404],
   }),
 };

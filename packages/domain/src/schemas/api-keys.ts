@@ -4,7 +4,7 @@ import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
 /** API keys: what an agent runtime calls the machine routes with, made and revoked by an organization's admins. */
 
 /** What an API key may do, each on the machine routes only. */
-export const API_SCOPES = ['usage:write', 'agents:report', 'entitlements:read'] as const;
+export const API_SCOPES = ['usage:write', 'agents:report', 'entitlements:read', 'usage:read'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export const apiKeySchema = z.object({
