@@ -128,3 +128,68 @@ describe('usage events', () => {
     expect(await violation(event('1', '1.00'))).toEqual({ code: '23514', constraint: 'usage_events_check' });
   });
 });
+
+describe('uniqueness the usage engine relies on', () => {
+  const usageEvent = (clientEventId: string) =>
+    sql`insert into usage_events (organization_id, client_event_id, agent_type_id, units, price, cost, charged, occurred_at)
+        values (${house}, ${clientEventId}, ${agentTypeId}, 1, 0, 0, 0, now())`.execute(db());
+
+  it('a second usage event with the same organization and client event id is refused', async () => {
+    expect(await violation(() => usageEvent('unique-replayed'))).toEqual({ code: 'none: the statement succeeded' });
+    expect(await violation(() => usageEvent('unique-replayed'))).toEqual({ code: '23505', constraint: 'usage_events_client_key' });
+    // The same client event id in another organization is another event.
+    expect(
+      await violation(() =>
+        sql`insert into usage_events (organization_id, client_event_id, agent_type_id, units, price, cost, charged, occurred_at)
+              values (${w.id('H2')}, 'unique-replayed', ${agentTypeId}, 1, 0, 0, 0, now())`.execute(db()),
+      ),
+    ).toEqual({ code: 'none: the statement succeeded' });
+  });
+
+  it('a second live activation of the same agent type in one organization is refused; after a deactivation one more is allowed', async () => {
+    const org = w.id('SA2');
+    const activation = (deactivated: boolean) => () =>
+      sql`insert into agent_activations (organization_id, agent_type_id, status, deactivated_at)
+          values (${org}, ${agentTypeId}, 'active', ${deactivated ? sql`now()` : sql`null`})`.execute(db());
+    expect(await violation(activation(false))).toEqual({ code: 'none: the statement succeeded' });
+    expect(await violation(activation(false))).toEqual({ code: '23505', constraint: 'agent_activations_live_key' });
+    // Ended activations do not count: any number of them beside the live one.
+    expect(await violation(activation(true))).toEqual({ code: 'none: the statement succeeded' });
+    expect(await violation(activation(true))).toEqual({ code: 'none: the statement succeeded' });
+    const live = await sql<{ n: number }>`
+      select count(*)::int as n from agent_activations where organization_id = ${org} and agent_type_id = ${agentTypeId} and deactivated_at is null`.execute(
+      db(),
+    );
+    expect(live.rows[0]!.n).toBe(1);
+  });
+});
+
+describe('API key scopes', () => {
+  const key = (scopes: string[]) => () =>
+    sql`insert into api_keys (organization_id, name, prefix, secret_hash, scopes)
+        values (${house}, 'scoped', ${`ck_scope_${scopes.join('_')}_${scopes.length}`}, 'hash', ${scopes}::text[])`.execute(db());
+
+  it('a key with known scopes is accepted', async () => {
+    expect(await violation(key(['usage:write', 'entitlements:read']))).toEqual({ code: 'none: the statement succeeded' });
+  });
+
+  it.each([
+    ['an unknown scope', ['usage:write', 'admin:all']],
+    ['only an unknown scope', ['credits:write']],
+    ['no scope at all', []],
+  ])('a key with %s is refused', async (_name, scopes) => {
+    expect(await violation(key(scopes))).toEqual({ code: '23514', constraint: 'api_keys_scopes_check' });
+  });
+
+  it.each([
+    ['an unknown scope', ['agents:report', 'usage:delete']],
+    ['no scope at all', []],
+  ])("a key's scopes changed to %s are refused", async (_name, scopes) => {
+    // The key the first test of this block accepted: the update names one row.
+    expect(
+      await violation(() =>
+        sql`update api_keys set scopes = ${scopes}::text[] where organization_id = ${house} and name = 'scoped'`.execute(db()),
+      ),
+    ).toEqual({ code: '23514', constraint: 'api_keys_scopes_check' });
+  });
+});

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { useWorld } from '../../test/harness.ts';
+import { insertOrg } from '../../test/fixtures.ts';
 import { activate, insertAgentType } from '../../test/usage-rows.ts';
 import { reconcile } from './reconcile.ts';
 
@@ -161,6 +162,31 @@ describe('reconcile reports each kind of broken books, naming the organization, 
       ...EMPTY,
       ok: false,
       balance_chain_breaks: [expect.objectContaining({ organization_id: w.id('H'), running: '1000.00', balance_after: '1001.00' })],
+    });
+  });
+
+  it('a running balance below zero that every balance_after follows (books written without the CHECK on balance_after)', async () => {
+    let org = '';
+    const report = await reportAfter(
+      async (trx) => {
+        // Only books from before the CHECK, or restored around it, can hold this: the
+        // corruption drops the CHECK inside its transaction (rolled back with the rest).
+        await sql`alter table credit_ledger_entries drop constraint credit_ledger_entries_balance_after_check`.execute(trx);
+        org = (await insertOrg(trx, { name: 'Overdrawn Tenant', type: 'tenant', parentId: w.id('A1') })).id;
+        // -1.00 then +1.00, each balance_after the running sum: the sums, the last balance_after
+        // and the balance (0.00) all agree, but the balance stood at -1.00 in between. The
+        // triggers run, so the ledger totals agree too.
+        await sql`
+          insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, created_at) values
+            (${org}, -1.00, 'adjustment_decrease', gen_random_uuid(), -1.00, now() - interval '1 minute'),
+            (${org}, 1.00, 'adjustment_increase', gen_random_uuid(), 0.00, now())`.execute(trx);
+      },
+      { bypassTriggers: false },
+    );
+    expect(report).toMatchObject({
+      ...EMPTY,
+      ok: false,
+      balance_chain_breaks: [{ organization_id: org, ledger_entry_id: expect.any(String), running: '-1.00', balance_after: '-1.00' }],
     });
   });
 
