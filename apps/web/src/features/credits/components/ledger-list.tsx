@@ -3,6 +3,7 @@ import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
 import { metadataLines } from '@/lib/entry-types';
+import { EntryEventsButton } from './entry-events-dialog';
 import { LedgerActor, LedgerCounterparty } from './ledger-parties';
 
 /** List view: a type badge, the date, the amount, the server's sentence, the balance after and the metadata. */
@@ -21,6 +22,7 @@ export function LedgerList({ entries }: { entries: LedgerEntry[] }) {
               <span className={cn('font-medium tabular-nums', amountClass(entry.amount))}>{formatCredits(entry.amount)}</span>
             </div>
             <p className="text-sm">{entry.description}</p>
+            {entry.entry_type === 'consumption' && <EntryEventsButton entry={entry} />}
             <p className="text-sm text-muted-foreground">
               By <LedgerActor entry={entry} />
               {entry.counterparty && (

@@ -3,6 +3,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
 import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
+import { EntryEventsButton } from './entry-events-dialog';
 import { LedgerActor, LedgerCounterparty } from './ledger-parties';
 
 /** Table view: Date, Type, Description (the server's sentence), By, With, Amount, Balance. */
@@ -29,6 +30,11 @@ export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
             </TableCell>
             <TableCell className="max-w-80 truncate whitespace-normal" title={entry.description}>
               {entry.description}
+              {entry.entry_type === 'consumption' && (
+                <div>
+                  <EntryEventsButton entry={entry} />
+                </div>
+              )}
             </TableCell>
             <TableCell>
               <LedgerActor entry={entry} />

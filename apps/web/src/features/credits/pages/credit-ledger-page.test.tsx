@@ -307,6 +307,73 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(items[0]).toHaveTextContent('Event IDevt-1');
   });
 
+  it('opens a consumption entry to the usage events it charged, a page at a time', async () => {
+    const metered = entry({ entry_type: 'consumption', amount: '-1.25', agent_type_id: TYPE_IDS.bot, units: '5.0000' });
+    const event = (id: string, charged: string) => ({
+      id,
+      organization_id: metered.organization_id,
+      agent: 'support-bot',
+      agent_type_id: TYPE_IDS.bot,
+      units: '2.5000',
+      price: '0.2500',
+      credits_charged: charged,
+      occurred_at: '2024-01-05T15:04:00.000Z',
+      received_at: '2024-01-05T15:04:01.000Z',
+      ledger_entry_id: metered.id,
+      metadata: id === 'run-2' ? { ticket: 'T-9' } : {},
+    });
+    const next = '00000000-0000-4000-8000-00000000e001';
+    const { queriesOf } = mockApi({
+      [LEDGER]: () => json(200, ledgerPage([metered, sent])),
+      'GET /api/usage-events': ({ url }) =>
+        json(
+          200,
+          url.searchParams.get('cursor') === next
+            ? { events: [event('run-1', '0.62')], next_cursor: null }
+            : { events: [event('run-2', '0.63')], next_cursor: next },
+        ),
+    });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    const user = userEvent.setup();
+    const rows = within(await screen.findByRole('table')).getAllByRole('row');
+    // Only the consumption entry opens to events.
+    expect(within(rows[2]!).queryByRole('button', { name: new RegExp(p.entryEvents) })).not.toBeInTheDocument();
+    await user.click(within(rows[1]!).getByRole('button', { name: `${p.entryEvents}: ${metered.description}` }));
+    const dialog = await screen.findByRole('dialog', { name: p.entryEventsTitle });
+    expect(await within(dialog).findByText('run-2')).toBeInTheDocument();
+    expect(within(dialog).getByText('0.63 credits')).toBeInTheDocument();
+    expect(within(dialog).getByText('{"ticket":"T-9"}')).toBeInTheDocument();
+    expect(queriesOf('GET /api/usage-events')[0]).toEqual({
+      organization_id: metered.organization_id,
+      ledger_entry_id: metered.id,
+      limit: '50',
+    });
+    await user.click(within(dialog).getByRole('button', { name: p.loadMore }));
+    expect(await within(dialog).findByText('run-1')).toBeInTheDocument();
+    expect(queriesOf('GET /api/usage-events')[1]).toMatchObject({ cursor: next });
+    expect(within(dialog).queryByRole('button', { name: p.loadMore })).not.toBeInTheDocument();
+  });
+
+  it('exports the usage events of the same organization, agent and dates', async () => {
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:events'), revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const { queriesOf } = mockApi({
+      [LEDGER]: () => json(200, ledgerPage([sent])),
+      'GET /api/usage-events/export': () =>
+        new Response('occurred_at,received_at,id\r\n', {
+          status: 200,
+          headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="usage-events-2024-01-20.csv"' },
+        }),
+    });
+    renderApp(`/credit-ledger?agent=${TYPE_IDS.bot}&type=consumption`, { session: houseAdmin() });
+    await screen.findByRole('table');
+    await userEvent.setup().click(screen.getByRole('button', { name: p.exportEvents }));
+    expect(await screen.findByText(p.eventsExported)).toBeInTheDocument();
+    expect(queriesOf('GET /api/usage-events/export')[0]).toEqual({ agent_type_id: TYPE_IDS.bot });
+    expect(click).toHaveBeenCalledTimes(1);
+    click.mockRestore();
+  });
+
   it('filters by agent from the catalog, and keeps every filter in the URL', async () => {
     const { queriesOf } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
     renderApp('/credit-ledger', { session: houseAdmin() });

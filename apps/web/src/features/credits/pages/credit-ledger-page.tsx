@@ -12,6 +12,7 @@ import { SearchField } from '@/components/search-field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { agentQueries } from '@/api/agents';
 import { creditQueries, useExportLedger } from '@/api/credits';
+import { useExportUsageEvents } from '@/api/usage-events';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { LoadingRows } from '@/components/loading-rows';
 import { OrganizationTrail, useReadableOrganization } from '@/components/organization-trail';
@@ -32,6 +33,7 @@ import { LedgerList } from '../components/ledger-list';
 import { LedgerTable } from '../components/ledger-table';
 import { useLedgerFilters } from '../ledger-filters';
 import { MESSAGES } from '@/lib/wording';
+import { announce } from '@/lib/announce';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;
@@ -61,6 +63,7 @@ export default function CreditLedgerPage() {
   const agents = useMemo(() => new Map((catalog.data ?? []).map((type) => [type.id, type])), [catalog.data]);
   const agentIds = useMemo(() => [...agents.keys()], [agents]);
   const exporter = useExportLedger();
+  const eventsExporter = useExportUsageEvents();
 
   const forbidden = ledger.error instanceof ApiError && ledger.error.status === 403;
   const failed = ledger.isError && !forbidden;
@@ -79,12 +82,19 @@ export default function CreditLedgerPage() {
   const balance = ledger.data?.pages[0]?.credit_balance;
   const threshold = ledger.data?.pages[0]?.low_balance_threshold;
 
-  function exportTransactions() {
-    exporter.mutate(filters, {
-      onSuccess: () => toast.success(p.exported),
-      onError: (error) => toast.error(p.exportFailed, { description: error.message }),
-    });
-  }
+  const exportTransactions = () => announce(exporter.mutateAsync(filters), p.exported, p.exportFailed);
+  // The events of the same organization, agent and dates (of occurrence), one row each.
+  const exportEvents = () =>
+    announce(
+      eventsExporter.mutateAsync({
+        organization_id: filters.organization_id,
+        agent_type_id: filters.agent_type_id,
+        from: filters.from,
+        to: filters.to,
+      }),
+      p.eventsExported,
+      p.eventsExportFailed,
+    );
 
   if (forbidden && ledger.error) return <QueryError error={ledger.error} title={c.loadFailed} />;
 
@@ -99,6 +109,10 @@ export default function CreditLedgerPage() {
           <Button variant="outline" onClick={exportTransactions} disabled={exporter.isPending}>
             <Download aria-hidden />
             {p.exportTransactions}
+          </Button>
+          <Button variant="outline" onClick={exportEvents} disabled={eventsExporter.isPending}>
+            <Download aria-hidden />
+            {p.exportEvents}
           </Button>
           {mayAdjust && <AdjustBalanceDialog />}
           {mayAllocate && (

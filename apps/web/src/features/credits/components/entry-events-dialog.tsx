@@ -1,0 +1,70 @@
+import type { LedgerEntry } from '@console/domain';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { ListTree } from 'lucide-react';
+import { useState } from 'react';
+import { usageEventQueries } from '@/api/usage-events';
+import { LoadingRows } from '@/components/loading-rows';
+import { QueryError } from '@/components/query-error';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { formatCredits, formatDecimal, formatLedgerDate } from '@/lib/credit-format';
+import { MESSAGES } from '@/lib/wording';
+
+const p = MESSAGES.creditPages;
+
+/** A consumption entry opens to the usage events it charged, a page at a time. */
+export function EntryEventsButton({ entry }: { entry: LedgerEntry }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="link" size="sm" className="h-auto p-0" aria-label={`${p.entryEvents}: ${entry.description}`}>
+          <ListTree aria-hidden />
+          {p.entryEvents}
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="max-h-[85vh] overflow-y-auto sm:max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>{p.entryEventsTitle}</DialogTitle>
+          <DialogDescription>{p.entryEventsDescription(entry.description)}</DialogDescription>
+        </DialogHeader>
+        {open && <EntryEvents entry={entry} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function EntryEvents({ entry }: { entry: LedgerEntry }) {
+  const events = useInfiniteQuery(usageEventQueries.list({ organization_id: entry.organization_id, ledger_entry_id: entry.id }));
+  const rows = events.data?.pages.flatMap((page) => page.events) ?? [];
+  if (events.isPending) return <LoadingRows />;
+  if (events.isError && rows.length === 0) return <QueryError error={events.error} title={p.entryEventsFailed} onRetry={events.refetch} />;
+  if (rows.length === 0) return <p className="text-sm text-muted-foreground">{p.entryEventsEmpty}</p>;
+  return (
+    <div className="space-y-3">
+      <ul className="divide-y rounded-md border" aria-label={p.entryEventsTitle}>
+        {rows.map((event) => (
+          <li key={`${event.organization_id}:${event.id}`} className="grid gap-1 p-3 text-sm sm:grid-cols-[1fr_auto]">
+            <div className="min-w-0">
+              <p className="font-medium break-all">{event.id}</p>
+              <p className="text-muted-foreground">
+                {event.agent} · {formatDecimal(event.units)} units at {event.price} · occurred {formatLedgerDate(event.occurred_at)}
+              </p>
+              {Object.keys(event.metadata).length > 0 && (
+                <p className="text-xs break-all text-muted-foreground">{JSON.stringify(event.metadata)}</p>
+              )}
+            </div>
+            <p className="font-medium tabular-nums sm:text-right">{formatCredits(event.credits_charged)}</p>
+          </li>
+        ))}
+      </ul>
+      {events.hasNextPage && (
+        <div className="flex justify-center">
+          <Button variant="outline" onClick={() => void events.fetchNextPage()} disabled={events.isFetchingNextPage}>
+            {events.isFetchingNextPage ? 'Loading…' : p.loadMore}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
