@@ -2,6 +2,7 @@ import { type UsageBatchResult, type UserProfile } from '@console/domain';
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
+import { expectAccessible } from './axe.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 const PASSWORD = 'agents journey password 1';
@@ -290,6 +291,14 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   await firstRun.first().waitFor();
   expect(await firstRun.count()).toBe(1);
   expect(await firstRun.textContent()).toContain('-30.00 credits120.00 credits');
+  // Each consumption opens to the usage events it charged, as the runtime reported them.
+  await firstRun.getByRole('button', { name: /^Events: / }).click();
+  const events = page.getByRole('dialog', { name: MESSAGES.creditPages.entryEventsTitle });
+  await events.getByText('run-1', { exact: true }).waitFor();
+  expect(await events.textContent()).toContain('30.00 credits');
+  await expectAccessible(page, 'usage events of a consumption entry');
+  await page.keyboard.press('Escape');
+  await events.waitFor({ state: 'detached' });
   expect(await ledger.getByRole('row').filter({ hasText: 'Report Writer used 2.5 × page' }).textContent()).toContain(
     '-5.00 credits84.00 credits',
   );
