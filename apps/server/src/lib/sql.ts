@@ -10,3 +10,18 @@ export function upperBound(to: string): string {
   next.setUTCDate(next.getUTCDate() + 1);
   return next.toISOString();
 }
+
+const ISO_WITH_OFFSET = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * An ISO date-time as UTC, its fraction of a second kept as written. ISO 8601 allows offsets
+ * up to ±23:59 and PostgreSQL reads them only up to ±15:59, so a time is sent to the
+ * database in UTC. Text of another form is returned as it is.
+ */
+export function utcText(iso: string): string {
+  const match = ISO_WITH_OFFSET.exec(iso);
+  if (!match) return iso;
+  const [, seconds, fraction = '', offset] = match;
+  const utc = new Date(`${seconds}${offset}`);
+  return Number.isNaN(utc.getTime()) ? iso : `${utc.toISOString().slice(0, 19)}${fraction}Z`;
+}

@@ -261,6 +261,14 @@ const dateLike: fc.Arbitrary<string> = fc.oneof(
     '9999-12-31T23:00:00-02:00',
   ),
   fc.date({ noInvalidDate: true }).chain((d) => fc.constantFrom(d.toISOString(), d.toISOString().slice(0, 10))),
+  // Offsets at every edge: ISO 8601 allows ±23:59, PostgreSQL reads only ±15:59; +24:00 is no offset at all.
+  fc
+    .tuple(
+      fc.date({ min: new Date('1000-01-02T00:00:00Z'), max: new Date('9998-12-30T00:00:00Z'), noInvalidDate: true }),
+      fc.constantFrom('Z', '+00:00', '-00:00', '+14:00', '-12:00', '+15:59', '-15:59', '+16:00', '-16:00', '+23:59', '-23:59', '+24:00'),
+      fc.constantFrom('', '.5', '.123456', '.1234567891'),
+    )
+    .map(([d, offset, fraction]) => `${d.toISOString().slice(0, 19)}${fraction}${offset}`),
 );
 
 /** Uuids that exist (so scope and state checks run), random ones, and near misses. */

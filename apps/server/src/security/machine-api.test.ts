@@ -67,7 +67,8 @@ beforeAll(async () => {
   const d = db();
   agent = await insertAgentType(d, 'probe', '0.0100');
   await activate(d, w.id('T1'), agent.id);
-  await fund(d, w.id('T1'), '100.00');
+  // Well above the low-balance threshold: a crossing would queue an alert that the background sender then marks sent, changing balance_alerts while a later case compares it.
+  await fund(d, w.id('T1'), '1000.00');
   const gone = await insertOrg(d, { name: 'Gone Agency', type: 'agency', parentId: w.id('SA1') });
   const suspended = await insertOrg(d, { name: 'Suspended Agency', type: 'agency', parentId: w.id('SA1') });
   const inactive = await insertOrg(d, { name: 'Inactive Agency', type: 'agency', parentId: w.id('SA2') });

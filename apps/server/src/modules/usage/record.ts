@@ -12,6 +12,7 @@ import type { DB } from '../../db/schema.ts';
 import type { VerifiedKey } from '../../lib/api-key.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
+import { utcText } from '../../lib/sql.ts';
 
 const m = MESSAGES.usage;
 
@@ -145,7 +146,7 @@ export function createRecord({ db }: { db: Kysely<DB> }) {
         id: event.id,
         agent: event.agent,
         units: event.units,
-        occurred: event.occurred_at,
+        occurred: utcText(event.occurred_at),
         meta: event.metadata ?? null,
       })),
     );

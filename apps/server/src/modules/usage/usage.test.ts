@@ -271,6 +271,57 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
   });
 });
 
+describe('occurred_at with any offset ISO 8601 allows', () => {
+  /** The same instant written with an offset: the local time, then the offset. */
+  function withOffset(instant: Date, offset: string, fraction = ''): string {
+    const sign = offset.startsWith('-') ? -1 : 1;
+    const [hours, minutes] = offset.slice(1).split(':').map(Number);
+    const local = new Date(instant.getTime() + sign * (hours! * 60 + minutes!) * 60_000);
+    return `${local.toISOString().slice(0, 19)}${fraction}${offset}`;
+  }
+  const stored = async (id: string) =>
+    (
+      await sql<{ at: string }>`select to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as at
+        from usage_events where organization_id = ${lean.id} and client_event_id = ${id}`.execute(db())
+    ).rows[0]?.at;
+
+  it('records each event at its instant, offsets from ±16:00 to ±23:59 too (PostgreSQL reads only up to ±15:59), on the machine API and the house import', async () => {
+    await fund(db(), lean.id, '10.00');
+    const instant = new Date(Math.floor(Date.now() / 1000) * 1000 - 120_000);
+    const offsets = ['+15:59', '-15:59', '+16:00', '-16:00', '+23:59', '-23:59', '+00:00', '-00:00'];
+    const events = offsets.map((offset, i) => ({
+      id: `offset-${i}`,
+      organization_id: lean.id,
+      agent: 'bot',
+      units: '1',
+      occurred_at: withOffset(instant, offset, '.123456'),
+    }));
+    const answer = await report(events);
+    expect(answer.status).toBe(200);
+    expect(answer.body.accepted).toBe(offsets.length);
+    const expected = `${instant.toISOString().slice(0, 19)}.123456`;
+    for (const event of events) expect(await stored(event.id), event.occurred_at).toBe(expected);
+
+    const imported = await w.t.request(
+      'POST',
+      '/api/credits/usage',
+      { events: [{ id: 'offset-import', organization_id: lean.id, agent: 'bot', units: '1', occurred_at: withOffset(instant, '-20:30') }] },
+      { token: await w.as('H.admin') },
+    );
+    expect(imported.status).toBe(200);
+    expect(imported.body.results[0]).toMatchObject({ status: 'accepted' });
+    expect(await stored('offset-import')).toBe(`${instant.toISOString().slice(0, 19)}.000000`);
+  });
+
+  it('still judges the window by the instant: +23:59 on a time one minute ahead is one minute ahead', async () => {
+    const ahead = new Date(Date.now() + USAGE_WINDOW.futureSeconds * 1000 + 60_000);
+    const answer = await report([
+      { id: 'offset-ahead', organization_id: lean.id, agent: 'bot', units: '1', occurred_at: withOffset(ahead, '+23:59') },
+    ]);
+    expect(answer.body.results[0]).toMatchObject({ status: 'rejected', reason: 'invalid', message: m.ahead(USAGE_WINDOW.futureSeconds) });
+  });
+});
+
 describe('the ledger of metered usage', () => {
   it("filters by agent type, and the export names each entry's agent and units", async () => {
     const token = await w.as('A1.admin');
