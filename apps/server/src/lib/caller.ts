@@ -32,8 +32,9 @@ declare module 'fastify' {
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
-  const [scheme, token] = header.split(' ');
-  return scheme?.toLowerCase() === 'bearer' && token ? token : null;
+  // Exactly `Bearer <token>`: anything after the token (a second word, a trailing space) is no bearer at all.
+  const match = /^bearer ([^\s]+)$/i.exec(header);
+  return match ? match[1]! : null;
 }
 
 /** The caller's user, organization, frozen ancestor and session, in one query. */

@@ -101,6 +101,7 @@ describe('API keys on the machine routes', () => {
         ['a session token', `Bearer ${session}`, 401, 'api_key_required', m.keyRequired],
         ['a malformed key', `Bearer ${keys.a1.key.slice(0, -1)}!`, 401, 'api_key_required'],
         ['another scheme', `Basic ${keys.a1.key}`, 401, 'api_key_required'],
+        ['a key with a second word after it', `Bearer ${keys.a1.key} extra`, 401, 'api_key_required'],
         ['a wrong secret', `Bearer ${wrongSecret}`, 401, 'invalid_api_key', m.invalidKey],
         ['an unknown prefix', `Bearer ${unknownPrefix}`, 401, 'invalid_api_key', m.invalidKey],
         ['a revoked key', `Bearer ${keys.revoked.key}`, 401, 'invalid_api_key', m.invalidKey],
@@ -144,8 +145,8 @@ describe('API keys on the machine routes', () => {
         checked++;
       }
     }
-    // Eleven bearers on each of the four routes, and each scoped key on every route it lacks the scope of.
-    expect(checked).toBe(4 * 11 + 3 * 2 + 3);
+    // Twelve bearers on each of the four routes, and each scoped key on every route it lacks the scope of.
+    expect(checked).toBe(4 * 12 + 3 * 2 + 3);
     expect(await tablesDigest(db(), TABLES)).toBe(before);
   });
 

@@ -93,6 +93,16 @@ describe('access token expiry', () => {
     expect((await me(await forge({ ...rest, exp, sub, sid }))).status).toBe(200);
   });
 
+  it('takes exactly "Bearer <token>": a second word after a valid token is refused, and the scheme in any case is read', async () => {
+    const { token } = await t.signIn(t.admin.email, t.admin.password);
+    const call = (authorization: string) => t.request('GET', '/api/users/me', undefined, { headers: { authorization } });
+    expect((await call(`Bearer ${token}`)).status).toBe(200);
+    expect((await call(`bearer ${token}`)).status).toBe(200);
+    for (const authorization of [`Bearer ${token} extra`, `Bearer ${token} ${token}`, `Bearer  ${token}`, `Bearer\t${token}`]) {
+      expect((await call(authorization)).status, authorization.slice(0, 12)).toBe(401);
+    }
+  });
+
   it('a token without exp is refused even with the right key', async () => {
     const { token } = await t.signIn(t.admin.email, t.admin.password);
     const { exp: _exp, ...claims } = decodeJwt(token);
