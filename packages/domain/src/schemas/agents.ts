@@ -151,7 +151,12 @@ export const activationParamsSchema = z.object({ id: z.uuid(), activationId: z.u
 const reportedAgentSchema = z.string().trim().min(1).max(40).refine(isStorableText, UNSTORABLE_TEXT);
 
 /** How far an event's time may be from now: a little ahead (clock skew), a month behind. */
-export const USAGE_WINDOW = { futureSeconds: 5 * 60, pastDays: 31, batchMax: 1000 } as const;
+/**
+ * What a usage event may be: at most `futureSeconds` ahead and `pastDays` behind, `batchMax`
+ * a batch. A key's event is charged the price in force at the later of its occurrence and
+ * its arrival minus `priceGraceSeconds`, so backdating cannot pick an older, lower price.
+ */
+export const USAGE_WINDOW = { futureSeconds: 5 * 60, pastDays: 31, batchMax: 1000, priceGraceSeconds: 5 * 60 } as const;
 
 export const usageEventInputSchema = z.object({
   /** The client's id of the event: the same id for the same organization is recorded once. */

@@ -68,6 +68,8 @@ interface BatchCall {
   reach: string;
   keyId: string | null;
   userId: string | null;
+  /** A key's events take the price in force no earlier than their arrival minus this; the house's import, null, the price of their time. */
+  priceGrace: string | null;
   auditUser: string | null;
   auditOrg: string;
   action: ActivityAction;
@@ -87,7 +89,7 @@ interface BatchCall {
 const batch = (b: BatchCall) => sql<OutcomeRow>`
   with outcome as materialized (
     select * from usage_record(${b.payload}::jsonb, ${b.reach}::text, ${b.keyId}::uuid, ${b.userId}::uuid,
-      ${`${USAGE_WINDOW.futureSeconds} seconds`}::interval, ${`${USAGE_WINDOW.pastDays} days`}::interval)
+      ${`${USAGE_WINDOW.futureSeconds} seconds`}::interval, ${`${USAGE_WINDOW.pastDays} days`}::interval, ${b.priceGrace}::interval)
   ),
   audit as (
     insert into audit_log (actor_user_id, organization_id, action, target_type, target_id, details, ip, request_id)
@@ -113,6 +115,7 @@ export function createRecord({ db }: { db: Kysely<DB> }) {
     reach: '',
     keyId: null,
     userId: null,
+    priceGrace: null,
     auditUser: null,
     auditOrg: '',
     action: 'usage.reported' as const,
@@ -174,6 +177,7 @@ export function createRecord({ db }: { db: Kysely<DB> }) {
       reach: reach.path,
       keyId: actor.kind === 'key' ? actor.key.id : null,
       userId: actor.kind === 'user' ? actor.caller.userId : null,
+      priceGrace: actor.kind === 'key' ? `${USAGE_WINDOW.priceGraceSeconds} seconds` : null,
       auditUser: audit.user,
       auditOrg: reach.id,
       action: audit.action,

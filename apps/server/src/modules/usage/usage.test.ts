@@ -197,15 +197,36 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
     expect((await reconcile(db())).ok).toBe(true);
   });
 
-  it('charges each event the price in force when it occurred', async () => {
+  it("charges a key's event the price in force at the later of its occurrence and its arrival minus the grace, so backdating picks no older price; the house's import charges the price of its time", async () => {
     await addPrice(db(), agents.shift!.id, '1.0000', ago(60 * 60_000));
     const T1 = w.id('T1');
-    const response = await report([
-      event(T1, 'shift-old', 'shift', '2', ago(2 * DAY).toISOString()),
-      event(T1, 'shift-new', 'shift', '2', minutesAgo(30)),
-      event(T1, 'shift-edge', 'shift', '2', ago(60 * 60_000 + 1000).toISOString()),
+    const imported = await w.t.request(
+      'POST',
+      '/api/credits/usage',
+      {
+        events: [
+          event(T1, 'shift-old', 'shift', '2', ago(2 * DAY).toISOString()),
+          event(T1, 'shift-edge', 'shift', '2', ago(60 * 60_000 + 1000).toISOString()),
+        ],
+      },
+      { token: await w.as('H.admin') },
+    );
+    expect(imported.body.results.map((r: any) => r.credits_charged)).toEqual(['1.00', '1.00']);
+    expect((await report([event(T1, 'shift-new', 'shift', '2', minutesAgo(30))])).body.results[0].credits_charged).toBe('2.00');
+
+    // A rise two minutes ago, within the grace: an event that occurred before it is in flight and keeps its price.
+    const back = await insertOrg(db(), { name: 'Backdating Tenant', type: 'tenant', parentId: w.id('A1') });
+    await activate(db(), back.id, agents.shift!.id);
+    await fund(db(), back.id, '10.00');
+    await addPrice(db(), agents.shift!.id, '2.0000', ago(2 * 60_000));
+    const grace = USAGE_WINDOW.priceGraceSeconds / 60;
+    const backdated = await report([
+      event(back.id, 'back-day', 'shift', '1', ago(2 * DAY).toISOString()),
+      event(back.id, 'back-hour', 'shift', '1', ago(61 * 60_000).toISOString()),
+      event(back.id, 'in-flight', 'shift', '1', minutesAgo(grace - 2)),
+      event(back.id, 'after-rise', 'shift', '1', minutesAgo(1)),
     ]);
-    expect(response.body.results.map((r: any) => r.credits_charged)).toEqual(['1.00', '2.00', '1.00']);
+    expect(backdated.body.results.map((r: any) => r.credits_charged)).toEqual(['1.00', '1.00', '1.00', '2.00']);
     const prices = await db()
       .selectFrom('usage_events')
       .select(['client_event_id', 'price'])
@@ -282,16 +303,22 @@ describe('occurred_at with any offset ISO 8601 allows', () => {
   const stored = async (id: string) =>
     (
       await sql<{ at: string }>`select to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as at
-        from usage_events where organization_id = ${lean.id} and client_event_id = ${id}`.execute(db())
+        from usage_events where organization_id = ${zone.id} and client_event_id = ${id}`.execute(db())
     ).rows[0]?.at;
 
+  let zone: { id: string };
+  beforeAll(async () => {
+    zone = await insertOrg(db(), { name: 'Far Zone Tenant', type: 'tenant', parentId: w.id('A1') });
+    await activate(db(), zone.id, agents.bot!.id);
+    await fund(db(), zone.id, '10.00');
+  });
+
   it('records each event at its instant, offsets from ±16:00 to ±23:59 too (PostgreSQL reads only up to ±15:59), on the machine API and the house import', async () => {
-    await fund(db(), lean.id, '10.00');
     const instant = new Date(Math.floor(Date.now() / 1000) * 1000 - 120_000);
     const offsets = ['+15:59', '-15:59', '+16:00', '-16:00', '+23:59', '-23:59', '+00:00', '-00:00'];
     const events = offsets.map((offset, i) => ({
       id: `offset-${i}`,
-      organization_id: lean.id,
+      organization_id: zone.id,
       agent: 'bot',
       units: '1',
       occurred_at: withOffset(instant, offset, '.123456'),
@@ -305,7 +332,7 @@ describe('occurred_at with any offset ISO 8601 allows', () => {
     const imported = await w.t.request(
       'POST',
       '/api/credits/usage',
-      { events: [{ id: 'offset-import', organization_id: lean.id, agent: 'bot', units: '1', occurred_at: withOffset(instant, '-20:30') }] },
+      { events: [{ id: 'offset-import', organization_id: zone.id, agent: 'bot', units: '1', occurred_at: withOffset(instant, '-20:30') }] },
       { token: await w.as('H.admin') },
     );
     expect(imported.status).toBe(200);
@@ -316,7 +343,7 @@ describe('occurred_at with any offset ISO 8601 allows', () => {
   it('still judges the window by the instant: +23:59 on a time one minute ahead is one minute ahead', async () => {
     const ahead = new Date(Date.now() + USAGE_WINDOW.futureSeconds * 1000 + 60_000);
     const answer = await report([
-      { id: 'offset-ahead', organization_id: lean.id, agent: 'bot', units: '1', occurred_at: withOffset(ahead, '+23:59') },
+      { id: 'offset-ahead', organization_id: zone.id, agent: 'bot', units: '1', occurred_at: withOffset(ahead, '+23:59') },
     ]);
     expect(answer.body.results[0]).toMatchObject({ status: 'rejected', reason: 'invalid', message: m.ahead(USAGE_WINDOW.futureSeconds) });
   });
@@ -333,8 +360,9 @@ describe('the ledger of metered usage', () => {
     );
     expect(page.status).toBe(200);
     expect(page.body.entries.map((e: any) => [e.external_ref, e.amount, e.units, e.agent_type_id])).toEqual([
-      ['shift-edge', '-1.00', '2.0000', agents.shift!.id],
+      // Newest first: shift-new was reported after the import of the other two (one batch, in seq order).
       ['shift-new', '-2.00', '2.0000', agents.shift!.id],
+      ['shift-edge', '-1.00', '2.0000', agents.shift!.id],
       ['shift-old', '-1.00', '2.0000', agents.shift!.id],
     ]);
     const csv = await fetch(`${w.t.baseUrl}/api/credits/ledger/export?organization_id=${w.id('T1')}&agent_type_id=${agents.bot!.id}`, {

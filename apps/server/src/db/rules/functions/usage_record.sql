@@ -1,6 +1,6 @@
 -- Metered usage, recorded a batch at a time by one function call in the caller's transaction.
 --
--- usage_record(events, reach, api_key, user, ahead, behind) takes a batch as a JSON array of
+-- usage_record(events, reach, api_key, user, ahead, behind, price_grace) takes a batch as a JSON array of
 -- { i, org, id, agent, units, occurred, meta } (i numbers the events 1..n in the batch's order)
 -- for an actor whose reach is the subtree under the path `reach` (an API key's organization,
 -- or the house of an admin importing usage), and answers one row per event:
@@ -23,7 +23,11 @@
 --      inactive), agent_not_active (no live activation of the agent there);
 --    - rejected insufficient_credits: the whole cents it would take exceed the balance;
 --    - accepted.
--- 3. An accepted event costs units × the price in force at occurred_at, exactly. The cost is
+-- 3. An accepted event costs units × its price, exactly: the price in force at occurred_at,
+--    or, when price_grace is given (a key's report), at the later of occurred_at and the
+--    arrival minus price_grace. A reporter cannot pick an older, lower price by backdating
+--    an event, while an event in flight when a price changes keeps the price it occurred
+--    under. The house's import passes null: its events take the price of their time. The cost is
 --    added to the organization's carry for that agent type; the whole cents of the sum are
 --    charged and the rest is carried (0 <= carry < 0.01). So over all events the charges
 --    plus the carry equal the costs: rounding neither makes nor loses credits.
@@ -38,7 +42,8 @@ create or replace function usage_record(
   p_api_key uuid,
   p_user uuid,
   p_ahead interval,
-  p_behind interval
+  p_behind interval,
+  p_price_grace interval
 ) returns table (r_ord integer, r_outcome text, r_reason text, r_detail text, r_charged text)
 language plpgsql as $$
 declare
@@ -131,7 +136,10 @@ begin
            exists (
              select 1 from agent_activations v where v.organization_id = ev.org and v.agent_type_id = t.id and v.deactivated_at is null
            ) as live,
-           (select p.price from agent_prices p where p.agent_type_id = t.id and p.effective_from <= ev.occurred
+           exists (select 1 from agent_prices p where p.agent_type_id = t.id and p.effective_from <= ev.occurred) as priced,
+           (select p.price from agent_prices p
+             where p.agent_type_id = t.id
+               and p.effective_from <= case when p_price_grace is null then ev.occurred else greatest(ev.occurred, v_now - p_price_grace) end
              order by p.effective_from desc limit 1) as price,
            b.credit_balance as balance,
            c.carry
@@ -176,7 +184,7 @@ begin
       o_reason[e.i] := 'organization_not_active';
     elsif not e.live then
       o_reason[e.i] := 'agent_not_active';
-    elsif e.price is null then
+    elsif not e.priced then
       o_reason[e.i] := 'invalid';
       o_detail[e.i] := 'no_price';
     else
