@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import { MESSAGES, frozenStanding, type ApiScope } from '@console/domain';
 import type { DB } from '../db/schema.ts';
-import { parse, verifyKey, type VerifiedKey } from './api-key.ts';
+import { auditKeyRefusal, isKeyRefusal, parse, verifyKey, type KeyRefusal, type VerifiedKey } from './api-key.ts';
 import { bearerToken } from './caller.ts';
 import { AppError, ForbiddenError, UnauthorizedError } from './errors.ts';
 import type { KeyUseCounter } from './key-use.ts';
+import { clientInfo } from './request-info.ts';
 
 const m = MESSAGES.usage;
 
@@ -21,16 +22,24 @@ export type KeyAuthenticator = (request: FastifyRequest, scope: ApiScope | undef
 
 /**
  * The bearer must be an API key (a session's access token is refused here, as a key is on
- * every session route): unknown or revoked, 401; its organization deleted, 401; it or one
- * above it suspended or inactive, 403 with that standing; the endpoint's scope missing,
- * 403. A key that passes is counted as used and put on the request.
+ * every session route): unknown or revoked, 401 `invalid_api_key`; expired, 401
+ * `api_key_expired`; its previous secret after the roll's grace period, 401 `api_key_rolled`
+ * (these two are audited, at most once per key and reason an hour, and a failed audit write
+ * still answers the 401); its organization deleted, 401; it or one above
+ * it suspended or inactive, 403 with that standing; the endpoint's scope missing, 403. A key
+ * that passes is counted as used and put on the request.
  */
 export function createKeyAuthenticator(db: Kysely<DB>, uses: KeyUseCounter): KeyAuthenticator {
   return async function authenticateKey(request, scope) {
     const bearer = bearerToken(request);
     if (!parse(bearer)) throw new UnauthorizedError(m.keyRequired, 'api_key_required');
     const key = await verifyKey(db, bearer, { countUse: false });
-    if (!key) throw new UnauthorizedError(m.invalidKey, 'invalid_api_key');
+    if (isKeyRefusal(key)) {
+      await auditKeyRefusal(db, key, clientInfo(request)).catch((error: unknown) =>
+        request.log.warn({ err: error }, 'API key refusal not audited'),
+      );
+      throw refusalError(key);
+    }
     if (key.organization.deleted) throw new UnauthorizedError(m.keyOrganizationDeleted, 'invalid_api_key');
     const frozen = frozenStanding({ role: '', organization: key.organization });
     if (frozen) throw new AppError(403, `organization_${frozen.status}`, m.keyOrganizationFrozen(frozen.status, frozen.where));
@@ -38,6 +47,12 @@ export function createKeyAuthenticator(db: Kysely<DB>, uses: KeyUseCounter): Key
     uses.count(key.id);
     request.apiKey = key;
   };
+}
+
+function refusalError(refusal: KeyRefusal): UnauthorizedError {
+  if (refusal.refused === 'expired') return new UnauthorizedError(m.keyExpired, 'api_key_expired');
+  if (refusal.refused === 'rolled') return new UnauthorizedError(m.keyRolled, 'api_key_rolled');
+  return new UnauthorizedError(m.invalidKey, 'invalid_api_key');
 }
 
 /** The key of a route that ran `authenticateKey`. */
