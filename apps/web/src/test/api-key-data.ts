@@ -16,6 +16,12 @@ export function apiKeyOf(overrides: Partial<ApiKey> = {}): ApiKey {
     last_used_at: null,
     use_count: 0,
     revoked_at: null,
+    state: 'live',
+    expires_at: null,
+    previous_prefix: null,
+    previous_expires_at: null,
+    rolled_at: null,
+    rate_limit_per_minute: null,
     ...overrides,
   };
 }

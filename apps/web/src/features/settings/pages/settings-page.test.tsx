@@ -194,6 +194,7 @@ describe('settings: global settings links', { timeout: 20_000 }, () => {
       { name: 'Forum', url: 'https://forum.example.test' },
       { name: 'Chat', url: 'https://chat.example.test/invite' },
     ],
+    api_key_rate_limit_ceiling: 6000,
     updated_at: '2025-03-01T10:00:00Z',
     updated_by_name: 'Hana House',
   };
