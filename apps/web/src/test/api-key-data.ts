@@ -25,3 +25,8 @@ export function apiKeyOf(overrides: Partial<ApiKey> = {}): ApiKey {
     ...overrides,
   };
 }
+
+/** A page of the key list as the server answers it. */
+export function keyPage(apiKeys: ApiKey[], nextCursor: string | null = null) {
+  return { api_keys: apiKeys, next_cursor: nextCursor };
+}
