@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { USAGE_WINDOW } from '@console/domain';
 import type { DB } from './db/schema.ts';
 import { DAY_MS, DEMO_ACTIVATIONS, DEMO_AGENT_TYPES, seedDemo, type DemoOrganization, type SeededDemo } from './db/seed.ts';
-import { verifyKey } from './lib/api-key.ts';
+import { isKeyRefusal, verifyKey } from './lib/api-key.ts';
 import { createCreditsService } from './modules/credits/credits.service.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createUsageService, type UsageEvent } from './modules/usage/usage.service.ts';
@@ -187,7 +187,7 @@ export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } 
 
   // Usage, as the demo key's runtime reports it through the machine API.
   const key = await verifyKey(db, seeded.apiKey.secret);
-  if (!key) throw new Error('The demo API key does not verify.');
+  if (isKeyRefusal(key)) throw new Error(`The demo API key does not verify (${key.refused}).`);
   let charged = 0n;
   for (let start = 0; start < events.length; start += USAGE_WINDOW.batchMax) {
     const batch = await usage.record({ kind: 'key', key }, events.slice(start, start + USAGE_WINDOW.batchMax), SEED_INFO);

@@ -803,13 +803,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The organization's API keys: name, prefix, scopes, creator, created and last used (its admins)
+         * The organization's API keys a page at a time, live ones first, then newest: state, prefixes, end date, rate limit, creator and use (its admins)
          * @description Requires the `api_keys.manage` permission.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
-         * Make an API key; the secret is in this answer only (its admins)
+         * Make an API key, with an optional end date and rate limit; the secret is in this answer only (its admins)
          * @description Requires the `api_keys.manage` permission.
          */
         post: operations["createApiKey"];
@@ -830,10 +830,34 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Revoke an API key: it stops at once (its admins)
+         * Revoke an API key: both its secrets stop at once (its admins)
          * @description Requires the `api_keys.manage` permission.
          */
         delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a live API key, change or clear its end date and its rate limit (its admins)
+         * @description Requires the `api_keys.manage` permission.
+         */
+        patch: operations["updateApiKey"];
+        trace?: never;
+    };
+    "/api/organizations/{id}/api-keys/{keyId}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a live API key a new secret, in this answer only; the old secret works for the grace period asked, up to 7 days (its admins)
+         * @description Requires the `api_keys.manage` permission.
+         */
+        post: operations["rollApiKey"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3194,7 +3218,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.revoke" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -3254,7 +3278,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.revoke" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
             };
@@ -3534,6 +3558,7 @@ export interface operations {
                             name: string;
                             url: string;
                         }[];
+                        api_key_rate_limit_ceiling: number;
                         updated_at: string | null;
                         updated_by_name: string | null;
                     };
@@ -3559,6 +3584,7 @@ export interface operations {
                         name: string;
                         url: string;
                     }[];
+                    api_key_rate_limit_ceiling?: number;
                 };
             };
         };
@@ -3576,6 +3602,7 @@ export interface operations {
                             name: string;
                             url: string;
                         }[];
+                        api_key_rate_limit_ceiling: number;
                         updated_at: string | null;
                         updated_by_name: string | null;
                     };
@@ -4041,7 +4068,11 @@ export interface operations {
     };
     listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                state?: "live" | "expiring" | "revoked";
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4075,7 +4106,15 @@ export interface operations {
                             last_used_at: string | null;
                             use_count: number;
                             revoked_at: string | null;
+                            /** @enum {string} */
+                            state: "live" | "expiring" | "expired" | "revoked";
+                            expires_at: string | null;
+                            previous_prefix: string | null;
+                            previous_expires_at: string | null;
+                            rolled_at: string | null;
+                            rate_limit_per_minute: number | null;
                         }[];
+                        next_cursor: string | null;
                     };
                 };
             };
@@ -4100,6 +4139,9 @@ export interface operations {
                 "application/json": {
                     name: string;
                     scopes: ("usage:write" | "agents:report" | "entitlements:read" | "usage:read")[];
+                    /** Format: date-time */
+                    expires_at?: string | null;
+                    rate_limit_per_minute?: number | null;
                 };
             };
         };
@@ -4129,6 +4171,13 @@ export interface operations {
                             last_used_at: string | null;
                             use_count: number;
                             revoked_at: string | null;
+                            /** @enum {string} */
+                            state: "live" | "expiring" | "expired" | "revoked";
+                            expires_at: string | null;
+                            previous_prefix: string | null;
+                            previous_expires_at: string | null;
+                            rolled_at: string | null;
+                            rate_limit_per_minute: number | null;
                         };
                         secret: string;
                     };
@@ -4139,6 +4188,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4179,6 +4229,13 @@ export interface operations {
                             last_used_at: string | null;
                             use_count: number;
                             revoked_at: string | null;
+                            /** @enum {string} */
+                            state: "live" | "expiring" | "expired" | "revoked";
+                            expires_at: string | null;
+                            previous_prefix: string | null;
+                            previous_expires_at: string | null;
+                            rolled_at: string | null;
+                            rate_limit_per_minute: number | null;
                         };
                     };
                 };
@@ -4188,6 +4245,136 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** Format: date-time */
+                    expires_at?: string | null;
+                    rate_limit_per_minute?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        api_key: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            name: string;
+                            prefix: string;
+                            scopes: ("usage:write" | "agents:report" | "entitlements:read" | "usage:read")[];
+                            created_by: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                email: string;
+                            } | null;
+                            created_at: string;
+                            last_used_at: string | null;
+                            use_count: number;
+                            revoked_at: string | null;
+                            /** @enum {string} */
+                            state: "live" | "expiring" | "expired" | "revoked";
+                            expires_at: string | null;
+                            previous_prefix: string | null;
+                            previous_expires_at: string | null;
+                            rolled_at: string | null;
+                            rate_limit_per_minute: number | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    grace_seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        api_key: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            name: string;
+                            prefix: string;
+                            scopes: ("usage:write" | "agents:report" | "entitlements:read" | "usage:read")[];
+                            created_by: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                email: string;
+                            } | null;
+                            created_at: string;
+                            last_used_at: string | null;
+                            use_count: number;
+                            revoked_at: string | null;
+                            /** @enum {string} */
+                            state: "live" | "expiring" | "expired" | "revoked";
+                            expires_at: string | null;
+                            previous_prefix: string | null;
+                            previous_expires_at: string | null;
+                            rolled_at: string | null;
+                            rate_limit_per_minute: number | null;
+                        };
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -139,6 +139,37 @@ const ACTIVITY: [string, Record<string, unknown>, string, string][] = [
   ['api_key.create', {}, 'Ana Ruiz created the API key Acme Dental', 'Someone created the API key ?'],
   ['api_key.revoke', { prefix: 'oc_ab' }, 'Ana Ruiz revoked the API key Acme Dental', 'Someone revoked the API key oc_ab'],
   ['api_key.revoke', {}, 'Ana Ruiz revoked the API key Acme Dental', 'Someone revoked the API key ?'],
+  ['api_key.update', { prefix: 'oc_ab' }, 'Ana Ruiz edited the API key Acme Dental', 'Someone edited the API key oc_ab'],
+  [
+    'api_key.rolled',
+    { prefix: 'oc_cd', grace_seconds: 86_400 },
+    'Ana Ruiz rolled the API key Acme Dental to a new secret, the old secret working for 24 hours',
+    'Someone rolled the API key oc_cd to a new secret, the old secret working for 24 hours',
+  ],
+  [
+    'api_key.rolled',
+    { grace_seconds: 604_800 },
+    'Ana Ruiz rolled the API key Acme Dental to a new secret, the old secret working for 7 days',
+    'Someone rolled the API key ? to a new secret, the old secret working for 7 days',
+  ],
+  [
+    'api_key.rolled',
+    { grace_seconds: 0 },
+    'Ana Ruiz rolled the API key Acme Dental to a new secret, the old secret ending at once',
+    'Someone rolled the API key ? to a new secret, the old secret ending at once',
+  ],
+  [
+    'api_key.refused',
+    { reason: 'expired', prefix: 'oc_ab' },
+    'The API key Acme Dental was refused: it has expired',
+    'The API key oc_ab was refused: it has expired',
+  ],
+  [
+    'api_key.refused',
+    { reason: 'rolled' },
+    "The API key Acme Dental was refused: its old secret's grace period is over",
+    "The API key ? was refused: its old secret's grace period is over",
+  ],
   [
     'usage.reported',
     { accepted: 1200, credits_charged: '1234.5' },

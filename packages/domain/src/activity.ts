@@ -38,7 +38,10 @@ export const ACTIVITY_ACTIONS = [
   'agent_type.update',
   'agent_type.retire',
   'api_key.create',
+  'api_key.update',
+  'api_key.rolled',
   'api_key.revoke',
+  'api_key.refused',
   'usage.reported',
   'usage.imported',
   'bootstrap.first_house_admin',
@@ -78,7 +81,10 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'agent_type.update': 'Agent type edited',
   'agent_type.retire': 'Agent type retired',
   'api_key.create': 'API key created',
+  'api_key.update': 'API key edited',
+  'api_key.rolled': 'API key rolled',
   'api_key.revoke': 'API key revoked',
+  'api_key.refused': 'API key refused',
   'usage.reported': 'Usage reported',
   'usage.imported': 'Usage imported',
   'bootstrap.first_house_admin': 'First house admin',
@@ -100,6 +106,15 @@ const count = (value: unknown) => (typeof value === 'number' ? value.toLocaleStr
 const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
 const obj = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** A grace period in words: "1 hour", "24 hours", "7 days", "90 seconds". */
+function graceText(seconds: number): string {
+  const unit = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  if (seconds % 86_400 === 0 && seconds >= 7 * 86_400) return unit(seconds / 86_400, 'day');
+  if (seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
+  if (seconds % 60 === 0) return unit(seconds / 60, 'minute');
+  return unit(seconds, 'second');
+}
 
 /** The facts of one audit row a sentence is built from. */
 export interface ActivityFacts {
@@ -190,8 +205,27 @@ export function activitySentence({ action, actor, organization, target, details 
       return `${who} retired the agent type ${target ?? '?'}`;
     case 'api_key.create':
       return `${who} created the API key ${str(details.name) ?? target ?? '?'}`;
+    case 'api_key.update':
+      return `${who} edited the API key ${target ?? str(details.prefix) ?? '?'}`;
+    case 'api_key.rolled': {
+      const grace = typeof details.grace_seconds === 'number' ? details.grace_seconds : null;
+      const kept = grace ? `, the old secret working for ${graceText(grace)}` : ', the old secret ending at once';
+      return `${who} rolled the API key ${target ?? str(details.prefix) ?? '?'} to a new secret${kept}`;
+    }
     case 'api_key.revoke':
       return `${who} revoked the API key ${target ?? str(details.prefix) ?? '?'}`;
+    case 'api_key.refused': {
+      const why = str(details.reason);
+      const reason =
+        why === 'expired'
+          ? 'it has expired'
+          : why === 'rolled'
+            ? "its old secret's grace period is over"
+            : why === 'revoked'
+              ? 'it was revoked'
+              : why;
+      return `The API key ${target ?? str(details.prefix) ?? '?'} was refused${reason ? `: ${reason}` : ''}`;
+    }
     case 'usage.reported':
       return `${who} reported ${count(details.accepted)} usage events (${formatAmount(details.credits_charged)} credits)`;
     case 'usage.imported':

@@ -144,3 +144,22 @@ export const UI = {
 export const LINKS = {
   apiReference: '/api/docs',
 } as const;
+
+/** The life of an API key: how far ahead it may expire, its roll's grace, and its own rate limit. */
+export const API_KEY_LIFECYCLE = {
+  /** An end date is at most this many days ahead (two years). */
+  maxLifetimeDays: 730,
+  /** A roll keeps the old secret for 0 (it ends at once) up to this many seconds (7 days). */
+  maxGraceSeconds: 604_800,
+  /** The grace periods the console offers when rolling a key, in seconds. */
+  gracePresets: [0, 3600, 86_400, 604_800] as const,
+  /** A key is "expiring" when it ends within this many days, or its old secret is still in its grace period. */
+  expiringWithinDays: 7,
+  /** The house's ceiling on a key's requests-per-minute override until its admins change it. */
+  defaultRateLimitCeiling: 6000,
+  /** The highest ceiling the house may set (a PostgreSQL integer holds it with room). */
+  maxRateLimitCeiling: 1_000_000,
+  listPageSize: 50,
+  /** A refused key (expired, rolled out, revoked) is written to the audit log at most once per reason and this period. */
+  refusalAuditHours: 1,
+} as const;

@@ -130,6 +130,15 @@ export const MESSAGES = {
   apiKeys: {
     onlyOwnAdmins: 'Only administrators of the organization manage its API keys.',
     notFound: 'API key not found',
+    expiryNotFuture: 'The end date must be in the future.',
+    expiryTooFar: (days: number) => `The end date must be at most ${days} days ahead.`,
+    aboveCeiling: (ceiling: number) =>
+      `The rate limit is above the house's ceiling of ${ceiling.toLocaleString('en-US')} requests per minute.`,
+    notLive: (state: 'revoked' | 'expired') =>
+      state === 'revoked'
+        ? 'This API key is revoked: it cannot be changed or rolled.'
+        : 'This API key has expired: it cannot be changed or rolled.',
+    invalidCursor: 'The cursor is not one this list gave.',
   },
   /** Metered usage and the machine API: why an event was refused, and the refusals of a key. */
   usage: {
@@ -148,6 +157,8 @@ export const MESSAGES = {
     noBalance: 'The balance is zero.',
     keyRequired: 'This route takes an API key (Authorization: Bearer oc_...).',
     invalidKey: 'The API key is not valid, or it was revoked.',
+    keyExpired: 'This API key has expired.',
+    keyRolled: 'This secret of the API key was replaced by a roll and its grace period is over: use the new secret.',
     keyOrganizationDeleted: 'The organization of this API key was deleted.',
     keyOrganizationFrozen: (status: 'suspended' | 'inactive', where: 'own' | 'ancestor') =>
       where === 'own'
@@ -187,5 +198,6 @@ export const MESSAGES = {
     channelNameTooLong: 'A channel name can be at most 60 characters.',
     channelUrlRequired: "Enter the channel's link.",
     tooManyChannels: 'At most two community channels.',
+    ceilingInvalid: (max: number) => `Enter a whole number of requests per minute from 1 to ${max.toLocaleString('en-US')}.`,
   },
 } as const;

@@ -8,6 +8,7 @@ import {
   AGENT_KINDS,
   AGENT_TYPE_STATUSES,
   API_SCOPES,
+  AUDITED_API_KEY_REFUSALS,
   BALANCE_ALERT_KINDS,
   DEBIT_ENTRY_TYPES,
   ENTRY_TYPES,
@@ -150,6 +151,7 @@ const COLUMN_VALUES: Record<string, readonly string[]> = {
   'agent_types.status': AGENT_TYPE_STATUSES,
   'agent_activations.status': ACTIVATION_STATUSES,
   'api_keys.scopes': API_SCOPES,
+  'api_keys.refusal_audited_reason': AUDITED_API_KEY_REFUSALS,
   'balance_alerts.kind': BALANCE_ALERT_KINDS,
   'one_time_tokens.purpose': ['password_reset'],
 };

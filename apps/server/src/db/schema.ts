@@ -5,6 +5,7 @@ import type {
   AgentKind,
   AgentTypeStatus,
   ApiScope,
+  AuditedApiKeyRefusal,
   BalanceAlertKind,
   EntryType,
   InvitationStatus,
@@ -186,6 +187,8 @@ export interface GlobalSettingsTable {
   community_2_url: string | null;
   updated_at: NullableTimestamp;
   updated_by: string | null;
+  /** The highest requests-per-minute an API key's own override may ask for. */
+  api_key_rate_limit_ceiling: Generated<number>;
 }
 
 export interface CreditLedgerEntriesTable {
@@ -291,6 +294,18 @@ export interface ApiKeysTable {
   use_count: ColumnType<string, string | number | undefined, string | number>;
   revoked_at: NullableTimestamp;
   revoked_by: string | null;
+  /** null: never expires. */
+  expires_at: NullableTimestamp;
+  /** The secret before the last roll, accepted until previous_expires_at; all three null, or all set. */
+  previous_prefix: string | null;
+  previous_secret_hash: string | null;
+  previous_expires_at: NullableTimestamp;
+  rolled_at: NullableTimestamp;
+  /** null: the house's default limit. */
+  rate_limit_per_minute: number | null;
+  /** The last refusal the audit log recorded for this key, and why. */
+  refusal_audited_at: NullableTimestamp;
+  refusal_audited_reason: AuditedApiKeyRefusal | null;
 }
 
 export interface UsageEventsTable {

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '../db/connection.ts';
 import { freshDatabase } from '../test/harness.ts';
 import { insertOrg } from '../test/fixtures.ts';
-import { generateKey, hashKey, parse, verifyKey } from './api-key.ts';
+import { generateKey, hashKey, parse, verifyKey, type VerifiedKey } from './api-key.ts';
 
 let database: Database;
 let house: { id: string; path: string };
@@ -77,6 +77,7 @@ describe('verifyKey', () => {
       name: 'runtime',
       prefix: k.prefix,
       scopes: ['usage:write'],
+      rate_limit_per_minute: null,
       organization: {
         id: agency.id,
         name: 'Agency',
@@ -100,12 +101,13 @@ describe('verifyKey', () => {
   it('refuses a wrong secret with a known prefix, an unknown prefix, a revoked key and malformed text, counting no use', async () => {
     const k = await storeKey(agency.id);
     const wrong = `${k.prefix}_${'0'.repeat(64)}`;
-    expect(await verifyKey(database.db, wrong)).toBeNull();
-    expect(await verifyKey(database.db, `oc_00000000_${'0'.repeat(64)}`)).toBeNull();
-    expect(await verifyKey(database.db, k.key.slice(0, -1))).toBeNull();
-    expect(await verifyKey(database.db, `${k.key} `)).toBeNull();
+    const unknown = { refused: 'unknown', key: null };
+    expect(await verifyKey(database.db, wrong)).toEqual(unknown);
+    expect(await verifyKey(database.db, `oc_00000000_${'0'.repeat(64)}`)).toEqual(unknown);
+    expect(await verifyKey(database.db, k.key.slice(0, -1))).toEqual(unknown);
+    expect(await verifyKey(database.db, `${k.key} `)).toEqual(unknown);
     const revoked = await storeKey(agency.id, { revoked: true });
-    expect(await verifyKey(database.db, revoked.key)).toBeNull();
+    expect(await verifyKey(database.db, revoked.key)).toMatchObject({ refused: 'revoked', key: { id: revoked.id } });
     const rows = await database.db.selectFrom('api_keys').select('use_count').where('id', 'in', [k.id, revoked.id]).execute();
     expect(rows.map((r) => String(r.use_count))).toEqual(['0', '0']);
   });
@@ -113,13 +115,17 @@ describe('verifyKey', () => {
   it('tells the organization standing: deleted, suspended, or frozen by an ancestor', async () => {
     const k = await storeKey(agency.id);
     await sql`update organizations set status = 'suspended' where id = ${house.id}`.execute(database.db);
-    expect((await verifyKey(database.db, k.key))?.organization).toMatchObject({
+    expect(((await verifyKey(database.db, k.key)) as VerifiedKey).organization).toMatchObject({
       status: 'active',
       ancestor_status: 'suspended',
       deleted: false,
     });
     await sql`update organizations set status = 'active' where id = ${house.id}`.execute(database.db);
     await sql`update organizations set status = 'inactive', deleted_at = now() where id = ${agency.id}`.execute(database.db);
-    expect((await verifyKey(database.db, k.key))?.organization).toMatchObject({ status: 'inactive', ancestor_status: null, deleted: true });
+    expect(((await verifyKey(database.db, k.key)) as VerifiedKey).organization).toMatchObject({
+      status: 'inactive',
+      ancestor_status: null,
+      deleted: true,
+    });
   });
 });

@@ -2,11 +2,12 @@ import type { Kysely } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES, frozenStanding, type ApiScope } from '@console/domain';
 import type { DB } from '../db/schema.ts';
-import { parse, verifyKey, type VerifiedKey } from './api-key.ts';
+import { auditKeyRefusal, isKeyRefusal, parse, verifyKey, type KeyRefusal, type VerifiedKey } from './api-key.ts';
 import { bearerToken } from './caller.ts';
 import { AppError, ForbiddenError, UnauthorizedError } from './errors.ts';
 import type { KeyUseCounter } from './key-use.ts';
 import type { MachineLimiter } from './machine-limits.ts';
+import { clientInfo } from './request-info.ts';
 
 const m = MESSAGES.usage;
 
@@ -22,11 +23,14 @@ export type KeyAuthenticator = (request: FastifyRequest, reply: FastifyReply, sc
 
 /**
  * The bearer must be an API key (a session's access token is refused here, as a key is on
- * every session route): unknown or revoked, 401; its organization deleted, 401; it or one
- * above it suspended or inactive, 403 with that standing; the endpoint's scope missing,
- * 403. Every 401 counts against the sender's address, and an address past its limit is
- * answered 429 before its key is even looked up. A key that passes is held to its own and
- * its subtrees' limits (429, nothing done), counted as used and put on the request.
+ * every session route): unknown or revoked, 401 `invalid_api_key`; expired, 401
+ * `api_key_expired`; its previous secret after the roll's grace period, 401 `api_key_rolled`
+ * (these two are audited, at most once per key and reason an hour, and a failed audit write
+ * still answers the 401); its organization deleted, 401; it or one above
+ * it suspended or inactive, 403 with that standing; the endpoint's scope missing, 403. Every
+ * 401 counts against the sender's address, and an address past its limit is answered 429
+ * before its key is even looked up. A key that passes is held to its own and its subtrees'
+ * limits (429, nothing done), counted as used and put on the request.
  */
 export function createKeyAuthenticator(db: Kysely<DB>, uses: KeyUseCounter, limits: MachineLimiter): KeyAuthenticator {
   return async function authenticateKey(request, reply, scope) {
@@ -38,7 +42,13 @@ export function createKeyAuthenticator(db: Kysely<DB>, uses: KeyUseCounter, limi
     const bearer = bearerToken(request);
     if (!parse(bearer)) throw refuse(m.keyRequired, 'api_key_required');
     const key = await verifyKey(db, bearer, { countUse: false });
-    if (!key) throw refuse(m.invalidKey, 'invalid_api_key');
+    if (isKeyRefusal(key)) {
+      await auditKeyRefusal(db, key, clientInfo(request)).catch((error: unknown) =>
+        request.log.warn({ err: error }, 'API key refusal not audited'),
+      );
+      limits.refused(request.ip);
+      throw refusalError(key);
+    }
     if (key.organization.deleted) throw refuse(m.keyOrganizationDeleted, 'invalid_api_key');
     limits.admit(key, reply);
     const frozen = frozenStanding({ role: '', organization: key.organization });
@@ -47,6 +57,12 @@ export function createKeyAuthenticator(db: Kysely<DB>, uses: KeyUseCounter, limi
     uses.count(key.id);
     request.apiKey = key;
   };
+}
+
+function refusalError(refusal: KeyRefusal): UnauthorizedError {
+  if (refusal.refused === 'expired') return new UnauthorizedError(m.keyExpired, 'api_key_expired');
+  if (refusal.refused === 'rolled') return new UnauthorizedError(m.keyRolled, 'api_key_rolled');
+  return new UnauthorizedError(m.invalidKey, 'invalid_api_key');
 }
 
 /** The key of a route that ran `authenticateKey`. */

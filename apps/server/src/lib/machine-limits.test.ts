@@ -139,6 +139,32 @@ describe('the machine API under its rate limits', () => {
     expect(refused.body.error.message).toBe(m.rateLimited('agency', 5, Number(refused.headers.get('retry-after'))));
   });
 
+  it("holds a key to its own limit, set by its organization's admins, and that limit to the house's ceiling as it stands now", async () => {
+    const A2 = world.orgs.A2.id;
+    const own = await insertApiKey(t.database.db, A2);
+    await sql`update api_keys set rate_limit_per_minute = 2 where id = ${own.id}`.execute(t.database.db);
+    expect([(await entitlement(own.key, A2, '203.0.113.3')).status, (await entitlement(own.key, A2, '203.0.113.3')).status]).toEqual([
+      200, 200,
+    ]);
+    const third = await entitlement(own.key, A2, '203.0.113.3');
+    expect(third.status).toBe(429);
+    expect(third.body.error.message).toBe(m.rateLimited('key', 2, Number(third.headers.get('retry-after'))));
+
+    const capped = await insertApiKey(t.database.db, A2);
+    await sql`update api_keys set rate_limit_per_minute = 100 where id = ${capped.id}`.execute(t.database.db);
+    await sql`update global_settings set api_key_rate_limit_ceiling = 1`.execute(t.database.db);
+    try {
+      const first = await entitlement(capped.key, A2, '203.0.113.3');
+      expect(first.headers.get('ratelimit-policy')).toMatch(/^"key";q=1;w=60/);
+      expect((await entitlement(capped.key, A2, '203.0.113.3')).status).toBe(429);
+      // A key without a limit of its own keeps the default, whatever the ceiling.
+      const plain = await insertApiKey(t.database.db, A2);
+      expect((await entitlement(plain.key, A2, '203.0.113.3')).headers.get('ratelimit-policy')).toMatch(/^"key";q=3;w=60/);
+    } finally {
+      await sql`update global_settings set api_key_rate_limit_ceiling = 6000`.execute(t.database.db);
+    }
+  });
+
   it('refuses an address that sent too many invalid keys before looking its next key up, and leaves other addresses alone', async () => {
     const T1 = world.orgs.T1.id;
     const unknown = `oc_0123abcd_${'a'.repeat(64)}`;
@@ -149,9 +175,9 @@ describe('the machine API under its rate limits', () => {
     const blocked = await entitlement(unknown, T1, '198.51.100.7');
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.message).toBe(m.tooManyRefusedKeys(Number(blocked.headers.get('retry-after'))));
-    const A2 = world.orgs.A2.id;
-    const valid = await insertApiKey(t.database.db, A2);
-    expect((await entitlement(valid.key, A2, '198.51.100.7')).status).toBe(429);
-    expect((await entitlement(valid.key, A2, '198.51.100.8')).status).toBe(200);
+    const A3 = world.orgs.A3.id;
+    const valid = await insertApiKey(t.database.db, A3);
+    expect((await entitlement(valid.key, A3, '198.51.100.7')).status).toBe(429);
+    expect((await entitlement(valid.key, A3, '198.51.100.8')).status).toBe(200);
   });
 });

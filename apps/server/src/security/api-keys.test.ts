@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES } from '@console/domain';
 import { PASSWORD, houseId, insertOrg, insertUser } from '../test/fixtures.ts';
-import { hashKey, verifyKey } from '../lib/api-key.ts';
+import { hashKey, verifyKey, type VerifiedKey } from '../lib/api-key.ts';
 import { createLoggedApp, type LoggedApp } from './logged-app.ts';
 
 let app: LoggedApp;
@@ -86,6 +86,12 @@ describe('API keys', () => {
       last_used_at: null,
       use_count: 0,
       revoked_at: null,
+      state: 'live',
+      expires_at: null,
+      previous_prefix: null,
+      previous_expires_at: null,
+      rolled_at: null,
+      rate_limit_per_minute: null,
     });
     const row = await app.database.db
       .selectFrom('api_keys')
@@ -150,7 +156,7 @@ describe('API keys', () => {
   });
 
   it('revokes a key of the own organization only: it stops at once, revoking again changes nothing', async () => {
-    expect((await verifyKey(app.database.db, secret))?.id).toBe(keyId);
+    expect(((await verifyKey(app.database.db, secret)) as VerifiedKey).id).toBe(keyId);
     const tenantKey = await api('T.admin', 'POST', `/api/organizations/${orgs.T}/api-keys`, { name: 'Tenant', scopes: ['usage:write'] });
     // A key of another organization, named under the own one's path.
     expect((await api('A.admin', 'DELETE', `/api/organizations/${orgs.A}/api-keys/${tenantKey.body.api_key.id}`)).status).toBe(404);
@@ -158,8 +164,8 @@ describe('API keys', () => {
     const revoked = await api('A.admin', 'DELETE', `/api/organizations/${orgs.A}/api-keys/${keyId}`);
     expect(revoked.status).toBe(200);
     expect(revoked.body.api_key.revoked_at).not.toBeNull();
-    expect(await verifyKey(app.database.db, secret)).toBeNull();
-    expect((await verifyKey(app.database.db, tenantKey.body.secret))?.organization.id).toBe(orgs.T);
+    expect(await verifyKey(app.database.db, secret)).toMatchObject({ refused: 'revoked' });
+    expect(((await verifyKey(app.database.db, tenantKey.body.secret)) as VerifiedKey).organization.id).toBe(orgs.T);
     const again = await api('A.admin', 'DELETE', `/api/organizations/${orgs.A}/api-keys/${keyId}`);
     expect(again.status).toBe(200);
     expect(again.body.api_key.revoked_at).toBe(revoked.body.api_key.revoked_at);

@@ -555,7 +555,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.manage'), allowed: maySetLowBalanceThreshold(actor, org) })),
     call: withBody(() => ({ low_balance_threshold: '100' })),
   }),
-  // API keys act for their organization: its own admins list, make and revoke them.
+  // API keys act for their organization: its own admins list, make, edit, roll and revoke them.
   'GET /api/organizations/:id/api-keys': one({
     target: 'org',
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'api_keys.manage'), allowed: isOwnOrganization(actor, org) })),
@@ -565,6 +565,16 @@ export const MATRIX: Record<string, MatrixEntry> = {
     target: 'org',
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'api_keys.manage'), allowed: mayManageApiKeysOf(actor, org) })),
     call: withBody(() => ({ name: 'Matrix', scopes: ['usage:write'] })),
+  }),
+  'PATCH /api/organizations/:id/api-keys/:keyId': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'api_keys.manage'), allowed: mayManageApiKeysOf(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':keyId', target!.id), body: { name: 'Matrix' } }),
+  }),
+  'POST /api/organizations/:id/api-keys/:keyId/roll': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'api_keys.manage'), allowed: mayManageApiKeysOf(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':keyId', target!.id), body: { grace_seconds: 0 } }),
   }),
   'DELETE /api/organizations/:id/api-keys/:keyId': one({
     target: 'org',

@@ -7,6 +7,8 @@ interface FormDialogProps {
   onOpenChange(open: boolean): void;
   /** The text of the small outline button that opens the dialog. */
   triggerLabel: string;
+  /** The trigger's accessible name when its text alone does not say what it acts on ("Edit Build key"). */
+  triggerAriaLabel?: string;
   title: string;
   description: ReactNode;
   onSubmit(event: FormEvent<HTMLFormElement>): void;
@@ -27,6 +29,7 @@ export function FormDialog({
   open,
   onOpenChange,
   triggerLabel,
+  triggerAriaLabel,
   title,
   description,
   onSubmit,
@@ -39,7 +42,7 @@ export function FormDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>
-        <Button variant="outline" size="sm">
+        <Button variant="outline" size="sm" aria-label={triggerAriaLabel}>
           {triggerLabel}
         </Button>
       </DialogTrigger>

@@ -359,7 +359,7 @@ const CONSOLE_WORDING = {
   globalSettings: {
     title: 'Global Settings',
     description:
-      'Links every person of the console sees: documentation on the Welcome page, the billing portal and community channels under Settings.',
+      'Links every person of the console sees: documentation on the Welcome page, the billing portal and community channels under Settings; and the highest rate limit an API key may be given.',
     documentationUrl: 'Documentation link',
     billingPortalUrl: 'Billing portal link',
     channelName: (n: number) => `Community channel ${n}: name`,
@@ -376,6 +376,8 @@ const CONSOLE_WORDING = {
     noCommunity: 'No community channels are set up yet. Ask your house administrator.',
     noCommunityAdmin: 'No community channels are set up yet. Add them under Global Settings below.',
     communityBody: 'Talk with other people using the console:',
+    rateLimitCeiling: 'API key rate limit ceiling (requests per minute)',
+    rateLimitCeilingHint: "The most requests per minute an organization's admins may give one of their API keys.",
   },
   /** Buttons and links of the sign-in and password pages. */
   authPages: {
@@ -536,6 +538,39 @@ const CONSOLE_WORDING = {
     revokeFailed: 'Failed to revoke the API key',
     revokedBadge: 'Revoked',
     neverUsed: 'Never',
+    expiresOn: 'Expires on (optional)',
+    expiresHint: 'The key stops at the end of that day. Leave empty for a key that never expires.',
+    rateLimit: 'Requests per minute (optional)',
+    rateLimitHint: (ceiling: number | null) =>
+      `Leave empty for the default limit.${ceiling ? ` At most ${ceiling.toLocaleString('en-US')}.` : ''}`,
+    rateLimitInvalid: 'Enter a whole number of requests per minute, at least 1.',
+    edit: 'Edit',
+    editTitle: (name: string) => `Edit ${name}`,
+    editDescription: 'Rename the key, change or clear its end date, or set its own rate limit.',
+    save: 'Save',
+    saving: 'Saving…',
+    saved: (name: string) => `${name} saved`,
+    editFailed: 'Failed to save the API key',
+    roll: 'Roll',
+    rollTitle: (name: string) => `Roll ${name}?`,
+    rollDescription:
+      'The key gets a new secret, shown once. Runtimes still using the old secret keep working until the grace period you choose ends; then they are refused.',
+    grace: 'Keep the old secret working for',
+    graceLabels: { 0: 'No grace: it stops now', 3600: '1 hour', 86400: '24 hours', 604800: '7 days' } as Record<number, string>,
+    rolling: 'Rolling…',
+    rolled: (name: string) => `${name} rolled`,
+    rollFailed: 'Failed to roll the API key',
+    rolledSecretTitle: 'Copy the new secret',
+    states: { live: 'Live', expiring: 'Expiring', expired: 'Expired', revoked: 'Revoked' },
+    filterLabel: 'Show',
+    filterAll: 'All keys',
+    filters: { live: 'Live', expiring: 'Expiring soon', revoked: 'Revoked or expired' },
+    emptyFiltered: 'No API keys match this filter.',
+    oldSecret: (prefix: string, until: string) => `${prefix} (old secret, works until ${until})`,
+    neverExpires: 'Never',
+    defaultLimit: 'Default',
+    perMinute: (n: number) => `${n.toLocaleString('en-US')}/min`,
+    loadMore: 'Load more',
   },
   /** Labels of the low-balance alert threshold. */
   thresholdPages: {

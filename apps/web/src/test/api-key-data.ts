@@ -16,6 +16,17 @@ export function apiKeyOf(overrides: Partial<ApiKey> = {}): ApiKey {
     last_used_at: null,
     use_count: 0,
     revoked_at: null,
+    state: 'live',
+    expires_at: null,
+    previous_prefix: null,
+    previous_expires_at: null,
+    rolled_at: null,
+    rate_limit_per_minute: null,
     ...overrides,
   };
+}
+
+/** A page of the key list as the server answers it. */
+export function keyPage(apiKeys: ApiKey[], nextCursor: string | null = null) {
+  return { api_keys: apiKeys, next_cursor: nextCursor };
 }

@@ -12,6 +12,7 @@ export const UNSET: GlobalSettings = {
   documentation_url: null,
   billing_portal_url: null,
   community_channels: [],
+  api_key_rate_limit_ceiling: 6000,
   updated_at: null,
   updated_by_name: null,
 };

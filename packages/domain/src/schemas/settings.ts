@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_KEY_LIFECYCLE } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText } from './common.ts';
 
@@ -46,6 +47,13 @@ export const updateGlobalSettingsSchema = z.object({
   documentation_url: httpUrlSchema.nullable(),
   billing_portal_url: httpUrlSchema.nullable(),
   community_channels: z.array(communityChannelSchema).max(COMMUNITY_CHANNELS_MAX, g.tooManyChannels),
+  /** The highest requests-per-minute an API key's own override may ask for; left out, it stays as it is. */
+  api_key_rate_limit_ceiling: z
+    .number({ error: g.ceilingInvalid(API_KEY_LIFECYCLE.maxRateLimitCeiling) })
+    .int(g.ceilingInvalid(API_KEY_LIFECYCLE.maxRateLimitCeiling))
+    .min(1, g.ceilingInvalid(API_KEY_LIFECYCLE.maxRateLimitCeiling))
+    .max(API_KEY_LIFECYCLE.maxRateLimitCeiling, g.ceilingInvalid(API_KEY_LIFECYCLE.maxRateLimitCeiling))
+    .optional(),
 });
 export type UpdateGlobalSettingsInput = z.input<typeof updateGlobalSettingsSchema>;
 
@@ -53,6 +61,8 @@ export const globalSettingsSchema = z.object({
   documentation_url: z.string().nullable(),
   billing_portal_url: z.string().nullable(),
   community_channels: z.array(z.object({ name: z.string(), url: z.string() })),
+  /** The highest requests-per-minute an API key's own override may ask for. */
+  api_key_rate_limit_ceiling: z.number().int(),
   /** When and by whom they were last changed; null while never set. */
   updated_at: z.string().nullable(),
   updated_by_name: z.string().nullable(),

@@ -8,10 +8,14 @@ import type { AppContext } from '../../context.ts';
 export function apiKeysRoutes({ apiKeys, authenticate }: AppContext): FastifyPluginAsync {
   return async (app) => {
     const route = routerOf(app, authenticate);
-    route(endpoints.list, async ({ caller, params }) => apiKeys.list(caller, params.id));
+    route(endpoints.list, async ({ caller, params, query }) => apiKeys.list(caller, params.id, query));
     route(endpoints.create, async ({ caller, params, body, raw }, reply) =>
       reply.code(201).send(await apiKeys.create(caller, params.id, body, clientInfo(raw))),
     );
+    route(endpoints.update, async ({ caller, params, body, raw }) =>
+      apiKeys.update(caller, params.id, params.keyId, body, clientInfo(raw)),
+    );
+    route(endpoints.roll, async ({ caller, params, body, raw }) => apiKeys.roll(caller, params.id, params.keyId, body, clientInfo(raw)));
     route(endpoints.revoke, async ({ caller, params, raw }) => apiKeys.revoke(caller, params.id, params.keyId, clientInfo(raw)));
   };
 }

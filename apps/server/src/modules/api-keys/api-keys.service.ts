@@ -1,20 +1,37 @@
-import { sql, type Kysely } from 'kysely';
-import { MESSAGES, isOwnOrganization, mayManageApiKeysOf, type ApiKey, type ApiScope } from '@console/domain';
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import {
+  API_KEY_LIFECYCLE,
+  MESSAGES,
+  apiKeyExpiryProblem,
+  isOwnOrganization,
+  mayManageApiKeysOf,
+  type ApiKey,
+  type ApiKeyFilter,
+  type ApiKeyPage,
+  type ApiKeyState,
+  type ApiScope,
+} from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
-import { generateKey } from '../../lib/api-key.ts';
+import { generateKey, type GeneratedKey } from '../../lib/api-key.ts';
 import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { ForbiddenError, NotFoundError } from '../../lib/errors.ts';
+import { BadRequestError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
 const k = MESSAGES.apiKeys;
-
-/** The list shows an organization's newest keys, this many at most. */
-export const API_KEYS_LIST_MAX = 500;
+const L = API_KEY_LIFECYCLE;
 
 /** Attempts at a prefix nobody holds (8 hex characters: a collision is rare, never repeated thrice). */
 const PREFIX_ATTEMPTS = 3;
+
+/** A key is live while it is neither revoked nor past its end date (on the database's clock). */
+const LIVE = sql<SqlBool>`(k.revoked_at is null and (k.expires_at is null or k.expires_at > now()))`;
+const DEAD = sql<SqlBool>`(k.revoked_at is not null or k.expires_at <= now())`;
+/** Live, and ending within the week, or its previous secret still in its grace period. */
+const EXPIRING = sql<SqlBool>`(${LIVE} and (k.expires_at <= now() + make_interval(days => ${L.expiringWithinDays}) or k.previous_expires_at > now()))`;
+/** The previous secret still works: the key is live and the grace period not over. */
+const PREVIOUS_WORKS = sql<SqlBool>`(${LIVE} and k.previous_expires_at > now())`;
 
 function keysQuery(executor: Executor, organizationId: string) {
   return executor
@@ -30,6 +47,13 @@ function keysQuery(executor: Executor, organizationId: string) {
       'k.last_used_at',
       'k.use_count',
       'k.revoked_at',
+      'k.expires_at',
+      'k.rolled_at',
+      'k.rate_limit_per_minute',
+      sql<ApiKeyState>`case when k.revoked_at is not null then 'revoked' when k.expires_at <= now() then 'expired'
+        when ${EXPIRING} then 'expiring' else 'live' end`.as('state'),
+      sql<string | null>`case when ${PREVIOUS_WORKS} then k.previous_prefix end`.as('previous_prefix'),
+      sql<string | null>`case when ${PREVIOUS_WORKS} then k.previous_expires_at end`.as('previous_expires_at'),
       'u.id as creator_id',
       sql<string | null>`u.first_name || ' ' || u.last_name`.as('creator_name'),
       'u.email as creator_email',
@@ -37,9 +61,33 @@ function keysQuery(executor: Executor, organizationId: string) {
     .where('k.organization_id', '=', organizationId);
 }
 
-/** An organization's newest keys (exported so a test can EXPLAIN it). */
-export function keyListQuery(executor: Executor, organizationId: string) {
-  return keysQuery(executor, organizationId).orderBy('k.created_at', 'desc').orderBy('k.id', 'desc').limit(API_KEYS_LIST_MAX);
+/** The two parts of the list, read one after the other: live keys, then revoked and expired ones. */
+type Part = 'live' | 'dead';
+const PART_CODES: Record<Part, string> = { live: 'l', dead: 'd' };
+/** A cursor names the part and the key the last page ended on: `l:<id>` or `d:<id>`. */
+const CURSOR = /^([ld]):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+function partsOf(filter: ApiKeyFilter | undefined): Part[] {
+  return filter === 'revoked' ? ['dead'] : filter ? ['live'] : ['live', 'dead'];
+}
+
+/**
+ * One part of an organization's key list, newest first with the id breaking ties, after the
+ * key `after` (of this part), `limit` rows at most; served by api_keys_org_list_idx
+ * (organization_id, created_at desc, id desc). Exported so a test can EXPLAIN it.
+ */
+export function keyListQuery(
+  executor: Executor,
+  organizationId: string,
+  part: Part,
+  options: { filter?: ApiKeyFilter; after?: string; limit: number },
+) {
+  let query = keysQuery(executor, organizationId).where(part === 'live' ? (options.filter === 'expiring' ? EXPIRING : LIVE) : DEAD);
+  if (options.after)
+    query = query.where(
+      sql<SqlBool>`(k.created_at, k.id) < (select c.created_at, c.id from api_keys c where c.id = ${options.after} and c.organization_id = ${organizationId})`,
+    );
+  return query.orderBy('k.created_at', 'desc').orderBy('k.id', 'desc').limit(options.limit);
 }
 
 type KeyRow = Awaited<ReturnType<ReturnType<typeof keysQuery>['executeTakeFirstOrThrow']>>;
@@ -56,15 +104,50 @@ function toApiKey(row: KeyRow): ApiKey {
     last_used_at: row.last_used_at,
     use_count: Number(row.use_count),
     revoked_at: row.revoked_at,
+    state: row.state,
+    expires_at: row.expires_at,
+    previous_prefix: row.previous_prefix,
+    previous_expires_at: row.previous_expires_at,
+    rolled_at: row.rolled_at,
+    rate_limit_per_minute: row.rate_limit_per_minute,
   };
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === '23505';
 
+/** Draws a key whose prefix is neither the current nor the previous prefix of any key. */
+async function freshKey(executor: Executor): Promise<GeneratedKey> {
+  for (let attempt = 1; ; attempt++) {
+    const made = generateKey();
+    const taken = await executor
+      .selectFrom('api_keys')
+      .select('id')
+      .where((eb) => eb.or([eb('prefix', '=', made.prefix), eb('previous_prefix', '=', made.prefix)]))
+      .executeTakeFirst();
+    if (!taken || attempt >= PREFIX_ATTEMPTS) return made;
+  }
+}
+
+/** Retries `work` when a concurrent key took the drawn prefix (unique violation), PREFIX_ATTEMPTS times in all. */
+async function withFreshPrefix<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= PREFIX_ATTEMPTS) throw error;
+    }
+  }
+}
+
 /**
  * API keys act for their organization on the machine routes, so only its own admins make,
- * list and revoke them. The secret is answered once, when the key is made; only its SHA-256
- * is stored, and neither it nor its hash reaches the audit log.
+ * list, edit, roll and revoke them. A secret is answered once, when the key is made or rolled;
+ * only its SHA-256 is stored, and neither it nor its hash reaches the audit log.
+ *
+ * Rules: an end date is in the future and at most `API_KEY_LIFECYCLE.maxLifetimeDays` ahead; a
+ * key's own rate limit is at most the house's ceiling (global settings); only live keys (not
+ * revoked, not expired) are edited or rolled (422 otherwise); a roll keeps the old secret for
+ * 0 to 7 days, and a key keeps one previous secret at most, so a second roll ends the older one.
  */
 export function createApiKeysService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
   /** The organization, in the caller's read scope, whose keys the caller manages (403 for another one in scope). */
@@ -75,67 +158,230 @@ export function createApiKeysService({ db, organizations }: { db: Kysely<DB>; or
     return target;
   }
 
+  async function checkExpiry(expiresAt: string | null | undefined) {
+    if (expiresAt == null) return;
+    const problem = apiKeyExpiryProblem(expiresAt, Date.now());
+    if (problem) throw new RuleError(problem);
+  }
+
+  /** A key's own rate limit is at most the house's ceiling (422 above it). */
+  async function checkRateLimit(executor: Executor, perMinute: number | null | undefined) {
+    if (perMinute == null) return;
+    const settings = await executor.selectFrom('global_settings').select('api_key_rate_limit_ceiling').executeTakeFirst();
+    const ceiling = settings?.api_key_rate_limit_ceiling ?? L.defaultRateLimitCeiling;
+    if (perMinute > ceiling) throw new RuleError(k.aboveCeiling(ceiling));
+  }
+
+  /** The key of the organization, locked for the change; 404 for a key of another organization. */
+  async function lockedKey(trx: Executor, organizationId: string, keyId: string) {
+    const key = await trx
+      .selectFrom('api_keys')
+      .select([
+        'id',
+        'name',
+        'prefix',
+        'secret_hash',
+        'revoked_at',
+        'expires_at',
+        'rate_limit_per_minute',
+        sql<boolean>`coalesce(expires_at <= now(), false)`.as('expired'),
+      ])
+      .where('id', '=', keyId)
+      .where('organization_id', '=', organizationId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!key) throw new NotFoundError(k.notFound);
+    return key;
+  }
+
+  const requireLive = (key: { revoked_at: string | null; expired: boolean }) => {
+    if (key.revoked_at) throw new RuleError(k.notLive('revoked'));
+    if (key.expired) throw new RuleError(k.notLive('expired'));
+  };
+
+  const oneKey = async (executor: Executor, organizationId: string, keyId: string) =>
+    toApiKey(await keysQuery(executor, organizationId).where('k.id', '=', keyId).executeTakeFirstOrThrow());
+
   return {
-    /** The newest keys first, revoked ones too (served by the index of keys by organization and time). */
-    async list(caller: Caller, organizationId: string): Promise<{ api_keys: ApiKey[] }> {
+    /**
+     * A page of keys: live ones first, then revoked and expired ones, each part newest first.
+     * `state` keeps one part (`expiring`: the live keys ending within the week or with an old
+     * secret in its grace period). The cursor names the part and key the last page ended on.
+     */
+    async list(
+      caller: Caller,
+      organizationId: string,
+      query: { state?: ApiKeyFilter; cursor?: string; limit: number },
+    ): Promise<ApiKeyPage> {
       const org = await ownOrganization(caller, organizationId, db, false);
-      const rows = await keyListQuery(db, org.id).execute();
-      return { api_keys: rows.map(toApiKey) };
+      let parts = partsOf(query.state);
+      let after: string | undefined;
+      if (query.cursor !== undefined) {
+        const match = CURSOR.exec(query.cursor);
+        const part = match && (Object.keys(PART_CODES) as Part[]).find((p) => PART_CODES[p] === match[1]);
+        if (!match || !part || !parts.includes(part)) throw new BadRequestError(k.invalidCursor);
+        parts = parts.slice(parts.indexOf(part));
+        after = match[2];
+      }
+      const rows: { part: Part; row: KeyRow }[] = [];
+      for (const [index, part] of parts.entries()) {
+        if (rows.length > query.limit) break;
+        const found = await keyListQuery(db, org.id, part, {
+          filter: query.state,
+          after: index === 0 ? after : undefined,
+          limit: query.limit + 1 - rows.length,
+        }).execute();
+        rows.push(...found.map((row) => ({ part, row })));
+      }
+      const more = rows.length > query.limit;
+      const shown = rows.slice(0, query.limit);
+      const last = shown.at(-1);
+      return {
+        api_keys: shown.map(({ row }) => toApiKey(row)),
+        next_cursor: more && last ? `${PART_CODES[last.part]}:${last.row.id}` : null,
+      };
     },
 
     async create(
       caller: Caller,
       organizationId: string,
-      input: { name: string; scopes: ApiScope[] },
+      input: { name: string; scopes: ApiScope[]; expires_at?: string | null; rate_limit_per_minute?: number | null },
       info: ClientInfo,
     ): Promise<{ api_key: ApiKey; secret: string }> {
       const org = await ownOrganization(caller, organizationId, db, true);
       const scopes = [...new Set(input.scopes)];
-      for (let attempt = 1; ; attempt++) {
-        const made = generateKey();
-        try {
-          return await db.transaction().execute(async (trx) => {
-            const created = await trx
-              .insertInto('api_keys')
-              .values({
-                organization_id: org.id,
-                name: input.name,
-                prefix: made.prefix,
-                secret_hash: made.hash,
-                scopes,
-                created_by: caller.userId,
-              })
-              .returning('id')
-              .executeTakeFirstOrThrow();
-            await auditAction(trx, caller, info, {
-              organizationId: org.id,
-              action: 'api_key.create',
-              targetType: 'api_key',
-              targetId: created.id,
-              details: { name: input.name, prefix: made.prefix, scopes },
-            });
-            const row = await keysQuery(trx, org.id).where('k.id', '=', created.id).executeTakeFirstOrThrow();
-            return { api_key: toApiKey(row), secret: made.key };
+      await checkExpiry(input.expires_at);
+      await checkRateLimit(db, input.rate_limit_per_minute);
+      return withFreshPrefix(() =>
+        db.transaction().execute(async (trx) => {
+          const made = await freshKey(trx);
+          const created = await trx
+            .insertInto('api_keys')
+            .values({
+              organization_id: org.id,
+              name: input.name,
+              prefix: made.prefix,
+              secret_hash: made.hash,
+              scopes,
+              created_by: caller.userId,
+              expires_at: input.expires_at ?? null,
+              rate_limit_per_minute: input.rate_limit_per_minute ?? null,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await auditAction(trx, caller, info, {
+            organizationId: org.id,
+            action: 'api_key.create',
+            targetType: 'api_key',
+            targetId: created.id,
+            details: {
+              name: input.name,
+              prefix: made.prefix,
+              scopes,
+              ...(input.expires_at && { expires_at: new Date(input.expires_at).toISOString() }),
+              ...(input.rate_limit_per_minute != null && { rate_limit_per_minute: input.rate_limit_per_minute }),
+            },
           });
-        } catch (error) {
-          // The only unique value of a key is its prefix: draw another.
-          if (!isUniqueViolation(error) || attempt >= PREFIX_ATTEMPTS) throw error;
-        }
-      }
+          return { api_key: await oneKey(trx, org.id, created.id), secret: made.key };
+        }),
+      );
     },
 
-    /** A revoked key stops at once; revoking it again changes nothing. */
+    /** Renames a live key, sets or clears its end date and its rate limit; what is left out stays. */
+    async update(
+      caller: Caller,
+      organizationId: string,
+      keyId: string,
+      input: { name?: string; expires_at?: string | null; rate_limit_per_minute?: number | null },
+      info: ClientInfo,
+    ): Promise<{ api_key: ApiKey }> {
+      return db.transaction().execute(async (trx) => {
+        const org = await ownOrganization(caller, organizationId, trx, true);
+        const key = await lockedKey(trx, org.id, keyId);
+        requireLive(key);
+        const before: Record<string, unknown> = {};
+        const after: Record<string, unknown> = {};
+        const set: { name?: string; expires_at?: string | null; rate_limit_per_minute?: number | null } = {};
+        if (input.name !== undefined && input.name !== key.name) {
+          before.name = key.name;
+          after.name = set.name = input.name;
+        }
+        if (input.expires_at !== undefined) {
+          await checkExpiry(input.expires_at);
+          const next = input.expires_at === null ? null : new Date(input.expires_at).toISOString();
+          if (next !== key.expires_at) {
+            before.expires_at = key.expires_at;
+            after.expires_at = set.expires_at = next;
+          }
+        }
+        if (input.rate_limit_per_minute !== undefined) {
+          await checkRateLimit(trx, input.rate_limit_per_minute);
+          if (input.rate_limit_per_minute !== key.rate_limit_per_minute) {
+            before.rate_limit_per_minute = key.rate_limit_per_minute;
+            after.rate_limit_per_minute = set.rate_limit_per_minute = input.rate_limit_per_minute;
+          }
+        }
+        if (Object.keys(set).length > 0) {
+          await trx.updateTable('api_keys').set(set).where('id', '=', key.id).execute();
+          await auditAction(trx, caller, info, {
+            organizationId: org.id,
+            action: 'api_key.update',
+            targetType: 'api_key',
+            targetId: key.id,
+            details: { prefix: key.prefix, before, after },
+          });
+        }
+        return { api_key: await oneKey(trx, org.id, key.id) };
+      });
+    },
+
+    /**
+     * A new secret (with a new prefix) for a live key, answered once; the secret in use becomes
+     * the previous one, accepted for `grace_seconds` more (0: it ends now). A previous secret
+     * from an earlier roll, in its grace period or not, ends: a key has one previous secret.
+     */
+    async roll(
+      caller: Caller,
+      organizationId: string,
+      keyId: string,
+      input: { grace_seconds: number },
+      info: ClientInfo,
+    ): Promise<{ api_key: ApiKey; secret: string }> {
+      return withFreshPrefix(() =>
+        db.transaction().execute(async (trx) => {
+          const org = await ownOrganization(caller, organizationId, trx, true);
+          const key = await lockedKey(trx, org.id, keyId);
+          requireLive(key);
+          const made = await freshKey(trx);
+          await trx
+            .updateTable('api_keys')
+            .set({
+              prefix: made.prefix,
+              secret_hash: made.hash,
+              previous_prefix: key.prefix,
+              previous_secret_hash: key.secret_hash,
+              previous_expires_at: sql`now() + make_interval(secs => ${input.grace_seconds})`,
+              rolled_at: sql`now()`,
+            })
+            .where('id', '=', key.id)
+            .execute();
+          await auditAction(trx, caller, info, {
+            organizationId: org.id,
+            action: 'api_key.rolled',
+            targetType: 'api_key',
+            targetId: key.id,
+            details: { prefix: made.prefix, previous_prefix: key.prefix, grace_seconds: input.grace_seconds },
+          });
+          return { api_key: await oneKey(trx, org.id, key.id), secret: made.key };
+        }),
+      );
+    },
+
+    /** A revoked key stops at once, with both its secrets; revoking it again changes nothing. */
     async revoke(caller: Caller, organizationId: string, keyId: string, info: ClientInfo): Promise<{ api_key: ApiKey }> {
       return db.transaction().execute(async (trx) => {
         const org = await ownOrganization(caller, organizationId, trx, true);
-        const key = await trx
-          .selectFrom('api_keys')
-          .select(['id', 'prefix', 'revoked_at'])
-          .where('id', '=', keyId)
-          .where('organization_id', '=', org.id)
-          .forUpdate()
-          .executeTakeFirst();
-        if (!key) throw new NotFoundError(k.notFound);
+        const key = await lockedKey(trx, org.id, keyId);
         if (!key.revoked_at) {
           await trx.updateTable('api_keys').set({ revoked_at: sql`now()`, revoked_by: caller.userId }).where('id', '=', key.id).execute();
           await auditAction(trx, caller, info, {
@@ -146,7 +392,7 @@ export function createApiKeysService({ db, organizations }: { db: Kysely<DB>; or
             details: { prefix: key.prefix },
           });
         }
-        return { api_key: toApiKey(await keysQuery(trx, org.id).where('k.id', '=', key.id).executeTakeFirstOrThrow()) };
+        return { api_key: await oneKey(trx, org.id, key.id) };
       });
     },
   };

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { personName, type GlobalSettings, type PublicSettings, type UpdateGlobalSettingsInput } from '@console/domain';
+import { API_KEY_LIFECYCLE, personName, type GlobalSettings, type PublicSettings, type UpdateGlobalSettingsInput } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { auditAction } from '../../lib/audit.ts';
 import { requireWritable } from '../../lib/authorize.ts';
@@ -17,6 +17,7 @@ function settingsQuery(db: Executor) {
       's.community_1_url',
       's.community_2_name',
       's.community_2_url',
+      's.api_key_rate_limit_ceiling',
       's.updated_at',
       'u.first_name',
       'u.last_name',
@@ -27,7 +28,15 @@ function settingsQuery(db: Executor) {
 type Row = Awaited<ReturnType<ReturnType<typeof settingsQuery>['executeTakeFirstOrThrow']>>;
 
 function toSettings(row: Row | undefined): GlobalSettings {
-  if (!row) return { documentation_url: null, billing_portal_url: null, community_channels: [], updated_at: null, updated_by_name: null };
+  if (!row)
+    return {
+      documentation_url: null,
+      billing_portal_url: null,
+      community_channels: [],
+      api_key_rate_limit_ceiling: API_KEY_LIFECYCLE.defaultRateLimitCeiling,
+      updated_at: null,
+      updated_by_name: null,
+    };
   const channels = [
     [row.community_1_name, row.community_1_url],
     [row.community_2_name, row.community_2_url],
@@ -36,12 +45,16 @@ function toSettings(row: Row | undefined): GlobalSettings {
     documentation_url: row.documentation_url,
     billing_portal_url: row.billing_portal_url,
     community_channels: channels,
+    api_key_rate_limit_ceiling: row.api_key_rate_limit_ceiling,
     updated_at: row.updated_at,
     updated_by_name: row.email ? personName({ first_name: row.first_name, last_name: row.last_name, email: row.email }) : null,
   };
 }
 
-/** The one row of links the Welcome and Settings pages show; the house admins replace it. */
+/**
+ * The one row of links the Welcome and Settings pages show, and the ceiling on an API key's
+ * own requests-per-minute limit; the house admins replace it.
+ */
 export function createSettingsService({ db }: { db: Kysely<DB> }) {
   return {
     async get(): Promise<GlobalSettings> {
@@ -64,6 +77,8 @@ export function createSettingsService({ db }: { db: Kysely<DB> }) {
         community_1_url: first?.url ?? null,
         community_2_name: second?.name ?? null,
         community_2_url: second?.url ?? null,
+        // Left out, the ceiling stays as it is.
+        ...(input.api_key_rate_limit_ceiling !== undefined && { api_key_rate_limit_ceiling: input.api_key_rate_limit_ceiling }),
       };
       return db.transaction().execute(async (trx) => {
         // The row exists from the migration on; the upsert keeps a database that lost it working.

@@ -1,18 +1,25 @@
-import { type ApiKey } from '@console/domain';
-import { useQuery } from '@tanstack/react-query';
+import { API_KEY_FILTERS, isLiveApiKeyState, type ApiKey, type ApiKeyFilter, type ApiKeyState } from '@console/domain';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
 import { IconCardTitle } from '@/components/icon-card-title';
 import { apiKeyQueries, useRevokeApiKey } from '@/api/api-keys';
+import { settingsQueries } from '@/api/settings';
 import { ConfirmButton } from '@/components/confirm-button';
 import { ResponsiveDataTable } from '@/components/data-table';
+import { FilterSelect } from '@/components/filter-select';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { formatLedgerDate } from '@/lib/credit-format';
 import { cn } from '@/lib/utils';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
+import { EditApiKeyDialog } from './edit-api-key-dialog';
+import { RollApiKeyDialog } from './roll-api-key-dialog';
 import { API_SCOPE_LABELS } from '../scope-labels';
 import { MESSAGES } from '@/lib/wording';
 
@@ -40,6 +47,63 @@ function RevokeButton({ organizationId, apiKey }: { organizationId: string; apiK
   );
 }
 
+const STATE_BADGES: Record<ApiKeyState, 'default' | 'secondary' | 'outline' | 'destructive'> = {
+  live: 'secondary',
+  expiring: 'default',
+  expired: 'outline',
+  revoked: 'outline',
+};
+
+/** Where the key stands (live, expiring, expired, revoked), with the moment it ended or ends when known. */
+function StateBadge({ apiKey }: { apiKey: ApiKey }) {
+  const when = apiKey.revoked_at ?? (apiKey.state === 'expiring' ? (apiKey.expires_at ?? apiKey.previous_expires_at) : apiKey.expires_at);
+  return (
+    <Badge variant={STATE_BADGES[apiKey.state]} title={when ? formatLedgerDate(when) : undefined}>
+      {k.states[apiKey.state]}
+    </Badge>
+  );
+}
+
+/** The key's prefix, and its old secret's while that still works, with its end. */
+function Prefixes({ apiKey }: { apiKey: ApiKey }) {
+  return (
+    <div className="grid gap-0.5">
+      <code className="text-xs">{apiKey.prefix}</code>
+      {apiKey.previous_prefix && apiKey.previous_expires_at && (
+        <span className="text-xs text-muted-foreground">
+          {k.oldSecret(apiKey.previous_prefix, formatLedgerDate(apiKey.previous_expires_at))}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** Edit, Roll and Revoke, each exactly when the server would take it: Edit and Roll for live keys, Revoke for any not revoked. */
+function KeyActions({
+  organizationId,
+  apiKey,
+  rateLimitCeiling,
+}: {
+  organizationId: string;
+  apiKey: ApiKey;
+  rateLimitCeiling: number | null;
+}) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      {isLiveApiKeyState(apiKey.state) && (
+        <>
+          <EditApiKeyDialog organizationId={organizationId} apiKey={apiKey} rateLimitCeiling={rateLimitCeiling} />
+          <RollApiKeyDialog organizationId={organizationId} apiKey={apiKey} />
+        </>
+      )}
+      {apiKey.state !== 'revoked' && <RevokeButton organizationId={organizationId} apiKey={apiKey} />}
+    </div>
+  );
+}
+
+const rateLimitText = (key: ApiKey) => (key.rate_limit_per_minute === null ? k.defaultLimit : k.perMinute(key.rate_limit_per_minute));
+const isDead = (key: ApiKey) => key.state === 'revoked' || key.state === 'expired';
+
 function Scopes({ apiKey }: { apiKey: ApiKey }) {
   return (
     <div className="flex flex-wrap gap-1">
@@ -55,15 +119,25 @@ function Scopes({ apiKey }: { apiKey: ApiKey }) {
 const creatorOf = (key: ApiKey) => key.created_by?.name || key.created_by?.email || '–';
 
 /** One key as a card, for narrow screens where the table's columns do not fit. */
-function ApiKeyCard({ organizationId, apiKey, mayManage }: { organizationId: string; apiKey: ApiKey; mayManage: boolean }) {
+function ApiKeyCard({
+  organizationId,
+  apiKey,
+  mayManage,
+  rateLimitCeiling,
+}: {
+  organizationId: string;
+  apiKey: ApiKey;
+  mayManage: boolean;
+  rateLimitCeiling: number | null;
+}) {
   return (
-    <li className={cn('space-y-3 rounded-md border p-4', apiKey.revoked_at && 'text-muted-foreground')}>
+    <li className={cn('space-y-3 rounded-md border p-4', isDead(apiKey) && 'text-muted-foreground')}>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <p className="font-medium break-words">{apiKey.name}</p>
-          <code className="text-xs">{apiKey.prefix}</code>
+          <Prefixes apiKey={apiKey} />
         </div>
-        {apiKey.revoked_at && <Badge variant="outline">{k.revokedBadge}</Badge>}
+        <StateBadge apiKey={apiKey} />
       </div>
       <Scopes apiKey={apiKey} />
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
@@ -71,21 +145,27 @@ function ApiKeyCard({ organizationId, apiKey, mayManage }: { organizationId: str
         <dd className="break-words">{creatorOf(apiKey)}</dd>
         <dt className="text-muted-foreground">Created</dt>
         <dd>{formatLedgerDate(apiKey.created_at)}</dd>
+        <dt className="text-muted-foreground">Expires</dt>
+        <dd>{apiKey.expires_at ? formatLedgerDate(apiKey.expires_at) : k.neverExpires}</dd>
         <dt className="text-muted-foreground">Last used</dt>
         <dd>{apiKey.last_used_at ? formatLedgerDate(apiKey.last_used_at) : k.neverUsed}</dd>
         <dt className="text-muted-foreground">Uses</dt>
         <dd className="tabular-nums">{apiKey.use_count.toLocaleString('en-US')}</dd>
+        <dt className="text-muted-foreground">Rate limit</dt>
+        <dd>{rateLimitText(apiKey)}</dd>
       </dl>
-      {mayManage && !apiKey.revoked_at && <RevokeButton organizationId={organizationId} apiKey={apiKey} />}
+      {mayManage && <KeyActions organizationId={organizationId} apiKey={apiKey} rateLimitCeiling={rateLimitCeiling} />}
     </li>
   );
 }
 
 /**
  * API keys of the own organization, for its admins only (the page shows this card only to
- * them): each key's name, visible prefix, scopes, creator, creation, last use and use count;
- * Create key shows the secret once; Revoke after a confirmation. Both only when `mayManage`
- * (not while the organization or one above it is frozen).
+ * them), live keys first and then newest, a page at a time with Load more, filtered by state:
+ * each key's name, prefix (and its old secret's while it still works), state, scopes, creator,
+ * creation, end date, last use, use count and rate limit. Create key and Roll show the secret
+ * once; Edit, Roll and Revoke only when `mayManage` (not while the organization or one above
+ * it is frozen) and the key's state allows them.
  */
 export function ApiKeysCard({
   organizationId,
@@ -96,7 +176,11 @@ export function ApiKeysCard({
   organizationName: string;
   mayManage: boolean;
 }) {
-  const keys = useQuery(apiKeyQueries.list(organizationId));
+  const [state, setState] = useState<ApiKeyFilter | null>(null);
+  const keys = useInfiniteQuery(apiKeyQueries.list(organizationId, state));
+  const settings = useQuery(settingsQueries.global());
+  const ceiling = settings.data?.api_key_rate_limit_ceiling ?? null;
+  const rows = keys.data?.pages.flatMap((page) => page.api_keys) ?? [];
   return (
     <Card className="gap-4">
       <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -104,49 +188,64 @@ export function ApiKeysCard({
           <IconCardTitle icon={KeyRound}>{k.title}</IconCardTitle>
           <CardDescription>{k.description(organizationName)}</CardDescription>
         </div>
-        {mayManage && <CreateApiKeyDialog organizationId={organizationId} />}
+        {mayManage && <CreateApiKeyDialog organizationId={organizationId} rateLimitCeiling={ceiling} />}
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-4">
+        <div className="flex items-center gap-2">
+          <Label htmlFor="api-key-state">{k.filterLabel}</Label>
+          <FilterSelect<ApiKeyFilter>
+            id="api-key-state"
+            className="w-fit"
+            value={state}
+            onChange={setState}
+            all={k.filterAll}
+            options={API_KEY_FILTERS}
+            labelOf={(filter) => k.filters[filter]}
+          />
+        </div>
         {keys.isPending ? (
           <LoadingRows rows={2} />
         ) : keys.isError ? (
           <QueryError error={keys.error} title={k.loadFailed} onRetry={keys.refetch} />
-        ) : keys.data.length === 0 ? (
-          <p className="text-sm text-muted-foreground">{k.empty}</p>
+        ) : rows.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{state ? k.emptyFiltered : k.empty}</p>
         ) : (
-          <ResponsiveDataTable
-            label={k.title}
-            columns={[
-              { head: 'Name', className: 'font-medium', cell: (key) => key.name },
-              { head: 'Prefix', cell: (key) => <code className="text-xs">{key.prefix}</code> },
-              { head: 'Scopes', cell: (key) => <Scopes apiKey={key} /> },
-              { head: 'Created by', cell: creatorOf },
-              { head: 'Created', cell: (key) => formatLedgerDate(key.created_at) },
-              { head: 'Last used', cell: (key) => (key.last_used_at ? formatLedgerDate(key.last_used_at) : k.neverUsed) },
-              {
-                head: 'Uses',
-                headClassName: 'text-right',
-                className: 'text-right tabular-nums',
-                cell: (key) => key.use_count.toLocaleString('en-US'),
-              },
-              {
-                head: 'Actions',
-                headClassName: 'sr-only',
-                className: 'text-right',
-                cell: (key) =>
-                  key.revoked_at ? (
-                    <Badge variant="outline" title={formatLedgerDate(key.revoked_at)}>
-                      {k.revokedBadge}
-                    </Badge>
-                  ) : (
-                    mayManage && <RevokeButton organizationId={organizationId} apiKey={key} />
-                  ),
-              },
-            ]}
-            rows={keys.data}
-            rowClassName={(key) => cn(key.revoked_at && 'text-muted-foreground')}
-            card={(key) => <ApiKeyCard organizationId={organizationId} apiKey={key} mayManage={mayManage} />}
-          />
+          <>
+            <ResponsiveDataTable
+              label={k.title}
+              columns={[
+                { head: 'Name', className: 'font-medium', cell: (key) => key.name },
+                { head: 'Prefix', cell: (key) => <Prefixes apiKey={key} /> },
+                { head: 'State', cell: (key) => <StateBadge apiKey={key} /> },
+                { head: 'Scopes', cell: (key) => <Scopes apiKey={key} /> },
+                { head: 'Created by', cell: creatorOf },
+                { head: 'Created', cell: (key) => formatLedgerDate(key.created_at) },
+                { head: 'Expires', cell: (key) => (key.expires_at ? formatLedgerDate(key.expires_at) : k.neverExpires) },
+                { head: 'Last used', cell: (key) => (key.last_used_at ? formatLedgerDate(key.last_used_at) : k.neverUsed) },
+                {
+                  head: 'Uses',
+                  headClassName: 'text-right',
+                  className: 'text-right tabular-nums',
+                  cell: (key) => key.use_count.toLocaleString('en-US'),
+                },
+                { head: 'Rate limit', cell: rateLimitText },
+                {
+                  head: 'Actions',
+                  headClassName: 'sr-only',
+                  className: 'text-right',
+                  cell: (key) => mayManage && <KeyActions organizationId={organizationId} apiKey={key} rateLimitCeiling={ceiling} />,
+                },
+              ]}
+              rows={rows}
+              rowClassName={(key) => cn(isDead(key) && 'text-muted-foreground')}
+              card={(key) => <ApiKeyCard organizationId={organizationId} apiKey={key} mayManage={mayManage} rateLimitCeiling={ceiling} />}
+            />
+            {keys.hasNextPage && (
+              <Button variant="outline" className="w-fit" onClick={() => void keys.fetchNextPage()} disabled={keys.isFetchingNextPage}>
+                {keys.isFetchingNextPage ? 'Loading…' : k.loadMore}
+              </Button>
+            )}
+          </>
         )}
       </CardContent>
     </Card>

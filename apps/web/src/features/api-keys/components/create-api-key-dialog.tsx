@@ -1,81 +1,34 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { API_SCOPES, createApiKeySchema, type CreateApiKeyInput } from '@console/domain';
-import { AlertCircle, Copy, KeyRound, Plus, TriangleAlert } from 'lucide-react';
+import { API_SCOPES } from '@console/domain';
+import { AlertCircle, KeyRound, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import type { z } from 'zod';
 import { FormField } from '@/components/form-field';
+import { LabelledControl } from '@/components/labelled-control';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { useCreateApiKey } from '@/api/api-keys';
 import { API_SCOPE_LABELS } from '../scope-labels';
+import { createKeyFormSchema, endOfDay, rateLimitOf, type CreateKeyForm } from '../key-form';
+import { SecretView } from './secret-view';
 import { MESSAGES } from '@/lib/wording';
 
 const k = MESSAGES.apiKeyPages;
 
-type FormOutput = z.output<typeof createApiKeySchema>;
-const DEFAULTS: CreateApiKeyInput = { name: '', scopes: [] };
-
-/** The new key once: a warning that it is never shown again, the key read-only, and Copy. */
-function SecretView({ secret, onDone }: { secret: string; onDone(): void }) {
-  const inputId = useId();
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(secret);
-      toast.success(k.copied);
-    } catch {
-      toast.error(k.copyFailed);
-    }
-  }
-  return (
-    <div className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>{k.secretTitle}</DialogTitle>
-        <DialogDescription className="sr-only">{k.secretWarning}</DialogDescription>
-      </DialogHeader>
-      <Alert className="border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
-        <TriangleAlert aria-hidden />
-        <AlertDescription className="text-inherit">{k.secretWarning}</AlertDescription>
-      </Alert>
-      <div className="grid gap-2">
-        <Label htmlFor={inputId}>{k.secretLabel}</Label>
-        <div className="flex gap-2">
-          <Input
-            id={inputId}
-            value={secret}
-            readOnly
-            spellCheck={false}
-            autoComplete="off"
-            className="font-mono text-xs"
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <Button type="button" variant="outline" onClick={() => void copy()}>
-            <Copy aria-hidden />
-            {k.copy}
-          </Button>
-        </div>
-      </div>
-      <DialogFooter>
-        <Button type="button" onClick={onDone}>
-          {k.done}
-        </Button>
-      </DialogFooter>
-    </div>
-  );
-}
+const DEFAULTS: CreateKeyForm = { name: '', scopes: [], expires_on: '', rate_limit: '' };
 
 /**
- * Create key: a name and the scopes, then the secret shown once. While the secret is shown
- * the dialog closes only through Done or its close button, not by a stray click outside.
+ * Create key: a name, the scopes, and optionally an end date and a rate limit, then the secret
+ * shown once. While the secret is shown the dialog closes only through Done or its close
+ * button, not by a stray click outside.
  */
-export function CreateApiKeyDialog({ organizationId }: { organizationId: string }) {
+export function CreateApiKeyDialog({ organizationId, rateLimitCeiling }: { organizationId: string; rateLimitCeiling: number | null }) {
   const [open, setOpen] = useState(false);
   const create = useCreateApiKey(organizationId);
-  const form = useForm<CreateApiKeyInput, unknown, FormOutput>({ resolver: zodResolver(createApiKeySchema), defaultValues: DEFAULTS });
+  const form = useForm<CreateKeyForm, unknown, CreateKeyForm>({ resolver: zodResolver(createKeyFormSchema), defaultValues: DEFAULTS });
   const { errors, isSubmitting } = form.formState;
   const scopesId = useId();
   const secret = create.data?.secret ?? null;
@@ -89,9 +42,15 @@ export function CreateApiKeyDialog({ organizationId }: { organizationId: string 
     }
   }
 
-  async function submit(values: FormOutput) {
+  async function submit(values: CreateKeyForm) {
+    const rateLimit = rateLimitOf(values.rate_limit);
     try {
-      await create.mutateAsync(values);
+      await create.mutateAsync({
+        name: values.name,
+        scopes: values.scopes,
+        ...(values.expires_on && { expires_at: endOfDay(values.expires_on) }),
+        ...(rateLimit != null && { rate_limit_per_minute: rateLimit }),
+      });
       toast.success(k.created);
     } catch {
       // The refusal is shown in the dialog.
@@ -142,6 +101,21 @@ export function CreateApiKeyDialog({ organizationId }: { organizationId: string 
                 </p>
               )}
             </fieldset>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <LabelledControl id="api-key-expires" label={k.expiresOn} hint={k.expiresHint} error={errors.expires_on?.message}>
+                {(aria) => <Input id="api-key-expires" type="date" {...aria} {...form.register('expires_on')} />}
+              </LabelledControl>
+              <LabelledControl
+                id="api-key-rate-limit"
+                label={k.rateLimit}
+                hint={k.rateLimitHint(rateLimitCeiling)}
+                error={errors.rate_limit?.message}
+              >
+                {(aria) => (
+                  <Input id="api-key-rate-limit" inputMode="numeric" autoComplete="off" {...aria} {...form.register('rate_limit')} />
+                )}
+              </LabelledControl>
+            </div>
             {create.isError && (
               <Alert variant="destructive">
                 <AlertCircle aria-hidden />

@@ -3,6 +3,8 @@ import { Globe } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { FormField } from '@/components/form-field';
+import { LabelledControl } from '@/components/labelled-control';
+import { Input } from '@/components/ui/input';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { IconCardTitle } from '@/components/icon-card-title';
@@ -21,6 +23,8 @@ interface Form {
   channel1_url: string;
   channel2_name: string;
   channel2_url: string;
+  /** The API key rate limit ceiling as typed. */
+  api_key_rate_limit_ceiling: string;
 }
 type Field = keyof Form;
 
@@ -33,6 +37,7 @@ function formOf(settings: GlobalSettings): Form {
     channel1_url: first?.url ?? '',
     channel2_name: second?.name ?? '',
     channel2_url: second?.url ?? '',
+    api_key_rate_limit_ceiling: String(settings.api_key_rate_limit_ceiling),
   };
 }
 
@@ -46,13 +51,15 @@ function bodyOf(form: Form): UpdateGlobalSettingsInput {
     documentation_url: link(form.documentation_url),
     billing_portal_url: link(form.billing_portal_url),
     community_channels: channels,
+    // Anything but a whole number is sent as NaN, which the schema refuses with its message.
+    api_key_rate_limit_ceiling: /^\d+$/.test(form.api_key_rate_limit_ceiling.trim()) ? Number(form.api_key_rate_limit_ceiling) : Number.NaN,
   };
 }
 
 /** The form field a validation path (client or server) names: `community_channels.0.url` is channel1_url. */
 function fieldOf(path: readonly PropertyKey[], form: Form): Field | null {
   const [head, index, part] = path.map(String);
-  if (head === 'documentation_url' || head === 'billing_portal_url') return head;
+  if (head === 'documentation_url' || head === 'billing_portal_url' || head === 'api_key_rate_limit_ceiling') return head;
   if (head !== 'community_channels' || index === undefined || (part !== 'name' && part !== 'url')) return null;
   // Channels left empty are not sent: the n-th sent channel is the n-th filled one.
   const filled = ([1, 2] as const).filter((n) => form[`channel${n}_name`].trim() !== '' || form[`channel${n}_url`].trim() !== '');
@@ -60,7 +67,7 @@ function fieldOf(path: readonly PropertyKey[], form: Form): Field | null {
   return n ? (`channel${n}_${part}` as Field) : null;
 }
 
-/** House admins keep the links the Welcome and Settings pages show. */
+/** House admins keep the links the Welcome and Settings pages show, and the ceiling of an API key's own rate limit. */
 export function GlobalSettingsCard({ settings }: { settings: GlobalSettings }) {
   const [form, setForm] = useState<Form>(() => formOf(settings));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -132,6 +139,24 @@ export function GlobalSettingsCard({ settings }: { settings: GlobalSettings }) {
             {field('channel2_name', g.channelName(2), 'text')}
             {field('channel2_url', g.channelUrl(2))}
           </div>
+          <LabelledControl
+            id="global-api_key_rate_limit_ceiling"
+            label={g.rateLimitCeiling}
+            hint={g.rateLimitCeilingHint}
+            error={errors.api_key_rate_limit_ceiling}
+          >
+            {(aria) => (
+              <Input
+                id="global-api_key_rate_limit_ceiling"
+                className="w-40"
+                inputMode="numeric"
+                autoComplete="off"
+                value={form.api_key_rate_limit_ceiling}
+                onChange={(event) => setForm((current) => ({ ...current, api_key_rate_limit_ceiling: event.target.value }))}
+                {...aria}
+              />
+            )}
+          </LabelledControl>
           <Button type="submit" className="w-fit" disabled={save.isPending}>
             {save.isPending ? g.saving : g.save}
           </Button>

@@ -194,6 +194,7 @@ describe('settings: global settings links', { timeout: 20_000 }, () => {
       { name: 'Forum', url: 'https://forum.example.test' },
       { name: 'Chat', url: 'https://chat.example.test/invite' },
     ],
+    api_key_rate_limit_ceiling: 6000,
     updated_at: '2025-03-01T10:00:00Z',
     updated_by_name: 'Hana House',
   };
@@ -245,6 +246,7 @@ describe('settings: global settings links', { timeout: 20_000 }, () => {
       documentation_url: 'https://docs.example.test',
       billing_portal_url: 'https://billing.example.test/portal',
       community_channels: [{ name: 'Chat', url: 'https://chat.example.test/invite' }],
+      api_key_rate_limit_ceiling: 6000,
     });
     // The page shows what was saved at once.
     expect(await screen.findByRole('link', { name: g.billingPortal })).toHaveAttribute('href', 'https://billing.example.test/portal');
@@ -266,5 +268,26 @@ describe('settings: global settings links', { timeout: 20_000 }, () => {
     await user.click(within(form).getByRole('button', { name: g.save }));
     await waitFor(() => expect(api.callsTo('PUT /api/settings')).toHaveLength(1));
     await waitFor(() => expect(within(form).getByLabelText(g.channelUrl(1))).toHaveAccessibleDescription(g.urlTooLong));
+  });
+
+  it('lets a house admin change the API key rate limit ceiling, refusing what is not a whole number', async () => {
+    const { api } = renderSettings({ role: 'house_admin', orgType: 'house' }, billingOf({ limit: 100, max: null, manage: true }), {
+      'PUT /api/settings': ({ body }) =>
+        json(200, { ...UNSET, ...(body as object), updated_at: '2025-03-01T10:00:00Z', updated_by_name: 'Alice' }),
+    });
+    const user = userEvent.setup();
+    const form = await screen.findByRole('form', { name: g.title });
+    const ceiling = within(form).getByLabelText(g.rateLimitCeiling);
+    expect(ceiling).toHaveValue('6000');
+    await user.clear(ceiling);
+    await user.type(ceiling, '0');
+    await user.click(within(form).getByRole('button', { name: g.save }));
+    expect(ceiling).toHaveAccessibleDescription(new RegExp(g.ceilingInvalid(1_000_000).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    expect(api.callsTo('PUT /api/settings')).toHaveLength(0);
+    await user.clear(ceiling);
+    await user.type(ceiling, '1200');
+    await user.click(within(form).getByRole('button', { name: g.save }));
+    await waitFor(() => expect(api.bodiesOf('PUT /api/settings')).toHaveLength(1));
+    expect(api.bodiesOf('PUT /api/settings')[0]).toMatchObject({ api_key_rate_limit_ceiling: 1200 });
   });
 });

@@ -1,0 +1,109 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { createApiKeySchema, type ApiKey, type UpdateApiKeyInput } from '@console/domain';
+import { AlertCircle } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { FormDialog } from '@/components/form-dialog';
+import { FormField } from '@/components/form-field';
+import { LabelledControl } from '@/components/labelled-control';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Input } from '@/components/ui/input';
+import { useUpdateApiKey } from '@/api/api-keys';
+import { dateInputOf, endOfDay, lifecycleFields, rateLimitOf } from '../key-form';
+import { MESSAGES } from '@/lib/wording';
+
+const k = MESSAGES.apiKeyPages;
+
+const editFormSchema = z.object({ name: createApiKeySchema.shape.name, ...lifecycleFields });
+type EditForm = z.input<typeof editFormSchema>;
+
+const formOf = (key: ApiKey): EditForm => ({
+  name: key.name,
+  expires_on: dateInputOf(key.expires_at),
+  rate_limit: key.rate_limit_per_minute === null ? '' : String(key.rate_limit_per_minute),
+});
+
+/**
+ * Edit a live key: its name, its end date (empty: never) and its own rate limit (empty: the
+ * default). Only what changed is sent, so an end date left as it was keeps its exact time.
+ */
+export function EditApiKeyDialog({
+  organizationId,
+  apiKey,
+  rateLimitCeiling,
+}: {
+  organizationId: string;
+  apiKey: ApiKey;
+  rateLimitCeiling: number | null;
+}) {
+  const [open, setOpen] = useState(false);
+  const update = useUpdateApiKey(organizationId);
+  const initial = formOf(apiKey);
+  const form = useForm<EditForm, unknown, EditForm>({ resolver: zodResolver(editFormSchema), defaultValues: initial });
+  const { errors, isSubmitting } = form.formState;
+
+  function onOpenChange(next: boolean) {
+    setOpen(next);
+    if (next) form.reset(formOf(apiKey));
+    else update.reset();
+  }
+
+  async function submit(values: EditForm) {
+    const body: UpdateApiKeyInput = {};
+    if (values.name.trim() !== apiKey.name) body.name = values.name;
+    if (values.expires_on !== initial.expires_on) body.expires_at = values.expires_on ? endOfDay(values.expires_on) : null;
+    if (values.rate_limit.trim() !== initial.rate_limit) body.rate_limit_per_minute = rateLimitOf(values.rate_limit) ?? null;
+    try {
+      if (Object.keys(body).length > 0) await update.mutateAsync({ keyId: apiKey.id, body });
+      toast.success(k.saved(values.name.trim()));
+      setOpen(false);
+    } catch {
+      // The refusal is shown in the dialog.
+    }
+  }
+
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      triggerLabel={k.edit}
+      triggerAriaLabel={`${k.edit} ${apiKey.name}`}
+      title={k.editTitle(apiKey.name)}
+      description={k.editDescription}
+      onSubmit={(event) => void form.handleSubmit(submit)(event)}
+      cancelLabel={MESSAGES.agentPages.cancel}
+      submitLabel={isSubmitting ? k.saving : k.save}
+      submitDisabled={isSubmitting}
+    >
+      <FormField
+        id={`api-key-name-${apiKey.id}`}
+        label={k.name}
+        autoComplete="off"
+        error={errors.name?.message}
+        {...form.register('name')}
+      />
+      <LabelledControl id={`api-key-expires-${apiKey.id}`} label={k.expiresOn} hint={k.expiresHint} error={errors.expires_on?.message}>
+        {(aria) => <Input id={`api-key-expires-${apiKey.id}`} type="date" {...aria} {...form.register('expires_on')} />}
+      </LabelledControl>
+      <LabelledControl
+        id={`api-key-rate-limit-${apiKey.id}`}
+        label={k.rateLimit}
+        hint={k.rateLimitHint(rateLimitCeiling)}
+        error={errors.rate_limit?.message}
+      >
+        {(aria) => (
+          <Input id={`api-key-rate-limit-${apiKey.id}`} inputMode="numeric" autoComplete="off" {...aria} {...form.register('rate_limit')} />
+        )}
+      </LabelledControl>
+      {update.isError && (
+        <Alert variant="destructive">
+          <AlertCircle aria-hidden />
+          <AlertTitle>{k.editFailed}</AlertTitle>
+          <AlertDescription>{update.error.message}</AlertDescription>
+        </Alert>
+      )}
+    </FormDialog>
+  );
+}
