@@ -2,7 +2,6 @@ import { API_KEY_FILTERS, isLiveApiKeyState, type ApiKey, type ApiKeyFilter, typ
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
@@ -22,6 +21,7 @@ import { EditApiKeyDialog } from './edit-api-key-dialog';
 import { RollApiKeyDialog } from './roll-api-key-dialog';
 import { API_SCOPE_LABELS } from '../scope-labels';
 import { MESSAGES } from '@/lib/wording';
+import { announce } from '@/lib/announce';
 
 const k = MESSAGES.apiKeyPages;
 
@@ -34,15 +34,8 @@ function RevokeButton({ organizationId, apiKey }: { organizationId: string; apiK
       pending={revoke.isPending}
       title={k.revokeTitle(apiKey.name)}
       description={k.revokeBody}
-      onConfirm={() =>
-        // The refetch that follows replaces this button with the Revoked badge, possibly before the
-        // mutation settles; callbacks given to mutate() would then never run, so the toast
-        // follows the promise, which settles either way.
-        void revoke.mutateAsync(apiKey.id).then(
-          () => toast.success(k.revoked(apiKey.name)),
-          (error: Error) => toast.error(k.revokeFailed, { description: error.message }),
-        )
-      }
+      // The refetch that follows replaces this button with the Revoked badge, possibly before the mutation settles.
+      onConfirm={() => announce(revoke.mutateAsync(apiKey.id), k.revoked(apiKey.name), k.revokeFailed)}
     />
   );
 }

@@ -1,7 +1,6 @@
 import { mayManageAgentsOf, type Activation, type OrganizationDetail } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Bot } from 'lucide-react';
-import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { agentQueries, useDeactivateAgent } from '@/api/agents';
@@ -17,6 +16,7 @@ import { formatCredits, formatLedgerDate } from '@/lib/credit-format';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivateAgentDialog } from './activate-agent-dialog';
 import { MESSAGES } from '@/lib/wording';
+import { announce } from '@/lib/announce';
 
 const a = MESSAGES.agentPages;
 const b = MESSAGES.billingPages;
@@ -42,15 +42,8 @@ function DeactivateButton({ organizationId, activation }: { organizationId: stri
       pending={deactivate.isPending}
       title={a.deactivateTitle(name)}
       description={a.deactivateBody}
-      onConfirm={() =>
-        // The refetch that follows removes this row, and with it this button, often before the
-        // mutation settles; callbacks given to mutate() would then never run, so the toast
-        // follows the promise, which settles either way.
-        void deactivate.mutateAsync(activation.id).then(
-          () => toast.success(a.deactivated(name)),
-          (error: Error) => toast.error(a.deactivateFailed, { description: error.message }),
-        )
-      }
+      // The refetch that follows removes this row, and with it this button, often before the mutation settles.
+      onConfirm={() => announce(deactivate.mutateAsync(activation.id), a.deactivated(name), a.deactivateFailed)}
     />
   );
 }
