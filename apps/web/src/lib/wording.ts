@@ -569,6 +569,13 @@ const CONSOLE_WORDING = {
     oldSecret: (prefix: string, until: string) => `${prefix} (old secret, works until ${until})`,
     neverExpires: 'Never',
     defaultLimit: 'Default',
+    /** The table's two-line cells. */
+    endsOn: (date: string) => `Expires ${date}`,
+    noExpiry: 'Never expires',
+    lastUsedOn: (date: string) => `Last used ${date}`,
+    notUsed: 'Never used',
+    createdBy: (name: string) => `by ${name}`,
+    usesAndLimit: (uses: number, limit: string) => `${uses.toLocaleString('en-US')} uses · limit ${limit}`,
     perMinute: (n: number) => `${n.toLocaleString('en-US')}/min`,
     loadMore: 'Load more',
   },

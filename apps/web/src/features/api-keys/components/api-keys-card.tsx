@@ -207,21 +207,48 @@ export function ApiKeysCard({
             <ResponsiveDataTable
               label={k.title}
               columns={[
-                { head: 'Name', className: 'font-medium', cell: (key) => key.name },
-                { head: 'Prefix', cell: (key) => <Prefixes apiKey={key} /> },
-                { head: 'State', cell: (key) => <StateBadge apiKey={key} /> },
-                { head: 'Scopes', cell: (key) => <Scopes apiKey={key} /> },
-                { head: 'Created by', cell: creatorOf },
-                { head: 'Created', cell: (key) => formatLedgerDate(key.created_at) },
-                { head: 'Expires', cell: (key) => (key.expires_at ? formatLedgerDate(key.expires_at) : k.neverExpires) },
-                { head: 'Last used', cell: (key) => (key.last_used_at ? formatLedgerDate(key.last_used_at) : k.neverUsed) },
+                // Six columns, each of two lines, so the actions stay in view beside the menu at 1280 px.
                 {
-                  head: 'Uses',
-                  headClassName: 'text-right',
-                  className: 'text-right tabular-nums',
-                  cell: (key) => key.use_count.toLocaleString('en-US'),
+                  head: 'Key',
+                  className: 'min-w-48 whitespace-normal',
+                  cell: (key) => (
+                    <div className="grid max-w-64 gap-0.5">
+                      <span className="font-medium break-words">{key.name}</span>
+                      <Prefixes apiKey={key} />
+                    </div>
+                  ),
                 },
-                { head: 'Rate limit', cell: rateLimitText },
+                {
+                  head: 'State',
+                  className: 'whitespace-normal',
+                  cell: (key) => (
+                    <div className="grid gap-1">
+                      <StateBadge apiKey={key} />
+                      <span className="text-xs text-muted-foreground">
+                        {key.expires_at ? k.endsOn(formatLedgerDate(key.expires_at)) : k.noExpiry}
+                      </span>
+                    </div>
+                  ),
+                },
+                { head: 'Scopes', cell: (key) => <Scopes apiKey={key} /> },
+                {
+                  head: 'Created',
+                  cell: (key) => (
+                    <div className="grid gap-0.5">
+                      <span>{formatLedgerDate(key.created_at)}</span>
+                      <span className="text-xs text-muted-foreground">{k.createdBy(creatorOf(key))}</span>
+                    </div>
+                  ),
+                },
+                {
+                  head: 'Use',
+                  cell: (key) => (
+                    <div className="grid gap-0.5">
+                      <span>{key.last_used_at ? k.lastUsedOn(formatLedgerDate(key.last_used_at)) : k.notUsed}</span>
+                      <span className="text-xs text-muted-foreground">{k.usesAndLimit(key.use_count, rateLimitText(key))}</span>
+                    </div>
+                  ),
+                },
                 {
                   head: 'Actions',
                   headClassName: 'sr-only',
