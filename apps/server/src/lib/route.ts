@@ -31,7 +31,7 @@ export interface RouteRequest<E extends Endpoint> {
 export type RouteHandler<E extends Endpoint> = (request: RouteRequest<E>, reply: FastifyReply) => Promise<ReplyOf<E> | FastifyReply>;
 
 export interface RouteOptions {
-  /** Runs before authentication (rate limits). */
+  /** Rate limits: before the key on a key route; once the body is read on the others (they may count it). */
   onRequest?: preHandlerAsyncHookHandler[];
   /** Runs after the body is read and before it is validated (batch sizes). */
   preValidation?: preValidationAsyncHookHandler[];
@@ -94,14 +94,17 @@ function register<E extends Endpoint>(
 ): void {
   const preHandler: preHandlerAsyncHookHandler[] = [];
   const onRequest: onRequestAsyncHookHandler[] = [];
-  // Rate limits run first: before the session is authenticated, or before the key (and body) is read.
+  // A key route's limits run first, before the key (and body) is read. A public route's may
+  // count the body (an e-mail), so they run once it is read. A session is authenticated
+  // before the body is read: an anonymous or refused client never makes the server parse
+  // and validate a body, nor learns the schema's messages.
   (endpoint.auth === 'key' ? onRequest : preHandler).push(...((options.onRequest ?? []) as onRequestAsyncHookHandler[]));
   if (endpoint.auth === 'key') {
     if (!authenticateKey) throw new Error(`${endpoint.method} ${endpoint.path} takes an API key: register it with the key authenticator`);
     onRequest.push(async (request, reply) => authenticateKey(request, reply, endpoint.scope));
   }
   if (endpoint.auth === 'session') {
-    preHandler.push(async (request) => {
+    onRequest.push(async (request) => {
       await authenticate(request);
       // Every session route that changes something: never for the people of a frozen organization.
       if (endpoint.method !== 'GET') requireWritable(callerOf(request));

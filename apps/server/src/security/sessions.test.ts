@@ -470,3 +470,38 @@ describe('refresh cookie attributes', () => {
     }
   });
 });
+
+describe('a session route authenticates before it reads a body', () => {
+  const writes: [string, string][] = [
+    ['POST', '/api/organizations'],
+    ['PATCH', '/api/users/me'],
+    ['POST', '/api/credits/allocations'],
+    ['POST', '/api/invitations'],
+  ];
+
+  it('answers an anonymous client 401 whatever the body: invalid, malformed or over the size limit, and tells nothing of the schema', async () => {
+    for (const [method, path] of writes) {
+      for (const body of [
+        { raw: '{"name": 5, "amount": "x"}' },
+        { raw: '{not json' },
+        { raw: JSON.stringify({ name: 'x'.repeat(3 * 1024 * 1024) }) },
+      ]) {
+        const answer = await t.request(method, path, undefined, { ...body, headers: { 'content-type': 'application/json' } });
+        expect(answer.status, `${method} ${path}`).toBe(401);
+        expect(answer.body.error.fields, `${method} ${path}`).toBeUndefined();
+      }
+    }
+  });
+
+  it('answers a signed-in person without the permission 403 before validating the body', async () => {
+    const { email, password } = await newUser();
+    const { token } = await t.signIn(email, password);
+    const answer = await t.request('POST', '/api/credits/allocations', undefined, {
+      token,
+      raw: '{"amount": 5}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error.fields).toBeUndefined();
+  });
+});
