@@ -261,7 +261,15 @@ describe('batch sizes and malformed events', () => {
       [{ ...valid(0), id: 'a\u0000b' }, 'events.0.id'],
       [{ ...valid(0), agent: 'a\u0000b' }, 'events.0.agent'],
       [{ ...valid(0), metadata: { k: 'v'.repeat(501) } }, 'events.0.metadata.k'],
+      [{ ...valid(0), metadata: { nested: { deeper: 1 } } }, 'events.0.metadata.nested'],
+      [
+        { ...valid(0), metadata: Object.fromEntries(Array.from({ length: USAGE_WINDOW.metadataKeysMax + 1 }, (_, i) => [`k${i}`, i])) },
+        'events.0.metadata',
+      ],
     ];
+    // The most keys metadata may hold is accepted.
+    const full = Object.fromEntries(Array.from({ length: USAGE_WINDOW.metadataKeysMax }, (_, i) => [`k${i}`, i]));
+    expect(usageBatchSchema.safeParse({ events: [{ ...valid(0), metadata: full }] }).success).toBe(true);
     for (const [event, field] of cases) {
       const response = await post({ events: [event] });
       expect(response.status, field).toBe(400);

@@ -155,8 +155,15 @@ const reportedAgentSchema = z.string().trim().min(1).max(40).refine(isStorableTe
  * What a usage event may be: at most `futureSeconds` ahead and `pastDays` behind, `batchMax`
  * a batch. A key's event is charged the price in force at the later of its occurrence and
  * its arrival minus `priceGraceSeconds`, so backdating cannot pick an older, lower price.
+ * An event's metadata holds at most `metadataKeysMax` keys, one level deep.
  */
-export const USAGE_WINDOW = { futureSeconds: 5 * 60, pastDays: 31, batchMax: 1000, priceGraceSeconds: 5 * 60 } as const;
+export const USAGE_WINDOW = {
+  futureSeconds: 5 * 60,
+  pastDays: 31,
+  batchMax: 1000,
+  priceGraceSeconds: 5 * 60,
+  metadataKeysMax: 50,
+} as const;
 
 export const usageEventInputSchema = z.object({
   /** The client's id of the event: the same id for the same organization is recorded once. */
@@ -172,10 +179,15 @@ export const usageEventInputSchema = z.object({
       (value) => Number(value.slice(0, 4)) >= 1000 && Number(value.slice(0, 4)) <= 9998,
       'Use a date between the years 1000 and 9998.',
     ),
+  /** One level of keys (at most `metadataKeysMax`), each a string, number, boolean or null. */
   metadata: z
     .record(
       z.string().max(100).refine(isStorableText, UNSTORABLE_TEXT),
       z.union([z.string().max(500).refine(isStorableText, UNSTORABLE_TEXT), z.number(), z.boolean(), z.null()]),
+    )
+    .refine(
+      (metadata) => Object.keys(metadata).length <= USAGE_WINDOW.metadataKeysMax,
+      `At most ${USAGE_WINDOW.metadataKeysMax} metadata keys.`,
     )
     .optional(),
 });
