@@ -99,6 +99,6 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     keyUses,
     machineCounter,
     rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
-    csvExports: createCsvExports(options.exportLimits ?? EXPORT_LIMITS),
+    csvExports: createCsvExports(options.exportLimits ?? EXPORT_LIMITS, db, log),
   };
 }

@@ -147,6 +147,13 @@ export interface RateLimitsTable {
   reset_at: Timestamp;
 }
 
+/** A CSV export under way, held until its answer ends or its lease passes. */
+export interface ExportSlotsTable {
+  id: Generated<string>;
+  user_id: string;
+  expires_at: Timestamp;
+}
+
 /** What an invitation row holds; `expired` is read from a pending row's expiry, never stored. */
 export type StoredInvitationStatus = Exclude<InvitationStatus, 'expired'>;
 
@@ -354,6 +361,7 @@ export interface DB {
   mail_queue: MailQueueTable;
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
+  export_slots: ExportSlotsTable;
   invitations: InvitationsTable;
   invitation_replaced_links: InvitationReplacedLinksTable;
   global_settings: GlobalSettingsTable;

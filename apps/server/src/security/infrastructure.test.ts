@@ -267,6 +267,31 @@ describe('CSV exports at once', () => {
     expect((await exportNow(tokens[2]!)).status).toBe(200);
   });
 
+  it(`one person's bound holds across server processes: with ${EXPORT_LIMITS.perUser} running on one, another process answers 429`, async () => {
+    const second = await createLoggedApp({ sharing: app });
+    try {
+      const token = await app.signIn('support2@export.test', PASSWORD);
+      const elsewhere = () => fetch(`${second.baseUrl}/api/credits/ledger/export`, { headers: { authorization: `Bearer ${token}` } });
+      const running = [];
+      for (let i = 0; i < EXPORT_LIMITS.perUser; i++) running.push(await stalledExport(token));
+      const refused = await elsewhere();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe(String(EXPORT_LIMITS.retryAfterSeconds));
+      await refused.text();
+      await Promise.all(running.map((r) => r.finish()));
+      // The slots are freed as their answers end.
+      let after = await elsewhere();
+      for (let tries = 0; after.status === 429 && tries < 20; tries++) {
+        await sleep(100);
+        after = await elsewhere();
+      }
+      expect(after.status).toBe(200);
+      await after.text();
+    } finally {
+      await second.close();
+    }
+  });
+
   it('the bounds hold across export routes: with two ledger exports running, an activity export is 429 too', async () => {
     await insertUser(app.database.db, {
       email: 'admin@export.test',

@@ -18,6 +18,7 @@ export interface LogLine {
 export interface LoggedApp {
   app: Awaited<ReturnType<typeof buildApp>>;
   database: Database;
+  jwtSecret: string;
   baseUrl: string;
   port: number;
   /** Every line logged so far, at every level. */
@@ -39,17 +40,20 @@ export async function createLoggedApp(
     mailTransport?: MailTransport;
     mailRetry?: Partial<RetryPolicy>;
     timeouts?: AppOptions['timeouts'];
+    /** A second server process on another app's database, with its signing secret (tokens work on both). */
+    sharing?: LoggedApp;
   } = {},
 ): Promise<LoggedApp> {
-  const database = await freshDatabase();
-  await ensureFirstHouseAdmin(database.db, ADMIN);
+  const database = options.sharing?.database ?? (await freshDatabase());
+  if (!options.sharing) await ensureFirstHouseAdmin(database.db, ADMIN);
+  const jwtSecret = options.sharing?.jwtSecret ?? randomBytes(32).toString('hex');
   const log: LogLine[] = [];
   const logger = pino({ level: 'trace' }, { write: (line: string) => void log.push(JSON.parse(line)) });
   const config = { ...loadConfig({ LOG_LEVEL: 'trace', DATA_DIR: '/nonexistent' }), appUrl: 'http://console.test', ...options.config };
   const app = await buildApp({
     config,
     database,
-    jwtSecret: randomBytes(32).toString('hex'),
+    jwtSecret,
     logger,
     serveWeb: false,
     mailer: options.mailTransport
@@ -65,6 +69,7 @@ export async function createLoggedApp(
   return {
     app,
     database,
+    jwtSecret,
     baseUrl,
     port,
     log,
@@ -80,7 +85,8 @@ export async function createLoggedApp(
     },
     async close() {
       await app.close();
-      await database.close();
+      // The database belongs to the app that opened it.
+      if (!options.sharing) await database.close();
     },
   };
 }
