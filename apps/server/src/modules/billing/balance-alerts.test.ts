@@ -139,8 +139,22 @@ describe('low-balance alerts', () => {
     expect(await mailsTo('admin@sa1.test')).toHaveLength(1);
   });
 
-  it('rising to the threshold and falling below it again alerts a second time', async () => {
+  it('rising to the threshold and falling below it again within the hour alerts nobody, even with the threshold set to the balance each time', async () => {
     await allocate('H', 'SA1', '60');
+    await allocate('SA1', 'A1', '1');
+    await setThreshold('99');
+    await allocate('SA1', 'A1', '1');
+    await setThreshold('100');
+    await drain();
+    expect(await alertsOf(w.id('SA1'))).toHaveLength(1);
+    expect(await mailsTo('admin@sa1.test')).toHaveLength(1);
+  });
+
+  it('rising to the threshold and falling below it again an hour after the last alert alerts a second time', async () => {
+    await sql`update balance_alerts set created_at = created_at - interval '61 minutes' where organization_id = ${w.id('SA1')}`.execute(
+      db(),
+    );
+    await allocate('H', 'SA1', '2');
     await allocate('SA1', 'A1', '1');
     expect(await alertsOf(w.id('SA1'))).toHaveLength(2);
     await drain();
