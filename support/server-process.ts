@@ -103,7 +103,8 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     throw new Error(`port ${port} is already answering: stop the server there before starting another`);
   }
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'console-server-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
+  // As `npm start` runs it: Node's own type stripping, no compiler at run time.
+  const child = spawn(process.execPath, ['apps/server/src/main.ts', 'serve'], {
     cwd: REPO_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...options.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_URL: url },
     stdio: ['ignore', 'pipe', 'pipe'],

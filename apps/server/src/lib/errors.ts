@@ -2,13 +2,16 @@ import { ERROR_CODES, MESSAGES } from '@console/domain';
 
 /** Every failure a service reports; the one error handler maps these to HTTP. */
 export class AppError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly fields?: Record<string, string>,
-  ) {
+  // Declared fields, not parameter properties: Node runs this file with its own type stripping.
+  readonly status: number;
+  readonly code: string;
+  readonly fields?: Record<string, string>;
+
+  constructor(status: number, code: string, message: string, fields?: Record<string, string>) {
     super(message);
+    this.status = status;
+    this.code = code;
+    if (fields !== undefined) this.fields = fields;
   }
 }
 
@@ -50,21 +53,21 @@ export class RuleError extends AppError {
 }
 
 export class RateLimitedError extends AppError {
-  constructor(
-    readonly retryAfterSeconds: number,
-    message: string = MESSAGES.auth.tooManyAttempts,
-  ) {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number, message: string = MESSAGES.auth.tooManyAttempts) {
     super(429, ERROR_CODES.rateLimited, message);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
 /** Too many of one costly kind of request are under way (exports): try again after a few seconds. */
 export class BusyError extends AppError {
-  constructor(
-    readonly retryAfterSeconds: number,
-    message: string = MESSAGES.generic.busy,
-  ) {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number, message: string = MESSAGES.generic.busy) {
     super(429, ERROR_CODES.rateLimited, message);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

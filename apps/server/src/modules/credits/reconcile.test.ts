@@ -21,8 +21,10 @@ const db = () => w.t.database.db;
 
 type Report = Awaited<ReturnType<typeof reconcile>>;
 class Rollback extends Error {
-  constructor(readonly report: Report) {
+  readonly report: Report;
+  constructor(report: Report) {
     super('rollback');
+    this.report = report;
   }
 }
 
