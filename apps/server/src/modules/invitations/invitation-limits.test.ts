@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES, RATE_LIMITS } from '@console/domain';
-import { useWorld, type ApiResponse, type WorldTest } from '../../test/harness.ts';
-import { PASSWORD, insertOrg, insertUser, tablesDigest } from '../../test/fixtures.ts';
+import { createTestApp, useWorld, type ApiResponse, type WorldTest } from '../../test/harness.ts';
+import { PASSWORD, buildWorld, insertOrg, insertUser, tablesDigest } from '../../test/fixtures.ts';
 
 /** The production invitation limits (the harness raises them for the other suites). */
 const PRODUCTION = {
@@ -203,5 +203,40 @@ describe('invitation limits per subtree', () => {
     // The agency has one left of its four, for itself or another tenant.
     expect((await h.invite('admin@a4.test', 'a4-1@limits.test', 'agency_user')).status).toBe(201);
     expectRefused(await h.invite('admin@a4.test', 'a4-2@limits.test', 'agency_user'), m.tooManyForOrganization, 3600);
+  });
+});
+
+describe('invitation limits across server processes', () => {
+  it('two apps on one database share the per-inviter allowance', async () => {
+    const first = await createTestApp({ rateLimits: PRODUCTION });
+    // A second app (its own limiter, its own signing secret) on the same database.
+    const second = await createTestApp({ rateLimits: PRODUCTION, database: { ...first.database, close: async () => {} } });
+    try {
+      const world = await buildWorld(first.database.db);
+      const email = world.users['T1.manager']!;
+      const tokens = [(await first.signIn(email, PASSWORD)).token, (await second.signIn(email, PASSWORD)).token];
+      const apps = [first, second];
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          apps[i % 2]!.request(
+            'POST',
+            '/api/invitations',
+            { email: `shared${i}@limits.test`, first_name: 'Nora', last_name: 'Newcomer', role: 'tenant_user' },
+            { token: tokens[i % 2] },
+          ),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 201)).toHaveLength(PRODUCTION.invitationsPerInviter);
+      for (const answer of answers.filter((a) => a.status !== 201)) expectRefused(answer, m.tooManyFromInviter, 3600);
+      const mailed = await first.database.db
+        .selectFrom('outbox')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('to_address', 'like', 'shared%@limits.test')
+        .executeTakeFirstOrThrow();
+      expect(mailed.n).toBe(PRODUCTION.invitationsPerInviter);
+    } finally {
+      await second.close();
+      await first.close();
+    }
   });
 });
