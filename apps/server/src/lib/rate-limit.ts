@@ -20,7 +20,9 @@ const SWEEP = 20;
  * Counts one request against `key`: a fixed window of `windowMs` starts at the first count
  * after the previous window ended. Answers the count within the window and the time left.
  * Within a transaction the count is undone if it rolls back, and the key's row stays locked
- * until it ends, so concurrent counts of one key take turns.
+ * until it ends, so concurrent counts of one key take turns. Times are read when the row is
+ * counted (`clock_timestamp()`), not when the transaction began (`now()`): a count that
+ * waited for another's commit must not see a window longer than its length.
  *
  * Each count also deletes up to SWEEP expired rows of other keys, in the same statement.
  * A count adds at most one row, so expired rows cannot pile up: the table holds about the
@@ -39,11 +41,11 @@ export async function countHit(executor: Executor, key: string, windowMs: number
       )
     )
     insert into rate_limits (key, count, reset_at)
-    values (${key}, 1, now() + ${windowMs} * interval '1 millisecond')
+    values (${key}, 1, clock_timestamp() + ${windowMs} * interval '1 millisecond')
     on conflict (key) do update set
-      count = case when rate_limits.reset_at <= now() then 1 else rate_limits.count + 1 end,
-      reset_at = case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end
-    returning count, (extract(epoch from (reset_at - now())) * 1000)::int as ttl`.execute(executor);
+      count = case when rate_limits.reset_at <= clock_timestamp() then 1 else rate_limits.count + 1 end,
+      reset_at = case when rate_limits.reset_at <= clock_timestamp() then excluded.reset_at else rate_limits.reset_at end
+    returning count, (extract(epoch from (reset_at - clock_timestamp())) * 1000)::int as ttl`.execute(executor);
   const result = row.rows[0]!;
   return { current: result.count, ttl: Math.max(result.ttl, 0) };
 }
