@@ -19,6 +19,7 @@ import { createCreditsService } from './modules/credits/credits.service.ts';
 import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
 import { createDebugService } from './modules/debug/debug.service.ts';
 import { createInvitationsService } from './modules/invitations/invitations.service.ts';
+import { createInvitationLimits } from './modules/invitations/limits.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
 import { createUsersService } from './modules/users/users.service.ts';
@@ -44,10 +45,17 @@ export interface ContextOptions {
   alertPollMs?: number;
 }
 
-function scaledRateLimits(factor: number): RateLimitSettings {
-  const { windowSeconds, ...counts } = RATE_LIMITS;
-  const scaled = Object.fromEntries(Object.entries(counts).map(([name, max]) => [name, Math.round(max * factor)]));
-  return { ...(scaled as Omit<RateLimitSettings, 'windowSeconds'>), windowSeconds };
+/**
+ * The production limits under RATE_LIMIT_FACTOR: each count is multiplied by it, each
+ * least interval between two requests divided by it, and windows stay as they are.
+ */
+export function scaledRateLimits(factor: number): RateLimitSettings {
+  const scale = (name: string, value: number) => {
+    if (name.endsWith('IntervalSeconds')) return value / factor;
+    if (name.endsWith('WindowSeconds') || name === 'windowSeconds') return value;
+    return Math.round(value * factor);
+  };
+  return Object.fromEntries(Object.entries(RATE_LIMITS).map(([name, value]) => [name, scale(name, value)])) as RateLimitSettings;
 }
 
 /** Everything a route module may use: the services, the authentication preHandler and the settings. */
@@ -75,7 +83,9 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const debug = createDebugService({ db });
   const activity = createActivityService({ db, organizations });
   const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl });
-  const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl });
+  const rateLimits = options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor);
+  const limits = createInvitationLimits(rateLimits);
+  const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl, limits });
   return {
     config: options.config,
     db,
@@ -98,7 +108,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     authenticateKey: createKeyAuthenticator(db, keyUses, createMachineLimiter(machineCounter, machineLimits)),
     keyUses,
     machineCounter,
-    rateLimits: options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor),
+    rateLimits,
     csvExports: createCsvExports(options.exportLimits ?? EXPORT_LIMITS, db, log),
   };
 }

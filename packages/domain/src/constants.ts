@@ -98,6 +98,21 @@ export const RATE_LIMITS = {
   recoverPerAddress: 10,
   recoverPerEmail: 3,
   windowSeconds: 15 * 60,
+  /**
+   * Invitation links made per hour (a creation, a resend, a copied link), counted across
+   * every server process: per inviter (the signed-in user), per recipient address
+   * (lower-cased, whatever the organization), and per subtree of the invitation's
+   * organization and of each of its ancestors below the house, by that organization's
+   * type, so an agency's tenants share the agency's allowance.
+   */
+  invitationsPerInviter: 20,
+  invitationsPerRecipient: 3,
+  invitationsPerSuperAgency: 200,
+  invitationsPerAgency: 100,
+  invitationsPerTenant: 50,
+  invitationWindowSeconds: 60 * 60,
+  /** The least time between two mails of one invitation (its creation or a resend, and the next resend). */
+  invitationResendIntervalSeconds: 60,
 } as const;
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from './messages.ts';
+import { MESSAGES, waitOf } from './messages.ts';
 
 describe('amounts in messages', () => {
   it('are grouped by thousands, as everywhere else', () => {
@@ -47,5 +47,18 @@ describe('spec wording', () => {
 
   it('the password-length message agrees with the minimum of 8', () => {
     expect(MESSAGES.auth.passwordTooShort).toContain('8');
+  });
+});
+
+describe('waits in messages', () => {
+  it('read in seconds under two minutes and in whole minutes, rounded up, from there', () => {
+    expect(waitOf(0)).toBe('1 second');
+    expect(waitOf(1)).toBe('1 second');
+    expect(waitOf(59.2)).toBe('60 seconds');
+    expect(waitOf(119)).toBe('119 seconds');
+    expect(waitOf(120)).toBe('2 minutes');
+    expect(waitOf(3599)).toBe('60 minutes');
+    expect(MESSAGES.invitations.resentTooSoon(42)).toBe('This invitation was sent a moment ago. Try again in 42 seconds.');
+    expect(MESSAGES.invitations.tooManyFromInviter(3000)).toBe('Too many invitations sent from your account. Try again in 50 minutes.');
   });
 });

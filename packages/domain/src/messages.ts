@@ -1,5 +1,12 @@
 import { formatAmount } from './activity.ts';
 
+/** A wait in words: seconds under two minutes, whole minutes (rounded up) from there. */
+export function waitOf(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s < 120) return s === 1 ? '1 second' : `${s} seconds`;
+  return `${Math.ceil(s / 60)} minutes`;
+}
+
 /**
  * What the server answers and the domain's rules say: refusals, validation, mail. The console
  * shows these as they come, and keeps its own wording (labels, titles, toasts) in the web app.
@@ -73,6 +80,11 @@ export const MESSAGES = {
     superseded:
       'This invitation no longer applies: an account for this email was created or joined an organization after it was sent. Sign in with that account, and ask for a new invitation if you still need one.',
     organizationDeleted: 'The organization of this invitation no longer exists.',
+    tooManyFromInviter: (seconds: number) => `Too many invitations sent from your account. Try again in ${waitOf(seconds)}.`,
+    tooManyForOrganization: (seconds: number) =>
+      `Too many invitations sent for this organization or an organization it belongs to. Try again in ${waitOf(seconds)}.`,
+    tooManyToAddress: (seconds: number) => `Too many invitations sent to this email address. Try again in ${waitOf(seconds)}.`,
+    resentTooSoon: (seconds: number) => `This invitation was sent a moment ago. Try again in ${waitOf(seconds)}.`,
   },
   credits: {
     amountPositive: 'Amount must be greater than zero',

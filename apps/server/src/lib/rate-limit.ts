@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
-import type { DB } from '../db/schema.ts';
+import type { DB, Executor } from '../db/schema.ts';
 import { RateLimitedError } from './errors.ts';
 
 /** Expired rows each count removes (besides renewing its own). */
@@ -16,31 +16,49 @@ const SWEEP = 20;
  * A count adds at most one row, so expired rows cannot pile up: the table holds about the
  * keys counted within one window, whatever the number of processes or their restarts.
  */
+/**
+ * Counts one request against `key`: a fixed window of `windowMs` starts at the first count
+ * after the previous window ended. Answers the count within the window and the time left.
+ * Within a transaction the count is undone if it rolls back, and the key's row stays locked
+ * until it ends, so concurrent counts of one key take turns. Times are read when the row is
+ * counted (`clock_timestamp()`), not when the transaction began (`now()`): a count that
+ * waited for another's commit must not see a window longer than its length.
+ *
+ * Each count also deletes up to SWEEP expired rows of other keys, in the same statement.
+ * A count adds at most one row, so expired rows cannot pile up: the table holds about the
+ * keys counted within one window, whatever the number of processes or their restarts.
+ */
+export async function countHit(executor: Executor, key: string, windowMs: number): Promise<{ current: number; ttl: number }> {
+  const row = await sql<{ count: number; ttl: number }>`
+    with swept as (
+      delete from rate_limits
+      where key in (
+        select key from rate_limits
+        where reset_at < now() and key <> ${key}
+        order by reset_at
+        limit ${SWEEP}
+        for update skip locked
+      )
+    )
+    insert into rate_limits (key, count, reset_at)
+    values (${key}, 1, clock_timestamp() + ${windowMs} * interval '1 millisecond')
+    on conflict (key) do update set
+      count = case when rate_limits.reset_at <= clock_timestamp() then 1 else rate_limits.count + 1 end,
+      reset_at = case when rate_limits.reset_at <= clock_timestamp() then excluded.reset_at else rate_limits.reset_at end
+    returning count, (extract(epoch from (reset_at - clock_timestamp())) * 1000)::int as ttl`.execute(executor);
+  const result = row.rows[0]!;
+  return { current: result.count, ttl: Math.max(result.ttl, 0) };
+}
+
+/**
+ * A @fastify/rate-limit store over a PostgreSQL table, so every server process behind
+ * a load balancer counts against the same limits (an in-process store would let each
+ * process grant the full allowance).
+ */
 export function postgresRateLimitStore(db: Kysely<DB>) {
   return class PostgresRateLimitStore implements FastifyRateLimitStore {
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
-      const run = async () => {
-        const row = await sql<{ count: number; ttl: number }>`
-          with swept as (
-            delete from rate_limits
-            where key in (
-              select key from rate_limits
-              where reset_at < now() and key <> ${key}
-              order by reset_at
-              limit ${SWEEP}
-              for update skip locked
-            )
-          )
-          insert into rate_limits (key, count, reset_at)
-          values (${key}, 1, now() + ${timeWindow} * interval '1 millisecond')
-          on conflict (key) do update set
-            count = case when rate_limits.reset_at <= now() then 1 else rate_limits.count + 1 end,
-            reset_at = case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end
-          returning count, (extract(epoch from (reset_at - now())) * 1000)::int as ttl`.execute(db);
-        const result = row.rows[0]!;
-        return { current: result.count, ttl: Math.max(result.ttl, 0) };
-      };
-      run().then(
+      countHit(db, key, timeWindow).then(
         (result) => callback(null, result),
         (error: Error) => callback(error),
       );
@@ -49,6 +67,32 @@ export function postgresRateLimitStore(db: Kysely<DB>) {
       return this;
     }
   };
+}
+
+/** One count a request makes inside its transaction, and the refusal it gets past `max`. */
+export interface CountRule {
+  key: string;
+  max: number;
+  windowSeconds: number;
+  /** The refusal's message, given the seconds to wait. */
+  message: (retryAfterSeconds: number) => string;
+}
+
+/**
+ * Counts a request against every rule, in key order (so concurrent requests lock the
+ * counters in one order), inside the caller's transaction. Past any rule's `max` it throws
+ * a 429 naming the longest wait among the exceeded rules; the transaction then rolls back,
+ * counts included, so a refused request changes nothing and uses up no allowance.
+ */
+export async function countOrRefuse(trx: Executor, rules: readonly CountRule[]): Promise<void> {
+  let refusal: { wait: number; rule: CountRule } | null = null;
+  for (const rule of [...rules].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    if (rule.windowSeconds <= 0) continue;
+    const { current, ttl } = await countHit(trx, rule.key, Math.round(rule.windowSeconds * 1000));
+    const wait = Math.max(1, Math.ceil(ttl / 1000));
+    if (current > rule.max && (!refusal || wait > refusal.wait)) refusal = { wait, rule };
+  }
+  if (refusal) throw new RateLimitedError(refusal.wait, refusal.rule.message(refusal.wait));
 }
 
 export interface LimitRule {

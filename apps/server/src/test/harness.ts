@@ -95,7 +95,18 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-const UNLIMITED = { signInPerAddress: 1000, signInPerEmail: 1000, recoverPerAddress: 1000, recoverPerEmail: 1000 };
+const UNLIMITED = {
+  signInPerAddress: 1000,
+  signInPerEmail: 1000,
+  recoverPerAddress: 1000,
+  recoverPerEmail: 1000,
+  invitationsPerInviter: 10_000,
+  invitationsPerRecipient: 10_000,
+  invitationsPerSuperAgency: 10_000,
+  invitationsPerAgency: 10_000,
+  invitationsPerTenant: 10_000,
+  invitationResendIntervalSeconds: 0,
+};
 
 export const ADMIN = { email: 'admin@example.test', password: 'correct horse battery' };
 
@@ -127,7 +138,7 @@ export async function createTestApp(
     logger: false,
     serveWeb: options.serveWeb ?? false,
     checkAnswers: true,
-    // Generous limits unless a test is about them: the suite signs in many times.
+    // Generous limits unless a test is about them: the suites sign in, invite and resend many times.
     rateLimits: { ...RATE_LIMITS, ...UNLIMITED, ...options.rateLimits },
     machineLimits: options.machineLimits ?? machineLimitSettings(1000),
     machineLimitSyncMs: options.machineLimitSyncMs,
@@ -206,11 +217,11 @@ export interface WorldTest {
  * A test file's app on a fresh database holding the fixture world (fixtures.ts), with
  * cached sign-ins. Call at the top of a file: it registers its own beforeAll and afterAll.
  */
-export function useWorld(): WorldTest {
+export function useWorld(options: Parameters<typeof createTestApp>[0] = {}): WorldTest {
   const tokens = new Map<string, string>();
   const context = {} as WorldTest;
   beforeAll(async () => {
-    const t = await createTestApp();
+    const t = await createTestApp(options);
     const world = await buildWorld(t.database.db);
     Object.assign(context, {
       t,

@@ -57,7 +57,7 @@ export const invitationsEndpoints = {
     permission: 'users.create',
     body: createInvitationSchema,
     responses: { 201: invitationResponseSchema },
-    errors: [404, 409, 422],
+    errors: [404, 409, 422, 429],
   }),
   resend: endpoint({
     operationId: 'resendInvitation',
@@ -68,7 +68,7 @@ export const invitationsEndpoints = {
     auth: 'session',
     params: idParamsSchema,
     responses: { 200: invitationResponseSchema },
-    errors: [422],
+    errors: [422, 429],
   }),
   link: endpoint({
     operationId: 'createInvitationLink',
@@ -79,7 +79,7 @@ export const invitationsEndpoints = {
     auth: 'session',
     params: idParamsSchema,
     responses: { 200: invitationLinkSchema },
-    errors: [422],
+    errors: [422, 429],
   }),
   revoke: endpoint({
     operationId: 'revokeInvitation',

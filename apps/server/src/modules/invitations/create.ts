@@ -15,7 +15,7 @@ import type { ClientInfo } from '../../lib/request-info.ts';
 import { hashToken, randomToken } from '../../lib/secrets.ts';
 import { createInvitationMail, expiry, invitationQuery, m, toInvitation, type InvitationsDeps } from './queries.ts';
 
-export function createInvitationCreate({ db, organizations, users, mailer, appUrl }: InvitationsDeps) {
+export function createInvitationCreate({ db, organizations, users, mailer, appUrl, limits }: InvitationsDeps) {
   const { linkFor, mail } = createInvitationMail({ mailer, appUrl });
 
   async function create(caller: Caller, input: CreateInvitationInput, info: ClientInfo): Promise<Invitation> {
@@ -70,6 +70,9 @@ export function createInvitationCreate({ db, organizations, users, mailer, appUr
         .returning('id')
         .executeTakeFirst();
       if (!created) throw new ConflictError(m.alreadyPending);
+      const row = await invitationQuery(trx).where('i.id', '=', created.id).executeTakeFirstOrThrow();
+      // Past a limit, the invitation goes with the rolled-back transaction and no mail is sent.
+      await limits.count(trx, { invitationId: row.id, inviterId: caller.userId, organizationPath: row.path, email: row.email }, true);
       await auditAction(trx, caller, info, {
         organizationId: org.id,
         action: 'invitation.create',
@@ -77,7 +80,7 @@ export function createInvitationCreate({ db, organizations, users, mailer, appUr
         targetId: created.id,
         details: { email: input.email, role: input.role },
       });
-      return toInvitation(await invitationQuery(trx).where('i.id', '=', created.id).executeTakeFirstOrThrow());
+      return toInvitation(row);
     });
     await mail(invitation, linkFor(token), caller);
     return invitation;

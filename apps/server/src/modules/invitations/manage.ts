@@ -10,7 +10,7 @@ import { hashToken, randomToken } from '../../lib/secrets.ts';
 import { createInvitationMail, expiry, invitationQuery, m, toInvitation, type InvitationsDeps } from './queries.ts';
 
 /** What an inviter does with a pending invitation: resend it, copy a fresh link, revoke it. */
-export function createInvitationManagement({ db, mailer, appUrl }: Pick<InvitationsDeps, 'db' | 'mailer' | 'appUrl'>) {
+export function createInvitationManagement({ db, mailer, appUrl, limits }: Pick<InvitationsDeps, 'db' | 'mailer' | 'appUrl' | 'limits'>) {
   const { linkFor, mail } = createInvitationMail({ mailer, appUrl });
 
   /**
@@ -54,10 +54,16 @@ export function createInvitationManagement({ db, mailer, appUrl }: Pick<Invitati
     return row;
   }
 
-  /** A fresh token for a pending invitation, audited as the resend or the copied link it serves. */
+  /**
+   * A fresh token for a pending invitation, audited as the resend or the copied link it
+   * serves. Counted against the invitation limits once the caller may manage it, before
+   * anything is written: a resend also waits the resend interval since the last mail.
+   */
   async function reissue(caller: Caller, id: string, action: 'invitation.resend' | 'invitation.link', info: ClientInfo) {
     return db.transaction().execute(async (trx) => {
       const row = await pending(caller, id, trx);
+      const send = { invitationId: row.id, inviterId: caller.userId, organizationPath: row.path, email: row.email };
+      await limits.count(trx, send, action === 'invitation.resend');
       const token = await rotate(trx, row.id);
       await auditAction(trx, caller, info, { organizationId: row.organization_id, action, targetType: 'invitation', targetId: row.id });
       return { invitation: toInvitation(await invitationQuery(trx).where('i.id', '=', row.id).executeTakeFirstOrThrow()), token };

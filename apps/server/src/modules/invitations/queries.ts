@@ -7,6 +7,7 @@ import type { Mailer } from '../../lib/mail.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import type { AuthService } from '../auth/auth.service.ts';
+import type { InvitationLimits } from './limits.ts';
 
 export const m = MESSAGES.invitations;
 
@@ -18,6 +19,8 @@ export interface InvitationsDeps {
   auth: AuthService;
   mailer: Mailer;
   appUrl: string;
+  /** The limits on invitation links: checked in the transaction that makes one, before any mail. */
+  limits: InvitationLimits;
 }
 
 export function invitationQuery(db: Executor) {
