@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { API_SCOPES } from '@console/domain';
-import { AlertCircle, KeyRound, Plus } from 'lucide-react';
+import { KeyRound, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { FormField } from '@/components/form-field';
 import { LabelledControl } from '@/components/labelled-control';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { ErrorAlert } from '@/components/error-alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -116,13 +116,7 @@ export function CreateApiKeyDialog({ organizationId, rateLimitCeiling }: { organ
                 )}
               </LabelledControl>
             </div>
-            {create.isError && (
-              <Alert variant="destructive">
-                <AlertCircle aria-hidden />
-                <AlertTitle>{k.createFailed}</AlertTitle>
-                <AlertDescription>{create.error.message}</AlertDescription>
-              </Alert>
-            )}
+            {create.isError && <ErrorAlert title={k.createFailed} message={create.error.message} />}
             <DialogFooter>
               <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
                 {MESSAGES.agentPages.cancel}

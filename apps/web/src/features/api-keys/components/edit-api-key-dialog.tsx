@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { createApiKeySchema, type ApiKey, type UpdateApiKeyInput } from '@console/domain';
-import { AlertCircle } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -8,7 +7,7 @@ import { z } from 'zod';
 import { FormDialog } from '@/components/form-dialog';
 import { FormField } from '@/components/form-field';
 import { LabelledControl } from '@/components/labelled-control';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { ErrorAlert } from '@/components/error-alert';
 import { Input } from '@/components/ui/input';
 import { useUpdateApiKey } from '@/api/api-keys';
 import { dateInputOf, endOfDay, lifecycleFields, rateLimitOf } from '../key-form';
@@ -97,13 +96,7 @@ export function EditApiKeyDialog({
           <Input id={`api-key-rate-limit-${apiKey.id}`} inputMode="numeric" autoComplete="off" {...aria} {...form.register('rate_limit')} />
         )}
       </LabelledControl>
-      {update.isError && (
-        <Alert variant="destructive">
-          <AlertCircle aria-hidden />
-          <AlertTitle>{k.editFailed}</AlertTitle>
-          <AlertDescription>{update.error.message}</AlertDescription>
-        </Alert>
-      )}
+      {update.isError && <ErrorAlert title={k.editFailed} message={update.error.message} />}
     </FormDialog>
   );
 }

@@ -1,8 +1,8 @@
 import { API_KEY_LIFECYCLE, type ApiKey } from '@console/domain';
-import { AlertCircle, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { ErrorAlert } from '@/components/error-alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { useRollApiKey } from '@/api/api-keys';
@@ -76,13 +76,7 @@ export function RollApiKeyDialog({ organizationId, apiKey }: { organizationId: s
                 </label>
               ))}
             </fieldset>
-            {roll.isError && (
-              <Alert variant="destructive">
-                <AlertCircle aria-hidden />
-                <AlertTitle>{k.rollFailed}</AlertTitle>
-                <AlertDescription>{roll.error.message}</AlertDescription>
-              </Alert>
-            )}
+            {roll.isError && <ErrorAlert title={k.rollFailed} message={roll.error.message} />}
             <DialogFooter>
               <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
                 {MESSAGES.agentPages.cancel}
