@@ -511,7 +511,7 @@ const CONSOLE_WORDING = {
   apiKeyPages: {
     title: 'API keys',
     description: (organization: string) =>
-      `Agent runtimes use these keys to report usage, status and health for ${organization} and the organizations below it. Only its administrators see them.`,
+      `Agent runtimes use these keys to report usage, status and health for ${organization} and the organizations below it. Only its administrators see them. A key belongs to the organization, not to the person who made it: it keeps working when that person leaves or moves, until it is revoked or ends.`,
     loadFailed: 'Failed to load API keys',
     empty: 'No API keys yet.',
     create: 'Create key',

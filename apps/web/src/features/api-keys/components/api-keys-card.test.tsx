@@ -35,6 +35,8 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
         ),
     });
     const table = await screen.findByRole('table', { name: k.title });
+    // Keys belong to the organization: the card says so, beside the list that names each key's maker.
+    expect(screen.getByText(/A key belongs to the organization, not to the person who made it/)).toBeInTheDocument();
     expect(
       within(table)
         .getAllByRole('columnheader')
