@@ -38,6 +38,18 @@ describe('the shared counter of the machine rate limits', () => {
     await counter.close();
   });
 
+  it('reads a bucket only once this process has counted into it: asking about an address it never refused writes no row', async () => {
+    const counter = createSharedCounter(database.db, log, { windowSeconds: 60 });
+    expect(counter.wait(bucket('quiet', 1))).toBeNull();
+    counter.add(bucket('noisy', 1));
+    expect(counter.wait(bucket('noisy', 1))).not.toBeNull();
+    await counter.flush();
+    const stored = await sql<{
+      key: string;
+    }>`select key from rate_limits where key like 'machine:%:quiet' or key like 'machine:%:noisy'`.execute(database.db);
+    expect(stored.rows.map((row) => row.key.split(':').pop())).toEqual(['noisy']);
+  });
+
   it('counts a request against every bucket or none: one bucket at its limit refuses without spending the others', () => {
     const counter = createSharedCounter(database.db, log, { windowSeconds: 60 });
     const wide = bucket('wide', 10);

@@ -55,7 +55,10 @@ export interface Verdict {
 export interface SharedCounter {
   /** Counts one request against every bucket, or against none when one is at its limit. */
   take(buckets: Bucket[]): Verdict;
-  /** Seconds to wait when the bucket is at its limit, else null; counts nothing. */
+  /**
+   * Seconds to wait when the bucket is at its limit, else null; counts nothing. Reads only a
+   * bucket this process has added to in the window (then kept in step with the others' counts).
+   */
   wait(bucket: Bucket): number | null;
   /** Counts one against the bucket whatever its state (refusals). */
   add(bucket: Bucket): void;
@@ -78,7 +81,10 @@ export function createSharedCounter(
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
 
-  function entry(name: string) {
+  /** The counter of `name` in the current window, made when `create`; a counter read is shared at the next sync. */
+  function entry(name: string, create: true): { shared: number; pending: number };
+  function entry(name: string, create: false): { shared: number; pending: number } | undefined;
+  function entry(name: string, create: boolean) {
     const current = Math.floor(now() / windowMs);
     if (current !== window) {
       window = current;
@@ -86,10 +92,11 @@ export function createSharedCounter(
       touched = new Set();
     }
     let found = counts.get(name);
-    if (!found) {
+    if (!found && create) {
       found = { shared: 0, pending: 0 };
       counts.set(name, found);
     }
+    if (!found) return undefined;
     touched.add(name);
     if (!timer) {
       timer = setTimeout(() => void flush(), syncMs);
@@ -143,16 +150,18 @@ export function createSharedCounter(
 
   return {
     take(buckets) {
-      const entries = buckets.map((bucket) => entry(bucket.name));
+      const entries = buckets.map((bucket) => entry(bucket.name, true));
       const allowed = entries.every((e, i) => used(e) < buckets[i]!.limit);
       if (allowed) for (const e of entries) e.pending++;
       return { allowed, resetSeconds: resetSeconds(), remaining: entries.map((e, i) => Math.max(0, buckets[i]!.limit - used(e))) };
     },
     wait(bucket) {
-      return used(entry(bucket.name)) >= bucket.limit ? resetSeconds() : null;
+      // Only a counter this process has counted into is read: an address it never refused writes no row.
+      const found = entry(bucket.name, false);
+      return found && used(found) >= bucket.limit ? resetSeconds() : null;
     },
     add(bucket) {
-      entry(bucket.name).pending++;
+      entry(bucket.name, true).pending++;
     },
     flush,
     close: flush,
