@@ -8,12 +8,12 @@ import { FormField } from '@/components/form-field';
 import { LabelledControl } from '@/components/labelled-control';
 import { ErrorAlert } from '@/components/error-alert';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { Dialog, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { useCreateApiKey } from '@/api/api-keys';
 import { API_SCOPE_LABELS } from '../scope-labels';
 import { createKeyFormSchema, endOfDay, rateLimitOf, type CreateKeyForm } from '../key-form';
-import { SecretView } from './secret-view';
+import { SecretDialogContent } from './secret-view';
 import { MESSAGES } from '@/lib/wording';
 
 const k = MESSAGES.apiKeyPages;
@@ -65,69 +65,61 @@ export function CreateApiKeyDialog({ organizationId, rateLimitCeiling }: { organ
           {k.create}
         </Button>
       </DialogTrigger>
-      <DialogContent
-        onInteractOutside={(event) => {
-          if (secret) event.preventDefault();
-        }}
-      >
-        {secret ? (
-          <SecretView secret={secret} onDone={() => onOpenChange(false)} />
-        ) : (
-          <form noValidate className="grid gap-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
-            <DialogHeader>
-              <DialogTitle className="flex items-center gap-2">
-                <KeyRound className="size-4" aria-hidden />
-                {k.createTitle}
-              </DialogTitle>
-              <DialogDescription>{k.createDescription}</DialogDescription>
-            </DialogHeader>
-            <FormField id="api-key-name" label={k.name} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
-            <fieldset className="grid gap-2" aria-describedby={errors.scopes ? `${scopesId}-error` : undefined}>
-              <legend className="mb-1 text-sm font-medium">{k.scopes}</legend>
-              {API_SCOPES.map((scope) => (
-                <label key={scope} className="flex items-start gap-3 rounded-md border p-3 text-sm">
-                  <input type="checkbox" value={scope} className="mt-1" {...form.register('scopes')} />
-                  <span className="grid gap-0.5">
-                    <span className="font-medium">
-                      {API_SCOPE_LABELS[scope].label} <code className="text-xs text-muted-foreground">{scope}</code>
-                    </span>
-                    <span className="text-muted-foreground">{API_SCOPE_LABELS[scope].description}</span>
+      <SecretDialogContent secret={secret} onDone={() => onOpenChange(false)}>
+        <form noValidate className="grid gap-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
+          <DialogHeader>
+            <DialogTitle className="flex items-center gap-2">
+              <KeyRound className="size-4" aria-hidden />
+              {k.createTitle}
+            </DialogTitle>
+            <DialogDescription>{k.createDescription}</DialogDescription>
+          </DialogHeader>
+          <FormField id="api-key-name" label={k.name} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+          <fieldset className="grid gap-2" aria-describedby={errors.scopes ? `${scopesId}-error` : undefined}>
+            <legend className="mb-1 text-sm font-medium">{k.scopes}</legend>
+            {API_SCOPES.map((scope) => (
+              <label key={scope} className="flex items-start gap-3 rounded-md border p-3 text-sm">
+                <input type="checkbox" value={scope} className="mt-1" {...form.register('scopes')} />
+                <span className="grid gap-0.5">
+                  <span className="font-medium">
+                    {API_SCOPE_LABELS[scope].label} <code className="text-xs text-muted-foreground">{scope}</code>
                   </span>
-                </label>
-              ))}
-              {errors.scopes && (
-                <p id={`${scopesId}-error`} className="text-sm text-destructive">
-                  {errors.scopes.message}
-                </p>
+                  <span className="text-muted-foreground">{API_SCOPE_LABELS[scope].description}</span>
+                </span>
+              </label>
+            ))}
+            {errors.scopes && (
+              <p id={`${scopesId}-error`} className="text-sm text-destructive">
+                {errors.scopes.message}
+              </p>
+            )}
+          </fieldset>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <LabelledControl id="api-key-expires" label={k.expiresOn} hint={k.expiresHint} error={errors.expires_on?.message}>
+              {(aria) => <Input id="api-key-expires" type="date" {...aria} {...form.register('expires_on')} />}
+            </LabelledControl>
+            <LabelledControl
+              id="api-key-rate-limit"
+              label={k.rateLimit}
+              hint={k.rateLimitHint(rateLimitCeiling)}
+              error={errors.rate_limit?.message}
+            >
+              {(aria) => (
+                <Input id="api-key-rate-limit" inputMode="numeric" autoComplete="off" {...aria} {...form.register('rate_limit')} />
               )}
-            </fieldset>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <LabelledControl id="api-key-expires" label={k.expiresOn} hint={k.expiresHint} error={errors.expires_on?.message}>
-                {(aria) => <Input id="api-key-expires" type="date" {...aria} {...form.register('expires_on')} />}
-              </LabelledControl>
-              <LabelledControl
-                id="api-key-rate-limit"
-                label={k.rateLimit}
-                hint={k.rateLimitHint(rateLimitCeiling)}
-                error={errors.rate_limit?.message}
-              >
-                {(aria) => (
-                  <Input id="api-key-rate-limit" inputMode="numeric" autoComplete="off" {...aria} {...form.register('rate_limit')} />
-                )}
-              </LabelledControl>
-            </div>
-            {create.isError && <ErrorAlert title={k.createFailed} message={create.error.message} />}
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-                {MESSAGES.agentPages.cancel}
-              </Button>
-              <Button type="submit" disabled={isSubmitting}>
-                {isSubmitting ? k.creating : k.create}
-              </Button>
-            </DialogFooter>
-          </form>
-        )}
-      </DialogContent>
+            </LabelledControl>
+          </div>
+          {create.isError && <ErrorAlert title={k.createFailed} message={create.error.message} />}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+              {MESSAGES.agentPages.cancel}
+            </Button>
+            <Button type="submit" disabled={isSubmitting}>
+              {isSubmitting ? k.creating : k.create}
+            </Button>
+          </DialogFooter>
+        </form>
+      </SecretDialogContent>
     </Dialog>
   );
 }

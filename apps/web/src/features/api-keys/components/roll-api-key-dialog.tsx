@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { ErrorAlert } from '@/components/error-alert';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { Dialog, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { useRollApiKey } from '@/api/api-keys';
-import { SecretView } from './secret-view';
+import { SecretDialogContent } from './secret-view';
 import { MESSAGES } from '@/lib/wording';
 
 const k = MESSAGES.apiKeyPages;
@@ -48,46 +48,38 @@ export function RollApiKeyDialog({ organizationId, apiKey }: { organizationId: s
           {k.roll}
         </Button>
       </DialogTrigger>
-      <DialogContent
-        onInteractOutside={(event) => {
-          if (secret) event.preventDefault();
-        }}
-      >
-        {secret ? (
-          <SecretView secret={secret} title={k.rolledSecretTitle} onDone={() => onOpenChange(false)} />
-        ) : (
-          <div className="grid gap-4">
-            <DialogHeader>
-              <DialogTitle>{k.rollTitle(apiKey.name)}</DialogTitle>
-              <DialogDescription>{k.rollDescription}</DialogDescription>
-            </DialogHeader>
-            <fieldset className="grid gap-2">
-              <legend className="mb-1 text-sm font-medium">{k.grace}</legend>
-              {API_KEY_LIFECYCLE.gracePresets.map((seconds) => (
-                <label key={seconds} className="flex items-center gap-3 rounded-md border p-3 text-sm">
-                  <input
-                    type="radio"
-                    name={`grace-${apiKey.id}`}
-                    value={seconds}
-                    checked={grace === seconds}
-                    onChange={() => setGrace(seconds)}
-                  />
-                  {k.graceLabels[seconds]}
-                </label>
-              ))}
-            </fieldset>
-            {roll.isError && <ErrorAlert title={k.rollFailed} message={roll.error.message} />}
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-                {MESSAGES.agentPages.cancel}
-              </Button>
-              <Button type="button" onClick={() => void confirm()} disabled={roll.isPending}>
-                {roll.isPending ? k.rolling : k.roll}
-              </Button>
-            </DialogFooter>
-          </div>
-        )}
-      </DialogContent>
+      <SecretDialogContent secret={secret} title={k.rolledSecretTitle} onDone={() => onOpenChange(false)}>
+        <div className="grid gap-4">
+          <DialogHeader>
+            <DialogTitle>{k.rollTitle(apiKey.name)}</DialogTitle>
+            <DialogDescription>{k.rollDescription}</DialogDescription>
+          </DialogHeader>
+          <fieldset className="grid gap-2">
+            <legend className="mb-1 text-sm font-medium">{k.grace}</legend>
+            {API_KEY_LIFECYCLE.gracePresets.map((seconds) => (
+              <label key={seconds} className="flex items-center gap-3 rounded-md border p-3 text-sm">
+                <input
+                  type="radio"
+                  name={`grace-${apiKey.id}`}
+                  value={seconds}
+                  checked={grace === seconds}
+                  onChange={() => setGrace(seconds)}
+                />
+                {k.graceLabels[seconds]}
+              </label>
+            ))}
+          </fieldset>
+          {roll.isError && <ErrorAlert title={k.rollFailed} message={roll.error.message} />}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+              {MESSAGES.agentPages.cancel}
+            </Button>
+            <Button type="button" onClick={() => void confirm()} disabled={roll.isPending}>
+              {roll.isPending ? k.rolling : k.roll}
+            </Button>
+          </DialogFooter>
+        </div>
+      </SecretDialogContent>
     </Dialog>
   );
 }

@@ -1,9 +1,9 @@
 import { Copy, TriangleAlert } from 'lucide-react';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { MESSAGES } from '@/lib/wording';
@@ -55,5 +55,31 @@ export function SecretView({ secret, title = k.secretTitle, onDone }: { secret: 
         </Button>
       </DialogFooter>
     </div>
+  );
+}
+
+/**
+ * A dialog's content that becomes the new key once there is one (`secret`): until Done, a
+ * click outside does not close it, so the key is not lost by accident. Before, it shows `children`.
+ */
+export function SecretDialogContent({
+  secret,
+  title,
+  onDone,
+  children,
+}: {
+  secret: string | null;
+  title?: string;
+  onDone(): void;
+  children: ReactNode;
+}) {
+  return (
+    <DialogContent
+      onInteractOutside={(event) => {
+        if (secret) event.preventDefault();
+      }}
+    >
+      {secret ? <SecretView secret={secret} title={title} onDone={onDone} /> : children}
+    </DialogContent>
   );
 }
