@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import { sql } from 'kysely';
 import { pino, type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -9,7 +10,7 @@ import { listenForBackups } from './db/backup-socket.ts';
 import { openDatabase, type Database } from './db/connection.ts';
 import { DataDirInUseError, DataDirUnsafeError, makeDataDirPrivate } from './db/data-dir-lock.ts';
 import { ensureFirstHouseAdmin } from './db/bootstrap.ts';
-import { MigrationError, migrate, type MigrationRun } from './db/migrate.ts';
+import { MigrationError, migrate, USAGE_MONTHS_AHEAD, type MigrationRun } from './db/migrate.ts';
 import { DemoAlreadySeededError } from './db/seed.ts';
 import { seedDemoWithUsage } from './demo-seed.ts';
 import { resolveJwtSecret } from './lib/tokens.ts';
@@ -117,6 +118,14 @@ async function serveOne(config: Config, logger: Logger, prepareFirst: boolean) {
   if (database.kind === 'pglite') stopBackupSocket = await listenForBackups(database, config.dataDir, logger);
   // One process of a cluster (the primary) takes the scheduled backups; a single process here.
   if (prepareFirst) schedule = startSchedule(config, logger, database);
+  // The months ahead of usage events get their partitions at start (migrate) and once a day after.
+  if (prepareFirst) {
+    setInterval(() => {
+      sql`select usage_events_add_months(${USAGE_MONTHS_AHEAD}::integer)`
+        .execute(database.db)
+        .catch((error: unknown) => logger.error({ err: error }, 'could not make the usage months ahead'));
+    }, DAY_MS).unref();
+  }
   return database;
 }
 
@@ -135,6 +144,8 @@ async function serve(config: Config) {
     `Organization Console is running at ${config.appUrl} (${database.kind === 'pg' ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`,
   );
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** How long the primary waits before replacing a worker that died before it could listen. */
 const RESTART_DELAY_MS = 1_000;

@@ -306,6 +306,11 @@ export function ledgerSentence({ entry_type, amount, metadata, units, actor, cou
       const name = agent?.name ?? str(metadata.agent);
       const used = units ?? str(metadata.units);
       const quantity = used ? `${formatUnits(used)} ${agent ? `× ${agent.unit}` : 'units'}` : 'credits';
+      // A batch's usage of one agent at one price: "Support Bot: 1,000 events, 1,234.5 × run, charged 12.34 credits".
+      if (typeof metadata.events === 'number') {
+        const events = `${count(metadata.events)} ${metadata.events === 1 ? 'event' : 'events'}`;
+        return `${name ?? 'Usage'}: ${events}, ${quantity}, charged ${credits}${actor ? `, imported by ${actor}` : ''}`;
+      }
       const usage = describeUsage(metadata.usage);
       const what = name ? `${name} used ${quantity}` : 'Usage';
       return `${what}, charged ${credits}${usage ? ` (${usage})` : ''}${actor ? `, imported by ${actor}` : ''}`;

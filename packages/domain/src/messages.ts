@@ -163,7 +163,6 @@ export const MESSAGES = {
     ahead: (seconds: number) => `occurred_at is more than ${seconds / 60} minutes ahead of the server's clock.`,
     behind: (days: number) => `occurred_at is more than ${days} days in the past.`,
     noPrice: (code: string, at: string) => `The agent "${code}" had no price in force at ${at}.`,
-    idTaken: "This id already names another entry of the organization's ledger.",
     refundIdTaken: "This external_ref already names another entry of the organization's ledger.",
     batchTooLarge: (max: number) => `A batch holds at most ${max.toLocaleString('en-US')} events.`,
     noBalance: 'The balance is zero.',

@@ -117,8 +117,8 @@ describe('balances and limits', () => {
 
 describe('usage events', () => {
   const event = (units: string, charged: string) => () =>
-    sql`insert into usage_events (organization_id, client_event_id, agent_type_id, units, price, cost, charged, occurred_at)
-        values (${house}, ${`constraint-${units}-${charged}`}, ${agentTypeId}, ${units}, 1, 0, ${charged}, now())`.execute(db());
+    sql`insert into usage_events (organization_id, client_event_id, source, agent_type_id, units, price, cost, charged, occurred_at)
+        values (${house}, ${`constraint-${units}-${charged}`}, 'key', ${agentTypeId}, ${units}, 1, 0, ${charged}, now())`.execute(db());
 
   it('zero units are refused', async () => {
     expect(await violation(event('0', '0'))).toEqual({ code: '23514', constraint: 'usage_events_units_check' });
@@ -130,20 +130,22 @@ describe('usage events', () => {
 });
 
 describe('uniqueness the usage engine relies on', () => {
-  const usageEvent = (clientEventId: string) =>
-    sql`insert into usage_events (organization_id, client_event_id, agent_type_id, units, price, cost, charged, occurred_at)
-        values (${house}, ${clientEventId}, ${agentTypeId}, 1, 0, 0, 0, now())`.execute(db());
+  const usageEventId = (org: string, source: string, clientEventId: string) =>
+    sql`insert into usage_event_ids (organization_id, source, client_event_id, event_id, occurred_at, charged)
+        values (${org}, ${source}, ${clientEventId}, gen_random_uuid(), now(), 0)`.execute(db());
 
-  it('a second usage event with the same organization and client event id is refused', async () => {
-    expect(await violation(() => usageEvent('unique-replayed'))).toEqual({ code: 'none: the statement succeeded' });
-    expect(await violation(() => usageEvent('unique-replayed'))).toEqual({ code: '23505', constraint: 'usage_events_client_key' });
-    // The same client event id in another organization is another event.
-    expect(
-      await violation(() =>
-        sql`insert into usage_events (organization_id, client_event_id, agent_type_id, units, price, cost, charged, occurred_at)
-              values (${w.id('H2')}, 'unique-replayed', ${agentTypeId}, 1, 0, 0, 0, now())`.execute(db()),
-      ),
-    ).toEqual({ code: 'none: the statement succeeded' });
+  it("a second id of the same organization and reporter is refused; another organization's, or the other reporter's, is another event", async () => {
+    expect(await violation(() => usageEventId(house, 'key', 'unique-replayed'))).toEqual({ code: 'none: the statement succeeded' });
+    expect(await violation(() => usageEventId(house, 'key', 'unique-replayed'))).toEqual({
+      code: '23505',
+      constraint: 'usage_event_ids_pkey',
+    });
+    expect(await violation(() => usageEventId(w.id('H2'), 'key', 'unique-replayed'))).toEqual({ code: 'none: the statement succeeded' });
+    expect(await violation(() => usageEventId(house, 'import', 'unique-replayed'))).toEqual({ code: 'none: the statement succeeded' });
+    expect(await violation(() => usageEventId(house, 'other', 'unique-other'))).toEqual({
+      code: '23514',
+      constraint: 'usage_event_ids_source_check',
+    });
   });
 
   it('a second live activation of the same agent type in one organization is refused; after a deactivation one more is allowed', async () => {

@@ -152,6 +152,9 @@ async function bookkeeping(tx: ScriptTx) {
  * they were applied from is unknown, and the migrations that repair earlier texts bring
  * such databases to the files' schema.
  */
+/** How many months ahead of this one usage events have their partitions made. */
+export const USAGE_MONTHS_AHEAD = 3;
+
 export async function migrate(database: Database, files: { migrations?: Migration[]; rules?: Rule[] } = {}): Promise<MigrationRun> {
   const migrations = files.migrations ?? listMigrations();
   const rules = files.rules ?? listRules();
@@ -193,6 +196,9 @@ export async function migrate(database: Database, files: { migrations?: Migratio
     // A rule whose file is gone was dropped by a migration; forget it.
     const names = rules.map((rule) => rule.name);
     await tx.query('delete from schema_rules where not (name = any($1::text[]))', [names]);
+    // Usage events go to a partition per month: each start makes the months ahead.
+    const [partitions] = await tx.query<{ ok: boolean }>(`select to_regproc('usage_events_add_months') is not null as ok`);
+    if (partitions?.ok) await tx.query(`select usage_events_add_months(${USAGE_MONTHS_AHEAD})`);
     return run;
   });
 }

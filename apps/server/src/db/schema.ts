@@ -12,6 +12,7 @@ import type {
   OrgStatus,
   OrgType,
   UsageEntryType,
+  UsageSource,
   UserStatus,
 } from '@console/domain';
 
@@ -312,6 +313,8 @@ export interface ApiKeysTable {
   rate_limit_per_minute: number | null;
   /** The last refusal the audit log recorded for this key, and why. */
   refusal_audited_at: NullableTimestamp;
+  /** When a usage report of this key was last audited: at most once an hour. */
+  usage_audited_at: NullableTimestamp;
   refusal_audited_reason: AuditedApiKeyRefusal | null;
 }
 
@@ -319,6 +322,8 @@ export interface UsageEventsTable {
   id: Generated<string>;
   organization_id: string;
   client_event_id: string;
+  /** Who reported it: a machine key or the house's import; each has its own ids. */
+  source: ColumnType<UsageSource, UsageSource | undefined, never>;
   agent_type_id: string;
   units: string;
   price: string;
@@ -330,6 +335,16 @@ export interface UsageEventsTable {
   created_by: string | null;
   ledger_entry_id: string | null;
   metadata: ColumnType<unknown, string | undefined, never>;
+}
+
+/** The event ids of an organization's reporters, kept for the occurrence window and a margin. */
+export interface UsageEventIdsTable {
+  organization_id: string;
+  source: UsageSource;
+  client_event_id: string;
+  event_id: string;
+  occurred_at: ColumnType<string, Date | string, never>;
+  charged: string;
 }
 
 /** Usage cost beyond the whole cents charged, per organization and agent type. */
@@ -375,6 +390,7 @@ export interface DB {
   agent_activations: AgentActivationsTable;
   api_keys: ApiKeysTable;
   usage_events: UsageEventsTable;
+  usage_event_ids: UsageEventIdsTable;
   usage_carry: UsageCarryTable;
   balance_alerts: BalanceAlertsTable;
 }

@@ -168,3 +168,56 @@ describe(`usage beside allocations into the same organization (${mode})`, () => 
     expect((await reconcile(db())).ok).toBe(true);
   });
 });
+
+describe(`a batch naming 1,000 organizations beside allocations and limit changes on the same rows (${mode})`, () => {
+  it('no deadlock and no 5xx: every event, allocation and limit change lands, and the books reconcile', { timeout: 240_000 }, async () => {
+    const parent = w.id('A1');
+    // A1 may hold a thousand more tenants' limits; each tenant holds a limit of 2 and one live activation.
+    await sql`update organization_billing_settings set activated_agent_limit = 5000 where organization_id = ${parent}`.execute(db());
+    const { rows } = await sql<{ id: string }>`
+      with o as (
+        insert into organizations (name, org_type, parent_org_id, parent_org_type)
+        select 'Wide Tenant ' || n, 'tenant', ${parent}::uuid, 'agency' from generate_series(1, 1000) n returning id
+      ),
+      b as (insert into organization_billing_settings (organization_id, activated_agent_limit) select id, 2 from o),
+      a as (insert into agent_activations (organization_id, agent_type_id, status) select id, ${agent.id}::uuid, 'active' from o)
+      select id from o order by id`.execute(db());
+    const orgs = rows.map((r) => r.id);
+    await sql`
+      select 1 from ledger_post(gen_random_uuid(), null, false, ${orgs}::uuid[], array_fill(1.00::numeric, array[1000]),
+        array_fill('adjustment_increase'::text, array[1000]), array_fill('{"reason":"test funding"}'::jsonb, array[1000]))`.execute(db());
+    await fund(db(), parent, '100.00');
+    const token = await w.as('A1.admin');
+    // Four batches, one event for each organization, in ascending, descending and two interleaved orders.
+    const orders = [
+      orgs,
+      [...orgs].reverse(),
+      orgs.filter((_, i) => i % 2 === 0).concat(orgs.filter((_, i) => i % 2 === 1)),
+      [...orgs.slice(500), ...orgs.slice(0, 500)],
+    ];
+    const touched = [...orgs.slice(0, 10), ...orgs.slice(-10)];
+    const work = [
+      ...orders.map((order, b) =>
+        report(order.map((org) => ({ id: `wide-${b}`, organization_id: org, agent: agent.code, units: '1', occurred_at: now() }))),
+      ),
+      ...touched.flatMap((child, i) => [
+        w.t.request('POST', '/api/credits/allocations', { from_org_id: parent, to_org_id: child, amount: '1.00' }, { token }),
+        w.t.request('PUT', `/api/organizations/${child}/agent-limit`, { activated_agent_limit: 1 + (i % 3) }, { token }),
+      ]),
+    ];
+    const responses = await Promise.all(work);
+    noServerErrors(responses);
+    expect(responses.slice(0, 4).map((r) => r.body.accepted)).toEqual([1000, 1000, 1000, 1000]);
+    // Each organization paid 0.20 for its four events; the touched ones also received 1.00.
+    for (const org of [...touched, orgs[500]!]) {
+      expect(await balanceOf(db(), org)).toBe(touched.includes(org) ? '1.80' : '0.80');
+    }
+    // One consumption entry per batch and organization.
+    const { rows: entries } = await sql<{ n: number }>`
+      select count(*)::int as n from credit_ledger_entries where entry_type = 'consumption' and organization_id = any(${orgs}::uuid[])`.execute(
+      db(),
+    );
+    expect(entries[0]!.n).toBe(4000);
+    expect((await reconcile(db())).ok).toBe(true);
+  });
+});

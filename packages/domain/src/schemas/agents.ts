@@ -150,12 +150,13 @@ export const activationParamsSchema = z.object({ id: z.uuid(), activationId: z.u
 /** An agent's code as a runtime reports it: an unknown code is the event's rejection, text the database cannot store a 400. */
 const reportedAgentSchema = z.string().trim().min(1).max(40).refine(isStorableText, UNSTORABLE_TEXT);
 
-/** How far an event's time may be from now: a little ahead (clock skew), a month behind. */
 /**
  * What a usage event may be: at most `futureSeconds` ahead and `pastDays` behind, `batchMax`
  * a batch. A key's event is charged the price in force at the later of its occurrence and
  * its arrival minus `priceGraceSeconds`, so backdating cannot pick an older, lower price.
- * An event's metadata holds at most `metadataKeysMax` keys, one level deep.
+ * An event's metadata holds at most `metadataKeysMax` keys, one level deep. An event's id
+ * answers "duplicate" for `idKeepDays` after the event occurred: the window and a week more;
+ * sent again after that, the event is older than the window and refused, never charged twice.
  */
 export const USAGE_WINDOW = {
   futureSeconds: 5 * 60,
@@ -163,7 +164,12 @@ export const USAGE_WINDOW = {
   batchMax: 1000,
   priceGraceSeconds: 5 * 60,
   metadataKeysMax: 50,
+  idKeepDays: 31 + 7,
 } as const;
+
+/** Who reported a usage event: a machine key, or the house's usage import. Each has its own event ids per organization. */
+export const USAGE_SOURCES = ['key', 'import'] as const;
+export type UsageSource = (typeof USAGE_SOURCES)[number];
 
 export const usageEventInputSchema = z.object({
   /** The client's id of the event: the same id for the same organization is recorded once. */

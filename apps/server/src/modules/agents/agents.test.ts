@@ -75,6 +75,7 @@ async function insertUsage(orgId: string, typeId: string, event: { id: string; u
     .values({
       organization_id: orgId,
       client_event_id: event.id,
+      source: 'key',
       agent_type_id: typeId,
       units: event.units,
       price: '0.2500',

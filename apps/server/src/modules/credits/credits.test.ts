@@ -229,18 +229,23 @@ describe('usage: events charged by the engine, and refunds', () => {
     expect(response.body).toMatchObject({ accepted: 1, duplicates: 1, rejected: 1 });
     expect(response.body.refunds).toEqual([{ external_ref: 'usage-2', status: 'recorded', entry_id: expect.any(String), message: null }]);
     expect(await balance(id('A1'))).toBe('30.00');
+    // The import's consumption entry of that agent, which its event links to; the event keeps its own metadata.
     const consumption = await w.t.database.db
-      .selectFrom('credit_ledger_entries')
-      .select(['metadata', 'amount', 'entry_type', 'units', 'agent_type_id'])
-      .where('external_ref', '=', 'usage-1')
+      .selectFrom('usage_events as u')
+      .innerJoin('credit_ledger_entries as l', 'l.id', 'u.ledger_entry_id')
+      .select(['l.metadata', 'l.amount', 'l.entry_type', 'l.units', 'l.agent_type_id', 'l.external_ref', 'u.source', 'u.metadata as usage'])
+      .where('u.client_event_id', '=', 'usage-1')
       .execute();
     expect(consumption).toEqual([
       {
-        metadata: { agent: 'metered', units: '12.2500', event_id: 'usage-1', usage: { tokens: 1200 } },
+        metadata: expect.objectContaining({ agent: 'metered', events: 1, units: '12.2500' }),
         amount: '-12.25',
         entry_type: 'consumption',
         units: '12.2500',
         agent_type_id: (await metered)!.id,
+        external_ref: null,
+        source: 'import',
+        usage: { tokens: 1200 },
       },
     ]);
     // The same import again: every event a duplicate, the refund too; nothing moves.
@@ -450,7 +455,7 @@ describe('refunds return what a consumption took, never more', () => {
         { organization_id: id('A2'), amount: '1.00', external_ref: 'refund-other-org', refund_of: 'bounded-consumption' },
         { organization_id: id('A1'), amount: '1.00', external_ref: 'refund-of-a-refund', refund_of: 'usage-2' },
         { organization_id: id('A1'), amount: '5.01', external_ref: 'refund-too-much', refund_of: 'bounded-consumption' },
-        { organization_id: id('A1'), amount: '1.00', external_ref: 'usage-1', refund_of: 'bounded-consumption' },
+        { organization_id: id('A1'), amount: '1.00', external_ref: 'usage-2', refund_of: 'bounded-consumption' },
       ],
     });
     expect(refused.status).toBe(200);
@@ -459,7 +464,7 @@ describe('refunds return what a consumption took, never more', () => {
       ['rejected', MESSAGES.credits.refundUnknownConsumption('bounded-consumption')],
       ['rejected', MESSAGES.credits.refundUnknownConsumption('usage-2')],
       ['rejected', MESSAGES.credits.refundExceeds('5.00')],
-      // An external_ref that already names the organization's consumption of usage-1.
+      // An external_ref that already names another entry of the organization's ledger (the refund usage-2).
       ['rejected', MESSAGES.usage.refundIdTaken],
     ]);
     expect(await entryCount()).toBe(entriesBefore);
@@ -487,9 +492,9 @@ describe('refunds return what a consumption took, never more', () => {
       refund_of: 'bounded-consumption',
       metadata: { refund_of: 'bounded-consumption', reason: 'Outage', notes: 'Outage' },
     });
-    // A usage event whose id is already a refund's external_ref in that organization is refused, not a 500.
+    // A usage event may carry the id a refund's external_ref holds: event ids are not ledger references.
     const clash = await usage({ events: [await event(id('A1'), 'refund-part-2', '1')] });
-    expect(clash.body.results[0]).toMatchObject({ status: 'rejected', reason: 'invalid', message: MESSAGES.usage.idTaken });
+    expect(clash.body.results[0]).toMatchObject({ status: 'accepted' });
     expect((await reconcile(w.t.database.db)).ok).toBe(true);
   });
 });

@@ -99,8 +99,8 @@ beforeAll(async () => {
   expect((await reconcile(db())).ok).toBe(true);
 });
 
-async function exportOf(orgKey: 'H' | 'SA1') {
-  const response = await fetch(`${w.t.baseUrl}/api/credits/ledger/export?organization_id=${w.id(orgKey)}`, {
+async function exportOf(orgKey: 'H' | 'SA1', path = '/api/credits/ledger/export') {
+  const response = await fetch(`${w.t.baseUrl}${path}?organization_id=${w.id(orgKey)}`, {
     headers: { authorization: `Bearer ${await w.as('H.admin')}` },
   });
   expect(response.status).toBe(200);
@@ -120,10 +120,18 @@ describe('the ledger CSV export neutralises cells that start like formulas', () 
     }
   });
 
-  it('external references of consumption and refunds', async () => {
+  it("external references of refunds, and the events' ids in the events export", async () => {
     const rows = await exportOf('H');
-    const refs = rows.filter((r) => r.entry_type === 'consumption' || r.entry_type === 'refund').map((r) => r.external_ref);
-    expect(refs.sort()).toEqual([`'=cmd|"/c calc"!A0`, "'+ev", "'-ev", "'@ev", "'=refund()"].sort());
+    // The batch's one consumption entry holds no event id; the refund names the event it returns.
+    const refs = rows.filter((r) => r.entry_type === 'consumption' || r.entry_type === 'refund').map((r) => [r.entry_type, r.external_ref]);
+    expect(refs.sort()).toEqual(
+      [
+        ['consumption', ''],
+        ['refund', "'=refund()"],
+      ].sort(),
+    );
+    const events = await exportOf('H', '/api/usage-events/export');
+    expect(events.map((r) => r.id).sort()).toEqual([`'=cmd|"/c calc"!A0`, "'+ev", "'-ev", "'@ev"].sort());
   });
 
   it('a leading tab or CR, in notes and in external references', async () => {
@@ -141,7 +149,7 @@ describe('the ledger CSV export neutralises cells that start like formulas', () 
     const rows = await exportOf('H');
     const sent = rows.filter((r) => r.entry_type === 'allocation_sent');
     expect(sent.map((r) => r.amount)).toEqual(HOSTILE_NOTES.map(() => '-1.00'));
-    expect(rows.filter((r) => r.entry_type === 'consumption').map((r) => r.amount)).toEqual(HOSTILE_EVENT_IDS.map(() => '-1.00'));
+    expect(rows.filter((r) => r.entry_type === 'consumption').map((r) => r.amount)).toEqual([`-${HOSTILE_EVENT_IDS.length}.00`]);
     for (const row of rows) {
       for (const [column, cell] of Object.entries(row)) {
         for (const part of cell.split(';')) {

@@ -16,13 +16,19 @@ type RefundInput = Omit<UsageRefundInput, 'amount'> & { amount: string };
 export function createImportUsage({ db, organizations, usage }: CreditsDeps) {
   /**
    * Refuses a refund that names no consumption of the organization, or that would give back
-   * more than the consumption took minus its refunds so far. Called with the balance row locked.
+   * more than the consumption took minus its refunds so far. A refund names a usage event by
+   * its id (what the event charged; an id both a key and the house's import used names both
+   * events) or, for entries older than the events, a consumption entry by its external_ref.
+   * Called with the balance row locked.
    */
   async function refundable(trx: Transaction<DB>, organizationId: string, consumptionRef: string, amount: string) {
     const { rows } = await sql<{ consumed: string | null; left: string | null; fits: boolean | null }>`
       with consumed as (
-        select -sum(amount) as total from credit_ledger_entries
-        where organization_id = ${organizationId} and entry_type = 'consumption' and external_ref = ${consumptionRef}
+        select coalesce(
+          (select sum(charged) from usage_events where organization_id = ${organizationId} and client_event_id = ${consumptionRef}),
+          (select -sum(amount) from credit_ledger_entries
+            where organization_id = ${organizationId} and entry_type = 'consumption' and external_ref = ${consumptionRef})
+        ) as total
       ),
       refunded as (
         select coalesce(sum(amount), 0) as total from credit_ledger_entries
@@ -38,7 +44,7 @@ export function createImportUsage({ db, organizations, usage }: CreditsDeps) {
 
   /**
    * A refund of an earlier consumption of an organization in the caller's subtree: it names
-   * that consumption (`refund_of`: the usage event's id, which is its entry's external_ref)
+   * that consumption (`refund_of`: the usage event's id)
    * and, with the refunds of it before, never exceeds what it took, so credits are only
    * given back, never made. `external_ref` makes it idempotent; an organization out of
    * reach, or a rule it breaks, rejects this refund alone.

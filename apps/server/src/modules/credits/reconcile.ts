@@ -7,9 +7,10 @@ import type { DB } from '../../db/schema.ts';
  * organization holds credits (they would be out of everyone's reach). Also checks the
  * maintained subtree counts and ledger totals (the dashboard's) against the organizations
  * and entries themselves. For metered usage: per organization and agent type the costs of
- * the accepted events equal what they charged plus the carry; every event that charged
- * something has its consumption entry with the same organization, amount, agent type and
- * units, and every entry naming an agent type belongs to such an event; and, replaying each
+ * the accepted events equal what they charged plus the carry (over all events, the charges
+ * plus the carry equal units × price); each consumption entry of usage (an entry naming an
+ * agent type) equals its events: the same organization and agent type, its amount the sum
+ * of their charges and its units the sum of their units; and, replaying each
  * organization's ledger in order, no balance ever went below zero and each balance_after is
  * the running sum. The day totals the dashboard reads (usage per day and agent type,
  * consumptions and refunds per day) are checked against the events and entries they sum.
@@ -58,7 +59,7 @@ export async function reconcile(db: Kysely<DB>) {
     limit 100`.execute(db);
   const carries = await sql<{ organization_id: string; agent_type_id: string; cost: string; charged: string; carry: string }>`
     with usage as (
-      select organization_id, agent_type_id, sum(cost) as cost, sum(charged) as charged
+      select organization_id, agent_type_id, sum(units * price) as cost, sum(charged) as charged
       from usage_events group by organization_id, agent_type_id
     )
     select organization_id, agent_type_id, coalesce(usage.cost, 0)::text as cost, coalesce(usage.charged, 0)::text as charged,
@@ -69,26 +70,30 @@ export async function reconcile(db: Kysely<DB>) {
     limit 100`.execute(db);
   const usageEntries = await sql<{
     organization_id: string;
-    usage_event_id: string | null;
-    ledger_entry_id: string | null;
+    ledger_entry_id: string;
     problem: string;
+    entry: string | null;
+    events: string | null;
   }>`
-    select u.organization_id, u.id as usage_event_id, u.ledger_entry_id,
-           case when l.id is null then 'entry missing' else 'entry differs' end as problem
-    from usage_events u left join credit_ledger_entries l on l.id = u.ledger_entry_id
-    where u.charged > 0 and (
-      l.id is null or l.organization_id <> u.organization_id or l.entry_type <> 'consumption' or l.amount <> -u.charged
-      or l.agent_type_id is distinct from u.agent_type_id or l.units is distinct from u.units)
-    union all
-    select l.organization_id, null, l.id, 'entry without usage event'
-    from credit_ledger_entries l
-    -- A set difference, hashed or sorted whatever the statistics say, never a loop over both tables.
-    join (
-      select id from credit_ledger_entries where agent_type_id is not null
-      except
-      select ledger_entry_id from usage_events where ledger_entry_id is not null
-    ) orphan on orphan.id = l.id
-    order by 1, 3
+    with linked as (
+      select ledger_entry_id, organization_id, agent_type_id, count(*) as events, sum(units) as units, sum(charged) as charged
+      from usage_events where ledger_entry_id is not null
+      group by 1, 2, 3
+    ),
+    usage_entries as (
+      select id, organization_id, entry_type, agent_type_id, amount, units from credit_ledger_entries where agent_type_id is not null
+    )
+    select coalesce(l.organization_id, u.organization_id) as organization_id, coalesce(l.id, u.ledger_entry_id) as ledger_entry_id,
+           case when u.ledger_entry_id is null then 'entry without usage event'
+                when l.id is null then 'events without their entry'
+                else 'entry differs' end as problem,
+           l.entry_type || ' ' || l.amount || ' for ' || l.units || ' units' as entry,
+           u.events || ' events charged ' || u.charged || ' for ' || u.units || ' units' as events
+    from usage_entries l full join linked u on u.ledger_entry_id = l.id
+    where l.id is null or u.ledger_entry_id is null
+       or l.organization_id <> u.organization_id or l.entry_type <> 'consumption' or l.amount <> -u.charged
+       or l.agent_type_id <> u.agent_type_id or l.units is distinct from u.units
+    order by 1, 2
     limit 100`.execute(db);
   const chains = await sql<{ organization_id: string; ledger_entry_id: string; running: string; balance_after: string }>`
     select organization_id, id as ledger_entry_id, running::text, balance_after::text from (
@@ -136,9 +141,9 @@ export async function reconcile(db: Kysely<DB>) {
     deleted_with_balance: deleted.rows,
     subtree_count_mismatches: counts.rows,
     ledger_total_mismatches: totals.rows,
-    /** Per organization and agent type, sum(cost) <> sum(charged) + carry. */
+    /** Per organization and agent type, sum(units × price) of the events <> sum(charged) + carry. */
     usage_carry_mismatches: carries.rows,
-    /** Usage events and consumption entries that do not match one to one. */
+    /** Consumption entries of usage that differ from the sum of their events (or have none), and events whose entry is missing. */
     usage_entry_mismatches: usageEntries.rows,
     /** Entries where the replayed balance went below zero or differs from balance_after. */
     balance_chain_breaks: chains.rows,

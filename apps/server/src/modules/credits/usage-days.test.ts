@@ -64,17 +64,15 @@ describe("the dashboard's day totals", () => {
     }
     // Refunds through the house's import land in the refund day totals.
     const token = await w.as('H.admin');
-    const { body } = await w.t.request(
-      'GET',
-      `/api/credits/ledger?organization_id=${w.id('T1')}&entry_type=consumption&limit=3`,
-      undefined,
-      { token },
-    );
-    const refunds = body.entries.map((entry: { external_ref: string }, i: number) => ({
+    const { body } = await w.t.request('GET', `/api/usage-events?organization_id=${w.id('T1')}&limit=100`, undefined, { token });
+    // A refund names a usage event that charged something, by its id.
+    const charged = body.events.filter((event: { credits_charged: string }) => event.credits_charged !== '0.00').slice(0, 3);
+    expect(charged).toHaveLength(3);
+    const refunds = charged.map((event: { id: string }, i: number) => ({
       organization_id: w.id('T1'),
       amount: '0.01',
       external_ref: `r${i}`,
-      refund_of: entry.external_ref,
+      refund_of: event.id,
     }));
     expect((await w.t.request('POST', '/api/credits/usage', { refunds }, { token })).status).toBe(200);
 

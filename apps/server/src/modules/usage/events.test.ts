@@ -56,8 +56,12 @@ describe('GET /api/v1/usage-events: the stored events within a key’s reach', (
     expect(seen).toEqual(expected);
 
     const first = (await machine(`organization_id=${w.id('T1')}&limit=1`)).body.events[0];
+    // The batch's one consumption entry of bot: its 20 events, 10.00 in all.
     const entry = await sql<{ id: string; amount: string }>`
-      select l.id, l.amount from credit_ledger_entries l where l.organization_id = ${w.id('T1')} and l.external_ref = 'e19'`.execute(db());
+      select l.id, l.amount from credit_ledger_entries l where l.organization_id = ${w.id('T1')} and l.agent_type_id = ${agents.bot!.id}`.execute(
+      db(),
+    );
+    expect(entry.rows.map((r) => r.amount)).toEqual(['-10.00']);
     expect(first).toEqual({
       id: 'e19',
       organization_id: w.id('T1'),
@@ -83,7 +87,8 @@ describe('GET /api/v1/usage-events: the stored events within a key’s reach', (
     expect(window.body.events.map((event: { id: string }) => event.id)).toEqual(['e7', 'e6', 'e5']);
     const bot = (await machine(`organization_id=${T1}&agent=bot&limit=1`)).body.events[0];
     const byEntry = await machine(`organization_id=${T1}&ledger_entry_id=${bot.ledger_entry_id}`);
-    expect(byEntry.body.events).toEqual([bot]);
+    expect(byEntry.body.events[0]).toEqual(bot);
+    expect(byEntry.body.events.map((event: { id: string }) => event.id)).toEqual(expected.slice(0, 20));
     expect(await machine(`organization_id=${T1}&agent=nobody`)).toMatchObject({ status: 200, body: { events: [], next_cursor: null } });
   });
 

@@ -58,8 +58,7 @@ function messageOf(event: UsageEvent, reason: UsageRejection, detail: string | n
     case 'invalid':
       if (detail === 'ahead') return m.ahead(USAGE_WINDOW.futureSeconds);
       if (detail === 'behind') return m.behind(USAGE_WINDOW.pastDays);
-      if (detail === 'no_price') return m.noPrice(event.agent, event.occurred_at);
-      return m.idTaken;
+      return m.noPrice(event.agent, event.occurred_at);
   }
 }
 
@@ -84,12 +83,21 @@ interface BatchCall {
 
 /**
  * A batch's one statement: `usage_record` (db/rules/functions/usage_record.sql) and, when the batch accepted
- * something, its audit row, counted from the outcomes. Its text never changes, only the values.
+ * something, its audit row, counted from the outcomes. A key's reports are audited at most once an
+ * hour (its first accepted batch of the hour): its events name it, so the audit log keeps who
+ * reported without a row per request. Its text never changes, only the values.
  */
 const batch = (b: BatchCall) => sql<OutcomeRow>`
   with outcome as materialized (
     select * from usage_record(${b.payload}::jsonb, ${b.reach}::text, ${b.keyId}::uuid, ${b.userId}::uuid,
-      ${`${USAGE_WINDOW.futureSeconds} seconds`}::interval, ${`${USAGE_WINDOW.pastDays} days`}::interval, ${b.priceGrace}::interval)
+      ${`${USAGE_WINDOW.futureSeconds} seconds`}::interval, ${`${USAGE_WINDOW.pastDays} days`}::interval, ${b.priceGrace}::interval,
+      ${`${USAGE_WINDOW.idKeepDays} days`}::interval)
+  ),
+  key_due as (
+    update api_keys k set usage_audited_at = now()
+    where k.id = ${b.keyId}::uuid and (k.usage_audited_at is null or k.usage_audited_at <= now() - interval '1 hour')
+      and exists (select 1 from outcome where r_outcome = 'accepted')
+    returning k.id
   ),
   audit as (
     insert into audit_log (actor_user_id, organization_id, action, target_type, target_id, details, ip, request_id)
@@ -104,6 +112,7 @@ const batch = (b: BatchCall) => sql<OutcomeRow>`
       ${b.ip}::text, ${b.requestId}::text
     from outcome
     having count(*) filter (where r_outcome = 'accepted') > 0
+      and (${b.keyId}::uuid is null or exists (select 1 from key_due))
   )
   select * from outcome order by r_ord`;
 
@@ -161,7 +170,7 @@ export function createRecord({ db }: { db: Kysely<DB> }) {
             action: 'usage.reported' as const,
             targetType: 'api_key',
             targetId: actor.key.id,
-            summary: [`Key ${actor.key.name} reported `, ' usage events'],
+            summary: [`Key ${actor.key.name} reported `, ' usage events (its first report this hour)'],
             details: { key_name: actor.key.name, key_prefix: actor.key.prefix },
           }
         : {

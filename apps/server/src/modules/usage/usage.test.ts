@@ -123,12 +123,13 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
       entry_type: 'consumption',
       amount: '-1.00',
       balance_after: '9.00',
-      external_ref: 'e1',
+      external_ref: null,
       agent_type_id: agents.bot!.id,
       units: '4.0000',
-      metadata: { agent: 'bot', units: '4.0000', event_id: 'e1' },
+      metadata: { agent: 'bot', events: 1, units: '4.0000', price: '0.2500' },
       created_by: null,
     });
+    expect(stored[1]!.ledger_entry_id).not.toBe(stored[0]!.ledger_entry_id);
 
     expect(await count('audit_log')).toBe(audits + 1);
     const audit = await db().selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
@@ -145,7 +146,7 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
       duplicates: 1,
       rejected: 11,
       credits_charged: '1.25',
-      summary: 'Key A1 runtime reported 3 usage events',
+      summary: 'Key A1 runtime reported 3 usage events (its first report this hour)',
     });
     // Refused for want of credits: one alert for T1.
     const alerts = await db().selectFrom('balance_alerts').selectAll().where('kind', '=', 'insufficient_credits').execute();
@@ -177,6 +178,69 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
     ]).toEqual(before);
   });
 
+  it("audits a key's reports at most once an hour: its first accepted batch of the hour", async () => {
+    const hourly = await insertApiKey(db(), w.id('A1'), { name: 'A1 hourly' });
+    const audited = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from audit_log where target_id = ${hourly.id}`.execute(db())).rows[0]!.n;
+    for (let n = 0; n < 5; n++) expect((await report([event(w.id('T1'), `hourly-${n}`, 'free', '1')], hourly.key)).body.accepted).toBe(1);
+    expect(await audited()).toBe(1);
+    await sql`update api_keys set usage_audited_at = now() - interval '61 minutes' where id = ${hourly.id}`.execute(db());
+    // A batch that accepts nothing is not audited and leaves the hour open.
+    await report([event(w.id('T1'), 'hourly-0', 'free', '1')], hourly.key);
+    expect(await audited()).toBe(1);
+    await report([event(w.id('T1'), 'hourly-next', 'free', '1')], hourly.key);
+    expect(await audited()).toBe(2);
+  });
+
+  it("keeps the house import's ids apart from the keys': a key cannot take an id the import will use, nor a refund's reference", async () => {
+    const org = w.id('A1');
+    const admin = await w.as('H.admin');
+    expect(
+      (await report([event(org, 'invoice-2026-11-7', 'bot', '0.0001'), event(org, 'refund-ref-7', 'bot', '0.0001')])).body.accepted,
+    ).toBe(2);
+    const imported = await w.t.request(
+      'POST',
+      '/api/credits/usage',
+      { events: [event(org, 'invoice-2026-11-7', 'bot', '4')] },
+      { token: admin },
+    );
+    expect(imported.body.results[0]).toMatchObject({ status: 'accepted', credits_charged: '1.00' });
+    const again = await w.t.request(
+      'POST',
+      '/api/credits/usage',
+      { events: [event(org, 'invoice-2026-11-7', 'bot', '4')] },
+      { token: admin },
+    );
+    expect(again.body.results[0]).toMatchObject({ status: 'duplicate', credits_charged: '1.00' });
+    // A refund whose own reference a key already used as an event id is recorded: event ids are not ledger references.
+    const refund = await w.t.request(
+      'POST',
+      '/api/credits/usage',
+      { refunds: [{ organization_id: org, amount: '0.25', external_ref: 'refund-ref-7', refund_of: 'invoice-2026-11-7' }] },
+      { token: admin },
+    );
+    expect(refund.body.refunds[0]).toMatchObject({ status: 'recorded' });
+    expect((await reconcile(db())).ok).toBe(true);
+  });
+
+  it('forgets an id once its event is older than the window and the margin, a few per batch, and keeps the younger ones', async () => {
+    const T1 = w.id('T1');
+    const keepDays = USAGE_WINDOW.idKeepDays;
+    await sql`
+      insert into usage_event_ids (organization_id, source, client_event_id, event_id, occurred_at, charged) values
+        (${T1}, 'key', 'expired-id', gen_random_uuid(), now() - make_interval(days => ${keepDays + 1}), 0),
+        (${T1}, 'key', 'kept-id', gen_random_uuid(), now() - make_interval(days => ${keepDays - 1}), 0)`.execute(db());
+    await report([event(T1, 'window-trigger', 'free', '1')]);
+    const left = await db()
+      .selectFrom('usage_event_ids')
+      .select('client_event_id')
+      .where('client_event_id', 'in', ['expired-id', 'kept-id'])
+      .execute();
+    expect(left.map((r) => r.client_event_id)).toEqual(['kept-id']);
+    // The kept id still answers duplicate, though no event of that id is stored.
+    expect((await report([event(T1, 'kept-id', 'free', '1')])).body.results[0].status).toBe('duplicate');
+  });
+
   it('charges exactly the whole cents of 10,000 events of 0.3333 units at 0.0007 and carries the rest', { timeout: 120_000 }, async () => {
     await fund(db(), lean.id, '5.00');
     const entries = await count('credit_ledger_entries');
@@ -193,7 +257,17 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
       from usage_events where organization_id = ${lean.id}`.execute(db());
     expect(rows[0]).toEqual({ cost: '2.33310000', charged: '2.33', carry: '0.00310000' });
     expect(await balanceOf(db(), lean.id)).toBe('2.67');
-    expect((await count('credit_ledger_entries')) - entries).toBe(233);
+    // One consumption entry a batch (one organization, agent type and price), each the sum of its events' charges.
+    const posted = await db()
+      .selectFrom('credit_ledger_entries')
+      .select(['amount', 'units', 'metadata'])
+      .where('organization_id', '=', lean.id)
+      .where('entry_type', '=', 'consumption')
+      .orderBy('seq')
+      .execute();
+    expect(posted).toHaveLength(10);
+    expect(posted.every((e) => (e.metadata as { events: number }).events === 1000 && e.units === '333.3000')).toBe(true);
+    expect((await count('credit_ledger_entries')) - entries).toBe(10);
     expect((await reconcile(db())).ok).toBe(true);
   });
 
@@ -248,7 +322,8 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
     expect(response.body.results.map((r: any) => r.status)).toEqual([...Array(5).fill('accepted'), ...Array(5).fill('rejected')]);
     expect(response.body.results[5].message).toBe(m.insufficient('0.17', '0.50'));
     expect(await balanceOf(db(), lean.id)).toBe('0.17');
-    expect((await count('credit_ledger_entries')) - entries).toBe(5);
+    // The five accepted events make one consumption entry: the balance moved once.
+    expect((await count('credit_ledger_entries')) - entries).toBe(1);
     const alertsOf = async () =>
       (
         await db().selectFrom('balance_alerts').select(['kind', 'balance']).where('organization_id', '=', lean.id).orderBy('id').execute()
@@ -359,11 +434,10 @@ describe('the ledger of metered usage', () => {
       { token },
     );
     expect(page.status).toBe(200);
-    expect(page.body.entries.map((e: any) => [e.external_ref, e.amount, e.units, e.agent_type_id])).toEqual([
-      // Newest first: shift-new was reported after the import of the other two (one batch, in seq order).
-      ['shift-new', '-2.00', '2.0000', agents.shift!.id],
-      ['shift-edge', '-1.00', '2.0000', agents.shift!.id],
-      ['shift-old', '-1.00', '2.0000', agents.shift!.id],
+    expect(page.body.entries.map((e: any) => [e.metadata.events, e.amount, e.units, e.agent_type_id])).toEqual([
+      // Newest first: shift-new was reported after the import of the other two, which had one price and made one entry.
+      [1, '-2.00', '2.0000', agents.shift!.id],
+      [2, '-2.00', '4.0000', agents.shift!.id],
     ]);
     const csv = await fetch(`${w.t.baseUrl}/api/credits/ledger/export?organization_id=${w.id('T1')}&agent_type_id=${agents.bot!.id}`, {
       headers: { authorization: `Bearer ${token}` },
@@ -375,7 +449,7 @@ describe('the ledger of metered usage', () => {
     expect(lines).toHaveLength(2);
     // The description names the agent from the catalog and holds a comma, so it is quoted; the
     // actor, the counterparty and the notes are empty.
-    expect(lines[1]).toContain(',consumption,-1.00,9.00,"Agent bot used 4 × run, charged 1.00 credits",,,,,,bot,4.0000,');
+    expect(lines[1]).toContain(',consumption,-1.00,9.00,"Agent bot: 1 event, 4 × run, charged 1.00 credits",,,,,,bot,4.0000,');
     // The page's description is the same sentence.
     const botPage = await w.t.request(
       'GET',
@@ -383,7 +457,7 @@ describe('the ledger of metered usage', () => {
       undefined,
       { token },
     );
-    expect(botPage.body.entries.map((e: any) => e.description)).toEqual(['Agent bot used 4 × run, charged 1.00 credits']);
+    expect(botPage.body.entries.map((e: any) => e.description)).toEqual(['Agent bot: 1 event, 4 × run, charged 1.00 credits']);
     expect((await w.t.request('GET', '/api/credits/ledger?agent_type_id=nope', undefined, { token })).status).toBe(400);
   });
 
@@ -516,9 +590,18 @@ describe('reconciliation of metered usage names the organization whose books wer
     const report = await reconcile(db());
     expect(report.ok).toBe(false);
     expect(report.usage_entry_mismatches).toEqual([
-      { organization_id: event.organization_id, usage_event_id: event.id, ledger_entry_id: expect.any(String), problem: 'entry differs' },
+      {
+        organization_id: event.organization_id,
+        ledger_entry_id: expect.any(String),
+        problem: 'entry differs',
+        entry: 'consumption -1.00 for 4.0000 units',
+        events: '1 events charged 1.01 for 4.0000 units',
+      },
     ]);
-    expect(report.usage_carry_mismatches).toEqual([]);
+    // The carry is checked against units × price, not the stored cost, so the changed charge shows there too.
+    expect(report.usage_carry_mismatches).toEqual([
+      expect.objectContaining({ organization_id: event.organization_id, charged: expect.any(String) }),
+    ]);
     await sql`update usage_events set charged = 1.00, cost = 1.00 where id = ${event.id}`.execute(db());
     expect((await reconcile(db())).ok).toBe(true);
   });
@@ -532,7 +615,13 @@ describe('reconciliation of metered usage names the organization whose books wer
       select organization_id, -0.50, 'consumption', gen_random_uuid(), 0.50, ${agents.bot!.id}, 2 from b`.execute(db());
     const report = await reconcile(db());
     expect(report.usage_entry_mismatches).toEqual([
-      { organization_id: org.id, usage_event_id: null, ledger_entry_id: expect.any(String), problem: 'entry without usage event' },
+      {
+        organization_id: org.id,
+        ledger_entry_id: expect.any(String),
+        problem: 'entry without usage event',
+        entry: 'consumption -0.50 for 2.0000 units',
+        events: null,
+      },
     ]);
     expect(report.balance_mismatches).toEqual([]);
   });

@@ -1,6 +1,6 @@
 -- Metered usage, recorded a batch at a time by one function call in the caller's transaction.
 --
--- usage_record(events, reach, api_key, user, ahead, behind, price_grace) takes a batch as a JSON array of
+-- usage_record(events, reach, api_key, user, ahead, behind, price_grace, keep) takes a batch as a JSON array of
 -- { i, org, id, agent, units, occurred, meta } (i numbers the events 1..n in the batch's order)
 -- for an actor whose reach is the subtree under the path `reach` (an API key's organization,
 -- or the house of an admin importing usage), and answers one row per event:
@@ -14,11 +14,11 @@
 --    events are taken by one batch at a time and everything read below is the state as it stands.
 -- 2. Each event, in batch order within its organization, is the first that applies of:
 --    - rejected out_of_reach: no such organization, outside the reach, or deleted;
---    - duplicate: the organization already recorded this id; its first outcome is answered
---      and nothing is charged again (a repeat inside the batch answers the first one's outcome);
---    - rejected invalid: occurred_at further ahead or behind than the window allows, no
---      price in force when it occurred, or its id already names another entry of that
---      organization's ledger;
+--    - duplicate: the organization already recorded this id from this kind of reporter (keys
+--      and the house's import each have their own ids); its first outcome is answered and
+--      nothing is charged again (a repeat inside the batch answers the first one's outcome);
+--    - rejected invalid: occurred_at further ahead or behind than the window allows, or no
+--      price in force when it occurred;
 --    - rejected unknown_agent, organization_not_active (it or one above it is suspended or
 --      inactive), agent_not_active (no live activation of the agent there);
 --    - rejected insufficient_credits: the whole cents it would take exceed the balance;
@@ -31,10 +31,13 @@
 --    added to the organization's carry for that agent type; the whole cents of the sum are
 --    charged and the rest is carried (0 <= carry < 0.01). So over all events the charges
 --    plus the carry equal the costs: rounding neither makes nor loses credits.
--- 4. Then, set-based: one consumption entry per event that charged something (its agent
---    type, units, and the event's id as external_ref, so a refund can name it) and the
---    balances, posted by ledger_post; the accepted events, the carries (in key order), and
---    for an organization that lacked credits an insufficient_credits alert, at most one an hour.
+-- 4. Then, set-based: one consumption entry per organization, agent type and price of the
+--    batch that charged something (its event count, units, first and last occurrence; its
+--    amount the sum of its events' charges), posted by ledger_post, which moves each
+--    balance once; the accepted events, each linked to its entry, and their ids (kept for the
+--    occurrence window plus a margin, p_keep; each batch deletes up to twice its size of the
+--    expired ones); the carries (in key order); and for an organization that lacked credits
+--    an insufficient_credits alert, at most one an hour.
 -- Rejected events are not stored: sent again, they are evaluated afresh.
 create or replace function usage_record(
   p_events jsonb,
@@ -43,12 +46,14 @@ create or replace function usage_record(
   p_user uuid,
   p_ahead interval,
   p_behind interval,
-  p_price_grace interval
+  p_price_grace interval,
+  p_keep interval
 ) returns table (r_ord integer, r_outcome text, r_reason text, r_detail text, r_charged text)
 language plpgsql as $$
 declare
   v_now constant timestamptz := now();
   v_group constant uuid := gen_random_uuid();
+  v_source constant text := case when p_api_key is null then 'import' else 'key' end;
   a_i integer[];
   a_org uuid[];
   a_id text[];
@@ -61,7 +66,7 @@ declare
   o_reason text[];
   o_detail text[];
   o_charged numeric[];
-  -- Accepted events.
+  -- Accepted events, each with the number of its group.
   n_ev integer := 0;
   ev_org uuid[] := '{}';
   ev_id text[] := '{}';
@@ -72,31 +77,46 @@ declare
   ev_charged numeric[] := '{}';
   ev_occurred timestamptz[] := '{}';
   ev_meta jsonb[] := '{}';
-  ev_entry uuid[] := '{}';
+  ev_group integer[] := '{}';
   ev_carry numeric[] := '{}';
   ev_carry_stored boolean[] := '{}';
-  -- Ledger entries of the events that charged something.
+  -- Groups: the accepted events of one organization, agent type and price; one consumption
+  -- entry each when they charged something.
+  n_g integer := 0;
+  g_id uuid[] := '{}';
+  g_org uuid[] := '{}';
+  g_agent uuid[] := '{}';
+  g_code text[] := '{}';
+  g_price numeric[] := '{}';
+  g_charge numeric[] := '{}';
+  g_units numeric[] := '{}';
+  g_events integer[] := '{}';
+  g_first timestamptz[] := '{}';
+  g_last timestamptz[] := '{}';
+  g_entry uuid[] := '{}';
   n_le integer := 0;
   le_id uuid[] := '{}';
   le_org uuid[] := '{}';
-  le_charge numeric[] := '{}';
+  le_amount numeric[] := '{}';
   le_meta jsonb[] := '{}';
-  le_ref text[] := '{}';
   le_agent uuid[] := '{}';
   le_units numeric[] := '{}';
   short_orgs uuid[] := '{}';
-  -- The organization being taken: its balance and its carries by agent type.
+  -- The organization being taken: its balance, its carries by agent type, its groups (by
+  -- "agent:price") from g_base on.
   v_org uuid;
   v_balance numeric;
   c_agent uuid[];
   c_carry numeric[];
   c_stored boolean[];
+  og_key text[];
+  g_base integer;
   e record;
   k integer;
+  g integer;
   v_cost numeric;
   v_total numeric;
   v_charge numeric;
-  v_entry uuid;
 begin
   select array_agg(x.i order by x.i), array_agg(x.org order by x.i), array_agg(x.id order by x.i),
          array_agg(x.agent order by x.i), array_agg(x.units order by x.i), array_agg(x.occurred order by x.i),
@@ -129,9 +149,8 @@ begin
            min(ev.i) over (partition by ev.org, ev.id) as first_i,
            coalesce(orgs.reachable, false) as reachable,
            coalesce(orgs.active, false) as active,
-           u.id is not null as duplicate,
+           u.client_event_id is not null as duplicate,
            u.charged as duplicate_charged,
-           exists (select 1 from credit_ledger_entries l where l.organization_id = ev.org and l.external_ref = ev.id) as id_taken,
            t.id as agent_id,
            exists (
              select 1 from agent_activations v where v.organization_id = ev.org and v.agent_type_id = t.id and v.deactivated_at is null
@@ -145,7 +164,7 @@ begin
            c.carry
     from ev
     left join orgs on orgs.id = ev.org
-    left join usage_events u on u.organization_id = ev.org and u.client_event_id = ev.id
+    left join usage_event_ids u on u.organization_id = ev.org and u.source = v_source and u.client_event_id = ev.id
     left join agent_types t on t.code = ev.agent
     left join organization_billing_settings b on b.organization_id = ev.org
     left join usage_carry c on c.organization_id = ev.org and c.agent_type_id = t.id
@@ -157,6 +176,8 @@ begin
       c_agent := '{}';
       c_carry := '{}';
       c_stored := '{}';
+      og_key := '{}';
+      g_base := n_g;
     end if;
     o_outcome[e.i] := 'rejected';
     if e.i <> e.first_i then
@@ -175,9 +196,6 @@ begin
     elsif e.occurred < v_now - p_behind then
       o_reason[e.i] := 'invalid';
       o_detail[e.i] := 'behind';
-    elsif e.id_taken then
-      o_reason[e.i] := 'invalid';
-      o_detail[e.i] := 'id_taken';
     elsif e.agent_id is null then
       o_reason[e.i] := 'unknown_agent';
     elsif not e.active then
@@ -208,19 +226,29 @@ begin
         c_carry[k] := v_total - v_charge;
         o_outcome[e.i] := 'accepted';
         o_charged[e.i] := v_charge;
-        v_entry := null;
-        if v_charge > 0 then
-          v_entry := gen_random_uuid();
-          n_le := n_le + 1;
-          le_id[n_le] := v_entry;
-          le_org[n_le] := e.org;
-          le_charge[n_le] := v_charge;
-          le_meta[n_le] := jsonb_build_object('agent', e.agent, 'units', e.units::numeric(18, 4)::text, 'event_id', e.id)
-            || case when e.meta = '{}'::jsonb then '{}'::jsonb else jsonb_build_object('usage', e.meta) end;
-          le_ref[n_le] := e.id;
-          le_agent[n_le] := e.agent_id;
-          le_units[n_le] := e.units;
+        g := array_position(og_key, e.agent_id::text || ':' || e.price::text);
+        if g is null then
+          og_key := og_key || (e.agent_id::text || ':' || e.price::text);
+          n_g := n_g + 1;
+          g := n_g;
+          g_id[g] := gen_random_uuid();
+          g_org[g] := e.org;
+          g_agent[g] := e.agent_id;
+          g_code[g] := e.agent;
+          g_price[g] := e.price;
+          g_charge[g] := 0;
+          g_units[g] := 0;
+          g_events[g] := 0;
+          g_first[g] := e.occurred;
+          g_last[g] := e.occurred;
+        else
+          g := g_base + g;
         end if;
+        g_charge[g] := g_charge[g] + v_charge;
+        g_units[g] := g_units[g] + e.units;
+        g_events[g] := g_events[g] + 1;
+        g_first[g] := least(g_first[g], e.occurred);
+        g_last[g] := greatest(g_last[g], e.occurred);
         n_ev := n_ev + 1;
         ev_org[n_ev] := e.org;
         ev_id[n_ev] := e.id;
@@ -231,27 +259,62 @@ begin
         ev_charged[n_ev] := v_charge;
         ev_occurred[n_ev] := e.occurred;
         ev_meta[n_ev] := e.meta;
-        ev_entry[n_ev] := v_entry;
+        ev_group[n_ev] := g;
         ev_carry[n_ev] := c_carry[k];
         ev_carry_stored[n_ev] := c_stored[k];
       end if;
     end if;
   end loop;
 
+  -- A group that charged whole cents becomes one consumption entry, which its events name.
+  for g in 1 .. n_g loop
+    g_entry[g] := null;
+    if g_charge[g] > 0 then
+      g_entry[g] := g_id[g];
+      n_le := n_le + 1;
+      le_id[n_le] := g_id[g];
+      le_org[n_le] := g_org[g];
+      le_amount[n_le] := -g_charge[g];
+      le_meta[n_le] := jsonb_build_object(
+        'agent', g_code[g], 'events', g_events[g], 'units', g_units[g]::numeric(18, 4)::text,
+        'price', g_price[g]::numeric(14, 4)::text,
+        'first_occurred_at', to_char(g_first[g] at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'last_occurred_at', to_char(g_last[g] at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
+      le_agent[n_le] := g_agent[g];
+      le_units[n_le] := g_units[g];
+    end if;
+  end loop;
+
   if n_le > 0 then
     -- The consumptions, through the one ledger writer: it re-checks each balance under the
-    -- locks this function already holds and sets each organization's balance after its last
-    -- charged event.
-    perform ledger_post(v_group, p_user, false, le_org, array(select -x from unnest(le_charge) x), array_fill('consumption'::text, array[n_le]),
-      le_meta, le_ref, null, le_agent, le_units, le_id);
+    -- locks this function already holds and sets each organization's balance once.
+    perform ledger_post(v_group, p_user, false, le_org, le_amount, array_fill('consumption'::text, array[n_le]),
+      le_meta, null, null, le_agent, le_units, le_id);
   end if;
 
   if n_ev > 0 then
-    insert into usage_events
-      (organization_id, client_event_id, agent_type_id, units, price, cost, charged, occurred_at, api_key_id, created_by, ledger_entry_id, metadata)
-    select x.org, x.id, x.agent, x.units, x.price, x.cost, x.charged, x.occurred, p_api_key, p_user, x.entry, x.meta
-    from unnest(ev_org, ev_id, ev_agent, ev_units, ev_price, ev_cost, ev_charged, ev_occurred, ev_entry, ev_meta)
-      as x(org, id, agent, units, price, cost, charged, occurred, entry, meta);
+    with stored as (
+      insert into usage_events
+        (organization_id, client_event_id, source, agent_type_id, units, price, cost, charged, occurred_at, api_key_id, created_by,
+         ledger_entry_id, metadata)
+      select x.org, x.id, v_source, x.agent, x.units, x.price, x.cost, x.charged, x.occurred, p_api_key, p_user, g_entry[x.g], x.meta
+      from unnest(ev_org, ev_id, ev_agent, ev_units, ev_price, ev_cost, ev_charged, ev_occurred, ev_group, ev_meta)
+        as x(org, id, agent, units, price, cost, charged, occurred, g, meta)
+      returning id, organization_id, client_event_id, occurred_at, charged
+    )
+    insert into usage_event_ids (organization_id, source, client_event_id, event_id, occurred_at, charged)
+    select s.organization_id, v_source, s.client_event_id, s.id, s.occurred_at, s.charged from stored s
+    order by s.organization_id, s.client_event_id;
+    -- Ids past the window and its margin are forgotten a few at a time, so the table keeps
+    -- about the window's ids whatever the traffic.
+    delete from usage_event_ids d
+    where (d.organization_id, d.source, d.client_event_id) in (
+      select x.organization_id, x.source, x.client_event_id from usage_event_ids x
+      where x.occurred_at < v_now - p_keep
+      order by x.occurred_at
+      limit 2 * n_ev
+      for update skip locked
+    );
     -- Each organization and agent type's carry after its last accepted event, in key order;
     -- a carry that stayed 0 and was never stored is not written.
     insert into usage_carry as c (organization_id, agent_type_id, carry)
