@@ -1,4 +1,5 @@
 import { ENTRY_TYPES, describeUsage, type EntryType } from '@console/domain';
+import { formatLedgerDate } from '@/lib/credit-format';
 
 export const ENTRY_TYPE_LABELS: Record<EntryType, string> = {
   initial_balance: 'Initial balance',
@@ -57,5 +58,13 @@ export function metadataLines(metadata: Record<string, unknown>): { label: strin
   add('From organization ID', text(metadata.from_org_id));
   add('Usage', describeUsage(metadata.usage));
   add('Event ID', text(metadata.event_id));
+  // A batch's consumption entry: the price its events were charged at and when they occurred.
+  add('Price', text(metadata.price));
+  const first = text(metadata.first_occurred_at);
+  const last = text(metadata.last_occurred_at);
+  add(
+    'Occurred',
+    first && last ? (first === last ? formatLedgerDate(first) : `${formatLedgerDate(first)} – ${formatLedgerDate(last)}`) : null,
+  );
   return lines;
 }

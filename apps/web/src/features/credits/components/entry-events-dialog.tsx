@@ -1,4 +1,4 @@
-import type { LedgerEntry } from '@console/domain';
+import type { LedgerEntry, UsageEventRow, UsageEventsExportQuery } from '@console/domain';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { ListTree } from 'lucide-react';
 import { useState } from 'react';
@@ -6,11 +6,15 @@ import { usageEventQueries } from '@/api/usage-events';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { formatCredits, formatDecimal, formatLedgerDate } from '@/lib/credit-format';
 import { MESSAGES } from '@/lib/wording';
 
 const p = MESSAGES.creditPages;
+
+const useEntryEventsQuery = (filters: UsageEventsExportQuery) => useInfiniteQuery(usageEventQueries.list(filters));
 
 /** A consumption entry opens to the usage events it charged, a page at a time. */
 export function EntryEventsButton({ entry }: { entry: LedgerEntry }) {
@@ -34,9 +38,35 @@ export function EntryEventsButton({ entry }: { entry: LedgerEntry }) {
   );
 }
 
+/** The entry's events, narrowed by the day they occurred (an entry holds one agent, so no agent filter). */
 function EntryEvents({ entry }: { entry: LedgerEntry }) {
-  const events = useInfiniteQuery(usageEventQueries.list({ organization_id: entry.organization_id, ledger_entry_id: entry.id }));
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const events = useEntryEventsQuery({
+    organization_id: entry.organization_id,
+    ledger_entry_id: entry.id,
+    ...(from && { from }),
+    ...(to && { to }),
+  });
   const rows = events.data?.pages.flatMap((page) => page.events) ?? [];
+  return (
+    <div className="space-y-3">
+      <div className="grid grid-cols-2 gap-3">
+        <div className="space-y-1">
+          <Label htmlFor="entry-events-from">{p.entryEventsFrom}</Label>
+          <Input id="entry-events-from" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
+        </div>
+        <div className="space-y-1">
+          <Label htmlFor="entry-events-to">{p.entryEventsTo}</Label>
+          <Input id="entry-events-to" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
+        </div>
+      </div>
+      <EventRows events={events} rows={rows} />
+    </div>
+  );
+}
+
+function EventRows({ events, rows }: { events: ReturnType<typeof useEntryEventsQuery>; rows: UsageEventRow[] }) {
   if (events.isPending) return <LoadingRows />;
   if (events.isError && rows.length === 0) return <QueryError error={events.error} title={p.entryEventsFailed} onRetry={events.refetch} />;
   if (rows.length === 0) return <p className="text-sm text-muted-foreground">{p.entryEventsEmpty}</p>;

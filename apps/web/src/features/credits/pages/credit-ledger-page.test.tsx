@@ -1,5 +1,5 @@
 import { ENTRY_TYPES, PAGING, TIMING, ledgerSentence } from '@console/domain';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { addDays, startOfDay } from 'date-fns';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -307,6 +307,31 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(items[0]).toHaveTextContent('Event IDevt-1');
   });
 
+  it("shows a batch's consumption entry as one line: the agent, its events, units and charge, with its price and when they occurred", async () => {
+    const batch = entry({
+      entry_type: 'consumption',
+      amount: '-12.34',
+      agent_type_id: TYPE_IDS.bot,
+      units: '1234.5000',
+      metadata: {
+        agent: 'support-bot',
+        events: 1000,
+        units: '1234.5000',
+        price: '0.0100',
+        first_occurred_at: '2024-01-20T10:00:00.000Z',
+        last_occurred_at: '2024-01-20T10:05:00.000Z',
+      },
+    });
+    batch.description = ledgerSentence({ ...batch, actor: null, counterparty: null, agent: { name: 'Support Bot', unit: 'run' } });
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([batch])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    expect(await screen.findByText('Support Bot: 1,000 events, 1,234.5 × run, charged 12.34 credits')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'List' }));
+    const item = within(screen.getByRole('list', { name: 'Credit transactions' })).getAllByRole('listitem')[0]!;
+    expect(item).toHaveTextContent('Price0.0100');
+    expect(item).toHaveTextContent(/Occurred.+–.+/);
+  });
+
   it('opens a consumption entry to the usage events it charged, a page at a time', async () => {
     const metered = entry({ entry_type: 'consumption', amount: '-1.25', agent_type_id: TYPE_IDS.bot, units: '5.0000' });
     const event = (id: string, charged: string) => ({
@@ -352,6 +377,18 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(await within(dialog).findByText('run-1')).toBeInTheDocument();
     expect(queriesOf('GET /api/usage-events')[1]).toMatchObject({ cursor: next });
     expect(within(dialog).queryByRole('button', { name: p.loadMore })).not.toBeInTheDocument();
+    // Narrowed to the days the events occurred on: the list starts again from its first page.
+    fireEvent.change(within(dialog).getByLabelText(p.entryEventsFrom), { target: { value: '2024-01-20' } });
+    fireEvent.change(within(dialog).getByLabelText(p.entryEventsTo), { target: { value: '2024-01-21' } });
+    await waitFor(() =>
+      expect(queriesOf('GET /api/usage-events').at(-1)).toEqual({
+        organization_id: metered.organization_id,
+        ledger_entry_id: metered.id,
+        from: '2024-01-20',
+        to: '2024-01-21',
+        limit: '50',
+      }),
+    );
   });
 
   it('exports the usage events of the same organization, agent and dates', async () => {
