@@ -6,8 +6,9 @@ import { organizations } from './organizations.ts';
 import { profile } from './profile.ts';
 import { signIn } from './sign-in.ts';
 import { usage } from './usage.ts';
+import { usageGrowth } from './usage-growth.ts';
 import { usersMe } from './users-me.ts';
 import { webSize } from './web-size.ts';
 
 /** Every suite, in the order they run and appear in docs/benchmarks.md. Add new ones here. */
-export const SUITES: Suite[] = [signIn, usersMe, profile, webSize, organizations, ledger, allocations, usage, activity];
+export const SUITES: Suite[] = [signIn, usersMe, profile, webSize, organizations, ledger, allocations, usage, usageGrowth, activity];

@@ -4,9 +4,9 @@ import type pg from 'pg';
 import { generateKey } from '../../apps/server/src/lib/api-key.ts';
 import { withClient } from '../../support/postgres.ts';
 import { withFreshPostgres } from '../lib/databases.ts';
-import { HTTP_COLUMNS, measure, round, signIn } from '../lib/http.ts';
+import { HTTP_COLUMNS, call, measure, round, signIn } from '../lib/http.ts';
 import { pgbenchScript } from '../lib/pgbench.ts';
-import { BENCH_ADMIN, withServer } from '../lib/server.ts';
+import { BENCH_ADMIN, withServer, withServerOn } from '../lib/server.ts';
 import { PLAN_COLUMNS, explain, generateTree, ids, planRow, prepareSession, step, type Plan, type TreeSpec } from '../lib/sql.ts';
 import type { Row, Suite } from '../lib/types.ts';
 import { PGBENCH, pgbench } from './allocations.ts';
@@ -32,12 +32,12 @@ const HOT_AGENTS = [AGENT, 'hot-a', 'hot-b', 'hot-c'];
 const DAY = 86_400;
 
 /**
- * What one batch of the API writes, as plain SQL (pgbench runs it): 1,000 consumption entries
- * with agent and units, 1,000 usage events pointing at them, and 1,000 balance updates, with
- * the balance rows locked in id order first. No validation, no prices, no carry, no duplicate
- * check: the yardstick for the writes alone.
+ * What one batch wrote before the ledger was posted per batch, as plain SQL (pgbench runs it):
+ * 1,000 consumption entries with agent and units, 1,000 usage events pointing at them, and
+ * 1,000 balance updates, with the balance rows locked in id order first. No validation, no
+ * prices, no carry, no duplicate check: the first yardstick, for the writes alone.
  */
-const SQL_BATCH = `
+const SQL_PER_EVENT = `
 select nextval('bench_usage_batch') as b \\gset
 begin;
 select count(*) from (select 1 from organization_billing_settings b where b.organization_id in (select organization_id from bench_usage_orgs) order by b.organization_id for update) l;
@@ -55,12 +55,55 @@ l as (
   order by e.organization_id
   returning id, organization_id, external_ref, agent_type_id
 )
-insert into usage_events (organization_id, client_event_id, agent_type_id, units, price, cost, charged, occurred_at, ledger_entry_id)
-select organization_id, external_ref, agent_type_id, 1, 0.01, 0.01, 0.01, now(), id from l;
+insert into usage_events (organization_id, client_event_id, source, agent_type_id, units, price, cost, charged, occurred_at, ledger_entry_id)
+select organization_id, external_ref, 'key', agent_type_id, 1, 0.01, 0.01, 0.01, now(), id from l;
 update organization_billing_settings b set credit_balance = b.credit_balance - 0.01, updated_at = now()
 from bench_usage_orgs o where b.organization_id = o.organization_id;
 commit;
 `;
+
+/**
+ * What one batch of the API writes now, as plain SQL: over `table`'s organizations (1,000, or
+ * 10 with 100 events each), one consumption entry per organization, 1,000 usage events linked
+ * to them, 1,000 idempotency rows, and one balance update per organization, the balance rows
+ * locked in id order first. The second yardstick: the same writes as the engine, without its
+ * decisions.
+ */
+const sqlAggregated = (table: string, perOrg: number) => `
+select nextval('bench_usage_batch') as b \\gset
+begin;
+select count(*) from (select 1 from organization_billing_settings b where b.organization_id in (select organization_id from ${table}) order by b.organization_id for update) l;
+with g as (select gen_random_uuid() as id),
+e as (
+  select o.organization_id, gen_random_uuid() as entry_id, b.credit_balance - ${(perOrg / 100).toFixed(2)} as balance_after
+  from ${table} o join organization_billing_settings b using (organization_id)
+),
+l as (
+  insert into credit_ledger_entries (id, organization_id, amount, entry_type, transaction_group, metadata, balance_after, agent_type_id, units)
+  select e.entry_id, e.organization_id, -${(perOrg / 100).toFixed(2)}, 'consumption', g.id,
+         jsonb_build_object('agent', '${AGENT}', 'events', ${perOrg}, 'units', '${perOrg}.0000', 'price', '0.0100'), e.balance_after, a.id, ${perOrg}
+  from e, g, (select id from agent_types where code = '${AGENT}') a
+  order by e.organization_id
+  returning id, organization_id, agent_type_id
+),
+ev as (
+  insert into usage_events (organization_id, client_event_id, source, agent_type_id, units, price, cost, charged, occurred_at, ledger_entry_id)
+  select l.organization_id, 'sqlagg-' || :b || '-' || l.organization_id || '-' || k, 'key', l.agent_type_id, 1, 0.01, 0.01, 0.01, now(), l.id
+  from l, generate_series(1, ${perOrg}) k
+  returning id, organization_id, client_event_id, occurred_at, charged
+)
+insert into usage_event_ids (organization_id, source, client_event_id, event_id, occurred_at, charged)
+select organization_id, 'key', client_event_id, id, occurred_at, charged from ev order by organization_id, client_event_id;
+update organization_billing_settings b set credit_balance = b.credit_balance - ${(perOrg / 100).toFixed(2)}, updated_at = now()
+from ${table} o where b.organization_id = o.organization_id;
+commit;
+`;
+
+/** The two spreads of a batch: over every metered tenant, and over ten of them. */
+const SPREADS = [
+  { orgs: 1_000, table: 'bench_usage_orgs' },
+  { orgs: 10, table: 'bench_usage_orgs10' },
+] as const;
 
 export const usage: Suite = {
   name: 'usage',
@@ -68,15 +111,20 @@ export const usage: Suite = {
   about:
     'The machine API on PostgreSQL (PostgreSQL only), with an API key of the house, over 1,000 tenants that each run ' +
     `one agent at ${PRICE} credits a unit. **Batched ingestion**: \`POST /api/v1/usage-events\` with batches of ` +
-    `${BATCH.toLocaleString('en-US')} events of 1 unit, one for each of the 1,000 tenants (every batch locks all 1,000 ` +
-    `balance rows), at ${BATCH_CONNECTIONS} connections; every event is accepted and writes its usage event, its consumption ` +
-    'entry, its balance and its carry. Beside it, in the same run and database, a plain SQL script that performs the same ' +
-    'writes for 1,000 events (balance rows locked in id order, 1,000 consumption entries, 1,000 usage events, 1,000 ' +
-    `balance updates; no validation, prices or carry) run by \`pgbench\` at ${BATCH_CONNECTIONS} clients: **÷ yardstick** ` +
-    "is the API's events/s divided by the script's. **Single events**: one event a request at " +
+    `${BATCH.toLocaleString('en-US')} events of 1 unit at ${BATCH_CONNECTIONS} connections, in two spreads: one event for each ` +
+    'of the 1,000 tenants (every batch locks 1,000 balance rows) and 100 events for each of 10 tenants. Every event is accepted; ' +
+    'the engine writes the events, their ids, one consumption entry per organization (and agent and price) and one balance ' +
+    'update per organization, and the carries. Beside each, in the same run and database, two plain SQL scripts run by ' +
+    `\`pgbench\` at ${BATCH_CONNECTIONS} clients with no validation, prices or carry: the per-event writes of before (1,000 ` +
+    'consumption entries, 1,000 events, 1,000 balance updates; **÷ yardstick**) and the aggregated writes of now (an entry and ' +
+    "a balance update per organization, 1,000 events and 1,000 ids; **÷ aggregated SQL**), each ratio the API's events/s " +
+    "over the script's. " +
+    '**Single events**: one event a request at ' +
     `${SINGLE_CONNECTIONS} connections, beside pgbench TPC-B (scale ${PGBENCH.scale}, ${PGBENCH.clients} clients, ` +
     `${PGBENCH.seconds} s, in a fresh database) as the yardstick (requests/s ÷ its tps). **Entitlements**: ` +
-    `\`GET /api/v1/entitlements\` at ${ENTITLEMENT_CONNECTIONS} connections, rotating over the tenants. **Ledger pages**: ` +
+    `\`GET /api/v1/entitlements\` at ${ENTITLEMENT_CONNECTIONS} connections, rotating over the tenants, beside a bare Fastify + pg ` +
+    'server running the statements one check sent behind a JWT check (**÷ yardstick**; aims: 0.9, p99 under 20 ms). Single ' +
+    'events aim at 0.5 of TPC-B. **Ledger pages**: ' +
     `one tenant given a consumption ledger of ${LEDGER_ENTRIES.toLocaleString('en-US')} entries generated in SQL (four agents in turn, a year of history), ` +
     'read through `GET /api/credits/ledger` as the house admin at 10 connections: the first page, a page half-way down ' +
     '(cursor), and the first and a half-way page filtered by one agent (`agent_type_id`, a quarter of the entries, served ' +
@@ -85,6 +133,7 @@ export const usage: Suite = {
     ...HTTP_COLUMNS,
     { key: 'eventsPerSecond', label: 'events/s', format: 'fixed1' },
     { key: 'ratio', label: '÷ yardstick', format: 'fixed2' },
+    { key: 'ratioAggregated', label: '÷ aggregated SQL', format: 'fixed2' },
   ],
   async run(context) {
     if (!context.databaseUrl) {
@@ -113,35 +162,54 @@ export const usage: Suite = {
       const runId = Date.now().toString(36);
       const rows: Row[] = [];
 
-      context.log(`batched ingestion: ${BATCH} events a request, ${BATCH_CONNECTIONS} connections`);
-      const batched = await measure(server, {
-        name: `usage batches of ${BATCH.toLocaleString('en-US')} events over 1,000 tenants`,
-        method: 'POST',
-        path: '/api/v1/usage-events',
-        headers: bearer,
-        connections: BATCH_CONNECTIONS,
-        durationSeconds,
-        rotate: (n) => {
-          const at = new Date().toISOString();
-          return {
-            body: {
-              events: Array.from({ length: BATCH }, (_, i) => ({
-                id: `batch-${runId}-${n}-${i}`,
-                organization_id: setup.orgs[(i + n) % setup.orgs.length]!,
-                agent: AGENT,
-                units: '1',
-                occurred_at: at,
-              })),
-            },
-          };
-        },
-      });
-      batched.eventsPerSecond = round(Number(batched.rps) * BATCH, 1);
-
-      context.log(`the same writes as plain SQL: pgbench -c ${BATCH_CONNECTIONS} -T ${durationSeconds}`);
-      const script = await sqlYardstick(url, durationSeconds);
-      batched.ratio = round(Number(batched.eventsPerSecond) / script.eventsPerSecond, 2);
-      rows.push(batched, script.row);
+      const ingestion: { orgs: number; api: Row; perEvent: Yardstick; aggregated: Yardstick }[] = [];
+      for (const spread of SPREADS) {
+        const orgs = setup.orgs.slice(0, spread.orgs);
+        context.log(`batched ingestion over ${spread.orgs} organizations: ${BATCH} events a request, ${BATCH_CONNECTIONS} connections`);
+        const api = await measure(server, {
+          name: `usage batches of ${BATCH.toLocaleString('en-US')} events over ${spread.orgs.toLocaleString('en-US')} tenants`,
+          method: 'POST',
+          path: '/api/v1/usage-events',
+          headers: bearer,
+          connections: BATCH_CONNECTIONS,
+          durationSeconds,
+          rotate: (n) => {
+            const at = new Date().toISOString();
+            return {
+              body: {
+                events: Array.from({ length: BATCH }, (_, i) => ({
+                  id: `batch-${runId}-${spread.orgs}-${n}-${i}`,
+                  organization_id: orgs[(i + n) % orgs.length]!,
+                  agent: AGENT,
+                  units: '1',
+                  occurred_at: at,
+                })),
+              },
+            };
+          },
+        });
+        api.eventsPerSecond = round(Number(api.rps) * BATCH, 1);
+        context.log(`the per-event writes as plain SQL: pgbench -c ${BATCH_CONNECTIONS} -T ${durationSeconds}`);
+        const perEvent = await sqlYardstick(
+          url,
+          durationSeconds,
+          `plain SQL, the per-event writes of before (an entry and a balance update per event), over 1,000 tenants (pgbench, yardstick)`,
+          SQL_PER_EVENT,
+        );
+        context.log(
+          `the aggregated writes as plain SQL over ${spread.orgs} organizations: pgbench -c ${BATCH_CONNECTIONS} -T ${durationSeconds}`,
+        );
+        const aggregated = await sqlYardstick(
+          url,
+          durationSeconds,
+          `plain SQL, the aggregated writes (an entry and a balance update per organization) over ${spread.orgs.toLocaleString('en-US')} tenants (pgbench, yardstick)`,
+          sqlAggregated(spread.table, BATCH / spread.orgs),
+        );
+        api.ratio = round(Number(api.eventsPerSecond) / perEvent.eventsPerSecond, 2);
+        api.ratioAggregated = round(Number(api.eventsPerSecond) / aggregated.eventsPerSecond, 2);
+        rows.push(api, perEvent.row, aggregated.row);
+        ingestion.push({ orgs: spread.orgs, api, perEvent, aggregated });
+      }
 
       context.log(`single events, ${SINGLE_CONNECTIONS} connections`);
       const single = await measure(server, {
@@ -170,17 +238,36 @@ export const usage: Suite = {
       rows.push(single, { ...tpcb.row, database: server.database, eventsPerSecond: null, ratio: 1 });
 
       context.log(`entitlements, ${ENTITLEMENT_CONNECTIONS} connections`);
-      rows.push(
-        await measure(server, {
-          name: 'entitlement checks',
-          method: 'GET',
-          path: `/api/v1/entitlements?organization_id=${setup.orgs[0]}&agent=${AGENT}`,
-          headers: bearer,
-          connections: ENTITLEMENT_CONNECTIONS,
-          durationSeconds,
-          rotate: (n) => ({ path: `/api/v1/entitlements?organization_id=${setup.orgs[n % setup.orgs.length]}&agent=${AGENT}` }),
-        }),
+      const entitlements = await measure(server, {
+        name: 'entitlement checks',
+        method: 'GET',
+        path: `/api/v1/entitlements?organization_id=${setup.orgs[0]}&agent=${AGENT}`,
+        headers: bearer,
+        connections: ENTITLEMENT_CONNECTIONS,
+        durationSeconds,
+        rotate: (n) => ({ path: `/api/v1/entitlements?organization_id=${setup.orgs[n % setup.orgs.length]}&agent=${AGENT}` }),
+      });
+      // The ceiling: a bare Fastify + pg server running the statements one entitlement check sent, behind a JWT check.
+      await server.captureStart();
+      await call(server, 'GET', `/api/v1/entitlements?organization_id=${setup.orgs[0]}&agent=${AGENT}`, key.key);
+      const statements = await server.captureStop();
+      const token = await signIn(server, BENCH_ADMIN);
+      context.log(`entitlements on the bare server (${statements.length} statements), ${ENTITLEMENT_CONNECTIONS} connections`);
+      const bareEntitlements = await withServerOn(
+        url,
+        (bare) =>
+          measure(bare, {
+            name: `bare Fastify + pg + jose, the same ${statements.length} statements as an entitlement check (ceiling)`,
+            method: 'GET',
+            path: '/bare/entitlement',
+            headers: { authorization: `Bearer ${token}` },
+            connections: ENTITLEMENT_CONNECTIONS,
+            durationSeconds,
+          }),
+        { bare: { statements: { entitlement: statements } } },
       );
+      entitlements.ratio = round(Number(entitlements.rps) / Number(bareEntitlements.rps), 2);
+      rows.push(entitlements, { ...bareEntitlements, ratio: 1 });
 
       const books = await step(times, 'reconciliation (reconcile(db))', context.log, () => reconcileOn(url));
       if (!books.ok) throw new Error(`the books do not reconcile after the ingestion runs: ${JSON.stringify(books).slice(0, 800)}`);
@@ -198,7 +285,6 @@ export const usage: Suite = {
         await prepareSession(client);
         return hotLedger(client, times, context.log);
       });
-      const token = await signIn(server, BENCH_ADMIN);
       const base = `/api/credits/ledger?organization_id=${hot.id}`;
       const filtered = `${base}&agent_type_id=${hot.agentId}`;
       const pageCases: [string, string][] = [
@@ -243,7 +329,6 @@ export const usage: Suite = {
         return list;
       });
 
-      const ingestion = rows.slice(0, 2);
       return {
         status: 'ok',
         rows,
@@ -255,8 +340,13 @@ export const usage: Suite = {
           },
         ],
         notes: [
-          `Batched ingestion: ${ingestion[0]!.eventsPerSecond} events/s through the API against ${script.eventsPerSecond} events/s for the ` +
-            `plain SQL script (${script.failed} failed transactions, average latency ${script.averageMs} ms a batch): ratio ${batched.ratio}.`,
+          ...ingestion.map(
+            (i) =>
+              `Batched ingestion over ${i.orgs.toLocaleString('en-US')} tenants: ${i.api.eventsPerSecond} events/s through the API (aim 10,000); ` +
+              `the per-event SQL writes of before ${i.perEvent.eventsPerSecond} events/s (${i.perEvent.failed} failed, ${i.perEvent.averageMs} ms a batch): ` +
+              `ratio ${i.api.ratio} (aim 1.0); the aggregated SQL writes ${i.aggregated.eventsPerSecond} events/s (${i.aggregated.failed} failed, ` +
+              `${i.aggregated.averageMs} ms a batch): ratio ${i.api.ratioAggregated} (aim 0.5).`,
+          ),
           `pgbench TPC-B: ${tpcb.initSeconds} s to initialize scale ${PGBENCH.scale}; ${tpcb.tps} tps (without initial connection time), ` +
             `${tpcb.failed} failed transactions, average latency ${tpcb.averageMs} ms.`,
           `Reconciliation after the ingestion runs: ${books.ok ? 'passed' : 'FAILED'} (${books.organizations_checked.toLocaleString('en-US')} organizations, ` +
@@ -275,7 +365,8 @@ export const usage: Suite = {
           ledgerEntries: LEDGER_ENTRIES,
           hot,
           setupSeconds: times,
-          sqlScript: SQL_BATCH,
+          sqlPerEvent: SQL_PER_EVENT,
+          sqlAggregated: SPREADS.map((spread) => sqlAggregated(spread.table, BATCH / spread.orgs)),
           tpcb: { ...tpcb, row: undefined },
           plans,
         },
@@ -289,6 +380,7 @@ async function meter(client: pg.Client, houseId: string, key: { prefix: string; 
   await client.query(
     `create table bench_usage_orgs as select (row_number() over (order by id) - 1)::int as n, id as organization_id from organizations where org_type = 'tenant'`,
   );
+  await client.query(`create table bench_usage_orgs10 as select * from bench_usage_orgs where n < 10`);
   await client.query(`create sequence bench_usage_batch`);
   const { rows } = await client.query<{ id: string }>(
     `insert into agent_types (code, name, kind, unit) values ($1, 'Bench Bot', 'automation', 'run') returning id`,
@@ -316,18 +408,10 @@ async function meter(client: pg.Client, houseId: string, key: { prefix: string; 
 }
 
 /** The plain SQL batch run by pgbench at the batched run's connections, with its per-transaction log. */
-async function sqlYardstick(url: string, seconds: number) {
-  const {
-    row,
-    rawTps: tps,
-    failed,
-    averageMs,
-  } = await pgbenchScript(url, {
-    name: `plain SQL script doing the same writes, ${BATCH.toLocaleString('en-US')} events a transaction (pgbench, yardstick)`,
-    script: SQL_BATCH,
-    clients: BATCH_CONNECTIONS,
-    seconds,
-  });
+type Yardstick = Awaited<ReturnType<typeof sqlYardstick>>;
+
+async function sqlYardstick(url: string, seconds: number, name: string, script: string) {
+  const { row, rawTps: tps, failed, averageMs } = await pgbenchScript(url, { name, script, clients: BATCH_CONNECTIONS, seconds });
   const eventsPerSecond = round(tps * BATCH, 1);
   const yardstick: Row = { ...row, eventsPerSecond, ratio: 1 };
   return { row: yardstick, tps, eventsPerSecond, failed, averageMs };
