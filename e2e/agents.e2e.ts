@@ -234,11 +234,11 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   const event = (id: string, agent: string, units: string) => ({ id, organization_id: tenant.id, agent, units, occurred_at: at });
   const batch = await machine<UsageBatchResult>('usage-events', key, {
     events: [
-      event('run-1', 'support-bot', '20'), // 30.00 → 120.00
-      event('run-2', 'report-writer', '5'), // 10.00 → 110.00
-      event('run-3', 'support-bot', '10'), // 15.00 → 95.00, below the threshold
+      event('run-1', 'support-bot', '20'), // 30.00
+      event('run-2', 'report-writer', '5'), // 10.00
+      event('run-3', 'support-bot', '10'), // 15.00
       event('run-1', 'support-bot', '20'), // the same id again: recorded once
-      event('run-4', 'support-bot', '4'), // 6.00 → 89.00
+      event('run-4', 'support-bot', '4'), // 6.00: the balance moves once, 150.00 → 89.00, below the threshold
     ],
   });
   expect(batch.status).toBe(200);
@@ -285,26 +285,28 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   const ledger = page.getByRole('table', { name: 'Credit transactions' });
   const consumption = ledger.getByRole('row').filter({ hasText: 'Consumption' });
   await consumption.first().waitFor();
-  expect(await consumption.count()).toBe(5);
-  // The server's sentence names each agent from the catalog, with its unit.
-  const firstRun = ledger.getByRole('row').filter({ hasText: 'Support Bot used 20 × run' });
+  // One consumption entry per batch and agent (and price): the first batch made two, the second one.
+  expect(await consumption.count()).toBe(3);
+  // The server's sentence names each agent from the catalog, with its events, units and unit.
+  const firstRun = ledger.getByRole('row').filter({ hasText: 'Support Bot: 3 events, 34 × run, charged 51.00 credits' });
   await firstRun.first().waitFor();
   expect(await firstRun.count()).toBe(1);
-  expect(await firstRun.textContent()).toContain('-30.00 credits120.00 credits');
+  expect(await firstRun.textContent()).toContain('-51.00 credits99.00 credits');
   // Each consumption opens to the usage events it charged, as the runtime reported them.
   await firstRun.getByRole('button', { name: /^Events: / }).click();
   const events = page.getByRole('dialog', { name: MESSAGES.creditPages.entryEventsTitle });
-  await events.getByText('run-1', { exact: true }).waitFor();
+  for (const id of ['run-1', 'run-3', 'run-4']) await events.getByText(id, { exact: true }).waitFor();
   expect(await events.textContent()).toContain('30.00 credits');
+  expect(await events.textContent()).not.toContain('run-2');
   await expectAccessible(page, 'usage events of a consumption entry');
   await page.keyboard.press('Escape');
   await events.waitFor({ state: 'detached' });
-  expect(await ledger.getByRole('row').filter({ hasText: 'Report Writer used 2.5 × page' }).textContent()).toContain(
+  expect(await ledger.getByRole('row').filter({ hasText: 'Report Writer: 1 event, 2.5 × page' }).textContent()).toContain(
     '-5.00 credits84.00 credits',
   );
   await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Report Writer' });
   await page.waitForURL(/agent=/);
-  await ledger.getByRole('row').filter({ hasText: 'Report Writer used 5 × page' }).waitFor();
+  await ledger.getByRole('row').filter({ hasText: 'Report Writer: 1 event, 5 × page' }).waitFor();
   const deadline = Date.now() + 10_000;
   while ((await ledger.getByRole('row').count()) !== 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   expect(await ledger.getByRole('row').count()).toBe(3); // the header and Report Writer's two entries
