@@ -20,10 +20,12 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
     if (params.q) {
       const pattern = `%${likeEscape(params.q)}%`;
       // Within the organization's entries (and the other filters): what a person typed in a note,
-      // a reason, the other organization's name, the agent's code or the external reference.
+      // a reason, the other organization's name, the agent's code or the external reference; or
+      // exactly the id of a usage event, which finds the consumption entry that charged it.
       query = query.where(
         sql<boolean>`(metadata->>'notes' ilike ${pattern} or metadata->>'reason' ilike ${pattern} or metadata->>'to_org_name' ilike ${pattern}
-          or metadata->>'from_org_name' ilike ${pattern} or metadata->>'agent' ilike ${pattern} or external_ref ilike ${pattern})`,
+          or metadata->>'from_org_name' ilike ${pattern} or metadata->>'agent' ilike ${pattern} or external_ref ilike ${pattern}
+          or id in (select u.ledger_entry_id from usage_events u where u.organization_id = ${organizationId} and u.client_event_id = ${params.q.trim()}))`,
       );
     }
     return query;

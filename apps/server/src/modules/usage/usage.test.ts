@@ -461,6 +461,13 @@ describe('the ledger of metered usage', () => {
     expect((await w.t.request('GET', '/api/credits/ledger?agent_type_id=nope', undefined, { token })).status).toBe(400);
   });
 
+  it("finds the consumption entry that charged an event by the event's id", async () => {
+    const token = await w.as('A1.admin');
+    const found = await w.t.request('GET', `/api/credits/ledger?organization_id=${w.id('T1')}&q=e1`, undefined, { token });
+    expect(found.status).toBe(200);
+    expect(found.body.entries.map((e: any) => e.description)).toEqual(['Agent bot: 1 event, 4 × run, charged 1.00 credits']);
+  });
+
   it("lets a house admin refund a metered consumption by the event's id", async () => {
     const before = await balanceOf(db(), w.id('T1'));
     const response = await w.t.request(
