@@ -123,6 +123,29 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('button', { name: p.adjustBalance })).not.toBeInTheDocument();
   });
 
+  it('asks for no organization list, and shows no picker, where the server refuses the list or there is nothing below', async () => {
+    for (const session of [
+      makeSession({ role: 'agency_user', orgType: 'agency' }),
+      makeSession({ role: 'house_user', orgType: 'house', orgName: 'House' }),
+      makeSession({ role: 'tenant_admin', orgType: 'tenant' }),
+    ]) {
+      const { callsTo } = mockApi({ [LEDGER]: () => json(200, ledgerPage([])) });
+      const view = renderApp('/credit-ledger', { session });
+      await screen.findByText(c.emptyTitle);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(callsTo('GET /api/organizations')).toEqual([]);
+      expect(screen.queryByRole('combobox', { name: 'Organization' })).not.toBeInTheDocument();
+      view.unmount();
+    }
+  });
+
+  it('offers the organization picker to a role that may list a subtree', async () => {
+    const { callsTo } = mockApi({ [LEDGER]: () => json(200, ledgerPage([])) });
+    renderApp('/credit-ledger', { session: makeSession({ role: 'agency_manager', orgType: 'agency' }) });
+    expect(await screen.findByRole('combobox', { name: 'Organization' })).toBeInTheDocument();
+    await waitFor(() => expect(callsTo('GET /api/organizations')).toHaveLength(1));
+  });
+
   it('at 390 px shows the list, with amount and balance after, no table and no view switch, and a one-month calendar', async () => {
     setViewportWidth(390);
     mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });

@@ -24,6 +24,7 @@ import { ENTRY_TYPE_LABELS } from '@/lib/entry-types';
 import { orgBaseOf } from '@/lib/org-base';
 import { useDebouncedText } from '@/lib/use-debounced-text';
 import { useMediaQuery } from '@/lib/use-media-query';
+import { showsOrganizationList } from '@/lib/org-reach';
 import { useViewer } from '@/lib/use-viewer';
 import { AdjustBalanceDialog } from '../components/adjust-balance-dialog';
 import { DateRangePicker } from '@/components/date-range-picker';
@@ -155,10 +156,12 @@ export default function CreditLedgerPage() {
         </CardHeader>
         <CardContent className="space-y-4">
           <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
-            <div className="grid gap-2">
-              <Label htmlFor="ledger-organization">Organization</Label>
-              <OrgPicker id="ledger-organization" label="Organization" value={organizationId} onChange={setOrganizationId} />
-            </div>
+            {showsOrganizationList(viewer) && (
+              <div className="grid gap-2">
+                <Label htmlFor="ledger-organization">Organization</Label>
+                <OrgPicker id="ledger-organization" label="Organization" value={organizationId} onChange={setOrganizationId} />
+              </div>
+            )}
             <div className="grid gap-2">
               <Label htmlFor="ledger-date-range">Date range</Label>
               <DateRangePicker id="ledger-date-range" value={range} onChange={setRange} />

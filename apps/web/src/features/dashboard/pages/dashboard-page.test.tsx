@@ -126,6 +126,29 @@ describe('dashboard', { timeout: 60_000 }, () => {
     ).toEqual(['/settings']);
   });
 
+  it('user-level roles: child and recent organizations by name, none a link, since the server refuses to open them', async () => {
+    const dashboard = makeDashboard('super_agency');
+    const more = { ...dashboard, credits: { ...dashboard.credits, by_child: { ...dashboard.credits.by_child, count: 40 } } };
+    showDashboard('super_agency', { role: 'super_agency_user', dashboard: more });
+    await screen.findByText(m.performanceMetrics);
+    const children = card(m.childOrganizations);
+    expect(within(children).getByText('First agency')).toBeInTheDocument();
+    expect(within(children).queryAllByRole('link')).toEqual([]);
+    const status = card(m.organizationStatus);
+    expect(within(status).getByText('Newest Org')).toBeInTheDocument();
+    expect(within(status).queryAllByRole('link')).toEqual([]);
+  });
+
+  it('admins keep the links to their children and to the whole list', async () => {
+    const dashboard = makeDashboard('super_agency');
+    const more = { ...dashboard, credits: { ...dashboard.credits, by_child: { ...dashboard.credits.by_child, count: 40 } } };
+    showDashboard('super_agency', { dashboard: more });
+    await screen.findByText(m.performanceMetrics);
+    const children = card(m.childOrganizations);
+    expect(within(children).getByRole('link', { name: 'First agency' })).toHaveAttribute('href', expect.stringMatching(/^\/orgs\//));
+    expect(within(children).getByRole('link', { name: 'All child organizations' })).toHaveAttribute('href', '/orgs');
+  });
+
   it('super agency: status breakdown and its agencies; tools for agencies', async () => {
     showDashboard('super_agency');
     await screen.findByText(m.performanceMetrics);

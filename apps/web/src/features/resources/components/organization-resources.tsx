@@ -1,4 +1,4 @@
-import { canHaveChildren, isOwnOrganization, mayAllocateFrom, ORG_TYPE_LABELS } from '@console/domain';
+import { canHaveChildren, isOwnOrganization, mayAllocateFrom, mayListPeople, ORG_TYPE_LABELS } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Bot, Building2, Coins, Gauge } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -13,6 +13,7 @@ import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { formatCredits } from '@/lib/credit-format';
+import { showsOrganizationList } from '@/lib/org-reach';
 import { ledgerHref, PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { AgentsPanel } from './agents-panel';
@@ -71,6 +72,9 @@ export function OrganizationResources({ organizationId, base }: { organizationId
   // Credits go from the user's own organization to its active direct children.
   const mayAllocate = !!viewer && mayAllocateFrom(viewer, org) && canHaveChildren(org.org_type);
   const teamHref = own ? PATHS.team : `${PATHS.users}?organization_id=${encodeURIComponent(org.id)}`;
+  // Team and Organizations open lists the server gives only with their list permissions.
+  const mayOpenTeam = !!viewer && mayListPeople(viewer);
+  const mayOpenOrganizations = showsOrganizationList(viewer);
 
   return (
     <section className="space-y-6">
@@ -130,12 +134,16 @@ export function OrganizationResources({ organizationId, base }: { organizationId
             <Button asChild variant="outline" size="sm">
               <Link to={`${base}/${org.id}/billing`}>{m.linkBilling}</Link>
             </Button>
-            <Button asChild variant="outline" size="sm">
-              <Link to={teamHref}>{m.linkTeam}</Link>
-            </Button>
-            <Button asChild variant="outline" size="sm">
-              <Link to={base}>{m.linkOrganizations}</Link>
-            </Button>
+            {mayOpenTeam && (
+              <Button asChild variant="outline" size="sm">
+                <Link to={teamHref}>{m.linkTeam}</Link>
+              </Button>
+            )}
+            {mayOpenOrganizations && (
+              <Button asChild variant="outline" size="sm">
+                <Link to={base}>{m.linkOrganizations}</Link>
+              </Button>
+            )}
           </nav>
         </CardContent>
       </Card>
