@@ -50,7 +50,7 @@ describe('signing in and out', () => {
     await expectAccessible(page, 'login page with Login Failed');
   });
 
-  it('signs out from the profile menu with a toast and lands on /login', async () => {
+  it('signs out from the profile menu and lands on /login, which says so', async () => {
     const page = await journey.freshPage();
     await signInWithForm(page, journey.server, ADMIN.email, ADMIN.password);
     await page.getByRole('button', { name: new RegExp(ADMIN.email) }).click();
