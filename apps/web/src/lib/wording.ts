@@ -239,6 +239,11 @@ const CONSOLE_WORDING = {
     linkTeam: 'Team',
     linkOrganizations: 'Organizations',
   },
+  /** Live figures: how old the shown figures are, and asking again. */
+  live: {
+    updatedAgo: (seconds: number) => (seconds < 60 ? `Updated ${seconds} s ago` : `Updated ${Math.floor(seconds / 60)} min ago`),
+    refresh: 'Refresh figures',
+  },
   generic: {
     unknown: 'An unknown error occurred',
     unexpected: 'An unexpected error occurred',

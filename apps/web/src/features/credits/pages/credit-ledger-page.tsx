@@ -14,6 +14,7 @@ import { agentQueries } from '@/api/agents';
 import { creditQueries, useExportLedger } from '@/api/credits';
 import { useExportUsageEvents } from '@/api/usage-events';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
+import { Freshness } from '@/components/freshness';
 import { LoadingRows } from '@/components/loading-rows';
 import { OrganizationTrail, useReadableOrganization } from '@/components/organization-trail';
 import { OrgPicker } from '@/components/organizations/org-picker';
@@ -129,7 +130,12 @@ export default function CreditLedgerPage() {
 
       <Card>
         <CardHeader>
-          <CardDescription>{p.creditBalance}</CardDescription>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <CardDescription>{p.creditBalance}</CardDescription>
+            {balance !== undefined && (
+              <Freshness updatedAt={ledger.dataUpdatedAt} onRefresh={() => void ledger.refetch()} refreshing={ledger.isFetching} />
+            )}
+          </div>
           {balance === undefined ? (
             failed ? (
               <p className="text-sm text-muted-foreground">{c.loadFailed}</p>

@@ -7,6 +7,7 @@ import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { LIVE } from '@/api/live';
 import { organizationQueries } from '@/api/organizations';
 import { CapacityPanel } from '@/components/billing/capacity-panel';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
@@ -43,7 +44,8 @@ function Metric({ icon, label, value }: { icon: ReactNode; label: string; value:
  */
 export function OrganizationResources({ organizationId, base }: { organizationId: string; base: string }) {
   const viewer = useViewer();
-  const organization = useQuery({ ...organizationQueries.detail(organizationId), enabled: !!organizationId });
+  // Its balance and active agents are live figures.
+  const organization = useQuery({ ...organizationQueries.detail(organizationId), enabled: !!organizationId, ...LIVE });
 
   if (organization.isPending) {
     return (
