@@ -9,6 +9,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/lib/auth';
+import type { SessionEnd } from '@/lib/session-store';
 import { NEXT_PARAM, PATHS, returnPathOf } from '@/lib/paths';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
@@ -19,7 +20,7 @@ import { classifyLoginError, MESSAGES } from '@/lib/wording';
 import { fieldOf } from '@/lib/form';
 
 /** What the page says about the session that just ended, if one did. */
-function SessionEndedNotice({ ended }: { ended: 'expired' | 'signed-out' }) {
+function SessionEndedNotice({ ended }: { ended: SessionEnd }) {
   const { auth } = MESSAGES;
   return (
     <Alert variant="info">
