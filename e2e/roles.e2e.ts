@@ -283,7 +283,8 @@ if (unknown?.length) throw new Error(`E2E_ROLES names no demo role: ${unknown.jo
 
 for (const role of chosen ? ALL_DEMO_ROLES.filter((r) => chosen.includes(r)) : ALL_DEMO_ROLES) {
   it.concurrent(`${role}: every navigation item, dashboard tool and in-page link at 1280 and 390 px, light and dark, opens without a 403, fits and passes axe`, {
-    timeout: 600_000,
+    // Counted from the start, the wait for a turn included: the in-page links made each walk longer.
+    timeout: 900_000,
   }, async () => {
     const walks = await turn(() => Promise.all(THEMES.map((theme) => walk(role, theme))));
     const problems = walks.flatMap((w) => w.problems);

@@ -27,7 +27,7 @@ export function Freshness({ updatedAt, onRefresh, refreshing, className }: Fresh
       <Button
         variant="ghost"
         size="icon"
-        className="size-7"
+        className="size-8"
         aria-label={MESSAGES.live.refresh}
         title={MESSAGES.live.refresh}
         onClick={onRefresh}

@@ -129,23 +129,23 @@ export default function CreditLedgerPage() {
       </PageHeader>
 
       <Card>
-        <CardHeader>
-          <div className="flex flex-wrap items-center justify-between gap-2">
+        <CardHeader className="flex flex-wrap items-start justify-between gap-2">
+          <div className="grid gap-1.5">
             <CardDescription>{p.creditBalance}</CardDescription>
-            {balance !== undefined && (
-              <Freshness updatedAt={ledger.dataUpdatedAt} onRefresh={() => void ledger.refetch()} refreshing={ledger.isFetching} />
+            {balance === undefined ? (
+              failed ? (
+                <p className="text-sm text-muted-foreground">{c.loadFailed}</p>
+              ) : (
+                <Skeleton className="h-9 w-48" role="status" aria-label="Loading balance" />
+              )
+            ) : (
+              <p className="text-3xl font-bold tabular-nums" data-testid="credit-balance">
+                {formatCredits(balance)}
+              </p>
             )}
           </div>
-          {balance === undefined ? (
-            failed ? (
-              <p className="text-sm text-muted-foreground">{c.loadFailed}</p>
-            ) : (
-              <Skeleton className="h-9 w-48" role="status" aria-label="Loading balance" />
-            )
-          ) : (
-            <p className="text-3xl font-bold tabular-nums" data-testid="credit-balance">
-              {formatCredits(balance)}
-            </p>
+          {balance !== undefined && (
+            <Freshness updatedAt={ledger.dataUpdatedAt} onRefresh={() => void ledger.refetch()} refreshing={ledger.isFetching} />
           )}
         </CardHeader>
         {balance !== undefined && threshold !== undefined && isLowBalance(balance, threshold) && (
