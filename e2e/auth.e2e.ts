@@ -13,7 +13,7 @@ describe('signing in and out', () => {
     const page = await journey.freshPage();
 
     await page.goto(journey.server.url('/dashboard'));
-    await page.waitForURL('**/login');
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/dashboard');
     await expectAccessible(page, 'login page');
     await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
@@ -50,7 +50,7 @@ describe('signing in and out', () => {
     await expectAccessible(page, 'login page with Login Failed');
   });
 
-  it('signs out from the profile menu with a toast and lands on /login', async () => {
+  it('signs out from the profile menu and lands on /login, which says so', async () => {
     const page = await journey.freshPage();
     await signInWithForm(page, journey.server, ADMIN.email, ADMIN.password);
     await page.getByRole('button', { name: new RegExp(ADMIN.email) }).click();
@@ -60,6 +60,28 @@ describe('signing in and out', () => {
     await page.getByText(MESSAGES.auth.signedOutBody).waitFor();
     // The server ended the session: a reload does not bring it back.
     await page.goto(journey.server.url('/dashboard'));
-    await page.waitForURL('**/login');
+    await page.waitForURL((url) => url.pathname === '/login');
+  });
+
+  it('returns to the page asked for after signing in, takes no address of another origin, and sends a signed-in visitor of /login on', async () => {
+    const page = await journey.freshPage();
+    await page.goto(journey.server.url('/credit-ledger?type=allocation_sent'));
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/credit-ledger?type=allocation_sent');
+    await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/credit-ledger' && url.search === '?type=allocation_sent');
+
+    // Signed in, /login has nothing to offer: on to the dashboard.
+    await page.goto(journey.server.url('/login'));
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+
+    const other = await journey.freshPage();
+    await other.goto(journey.server.url(`/login?next=${encodeURIComponent('//example.com/x')}`));
+    await other.getByLabel('Email', { exact: true }).fill(ADMIN.email);
+    await other.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    await other.waitForURL((url) => url.pathname === '/dashboard');
+    expect(new URL(other.url()).origin).toBe(new URL(journey.server.url('/')).origin);
   });
 });

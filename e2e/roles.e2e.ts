@@ -8,9 +8,12 @@ import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 /**
  * Every role of the demo, every screen it is offered: each person signs in, and at 1280 and
  * 390 px, in the light and the dark theme, follows every navigation item (the sidebar when
- * wide, the menu sheet when narrow) and every tool link of the dashboard. No page ends on a
- * refusal or a load error, none is wider than the window, and axe finds nothing serious.
- * The items are read from the page, so new ones are walked as soon as they are shown.
+ * wide, the menu sheet when narrow) and every tool link of the dashboard; at 1280 px also every
+ * other link the dashboard's overview shows (child and recent organizations, the list) and the
+ * Resources page's quick links. No page ends on a refusal or a load error, no request is
+ * answered 403 (a page asked for what the role may not have), none is wider than the window,
+ * and axe finds nothing serious. The items are read from the page, so new ones are walked as
+ * soon as they are shown.
  */
 
 const journey = useJourney({ demo: true });
@@ -120,6 +123,13 @@ async function walk(role: string, theme: (typeof THEMES)[number]): Promise<{ pro
   const page = await context.newPage();
   const problems: string[] = [];
   const visited = new Set<string>();
+  // Every refused request is a problem, wherever it happens: the page asked what the role may not have.
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (response.status() === 403 && url.pathname.startsWith('/api/')) {
+      problems.push(`${role} ${theme}: ${response.request().method()} ${pathOf(url)} answered 403 on ${pathOf(new URL(page.url()))}`);
+    }
+  });
   try {
     await page.goto(server.url('/login'));
     await page.getByLabel('Email', { exact: true }).fill(demoEmail(role));
@@ -209,6 +219,33 @@ async function walk(role: string, theme: (typeof THEMES)[number]): Promise<{ pro
         await page.waitForURL((url) => pathOf(url) === item.href);
         await check(`nav "${item.name}"`);
       }
+
+      // The links inside pages, once per person and theme (at the wide width): each is clicked
+      // on its page, checked, and the page opened again for the next.
+      if (narrow) continue;
+      const inPage = async (from: string, label: string, scope: (page: Page) => Locator) => {
+        let onFrom = false;
+        const open = async () => {
+          if (onFrom) return;
+          await leaving(page, from);
+          await page.goto(server.url(from));
+          await settle(page);
+          onFrom = true;
+        };
+        await open();
+        const links = (await linksOf(scope(page))).filter((link) => link.href.startsWith('/'));
+        for (const link of links) {
+          if (checkedHere.has(link.href)) continue;
+          await open();
+          await leaving(page, link.href);
+          await scope(page).locator(`a[href="${link.href}"]`).first().click();
+          onFrom = false;
+          await page.waitForURL((url) => pathOf(url) === link.href);
+          await check(`${label} link "${link.name}"`);
+        }
+      };
+      await inPage('/dashboard', 'dashboard', (p) => p.locator('main [role="tabpanel"][data-state="active"]'));
+      await inPage('/resources', 'Resources quick', (p) => p.getByRole('navigation', { name: MESSAGES.billingPages.quickLinks }));
     }
   } finally {
     await context.close();
@@ -245,8 +282,9 @@ const unknown = chosen?.filter((role) => !(ALL_DEMO_ROLES as string[]).includes(
 if (unknown?.length) throw new Error(`E2E_ROLES names no demo role: ${unknown.join(', ')} (the roles are ${ALL_DEMO_ROLES.join(', ')})`);
 
 for (const role of chosen ? ALL_DEMO_ROLES.filter((r) => chosen.includes(r)) : ALL_DEMO_ROLES) {
-  it.concurrent(`${role}: every navigation item and dashboard tool at 1280 and 390 px, light and dark, opens, fits and passes axe`, {
-    timeout: 600_000,
+  it.concurrent(`${role}: every navigation item, dashboard tool and in-page link at 1280 and 390 px, light and dark, opens without a 403, fits and passes axe`, {
+    // Counted from the start, the wait for a turn included: the in-page links made each walk longer.
+    timeout: 900_000,
   }, async () => {
     const walks = await turn(() => Promise.all(THEMES.map((theme) => walk(role, theme))));
     const problems = walks.flatMap((w) => w.problems);

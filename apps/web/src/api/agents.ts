@@ -3,10 +3,8 @@ import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@ta
 import { call } from '@/lib/api';
 import { billingKeys } from './billing';
 import { dashboardKeys } from './dashboard';
+import { LIVE } from './live';
 import { organizationKeys } from './organizations';
-
-/** Runtimes report usage and health on their own: an open agents view asks again this often. */
-export const AGENTS_REFRESH_MS = 30_000;
 
 /** Every agents query key, so invalidations name what they refresh. */
 export const agentKeys = {
@@ -24,12 +22,12 @@ export const agentQueries = {
       queryFn: ({ signal }) => call(endpoints.listTypes, {}, { signal }),
       select: (answer) => answer.agent_types,
     }),
-  /** An organization's live activations with their runtime status, health and usage of the last 30 days. */
+  /** An organization's live activations with their runtime status, health and usage of the last 30 days; runtimes report on their own, so it is live. */
   activations: (organizationId: string) =>
     queryOptions({
       queryKey: agentKeys.activations(organizationId),
       queryFn: ({ signal }) => call(endpoints.listActivations, { params: { id: organizationId } }, { signal }),
-      refetchInterval: AGENTS_REFRESH_MS,
+      ...LIVE,
     }),
 };
 

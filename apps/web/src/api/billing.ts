@@ -38,6 +38,8 @@ export function useUpdateAgentLimit(organizationId: string) {
       queryClient.setQueryData(billingKeys.settings(organizationId), billing);
       void queryClient.invalidateQueries({ queryKey: billingKeys.capacities });
       void queryClient.invalidateQueries({ queryKey: organizationKeys.all });
+      // The dashboard shows the limit and the children's total.
+      void queryClient.invalidateQueries({ queryKey: dashboardKeys.all });
     },
   });
 }

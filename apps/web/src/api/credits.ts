@@ -2,6 +2,9 @@ import { creditsEndpoints as endpoints, PAGING, type AdjustmentInput, type Alloc
 import { infiniteQueryOptions, keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call, download } from '@/lib/api';
 import { saveFile } from '@/lib/save-file';
+import { billingKeys } from './billing';
+import { dashboardKeys } from './dashboard';
+import { LIVE } from './live';
 import { organizationKeys } from './organizations';
 
 /** Every credits query key, so invalidations name what they refresh: everything under `credits` after a movement. */
@@ -12,7 +15,7 @@ export const creditKeys = {
 };
 
 export const creditQueries = {
-  /** An organization's ledger, newest first, a page at a time with its current balance; the next page follows `next_cursor`. */
+  /** An organization's ledger, newest first, a page at a time with its current balance (live); the next page follows `next_cursor`. */
   ledger: (filters: LedgerExportQuery) =>
     infiniteQueryOptions({
       queryKey: creditKeys.ledger(filters),
@@ -22,17 +25,19 @@ export const creditQueries = {
       getNextPageParam: (last) => last.next_cursor ?? undefined,
       // The balance and the rows stay on screen while another filter loads.
       placeholderData: keepPreviousData,
+      ...LIVE,
     }),
-  /** The newest entries of an organization, as many as the recent transactions card fetches. */
+  /** The newest entries of an organization, as many as the recent transactions card fetches (live). */
   recent: (organizationId: string) =>
     queryOptions({
       queryKey: creditKeys.recent(organizationId),
       queryFn: ({ signal }) =>
         call(endpoints.ledger, { query: { organization_id: organizationId, limit: PAGING.recentTransactionsFetch } }, { signal }),
+      ...LIVE,
     }),
 };
 
-/** Both balances of a movement changed: the organizations (detail and lists) and every ledger view. */
+/** Both balances of a movement changed: the organizations (detail and lists), every ledger view, billing and the dashboard. */
 function useCreditsMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -41,6 +46,8 @@ function useCreditsMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
         queryClient.invalidateQueries({ queryKey: creditKeys.all }),
+        queryClient.invalidateQueries({ queryKey: billingKeys.all }),
+        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
       ]);
     },
   });

@@ -2,6 +2,7 @@ import { invitationsEndpoints as endpoints, type CreateInvitationInput, type Lis
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
 import { sessionStore } from '@/lib/session-store';
+import { dashboardKeys } from './dashboard';
 
 /** Every invitations query key, so invalidations name what they refresh. */
 export const invitationKeys = {
@@ -28,9 +29,17 @@ export function acceptInvitation(token: string, confirm = false) {
   return call(endpoints.accept, { body: confirm ? { token, confirm } : { token } });
 }
 
+/** An invitation changed: the invitation lists, and the dashboard's team counts (pending people). */
 function useInvitationsMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: invitationKeys.all }) });
+  return useMutation({
+    mutationFn,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: invitationKeys.all }),
+        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
+      ]),
+  });
 }
 
 /** Invites a person; the link is mailed to them. */

@@ -4,8 +4,11 @@ import {
   type ListOrganizationsQuery,
   type UpdateOrganizationInput,
 } from '@console/domain';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
+import { billingKeys } from './billing';
+import { creditKeys } from './credits';
+import { dashboardKeys } from './dashboard';
 import { userKeys } from './users';
 
 /** Every organizations query key, so invalidations name what they refresh. */
@@ -39,13 +42,26 @@ export const organizationQueries = {
     }),
 };
 
+/**
+ * What a new, changed or deleted organization changes beyond the organizations: the dashboard's
+ * counts, the parent's capacity (the child's limit) and, when credits moved with it, the ledgers.
+ */
+function invalidateAroundOrganizations(queryClient: QueryClient) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
+    queryClient.invalidateQueries({ queryKey: billingKeys.capacities }),
+    queryClient.invalidateQueries({ queryKey: creditKeys.all }),
+  ]);
+}
+
 /** Creates a direct child of the caller's organization (initial_balance moves credits from it). */
 export function useCreateOrganization() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: CreateOrganizationInput) => (await call(endpoints.create, { body })).organization,
-    // Lists, trees and the parent's detail (its balance and child count) all changed.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
+    // Lists, trees and the parent's detail (its balance and child count) all changed, and the dashboard's counts and balance.
+    onSuccess: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: organizationKeys.all }), invalidateAroundOrganizations(queryClient)]),
   });
 }
 
@@ -60,6 +76,8 @@ export function useUpdateOrganization(id: string) {
         queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
         // The caller's own organization is also shown from the profile (dashboard title, shell).
         queryClient.invalidateQueries({ queryKey: userKeys.me }),
+        // A name or status shows on the dashboard (children, counts by status) and in capacity lists.
+        invalidateAroundOrganizations(queryClient),
       ]);
     },
   });
@@ -78,6 +96,7 @@ export function useDeleteOrganization() {
         queryKey: organizationKeys.all,
         predicate: (query) => JSON.stringify(query.queryKey) !== JSON.stringify(deleted),
       });
+      void invalidateAroundOrganizations(queryClient);
     },
   });
 }

@@ -1,6 +1,7 @@
 import { usersEndpoints as endpoints, type ListUsersQuery, type UpdateMeInput, type UpdateUserInput } from '@console/domain';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
+import { dashboardKeys } from './dashboard';
 
 /** Every users query key, so invalidations name what they refresh. */
 export const userKeys = {
@@ -27,9 +28,17 @@ export const userQueries = {
     }),
 };
 
+/** A person changed: every people view, and the dashboard's team counts by status. */
 function useUsersMutation<T>(mutationFn: (input: T) => Promise<unknown>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }) });
+  return useMutation({
+    mutationFn,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: userKeys.all }),
+        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
+      ]),
+  });
 }
 
 /** Your own names and locale. */

@@ -22,7 +22,8 @@ describe('route guards', () => {
     const session = makeSession();
     mockApi({ 'POST /api/auth/sign-in': () => json(200, session) });
     renderApp('/settings?tab=profile', { session: null });
-    await waitFor(() => expect(location()).toHaveTextContent(/^\/login$/));
+    // The page to return to travels in the address, so a reload of the sign-in page keeps it.
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/login\?next=%2Fsettings%3Ftab%3Dprofile$/));
 
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Email'), session.user.email);
@@ -48,7 +49,7 @@ describe('route guards', () => {
   it('redirects to /login when the start-up refresh finds no session', async () => {
     mockApi({ 'POST /api/auth/refresh': () => apiError(401, 'unauthorized', 'no session') });
     renderApp('/team');
-    await waitFor(() => expect(location()).toHaveTextContent(/^\/login$/));
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/login\?next=%2Fteam$/));
   });
 
   it.each(['/reset-password', '/update-password', '/invitation', '/auth/accept-invitation'])(

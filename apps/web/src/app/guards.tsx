@@ -2,7 +2,7 @@ import type { Actor, NormalizedClaims } from '@console/domain';
 import { Navigate, Outlet, useLocation, type Location } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
 import { useAuth } from '@/lib/auth';
-import { PATHS, type RedirectState } from '@/lib/paths';
+import { loginHref, PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 
 /** Signed-in users only; others go to /login, which sends them back here afterwards. */
@@ -11,12 +11,7 @@ export function RequireAuth() {
   const location = useLocation();
   // The start-up refresh may still restore the session: wait rather than redirect.
   if (status === 'loading') return <PageLoading className="min-h-screen" />;
-  if (status === 'signed-out') {
-    const state: RedirectState = {
-      from: { pathname: location.pathname, search: location.search, hash: location.hash },
-    };
-    return <Navigate to={PATHS.login} replace state={state} />;
-  }
+  if (status === 'signed-out') return <Navigate to={loginHref(`${location.pathname}${location.search}${location.hash}`)} replace />;
   return <Outlet />;
 }
 

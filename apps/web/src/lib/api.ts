@@ -122,10 +122,11 @@ export function refreshSession(): Promise<Session | null> {
       sessionStore.set(session);
       return session;
     } catch (error) {
-      // A 401 means the session is over. Any other failure during start-up also leaves
-      // no session to restore; later on a passing outage must not sign the user out.
+      // A 401 means the session is over: one this tab held has expired. Any other failure during
+      // start-up also leaves no session to restore; later on a passing outage must not sign the user out.
       const unauthorized = error instanceof ApiError && error.status === 401;
-      if (unauthorized || sessionStore.get().status === 'loading') sessionStore.set(null);
+      const { status } = sessionStore.get();
+      if (unauthorized || status === 'loading') sessionStore.set(null, unauthorized && status === 'signed-in' ? 'expired' : null);
       return null;
     } finally {
       pendingRefresh = null;

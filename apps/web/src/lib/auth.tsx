@@ -10,7 +10,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { ApiError, call, refreshSession } from './api';
-import { sessionStore, type AuthStatus } from './session-store';
+import { sessionStore, type AuthStatus, type SessionEnd } from './session-store';
 
 export interface AuthContextValue {
   status: AuthStatus;
@@ -18,18 +18,20 @@ export interface AuthContextValue {
   /** Role and organization claims of the access token, for the UI only (the server decides). */
   claims: NormalizedClaims | null;
   user: UserProfile | null;
+  /** Why the last session of this tab ended, while signed out after it. */
+  ended: SessionEnd | null;
   signIn(body: SignInBody): Promise<Session>;
   /** Ends the session on the server, then here. Throws when the server could not be reached. */
   signOut(): Promise<void>;
-  /** Forgets the session in this tab only. */
-  clearSession(): void;
+  /** Forgets the session in this tab only, with why it ended when the sign-in page should say so. */
+  clearSession(ended?: SessionEnd): void;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const { status, session } = useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
+  const { status, session, ended } = useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
 
   useEffect(() => {
     // Restores the session from the refresh cookie once at start-up.
@@ -38,11 +40,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const claims = useMemo(() => (session ? normalizeClaims(decodeJwtPart(session.access_token, 1)).claims : null), [session]);
 
-  const clearSession = useCallback(() => {
-    sessionStore.set(null);
-    // Cached answers belong to the previous user.
-    queryClient.clear();
-  }, [queryClient]);
+  const clearSession = useCallback(
+    (reason?: SessionEnd) => {
+      sessionStore.set(null, reason ?? null);
+      // Cached answers belong to the previous user.
+      queryClient.clear();
+    },
+    [queryClient],
+  );
 
   const signIn = useCallback(
     async (body: SignInBody) => {
@@ -62,7 +67,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // 401: the session had already ended on the server.
       if (!(error instanceof ApiError && error.status === 401)) throw error;
     }
-    clearSession();
+    clearSession('signed-out');
   }, [clearSession]);
 
   const value = useMemo<AuthContextValue>(
@@ -71,11 +76,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       session,
       claims,
       user: session?.user ?? null,
+      ended,
       signIn,
       signOut,
       clearSession,
     }),
-    [status, session, claims, signIn, signOut, clearSession],
+    [status, session, claims, ended, signIn, signOut, clearSession],
   );
   return <AuthContext value={value}>{children}</AuthContext>;
 }

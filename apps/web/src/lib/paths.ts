@@ -19,16 +19,31 @@ export const PATHS = {
   debug: '/debug',
 } as const;
 
-/** What a route guard remembers in the navigation state when it sends a visitor to /login. */
-export interface RedirectState {
-  from: { pathname: string; search: string; hash: string };
+/** The query parameter of /login naming the page to return to after signing in. */
+export const NEXT_PARAM = 'next';
+
+/** /login, remembering the page to return to (a path of this console) when there is one. */
+export function loginHref(next?: string | null): string {
+  const path = returnPathOf(next ?? null);
+  return path ? `${PATHS.login}?${new URLSearchParams({ [NEXT_PARAM]: path })}` : PATHS.login;
 }
 
-/** The remembered origin as a path, or null when the visitor came to /login directly. */
-export function originOf(state: unknown): string | null {
-  const from = (state as Partial<RedirectState> | null)?.from;
-  if (!from || typeof from.pathname !== 'string') return null;
-  return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
+/**
+ * A return path as given (in `?next=`), or null unless it is a relative path of this
+ * console's own origin: `//host`, `/\host`, `https://…` and anything the URL parser would
+ * take elsewhere are refused, as is /login itself.
+ */
+export function returnPathOf(value: string | null): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
+  const origin = window.location.origin;
+  let url: URL;
+  try {
+    url = new URL(value, origin);
+  } catch {
+    return null;
+  }
+  if (url.origin !== origin || url.pathname === PATHS.login) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 /** Invite a person into an organization: /users/create with its id and, when known, its name. */

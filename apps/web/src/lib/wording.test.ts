@@ -109,7 +109,7 @@ describe('spec wording', () => {
     ['auth.signOutFailed', MESSAGES.auth.signOutFailed, 'Failed to sign out.'],
     ['auth.loginSuccessful', MESSAGES.auth.loginSuccessful, 'Login successful'],
     ['auth.signedOutTitle', MESSAGES.auth.signedOutTitle, 'Signed out'],
-    ['auth.signedOutBody', MESSAGES.auth.signedOutBody, 'You have been signed out successfully.'],
+    ['auth.signedOutBody', MESSAGES.auth.signedOutBody, 'You were signed out. Sign in to continue.'],
     ['auth.signOutErrorTitle', MESSAGES.auth.signOutErrorTitle, 'Error'],
     ['auth.signOutErrorBody', MESSAGES.auth.signOutErrorBody, 'There was an error signing out.'],
     ['auth.noAccountNote', MESSAGES.auth.noAccountNote, "Don't have an account? Contact your administrator for an invitation."],

@@ -11,7 +11,9 @@ const CONSOLE_WORDING = {
     signOutFailed: 'Failed to sign out.',
     loginSuccessful: 'Login successful',
     signedOutTitle: 'Signed out',
-    signedOutBody: 'You have been signed out successfully.',
+    signedOutBody: 'You were signed out. Sign in to continue.',
+    sessionExpiredTitle: 'Session expired',
+    sessionExpiredBody: 'Your session expired. Sign in again to continue where you were.',
     signOutErrorTitle: 'Error',
     signOutErrorBody: 'There was an error signing out.',
     noAccountNote: "Don't have an account? Contact your administrator for an invitation.",
@@ -238,6 +240,11 @@ const CONSOLE_WORDING = {
     linkBilling: 'Billing',
     linkTeam: 'Team',
     linkOrganizations: 'Organizations',
+  },
+  /** Live figures: how old the shown figures are, and asking again. */
+  live: {
+    updatedAgo: (seconds: number) => (seconds < 60 ? `Updated ${seconds} s ago` : `Updated ${Math.floor(seconds / 60)} min ago`),
+    refresh: 'Refresh figures',
   },
   generic: {
     unknown: 'An unknown error occurred',

@@ -130,7 +130,7 @@ describe('profile menu', () => {
     expect(await screen.findByRole('heading', { name: shell.debugTitle })).toBeInTheDocument();
   });
 
-  it('signs out: toast and /login', async () => {
+  it('signs out: /login says so', async () => {
     mockApi({ 'POST /api/auth/sign-out': () => json(200, { ok: true }) });
     const { user, menu } = await openMenu();
     await user.click(within(menu).getByRole('menuitem', { name: /Log out/ }));

@@ -40,7 +40,7 @@ describe('navigation active rules', () => {
   });
 
   it('lists the seven destinations in order: dashboard, my organization, organizations, team, resources, credit ledger, settings', () => {
-    expect(navItemsFor(actor('tenant_manager', 'tenant')).map((item) => item.label)).toEqual([
+    expect(navItemsFor(actor('agency_manager', 'agency')).map((item) => item.label)).toEqual([
       'Dashboard',
       'My Organization',
       'Organizations',
@@ -53,7 +53,7 @@ describe('navigation active rules', () => {
 
   it('adds Activity, after the Credit Ledger, for admins only', () => {
     const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
-    expect(labels(actor('tenant_admin', 'tenant'))).toEqual([
+    expect(labels(actor('agency_admin', 'agency'))).toEqual([
       'Dashboard',
       'My Organization',
       'Organizations',
@@ -91,6 +91,14 @@ describe('navigation active rules', () => {
       'Credit Ledger',
       'Settings',
     ]);
+  });
+
+  it('shows no Organizations to a tenant, which never has organizations below it', () => {
+    const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
+    for (const role of ['tenant_admin', 'tenant_manager', 'tenant_support']) {
+      expect(labels(actor(role, 'tenant'))).not.toContain('Organizations');
+      expect(labels(actor(role, 'tenant'))).toContain('Team');
+    }
   });
 
   it('adds the Agent Catalog, before Settings, for house admins only', () => {

@@ -1,5 +1,6 @@
-import { mayListOrganizations, mayListPeople, mayManageCatalog, mayViewActivity, type Actor } from '@console/domain';
+import { mayListPeople, mayManageCatalog, mayViewActivity, type Actor } from '@console/domain';
 import { Bot, Boxes, Building2, History, House, LayoutDashboard, ReceiptText, Settings, Users, type LucideIcon } from 'lucide-react';
+import { showsOrganizationList } from '@/lib/org-reach';
 import { PATHS } from '@/lib/paths';
 import { MESSAGES } from '@/lib/wording';
 
@@ -50,7 +51,8 @@ export const NAV_ITEMS: readonly NavEntry[] = [
     icon: Building2,
     // Both organization areas (/orgs and the house roles' /organizations), but for the viewer's own pages.
     isActive: (pathname, viewer) => isOrganizationArea(pathname) && !isOwnOrganizationPath(pathname, viewer),
-    visible: (viewer) => !!viewer && mayListOrganizations(viewer),
+    // Tenants never have descendants to list.
+    visible: showsOrganizationList,
   },
   {
     to: PATHS.team,

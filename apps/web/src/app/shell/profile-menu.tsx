@@ -28,8 +28,8 @@ export function ProfileMenu() {
   async function handleSignOut() {
     try {
       await signOut();
+      // The sign-in page says the person was signed out; it returns to no page, as they chose to leave.
       navigate(PATHS.login, { replace: true });
-      toast(auth.signedOutTitle, { description: auth.signedOutBody });
     } catch {
       toast.error(auth.signOutErrorTitle, { description: auth.signOutErrorBody });
     }

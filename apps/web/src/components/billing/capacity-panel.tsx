@@ -1,5 +1,5 @@
 import { AGENT_LIMIT, ORG_TYPE_LABELS, TREE_CHILDREN_LIMIT } from '@console/domain';
-import { Link } from 'react-router';
+import { OrganizationLink } from '@/components/organizations/organization-link';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';
@@ -14,7 +14,7 @@ const m = MESSAGES.billingPages;
 
 interface CapacityPanelProps {
   organizationId: string;
-  /** Where a child's name leads, e.g. its billing or resources page. */
+  /** Where a child's name leads, e.g. its billing or resources page, for a viewer who may open it. */
   childHref: (childId: string) => string;
   title?: string;
 }
@@ -88,9 +88,7 @@ export function CapacityPanel({ organizationId, childHref, title = m.capacityUse
                 <li key={child.id} className="grid gap-2 py-3 first:pt-0 last:pb-0">
                   <div className="flex flex-wrap items-center justify-between gap-2">
                     <div className="min-w-0">
-                      <Link to={childHref(child.id)} className="font-medium wrap-anywhere hover:underline" title={child.name}>
-                        {child.name}
-                      </Link>
+                      <OrganizationLink organization={child} to={childHref(child.id)} />
                       <p className="text-xs text-muted-foreground">
                         {ORG_TYPE_LABELS[child.org_type]} · <span className="capitalize">{child.status}</span>
                       </p>

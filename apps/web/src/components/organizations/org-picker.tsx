@@ -21,7 +21,8 @@ interface OrgPickerProps {
 /**
  * Picks an organization in the viewer's subtree: the own organization, then the first
  * descendants by name, narrowed by a search the server runs (a subtree may hold a million).
- * The chosen one stays in the list even when the search leaves it out.
+ * The chosen one stays in the list even when the search leaves it out. Shown only where
+ * `showsOrganizationList` allows, since the server refuses the list to everyone else.
  */
 export function OrgPicker({ id, value, onChange, label }: OrgPickerProps) {
   const [typed, setTyped] = useState('');

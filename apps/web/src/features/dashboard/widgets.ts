@@ -1,4 +1,5 @@
-import { mayListOrganizations, mayListPeople, mayOpenDebug, type Actor, type OrgType } from '@console/domain';
+import { mayListPeople, mayOpenDebug, type Actor, type OrgType } from '@console/domain';
+import { showsOrganizationList } from '@/lib/org-reach';
 import { PATHS } from '@/lib/paths';
 
 /** Which widgets an organization type shows on the dashboard. */
@@ -30,7 +31,7 @@ export interface Tool {
 /** Whether the viewer may open a tool's page: each page's own predicate, every other page for everyone. */
 function mayOpen(to: string, viewer: Actor): boolean {
   if (to === PATHS.debug) return mayOpenDebug(viewer);
-  if (to === PATHS.orgs) return mayListOrganizations(viewer);
+  if (to === PATHS.orgs) return showsOrganizationList(viewer);
   if (to === PATHS.team) return mayListPeople(viewer);
   return true;
 }

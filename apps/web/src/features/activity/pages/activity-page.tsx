@@ -15,6 +15,7 @@ import { Switch } from '@/components/ui/switch';
 import { PageHeader } from '@/components/page-header';
 import { FilterSelect } from '@/components/filter-select';
 import { useMediaQuery } from '@/lib/use-media-query';
+import { showsOrganizationList } from '@/lib/org-reach';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivityCards, ActivityTable } from '../components/activity-rows';
 import { useActivityFilters } from '../activity-filters';
@@ -58,10 +59,12 @@ export default function ActivityPage() {
       <Card>
         <CardContent className="space-y-4">
           <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end" role="group" aria-label="Filters">
-            <div className="grid gap-2">
-              <Label htmlFor="activity-organization">Organization</Label>
-              <OrgPicker id="activity-organization" label="Organization" value={f.organizationId} onChange={f.setOrganizationId} />
-            </div>
+            {showsOrganizationList(viewer) && (
+              <div className="grid gap-2">
+                <Label htmlFor="activity-organization">Organization</Label>
+                <OrgPicker id="activity-organization" label="Organization" value={f.organizationId} onChange={f.setOrganizationId} />
+              </div>
+            )}
             <div className="flex items-center gap-2 sm:pb-2">
               <Switch id="activity-subtree" checked={f.includeSubtree} onCheckedChange={f.setIncludeSubtree} />
               <Label htmlFor="activity-subtree">Include organizations below</Label>

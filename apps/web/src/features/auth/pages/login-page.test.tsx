@@ -186,3 +186,69 @@ describe('login page', () => {
     expect(screen.queryByText(MESSAGES.auth.pendingInvitationNotice)).not.toBeInTheDocument();
   });
 });
+
+describe('sessions that end', () => {
+  it('says the session expired when a refresh is refused, and returns to the page after signing in again', async () => {
+    const session = makeSession();
+    let expired = false;
+    mockApi({
+      'GET /api/users/me': () => (expired ? apiError(401, 'unauthorized', 'expired') : json(200, session.user)),
+      'GET /api/dashboard': () => apiError(401, 'unauthorized', 'expired'),
+      'POST /api/auth/refresh': () => apiError(401, 'unauthorized', 'expired'),
+      'POST /api/auth/sign-in': () => json(200, makeSession({ tokenId: 'second' })),
+    });
+    expired = true;
+    renderApp('/settings?tab=profile', { session });
+    expect(await screen.findByText(MESSAGES.auth.sessionExpiredBody)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.auth.sessionExpiredTitle)).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/login?next=%2Fsettings%3Ftab%3Dprofile');
+
+    await submitCredentials();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/settings\?tab=profile$/));
+  });
+
+  it('says the person was signed out after Log out, and offers no return', async () => {
+    mockApi({ 'POST /api/auth/sign-out': () => json(200, { ok: true }) });
+    renderApp('/settings', { session: makeSession() });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /alice@example.test/ }));
+    await user.click(await screen.findByRole('menuitem', { name: /Log out/ }));
+    expect(await screen.findByText(MESSAGES.auth.signedOutBody)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
+    expect(screen.queryByText(MESSAGES.auth.sessionExpiredBody)).not.toBeInTheDocument();
+  });
+
+  it('says nothing to a visitor who was not signed in', async () => {
+    mockApi({ 'POST /api/auth/refresh': () => apiError(401, 'unauthorized', 'no session') });
+    renderApp('/login');
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.auth.sessionExpiredBody)).not.toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.auth.signedOutBody)).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['//evil.example/x', '/dashboard'],
+    ['https://evil.example/x', '/dashboard'],
+    ['/\\evil.example', '/dashboard'],
+    ['/%2F%2Fevil.example', '/%2F%2Fevil.example'],
+    ['/login', '/dashboard'],
+    ['/credit-ledger?org=1#top', '/credit-ledger?org=1'],
+  ])('after signing in with next=%s goes to %s (only paths of this console)', async (next, expected) => {
+    const session = makeSession();
+    mockApi((call) => {
+      if (call.path === '/api/auth/sign-in') return json(200, session);
+      if (call.path === '/api/users/me') return json(200, session.user);
+      return undefined;
+    });
+    renderApp(`/login?next=${encodeURIComponent(next)}`, { session: null });
+    await submitCredentials();
+    await waitFor(() => expect(screen.getByTestId('location').textContent?.startsWith(expected)).toBe(true));
+  });
+
+  it('sends someone already signed in from /login to the dashboard', async () => {
+    const session = makeSession();
+    mockApi((call) => (call.path === '/api/users/me' ? json(200, session.user) : undefined));
+    renderApp('/login', { session });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/));
+  });
+});

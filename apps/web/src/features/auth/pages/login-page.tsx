@@ -3,13 +3,14 @@ import { signInBodySchema, TIMING, UI, type SignInBody } from '@console/domain';
 import { Info } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/lib/auth';
-import { originOf, PATHS } from '@/lib/paths';
+import type { SessionEnd } from '@/lib/session-store';
+import { NEXT_PARAM, PATHS, returnPathOf } from '@/lib/paths';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
 import { PasswordField } from '@/components/password-field';
@@ -18,11 +19,26 @@ import { acceptPendingInvitation, rememberInvitation } from '@/lib/pending-invit
 import { classifyLoginError, MESSAGES } from '@/lib/wording';
 import { fieldOf } from '@/lib/form';
 
+/** What the page says about the session that just ended, if one did. */
+function SessionEndedNotice({ ended }: { ended: SessionEnd }) {
+  const { auth } = MESSAGES;
+  return (
+    <Alert variant="info">
+      <Info aria-hidden />
+      <AlertTitle>{ended === 'expired' ? auth.sessionExpiredTitle : auth.signedOutTitle}</AlertTitle>
+      <AlertDescription>{ended === 'expired' ? auth.sessionExpiredBody : auth.signedOutBody}</AlertDescription>
+    </Alert>
+  );
+}
+
 export default function LoginPage() {
-  const { signIn } = useAuth();
+  const { signIn, status, ended } = useAuth();
   const navigate = useNavigate();
-  const location = useLocation();
   const [searchParams] = useSearchParams();
+  // Where to go once signed in: the page the person was on, if it is one of this console's.
+  const next = returnPathOf(searchParams.get(NEXT_PARAM)) ?? PATHS.dashboard;
+  // Set while this page signs in, so it finishes (invitation, navigation) rather than being redirected.
+  const signingIn = useRef(false);
   const [pendingInvitation] = useState(() => rememberInvitation(searchParams.get('token')));
   const [failure, setFailure] = useState<LoginFailure | null>(null);
   // The first network error retries once by itself; any other outcome resets.
@@ -39,6 +55,7 @@ export default function LoginPage() {
   async function attempt(values: SignInBody) {
     // A manual submit replaces a pending automatic retry.
     window.clearTimeout(retryTimer.current);
+    signingIn.current = true;
     try {
       await signIn(values);
       networkRetries.current = 0;
@@ -46,8 +63,9 @@ export default function LoginPage() {
       toast.success(MESSAGES.auth.loginSuccessful);
       // A pending invitation is accepted now; on failure it stays stored.
       if (pendingInvitation) await acceptPendingInvitation(pendingInvitation);
-      navigate(originOf(location.state) ?? PATHS.dashboard, { replace: true });
+      navigate(next, { replace: true });
     } catch (error) {
+      signingIn.current = false;
       const message = error instanceof Error ? error.message : '';
       const kind = classifyLoginError(message);
       setFailure({ kind, message });
@@ -59,6 +77,9 @@ export default function LoginPage() {
       }
     }
   }
+
+  // Someone already signed in has nothing to do here.
+  if (status === 'signed-in' && !signingIn.current) return <Navigate to={next} replace />;
 
   return (
     <CenteredLayout>
@@ -77,6 +98,7 @@ export default function LoginPage() {
               <AlertDescription>{MESSAGES.auth.pendingInvitationNotice}</AlertDescription>
             </Alert>
           )}
+          {ended && !failure && <SessionEndedNotice ended={ended} />}
           {failure && <LoginErrorAlert failure={failure} />}
           <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(attempt)(event)}>
             <FormField id="email" label="Email" type="email" autoComplete="username" required {...fieldOf(form, 'email')} />

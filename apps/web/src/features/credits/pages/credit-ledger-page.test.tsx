@@ -123,6 +123,39 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('button', { name: p.adjustBalance })).not.toBeInTheDocument();
   });
 
+  it('asks for no organization list, and shows no picker, where the server refuses the list or there is nothing below', async () => {
+    for (const session of [
+      makeSession({ role: 'agency_user', orgType: 'agency' }),
+      makeSession({ role: 'house_user', orgType: 'house', orgName: 'House' }),
+      makeSession({ role: 'tenant_admin', orgType: 'tenant' }),
+    ]) {
+      const { callsTo } = mockApi({ [LEDGER]: () => json(200, ledgerPage([])) });
+      const view = renderApp('/credit-ledger', { session });
+      await screen.findByText(c.emptyTitle);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(callsTo('GET /api/organizations')).toEqual([]);
+      expect(screen.queryByRole('combobox', { name: 'Organization' })).not.toBeInTheDocument();
+      view.unmount();
+    }
+  });
+
+  it('offers the organization picker to a role that may list a subtree', async () => {
+    const { callsTo } = mockApi({ [LEDGER]: () => json(200, ledgerPage([])) });
+    renderApp('/credit-ledger', { session: makeSession({ role: 'agency_manager', orgType: 'agency' }) });
+    expect(await screen.findByRole('combobox', { name: 'Organization' })).toBeInTheDocument();
+    await waitFor(() => expect(callsTo('GET /api/organizations')).toHaveLength(1));
+  });
+
+  it('says how old the balance is beside it, and Refresh asks for the newest entries again', async () => {
+    const { callsTo } = mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await screen.findByTestId('credit-balance');
+    const freshness = screen.getByTestId('freshness');
+    expect(freshness).toHaveTextContent(MESSAGES.live.updatedAgo(0));
+    await userEvent.setup().click(within(freshness).getByRole('button', { name: MESSAGES.live.refresh }));
+    await waitFor(() => expect(callsTo(LEDGER)).toHaveLength(2));
+  });
+
   it('at 390 px shows the list, with amount and balance after, no table and no view switch, and a one-month calendar', async () => {
     setViewportWidth(390);
     mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
@@ -596,7 +629,8 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await userEvent.type(screen.getByLabelText('Min amount'), '10');
     await userEvent.type(screen.getByLabelText('Max amount'), '500.5');
     await userEvent.type(screen.getByLabelText('Search'), 'budget');
-    await waitFor(() => expect(queriesOf(LEDGER).at(-1)).toEqual({ amount_min: '10', amount_max: '500.5', q: 'budget', limit: '20' }));
+    // Among the requests, not necessarily the last: the live refresh may ask again meanwhile.
+    await waitFor(() => expect(queriesOf(LEDGER)).toContainEqual({ amount_min: '10', amount_max: '500.5', q: 'budget', limit: '20' }));
     expect(screen.getByTestId('location')).toHaveTextContent('min=10');
     expect(screen.getByTestId('location')).toHaveTextContent('q=budget');
   });

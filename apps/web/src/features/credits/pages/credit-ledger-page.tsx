@@ -14,6 +14,7 @@ import { agentQueries } from '@/api/agents';
 import { creditQueries, useExportLedger } from '@/api/credits';
 import { useExportUsageEvents } from '@/api/usage-events';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
+import { Freshness } from '@/components/freshness';
 import { LoadingRows } from '@/components/loading-rows';
 import { OrganizationTrail, useReadableOrganization } from '@/components/organization-trail';
 import { OrgPicker } from '@/components/organizations/org-picker';
@@ -24,6 +25,7 @@ import { ENTRY_TYPE_LABELS } from '@/lib/entry-types';
 import { orgBaseOf } from '@/lib/org-base';
 import { useDebouncedText } from '@/lib/use-debounced-text';
 import { useMediaQuery } from '@/lib/use-media-query';
+import { showsOrganizationList } from '@/lib/org-reach';
 import { useViewer } from '@/lib/use-viewer';
 import { AdjustBalanceDialog } from '../components/adjust-balance-dialog';
 import { DateRangePicker } from '@/components/date-range-picker';
@@ -127,18 +129,23 @@ export default function CreditLedgerPage() {
       </PageHeader>
 
       <Card>
-        <CardHeader>
-          <CardDescription>{p.creditBalance}</CardDescription>
-          {balance === undefined ? (
-            failed ? (
-              <p className="text-sm text-muted-foreground">{c.loadFailed}</p>
+        <CardHeader className="flex flex-wrap items-start justify-between gap-2">
+          <div className="grid gap-1.5">
+            <CardDescription>{p.creditBalance}</CardDescription>
+            {balance === undefined ? (
+              failed ? (
+                <p className="text-sm text-muted-foreground">{c.loadFailed}</p>
+              ) : (
+                <Skeleton className="h-9 w-48" role="status" aria-label="Loading balance" />
+              )
             ) : (
-              <Skeleton className="h-9 w-48" role="status" aria-label="Loading balance" />
-            )
-          ) : (
-            <p className="text-3xl font-bold tabular-nums" data-testid="credit-balance">
-              {formatCredits(balance)}
-            </p>
+              <p className="text-3xl font-bold tabular-nums" data-testid="credit-balance">
+                {formatCredits(balance)}
+              </p>
+            )}
+          </div>
+          {balance !== undefined && (
+            <Freshness updatedAt={ledger.dataUpdatedAt} onRefresh={() => void ledger.refetch()} refreshing={ledger.isFetching} />
           )}
         </CardHeader>
         {balance !== undefined && threshold !== undefined && isLowBalance(balance, threshold) && (
@@ -155,10 +162,12 @@ export default function CreditLedgerPage() {
         </CardHeader>
         <CardContent className="space-y-4">
           <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
-            <div className="grid gap-2">
-              <Label htmlFor="ledger-organization">Organization</Label>
-              <OrgPicker id="ledger-organization" label="Organization" value={organizationId} onChange={setOrganizationId} />
-            </div>
+            {showsOrganizationList(viewer) && (
+              <div className="grid gap-2">
+                <Label htmlFor="ledger-organization">Organization</Label>
+                <OrgPicker id="ledger-organization" label="Organization" value={organizationId} onChange={setOrganizationId} />
+              </div>
+            )}
             <div className="grid gap-2">
               <Label htmlFor="ledger-date-range">Date range</Label>
               <DateRangePicker id="ledger-date-range" value={range} onChange={setRange} />

@@ -1,5 +1,6 @@
 import { type Dashboard } from '@console/domain';
 import { Coins } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { IconCardTitle } from '@/components/icon-card-title';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
@@ -12,15 +13,17 @@ const m = MESSAGES.dashboardPages;
 
 /**
  * The credit balance card: balance, monthly usage, available agents and projected depletion,
- * with the low-balance warning below the organization's own alert threshold.
+ * with the low-balance warning below the organization's own alert threshold; `freshness` says
+ * how old the figures are.
  */
-export function CreditSummaryCard({ data }: { data: Dashboard }) {
+export function CreditSummaryCard({ data, freshness }: { data: Dashboard; freshness?: ReactNode }) {
   const { credits, resources } = data;
   const depletion = credits.depletion_months;
   return (
     <Card className="gap-4">
-      <CardHeader>
+      <CardHeader className="flex flex-wrap items-center justify-between gap-2">
         <IconCardTitle icon={Coins}>{m.creditBalance}</IconCardTitle>
+        {freshness}
       </CardHeader>
       <CardContent className="space-y-4">
         <LowBalanceAlert balance={credits.balance} threshold={credits.low_balance_threshold} />

@@ -1,7 +1,6 @@
 import { ORG_STATUSES, ORG_TYPE_LABELS, ORG_TYPES, type Dashboard } from '@console/domain';
-import { Link } from 'react-router';
+import { OrganizationLink } from '@/components/organizations/organization-link';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { PATHS } from '@/lib/paths';
 import { formatCount } from './tone';
 import { MESSAGES } from '@/lib/wording';
 
@@ -52,9 +51,7 @@ export function OrganizationStatusCard({ data }: { data: Dashboard }) {
             <ul className="divide-y text-sm">
               {organizations.recent.map((org) => (
                 <li key={org.id} className="flex flex-wrap items-center justify-between gap-x-3 py-1.5">
-                  <Link to={`${PATHS.orgs}/${org.id}`} className="min-w-0 font-medium wrap-anywhere hover:underline" title={org.name}>
-                    {org.name}
-                  </Link>
+                  <OrganizationLink organization={org} className="min-w-0" />
                   <span className="text-xs text-muted-foreground">
                     {ORG_TYPE_LABELS[org.org_type]} · <span className="capitalize">{org.status}</span> ·{' '}
                     {new Date(org.created_at).toLocaleDateString()}

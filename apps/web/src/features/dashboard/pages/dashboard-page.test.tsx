@@ -1,7 +1,9 @@
 import { type Dashboard, type OrgType } from '@console/domain';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { focusManager } from '@tanstack/react-query';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { LIVE_REFRESH_MS } from '@/api/live';
 import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp } from '@/test/helpers';
 import { makeDashboard, noUsage } from '../test-support';
 import { MESSAGES } from '@/lib/wording';
@@ -124,6 +126,64 @@ describe('dashboard', { timeout: 60_000 }, () => {
         .getAllByRole('link')
         .map((a) => a.getAttribute('href')),
     ).toEqual(['/settings']);
+  });
+
+  it('user-level roles: child and recent organizations by name, none a link, since the server refuses to open them', async () => {
+    const dashboard = makeDashboard('super_agency');
+    const more = { ...dashboard, credits: { ...dashboard.credits, by_child: { ...dashboard.credits.by_child, count: 40 } } };
+    showDashboard('super_agency', { role: 'super_agency_user', dashboard: more });
+    await screen.findByText(m.performanceMetrics);
+    const children = card(m.childOrganizations);
+    expect(within(children).getByText('First agency')).toBeInTheDocument();
+    expect(within(children).queryAllByRole('link')).toEqual([]);
+    const status = card(m.organizationStatus);
+    expect(within(status).getByText('Newest Org')).toBeInTheDocument();
+    expect(within(status).queryAllByRole('link')).toEqual([]);
+  });
+
+  it('admins keep the links to their children and to the whole list', async () => {
+    const dashboard = makeDashboard('super_agency');
+    const more = { ...dashboard, credits: { ...dashboard.credits, by_child: { ...dashboard.credits.by_child, count: 40 } } };
+    showDashboard('super_agency', { dashboard: more });
+    await screen.findByText(m.performanceMetrics);
+    const children = card(m.childOrganizations);
+    expect(within(children).getByRole('link', { name: 'First agency' })).toHaveAttribute('href', expect.stringMatching(/^\/orgs\//));
+    expect(within(children).getByRole('link', { name: 'All child organizations' })).toHaveAttribute('href', '/orgs');
+  });
+
+  it('asks for the figures again every LIVE_REFRESH_MS while the tab is visible, and not while it is hidden', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { api } = showDashboard('agency');
+    await screen.findByTestId('summary-balance');
+    const asked = () => api.callsTo('GET /api/dashboard').length;
+    expect(asked()).toBe(1);
+    await vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS);
+    await waitFor(() => expect(asked()).toBe(2));
+
+    focusManager.setFocused(false);
+    try {
+      await vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS * 3);
+      expect(asked()).toBe(2);
+    } finally {
+      focusManager.setFocused(undefined);
+    }
+  });
+
+  it('says how old the balance is next to it, and Refresh asks again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { api } = showDashboard('agency');
+    await screen.findByTestId('summary-balance');
+    const balanceCard = screen.getByTestId('summary-balance').closest('[class*="rounded-xl"]') as HTMLElement;
+    const freshness = within(balanceCard).getByTestId('freshness');
+    expect(freshness).toHaveTextContent(MESSAGES.live.updatedAgo(0));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(freshness).toHaveTextContent(MESSAGES.live.updatedAgo(5));
+
+    await userEvent
+      .setup({ advanceTimers: vi.advanceTimersByTime })
+      .click(within(freshness).getByRole('button', { name: MESSAGES.live.refresh }));
+    await waitFor(() => expect(api.callsTo('GET /api/dashboard')).toHaveLength(2));
+    await waitFor(() => expect(freshness).toHaveTextContent(MESSAGES.live.updatedAgo(0)));
   });
 
   it('super agency: status breakdown and its agencies; tools for agencies', async () => {

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { dashboardQueries } from '@/api/dashboard';
 import { userQueries } from '@/api/users';
 import { LoadingRows } from '@/components/loading-rows';
+import { Freshness } from '@/components/freshness';
 import { PageTabs } from '@/components/page-tabs';
 import { QueryError } from '@/components/query-error';
 import { AgentAnalyticsCard } from '../components/agent-analytics-card';
@@ -109,7 +110,12 @@ function DashboardFigures() {
   const data = dashboard.data;
   return (
     <div className="space-y-6">
-      <CreditSummaryCard data={data} />
+      <CreditSummaryCard
+        data={data}
+        freshness={
+          <Freshness updatedAt={dashboard.dataUpdatedAt} onRefresh={() => void dashboard.refetch()} refreshing={dashboard.isFetching} />
+        }
+      />
       <DashboardTabs data={data} />
       <ToolsSection orgType={data.organization.org_type} />
     </div>

@@ -20,6 +20,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { TeamMembersCard } from '@/components/users/team-members-card';
 import { formatDateTime } from '@/lib/dates';
 import { useOrgBase } from '@/lib/org-base';
+import { showsOrganizationList } from '@/lib/org-reach';
 import { activityHref, ledgerHref, PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { BillingOverviewCard } from '../components/billing-overview-card';
@@ -47,7 +48,7 @@ export default function OrganizationDetailPage() {
   const viewer = useViewer();
   const query = useQuery({ ...organizationQueries.detail(id ?? ''), enabled: !!id });
   // Back leads to the organization lists only for those who may open them; others came from their dashboard.
-  const back = viewer && mayListOrganizations(viewer) ? base : PATHS.dashboard;
+  const back = showsOrganizationList(viewer) ? base : PATHS.dashboard;
 
   if (query.isPending) {
     return (

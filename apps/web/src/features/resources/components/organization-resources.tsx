@@ -1,4 +1,4 @@
-import { canHaveChildren, isOwnOrganization, mayAllocateFrom, ORG_TYPE_LABELS } from '@console/domain';
+import { canHaveChildren, isOwnOrganization, mayAllocateFrom, mayListPeople, ORG_TYPE_LABELS } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Bot, Building2, Coins, Gauge } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -7,12 +7,14 @@ import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { LIVE } from '@/api/live';
 import { organizationQueries } from '@/api/organizations';
 import { CapacityPanel } from '@/components/billing/capacity-panel';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { formatCredits } from '@/lib/credit-format';
+import { showsOrganizationList } from '@/lib/org-reach';
 import { ledgerHref, PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { AgentsPanel } from './agents-panel';
@@ -42,7 +44,8 @@ function Metric({ icon, label, value }: { icon: ReactNode; label: string; value:
  */
 export function OrganizationResources({ organizationId, base }: { organizationId: string; base: string }) {
   const viewer = useViewer();
-  const organization = useQuery({ ...organizationQueries.detail(organizationId), enabled: !!organizationId });
+  // Its balance and active agents are live figures.
+  const organization = useQuery({ ...organizationQueries.detail(organizationId), enabled: !!organizationId, ...LIVE });
 
   if (organization.isPending) {
     return (
@@ -71,6 +74,9 @@ export function OrganizationResources({ organizationId, base }: { organizationId
   // Credits go from the user's own organization to its active direct children.
   const mayAllocate = !!viewer && mayAllocateFrom(viewer, org) && canHaveChildren(org.org_type);
   const teamHref = own ? PATHS.team : `${PATHS.users}?organization_id=${encodeURIComponent(org.id)}`;
+  // Team and Organizations open lists the server gives only with their list permissions.
+  const mayOpenTeam = !!viewer && mayListPeople(viewer);
+  const mayOpenOrganizations = showsOrganizationList(viewer);
 
   return (
     <section className="space-y-6">
@@ -130,12 +136,16 @@ export function OrganizationResources({ organizationId, base }: { organizationId
             <Button asChild variant="outline" size="sm">
               <Link to={`${base}/${org.id}/billing`}>{m.linkBilling}</Link>
             </Button>
-            <Button asChild variant="outline" size="sm">
-              <Link to={teamHref}>{m.linkTeam}</Link>
-            </Button>
-            <Button asChild variant="outline" size="sm">
-              <Link to={base}>{m.linkOrganizations}</Link>
-            </Button>
+            {mayOpenTeam && (
+              <Button asChild variant="outline" size="sm">
+                <Link to={teamHref}>{m.linkTeam}</Link>
+              </Button>
+            )}
+            {mayOpenOrganizations && (
+              <Button asChild variant="outline" size="sm">
+                <Link to={base}>{m.linkOrganizations}</Link>
+              </Button>
+            )}
           </nav>
         </CardContent>
       </Card>

@@ -56,6 +56,32 @@ describe('resources', { timeout: 20_000 }, () => {
     expect(within(links).getByRole('link', { name: m.linkOrganizations })).toHaveAttribute('href', '/orgs');
   });
 
+  it('a user-level role gets no quick link to Team or Organizations, and the children by name only, as the server refuses them', async () => {
+    mockApi(routes(OWN_ORG_ID, 'agency'));
+    renderApp('/resources', { session: makeSession({ role: 'agency_user', orgType: 'agency' }) });
+    const links = await screen.findByRole('navigation', { name: m.quickLinks });
+    expect(
+      within(links)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual([m.linkLedger, m.linkBilling]);
+
+    await userEvent.setup().click(screen.getByRole('tab', { name: m.tabCapacity }));
+    expect(await screen.findByText('Child 1')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Child 1' })).not.toBeInTheDocument();
+  });
+
+  it('a tenant admin gets the Team quick link but none to Organizations, since a tenant has nothing below it', async () => {
+    mockApi(routes(OWN_ORG_ID, 'tenant'));
+    renderApp('/resources', { session: makeSession({ role: 'tenant_admin', orgType: 'tenant' }) });
+    const links = await screen.findByRole('navigation', { name: m.quickLinks });
+    expect(
+      within(links)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual([m.linkLedger, m.linkBilling, m.linkTeam]);
+  });
+
   it('the Allocate Credits dialog lists only the active direct children and leads to the allocation page', async () => {
     mockApi(routes(OWN_ORG_ID, 'agency'));
     renderApp('/resources', { session: makeSession({ role: 'agency_admin', orgType: 'agency' }) });
