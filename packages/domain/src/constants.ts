@@ -161,6 +161,15 @@ export const MACHINE_RATE_LIMITS = {
   windowSeconds: 60,
 } as const;
 
+/**
+ * A runtime's reported status changes reach the audit log at most once per activation in
+ * this many hours, counted in the row that is written; a change into `error` is written
+ * whenever the last written one was not `error`.
+ */
+export const HEARTBEAT_AUDIT = {
+  statusAuditHours: 1,
+} as const;
+
 export const CREDITS = {
   lowBalanceThreshold: 100,
   step: 0.01,
