@@ -69,11 +69,18 @@ export async function readRun(executor: Executor, key: string, windowMs: number)
 }
 
 /**
- * Adds a failure to the run under `key`, now, when the run still has the length `seen`
- * (`null`: whatever its length). Answers whether it did: one of several requests that read
- * the same run adds to it, and the others read it again.
+ * Adds a failure to the run under `key`, now. With `only`, only while the run is shorter than
+ * `only.below` or still has the length `only.seen`, and answers whether it did: of several
+ * requests that read the same run at or past `below`, one adds to it and the others read it
+ * again, while below it they all add.
  */
-export async function extendRun(executor: Executor, key: string, windowMs: number, seen: number | null): Promise<boolean> {
+export async function extendRun(
+  executor: Executor,
+  key: string,
+  windowMs: number,
+  only: { seen: number; below: number } | null,
+): Promise<boolean> {
+  const live = sql`(case when rate_limits.reset_at <= clock_timestamp() then 0 else rate_limits.count end)`;
   const { rows } = await sql<{ count: number }>`
     with swept as (${sweepExcept(key)})
     insert into rate_limits (key, count, reset_at)
@@ -81,8 +88,7 @@ export async function extendRun(executor: Executor, key: string, windowMs: numbe
     on conflict (key) do update set
       count = case when rate_limits.reset_at <= clock_timestamp() then 1 else rate_limits.count + 1 end,
       reset_at = excluded.reset_at
-    where ${seen ?? -1}::int = -1
-      or (case when rate_limits.reset_at <= clock_timestamp() then 0 else rate_limits.count end) = ${seen ?? -1}::int
+    where ${only === null}::boolean or ${live} < ${only?.below ?? 0}::int or ${live} = ${only?.seen ?? 0}::int
     returning count`.execute(executor);
   return rows.length > 0;
 }

@@ -1,7 +1,8 @@
 /**
  * Guessing and enumeration through sign-in and recovery: rate limits per address, per
- * account from one address (sign-in) and per e-mail (recovery), sign-in timing that does
- * not tell accounts apart, and rate-limit rows that do not pile up.
+ * account from one address (sign-in) and per e-mail (recovery), the growing wait of one
+ * account's wrong passwords across addresses, sign-in timing that does not tell accounts
+ * apart, and rate-limit rows that do not pile up.
  *
  * Already proven in modules/auth/auth.test.ts: sign-in per e-mail answers 401, 401, 401,
  * then 429 with Retry-After and the error shape, and the used-up address refuses another
@@ -154,7 +155,9 @@ describe('guesses at one account from many addresses', () => {
     return { statuses, waits };
   }
 
-  it('ten addresses, five wrong passwords each: the account allowance is answered, then every address waits; an unknown e-mail alike', async () => {
+  it('ten addresses, five wrong passwords each: the account allowance is answered, then every address waits; an unknown e-mail alike', {
+    timeout: 90_000,
+  }, async () => {
     await owner(proxied, 'many@abuse.test');
     const known = await tenAddressesFiveGuesses('many@abuse.test');
     const unknown = await tenAddressesFiveGuesses('nobody-many@abuse.test');
@@ -204,7 +207,9 @@ describe('guesses at one account from many addresses', () => {
     expect((await guess('owners-password')).status).toBe(200);
   });
 
-  it('the owner is not locked out: an address it signed in from still works, and a password reset opens every address', async () => {
+  it('the owner is not locked out: an address it signed in from still works, and a password reset opens every address', {
+    timeout: 90_000,
+  }, async () => {
     const email = 'locked@abuse.test';
     const home = fresh();
     await owner(proxied, email);

@@ -35,7 +35,8 @@ export function createGuessThrottle(db: Kysely<DB>, limits: GuessLimits) {
   /**
    * Lets a sign-in try its password, or answers 429 with the wait. Outside a wait the attempt
    * is counted as a failure before the password is checked (a right one ends the run), so
-   * concurrent guesses cannot pass the allowance together. During a wait only an address the
+   * concurrent guesses cannot pass the allowance together; within it, concurrent sign-ins all
+   * go on. During a wait only an address the
    * account signed in from before is let through, uncounted: the owner is not locked out.
    */
   async function admit(email: string, ip: string): Promise<GuessAdmission> {
@@ -47,7 +48,7 @@ export function createGuessThrottle(db: Kysely<DB>, limits: GuessLimits) {
         if (await isKnownAddress(email, ip)) return 'known_address';
         throw new RateLimitedError(Math.max(1, Math.ceil(waitMs / 1000)));
       }
-      if (await extendRun(db, key, windowMs, run.count)) return 'counted';
+      if (await extendRun(db, key, windowMs, { seen: run.count, below: limits.signInAccountFailures })) return 'counted';
     }
     throw new RateLimitedError(1);
   }

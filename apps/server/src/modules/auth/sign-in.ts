@@ -15,7 +15,7 @@ export function createSignIn({
 }: Pick<AuthDeps, 'db' | 'users' | 'guesses'> & { sessions: SessionIssuer }) {
   /**
    * Unknown e-mail and wrong password take the same path and give the same answer. An e-mail
-   * with a run of wrong passwords from anywhere waits first (429), before anything is looked up.
+   * with a run of wrong passwords from anywhere waits first (429), before its password is checked.
    */
   async function signIn(email: string, password: string, client: ClientInfo): Promise<IssuedSession> {
     const admission = await guesses.admit(email, client.ip);
