@@ -167,7 +167,14 @@ async function serve(database: Database, jwtSecret: string, port: number) {
     logger: false,
     serveWeb: false,
     // The bench signs in thousands of times from one address and e-mail.
-    rateLimits: { ...RATE_LIMITS, signInPerAddress: HIGH, signInPerEmail: HIGH, recoverPerAddress: HIGH, recoverPerEmail: HIGH },
+    rateLimits: {
+      ...RATE_LIMITS,
+      signInPerAddress: HIGH,
+      signInPerEmail: HIGH,
+      recoverPerAddress: HIGH,
+      recoverPerEmail: HIGH,
+      signInAccountFailures: HIGH,
+    },
     // The machine API's limits are counted as in production, and set high enough to refuse nothing.
     machineLimits: machineLimitSettings(100_000),
   });

@@ -12,6 +12,7 @@ import type { TrustProxy } from './config.ts';
 import { createContext, type ContextOptions } from './context.ts';
 import { errorBody, malformedRequest, registerErrorHandling, sendNotFound } from './lib/error-handler.ts';
 import { UnavailableError } from './lib/errors.ts';
+import { keepInexactNumbersAsText } from './lib/json-body.ts';
 import { postgresRateLimitStore } from './lib/rate-limit.ts';
 import { responseSerializerCompiler } from './lib/serializer.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
@@ -170,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   app.decorateRequest('caller', null);
   registerErrorHandling(app);
+  keepInexactNumbersAsText(app);
 
   const context = createContext(options, app.log);
   // The alert sender first: its last batch may still be queueing mail.

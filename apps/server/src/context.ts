@@ -82,8 +82,8 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const dashboard = createDashboardService({ db, organizations });
   const debug = createDebugService({ db });
   const activity = createActivityService({ db, organizations });
-  const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl });
   const rateLimits = options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor);
+  const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl, limits: rateLimits });
   const limits = createInvitationLimits(rateLimits);
   const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl, limits });
   return {

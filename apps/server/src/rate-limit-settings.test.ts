@@ -13,5 +13,10 @@ describe('RATE_LIMIT_FACTOR', () => {
     expect(scaled.invitationResendIntervalSeconds).toBe(RATE_LIMITS.invitationResendIntervalSeconds / 100);
     expect(scaled.invitationWindowSeconds).toBe(RATE_LIMITS.invitationWindowSeconds);
     expect(scaled.windowSeconds).toBe(RATE_LIMITS.windowSeconds);
+    expect(scaled.signInAccountFailures).toBe(RATE_LIMITS.signInAccountFailures * 100);
+    expect(scaled.signInAccountDelayIntervalSeconds).toBe(RATE_LIMITS.signInAccountDelayIntervalSeconds / 100);
+    expect(scaled.signInAccountMaxDelayIntervalSeconds).toBe(RATE_LIMITS.signInAccountMaxDelayIntervalSeconds / 100);
+    expect(scaled.signInAccountWindowSeconds).toBe(RATE_LIMITS.signInAccountWindowSeconds);
+    expect(scaled.signInKnownAddressWindowSeconds).toBe(RATE_LIMITS.signInKnownAddressWindowSeconds);
   });
 });

@@ -130,6 +130,18 @@ const ACTIVITY: [string, Record<string, unknown>, string, string][] = [
     'Someone reported scribe as busy (was idle)',
   ],
   ['agents.status_reported', {}, 'Ana Ruiz reported an agent as ? (was ?)', 'Someone reported an agent as ? (was ?)'],
+  [
+    'agents.status_reported',
+    { agent: 'scribe', from: 'active', to: 'error', changes: 7 },
+    'Ana Ruiz reported scribe as error (was active); 7 changes since the last entry',
+    'Someone reported scribe as error (was active); 7 changes since the last entry',
+  ],
+  [
+    'agents.status_reported',
+    { agent: 'scribe', from: 'active', to: 'error', changes: 1 },
+    'Ana Ruiz reported scribe as error (was active)',
+    'Someone reported scribe as error (was active)',
+  ],
   ['agent_type.create', { name: 'Scribe', code: 'scribe' }, 'Ana Ruiz added the agent type Scribe', 'Someone added the agent type Scribe'],
   ['agent_type.create', { code: 'scribe' }, 'Ana Ruiz added the agent type scribe', 'Someone added the agent type scribe'],
   ['agent_type.create', {}, 'Ana Ruiz added the agent type Acme Dental', 'Someone added the agent type ?'],

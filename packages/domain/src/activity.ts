@@ -195,8 +195,11 @@ export function activitySentence({ action, actor, organization, target, details 
       return `${who} activated ${str(details.code) ?? 'an agent'} for ${org}`;
     case 'agent.deactivate':
       return `${who} deactivated an agent of ${org}`;
-    case 'agents.status_reported':
-      return `${who} reported ${str(details.agent) ?? 'an agent'} as ${str(details.to) ?? '?'} (was ${str(details.from) ?? '?'})`;
+    case 'agents.status_reported': {
+      // A row stands for every change reported since the previous one (at most one row an hour).
+      const changes = typeof details.changes === 'number' && details.changes > 1 ? `; ${details.changes} changes since the last entry` : '';
+      return `${who} reported ${str(details.agent) ?? 'an agent'} as ${str(details.to) ?? '?'} (was ${str(details.from) ?? '?'})${changes}`;
+    }
     case 'agent_type.create':
       return `${who} added the agent type ${str(details.name) ?? str(details.code) ?? target ?? '?'}`;
     case 'agent_type.update':

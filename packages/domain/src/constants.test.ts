@@ -8,6 +8,7 @@ import {
   LIMITS,
   PAGING,
   SESSION,
+  signInAccountWaitSeconds,
   TIMING,
   UI,
 } from './constants.ts';
@@ -106,6 +107,14 @@ describe('UI', () => {
     ['default theme', UI.defaultTheme, 'light'],
   ] as const)('%s is %j', (_label, actual, expected) => {
     expect(actual).toBe(expected);
+  });
+});
+
+describe('guesses at one account', () => {
+  it('ten wrong passwords in a row are free, then each attempt waits 1, 2, 4… seconds after the last, at most 15 minutes', () => {
+    expect([0, 9, 10, 11, 12, 19, 20, 1000].map((failures) => signInAccountWaitSeconds(failures))).toEqual([0, 0, 1, 2, 4, 512, 900, 900]);
+    const limits = { signInAccountFailures: 2, signInAccountDelayIntervalSeconds: 3, signInAccountMaxDelayIntervalSeconds: 10 };
+    expect([1, 2, 3, 4, 5].map((failures) => signInAccountWaitSeconds(failures, limits))).toEqual([0, 3, 6, 10, 10]);
   });
 });
 

@@ -99,6 +99,20 @@ export const RATE_LIMITS = {
   recoverPerEmail: 3,
   windowSeconds: 15 * 60,
   /**
+   * Wrong passwords for one e-mail from every address together (an unknown e-mail counts
+   * alike): after this many in a row, each further attempt waits
+   * `signInAccountDelayIntervalSeconds` × 2^(failures beyond them) after the last one, at
+   * most `signInAccountMaxDelayIntervalSeconds`. The run is forgotten
+   * `signInAccountWindowSeconds` after its last failure, and ends with a right password or a
+   * password reset. While the account waits, a right password from an address it signed in
+   * from within `signInKnownAddressWindowSeconds` still signs in.
+   */
+  signInAccountFailures: 10,
+  signInAccountDelayIntervalSeconds: 1,
+  signInAccountMaxDelayIntervalSeconds: 15 * 60,
+  signInAccountWindowSeconds: 60 * 60,
+  signInKnownAddressWindowSeconds: 90 * 24 * 60 * 60,
+  /**
    * Invitation links made per hour (a creation, a resend, a copied link), counted across
    * every server process: per inviter (the signed-in user), per recipient address
    * (lower-cased, whatever the organization), and per subtree of the invitation's
@@ -115,6 +129,22 @@ export const RATE_LIMITS = {
   invitationResendIntervalSeconds: 60,
 } as const;
 
+/** The part of the rate limits that holds back guesses at one account's password. */
+export type SignInAccountLimits = Pick<
+  Record<keyof typeof RATE_LIMITS, number>,
+  'signInAccountFailures' | 'signInAccountDelayIntervalSeconds' | 'signInAccountMaxDelayIntervalSeconds'
+>;
+
+/**
+ * How long after its last wrong password an account's next sign-in waits, `failures` in a
+ * row: nothing within the allowance, then 1, 2, 4… seconds (by default), at most 15 minutes.
+ */
+export function signInAccountWaitSeconds(failures: number, limits: SignInAccountLimits = RATE_LIMITS): number {
+  const beyond = failures - limits.signInAccountFailures;
+  if (beyond < 0) return 0;
+  return Math.min(limits.signInAccountMaxDelayIntervalSeconds, limits.signInAccountDelayIntervalSeconds * 2 ** Math.min(beyond, 40));
+}
+
 /**
  * Requests a minute on the machine API (fixed one-minute windows, counted across every
  * server process). Each request counts against its key and against the subtree of each
@@ -129,6 +159,15 @@ export const MACHINE_RATE_LIMITS = {
   subtreePerMinute: { super_agency: 60_000, agency: 20_000, tenant: 6_000 },
   refusedPerAddressPerMinute: 30,
   windowSeconds: 60,
+} as const;
+
+/**
+ * A runtime's reported status changes reach the audit log at most once per activation in
+ * this many hours, counted in the row that is written; a change into `error` is written
+ * whenever the last written one was not `error`.
+ */
+export const HEARTBEAT_AUDIT = {
+  statusAuditHours: 1,
 } as const;
 
 export const CREDITS = {

@@ -154,6 +154,7 @@ const COLUMN_VALUES: Record<string, readonly string[]> = {
   'agent_types.kind': AGENT_KINDS,
   'agent_types.status': AGENT_TYPE_STATUSES,
   'agent_activations.status': ACTIVATION_STATUSES,
+  'agent_activations.status_audited': ACTIVATION_STATUSES,
   'api_keys.scopes': API_SCOPES,
   'api_keys.refusal_audited_reason': AUDITED_API_KEY_REFUSALS,
   'balance_alerts.kind': BALANCE_ALERT_KINDS,

@@ -287,6 +287,11 @@ export interface AgentActivationsTable {
   activated_by: string | null;
   deactivated_at: NullableTimestamp;
   deactivated_by: string | null;
+  /** The last reported status change the audit log recorded: when, and the status it reported. */
+  status_audited_at: NullableTimestamp;
+  status_audited: ActivationStatus | null;
+  /** Status changes reported since that row, which wrote none. */
+  status_changes_unaudited: Generated<number>;
 }
 
 export interface ApiKeysTable {

@@ -30,16 +30,7 @@ const SWEEP = 20;
  */
 export async function countHit(executor: Executor, key: string, windowMs: number): Promise<{ current: number; ttl: number }> {
   const row = await sql<{ count: number; ttl: number }>`
-    with swept as (
-      delete from rate_limits
-      where key in (
-        select key from rate_limits
-        where reset_at < now() and key <> ${key}
-        order by reset_at
-        limit ${SWEEP}
-        for update skip locked
-      )
-    )
+    with swept as (${sweepExcept(key)})
     insert into rate_limits (key, count, reset_at)
     values (${key}, 1, clock_timestamp() + ${windowMs} * interval '1 millisecond')
     on conflict (key) do update set
@@ -48,6 +39,70 @@ export async function countHit(executor: Executor, key: string, windowMs: number
     returning count, (extract(epoch from (reset_at - clock_timestamp())) * 1000)::int as ttl`.execute(executor);
   const result = row.rows[0]!;
   return { current: result.count, ttl: Math.max(result.ttl, 0) };
+}
+
+/** Deletes up to SWEEP expired rows of keys other than `key` (each count adds at most one row). */
+function sweepExcept(key: string) {
+  return sql`
+    delete from rate_limits
+    where key in (
+      select key from rate_limits
+      where reset_at < now() and key <> ${key}
+      order by reset_at
+      limit ${SWEEP}
+      for update skip locked
+    )`;
+}
+
+/**
+ * A run of failures counted under `key` in the same table: `count` failures in a row, the
+ * row's `reset_at` being the last one plus `windowMs`, so the run is forgotten (and swept)
+ * once `windowMs` passes without a failure. Answers its length and the time since its last
+ * failure; an empty run when there is none.
+ */
+export async function readRun(executor: Executor, key: string, windowMs: number): Promise<{ count: number; sinceLastMs: number }> {
+  const { rows } = await sql<{ count: number; since_last_ms: number }>`
+    select count, (extract(epoch from clock_timestamp() - reset_at) * 1000)::int + ${windowMs}::int as since_last_ms
+    from rate_limits where key = ${key} and reset_at > clock_timestamp()`.execute(executor);
+  const row = rows[0];
+  return row ? { count: row.count, sinceLastMs: Math.max(row.since_last_ms, 0) } : { count: 0, sinceLastMs: 0 };
+}
+
+/**
+ * Adds a failure to the run under `key`, now. With `only`, only while the run is shorter than
+ * `only.below` or still has the length `only.seen`, and answers whether it did: of several
+ * requests that read the same run at or past `below`, one adds to it and the others read it
+ * again, while below it they all add.
+ */
+export async function extendRun(
+  executor: Executor,
+  key: string,
+  windowMs: number,
+  only: { seen: number; below: number } | null,
+): Promise<boolean> {
+  const live = sql`(case when rate_limits.reset_at <= clock_timestamp() then 0 else rate_limits.count end)`;
+  const { rows } = await sql<{ count: number }>`
+    with swept as (${sweepExcept(key)})
+    insert into rate_limits (key, count, reset_at)
+    values (${key}, 1, clock_timestamp() + ${windowMs} * interval '1 millisecond')
+    on conflict (key) do update set
+      count = case when rate_limits.reset_at <= clock_timestamp() then 1 else rate_limits.count + 1 end,
+      reset_at = excluded.reset_at
+    where ${only === null}::boolean or ${live} < ${only?.below ?? 0}::int or ${live} = ${only?.seen ?? 0}::int
+    returning count`.execute(executor);
+  return rows.length > 0;
+}
+
+/** Dates the last failure of the run under `key` now (a failure counted before it was known to be one). */
+export async function touchRun(executor: Executor, key: string, windowMs: number): Promise<void> {
+  await sql`
+    update rate_limits set reset_at = clock_timestamp() + ${windowMs} * interval '1 millisecond'
+    where key = ${key} and reset_at > clock_timestamp()`.execute(executor);
+}
+
+/** Ends the run under `key`. */
+export async function endRun(executor: Executor, key: string): Promise<void> {
+  await sql`delete from rate_limits where key = ${key}`.execute(executor);
 }
 
 /**

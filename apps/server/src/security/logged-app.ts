@@ -67,6 +67,7 @@ export async function createLoggedApp(
       signInPerEmail: 1000,
       recoverPerAddress: 1000,
       recoverPerEmail: 1000,
+      signInAccountFailures: 1000,
       invitationResendIntervalSeconds: 0,
     },
   });

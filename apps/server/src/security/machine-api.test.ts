@@ -280,6 +280,35 @@ describe('batch sizes and malformed events', () => {
     expect(await tablesDigest(db(), TABLES)).toBe(before);
   });
 
+  it('units sent as a JSON number are judged by the number as written: beyond four decimal places is 400, even when a float would round it to fewer', async () => {
+    const before = await tablesDigest(db(), TABLES);
+    const event = (units: string) =>
+      `{"events":[{"id":"exact-${Math.random()}","organization_id":"${w.id('T1')}","agent":"probe","units":${units},"occurred_at":"${now()}"}]}`;
+    // 1.00000000000000001 reads as 1 and 0.10000000000000001 as 0.1: they were taken as 1.0000 and 0.1000.
+    for (const units of [
+      '1.00000000000000001',
+      '0.10000000000000001',
+      '2.000000000000000000001e0',
+      '0.00001',
+      '1.23456',
+      '1e-7',
+      '12.34565',
+    ]) {
+      const response = await post(undefined, event(units));
+      expect(response.status, units).toBe(400);
+      expect(response.body.error.fields, units).toEqual({
+        'events.0.units': 'Units must be a number above 0 with at most 4 decimal places.',
+      });
+      // The same text in a string gets the same answer.
+      expect((await post(undefined, event(`"${units}"`))).body.error?.fields, units).toEqual(response.body.error.fields);
+    }
+    expect(await tablesDigest(db(), TABLES)).toBe(before);
+    // Four places at most, however written, still pass.
+    for (const units of ['0.0001', '1e-4', '1.5e3', '12.50000', '1E2', '999999999999.9999']) {
+      expect((await post(undefined, event(units))).status, units).toBe(200);
+    }
+  });
+
   it('hostile event fields sent with a real key: never a 5xx, and the books still reconcile', { timeout: 120_000 }, async () => {
     const uuids = [w.id('T1'), w.id('A1'), w.id('SA1'), w.id('H2'), NIL];
     let sent = 0;

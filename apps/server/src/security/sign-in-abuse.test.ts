@@ -1,7 +1,8 @@
 /**
  * Guessing and enumeration through sign-in and recovery: rate limits per address, per
- * account from one address (sign-in) and per e-mail (recovery), sign-in timing that does
- * not tell accounts apart, and rate-limit rows that do not pile up.
+ * account from one address (sign-in) and per e-mail (recovery), the growing wait of one
+ * account's wrong passwords across addresses, sign-in timing that does not tell accounts
+ * apart, and rate-limit rows that do not pile up.
  *
  * Already proven in modules/auth/auth.test.ts: sign-in per e-mail answers 401, 401, 401,
  * then 429 with Retry-After and the error shape, and the used-up address refuses another
@@ -9,17 +10,32 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { MESSAGES } from '@console/domain';
+import { MESSAGES, signInAccountWaitSeconds } from '@console/domain';
 import { createTestApp, type ApiResponse, type TestApp } from '../test/harness.ts';
 import { houseId, insertUser } from '../test/fixtures.ts';
+import { hashToken } from '../lib/secrets.ts';
 
-const LIMITS = { signInPerAddress: 4, signInPerEmail: 3, recoverPerAddress: 4, recoverPerEmail: 2, windowSeconds: 600 };
+const LIMITS = {
+  signInPerAddress: 4,
+  signInPerEmail: 3,
+  recoverPerAddress: 4,
+  recoverPerEmail: 2,
+  windowSeconds: 600,
+  signInAccountFailures: 8,
+  signInAccountDelayIntervalSeconds: 30,
+  signInAccountMaxDelayIntervalSeconds: 120,
+  signInAccountWindowSeconds: 600,
+};
+/** Waits short enough for a test to sit them out. */
+const SHORT_WAITS = { ...LIMITS, signInAccountDelayIntervalSeconds: 2, signInAccountMaxDelayIntervalSeconds: 8 };
 
 let proxied: TestApp;
+let shortWaits: TestApp;
 let checks = 0;
 beforeAll(async () => {
   // Behind a trusted proxy, X-Forwarded-For names the client: each test takes its own addresses.
   proxied = await createTestApp({ trustProxy: 1, rateLimits: LIMITS });
+  shortWaits = await createTestApp({ trustProxy: 1, rateLimits: SHORT_WAITS });
 });
 afterEach(() => {
   checks += expect.getState().assertionCalls;
@@ -27,11 +43,12 @@ afterEach(() => {
 afterAll(async () => {
   console.log(`sign-in-abuse.test.ts: ${checks} checks`);
   await proxied?.close();
+  await shortWaits?.close();
 });
 
 const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
-const signIn = (address: string, email: string, password = 'wrong-password') =>
-  proxied.request('POST', '/api/auth/sign-in', { email, password }, from(address));
+const signIn = (address: string, email: string, password = 'wrong-password', app = proxied) =>
+  app.request('POST', '/api/auth/sign-in', { email, password }, from(address));
 const recover = (address: string, email: string) => proxied.request('POST', '/api/auth/recover', { email }, from(address));
 
 function expectLimited(response: ApiResponse) {
@@ -109,6 +126,113 @@ describe('sign-in limits', () => {
     } finally {
       await direct.close();
     }
+  });
+});
+
+describe('guesses at one account from many addresses', () => {
+  let next = 0;
+  /** A client address no other attempt in this file used. */
+  const fresh = () => `10.20.${Math.floor(next / 250)}.${(next++ % 250) + 1}`;
+  const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100));
+  const owner = async (app: TestApp, email: string) =>
+    insertUser(app.database.db, { email, password: 'owners-password', role: 'house_user', organizationId: await houseId(app.database.db) });
+
+  /** Five wrong passwords from each of ten addresses, one after another: each answer's status, and the waits. */
+  async function tenAddressesFiveGuesses(email: string) {
+    const statuses: number[] = [];
+    const waits: number[] = [];
+    for (let a = 0; a < 10; a++) {
+      const address = fresh();
+      for (let i = 0; i < 5; i++) {
+        const response = await signIn(address, email);
+        statuses.push(response.status);
+        if (response.status === 429) {
+          expectLimited(response);
+          waits.push(Number(response.headers.get('retry-after')));
+        }
+      }
+    }
+    return { statuses, waits };
+  }
+
+  it('ten addresses, five wrong passwords each: the account allowance is answered, then every address waits; an unknown e-mail alike', {
+    timeout: 90_000,
+  }, async () => {
+    await owner(proxied, 'many@abuse.test');
+    const known = await tenAddressesFiveGuesses('many@abuse.test');
+    const unknown = await tenAddressesFiveGuesses('nobody-many@abuse.test');
+    expect(known.statuses.filter((status) => status === 401)).toHaveLength(LIMITS.signInAccountFailures);
+    // Past the account's allowance no password is checked, whichever address the attempt comes from.
+    expect(known.statuses.slice(known.statuses.lastIndexOf(401) + 1).every((status) => status === 429)).toBe(true);
+    // The same answers, in the same order, whether or not the e-mail has an account, and the same waits.
+    expect(unknown.statuses).toEqual(known.statuses);
+    for (const { waits } of [known, unknown]) {
+      expect(waits).toContain(LIMITS.signInAccountDelayIntervalSeconds);
+      const accountWaits = waits.filter((wait) => wait <= LIMITS.signInAccountDelayIntervalSeconds);
+      // Every address after the allowance was told to wait for the account (the rest by the per-address limit).
+      expect(accountWaits.length).toBeGreaterThanOrEqual(10 - Math.ceil(LIMITS.signInAccountFailures / LIMITS.signInPerEmail));
+    }
+  });
+
+  it('concurrent guesses from ten addresses get the allowance and no more', async () => {
+    const email = 'concurrent@abuse.test';
+    await owner(proxied, email);
+    const addresses = Array.from({ length: 10 }, fresh);
+    const responses = await Promise.all(addresses.flatMap((address) => [0, 1, 2].map(() => signIn(address, email))));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(LIMITS.signInAccountFailures);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30 - LIMITS.signInAccountFailures);
+  });
+
+  it('the wait doubles with each further failure, up to its ceiling, counted across addresses', { timeout: 90_000 }, async () => {
+    const email = 'doubling@abuse.test';
+    await owner(shortWaits, email);
+    const guess = (password?: string) => signIn(fresh(), email, password, shortWaits);
+    for (let i = 0; i < SHORT_WAITS.signInAccountFailures; i++) expect((await guess()).status).toBe(401);
+    const waits = [];
+    for (let failures = SHORT_WAITS.signInAccountFailures; failures < SHORT_WAITS.signInAccountFailures + 4; failures++) {
+      const refused = await guess();
+      expectLimited(refused);
+      const wait = Number(refused.headers.get('retry-after'));
+      expect(wait).toBe(signInAccountWaitSeconds(failures, SHORT_WAITS));
+      waits.push(wait);
+      await sleep(wait);
+      expect((await guess()).status).toBe(401);
+    }
+    expect(waits).toEqual([2, 4, 8, 8]);
+    // Once the wait is over, the right password signs in from anywhere.
+    const refused = await guess('owners-password');
+    expectLimited(refused);
+    await sleep(Number(refused.headers.get('retry-after')));
+    expect((await guess('owners-password')).status).toBe(200);
+  });
+
+  it('the owner is not locked out: an address it signed in from still works, and a password reset opens every address', {
+    timeout: 90_000,
+  }, async () => {
+    const email = 'locked@abuse.test';
+    const home = fresh();
+    await owner(proxied, email);
+    expect((await signIn(home, email, 'owners-password')).status).toBe(200);
+    for (let i = 0; i < LIMITS.signInAccountFailures; i++) expect((await signIn(fresh(), email)).status).toBe(401);
+    expectLimited(await signIn(fresh(), email));
+    // Elsewhere even the right password waits: no password is checked while the account waits.
+    expectLimited(await signIn(fresh(), email, 'owners-password'));
+    // From home, the right password signs in, and ends the run of failures.
+    expect((await signIn(home, email, 'owners-password')).status).toBe(200);
+    expect((await signIn(fresh(), email)).status).toBe(401);
+
+    // A password reset ends the run too: the owner signs in at once from an address never seen.
+    for (let i = 1; i < LIMITS.signInAccountFailures; i++) expect((await signIn(fresh(), email)).status).toBe(401);
+    expectLimited(await signIn(fresh(), email, 'owners-password'));
+    const user = await proxied.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    const token = 'reset-token-for-the-owner-of-locked-abuse-test';
+    await proxied.database.db
+      .insertInto('one_time_tokens')
+      .values({ token_hash: hashToken(token), purpose: 'password_reset', user_id: user.id, expires_at: new Date(Date.now() + 3_600_000) })
+      .execute();
+    expect((await proxied.request('POST', '/api/auth/password', { token, password: 'a-new-password' }, from(fresh()))).status).toBe(200);
+    expect((await signIn(fresh(), email, 'a-new-password')).status).toBe(200);
   });
 });
 
@@ -213,7 +337,7 @@ describe('rate-limit rows', () => {
   });
 
   it('with windows passing, the table holds about one window of keys, not every key ever counted', async () => {
-    const app = await createTestApp({ rateLimits: { windowSeconds: 1 } });
+    const app = await createTestApp({ rateLimits: { windowSeconds: 1, signInAccountWindowSeconds: 1 } });
     try {
       const db = app.database.db;
       const perRound = 10;
@@ -225,8 +349,9 @@ describe('rate-limit rows', () => {
         totals.push((await counts(db)).total);
         await new Promise((resolve) => setTimeout(resolve, 1_100));
       }
-      // One address key and one key per account and address a round; the last round's stay.
-      for (const total of totals) expect(total).toBeLessThanOrEqual(perRound + 1 + 1);
+      // One address key, and per e-mail one key with the address and one of its run of failures,
+      // a round; the last round's stay.
+      for (const total of totals) expect(total).toBeLessThanOrEqual(2 * perRound + 1 + 1);
     } finally {
       await app.close();
     }

@@ -100,6 +100,7 @@ const UNLIMITED = {
   signInPerEmail: 1000,
   recoverPerAddress: 1000,
   recoverPerEmail: 1000,
+  signInAccountFailures: 10_000,
   invitationsPerInviter: 10_000,
   invitationsPerRecipient: 10_000,
   invitationsPerSuperAgency: 10_000,

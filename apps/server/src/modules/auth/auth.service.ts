@@ -1,4 +1,5 @@
 import { createChangePassword } from './change-password.ts';
+import { createGuessThrottle, type GuessLimits } from './guesses.ts';
 import { createSessionIssuer, type AuthDeps } from './queries.ts';
 import { createRecovery } from './recovery.ts';
 import { createRefresh } from './refresh.ts';
@@ -8,7 +9,8 @@ export { REFRESH_REUSE_GRACE_SECONDS, type IssuedSession } from './queries.ts';
 export type { FailureLog } from './recovery.ts';
 
 /** The auth service: sign-in, refresh rotation, sign-out, recovery, password changes. */
-export function createAuthService(deps: AuthDeps) {
+export function createAuthService({ limits, ...rest }: Omit<AuthDeps, 'guesses'> & { limits: GuessLimits }) {
+  const deps: AuthDeps = { ...rest, guesses: createGuessThrottle(rest.db, limits) };
   const sessions = createSessionIssuer(deps);
   const { signIn, signOut } = createSignIn({ ...deps, sessions });
   const { refresh } = createRefresh({ ...deps, sessions });

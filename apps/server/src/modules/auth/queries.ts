@@ -6,6 +6,7 @@ import type { Mailer } from '../../lib/mail.ts';
 import type { TokenService } from '../../lib/tokens.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { UsersService } from '../users/users.service.ts';
+import type { GuessThrottle } from './guesses.ts';
 
 /** A session for the response body plus the refresh token for the httpOnly cookie. */
 export interface IssuedSession {
@@ -20,6 +21,8 @@ export interface AuthDeps {
   users: UsersService;
   mailer: Mailer;
   appUrl: string;
+  /** Wrong passwords for one account from every address together. */
+  guesses: GuessThrottle;
 }
 
 const refreshExpiry = () => new Date(Date.now() + SESSION.refreshTokenTtlSeconds * 1000);

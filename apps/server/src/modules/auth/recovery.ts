@@ -24,7 +24,7 @@ function describeFailure(error: unknown, secret: string | null) {
 }
 
 /** A forgotten password: a reset link mailed in the background, then a new password set with it. */
-export function createRecovery({ db, users, mailer, appUrl }: Pick<AuthDeps, 'db' | 'users' | 'mailer' | 'appUrl'>) {
+export function createRecovery({ db, users, mailer, appUrl, guesses }: Pick<AuthDeps, 'db' | 'users' | 'mailer' | 'appUrl' | 'guesses'>) {
   /** Work started after its request was answered, awaited (for a while) when the app closes. */
   const background = new Set<Promise<void>>();
 
@@ -112,7 +112,13 @@ export function createRecovery({ db, users, mailer, appUrl }: Pick<AuthDeps, 'db
       await users.setPasswordHash(trx, row.user_id, passwordHash);
       await voidResetLinks(trx, row.user_id);
       await revokeSessions(trx, row.user_id, 'password reset');
-      const person = await trx.selectFrom('users').select('organization_id').where('id', '=', row.user_id).executeTakeFirstOrThrow();
+      const person = await trx
+        .selectFrom('users')
+        .select(['organization_id', 'email'])
+        .where('id', '=', row.user_id)
+        .executeTakeFirstOrThrow();
+      // Whoever holds the mailbox may sign in again at once, from anywhere.
+      await guesses.ended(person.email, trx);
       await writeAudit(trx, {
         actorUserId: row.user_id,
         organizationId: person.organization_id,

@@ -7,11 +7,22 @@ import type { Caller } from '../../lib/caller.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { AuthDeps, IssuedSession, SessionIssuer } from './queries.ts';
 
-export function createSignIn({ db, users, sessions: { startSession } }: Pick<AuthDeps, 'db' | 'users'> & { sessions: SessionIssuer }) {
-  /** Unknown e-mail and wrong password take the same path and give the same answer. */
+export function createSignIn({
+  db,
+  users,
+  guesses,
+  sessions: { startSession },
+}: Pick<AuthDeps, 'db' | 'users' | 'guesses'> & { sessions: SessionIssuer }) {
+  /**
+   * Unknown e-mail and wrong password take the same path and give the same answer. An e-mail
+   * with a run of wrong passwords from anywhere waits first (429), before its password is checked.
+   */
   async function signIn(email: string, password: string, client: ClientInfo): Promise<IssuedSession> {
+    const admission = await guesses.admit(email, client.ip);
     const account = await users.findCredentials(email);
     const valid = await verifyPassword(account?.password_hash ?? null, password);
+    if (valid) await guesses.ended(email);
+    else await guesses.failed(email, admission);
     if (!account || !valid || account.status !== 'active' || account.deleted_at || account.org_deleted_at) {
       // Recorded in the account's organization (none for an unknown e-mail); the person who
       // typed the password is not known, so nobody is named as the actor.

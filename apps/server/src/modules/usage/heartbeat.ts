@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { MESSAGES, type ActivationStatus, type heartbeatResultSchema } from '@console/domain';
+import { HEARTBEAT_AUDIT, MESSAGES, type ActivationStatus, type heartbeatResultSchema } from '@console/domain';
 import type { z } from 'zod';
 import type { DB } from '../../db/schema.ts';
 import type { VerifiedKey } from '../../lib/api-key.ts';
@@ -14,8 +14,10 @@ export function createHeartbeat({ db }: { db: Kysely<DB> }) {
    * A runtime's report on the live activation of an agent in an organization within the
    * key's reach: its status, its health score (kept when not sent) and the time it was last
    * heard from. 404 when there is no such activation, whether the organization is out of
-   * reach, deleted, or simply has none. A change of status is audited; a report that
-   * changes nothing but the time is not.
+   * reach, deleted, or simply has none. A report that changes nothing but the time is not
+   * audited. A change of status is, at most once an hour per activation (the row counts the
+   * changes since the last one), and a change into error whenever the last row was not one:
+   * a runtime that flaps between statuses writes no row per request.
    */
   async function heartbeat(
     key: VerifiedKey,
@@ -23,8 +25,18 @@ export function createHeartbeat({ db }: { db: Kysely<DB> }) {
     info: ClientInfo,
   ): Promise<z.infer<typeof heartbeatResultSchema>> {
     return db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ id: string; status: ActivationStatus; organization_id: string }>`
-        select v.id, v.status, v.organization_id from agent_activations v
+      const { rows } = await sql<{
+        id: string;
+        status: ActivationStatus;
+        organization_id: string;
+        status_audited: ActivationStatus | null;
+        status_changes_unaudited: number;
+        audit_due: boolean;
+      }>`
+        select v.id, v.status, v.organization_id, v.status_audited, v.status_changes_unaudited,
+          v.status_audited_at is null
+            or v.status_audited_at <= now() - make_interval(hours => ${HEARTBEAT_AUDIT.statusAuditHours}) as audit_due
+        from agent_activations v
         join organizations o on o.id = v.organization_id
         join agent_types t on t.id = v.agent_type_id
         where v.organization_id = ${input.organization_id} and t.code = ${input.agent} and v.deactivated_at is null
@@ -32,17 +44,21 @@ export function createHeartbeat({ db }: { db: Kysely<DB> }) {
         for update of v`.execute(trx);
       const activation = rows[0];
       if (!activation) throw new NotFoundError(m.noLiveActivation);
+      const changed = activation.status !== input.status;
+      const audited = changed && (activation.audit_due || (input.status === 'error' && activation.status_audited !== 'error'));
       const updated = await trx
         .updateTable('agent_activations')
         .set({
           status: input.status,
           ...(input.health_score !== undefined && { health_score: input.health_score }),
           last_active_at: sql`now()`,
+          ...(audited && { status_audited_at: sql`now()`, status_audited: input.status, status_changes_unaudited: 0 }),
+          ...(changed && !audited && { status_changes_unaudited: sql`status_changes_unaudited + 1` }),
         })
         .where('id', '=', activation.id)
         .returning(['id', 'status', 'health_score', 'last_active_at'])
         .executeTakeFirstOrThrow();
-      if (activation.status !== input.status) {
+      if (audited) {
         await writeAudit(trx, {
           ...info,
           actorUserId: null,
@@ -57,6 +73,8 @@ export function createHeartbeat({ db }: { db: Kysely<DB> }) {
             health_score: updated.health_score,
             key_name: key.name,
             key_prefix: key.prefix,
+            // This change and those reported since the last row, which wrote none.
+            changes: activation.status_changes_unaudited + 1,
           },
         });
       }

@@ -498,6 +498,42 @@ describe('POST /api/v1/heartbeats', () => {
     expect(audit.details).toMatchObject({ from: 'active', to: 'error', key_name: 'A1 runtime' });
   });
 
+  it('a runtime flapping between statuses writes one audit row an hour, counting the changes; a change into error is written at once', async () => {
+    const tenant = await insertOrg(db(), { name: 'Flapping Tenant', type: 'tenant', parentId: w.id('A1') });
+    const activationId = await activate(db(), tenant.id, agents.bot!.id);
+    const report = async (status: string) =>
+      expect((await beat({ organization_id: tenant.id, agent: 'bot', status })).status, status).toBe(200);
+    const rows = () =>
+      db()
+        .selectFrom('audit_log')
+        .select(['details'])
+        .where('action', '=', 'agents.status_reported')
+        .where('target_id', '=', activationId)
+        .orderBy('id')
+        .execute();
+
+    // Twenty heartbeats in a row, each a change: one row, for the first.
+    for (let i = 0; i < 20; i++) await report(i % 2 === 0 ? 'inactive' : 'active');
+    expect((await rows()).map((row) => row.details)).toEqual([expect.objectContaining({ from: 'active', to: 'inactive', changes: 1 })]);
+    // Twenty that change nothing write nothing.
+    for (let i = 0; i < 20; i++) await report('active');
+    expect(await rows()).toHaveLength(1);
+
+    // A change into error is written within the hour, counting the changes since the last row.
+    await report('error');
+    expect((await rows()).map((row) => row.details)[1]).toMatchObject({ from: 'active', to: 'error', changes: 20 });
+    // Flapping out of error and back is not, while the last row says error.
+    for (let i = 0; i < 10; i++) await report(i % 2 === 0 ? 'active' : 'error');
+    expect(await rows()).toHaveLength(2);
+
+    // An hour after the last row, the next change is written, with the changes it stands for.
+    await sql`update agent_activations set status_audited_at = status_audited_at - interval '61 minutes' where id = ${activationId}`.execute(
+      db(),
+    );
+    await report('active');
+    expect((await rows()).map((row) => row.details)[2]).toMatchObject({ from: 'error', to: 'active', changes: 11 });
+  });
+
   it('answers 404 without a live activation in reach, and changes nothing', async () => {
     for (const body of [
       { organization_id: w.id('T1'), agent: 'unused', status: 'active' },
