@@ -170,6 +170,38 @@ const ACTIVITY: [string, Record<string, unknown>, string, string][] = [
     'Ana Ruiz rolled the API key Acme Dental to a new secret, the old secret ending at once',
     'Someone rolled the API key ? to a new secret, the old secret ending at once',
   ],
+  ['api_key.update', {}, 'Ana Ruiz edited the API key Acme Dental', 'Someone edited the API key ?'],
+  ...(
+    [
+      [1, '1 second'],
+      [90, '90 seconds'],
+      [60, '1 minute'],
+      [120, '2 minutes'],
+      [3600, '1 hour'],
+      [172_800, '48 hours'],
+      [1_209_600, '14 days'],
+    ] as const
+  ).map(([grace_seconds, words]): [string, Record<string, unknown>, string, string] => [
+    'api_key.rolled',
+    { grace_seconds },
+    `Ana Ruiz rolled the API key Acme Dental to a new secret, the old secret working for ${words}`,
+    `Someone rolled the API key ? to a new secret, the old secret working for ${words}`,
+  ]),
+  [
+    'api_key.refused',
+    { reason: 'revoked' },
+    'The API key Acme Dental was refused: it was revoked',
+    'The API key ? was refused: it was revoked',
+  ],
+  ['api_key.refused', { reason: 'unknown' }, 'The API key Acme Dental was refused: unknown', 'The API key ? was refused: unknown'],
+  ['api_key.refused', {}, 'The API key Acme Dental was refused', 'The API key ? was refused'],
+  [
+    'agents.status_reported',
+    { agent: 'scribe', from: 'active', to: 'error', changes: 5 },
+    'Ana Ruiz reported scribe as error (was active); 5 changes since the last entry',
+    'Someone reported scribe as error (was active); 5 changes since the last entry',
+  ],
+  ['agents.status_reported', {}, 'Ana Ruiz reported an agent as ? (was ?)', 'Someone reported an agent as ? (was ?)'],
   [
     'api_key.refused',
     { reason: 'expired', prefix: 'oc_ab' },
@@ -275,6 +307,28 @@ const LEDGER: [Omit<LedgerFacts, 'actor' | 'counterparty'>, string, string][] = 
     { entry_type: 'consumption', amount: '-12.50', metadata: {}, agent: { name: 'Scribe', unit: 'token' } },
     'Scribe used credits, charged 12.50 credits, imported by Ana Ruiz',
     'Scribe used credits, charged 12.50 credits',
+  ],
+  // A batch's consumption entry: its events, units and charge on one line.
+  [
+    {
+      entry_type: 'consumption',
+      amount: '-12.34',
+      metadata: { agent: 'support-bot', events: 1000, units: '1234.5000' },
+      units: '1234.5000',
+      agent: { name: 'Support Bot', unit: 'run' },
+    },
+    'Support Bot: 1,000 events, 1,234.5 × run, charged 12.34 credits, imported by Ana Ruiz',
+    'Support Bot: 1,000 events, 1,234.5 × run, charged 12.34 credits',
+  ],
+  [
+    { entry_type: 'consumption', amount: '-12.50', metadata: { agent: 'scribe', events: 1, units: '3.0000' } },
+    'scribe: 1 event, 3 units, charged 12.50 credits, imported by Ana Ruiz',
+    'scribe: 1 event, 3 units, charged 12.50 credits',
+  ],
+  [
+    { entry_type: 'consumption', amount: '-12.50', metadata: { events: 2 } },
+    'Usage: 2 events, charged 12.50 credits, imported by Ana Ruiz',
+    'Usage: 2 events, charged 12.50 credits',
   ],
   [
     { entry_type: 'refund', amount: '3.00', metadata: { refund_of: 'evt-1', usage: { calls: 2 }, reason: 'duplicate' } },

@@ -312,7 +312,7 @@ export function ledgerSentence({ entry_type, amount, metadata, units, actor, cou
       // A batch's usage of one agent at one price: "Support Bot: 1,000 events, 1,234.5 × run, charged 12.34 credits".
       if (typeof metadata.events === 'number') {
         const events = `${count(metadata.events)} ${metadata.events === 1 ? 'event' : 'events'}`;
-        return `${name ?? 'Usage'}: ${events}, ${quantity}, charged ${credits}${actor ? `, imported by ${actor}` : ''}`;
+        return `${name ?? 'Usage'}: ${events}${used ? `, ${quantity}` : ''}, charged ${credits}${actor ? `, imported by ${actor}` : ''}`;
       }
       const usage = describeUsage(metadata.usage);
       const what = name ? `${name} used ${quantity}` : 'Usage';

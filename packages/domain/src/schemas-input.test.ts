@@ -144,6 +144,12 @@ describe('usage batches and imports', () => {
     });
   });
 
+  it('take at most 50 metadata keys an event', () => {
+    const metadata = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+    expect(usageBatchSchema.safeParse({ events: [event({ metadata: metadata(50) })] }).success).toBe(true);
+    expect(read(usageBatchSchema, { events: [event({ metadata: metadata(51) })] })).toEqual({ refused: ['At most 50 metadata keys.'] });
+  });
+
   it('need one item and hold at most 1,000 in all', () => {
     expect(read(usageImportSchema, {})).toEqual({ refused: ['Send at least one event or refund.'] });
     expect(read(usageImportSchema, { events: [], refunds: [] })).toEqual({ refused: ['Send at least one event or refund.'] });
