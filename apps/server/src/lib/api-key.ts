@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import {
   API_KEY_LIFECYCLE,
   AUDITED_API_KEY_REFUSALS,
@@ -9,6 +9,7 @@ import {
   type OrgStatus,
   type OrgType,
 } from '@console/domain';
+import { compileOnce } from '../db/compile-once.ts';
 import type { DB, Executor } from '../db/schema.ts';
 import { writeAudit } from './audit.ts';
 
@@ -111,22 +112,11 @@ const UNKNOWN: KeyRefusal = { refused: 'unknown', key: null };
 const API_KEY_REFUSAL_AUDIT_HOURS = API_KEY_LIFECYCLE.refusalAuditHours;
 
 /**
- * `countUse: false` leaves the counting to the caller: the machine routes add uses up in
- * memory and write them at most once a second (lib/key-use.ts), so a busy key's row is no
- * hot spot. Whether a key has expired or its previous secret ended is read on the
- * database's clock.
+ * The rows a prefix names: two at most, the key whose current prefix this is, and the one
+ * whose previous it is (new prefixes are drawn unlike both, so in practice one).
  */
-export async function verifyKey(
-  db: Executor,
-  bearer: string | null | undefined,
-  options: { countUse?: boolean } = {},
-): Promise<VerifiedKey | KeyRefusal> {
-  const parsed = parse(bearer);
-  if (!parsed) return UNKNOWN;
-  const hash = hashKey(parsed.key);
-  // Two rows at most: the key whose current prefix this is, and the one whose previous it is
-  // (new prefixes are drawn unlike both, so in practice one). Each is matched by its own hash.
-  const rows = await db
+const keyRows = (db: Executor, prefix: string) =>
+  db
     .selectFrom('api_keys as k')
     .innerJoin('organizations as o', 'o.id', 'k.organization_id')
     .select([
@@ -140,7 +130,9 @@ export async function verifyKey(
       'k.revoked_at',
       // Held to the house's ceiling as it stands now: lowering it lowers every key above it (least() skips a null, so none stays null).
       sql<number | null>`case when k.rate_limit_per_minute is not null
-        then least(k.rate_limit_per_minute, (select g.api_key_rate_limit_ceiling from global_settings g)) end`.as('rate_limit_per_minute'),
+          then least(k.rate_limit_per_minute, (select g.api_key_rate_limit_ceiling from global_settings g)) end`.as(
+        'rate_limit_per_minute',
+      ),
       'k.refusal_audited_reason',
       sql<boolean>`coalesce(k.expires_at <= now(), false)`.as('expired'),
       sql<boolean>`coalesce(k.previous_expires_at <= now(), true)`.as('previous_ended'),
@@ -155,12 +147,40 @@ export async function verifyKey(
       'o.deleted_at as org_deleted_at',
       // As the caller's query reads it: the ancestors through the materialized path.
       sql<OrgStatus | null>`(select a.status from organizations a
-        where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
-        order by length(a.path) desc limit 1)`.as('ancestor_status'),
+          where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
+          order by length(a.path) desc limit 1)`.as('ancestor_status'),
     ])
-    .where((eb) => eb.or([eb('k.prefix', '=', parsed.prefix), eb('k.previous_prefix', '=', parsed.prefix)]))
-    .execute();
-  let row: (typeof rows)[number] | undefined;
+    .where((eb) => eb.or([eb('k.prefix', '=', prefix), eb('k.previous_prefix', '=', prefix)]));
+
+/** Every machine request runs the lookup: compiled once per database handle, a prepared statement on PostgreSQL. */
+const keyLookups = new WeakMap<Executor, (values: { prefix: string }) => CompiledQuery<KeyRow>>();
+type KeyRow = Awaited<ReturnType<ReturnType<typeof keyRows>['execute']>>[number];
+function keyLookup(db: Executor) {
+  let bind = keyLookups.get(db);
+  if (!bind) {
+    bind = compileOnce((v: { prefix: string }) => keyRows(db, v.prefix));
+    keyLookups.set(db, bind);
+  }
+  return bind;
+}
+
+/**
+ * `countUse: false` leaves the counting to the caller: the machine routes add uses up in
+ * memory and write them at most once a second (lib/key-use.ts), so a busy key's row is no
+ * hot spot. Whether a key has expired or its previous secret ended is read on the
+ * database's clock.
+ */
+export async function verifyKey(
+  db: Executor,
+  bearer: string | null | undefined,
+  options: { countUse?: boolean } = {},
+): Promise<VerifiedKey | KeyRefusal> {
+  const parsed = parse(bearer);
+  if (!parsed) return UNKNOWN;
+  const hash = hashKey(parsed.key);
+  // Each row is matched by its own hash.
+  const { rows } = await db.executeQuery(keyLookup(db)({ prefix: parsed.prefix }));
+  let row: KeyRow | undefined;
   let previous = false;
   for (const candidate of rows) {
     if (candidate.prefix === parsed.prefix && sameHash(hash, candidate.secret_hash)) row = candidate;

@@ -1,9 +1,34 @@
 import { sql, type Kysely } from 'kysely';
 import type { ActivationStatus, Entitlement, UsageRejection } from '@console/domain';
+import { compileOnce } from '../../db/compile-once.ts';
 import type { DB } from '../../db/schema.ts';
 import type { VerifiedKey } from '../../lib/api-key.ts';
 
+interface EntitlementRow {
+  reachable: boolean;
+  active: boolean;
+  balance: string;
+  agent_id: string | null;
+  activation_status: ActivationStatus | null;
+}
+
 export function createEntitlement({ db }: { db: Kysely<DB> }) {
+  // Every check runs this one statement: compiled once, a prepared statement on PostgreSQL.
+  const check = compileOnce((v: { reach: string; agent: string; organizationId: string }) => {
+    const query = sql<EntitlementRow>`
+      select starts_with(o.path, ${v.reach}) and o.deleted_at is null as reachable,
+             o.status = 'active' and not exists (
+               select 1 from organizations a where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
+             ) as active,
+             b.credit_balance as balance, t.id as agent_id, v.status as activation_status
+      from organizations o
+      join organization_billing_settings b on b.organization_id = o.id
+      left join agent_types t on t.code = ${v.agent}
+      left join agent_activations v on v.organization_id = o.id and v.agent_type_id = t.id and v.deactivated_at is null
+      where o.id = ${v.organizationId}`;
+    return { compile: () => query.compile(db) };
+  });
+
   /**
    * May this organization use this agent now: it is within the key's reach and live,
    * it and every organization above it are active, it has a live activation of the
@@ -11,23 +36,9 @@ export function createEntitlement({ db }: { db: Kysely<DB> }) {
    * order. Nothing is told of an organization out of reach: its balance reads 0.00.
    */
   async function entitlement(key: VerifiedKey, query: { organization_id: string; agent: string }): Promise<Entitlement> {
-    const { rows } = await sql<{
-      reachable: boolean;
-      active: boolean;
-      balance: string;
-      agent_id: string | null;
-      activation_status: ActivationStatus | null;
-    }>`
-      select starts_with(o.path, ${key.organization.path}) and o.deleted_at is null as reachable,
-             o.status = 'active' and not exists (
-               select 1 from organizations a where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
-             ) as active,
-             b.credit_balance as balance, t.id as agent_id, v.status as activation_status
-      from organizations o
-      join organization_billing_settings b on b.organization_id = o.id
-      left join agent_types t on t.code = ${query.agent}
-      left join agent_activations v on v.organization_id = o.id and v.agent_type_id = t.id and v.deactivated_at is null
-      where o.id = ${query.organization_id}`.execute(db);
+    const { rows } = await db.executeQuery(
+      check({ reach: key.organization.path, agent: query.agent, organizationId: query.organization_id }),
+    );
     const row = rows[0];
     if (!row?.reachable) return { allowed: false, reason: 'out_of_reach', balance: '0.00', activation_status: null };
     const reason: UsageRejection | null = !row.agent_id
