@@ -40,6 +40,12 @@ interface OutcomeRow {
   r_charged: string | null;
 }
 
+/**
+ * Coalescing of a key's small batches: a batch of at most `smallBatch` events waits while its
+ * key has `inFlightPerKey` statements running, and the waiting ones then go as one statement.
+ */
+const COALESCE = { smallBatch: 100, inFlightPerKey: 2 } as const;
+
 const reachOf = (actor: UsageActor) => (actor.kind === 'key' ? actor.key.organization : actor.caller.organization);
 
 /** The words of a rejection, from its reason and what the engine said of it. */
@@ -139,18 +145,21 @@ export function createRecord({ db }: { db: Kysely<DB> }) {
   preparedStatement(batch(blank).compile(db).sql);
 
   /**
-   * Records a batch of usage events and answers each one's outcome in the batch's order:
-   * accepted (with what it charged), a duplicate (the first outcome of its id in its
-   * organization; nothing charged again), or rejected with a reason. The batch is one
-   * statement, outside any explicit transaction (one round trip): one call of `usage_record`
-   * (db/rules/functions/usage_record.sql) locks the balance rows of its
-   * organizations in id order, decides every event, and writes the accepted events, their
-   * consumption entries, the balances and the carries together, so a batch is recorded
-   * whole or not at all. Rejected events are not stored: a retry is evaluated afresh.
-   * One audit row per batch that accepted something, never one per event.
+   * Records batches of one reporter together and answers each batch's outcomes, event by
+   * event in its order: accepted (with what it charged), a duplicate (the first outcome of its
+   * id in its organization; nothing charged again), or rejected with a reason. The batches are
+   * one statement, outside any explicit transaction (one round trip): one call of
+   * `usage_record` (db/rules/functions/usage_record.sql) locks the balance rows of their
+   * organizations in id order, decides every event in the batches' order, and writes the
+   * accepted events, their consumption entries, the balances and the carries together, so
+   * every batch is recorded whole or not at all. Rejected events are not stored: a retry is
+   * evaluated afresh. One audit row per statement that accepted something (a key's, at most
+   * one an hour), with the first batch's address and request id.
    */
-  async function record(actor: UsageActor, events: UsageEvent[], info: ClientInfo): Promise<UsageBatchResult> {
+  async function recordTogether(actor: UsageActor, batches: { events: UsageEvent[]; info: ClientInfo }[]): Promise<UsageBatchResult[]> {
     const reach = reachOf(actor);
+    const events = batches.flatMap((b) => b.events);
+    const info = batches[0]!.info;
     const payload = JSON.stringify(
       events.map((event, index) => ({
         i: index + 1,
@@ -209,8 +218,86 @@ export function createRecord({ db }: { db: Kysely<DB> }) {
         message: rejected && row.r_reason ? messageOf(event, row.r_reason, row.r_detail, row.r_charged) : null,
       };
     });
-    const count = (status: UsageEventResult['status']) => results.filter((r) => r.status === status).length;
-    return { results, accepted: count('accepted'), duplicates: count('duplicate'), rejected: count('rejected') };
+    let from = 0;
+    return batches.map((b) => {
+      const mine = results.slice(from, (from += b.events.length));
+      const count = (status: UsageEventResult['status']) => mine.filter((r) => r.status === status).length;
+      return { results: mine, accepted: count('accepted'), duplicates: count('duplicate'), rejected: count('rejected') };
+    });
+  }
+
+  /**
+   * A key's small batches wait in its lane while it already has COALESCE.inFlightPerKey
+   * statements running, and then go together as one (up to a full batch of events): a
+   * runtime sending one event per request under load pays one statement for many requests,
+   * not one each, and a lone request still goes at once. Each request still gets its own
+   * outcomes, after the commit that records them. Should the joint statement fail, each
+   * batch is tried alone, so one batch's fault is never another's.
+   */
+  const lanes = new Map<string, { running: number; waiting: Waiting[] }>();
+  interface Waiting {
+    key: VerifiedKey;
+    events: UsageEvent[];
+    info: ClientInfo;
+    resolve: (result: UsageBatchResult) => void;
+    reject: (error: unknown) => void;
+  }
+
+  function drain(keyId: string) {
+    const lane = lanes.get(keyId);
+    if (!lane) return;
+    while (lane.running < COALESCE.inFlightPerKey && lane.waiting.length > 0) {
+      let events = 0;
+      let n = 0;
+      while (n < lane.waiting.length && (n === 0 || events + lane.waiting[n]!.events.length <= USAGE_WINDOW.batchMax)) {
+        events += lane.waiting[n]!.events.length;
+        n++;
+      }
+      const group = lane.waiting.splice(0, n);
+      lane.running++;
+      void runGroup(group).finally(() => {
+        lane.running--;
+        if (lane.running === 0 && lane.waiting.length === 0) lanes.delete(keyId);
+        else drain(keyId);
+      });
+    }
+  }
+
+  async function runGroup(group: Waiting[]) {
+    const actor: UsageActor = { kind: 'key', key: group[0]!.key };
+    try {
+      const results = await recordTogether(actor, group);
+      group.forEach((w, n) => w.resolve(results[n]!));
+    } catch (error) {
+      if (group.length === 1) return group[0]!.reject(error);
+      await Promise.all(
+        group.map((w) =>
+          recordTogether(actor, [w]).then(
+            ([result]) => w.resolve(result!),
+            (alone: unknown) => w.reject(alone),
+          ),
+        ),
+      );
+    }
+  }
+
+  /**
+   * Records one batch of usage events and answers each event's outcome in the batch's order.
+   * A key's batch of at most COALESCE.smallBatch events may be recorded together with the
+   * same key's other small batches (see the lanes above); a larger one, or the house's
+   * import, is a statement of its own.
+   */
+  function record(actor: UsageActor, events: UsageEvent[], info: ClientInfo): Promise<UsageBatchResult> {
+    if (actor.kind !== 'key' || events.length > COALESCE.smallBatch) {
+      return recordTogether(actor, [{ events, info }]).then(([result]) => result!);
+    }
+    const key = actor.key;
+    return new Promise((resolve, reject) => {
+      let lane = lanes.get(key.id);
+      if (!lane) lanes.set(key.id, (lane = { running: 0, waiting: [] }));
+      lane.waiting.push({ key, events, info, resolve, reject });
+      drain(key.id);
+    });
   }
 
   return { record };

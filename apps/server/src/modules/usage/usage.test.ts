@@ -4,6 +4,8 @@ import { MESSAGES, USAGE_WINDOW } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { insertOrg } from '../../test/fixtures.ts';
 import { reconcile } from '../credits/reconcile.ts';
+import { isKeyRefusal, verifyKey } from '../../lib/api-key.ts';
+import { createRecord } from './record.ts';
 import { DAY, activate, addPrice, ago, balanceOf, cents, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
 
 const w = useWorld();
@@ -190,6 +192,30 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
     expect(await audited()).toBe(1);
     await report([event(w.id('T1'), 'hourly-next', 'free', '1')], hourly.key);
     expect(await audited()).toBe(2);
+  });
+
+  it("records a key's small batches that arrive while two of its statements run as one statement, each request answered with its own outcomes", async () => {
+    const busy = await insertOrg(db(), { name: 'Busy Tenant', type: 'tenant', parentId: w.id('A1') });
+    await activate(db(), busy.id, agents.bot.id);
+    await fund(db(), busy.id, '10.00');
+    const verified = await verifyKey(db(), key.key);
+    if (isKeyRefusal(verified)) throw new Error('the key was refused');
+    const { record } = createRecord({ db: db() });
+    const info = { ip: '127.0.0.1', requestId: 'coalesced', userAgent: null };
+    // Ten requests of one event each, sent at once; the last repeats the first's id.
+    const ids = ['b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8', 'b0'];
+    const answers = await Promise.all(ids.map((id) => record({ kind: 'key', key: verified }, [event(busy.id, id, 'bot', '1')], info)));
+    expect(answers.map((a) => a.results.map((r) => [r.id, r.status, r.credits_charged]))).toEqual([
+      ...ids.slice(0, 9).map((id) => [[id, 'accepted', '0.25']]),
+      [['b0', 'duplicate', '0.25']],
+    ]);
+    expect(answers.map((a) => a.accepted)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 0]);
+    // The first two went alone; the eight that waited for them went together.
+    const entries = await sql<{ events: number }>`
+      select (metadata->>'events')::int as events from credit_ledger_entries
+      where organization_id = ${busy.id} and entry_type = 'consumption' order by events`.execute(db());
+    expect(entries.rows.map((r) => r.events)).toEqual([1, 1, 7]);
+    expect(await balanceOf(db(), busy.id)).toBe('7.75');
   });
 
   it("keeps the house import's ids apart from the keys': a key cannot take an id the import will use, nor a refund's reference", async () => {
