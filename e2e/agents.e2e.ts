@@ -4,6 +4,7 @@ import { expect, it } from 'vitest';
 import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
 import { expectAccessible } from './axe.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { LIVE_REFRESH_MS } from '../apps/web/src/api/live.ts';
 
 const PASSWORD = 'agents journey password 1';
 const a = MESSAGES.agentPages;
@@ -230,6 +231,8 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   expect(await keyRow.textContent()).not.toContain(key);
 
   // 4. A runtime reports usage with the key: a batch with a duplicate id crosses the 100-credit threshold.
+  // Settings stays open meanwhile: a mark on its window shows it is never reloaded.
+  await page.evaluate(() => ((window as unknown as { __notReloaded?: boolean }).__notReloaded = true));
   const at = new Date().toISOString();
   const event = (id: string, agent: string, units: string) => ({ id, organization_id: tenant.id, agent, units, occurred_at: at });
   const batch = await machine<UsageBatchResult>('usage-events', key, {
@@ -270,9 +273,13 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   expect(more.body).toMatchObject({ accepted: 1, duplicates: 0, rejected: 0 });
   const afterLastEvent = Date.now();
 
-  // 5. The tenant admin watches: the balance and the warning on Settings...
-  await page.reload();
-  await hasText(page.getByTestId('credit-balance'), '84.00 credits');
+  // 5. The tenant admin watches: Settings, open since before the usage, shows the new balance
+  // and the warning on its own within the refresh interval, without a reload...
+  await page
+    .getByTestId('credit-balance')
+    .filter({ hasText: '84.00 credits' })
+    .waitFor({ timeout: LIVE_REFRESH_MS + 15_000 });
+  expect(await page.evaluate(() => (window as unknown as { __notReloaded?: boolean }).__notReloaded)).toBe(true);
   await page.getByText(MESSAGES.credits.lowBalance).waitFor();
   await page.getByText(MESSAGES.thresholdPages.below('100.00 credits')).waitFor();
 

@@ -3,6 +3,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { call } from '@/lib/api';
 import { creditKeys } from './credits';
 import { dashboardKeys } from './dashboard';
+import { LIVE } from './live';
 import { organizationKeys } from './organizations';
 
 /** Every billing query key, so invalidations name what they refresh. */
@@ -19,6 +20,8 @@ export const billingQueries = {
     queryOptions({
       queryKey: billingKeys.settings(organizationId),
       queryFn: ({ signal }) => call(endpoints.get, { params: { id: organizationId } }, { signal }),
+      // The balance and the active agents move with usage: refreshed while visible.
+      ...LIVE,
     }),
   /** An organization's limit, its direct children's limits and the capacity left. */
   capacity: (organizationId: string) =>

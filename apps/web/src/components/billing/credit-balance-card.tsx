@@ -3,6 +3,7 @@ import { BellRing, Coins } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { Freshness } from '@/components/freshness';
 import { IconCardTitle } from '@/components/icon-card-title';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { formatCredits } from '@/lib/credit-format';
@@ -22,6 +23,8 @@ interface CreditBalanceCardProps {
   allocateHref?: string | null;
   /** What Allocate Credits does (by default: credits leave this organization for a child). */
   allocateHint?: string;
+  /** How old the balance is, with a refresh button, where the card's query refreshes on its own. */
+  freshness?: { updatedAt: number; onRefresh(): void; refreshing: boolean };
 }
 
 /**
@@ -35,6 +38,7 @@ export function CreditBalanceCard({
   threshold,
   allocateHref,
   allocateHint = m.allocateHint,
+  freshness,
 }: CreditBalanceCardProps) {
   const viewer = useViewer();
   const mayChangeThreshold = !!viewer && maySetLowBalanceThreshold(viewer, { id: organizationId });
@@ -43,6 +47,7 @@ export function CreditBalanceCard({
       <CardHeader>
         <IconCardTitle icon={Coins}>{m.creditBalance}</IconCardTitle>
         {allocateHref && <CardDescription>{allocateHint}</CardDescription>}
+        {freshness && <Freshness {...freshness} />}
       </CardHeader>
       <CardContent className="space-y-3">
         <p className="text-2xl font-semibold tabular-nums break-words" data-testid="credit-balance">

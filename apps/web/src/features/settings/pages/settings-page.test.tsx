@@ -2,6 +2,7 @@ import { UI, type BillingResponse, type GlobalSettings } from '@console/domain';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { LIVE_REFRESH_MS } from '@/api/live';
 import { billingOf, OWN_ORG_ID } from '@/test/billing-data';
 import { ledgerPage } from '@/test/credit-data';
 import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp } from '@/test/helpers';
@@ -59,6 +60,25 @@ describe('settings page', { timeout: 20_000 }, () => {
     expect(screen.getByText(m.supportContact)).toBeInTheDocument();
     expect(screen.getByText(m.noReferralProgram)).toBeInTheDocument();
     expect(screen.queryByText('$0.00')).not.toBeInTheDocument();
+  });
+
+  it('asks for the balance again every LIVE_REFRESH_MS while the tab is visible, shows the new one and how old it is', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let balance = '142.00';
+      const { api } = renderSettings({ role: 'tenant_admin', orgType: 'tenant' }, undefined, {
+        [`GET /api/organizations/${OWN_ORG_ID}/billing`]: () => json(200, billingOf({ limit: 10, balance })),
+      });
+      expect(await screen.findByTestId('credit-balance')).toHaveTextContent('142.00 credits');
+      const card = screen.getByTestId('credit-balance').closest('[class*="rounded-xl"]') as HTMLElement;
+      expect(within(card).getByTestId('freshness')).toHaveTextContent(MESSAGES.live.updatedAgo(0));
+      balance = '129.23';
+      await vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS);
+      await waitFor(() => expect(screen.getByTestId('credit-balance')).toHaveTextContent('129.23 credits'));
+      expect(api.callsTo(`GET /api/organizations/${OWN_ORG_ID}/billing`)).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends a house admin to /organizations/{id}/billing', async () => {

@@ -108,6 +108,7 @@ function BillingMetrics({ organizationId, orgType }: { organizationId: string; o
         organizationId={organizationId}
         balance={billing.data.billing_settings.credit_balance}
         threshold={billing.data.billing_settings.low_balance_threshold}
+        freshness={{ updatedAt: billing.dataUpdatedAt, onRefresh: () => void billing.refetch(), refreshing: billing.isFetching }}
       />
       <AgentLimitStatusCard organization={{ id: organizationId, org_type: orgType }} billing={billing.data} />
     </div>
