@@ -37,7 +37,8 @@ export const profile: Suite = {
     'uses, here started through `node:inspector` for the measured run only, so start-up and warm-up are left out; ' +
     'sampling every 0.5 ms, which itself costs some CPU) while autocannon drives `GET /api/users/me` at 50 connections, then, ' +
     `in a second server, \`GET /api/organizations\` (the house's ${CHILDREN} super agencies, first page of 50) at 50 ` +
-    'connections. For each route: the top functions by self time (the CPU spent in the function itself, ' +
+    "connections, then, in a third, `GET /api/v1/entitlements` with an API key (the house's own organization and an agent it does not have: " +
+    'the same two statements as any check) at 50 connections. For each route: the top functions by self time (the CPU spent in the function itself, ' +
     'not in what it calls) as a share of the samples in which the process was busy, and the same summed ' +
     'by package ("node (internals)" is Node\'s own JavaScript: http, streams, timers; "(garbage ' +
     'collector)" and "(program)" are V8\'s). Idle samples are left out. When `bench/baselines/profile-before.json` ' +
@@ -69,6 +70,15 @@ export const profile: Suite = {
         return '/api/organizations';
       },
     );
+    // A machine route: the entitlement check, authenticated by an API key instead of a session.
+    const entitlement = await profiled(context, durationSeconds, 'GET /api/v1/entitlements (API key)', async (server, token) => {
+      const me = await call<{ organization_id: string }>(server, 'GET', '/api/users/me', token);
+      const { secret } = await call<{ secret: string }>(server, 'POST', `/api/organizations/${me.organization_id}/api-keys`, token, {
+        name: 'Profile key',
+        scopes: ['entitlements:read'],
+      });
+      return { path: `/api/v1/entitlements?organization_id=${me.organization_id}&agent=profile-bot`, bearer: secret };
+    });
     const tables = (label: string, p: { row: Row; functions: ProfileLine[]; packages: ProfileLine[]; samples: number }): Table[] => [
       {
         title: `${p.row.name}${label}: top functions (${p.samples.toLocaleString('en-US')} busy samples)`,
@@ -77,7 +87,7 @@ export const profile: Suite = {
       },
       { title: `${p.row.name}${label}: by package`, columns: PACKAGE_COLUMNS, rows: p.packages.map(line) },
     ];
-    const after = [me, list];
+    const after = [me, list, entitlement];
     const before = existsSync(BEFORE)
       ? (JSON.parse(readFileSync(BEFORE, 'utf8')) as { date: string; commit: string; details: { profiles: Profiled[] } })
       : null;
@@ -102,20 +112,22 @@ async function profiled(
   context: Parameters<Suite['run']>[0],
   durationSeconds: number,
   name: string,
-  prepare: (server: Parameters<Parameters<typeof withServer>[2]>[0], token: string) => Promise<string>,
+  /** The path to drive, and the bearer to send when it is not the admin's access token. */
+  prepare: (server: Parameters<Parameters<typeof withServer>[2]>[0], token: string) => Promise<string | { path: string; bearer: string }>,
 ): Promise<Profiled> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
   const file = join(dir, 'server.cpuprofile');
   try {
     const row = await withServer('postgresql', context, async (server) => {
       const token = await signIn(server, BENCH_ADMIN);
-      const path = await prepare(server, token);
+      const prepared = await prepare(server, token);
+      const { path, bearer } = typeof prepared === 'string' ? { path: prepared, bearer: token } : prepared;
       context.log(`${name}, profiled`);
       return measure(server, {
         name,
         method: 'GET',
         path,
-        headers: { authorization: `Bearer ${token}` },
+        headers: { authorization: `Bearer ${bearer}` },
         connections: 50,
         durationSeconds,
         profileFile: file,
