@@ -60,7 +60,7 @@ function AgentCard({ organizationId, activation, mayManage }: { organizationId: 
             {type.code} · {AGENT_KIND_LABELS[type.kind]}
           </p>
         </div>
-        <ActivationStatusBadge status={activation.status} />
+        <ActivationStatusBadge activation={activation} />
       </div>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
         <dt className="text-muted-foreground">Last active</dt>
@@ -152,7 +152,7 @@ export function AgentsPanel({ organization }: { organization: OrganizationDetail
                   </>
                 ),
               },
-              { head: 'Status', cell: (activation) => <ActivationStatusBadge status={activation.status} /> },
+              { head: 'Status', cell: (activation) => <ActivationStatusBadge activation={activation} /> },
               { head: 'Kind', cell: (activation) => AGENT_KIND_LABELS[activation.agent_type.kind] },
               { head: 'Last active', cell: (activation) => <LastActive at={activation.last_active_at} /> },
               { head: 'Health', cell: (activation) => <HealthScore score={activation.health_score} /> },
