@@ -185,8 +185,8 @@ const CONSOLE_WORDING = {
     adjustTitle: 'Adjust Agent Limit',
     adjustDescription: (min: number, max: number | null) =>
       max === null
-        ? `The limit cannot be lower than what the child organizations hold (${min}).`
-        : `Allowed range: ${min} to ${max} (the parent organization's capacity left for this organization).`,
+        ? `The limit cannot be lower than ${min}: the agents active now and what the child organizations hold.`
+        : `Allowed range: ${min} to ${max} (not below the agents active now or what the child organizations hold, and within the parent organization's capacity left for this organization).`,
     currentLimit: 'Current limit',
     newLimitLabel: 'New limit',
     updateLimit: 'Update Limit',
