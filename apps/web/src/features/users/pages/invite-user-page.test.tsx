@@ -46,6 +46,25 @@ describe('invite user page', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Send Invitation' })).not.toBeInTheDocument();
   });
 
+  it("says that a child refuses its parent's invitations, not that inviting is for admins, when the child disabled them", async () => {
+    mockApi({
+      [`GET /api/organizations/${CHILD_ORG}`]: () =>
+        json(200, {
+          organization: makeOrganization({
+            id: CHILD_ORG,
+            name: 'Child Tenant',
+            org_type: 'tenant',
+            parent_org_id: OWN_ORG,
+            disable_parent_invites: true,
+          }),
+        }),
+    });
+    renderApp(`/users/create?organization_id=${CHILD_ORG}`, { session: makeSession({ role: 'agency_admin', orgType: 'agency' }) });
+    expect(await screen.findByText(MESSAGES.invitations.parentInvitesDisabled)).toBeInTheDocument();
+    expect(screen.queryByText(t.inviteNotAllowed)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send Invitation' })).not.toBeInTheDocument();
+  });
+
   it('tells a manager that admins resend, revoke or copy what is sent; not an admin', async () => {
     mockApi({});
     renderApp('/users/create', { session: makeSession({ role: 'tenant_manager' }) });

@@ -5,6 +5,7 @@ import {
   invitableRoles,
   mayInviteTo,
   mayManageInvitationsOf,
+  mayManagePeopleOf,
   ORG_TYPE_LABELS,
   roleLabel,
   type CreateInvitationInput,
@@ -45,6 +46,8 @@ export default function InviteUserPage() {
   const create = useCreateInvitation();
   // The form is offered exactly when the server would take it; managers are told who handles what they send.
   const mayInvite = !!viewer && !!organization && mayInviteTo(viewer, organization);
+  // One who may manage the people there but not invite is refused by the child's own choice.
+  const refusedByChild = !mayInvite && !!viewer && !!organization && mayManagePeopleOf(viewer, organization);
   const mayManageSent = !!viewer && !!organization && mayManageInvitationsOf(viewer, organization);
 
   const form = useForm<CreateInvitationInput>({
@@ -94,7 +97,7 @@ export default function InviteUserPage() {
           ) : !target.isPending && !organization ? (
             <ErrorAlert title={MESSAGES.shell.errorTitle} message={MESSAGES.invitations.noOrganization} />
           ) : !target.isPending && !mayInvite ? (
-            <PermissionDenied message={t.inviteNotAllowed} />
+            <PermissionDenied message={refusedByChild ? MESSAGES.invitations.parentInvitesDisabled : t.inviteNotAllowed} />
           ) : (
             <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
               <FormField id="invite-email" label="Email" type="email" autoComplete="off" required {...fieldOf(form, 'email')} />
