@@ -149,6 +149,9 @@ const CONSOLE_WORDING = {
     /** A direct child named in the URL that cannot receive credits now. */
     childNotActive: (name: string, status: string) =>
       `${name} is ${status}: credits go only to active child organizations, so it is not offered below.`,
+    /** The ledger of an organization other than the viewer's own. */
+    historyOf: (name: string | null) => `Transaction history of ${name ?? 'the selected organization'}`,
+    entriesOf: (name: string | null) => `The credit entries of ${name ?? 'the selected organization'}.`,
     recentTitle: 'Recent Credit Transactions',
     viewFullLedger: 'View Full Ledger',
   },

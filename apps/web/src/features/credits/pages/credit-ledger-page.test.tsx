@@ -615,6 +615,9 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await screen.findByText(c.emptyTitle);
     expect(queriesOf(LEDGER)[0]).toEqual({ organization_id: CHILD_ID, limit: '20' });
     expect(await screen.findByText('Transaction history of Agency One')).toBeInTheDocument();
+    // Nothing on another organization's ledger says it is the viewer's own.
+    expect(screen.getByText('The credit entries of Agency One.')).toBeInTheDocument();
+    expect(screen.queryByText(/your organization/i)).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: p.allocateCredits })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: p.adjustBalance })).not.toBeInTheDocument();
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Organization' }), '');

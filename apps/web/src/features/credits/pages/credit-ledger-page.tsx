@@ -103,10 +103,7 @@ export default function CreditLedgerPage() {
   return (
     <section className="space-y-6">
       {viewingOther && <OrganizationTrail organization={viewed} page={MESSAGES.shell.nav.creditLedger} />}
-      <PageHeader
-        title={MESSAGES.shell.nav.creditLedger}
-        subtitle={viewingOther ? `Transaction history of ${viewed?.name ?? 'the selected organization'}` : c.panelSubtitle}
-      >
+      <PageHeader title={MESSAGES.shell.nav.creditLedger} subtitle={viewingOther ? p.historyOf(viewed?.name ?? null) : c.panelSubtitle}>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" onClick={exportTransactions} disabled={exporter.isPending}>
             <Download aria-hidden />
@@ -158,7 +155,7 @@ export default function CreditLedgerPage() {
       <Card>
         <CardHeader>
           <CardTitle>{c.panelTitle}</CardTitle>
-          <CardDescription>{c.panelSubtitle}</CardDescription>
+          <CardDescription>{viewingOther ? p.entriesOf(viewed?.name ?? null) : c.panelSubtitle}</CardDescription>
         </CardHeader>
         <CardContent className="space-y-4">
           <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
