@@ -82,6 +82,9 @@ const CONSOLE_WORDING = {
     confirmTitle: 'Join another organization?',
     confirmMove: (fromOrganization: string, fromRole: string, toOrganization: string, toRole: string) =>
       `You will leave ${fromOrganization} (${fromRole}) and join ${toOrganization} as ${toRole}.`,
+    /** What leaving means, said before the person chooses. */
+    confirmConsequence: (fromOrganization: string) =>
+      `You will no longer see or change anything of ${fromOrganization} or the organizations below it. To return, someone there must invite you again.`,
     join: 'Join',
     cancel: 'Cancel',
     joining: 'Joining…',

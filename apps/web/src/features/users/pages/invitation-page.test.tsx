@@ -148,6 +148,7 @@ describe('invitation page', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     expect(await screen.findByText(m.confirmMove('Acme Corporation', 'tenant user', 'Beta Tenant', 'tenant manager'))).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: m.confirmTitle })).toBeInTheDocument();
+    expect(screen.getByText(m.confirmConsequence('Acme Corporation'))).toBeInTheDocument();
     // Nothing was accepted yet: the first call carries no confirmation.
     expect(api.bodiesOf('POST /api/invitations/accept')).toEqual([{ token: 'tok-4' }]);
     expect(sessionStore.accessToken()).toBe(session.access_token);
