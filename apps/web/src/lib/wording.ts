@@ -155,6 +155,9 @@ const CONSOLE_WORDING = {
     /** The ledger of an organization other than the viewer's own. */
     historyOf: (name: string | null) => `Transaction history of ${name ?? 'the selected organization'}`,
     entriesOf: (name: string | null) => `The credit entries of ${name ?? 'the selected organization'}.`,
+    /** The button that shows the ledger's filters on a narrow screen, with how many are set. */
+    filters: 'Filters',
+    filtersOn: (count: number) => `(${count} on)`,
     recentTitle: 'Recent Credit Transactions',
     viewFullLedger: 'View Full Ledger',
   },
