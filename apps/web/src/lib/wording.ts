@@ -337,6 +337,9 @@ const CONSOLE_WORDING = {
     invitationSentTo: (email: string) => `An invitation was sent to ${email}.`,
     addingUserTo: (name: string) => `Adding user to ${name}`,
     /** The invite form for someone who may not invite into the organization. */
+    /** The edit form of a person the viewer may not edit. */
+    editNotAllowed:
+      'You can edit your own profile. Editing someone else is for managers and admins of their organization or its parent, and never someone of a higher role.',
     inviteNotAllowed: 'Inviting people into this organization is for the admins and managers of this organization and of its parent.',
     /** The invite form for someone who may invite but not manage what they sent. */
     invitationsManagedByAdmins:

@@ -1,7 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  frozenStanding,
   grantableRoles,
   mayChangePersonStatus,
+  mayEditPerson,
   mayChangeRoleOf,
   roleLabel,
   rolesForOrgType,
@@ -25,6 +27,7 @@ import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { useUpdateMe, useUpdateUser, useUpdateUserRole, userQueries } from '@/api/users';
 import { LoadingRows } from '@/components/loading-rows';
+import { PermissionDenied } from '@/components/permission-denied';
 import { QueryError } from '@/components/query-error';
 import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
@@ -65,11 +68,20 @@ export default function EditUserPage() {
         <QueryError error={user.error} title={MESSAGES.users.notFound} onRetry={user.refetch} />
       ) : user.isPending || isPending || !person ? (
         <LoadingRows rows={['h-8 w-64', 'h-64 w-full']} />
+      ) : !viewer || !mayEditPerson(viewer, person) ? (
+        // The form is offered exactly where the Edit links are, as the server would refuse its save.
+        <PermissionDenied message={editRefusal(viewer)} />
       ) : (
         <EditUserForm user={user.data} person={person} viewer={viewer} />
       )}
     </section>
   );
+}
+
+/** Why the form is not offered: a frozen organization changes nothing; otherwise the rule of who edits whom. */
+function editRefusal(viewer: Actor | null): string {
+  const frozen = viewer ? frozenStanding(viewer) : null;
+  return frozen ? MESSAGES.organizations.frozen(frozen.status, frozen.where) : t.editNotAllowed;
 }
 
 function EditUserForm({ user, person, viewer }: { user: UserProfile; person: PersonFacts; viewer: Actor | null }) {

@@ -146,6 +146,24 @@ describe('edit user page', { timeout: 20_000 }, () => {
     expect(api.callsTo(`PUT /api/users/${person.id}/role`)).toHaveLength(1);
   });
 
+  it('offers no form, as it offers no Edit link, for someone the viewer may not edit: a user-level viewer and another person', async () => {
+    const person = makeUser({ first_name: 'Eve', last_name: 'Other', role: 'tenant_user' });
+    const api = mockApi({ [`GET /api/users/${person.id}`]: () => json(200, { user: person }) });
+    renderApp(`/users/${person.id}/edit`, { session: makeSession({ role: 'tenant_user' }) });
+    expect(await screen.findByText(t.editNotAllowed)).toBeInTheDocument();
+    expect(screen.queryByLabelText('First name')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
+    expect(api.calls.filter((call) => call.method !== 'GET')).toEqual([]);
+  });
+
+  it('offers no form to a manager for an admin, who outranks them', async () => {
+    const person = makeUser({ first_name: 'Ada', last_name: 'Admin', role: 'tenant_admin' });
+    mockApi({ [`GET /api/users/${person.id}`]: () => json(200, { user: person }) });
+    renderApp(`/users/${person.id}/edit`, { session: makeSession({ role: 'tenant_manager' }) });
+    expect(await screen.findByText(t.editNotAllowed)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
+  });
+
   it('edits oneself through /api/users/me without status or role, and shows the server refusal', async () => {
     const me = makeUser({ id: SELF_ID, first_name: 'Alice', last_name: 'Self', role: 'tenant_admin' });
     mockApi({
