@@ -62,3 +62,14 @@ describe('waits in messages', () => {
     expect(MESSAGES.invitations.tooManyFromInviter(3000)).toBe('Too many invitations sent from your account. Try again in 50 minutes.');
   });
 });
+
+describe('organization types in sentences', () => {
+  it.each([
+    ['house', 'super_agency', 'A house can only create organizations of the next type down: Super Agency.'],
+    ['super_agency', 'agency', 'A super agency can only create organizations of the next type down: Agency.'],
+    ['agency', 'tenant', 'An agency can only create organizations of the next type down: Tenant.'],
+    ['ancient', 'other_thing', 'An ancient can only create organizations of the next type down: other_thing.'],
+  ])('wrongChildType(%s, %s) takes the right article and the labels', (parent, child, text) => {
+    expect(MESSAGES.organizations.wrongChildType(parent, child)).toBe(text);
+  });
+});

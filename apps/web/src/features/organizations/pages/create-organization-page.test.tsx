@@ -114,4 +114,19 @@ describe('create organization', { timeout: 30_000 }, () => {
     expect(screen.getByRole('link', { name: 'Cancel' })).toHaveAttribute('href', '/organizations');
     expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/organizations');
   });
+  it("shows a type refusal of the server with the right article and the type's label: An agency, not A agency", async () => {
+    const user = userEvent.setup();
+    mockApi((call) => {
+      if (call.method === 'POST' && call.path === '/api/organizations') {
+        return apiError(422, 'rule_violated', MESSAGES.organizations.wrongChildType('agency', 'tenant'));
+      }
+      return undefined;
+    });
+    renderApp('/orgs/create', { session: makeSession({ role: 'agency_admin', orgType: 'agency' }) });
+    await user.type(await screen.findByLabelText('Name'), 'Acme Tenant');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('An agency can only create organizations of the next type down: Tenant.');
+    expect(alert).not.toHaveTextContent('A agency');
+  });
 });
