@@ -24,7 +24,7 @@ const confirmation = {
   from: { organizationId: OWN_ORG, organizationName: 'Acme Corporation', role: 'tenant_admin' },
   to: { organizationId: OTHER_ORG, organizationName: 'Beta Tenant', role: 'tenant_user' },
 };
-const question = m.confirmMove('Acme Corporation', 'tenant admin', 'Beta Tenant', 'tenant user');
+const question = m.confirmMove('Acme Corporation', 'Tenant Admin', 'Beta Tenant', 'Tenant User');
 
 async function signInWithPendingInvitation(token: string) {
   renderApp(`/login?token=${token}`, { session: null });

@@ -12,7 +12,8 @@ import { ResponsiveDataTable } from '@/components/data-table';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { AGENT_KIND_LABELS, formatUnitsOf, lastActive } from '@/lib/agents';
-import { formatCredits, formatLedgerDate } from '@/lib/credit-format';
+import { formatCredits } from '@/lib/credit-format';
+import { formatDateTime } from '@/lib/dates';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivateAgentDialog } from './activate-agent-dialog';
 import { MESSAGES } from '@/lib/wording';
@@ -25,7 +26,7 @@ function LastActive({ at }: { at: string | null }) {
   const text = lastActive(at);
   if (!at || !text) return <span className="text-muted-foreground">{a.never}</span>;
   return (
-    <time dateTime={at} title={formatLedgerDate(at)}>
+    <time dateTime={at} title={formatDateTime(at)}>
       {text}
     </time>
   );

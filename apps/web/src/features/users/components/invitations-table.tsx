@@ -167,7 +167,7 @@ function InvitationRow({ invitation, admin, stacked = false }: { invitation: Inv
           </>
         }
         fields={[
-          { label: 'Role', value: <span className="capitalize">{roleLabel(invitation.role)}</span> },
+          { label: 'Role', value: roleLabel(invitation.role) },
           { label: 'Invited', value: invited },
           { label: 'Expires', value: expires },
           { label: 'Status', value: status },
@@ -182,7 +182,7 @@ function InvitationRow({ invitation, admin, stacked = false }: { invitation: Inv
         <TruncatedText text={name} className="font-medium" />
         <TruncatedText text={invitation.email} className="text-muted-foreground" />
       </TableCell>
-      <TableCell className="capitalize">{roleLabel(invitation.role)}</TableCell>
+      <TableCell>{roleLabel(invitation.role)}</TableCell>
       <TableCell>{invited}</TableCell>
       <TableCell>{expires}</TableCell>
       <TableCell>{status}</TableCell>

@@ -215,7 +215,7 @@ describe('team page at 390 px', { timeout: 20_000 }, () => {
     const card = within(list).getByRole('listitem');
     expect(within(card).getByText('Wide Card')).toHaveAttribute('title', 'Wide Card');
     expect(within(card).getByText('Role')).toBeInTheDocument();
-    expect(within(card).getByText('tenant manager')).toBeInTheDocument();
+    expect(within(card).getByText('Tenant Manager')).toBeInTheDocument();
     expect(within(card).getByText('Status')).toBeInTheDocument();
     expect(within(card).getByRole('link', { name: 'View Wide Card' })).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
