@@ -8,6 +8,9 @@ describe('amounts in messages', () => {
       'Insufficient credits: the event would take 25,000.00 credits and the balance is 1,234.50 credits.',
     );
     expect(MESSAGES.balanceAlerts.insufficient('Acme', '1000000.00')).toContain('has 1,000,000.00 credits');
+    expect(MESSAGES.balanceAlerts.lowBalance('Acme', '1234.5', '10000.00')).toBe(
+      'Low balance: Acme has 1,234.50 credits, below your alert threshold of 10,000.00 credits.',
+    );
   });
 });
 

@@ -191,7 +191,7 @@ export const MESSAGES = {
   balanceAlerts: {
     lowBalanceSubject: (organization: string) => `Low balance: ${organization}`,
     lowBalance: (organization: string, balance: string, threshold: string) =>
-      `Low balance: ${organization} has ${balance} credits, below your alert threshold of ${threshold}.`,
+      `Low balance: ${organization} has ${formatAmount(balance)} credits, below your alert threshold of ${formatAmount(threshold)} credits.`,
     insufficientSubject: (organization: string) => `Usage refused: ${organization}`,
     insufficient: (organization: string, balance: string) =>
       `Usage refused: ${organization} has ${formatAmount(balance)} credits, not enough for the events its agents reported.`,
