@@ -313,6 +313,11 @@ const CONSOLE_WORDING = {
     statUnavailable: 'Unavailable',
     tabMembers: 'Team Members',
     tabInvitations: 'Pending Invitations',
+    /** Below a list of pending invitations longer than one page. */
+    invitationsShowing: (from: number, to: number, total: number) =>
+      `Showing ${from.toLocaleString('en-US')} to ${to.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} pending invitations`,
+    previousPage: 'Previous',
+    nextPage: 'Next',
     inviteTeamMember: 'Invite Team Member',
     inviteUser: 'Invite User',
     usersTitle: 'Users',
