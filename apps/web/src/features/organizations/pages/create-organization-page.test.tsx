@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { apiError, goBack, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeOrganization, OWN_ORG_ID } from '@/test/organization-data';
 import { MESSAGES } from '@/lib/wording';
 
@@ -75,7 +75,7 @@ describe('create organization', { timeout: 30_000 }, () => {
       if (call.path === `/api/organizations/${created.id}`) return json(200, { organization: created });
       return undefined;
     });
-    renderApp('/orgs/create', { session: agencyAdmin() });
+    renderApp('/orgs/create', { session: agencyAdmin(), before: ['/orgs'] });
     await user.type(await screen.findByLabelText('Name'), '  Harbor Tenant ');
     await user.type(screen.getByLabelText('Description (optional)'), 'Our harbour office');
     await user.click(screen.getByRole('switch', { name: 'Disable parent invites' }));
@@ -93,6 +93,9 @@ describe('create organization', { timeout: 30_000 }, () => {
         initial_balance: '25.50',
       },
     ]);
+    // Back leads to the list the person came from, not to the form again, emptied.
+    goBack();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs$/));
   });
 
   it('shows the server refusal and keeps the form', async () => {

@@ -95,7 +95,8 @@ function CreateOrganizationForm({ base, childType }: { base: string; childType: 
     try {
       const organization = await create.mutateAsync(input);
       toast.success('Organization created', { description: organization.name });
-      navigate(`${base}/${organization.id}`);
+      // The new organization's page takes the form's place: Back leads to where the person was before it.
+      navigate(`${base}/${organization.id}`, { replace: true });
     } catch (error) {
       const message = applyServerErrors(error, FIELDS, form.setError);
       setFailure(message);

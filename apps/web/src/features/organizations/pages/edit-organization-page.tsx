@@ -117,7 +117,8 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
       const { status, ...rest } = values;
       await update.mutateAsync({ ...rest, description: values.description || null, ...(withStatus && { status }) });
       toast.success('Organization updated', { description: values.name });
-      navigate(detailPath);
+      // The saved page takes the form's place: Back does not reopen a form already saved.
+      navigate(detailPath, { replace: true });
     } catch (error) {
       const message = applyServerErrors(error, FIELDS, form.setError);
       setFailure(message);

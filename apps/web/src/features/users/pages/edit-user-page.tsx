@@ -131,7 +131,8 @@ function EditUserForm({ user, person, viewer }: { user: UserProfile; person: Per
         }
       }
       toast.success(t.userUpdated);
-      navigate(`${PATHS.users}/${user.id}`);
+      // The saved page takes the form's place: Back does not reopen a form already saved.
+      navigate(`${PATHS.users}/${user.id}`, { replace: true });
     } catch (error) {
       // The server's own reason, e.g. the last active administrator.
       const message = error instanceof Error ? error.message : MESSAGES.generic.unknown;

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { apiError, goBack, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeOrganization } from '@/test/organization-data';
 import { CHILD_ORG, makeInvitation, makeUser, OWN_ORG, page } from '@/test/user-data';
 import { MESSAGES } from '@/lib/wording';
@@ -114,6 +114,7 @@ describe('invite user page', { timeout: 20_000 }, () => {
     });
     renderApp(`/users/create?organization_id=${CHILD_ORG}&organization_name=Child%20Tenant`, {
       session: makeSession({ role: 'agency_admin', orgType: 'agency' }),
+      before: ['/dashboard'],
     });
     const user = userEvent.setup();
     expect(await screen.findByText(/Adding user to Child Tenant/)).toHaveTextContent('(Tenant)');
@@ -128,6 +129,9 @@ describe('invite user page', { timeout: 20_000 }, () => {
     // The list opens on Pending, where the invitation just sent is listed.
     expect(await screen.findByText('new@example.test')).toBeInTheDocument();
     expect(screen.getByLabelText('Status')).toHaveValue('pending');
+    // The list took the form's place: Back leads to where the person was before it, not to an emptied form.
+    goBack();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/));
     expect(sent).toEqual({
       email: 'new@example.test',
       first_name: 'Nina',

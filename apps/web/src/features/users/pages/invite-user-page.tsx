@@ -63,7 +63,7 @@ export default function InviteUserPage() {
       const invitation = await create.mutateAsync({ ...values, organization_id: organization.id });
       toast.success(t.invitationSent, { description: t.invitationSentTo(invitation.email) });
       // Opened on Pending, where the invitation just sent is listed.
-      navigate(`${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}&status=pending`);
+      navigate(`${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}&status=pending`, { replace: true });
     } catch (error) {
       toast.error(MESSAGES.invitations.inviteFailed, {
         description: error instanceof Error ? error.message : MESSAGES.generic.unknown,
