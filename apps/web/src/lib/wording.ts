@@ -251,6 +251,10 @@ const CONSOLE_WORDING = {
     linkOrganizations: 'Organizations',
   },
   /** Live figures: how old the shown figures are, and asking again. */
+  /** What every form of the console says alike. */
+  forms: {
+    unsavedChanges: 'You have changes that are not saved. Leave this page and lose them?',
+  },
   live: {
     updatedAgo: (seconds: number) => (seconds < 60 ? `Updated ${seconds} s ago` : `Updated ${Math.floor(seconds / 60)} min ago`),
     refresh: 'Refresh figures',

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiError, goBack, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeOrganization, OWN_ORG_ID } from '@/test/organization-data';
 import { MESSAGES } from '@/lib/wording';
@@ -131,5 +131,39 @@ describe('create organization', { timeout: 30_000 }, () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('An agency can only create organizations of the next type down: Tenant.');
     expect(alert).not.toHaveTextContent('A agency');
+  });
+  it('asks before a link leaves a form with edits, and stays when the person says no', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    try {
+      const user = userEvent.setup();
+      mockApi(() => undefined);
+      renderApp('/orgs/create', { session: agencyAdmin() });
+      await user.type(await screen.findByLabelText('Name'), 'Half typed');
+      await user.click(screen.getByRole('link', { name: 'Back' }));
+      expect(confirm).toHaveBeenCalledWith(MESSAGES.forms.unsavedChanges);
+      expect(screen.getByTestId('location')).toHaveTextContent('/orgs/create');
+      expect(screen.getByLabelText('Name')).toHaveValue('Half typed');
+
+      confirm.mockReturnValue(true);
+      await user.click(screen.getByRole('link', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs$/));
+    } finally {
+      confirm.mockRestore();
+    }
+  });
+
+  it('asks nothing when leaving a form without edits', async () => {
+    const confirm = vi.spyOn(window, 'confirm');
+    try {
+      const user = userEvent.setup();
+      mockApi(() => undefined);
+      renderApp('/orgs/create', { session: agencyAdmin() });
+      await screen.findByLabelText('Name');
+      await user.click(screen.getByRole('link', { name: 'Back' }));
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs$/));
+      expect(confirm).not.toHaveBeenCalled();
+    } finally {
+      confirm.mockRestore();
+    }
   });
 });

@@ -14,7 +14,6 @@ import {
   type UserProfile,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
@@ -35,6 +34,8 @@ import { useViewer } from '@/lib/use-viewer';
 import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 import { usePerson } from '../use-person';
+import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
+import { BackLink } from '@/components/back-link';
 import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
@@ -53,17 +54,13 @@ type EditUserForm = z.infer<typeof editUserFormSchema>;
 /** /users/:id/edit. */
 export default function EditUserPage() {
   const { id } = useParams();
-  const navigate = useNavigate();
   const user = useQuery({ ...userQueries.detail(id ?? ''), enabled: !!id });
   const viewer = useViewer();
   const { person, isPending } = usePerson(user.data);
 
   return (
     <section className="mx-auto max-w-2xl space-y-6">
-      <Button variant="ghost" className="-ml-2" onClick={() => navigate(`${PATHS.users}/${id}`)}>
-        <ArrowLeft aria-hidden />
-        Back
-      </Button>
+      <BackLink to={`${PATHS.users}/${id}`} />
       {user.isError ? (
         <QueryError error={user.error} title={MESSAGES.users.notFound} onRetry={user.refetch} />
       ) : user.isPending || isPending || !person ? (
@@ -106,7 +103,8 @@ function EditUserForm({ user, person, viewer }: { user: UserProfile; person: Per
       role: user.role,
     },
   });
-  const { isSubmitting } = form.formState;
+  const { isSubmitting, isDirty } = form.formState;
+  useUnsavedChangesGuard(isDirty);
 
   async function submit(values: EditUserForm) {
     setFailure(null);

@@ -10,7 +10,6 @@ import {
   roleLabel,
   type CreateInvitationInput,
 } from '@console/domain';
-import { ArrowLeft } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
@@ -28,6 +27,8 @@ import { useViewer } from '@/lib/use-viewer';
 import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 import { useTargetOrganization } from '../use-target-organization';
+import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
+import { BackLink } from '@/components/back-link';
 import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
@@ -54,7 +55,8 @@ export default function InviteUserPage() {
     resolver: zodResolver(createInvitationSchema),
     defaultValues: { email: '', first_name: '', last_name: '', role: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  useUnsavedChangesGuard(isDirty);
   const back = organizationId ? `${PATHS.users}?organization_id=${encodeURIComponent(organizationId)}` : PATHS.users;
 
   async function submit(values: CreateInvitationInput) {
@@ -73,10 +75,7 @@ export default function InviteUserPage() {
 
   return (
     <section className="mx-auto max-w-2xl space-y-6">
-      <Button variant="ghost" onClick={() => navigate(back)} className="-ml-2">
-        <ArrowLeft aria-hidden />
-        Back
-      </Button>
+      <BackLink to={back} />
       <Card>
         <CardHeader>
           <CardTitle asChild>
