@@ -223,7 +223,8 @@ const CONSOLE_WORDING = {
     loadCapacityFailed: 'Error loading capacity data',
     settingsTitle: 'Settings',
     settingsSubtitle: 'Your account, billing and organization resources',
-    settingsLoadFailed: 'Failed to load settings information',
+    /** The specification's words, where the settings page cannot load what it shows. */
+    settingsLoadFailed: 'Failed to load settings information.',
     accountBilling: 'Account & Billing',
     accountBillingBody: 'Credits and agent limits of your organization.',
     manageBilling: 'Manage Billing',
