@@ -1,3 +1,4 @@
+import { roleLabel } from './roles.ts';
 /**
  * What the audit log records, as a person reads it: one sentence per action, built from the
  * row's facts (who, the organization, the target's name, the details the service stored).
@@ -104,6 +105,11 @@ export function formatAmount(value: unknown): string {
 
 const count = (value: unknown) => (typeof value === 'number' ? value.toLocaleString('en-US') : String(value ?? '?'));
 const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
+/** A role of the details as every screen shows roles; ? when there is none. */
+const roleOf = (value: unknown): string => {
+  const role = str(value);
+  return role ? roleLabel(role) : '?';
+};
 const obj = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
@@ -153,11 +159,11 @@ export function activitySentence({ action, actor, organization, target, details 
       return `${who} edited ${target ?? 'a person'}`;
     }
     case 'user.role_change':
-      return `${who} changed the role of ${target ?? 'a person'} from ${str(details.before) ?? '?'} to ${str(details.after) ?? '?'}`;
+      return `${who} changed the role of ${target ?? 'a person'} from ${roleOf(details.before)} to ${roleOf(details.after)}`;
     case 'user.deactivate':
       return `${who} deactivated ${target ?? 'a person'}`;
     case 'invitation.create':
-      return `${who} invited ${str(details.email) ?? target ?? 'someone'} to ${org}${str(details.role) ? ` as ${str(details.role)}` : ''}`;
+      return `${who} invited ${str(details.email) ?? target ?? 'someone'} to ${org}${str(details.role) ? ` as ${roleOf(details.role)}` : ''}`;
     case 'invitation.resend':
       return `${who} resent the invitation of ${target ?? 'someone'}`;
     case 'invitation.link':

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import {
   ORG_STATUSES,
   ORG_TYPES,
+  orgTypeWithArticle,
   ORG_TYPE_LABELS,
   canHaveChildren,
   childTypeOf,
@@ -108,5 +109,18 @@ describe('isOrgType', () => {
         expect(isOrgType(s)).toBe((['house', 'super_agency', 'agency', 'tenant'] as string[]).includes(s));
       }),
     );
+  });
+});
+
+describe('orgTypeWithArticle', () => {
+  it.each([
+    ['house', 'a house'],
+    ['super_agency', 'a super agency'],
+    ['agency', 'an agency'],
+    ['tenant', 'a tenant'],
+    ['umbrella_group', 'an umbrella group'],
+    ['Outpost', 'an Outpost'],
+  ])('%s reads "%s"', (type, text) => {
+    expect(orgTypeWithArticle(type)).toBe(text);
   });
 });

@@ -12,6 +12,12 @@ export const ORG_TYPE_LABELS: Record<OrgType, string> = {
   tenant: 'Tenant',
 };
 
+/** An organization type in a sentence, with its article: "a house", "an agency"; an unknown type as it is written. */
+export function orgTypeWithArticle(type: string): string {
+  const name = isOrgType(type) ? ORG_TYPE_LABELS[type].toLowerCase() : type.replaceAll('_', ' ');
+  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
+}
+
 export function isOrgType(value: unknown): value is OrgType {
   return typeof value === 'string' && (ORG_TYPES as readonly string[]).includes(value);
 }

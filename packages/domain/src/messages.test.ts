@@ -8,6 +8,9 @@ describe('amounts in messages', () => {
       'Insufficient credits: the event would take 25,000.00 credits and the balance is 1,234.50 credits.',
     );
     expect(MESSAGES.balanceAlerts.insufficient('Acme', '1000000.00')).toContain('has 1,000,000.00 credits');
+    expect(MESSAGES.balanceAlerts.lowBalance('Acme', '1234.5', '10000.00')).toBe(
+      'Low balance: Acme has 1,234.50 credits, below your alert threshold of 10,000.00 credits.',
+    );
   });
 });
 
@@ -60,5 +63,16 @@ describe('waits in messages', () => {
     expect(waitOf(3599)).toBe('60 minutes');
     expect(MESSAGES.invitations.resentTooSoon(42)).toBe('This invitation was sent a moment ago. Try again in 42 seconds.');
     expect(MESSAGES.invitations.tooManyFromInviter(3000)).toBe('Too many invitations sent from your account. Try again in 50 minutes.');
+  });
+});
+
+describe('organization types in sentences', () => {
+  it.each([
+    ['house', 'super_agency', 'A house can only create organizations of the next type down: Super Agency.'],
+    ['super_agency', 'agency', 'A super agency can only create organizations of the next type down: Agency.'],
+    ['agency', 'tenant', 'An agency can only create organizations of the next type down: Tenant.'],
+    ['ancient', 'other_thing', 'An ancient can only create organizations of the next type down: other_thing.'],
+  ])('wrongChildType(%s, %s) takes the right article and the labels', (parent, child, text) => {
+    expect(MESSAGES.organizations.wrongChildType(parent, child)).toBe(text);
   });
 });

@@ -1,4 +1,5 @@
 import { formatAmount } from './activity.ts';
+import { ORG_TYPE_LABELS, isOrgType, orgTypeWithArticle } from './hierarchy.ts';
 
 /** A wait in words: seconds under two minutes, whole minutes (rounded up) from there. */
 export function waitOf(seconds: number): string {
@@ -36,7 +37,10 @@ export const MESSAGES = {
     cannotCreateChildren: (type: string) => `Your organization type (${type}) cannot create child organizations.`,
     onlyOwnOrDirectChild: 'You can only update your own organization or direct child organizations.',
     notFound: 'Organization not found',
-    wrongChildType: (parentType: string, childType: string) => `A ${parentType} can only create organizations of type ${childType}.`,
+    wrongChildType: (parentType: string, childType: string) => {
+      const parent = orgTypeWithArticle(parentType);
+      return `${parent.charAt(0).toUpperCase()}${parent.slice(1)} can only create organizations of the next type down: ${isOrgType(childType) ? ORG_TYPE_LABELS[childType] : childType}.`;
+    },
     deleteOnlyParentAdmins: 'Only administrators of the parent organization can delete an organization.',
     deleteHasChildren: 'This organization still has child organizations. Delete them first.',
     deleteHasActiveUsers: 'This organization still has active users. Deactivate them first.',
@@ -187,7 +191,7 @@ export const MESSAGES = {
   balanceAlerts: {
     lowBalanceSubject: (organization: string) => `Low balance: ${organization}`,
     lowBalance: (organization: string, balance: string, threshold: string) =>
-      `Low balance: ${organization} has ${balance} credits, below your alert threshold of ${threshold}.`,
+      `Low balance: ${organization} has ${formatAmount(balance)} credits, below your alert threshold of ${formatAmount(threshold)} credits.`,
     insufficientSubject: (organization: string) => `Usage refused: ${organization}`,
     insufficient: (organization: string, balance: string) =>
       `Usage refused: ${organization} has ${formatAmount(balance)} credits, not enough for the events its agents reported.`,
@@ -196,6 +200,8 @@ export const MESSAGES = {
     notFound: 'Not found',
     forbidden: 'You do not have permission to do this.',
     invalidRequest: 'The request is not valid.',
+    /** A page number of a list that is not 1, 2, 3…. */
+    invalidPage: 'The page must be a whole number from 1 up.',
     internal: 'Something went wrong on our side. Please try again.',
     concurrentChange: 'Another change to the same records happened at the same moment, and nothing was saved. Please try again.',
     duplicate: 'The same value was just saved by another request, so nothing was changed.',

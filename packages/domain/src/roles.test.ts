@@ -199,11 +199,12 @@ describe('rolesForOrgType / isRoleValidForOrgType', () => {
   });
 });
 
-describe('roleLabel (underscores shown as spaces)', () => {
+describe('roleLabel (each word capitalized, underscores shown as spaces)', () => {
   it.each([
-    ['super_agency_admin', 'super agency admin'],
-    ['tenant_user', 'tenant user'],
-    ['admin', 'admin'],
+    ['super_agency_admin', 'Super Agency Admin'],
+    ['tenant_user', 'Tenant User'],
+    ['admin', 'Admin'],
+    ['_odd__role_', 'Odd Role'],
   ])('%s -> %s', (role, label) => {
     expect(roleLabel(role)).toBe(label);
   });

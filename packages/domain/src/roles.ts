@@ -53,7 +53,11 @@ export function isRoleValidForOrgType(role: string, orgType: OrgType): boolean {
   return (rolesForOrgType(orgType) as string[]).includes(role);
 }
 
-/** Displayed with underscores as spaces. */
+/** A role as every screen and sentence shows it: its words capitalized, "Super Agency Admin". */
 export function roleLabel(role: string): string {
-  return role.replaceAll('_', ' ');
+  return role
+    .split('_')
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
 }

@@ -13,6 +13,8 @@ import {
 import { amountInputSchema, amountStringSchema } from './schemas/amounts.ts';
 import { isSingleLineText } from './schemas/common.ts';
 import { dateOrDateTime, usageImportSchema } from './schemas/credits.ts';
+import { listOrganizationsQuerySchema } from './schemas/organizations.ts';
+import { listUsersQuerySchema } from './schemas/users.ts';
 
 /** What a schema makes of a value, or the messages it refuses it with. */
 function read(schema: z.ZodType, value: unknown): { value: unknown } | { refused: string[] } {
@@ -190,5 +192,27 @@ describe('calling an endpoint', () => {
   it('finds the success schema of a status, null for one without a body', () => {
     expect(responseSchema(API.organizations.get, 200)).toBe(API.organizations.get.responses[200]);
     expect(responseSchema(API.organizations.get, 201)).toBeNull();
+  });
+});
+
+describe('list pages', () => {
+  it.each(['0', '-1', '1.5', 'two', '1000001'])('page=%s is refused in words, on both lists', (page) => {
+    for (const schema of [listOrganizationsQuerySchema, listUsersQuerySchema]) {
+      const result = schema.safeParse({ page });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues.map((issue) => issue.message)).toEqual([MESSAGES.generic.invalidPage]);
+    }
+  });
+
+  it('takes 1 and 1,000,000, and 1 when none is given', () => {
+    for (const schema of [listOrganizationsQuerySchema, listUsersQuerySchema]) {
+      expect(schema.parse({ page: '1' }).page).toBe(1);
+      expect(schema.parse({ page: '1000000' }).page).toBe(1_000_000);
+      expect(schema.parse({}).page).toBe(1);
+    }
+  });
+
+  it('says what a page must be', () => {
+    expect(MESSAGES.generic.invalidPage).toBe('The page must be a whole number from 1 up.');
   });
 });

@@ -1,5 +1,5 @@
 import { UI } from '@console/domain';
-import { format } from 'date-fns';
+import { formatDate } from '@/lib/dates';
 import { CalendarIcon } from 'lucide-react';
 import type { DateRange } from 'react-day-picker';
 import { Button } from '@/components/ui/button';
@@ -10,9 +10,9 @@ import { cn } from '@/lib/utils';
 
 function rangeText(range: DateRange | undefined): string | null {
   if (!range?.from) return null;
-  const first = format(range.from, 'MMM d, yyyy');
+  const first = formatDate(range.from);
   if (!range.to || range.to.getTime() === range.from.getTime()) return first;
-  return `${first} – ${format(range.to, 'MMM d, yyyy')}`;
+  return `${first} – ${formatDate(range.to)}`;
 }
 
 interface DateRangePickerProps {

@@ -15,6 +15,17 @@ export const ACTIVATION_STATUS_LABELS: Record<ActivationStatus, string> = {
   error: 'Error',
 };
 
+/** The status of a live activation whose runtime has not reported yet: it counts against the limit all the same. */
+export const AWAITING_FIRST_REPORT = 'Awaiting first report';
+
+/**
+ * Whether an activation's runtime has never reported: its status is then only the default
+ * it was stored with, not anything the runtime said.
+ */
+export function awaitingFirstReport(activation: { last_active_at: string | null }): boolean {
+  return activation.last_active_at === null;
+}
+
 /** Units as the domain formats them ("12.5", "1,200"). */
 export { formatUnits };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { entryTypeBadgeClasses, UNKNOWN_BADGE_CLASSES } from './entry-types';
-import { formatCredits, formatDecimal, formatLedgerDate, isLowBalance } from './credit-format';
+import { formatCredits, formatDecimal, isLowBalance } from './credit-format';
+import { formatDateTime } from './dates';
 
 describe('credit formatting', () => {
   it.each([
@@ -42,7 +43,7 @@ describe('credit formatting', () => {
   });
 
   it('shows dates like Jan 5, 2024 3:04 PM', () => {
-    expect(formatLedgerDate(new Date(2024, 0, 5, 15, 4).toISOString())).toBe('Jan 5, 2024 3:04 PM');
+    expect(formatDateTime(new Date(2024, 0, 5, 15, 4).toISOString())).toBe('Jan 5, 2024 3:04 PM');
   });
 
   it('uses grey only for unknown types', () => {

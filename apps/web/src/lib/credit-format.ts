@@ -1,5 +1,4 @@
 import { CREDITS } from '@console/domain';
-import { format } from 'date-fns';
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
@@ -47,10 +46,4 @@ export function isNegative(amount: string): boolean {
 /** The colour of an amount: red below zero, green otherwise. */
 export function amountClass(amount: string): string {
   return isNegative(amount) ? 'text-red-600 dark:text-red-400' : 'text-green-700 dark:text-green-400';
-}
-
-/** A ledger date as "Jan 5, 2024 3:04 PM" in the viewer's time zone; anything unreadable as it is. */
-export function formatLedgerDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : format(date, 'MMM d, yyyy h:mm a');
 }

@@ -1,5 +1,5 @@
 import { ENTRY_TYPES, describeUsage, type EntryType } from '@console/domain';
-import { formatLedgerDate } from '@/lib/credit-format';
+import { formatDateTime } from '@/lib/dates';
 
 export const ENTRY_TYPE_LABELS: Record<EntryType, string> = {
   initial_balance: 'Initial balance',
@@ -62,9 +62,6 @@ export function metadataLines(metadata: Record<string, unknown>): { label: strin
   add('Price', text(metadata.price));
   const first = text(metadata.first_occurred_at);
   const last = text(metadata.last_occurred_at);
-  add(
-    'Occurred',
-    first && last ? (first === last ? formatLedgerDate(first) : `${formatLedgerDate(first)} – ${formatLedgerDate(last)}`) : null,
-  );
+  add('Occurred', first && last ? (first === last ? formatDateTime(first) : `${formatDateTime(first)} – ${formatDateTime(last)}`) : null);
   return lines;
 }

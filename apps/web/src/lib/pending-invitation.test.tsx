@@ -1,5 +1,5 @@
 import { UI } from '@console/domain';
-import { screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
@@ -10,7 +10,7 @@ const m = MESSAGES.invitations;
 const OTHER_ORG = '00000000-0000-4000-8000-0000000000bb';
 
 // The login page is a lazy chunk: load it once before the first test's clock starts.
-beforeAll(() => import('@/features/auth/pages/login-page'), 30_000);
+beforeAll(() => Promise.all([import('@/features/auth/pages/login-page'), import('@/features/users/pages/invitation-page')]), 30_000);
 // A press on a toast's button starts sonner's swipe tracking, which captures the pointer: jsdom has no pointer capture.
 beforeAll(() => {
   Element.prototype.setPointerCapture ??= () => {};
@@ -24,7 +24,7 @@ const confirmation = {
   from: { organizationId: OWN_ORG, organizationName: 'Acme Corporation', role: 'tenant_admin' },
   to: { organizationId: OTHER_ORG, organizationName: 'Beta Tenant', role: 'tenant_user' },
 };
-const question = m.confirmMove('Acme Corporation', 'tenant admin', 'Beta Tenant', 'tenant user');
+const question = m.confirmMove('Acme Corporation', 'Tenant Admin', 'Beta Tenant', 'Tenant User');
 
 async function signInWithPendingInvitation(token: string) {
   renderApp(`/login?token=${token}`, { session: null });
@@ -36,7 +36,7 @@ async function signInWithPendingInvitation(token: string) {
 }
 
 describe('a pending invitation taken up after sign-in', () => {
-  it('asks before moving, naming both sides, and sends the confirmation only on Join', async () => {
+  it('asks on the invitation page, not in a toast, saying what is left and joined, and sends the confirmation only on Join', async () => {
     const session = makeSession();
     const refreshed = makeSession({ tokenId: 'second' });
     const api = mockApi({
@@ -49,19 +49,23 @@ describe('a pending invitation taken up after sign-in', () => {
       'GET /api/users/me': () => json(200, session.user),
     });
     const user = await signInWithPendingInvitation('invite-7');
-    expect(await screen.findByText(question)).toBeInTheDocument();
-    expect(api.bodiesOf('POST /api/invitations/accept')).toEqual([{ token: 'invite-7' }]);
-    // The person decides before anything moves or the page goes on.
-    expect(screen.getByTestId('location')).toHaveTextContent('/login');
+    expect(await screen.findByRole('heading', { level: 1, name: m.confirmTitle })).toBeInTheDocument();
+    expect(screen.getByText(question)).toBeInTheDocument();
+    expect(screen.getByText(m.confirmConsequence('Acme Corporation'))).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/invitation?token=invite-7');
+    // The question is the page's, with nothing of it in a toast that goes away.
+    expect(document.querySelector('[data-sonner-toast]')?.textContent ?? '').not.toContain(question);
+    // The person decides before anything moves.
+    expect(api.bodiesOf('POST /api/invitations/accept').filter((body) => (body as { confirm?: boolean }).confirm)).toEqual([]);
+    expect(sessionStorage.getItem(UI.pendingInvitationKey)).toBe('invite-7');
 
     await user.click(screen.getByRole('button', { name: m.join }));
-    expect(await screen.findByText(MESSAGES.invitationToasts.accepted)).toBeInTheDocument();
-    expect(api.bodiesOf('POST /api/invitations/accept')).toEqual([{ token: 'invite-7' }, { token: 'invite-7', confirm: true }]);
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
+    expect(await screen.findByText(MESSAGES.teamPages.acceptSuccessTitle)).toBeInTheDocument();
+    expect(api.bodiesOf('POST /api/invitations/accept').at(-1)).toEqual({ token: 'invite-7', confirm: true });
     expect(sessionStorage.getItem(UI.pendingInvitationKey)).toBeNull();
   });
 
-  it('Cancel moves nothing, drops the pending token and goes on', async () => {
+  it('Cancel moves nothing, drops the pending token and says the person stays', async () => {
     const session = makeSession();
     const api = mockApi({
       'POST /api/auth/sign-in': () => json(200, session),
@@ -72,8 +76,7 @@ describe('a pending invitation taken up after sign-in', () => {
     await screen.findByText(question);
     await user.click(screen.getByRole('button', { name: m.cancel }));
     expect(await screen.findByText(m.declined('Acme Corporation'))).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
-    expect(api.bodiesOf('POST /api/invitations/accept')).toEqual([{ token: 'invite-8' }]);
+    expect(api.bodiesOf('POST /api/invitations/accept').every((body) => !(body as { confirm?: boolean }).confirm)).toBe(true);
     expect(api.callsTo('POST /api/auth/refresh')).toHaveLength(0);
     expect(sessionStorage.getItem(UI.pendingInvitationKey)).toBeNull();
   });

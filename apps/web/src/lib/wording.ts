@@ -82,6 +82,9 @@ const CONSOLE_WORDING = {
     confirmTitle: 'Join another organization?',
     confirmMove: (fromOrganization: string, fromRole: string, toOrganization: string, toRole: string) =>
       `You will leave ${fromOrganization} (${fromRole}) and join ${toOrganization} as ${toRole}.`,
+    /** What leaving means, said before the person chooses. */
+    confirmConsequence: (fromOrganization: string) =>
+      `You will no longer see or change anything of ${fromOrganization} or the organizations below it. To return, someone there must invite you again.`,
     join: 'Join',
     cancel: 'Cancel',
     joining: 'Joining…',
@@ -149,6 +152,12 @@ const CONSOLE_WORDING = {
     /** A direct child named in the URL that cannot receive credits now. */
     childNotActive: (name: string, status: string) =>
       `${name} is ${status}: credits go only to active child organizations, so it is not offered below.`,
+    /** The ledger of an organization other than the viewer's own. */
+    historyOf: (name: string | null) => `Transaction history of ${name ?? 'the selected organization'}`,
+    entriesOf: (name: string | null) => `The credit entries of ${name ?? 'the selected organization'}.`,
+    /** The button that shows the ledger's filters on a narrow screen, with how many are set. */
+    filters: 'Filters',
+    filtersOn: (count: number) => `(${count} on)`,
     recentTitle: 'Recent Credit Transactions',
     viewFullLedger: 'View Full Ledger',
   },
@@ -185,8 +194,8 @@ const CONSOLE_WORDING = {
     adjustTitle: 'Adjust Agent Limit',
     adjustDescription: (min: number, max: number | null) =>
       max === null
-        ? `The limit cannot be lower than what the child organizations hold (${min}).`
-        : `Allowed range: ${min} to ${max} (the parent organization's capacity left for this organization).`,
+        ? `The limit cannot be lower than ${min}: the agents active now and what the child organizations hold.`
+        : `Allowed range: ${min} to ${max} (not below the agents active now or what the child organizations hold, and within the parent organization's capacity left for this organization).`,
     currentLimit: 'Current limit',
     newLimitLabel: 'New limit',
     updateLimit: 'Update Limit',
@@ -214,7 +223,8 @@ const CONSOLE_WORDING = {
     loadCapacityFailed: 'Error loading capacity data',
     settingsTitle: 'Settings',
     settingsSubtitle: 'Your account, billing and organization resources',
-    settingsLoadFailed: 'Failed to load settings information',
+    /** The specification's words, where the settings page cannot load what it shows. */
+    settingsLoadFailed: 'Failed to load settings information.',
     accountBilling: 'Account & Billing',
     accountBillingBody: 'Credits and agent limits of your organization.',
     manageBilling: 'Manage Billing',
@@ -242,6 +252,10 @@ const CONSOLE_WORDING = {
     linkOrganizations: 'Organizations',
   },
   /** Live figures: how old the shown figures are, and asking again. */
+  /** What every form of the console says alike. */
+  forms: {
+    unsavedChanges: 'You have changes that are not saved. Leave this page and lose them?',
+  },
   live: {
     updatedAgo: (seconds: number) => (seconds < 60 ? `Updated ${seconds} s ago` : `Updated ${Math.floor(seconds / 60)} min ago`),
     refresh: 'Refresh figures',
@@ -304,6 +318,11 @@ const CONSOLE_WORDING = {
     statUnavailable: 'Unavailable',
     tabMembers: 'Team Members',
     tabInvitations: 'Pending Invitations',
+    /** Below a list of pending invitations longer than one page. */
+    invitationsShowing: (from: number, to: number, total: number) =>
+      `Showing ${from.toLocaleString('en-US')} to ${to.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} pending invitations`,
+    previousPage: 'Previous',
+    nextPage: 'Next',
     inviteTeamMember: 'Invite Team Member',
     inviteUser: 'Invite User',
     usersTitle: 'Users',
@@ -328,6 +347,9 @@ const CONSOLE_WORDING = {
     invitationSentTo: (email: string) => `An invitation was sent to ${email}.`,
     addingUserTo: (name: string) => `Adding user to ${name}`,
     /** The invite form for someone who may not invite into the organization. */
+    /** The edit form of a person the viewer may not edit. */
+    editNotAllowed:
+      'You can edit your own profile. Editing someone else is for managers and admins of their organization or its parent, and never someone of a higher role.',
     inviteNotAllowed: 'Inviting people into this organization is for the admins and managers of this organization and of its parent.',
     /** The invite form for someone who may invite but not manage what they sent. */
     invitationsManagedByAdmins:

@@ -154,11 +154,15 @@ function LocationProbe() {
 /**
  * Renders the whole console at `path`. `session` undefined leaves the start-up refresh to
  * run; null starts signed out. `queryClient` replaces the application's (e.g. without retries).
+ * `before` are the entries of the history behind `path`, oldest first, for Back.
  */
-export function renderApp(path: string, { session, queryClient }: { session?: Session | null; queryClient?: QueryClient } = {}) {
+export function renderApp(
+  path: string,
+  { session, queryClient, before = [] }: { session?: Session | null; queryClient?: QueryClient; before?: string[] } = {},
+) {
   if (session !== undefined) sessionStore.set(session);
   return render(
-    <MemoryRouter initialEntries={[path]}>
+    <MemoryRouter initialEntries={[...before, path]}>
       <AppProviders queryClient={queryClient ?? createQueryClient()}>
         <AppRoutes />
         <LocationProbe />

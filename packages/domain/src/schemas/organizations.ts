@@ -112,7 +112,12 @@ export const listOrganizationsQuerySchema = z.object({
   status: z.enum(ORG_STATUSES).optional(),
   org_type: z.enum(ORG_TYPES).optional(),
   search: z.string().trim().max(LIMITS.orgNameMax).refine(isStorableText, UNSTORABLE_TEXT).optional(),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(PAGING.defaultPage),
+  page: z.coerce
+    .number({ error: MESSAGES.generic.invalidPage })
+    .int(MESSAGES.generic.invalidPage)
+    .min(1, MESSAGES.generic.invalidPage)
+    .max(1_000_000, MESSAGES.generic.invalidPage)
+    .default(PAGING.defaultPage),
   page_size: pageSizeSchema.default(PAGING.orgPageSize),
   sort: z.enum(ORG_SORT_KEYS).default('name'),
   order: z.enum(SORT_ORDERS).default('asc'),

@@ -53,7 +53,12 @@ export const USER_SORT_FIELDS = ['created_at', 'email', 'first_name', 'last_name
 
 export const listUsersQuerySchema = z.object({
   organization_id: z.uuid().optional(),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(PAGING.defaultPage),
+  page: z.coerce
+    .number({ error: MESSAGES.generic.invalidPage })
+    .int(MESSAGES.generic.invalidPage)
+    .min(1, MESSAGES.generic.invalidPage)
+    .max(1_000_000, MESSAGES.generic.invalidPage)
+    .default(PAGING.defaultPage),
   page_size: z.coerce.number().int().min(1).max(100).default(PAGING.usersPageSize),
   status: z.enum(USER_STATUSES).optional(),
   role: z.string().max(40).refine(isStorableText, UNSTORABLE_TEXT).optional(),

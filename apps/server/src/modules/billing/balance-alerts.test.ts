@@ -115,7 +115,7 @@ describe('low-balance alerts', () => {
         body_text: `${m.lowBalance('Super One', '50.00', '100.00')}\n\nCredit ledger: http://console.test/credit-ledger`,
       },
     ]);
-    expect(mails[0]!.body_text).toContain('Low balance: Super One has 50.00 credits, below your alert threshold of 100.00.');
+    expect(mails[0]!.body_text).toContain('Low balance: Super One has 50.00 credits, below your alert threshold of 100.00 credits.');
     for (const other of [
       'manager@sa1.test',
       'user@sa1.test',
@@ -161,6 +161,16 @@ describe('low-balance alerts', () => {
     const mails = await mailsTo('admin@sa1.test');
     expect(mails).toHaveLength(2);
     expect(mails[1]!.body_text).toContain(m.lowBalance('Super One', '99.00', '100.00'));
+  });
+
+  it('writes the amounts of a low-balance mail as the console does: grouped by thousands, two decimals', async () => {
+    await db()
+      .insertInto('balance_alerts')
+      .values({ organization_id: w.id('A1'), kind: 'low_balance', balance: '1234.5', threshold: '10000' })
+      .execute();
+    await drain();
+    const mails = await mailsTo('admin@a1.test');
+    expect(mails.at(-1)!.body_text).toMatch(/^Low balance: .+ has 1,234\.50 credits, below your alert threshold of 10,000\.00 credits\.\n/);
   });
 
   it('mails refused usage to the admins with its own words', async () => {

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import {
   MESSAGES,
   TREE_CHILDREN_LIMIT,
+  agentLimitRefusal,
   mayAllocateTo,
   maySetAgentLimit,
   maySetLowBalanceThreshold,
@@ -130,9 +131,10 @@ export function createBillingService({ db, organizations }: { db: Kysely<DB>; or
           maxLimit(trx, target.id, target.parent_org_id),
           organizations.activeAgentCount(target.id, trx),
         ]);
-        if (limit < children) throw new RuleError(b.belowChildren(children), 'below_children_limits');
-        if (max !== null && limit > max) throw new RuleError(b.aboveCapacity(Math.max(max, 0)), 'above_parent_capacity');
-        if (limit < active) throw new RuleError(b.belowActive(active, limit), 'below_active_agents');
+        const refusal = agentLimitRefusal(limit, { childrenTotal: children, active, max });
+        if (refusal === 'below_children_limits') throw new RuleError(b.belowChildren(children), refusal);
+        if (refusal === 'above_parent_capacity') throw new RuleError(b.aboveCapacity(Math.max(max ?? 0, 0)), refusal);
+        if (refusal === 'below_active_agents') throw new RuleError(b.belowActive(active, limit), refusal);
         await trx
           .updateTable('organization_billing_settings')
           .set({ activated_agent_limit: limit, updated_at: sql`now()` })

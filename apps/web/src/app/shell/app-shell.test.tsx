@@ -17,6 +17,15 @@ describe('application shell on wide screens', () => {
     expect(screen.queryByRole('button', { name: 'Open menu' })).not.toBeInTheDocument();
   });
 
+  it('never cuts the product name with an ellipsis: it wraps in the 16rem sidebar instead', async () => {
+    renderApp('/settings', { session: makeSession() });
+    const heading = await screen.findByRole('heading', { name: UI.productName });
+    expect(heading).toHaveTextContent(/^Organization Console$/);
+    expect(heading).not.toHaveClass('truncate');
+    expect(heading).not.toHaveClass('whitespace-nowrap');
+    expect(heading).toHaveClass('break-words');
+  });
+
   it('collapses to a floating open button and remembers the choice', async () => {
     const user = userEvent.setup();
     renderApp('/settings', { session: makeSession() });

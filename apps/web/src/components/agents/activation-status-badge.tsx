@@ -1,6 +1,6 @@
 import type { ActivationStatus } from '@console/domain';
 import { Badge } from '@/components/ui/badge';
-import { ACTIVATION_STATUS_LABELS } from '@/lib/agents';
+import { ACTIVATION_STATUS_LABELS, AWAITING_FIRST_REPORT, awaitingFirstReport } from '@/lib/agents';
 import { cn } from '@/lib/utils';
 
 const CLASSES: Record<ActivationStatus, string> = {
@@ -9,8 +9,25 @@ const CLASSES: Record<ActivationStatus, string> = {
   error: 'border-transparent bg-destructive text-white dark:bg-destructive/60',
 };
 
-/** What an agent's runtime last reported: Active, Inactive or Error. */
-export function ActivationStatusBadge({ status, className }: { status: ActivationStatus; className?: string }) {
+/**
+ * What an agent's runtime last reported: Active, Inactive or Error; "Awaiting first report"
+ * while it has reported nothing, as the stored status is then only a default.
+ */
+export function ActivationStatusBadge({
+  activation,
+  className,
+}: {
+  activation: { status: ActivationStatus; last_active_at: string | null };
+  className?: string;
+}) {
+  if (awaitingFirstReport(activation)) {
+    return (
+      <Badge variant="outline" className={className} data-status="awaiting">
+        {AWAITING_FIRST_REPORT}
+      </Badge>
+    );
+  }
+  const { status } = activation;
   return (
     <Badge variant="outline" className={cn(CLASSES[status], className)} data-status={status}>
       {ACTIVATION_STATUS_LABELS[status]}

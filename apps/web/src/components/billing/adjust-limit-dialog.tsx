@@ -1,4 +1,4 @@
-import { agentLimitSchema, TIMING } from '@console/domain';
+import { agentLimitRange, agentLimitSchema, TIMING, type AgentLimitFacts } from '@console/domain';
 import { AlertCircle } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
@@ -22,13 +22,13 @@ function toLimit(text: string): number {
 interface AdjustLimitDialogProps {
   organizationId: string;
   currentLimit: number;
-  /** The allowed range the server reported: the children's total and the parent's capacity left. */
-  minLimit: number;
-  maxLimit: number | null;
+  /** What the server holds a new limit to: the children's total, the active agents and the parent's capacity left. */
+  facts: AgentLimitFacts;
 }
 
 /** Adjust Agent Limit: the current limit read-only, a number for the new one; the page reloads 1.5 s after a save. */
-export function AdjustLimitDialog({ organizationId, currentLimit, minLimit, maxLimit }: AdjustLimitDialogProps) {
+export function AdjustLimitDialog({ organizationId, currentLimit, facts }: AdjustLimitDialogProps) {
+  const range = agentLimitRange(facts);
   const [open, setOpen] = useState(false);
   const [text, setText] = useState(String(currentLimit));
   const [error, setError] = useState<string | null>(null);
@@ -79,7 +79,7 @@ export function AdjustLimitDialog({ organizationId, currentLimit, minLimit, maxL
       onOpenChange={onOpenChange}
       triggerLabel={m.adjustLimit}
       title={m.adjustTitle}
-      description={m.adjustDescription(minLimit, maxLimit === null ? null : Math.max(maxLimit, 0))}
+      description={m.adjustDescription(range.min, range.max)}
       onSubmit={(event) => void onSubmit(event)}
       onOpenAutoFocus={(event) => {
         // The new limit is what the user came to type, not the read-only current one.
@@ -102,7 +102,8 @@ export function AdjustLimitDialog({ organizationId, currentLimit, minLimit, maxL
           ref={newInput}
           type="number"
           inputMode="numeric"
-          min={0}
+          min={range.min}
+          max={range.max ?? undefined}
           step={1}
           value={text}
           onChange={(event) => {

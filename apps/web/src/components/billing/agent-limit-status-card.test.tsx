@@ -133,6 +133,22 @@ describe('adjust agent limit dialog', () => {
     expect(api.fetch).not.toHaveBeenCalled();
   });
 
+  it('offers the range the server accepts: 3 active agents make 3 the lowest limit, not 0', async () => {
+    mockApi({});
+    renderCard(billingOf({ id: OTHER_ORG_ID, limit: 5, active: 3, childrenTotal: 0, max: 12, manage: true }));
+    const dialog = await openDialog();
+    expect(dialog).toHaveAccessibleDescription(m.adjustDescription(3, 12));
+    expect(dialog).toHaveTextContent('Allowed range: 3 to 12');
+    expect(within(dialog).getByLabelText(m.newLimitLabel)).toHaveAttribute('min', '3');
+  });
+
+  it("starts the range at the children's total when it is above the active agents", async () => {
+    mockApi({});
+    renderCard(billingOf({ id: OTHER_ORG_ID, limit: 8, active: 1, childrenTotal: 4, max: 12, manage: true }));
+    const dialog = await openDialog();
+    expect(dialog).toHaveTextContent('Allowed range: 4 to 12');
+  });
+
   it('sends 0 for an empty (non-numeric) entry', async () => {
     const api = mockApi({ [PUT_LIMIT]: () => json(200, billingOf({ id: OTHER_ORG_ID, limit: 0, manage: true })) });
     renderCard(billingOf({ id: OTHER_ORG_ID, limit: 10, manage: true }));

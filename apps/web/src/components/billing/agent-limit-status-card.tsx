@@ -65,8 +65,11 @@ export function AgentLimitStatusCard({ organization, billing }: AgentLimitStatus
           <AdjustLimitDialog
             organizationId={organization.id}
             currentLimit={limit}
-            minLimit={billing.children_limit_total}
-            maxLimit={billing.max_activated_agent_limit}
+            facts={{
+              childrenTotal: billing.children_limit_total,
+              active: billing.active_agent_count,
+              max: billing.max_activated_agent_limit,
+            }}
           />
         ) : (
           <p className="text-sm text-muted-foreground" data-testid="limit-set-by">

@@ -6,7 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { creditQueries } from '@/api/credits';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
-import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
+import { amountClass, formatCredits } from '@/lib/credit-format';
+import { formatDateTime } from '@/lib/dates';
 import { PATHS } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from './entry-type-badge';
@@ -39,7 +40,7 @@ export function RecentTransactionsCard({ organizationId }: { organizationId: str
                 <div className="min-w-0 space-y-1">
                   <EntryTypeBadge type={entry.entry_type} />
                   <p className="truncate text-sm">{entry.description}</p>
-                  <p className="text-xs text-muted-foreground">{formatLedgerDate(entry.created_at)}</p>
+                  <p className="text-xs text-muted-foreground">{formatDateTime(entry.created_at)}</p>
                 </div>
                 <span className={cn('text-sm font-medium tabular-nums', amountClass(entry.amount))}>{formatCredits(entry.amount)}</span>
               </li>

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { JsonBlock } from './json-block';
 import { MESSAGES } from '@/lib/wording';
+import { formatDateTime } from '@/lib/dates';
 
 const d = MESSAGES.debugPages;
 
@@ -47,7 +48,7 @@ export function JwtDebugCard({ token }: { token: string | null }) {
       <CardContent className="space-y-4">
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="text-muted-foreground">Expires at</dt>
-          <dd>{exp === null ? 'Not available' : new Date(exp * 1000).toLocaleString()}</dd>
+          <dd>{exp === null ? 'Not available' : formatDateTime(exp * 1000)}</dd>
           <dt className="text-muted-foreground">Expires in</dt>
           <dd className="tabular-nums" data-testid="token-expires-in" aria-live="off">
             {left === null ? 'Not available' : left === 0 ? d.tokenExpired : formatCountdown(left)}

@@ -69,7 +69,7 @@ export function TeamMembersCard({
                   <p className="truncate text-sm text-muted-foreground">{user.email}</p>
                 </div>
                 <div className="flex items-center gap-2">
-                  <span className="text-sm capitalize text-muted-foreground">{roleLabel(user.role)}</span>
+                  <span className="text-sm text-muted-foreground">{roleLabel(user.role)}</span>
                   <UserStatusBadge status={user.status} />
                 </div>
               </li>

@@ -35,7 +35,8 @@ export function agentFigures(): Dashboard['agents'] {
     kind,
     status,
     health_score: health,
-    last_active_at: null,
+    // Every one has reported: one that has not reads Awaiting first report.
+    last_active_at: '2025-03-01T00:05:00.000Z',
     activated_at: '2025-03-01T00:00:00.000Z',
   });
   const bot = (events: number, units: string, credits: string) => ({

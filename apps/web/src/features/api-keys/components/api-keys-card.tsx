@@ -14,7 +14,7 @@ import { ResponsiveDataTable } from '@/components/data-table';
 import { FilterSelect } from '@/components/filter-select';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
-import { formatLedgerDate } from '@/lib/credit-format';
+import { formatDateTime } from '@/lib/dates';
 import { cn } from '@/lib/utils';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
 import { EditApiKeyDialog } from './edit-api-key-dialog';
@@ -51,7 +51,7 @@ const STATE_BADGES: Record<ApiKeyState, 'default' | 'secondary' | 'outline' | 'd
 function StateBadge({ apiKey }: { apiKey: ApiKey }) {
   const when = apiKey.revoked_at ?? (apiKey.state === 'expiring' ? (apiKey.expires_at ?? apiKey.previous_expires_at) : apiKey.expires_at);
   return (
-    <Badge variant={STATE_BADGES[apiKey.state]} title={when ? formatLedgerDate(when) : undefined}>
+    <Badge variant={STATE_BADGES[apiKey.state]} title={when ? formatDateTime(when) : undefined}>
       {k.states[apiKey.state]}
     </Badge>
   );
@@ -64,7 +64,7 @@ function Prefixes({ apiKey }: { apiKey: ApiKey }) {
       <code className="text-xs">{apiKey.prefix}</code>
       {apiKey.previous_prefix && apiKey.previous_expires_at && (
         <span className="text-xs text-muted-foreground">
-          {k.oldSecret(apiKey.previous_prefix, formatLedgerDate(apiKey.previous_expires_at))}
+          {k.oldSecret(apiKey.previous_prefix, formatDateTime(apiKey.previous_expires_at))}
         </span>
       )}
     </div>
@@ -137,11 +137,11 @@ function ApiKeyCard({
         <dt className="text-muted-foreground">Created by</dt>
         <dd className="break-words">{creatorOf(apiKey)}</dd>
         <dt className="text-muted-foreground">Created</dt>
-        <dd>{formatLedgerDate(apiKey.created_at)}</dd>
+        <dd>{formatDateTime(apiKey.created_at)}</dd>
         <dt className="text-muted-foreground">Expires</dt>
-        <dd>{apiKey.expires_at ? formatLedgerDate(apiKey.expires_at) : k.neverExpires}</dd>
+        <dd>{apiKey.expires_at ? formatDateTime(apiKey.expires_at) : k.neverExpires}</dd>
         <dt className="text-muted-foreground">Last used</dt>
-        <dd>{apiKey.last_used_at ? formatLedgerDate(apiKey.last_used_at) : k.neverUsed}</dd>
+        <dd>{apiKey.last_used_at ? formatDateTime(apiKey.last_used_at) : k.neverUsed}</dd>
         <dt className="text-muted-foreground">Uses</dt>
         <dd className="tabular-nums">{apiKey.use_count.toLocaleString('en-US')}</dd>
         <dt className="text-muted-foreground">Rate limit</dt>
@@ -225,7 +225,7 @@ export function ApiKeysCard({
                     <div className="grid gap-1">
                       <StateBadge apiKey={key} />
                       <span className="text-xs text-muted-foreground">
-                        {key.expires_at ? k.endsOn(formatLedgerDate(key.expires_at)) : k.noExpiry}
+                        {key.expires_at ? k.endsOn(formatDateTime(key.expires_at)) : k.noExpiry}
                       </span>
                     </div>
                   ),
@@ -235,7 +235,7 @@ export function ApiKeysCard({
                   head: 'Created',
                   cell: (key) => (
                     <div className="grid gap-0.5">
-                      <span>{formatLedgerDate(key.created_at)}</span>
+                      <span>{formatDateTime(key.created_at)}</span>
                       <span className="text-xs text-muted-foreground">{k.createdBy(creatorOf(key))}</span>
                     </div>
                   ),
@@ -244,7 +244,7 @@ export function ApiKeysCard({
                   head: 'Use',
                   cell: (key) => (
                     <div className="grid gap-0.5">
-                      <span>{key.last_used_at ? k.lastUsedOn(formatLedgerDate(key.last_used_at)) : k.notUsed}</span>
+                      <span>{key.last_used_at ? k.lastUsedOn(formatDateTime(key.last_used_at)) : k.notUsed}</span>
                       <span className="text-xs text-muted-foreground">{k.usesAndLimit(key.use_count, rateLimitText(key))}</span>
                     </div>
                   ),

@@ -61,8 +61,12 @@ export default function LoginPage() {
       networkRetries.current = 0;
       setFailure(null);
       toast.success(MESSAGES.auth.loginSuccessful);
-      // A pending invitation is accepted now; on failure it stays stored.
-      if (pendingInvitation) await acceptPendingInvitation(pendingInvitation);
+      // A pending invitation is taken up now; on failure it stays stored. Leaving the own
+      // organization for it is asked on the invitation page, before anything moves.
+      if (pendingInvitation && (await acceptPendingInvitation(pendingInvitation)) === 'confirm') {
+        navigate(`${PATHS.invitation}?token=${encodeURIComponent(pendingInvitation)}`, { replace: true });
+        return;
+      }
       navigate(next, { replace: true });
     } catch (error) {
       signingIn.current = false;

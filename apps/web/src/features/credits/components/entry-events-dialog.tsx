@@ -9,7 +9,8 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
-import { formatCredits, formatDecimal, formatLedgerDate } from '@/lib/credit-format';
+import { formatCredits, formatDecimal } from '@/lib/credit-format';
+import { formatDateTime } from '@/lib/dates';
 import { MESSAGES } from '@/lib/wording';
 
 const p = MESSAGES.creditPages;
@@ -78,7 +79,7 @@ function EventRows({ events, rows }: { events: ReturnType<typeof useEntryEventsQ
             <div className="min-w-0">
               <p className="font-medium break-all">{event.id}</p>
               <p className="text-muted-foreground">
-                {event.agent} · {formatDecimal(event.units)} units at {event.price} · occurred {formatLedgerDate(event.occurred_at)}
+                {event.agent} · {formatDecimal(event.units)} units at {event.price} · occurred {formatDateTime(event.occurred_at)}
               </p>
               {Object.keys(event.metadata).length > 0 && (
                 <p className="text-xs break-all text-muted-foreground">{JSON.stringify(event.metadata)}</p>

@@ -1,7 +1,8 @@
 import type { LedgerEntry } from '@console/domain';
 import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
-import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
+import { amountClass, formatCredits } from '@/lib/credit-format';
+import { formatDateTime } from '@/lib/dates';
 import { metadataLines } from '@/lib/entry-types';
 import { EntryEventsButton } from './entry-events-dialog';
 import { LedgerActor, LedgerCounterparty } from './ledger-parties';
@@ -17,7 +18,7 @@ export function LedgerList({ entries }: { entries: LedgerEntry[] }) {
             <div className="flex flex-wrap items-center justify-between gap-2">
               <div className="flex flex-wrap items-center gap-2">
                 <EntryTypeBadge type={entry.entry_type} />
-                <span className="text-sm text-muted-foreground">{formatLedgerDate(entry.created_at)}</span>
+                <span className="text-sm text-muted-foreground">{formatDateTime(entry.created_at)}</span>
               </div>
               <span className={cn('font-medium tabular-nums', amountClass(entry.amount))}>{formatCredits(entry.amount)}</span>
             </div>

@@ -2,7 +2,8 @@ import type { LedgerEntry } from '@console/domain';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
 import { EntryTypeBadge } from '@/components/credits/entry-type-badge';
-import { amountClass, formatCredits, formatLedgerDate } from '@/lib/credit-format';
+import { amountClass, formatCredits } from '@/lib/credit-format';
+import { formatDateTime } from '@/lib/dates';
 import { EntryEventsButton } from './entry-events-dialog';
 import { LedgerActor, LedgerCounterparty } from './ledger-parties';
 
@@ -24,7 +25,7 @@ export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
       <TableBody>
         {entries.map((entry) => (
           <TableRow key={entry.id}>
-            <TableCell>{formatLedgerDate(entry.created_at)}</TableCell>
+            <TableCell>{formatDateTime(entry.created_at)}</TableCell>
             <TableCell>
               <EntryTypeBadge type={entry.entry_type} />
             </TableCell>

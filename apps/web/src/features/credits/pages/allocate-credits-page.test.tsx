@@ -1,6 +1,6 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { CHILD_ID, organization, orgList, OTHER_CHILD_ID, OWN_ORG_ID } from '../test-support';
 import { MESSAGES } from '@/lib/wording';
@@ -144,6 +144,23 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
     const keys = callsTo(ALLOCATE).map((call) => call.headers.get('Idempotency-Key'));
     expect(keys[1]).toBe(keys[0]);
     expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  it('asks before Back leaves an amount typed but not allocated, and stays on No', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    try {
+      mockOrganizations({});
+      renderApp(`/organizations/${CHILD_ID}/allocate-credits`, { session: houseAdmin() });
+      await screen.findByLabelText('Child organization');
+      const user = userEvent.setup();
+      await user.type(screen.getByLabelText('Amount'), '5');
+      await user.click(screen.getByRole('link', { name: 'Back' }));
+      expect(confirm).toHaveBeenCalledWith(MESSAGES.forms.unsavedChanges);
+      expect(screen.getByTestId('location')).toHaveTextContent(`/organizations/${CHILD_ID}/allocate-credits`);
+      expect(screen.getByLabelText('Amount')).toHaveDisplayValue('5');
+    } finally {
+      confirm.mockRestore();
+    }
   });
 
   it('preselects a child given in the URL and allocates from the own organization', async () => {

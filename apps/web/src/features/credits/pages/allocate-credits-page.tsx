@@ -37,6 +37,7 @@ import { fieldOf } from '@/lib/form';
 import { amountFieldSchema } from '../amount-field';
 import { AmountField } from '../components/amount-field';
 import { newIdempotencyKey } from '../idempotency-key';
+import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
 import { MESSAGES } from '@/lib/wording';
 
 const c = MESSAGES.credits;
@@ -72,7 +73,8 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
     resolver: zodResolver(allocateFormSchema),
     defaultValues: defaults,
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  useUnsavedChangesGuard(isDirty);
   const [result, setResult] = useState<ShownResult | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   // The key of a submission that failed on the network: sending the same form again reuses it.

@@ -166,8 +166,33 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
     expect(screen.queryByRole('group', { name: 'View' })).not.toBeInTheDocument();
 
-    await userEvent.setup().click(screen.getByLabelText('Date range'));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: p.filters }));
+    await user.click(screen.getByLabelText('Date range'));
     expect(await screen.findAllByRole('grid')).toHaveLength(1);
+  });
+
+  it('at 390 px folds the filters behind a Filters button, which says how many are set, so the first entry comes first', async () => {
+    setViewportWidth(390);
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
+    renderApp('/credit-ledger?type=consumption&q=rent', { session: houseAdmin() });
+    await screen.findByRole('list', { name: 'Credit transactions' });
+    const toggle = screen.getByRole('button', { name: `${p.filters} ${p.filtersOn(2)}` });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByLabelText('Type')).not.toBeVisible();
+    expect(screen.getByLabelText('Min amount')).not.toBeVisible();
+    await userEvent.setup().click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByLabelText('Type')).toBeVisible();
+    expect(screen.getByLabelText('Min amount')).toBeVisible();
+  });
+
+  it('shows every filter, with no Filters button, on a wide screen', async () => {
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([sent])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await screen.findByRole('table', { name: 'Credit transactions' });
+    expect(screen.queryByRole('button', { name: new RegExp(`^${p.filters}`) })).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Type')).toBeVisible();
   });
 
   it('shows the list view with badge, date, amount, balance after and metadata', async () => {
@@ -615,6 +640,9 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await screen.findByText(c.emptyTitle);
     expect(queriesOf(LEDGER)[0]).toEqual({ organization_id: CHILD_ID, limit: '20' });
     expect(await screen.findByText('Transaction history of Agency One')).toBeInTheDocument();
+    // Nothing on another organization's ledger says it is the viewer's own.
+    expect(screen.getByText('The credit entries of Agency One.')).toBeInTheDocument();
+    expect(screen.queryByText(/your organization/i)).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: p.allocateCredits })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: p.adjustBalance })).not.toBeInTheDocument();
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Organization' }), '');

@@ -1,7 +1,7 @@
 import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, UI } from '@console/domain';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Download, LayoutList, Send, Table2 } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { Download, LayoutList, ListFilter, Send, Table2 } from 'lucide-react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
@@ -56,6 +56,18 @@ export default function CreditLedgerPage() {
   // Narrow screens show the list, where every column's value is reachable without scrolling sideways.
   const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
   const view: View = wide ? chosenView : 'list';
+  // Narrow screens fold the filters behind one button, so the first entry is in view.
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filtersId = useId();
+  const filtersOn = [
+    organizationId,
+    entryType !== 'all',
+    agentTypeId,
+    range,
+    ledgerFilters.amountMin,
+    ledgerFilters.amountMax,
+    ledgerFilters.q,
+  ].filter(Boolean).length;
 
   const ledger = useInfiniteQuery(creditQueries.ledger(filters));
   // Its name and the trail down to it, when the viewer may read it.
@@ -103,10 +115,7 @@ export default function CreditLedgerPage() {
   return (
     <section className="space-y-6">
       {viewingOther && <OrganizationTrail organization={viewed} page={MESSAGES.shell.nav.creditLedger} />}
-      <PageHeader
-        title={MESSAGES.shell.nav.creditLedger}
-        subtitle={viewingOther ? `Transaction history of ${viewed?.name ?? 'the selected organization'}` : c.panelSubtitle}
-      >
+      <PageHeader title={MESSAGES.shell.nav.creditLedger} subtitle={viewingOther ? p.historyOf(viewed?.name ?? null) : c.panelSubtitle}>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" onClick={exportTransactions} disabled={exporter.isPending}>
             <Download aria-hidden />
@@ -158,10 +167,23 @@ export default function CreditLedgerPage() {
       <Card>
         <CardHeader>
           <CardTitle>{c.panelTitle}</CardTitle>
-          <CardDescription>{c.panelSubtitle}</CardDescription>
+          <CardDescription>{viewingOther ? p.entriesOf(viewed?.name ?? null) : c.panelSubtitle}</CardDescription>
         </CardHeader>
         <CardContent className="space-y-4">
-          <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
+          {!wide && (
+            <Button
+              variant="outline"
+              size="sm"
+              aria-expanded={filtersOpen}
+              aria-controls={filtersId}
+              onClick={() => setFiltersOpen((open) => !open)}
+            >
+              <ListFilter aria-hidden />
+              {p.filters}
+              {filtersOn > 0 && ` ${p.filtersOn(filtersOn)}`}
+            </Button>
+          )}
+          <div id={filtersId} hidden={!wide && !filtersOpen} className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
             {showsOrganizationList(viewer) && (
               <div className="grid gap-2">
                 <Label htmlFor="ledger-organization">Organization</Label>

@@ -75,7 +75,7 @@ export function AgentPerformanceCard({ data }: { data: Dashboard }) {
                   </div>
                   <div className="flex items-center gap-3 text-sm">
                     <HealthScore score={activation.health_score} />
-                    <ActivationStatusBadge status={activation.status} />
+                    <ActivationStatusBadge activation={activation} />
                   </div>
                 </li>
               ))}

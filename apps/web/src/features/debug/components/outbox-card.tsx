@@ -5,6 +5,7 @@ import { debugQueries } from '@/api/debug';
 import { DataTable, type Column } from '@/components/data-table';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
+import { formatDateTime } from '@/lib/dates';
 import { MESSAGES } from '@/lib/wording';
 
 const d = MESSAGES.debugPages;
@@ -12,7 +13,7 @@ const d = MESSAGES.debugPages;
 const COLUMNS: Column<OutboxMessage>[] = [
   { head: 'Recipient', cell: (message) => message.to },
   { head: 'Subject', className: 'whitespace-normal', cell: (message) => message.subject },
-  { head: 'Created', cell: (message) => new Date(message.created_at).toLocaleString() },
+  { head: 'Created', cell: (message) => formatDateTime(message.created_at) },
   {
     head: 'Link',
     className: 'max-w-64 truncate',

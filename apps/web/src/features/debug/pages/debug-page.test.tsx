@@ -5,6 +5,7 @@ import { formatCountdown } from '@/components/debug/jwt-debug-card';
 import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeList } from '@/test/organization-data';
 import { MESSAGES } from '@/lib/wording';
+import { formatDateTime } from '@/lib/dates';
 
 const d = MESSAGES.debugPages;
 const ORG_ID = '00000000-0000-4000-8000-000000000001';
@@ -130,6 +131,9 @@ describe('debug page', { timeout: 60_000 }, () => {
     const table = await screen.findByRole('table', { name: 'Outbox messages' });
     expect(within(table).getByText('new.person@example.test')).toBeInTheDocument();
     expect(within(table).getByText('You are invited')).toBeInTheDocument();
+    // Written as every other date of the console, not in the browser's own format.
+    expect(within(table).getByText(formatDateTime('2025-03-10T12:00:00.000Z'))).toBeInTheDocument();
+    expect(formatDateTime('2025-03-10T12:00:00.000Z')).toMatch(/^Mar 10, 2025 \d{1,2}:\d{2} (AM|PM)$/);
     expect(within(table).getByRole('link', { name: 'http://console.test/invitation?token=abc' })).toHaveAttribute(
       'href',
       'http://console.test/invitation?token=abc',

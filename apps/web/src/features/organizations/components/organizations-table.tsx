@@ -1,5 +1,4 @@
 import { ORG_TYPE_LABELS, PAGING, UI, type Organization, type OrgSortKey } from '@console/domain';
-import { format } from 'date-fns';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { SortableHead, SortSelect, type SortState } from '@/components/sortable-head';
@@ -9,6 +8,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { formatCredits } from '@/lib/credit-format';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { OrgStatusBadge } from './org-status-badge';
+import { formatDate } from '@/lib/dates';
 
 /** The columns the server sorts by, with their names. */
 export const ORG_SORT_COLUMNS: readonly { key: OrgSortKey; label: string }[] = [
@@ -18,7 +18,6 @@ export const ORG_SORT_COLUMNS: readonly { key: OrgSortKey; label: string }[] = [
   { key: 'limit', label: 'Activated agent limit' },
 ];
 /** The day an organization was created, in the viewer's time zone. */
-const formatDate = (value: string) => format(new Date(value), 'MMM d, yyyy');
 const columnLabel = (key: OrgSortKey) => ORG_SORT_COLUMNS.find((column) => column.key === key)!.label;
 
 interface OrganizationsTableProps {

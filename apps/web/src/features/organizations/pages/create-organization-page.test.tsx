@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiError, goBack, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeOrganization, OWN_ORG_ID } from '@/test/organization-data';
 import { MESSAGES } from '@/lib/wording';
 
@@ -75,7 +75,7 @@ describe('create organization', { timeout: 30_000 }, () => {
       if (call.path === `/api/organizations/${created.id}`) return json(200, { organization: created });
       return undefined;
     });
-    renderApp('/orgs/create', { session: agencyAdmin() });
+    renderApp('/orgs/create', { session: agencyAdmin(), before: ['/orgs'] });
     await user.type(await screen.findByLabelText('Name'), '  Harbor Tenant ');
     await user.type(screen.getByLabelText('Description (optional)'), 'Our harbour office');
     await user.click(screen.getByRole('switch', { name: 'Disable parent invites' }));
@@ -93,6 +93,9 @@ describe('create organization', { timeout: 30_000 }, () => {
         initial_balance: '25.50',
       },
     ]);
+    // Back leads to the list the person came from, not to the form again, emptied.
+    goBack();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs$/));
   });
 
   it('shows the server refusal and keeps the form', async () => {
@@ -113,5 +116,54 @@ describe('create organization', { timeout: 30_000 }, () => {
     // Cancel and Back go to the list this page belongs to.
     expect(screen.getByRole('link', { name: 'Cancel' })).toHaveAttribute('href', '/organizations');
     expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/organizations');
+  });
+  it("shows a type refusal of the server with the right article and the type's label: An agency, not A agency", async () => {
+    const user = userEvent.setup();
+    mockApi((call) => {
+      if (call.method === 'POST' && call.path === '/api/organizations') {
+        return apiError(422, 'rule_violated', MESSAGES.organizations.wrongChildType('agency', 'tenant'));
+      }
+      return undefined;
+    });
+    renderApp('/orgs/create', { session: makeSession({ role: 'agency_admin', orgType: 'agency' }) });
+    await user.type(await screen.findByLabelText('Name'), 'Acme Tenant');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('An agency can only create organizations of the next type down: Tenant.');
+    expect(alert).not.toHaveTextContent('A agency');
+  });
+  it('asks before a link leaves a form with edits, and stays when the person says no', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    try {
+      const user = userEvent.setup();
+      mockApi(() => undefined);
+      renderApp('/orgs/create', { session: agencyAdmin() });
+      await user.type(await screen.findByLabelText('Name'), 'Half typed');
+      await user.click(screen.getByRole('link', { name: 'Back' }));
+      expect(confirm).toHaveBeenCalledWith(MESSAGES.forms.unsavedChanges);
+      expect(screen.getByTestId('location')).toHaveTextContent('/orgs/create');
+      expect(screen.getByLabelText('Name')).toHaveValue('Half typed');
+
+      confirm.mockReturnValue(true);
+      await user.click(screen.getByRole('link', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs$/));
+    } finally {
+      confirm.mockRestore();
+    }
+  });
+
+  it('asks nothing when leaving a form without edits', async () => {
+    const confirm = vi.spyOn(window, 'confirm');
+    try {
+      const user = userEvent.setup();
+      mockApi(() => undefined);
+      renderApp('/orgs/create', { session: agencyAdmin() });
+      await screen.findByLabelText('Name');
+      await user.click(screen.getByRole('link', { name: 'Back' }));
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs$/));
+      expect(confirm).not.toHaveBeenCalled();
+    } finally {
+      confirm.mockRestore();
+    }
   });
 });

@@ -32,6 +32,7 @@ import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 import { DescriptionField, FormActions, ParentInvitesSwitch } from '../components/organization-fields';
 import { applyServerErrors } from '../form-errors';
+import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
 import { MESSAGES } from '@/lib/wording';
 
 /** The API's create schema, with an empty initial balance meaning none. */
@@ -81,7 +82,8 @@ function CreateOrganizationForm({ base, childType }: { base: string; childType: 
     resolver: zodResolver(formSchema),
     defaultValues: { name: '', description: '', org_type: childType, disable_parent_invites: false, initial_balance: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  useUnsavedChangesGuard(isDirty);
 
   async function submit(values: FormOutput) {
     setFailure(null);
@@ -95,7 +97,8 @@ function CreateOrganizationForm({ base, childType }: { base: string; childType: 
     try {
       const organization = await create.mutateAsync(input);
       toast.success('Organization created', { description: organization.name });
-      navigate(`${base}/${organization.id}`);
+      // The new organization's page takes the form's place: Back leads to where the person was before it.
+      navigate(`${base}/${organization.id}`, { replace: true });
     } catch (error) {
       const message = applyServerErrors(error, FIELDS, form.setError);
       setFailure(message);

@@ -32,6 +32,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { DescriptionField, FormActions, ParentInvitesSwitch } from '../components/organization-fields';
 import { ORG_STATUS_LABELS } from '../components/org-status-badge';
 import { applyServerErrors } from '../form-errors';
+import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
 import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.organizations;
@@ -99,7 +100,8 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
       disable_parent_invites: organization.disable_parent_invites,
     },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  useUnsavedChangesGuard(isDirty);
 
   /** A change of status to suspended or inactive is confirmed first; anything else is saved at once. */
   function submit(values: FormOutput) {
@@ -117,7 +119,8 @@ function EditOrganizationForm({ base, organization, withStatus }: { base: string
       const { status, ...rest } = values;
       await update.mutateAsync({ ...rest, description: values.description || null, ...(withStatus && { status }) });
       toast.success('Organization updated', { description: values.name });
-      navigate(detailPath);
+      // The saved page takes the form's place: Back does not reopen a form already saved.
+      navigate(detailPath, { replace: true });
     } catch (error) {
       const message = applyServerErrors(error, FIELDS, form.setError);
       setFailure(message);

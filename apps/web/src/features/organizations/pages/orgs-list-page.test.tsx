@@ -101,6 +101,20 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     expect(api.queriesOf('GET /api/organizations').map((query) => query.page)).toEqual(['99', '1']);
   });
 
+  it.each(['0', '-2', 'abc'])(
+    'reads ?page=%s as the first page, asking the server for page 1 and showing no validation text',
+    async (page) => {
+      const rows = [makeOrganization({ name: 'Agency 1' })];
+      const api = mockApi((call) =>
+        call.path === '/api/organizations' ? json(200, makeList(rows, { total: 1, page: 1, page_size: 50, total_pages: 1 })) : undefined,
+      );
+      renderApp(`/orgs?page=${page}`, { session: superAgencyAdmin() });
+      expect(await screen.findByRole('link', { name: 'Agency 1' })).toBeInTheDocument();
+      expect(api.queriesOf('GET /api/organizations').map((query) => query.page)).toEqual(['1']);
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    },
+  );
+
   it('adds a history entry for each page, filter and view, so Back restores the list; typing a search replaces its entry', async () => {
     const user = userEvent.setup();
     const rows = [makeOrganization({ name: 'Agency A' })];

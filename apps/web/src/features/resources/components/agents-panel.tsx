@@ -12,7 +12,8 @@ import { ResponsiveDataTable } from '@/components/data-table';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { AGENT_KIND_LABELS, formatUnitsOf, lastActive } from '@/lib/agents';
-import { formatCredits, formatLedgerDate } from '@/lib/credit-format';
+import { formatCredits } from '@/lib/credit-format';
+import { formatDateTime } from '@/lib/dates';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivateAgentDialog } from './activate-agent-dialog';
 import { MESSAGES } from '@/lib/wording';
@@ -25,7 +26,7 @@ function LastActive({ at }: { at: string | null }) {
   const text = lastActive(at);
   if (!at || !text) return <span className="text-muted-foreground">{a.never}</span>;
   return (
-    <time dateTime={at} title={formatLedgerDate(at)}>
+    <time dateTime={at} title={formatDateTime(at)}>
       {text}
     </time>
   );
@@ -60,7 +61,7 @@ function AgentCard({ organizationId, activation, mayManage }: { organizationId: 
             {type.code} · {AGENT_KIND_LABELS[type.kind]}
           </p>
         </div>
-        <ActivationStatusBadge status={activation.status} />
+        <ActivationStatusBadge activation={activation} />
       </div>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
         <dt className="text-muted-foreground">Last active</dt>
@@ -152,7 +153,7 @@ export function AgentsPanel({ organization }: { organization: OrganizationDetail
                   </>
                 ),
               },
-              { head: 'Status', cell: (activation) => <ActivationStatusBadge status={activation.status} /> },
+              { head: 'Status', cell: (activation) => <ActivationStatusBadge activation={activation} /> },
               { head: 'Kind', cell: (activation) => AGENT_KIND_LABELS[activation.agent_type.kind] },
               { head: 'Last active', cell: (activation) => <LastActive at={activation.last_active_at} /> },
               { head: 'Health', cell: (activation) => <HealthScore score={activation.health_score} /> },

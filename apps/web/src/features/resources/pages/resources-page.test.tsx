@@ -5,6 +5,7 @@ import type { ActivationList, OrgType } from '@console/domain';
 import { activationListOf, activationOf, agentTypeOf, catalog, TYPE_IDS } from '@/test/agent-data';
 import { billingOf, capacityOf, CHILD_IDS, OTHER_ORG_ID, OWN_ORG_ID, organizationOf } from '@/test/billing-data';
 import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
+import { AWAITING_FIRST_REPORT } from '@/lib/agents';
 import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
@@ -162,8 +163,18 @@ describe('resources: agents', { timeout: 30_000 }, () => {
     showAgents({
       agents: activationListOf([
         activationOf('bot', { last_active_at: lastActive }),
-        activationOf('etl', { status: 'error', health_score: 60, usage_30d: { events: 2, units: '10.4000', credits: '0.12' } }),
-        activationOf('reporter', { status: 'inactive', health_score: null, usage_30d: { events: 0, units: '0.0000', credits: '0.00' } }),
+        activationOf('etl', {
+          status: 'error',
+          health_score: 60,
+          last_active_at: lastActive,
+          usage_30d: { events: 2, units: '10.4000', credits: '0.12' },
+        }),
+        activationOf('reporter', {
+          status: 'inactive',
+          health_score: null,
+          last_active_at: lastActive,
+          usage_30d: { events: 0, units: '0.0000', credits: '0.00' },
+        }),
       ]),
     });
     const panel = await agentsTab();
@@ -193,20 +204,38 @@ describe('resources: agents', { timeout: 30_000 }, () => {
       'Nightly ETLetl',
       'Error',
       'Automation',
-      a.never,
+      '5 minutes ago',
       '60',
       '2 events10.4 × 1k rows',
       '0.12 credits',
       `${a.deactivate}`,
     ]);
-    expect(cells(rows[2]!).slice(1, 5)).toEqual(['Inactive', 'Analytics', a.never, a.notReported]);
+    expect(cells(rows[2]!).slice(1, 5)).toEqual(['Inactive', 'Analytics', '5 minutes ago', a.notReported]);
     expect(within(rows[1]!).getByRole('progressbar', { name: a.healthLabel(60) })).toHaveAttribute('data-tone', 'red');
+  });
+
+  it('a just-activated agent, which counts against the limit, reads Awaiting first report rather than Inactive until its runtime reports', async () => {
+    showAgents({ agents: activationListOf([activationOf('bot', { status: 'inactive', health_score: null, last_active_at: null })]) });
+    const panel = await agentsTab();
+    expect(await within(panel).findByTestId('agents-used')).toHaveTextContent(m.agentsUsed(1, 5));
+    const table = within(panel).getByRole('table', { name: a.agentsTitle });
+    const row = within(table).getAllByRole('row')[1]!;
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((td) => td.textContent);
+    expect(cells.slice(1, 5)).toEqual([AWAITING_FIRST_REPORT, 'Assistant', a.never, a.notReported]);
+    expect(within(row).queryByText('Inactive')).not.toBeInTheDocument();
   });
 
   it('shows each agent as a card with every figure on a narrow screen', async () => {
     setViewportWidth(390);
     try {
-      showAgents({ agents: activationListOf([activationOf('bot'), activationOf('etl', { status: 'error', health_score: 60 })]) });
+      showAgents({
+        agents: activationListOf([
+          activationOf('bot'),
+          activationOf('etl', { status: 'error', health_score: 60, last_active_at: '2025-03-01T00:05:00.000Z' }),
+        ]),
+      });
       const panel = await agentsTab();
       const list = await within(panel).findByRole('list', { name: a.agentsTitle });
       expect(within(panel).queryByRole('table')).not.toBeInTheDocument();

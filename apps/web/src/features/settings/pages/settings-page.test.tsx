@@ -27,7 +27,8 @@ describe('settings page', { timeout: 20_000 }, () => {
   it('shows Failed to load settings information when the profile cannot be loaded', async () => {
     mockApi({ 'GET /api/users/me': () => apiError(500, 'internal', 'Database unavailable') });
     renderApp('/settings', { session: makeSession(), queryClient: queryClientWithoutRetries() });
-    expect(await screen.findByText(m.settingsLoadFailed, undefined, { timeout: 8000 })).toBeInTheDocument();
+    // The specification's words, to the letter.
+    expect(await screen.findByText('Failed to load settings information.', undefined, { timeout: 8000 })).toBeInTheDocument();
     expect(screen.getByText('Database unavailable')).toBeInTheDocument();
   }, 15_000);
 
@@ -93,7 +94,20 @@ describe('settings page', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('link', { name: m.manageBilling })).not.toBeInTheDocument();
   });
 
-  it('shows Error loading agent limits when the billing settings fail', async () => {
+  it('shows Failed to load settings information. with the reason when the billing settings fail to load', async () => {
+    const session = makeSession();
+    mockApi({
+      'GET /api/users/me': () => json(200, session.user),
+      [`GET /api/organizations/${OWN_ORG_ID}/billing`]: () => apiError(500, 'internal', 'Database unavailable'),
+      [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '0.00' })),
+      [KEYS]: () => json(200, { api_keys: [] }),
+    });
+    renderApp('/settings', { session, queryClient: queryClientWithoutRetries() });
+    expect(await screen.findByText('Failed to load settings information.')).toBeInTheDocument();
+    expect(screen.getByText('Database unavailable')).toBeInTheDocument();
+  });
+
+  it('shows Access Denied when the billing settings are refused', async () => {
     const session = makeSession();
     mockApi({
       'GET /api/users/me': () => json(200, session.user),

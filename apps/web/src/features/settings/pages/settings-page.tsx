@@ -94,12 +94,7 @@ function BillingMetrics({ organizationId, orgType }: { organizationId: string; o
   }
   if (billing.isError) {
     return (
-      <QueryError
-        error={billing.error}
-        title={MESSAGES.billing.loadFailed}
-        notFound={MESSAGES.organizations.notFound}
-        onRetry={billing.refetch}
-      />
+      <QueryError error={billing.error} title={m.settingsLoadFailed} notFound={MESSAGES.organizations.notFound} onRetry={billing.refetch} />
     );
   }
   return (

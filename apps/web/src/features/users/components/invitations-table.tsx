@@ -1,5 +1,5 @@
 import { mayManageInvitationsOf, PAGING, roleLabel, UI, type Invitation, type OrganizationFacts } from '@console/domain';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Clock, Link2, MoreHorizontal, Send, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -43,8 +43,11 @@ export function InvitationsTable({
   const viewer = useViewer();
   const wide = useMediaQuery(`(min-width: ${UI.narrowBreakpointPx}px)`);
   const admin = !!viewer && !!organization && mayManageInvitationsOf(viewer, organization);
+  const [page, setPage] = useState(1);
   const invitations = useQuery({
-    ...invitationQueries.list({ organization_id: organizationId, status: 'pending', page: 1, page_size: PAGE_SIZE }),
+    ...invitationQueries.list({ organization_id: organizationId, status: 'pending', page, page_size: PAGE_SIZE }),
+    // The page shown stays while the next one loads.
+    placeholderData: keepPreviousData,
     // Retried by useInvitationsRetry, which shows each attempt.
     retry: false,
   });
@@ -55,54 +58,106 @@ export function InvitationsTable({
   // What is left is a refusal or a broken request: shown as it is, without retries.
   if (invitations.isError) return <QueryError error={invitations.error} title={MESSAGES.invitations.listFailed} />;
 
+  // More than one page: say which are shown of how many, with the way to the others.
+  const pagination = invitations.data?.pagination;
+  const pager =
+    pagination && pagination.total_pages > 1 ? (
+      <InvitationsPager
+        page={pagination.page}
+        total={pagination.total}
+        totalPages={pagination.total_pages}
+        onPage={setPage}
+        busy={invitations.isFetching}
+      />
+    ) : null;
+
   if (!wide && invitations.data) {
     const shown = invitations.data.invitations;
     if (shown.length === 0) {
       return <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">{MESSAGES.invitations.empty}</p>;
     }
     return (
-      <ul className="space-y-3" aria-label={t.tabInvitations}>
-        {shown.map((invitation) => (
-          <InvitationRow key={invitation.id} invitation={invitation} admin={admin} stacked />
-        ))}
-      </ul>
+      <div className="space-y-3">
+        <ul className="space-y-3" aria-label={t.tabInvitations}>
+          {shown.map((invitation) => (
+            <InvitationRow key={invitation.id} invitation={invitation} admin={admin} stacked />
+          ))}
+        </ul>
+        {pager}
+      </div>
     );
   }
 
   return (
-    <Table>
-      <TableHeader>
-        <TableRow>
-          <TableHead>Recipient</TableHead>
-          <TableHead>Role</TableHead>
-          <TableHead>Invited</TableHead>
-          <TableHead>Expires</TableHead>
-          <TableHead>Status</TableHead>
-          {admin && <TableHead className="text-right">Actions</TableHead>}
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {invitations.isPending ? (
-          Array.from({ length: PAGING.skeletonRows }, (_, index) => (
-            <TableRow key={index} data-testid="invitation-skeleton" aria-hidden>
-              {Array.from({ length: admin ? 6 : 5 }, (__, cell) => (
-                <TableCell key={cell}>
-                  <Skeleton className="h-5 w-full" />
-                </TableCell>
-              ))}
-            </TableRow>
-          ))
-        ) : invitations.data.invitations.length === 0 ? (
+    <div className="space-y-3">
+      <Table>
+        <TableHeader>
           <TableRow>
-            <TableCell colSpan={admin ? 6 : 5} className="py-8 text-center text-muted-foreground">
-              {MESSAGES.invitations.empty}
-            </TableCell>
+            <TableHead>Recipient</TableHead>
+            <TableHead>Role</TableHead>
+            <TableHead>Invited</TableHead>
+            <TableHead>Expires</TableHead>
+            <TableHead>Status</TableHead>
+            {admin && <TableHead className="text-right">Actions</TableHead>}
           </TableRow>
-        ) : (
-          invitations.data.invitations.map((invitation) => <InvitationRow key={invitation.id} invitation={invitation} admin={admin} />)
-        )}
-      </TableBody>
-    </Table>
+        </TableHeader>
+        <TableBody>
+          {invitations.isPending ? (
+            Array.from({ length: PAGING.skeletonRows }, (_, index) => (
+              <TableRow key={index} data-testid="invitation-skeleton" aria-hidden>
+                {Array.from({ length: admin ? 6 : 5 }, (__, cell) => (
+                  <TableCell key={cell}>
+                    <Skeleton className="h-5 w-full" />
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))
+          ) : invitations.data.invitations.length === 0 ? (
+            <TableRow>
+              <TableCell colSpan={admin ? 6 : 5} className="py-8 text-center text-muted-foreground">
+                {MESSAGES.invitations.empty}
+              </TableCell>
+            </TableRow>
+          ) : (
+            invitations.data.invitations.map((invitation) => <InvitationRow key={invitation.id} invitation={invitation} admin={admin} />)
+          )}
+        </TableBody>
+      </Table>
+      {pager}
+    </div>
+  );
+}
+
+/** "Showing 51 to 100 of 120 pending invitations" with Previous and Next. */
+function InvitationsPager({
+  page,
+  total,
+  totalPages,
+  onPage,
+  busy,
+}: {
+  page: number;
+  total: number;
+  totalPages: number;
+  onPage: (page: number) => void;
+  busy: boolean;
+}) {
+  const from = (page - 1) * PAGE_SIZE + 1;
+  const to = Math.min(page * PAGE_SIZE, total);
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+      <p className="text-muted-foreground" aria-live="polite">
+        {t.invitationsShowing(from, to, total)}
+      </p>
+      <div className="flex gap-2">
+        <Button variant="outline" size="sm" disabled={busy || page <= 1} onClick={() => onPage(page - 1)}>
+          {t.previousPage}
+        </Button>
+        <Button variant="outline" size="sm" disabled={busy || page >= totalPages} onClick={() => onPage(page + 1)}>
+          {t.nextPage}
+        </Button>
+      </div>
+    </div>
   );
 }
 
@@ -167,7 +222,7 @@ function InvitationRow({ invitation, admin, stacked = false }: { invitation: Inv
           </>
         }
         fields={[
-          { label: 'Role', value: <span className="capitalize">{roleLabel(invitation.role)}</span> },
+          { label: 'Role', value: roleLabel(invitation.role) },
           { label: 'Invited', value: invited },
           { label: 'Expires', value: expires },
           { label: 'Status', value: status },
@@ -182,7 +237,7 @@ function InvitationRow({ invitation, admin, stacked = false }: { invitation: Inv
         <TruncatedText text={name} className="font-medium" />
         <TruncatedText text={invitation.email} className="text-muted-foreground" />
       </TableCell>
-      <TableCell className="capitalize">{roleLabel(invitation.role)}</TableCell>
+      <TableCell>{roleLabel(invitation.role)}</TableCell>
       <TableCell>{invited}</TableCell>
       <TableCell>{expires}</TableCell>
       <TableCell>{status}</TableCell>

@@ -319,7 +319,7 @@ function UserRow({ user, person, stacked = false }: { user: UserProfile; person:
         title={<span title={label}>{label}</span>}
         fields={[
           { label: 'Email', value: user.email },
-          { label: 'Role', value: <span className="capitalize">{roleLabel(user.role)}</span> },
+          { label: 'Role', value: roleLabel(user.role) },
           { label: 'Status', value: <UserStatusBadge status={user.status} /> },
           { label: 'Created', value: formatDateTime(user.created_at) },
         ]}
@@ -335,7 +335,7 @@ function UserRow({ user, person, stacked = false }: { user: UserProfile; person:
       <TableCell className="max-w-72">
         <TruncatedText text={user.email} />
       </TableCell>
-      <TableCell className="capitalize">{roleLabel(user.role)}</TableCell>
+      <TableCell>{roleLabel(user.role)}</TableCell>
       <TableCell>
         <UserStatusBadge status={user.status} />
       </TableCell>
@@ -380,7 +380,7 @@ function InvitationRow({ invitation, manage, stacked = false }: { invitation: In
       <StackedCard
         title={invitation.email}
         fields={[
-          { label: 'Role', value: <span className="capitalize">{roleLabel(invitation.role)}</span> },
+          { label: 'Role', value: roleLabel(invitation.role) },
           { label: 'Status', value: <UserStatusBadge status="pending" /> },
           { label: 'Invited', value: formatDateTime(invitation.created_at) },
         ]}
@@ -393,7 +393,7 @@ function InvitationRow({ invitation, manage, stacked = false }: { invitation: In
       {/* Pending invitations have no names yet; the invitation date is the row's invited_at. */}
       <TableCell title={`Invited ${formatDateTime(invitation.created_at)}`} />
       <TableCell>{invitation.email}</TableCell>
-      <TableCell className="capitalize">{roleLabel(invitation.role)}</TableCell>
+      <TableCell>{roleLabel(invitation.role)}</TableCell>
       <TableCell>
         <UserStatusBadge status="pending" />
       </TableCell>

@@ -1,7 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  frozenStanding,
   grantableRoles,
   mayChangePersonStatus,
+  mayEditPerson,
   mayChangeRoleOf,
   roleLabel,
   rolesForOrgType,
@@ -12,7 +14,6 @@ import {
   type UserProfile,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
@@ -25,6 +26,7 @@ import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { useUpdateMe, useUpdateUser, useUpdateUserRole, userQueries } from '@/api/users';
 import { LoadingRows } from '@/components/loading-rows';
+import { PermissionDenied } from '@/components/permission-denied';
 import { QueryError } from '@/components/query-error';
 import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
@@ -32,6 +34,8 @@ import { useViewer } from '@/lib/use-viewer';
 import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 import { usePerson } from '../use-person';
+import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
+import { BackLink } from '@/components/back-link';
 import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
@@ -50,26 +54,31 @@ type EditUserForm = z.infer<typeof editUserFormSchema>;
 /** /users/:id/edit. */
 export default function EditUserPage() {
   const { id } = useParams();
-  const navigate = useNavigate();
   const user = useQuery({ ...userQueries.detail(id ?? ''), enabled: !!id });
   const viewer = useViewer();
   const { person, isPending } = usePerson(user.data);
 
   return (
     <section className="mx-auto max-w-2xl space-y-6">
-      <Button variant="ghost" className="-ml-2" onClick={() => navigate(`${PATHS.users}/${id}`)}>
-        <ArrowLeft aria-hidden />
-        Back
-      </Button>
+      <BackLink to={`${PATHS.users}/${id}`} />
       {user.isError ? (
         <QueryError error={user.error} title={MESSAGES.users.notFound} onRetry={user.refetch} />
       ) : user.isPending || isPending || !person ? (
         <LoadingRows rows={['h-8 w-64', 'h-64 w-full']} />
+      ) : !viewer || !mayEditPerson(viewer, person) ? (
+        // The form is offered exactly where the Edit links are, as the server would refuse its save.
+        <PermissionDenied message={editRefusal(viewer)} />
       ) : (
         <EditUserForm user={user.data} person={person} viewer={viewer} />
       )}
     </section>
   );
+}
+
+/** Why the form is not offered: a frozen organization changes nothing; otherwise the rule of who edits whom. */
+function editRefusal(viewer: Actor | null): string {
+  const frozen = viewer ? frozenStanding(viewer) : null;
+  return frozen ? MESSAGES.organizations.frozen(frozen.status, frozen.where) : t.editNotAllowed;
 }
 
 function EditUserForm({ user, person, viewer }: { user: UserProfile; person: PersonFacts; viewer: Actor | null }) {
@@ -94,7 +103,8 @@ function EditUserForm({ user, person, viewer }: { user: UserProfile; person: Per
       role: user.role,
     },
   });
-  const { isSubmitting } = form.formState;
+  const { isSubmitting, isDirty } = form.formState;
+  useUnsavedChangesGuard(isDirty);
 
   async function submit(values: EditUserForm) {
     setFailure(null);
@@ -119,7 +129,8 @@ function EditUserForm({ user, person, viewer }: { user: UserProfile; person: Per
         }
       }
       toast.success(t.userUpdated);
-      navigate(`${PATHS.users}/${user.id}`);
+      // The saved page takes the form's place: Back does not reopen a form already saved.
+      navigate(`${PATHS.users}/${user.id}`, { replace: true });
     } catch (error) {
       // The server's own reason, e.g. the last active administrator.
       const message = error instanceof Error ? error.message : MESSAGES.generic.unknown;

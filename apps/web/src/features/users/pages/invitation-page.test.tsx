@@ -146,8 +146,9 @@ describe('invitation page', { timeout: 20_000 }, () => {
     sessionStorage.setItem(UI.pendingInvitationKey, 'tok-4');
     renderApp('/invitation?token=tok-4', { session });
     const user = userEvent.setup();
-    expect(await screen.findByText(m.confirmMove('Acme Corporation', 'tenant user', 'Beta Tenant', 'tenant manager'))).toBeInTheDocument();
+    expect(await screen.findByText(m.confirmMove('Acme Corporation', 'Tenant User', 'Beta Tenant', 'Tenant Manager'))).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: m.confirmTitle })).toBeInTheDocument();
+    expect(screen.getByText(m.confirmConsequence('Acme Corporation'))).toBeInTheDocument();
     // Nothing was accepted yet: the first call carries no confirmation.
     expect(api.bodiesOf('POST /api/invitations/accept')).toEqual([{ token: 'tok-4' }]);
     expect(sessionStore.accessToken()).toBe(session.access_token);

@@ -153,6 +153,7 @@ export default function InvitationPage() {
                   roleLabel(state.to.role),
                 )}
               </CardDescription>
+              <CardDescription>{m.confirmConsequence(state.from.organizationName)}</CardDescription>
             </CardHeader>
             <CardFooter className="flex flex-col gap-2 sm:flex-row">
               <Button

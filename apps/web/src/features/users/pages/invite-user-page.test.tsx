@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { apiError, goBack, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeOrganization } from '@/test/organization-data';
 import { CHILD_ORG, makeInvitation, makeUser, OWN_ORG, page } from '@/test/user-data';
 import { MESSAGES } from '@/lib/wording';
@@ -43,6 +43,25 @@ describe('invite user page', { timeout: 20_000 }, () => {
     mockApi({});
     renderApp('/users/create', { session: makeSession({ role: 'tenant_user' }) });
     expect(await screen.findByText(t.inviteNotAllowed)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send Invitation' })).not.toBeInTheDocument();
+  });
+
+  it("says that a child refuses its parent's invitations, not that inviting is for admins, when the child disabled them", async () => {
+    mockApi({
+      [`GET /api/organizations/${CHILD_ORG}`]: () =>
+        json(200, {
+          organization: makeOrganization({
+            id: CHILD_ORG,
+            name: 'Child Tenant',
+            org_type: 'tenant',
+            parent_org_id: OWN_ORG,
+            disable_parent_invites: true,
+          }),
+        }),
+    });
+    renderApp(`/users/create?organization_id=${CHILD_ORG}`, { session: makeSession({ role: 'agency_admin', orgType: 'agency' }) });
+    expect(await screen.findByText(MESSAGES.invitations.parentInvitesDisabled)).toBeInTheDocument();
+    expect(screen.queryByText(t.inviteNotAllowed)).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Send Invitation' })).not.toBeInTheDocument();
   });
 
@@ -95,6 +114,7 @@ describe('invite user page', { timeout: 20_000 }, () => {
     });
     renderApp(`/users/create?organization_id=${CHILD_ORG}&organization_name=Child%20Tenant`, {
       session: makeSession({ role: 'agency_admin', orgType: 'agency' }),
+      before: ['/dashboard'],
     });
     const user = userEvent.setup();
     expect(await screen.findByText(/Adding user to Child Tenant/)).toHaveTextContent('(Tenant)');
@@ -109,6 +129,9 @@ describe('invite user page', { timeout: 20_000 }, () => {
     // The list opens on Pending, where the invitation just sent is listed.
     expect(await screen.findByText('new@example.test')).toBeInTheDocument();
     expect(screen.getByLabelText('Status')).toHaveValue('pending');
+    // The list took the form's place: Back leads to where the person was before it, not to an emptied form.
+    goBack();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/));
     expect(sent).toEqual({
       email: 'new@example.test',
       first_name: 'Nina',

@@ -5,11 +5,11 @@ import {
   invitableRoles,
   mayInviteTo,
   mayManageInvitationsOf,
+  mayManagePeopleOf,
   ORG_TYPE_LABELS,
   roleLabel,
   type CreateInvitationInput,
 } from '@console/domain';
-import { ArrowLeft } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
@@ -27,6 +27,8 @@ import { useViewer } from '@/lib/use-viewer';
 import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 import { useTargetOrganization } from '../use-target-organization';
+import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
+import { BackLink } from '@/components/back-link';
 import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
@@ -45,13 +47,16 @@ export default function InviteUserPage() {
   const create = useCreateInvitation();
   // The form is offered exactly when the server would take it; managers are told who handles what they send.
   const mayInvite = !!viewer && !!organization && mayInviteTo(viewer, organization);
+  // One who may manage the people there but not invite is refused by the child's own choice.
+  const refusedByChild = !mayInvite && !!viewer && !!organization && mayManagePeopleOf(viewer, organization);
   const mayManageSent = !!viewer && !!organization && mayManageInvitationsOf(viewer, organization);
 
   const form = useForm<CreateInvitationInput>({
     resolver: zodResolver(createInvitationSchema),
     defaultValues: { email: '', first_name: '', last_name: '', role: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  useUnsavedChangesGuard(isDirty);
   const back = organizationId ? `${PATHS.users}?organization_id=${encodeURIComponent(organizationId)}` : PATHS.users;
 
   async function submit(values: CreateInvitationInput) {
@@ -60,7 +65,7 @@ export default function InviteUserPage() {
       const invitation = await create.mutateAsync({ ...values, organization_id: organization.id });
       toast.success(t.invitationSent, { description: t.invitationSentTo(invitation.email) });
       // Opened on Pending, where the invitation just sent is listed.
-      navigate(`${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}&status=pending`);
+      navigate(`${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}&status=pending`, { replace: true });
     } catch (error) {
       toast.error(MESSAGES.invitations.inviteFailed, {
         description: error instanceof Error ? error.message : MESSAGES.generic.unknown,
@@ -70,10 +75,7 @@ export default function InviteUserPage() {
 
   return (
     <section className="mx-auto max-w-2xl space-y-6">
-      <Button variant="ghost" onClick={() => navigate(back)} className="-ml-2">
-        <ArrowLeft aria-hidden />
-        Back
-      </Button>
+      <BackLink to={back} />
       <Card>
         <CardHeader>
           <CardTitle asChild>
@@ -94,7 +96,7 @@ export default function InviteUserPage() {
           ) : !target.isPending && !organization ? (
             <ErrorAlert title={MESSAGES.shell.errorTitle} message={MESSAGES.invitations.noOrganization} />
           ) : !target.isPending && !mayInvite ? (
-            <PermissionDenied message={t.inviteNotAllowed} />
+            <PermissionDenied message={refusedByChild ? MESSAGES.invitations.parentInvitesDisabled : t.inviteNotAllowed} />
           ) : (
             <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
               <FormField id="invite-email" label="Email" type="email" autoComplete="off" required {...fieldOf(form, 'email')} />

@@ -108,6 +108,41 @@ describe('invitations table', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/team$/);
   });
 
+  it('says how many of how many pending invitations it shows past 50, and pages to the others', async () => {
+    const all = Array.from({ length: 120 }, (_, index) => makeInvitation({ email: `person${index + 1}@example.test` }));
+    const api = teamApi([], {
+      'GET /api/invitations': ({ url }) => {
+        const size = Number(url.searchParams.get('page_size'));
+        const at = Number(url.searchParams.get('page'));
+        return page('invitations', all.slice((at - 1) * size, at * size), { page: at, pageSize: size, total: all.length });
+      },
+    });
+    renderApp('/team', { session: makeSession({ role: 'tenant_admin' }) });
+    const user = await openInvitationsTab();
+    expect(await screen.findByText('person1@example.test')).toBeInTheDocument();
+    expect(screen.getByText(t.invitationsShowing(1, 50, 120))).toHaveTextContent('Showing 1 to 50 of 120 pending invitations');
+    expect(screen.getByRole('button', { name: t.previousPage })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: t.nextPage }));
+    expect(await screen.findByText('person51@example.test')).toBeInTheDocument();
+    expect(screen.getByText(t.invitationsShowing(51, 100, 120))).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: t.nextPage }));
+    expect(await screen.findByText('person120@example.test')).toBeInTheDocument();
+    expect(screen.getByText(t.invitationsShowing(101, 120, 120))).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: t.nextPage })).toBeDisabled();
+    expect(
+      api.calls.filter((call) => call.path === '/api/invitations' && call.query.page_size === '50').map((call) => call.query.page),
+    ).toEqual(['1', '2', '3']);
+  });
+
+  it('says nothing of pages when every pending invitation fits on one', async () => {
+    teamApi([makeInvitation({ email: 'one@example.test' })]);
+    renderApp('/team', { session: makeSession({ role: 'tenant_admin' }) });
+    await openInvitationsTab();
+    expect(await screen.findByText('one@example.test')).toBeInTheDocument();
+    expect(screen.queryByText(/pending invitations$/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: t.nextPage })).not.toBeInTheDocument();
+  });
+
   it('says when there are no pending invitations', async () => {
     teamApi([]);
     renderApp('/team', { session: makeSession() });
@@ -215,7 +250,7 @@ describe('team page at 390 px', { timeout: 20_000 }, () => {
     const card = within(list).getByRole('listitem');
     expect(within(card).getByText('Wide Card')).toHaveAttribute('title', 'Wide Card');
     expect(within(card).getByText('Role')).toBeInTheDocument();
-    expect(within(card).getByText('tenant manager')).toBeInTheDocument();
+    expect(within(card).getByText('Tenant Manager')).toBeInTheDocument();
     expect(within(card).getByText('Status')).toBeInTheDocument();
     expect(within(card).getByRole('link', { name: 'View Wide Card' })).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();

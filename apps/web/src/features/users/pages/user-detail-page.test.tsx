@@ -12,7 +12,7 @@ const t = MESSAGES.teamPages;
 beforeAll(() => Promise.all([import('./user-detail-page'), import('./edit-user-page'), import('@/app/shell/app-shell')]), 30_000);
 
 describe('user detail page', { timeout: 20_000 }, () => {
-  it('shows the fields with the role spaced, N/A for no last login and the organization link', async () => {
+  it('shows the fields with the role as every screen writes it (Tenant Manager), N/A for no last login and the organization link', async () => {
     const person = makeUser({
       first_name: 'Dana',
       last_name: 'Detail',
@@ -23,7 +23,8 @@ describe('user detail page', { timeout: 20_000 }, () => {
     mockApi({ [`GET /api/users/${person.id}`]: () => json(200, { user: person }) });
     renderApp(`/users/${person.id}`, { session: makeSession() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Dana Detail' })).toBeInTheDocument();
-    expect(screen.getByText('tenant manager')).toBeInTheDocument();
+    // The text itself, not a style, capitalizes it: the same words in sentences and selects.
+    expect(screen.getByText('Tenant Manager')).not.toHaveClass('capitalize');
     expect(screen.getByText('N/A')).toBeInTheDocument();
     expect(screen.getByText('Jan 5, 2024 3:04 PM')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: t.viewOrganization })).toHaveAttribute('href', `/orgs/${OWN_ORG}`);
@@ -144,6 +145,24 @@ describe('edit user page', { timeout: 20_000 }, () => {
       { first_name: 'Evelyn', last_name: 'Editable', preferred_locale: 'en', status: 'inactive' },
     ]);
     expect(api.callsTo(`PUT /api/users/${person.id}/role`)).toHaveLength(1);
+  });
+
+  it('offers no form, as it offers no Edit link, for someone the viewer may not edit: a user-level viewer and another person', async () => {
+    const person = makeUser({ first_name: 'Eve', last_name: 'Other', role: 'tenant_user' });
+    const api = mockApi({ [`GET /api/users/${person.id}`]: () => json(200, { user: person }) });
+    renderApp(`/users/${person.id}/edit`, { session: makeSession({ role: 'tenant_user' }) });
+    expect(await screen.findByText(t.editNotAllowed)).toBeInTheDocument();
+    expect(screen.queryByLabelText('First name')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
+    expect(api.calls.filter((call) => call.method !== 'GET')).toEqual([]);
+  });
+
+  it('offers no form to a manager for an admin, who outranks them', async () => {
+    const person = makeUser({ first_name: 'Ada', last_name: 'Admin', role: 'tenant_admin' });
+    mockApi({ [`GET /api/users/${person.id}`]: () => json(200, { user: person }) });
+    renderApp(`/users/${person.id}/edit`, { session: makeSession({ role: 'tenant_manager' }) });
+    expect(await screen.findByText(t.editNotAllowed)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
   });
 
   it('edits oneself through /api/users/me without status or role, and shows the server refusal', async () => {

@@ -74,9 +74,7 @@ export default function UserDetailPage() {
               <Field label="First name">{user.data.first_name ?? ''}</Field>
               <Field label="Last name">{user.data.last_name ?? ''}</Field>
               <Field label="Email">{user.data.email}</Field>
-              <Field label="Role">
-                <span className="capitalize">{roleLabel(user.data.role)}</span>
-              </Field>
+              <Field label="Role">{roleLabel(user.data.role)}</Field>
               <Field label="Status">
                 <UserStatusBadge status={user.data.status} />
               </Field>

@@ -57,7 +57,7 @@ describe('users page', { timeout: 20_000 }, () => {
       within(roleFilter)
         .getAllByRole('option')
         .map((o) => o.textContent),
-    ).toEqual(['All roles', 'tenant admin', 'tenant manager', 'tenant user']);
+    ).toEqual(['All roles', 'Tenant Admin', 'Tenant Manager', 'Tenant User']);
     await user.selectOptions(roleFilter, 'tenant_manager');
     await user.selectOptions(screen.getByLabelText('Status'), 'inactive');
     await user.type(screen.getByLabelText('Search'), 'bob');
@@ -294,7 +294,7 @@ describe('users page', { timeout: 20_000 }, () => {
     const row = (await screen.findByText('pending@example.test')).closest('tr')!;
     const cells = within(row).getAllByRole('cell');
     expect(cells[0]).toHaveTextContent('');
-    expect(cells[2]).toHaveTextContent('tenant manager');
+    expect(cells[2]).toHaveTextContent('Tenant Manager');
     expect(cells[3]).toHaveTextContent('pending');
     expect(screen.getByText('Showing 1 to 1 of 1 users')).toBeInTheDocument();
     expect(api.callsTo('GET /api/invitations')).toHaveLength(1);
