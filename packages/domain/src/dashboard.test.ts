@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AGENT_LIMIT_STANDING_LABELS, agentLimitStanding, healthTone, percentChange, percentOf, rateTone, resourceBarTone, responseTimeRating } from './dashboard.ts';
+import {
+  AGENT_LIMIT_STANDING_LABELS,
+  agentLimitStanding,
+  healthTone,
+  percentChange,
+  percentOf,
+  rateTone,
+  resourceBarTone,
+  responseTimeRating,
+} from './dashboard.ts';
 import { dashboardQuerySchema } from './schemas/dashboard.ts';
 import { ORG_ATTENTION_FILTERS, ORG_ATTENTION_LABELS, listOrganizationsQuerySchema } from './schemas/organizations.ts';
 
@@ -105,7 +114,7 @@ describe('agentLimitStanding', () => {
   });
 });
 
-describe('the organization list\'s attention filters', () => {
+describe("the organization list's attention filters", () => {
   it('are low balance and at or near the agent limit, named word for word', () => {
     expect(ORG_ATTENTION_FILTERS).toEqual(['low_balance', 'near_limit']);
     expect(ORG_ATTENTION_LABELS).toEqual({ low_balance: 'Low balance', near_limit: 'At or near agent limit' });

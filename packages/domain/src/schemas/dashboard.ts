@@ -42,6 +42,14 @@ export const dashboardChildSchema = z.object({
 });
 export type DashboardChild = z.infer<typeof dashboardChildSchema>;
 
+/** A direct child whose balance is below its low-balance threshold. */
+export const dashboardLowChildSchema = dashboardChildSchema.extend({
+  low_balance_threshold: amountStringSchema,
+  /** Whether it has an active admin of its own; without one, its low balance is mailed to its parent's admins. */
+  has_active_admin: z.boolean(),
+});
+export type DashboardLowChild = z.infer<typeof dashboardLowChildSchema>;
+
 /** Usage of one agent type over a period: accepted events, their units and the credits they took. */
 export const dashboardAgentUsageSchema = z.object({
   agent_type_id: z.uuid(),
@@ -141,6 +149,12 @@ export const dashboardSchema = z.object({
       /** The children with the largest balances (at most DASHBOARD_CHILDREN_SHOWN). */
       children: z.array(dashboardChildSchema),
     }),
+    /**
+     * The direct children below their low-balance threshold, lowest balance first (at most
+     * DASHBOARD_CHILDREN_SHOWN), with their count: for viewers who watch the children's
+     * balances (`mayWatchChildBalances`); for others, none and 0.
+     */
+    children_needing_attention: z.object({ count: z.number().int(), children: z.array(dashboardLowChildSchema) }),
     by_entry_type: z.array(z.object({ entry_type: z.enum(ENTRY_TYPES), total: amountStringSchema, count: z.number().int() })),
   }),
   resources: z.object({

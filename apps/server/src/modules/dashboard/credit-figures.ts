@@ -1,5 +1,13 @@
 import { sql } from 'kysely';
-import { DASHBOARD_CHILDREN_SHOWN, DASHBOARD_USAGE_PERIOD_DAYS, ENTRY_TYPES, PAGING, type EntryType } from '@console/domain';
+import {
+  ALL_ROLES,
+  DASHBOARD_CHILDREN_SHOWN,
+  DASHBOARD_USAGE_PERIOD_DAYS,
+  ENTRY_TYPES,
+  PAGING,
+  roleLevel,
+  type EntryType,
+} from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
 
 /** The UTC day of the transaction's now(): the periods below are whole UTC days, today included. */
@@ -148,4 +156,48 @@ export async function childFigures(db: Executor, organizationId: string) {
     limitTotal: totals.limit_total,
     children: rows,
   };
+}
+
+/** Roles of the admin level. */
+const ADMIN_ROLES = ALL_ROLES.filter((role) => roleLevel(role) === 'admin');
+
+/**
+ * The direct children whose balance is below their low-balance threshold, lowest balance
+ * first (then by name), each with whether it has an active admin, and their count.
+ */
+export async function lowChildFigures(db: Executor, organizationId: string) {
+  const low = db
+    .selectFrom('organizations as o')
+    .innerJoin('organization_billing_settings as b', 'b.organization_id', 'o.id')
+    .where('o.parent_org_id', '=', organizationId)
+    .where('o.deleted_at', 'is', null)
+    .whereRef('b.credit_balance', '<', 'b.low_balance_threshold');
+  const children = await low
+    .select((eb) => [
+      'o.id',
+      'o.name',
+      'o.org_type',
+      'o.status',
+      sql<string>`b.credit_balance::text`.as('credit_balance'),
+      'b.activated_agent_limit',
+      sql<string>`b.low_balance_threshold::text`.as('low_balance_threshold'),
+      eb
+        .exists(
+          eb
+            .selectFrom('users as u')
+            .select(sql`1`.as('one'))
+            .whereRef('u.organization_id', '=', 'o.id')
+            .where('u.role', 'in', ADMIN_ROLES)
+            .where('u.status', '=', 'active')
+            .where('u.deleted_at', 'is', null),
+        )
+        .as('has_active_admin'),
+    ])
+    .orderBy('b.credit_balance')
+    .orderBy('o.name')
+    .orderBy('o.id')
+    .limit(DASHBOARD_CHILDREN_SHOWN)
+    .execute();
+  const total = await low.select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
+  return { count: total.count, children };
 }

@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { DASHBOARD_USAGE_PERIOD_DAYS, mayReadOrganization, type Dashboard } from '@console/domain';
+import { DASHBOARD_USAGE_PERIOD_DAYS, mayReadOrganization, mayWatchChildBalances, type Dashboard } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 import { activationFigures, agentUsageFigures } from './agent-figures.ts';
-import { childFigures, ledgerTotals, usageFigures, usageHistory } from './credit-figures.ts';
+import { childFigures, ledgerTotals, lowChildFigures, usageFigures, usageHistory } from './credit-figures.ts';
 import { BOUNDARY_DAYS, organizationFigures, type Boundaries } from './organization-figures.ts';
 import { teamFigures } from './team-figures.ts';
 
@@ -49,6 +49,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           const history = await usageHistory(trx, org.id);
           const totals = await ledgerTotals(trx, org.id);
           const children = await childFigures(trx, org.id);
+          const lowChildren = mayWatchChildBalances(caller) ? await lowChildFigures(trx, org.id) : { count: 0, children: [] };
           const team = await teamFigures(trx, org.id);
           const activations = await activationFigures(trx, org.id);
           const agentUsage = await agentUsageFigures(trx, org.id);
@@ -77,6 +78,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
               },
               depletion_months: usage.depletion_months,
               by_child: { count: children.count, total_balance: children.total_balance, children: children.children },
+              children_needing_attention: lowChildren,
               by_entry_type: totals.byEntryType,
             },
             resources: { activated_agent_limit: limit, active_agents: activations.live, children_limit_total: children.limitTotal },

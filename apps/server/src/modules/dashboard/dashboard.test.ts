@@ -350,6 +350,55 @@ describe('GET /api/dashboard: agents from activations and usage events', () => {
   });
 });
 
+describe('GET /api/dashboard: children needing attention (issue 29)', () => {
+  it("lists an admin's direct children below their threshold, lowest balance first, with whether each has an active admin", async () => {
+    const sa1 = (await get('SA1.admin')).body.credits.children_needing_attention;
+    // A2 holds nothing against the default threshold of 100 and has no people; A1 holds 496.13.
+    expect(sa1).toEqual({
+      count: 1,
+      children: [
+        {
+          id: id('A2'),
+          name: 'Agency Two',
+          org_type: 'agency',
+          status: 'active',
+          credit_balance: '0.00',
+          activated_agent_limit: 0,
+          low_balance_threshold: '100.00',
+          has_active_admin: false,
+        },
+      ],
+    });
+    await sql`update organization_billing_settings set credit_balance = 60, low_balance_threshold = 50 where organization_id = ${id('T1')}`.execute(
+      w.t.database.db,
+    );
+    const a1 = (await get('A1.admin')).body.credits.children_needing_attention;
+    expect(a1.children.map((c: any) => [c.name, c.credit_balance, c.status, c.has_active_admin])).toEqual([
+      ['Tenant Two', '0.00', 'suspended', false],
+    ]);
+    await sql`update organization_billing_settings set credit_balance = 0, low_balance_threshold = 100 where organization_id = ${id('T1')}`.execute(
+      w.t.database.db,
+    );
+    const again = (await get('A1.admin')).body.credits.children_needing_attention;
+    expect(again.count).toBe(2);
+    expect(again.children.map((c: any) => [c.name, c.has_active_admin])).toEqual([
+      ['Tenant One', true],
+      ['Tenant Two', false],
+    ]);
+    // H's children hold 200.00 and 100.50: neither is below 100.
+    expect((await get('H.admin')).body.credits.children_needing_attention).toEqual({ count: 0, children: [] });
+  });
+
+  it("shows them to an ancestor's admins reading the organization, and to no manager, user or support", async () => {
+    expect((await get('H.admin', `?organization_id=${id('A1')}`)).body.credits.children_needing_attention.count).toBe(2);
+    for (const who of ['A1.manager', 'A1.user', 'A1.support', 'SA1.manager']) {
+      const response = await get(who);
+      expect(response.status, who).toBe(200);
+      expect(response.body.credits.children_needing_attention, who).toEqual({ count: 0, children: [] });
+    }
+  });
+});
+
 describe('GET /api/dashboard: scope', () => {
   it('answers 404 outside the scope, as for an organization that does not exist', async () => {
     expect((await get('H.admin', `?organization_id=${id('H2')}`)).status).toBe(404);
