@@ -410,6 +410,11 @@ const CONSOLE_WORDING = {
     performanceMetrics: 'Performance Metrics',
     organizationStatus: 'Organization Status',
     childOrganizations: 'Child Organizations',
+    childrenNeedingAttention: 'Children Needing Attention',
+    childrenNeedingAttentionDescription: (count: number) =>
+      `${count} direct ${count === 1 ? 'child is' : 'children are'} below ${count === 1 ? 'its' : 'their'} low-balance threshold.`,
+    noActiveAdmin: 'No active admin: its low-balance alerts are mailed to you.',
+    allLowChildren: 'All low-balance children',
     revenueOverview: 'Revenue Overview',
     revenueNote: 'No revenue is recorded in this console; these are the credit flows of the organization’s ledger.',
     agentPerformance: 'Agent Performance',

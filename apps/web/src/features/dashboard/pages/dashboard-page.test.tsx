@@ -151,6 +151,44 @@ describe('dashboard', { timeout: 60_000 }, () => {
     expect(within(children).getByRole('link', { name: 'All child organizations' })).toHaveAttribute('href', '/orgs');
   });
 
+  it("lists the children needing attention to a parent's admins: low balance, threshold, no active admin, links to each and to the filtered list", async () => {
+    const dashboard = makeDashboard('super_agency');
+    const low = (n: number, name: string, balance: string, hasAdmin: boolean) => ({
+      id: `00000000-0000-4000-8000-0000000000d${n}`,
+      name,
+      org_type: 'agency' as const,
+      status: 'active' as const,
+      credit_balance: balance,
+      activated_agent_limit: 5,
+      low_balance_threshold: '100.00',
+      has_active_admin: hasAdmin,
+    });
+    const attention = { count: 2, children: [low(1, 'Dry Agency', '0.00', false), low(2, 'Thin Agency', '42.50', true)] };
+    showDashboard('super_agency', {
+      dashboard: { ...dashboard, credits: { ...dashboard.credits, children_needing_attention: attention } },
+    });
+    await screen.findByText(m.performanceMetrics);
+    const attentionCard = card(m.childrenNeedingAttention);
+    expect(attentionCard).toHaveTextContent('2 direct children are below their low-balance threshold.');
+    const rows = within(attentionCard).getAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([expect.stringContaining('Dry Agency'), expect.stringContaining('Thin Agency')]);
+    expect(rows[0]).toHaveTextContent('Low balance0.00 creditsalert below 100.00');
+    expect(rows[0]).toHaveTextContent(m.noActiveAdmin);
+    expect(rows[1]).toHaveTextContent('42.50 credits');
+    expect(rows[1]).not.toHaveTextContent(m.noActiveAdmin);
+    expect(within(attentionCard).getByRole('link', { name: 'Dry Agency' })).toHaveAttribute(
+      'href',
+      '/orgs/00000000-0000-4000-8000-0000000000d1',
+    );
+    expect(within(attentionCard).getByRole('link', { name: m.allLowChildren })).toHaveAttribute('href', '/orgs?attention=low_balance');
+  });
+
+  it('shows no such card when no child is low (or the viewer does not watch them)', async () => {
+    showDashboard('super_agency', { role: 'super_agency_manager' });
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.queryByRole('heading', { level: 2, name: m.childrenNeedingAttention })).toBeNull();
+  });
+
   it('asks for the figures again every LIVE_REFRESH_MS while the tab is visible, and not while it is hidden', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { api } = showDashboard('agency');
