@@ -426,6 +426,7 @@ const CONSOLE_WORDING = {
     tools: 'Tools',
     monthlyUsage: 'Monthly Usage',
     availableAgents: 'Available Agents',
+    availableAgentsHint: (active: string, limit: string) => `Free to activate: ${active} active of a limit of ${limit}`,
     projectedDepletion: 'Projected Depletion',
     depletionMonths: (months: number) => `${months} ${months === 1 ? 'month' : 'months'}`,
     noUsageYet: 'No usage yet',

@@ -67,8 +67,9 @@ describe('dashboard', { timeout: 60_000 }, () => {
     await screen.findByText(m.performanceMetrics);
     expect(screen.getByTestId('summary-balance')).toHaveTextContent('12,345.50 credits');
     expect(screen.getByTestId('summary-monthly-usage')).toHaveTextContent('45.00 credits');
-    expect(screen.getByTestId('summary-agents')).toHaveTextContent('100');
-    expect(screen.getByText('The activated agent limit; 3 active')).toBeInTheDocument();
+    // What is free: a limit of 100 with 3 active leaves 97.
+    expect(screen.getByTestId('summary-agents')).toHaveTextContent(/^97$/);
+    expect(screen.getByText('Free to activate: 3 active of a limit of 100')).toBeInTheDocument();
     expect(screen.getByTestId('summary-depletion')).toHaveTextContent('274.3 months');
     expect(screen.getByTestId('metric-growth-monthly')).toHaveTextContent('3');
     expect(screen.getByText('+200% vs previous 30 days')).toBeInTheDocument();
@@ -181,6 +182,16 @@ describe('dashboard', { timeout: 60_000 }, () => {
       '/orgs/00000000-0000-4000-8000-0000000000d1',
     );
     expect(within(attentionCard).getByRole('link', { name: m.allLowChildren })).toHaveAttribute('href', '/orgs?attention=low_balance');
+  });
+
+  it('available agents: none free when the active agents fill (or exceed a lowered) limit', async () => {
+    const dashboard = makeDashboard('tenant');
+    showDashboard('tenant', {
+      dashboard: { ...dashboard, resources: { ...dashboard.resources, activated_agent_limit: 2, active_agents: 5 } },
+    });
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.getByTestId('summary-agents')).toHaveTextContent(/^0$/);
+    expect(screen.getByText('Free to activate: 5 active of a limit of 2')).toBeInTheDocument();
   });
 
   it('shows no such card when no child is low (or the viewer does not watch them)', async () => {
