@@ -19,8 +19,10 @@ export const today = sql`(now() at time zone 'UTC')::date`;
  * the forecast and the depletion estimate, all in numeric; amounts leave the database as
  * text. The sums come from credit_usage_days (at most 60 rows per entry type), not from
  * the entries. The forecast's average is taken over the days since the day of the first
- * consumption when that is less than 30 days ago, so an organization that started using
- * agents this week is not forecast a month's usage spread as if over thirty days.
+ * consumption by the time it occurred (the first charged usage event's day, or the first
+ * consumption entry's when earlier) when that is less than 30 days ago, so an organization
+ * that started using agents this week is not forecast a month's usage spread as if over
+ * thirty days, and a backlog of events reported at once is spread over the days they occurred.
  */
 export async function usageFigures(db: Executor, organizationId: string, balance: string) {
   const period = DASHBOARD_USAGE_PERIOD_DAYS;
@@ -41,9 +43,14 @@ export async function usageFigures(db: Executor, organizationId: string, balance
       from credit_usage_days
       where organization_id = ${organizationId} and day > ${today} - ${2 * period}::int
     ),
-    -- The first consumption ever: the first of its day totals.
+    -- The first day anything was consumed, by the time it occurred: the day of the first
+    -- charged usage event, or of the first consumption entry when that is earlier (an import
+    -- has no events). A batch reported today for events of past days spans those days.
     first as (
-      select min(day) as day from credit_usage_days where organization_id = ${organizationId} and entry_type = 'consumption'
+      select least(
+        (select min(day) from credit_usage_days where organization_id = ${organizationId} and entry_type = 'consumption'),
+        (select min(day) from usage_event_days where organization_id = ${organizationId} and charged > 0)
+      ) as day
     ),
     basis as (
       select usage.*, case when first.day is null then 0 else least(${period}, ${today} - first.day + 1) end as days

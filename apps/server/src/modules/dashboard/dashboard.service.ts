@@ -10,7 +10,7 @@ import { BOUNDARY_DAYS, organizationFigures, type Boundaries } from './organizat
 import { teamFigures } from './team-figures.ts';
 
 export const FORECAST_METHOD =
-  'Average daily net consumption of the last 30 days (UTC, today included; or of the days since the first consumption, when that is more recent), times 30 (next month) and times 90 (next quarter).';
+  'Average daily net consumption of the last 30 days (UTC, today included; or of the days since the first consumption occurred, when that is more recent), times 30 (next month) and times 90 (next quarter). Projected depletion: the balance divided by the next month.';
 
 export function createDashboardService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
   /**

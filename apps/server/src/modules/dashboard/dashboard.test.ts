@@ -338,6 +338,32 @@ describe('GET /api/dashboard: agents from activations and usage events', () => {
     expect(credits.depletion_months).toBe(42.7); // 496.13 ÷ 11.61
   });
 
+  it('forecasts by the days the consumption occurred: a backlog reported today spans the days its events occurred', async () => {
+    const db = w.t.database.db;
+    const bot = (await sql<{ id: string }>`select id from agent_types where code = 'support-bot'`.execute(db)).rows[0]!.id;
+    await sql`update organization_billing_settings set credit_balance = 300 where organization_id = ${id('A3')}`.execute(db);
+    await sql`
+      insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, created_at)
+      values (${id('A3')}, 300, 'adjustment_increase', gen_random_uuid(), 300, now() - interval '40 days')
+    `.execute(db);
+    // One batch posted today charges 6.00 for events that occurred 19 days ago and today.
+    await sql`update organization_billing_settings set credit_balance = 294 where organization_id = ${id('A3')}`.execute(db);
+    const { rows } = await sql<{ id: string }>`
+      insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, agent_type_id, units)
+      values (${id('A3')}, -6, 'consumption', gen_random_uuid(), 294, ${bot}, 6) returning id
+    `.execute(db);
+    await sql`
+      insert into usage_events (organization_id, client_event_id, agent_type_id, units, price, cost, charged, occurred_at, ledger_entry_id)
+      values (${id('A3')}, 'backlog-1', ${bot}, 3, 1, 3, 3, ${noonDaysAgo(19)}, ${rows[0]!.id}),
+             (${id('A3')}, 'backlog-2', ${bot}, 3, 1, 3, 3, now() - interval '1 minute', ${rows[0]!.id})
+    `.execute(db);
+    const { credits } = (await get('H.admin', `?organization_id=${id('A3')}`)).body;
+    expect(credits.usage.current_period).toBe('6.00');
+    // 6.00 over the 20 days from the first occurrence (19 days ago) to today: 0.30 a day.
+    expect(credits.forecast).toMatchObject({ basis_days: 20, average_daily: '0.30', next_month: '9.00', next_quarter: '27.00' });
+    expect(credits.depletion_months).toBe(32.7); // 294.00 ÷ 9.00
+  });
+
   it('shows a tenant its own events only, with no activation', async () => {
     const { agents, resources } = (await get('T1.admin')).body;
     expect(resources.active_agents).toBe(0);
