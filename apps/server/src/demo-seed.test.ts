@@ -99,6 +99,22 @@ describe('the demo seed', () => {
     for (const activation of list.activations) expect(activation.usage_30d.events, activation.agent_type.code).toBeGreaterThan(0);
   });
 
+  it("forecasts a month, not a day, on Acme Dental's dashboard: its depletion is its balance over its month of usage", async () => {
+    const { token } = await t.signIn('tenant.admin@demo.example.com', demo.password);
+    const response = await t.request('GET', '/api/dashboard', undefined, { token });
+    expect(response.status).toBe(200);
+    const { credits } = response.body;
+    expect(response.body.organization.name).toBe('Acme Dental');
+    // The events occurred over 30 days, though the engine posted their consumption as it recorded them.
+    expect(credits.forecast.basis_days).toBe(30);
+    expect(credits.forecast.next_month).toBe(credits.usage.current_period);
+    const cents = (amount: string) => BigInt(amount.replace('.', ''));
+    const [balance, month] = [cents(credits.balance), cents(credits.usage.current_period)];
+    // balance ÷ month to one decimal, half up, in whole numbers.
+    expect(credits.depletion_months).toBe(Number((balance * 20n + month) / (2n * month)) / 10);
+    expect(credits.depletion_months).toBeGreaterThan(1);
+  });
+
   it('gives an API key that authenticates on the machine API', async () => {
     expect(demo.apiKey.secret).toMatch(/^oc_[0-9a-f]{8}_[0-9a-f]{64}$/);
     const stored = await db()
