@@ -3402,6 +3402,11 @@ export interface operations {
                                     net: string;
                                 }[];
                             };
+                            subtree_usage: {
+                                current_period: string;
+                                previous_period: string;
+                                percent_change: number | null;
+                            };
                             low_balance_threshold: string;
                             forecast: {
                                 basis_days: number;

@@ -128,6 +128,11 @@ export const dashboardSchema = z.object({
       /** The last 7 UTC days, oldest first, today last. */
       history: z.array(usageDaySchema),
     }),
+    /**
+     * Net consumption of the organization and every organization below it (its subtree), over
+     * the same periods as `usage`: what a parent's tree consumed. A tenant's is its own.
+     */
+    subtree_usage: z.object({ current_period: amountStringSchema, previous_period: amountStringSchema, percent_change: percentSchema }),
     /** The balance below which the organization's admins are alerted. */
     low_balance_threshold: amountStringSchema,
     forecast: z.object({

@@ -9,6 +9,7 @@ import {
   type EntryType,
 } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
+import { likeEscape } from '../../lib/sql.ts';
 
 /** The UTC day of the transaction's now(): the periods below are whole UTC days, today included. */
 export const today = sql`(now() at time zone 'UTC')::date`;
@@ -70,6 +71,32 @@ export async function usageFigures(db: Executor, organizationId: string, balance
       round(month * 3, 2)::text as next_quarter,
       case when month = 0 then null else round(${balance}::numeric / month, 1)::float8 end as depletion_months
     from forecast
+  `.execute(db);
+  return rows[0]!;
+}
+
+/**
+ * Net consumption of the organization and all its descendants (deleted ones too: what they
+ * consumed was consumed) in the last 30 UTC days and the 30 before, and the change in
+ * percent, from the day totals of those 60 days (credit_usage_days_day_idx) of the
+ * organizations whose path starts with its own.
+ */
+export async function subtreeUsageFigures(db: Executor, path: string) {
+  const period = DASHBOARD_USAGE_PERIOD_DAYS;
+  const { rows } = await sql<{ current_period: string; previous_period: string; percent_change: number | null }>`
+    with usage as (
+      select
+        greatest(-coalesce(sum(d.total) filter (where d.day > ${today} - ${period}::int), 0), 0) as cur,
+        greatest(-coalesce(sum(d.total) filter (where d.day <= ${today} - ${period}::int), 0), 0) as prev
+      from credit_usage_days d
+      where d.day > ${today} - ${2 * period}::int
+        and d.organization_id in (select o.id from organizations o where o.path like ${`${likeEscape(path)}%`})
+    )
+    select
+      round(cur, 2)::text as current_period,
+      round(prev, 2)::text as previous_period,
+      case when prev = 0 then null else round((cur - prev) / prev * 100, 1)::float8 end as percent_change
+    from usage
   `.execute(db);
   return rows[0]!;
 }

@@ -5,7 +5,7 @@ import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 import { activationFigures, agentUsageFigures } from './agent-figures.ts';
-import { childFigures, ledgerTotals, lowChildFigures, usageFigures, usageHistory } from './credit-figures.ts';
+import { childFigures, ledgerTotals, lowChildFigures, subtreeUsageFigures, usageFigures, usageHistory } from './credit-figures.ts';
 import { BOUNDARY_DAYS, organizationFigures, type Boundaries } from './organization-figures.ts';
 import { teamFigures } from './team-figures.ts';
 
@@ -47,6 +47,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           const orgFigures = await organizationFigures(trx, org, ago);
           const usage = await usageFigures(trx, org.id, balance);
           const history = await usageHistory(trx, org.id);
+          const subtreeUsage = await subtreeUsageFigures(trx, org.path);
           const totals = await ledgerTotals(trx, org.id);
           const children = await childFigures(trx, org.id);
           const lowChildren = mayWatchChildBalances(caller) ? await lowChildFigures(trx, org.id) : { count: 0, children: [] };
@@ -68,6 +69,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
                 percent_change: usage.percent_change,
                 history,
               },
+              subtree_usage: subtreeUsage,
               low_balance_threshold: threshold,
               forecast: {
                 basis_days: usage.basis_days,

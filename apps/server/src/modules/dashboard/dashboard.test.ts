@@ -244,6 +244,25 @@ describe('GET /api/dashboard: figures against hand-computed values', () => {
     expect(credits.low_balance_threshold).toBe('100.00');
   });
 
+  it("rolls up a parent's subtree consumption: its own and every descendant's, over the same periods", async () => {
+    // H consumed 45.00 net (and 20.00 before), A1 below it 3.87: the house's tree 48.87 against 20.00.
+    expect((await get('H.admin')).body.credits.subtree_usage).toEqual({
+      current_period: '48.87',
+      previous_period: '20.00',
+      percent_change: 144.4,
+    });
+    // SA1 consumed nothing itself; its agency A1 did.
+    const sa1 = (await get('SA1.admin')).body.credits;
+    expect(sa1.usage.current_period).toBe('0.00');
+    expect(sa1.subtree_usage).toEqual({ current_period: '3.87', previous_period: '0.00', percent_change: null });
+    expect((await get('A1.admin')).body.credits.subtree_usage.current_period).toBe('3.87');
+    expect((await get('T1.admin')).body.credits.subtree_usage).toEqual({
+      current_period: '0.00',
+      previous_period: '0.00',
+      percent_change: null,
+    });
+  });
+
   it('gives null percentages when the previous period is empty and no depletion without usage', async () => {
     const response = await get('H.admin', `?organization_id=${id('SA1')}`);
     expect(response.status).toBe(200);

@@ -121,6 +121,9 @@ export function makeDashboard(orgType: OrgType, name = 'Acme Corporation'): Dash
       allocated: '1500.50',
       received: '20000.00',
       usage: { period_days: 30, current_period: '45.00', previous_period: '20.00', percent_change: 125, history },
+      subtree_usage: childType
+        ? { current_period: '552.59', previous_period: '500.00', percent_change: 10.5 }
+        : { current_period: '45.00', previous_period: '20.00', percent_change: 125 },
       low_balance_threshold: '100.00',
       forecast: {
         basis_days: 30,

@@ -184,6 +184,21 @@ describe('dashboard', { timeout: 60_000 }, () => {
     expect(within(attentionCard).getByRole('link', { name: m.allLowChildren })).toHaveAttribute('href', '/orgs?attention=low_balance');
   });
 
+  it("a parent's Credits used is its whole subtree's, its own beneath; a tenant's is its own", async () => {
+    showDashboard('house');
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.getByText('Credits used with the organizations below, last 30 days')).toBeInTheDocument();
+    expect(screen.getByTestId('metric-usage')).toHaveTextContent('552.59 credits');
+    expect(screen.getByText('+10.5% vs previous 30 days; 45.00 credits by Acme Corporation itself')).toBeInTheDocument();
+  });
+
+  it("a tenant's Credits used is its own", async () => {
+    showDashboard('tenant');
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.getByText('Credits used, last 30 days')).toBeInTheDocument();
+    expect(screen.getByTestId('metric-usage')).toHaveTextContent('45.00 credits');
+  });
+
   it('available agents: none free when the active agents fill (or exceed a lowered) limit', async () => {
     const dashboard = makeDashboard('tenant');
     showDashboard('tenant', {
