@@ -225,6 +225,7 @@ export async function lowChildFigures(db: Executor, organizationId: string) {
             .where('u.status', '=', 'active')
             .where('u.deleted_at', 'is', null),
         )
+        .$castTo<boolean>()
         .as('has_active_admin'),
     ])
     .orderBy('b.credit_balance')

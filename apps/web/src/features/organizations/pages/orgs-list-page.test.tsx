@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
-import { makeList, makeOrganization, makeTree, orgId, OWN_ORG_ID } from '@/test/organization-data';
+import { makeList, makeListItem, makeOrganization, makeTree, orgId, OWN_ORG_ID } from '@/test/organization-data';
 import { MESSAGES } from '@/lib/wording';
 
 const superAgencyAdmin = () => makeSession({ role: 'super_agency_admin', orgType: 'super_agency', orgName: 'Own Organization' });
@@ -33,25 +33,16 @@ describe('/orgs list', { timeout: 30_000 }, () => {
 
   it('marks a child below its low-balance threshold, one at its agent limit and one near it, and filters them by the server', async () => {
     const user = userEvent.setup();
-    const low = makeOrganization({
-      name: 'Low Agency',
-      credit_balance: '40.00',
-      activated_agent_limit: 10,
+    const low = makeListItem({
+      ...makeOrganization({ name: 'Low Agency', credit_balance: '40.00', activated_agent_limit: 10, active_agent_count: 1 }),
       low_balance: true,
-      active_agent_count: 1,
     });
-    const full = makeOrganization({
-      name: 'Full Agency',
-      credit_balance: '300.00',
-      activated_agent_limit: 2,
-      active_agent_count: 2,
+    const full = makeListItem({
+      ...makeOrganization({ name: 'Full Agency', credit_balance: '300.00', activated_agent_limit: 2, active_agent_count: 2 }),
       agent_limit_standing: 'at',
     });
-    const near = makeOrganization({
-      name: 'Near Agency',
-      credit_balance: '150.00',
-      activated_agent_limit: 5,
-      active_agent_count: 4,
+    const near = makeListItem({
+      ...makeOrganization({ name: 'Near Agency', credit_balance: '150.00', activated_agent_limit: 5, active_agent_count: 4 }),
       agent_limit_standing: 'near',
     });
     const api = mockApi((call) => {
@@ -98,7 +89,7 @@ describe('/orgs list', { timeout: 30_000 }, () => {
   });
 
   it('shows the agent limit alone, unmarked, where the viewer may not read the agents', async () => {
-    const child = makeOrganization({ name: 'Quiet Agency', activated_agent_limit: 7, active_agent_count: null as unknown as number });
+    const child = makeListItem({ ...makeOrganization({ name: 'Quiet Agency', activated_agent_limit: 7 }), active_agent_count: null });
     mockApi((call) => (call.path === '/api/organizations' ? json(200, makeList([child])) : undefined));
     renderApp('/orgs', { session: superAgencyAdmin() });
     const row = await within(await screen.findByRole('table', { name: 'Child Organizations' })).findByRole('row', { name: /Quiet Agency/ });
