@@ -122,7 +122,8 @@ export function listPage(db: Executor, anchor: { id: string; path: string }, que
 
 /**
  * A list's page and count statements, each shape compiled once (exported so a test can compare
- * them with the builders): at most the 128 shapes of the views, sort keys, orders and filters.
+ * them with the builders): at most the 384 shapes of the views, sort keys, orders, filters present
+ * and attention filter (none, low balance or near the limit).
  */
 export function listStatements(db: Executor) {
   const compiled = new Map<
