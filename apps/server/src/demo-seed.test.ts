@@ -80,6 +80,33 @@ describe('the demo seed', () => {
     expect(await reconcile(db())).toMatchObject({ usage_day_mismatches: [], credit_day_mismatches: [] });
   });
 
+  it('dates the ledger as the usage happened: consumption on each of the 30 days, the credits the day before', async () => {
+    const days = await sql<{ days: number; first: string; last: string }>`
+      select count(distinct (created_at at time zone 'UTC')::date)::int as days,
+             min((created_at at time zone 'UTC')::date)::text as first, max((created_at at time zone 'UTC')::date)::text as last
+      from credit_ledger_entries where entry_type = 'consumption'`.execute(db());
+    const today = new Date().toISOString().slice(0, 10);
+    const daysAgo = (n: number) => new Date(Date.parse(today) - n * DAY_MS).toISOString().slice(0, 10);
+    // The same days as the events (all 30 on the demo's own figures).
+    expect(days.rows[0]).toEqual({ days: demo.days, first: daysAgo(29), last: today });
+    const credits = await sql<{ day: string }>`
+      select distinct (created_at at time zone 'UTC')::date::text as day from credit_ledger_entries where entry_type <> 'consumption'`.execute(
+      db(),
+    );
+    expect(credits.rows.map((r) => r.day)).toEqual([daysAgo(30)]);
+    // Each day's consumption on its day: the credit day totals hold as many days as the events.
+    const usageDays = await sql<{
+      n: number;
+    }>`select count(distinct day)::int as n from credit_usage_days where entry_type = 'consumption'`.execute(db());
+    expect(usageDays.rows[0]!.n).toBe(demo.days);
+    // The new entries still default to the moment they are written.
+    const column = await sql<{ d: string }>`
+      select column_default as d from information_schema.columns where table_name = 'credit_ledger_entries' and column_name = 'created_at'`.execute(
+      db(),
+    );
+    expect(column.rows[0]!.d).toBe('clock_timestamp()');
+  });
+
   it('leaves one tenant just below its low-balance threshold, alerted when it crossed, and the others above', async () => {
     expect(demo.lowBalance.map((l) => l.organization)).toEqual(['Lakeside Pharmacy']);
     const [low] = demo.lowBalance;
@@ -97,6 +124,22 @@ describe('the demo seed', () => {
     const list = activationListSchema.parse(response.body);
     expect(list.active_agent_count).toBe(6);
     for (const activation of list.activations) expect(activation.usage_30d.events, activation.agent_type.code).toBeGreaterThan(0);
+  });
+
+  it("forecasts a month, not a day, on Acme Dental's dashboard: its depletion is its balance over its month of usage", async () => {
+    const { token } = await t.signIn('tenant.admin@demo.example.com', demo.password);
+    const response = await t.request('GET', '/api/dashboard', undefined, { token });
+    expect(response.status).toBe(200);
+    const { credits } = response.body;
+    expect(response.body.organization.name).toBe('Acme Dental');
+    // The events occurred over 30 days, though the engine posted their consumption as it recorded them.
+    expect(credits.forecast.basis_days).toBe(30);
+    expect(credits.forecast.next_month).toBe(credits.usage.current_period);
+    const cents = (amount: string) => BigInt(amount.replace('.', ''));
+    const [balance, month] = [cents(credits.balance), cents(credits.usage.current_period)];
+    // balance ÷ month to one decimal, half up, in whole numbers.
+    expect(credits.depletion_months).toBe(Number((balance * 20n + month) / (2n * month)) / 10);
+    expect(credits.depletion_months).toBeGreaterThan(1);
   });
 
   it('gives an API key that authenticates on the machine API', async () => {

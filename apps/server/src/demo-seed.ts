@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { USAGE_WINDOW } from '@console/domain';
 import type { DB } from './db/schema.ts';
 import { DAY_MS, DEMO_ACTIVATIONS, DEMO_AGENT_TYPES, seedDemo, type DemoOrganization, type SeededDemo } from './db/seed.ts';
@@ -13,7 +13,9 @@ import { createUsageService, type UsageEvent } from './modules/usage/usage.servi
  * credits moved down the tree from a house adjustment, then 30 UTC days of usage of every
  * demo activation recorded through the usage service with the demo key, exactly as the
  * machine API records it (ledger consumption entries, balances, carries and day totals
- * included). The usage is drawn from a fixed seed, so every run makes the same figures.
+ * included), one UTC day at a time, so the ledger holds each day's consumption on its day
+ * as a runtime reporting every day would have left it. The usage is drawn from a fixed
+ * seed, so every run makes the same figures.
  */
 
 /** Days of usage, today included. */
@@ -43,6 +45,23 @@ function random(seed: number) {
 function scaled(value: string, places: number): bigint {
   const [whole, fraction = ''] = value.split('.');
   return BigInt(whole!) * 10n ** BigInt(places) + BigInt(fraction.padEnd(places, '0').slice(0, places) || '0');
+}
+
+/**
+ * Runs `write` with the ledger's entries dated `at` instead of the moment they are written:
+ * the demo's history is written at once, but its entries belong to the days they tell of.
+ * Only the seed does this, on a database it has just filled, and it puts the ledger's own
+ * default (the moment of writing) back whatever happens.
+ */
+async function ledgerDatedAt<T>(db: Kysely<DB>, at: Date, write: () => Promise<T>): Promise<T> {
+  await sql`alter table credit_ledger_entries alter column created_at set default ${sql.raw(`'${at.toISOString()}'::timestamptz`)}`.execute(
+    db,
+  );
+  try {
+    return await write();
+  } finally {
+    await sql`alter table credit_ledger_entries alter column created_at set default clock_timestamp()`.execute(db);
+  }
 }
 
 const amount = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
@@ -144,56 +163,74 @@ export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } 
     ...seeded.organizations.map((o) => [o.id, o.name] as const),
   ]);
   const handedDown = seeded.organizations.filter((o) => o.parentId === seeded.house.id).reduce((sum, o) => sum + creditsOf(o), 0n);
-  await db.transaction().execute(async (trx) => {
-    const reason = 'Demo credits';
-    await credits.move(
-      trx,
-      [
-        {
-          organizationId: seeded.house.id,
-          amount: amount(handedDown + HOUSE_RESERVE_CENTS),
-          type: 'adjustment_increase',
-          metadata: { reason, notes: reason },
-        },
-      ],
-      randomUUID(),
-      seeded.houseAdminId,
-    );
-    for (const org of seeded.organizations) {
-      const share = amount(creditsOf(org));
-      const notes = 'Initial balance';
+  // The credits arrive the day before the first day of usage.
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const creditsDay = new Date(today - DEMO_USAGE_DAYS * DAY_MS);
+  await ledgerDatedAt(db, creditsDay, () =>
+    db.transaction().execute(async (trx) => {
+      const reason = 'Demo credits';
       await credits.move(
         trx,
         [
           {
-            organizationId: org.parentId,
-            amount: `-${share}`,
-            type: 'allocation_sent',
-            metadata: { to_org_id: org.id, to_org_name: org.name, notes },
-          },
-          {
-            organizationId: org.id,
-            amount: share,
-            type: 'initial_balance',
-            metadata: { from_org_id: org.parentId, from_org_name: names.get(org.parentId), notes },
+            organizationId: seeded.house.id,
+            amount: amount(handedDown + HOUSE_RESERVE_CENTS),
+            type: 'adjustment_increase',
+            metadata: { reason, notes: reason },
           },
         ],
         randomUUID(),
         seeded.houseAdminId,
-        { requireActive: true },
       );
-    }
-  });
+      for (const org of seeded.organizations) {
+        const share = amount(creditsOf(org));
+        const notes = 'Initial balance';
+        await credits.move(
+          trx,
+          [
+            {
+              organizationId: org.parentId,
+              amount: `-${share}`,
+              type: 'allocation_sent',
+              metadata: { to_org_id: org.id, to_org_name: org.name, notes },
+            },
+            {
+              organizationId: org.id,
+              amount: share,
+              type: 'initial_balance',
+              metadata: { from_org_id: org.parentId, from_org_name: names.get(org.parentId), notes },
+            },
+          ],
+          randomUUID(),
+          seeded.houseAdminId,
+          { requireActive: true },
+        );
+      }
+    }),
+  );
 
   // Usage, as the demo key's runtime reports it through the machine API.
   const key = await verifyKey(db, seeded.apiKey.secret);
   if (isKeyRefusal(key)) throw new Error(`The demo API key does not verify (${key.refused}).`);
+  // Each UTC day's events as a runtime reports them: in batches, the ledger's entries dated
+  // by the last event of the batch (never later than now).
   let charged = 0n;
-  for (let start = 0; start < events.length; start += USAGE_WINDOW.batchMax) {
-    const batch = await usage.record({ kind: 'key', key }, events.slice(start, start + USAGE_WINDOW.batchMax), SEED_INFO);
-    const refused = batch.results.find((r) => r.status !== 'accepted');
-    if (refused) throw new Error(`Demo usage event ${refused.id} was ${refused.status}: ${refused.message ?? ''}`);
-    for (const result of batch.results) charged += scaled(result.credits_charged!, 2);
+  const byDay = new Map<string, UsageEvent[]>();
+  for (const event of events) {
+    const day = event.occurred_at.slice(0, 10);
+    const list = byDay.get(day);
+    if (list) list.push(event);
+    else byDay.set(day, [event]);
+  }
+  for (const dayEvents of byDay.values()) {
+    for (let start = 0; start < dayEvents.length; start += USAGE_WINDOW.batchMax) {
+      const slice = dayEvents.slice(start, start + USAGE_WINDOW.batchMax);
+      const at = new Date(Math.min(Date.parse(slice.at(-1)!.occurred_at), now.getTime()));
+      const batch = await ledgerDatedAt(db, at, () => usage.record({ kind: 'key', key }, slice, SEED_INFO));
+      const refused = batch.results.find((r) => r.status !== 'accepted');
+      if (refused) throw new Error(`Demo usage event ${refused.id} was ${refused.status}: ${refused.message ?? ''}`);
+      for (const result of batch.results) charged += scaled(result.credits_charged!, 2);
+    }
   }
 
   const low = await db

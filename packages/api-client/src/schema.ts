@@ -2324,6 +2324,7 @@ export interface operations {
                 organization_id?: string;
                 status?: "active" | "inactive" | "suspended";
                 org_type?: "house" | "super_agency" | "agency" | "tenant";
+                attention?: "low_balance" | "near_limit";
                 search?: string;
                 page?: number;
                 page_size?: number;
@@ -2392,6 +2393,10 @@ export interface operations {
                                 activated_agent_limit: number;
                                 low_balance_threshold: string;
                             };
+                            low_balance: boolean;
+                            active_agent_count: number | null;
+                            /** @enum {string|null} */
+                            agent_limit_standing: "at" | "near" | null;
                         }[];
                         total: number;
                         page: number;
@@ -3397,6 +3402,11 @@ export interface operations {
                                     net: string;
                                 }[];
                             };
+                            subtree_usage: {
+                                current_period: string;
+                                previous_period: string;
+                                percent_change: number | null;
+                            };
                             low_balance_threshold: string;
                             forecast: {
                                 basis_days: number;
@@ -3419,6 +3429,22 @@ export interface operations {
                                     status: "active" | "inactive" | "suspended";
                                     credit_balance: string;
                                     activated_agent_limit: number;
+                                }[];
+                            };
+                            children_needing_attention: {
+                                count: number;
+                                children: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                    /** @enum {string} */
+                                    org_type: "house" | "super_agency" | "agency" | "tenant";
+                                    /** @enum {string} */
+                                    status: "active" | "inactive" | "suspended";
+                                    credit_balance: string;
+                                    activated_agent_limit: number;
+                                    low_balance_threshold: string;
+                                    has_active_admin: boolean;
                                 }[];
                             };
                             by_entry_type: {

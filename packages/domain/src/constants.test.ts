@@ -96,6 +96,7 @@ describe('credits and agent limits', () => {
     expect(AGENT_LIMIT.warningPercent).toBe(75);
     expect(AGENT_LIMIT.criticalPercent).toBe(90);
     expect(AGENT_LIMIT.capacityDestructivePercent).toBe(80);
+    expect(AGENT_LIMIT.nearPercent).toBe(80);
   });
 });
 

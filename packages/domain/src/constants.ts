@@ -180,6 +180,11 @@ export const AGENT_LIMIT = {
   warningPercent: 75,
   criticalPercent: 90,
   capacityDestructivePercent: 80,
+  /**
+   * An organization is near its agent limit when its active agents reach this percentage of
+   * the limit without reaching the limit itself (at the limit it is at limit).
+   */
+  nearPercent: 80,
 } as const;
 
 export const UI = {

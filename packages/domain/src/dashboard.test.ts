@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { healthTone, percentChange, percentOf, rateTone, resourceBarTone, responseTimeRating } from './dashboard.ts';
+import {
+  AGENT_LIMIT_STANDING_LABELS,
+  agentLimitStanding,
+  healthTone,
+  percentChange,
+  percentOf,
+  rateTone,
+  resourceBarTone,
+  responseTimeRating,
+} from './dashboard.ts';
 import { dashboardQuerySchema } from './schemas/dashboard.ts';
+import { ORG_ATTENTION_FILTERS, ORG_ATTENTION_LABELS, listOrganizationsQuerySchema } from './schemas/organizations.ts';
 
 describe('resourceBarTone', () => {
   it('is green under 50%, amber under 75%, red from 75%', () => {
@@ -77,5 +87,43 @@ describe('dashboardQuerySchema', () => {
   it('takes an optional organization id and refuses anything else', () => {
     expect(dashboardQuerySchema.parse({})).toEqual({});
     expect(dashboardQuerySchema.safeParse({ organization_id: 'nope' }).success).toBe(false);
+  });
+});
+
+describe('agentLimitStanding', () => {
+  it('is at limit from the limit on, near from 80% of it, else nothing', () => {
+    expect(agentLimitStanding(10, 10)).toBe('at');
+    expect(agentLimitStanding(12, 10)).toBe('at');
+    expect(agentLimitStanding(9, 10)).toBe('near');
+    expect(agentLimitStanding(8, 10)).toBe('near');
+    expect(agentLimitStanding(7, 10)).toBeNull();
+    expect(agentLimitStanding(4, 5)).toBe('near');
+    expect(agentLimitStanding(3, 5)).toBeNull();
+    expect(agentLimitStanding(1, 1)).toBe('at');
+    expect(agentLimitStanding(0, 1)).toBeNull();
+  });
+
+  it('marks nothing against a limit of 0, which allows no agent', () => {
+    expect(agentLimitStanding(0, 0)).toBeNull();
+    expect(agentLimitStanding(2, 0)).toBeNull();
+    expect(agentLimitStanding(0, -1)).toBeNull();
+  });
+
+  it('names the standings word for word', () => {
+    expect(AGENT_LIMIT_STANDING_LABELS).toEqual({ at: 'At limit', near: 'Near limit' });
+  });
+});
+
+describe("the organization list's attention filters", () => {
+  it('are low balance and at or near the agent limit, named word for word', () => {
+    expect(ORG_ATTENTION_FILTERS).toEqual(['low_balance', 'near_limit']);
+    expect(ORG_ATTENTION_LABELS).toEqual({ low_balance: 'Low balance', near_limit: 'At or near agent limit' });
+  });
+
+  it('the list takes either or none, and nothing else', () => {
+    expect(listOrganizationsQuerySchema.parse({ attention: 'low_balance' }).attention).toBe('low_balance');
+    expect(listOrganizationsQuerySchema.parse({ attention: 'near_limit' }).attention).toBe('near_limit');
+    expect(listOrganizationsQuerySchema.parse({}).attention).toBeUndefined();
+    expect(listOrganizationsQuerySchema.safeParse({ attention: 'at_limit' }).success).toBe(false);
   });
 });

@@ -1,5 +1,7 @@
 /** Colour rules of the dashboard, as pure functions both sides may use. */
 
+import { AGENT_LIMIT } from './constants.ts';
+
 export type Tone = 'green' | 'amber' | 'red';
 
 /** A resource bar: under 50% green, under 75% amber, else red. */
@@ -49,4 +51,21 @@ export function percentChange(current: number, previous: number): number | null 
  */
 export function healthTone(score: number | null): Tone | null {
   return score === null ? null : rateTone(score);
+}
+
+/** Where an organization's active agents stand against its agent limit. */
+export type AgentLimitStanding = 'at' | 'near';
+
+export const AGENT_LIMIT_STANDING_LABELS: Record<AgentLimitStanding, string> = { at: 'At limit', near: 'Near limit' };
+
+/**
+ * `at` when the active agents reach the limit (or exceed a lowered one), `near` when they
+ * reach AGENT_LIMIT.nearPercent of it, else null. A limit of 0 allows no agent, so it has
+ * no standing to mark. Whole numbers only: active × 100 ≥ limit × nearPercent.
+ */
+export function agentLimitStanding(active: number, limit: number): AgentLimitStanding | null {
+  if (limit <= 0) return null;
+  if (active >= limit) return 'at';
+  if (active * 100 >= limit * AGENT_LIMIT.nearPercent) return 'near';
+  return null;
 }

@@ -12,6 +12,13 @@ describe('amounts in messages', () => {
       'Low balance: Acme has 1,234.50 credits, below your alert threshold of 10,000.00 credits.',
     );
   });
+
+  it("a child's low balance, mailed to its parent's admins, word for word", () => {
+    expect(MESSAGES.balanceAlerts.childLowBalanceSubject('Acme Dental')).toBe('Low balance: Acme Dental (no active admin)');
+    expect(MESSAGES.balanceAlerts.childLowBalance('Acme Dental', 'Northwind', '1234.5', '5000.00')).toBe(
+      'Low balance: Acme Dental, a child of Northwind, has 1,234.50 credits, below its alert threshold of 5,000.00. It has no active admin, so this alert goes to the admins of Northwind.',
+    );
+  });
 });
 
 describe('spec wording', () => {

@@ -195,6 +195,10 @@ export const MESSAGES = {
     insufficientSubject: (organization: string) => `Usage refused: ${organization}`,
     insufficient: (organization: string, balance: string) =>
       `Usage refused: ${organization} has ${formatAmount(balance)} credits, not enough for the events its agents reported.`,
+    /** To the parent's admins, when the organization has no active admin of its own. */
+    childLowBalanceSubject: (child: string) => `Low balance: ${child} (no active admin)`,
+    childLowBalance: (child: string, parent: string, balance: string, threshold: string) =>
+      `Low balance: ${child}, a child of ${parent}, has ${formatAmount(balance)} credits, below its alert threshold of ${formatAmount(threshold)}. It has no active admin, so this alert goes to the admins of ${parent}.`,
   },
   generic: {
     notFound: 'Not found',

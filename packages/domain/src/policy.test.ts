@@ -32,6 +32,7 @@ import {
   mayReadOutbox,
   maySetAgentLimit,
   mayViewPerson,
+  mayWatchChildBalances,
   mayWrite,
   frozenStanding,
   roleRank,
@@ -138,6 +139,12 @@ describe('credits and billing', () => {
     expect(mayAdjustBalance(actor('admin', H), S)).toBe(false);
     expect(mayAdjustBalance(actor('admin', S), S)).toBe(false);
     expect(mayAdjustBalance(actor('manager', H), H)).toBe(false);
+  });
+
+  it("children's balances: watched by the admins of every type, not by managers, users, support or an unknown role", () => {
+    expect(['admin', 'manager', 'user', 'support'].map((l) => mayWatchChildBalances(actor(l, S)))).toEqual([true, false, false, false]);
+    expect([H, S, A, T].map((o) => mayWatchChildBalances(actor('admin', o)))).toEqual([true, true, true, true]);
+    expect(mayWatchChildBalances({ role: 'owner' })).toBe(false);
   });
 
   it("usage import: the house's admins", () => {

@@ -149,6 +149,13 @@ export function mayDeleteOrganization(actor: Actor, org: Pick<OrganizationFacts,
 
 export const mayViewBilling = (actor: Actor): boolean => can(actor.role, 'billing.view');
 
+/**
+ * The admins of an organization watch its children's balances: the dashboard lists the
+ * children below their low-balance threshold to them, and a low child without an active
+ * admin of its own is mailed to them.
+ */
+export const mayWatchChildBalances = (actor: Pick<Actor, 'role'>): boolean => roleRank(actor.role) >= ROLE_RANK.admin;
+
 /** Credits leave only the actor's own organization. */
 export function mayAllocateFrom(actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean {
   return can(actor.role, 'organizations.allocate_credits') && isOwnOrganization(actor, org) && mayWrite(actor);

@@ -1,4 +1,4 @@
-import type { Organization, OrganizationDetail, OrganizationList, OrganizationTree, TreeNode } from '@console/domain';
+import type { Organization, OrganizationDetail, OrganizationList, OrganizationListItem, OrganizationTree, TreeNode } from '@console/domain';
 import { OWN_ORG_ID } from './helpers';
 
 export { OWN_ORG_ID };
@@ -34,10 +34,19 @@ export function makeOrganization(overrides: Partial<OrganizationDetail> = {}): O
   };
 }
 
-export function makeList(organizations: Organization[], overrides: Partial<OrganizationList> = {}): OrganizationList {
+/** A list row: the organization as it stands, nothing marked unless told. */
+export function makeListItem(organization: Organization & Partial<OrganizationListItem>): OrganizationListItem {
+  const { low_balance = false, active_agent_count = 0, agent_limit_standing = null } = organization;
+  return { ...organization, low_balance, active_agent_count, agent_limit_standing };
+}
+
+export function makeList(
+  organizations: (Organization & Partial<OrganizationListItem>)[],
+  overrides: Partial<OrganizationList> = {},
+): OrganizationList {
   return {
     organization: makeOrganization({ id: OWN_ORG_ID, name: 'Own Organization', org_type: 'super_agency', parent_org_id: null }),
-    organizations,
+    organizations: organizations.map(makeListItem),
     total: organizations.length,
     page: 1,
     page_size: 50,

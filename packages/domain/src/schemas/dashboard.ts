@@ -42,6 +42,14 @@ export const dashboardChildSchema = z.object({
 });
 export type DashboardChild = z.infer<typeof dashboardChildSchema>;
 
+/** A direct child whose balance is below its low-balance threshold. */
+export const dashboardLowChildSchema = dashboardChildSchema.extend({
+  low_balance_threshold: amountStringSchema,
+  /** Whether it has an active admin of its own; without one, its low balance is mailed to its parent's admins. */
+  has_active_admin: z.boolean(),
+});
+export type DashboardLowChild = z.infer<typeof dashboardLowChildSchema>;
+
 /** Usage of one agent type over a period: accepted events, their units and the credits they took. */
 export const dashboardAgentUsageSchema = z.object({
   agent_type_id: z.uuid(),
@@ -120,6 +128,11 @@ export const dashboardSchema = z.object({
       /** The last 7 UTC days, oldest first, today last. */
       history: z.array(usageDaySchema),
     }),
+    /**
+     * Net consumption of the organization and every organization below it (its subtree), over
+     * the same periods as `usage`: what a parent's tree consumed. A tenant's is its own.
+     */
+    subtree_usage: z.object({ current_period: amountStringSchema, previous_period: amountStringSchema, percent_change: percentSchema }),
     /** The balance below which the organization's admins are alerted. */
     low_balance_threshold: amountStringSchema,
     forecast: z.object({
@@ -141,6 +154,12 @@ export const dashboardSchema = z.object({
       /** The children with the largest balances (at most DASHBOARD_CHILDREN_SHOWN). */
       children: z.array(dashboardChildSchema),
     }),
+    /**
+     * The direct children below their low-balance threshold, lowest balance first (at most
+     * DASHBOARD_CHILDREN_SHOWN), with their count: for viewers who watch the children's
+     * balances (`mayWatchChildBalances`); for others, none and 0.
+     */
+    children_needing_attention: z.object({ count: z.number().int(), children: z.array(dashboardLowChildSchema) }),
     by_entry_type: z.array(z.object({ entry_type: z.enum(ENTRY_TYPES), total: amountStringSchema, count: z.number().int() })),
   }),
   resources: z.object({

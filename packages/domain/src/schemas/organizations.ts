@@ -105,12 +105,25 @@ export type SortOrder = (typeof SORT_ORDERS)[number];
 /** The order a sort key starts in when chosen: names A to Z, the newest and the largest first. */
 export const ORG_SORT_DEFAULT_ORDER: Record<OrgSortKey, SortOrder> = { name: 'asc', created: 'desc', balance: 'desc', limit: 'desc' };
 
+/**
+ * The children that need their parent's attention: `low_balance`, a balance below its
+ * low-balance threshold; `near_limit`, active agents at or near the agent limit
+ * (`agentLimitStanding`: at the limit, or at AGENT_LIMIT.nearPercent of it).
+ */
+export const ORG_ATTENTION_FILTERS = ['low_balance', 'near_limit'] as const;
+export type OrgAttentionFilter = (typeof ORG_ATTENTION_FILTERS)[number];
+export const ORG_ATTENTION_LABELS: Record<OrgAttentionFilter, string> = {
+  low_balance: 'Low balance',
+  near_limit: 'At or near agent limit',
+};
+
 export const listOrganizationsQuerySchema = z.object({
   view: z.enum(ORG_LIST_VIEWS).default('children'),
   /** The organization whose children or descendants are listed; the caller's own by default. */
   organization_id: z.uuid().optional(),
   status: z.enum(ORG_STATUSES).optional(),
   org_type: z.enum(ORG_TYPES).optional(),
+  attention: z.enum(ORG_ATTENTION_FILTERS).optional(),
   search: z.string().trim().max(LIMITS.orgNameMax).refine(isStorableText, UNSTORABLE_TEXT).optional(),
   page: z.coerce
     .number({ error: MESSAGES.generic.invalidPage })
@@ -125,9 +138,20 @@ export const listOrganizationsQuerySchema = z.object({
 export type ListOrganizationsQuery = z.input<typeof listOrganizationsQuerySchema>;
 export type ListOrganizationsParams = z.output<typeof listOrganizationsQuerySchema>;
 
+/** A row of an organization list: the organization and where it stands. */
+export const organizationListItemSchema = organizationSchema.extend({
+  /** Its balance is below its low-balance threshold. */
+  low_balance: z.boolean(),
+  /** Its live agent activations; null for a viewer who may not read its agents. */
+  active_agent_count: z.number().int().nullable(),
+  /** `agentLimitStanding` of the active agents against the limit; null when neither, or unread. */
+  agent_limit_standing: z.enum(['at', 'near']).nullable(),
+});
+export type OrganizationListItem = z.infer<typeof organizationListItemSchema>;
+
 export const organizationListSchema = z.object({
   organization: organizationSchema,
-  organizations: z.array(organizationSchema),
+  organizations: z.array(organizationListItemSchema),
   total: z.number().int(),
   page: z.number().int(),
   page_size: z.number().int(),

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { MESSAGES } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
-import { PASSWORD, insertUser } from '../../test/fixtures.ts';
+import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { createMailer } from '../../lib/mail.ts';
 import { createBalanceAlertSender, type BalanceAlertSender } from './balance-alerts.ts';
 
@@ -51,6 +51,7 @@ async function drain(...using: BalanceAlertSender[]) {
   }
 }
 
+const houseName = async () => (await db().selectFrom('organizations').select('name').where('id', '=', w.id('H')).executeTakeFirst())?.name;
 const mailsTo = (email: string) =>
   db().selectFrom('outbox').select(['subject', 'body_text']).where('to_address', '=', email).orderBy('id').execute();
 const alertsOf = (orgId: string) =>
@@ -184,6 +185,57 @@ describe('low-balance alerts', () => {
     expect(mails[0]!.subject).toBe(m.insufficientSubject('Tenant One'));
     expect(mails[0]!.body_text).toContain('Usage refused: Tenant One has 3.00 credits, not enough for the events its agents reported.');
     expect(await mailsTo('user@t1.test')).toEqual([]);
+  });
+
+  it("mails a low balance of an organization without an active admin to its parent's active admins, with amounts grouped", async () => {
+    const lone = await insertOrg(db(), { name: 'Lone Super', type: 'super_agency', parentId: w.id('H') });
+    await insertUser(db(), { email: 'manager@lone.test', password: PASSWORD, role: 'super_agency_manager', organizationId: lone.id });
+    await insertUser(db(), {
+      email: 'gone-admin@lone.test',
+      password: PASSWORD,
+      role: 'super_agency_admin',
+      organizationId: lone.id,
+      status: 'inactive',
+    });
+    const sent = await w.t.request(
+      'POST',
+      '/api/credits/allocations',
+      { from_org_id: w.id('H'), to_org_id: lone.id, amount: '150' },
+      { token: await w.as('H.admin') },
+    );
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const before = (await mailsTo('admin@h.test')).length;
+    // Its agents' usage takes it from 150.00 to 1.50: below the threshold of 100.00.
+    await sql`select 1 from ledger_post(gen_random_uuid(), null, false, array[${lone.id}::uuid], array[-148.50::numeric],
+      array['consumption'], array['{}'::jsonb])`.execute(db());
+    expect(await alertsOf(lone.id)).toMatchObject([{ kind: 'low_balance', balance: '1.50', threshold: '100.00' }]);
+    await drain();
+    const mails = (await mailsTo('admin@h.test')).slice(before);
+    expect(mails).toEqual([
+      {
+        subject: 'Low balance: Lone Super (no active admin)',
+        body_text: `${m.childLowBalance('Lone Super', (await houseName())!, '1.50', '100.00')}\n\nOrganization: http://console.test/orgs/${lone.id}`,
+      },
+    ]);
+    expect(mails[0]!.body_text).toContain('Low balance: Lone Super, a child of ');
+    expect(mails[0]!.body_text).toContain(', has 1.50 credits, below its alert threshold of 100.00. It has no active admin');
+    for (const other of ['manager@lone.test', 'gone-admin@lone.test', 'manager@h.test', 'user@h.test', 'admin@sa1.test']) {
+      expect(
+        (await mailsTo(other)).filter((mail) => mail.subject.includes('Lone Super')),
+        other,
+      ).toEqual([]);
+    }
+  });
+
+  it("keeps a low balance of an organization with an active admin to that admin: its parent's admins get nothing", async () => {
+    const before = (await mailsTo('admin@sa1.test')).length;
+    await db()
+      .insertInto('balance_alerts')
+      .values({ organization_id: w.id('A1'), kind: 'low_balance', balance: '12.00', threshold: '100.00' })
+      .execute();
+    await drain();
+    expect((await mailsTo('admin@a1.test')).map((mail) => mail.subject)).toContain(m.lowBalanceSubject('Agency One'));
+    expect(await mailsTo('admin@sa1.test')).toHaveLength(before);
   });
 
   it(`senders in several processes share the alerts: each is mailed once (${onPostgres ? 'PostgreSQL: truly concurrent' : 'PGlite: serialized, arithmetic only'})`, async () => {

@@ -29,8 +29,11 @@ const CLOSE_WAIT_MS = 5_000;
  * database queues those) or usage refused for want of credits leaves a row in
  * `balance_alerts`; the sender takes pending rows with `for update skip locked`, so several
  * server processes share them and none takes a row another is sending, mails every active
- * admin of the organization, and marks the row mailed, all in one transaction: the mails are
- * queued (or stored in the outbox) exactly when the row is marked. Looks every pollMs.
+ * admin of the organization (a low balance of an organization with no active admin, every
+ * active admin of its parent), and marks the row mailed, all in one transaction: the mails are
+ * queued (or stored in the outbox) exactly when the row is marked. Alerts are queued by the
+ * change that commits them and mailed afterwards, so a mail that fails never fails that
+ * change; the row stays pending for the next look. Looks every pollMs.
  */
 export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 5_000 }: BalanceAlertSenderOptions) {
   let timer: NodeJS.Timeout | null = null;
@@ -47,24 +50,36 @@ export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 
         balance: string;
         threshold: string;
         name: string;
+        parent_id: string | null;
+        parent_name: string | null;
       }>`
-        select a.id, a.organization_id, a.kind, a.balance::text as balance, a.threshold::text as threshold, o.name
+        select a.id, a.organization_id, a.kind, a.balance::text as balance, a.threshold::text as threshold, o.name,
+          p.id as parent_id, p.name as parent_name
         from balance_alerts a
         join organizations o on o.id = a.organization_id
+        left join organizations p on p.id = o.parent_org_id and p.deleted_at is null
         where a.mailed_at is null
         order by a.id
         limit ${BATCH}
         for update of a skip locked`.execute(trx);
       if (alerts.length === 0) return 0;
-      const admins = await trx
-        .selectFrom('users')
-        .select(['organization_id', 'email'])
-        .where('organization_id', 'in', [...new Set(alerts.map((alert) => alert.organization_id))])
-        .where('role', 'in', ADMIN_ROLES)
-        .where('status', '=', 'active')
-        .where('deleted_at', 'is', null)
-        .orderBy('email')
-        .execute();
+      const adminsOf = (ids: string[]) =>
+        ids.length === 0
+          ? Promise.resolve([])
+          : trx
+              .selectFrom('users')
+              .select(['organization_id', 'email'])
+              .where('organization_id', 'in', ids)
+              .where('role', 'in', ADMIN_ROLES)
+              .where('status', '=', 'active')
+              .where('deleted_at', 'is', null)
+              .orderBy('email')
+              .execute();
+      const admins = await adminsOf([...new Set(alerts.map((alert) => alert.organization_id))]);
+      const hasAdmins = new Set(admins.map((row) => row.organization_id));
+      // A low balance of an organization without an active admin goes to its parent's admins.
+      const orphaned = alerts.filter((alert) => alert.kind === 'low_balance' && !hasAdmins.has(alert.organization_id) && alert.parent_id);
+      const parentAdmins = await adminsOf([...new Set(orphaned.map((alert) => alert.parent_id!))]);
       for (const alert of alerts) {
         const [subject, line] =
           alert.kind === 'low_balance'
@@ -72,6 +87,13 @@ export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 
             : [m.insufficientSubject(alert.name), m.insufficient(alert.name, alert.balance)];
         const text = `${line}\n\nCredit ledger: ${appUrl}/credit-ledger`;
         for (const admin of admins.filter((row) => row.organization_id === alert.organization_id)) {
+          await mailer.send({ to: admin.email, subject, text }, trx);
+        }
+      }
+      for (const alert of orphaned) {
+        const subject = m.childLowBalanceSubject(alert.name);
+        const text = `${m.childLowBalance(alert.name, alert.parent_name!, alert.balance, alert.threshold)}\n\nOrganization: ${appUrl}/orgs/${alert.organization_id}`;
+        for (const admin of parentAdmins.filter((row) => row.organization_id === alert.parent_id)) {
           await mailer.send({ to: admin.email, subject, text }, trx);
         }
       }

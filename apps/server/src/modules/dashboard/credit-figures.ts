@@ -1,6 +1,15 @@
 import { sql } from 'kysely';
-import { DASHBOARD_CHILDREN_SHOWN, DASHBOARD_USAGE_PERIOD_DAYS, ENTRY_TYPES, PAGING, type EntryType } from '@console/domain';
+import {
+  ALL_ROLES,
+  DASHBOARD_CHILDREN_SHOWN,
+  DASHBOARD_USAGE_PERIOD_DAYS,
+  ENTRY_TYPES,
+  PAGING,
+  roleLevel,
+  type EntryType,
+} from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
+import { likeEscape } from '../../lib/sql.ts';
 
 /** The UTC day of the transaction's now(): the periods below are whole UTC days, today included. */
 export const today = sql`(now() at time zone 'UTC')::date`;
@@ -11,8 +20,10 @@ export const today = sql`(now() at time zone 'UTC')::date`;
  * the forecast and the depletion estimate, all in numeric; amounts leave the database as
  * text. The sums come from credit_usage_days (at most 60 rows per entry type), not from
  * the entries. The forecast's average is taken over the days since the day of the first
- * consumption when that is less than 30 days ago, so an organization that started using
- * agents this week is not forecast a month's usage spread as if over thirty days.
+ * consumption by the time it occurred (the first charged usage event's day, or the first
+ * consumption entry's when earlier) when that is less than 30 days ago, so an organization
+ * that started using agents this week is not forecast a month's usage spread as if over
+ * thirty days, and a backlog of events reported at once is spread over the days they occurred.
  */
 export async function usageFigures(db: Executor, organizationId: string, balance: string) {
   const period = DASHBOARD_USAGE_PERIOD_DAYS;
@@ -33,9 +44,14 @@ export async function usageFigures(db: Executor, organizationId: string, balance
       from credit_usage_days
       where organization_id = ${organizationId} and day > ${today} - ${2 * period}::int
     ),
-    -- The first consumption ever: the first of its day totals.
+    -- The first day anything was consumed, by the time it occurred: the day of the first
+    -- charged usage event, or of the first consumption entry when that is earlier (an import
+    -- has no events). A batch reported today for events of past days spans those days.
     first as (
-      select min(day) as day from credit_usage_days where organization_id = ${organizationId} and entry_type = 'consumption'
+      select least(
+        (select min(day) from credit_usage_days where organization_id = ${organizationId} and entry_type = 'consumption'),
+        (select min(day) from usage_event_days where organization_id = ${organizationId} and charged > 0)
+      ) as day
     ),
     basis as (
       select usage.*, case when first.day is null then 0 else least(${period}, ${today} - first.day + 1) end as days
@@ -55,6 +71,32 @@ export async function usageFigures(db: Executor, organizationId: string, balance
       round(month * 3, 2)::text as next_quarter,
       case when month = 0 then null else round(${balance}::numeric / month, 1)::float8 end as depletion_months
     from forecast
+  `.execute(db);
+  return rows[0]!;
+}
+
+/**
+ * Net consumption of the organization and all its descendants (deleted ones too: what they
+ * consumed was consumed) in the last 30 UTC days and the 30 before, and the change in
+ * percent, from the day totals of those 60 days (credit_usage_days_day_idx) of the
+ * organizations whose path starts with its own.
+ */
+export async function subtreeUsageFigures(db: Executor, path: string) {
+  const period = DASHBOARD_USAGE_PERIOD_DAYS;
+  const { rows } = await sql<{ current_period: string; previous_period: string; percent_change: number | null }>`
+    with usage as (
+      select
+        greatest(-coalesce(sum(d.total) filter (where d.day > ${today} - ${period}::int), 0), 0) as cur,
+        greatest(-coalesce(sum(d.total) filter (where d.day <= ${today} - ${period}::int), 0), 0) as prev
+      from credit_usage_days d
+      where d.day > ${today} - ${2 * period}::int
+        and d.organization_id in (select o.id from organizations o where o.path like ${`${likeEscape(path)}%`})
+    )
+    select
+      round(cur, 2)::text as current_period,
+      round(prev, 2)::text as previous_period,
+      case when prev = 0 then null else round((cur - prev) / prev * 100, 1)::float8 end as percent_change
+    from usage
   `.execute(db);
   return rows[0]!;
 }
@@ -148,4 +190,49 @@ export async function childFigures(db: Executor, organizationId: string) {
     limitTotal: totals.limit_total,
     children: rows,
   };
+}
+
+/** Roles of the admin level. */
+const ADMIN_ROLES = ALL_ROLES.filter((role) => roleLevel(role) === 'admin');
+
+/**
+ * The direct children whose balance is below their low-balance threshold, lowest balance
+ * first (then by name), each with whether it has an active admin, and their count.
+ */
+export async function lowChildFigures(db: Executor, organizationId: string) {
+  const low = db
+    .selectFrom('organizations as o')
+    .innerJoin('organization_billing_settings as b', 'b.organization_id', 'o.id')
+    .where('o.parent_org_id', '=', organizationId)
+    .where('o.deleted_at', 'is', null)
+    .whereRef('b.credit_balance', '<', 'b.low_balance_threshold');
+  const children = await low
+    .select((eb) => [
+      'o.id',
+      'o.name',
+      'o.org_type',
+      'o.status',
+      sql<string>`b.credit_balance::text`.as('credit_balance'),
+      'b.activated_agent_limit',
+      sql<string>`b.low_balance_threshold::text`.as('low_balance_threshold'),
+      eb
+        .exists(
+          eb
+            .selectFrom('users as u')
+            .select(sql`1`.as('one'))
+            .whereRef('u.organization_id', '=', 'o.id')
+            .where('u.role', 'in', ADMIN_ROLES)
+            .where('u.status', '=', 'active')
+            .where('u.deleted_at', 'is', null),
+        )
+        .$castTo<boolean>()
+        .as('has_active_admin'),
+    ])
+    .orderBy('b.credit_balance')
+    .orderBy('o.name')
+    .orderBy('o.id')
+    .limit(DASHBOARD_CHILDREN_SHOWN)
+    .execute();
+  const total = await low.select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
+  return { count: total.count, children };
 }

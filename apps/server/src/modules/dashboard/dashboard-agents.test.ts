@@ -124,14 +124,15 @@ describe('dashboard: agents and usage reported through the machine API', () => {
     });
   });
 
-  it('forecasts from the credits the events took, averaged over the one day since the first of them', async () => {
+  it('forecasts from the credits the events took, averaged over the days since the first of them occurred', async () => {
     const { credits } = await dashboard();
     expect(credits.balance).toBe('198.38'); // 200 − 1.62
     // The ledger counts a charge when it was made: all four today, the late report included.
     expect(credits.usage.current_period).toBe('1.62');
     expect(credits.usage.history.at(-1)).toMatchObject({ consumption: '1.62', refunds: '0.00', net: '1.62' });
-    expect(credits.forecast).toMatchObject({ basis_days: 1, average_daily: '1.62', next_month: '48.60', next_quarter: '145.80' });
-    expect(credits.depletion_months).toBe(4.1); // 198.38 ÷ 48.60
+    // The late report occurred ten days ago: 1.62 over 11 days (today included), × 30 = 4.418…
+    expect(credits.forecast).toMatchObject({ basis_days: 11, average_daily: '0.15', next_month: '4.42', next_quarter: '13.25' });
+    expect(credits.depletion_months).toBe(44.9); // 198.38 ÷ 4.418…
   });
 
   it("follows the organization's threshold and a deactivation, keeping the usage that happened", async () => {

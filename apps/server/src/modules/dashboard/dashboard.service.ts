@@ -1,16 +1,16 @@
 import { sql, type Kysely } from 'kysely';
-import { DASHBOARD_USAGE_PERIOD_DAYS, mayReadOrganization, type Dashboard } from '@console/domain';
+import { DASHBOARD_USAGE_PERIOD_DAYS, mayReadOrganization, mayWatchChildBalances, type Dashboard } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 import { activationFigures, agentUsageFigures } from './agent-figures.ts';
-import { childFigures, ledgerTotals, usageFigures, usageHistory } from './credit-figures.ts';
+import { childFigures, ledgerTotals, lowChildFigures, subtreeUsageFigures, usageFigures, usageHistory } from './credit-figures.ts';
 import { BOUNDARY_DAYS, organizationFigures, type Boundaries } from './organization-figures.ts';
 import { teamFigures } from './team-figures.ts';
 
 export const FORECAST_METHOD =
-  'Average daily net consumption of the last 30 days (UTC, today included; or of the days since the first consumption, when that is more recent), times 30 (next month) and times 90 (next quarter).';
+  'Average daily net consumption of the last 30 days (UTC, today included; or of the days since the first consumption occurred, when that is more recent), times 30 (next month) and times 90 (next quarter). Projected depletion: the balance divided by the next month.';
 
 export function createDashboardService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
   /**
@@ -47,8 +47,10 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           const orgFigures = await organizationFigures(trx, org, ago);
           const usage = await usageFigures(trx, org.id, balance);
           const history = await usageHistory(trx, org.id);
+          const subtreeUsage = await subtreeUsageFigures(trx, org.path);
           const totals = await ledgerTotals(trx, org.id);
           const children = await childFigures(trx, org.id);
+          const lowChildren = mayWatchChildBalances(caller) ? await lowChildFigures(trx, org.id) : { count: 0, children: [] };
           const team = await teamFigures(trx, org.id);
           const activations = await activationFigures(trx, org.id);
           const agentUsage = await agentUsageFigures(trx, org.id);
@@ -67,6 +69,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
                 percent_change: usage.percent_change,
                 history,
               },
+              subtree_usage: subtreeUsage,
               low_balance_threshold: threshold,
               forecast: {
                 basis_days: usage.basis_days,
@@ -77,6 +80,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
               },
               depletion_months: usage.depletion_months,
               by_child: { count: children.count, total_balance: children.total_balance, children: children.children },
+              children_needing_attention: lowChildren,
               by_entry_type: totals.byEntryType,
             },
             resources: { activated_agent_limit: limit, active_agents: activations.live, children_limit_total: children.limitTotal },

@@ -244,6 +244,25 @@ describe('GET /api/dashboard: figures against hand-computed values', () => {
     expect(credits.low_balance_threshold).toBe('100.00');
   });
 
+  it("rolls up a parent's subtree consumption: its own and every descendant's, over the same periods", async () => {
+    // H consumed 45.00 net (and 20.00 before), A1 below it 3.87: the house's tree 48.87 against 20.00.
+    expect((await get('H.admin')).body.credits.subtree_usage).toEqual({
+      current_period: '48.87',
+      previous_period: '20.00',
+      percent_change: 144.4,
+    });
+    // SA1 consumed nothing itself; its agency A1 did.
+    const sa1 = (await get('SA1.admin')).body.credits;
+    expect(sa1.usage.current_period).toBe('0.00');
+    expect(sa1.subtree_usage).toEqual({ current_period: '3.87', previous_period: '0.00', percent_change: null });
+    expect((await get('A1.admin')).body.credits.subtree_usage.current_period).toBe('3.87');
+    expect((await get('T1.admin')).body.credits.subtree_usage).toEqual({
+      current_period: '0.00',
+      previous_period: '0.00',
+      percent_change: null,
+    });
+  });
+
   it('gives null percentages when the previous period is empty and no depletion without usage', async () => {
     const response = await get('H.admin', `?organization_id=${id('SA1')}`);
     expect(response.status).toBe(200);
@@ -338,6 +357,32 @@ describe('GET /api/dashboard: agents from activations and usage events', () => {
     expect(credits.depletion_months).toBe(42.7); // 496.13 ÷ 11.61
   });
 
+  it('forecasts by the days the consumption occurred: a backlog reported today spans the days its events occurred', async () => {
+    const db = w.t.database.db;
+    const bot = (await sql<{ id: string }>`select id from agent_types where code = 'support-bot'`.execute(db)).rows[0]!.id;
+    await sql`update organization_billing_settings set credit_balance = 300 where organization_id = ${id('A3')}`.execute(db);
+    await sql`
+      insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, created_at)
+      values (${id('A3')}, 300, 'adjustment_increase', gen_random_uuid(), 300, now() - interval '40 days')
+    `.execute(db);
+    // One batch posted today charges 6.00 for events that occurred 19 days ago and today.
+    await sql`update organization_billing_settings set credit_balance = 294 where organization_id = ${id('A3')}`.execute(db);
+    const { rows } = await sql<{ id: string }>`
+      insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, agent_type_id, units)
+      values (${id('A3')}, -6, 'consumption', gen_random_uuid(), 294, ${bot}, 6) returning id
+    `.execute(db);
+    await sql`
+      insert into usage_events (organization_id, client_event_id, agent_type_id, units, price, cost, charged, occurred_at, ledger_entry_id)
+      values (${id('A3')}, 'backlog-1', ${bot}, 3, 1, 3, 3, ${noonDaysAgo(19)}, ${rows[0]!.id}),
+             (${id('A3')}, 'backlog-2', ${bot}, 3, 1, 3, 3, now() - interval '1 minute', ${rows[0]!.id})
+    `.execute(db);
+    const { credits } = (await get('H.admin', `?organization_id=${id('A3')}`)).body;
+    expect(credits.usage.current_period).toBe('6.00');
+    // 6.00 over the 20 days from the first occurrence (19 days ago) to today: 0.30 a day.
+    expect(credits.forecast).toMatchObject({ basis_days: 20, average_daily: '0.30', next_month: '9.00', next_quarter: '27.00' });
+    expect(credits.depletion_months).toBe(32.7); // 294.00 ÷ 9.00
+  });
+
   it('shows a tenant its own events only, with no activation', async () => {
     const { agents, resources } = (await get('T1.admin')).body;
     expect(resources.active_agents).toBe(0);
@@ -347,6 +392,55 @@ describe('GET /api/dashboard: agents from activations and usage events', () => {
       credits: '0.00',
       by_agent: [{ code: 'support-bot', events: 1, units: '3.0000', credits: '0.00' }],
     });
+  });
+});
+
+describe('GET /api/dashboard: children needing attention (issue 29)', () => {
+  it("lists an admin's direct children below their threshold, lowest balance first, with whether each has an active admin", async () => {
+    const sa1 = (await get('SA1.admin')).body.credits.children_needing_attention;
+    // A2 holds nothing against the default threshold of 100 and has no people; A1 holds 496.13.
+    expect(sa1).toEqual({
+      count: 1,
+      children: [
+        {
+          id: id('A2'),
+          name: 'Agency Two',
+          org_type: 'agency',
+          status: 'active',
+          credit_balance: '0.00',
+          activated_agent_limit: 0,
+          low_balance_threshold: '100.00',
+          has_active_admin: false,
+        },
+      ],
+    });
+    await sql`update organization_billing_settings set credit_balance = 60, low_balance_threshold = 50 where organization_id = ${id('T1')}`.execute(
+      w.t.database.db,
+    );
+    const a1 = (await get('A1.admin')).body.credits.children_needing_attention;
+    expect(a1.children.map((c: any) => [c.name, c.credit_balance, c.status, c.has_active_admin])).toEqual([
+      ['Tenant Two', '0.00', 'suspended', false],
+    ]);
+    await sql`update organization_billing_settings set credit_balance = 0, low_balance_threshold = 100 where organization_id = ${id('T1')}`.execute(
+      w.t.database.db,
+    );
+    const again = (await get('A1.admin')).body.credits.children_needing_attention;
+    expect(again.count).toBe(2);
+    expect(again.children.map((c: any) => [c.name, c.has_active_admin])).toEqual([
+      ['Tenant One', true],
+      ['Tenant Two', false],
+    ]);
+    // H's children hold 200.00 and 100.50: neither is below 100.
+    expect((await get('H.admin')).body.credits.children_needing_attention).toEqual({ count: 0, children: [] });
+  });
+
+  it("shows them to an ancestor's admins reading the organization, and to no manager, user or support", async () => {
+    expect((await get('H.admin', `?organization_id=${id('A1')}`)).body.credits.children_needing_attention.count).toBe(2);
+    for (const who of ['A1.manager', 'A1.user', 'A1.support', 'SA1.manager']) {
+      const response = await get(who);
+      expect(response.status, who).toBe(200);
+      expect(response.body.credits.children_needing_attention, who).toEqual({ count: 0, children: [] });
+    }
   });
 });
 

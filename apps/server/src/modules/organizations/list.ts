@@ -1,5 +1,13 @@
 import { sql, type CompiledQuery } from 'kysely';
-import type { ListOrganizationsParams, OrganizationList, OrgSortKey } from '@console/domain';
+import {
+  AGENT_LIMIT,
+  agentLimitStanding,
+  mayViewAgents,
+  type ListOrganizationsParams,
+  type OrganizationList,
+  type OrganizationListItem,
+  type OrgSortKey,
+} from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { compileOnce } from '../../db/compile-once.ts';
@@ -7,7 +15,11 @@ import { likeEscape } from '../../lib/sql.ts';
 import { toOrganization, withBilling, type OrganizationsDeps, type OrgRow } from './queries.ts';
 
 /** What a list's SQL text depends on: its view and order, and which filters it has (not their values). */
-type ListShape = Pick<ListOrganizationsParams, 'view' | 'sort' | 'order'> & { status?: unknown; org_type?: unknown; search?: unknown };
+type ListShape = Pick<ListOrganizationsParams, 'view' | 'sort' | 'order' | 'attention'> & {
+  status?: unknown;
+  org_type?: unknown;
+  search?: unknown;
+};
 
 /** The values a list binds. */
 interface ListValues {
@@ -42,6 +54,28 @@ function listFilter(db: Executor, shape: ListShape, v: ListValues) {
   if (shape.status) filtered = filtered.where('o.status', '=', v.status!);
   if (shape.org_type) filtered = filtered.where('o.org_type', '=', v.orgType!);
   if (shape.search) filtered = filtered.where(sql`o.name`, 'ilike', v.search);
+  // Below the low-balance threshold: the few rows of billing_low_balance_idx.
+  if (shape.attention === 'low_balance')
+    filtered = filtered.where('o.id', 'in', (eb) =>
+      eb
+        .selectFrom('organization_billing_settings as lb')
+        .select('lb.organization_id')
+        .whereRef('lb.credit_balance', '<', 'lb.low_balance_threshold'),
+    );
+  // Active agents at or near the limit (agentLimitStanding): active × 100 ≥ limit × nearPercent
+  // with a limit above 0, so only organizations with live activations, read from their
+  // partial unique index.
+  if (shape.attention === 'near_limit')
+    filtered = filtered.where('o.id', 'in', (eb) =>
+      eb
+        .selectFrom('agent_activations as la')
+        .innerJoin('organization_billing_settings as nb', 'nb.organization_id', 'la.organization_id')
+        .select('la.organization_id')
+        .where('la.deactivated_at', 'is', null)
+        .where('nb.activated_agent_limit', '>', 0)
+        .groupBy(['la.organization_id', 'nb.activated_agent_limit'])
+        .having(sql<boolean>`count(*) * 100 >= nb.activated_agent_limit * ${sql.lit(AGENT_LIMIT.nearPercent)}`),
+    );
   return filtered;
 }
 
@@ -60,6 +94,16 @@ const SORT_COLUMNS = {
  */
 function pageOf(db: Executor, shape: ListShape, v: ListValues) {
   return withBilling(listFilter(db, shape, v))
+    .select((eb) => [
+      sql<boolean>`b.credit_balance < b.low_balance_threshold`.as('low_balance'),
+      // The live activations (their partial unique index), one page's rows only.
+      eb
+        .selectFrom('agent_activations as aa')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('aa.organization_id', '=', 'o.id')
+        .where('aa.deactivated_at', 'is', null)
+        .as('active_agent_count'),
+    ])
     .orderBy(SORT_COLUMNS[shape.sort], shape.order)
     .orderBy('o.id', shape.order)
     .limit(v.limit)
@@ -78,12 +122,13 @@ export function listPage(db: Executor, anchor: { id: string; path: string }, que
 
 /**
  * A list's page and count statements, each shape compiled once (exported so a test can compare
- * them with the builders): at most the 128 shapes of the views, sort keys, orders and filters.
+ * them with the builders): at most the 384 shapes of the views, sort keys, orders, filters present
+ * and attention filter (none, low balance or near the limit).
  */
 export function listStatements(db: Executor) {
   const compiled = new Map<
     string,
-    { page: (v: ListValues) => CompiledQuery<OrgRow>; count: (v: ListValues) => CompiledQuery<{ n: number }> }
+    { page: (v: ListValues) => CompiledQuery<PageRow>; count: (v: ListValues) => CompiledQuery<{ n: number }> }
   >();
   return (anchor: { id: string; path: string }, query: ListOrganizationsParams) => {
     const shape: ListShape = {
@@ -93,8 +138,9 @@ export function listStatements(db: Executor) {
       status: Boolean(query.status),
       org_type: Boolean(query.org_type),
       search: Boolean(query.search),
+      attention: query.attention,
     };
-    const key = `${shape.view} ${shape.sort} ${shape.order} ${shape.status} ${shape.org_type} ${shape.search}`;
+    const key = `${shape.view} ${shape.sort} ${shape.order} ${shape.status} ${shape.org_type} ${shape.search} ${shape.attention}`;
     let statements = compiled.get(key);
     if (!statements) {
       statements = {
@@ -105,6 +151,22 @@ export function listStatements(db: Executor) {
     }
     const values = listValues(anchor, query);
     return { page: statements.page(values), count: statements.count(values) };
+  };
+}
+
+type PageRow = OrgRow & { low_balance: boolean; active_agent_count: number | null };
+
+/**
+ * A list row: the organization, whether its balance is below its threshold, and its active
+ * agents against its limit, only for a viewer who may read its agents.
+ */
+function toListItem(row: PageRow, readsAgents: boolean): OrganizationListItem {
+  const active = readsAgents ? (row.active_agent_count ?? 0) : null;
+  return {
+    ...toOrganization(row),
+    low_balance: row.low_balance,
+    active_agent_count: active,
+    agent_limit_standing: active === null ? null : agentLimitStanding(active, row.activated_agent_limit),
   };
 }
 
@@ -119,7 +181,7 @@ export function createOrganizationList({ db, reads: { visible } }: Organizations
     const total = count.rows[0]!.n;
     return {
       organization: toOrganization(anchor),
-      organizations: page.rows.map(toOrganization),
+      organizations: page.rows.map((row) => toListItem(row, mayViewAgents(caller))),
       total,
       page: query.page,
       page_size: query.page_size,

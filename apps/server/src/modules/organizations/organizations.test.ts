@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import {
   MESSAGES,
+  ORG_ATTENTION_FILTERS,
   ORG_LIST_VIEWS,
   ORG_SORT_KEYS,
   SORT_ORDERS,
@@ -12,6 +13,7 @@ import {
 } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
+import { activate, fund, insertAgentType } from '../../test/usage-rows.ts';
 import { listPage, listQuery, listStatements } from './list.ts';
 
 const w = useWorld();
@@ -298,6 +300,84 @@ describe('listing', () => {
   it('refuses to list under an organization outside scope', async () => {
     const response = await w.t.request('GET', `/api/organizations?organization_id=${id('H')}`, undefined, { token: await as('SA1.admin') });
     expect(response.status).toBe(404);
+  });
+});
+
+describe('where each child stands: balance against threshold, agents against limit (issue 29)', () => {
+  // Under a super agency of its own: a low child, one at its limit, one near it, one calm.
+  let parent: { id: string };
+  const names = (response: { body: { organizations: { name: string }[] } }) => response.body.organizations.map((o) => o.name);
+
+  beforeAll(async () => {
+    const db = w.t.database.db;
+    parent = await insertOrg(db, { name: 'Standing Super', type: 'super_agency', parentId: id('H') });
+    const type = await insertAgentType(db, 'standing-a');
+    const types = [
+      type,
+      await insertAgentType(db, 'standing-b'),
+      await insertAgentType(db, 'standing-c'),
+      await insertAgentType(db, 'standing-d'),
+    ];
+    const child = async (name: string, balance: string, limit: number, active: number) => {
+      const org = await insertOrg(db, { name, type: 'agency', parentId: parent.id });
+      if (balance !== '0') await fund(db, org.id, balance);
+      await db
+        .updateTable('organization_billing_settings')
+        .set({ activated_agent_limit: limit })
+        .where('organization_id', '=', org.id)
+        .execute();
+      for (const t of types.slice(0, active)) await activate(db, org.id, t.id);
+      return org;
+    };
+    await child('Calm Agency', '200.00', 10, 1);
+    await child('Full Agency', '300.00', 2, 2);
+    await child('Low Agency', '99.99', 10, 0);
+    await child('Near Agency', '100.00', 5, 4);
+  });
+
+  it('marks each row: low under its threshold (not at it), at its limit, near it from 80%', async () => {
+    const response = await w.t.request('GET', `/api/organizations?organization_id=${parent.id}`, undefined, { token: await as('H.admin') });
+    expect(response.status).toBe(200);
+    expect(
+      response.body.organizations.map((o: any) => [
+        o.name,
+        o.credit_balance,
+        o.low_balance,
+        o.active_agent_count,
+        o.activated_agent_limit,
+        o.agent_limit_standing,
+      ]),
+    ).toEqual([
+      ['Calm Agency', '200.00', false, 1, 10, null],
+      ['Full Agency', '300.00', false, 2, 2, 'at'],
+      ['Low Agency', '99.99', true, 0, 10, null],
+      ['Near Agency', '100.00', false, 4, 5, 'near'],
+    ]);
+  });
+
+  it('filters in SQL: low balance, and at or near the limit, with totals and pages that count only the matches', async () => {
+    const token = await as('H.admin');
+    const q = (query: string) => w.t.request('GET', `/api/organizations?organization_id=${parent.id}&${query}`, undefined, { token });
+    const low = await q('attention=low_balance');
+    expect(names(low)).toEqual(['Low Agency']);
+    expect(low.body).toMatchObject({ total: 1, total_pages: 1 });
+    const near = await q('attention=near_limit');
+    expect(names(near)).toEqual(['Full Agency', 'Near Agency']);
+    expect(near.body.total).toBe(2);
+    expect(names(await q('attention=near_limit&sort=limit&order=asc'))).toEqual(['Full Agency', 'Near Agency']);
+    expect(names(await q('attention=near_limit&search=near'))).toEqual(['Near Agency']);
+    const bad = await q('attention=at_limit');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('validation_failed');
+  });
+
+  it('filters the descendants of the house the same way', async () => {
+    const token = await as('H.admin');
+    const near = await w.t.request('GET', `/api/organizations?view=descendants&attention=near_limit`, undefined, { token });
+    expect(names(near)).toEqual(['Full Agency', 'Near Agency']);
+    const low = await w.t.request('GET', `/api/organizations?view=descendants&attention=low_balance&search=agency`, undefined, { token });
+    // The world's agencies hold nothing, so they are low too; the Standing ones above 99.99 are not.
+    expect(names(low)).toEqual(['Agency One', 'Agency Three', 'Agency Two', 'Low Agency']);
   });
 });
 
@@ -598,26 +678,28 @@ describe('list statements compiled once per shape', () => {
         for (const order of SORT_ORDERS)
           for (const status of [undefined, 'suspended'] as const)
             for (const org_type of [undefined, 'tenant'] as const)
-              for (const search of [undefined, '', '50%_off']) {
-                for (const [n, anchor] of anchors.entries()) {
-                  const query: ListOrganizationsParams = {
-                    view,
-                    sort,
-                    order,
-                    status,
-                    org_type,
-                    search,
-                    page: n + 1,
-                    page_size: 10 * (n + 1),
-                  };
-                  const { page, count } = statements(anchor, query);
-                  const expected = [
-                    listPage(db, anchor, query).compile(),
-                    listQuery(db, anchor, query).select(sql<number>`count(*)::int`.as('n')).compile(),
-                  ];
-                  expect([page, count].map((c) => [c.sql, c.parameters])).toEqual(expected.map((c) => [c.sql, c.parameters]));
+              for (const search of [undefined, '', '50%_off'])
+                for (const attention of [undefined, ...ORG_ATTENTION_FILTERS]) {
+                  for (const [n, anchor] of anchors.entries()) {
+                    const query: ListOrganizationsParams = {
+                      view,
+                      sort,
+                      order,
+                      status,
+                      org_type,
+                      search,
+                      attention,
+                      page: n + 1,
+                      page_size: 10 * (n + 1),
+                    };
+                    const { page, count } = statements(anchor, query);
+                    const expected = [
+                      listPage(db, anchor, query).compile(),
+                      listQuery(db, anchor, query).select(sql<number>`count(*)::int`.as('n')).compile(),
+                    ];
+                    expect([page, count].map((c) => [c.sql, c.parameters])).toEqual(expected.map((c) => [c.sql, c.parameters]));
+                  }
                 }
-              }
   });
 });
 
@@ -639,6 +721,10 @@ describe('query plans', () => {
     ['children', { view: 'children' }],
     ['descendants', { view: 'descendants' }],
     ['descendants of one type', { view: 'descendants', org_type: 'tenant' }],
+    ...ORG_ATTENTION_FILTERS.flatMap((attention): [string, Partial<ListOrganizationsParams>][] => [
+      [`children with ${attention}`, { view: 'children', attention }],
+      [`descendants with ${attention}`, { view: 'descendants', attention }],
+    ]),
     ...ORG_SORT_KEYS.flatMap((sort) =>
       (['asc', 'desc'] as const).flatMap((order): [string, Partial<ListOrganizationsParams>][] => [
         [`children by ${sort} ${order}`, { view: 'children', sort, order }],

@@ -122,6 +122,9 @@ export function makeDashboard(orgType: OrgType, name = 'Acme Corporation'): Dash
       allocated: '1500.50',
       received: '20000.00',
       usage: { period_days: 30, current_period: '45.00', previous_period: '20.00', percent_change: 125, history },
+      subtree_usage: childType
+        ? { current_period: '552.59', previous_period: '500.00', percent_change: 10.5 }
+        : { current_period: '45.00', previous_period: '20.00', percent_change: 125 },
       low_balance_threshold: '100.00',
       forecast: {
         basis_days: 30,
@@ -132,6 +135,7 @@ export function makeDashboard(orgType: OrgType, name = 'Acme Corporation'): Dash
       },
       depletion_months: 274.3,
       by_child: { count: children.length, total_balance: childType ? '1500.50' : '0.00', children },
+      children_needing_attention: { count: 0, children: [] },
       by_entry_type: [
         { entry_type: 'allocation_sent', total: '-1500.50', count: 2 },
         { entry_type: 'consumption', total: '-67.25', count: 4 },

@@ -1,10 +1,12 @@
 import {
+  ORG_ATTENTION_FILTERS,
   ORG_SORT_DEFAULT_ORDER,
   ORG_SORT_KEYS,
   ORG_STATUSES,
   ORG_TYPES,
   PAGING,
   SORT_ORDERS,
+  type OrgAttentionFilter,
   type OrgSortKey,
   type OrgStatus,
   type OrgType,
@@ -16,6 +18,7 @@ import { useSearchParams } from 'react-router';
 export interface ListParams {
   status: OrgStatus | undefined;
   org_type: OrgType | undefined;
+  attention: OrgAttentionFilter | undefined;
   search: string;
   page: number;
   page_size: number;
@@ -45,6 +48,7 @@ export function useListParams(prefix = '') {
     return {
       status: oneOf(ORG_STATUSES, searchParams.get(key('status'))),
       org_type: oneOf(ORG_TYPES, searchParams.get(key('org_type'))),
+      attention: oneOf(ORG_ATTENTION_FILTERS, searchParams.get(key('attention'))),
       search: searchParams.get(key('search')) ?? '',
       page: Number.isInteger(page) && page >= 1 ? page : PAGING.defaultPage,
       page_size: (PAGING.orgPageSizes as readonly number[]).includes(pageSize) ? pageSize : PAGING.orgPageSize,
@@ -86,7 +90,7 @@ export function useListParams(prefix = '') {
     [setSearchParams, key],
   );
 
-  const filtered = !!(params.status || params.org_type || params.search);
+  const filtered = !!(params.status || params.org_type || params.attention || params.search);
   return { params, update, filtered };
 }
 

@@ -12,13 +12,16 @@ import { MESSAGES } from '@/lib/wording';
 const m = MESSAGES.dashboardPages;
 
 /**
- * The credit balance card: balance, monthly usage, available agents and projected depletion,
+ * The credit balance card: balance, monthly usage, available agents (the limit less the active
+ * ones) and projected depletion,
  * with the low-balance warning below the organization's own alert threshold; `freshness` says
  * how old the figures are.
  */
 export function CreditSummaryCard({ data, freshness }: { data: Dashboard; freshness?: ReactNode }) {
   const { credits, resources } = data;
   const depletion = credits.depletion_months;
+  // What is free: the limit less the active agents, never below 0 (a lowered limit may sit under them).
+  const freeAgents = Math.max(resources.activated_agent_limit - resources.active_agents, 0);
   return (
     <Card className="gap-4">
       <CardHeader className="flex flex-wrap items-center justify-between gap-2">
@@ -37,8 +40,8 @@ export function CreditSummaryCard({ data, freshness }: { data: Dashboard; freshn
           />
           <Metric
             label={m.availableAgents}
-            value={formatCount(resources.activated_agent_limit)}
-            hint={`The activated agent limit; ${formatCount(resources.active_agents)} active`}
+            value={formatCount(freeAgents)}
+            hint={m.availableAgentsHint(formatCount(resources.active_agents), formatCount(resources.activated_agent_limit))}
             testId="summary-agents"
           />
           <Metric

@@ -18,7 +18,10 @@ const GROWTH: { period: keyof Dashboard['organizations']['growth']; label: strin
   { period: 'yearly', label: 'New in the last 365 days' },
 ];
 
-/** Growth of the subtree, credit usage and the team: the figures that exist (agents have no source). */
+/**
+ * Growth of the subtree, credit usage and the team: the figures that exist (agents have no
+ * source). A parent's credit usage is its whole subtree's, its own beneath.
+ */
 export function PerformanceMetrics({ data }: { data: Dashboard }) {
   const { organizations, credits, team, organization } = data;
   const { growth } = organizations;
@@ -50,12 +53,21 @@ export function PerformanceMetrics({ data }: { data: Dashboard }) {
               ))}
             </>
           )}
-          <Metric
-            label={`Credits used, last ${credits.usage.period_days} days`}
-            value={formatCredits(credits.usage.current_period)}
-            hint={change(credits.usage.percent_change, credits.usage.period_days)}
-            testId="metric-usage"
-          />
+          {hasDescendants ? (
+            <Metric
+              label={`Credits used with the organizations below, last ${credits.usage.period_days} days`}
+              value={formatCredits(credits.subtree_usage.current_period)}
+              hint={`${change(credits.subtree_usage.percent_change, credits.usage.period_days)}; ${formatCredits(credits.usage.current_period)} by ${organization.name} itself`}
+              testId="metric-usage"
+            />
+          ) : (
+            <Metric
+              label={`Credits used, last ${credits.usage.period_days} days`}
+              value={formatCredits(credits.usage.current_period)}
+              hint={change(credits.usage.percent_change, credits.usage.period_days)}
+              testId="metric-usage"
+            />
+          )}
           <Metric
             label="Active team members"
             value={formatCount(team.by_status.active)}

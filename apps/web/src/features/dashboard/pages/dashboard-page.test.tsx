@@ -67,8 +67,9 @@ describe('dashboard', { timeout: 60_000 }, () => {
     await screen.findByText(m.performanceMetrics);
     expect(screen.getByTestId('summary-balance')).toHaveTextContent('12,345.50 credits');
     expect(screen.getByTestId('summary-monthly-usage')).toHaveTextContent('45.00 credits');
-    expect(screen.getByTestId('summary-agents')).toHaveTextContent('100');
-    expect(screen.getByText('The activated agent limit; 3 active')).toBeInTheDocument();
+    // What is free: a limit of 100 with 3 active leaves 97.
+    expect(screen.getByTestId('summary-agents')).toHaveTextContent(/^97$/);
+    expect(screen.getByText('Free to activate: 3 active of a limit of 100')).toBeInTheDocument();
     expect(screen.getByTestId('summary-depletion')).toHaveTextContent('274.3 months');
     expect(screen.getByTestId('metric-growth-monthly')).toHaveTextContent('3');
     expect(screen.getByText('+200% vs previous 30 days')).toBeInTheDocument();
@@ -149,6 +150,69 @@ describe('dashboard', { timeout: 60_000 }, () => {
     const children = card(m.childOrganizations);
     expect(within(children).getByRole('link', { name: 'First agency' })).toHaveAttribute('href', expect.stringMatching(/^\/orgs\//));
     expect(within(children).getByRole('link', { name: 'All child organizations' })).toHaveAttribute('href', '/orgs');
+  });
+
+  it("lists the children needing attention to a parent's admins: low balance, threshold, no active admin, links to each and to the filtered list", async () => {
+    const dashboard = makeDashboard('super_agency');
+    const low = (n: number, name: string, balance: string, hasAdmin: boolean) => ({
+      id: `00000000-0000-4000-8000-0000000000d${n}`,
+      name,
+      org_type: 'agency' as const,
+      status: 'active' as const,
+      credit_balance: balance,
+      activated_agent_limit: 5,
+      low_balance_threshold: '100.00',
+      has_active_admin: hasAdmin,
+    });
+    const attention = { count: 2, children: [low(1, 'Dry Agency', '0.00', false), low(2, 'Thin Agency', '42.50', true)] };
+    showDashboard('super_agency', {
+      dashboard: { ...dashboard, credits: { ...dashboard.credits, children_needing_attention: attention } },
+    });
+    await screen.findByText(m.performanceMetrics);
+    const attentionCard = card(m.childrenNeedingAttention);
+    expect(attentionCard).toHaveTextContent('2 direct children are below their low-balance threshold.');
+    const rows = within(attentionCard).getAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([expect.stringContaining('Dry Agency'), expect.stringContaining('Thin Agency')]);
+    expect(rows[0]).toHaveTextContent('Low balance0.00 creditsalert below 100.00');
+    expect(rows[0]).toHaveTextContent(m.noActiveAdmin);
+    expect(rows[1]).toHaveTextContent('42.50 credits');
+    expect(rows[1]).not.toHaveTextContent(m.noActiveAdmin);
+    expect(within(attentionCard).getByRole('link', { name: 'Dry Agency' })).toHaveAttribute(
+      'href',
+      '/orgs/00000000-0000-4000-8000-0000000000d1',
+    );
+    expect(within(attentionCard).getByRole('link', { name: m.allLowChildren })).toHaveAttribute('href', '/orgs?attention=low_balance');
+  });
+
+  it("a parent's Credits used is its whole subtree's, its own beneath; a tenant's is its own", async () => {
+    showDashboard('house');
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.getByText('Credits used with the organizations below, last 30 days')).toBeInTheDocument();
+    expect(screen.getByTestId('metric-usage')).toHaveTextContent('552.59 credits');
+    expect(screen.getByText('+10.5% vs previous 30 days; 45.00 credits by Acme Corporation itself')).toBeInTheDocument();
+  });
+
+  it("a tenant's Credits used is its own", async () => {
+    showDashboard('tenant');
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.getByText('Credits used, last 30 days')).toBeInTheDocument();
+    expect(screen.getByTestId('metric-usage')).toHaveTextContent('45.00 credits');
+  });
+
+  it('available agents: none free when the active agents fill (or exceed a lowered) limit', async () => {
+    const dashboard = makeDashboard('tenant');
+    showDashboard('tenant', {
+      dashboard: { ...dashboard, resources: { ...dashboard.resources, activated_agent_limit: 2, active_agents: 5 } },
+    });
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.getByTestId('summary-agents')).toHaveTextContent(/^0$/);
+    expect(screen.getByText('Free to activate: 5 active of a limit of 2')).toBeInTheDocument();
+  });
+
+  it('shows no such card when no child is low (or the viewer does not watch them)', async () => {
+    showDashboard('super_agency', { role: 'super_agency_manager' });
+    await screen.findByText(m.performanceMetrics);
+    expect(screen.queryByRole('heading', { level: 2, name: m.childrenNeedingAttention })).toBeNull();
   });
 
   it('asks for the figures again every LIVE_REFRESH_MS while the tab is visible, and not while it is hidden', async () => {

@@ -10,6 +10,7 @@ import { QueryError } from '@/components/query-error';
 import { AgentAnalyticsCard } from '../components/agent-analytics-card';
 import { AgentPerformanceCard } from '../components/agent-performance-card';
 import { ChildOrganizationsCard } from '../components/child-organizations-card';
+import { ChildrenNeedingAttentionCard } from '../components/children-needing-attention-card';
 import { CreditBalancePanel } from '../components/credit-balance-panel';
 import { CreditSummaryCard } from '../components/credit-summary-card';
 import { CreditUsageCard } from '../components/credit-usage-card';
@@ -52,6 +53,7 @@ function DashboardTabs({ data }: { data: Dashboard }) {
           label: m.tabOverview,
           content: (
             <>
+              <ChildrenNeedingAttentionCard data={data} />
               <PerformanceMetrics data={data} />
               {widgets.organizationStatus && <OrganizationStatusCard data={data} />}
               {(widgets.childOrganizations || widgets.revenueOverview) && (

@@ -1,4 +1,4 @@
-import { ORG_STATUSES, ORG_TYPES, ORG_TYPE_LABELS } from '@console/domain';
+import { ORG_ATTENTION_FILTERS, ORG_ATTENTION_LABELS, ORG_STATUSES, ORG_TYPES, ORG_TYPE_LABELS } from '@console/domain';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Label } from '@/components/ui/label';
 import { SearchField } from '@/components/search-field';
@@ -10,11 +10,14 @@ import { ORG_STATUS_LABELS } from './org-status-badge';
 export const SEARCH_DEBOUNCE_MS = 300;
 
 interface OrganizationFiltersProps {
-  params: Pick<ListParams, 'search' | 'status' | 'org_type'>;
+  params: Pick<ListParams, 'search' | 'status' | 'org_type' | 'attention'>;
   onChange(patch: ListParamsPatch): void;
 }
 
-/** Search box, status filter (all, active, inactive, suspended) and type filter (all and the four types). */
+/**
+ * Search box, status filter (all, active, inactive, suspended), type filter (all and the four
+ * types) and attention filter (all, low balance, at or near the agent limit).
+ */
 export function OrganizationFilters({ params, onChange }: OrganizationFiltersProps) {
   const id = useId();
   const [search, setSearch] = useState(params.search);
@@ -39,7 +42,7 @@ export function OrganizationFilters({ params, onChange }: OrganizationFiltersPro
   }, [search, onChange]);
 
   return (
-    <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto]">
+    <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto] lg:grid-cols-[1fr_auto_auto_auto]">
       <SearchField
         id={`${id}-search`}
         label="Search organizations"
@@ -74,6 +77,20 @@ export function OrganizationFilters({ params, onChange }: OrganizationFiltersPro
           all="All types"
           options={ORG_TYPES}
           labelOf={(type) => ORG_TYPE_LABELS[type]}
+        />
+      </div>
+      <div className="grid grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex">
+        <Label htmlFor={`${id}-attention`} className="font-normal text-muted-foreground">
+          Show
+        </Label>
+        <FilterSelect
+          id={`${id}-attention`}
+          className="w-full sm:w-52"
+          value={params.attention ?? null}
+          onChange={(attention) => onChange({ attention: attention ?? undefined })}
+          all="All organizations"
+          options={ORG_ATTENTION_FILTERS}
+          labelOf={(attention) => ORG_ATTENTION_LABELS[attention]}
         />
       </div>
     </div>

@@ -1,11 +1,12 @@
-import { ORG_TYPE_LABELS, PAGING, UI, type Organization, type OrgSortKey } from '@console/domain';
+import { AGENT_LIMIT_STANDING_LABELS, ORG_TYPE_LABELS, PAGING, UI, type OrganizationListItem, type OrgSortKey } from '@console/domain';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { SortableHead, SortSelect, type SortState } from '@/components/sortable-head';
 import { StackedCard } from '@/components/stacked-card';
+import { Badge } from '@/components/ui/badge';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { formatCredits } from '@/lib/credit-format';
+import { formatCredits, formatDecimal } from '@/lib/credit-format';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { OrgStatusBadge } from './org-status-badge';
 import { formatDate } from '@/lib/dates';
@@ -20,10 +21,40 @@ export const ORG_SORT_COLUMNS: readonly { key: OrgSortKey; label: string }[] = [
 /** The day an organization was created, in the viewer's time zone. */
 const columnLabel = (key: OrgSortKey) => ORG_SORT_COLUMNS.find((column) => column.key === key)!.label;
 
+/** The balance, the threshold it is held against, and "Low balance" when it is below it. */
+function BalanceStanding({ organization }: { organization: OrganizationListItem }) {
+  return (
+    <span className="inline-flex flex-col items-end gap-1">
+      <span className="tabular-nums">{formatCredits(organization.credit_balance)}</span>
+      <span className="text-xs text-muted-foreground tabular-nums">
+        alert below {formatDecimal(organization.organization_billing_settings.low_balance_threshold)}
+      </span>
+      {organization.low_balance && <Badge variant="destructive">Low balance</Badge>}
+    </span>
+  );
+}
+
+/**
+ * The active agents against the limit ("4 of 5 active") with "At limit" or "Near limit";
+ * the limit alone for a viewer who may not read the agents.
+ */
+function AgentStanding({ organization }: { organization: OrganizationListItem }) {
+  const standing = organization.agent_limit_standing;
+  if (organization.active_agent_count === null) return <span className="tabular-nums">{organization.activated_agent_limit}</span>;
+  return (
+    <span className="inline-flex flex-col items-end gap-1">
+      <span className="tabular-nums">
+        {organization.active_agent_count} of {organization.activated_agent_limit} active
+      </span>
+      {standing && <Badge variant={standing === 'at' ? 'destructive' : 'secondary'}>{AGENT_LIMIT_STANDING_LABELS[standing]}</Badge>}
+    </span>
+  );
+}
+
 interface OrganizationsTableProps {
   /** Names the table for assistive technology (e.g. "Child Organizations"). */
   label: string;
-  organizations: Organization[] | undefined;
+  organizations: OrganizationListItem[] | undefined;
   base: string;
   emptyText?: string;
   /** The list's order; with onSort, the sortable columns' headers (or, as cards, a select) change it. */
@@ -34,7 +65,8 @@ interface OrganizationsTableProps {
 
 /**
  * Rows of organizations: name (to the detail page), type, status, creation date, credit
- * balance and agent limit; under 768 px each row is a card with every value.
+ * balance against its low-balance threshold and active agents against the agent limit, each
+ * marked when it needs attention; under 768 px each row is a card with every value.
  */
 export function OrganizationsTable({
   label,
@@ -81,8 +113,8 @@ export function OrganizationsTable({
                   { label: 'Type', value: ORG_TYPE_LABELS[organization.org_type] },
                   { label: 'Status', value: <OrgStatusBadge status={organization.status} /> },
                   { label: 'Created', value: formatDate(organization.created_at) },
-                  { label: 'Credit balance', value: <span className="tabular-nums">{formatCredits(organization.credit_balance)}</span> },
-                  { label: 'Activated agent limit', value: <span className="tabular-nums">{organization.activated_agent_limit}</span> },
+                  { label: 'Credit balance', value: <BalanceStanding organization={organization} /> },
+                  { label: 'Activated agent limit', value: <AgentStanding organization={organization} /> },
                 ]}
               />
             ))}
@@ -132,8 +164,12 @@ export function OrganizationsTable({
               <OrgStatusBadge status={organization.status} />
             </TableCell>
             <TableCell className="tabular-nums">{formatDate(organization.created_at)}</TableCell>
-            <TableCell className="text-right tabular-nums">{formatCredits(organization.credit_balance)}</TableCell>
-            <TableCell className="text-right tabular-nums">{organization.activated_agent_limit}</TableCell>
+            <TableCell className="text-right">
+              <BalanceStanding organization={organization} />
+            </TableCell>
+            <TableCell className="text-right">
+              <AgentStanding organization={organization} />
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>

@@ -47,6 +47,7 @@ export default function OrganizationsAdminPage() {
       organization_id: organizationId,
       status: allParams.params.status,
       org_type: allParams.params.org_type,
+      attention: allParams.params.attention,
       search: allParams.params.search || undefined,
       page: allParams.params.page,
       page_size: allParams.params.page_size,

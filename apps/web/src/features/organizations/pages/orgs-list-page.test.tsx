@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
-import { makeList, makeOrganization, makeTree, orgId, OWN_ORG_ID } from '@/test/organization-data';
+import { makeList, makeListItem, makeOrganization, makeTree, orgId, OWN_ORG_ID } from '@/test/organization-data';
 import { MESSAGES } from '@/lib/wording';
 
 const superAgencyAdmin = () => makeSession({ role: 'super_agency_admin', orgType: 'super_agency', orgName: 'Own Organization' });
@@ -29,6 +29,72 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     expect(screen.getByText('Showing 1 to 1 of 1 organizations')).toBeInTheDocument();
     expect(screen.getByText('Direct child organizations of Own Organization')).toBeInTheDocument();
     expect(api.queriesOf('GET /api/organizations')).toEqual([{ view: 'children', page: '1', page_size: '50' }]);
+  });
+
+  it('marks a child below its low-balance threshold, one at its agent limit and one near it, and filters them by the server', async () => {
+    const user = userEvent.setup();
+    const low = makeListItem({
+      ...makeOrganization({ name: 'Low Agency', credit_balance: '40.00', activated_agent_limit: 10, active_agent_count: 1 }),
+      low_balance: true,
+    });
+    const full = makeListItem({
+      ...makeOrganization({ name: 'Full Agency', credit_balance: '300.00', activated_agent_limit: 2, active_agent_count: 2 }),
+      agent_limit_standing: 'at',
+    });
+    const near = makeListItem({
+      ...makeOrganization({ name: 'Near Agency', credit_balance: '150.00', activated_agent_limit: 5, active_agent_count: 4 }),
+      agent_limit_standing: 'near',
+    });
+    const api = mockApi((call) => {
+      if (call.path !== '/api/organizations') return undefined;
+      if (call.query.attention === 'low_balance') return json(200, makeList([low]));
+      if (call.query.attention === 'near_limit') return json(200, makeList([full, near]));
+      return json(200, makeList([full, low, near]));
+    });
+    renderApp('/orgs', { session: superAgencyAdmin() });
+
+    const table = await screen.findByRole('table', { name: 'Child Organizations' });
+    const lowRow = await within(table).findByRole('row', { name: /Low Agency/ });
+    expect(lowRow).toHaveTextContent('40.00 credits');
+    expect(lowRow).toHaveTextContent('alert below 100.00');
+    expect(within(lowRow).getByText('Low balance')).toBeInTheDocument();
+    expect(lowRow).toHaveTextContent('1 of 10 active');
+    expect(within(lowRow).queryByText(/limit$/)).toBeNull();
+    const fullRow = within(table).getByRole('row', { name: /Full Agency/ });
+    expect(fullRow).toHaveTextContent('2 of 2 active');
+    expect(within(fullRow).getByText('At limit')).toBeInTheDocument();
+    expect(within(fullRow).queryByText('Low balance')).toBeNull();
+    const nearRow = within(table).getByRole('row', { name: /Near Agency/ });
+    expect(nearRow).toHaveTextContent('4 of 5 active');
+    expect(within(nearRow).getByText('Near limit')).toBeInTheDocument();
+
+    await user.selectOptions(screen.getByLabelText('Show'), 'low_balance');
+    await waitFor(() =>
+      expect(api.queriesOf('GET /api/organizations').at(-1)).toEqual({
+        view: 'children',
+        attention: 'low_balance',
+        page: '1',
+        page_size: '50',
+      }),
+    );
+    await waitFor(() => expect(within(table).queryByRole('row', { name: /Full Agency/ })).toBeNull());
+    expect(within(table).getByRole('row', { name: /Low Agency/ })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/orgs?attention=low_balance');
+
+    await user.selectOptions(screen.getByLabelText('Show'), 'near_limit');
+    await waitFor(() => expect(api.queriesOf('GET /api/organizations').at(-1)).toMatchObject({ attention: 'near_limit' }));
+    await within(table).findByRole('row', { name: /Near Agency/ });
+    expect(within(table).queryByRole('row', { name: /Low Agency/ })).toBeNull();
+    expect(screen.getByRole('option', { name: 'At or near agent limit' })).toBeInTheDocument();
+  });
+
+  it('shows the agent limit alone, unmarked, where the viewer may not read the agents', async () => {
+    const child = makeListItem({ ...makeOrganization({ name: 'Quiet Agency', activated_agent_limit: 7 }), active_agent_count: null });
+    mockApi((call) => (call.path === '/api/organizations' ? json(200, makeList([child])) : undefined));
+    renderApp('/orgs', { session: superAgencyAdmin() });
+    const row = await within(await screen.findByRole('table', { name: 'Child Organizations' })).findByRole('row', { name: /Quiet Agency/ });
+    expect(row).not.toHaveTextContent('of 7');
+    expect(row).toHaveTextContent('alert below 100.007');
   });
 
   it('sends the filters, the search, the page and the page size to the server', async () => {
@@ -198,7 +264,7 @@ describe('/orgs list', { timeout: 30_000 }, () => {
       const cards = await screen.findByRole('list', { name: 'Child Organizations' });
       expect(screen.queryByRole('table')).not.toBeInTheDocument();
       expect(cards).toHaveTextContent('Credit balance1,234.50 credits');
-      expect(cards).toHaveTextContent('Activated agent limit7');
+      expect(cards).toHaveTextContent('Activated agent limit0 of 7 active');
       expect(api.queriesOf('GET /api/organizations')[0]).toMatchObject({ sort: 'created', order: 'desc' });
       const select = screen.getByLabelText('Sort');
       expect(select).toHaveValue('created:desc');

@@ -36,6 +36,7 @@ export default function OrgsListPage() {
       organization_id: organizationId,
       status: params.status,
       org_type: params.org_type,
+      attention: params.attention,
       search: params.search || undefined,
       page: params.page,
       page_size: params.page_size,
