@@ -196,7 +196,7 @@ describe('POST /api/v1/usage-events: each event accepted, a duplicate, or reject
 
   it("records a key's small batches that arrive while one of its statements runs as one statement, each request answered with its own outcomes", async () => {
     const busy = await insertOrg(db(), { name: 'Busy Tenant', type: 'tenant', parentId: w.id('A1') });
-    await activate(db(), busy.id, agents.bot.id);
+    await activate(db(), busy.id, agents.bot!.id);
     await fund(db(), busy.id, '10.00');
     const verified = await verifyKey(db(), key.key);
     if (isKeyRefusal(verified)) throw new Error('the key was refused');
