@@ -48,20 +48,21 @@ function scaled(value: string, places: number): bigint {
 }
 
 /**
- * Runs `write` with the ledger's entries dated `at` instead of the moment they are written:
- * the demo's history is written at once, but its entries belong to the days they tell of.
- * Only the seed does this, on a database it has just filled, and it puts the ledger's own
- * default (the moment of writing) back whatever happens.
+ * Runs `write` in one transaction with the ledger's entries dated `at` instead of the moment
+ * they are written: the demo's history is written at once, but its entries belong to the days
+ * they tell of. The changed default is part of the transaction: it is put back before the
+ * commit, rolled back with everything else on an error or a crash, and any other writer of
+ * the ledger waits for the commit (the change locks the table), so no other entry is dated.
  */
-async function ledgerDatedAt<T>(db: Kysely<DB>, at: Date, write: () => Promise<T>): Promise<T> {
-  await sql`alter table credit_ledger_entries alter column created_at set default ${sql.raw(`'${at.toISOString()}'::timestamptz`)}`.execute(
-    db,
-  );
-  try {
-    return await write();
-  } finally {
-    await sql`alter table credit_ledger_entries alter column created_at set default clock_timestamp()`.execute(db);
-  }
+async function ledgerDatedAt<T>(db: Kysely<DB>, at: Date, write: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`alter table credit_ledger_entries alter column created_at set default ${sql.raw(`'${at.toISOString()}'::timestamptz`)}`.execute(
+      trx,
+    );
+    const result = await write(trx);
+    await sql`alter table credit_ledger_entries alter column created_at set default clock_timestamp()`.execute(trx);
+    return result;
+  });
 }
 
 const amount = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
@@ -166,48 +167,46 @@ export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } 
   // The credits arrive the day before the first day of usage.
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const creditsDay = new Date(today - DEMO_USAGE_DAYS * DAY_MS);
-  await ledgerDatedAt(db, creditsDay, () =>
-    db.transaction().execute(async (trx) => {
-      const reason = 'Demo credits';
+  await ledgerDatedAt(db, creditsDay, async (trx) => {
+    const reason = 'Demo credits';
+    await credits.move(
+      trx,
+      [
+        {
+          organizationId: seeded.house.id,
+          amount: amount(handedDown + HOUSE_RESERVE_CENTS),
+          type: 'adjustment_increase',
+          metadata: { reason, notes: reason },
+        },
+      ],
+      randomUUID(),
+      seeded.houseAdminId,
+    );
+    for (const org of seeded.organizations) {
+      const share = amount(creditsOf(org));
+      const notes = 'Initial balance';
       await credits.move(
         trx,
         [
           {
-            organizationId: seeded.house.id,
-            amount: amount(handedDown + HOUSE_RESERVE_CENTS),
-            type: 'adjustment_increase',
-            metadata: { reason, notes: reason },
+            organizationId: org.parentId,
+            amount: `-${share}`,
+            type: 'allocation_sent',
+            metadata: { to_org_id: org.id, to_org_name: org.name, notes },
+          },
+          {
+            organizationId: org.id,
+            amount: share,
+            type: 'initial_balance',
+            metadata: { from_org_id: org.parentId, from_org_name: names.get(org.parentId), notes },
           },
         ],
         randomUUID(),
         seeded.houseAdminId,
+        { requireActive: true },
       );
-      for (const org of seeded.organizations) {
-        const share = amount(creditsOf(org));
-        const notes = 'Initial balance';
-        await credits.move(
-          trx,
-          [
-            {
-              organizationId: org.parentId,
-              amount: `-${share}`,
-              type: 'allocation_sent',
-              metadata: { to_org_id: org.id, to_org_name: org.name, notes },
-            },
-            {
-              organizationId: org.id,
-              amount: share,
-              type: 'initial_balance',
-              metadata: { from_org_id: org.parentId, from_org_name: names.get(org.parentId), notes },
-            },
-          ],
-          randomUUID(),
-          seeded.houseAdminId,
-          { requireActive: true },
-        );
-      }
-    }),
-  );
+    }
+  });
 
   // Usage, as the demo key's runtime reports it through the machine API.
   const key = await verifyKey(db, seeded.apiKey.secret);
@@ -226,7 +225,9 @@ export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } 
     for (let start = 0; start < dayEvents.length; start += USAGE_WINDOW.batchMax) {
       const slice = dayEvents.slice(start, start + USAGE_WINDOW.batchMax);
       const at = new Date(Math.min(Date.parse(slice.at(-1)!.occurred_at), now.getTime()));
-      const batch = await ledgerDatedAt(db, at, () => usage.record({ kind: 'key', key }, slice, SEED_INFO));
+      const batch = await ledgerDatedAt(db, at, (trx) =>
+        createUsageService({ db: trx, organizations }).record({ kind: 'key', key }, slice, SEED_INFO),
+      );
       const refused = batch.results.find((r) => r.status !== 'accepted');
       if (refused) throw new Error(`Demo usage event ${refused.id} was ${refused.status}: ${refused.message ?? ''}`);
       for (const result of batch.results) charged += scaled(result.credits_charged!, 2);
