@@ -178,6 +178,7 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
       expect(screen.queryByRole('region', { name: p.reviewTitle })).not.toBeInTheDocument();
       expect(screen.getByLabelText('Child organization')).toHaveValue(CHILD_ID);
       expect(screen.getByLabelText('Amount')).toHaveDisplayValue('12.5');
+      expect(screen.getByLabelText('Amount')).toHaveFocus();
       expect(screen.getByLabelText('Notes (optional)')).toHaveValue('Pilot');
       expect(callsTo(ALLOCATE)).toHaveLength(0);
     } finally {

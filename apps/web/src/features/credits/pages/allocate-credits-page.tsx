@@ -124,6 +124,17 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
   const [failure, setFailure] = useState<string | null>(null);
   // The checked form values awaiting Confirm; null while the form is being edited.
   const [review, setReview] = useState<AllocateFormOutput | null>(null);
+  // Back from the review step to the form: the focus goes to the amount, not to the page's top.
+  const backToForm = useRef(false);
+  useEffect(() => {
+    if (review !== null || !backToForm.current) return;
+    backToForm.current = false;
+    form.setFocus('amount');
+  }, [review, form]);
+  function edit() {
+    backToForm.current = true;
+    setReview(null);
+  }
   // The key of a submission that failed on the network: sending the same form again reuses it.
   const pending = useRef<{ key: string; signature: string } | null>(null);
 
@@ -145,7 +156,7 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
       if (!(error instanceof ApiError && error.status === 0)) pending.current = null;
       setResult(null);
       // Back to the form, with the values kept and the reason shown above the button.
-      setReview(null);
+      edit();
       setFailure(c.allocateFailed(error instanceof Error ? error.message : MESSAGES.generic.unknown));
     }
   }
@@ -168,7 +179,7 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
               amount={review.amount}
               busy={allocate.isPending}
               onConfirm={() => void submit(review)}
-              onBack={() => setReview(null)}
+              onBack={edit}
             />
           ) : (
             <form
