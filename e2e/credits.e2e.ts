@@ -56,6 +56,11 @@ it('moves credits from a topped-up house down to a tenant, whose admin sees and 
   await page.getByLabel('Amount').fill('1000');
   await page.getByLabel('Notes (optional)').fill('Q1 budget');
   await page.getByRole('button', { name: p.allocateCredits }).click();
+  // The review step: what moves and what the house keeps, before anything is sent.
+  const review = page.getByRole('region', { name: p.reviewTitle });
+  await review.getByText(/^Move 1,000\.00 credits from .+ to Super Agency One; .+ keeps 4,000\.00\.$/).waitFor();
+  await expectAccessible(page, 'allocation review');
+  await review.getByRole('button', { name: p.confirmAllocation }).click();
   const result = page.getByRole('status', { name: p.allocatedTitle });
   await result.waitFor();
   expect(await result.textContent()).toContain('4,000.00 credits');

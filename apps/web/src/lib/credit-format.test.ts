@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { entryTypeBadgeClasses, UNKNOWN_BADGE_CLASSES } from './entry-types';
-import { formatCredits, formatDecimal, isLowBalance } from './credit-format';
+import { formatCredits, formatDecimal, isLowBalance, subtractCredits } from './credit-format';
 import { formatDateTime } from './dates';
 
 describe('credit formatting', () => {
@@ -40,6 +40,20 @@ describe('credit formatting', () => {
     ['1000.00', 'nonsense', false],
   ])('balance %s against the threshold %s is low: %s', (balance, threshold, low) => {
     expect(isLowBalance(balance, threshold)).toBe(low);
+  });
+
+  it.each([
+    ['1700.00', '500.00', '1200.00'],
+    ['0.30', '0.10', '0.20'],
+    ['1000.00', '1000.00', '0.00'],
+    ['100.00', '100.01', '-0.01'],
+    ['5.00', '12.50', '-7.50'],
+    ['99999999999999.99', '0.01', '99999999999999.98'],
+    ['12.5', '0.05', '12.45'],
+    ['not a number', '1.00', null],
+    ['1.00', 'nonsense', null],
+  ])('%s less %s leaves %s, exactly', (balance, amount, left) => {
+    expect(subtractCredits(balance, amount)).toBe(left);
   });
 
   it('shows dates like Jan 5, 2024 3:04 PM', () => {

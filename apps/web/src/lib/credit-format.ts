@@ -29,6 +29,22 @@ function toCents(amount: string): bigint | null {
   return sign === '-' ? -cents : cents;
 }
 
+/** Hundredths as an exact decimal string with two decimals: -120050n → "-1200.50". */
+function fromCents(cents: bigint): string {
+  const negative = cents < 0n;
+  const digits = (negative ? -cents : cents).toString().padStart(3, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+/**
+ * What is left of a balance after an amount leaves it ("1700.00" − "500.00" → "1200.00"),
+ * exactly, in hundredths: never through a float. Null when either is not a decimal string.
+ */
+export function subtractCredits(balance: string, amount: string): string | null {
+  const [from, taken] = [toCents(balance), toCents(amount)];
+  return from === null || taken === null ? null : fromCents(from - taken);
+}
+
 /**
  * Whether a balance is below the organization's low-balance threshold (both exact decimal
  * strings; CREDITS.lowBalanceThreshold when the organization's is not known).

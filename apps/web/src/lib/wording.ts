@@ -148,6 +148,13 @@ const CONSOLE_WORDING = {
     allocateDescription:
       'Move credits from your organization to an active direct child organization. Credits cannot be returned automatically.',
     allocatedTitle: 'Credits allocated',
+    /** The review step between the form and the allocation. */
+    reviewTitle: 'Review the allocation',
+    reviewSummary: (amount: string, from: string, to: string, keeps: string) =>
+      `Move ${amount} credits from ${from} to ${to}; ${from} keeps ${keeps}.`,
+    reviewOverdrawn: (from: string, balance: string) => `${from} has only ${balance} credits: go back and lower the amount.`,
+    confirmAllocation: 'Confirm',
+    backToEdit: 'Back to edit',
     noActiveChildren: 'Your organization has no active child organizations to allocate credits to.',
     /** A direct child named in the URL that cannot receive credits now. */
     childNotActive: (name: string, status: string) =>

@@ -38,6 +38,11 @@ async function fillAndSubmit(user: ReturnType<typeof userEvent.setup>, amount: s
   await user.click(screen.getByRole('button', { name: p.allocateCredits }));
 }
 
+/** Confirms the review step the form leads to. */
+async function confirmReview(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(await screen.findByRole('button', { name: p.confirmAllocation }));
+}
+
 describe('allocate credits page', { timeout: 60_000 }, () => {
   // The page and the shell are lazy chunks: load them once, so no single case pays for it.
   beforeAll(async () => {
@@ -101,6 +106,7 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
     renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: houseAdmin() });
     const user = userEvent.setup();
     await fillAndSubmit(user, '250.5', 'Q1 budget');
+    await confirmReview(user);
 
     const result = await screen.findByRole('status', { name: p.allocatedTitle });
     expect(result).toHaveTextContent(RESULT.transaction_id);
@@ -115,10 +121,87 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
     expect(screen.getByLabelText('Amount')).toHaveValue(null);
   });
 
+  it('shows what moves and what the source keeps before anything is sent, and allocates only on Confirm', async () => {
+    const northwind = { ...house, name: 'Northwind Partners', credit_balance: '1700.00' };
+    const acme = { ...agencyOne, name: 'Acme Dental' };
+    const { callsTo } = mockOrganizations({
+      [`GET /api/organizations/${OWN_ORG_ID}`]: () => json(200, { organization: northwind }),
+      [`GET /api/organizations/${CHILD_ID}`]: () => json(200, { organization: acme }),
+      'GET /api/organizations': () => json(200, orgList(northwind, [acme, agencyTwo])),
+      [ALLOCATE]: () => json(200, { ...RESULT, from_balance: '1200.00', to_balance: '500.00' }),
+    });
+    renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: houseAdmin() });
+    const user = userEvent.setup();
+    await fillAndSubmit(user, '500');
+
+    const review = await screen.findByRole('region', { name: p.reviewTitle });
+    expect(review).toHaveTextContent('Move 500.00 credits from Northwind Partners to Acme Dental; Northwind Partners keeps 1,200.00.');
+    expect(screen.getByRole('heading', { name: p.reviewTitle })).toHaveFocus();
+    expect(screen.queryByLabelText('Amount')).not.toBeInTheDocument();
+    expect(callsTo(ALLOCATE)).toHaveLength(0);
+
+    await confirmReview(user);
+    await screen.findByRole('status', { name: p.allocatedTitle });
+    expect(callsTo(ALLOCATE)).toHaveLength(1);
+    expect(callsTo(ALLOCATE)[0]!.body).toMatchObject({ to_org_id: CHILD_ID, amount: '500.00' });
+    expect(screen.queryByRole('region', { name: p.reviewTitle })).not.toBeInTheDocument();
+  });
+
+  it('computes what is kept exactly, where floats would not', async () => {
+    const small = { ...house, credit_balance: '0.30' };
+    mockOrganizations({
+      [`GET /api/organizations/${OWN_ORG_ID}`]: () => json(200, { organization: small }),
+      'GET /api/organizations': () => json(200, orgList(small, [agencyOne, agencyTwo])),
+    });
+    renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: houseAdmin() });
+    await fillAndSubmit(userEvent.setup(), '0.1');
+    expect(await screen.findByRole('region', { name: p.reviewTitle })).toHaveTextContent(
+      'Move 0.10 credits from House to Agency One; House keeps 0.20.',
+    );
+  });
+
+  it('goes back to the form with every value kept, sends nothing, and still guards the unsaved form', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    try {
+      const { callsTo } = mockOrganizations();
+      renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: houseAdmin() });
+      const user = userEvent.setup();
+      await fillAndSubmit(user, '12.5', 'Pilot');
+      await screen.findByRole('region', { name: p.reviewTitle });
+
+      // Leaving from the review step asks too: nothing has been allocated yet.
+      await user.click(screen.getByRole('link', { name: 'Back' }));
+      expect(confirm).toHaveBeenCalledWith(MESSAGES.forms.unsavedChanges);
+      expect(screen.getByTestId('location')).toHaveTextContent(`/orgs/${OWN_ORG_ID}/allocate-credits`);
+
+      await user.click(screen.getByRole('button', { name: p.backToEdit }));
+      expect(screen.queryByRole('region', { name: p.reviewTitle })).not.toBeInTheDocument();
+      expect(screen.getByLabelText('Child organization')).toHaveValue(CHILD_ID);
+      expect(screen.getByLabelText('Amount')).toHaveDisplayValue('12.5');
+      expect(screen.getByLabelText('Amount')).toHaveFocus();
+      expect(screen.getByLabelText('Notes (optional)')).toHaveValue('Pilot');
+      expect(callsTo(ALLOCATE)).toHaveLength(0);
+    } finally {
+      confirm.mockRestore();
+    }
+  });
+
+  it('does not offer Confirm for more than the source holds', async () => {
+    const { callsTo } = mockOrganizations();
+    renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: houseAdmin() });
+    await fillAndSubmit(userEvent.setup(), '1000.01');
+    const review = await screen.findByRole('region', { name: p.reviewTitle });
+    expect(within(review).getByText(p.reviewOverdrawn('House', '1,000.00'))).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: p.confirmAllocation })).toBeDisabled();
+    expect(callsTo(ALLOCATE)).toHaveLength(0);
+  });
+
   it('shows the refusal message of the server', async () => {
     mockOrganizations({ [ALLOCATE]: () => apiError(422, 'not_direct_child', c.notDirectChild) });
     renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: houseAdmin() });
-    await fillAndSubmit(userEvent.setup(), '10');
+    const user = userEvent.setup();
+    await fillAndSubmit(user, '10');
+    await confirmReview(user);
     expect(await screen.findByText(c.allocateFailed(c.notDirectChild))).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: p.allocatedTitle })).not.toBeInTheDocument();
   });
@@ -135,10 +218,15 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
     renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: houseAdmin() });
     const user = userEvent.setup();
     await fillAndSubmit(user, '250.5');
+    await confirmReview(user);
     expect(await screen.findByText(/^Failed to allocate credits: Network error/)).toBeInTheDocument();
+    // The failure leads back to the form with the values kept: the same submission again.
+    expect(screen.getByLabelText('Amount')).toHaveDisplayValue('250.5');
     await user.click(screen.getByRole('button', { name: p.allocateCredits }));
+    await confirmReview(user);
     await screen.findByRole('status', { name: p.allocatedTitle });
     await fillAndSubmit(user, '1000');
+    await confirmReview(user);
     expect(await screen.findByText(c.allocateFailed(c.insufficient('749.50')))).toBeInTheDocument();
 
     const keys = callsTo(ALLOCATE).map((call) => call.headers.get('Idempotency-Key'));
@@ -172,6 +260,7 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Amount'), '5');
     await user.click(screen.getByRole('button', { name: p.allocateCredits }));
+    await confirmReview(user);
     await screen.findByRole('status', { name: p.allocatedTitle });
     expect(callsTo(ALLOCATE)[0]!.body).toMatchObject({ from_org_id: OWN_ORG_ID, to_org_id: CHILD_ID, amount: '5.00' });
   });

@@ -12,7 +12,7 @@ import {
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, CheckCircle2 } from 'lucide-react';
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useParams } from 'react-router';
 import { z } from 'zod';
@@ -30,7 +30,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { ApiError } from '@/lib/api';
-import { formatCredits } from '@/lib/credit-format';
+import { formatCredits, formatDecimal, isNegative, subtractCredits } from '@/lib/credit-format';
 import { orgBaseOf } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
 import { fieldOf } from '@/lib/form';
@@ -66,6 +66,51 @@ interface ShownResult extends AllocationResult {
   toName: string;
 }
 
+/**
+ * The step between the form and the allocation: what moves, from whom, to whom, and what the
+ * source keeps, computed exactly from the balance the server gave. Nothing is sent until Confirm.
+ */
+function AllocationReview({
+  fromName,
+  balance,
+  toName,
+  amount,
+  busy,
+  onConfirm,
+  onBack,
+}: {
+  fromName: string;
+  balance: string;
+  toName: string;
+  amount: string;
+  busy: boolean;
+  onConfirm(): void;
+  onBack(): void;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The step replaces the form: move the focus to it, so a keyboard or screen-reader user lands on it.
+  useEffect(() => heading.current?.focus(), []);
+  const keeps = subtractCredits(balance, amount);
+  const overdrawn = keeps === null || isNegative(keeps);
+  return (
+    <section aria-labelledby="allocate-review-title" className="space-y-4">
+      <h2 id="allocate-review-title" ref={heading} tabIndex={-1} className="text-lg font-semibold outline-none">
+        {p.reviewTitle}
+      </h2>
+      <p className="tabular-nums">{p.reviewSummary(formatDecimal(amount), fromName, toName, formatDecimal(keeps ?? balance))}</p>
+      {overdrawn && <ErrorAlert title={MESSAGES.shell.errorTitle} message={p.reviewOverdrawn(fromName, formatDecimal(balance))} />}
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <Button type="button" onClick={onConfirm} disabled={busy || overdrawn}>
+          {busy ? 'Allocating…' : p.confirmAllocation}
+        </Button>
+        <Button type="button" variant="outline" onClick={onBack} disabled={busy}>
+          {p.backToEdit}
+        </Button>
+      </div>
+    </section>
+  );
+}
+
 function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDetail; childOrgs: Organization[]; preselected: string }) {
   const allocate = useAllocateCredits();
   const defaults: AllocateFormInput = { to_org_id: preselected, amount: '', notes: '' };
@@ -77,6 +122,19 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
   useUnsavedChangesGuard(isDirty);
   const [result, setResult] = useState<ShownResult | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // The checked form values awaiting Confirm; null while the form is being edited.
+  const [review, setReview] = useState<AllocateFormOutput | null>(null);
+  // Back from the review step to the form: the focus goes to the amount, not to the page's top.
+  const backToForm = useRef(false);
+  useEffect(() => {
+    if (review !== null || !backToForm.current) return;
+    backToForm.current = false;
+    form.setFocus('amount');
+  }, [review, form]);
+  function edit() {
+    backToForm.current = true;
+    setReview(null);
+  }
   // The key of a submission that failed on the network: sending the same form again reuses it.
   const pending = useRef<{ key: string; signature: string } | null>(null);
 
@@ -91,11 +149,14 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
       pending.current = null;
       const toName = childOrgs.find((child) => child.id === values.to_org_id)?.name ?? values.to_org_id;
       setResult({ ...answer, toName });
+      setReview(null);
       form.reset(defaults);
     } catch (error) {
       // Only a request that may not have reached the server keeps its key for a retry.
       if (!(error instanceof ApiError && error.status === 0)) pending.current = null;
       setResult(null);
+      // Back to the form, with the values kept and the reason shown above the button.
+      edit();
       setFailure(c.allocateFailed(error instanceof Error ? error.message : MESSAGES.generic.unknown));
     }
   }
@@ -110,37 +171,59 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
-            <div className="grid gap-2">
-              <Label htmlFor="allocate-to">Child organization</Label>
-              <NativeSelect
-                id="allocate-to"
-                aria-invalid={errors.to_org_id ? true : undefined}
-                aria-describedby={errors.to_org_id ? 'allocate-to-error' : undefined}
-                {...form.register('to_org_id')}
-              >
-                <option value="">Select a child organization</option>
-                {childOrgs.map((child) => (
-                  <option key={child.id} value={child.id}>
-                    {child.name} ({ORG_TYPE_LABELS[child.org_type]}) — {formatCredits(child.credit_balance)}
-                  </option>
-                ))}
-              </NativeSelect>
-              {errors.to_org_id && (
-                <p id="allocate-to-error" className="text-sm text-destructive">
-                  {errors.to_org_id.message}
-                </p>
-              )}
-            </div>
-            <AmountField id="allocate-amount" {...fieldOf(form, 'amount')} />
-            <LabelledControl id="allocate-notes" label="Notes (optional)" error={errors.notes?.message}>
-              {(aria) => <Textarea id="allocate-notes" {...aria} {...form.register('notes')} />}
-            </LabelledControl>
-            {failure && <ErrorAlert title={MESSAGES.shell.errorTitle} message={failure} />}
-            <Button type="submit" className="w-full sm:w-auto" disabled={isSubmitting}>
-              {isSubmitting ? 'Allocating…' : p.allocateCredits}
-            </Button>
-          </form>
+          {review ? (
+            <AllocationReview
+              fromName={from.name}
+              balance={from.credit_balance}
+              toName={childOrgs.find((child) => child.id === review.to_org_id)?.name ?? review.to_org_id}
+              amount={review.amount}
+              busy={allocate.isPending}
+              onConfirm={() => void submit(review)}
+              onBack={edit}
+            />
+          ) : (
+            <form
+              noValidate
+              className="space-y-4"
+              onSubmit={(event) =>
+                void form.handleSubmit((values) => {
+                  setFailure(null);
+                  setResult(null);
+                  setReview(values);
+                })(event)
+              }
+            >
+              <div className="grid gap-2">
+                <Label htmlFor="allocate-to">Child organization</Label>
+                <NativeSelect
+                  id="allocate-to"
+                  aria-invalid={errors.to_org_id ? true : undefined}
+                  aria-describedby={errors.to_org_id ? 'allocate-to-error' : undefined}
+                  {...form.register('to_org_id')}
+                >
+                  <option value="">Select a child organization</option>
+                  {childOrgs.map((child) => (
+                    <option key={child.id} value={child.id}>
+                      {child.name} ({ORG_TYPE_LABELS[child.org_type]}) — {formatCredits(child.credit_balance)}
+                    </option>
+                  ))}
+                </NativeSelect>
+                {errors.to_org_id && (
+                  <p id="allocate-to-error" className="text-sm text-destructive">
+                    {errors.to_org_id.message}
+                  </p>
+                )}
+              </div>
+              <AmountField id="allocate-amount" {...fieldOf(form, 'amount')} />
+              <LabelledControl id="allocate-notes" label="Notes (optional)" error={errors.notes?.message}>
+                {(aria) => <Textarea id="allocate-notes" {...aria} {...form.register('notes')} />}
+              </LabelledControl>
+              {failure && <ErrorAlert title={MESSAGES.shell.errorTitle} message={failure} />}
+              <Button type="submit" className="w-full sm:w-auto" disabled={isSubmitting}>
+                {p.allocateCredits}
+              </Button>
+            </form>
+          )}
         </CardContent>
       </Card>
 
