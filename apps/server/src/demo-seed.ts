@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { USAGE_WINDOW } from '@console/domain';
 import type { DB } from './db/schema.ts';
 import { DAY_MS, DEMO_ACTIVATIONS, DEMO_AGENT_TYPES, seedDemo, type DemoOrganization, type SeededDemo } from './db/seed.ts';
@@ -54,7 +54,7 @@ function scaled(value: string, places: number): bigint {
  * commit, rolled back with everything else on an error or a crash, and any other writer of
  * the ledger waits for the commit (the change locks the table), so no other entry is dated.
  */
-async function ledgerDatedAt<T>(db: Kysely<DB>, at: Date, write: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+async function ledgerDatedAt<T>(db: Kysely<DB>, at: Date, write: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await sql`alter table credit_ledger_entries alter column created_at set default ${sql.raw(`'${at.toISOString()}'::timestamptz`)}`.execute(
       trx,
