@@ -118,6 +118,25 @@ describe('command palette', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/orgs/${acme.id}`));
   });
 
+  it('shows no organization of an earlier search while the new one is under way', async () => {
+    const acme = makeOrganization({ name: 'Acme Dental', org_type: 'tenant' });
+    const api = mockApi((call: ApiCall) => {
+      if (call.path === '/api/organizations') {
+        // The second search never answers: what shows meanwhile is the palette's own doing.
+        return call.query.search === 'Acme' ? json(200, makeList([acme])) : new Promise<Response>(() => {});
+      }
+      return call.path === '/api/credits/ledger' ? json(200, ledgerPage([])) : undefined;
+    });
+    const { user, dialog, field } = await openWithShortcut(superAgencyAdmin());
+    await user.type(field, 'Acme');
+    const group = await within(dialog).findByRole('group', { name: palette.groups.organizations });
+    await within(group).findByRole('option', { name: /Acme Dental/ });
+    await user.type(field, 'x');
+    await waitFor(() => expect(api.queriesOf('GET /api/organizations').at(-1)).toEqual(expect.objectContaining({ search: 'Acmex' })));
+    expect(within(dialog).queryByRole('option', { name: /Acme Dental/ })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('group', { name: palette.groups.organizations })).toHaveTextContent(palette.searching);
+  });
+
   it('finds a person by name, moves to them with the arrow keys and opens them on Enter', async () => {
     const dana = makeUser({ first_name: 'Dana', last_name: 'Scully' });
     const dale = makeUser({ first_name: 'Dale', last_name: 'Cooper' });

@@ -80,10 +80,10 @@ function usePaletteGroups(viewer: Actor | null, text: string, search: string): P
     items: pages.map((item) => ({ key: `page-${item.to}`, label: item.label, to: item.to })),
   });
 
-  // Server results are shown only for the text as typed now, never for an earlier search.
+  // Server results are shown only for the text as typed now, never for an earlier search (nor the list's kept previous page).
   const current = search !== '' && search === text;
   if (listsOrganizations && text !== '' && viewer) {
-    const rows = current && organizations.data ? organizations.data.organizations : [];
+    const rows = current && organizations.data && !organizations.isPlaceholderData ? organizations.data.organizations : [];
     groups.push({
       key: 'organizations',
       label: t.groups.organizations,
@@ -94,7 +94,7 @@ function usePaletteGroups(viewer: Actor | null, text: string, search: string): P
     });
   }
   if (listsPeople && text !== '' && viewer) {
-    const rows = current && people.data ? people.data.users : [];
+    const rows = current && people.data && !people.isPlaceholderData ? people.data.users : [];
     groups.push({
       key: 'people',
       label: t.groups.people,
