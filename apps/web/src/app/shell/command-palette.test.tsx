@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { entry, ledgerPage } from '@/test/credit-data';
 import { json, makeSession, mockApi, renderApp, type ApiCall } from '@/test/helpers';
 import { makeList, makeOrganization } from '@/test/organization-data';
@@ -9,8 +9,25 @@ import { MESSAGES } from '@/lib/wording';
 
 const { palette, nav } = MESSAGES.shell;
 
-/** The first render of a file imports the shell's lazy chunk. */
-const SHELL_LOAD_MS = 15_000;
+/** How long a find waits for what a lazy chunk or a first answer shows, on a busy machine. */
+const SHELL_LOAD_MS = 30_000;
+
+// The pages these tests show and open are lazy chunks: imported once here, not under a find's clock.
+beforeAll(async () => {
+  await Promise.all([
+    import('./app-shell'),
+    import('@/features/settings/pages/settings-page'),
+    import('@/features/users/pages/team-page'),
+    import('@/features/users/pages/user-detail-page'),
+    import('@/features/organizations/pages/organization-detail-page'),
+    import('@/features/organizations/pages/create-organization-page'),
+    import('@/features/credits/pages/credit-ledger-page'),
+  ]);
+}, 120_000);
+
+/** Where the router is, once a navigation (which waits for its page's chunk) has landed. */
+const landsOn = (path: string | RegExp) =>
+  waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(path), { timeout: SHELL_LOAD_MS });
 
 const superAgencyAdmin = () => makeSession({ role: 'super_agency_admin', orgType: 'super_agency', orgName: 'Own Organization' });
 
@@ -55,7 +72,8 @@ async function openWithShortcut(session = makeSession()) {
   return { user, dialog, field: within(dialog).getByRole('combobox', { name: palette.inputLabel }) };
 }
 
-describe('command palette', () => {
+// A file's first render imports the shell's lazy chunk, which a busy shared machine may take long over.
+describe('command palette', { timeout: 60_000 }, () => {
   it('opens with Ctrl+K, with the focus in its search field, and Escape closes it', async () => {
     mockSearches();
     const { user, field } = await openWithShortcut();
@@ -87,8 +105,30 @@ describe('command palette', () => {
     expect(option).toHaveAttribute('aria-selected', 'true');
     expect(field).toHaveAttribute('aria-activedescendant', option.id);
     await user.keyboard('{Enter}');
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/team$/));
+    await landsOn(/^\/team$/);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: palette.title })).not.toBeInTheDocument());
+  });
+
+  it('leaves a form with unsaved edits only as its links do: after asking', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    try {
+      mockApi((call: ApiCall) => (call.path === '/api/credits/ledger' ? json(200, ledgerPage([])) : undefined));
+      const user = userEvent.setup();
+      renderApp('/orgs/create', { session: makeSession({ role: 'agency_admin', orgType: 'agency', orgName: 'Northwind Agency' }) });
+      await user.type(await screen.findByLabelText('Name', undefined, { timeout: SHELL_LOAD_MS }), 'Half typed');
+      await user.keyboard('{Control>}k{/Control}');
+      const dialog = await screen.findByRole('dialog', { name: palette.title });
+      await user.type(within(dialog).getByRole('combobox', { name: palette.inputLabel }), 'team');
+      await user.keyboard('{Enter}');
+      expect(confirm).toHaveBeenCalledWith(MESSAGES.forms.unsavedChanges);
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs\/create$/);
+
+      confirm.mockReturnValue(true);
+      await user.keyboard('{Enter}');
+      await landsOn(/^\/team$/);
+    } finally {
+      confirm.mockRestore();
+    }
   });
 
   it('offers only the pages the navigation shows the person', async () => {
@@ -115,7 +155,7 @@ describe('command palette', () => {
     expect(api.queriesOf('GET /api/organizations')).toEqual([expect.objectContaining({ view: 'descendants', search: 'Acme' })]);
     await waitFor(() => expect(field).toHaveAttribute('aria-activedescendant', option.id));
     await user.keyboard('{Enter}');
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/orgs/${acme.id}`));
+    await landsOn(`/orgs/${acme.id}`);
   });
 
   it('shows no organization of an earlier search while the new one is under way', async () => {
@@ -155,7 +195,7 @@ describe('command palette', () => {
     expect(field).toHaveAttribute('aria-activedescendant', second.id);
     expect(api.queriesOf('GET /api/users').at(-1)).toEqual(expect.objectContaining({ search: 'Da' }));
     await user.keyboard('{Enter}');
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/users/${dana.id}`));
+    await landsOn(`/users/${dana.id}`);
   });
 
   it('finds a recent ledger entry by its description and opens the credit ledger', async () => {
@@ -167,12 +207,12 @@ describe('command palette', () => {
     });
     const { user, dialog, field } = await openWithShortcut(makeSession({ role: 'tenant_admin' }));
     await user.type(field, 'northwind');
-    const group = await within(dialog).findByRole('group', { name: palette.groups.ledger });
+    const group = await within(dialog).findByRole('group', { name: palette.groups.ledger }, { timeout: SHELL_LOAD_MS });
     const option = within(group).getByRole('option', { name: /Received 500\.00 credits from Northwind Partners/ });
     expect(within(group).queryByRole('option', { name: /Scheduling/ })).not.toBeInTheDocument();
     await waitFor(() => expect(field).toHaveAttribute('aria-activedescendant', option.id));
     await user.keyboard('{Enter}');
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/credit-ledger$/));
+    await landsOn(/^\/credit-ledger$/);
   });
 
   it('gives a role that may not list organizations or people no such groups, and sends no request for them', async () => {
@@ -184,7 +224,7 @@ describe('command palette', () => {
     const { user, dialog, field } = await openWithShortcut(makeSession({ role: 'agency_user', orgType: 'agency', orgName: 'Own Agency' }));
     await user.type(field, 'Acme');
     // The ledger (which the role reads) answers; the debounced searches would have been sent by now.
-    await within(dialog).findByRole('group', { name: palette.groups.ledger });
+    await within(dialog).findByRole('group', { name: palette.groups.ledger }, { timeout: SHELL_LOAD_MS });
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(within(dialog).queryByRole('group', { name: palette.groups.organizations })).not.toBeInTheDocument();
     expect(within(dialog).queryByRole('group', { name: palette.groups.people })).not.toBeInTheDocument();

@@ -2,7 +2,7 @@ import { mayListPeople, mayReadOrganization, mayViewBilling, mayViewPerson, ORG_
 import { useQuery } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
 import { useEffect, useId, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { creditQueries } from '@/api/credits';
 import { organizationQueries } from '@/api/organizations';
 import { userQueries } from '@/api/users';
@@ -125,8 +125,12 @@ function usePaletteGroups(viewer: Actor | null, text: string, search: string): P
   return groups.filter((group) => group.items.length > 0 || group.pending);
 }
 
-/** The palette's search field and results: mounted while the dialog is open, so each opening starts empty. */
-function PaletteBody({ onChoose }: { onChoose(to: string): void }) {
+/**
+ * The palette's search field and results: mounted while the dialog is open, so each opening
+ * starts empty. Each result is a link of the console (in the role of an option), and Enter
+ * clicks the chosen one: leaving goes the way of every link, unsaved-changes guard included.
+ */
+function PaletteBody({ onNavigate }: { onNavigate(): void }) {
   const viewer = useViewer();
   const ids = useId();
   const [typed, setTyped] = useState('');
@@ -156,9 +160,9 @@ function PaletteBody({ onChoose }: { onChoose(to: string): void }) {
       if (items.length === 0) return;
       const step = event.key === 'ArrowDown' ? 1 : -1;
       setActive((activeIndex + step + items.length) % items.length);
-    } else if (event.key === 'Enter' && activeItem) {
+    } else if (event.key === 'Enter' && activeId) {
       event.preventDefault();
-      onChoose(activeItem.to);
+      document.getElementById(activeId)?.click();
     }
   }
 
@@ -197,15 +201,16 @@ function PaletteBody({ onChoose }: { onChoose(to: string): void }) {
               const selected = position === activeIndex;
               return (
                 // Focus stays in the field (aria-activedescendant); a tap or click opens the item.
-                <div
+                <Link
                   key={item.key}
+                  to={item.to}
                   id={optionId(item)}
                   role="option"
                   aria-selected={selected}
                   tabIndex={-1}
                   onMouseDown={(event) => event.preventDefault()}
                   onMouseMove={() => setActive(position)}
-                  onClick={() => onChoose(item.to)}
+                  onClick={onNavigate}
                   className={cn(
                     'flex min-w-0 cursor-pointer flex-col rounded-md px-2 py-2 text-sm',
                     selected && 'bg-accent text-accent-foreground',
@@ -213,7 +218,7 @@ function PaletteBody({ onChoose }: { onChoose(to: string): void }) {
                 >
                   <span className="truncate font-medium">{item.label}</span>
                   {item.detail && <span className="truncate text-xs text-muted-foreground">{item.detail}</span>}
-                </div>
+                </Link>
               );
             })}
             {group.pending && group.items.length === 0 && <p className="px-2 py-2 text-sm text-muted-foreground">{t.searching}</p>}
@@ -234,7 +239,6 @@ function PaletteBody({ onChoose }: { onChoose(to: string): void }) {
  */
 export function CommandPalette() {
   const [open, setOpen] = useState(false);
-  const navigate = useNavigate();
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -245,11 +249,6 @@ export function CommandPalette() {
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
   }, []);
-
-  const choose = (to: string) => {
-    setOpen(false);
-    void navigate(to);
-  };
 
   return (
     <>
@@ -264,7 +263,7 @@ export function CommandPalette() {
         <DialogContent className="top-[10vh] max-w-xl translate-y-0 gap-0 overflow-hidden p-0">
           <DialogTitle className="sr-only">{t.title}</DialogTitle>
           <DialogDescription className="sr-only">{t.description}</DialogDescription>
-          {open && <PaletteBody onChoose={choose} />}
+          {open && <PaletteBody onNavigate={() => setOpen(false)} />}
         </DialogContent>
       </Dialog>
     </>
