@@ -16,6 +16,7 @@ const SHELL_LOAD_MS = 30_000;
 beforeAll(async () => {
   await Promise.all([
     import('./app-shell'),
+    import('./command-palette-body'),
     import('@/features/settings/pages/settings-page'),
     import('@/features/users/pages/team-page'),
     import('@/features/users/pages/user-detail-page'),
@@ -69,7 +70,7 @@ async function openWithShortcut(session = makeSession()) {
   await screen.findByRole('button', { name: palette.button }, { timeout: SHELL_LOAD_MS });
   await user.keyboard('{Control>}k{/Control}');
   const dialog = await screen.findByRole('dialog', { name: palette.title });
-  return { user, dialog, field: within(dialog).getByRole('combobox', { name: palette.inputLabel }) };
+  return { user, dialog, field: await within(dialog).findByRole('combobox', { name: palette.inputLabel }) };
 }
 
 // A file's first render imports the shell's lazy chunk, which a busy shared machine may take long over.
@@ -93,7 +94,7 @@ describe('command palette', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('link', { name: palette.button })).not.toBeInTheDocument();
     await user.click(button);
     const dialog = await screen.findByRole('dialog', { name: palette.title });
-    expect(within(dialog).getByRole('combobox', { name: palette.inputLabel })).toHaveFocus();
+    expect(await within(dialog).findByRole('combobox', { name: palette.inputLabel })).toHaveFocus();
   });
 
   it('finds a page of the navigation by name and opens it on Enter', async () => {
@@ -118,7 +119,7 @@ describe('command palette', { timeout: 60_000 }, () => {
       await user.type(await screen.findByLabelText('Name', undefined, { timeout: SHELL_LOAD_MS }), 'Half typed');
       await user.keyboard('{Control>}k{/Control}');
       const dialog = await screen.findByRole('dialog', { name: palette.title });
-      await user.type(within(dialog).getByRole('combobox', { name: palette.inputLabel }), 'team');
+      await user.type(await within(dialog).findByRole('combobox', { name: palette.inputLabel }), 'team');
       await user.keyboard('{Enter}');
       expect(confirm).toHaveBeenCalledWith(MESSAGES.forms.unsavedChanges);
       expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs\/create$/);
