@@ -287,6 +287,20 @@ const CONSOLE_WORDING = {
       agentCatalog: 'Agent Catalog',
       settings: 'Settings',
     },
+    /** The ⌘K / Ctrl+K palette: jump to a page, organization, person or recent ledger entry by name. */
+    palette: {
+      button: 'Search',
+      title: 'Search the console',
+      description:
+        'Type a name to jump to a page, an organization, a person or a recent ledger entry. Use the arrow keys to choose and Enter to open.',
+      inputLabel: 'Search by name',
+      placeholder: 'Search pages, organizations, people…',
+      resultsLabel: 'Results',
+      groups: { pages: 'Pages', organizations: 'Organizations', people: 'People', ledger: 'Recent ledger entries' },
+      searching: 'Searching…',
+      noResults: 'Nothing matches that name.',
+      resultCount: (count: number) => (count === 1 ? '1 result' : `${count} results`),
+    },
     profileFallback: 'Profile',
     avatarFallback: 'AV',
     settings: 'Settings',

@@ -7,6 +7,7 @@ import { PageLoading } from '@/components/page-loading';
 import { Button } from '@/components/ui/button';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { cn } from '@/lib/utils';
+import { CommandPalette } from './command-palette';
 import { MobileNav } from './mobile-nav';
 import { OrganizationBreadcrumbs } from './organization-breadcrumbs';
 import { pageTitleOf } from './page-title';
@@ -51,6 +52,7 @@ export default function AppShell() {
             </p>
           )}
           <div className="ml-auto flex items-center gap-2">
+            <CommandPalette />
             <ThemeToggle />
             <ProfileMenu />
           </div>
