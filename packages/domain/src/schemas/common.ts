@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { PAGING } from '../constants.ts';
+import { MESSAGES } from '../messages.ts';
 
 /** The one error shape of every API failure: a code a program reads, a message a person reads. */
 export const errorBodySchema = z.object({
@@ -57,3 +59,11 @@ export const healthSchema = z.object({
   schema_version: z.number().int().nullable(),
 });
 export type Health = z.infer<typeof healthSchema>;
+
+/** A list's page number in the query string: a whole number from 1 up, refused in words otherwise. */
+export const pageNumberSchema = z.coerce
+  .number({ error: MESSAGES.generic.invalidPage })
+  .int(MESSAGES.generic.invalidPage)
+  .min(1, MESSAGES.generic.invalidPage)
+  .max(1_000_000, MESSAGES.generic.invalidPage)
+  .default(PAGING.defaultPage);

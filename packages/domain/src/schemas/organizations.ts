@@ -3,7 +3,7 @@ import { LIMITS, PAGING } from '../constants.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
 import { MESSAGES } from '../messages.ts';
 import { amountInputSchema, amountStringSchema } from './amounts.ts';
-import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText } from './common.ts';
+import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText, pageNumberSchema } from './common.ts';
 
 const m = MESSAGES.organizations;
 
@@ -125,12 +125,7 @@ export const listOrganizationsQuerySchema = z.object({
   org_type: z.enum(ORG_TYPES).optional(),
   attention: z.enum(ORG_ATTENTION_FILTERS).optional(),
   search: z.string().trim().max(LIMITS.orgNameMax).refine(isStorableText, UNSTORABLE_TEXT).optional(),
-  page: z.coerce
-    .number({ error: MESSAGES.generic.invalidPage })
-    .int(MESSAGES.generic.invalidPage)
-    .min(1, MESSAGES.generic.invalidPage)
-    .max(1_000_000, MESSAGES.generic.invalidPage)
-    .default(PAGING.defaultPage),
+  page: pageNumberSchema,
   page_size: pageSizeSchema.default(PAGING.orgPageSize),
   sort: z.enum(ORG_SORT_KEYS).default('name'),
   order: z.enum(SORT_ORDERS).default('asc'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS, PAGING } from '../constants.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
 import { MESSAGES } from '../messages.ts';
-import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText } from './common.ts';
+import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText, pageNumberSchema } from './common.ts';
 
 export const USER_STATUSES = ['active', 'inactive', 'pending', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -53,12 +53,7 @@ export const USER_SORT_FIELDS = ['created_at', 'email', 'first_name', 'last_name
 
 export const listUsersQuerySchema = z.object({
   organization_id: z.uuid().optional(),
-  page: z.coerce
-    .number({ error: MESSAGES.generic.invalidPage })
-    .int(MESSAGES.generic.invalidPage)
-    .min(1, MESSAGES.generic.invalidPage)
-    .max(1_000_000, MESSAGES.generic.invalidPage)
-    .default(PAGING.defaultPage),
+  page: pageNumberSchema,
   page_size: z.coerce.number().int().min(1).max(100).default(PAGING.usersPageSize),
   status: z.enum(USER_STATUSES).optional(),
   role: z.string().max(40).refine(isStorableText, UNSTORABLE_TEXT).optional(),
