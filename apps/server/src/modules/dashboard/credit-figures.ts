@@ -156,13 +156,17 @@ export async function ledgerTotals(db: Executor, organizationId: string) {
   };
 }
 
-/** The children's balances (largest first) and their totals, with the children's agent limits. */
-export async function childFigures(db: Executor, organizationId: string) {
-  const children = db
+/** The organization's direct children that are not deleted, with their billing settings (`b`). */
+const liveChildren = (db: Executor, organizationId: string) =>
+  db
     .selectFrom('organizations as o')
     .innerJoin('organization_billing_settings as b', 'b.organization_id', 'o.id')
     .where('o.parent_org_id', '=', organizationId)
     .where('o.deleted_at', 'is', null);
+
+/** The children's balances (largest first) and their totals, with the children's agent limits. */
+export async function childFigures(db: Executor, organizationId: string) {
+  const children = liveChildren(db, organizationId);
   const rows = await children
     .select([
       'o.id',
@@ -200,12 +204,7 @@ const ADMIN_ROLES = ALL_ROLES.filter((role) => roleLevel(role) === 'admin');
  * first (then by name), each with whether it has an active admin, and their count.
  */
 export async function lowChildFigures(db: Executor, organizationId: string) {
-  const low = db
-    .selectFrom('organizations as o')
-    .innerJoin('organization_billing_settings as b', 'b.organization_id', 'o.id')
-    .where('o.parent_org_id', '=', organizationId)
-    .where('o.deleted_at', 'is', null)
-    .whereRef('b.credit_balance', '<', 'b.low_balance_threshold');
+  const low = liveChildren(db, organizationId).whereRef('b.credit_balance', '<', 'b.low_balance_threshold');
   const children = await low
     .select((eb) => [
       'o.id',
