@@ -20,6 +20,7 @@ import { agentsRoutes } from './modules/agents/agents.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
+import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { creditsRoutes } from './modules/credits/credits.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { debugRoutes } from './modules/debug/debug.routes.ts';
@@ -233,6 +234,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         invitationsRoutes,
         organizationsRoutes,
         billingRoutes,
+        pricingRoutes,
         creditsRoutes,
         activityRoutes,
         dashboardRoutes,

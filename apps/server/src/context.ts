@@ -15,6 +15,7 @@ import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createBalanceAlertSender } from './modules/billing/balance-alerts.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
+import { createPricingService } from './modules/pricing/pricing.service.ts';
 import { createCreditsService } from './modules/credits/credits.service.ts';
 import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
 import { createDebugService } from './modules/debug/debug.service.ts';
@@ -75,6 +76,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const machineLimits = options.machineLimits ?? machineLimitSettings(options.config.rateLimitFactor);
   const machineCounter = createSharedCounter(db, log, { windowSeconds: machineLimits.windowSeconds, syncMs: options.machineLimitSyncMs });
   const billing = createBillingService({ db, organizations });
+  const pricing = createPricingService({ db, organizations, mailer });
   const agents = createAgentsService({ db, organizations });
   const apiKeys = createApiKeysService({ db, organizations });
   // Started here and stopped when the app closes, like the mail sender.
@@ -98,6 +100,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     credits,
     usage,
     billing,
+    pricing,
     agents,
     apiKeys,
     balanceAlerts,

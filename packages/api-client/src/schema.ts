@@ -458,6 +458,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{id}/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The own price book: per agent type what the organization pays, what its children pay and the margin
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["getPriceBook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/prices/{agentTypeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set what the organization's direct children pay for an agent type, from now on (its admins)
+         * @description Requires the `billing.manage` permission.
+         */
+        put: operations["setPrice"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/prices/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The own price book's changes, newest first
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["listPriceChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/earnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the organization earned this month from its children's usage, by child and by agent
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["getEarnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/credits/allocations": {
         parameters: {
             query?: never;
@@ -2930,6 +3010,196 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getPriceBook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        catalog: boolean;
+                        can_edit: boolean;
+                        items: {
+                            agent_type: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                unit: string;
+                                /** @enum {string} */
+                                status: "active" | "retired";
+                            };
+                            my_price: string | null;
+                            book_price: string | null;
+                            children_price: string | null;
+                            margin: string | null;
+                            floored: boolean;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                agentTypeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    price: (number | null) | (string | null);
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        item: {
+                            agent_type: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                unit: string;
+                                /** @enum {string} */
+                                status: "active" | "retired";
+                            };
+                            my_price: string | null;
+                            book_price: string | null;
+                            children_price: string | null;
+                            margin: string | null;
+                            floored: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPriceChanges: {
+        parameters: {
+            query?: {
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            agent_type: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                            };
+                            price: string | null;
+                            effective_from: string;
+                            changed_by: string | null;
+                        }[];
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEarnings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        month: string;
+                        total: string;
+                        by_child: {
+                            /** Format: uuid */
+                            organization_id: string;
+                            name: string;
+                            amount: string;
+                        }[];
+                        by_agent: {
+                            /** Format: uuid */
+                            agent_type_id: string;
+                            code: string;
+                            name: string;
+                            amount: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createAllocation: {
         parameters: {
             query?: never;
@@ -3012,7 +3282,7 @@ export interface operations {
                             organization_id: string;
                             amount: string;
                             /** @enum {string} */
-                            entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease";
+                            entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning";
                             /** Format: uuid */
                             transaction_group: string;
                             metadata: {
@@ -3114,7 +3384,7 @@ export interface operations {
         parameters: {
             query?: {
                 organization_id?: string;
-                entry_type?: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease";
+                entry_type?: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning";
                 agent_type_id?: string;
                 from?: string;
                 to?: string;
@@ -3144,7 +3414,7 @@ export interface operations {
                             organization_id: string;
                             amount: string;
                             /** @enum {string} */
-                            entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease";
+                            entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning";
                             /** Format: uuid */
                             transaction_group: string;
                             metadata: {
@@ -3189,7 +3459,7 @@ export interface operations {
         parameters: {
             query?: {
                 organization_id?: string;
-                entry_type?: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease";
+                entry_type?: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning";
                 agent_type_id?: string;
                 from?: string;
                 to?: string;
@@ -3226,7 +3496,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -3286,7 +3556,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
             };
@@ -3449,7 +3719,7 @@ export interface operations {
                             };
                             by_entry_type: {
                                 /** @enum {string} */
-                                entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease";
+                                entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning";
                                 total: string;
                                 count: number;
                             }[];

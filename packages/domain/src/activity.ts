@@ -32,6 +32,7 @@ export const ACTIVITY_ACTIONS = [
   'credits.refund',
   'billing.agent_limit',
   'billing.low_balance_threshold',
+  'pricing.price_set',
   'agent.activate',
   'agent.deactivate',
   'agents.status_reported',
@@ -75,6 +76,7 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'credits.refund': 'Refund',
   'billing.agent_limit': 'Agent limit change',
   'billing.low_balance_threshold': 'Low-balance threshold change',
+  'pricing.price_set': 'Price change',
   'agent.activate': 'Agent activated',
   'agent.deactivate': 'Agent deactivated',
   'agents.status_reported': 'Agent status reported',
@@ -197,6 +199,10 @@ export function activitySentence({ action, actor, organization, target, details 
       return `${who} set the agent limit of ${them} from ${count(details.before)} to ${count(details.after)}`;
     case 'billing.low_balance_threshold':
       return `${who} set the low-balance threshold of ${them} from ${formatAmount(details.before)} to ${formatAmount(details.after)} credits`;
+    case 'pricing.price_set': {
+      const price = (value: unknown) => (str(value) ? `${formatUnits(str(value)!)} a unit` : 'pass-through');
+      return `${who} set what the children of ${them} pay for ${str(details.agent) ?? 'an agent'} from ${price(details.before)} to ${price(details.after)}`;
+    }
     case 'agent.activate':
       return `${who} activated ${str(details.code) ?? 'an agent'} for ${org}`;
     case 'agent.deactivate':
@@ -327,6 +333,15 @@ export function ledgerSentence({ entry_type, amount, metadata, units, actor, cou
     case 'refund': {
       const usage = describeUsage(metadata.usage);
       return `${actor ?? 'Someone'} refunded ${credits}${str(metadata.refund_of) ? ` for ${str(metadata.refund_of)}` : ''}${usage ? ` (${usage})` : ''}${reason ? `: ${reason}` : ''}`;
+    }
+    case 'earning': {
+      // "Earned 1.20 credits from Acme Dental's Support Bot: 3 events, 24 × run at a margin of 0.05".
+      const name = agent?.name ?? str(metadata.agent) ?? 'an agent';
+      const child = str(metadata.child_name) ?? other;
+      const events = typeof metadata.events === 'number' ? `${count(metadata.events)} ${metadata.events === 1 ? 'event' : 'events'}, ` : '';
+      const used = units ?? str(metadata.units);
+      const margin = str(metadata.margin);
+      return `Earned ${credits} from ${child}'s ${name}: ${events}${used ? `${formatUnits(used)} ${agent ? `× ${agent.unit}` : 'units'}` : 'usage'}${margin ? ` at a margin of ${formatUnits(margin)}` : ''}`;
     }
     case 'adjustment_increase':
       return `${actor ?? 'Someone'} added ${credits}${reason ? `: ${reason}` : ''}`;

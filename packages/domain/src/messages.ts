@@ -200,6 +200,18 @@ export const MESSAGES = {
     childLowBalance: (child: string, parent: string, balance: string, threshold: string) =>
       `Low balance: ${child}, a child of ${parent}, has ${formatAmount(balance)} credits, below its alert threshold of ${formatAmount(threshold)}. It has no active admin, so this alert goes to the admins of ${parent}.`,
   },
+  /** Price books and earnings. */
+  pricing: {
+    onlyOwnAdmins: 'Only administrators of a super agency or an agency set what its children pay.',
+    houseUsesCatalog: "The house's children pay the catalog price: change it in the agent catalog.",
+    onlyOwn: "Only the organization's own people see its prices and earnings.",
+    belowOwnPrice: (own: string) =>
+      `A price for your children cannot be below your own price of ${own} per unit. Enter ${own} or more, or pass your price through.`,
+    noPrice: 'This agent type has no price yet, so no price can be set for it.',
+    retired: 'This agent type is retired.',
+    flooredMail: (org: string, agent: string, parentPrice: string, book: string) =>
+      `${org}: your own price for ${agent} rose to ${parentPrice} per unit, above the ${book} you charge your children. They now pay ${parentPrice} (your margin on ${agent} is zero) until you set a new price on the Pricing page.`,
+  },
   generic: {
     notFound: 'Not found',
     forbidden: 'You do not have permission to do this.',

@@ -193,6 +193,29 @@ export function maySetLowBalanceThreshold(actor: Actor, org: Pick<OrganizationFa
   return can(actor.role, 'billing.manage') && isOwnOrganization(actor, org) && mayWrite(actor);
 }
 
+// Prices and earnings -------------------------------------------------------------------
+
+/** Organizations that sell to children: the house (through the catalog), super agencies and agencies. */
+const SELLERS: readonly OrgType[] = ['house', 'super_agency', 'agency'];
+
+/**
+ * An organization's price book and earnings are read by its own people with the billing view,
+ * never by a descendant: a price or margin above an organization stays hidden from it.
+ */
+export function mayViewPrices(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'org_type'>): boolean {
+  return can(actor.role, 'billing.view') && isOwnOrganization(actor, org) && !!org.org_type && SELLERS.includes(org.org_type);
+}
+
+/** A super agency's or agency's admins set what its direct children pay; the house's children pay the catalog. */
+export function maySetPrices(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'org_type'>): boolean {
+  return (
+    can(actor.role, 'billing.manage') &&
+    isOwnOrganization(actor, org) &&
+    (org.org_type === 'super_agency' || org.org_type === 'agency') &&
+    mayWrite(actor)
+  );
+}
+
 // Agents and API keys -------------------------------------------------------------------
 
 /** The agent catalog (types, units, prices) is kept by the house's admins. */

@@ -340,6 +340,8 @@ export interface UsageEventsTable {
   created_by: string | null;
   ledger_entry_id: string | null;
   metadata: ColumnType<unknown, string | undefined, never>;
+  /** The margins per unit the event paid its sellers, from its parent upward; null when none earned. */
+  margins: ColumnType<string[] | null, string[] | null | undefined, never>;
 }
 
 /** The event ids of an organization's reporters, kept for the occurrence window and a margin. */
@@ -354,6 +356,24 @@ export interface UsageEventIdsTable {
 
 /** Usage cost beyond the whole cents charged, per organization and agent type. */
 export interface UsageCarryTable {
+  organization_id: string;
+  agent_type_id: string;
+  carry: ColumnType<string, string | undefined, string>;
+}
+
+/** A seller's book: what its direct children pay for an agent type from a time on (null: pass-through). */
+export interface OrganizationPricesTable {
+  id: Generated<string>;
+  organization_id: string;
+  agent_type_id: string;
+  price: string | null;
+  effective_from: ColumnType<string, Date | string, never>;
+  created_by: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+/** Earnings beyond the whole cents credited, per seller and agent type. */
+export interface EarningCarryTable {
   organization_id: string;
   agent_type_id: string;
   carry: ColumnType<string, string | undefined, string>;
@@ -392,6 +412,8 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   agent_types: AgentTypesTable;
   agent_prices: AgentPricesTable;
+  organization_prices: OrganizationPricesTable;
+  earning_carry: EarningCarryTable;
   agent_activations: AgentActivationsTable;
   api_keys: ApiKeysTable;
   usage_events: UsageEventsTable;

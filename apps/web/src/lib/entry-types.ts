@@ -9,6 +9,7 @@ export const ENTRY_TYPE_LABELS: Record<EntryType, string> = {
   refund: 'Refund',
   adjustment_increase: 'Adjustment (increase)',
   adjustment_decrease: 'Adjustment (decrease)',
+  earning: 'Earning',
 };
 
 /** Each entry type has its own badge colour; an unknown type is grey. */
@@ -20,6 +21,7 @@ export const ENTRY_TYPE_BADGE_CLASSES: Record<EntryType, string> = {
   refund: 'border-purple-200 bg-purple-100 text-purple-800 dark:border-purple-800 dark:bg-purple-950 dark:text-purple-200',
   adjustment_increase: 'border-teal-200 bg-teal-100 text-teal-800 dark:border-teal-800 dark:bg-teal-950 dark:text-teal-200',
   adjustment_decrease: 'border-amber-200 bg-amber-100 text-amber-800 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200',
+  earning: 'border-emerald-200 bg-emerald-100 text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200',
 };
 
 export const UNKNOWN_BADGE_CLASSES = 'border-gray-200 bg-gray-100 text-gray-800 dark:border-gray-700 dark:bg-gray-800 dark:text-gray-200';

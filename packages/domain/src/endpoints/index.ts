@@ -17,6 +17,7 @@ import { agentsEndpoints } from './agents.ts';
 import { apiKeysEndpoints } from './api-keys.ts';
 import { machineEndpoints } from './machine.ts';
 import { usageEndpoints } from './usage.ts';
+import { pricingEndpoints } from './pricing.ts';
 
 export { healthEndpoints } from './health.ts';
 export { authEndpoints } from './auth.ts';
@@ -33,6 +34,7 @@ export { agentsEndpoints } from './agents.ts';
 export { apiKeysEndpoints } from './api-keys.ts';
 export { machineEndpoints } from './machine.ts';
 export { usageEndpoints } from './usage.ts';
+export { pricingEndpoints } from './pricing.ts';
 
 /** All endpoints, by domain. */
 export const API = {
@@ -51,4 +53,5 @@ export const API = {
   apiKeys: apiKeysEndpoints,
   usage: usageEndpoints,
   machine: machineEndpoints,
+  pricing: pricingEndpoints,
 } as const;

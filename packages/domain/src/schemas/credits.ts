@@ -13,6 +13,8 @@ export const ENTRY_TYPES = [
   'refund',
   'adjustment_increase',
   'adjustment_decrease',
+  /** A seller's margin on its subtree's usage: its children's price minus its own, × units. */
+  'earning',
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 /** Entries that take credits from their organization (a negative amount); every other type adds them. */

@@ -14,6 +14,9 @@ import type { DB } from '../../db/schema.ts';
  * organization's ledger in order, no balance ever went below zero and each balance_after is
  * the running sum. The day totals the dashboard reads (usage per day and agent type,
  * consumptions and refunds per day) are checked against the events and entries they sum.
+ * For margins: per seller and agent type, units × margin over the events below it (each event
+ * keeps its margins from its parent upward) equals the earnings credited plus the carry, and
+ * no usage posting credited more earnings than its consumption took.
  */
 export async function reconcile(db: Kysely<DB>) {
   const balances = await sql<{ organization_id: string; credit_balance: string; ledger_sum: string; last_balance_after: string | null }>`
@@ -81,7 +84,8 @@ export async function reconcile(db: Kysely<DB>) {
       group by 1, 2, 3
     ),
     usage_entries as (
-      select id, organization_id, entry_type, agent_type_id, amount, units from credit_ledger_entries where agent_type_id is not null
+      select id, organization_id, entry_type, agent_type_id, amount, units from credit_ledger_entries
+      where agent_type_id is not null and entry_type <> 'earning'
     )
     select coalesce(l.organization_id, u.organization_id) as organization_id, coalesce(l.id, u.ledger_entry_id) as ledger_entry_id,
            case when u.ledger_entry_id is null then 'entry without usage event'
@@ -134,6 +138,34 @@ export async function reconcile(db: Kysely<DB>) {
     where actual.total is distinct from s.total or actual.entries is distinct from s.entries
     order by 1, 2, 3
     limit 100`.execute(db);
+  const earnings = await sql<{ organization_id: string; agent_type_id: string; earned: string; credited: string; carry: string }>`
+    with expected as (
+      select a.id as organization_id, e.agent_type_id, sum(e.units * m.margin) as earned
+      from usage_events e
+      join organizations o on o.id = e.organization_id
+      cross join lateral unnest(e.margins) with ordinality as m(margin, k)
+      cross join lateral (select (organization_ancestors(o.path))[cardinality(organization_ancestors(o.path)) + 1 - m.k::int] as id) a
+      where e.margins is not null
+      group by 1, 2
+    ),
+    credited as (
+      select organization_id, agent_type_id, sum(amount) as credited from credit_ledger_entries where entry_type = 'earning' group by 1, 2
+    )
+    select organization_id, agent_type_id, coalesce(x.earned, 0)::text as earned, coalesce(c.credited, 0)::text as credited,
+           coalesce(k.carry, 0)::text as carry
+    from expected x
+    full join credited c using (organization_id, agent_type_id)
+    full join earning_carry k using (organization_id, agent_type_id)
+    where coalesce(x.earned, 0) <> coalesce(c.credited, 0) + coalesce(k.carry, 0)
+    order by 1, 2
+    limit 100`.execute(db);
+  const overEarned = await sql<{ transaction_group: string; earned: string; consumed: string }>`
+    select transaction_group, coalesce(sum(amount) filter (where entry_type = 'earning'), 0)::text as earned,
+           coalesce(-sum(amount) filter (where entry_type = 'consumption'), 0)::text as consumed
+    from credit_ledger_entries where entry_type in ('consumption', 'earning')
+    group by transaction_group
+    having coalesce(sum(amount) filter (where entry_type = 'earning'), 0) > coalesce(-sum(amount) filter (where entry_type = 'consumption'), 0)
+    limit 100`.execute(db);
   return {
     organizations_checked: balances.rows.length,
     balance_mismatches: mismatches,
@@ -151,6 +183,10 @@ export async function reconcile(db: Kysely<DB>) {
     usage_day_mismatches: usageDays.rows,
     /** Consumptions and refunds per organization, UTC day and type (the dashboard's) that differ from the ledger. */
     credit_day_mismatches: creditDays.rows,
+    /** Per seller and agent type, units × margin of the events below it <> earnings credited + carry. */
+    earning_mismatches: earnings.rows,
+    /** Usage postings whose earnings exceed what their consumption took. */
+    over_earned_groups: overEarned.rows,
     ok:
       mismatches.length === 0 &&
       groups.rows.length === 0 &&
@@ -161,6 +197,8 @@ export async function reconcile(db: Kysely<DB>) {
       usageEntries.rows.length === 0 &&
       chains.rows.length === 0 &&
       usageDays.rows.length === 0 &&
-      creditDays.rows.length === 0,
+      creditDays.rows.length === 0 &&
+      earnings.rows.length === 0 &&
+      overEarned.rows.length === 0,
   };
 }

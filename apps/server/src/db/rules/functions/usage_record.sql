@@ -9,9 +9,13 @@
 -- and r_charged (what the event took from the balance, or would have taken when refused for
 -- want of credits).
 --
--- 1. The balance rows of the batch's organizations within reach are locked in id order
---    (credit_balances_lock, as every movement of credits locks them), so an organization's
---    events are taken by one batch at a time and everything read below is the state as it stands.
+-- 1. The price books of the sellers above the batch's organizations within reach (every
+--    ancestor but the house) are held with a shared advisory lock, which a price change
+--    takes exclusively: a change waits for the batches reading the book it replaces and
+--    takes effect after them. Then the balance rows of those organizations and of the
+--    sellers that keep a book (who may earn) are locked in id order (credit_balances_lock,
+--    as every movement of credits locks them), so an organization's events are taken by one
+--    batch at a time and everything read below is the state as it stands.
 -- 2. Each event, in batch order within its organization, is the first that applies of:
 --    - rejected out_of_reach: no such organization, outside the reach, or deleted;
 --    - duplicate: the organization already recorded this id from this kind of reporter (keys
@@ -23,21 +27,32 @@
 --      inactive), agent_not_active (no live activation of the agent there);
 --    - rejected insufficient_credits: the whole cents it would take exceed the balance;
 --    - accepted.
--- 3. An accepted event costs units × its price, exactly: the price in force at occurred_at,
---    or, when price_grace is given (a key's report), at the later of occurred_at and the
---    arrival minus price_grace. A reporter cannot pick an older, lower price by backdating
+-- 3. An accepted event costs units × its price, exactly. Its price is its organization's own:
+--    the greatest of the catalog price and the book prices of its sellers (a seller's book
+--    never takes a child below the seller's own price, which follows as a floor). Each is
+--    the price in force at occurred_at, or, when price_grace is given (a key's report), at
+--    the later of occurred_at and the arrival minus price_grace; a book is read at no later
+--    than the batch's own time, so an event stamped ahead takes the book of its arrival. A reporter cannot pick an older, lower price by backdating
 --    an event, while an event in flight when a price changes keeps the price it occurred
 --    under. The house's import passes null: its events take the price of their time. The cost is
 --    added to the organization's carry for that agent type; the whole cents of the sum are
 --    charged and the rest is carried (0 <= carry < 0.01). So over all events the charges
 --    plus the carry equal the costs: rounding neither makes nor loses credits.
--- 4. Then, set-based: one consumption entry per organization, agent type and price of the
---    batch that charged something (its event count, units, first and last occurrence; its
+-- 4. Then, set-based: one consumption entry per organization, agent type and chain of prices
+--    (its own and its sellers') of the batch that charged something (its event count, units, first and last occurrence; its
 --    amount the sum of its events' charges), posted by ledger_post, which moves each
 --    balance once; the accepted events, each linked to its entry, and their ids (kept for the
 --    occurrence window plus a margin, p_keep; each batch deletes up to twice its size of the
 --    expired ones); the carries (in key order); and for an organization that lacked credits
 --    an insufficient_credits alert, at most one an hour.
+-- 5. Margins, in the same posting: each seller above a group's organization earns, per unit,
+--    the price of its child on the path minus its own price (the house's part is consumed).
+--    A seller's exact earnings are added to its carry for the agent type and the whole cents
+--    credited as one earning entry, nearest seller first, never more in all than the group's
+--    consumption took (what a cap holds back stays in the carry). So over all events each
+--    seller's earnings credited plus its carry equal units × its margin, and no batch credits
+--    more than it charged. Each event keeps its margins (usage_events.margins, from the
+--    parent upward).
 -- Rejected events are not stored: sent again, they are evaluated afresh.
 create or replace function usage_record(
   p_events jsonb,
@@ -94,6 +109,25 @@ declare
   g_first timestamptz[] := '{}';
   g_last timestamptz[] := '{}';
   g_entry uuid[] := '{}';
+  g_chain text[] := '{}';
+  g_sellers text[] := '{}';
+  g_margins text[] := '{}';
+  ev_margins text[] := '{}';
+  v_payers uuid[];
+  v_sellers uuid[];
+  -- Earning carries read so far, by "seller:agent".
+  ec_key text[] := '{}';
+  ec_carry numeric[] := '{}';
+  ec_stored boolean[] := '{}';
+  v_left numeric;
+  v_exact numeric;
+  v_credit numeric;
+  v_chain numeric[];
+  v_sell uuid[];
+  v_margins numeric[];
+  v_child uuid;
+  j integer;
+  q integer;
   n_le integer := 0;
   le_id uuid[] := '{}';
   le_org uuid[] := '{}';
@@ -131,7 +165,17 @@ begin
   o_detail := o_outcome;
   o_charged := array_fill(null::numeric, array[cardinality(a_i)]);
 
-  perform credit_balances_lock(array(select o.id from organizations o where o.id = any(a_org) and starts_with(o.path, p_reach)));
+  v_payers := array(select o.id from organizations o where o.id = any(a_org) and starts_with(o.path, p_reach));
+  -- The sellers' books, shared (price_book_set takes the same key exclusively), in one order.
+  perform pg_advisory_xact_lock_shared(7031, hashtext(s.id::text))
+  from (
+    select distinct a.id from organizations o, unnest((organization_ancestors(o.path))[2:]) as a(id)
+    where o.id = any(v_payers) order by a.id
+  ) s;
+  v_sellers := array(
+    select distinct a.id from organizations o, unnest((organization_ancestors(o.path))[2:]) as a(id)
+    where o.id = any(v_payers) and exists (select 1 from organization_prices p where p.organization_id = a.id));
+  perform credit_balances_lock(v_payers || v_sellers);
 
   for e in
     with ev as (
@@ -139,6 +183,8 @@ begin
     ),
     orgs as (
       select o.id,
+             (organization_ancestors(o.path))[2:] as sellers,
+             (organization_ancestors(o.path))[2:] && v_sellers as booked,
              starts_with(o.path, p_reach) and o.deleted_at is null as reachable,
              o.status = 'active' and not exists (
                select 1 from organizations a where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
@@ -156,16 +202,38 @@ begin
              select 1 from agent_activations v where v.organization_id = ev.org and v.agent_type_id = t.id and v.deactivated_at is null
            ) as live,
            exists (select 1 from agent_prices p where p.agent_type_id = t.id and p.effective_from <= ev.occurred) as priced,
-           (select p.price from agent_prices p
-             where p.agent_type_id = t.id
-               and p.effective_from <= case when p_price_grace is null then ev.occurred else greatest(ev.occurred, v_now - p_price_grace) end
-             order by p.effective_from desc limit 1) as price,
+           coalesce(ch.chain[cardinality(ch.chain)], cp.price) as price,
+           orgs.sellers,
+           ch.chain,
            b.credit_balance as balance,
            c.carry
     from ev
     left join orgs on orgs.id = ev.org
     left join usage_event_ids u on u.organization_id = ev.org and u.source = v_source and u.client_event_id = ev.id
     left join agent_types t on t.code = ev.agent
+    left join lateral (
+      select case when p_price_grace is null then ev.occurred else greatest(ev.occurred, v_now - p_price_grace) end as at
+    ) pt on true
+    left join lateral (
+      select p.price from agent_prices p
+      where p.agent_type_id = t.id and p.effective_from <= pt.at
+      order by p.effective_from desc limit 1
+    ) cp on true
+    -- The own prices down the path, from the house's child to the event's organization: the
+    -- catalog price, then for each seller the greatest of it and the books down to that seller.
+    left join lateral (
+      select array_agg(greatest(cp.price, x.m) order by x.n) as chain from (
+        select 0::bigint as n, null::numeric as m
+        union all
+        select a.n, max(bp.price) over (order by a.n)
+        from unnest(orgs.sellers) with ordinality as a(id, n)
+        left join lateral (
+          select p.price from organization_prices p
+          where p.organization_id = a.id and p.agent_type_id = t.id and p.effective_from <= least(pt.at, v_now)
+          order by p.effective_from desc limit 1
+        ) bp on true
+      ) x
+    ) ch on orgs.booked and cp.price is not null
     left join organization_billing_settings b on b.organization_id = ev.org
     left join usage_carry c on c.organization_id = ev.org and c.agent_type_id = t.id
     order by ev.org, ev.i
@@ -226,9 +294,9 @@ begin
         c_carry[k] := v_total - v_charge;
         o_outcome[e.i] := 'accepted';
         o_charged[e.i] := v_charge;
-        g := array_position(og_key, e.agent_id::text || ':' || e.price::text);
+        g := array_position(og_key, e.agent_id::text || ':' || coalesce(e.chain::text, e.price::text));
         if g is null then
-          og_key := og_key || (e.agent_id::text || ':' || e.price::text);
+          og_key := og_key || (e.agent_id::text || ':' || coalesce(e.chain::text, e.price::text));
           n_g := n_g + 1;
           g := n_g;
           g_id[g] := gen_random_uuid();
@@ -236,6 +304,19 @@ begin
           g_agent[g] := e.agent_id;
           g_code[g] := e.agent;
           g_price[g] := e.price;
+          g_chain[g] := e.chain::text;
+          g_sellers[g] := e.sellers::text;
+          -- Each seller's margin per unit, from the parent upward; null when none earns.
+          g_margins[g] := null;
+          if e.chain is not null then
+            v_margins := '{}';
+            for q in reverse cardinality(e.sellers) .. 1 loop
+              v_margins := v_margins || (e.chain[q + 1] - e.chain[q]);
+            end loop;
+            if exists (select 1 from unnest(v_margins) m where m > 0) then
+              g_margins[g] := v_margins::text;
+            end if;
+          end if;
           g_charge[g] := 0;
           g_units[g] := 0;
           g_events[g] := 0;
@@ -260,6 +341,7 @@ begin
         ev_occurred[n_ev] := e.occurred;
         ev_meta[n_ev] := e.meta;
         ev_group[n_ev] := g;
+        ev_margins[n_ev] := g_margins[g];
         ev_carry[n_ev] := c_carry[k];
         ev_carry_stored[n_ev] := c_stored[k];
       end if;
@@ -283,12 +365,50 @@ begin
       le_agent[n_le] := g_agent[g];
       le_units[n_le] := g_units[g];
     end if;
+    -- The group's sellers earn their margins, nearest first, from what the group charged.
+    if g_margins[g] is not null then
+      v_margins := g_margins[g]::numeric[];
+      v_sell := g_sellers[g]::uuid[];
+      v_left := g_charge[g];
+      for j in 1 .. cardinality(v_margins) loop
+        continue when v_margins[j] = 0;
+        q := cardinality(v_sell) + 1 - j;
+        v_child := case when q = cardinality(v_sell) then g_org[g] else v_sell[q + 1] end;
+        k := array_position(ec_key, v_sell[q]::text || ':' || g_agent[g]::text);
+        if k is null then
+          k := cardinality(ec_key) + 1;
+          ec_key[k] := v_sell[q]::text || ':' || g_agent[g]::text;
+          select c.carry into v_exact from earning_carry c where c.organization_id = v_sell[q] and c.agent_type_id = g_agent[g];
+          ec_stored[k] := found;
+          ec_carry[k] := coalesce(v_exact, 0);
+        end if;
+        v_exact := ec_carry[k] + g_units[g] * v_margins[j];
+        v_credit := least(trunc(v_exact, 2), v_left);
+        ec_carry[k] := v_exact - v_credit;
+        v_left := v_left - v_credit;
+        if v_credit > 0 then
+          n_le := n_le + 1;
+          le_id[n_le] := gen_random_uuid();
+          le_org[n_le] := v_sell[q];
+          le_amount[n_le] := v_credit;
+          le_meta[n_le] := jsonb_build_object(
+            'agent', g_code[g], 'events', g_events[g], 'units', g_units[g]::numeric(18, 4)::text,
+            'margin', v_margins[j]::numeric(14, 4)::text,
+            'child_id', v_child, 'child_name', (select o.name from organizations o where o.id = v_child),
+            'from_id', g_org[g],
+            'consumption_id', g_entry[g]);
+          le_agent[n_le] := g_agent[g];
+          le_units[n_le] := g_units[g];
+        end if;
+      end loop;
+    end if;
   end loop;
 
   if n_le > 0 then
     -- The consumptions, through the one ledger writer: it re-checks each balance under the
     -- locks this function already holds and sets each organization's balance once.
-    perform ledger_post(v_group, p_user, false, le_org, le_amount, array_fill('consumption'::text, array[n_le]),
+    perform ledger_post(v_group, p_user, false, le_org, le_amount,
+      array(select case when a > 0 then 'earning' else 'consumption' end from unnest(le_amount) a),
       le_meta, null, null, le_agent, le_units, le_id);
   end if;
 
@@ -296,10 +416,11 @@ begin
     with stored as (
       insert into usage_events
         (organization_id, client_event_id, source, agent_type_id, units, price, cost, charged, occurred_at, api_key_id, created_by,
-         ledger_entry_id, metadata)
-      select x.org, x.id, v_source, x.agent, x.units, x.price, x.cost, x.charged, x.occurred, p_api_key, p_user, g_entry[x.g], x.meta
-      from unnest(ev_org, ev_id, ev_agent, ev_units, ev_price, ev_cost, ev_charged, ev_occurred, ev_group, ev_meta)
-        as x(org, id, agent, units, price, cost, charged, occurred, g, meta)
+         ledger_entry_id, metadata, margins)
+      select x.org, x.id, v_source, x.agent, x.units, x.price, x.cost, x.charged, x.occurred, p_api_key, p_user, g_entry[x.g], x.meta,
+             x.margins::numeric[]
+      from unnest(ev_org, ev_id, ev_agent, ev_units, ev_price, ev_cost, ev_charged, ev_occurred, ev_group, ev_meta, ev_margins)
+        as x(org, id, agent, units, price, cost, charged, occurred, g, meta, margins)
       returning id, organization_id, client_event_id, occurred_at, charged
     )
     insert into usage_event_ids (organization_id, source, client_event_id, event_id, occurred_at, charged)
@@ -325,6 +446,16 @@ begin
     ) y
     where y.stored or y.carry <> 0
     order by y.org, y.agent
+    on conflict (organization_id, agent_type_id) do update set carry = excluded.carry where c.carry <> excluded.carry;
+  end if;
+
+  -- The earning carries that changed, in key order.
+  if cardinality(ec_key) > 0 then
+    insert into earning_carry as c (organization_id, agent_type_id, carry)
+    select split_part(x.key, ':', 1)::uuid, split_part(x.key, ':', 2)::uuid, x.carry
+    from unnest(ec_key, ec_carry, ec_stored) as x(key, carry, stored)
+    where x.stored or x.carry <> 0
+    order by 1, 2
     on conflict (organization_id, agent_type_id) do update set carry = excluded.carry where c.carry <> excluded.carry;
   end if;
 

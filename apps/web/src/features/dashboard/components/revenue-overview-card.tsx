@@ -14,6 +14,7 @@ const ENTRY_LABELS: Record<EntryType, string> = {
   refund: 'Refunds',
   adjustment_increase: 'Adjustments (increase)',
   adjustment_decrease: 'Adjustments (decrease)',
+  earning: 'Earnings',
 };
 
 /** There is no revenue data: the card shows the credit flows that exist, and says so. */

@@ -1,0 +1,17 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { pricingEndpoints as endpoints } from '@console/domain';
+import { clientInfo } from '../../lib/request-info.ts';
+import { routerOf } from '../../lib/route.ts';
+import type { AppContext } from '../../context.ts';
+
+export function pricingRoutes({ pricing, authenticate }: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    const route = routerOf(app, authenticate);
+    route(endpoints.book, async ({ caller, params }) => pricing.book(caller, params.id));
+    route(endpoints.setPrice, async ({ caller, params, body, raw }) =>
+      pricing.setPrice(caller, params.id, params.agentTypeId, body.price, clientInfo(raw)),
+    );
+    route(endpoints.history, async ({ caller, params, query }) => pricing.history(caller, params.id, query.page));
+    route(endpoints.earnings, async ({ caller, params }) => pricing.earnings(caller, params.id));
+  };
+}

@@ -1,0 +1,61 @@
+import { endpoint } from '../contract.ts';
+import { idParamsSchema } from '../schemas/organizations.ts';
+import {
+  earningsSchema,
+  priceBookItemResponseSchema,
+  priceBookSchema,
+  priceHistoryQuerySchema,
+  priceHistorySchema,
+  priceParamsSchema,
+  setPriceSchema,
+} from '../schemas/pricing.ts';
+
+export const pricingEndpoints = {
+  book: endpoint({
+    operationId: 'getPriceBook',
+    method: 'GET',
+    path: '/organizations/:id/prices',
+    summary: 'The own price book: per agent type what the organization pays, what its children pay and the margin',
+    tags: ['pricing'],
+    auth: 'session',
+    permission: 'billing.view',
+    params: idParamsSchema,
+    responses: { 200: priceBookSchema },
+  }),
+  setPrice: endpoint({
+    operationId: 'setPrice',
+    method: 'PUT',
+    path: '/organizations/:id/prices/:agentTypeId',
+    summary: "Set what the organization's direct children pay for an agent type, from now on (its admins)",
+    tags: ['pricing'],
+    auth: 'session',
+    permission: 'billing.manage',
+    params: priceParamsSchema,
+    body: setPriceSchema,
+    responses: { 200: priceBookItemResponseSchema },
+    errors: [422],
+  }),
+  history: endpoint({
+    operationId: 'listPriceChanges',
+    method: 'GET',
+    path: '/organizations/:id/prices/history',
+    summary: "The own price book's changes, newest first",
+    tags: ['pricing'],
+    auth: 'session',
+    permission: 'billing.view',
+    params: idParamsSchema,
+    query: priceHistoryQuerySchema,
+    responses: { 200: priceHistorySchema },
+  }),
+  earnings: endpoint({
+    operationId: 'getEarnings',
+    method: 'GET',
+    path: '/organizations/:id/earnings',
+    summary: "What the organization earned this month from its children's usage, by child and by agent",
+    tags: ['pricing'],
+    auth: 'session',
+    permission: 'billing.view',
+    params: idParamsSchema,
+    responses: { 200: earningsSchema },
+  }),
+};
