@@ -145,7 +145,7 @@ export function createPricingService({
           details: { agent: before.code, agent_type_id: agentTypeId, before: before.book_price, after: price },
         });
         // Children that sell on below the new price: their book is now under their own price.
-        const childrenPrice = price === null ? before.my_price : (await bookRows(trx, org, agentTypeId))[0]!.children_price!;
+        const childrenPrice = price ?? before.my_price;
         const floored = await sql<{ id: string; name: string; book: string }>`
           select c.id, c.name, bp.price::numeric(14, 4)::text as book
           from organizations c
@@ -202,7 +202,7 @@ export function createPricingService({
           changed_by: string | null;
         }>`
           select b.id, t.id as agent_type_id, t.code, t.name, b.price::numeric(14, 4)::text as price,
-                 to_char(b.effective_from at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as effective_from, u.name as changed_by
+                 to_char(b.effective_from at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as effective_from, coalesce(nullif(concat_ws(' ', u.first_name, u.last_name), ''), u.email) as changed_by
           from organization_prices b
           join agent_types t on t.id = b.agent_type_id
           left join users u on u.id = b.created_by

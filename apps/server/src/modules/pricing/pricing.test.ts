@@ -1,0 +1,166 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { MESSAGES } from '@console/domain';
+import { useWorld } from '../../test/harness.ts';
+import { activate, balanceOf, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
+import { reconcile } from '../credits/reconcile.ts';
+
+const w = useWorld();
+const db = () => w.t.database.db;
+
+let bot: { id: string; code: string };
+let other: { id: string; code: string };
+let key: { key: string };
+
+const book = async (org: string, who: string) => w.t.request('GET', `/api/organizations/${w.id(org as never)}/prices`, undefined, { token: await w.as(who) });
+const setPrice = async (org: string, agentTypeId: string, price: unknown, who: string) =>
+  w.t.request('PUT', `/api/organizations/${w.id(org as never)}/prices/${agentTypeId}`, { price }, { token: await w.as(who) });
+const report = (events: unknown[]) =>
+  w.t.request('POST', '/api/v1/usage-events', { events }, { headers: { authorization: `Bearer ${key.key}` } });
+let n = 0;
+const use = (org: string, units: string, agent = 'pbot') => ({
+  id: `p${++n}`,
+  organization_id: w.id(org as never),
+  agent,
+  units,
+  // After the price changes the test just made: an event takes the price of its time.
+  occurred_at: new Date().toISOString(),
+});
+const entries = (org: string) =>
+  db()
+    .selectFrom('credit_ledger_entries')
+    .select(['entry_type', 'amount', 'metadata', 'transaction_group'])
+    .where('organization_id', '=', w.id(org as never))
+    .where('entry_type', 'in', ['consumption', 'earning'])
+    .orderBy('seq')
+    .execute();
+
+beforeAll(async () => {
+  bot = await insertAgentType(db(), 'pbot', '0.2500');
+  other = await insertAgentType(db(), 'pother', '1.0000');
+  for (const org of ['T1', 'A1', 'SA1', 'A2'] as const) {
+    await activate(db(), w.id(org), bot.id);
+    await fund(db(), w.id(org), '100.00');
+  }
+  key = await insertApiKey(db(), w.id('SA1'), { name: 'SA1 runtime' });
+});
+
+describe('price books', () => {
+  it('start as pass-through: a super agency pays the catalog and its children pay the same', async () => {
+    const response = await book('SA1', 'SA1.admin');
+    expect(response.status).toBe(200);
+    expect(response.body.can_edit).toBe(true);
+    expect(response.body.catalog).toBe(false);
+    const item = response.body.items.find((i: any) => i.agent_type.id === bot.id);
+    expect(item).toMatchObject({ my_price: '0.2500', book_price: null, children_price: '0.2500', margin: '0.0000', floored: false });
+  });
+
+  it('are read by the own organization only, set by its admins only, and the house sets none', async () => {
+    expect((await book('SA1', 'SA1.user')).body.can_edit).toBe(false);
+    expect((await book('T1', 'T1.admin')).status).toBe(403);
+    expect([403, 404]).toContain((await book('SA1', 'A1.admin')).status);
+    expect((await book('A1', 'SA1.admin')).status).toBe(403);
+    const house = await book('H', 'H.admin');
+    expect(house.body).toMatchObject({ catalog: true, can_edit: false });
+    expect((await setPrice('H', bot.id, '1.0000', 'H.admin')).status).toBe(422);
+    expect((await setPrice('SA1', bot.id, '0.3000', 'SA1.manager')).status).toBe(403);
+    expect((await setPrice('SA1', bot.id, '0.3000', 'A1.admin')).status).toBeGreaterThanOrEqual(403);
+    expect((await setPrice('A1', bot.id, '0.3000', 'SA1.admin')).status).toBe(403);
+    expect((await setPrice('T1', bot.id, '0.3000', 'T1.admin')).status).toBe(403);
+    expect(await db().selectFrom('organization_prices').selectAll().execute()).toEqual([]);
+  });
+
+  it('refuse a price below the own price or with more than four decimals, changing nothing', async () => {
+    const low = await setPrice('SA1', bot.id, '0.2000', 'SA1.admin');
+    expect(low.status).toBe(422);
+    expect(low.body.error.message).toBe(MESSAGES.pricing.belowOwnPrice('0.2500'));
+    expect((await setPrice('SA1', bot.id, '0.30001', 'SA1.admin')).status).toBe(400);
+    expect((await setPrice('SA1', bot.id, '-1', 'SA1.admin')).status).toBe(400);
+    expect(await db().selectFrom('organization_prices').selectAll().execute()).toEqual([]);
+  });
+
+  it('a super agency marks up 20 % and its agency a further 25 %: each level pays its price and earns its margin', async () => {
+    expect((await setPrice('SA1', bot.id, '0.3000', 'SA1.admin')).body.item).toMatchObject({ children_price: '0.3000', margin: '0.0500' });
+    const below = await setPrice('A1', bot.id, '0.2900', 'A1.admin');
+    expect(below.body.error.message).toBe(MESSAGES.pricing.belowOwnPrice('0.3000'));
+    expect((await setPrice('A1', bot.id, '0.3750', 'A1.admin')).body.item).toMatchObject({
+      my_price: '0.3000',
+      children_price: '0.3750',
+      margin: '0.0750',
+    });
+    const before = { T1: await balanceOf(db(), w.id('T1')), A1: await balanceOf(db(), w.id('A1')), SA1: await balanceOf(db(), w.id('SA1')) };
+    const response = await report([use('T1', '10'), use('A1', '10'), use('SA1', '10')]);
+    expect(response.body.results.map((r: any) => [r.status, r.credits_charged])).toEqual([
+      ['accepted', '3.75'],
+      ['accepted', '3.00'],
+      ['accepted', '2.50'],
+    ]);
+    // T1 pays 3.75; A1 pays 3.00 and earns 0.75 from T1; SA1 pays 2.50 and earns 0.50 from T1 and 0.50 from A1.
+    expect(await balanceOf(db(), w.id('T1'))).toBe((Number(before.T1) - 3.75).toFixed(2));
+    expect(await balanceOf(db(), w.id('A1'))).toBe((Number(before.A1) - 3 + 0.75).toFixed(2));
+    expect(await balanceOf(db(), w.id('SA1'))).toBe((Number(before.SA1) - 2.5 + 1).toFixed(2));
+    const a1 = await entries('A1');
+    const earning = a1.find((e) => e.entry_type === 'earning')!;
+    expect(earning.amount).toBe('0.75');
+    expect(earning.metadata).toMatchObject({ agent: 'pbot', margin: '0.0750', child_id: w.id('T1'), child_name: 'Tenant One', units: '10.0000' });
+    const sa1 = (await entries('SA1')).filter((e) => e.entry_type === 'earning');
+    expect(sa1.map((e) => [e.amount, (e.metadata as any).child_name])).toEqual([
+      ['0.50', 'Agency One'],
+      ['0.50', 'Agency One'],
+    ]);
+    const margins = await sql<{ margins: string[] | null }>`
+      select margins::text[] as margins from usage_events where organization_id = ${w.id('T1')} and client_event_id = 'p1'`.execute(db());
+    expect(margins.rows[0]!.margins).toEqual(['0.0750', '0.0500']);
+    expect((await reconcile(db())).ok).toBe(true);
+  });
+
+  it('shows what was earned this month, by child and by agent, to the earner only', async () => {
+    const earned = await w.t.request('GET', `/api/organizations/${w.id('SA1')}/earnings`, undefined, { token: await w.as('SA1.admin') });
+    expect(earned.status).toBe(200);
+    expect(earned.body.total).toBe('1.00');
+    expect(earned.body.by_child).toEqual([{ organization_id: w.id('A1'), name: 'Agency One', amount: '1.00' }]);
+    expect(earned.body.by_agent).toEqual([{ agent_type_id: bot.id, code: 'pbot', name: 'Agent pbot', amount: '1.00' }]);
+    expect((await w.t.request('GET', `/api/organizations/${w.id('SA1')}/earnings`, undefined, { token: await w.as('A1.admin') })).status).not.toBe(200);
+  });
+
+  it('a seller whose own price rises above its book passes the new price on, earns nothing, and its admins are told', async () => {
+    await sql`delete from outbox`.execute(db());
+    expect((await setPrice('SA1', bot.id, '0.4000', 'SA1.admin')).status).toBe(200);
+    const a1 = (await book('A1', 'A1.admin')).body.items.find((i: any) => i.agent_type.id === bot.id);
+    expect(a1).toMatchObject({ my_price: '0.4000', book_price: '0.3750', children_price: '0.4000', margin: '0.0000', floored: true });
+    const mail = await db().selectFrom('outbox').select(['to_address', 'body_text']).execute();
+    expect(mail.map((m) => m.to_address)).toEqual(['admin@a1.test']);
+    expect(mail[0]!.body_text).toBe(MESSAGES.pricing.flooredMail('Agency One', 'Agent pbot', '0.4000', '0.3750'));
+    const a1Entries = (await entries('A1')).length;
+    const response = await report([use('T1', '10')]);
+    expect(response.body.results[0].credits_charged).toBe('4.00');
+    // A1's margin is zero: no earning entry for it; SA1 earns 0.40 - 0.25 on each unit.
+    expect(await entries('A1')).toHaveLength(a1Entries);
+    expect((await entries('SA1')).at(-1)).toMatchObject({ entry_type: 'earning', amount: '1.50' });
+    expect((await reconcile(db())).ok).toBe(true);
+  });
+
+  it('keeps every change as history, newest first, and audits it', async () => {
+    await setPrice('SA1', bot.id, null, 'SA1.admin');
+    const history = await w.t.request('GET', `/api/organizations/${w.id('SA1')}/prices/history`, undefined, { token: await w.as('SA1.user') });
+    expect(history.status).toBe(200);
+    expect(history.body.items.map((i: any) => i.price)).toEqual([null, '0.4000', '0.3000']);
+    expect(history.body.total).toBe(3);
+    const audits = await db().selectFrom('audit_log').select('details').where('action', '=', 'pricing.price_set').execute();
+    expect(audits).toHaveLength(4);
+    expect(await setPrice('SA1', other.id, '2.0000', 'SA1.admin')).toMatchObject({ status: 200 });
+  });
+
+  it('credits earnings exactly over many sub-cent events: per seller, credited plus carry equals units × margin', async () => {
+    await setPrice('SA1', bot.id, '0.2503', 'SA1.admin');
+    await setPrice('A1', bot.id, '0.2507', 'A1.admin');
+    for (let i = 0; i < 5; i++) {
+      const response = await report(Array.from({ length: 37 }, () => use('T1', '0.0333')));
+      expect(response.body.results.every((r: any) => r.status === 'accepted')).toBe(true);
+    }
+    const result = await reconcile(db());
+    expect(result.earning_mismatches).toEqual([]);
+    expect(result.over_earned_groups).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+});
