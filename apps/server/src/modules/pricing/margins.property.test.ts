@@ -100,7 +100,9 @@ describe('margins over random trees, books and event streams', () => {
           await fund(db, org.id, '1000000.00');
         }
         const totalBefore = await sql<{ total: string }>`
-          select sum(credit_balance)::text as total from organization_billing_settings where organization_id = any(${orgs.map((o) => o.id)}::uuid[])`.execute(db);
+          select sum(credit_balance)::text as total from organization_billing_settings where organization_id = any(${orgs.map((o) => o.id)}::uuid[])`.execute(
+          db,
+        );
 
         // The model: the price an organization pays is the greatest of the catalog and its sellers' books.
         const priceOf = (org: { sellers: string[] }, j: number) =>
@@ -125,7 +127,11 @@ describe('margins over random trees, books and event streams', () => {
         const stored = await db
           .selectFrom('usage_events')
           .select(['organization_id', 'client_event_id', 'price', 'charged'])
-          .where('organization_id', 'in', orgs.map((o) => o.id))
+          .where(
+            'organization_id',
+            'in',
+            orgs.map((o) => o.id),
+          )
           .execute();
         expect(stored).toHaveLength(stream.length);
         for (const e of stream) {
@@ -140,7 +146,9 @@ describe('margins over random trees, books and event streams', () => {
         const flows = await sql<{ charged: string; earned: string; total: string }>`
           select (select coalesce(-sum(amount), 0) from credit_ledger_entries where organization_id = any(${orgs.map((o) => o.id)}::uuid[]) and entry_type = 'consumption')::text as charged,
                  (select coalesce(sum(amount), 0) from credit_ledger_entries where organization_id = any(${orgs.map((o) => o.id)}::uuid[]) and entry_type = 'earning')::text as earned,
-                 (select sum(credit_balance) from organization_billing_settings where organization_id = any(${orgs.map((o) => o.id)}::uuid[]))::text as total`.execute(db);
+                 (select sum(credit_balance) from organization_billing_settings where organization_id = any(${orgs.map((o) => o.id)}::uuid[]))::text as total`.execute(
+          db,
+        );
         const f = flows.rows[0]!;
         const cents = (v: string) => BigInt(v.replace('.', ''));
         expect(cents(f.earned)).toBeLessThanOrEqual(cents(f.charged));

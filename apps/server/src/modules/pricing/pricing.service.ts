@@ -26,7 +26,7 @@ const ADMIN_ROLES = ALL_ROLES.filter((role) => roleLevel(role) === 'admin');
  * books above a batch, a price change holds it exclusively, so a change takes effect after
  * the batches that read the book it replaces (and its time is read after them).
  */
-const BOOK_LOCK_CLASS = 7031;
+export const BOOK_LOCK_CLASS = 7031;
 
 interface BookRow {
   id: string;

@@ -12,7 +12,8 @@ let bot: { id: string; code: string };
 let other: { id: string; code: string };
 let key: { key: string };
 
-const book = async (org: string, who: string) => w.t.request('GET', `/api/organizations/${w.id(org as never)}/prices`, undefined, { token: await w.as(who) });
+const book = async (org: string, who: string) =>
+  w.t.request('GET', `/api/organizations/${w.id(org as never)}/prices`, undefined, { token: await w.as(who) });
 const setPrice = async (org: string, agentTypeId: string, price: unknown, who: string) =>
   w.t.request('PUT', `/api/organizations/${w.id(org as never)}/prices/${agentTypeId}`, { price }, { token: await w.as(who) });
 const report = (events: unknown[]) =>
@@ -88,7 +89,11 @@ describe('price books', () => {
       children_price: '0.3750',
       margin: '0.0750',
     });
-    const before = { T1: await balanceOf(db(), w.id('T1')), A1: await balanceOf(db(), w.id('A1')), SA1: await balanceOf(db(), w.id('SA1')) };
+    const before = {
+      T1: await balanceOf(db(), w.id('T1')),
+      A1: await balanceOf(db(), w.id('A1')),
+      SA1: await balanceOf(db(), w.id('SA1')),
+    };
     const response = await report([use('T1', '10'), use('A1', '10'), use('SA1', '10')]);
     expect(response.body.results.map((r: any) => [r.status, r.credits_charged])).toEqual([
       ['accepted', '3.75'],
@@ -102,7 +107,13 @@ describe('price books', () => {
     const a1 = await entries('A1');
     const earning = a1.find((e) => e.entry_type === 'earning')!;
     expect(earning.amount).toBe('0.75');
-    expect(earning.metadata).toMatchObject({ agent: 'pbot', margin: '0.0750', child_id: w.id('T1'), child_name: 'Tenant One', units: '10.0000' });
+    expect(earning.metadata).toMatchObject({
+      agent: 'pbot',
+      margin: '0.0750',
+      child_id: w.id('T1'),
+      child_name: 'Tenant One',
+      units: '10.0000',
+    });
     const sa1 = (await entries('SA1')).filter((e) => e.entry_type === 'earning');
     expect(sa1.map((e) => [e.amount, (e.metadata as any).child_name])).toEqual([
       ['0.50', 'Agency One'],
@@ -120,7 +131,9 @@ describe('price books', () => {
     expect(earned.body.total).toBe('1.00');
     expect(earned.body.by_child).toEqual([{ organization_id: w.id('A1'), name: 'Agency One', amount: '1.00' }]);
     expect(earned.body.by_agent).toEqual([{ agent_type_id: bot.id, code: 'pbot', name: 'Agent pbot', amount: '1.00' }]);
-    expect((await w.t.request('GET', `/api/organizations/${w.id('SA1')}/earnings`, undefined, { token: await w.as('A1.admin') })).status).not.toBe(200);
+    expect(
+      (await w.t.request('GET', `/api/organizations/${w.id('SA1')}/earnings`, undefined, { token: await w.as('A1.admin') })).status,
+    ).not.toBe(200);
   });
 
   it('a seller whose own price rises above its book passes the new price on, earns nothing, and its admins are told', async () => {
@@ -142,7 +155,9 @@ describe('price books', () => {
 
   it('keeps every change as history, newest first, and audits it', async () => {
     await setPrice('SA1', bot.id, null, 'SA1.admin');
-    const history = await w.t.request('GET', `/api/organizations/${w.id('SA1')}/prices/history`, undefined, { token: await w.as('SA1.user') });
+    const history = await w.t.request('GET', `/api/organizations/${w.id('SA1')}/prices/history`, undefined, {
+      token: await w.as('SA1.user'),
+    });
     expect(history.status).toBe(200);
     expect(history.body.items.map((i: any) => i.price)).toEqual([null, '0.4000', '0.3000']);
     expect(history.body.total).toBe(3);
