@@ -4906,6 +4906,7 @@ export interface operations {
                         balance: string;
                         /** @enum {string|null} */
                         activation_status: "active" | "inactive" | "error" | null;
+                        price: string | null;
                     };
                 };
             };

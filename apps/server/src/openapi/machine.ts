@@ -124,14 +124,14 @@ export const HEARTBEAT_RESULT_EXAMPLE = {
 } as const;
 
 export const ENTITLEMENT_EXAMPLES: Record<string, { summary: string; value: Entitlement }> = {
-  allowed: { summary: 'Allowed', value: { allowed: true, reason: null, balance: '1250.00', activation_status: 'active' } },
+  allowed: { summary: 'Allowed', value: { allowed: true, reason: null, balance: '1250.00', activation_status: 'active', price: '0.2500' } },
   insufficient_credits: {
     summary: 'Not allowed: the balance is zero',
-    value: { allowed: false, reason: 'insufficient_credits', balance: '0.00', activation_status: 'active' },
+    value: { allowed: false, reason: 'insufficient_credits', balance: '0.00', activation_status: 'active', price: '0.2500' },
   },
   agent_not_active: {
     summary: 'Not allowed: no live activation',
-    value: { allowed: false, reason: 'agent_not_active', balance: '1250.00', activation_status: null },
+    value: { allowed: false, reason: 'agent_not_active', balance: '1250.00', activation_status: null, price: '0.2500' },
   },
 };
 

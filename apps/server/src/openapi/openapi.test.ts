@@ -123,7 +123,7 @@ describe('the machine API through the generated client', () => {
 
     // The replay charged nothing: the balance fell by the first charge only.
     const entitlement = await client.GET('/api/v1/entitlements', { params: { query: { organization_id: w.id('T1'), agent: 'doc-bot' } } });
-    expect(entitlement.data).toEqual({ allowed: true, reason: null, balance: '99.25', activation_status: 'active' });
+    expect(entitlement.data).toEqual({ allowed: true, reason: null, balance: '99.25', activation_status: 'active', price: '0.2500' });
   });
 
   it('answers a batch over the maximum with 413 and the error shape', async () => {
@@ -154,7 +154,13 @@ describe('the machine API through the generated client', () => {
   it('reads entitlements: allowed, or refused with the reason', async () => {
     const read = async (organization_id: string, agent: string) =>
       (await client.GET('/api/v1/entitlements', { params: { query: { organization_id, agent } } })).data;
-    expect(await read(w.id('T2'), 'doc-bot')).toEqual({ allowed: true, reason: null, balance: '0.10', activation_status: 'active' });
+    expect(await read(w.id('T2'), 'doc-bot')).toEqual({
+      allowed: true,
+      reason: null,
+      balance: '0.10',
+      activation_status: 'active',
+      price: '0.2500',
+    });
     expect(await read(w.id('T1'), 'idle-bot')).toMatchObject({ allowed: false, reason: 'agent_not_active', activation_status: null });
     expect(await read(w.id('H2'), 'doc-bot')).toMatchObject({ allowed: false, reason: 'out_of_reach' });
   });

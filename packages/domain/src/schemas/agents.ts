@@ -241,6 +241,11 @@ export const entitlementSchema = z.object({
   reason: z.enum(USAGE_REJECTIONS).nullable(),
   balance: amountStringSchema,
   activation_status: z.enum(ACTIVATION_STATUSES).nullable(),
+  /**
+   * What the organization pays per unit of this agent now (the catalog price raised by its
+   * sellers' price books); null for an unknown agent or an organization out of reach.
+   */
+  price: decimal4StringSchema.nullable(),
 });
 export type Entitlement = z.infer<typeof entitlementSchema>;
 

@@ -14,7 +14,7 @@ import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
-import { AGENT_TYPES_MAX, a, currentPrice, firstDay } from './queries.ts';
+import { AGENT_TYPES_MAX, a, firstDay, priceFor } from './queries.ts';
 
 interface ActivationRow {
   id: string;
@@ -44,7 +44,7 @@ interface ActivationRow {
 export function activationsQuery(organizationId: string, activationId?: string) {
   return sql<ActivationRow>`
     select a.id, a.organization_id, a.status, a.health_score, a.last_active_at, a.activated_at,
-      t.id as type_id, t.code, t.name, t.kind, t.unit, t.status as type_status, ${currentPrice} as price,
+      t.id as type_id, t.code, t.name, t.kind, t.unit, t.status as type_status, ${priceFor(sql.ref('a.organization_id'))} as price,
       u.events, u.units, u.credits
     from agent_activations a
     join agent_types t on t.id = a.agent_type_id

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 export function agentsRoutes({ agents, authenticate }: AppContext): FastifyPluginAsync {
   return async (app) => {
     const route = routerOf(app, authenticate);
-    route(endpoints.listTypes, async () => agents.listTypes());
+    route(endpoints.listTypes, async ({ caller }) => agents.listTypes(caller));
     route(endpoints.createType, async ({ caller, body, raw }, reply) =>
       reply.code(201).send({ agent_type: await agents.createType(caller, body, clientInfo(raw)) }),
     );

@@ -1,11 +1,11 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { mayManageCatalog, type AgentKind, type AgentType } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { AGENT_TYPES_MAX, a, currentPrice } from './queries.ts';
+import { AGENT_TYPES_MAX, a, currentPrice, priceFor } from './queries.ts';
 
 export interface AgentTypeInput {
   code: string;
@@ -19,7 +19,8 @@ export interface AgentTypeInput {
 
 export type AgentTypeChanges = Partial<Omit<AgentTypeInput, 'code'>>;
 
-function typesQuery(executor: Executor) {
+/** The types with a price: the catalog's unless another is asked for (priceFor an organization). */
+function typesQuery(executor: Executor, price: RawBuilder<string> = currentPrice) {
   return executor
     .selectFrom('agent_types as t')
     .select([
@@ -33,7 +34,7 @@ function typesQuery(executor: Executor) {
       't.created_at',
       't.updated_at',
       't.retired_at',
-      currentPrice.as('price'),
+      price.as('price'),
     ]);
 }
 
@@ -69,9 +70,12 @@ export function createCatalog({ db }: { db: Kysely<DB> }) {
     return toAgentType(await typesQuery(executor).where('t.id', '=', id).executeTakeFirstOrThrow());
   }
 
-  /** Every agent type with its current price, by name (retired ones too). */
-  async function listTypes(): Promise<{ agent_types: AgentType[] }> {
-    const rows = await typesQuery(db).orderBy('t.name').orderBy('t.id').limit(AGENT_TYPES_MAX).execute();
+  /**
+   * Every agent type, by name (retired ones too), with the price the caller's organization
+   * pays: the catalog's for the house, its own price (after its sellers' books) elsewhere.
+   */
+  async function listTypes(caller: Caller): Promise<{ agent_types: AgentType[] }> {
+    const rows = await typesQuery(db, priceFor(caller.organization.id)).orderBy('t.name').orderBy('t.id').limit(AGENT_TYPES_MAX).execute();
     return { agent_types: rows.map(toAgentType) };
   }
 

@@ -125,6 +125,23 @@ describe('price books', () => {
     expect((await reconcile(db())).ok).toBe(true);
   });
 
+  it('shows each viewer the price that applies to it: the catalog, activations and the machine API', async () => {
+    const priceIn = async (who: string) =>
+      (await w.t.request('GET', '/api/agent-types', undefined, { token: await w.as(who) })).body.agent_types.find(
+        (t: any) => t.id === bot.id,
+      ).price;
+    expect(await priceIn('H.admin')).toBe('0.2500');
+    expect(await priceIn('SA1.admin')).toBe('0.2500');
+    expect(await priceIn('A1.user')).toBe('0.3000');
+    expect(await priceIn('T1.user')).toBe('0.3750');
+    const activations = await w.t.request('GET', `/api/organizations/${w.id('T1')}/agents`, undefined, { token: await w.as('T1.admin') });
+    expect(activations.body.activations.find((a: any) => a.agent_type.id === bot.id).agent_type.price).toBe('0.3750');
+    const entitled = await w.t.request('GET', `/api/v1/entitlements?organization_id=${w.id('T1')}&agent=pbot`, undefined, {
+      headers: { authorization: `Bearer ${key.key}` },
+    });
+    expect(entitled.body).toMatchObject({ allowed: true, price: '0.3750' });
+  });
+
   it('shows what was earned this month, by child and by agent, to the earner only', async () => {
     const earned = await w.t.request('GET', `/api/organizations/${w.id('SA1')}/earnings`, undefined, { token: await w.as('SA1.admin') });
     expect(earned.status).toBe(200);

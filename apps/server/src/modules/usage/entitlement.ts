@@ -10,6 +10,7 @@ interface EntitlementRow {
   balance: string;
   agent_id: string | null;
   activation_status: ActivationStatus | null;
+  price: string | null;
 }
 
 export function createEntitlement({ db }: { db: Kysely<DB> }) {
@@ -20,7 +21,8 @@ export function createEntitlement({ db }: { db: Kysely<DB> }) {
              o.status = 'active' and not exists (
                select 1 from organizations a where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
              ) as active,
-             b.credit_balance as balance, t.id as agent_id, v.status as activation_status
+             b.credit_balance as balance, t.id as agent_id, v.status as activation_status,
+             case when t.id is null then null else organization_price(o.id, t.id, now())::numeric(14, 4)::text end as price
       from organizations o
       join organization_billing_settings b on b.organization_id = o.id
       left join agent_types t on t.code = ${v.agent}
@@ -33,14 +35,15 @@ export function createEntitlement({ db }: { db: Kysely<DB> }) {
    * May this organization use this agent now: it is within the key's reach and live,
    * it and every organization above it are active, it has a live activation of the
    * agent, and its balance is above zero. Otherwise the first reason that fails, in that
-   * order. Nothing is told of an organization out of reach: its balance reads 0.00.
+   * order. Nothing is told of an organization out of reach: its balance reads 0.00. The
+   * price is the organization's own, so a key never learns a seller's price above it.
    */
   async function entitlement(key: VerifiedKey, query: { organization_id: string; agent: string }): Promise<Entitlement> {
     const { rows } = await db.executeQuery(
       check({ reach: key.organization.path, agent: query.agent, organizationId: query.organization_id }),
     );
     const row = rows[0];
-    if (!row?.reachable) return { allowed: false, reason: 'out_of_reach', balance: '0.00', activation_status: null };
+    if (!row?.reachable) return { allowed: false, reason: 'out_of_reach', balance: '0.00', activation_status: null, price: null };
     const reason: UsageRejection | null = !row.agent_id
       ? 'unknown_agent'
       : !row.active
@@ -50,7 +53,7 @@ export function createEntitlement({ db }: { db: Kysely<DB> }) {
           : !/[1-9]/.test(row.balance)
             ? 'insufficient_credits'
             : null;
-    return { allowed: reason === null, reason, balance: row.balance, activation_status: row.activation_status };
+    return { allowed: reason === null, reason, balance: row.balance, activation_status: row.activation_status, price: row.price };
   }
 
   return { entitlement };

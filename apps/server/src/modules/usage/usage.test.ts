@@ -589,10 +589,10 @@ describe('GET /api/v1/entitlements', () => {
   it('allows a live activation with credits, and otherwise names the first reason with the balance', async () => {
     const cases: [string, string, Record<string, unknown>][] = [
       [w.id('T1'), 'bot', { allowed: true, reason: null, activation_status: 'error' }],
-      [w.id('T1'), 'ghost', { allowed: false, reason: 'unknown_agent', activation_status: null }],
-      [w.id('T1'), 'unused', { allowed: false, reason: 'agent_not_active', activation_status: null }],
+      [w.id('T1'), 'ghost', { allowed: false, reason: 'unknown_agent', activation_status: null, price: null }],
+      [w.id('T1'), 'unused', { allowed: false, reason: 'agent_not_active', activation_status: null, price: '1.0000' }],
       [w.id('T2'), 'bot', { allowed: false, reason: 'organization_not_active', balance: '10.00' }],
-      [w.id('SA1'), 'bot', { allowed: false, reason: 'out_of_reach', balance: '0.00', activation_status: null }],
+      [w.id('SA1'), 'bot', { allowed: false, reason: 'out_of_reach', balance: '0.00', activation_status: null, price: null }],
       [w.id('SA3'), 'bot', { allowed: false, reason: 'out_of_reach', balance: '0.00', activation_status: null }],
       [deleted.id, 'bot', { allowed: false, reason: 'out_of_reach', balance: '0.00' }],
     ];
@@ -608,6 +608,7 @@ describe('GET /api/v1/entitlements', () => {
       reason: 'insufficient_credits',
       balance: '0.00',
       activation_status: 'active',
+      price: '0.2500',
     });
   });
 });
