@@ -52,6 +52,7 @@ it('at 390 px, with a 100-character organization name without spaces, no page is
     ['/credit-ledger', nav.creditLedger],
     ['/resources', nav.resources],
     [`/orgs/${houseId}/billing`, pageTitles.billing],
+    ['/pricing', nav.pricing],
   ];
   for (const [path, title] of visits) {
     await page.goto(server.url(path));

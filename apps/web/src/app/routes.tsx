@@ -1,4 +1,4 @@
-import { mayManageCatalog, mayViewActivity } from '@console/domain';
+import { mayManageCatalog, mayViewActivity, mayViewPrices } from '@console/domain';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
@@ -32,6 +32,7 @@ const CreditLedgerPage = lazy(() => import('@/features/credits/pages/credit-ledg
 const ActivityPage = lazy(() => import('@/features/activity/pages/activity-page'));
 const SettingsPage = lazy(() => import('./settings-route'));
 const AgentCatalogPage = lazy(() => import('@/features/agents/pages/agent-catalog-page'));
+const PricingPage = lazy(() => import('@/features/pricing/pages/pricing-page'));
 const DebugPage = lazy(() => import('@/features/debug/pages/debug-page'));
 const NotFoundPage = lazy(() => import('./not-found-page'));
 
@@ -81,6 +82,9 @@ export function AppRoutes() {
             <Route path={PATHS.creditLedger} element={<CreditLedgerPage />} />
             <Route element={<ViewerGate allow={mayViewActivity} />}>
               <Route path={PATHS.activity} element={<ActivityPage />} />
+            </Route>
+            <Route element={<ViewerGate allow={(viewer) => mayViewPrices(viewer, viewer.organization)} />}>
+              <Route path={PATHS.pricing} element={<PricingPage />} />
             </Route>
             <Route path={PATHS.settings} element={<SettingsPage />} />
             <Route element={<ViewerGate allow={mayManageCatalog} />}>

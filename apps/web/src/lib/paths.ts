@@ -16,6 +16,7 @@ export const PATHS = {
   activity: '/activity',
   settings: '/settings',
   agentCatalog: '/agent-catalog',
+  pricing: '/pricing',
   debug: '/debug',
 } as const;
 
@@ -56,6 +57,11 @@ export function inviteHref(organization: { id: string; name: string | null }): s
 /** An organization's credit ledger: the viewer's own, or another of their subtree by id. */
 export function ledgerHref(organizationId?: string | null): string {
   return organizationId ? `${PATHS.creditLedger}?org=${encodeURIComponent(organizationId)}` : PATHS.creditLedger;
+}
+
+/** An organization's credit ledger showing only one entry type (the viewer's own by default). */
+export function ledgerOfTypeHref(entryType: string): string {
+  return `${PATHS.creditLedger}?type=${encodeURIComponent(entryType)}`;
 }
 
 /** The activity log of an organization of the viewer's subtree (with its subtree). */

@@ -35,11 +35,12 @@ describe('navigation active rules', () => {
     [`/organizations/${OWN}`, [`/organizations/${OWN}`]],
     ['/agent-catalog', ['/agent-catalog']],
     ['/activity', ['/activity']],
+    ['/pricing', ['/pricing']],
   ])('%s activates %j', (pathname, expected) => {
     expect(activeItems(pathname)).toEqual(expected);
   });
 
-  it('lists the seven destinations in order: dashboard, my organization, organizations, team, resources, credit ledger, settings', () => {
+  it('lists the eight destinations in order: dashboard, my organization, organizations, team, resources, credit ledger, pricing, settings', () => {
     expect(navItemsFor(actor('agency_manager', 'agency')).map((item) => item.label)).toEqual([
       'Dashboard',
       'My Organization',
@@ -47,6 +48,7 @@ describe('navigation active rules', () => {
       'Team',
       'Resources',
       'Credit Ledger',
+      'Pricing',
       'Settings',
     ]);
   });
@@ -60,6 +62,7 @@ describe('navigation active rules', () => {
       'Team',
       'Resources',
       'Credit Ledger',
+      'Pricing',
       'Activity',
       'Settings',
     ]);
@@ -75,12 +78,12 @@ describe('navigation active rules', () => {
 
   it('shows Organizations and Team only to those who may list them: the user level sees neither', () => {
     const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
+    expect(labels(actor('tenant_user', 'tenant'))).toEqual(['Dashboard', 'My Organization', 'Resources', 'Credit Ledger', 'Settings']);
     for (const [role, type] of [
-      ['tenant_user', 'tenant'],
       ['house_user', 'house'],
       ['agency_user', 'agency'],
     ] as const) {
-      expect(labels(actor(role, type))).toEqual(['Dashboard', 'My Organization', 'Resources', 'Credit Ledger', 'Settings']);
+      expect(labels(actor(role, type))).toEqual(['Dashboard', 'My Organization', 'Resources', 'Credit Ledger', 'Pricing', 'Settings']);
     }
     expect(labels(actor('agency_support', 'agency'))).toEqual([
       'Dashboard',
@@ -89,6 +92,7 @@ describe('navigation active rules', () => {
       'Team',
       'Resources',
       'Credit Ledger',
+      'Pricing',
       'Settings',
     ]);
   });
@@ -110,6 +114,7 @@ describe('navigation active rules', () => {
       'Team',
       'Resources',
       'Credit Ledger',
+      'Pricing',
       'Activity',
       'Agent Catalog',
       'Settings',
@@ -123,6 +128,22 @@ describe('navigation active rules', () => {
       expect(labels(actor(role, type))).not.toContain('Agent Catalog');
     }
     expect(labels(null)).not.toContain('Agent Catalog');
+  });
+
+  it('shows Pricing to the people of a house, super agency or agency (mayViewPrices), never to a tenant', () => {
+    const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
+    for (const [role, type] of [
+      ['house_admin', 'house'],
+      ['super_agency_admin', 'super_agency'],
+      ['agency_admin', 'agency'],
+      ['agency_user', 'agency'],
+    ] as const) {
+      expect(labels(actor(role, type))).toContain('Pricing');
+    }
+    for (const role of ['tenant_admin', 'tenant_manager', 'tenant_user']) {
+      expect(labels(actor(role, 'tenant'))).not.toContain('Pricing');
+    }
+    expect(labels(null)).not.toContain('Pricing');
   });
 });
 

@@ -1,5 +1,5 @@
-import { mayListPeople, mayManageCatalog, mayViewActivity, type Actor } from '@console/domain';
-import { Bot, Boxes, Building2, History, House, LayoutDashboard, ReceiptText, Settings, Users, type LucideIcon } from 'lucide-react';
+import { mayListPeople, mayManageCatalog, mayViewActivity, mayViewPrices, type Actor } from '@console/domain';
+import { Bot, Boxes, Building2, History, House, LayoutDashboard, ReceiptText, Settings, Tags, Users, type LucideIcon } from 'lucide-react';
 import { showsOrganizationList } from '@/lib/org-reach';
 import { PATHS } from '@/lib/paths';
 import { MESSAGES } from '@/lib/wording';
@@ -67,6 +67,14 @@ export const NAV_ITEMS: readonly NavEntry[] = [
     label: nav.creditLedger,
     icon: ReceiptText,
     isActive: exact(PATHS.creditLedger),
+  },
+  {
+    to: PATHS.pricing,
+    label: nav.pricing,
+    icon: Tags,
+    isActive: exact(PATHS.pricing),
+    // The own organization's prices: the house, super agencies and agencies sell; tenants only buy.
+    visible: (viewer) => !!viewer && mayViewPrices(viewer, viewer.organization),
   },
   {
     to: PATHS.activity,

@@ -24,6 +24,7 @@ describe('the page named in the header', () => {
     ['/resources', nav.resources],
     ['/credit-ledger', nav.creditLedger],
     ['/activity', nav.activity],
+    ['/pricing', nav.pricing],
     ['/settings', nav.settings],
     ['/agent-catalog', MESSAGES.agentPages.catalogTitle],
     ['/debug', pageTitles.debug],

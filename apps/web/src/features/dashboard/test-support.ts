@@ -1,4 +1,4 @@
-import type { Dashboard, DashboardAgentUsagePeriod, OrgType } from '@console/domain';
+import type { Dashboard, DashboardAgentUsagePeriod, Earnings, OrgType } from '@console/domain';
 
 export const DASHBOARD_ORG_ID = '00000000-0000-4000-8000-000000000001';
 const child = (n: number) => `00000000-0000-4000-8000-0000000000c${n}`;
@@ -144,5 +144,21 @@ export function makeDashboard(orgType: OrgType, name = 'Acme Corporation'): Dash
     resources: { activated_agent_limit: 100, active_agents: 3, children_limit_total: childType ? 60 : 0 },
     team: { total: 5, by_status: { active: 4, inactive: 1, pending: 0, suspended: 0 } },
     agents: agentFigures(),
+  };
+}
+
+/** What a seller earned this month: two children, two agents. */
+export function makeEarnings(): Earnings {
+  return {
+    month: '2026-11',
+    total: '1234.50',
+    by_child: [
+      { organization_id: child(1), name: 'Tenant One', amount: '1000.00' },
+      { organization_id: child(2), name: 'Tenant Two', amount: '234.50' },
+    ],
+    by_agent: [
+      { agent_type_id: AGENT_IDS.bot, code: 'bot', name: 'Support Bot', amount: '1200.00' },
+      { agent_type_id: AGENT_IDS.etl, code: 'etl', name: 'Nightly ETL', amount: '34.50' },
+    ],
   };
 }

@@ -9,6 +9,8 @@ export function dashboardWidgets(orgType: OrgType) {
     organizationStatus: orgType === 'house' || orgType === 'super_agency',
     childOrganizations: hasChildren,
     revenueOverview: hasChildren,
+    // The house's children pay the catalog: only super agencies and agencies earn a margin.
+    earnings: orgType === 'super_agency' || orgType === 'agency',
   };
 }
 

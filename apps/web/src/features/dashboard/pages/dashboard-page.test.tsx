@@ -1,11 +1,11 @@
-import { type Dashboard, type OrgType } from '@console/domain';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { type Dashboard, type Earnings, type OrgType } from '@console/domain';
+import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { focusManager } from '@tanstack/react-query';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { LIVE_REFRESH_MS } from '@/api/live';
-import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp } from '@/test/helpers';
-import { makeDashboard, noUsage } from '../test-support';
+import { apiError, json, makeSession, mockApi, OWN_ORG_ID, queryClientWithoutRetries, renderApp } from '@/test/helpers';
+import { makeDashboard, makeEarnings, noUsage } from '../test-support';
 import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
@@ -17,12 +17,15 @@ const ROLE: Record<OrgType, string> = {
   tenant: 'tenant_admin',
 };
 
-function showDashboard(orgType: OrgType, options: { role?: string; dashboard?: Dashboard; path?: string } = {}) {
+const EARNINGS = `GET /api/organizations/${OWN_ORG_ID}/earnings`;
+
+function showDashboard(orgType: OrgType, options: { role?: string; dashboard?: Dashboard; path?: string; earnings?: Earnings } = {}) {
   const session = makeSession({ role: options.role ?? ROLE[orgType], orgType, orgName: 'Acme Corporation' });
   const dashboard = options.dashboard ?? makeDashboard(orgType);
   const api = mockApi({
     'GET /api/users/me': () => json(200, session.user),
     'GET /api/dashboard': () => json(200, dashboard),
+    [EARNINGS]: () => json(200, options.earnings ?? makeEarnings()),
   });
   renderApp(options.path ?? '/dashboard', { session });
   return { api, session };
@@ -271,6 +274,40 @@ describe('dashboard', { timeout: 60_000 }, () => {
     expect(within(tools).getByRole('link', { name: /Tenant Management/ })).toHaveAttribute('href', '/orgs');
     expect(within(tools).getByRole('link', { name: /Agent Configuration/ })).toHaveAttribute('href', '/resources');
     expect(within(tools).getByRole('link', { name: /Tenant Analytics/ })).toHaveAttribute('href', '/dashboard?tab=performance');
+  });
+
+  it('super agency and agency: Earned this month, by child and by agent, with the way to the earnings in the ledger', async () => {
+    for (const orgType of ['super_agency', 'agency'] as const) {
+      const { api } = showDashboard(orgType);
+      const earned = await screen.findByTestId('earned-total');
+      expect(earned).toHaveTextContent('1,234.50 credits');
+      const box = card(MESSAGES.pricingPages.earnedTitle);
+      expect(within(box).getByText(/November 2026/)).toBeInTheDocument();
+      const byChild = within(box).getByRole('table', { name: MESSAGES.pricingPages.byChild });
+      expect(within(byChild).getByRole('rowheader', { name: 'Tenant One' })).toBeInTheDocument();
+      expect(within(byChild).getByRole('cell', { name: '1,000.00' })).toBeInTheDocument();
+      const byAgent = within(box).getByRole('table', { name: MESSAGES.pricingPages.byAgent });
+      expect(within(byAgent).getByRole('rowheader', { name: 'Support Bot' })).toBeInTheDocument();
+      expect(within(box).getByRole('link', { name: MESSAGES.pricingPages.viewInLedger })).toHaveAttribute(
+        'href',
+        '/credit-ledger?type=earning',
+      );
+      expect(api.callsTo(EARNINGS)).toHaveLength(1);
+      cleanup();
+    }
+  });
+
+  it('Earned this month says so when nothing was earned, and is not shown to the house or a tenant', async () => {
+    showDashboard('agency', { earnings: { month: '2026-11', total: '0.00', by_child: [], by_agent: [] } });
+    expect(await screen.findByText(MESSAGES.pricingPages.earnedNothing)).toBeInTheDocument();
+    cleanup();
+    for (const orgType of ['house', 'tenant'] as const) {
+      const { api } = showDashboard(orgType);
+      await screen.findByText(m.performanceMetrics);
+      expect(screen.queryByText(MESSAGES.pricingPages.earnedTitle)).not.toBeInTheDocument();
+      expect(api.callsTo(EARNINGS)).toHaveLength(0);
+      cleanup();
+    }
   });
 
   it('tenant: no status breakdown, no child organizations, no revenue; "No usage yet" without usage', async () => {

@@ -1,4 +1,4 @@
-import { ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
+import { mayViewPrices, ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { dashboardQueries } from '@/api/dashboard';
@@ -14,11 +14,13 @@ import { ChildrenNeedingAttentionCard } from '../components/children-needing-att
 import { CreditBalancePanel } from '../components/credit-balance-panel';
 import { CreditSummaryCard } from '../components/credit-summary-card';
 import { CreditUsageCard } from '../components/credit-usage-card';
+import { EarningsCard } from '../components/earnings-card';
 import { OrganizationStatusCard } from '../components/organization-status-card';
 import { PerformanceMetrics } from '../components/performance-metrics';
 import { ResourceUtilizationCard } from '../components/resource-utilization-card';
 import { RevenueOverviewCard } from '../components/revenue-overview-card';
 import { ToolsSection } from '../components/tools-section';
+import { useViewer } from '@/lib/use-viewer';
 import { dashboardWidgets, isDashboardTab, type DashboardTab } from '../widgets';
 import { MESSAGES } from '@/lib/wording';
 
@@ -31,6 +33,8 @@ function DashboardTabs({ data }: { data: Dashboard }) {
   const requested = params.get('tab');
   const tab: DashboardTab = isDashboardTab(requested) ? requested : 'overview';
   const widgets = dashboardWidgets(data.organization.org_type);
+  const viewer = useViewer();
+  const showEarnings = widgets.earnings && !!viewer && mayViewPrices(viewer, viewer.organization);
   const select = (value: string) =>
     setParams(
       (current) => {
@@ -55,6 +59,7 @@ function DashboardTabs({ data }: { data: Dashboard }) {
             <>
               <ChildrenNeedingAttentionCard data={data} />
               <PerformanceMetrics data={data} />
+              {showEarnings && <EarningsCard organizationId={viewer.organization.id} />}
               {widgets.organizationStatus && <OrganizationStatusCard data={data} />}
               {(widgets.childOrganizations || widgets.revenueOverview) && (
                 <div className="grid gap-4 lg:grid-cols-2">

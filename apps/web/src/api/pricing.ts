@@ -1,0 +1,59 @@
+import { pricingEndpoints as endpoints } from '@console/domain';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { call } from '@/lib/api';
+import { agentKeys } from './agents';
+import { billingKeys } from './billing';
+import { dashboardKeys } from './dashboard';
+import { LIVE } from './live';
+
+/** Every pricing query key, so invalidations name what they refresh. */
+export const pricingKeys = {
+  all: ['pricing'] as const,
+  book: (organizationId: string) => ['pricing', 'book', organizationId] as const,
+  histories: (organizationId: string) => ['pricing', 'history', organizationId] as const,
+  history: (organizationId: string, page: number) => ['pricing', 'history', organizationId, page] as const,
+  earnings: (organizationId: string) => ['pricing', 'earnings', organizationId] as const,
+};
+
+export const pricingQueries = {
+  /** The own price book: per agent type what the organization pays, what its children pay and the margin. */
+  book: (organizationId: string) =>
+    queryOptions({
+      queryKey: pricingKeys.book(organizationId),
+      queryFn: ({ signal }) => call(endpoints.book, { params: { id: organizationId } }, { signal }),
+    }),
+  /** The book's changes, newest first, a page at a time; the page shown stays while the next one loads. */
+  history: (organizationId: string, page: number) =>
+    queryOptions({
+      queryKey: pricingKeys.history(organizationId, page),
+      queryFn: ({ signal }) => call(endpoints.history, { params: { id: organizationId }, query: { page } }, { signal }),
+      placeholderData: keepPreviousData,
+    }),
+  /** What the organization earned this month from its children's usage: it grows with their usage, so it is live. */
+  earnings: (organizationId: string) =>
+    queryOptions({
+      queryKey: pricingKeys.earnings(organizationId),
+      queryFn: ({ signal }) => call(endpoints.earnings, { params: { id: organizationId } }, { signal }),
+      ...LIVE,
+    }),
+};
+
+/**
+ * Sets what the organization's direct children pay for one agent type (null: pass the own price
+ * through). The book, its history and everything showing the children's prices are asked again.
+ */
+export function useSetPrice(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ agentTypeId, price }: { agentTypeId: string; price: string | null }) =>
+      (await call(endpoints.setPrice, { params: { id: organizationId, agentTypeId }, body: { price } })).item,
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: pricingKeys.all }),
+        queryClient.invalidateQueries({ queryKey: agentKeys.all }),
+        queryClient.invalidateQueries({ queryKey: billingKeys.all }),
+        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
+      ]);
+    },
+  });
+}
