@@ -177,6 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const context = createContext(options, app.log);
   // The alert sender first: its last batch may still be queueing mail.
   app.addHook('onClose', async () => {
+    await context.topUps.close();
     await context.balanceAlerts.close();
     await context.mailer.close?.();
   });

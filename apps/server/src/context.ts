@@ -14,6 +14,7 @@ import { createAgentsService } from './modules/agents/agents.service.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createBalanceAlertSender } from './modules/billing/balance-alerts.ts';
+import { createTopUpRunner } from './modules/billing/top-ups.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { createPricingService } from './modules/pricing/pricing.service.ts';
 import { createCreditsService } from './modules/credits/credits.service.ts';
@@ -44,6 +45,8 @@ export interface ContextOptions {
   exportLimits?: ExportLimits;
   /** How often the balance alert sender looks for pending alerts (default 5 s). */
   alertPollMs?: number;
+  /** How often pending automatic top-ups are looked for (default 1 s). */
+  topUpPollMs?: number;
 }
 
 /**
@@ -81,6 +84,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const apiKeys = createApiKeysService({ db, organizations });
   // Started here and stopped when the app closes, like the mail sender.
   const balanceAlerts = createBalanceAlertSender({ db, mailer, logger: log, appUrl: options.config.appUrl, pollMs: options.alertPollMs });
+  const topUps = createTopUpRunner({ db, logger: log, pollMs: options.topUpPollMs });
   const dashboard = createDashboardService({ db, organizations });
   const debug = createDebugService({ db });
   const activity = createActivityService({ db, organizations });
@@ -104,6 +108,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     agents,
     apiKeys,
     balanceAlerts,
+    topUps,
     dashboard,
     debug,
     activity,

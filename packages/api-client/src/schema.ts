@@ -438,6 +438,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{id}/spend-controls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organization's monthly spend cap (over its subtree) with this month's spend, and its automatic top-up
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["getSpendControls"];
+        /**
+         * Set a direct child's monthly spend cap and automatic top-up (its parent's admins)
+         * @description Requires the `organizations.allocate_credits` permission.
+         */
+        put: operations["setSpendControls"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organizations/{id}/low-balance-threshold": {
         parameters: {
             query?: never;
@@ -850,6 +874,26 @@ export interface paths {
          * @description Requires the `resources.manage` permission.
          */
         delete: operations["deactivateAgent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/agents/{activationId}/cap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set an activation's monthly cap in credits, or remove it (its organization's admins or its parent's)
+         * @description Requires the `resources.manage` permission.
+         */
+        put: operations["setActivationCap"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2961,6 +3005,113 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getSpendControls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        spend_cap: {
+                            cap: string | null;
+                            month: string;
+                            charged: string;
+                        };
+                        top_up: {
+                            below: string;
+                            amount: string;
+                            monthly_max: string;
+                        } | null;
+                        topped_up_this_month: string;
+                        last_top_up: {
+                            at: string;
+                            /** @enum {string} */
+                            outcome: "topped_up" | "parent_short" | "monthly_max" | "not_needed" | "no_rule" | "not_active";
+                        } | null;
+                        can_edit: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setSpendControls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    spend_cap: (number | null) | (string | null);
+                    top_up: {
+                        below: number | string;
+                        amount: number | string;
+                        monthly_max: number | string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        spend_cap: {
+                            cap: string | null;
+                            month: string;
+                            charged: string;
+                        };
+                        top_up: {
+                            below: string;
+                            amount: string;
+                            monthly_max: string;
+                        } | null;
+                        topped_up_this_month: string;
+                        last_top_up: {
+                            at: string;
+                            /** @enum {string} */
+                            outcome: "topped_up" | "parent_short" | "monthly_max" | "not_needed" | "no_rule" | "not_active";
+                        } | null;
+                        can_edit: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     setLowBalanceThreshold: {
         parameters: {
             query?: never;
@@ -3355,7 +3506,7 @@ export interface operations {
                             status: "accepted" | "duplicate" | "rejected";
                             credits_charged: string | null;
                             /** @enum {string|null} */
-                            reason: "unknown_agent" | "agent_not_active" | "out_of_reach" | "organization_not_active" | "insufficient_credits" | "invalid" | null;
+                            reason: "unknown_agent" | "agent_not_active" | "out_of_reach" | "organization_not_active" | "insufficient_credits" | "invalid" | "key_cap_reached" | "activation_cap_reached" | "spend_cap_reached" | null;
                             message: string | null;
                         }[];
                         accepted: number;
@@ -3496,7 +3647,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -3556,7 +3707,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "agent.activate" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
             };
@@ -4180,6 +4331,11 @@ export interface operations {
                                 units: string;
                                 credits: string;
                             };
+                            monthly_cap: {
+                                cap: string | null;
+                                month: string;
+                                charged: string;
+                            };
                         }[];
                         active_agent_count: number;
                         activated_agent_limit: number;
@@ -4245,6 +4401,11 @@ export interface operations {
                                 units: string;
                                 credits: string;
                             };
+                            monthly_cap: {
+                                cap: string | null;
+                                month: string;
+                                charged: string;
+                            };
                         };
                     };
                 };
@@ -4304,6 +4465,80 @@ export interface operations {
                                 events: number;
                                 units: string;
                                 credits: string;
+                            };
+                            monthly_cap: {
+                                cap: string | null;
+                                month: string;
+                                charged: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setActivationCap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    monthly_cap: (number | null) | (string | null);
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        activation: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            agent_type: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "assistant" | "automation" | "integration" | "analytics" | "other";
+                                unit: string;
+                                price: string;
+                                /** @enum {string} */
+                                status: "active" | "retired";
+                            };
+                            /** @enum {string} */
+                            status: "active" | "inactive" | "error";
+                            health_score: number | null;
+                            last_active_at: string | null;
+                            activated_at: string;
+                            usage_30d: {
+                                events: number;
+                                units: string;
+                                credits: string;
+                            };
+                            monthly_cap: {
+                                cap: string | null;
+                                month: string;
+                                charged: string;
                             };
                         };
                     };
@@ -4412,6 +4647,11 @@ export interface operations {
                             previous_expires_at: string | null;
                             rolled_at: string | null;
                             rate_limit_per_minute: number | null;
+                            monthly_cap: {
+                                cap: string | null;
+                                month: string;
+                                charged: string;
+                            };
                         }[];
                         next_cursor: string | null;
                     };
@@ -4477,6 +4717,11 @@ export interface operations {
                             previous_expires_at: string | null;
                             rolled_at: string | null;
                             rate_limit_per_minute: number | null;
+                            monthly_cap: {
+                                cap: string | null;
+                                month: string;
+                                charged: string;
+                            };
                         };
                         secret: string;
                     };
@@ -4535,6 +4780,11 @@ export interface operations {
                             previous_expires_at: string | null;
                             rolled_at: string | null;
                             rate_limit_per_minute: number | null;
+                            monthly_cap: {
+                                cap: string | null;
+                                month: string;
+                                charged: string;
+                            };
                         };
                     };
                 };
@@ -4564,6 +4814,7 @@ export interface operations {
                     /** Format: date-time */
                     expires_at?: string | null;
                     rate_limit_per_minute?: number | null;
+                    monthly_cap?: (number | null) | (string | null);
                 };
             };
         };
@@ -4600,6 +4851,11 @@ export interface operations {
                             previous_expires_at: string | null;
                             rolled_at: string | null;
                             rate_limit_per_minute: number | null;
+                            monthly_cap: {
+                                cap: string | null;
+                                month: string;
+                                charged: string;
+                            };
                         };
                     };
                 };
@@ -4663,6 +4919,11 @@ export interface operations {
                             previous_expires_at: string | null;
                             rolled_at: string | null;
                             rate_limit_per_minute: number | null;
+                            monthly_cap: {
+                                cap: string | null;
+                                month: string;
+                                charged: string;
+                            };
                         };
                         secret: string;
                     };
@@ -4803,7 +5064,7 @@ export interface operations {
                             status: "accepted" | "duplicate" | "rejected";
                             credits_charged: string | null;
                             /** @enum {string|null} */
-                            reason: "unknown_agent" | "agent_not_active" | "out_of_reach" | "organization_not_active" | "insufficient_credits" | "invalid" | null;
+                            reason: "unknown_agent" | "agent_not_active" | "out_of_reach" | "organization_not_active" | "insufficient_credits" | "invalid" | "key_cap_reached" | "activation_cap_reached" | "spend_cap_reached" | null;
                             message: string | null;
                         }[];
                         accepted: number;
@@ -4902,7 +5163,7 @@ export interface operations {
                     "application/json": {
                         allowed: boolean;
                         /** @enum {string|null} */
-                        reason: "unknown_agent" | "agent_not_active" | "out_of_reach" | "organization_not_active" | "insufficient_credits" | "invalid" | null;
+                        reason: "unknown_agent" | "agent_not_active" | "out_of_reach" | "organization_not_active" | "insufficient_credits" | "invalid" | "key_cap_reached" | "activation_cap_reached" | "spend_cap_reached" | null;
                         balance: string;
                         /** @enum {string|null} */
                         activation_status: "active" | "inactive" | "error" | null;

@@ -33,7 +33,10 @@ export const ACTIVITY_ACTIONS = [
   'billing.agent_limit',
   'billing.low_balance_threshold',
   'pricing.price_set',
+  'billing.spend_controls',
+  'top_up.made',
   'agent.activate',
+  'agent.cap',
   'agent.deactivate',
   'agents.status_reported',
   'agent_type.create',
@@ -77,6 +80,9 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'billing.agent_limit': 'Agent limit change',
   'billing.low_balance_threshold': 'Low-balance threshold change',
   'pricing.price_set': 'Price change',
+  'billing.spend_controls': 'Spend cap or top-up change',
+  'top_up.made': 'Automatic top-up',
+  'agent.cap': 'Agent cap change',
   'agent.activate': 'Agent activated',
   'agent.deactivate': 'Agent deactivated',
   'agents.status_reported': 'Agent status reported',
@@ -202,6 +208,22 @@ export function activitySentence({ action, actor, organization, target, details 
     case 'pricing.price_set': {
       const price = (value: unknown) => (str(value) ? `${formatUnits(str(value)!)} a unit` : 'pass-through');
       return `${who} set what the children of ${them} pay for ${str(details.agent) ?? 'an agent'} from ${price(details.before)} to ${price(details.after)}`;
+    }
+    case 'billing.spend_controls': {
+      const cap = (value: unknown) => (str(value) ? `${formatAmount(value)} credits a month` : 'no cap');
+      return `${who} set the spend cap of ${them} from ${cap(details.spend_cap_before)} to ${cap(details.spend_cap_after)}${
+        details.top_up_after && typeof details.top_up_after === 'object'
+          ? `, with an automatic top-up of ${formatAmount((details.top_up_after as Record<string, unknown>).amount)} below ${formatAmount((details.top_up_after as Record<string, unknown>).below)}`
+          : details.top_up_before
+            ? ', and removed its automatic top-up'
+            : ''
+      }`;
+    }
+    case 'top_up.made':
+      return `Automatic top-up: ${amount} moved to ${them}`;
+    case 'agent.cap': {
+      const cap = (value: unknown) => (str(value) ? `${formatAmount(value)} credits a month` : 'no cap');
+      return `${who} set the monthly cap of an agent of ${org} from ${cap(details.before)} to ${cap(details.after)}`;
     }
     case 'agent.activate':
       return `${who} activated ${str(details.code) ?? 'an agent'} for ${org}`;

@@ -17,6 +17,7 @@ export * from './schemas/dashboard.ts';
 export * from './schemas/debug.ts';
 export * from './schemas/agents.ts';
 export * from './schemas/pricing.ts';
+export * from './schemas/spend.ts';
 export * from './schemas/usage-events.ts';
 export * from './schemas/api-keys.ts';
 export * from './schemas/activity.ts';

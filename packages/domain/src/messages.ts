@@ -167,6 +167,12 @@ export const MESSAGES = {
     ahead: (seconds: number) => `occurred_at is more than ${seconds / 60} minutes ahead of the server's clock.`,
     behind: (days: number) => `occurred_at is more than ${days} days in the past.`,
     noPrice: (code: string, at: string) => `The agent "${code}" had no price in force at ${at}.`,
+    keyCapReached: (cap: string, month: string, key: string) =>
+      `Monthly cap reached: the API key "${key}" may charge at most ${formatAmount(cap)} credits for usage in ${month} (UTC), and this event would pass it.`,
+    activationCapReached: (cap: string, month: string, agent: string) =>
+      `Monthly cap reached: the agent "${agent}" of this organization may charge at most ${formatAmount(cap)} credits for usage in ${month} (UTC), and this event would pass it.`,
+    spendCapReached: (cap: string, month: string, organization: string) =>
+      `Monthly spend cap reached: ${organization} and the organizations below it may spend at most ${formatAmount(cap)} credits on usage in ${month} (UTC), and this event would pass it.`,
     refundIdTaken: "This external_ref already names another entry of the organization's ledger.",
     batchTooLarge: (max: number) => `A batch holds at most ${max.toLocaleString('en-US')} events.`,
     noBalance: 'The balance is zero.',
@@ -199,6 +205,24 @@ export const MESSAGES = {
     childLowBalanceSubject: (child: string) => `Low balance: ${child} (no active admin)`,
     childLowBalance: (child: string, parent: string, balance: string, threshold: string) =>
       `Low balance: ${child}, a child of ${parent}, has ${formatAmount(balance)} credits, below its alert threshold of ${formatAmount(threshold)}. It has no active admin, so this alert goes to the admins of ${parent}.`,
+  },
+  /** Monthly spend caps and automatic top-ups. */
+  spend: {
+    capInvalid: 'Enter a cap of 0 or more credits, with at most 2 decimal places.',
+    topUpAboveMonthlyMax: 'A top-up cannot be larger than its monthly maximum.',
+    onlyParentAdmins: "Only administrators of the parent organization set a child's spend cap and automatic top-up.",
+    keyCapOnlyOwnAdmins: "Only administrators of the key's organization set its monthly cap.",
+    activationCapOnlyAdmins: "Only administrators of the organization, or of its parent, set an agent's monthly cap.",
+    activationNotFound: 'No live activation with this id in this organization.',
+    capWarningSubject: (name: string) => `Spend cap at 80 %: ${name}`,
+    capReachedSubject: (name: string) => `Spend cap reached: ${name}`,
+    capAlert: (what: string, percent: number, charged: string, cap: string, month: string) =>
+      `${what} has charged ${formatAmount(charged)} credits of its monthly cap of ${formatAmount(cap)} credits for ${month} (UTC): ${percent >= 100 ? 'the cap is reached, and usage that would pass it is refused' : 'it has used 80 % of it'}.`,
+    topUpFailedSubject: (child: string) => `Automatic top-up refused: ${child}`,
+    topUpFailed: (child: string, amount: string, why: string) =>
+      `The automatic top-up of ${formatAmount(amount)} credits to ${child} was not made: ${why}. Allocate credits to it by hand, or change its top-up on its billing page.`,
+    topUpParentShort: (balance: string) => `your balance is ${formatAmount(balance)} credits`,
+    topUpMonthlyMax: (max: string) => `its top-ups this month would pass their monthly maximum of ${formatAmount(max)} credits`,
   },
   /** Price books and earnings. */
   pricing: {

@@ -216,6 +216,16 @@ export function maySetPrices(actor: Actor, org: Pick<OrganizationFacts, 'id' | '
   );
 }
 
+// Spend caps and automatic top-ups ---------------------------------------------------------
+
+/**
+ * A child's monthly spend cap (over its subtree) and its automatic top-up are set by its
+ * parent's admins (those who allocate credits to it), never by the child itself.
+ */
+export function maySetSpendControls(actor: Actor, org: Pick<OrganizationFacts, 'parent_org_id'>): boolean {
+  return can(actor.role, 'organizations.allocate_credits') && isDirectChild(actor, org) && mayWrite(actor);
+}
+
 // Agents and API keys -------------------------------------------------------------------
 
 /** The agent catalog (types, units, prices) is kept by the house's admins. */

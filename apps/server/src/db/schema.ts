@@ -51,6 +51,12 @@ export interface OrganizationBillingSettingsTable {
   /** The last alert for an event refused for want of credits (at most one an hour). */
   insufficient_alerted_at: NullableTimestamp;
   updated_at: Timestamp;
+  /** The monthly cap its parent set on its subtree's usage; null: none (0032). */
+  spend_cap: string | null;
+  /** Automatic top-up from the parent: below this balance, move the amount, at most the maximum a month; all null or none. */
+  top_up_below: string | null;
+  top_up_amount: string | null;
+  top_up_monthly_max: string | null;
 }
 
 /** Live descendants per ancestor, creation day, status and type; kept by triggers (0004). */
@@ -292,6 +298,8 @@ export interface AgentActivationsTable {
   status_audited: ActivationStatus | null;
   /** Status changes reported since that row, which wrote none. */
   status_changes_unaudited: Generated<number>;
+  /** Credits the activation may charge in a calendar month (UTC); null: no cap (0032). */
+  monthly_cap: string | null;
 }
 
 export interface ApiKeysTable {
@@ -316,6 +324,8 @@ export interface ApiKeysTable {
   rolled_at: NullableTimestamp;
   /** null: the house's default limit. */
   rate_limit_per_minute: number | null;
+  /** Credits the key may charge in a calendar month (UTC); null: no cap (0032). */
+  monthly_cap: string | null;
   /** The last refusal the audit log recorded for this key, and why. */
   refusal_audited_at: NullableTimestamp;
   /** When a usage report of this key was last audited: at most once an hour. */
@@ -387,6 +397,30 @@ export interface BalanceAlertsTable {
   threshold: string;
   created_at: Timestamp;
   mailed_at: NullableTimestamp;
+  /** Which cap or child a cap or top-up alert is about (0032). */
+  detail: ColumnType<Record<string, unknown>, string | undefined, string>;
+}
+
+/** What each cap's month charged (0032): a key's always, an activation's and a subtree's while capped. */
+export interface SpendCapMonthsTable {
+  scope: 'key' | 'activation' | 'subtree';
+  scope_id: string;
+  month: ColumnType<string, string, string>;
+  charged: ColumnType<string, string | undefined, string>;
+  alerted: Generated<number>;
+}
+
+export type TopUpOutcome = 'topped_up' | 'parent_short' | 'monthly_max' | 'not_needed' | 'no_rule' | 'not_active';
+
+/** A top-up to make, one pending per organization; done in the transaction that makes or refuses it (0032). */
+export interface TopUpRequestsTable {
+  id: Generated<string>;
+  organization_id: string;
+  reason: 'crossed' | 'refused';
+  created_at: Generated<Timestamp>;
+  done_at: NullableTimestamp;
+  outcome: TopUpOutcome | null;
+  transaction_group: string | null;
 }
 
 export interface DB {
@@ -414,6 +448,8 @@ export interface DB {
   agent_prices: AgentPricesTable;
   organization_prices: OrganizationPricesTable;
   earning_carry: EarningCarryTable;
+  spend_cap_months: SpendCapMonthsTable;
+  top_up_requests: TopUpRequestsTable;
   agent_activations: AgentActivationsTable;
   api_keys: ApiKeysTable;
   usage_events: UsageEventsTable;

@@ -80,6 +80,18 @@ const REJECTIONS: Record<UsageRejection, { summary: string; result: UsageEventRe
     result: rejected('insufficient_credits', m.insufficient('0.40', '3.13')),
   },
   invalid: { summary: 'Rejected: occurred_at too far in the past', result: rejected('invalid', m.behind(USAGE_WINDOW.pastDays)) },
+  key_cap_reached: {
+    summary: "Rejected: the key's monthly cap would be passed",
+    result: rejected('key_cap_reached', m.keyCapReached('500.00', '2026-01', 'support runtime')),
+  },
+  activation_cap_reached: {
+    summary: "Rejected: the activation's monthly cap would be passed",
+    result: rejected('activation_cap_reached', m.activationCapReached('120.00', '2026-01', 'Support Assistant')),
+  },
+  spend_cap_reached: {
+    summary: 'Rejected: a monthly spend cap on the organization or one above it would be passed',
+    result: rejected('spend_cap_reached', m.spendCapReached('2000.00', '2026-01', 'Acme Dental')),
+  },
 };
 
 const batchOf = (results: UsageEventResult[]): UsageBatchResult => ({

@@ -42,6 +42,7 @@ export function activationOf(key: keyof typeof TYPE_IDS, overrides: Partial<Acti
     last_active_at: null,
     activated_at: '2025-03-01T00:00:00.000Z',
     usage_30d: { events: 1203, units: '7.5000', credits: '3.75' },
+    monthly_cap: { cap: null, month: '2025-03', charged: '3.75' },
     ...overrides,
   };
 }

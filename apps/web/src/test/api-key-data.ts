@@ -22,6 +22,7 @@ export function apiKeyOf(overrides: Partial<ApiKey> = {}): ApiKey {
     previous_expires_at: null,
     rolled_at: null,
     rate_limit_per_minute: null,
+    monthly_cap: { cap: null, month: '2025-03', charged: '0.00' },
     ...overrides,
   };
 }

@@ -14,6 +14,7 @@ import {
 } from '../schemas/agents.ts';
 import { billingResponseSchema } from '../schemas/billing.ts';
 import { idParamsSchema } from '../schemas/organizations.ts';
+import { monthlyCapSchema } from '../schemas/spend.ts';
 
 export const agentsEndpoints = {
   listTypes: endpoint({
@@ -93,6 +94,18 @@ export const agentsEndpoints = {
     auth: 'session',
     permission: 'resources.manage',
     params: activationParamsSchema,
+    responses: { 200: activationResponseSchema },
+  }),
+  setActivationCap: endpoint({
+    operationId: 'setActivationCap',
+    method: 'PUT',
+    path: '/organizations/:id/agents/:activationId/cap',
+    summary: "Set an activation's monthly cap in credits, or remove it (its organization's admins or its parent's)",
+    tags: ['agents'],
+    auth: 'session',
+    permission: 'resources.manage',
+    params: activationParamsSchema,
+    body: monthlyCapSchema,
     responses: { 200: activationResponseSchema },
   }),
   usage: endpoint({

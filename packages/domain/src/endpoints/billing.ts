@@ -1,6 +1,7 @@
 import { endpoint } from '../contract.ts';
 import { agentLimitSchema, billingResponseSchema, capacityResponseSchema } from '../schemas/billing.ts';
 import { idParamsSchema } from '../schemas/organizations.ts';
+import { spendControlsInputSchema, spendControlsSchema } from '../schemas/spend.ts';
 
 export const billingEndpoints = {
   get: endpoint({
@@ -24,6 +25,30 @@ export const billingEndpoints = {
     params: idParamsSchema,
     body: agentLimitSchema,
     responses: { 200: billingResponseSchema },
+    errors: [422],
+  }),
+  spendControls: endpoint({
+    operationId: 'getSpendControls',
+    method: 'GET',
+    path: '/organizations/:id/spend-controls',
+    summary: "An organization's monthly spend cap (over its subtree) with this month's spend, and its automatic top-up",
+    tags: ['billing'],
+    auth: 'session',
+    permission: 'billing.view',
+    params: idParamsSchema,
+    responses: { 200: spendControlsSchema },
+  }),
+  setSpendControls: endpoint({
+    operationId: 'setSpendControls',
+    method: 'PUT',
+    path: '/organizations/:id/spend-controls',
+    summary: "Set a direct child's monthly spend cap and automatic top-up (its parent's admins)",
+    tags: ['billing'],
+    auth: 'session',
+    permission: 'organizations.allocate_credits',
+    params: idParamsSchema,
+    body: spendControlsInputSchema,
+    responses: { 200: spendControlsSchema },
     errors: [422],
   }),
   capacity: endpoint({

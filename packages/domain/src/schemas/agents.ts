@@ -26,6 +26,12 @@ export const USAGE_REJECTIONS = [
   'organization_not_active',
   'insufficient_credits',
   'invalid',
+  /** The reporting key's monthly cap would be passed. */
+  'key_cap_reached',
+  /** The activation's monthly cap (the organization's agent type) would be passed. */
+  'activation_cap_reached',
+  /** A monthly spend cap on the organization or one above it (over its subtree) would be passed. */
+  'spend_cap_reached',
 ] as const;
 export type UsageRejection = (typeof USAGE_REJECTIONS)[number];
 
@@ -130,6 +136,8 @@ export const activationSchema = z.object({
   activated_at: z.string(),
   /** Usage of the last 30 days. */
   usage_30d: usageTotalsSchema,
+  /** Its monthly cap (null: none) and what this month (UTC) charged against it. */
+  monthly_cap: z.object({ cap: amountStringSchema.nullable(), month: z.string(), charged: amountStringSchema }),
 });
 export type Activation = z.infer<typeof activationSchema>;
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { amountStringSchema } from './amounts.ts';
+import { capAmountSchema } from './spend.ts';
 import { API_KEY_LIFECYCLE } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
@@ -60,6 +62,8 @@ export const apiKeySchema = z.object({
   rolled_at: z.string().nullable(),
   /** The key's own requests-per-minute limit; null: the house's default. */
   rate_limit_per_minute: z.number().int().nullable(),
+  /** What the key may charge in a calendar month (UTC; null: no cap), and what this month's usage charged. */
+  monthly_cap: z.object({ cap: amountStringSchema.nullable(), month: z.string(), charged: amountStringSchema }),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
@@ -106,6 +110,8 @@ export const updateApiKeySchema = z.object({
   name: keyNameSchema.optional(),
   expires_at: expiresAtSchema.nullable().optional(),
   rate_limit_per_minute: rateLimitSchema.nullable().optional(),
+  /** Credits the key may charge in a calendar month (UTC); null removes the cap. */
+  monthly_cap: capAmountSchema.nullable().optional(),
 });
 export type UpdateApiKeyInput = z.input<typeof updateApiKeySchema>;
 

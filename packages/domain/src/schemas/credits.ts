@@ -22,8 +22,11 @@ export const DEBIT_ENTRY_TYPES = ['allocation_sent', 'consumption', 'adjustment_
 /** Entries that are usage: what agents consumed, and what was given back of it. */
 export const USAGE_ENTRY_TYPES = ['consumption', 'refund'] as const satisfies readonly EntryType[];
 export type UsageEntryType = (typeof USAGE_ENTRY_TYPES)[number];
-/** Why an organization's admins are alerted about its balance: it fell below its threshold, or usage was refused for want of credits. */
-export const BALANCE_ALERT_KINDS = ['low_balance', 'insufficient_credits'] as const;
+/**
+ * Why an organization's admins are alerted: its balance fell below its threshold, usage was refused for want of credits, a
+ * monthly cap reached 80 % or 100 %, or an automatic top-up of a child could not be made.
+ */
+export const BALANCE_ALERT_KINDS = ['low_balance', 'insufficient_credits', 'cap_warning', 'cap_reached', 'top_up_failed'] as const;
 export type BalanceAlertKind = (typeof BALANCE_ALERT_KINDS)[number];
 
 const c = MESSAGES.credits;

@@ -3,6 +3,7 @@ import {
   MESSAGES,
   mayManageAgentsOf,
   type Activation,
+  type CapUsage,
   type ActivationList,
   type ActivationStatus,
   type AgentKind,
@@ -10,6 +11,7 @@ import {
 } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { auditAction } from '../../lib/audit.ts';
+import { capUsage } from '../../lib/spend-caps.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -33,6 +35,7 @@ interface ActivationRow {
   events: number;
   units: string;
   credits: string;
+  monthly_cap: CapUsage;
 }
 
 /**
@@ -45,7 +48,7 @@ export function activationsQuery(organizationId: string, activationId?: string) 
   return sql<ActivationRow>`
     select a.id, a.organization_id, a.status, a.health_score, a.last_active_at, a.activated_at,
       t.id as type_id, t.code, t.name, t.kind, t.unit, t.status as type_status, ${priceFor(sql.ref('a.organization_id'))} as price,
-      u.events, u.units, u.credits
+      u.events, u.units, u.credits, ${capUsage('activation', sql.ref('a.id'), sql.ref('a.monthly_cap'))} as monthly_cap
     from agent_activations a
     join agent_types t on t.id = a.agent_type_id
     cross join lateral (
@@ -80,6 +83,7 @@ async function readActivations(executor: Executor, organizationId: string, activ
     last_active_at: row.last_active_at,
     activated_at: row.activated_at,
     usage_30d: { events: row.events, units: row.units, credits: row.credits },
+    monthly_cap: row.monthly_cap,
   }));
 }
 
@@ -193,5 +197,46 @@ export function createActivations({ db, organizations }: { db: Kysely<DB>; organ
     });
   }
 
-  return { listActivations, activate, deactivate };
+  /**
+   * Sets or removes a live activation's monthly cap (its organization's admins or its
+   * parent's). The organization's balance row is locked first, as each usage batch of it
+   * locks it, so no batch is half-way through; the cap's month rows are dropped, to be
+   * recounted from the day totals by the next batch that needs them.
+   */
+  async function setCap(
+    caller: Caller,
+    organizationId: string,
+    activationId: string,
+    cap: string | null,
+    info: ClientInfo,
+  ): Promise<Activation> {
+    return db.transaction().execute(async (trx) => {
+      const target = await organizations.visible(caller, organizationId, trx);
+      if (!mayManageAgentsOf(caller, target)) throw new ForbiddenError(MESSAGES.spend.activationCapOnlyAdmins);
+      await sql`select credit_balances_lock(array[${target.id}]::uuid[])`.execute(trx);
+      const row = await trx
+        .selectFrom('agent_activations')
+        .select(['id', 'agent_type_id', 'monthly_cap'])
+        .where('id', '=', activationId)
+        .where('organization_id', '=', target.id)
+        .where('deactivated_at', 'is', null)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!row) throw new NotFoundError(MESSAGES.spend.activationNotFound);
+      if (row.monthly_cap !== cap) {
+        await trx.updateTable('agent_activations').set({ monthly_cap: cap }).where('id', '=', row.id).execute();
+        await trx.deleteFrom('spend_cap_months').where('scope', '=', 'activation').where('scope_id', '=', row.id).execute();
+        await auditAction(trx, caller, info, {
+          organizationId: target.id,
+          action: 'agent.cap',
+          targetType: 'agent_activation',
+          targetId: row.id,
+          details: { agent_type_id: row.agent_type_id, before: row.monthly_cap, after: cap },
+        });
+      }
+      return (await readActivations(trx, target.id, row.id))[0]!;
+    });
+  }
+
+  return { listActivations, activate, deactivate, setCap };
 }

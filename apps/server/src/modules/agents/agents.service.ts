@@ -11,9 +11,9 @@ export type { AgentTypeChanges, AgentTypeInput } from './catalog.ts';
 /** The agents service: the agent catalog and its prices, activations under the limit, usage summaries. */
 export function createAgentsService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
   const { listTypes, createType, updateType, retireType } = createCatalog({ db });
-  const { listActivations, activate, deactivate } = createActivations({ db, organizations });
+  const { listActivations, activate, deactivate, setCap } = createActivations({ db, organizations });
   const { usage } = createUsageSummary({ db, organizations });
-  return { listTypes, createType, updateType, retireType, listActivations, activate, deactivate, usage };
+  return { listTypes, createType, updateType, retireType, listActivations, activate, deactivate, setCap, usage };
 }
 
 export type AgentsService = ReturnType<typeof createAgentsService>;

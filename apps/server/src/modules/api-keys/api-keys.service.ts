@@ -14,6 +14,7 @@ import {
 import type { DB, Executor } from '../../db/schema.ts';
 import { generateKey, type GeneratedKey } from '../../lib/api-key.ts';
 import { auditAction } from '../../lib/audit.ts';
+import { capUsage } from '../../lib/spend-caps.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { BadRequestError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -50,6 +51,7 @@ function keysQuery(executor: Executor, organizationId: string) {
       'k.expires_at',
       'k.rolled_at',
       'k.rate_limit_per_minute',
+      capUsage('key', sql.ref('k.id'), sql.ref('k.monthly_cap')).as('monthly_cap'),
       sql<ApiKeyState>`case when k.revoked_at is not null then 'revoked' when k.expires_at <= now() then 'expired'
         when ${EXPIRING} then 'expiring' else 'live' end`.as('state'),
       sql<string | null>`case when ${PREVIOUS_WORKS} then k.previous_prefix end`.as('previous_prefix'),
@@ -110,6 +112,7 @@ function toApiKey(row: KeyRow): ApiKey {
     previous_expires_at: row.previous_expires_at,
     rolled_at: row.rolled_at,
     rate_limit_per_minute: row.rate_limit_per_minute,
+    monthly_cap: row.monthly_cap,
   };
 }
 
@@ -184,6 +187,7 @@ export function createApiKeysService({ db, organizations }: { db: Kysely<DB>; or
         'revoked_at',
         'expires_at',
         'rate_limit_per_minute',
+        'monthly_cap',
         sql<boolean>`coalesce(expires_at <= now(), false)`.as('expired'),
       ])
       .where('id', '=', keyId)
@@ -292,7 +296,7 @@ export function createApiKeysService({ db, organizations }: { db: Kysely<DB>; or
       caller: Caller,
       organizationId: string,
       keyId: string,
-      input: { name?: string; expires_at?: string | null; rate_limit_per_minute?: number | null },
+      input: { name?: string; expires_at?: string | null; rate_limit_per_minute?: number | null; monthly_cap?: string | null },
       info: ClientInfo,
     ): Promise<{ api_key: ApiKey }> {
       return db.transaction().execute(async (trx) => {
@@ -301,7 +305,7 @@ export function createApiKeysService({ db, organizations }: { db: Kysely<DB>; or
         requireLive(key);
         const before: Record<string, unknown> = {};
         const after: Record<string, unknown> = {};
-        const set: { name?: string; expires_at?: string | null; rate_limit_per_minute?: number | null } = {};
+        const set: { name?: string; expires_at?: string | null; rate_limit_per_minute?: number | null; monthly_cap?: string | null } = {};
         if (input.name !== undefined && input.name !== key.name) {
           before.name = key.name;
           after.name = set.name = input.name;
@@ -320,6 +324,11 @@ export function createApiKeysService({ db, organizations }: { db: Kysely<DB>; or
             before.rate_limit_per_minute = key.rate_limit_per_minute;
             after.rate_limit_per_minute = set.rate_limit_per_minute = input.rate_limit_per_minute;
           }
+        }
+        // A key's months are kept whether or not it has a cap, so a cap set mid-month counts the month so far.
+        if (input.monthly_cap !== undefined && input.monthly_cap !== key.monthly_cap) {
+          before.monthly_cap = key.monthly_cap;
+          after.monthly_cap = set.monthly_cap = input.monthly_cap;
         }
         if (Object.keys(set).length > 0) {
           await trx.updateTable('api_keys').set(set).where('id', '=', key.id).execute();

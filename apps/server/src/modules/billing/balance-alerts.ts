@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Mailer } from '../../lib/mail.ts';
 
 const m = MESSAGES.balanceAlerts;
+const s = MESSAGES.spend;
 
 /** Roles of the admin level: the people an organization's balance alerts go to. */
 const ADMIN_ROLES = ALL_ROLES.filter((role) => roleLevel(role) === 'admin');
@@ -17,6 +18,42 @@ export interface BalanceAlertSenderOptions {
   appUrl: string;
   /** How often pending alerts are looked for (default 5 s). */
   pollMs?: number;
+}
+
+/** The subject, the sentence and the link of an alert's mail to the admins of its organization. */
+function words(
+  alert: { kind: BalanceAlertKind; name: string; balance: string; threshold: string; detail: Record<string, unknown> },
+  appUrl: string,
+): [string, string, string] {
+  const ledger = `Credit ledger: ${appUrl}/credit-ledger`;
+  const text = (key: string) => (typeof alert.detail[key] === 'string' ? (alert.detail[key] as string) : '');
+  switch (alert.kind) {
+    case 'low_balance':
+      return [m.lowBalanceSubject(alert.name), m.lowBalance(alert.name, alert.balance, alert.threshold), ledger];
+    case 'insufficient_credits':
+      return [m.insufficientSubject(alert.name), m.insufficient(alert.name, alert.balance), ledger];
+    case 'cap_warning':
+    case 'cap_reached': {
+      const scope = text('scope');
+      const what =
+        scope === 'key'
+          ? `The API key "${text('name')}"`
+          : scope === 'activation'
+            ? `The agent "${text('name')}" of ${alert.name}`
+            : `${text('name')} with the organizations below it`;
+      const percent = alert.kind === 'cap_reached' ? 100 : 80;
+      const subject = alert.kind === 'cap_reached' ? s.capReachedSubject(text('name')) : s.capWarningSubject(text('name'));
+      return [subject, s.capAlert(what, percent, alert.balance, alert.threshold, text('month')), `Billing: ${appUrl}/settings`];
+    }
+    case 'top_up_failed': {
+      const why = text('reason') === 'monthly_max' ? s.topUpMonthlyMax(text('monthly_max')) : s.topUpParentShort(alert.balance);
+      return [
+        s.topUpFailedSubject(text('child_name')),
+        s.topUpFailed(text('child_name'), alert.threshold, why),
+        `Organization: ${appUrl}/orgs/${text('child_id')}/billing`,
+      ];
+    }
+  }
 }
 
 /** Alerts taken in one transaction. */
@@ -52,8 +89,9 @@ export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 
         name: string;
         parent_id: string | null;
         parent_name: string | null;
+        detail: Record<string, unknown>;
       }>`
-        select a.id, a.organization_id, a.kind, a.balance::text as balance, a.threshold::text as threshold, o.name,
+        select a.id, a.organization_id, a.kind, a.balance::text as balance, a.threshold::text as threshold, a.detail, o.name,
           p.id as parent_id, p.name as parent_name
         from balance_alerts a
         join organizations o on o.id = a.organization_id
@@ -81,11 +119,8 @@ export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 
       const orphaned = alerts.filter((alert) => alert.kind === 'low_balance' && !hasAdmins.has(alert.organization_id) && alert.parent_id);
       const parentAdmins = await adminsOf([...new Set(orphaned.map((alert) => alert.parent_id!))]);
       for (const alert of alerts) {
-        const [subject, line] =
-          alert.kind === 'low_balance'
-            ? [m.lowBalanceSubject(alert.name), m.lowBalance(alert.name, alert.balance, alert.threshold)]
-            : [m.insufficientSubject(alert.name), m.insufficient(alert.name, alert.balance)];
-        const text = `${line}\n\nCredit ledger: ${appUrl}/credit-ledger`;
+        const [subject, line, link] = words(alert, appUrl);
+        const text = `${line}\n\n${link}`;
         for (const admin of admins.filter((row) => row.organization_id === alert.organization_id)) {
           await mailer.send({ to: admin.email, subject, text }, trx);
         }

@@ -12,6 +12,10 @@ export function billingRoutes({ billing, authenticate }: AppContext): FastifyPlu
       billing.setAgentLimit(caller, params.id, body.activated_agent_limit, clientInfo(raw)),
     );
     route(endpoints.capacity, async ({ caller, params }) => billing.capacity(caller, params.id));
+    route(endpoints.spendControls, async ({ caller, params }) => billing.spendControls(caller, params.id));
+    route(endpoints.setSpendControls, async ({ caller, params, body, raw }) =>
+      billing.setSpendControls(caller, params.id, body, clientInfo(raw)),
+    );
     route(agentsEndpoints.setLowBalanceThreshold, async ({ caller, params, body, raw }) =>
       billing.setLowBalanceThreshold(caller, params.id, body.low_balance_threshold, clientInfo(raw)),
     );

@@ -15,6 +15,7 @@ import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
+import { createSpendControls } from './spend-controls.ts';
 
 const b = MESSAGES.billing;
 
@@ -47,7 +48,10 @@ async function maxLimit(executor: Executor, organizationId: string, parentId: st
 }
 
 export function createBillingService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
+  const spendControls = createSpendControls({ db, organizations });
   return {
+    spendControls: spendControls.get,
+    setSpendControls: spendControls.set,
     async get(caller: Caller, id: string): Promise<BillingResponse> {
       const org = await organizations.visible(caller, id);
       const [children, max, active] = await Promise.all([

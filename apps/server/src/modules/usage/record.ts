@@ -63,6 +63,15 @@ function messageOf(event: UsageEvent, reason: UsageRejection, detail: string | n
       return m.agentNotActive(event.agent);
     case 'insufficient_credits':
       return m.insufficient(detail ?? '0.00', charge ?? '0.00');
+    case 'key_cap_reached':
+    case 'activation_cap_reached':
+    case 'spend_cap_reached': {
+      // The engine's detail: "cap|YYYY-MM|name" (the name may hold "|").
+      const [cap = '0.00', month = '', ...name] = (detail ?? '').split('|');
+      const told =
+        reason === 'key_cap_reached' ? m.keyCapReached : reason === 'activation_cap_reached' ? m.activationCapReached : m.spendCapReached;
+      return told(cap, month, name.join('|'));
+    }
     case 'invalid':
       if (detail === 'ahead') return m.ahead(USAGE_WINDOW.futureSeconds);
       if (detail === 'behind') return m.behind(USAGE_WINDOW.pastDays);

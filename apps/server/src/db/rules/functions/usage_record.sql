@@ -25,6 +25,10 @@
 --      price in force when it occurred;
 --    - rejected unknown_agent, organization_not_active (it or one above it is suspended or
 --      inactive), agent_not_active (no live activation of the agent there);
+--    - rejected key_cap_reached, activation_cap_reached, spend_cap_reached: the whole cents it
+--      would take pass, for the calendar month (UTC) of its occurrence, the monthly cap of the
+--      reporting key, of the activation, or of the organization or one above it (a parent's
+--      cap on a child covers the child's subtree); the detail is "cap|YYYY-MM|name";
 --    - rejected insufficient_credits: the whole cents it would take exceed the balance;
 --    - accepted.
 -- 3. An accepted event costs units × its price, exactly. Its price is its organization's own:
@@ -44,7 +48,8 @@
 --    balance once; the accepted events, each linked to its entry, and their ids (kept for the
 --    occurrence window plus a margin, p_keep; each batch deletes up to twice its size of the
 --    expired ones); the carries (in key order); and for an organization that lacked credits
---    an insufficient_credits alert, at most one an hour.
+--    an insufficient_credits alert, at most one an hour, and, where the organization has an
+--    automatic top-up, a top-up request (the top-up runner makes it at once).
 -- 5. Margins, in the same posting: each seller above a group's organization earns, per unit,
 --    the price of its child on the path minus its own price (the house's part is consumed).
 --    A seller's exact earnings are added to its carry for the agent type and the whole cents
@@ -53,6 +58,12 @@
 --    seller's earnings credited plus its carry equal units × its margin, and no batch credits
 --    more than it charged. Each event keeps its margins (usage_events.margins, from the
 --    parent upward).
+-- 6. Caps: the month rows of the caps the batch charges against (spend_cap_months) are made
+--    where missing (recounted from the day totals) and locked one by one in key order, after
+--    the balances, so concurrent batches under one cap take it in turn and never pass it. Each
+--    is written back with what it holds now; a month reaching 80 % or 100 % of its cap queues
+--    one alert each to the admins of the organization the cap is on. A key's months are kept
+--    even without a cap.
 -- Rejected events are not stored: sent again, they are evaluated afresh.
 create or replace function usage_record(
   p_events jsonb,
@@ -128,6 +139,23 @@ declare
   v_child uuid;
   j integer;
   q integer;
+  -- Caps: the month rows this batch charges against, by tag "scope:…:month", in key order.
+  cn_tag text[] := '{}';
+  cn_scope text[] := '{}';
+  cn_id uuid[] := '{}';
+  cn_month date[] := '{}';
+  cn_cap numeric[] := '{}';
+  cn_org uuid[] := '{}';
+  cn_label text[] := '{}';
+  cn_spent numeric[] := '{}';
+  cn_alerted integer[] := '{}';
+  cn_hit boolean[] := '{}';
+  v_hits integer[];
+  v_cap_reason text;
+  v_cap_detail text;
+  v_level integer;
+  c uuid;
+  h integer;
   n_le integer := 0;
   le_id uuid[] := '{}';
   le_org uuid[] := '{}';
@@ -177,6 +205,55 @@ begin
     where o.id = any(v_payers) and exists (select 1 from organization_prices p where p.organization_id = a.id));
   perform credit_balances_lock(v_payers || v_sellers);
 
+  -- The caps the batch's events charge against: the key's, the activations', and those on
+  -- its organizations and the ones above them, per month of occurrence.
+  with ev as (
+    select distinct x.org, x.agent, date_trunc('month', x.occurred at time zone 'UTC')::date as month
+    from unnest(a_org, a_agent, a_occurred) as x(org, agent, occurred)
+    where x.org = any(v_payers)
+  ),
+  need as (
+    select 'key'::text as scope, k.id as scope_id, m.month, k.monthly_cap as cap, k.organization_id as org, k.name as label
+    from api_keys k cross join (select distinct ev.month from ev) m
+    where k.id = p_api_key and k.monthly_cap is not null
+    union
+    select 'activation', v.id, ev.month, v.monthly_cap, v.organization_id, t.name
+    from ev
+    join agent_types t on t.code = ev.agent
+    join agent_activations v on v.organization_id = ev.org and v.agent_type_id = t.id and v.deactivated_at is null
+    where v.monthly_cap is not null
+    union
+    select 'subtree', b.organization_id, ev.month, b.spend_cap, b.organization_id, c.name
+    from ev
+    join organizations o on o.id = ev.org
+    cross join unnest(organization_ancestors(o.path) || o.id) as a(id)
+    join organization_billing_settings b on b.organization_id = a.id and b.spend_cap is not null
+    join organizations c on c.id = a.id
+  )
+  select coalesce(array_agg(
+           n.scope || ':' || case n.scope when 'activation' then v.organization_id::text || ':' || v.agent_type_id::text else n.scope_id::text end
+             || ':' || n.month order by n.scope, n.scope_id, n.month), '{}'),
+         coalesce(array_agg(n.scope order by n.scope, n.scope_id, n.month), '{}'),
+         coalesce(array_agg(n.scope_id order by n.scope, n.scope_id, n.month), '{}'),
+         coalesce(array_agg(n.month order by n.scope, n.scope_id, n.month), '{}'),
+         coalesce(array_agg(n.cap order by n.scope, n.scope_id, n.month), '{}'),
+         coalesce(array_agg(n.org order by n.scope, n.scope_id, n.month), '{}'),
+         coalesce(array_agg(n.label order by n.scope, n.scope_id, n.month), '{}')
+    into cn_tag, cn_scope, cn_id, cn_month, cn_cap, cn_org, cn_label
+  from need n
+  left join agent_activations v on n.scope = 'activation' and v.id = n.scope_id;
+  for h in 1 .. cardinality(cn_tag) loop
+    insert into spend_cap_months (scope, scope_id, month, charged)
+    values (cn_scope[h], cn_id[h], cn_month[h], spend_cap_recount(cn_scope[h], cn_id[h], cn_month[h]))
+    on conflict do nothing;
+    select m.charged, m.alerted into v_total, v_level
+    from spend_cap_months m where m.scope = cn_scope[h] and m.scope_id = cn_id[h] and m.month = cn_month[h]
+    for update;
+    cn_spent[h] := v_total;
+    cn_alerted[h] := v_level;
+    cn_hit[h] := false;
+  end loop;
+
   for e in
     with ev as (
       select * from unnest(a_i, a_org, a_id, a_agent, a_units, a_occurred, a_meta) as x(i, org, id, agent, units, occurred, meta)
@@ -185,6 +262,7 @@ begin
       select o.id,
              (organization_ancestors(o.path))[2:] as sellers,
              (organization_ancestors(o.path))[2:] && v_sellers as booked,
+             organization_ancestors(o.path) || o.id as chain_ids,
              starts_with(o.path, p_reach) and o.deleted_at is null as reachable,
              o.status = 'active' and not exists (
                select 1 from organizations a where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
@@ -204,6 +282,8 @@ begin
            exists (select 1 from agent_prices p where p.agent_type_id = t.id and p.effective_from <= ev.occurred) as priced,
            coalesce(ch.chain[cardinality(ch.chain)], cp.price) as price,
            orgs.sellers,
+           orgs.chain_ids,
+           date_trunc('month', ev.occurred at time zone 'UTC')::date as month,
            ch.chain,
            b.credit_balance as balance,
            c.carry
@@ -284,7 +364,34 @@ begin
       v_cost := e.units * e.price;
       v_total := c_carry[k] + v_cost;
       v_charge := trunc(v_total, 2);
-      if v_charge > v_balance then
+      -- The caps it charges against, in the order their refusal is told: key, activation,
+      -- then the organizations from the top down to its own.
+      v_cap_reason := null;
+      v_hits := '{}';
+      if cardinality(cn_tag) > 0 then
+        h := array_position(cn_tag, 'key:' || p_api_key::text || ':' || e.month);
+        if h is not null then v_hits := v_hits || h; end if;
+        h := array_position(cn_tag, 'activation:' || e.org::text || ':' || e.agent_id::text || ':' || e.month);
+        if h is not null then v_hits := v_hits || h; end if;
+        foreach c in array e.chain_ids loop
+          h := array_position(cn_tag, 'subtree:' || c::text || ':' || e.month);
+          if h is not null then v_hits := v_hits || h; end if;
+        end loop;
+        foreach h in array v_hits loop
+          if cn_spent[h] + v_charge > cn_cap[h] then
+            cn_hit[h] := true;
+            v_cap_reason := case cn_scope[h] when 'key' then 'key_cap_reached' when 'activation' then 'activation_cap_reached'
+                            else 'spend_cap_reached' end;
+            v_cap_detail := cn_cap[h]::numeric(16, 2)::text || '|' || to_char(e.month, 'YYYY-MM') || '|' || cn_label[h];
+            exit;
+          end if;
+        end loop;
+      end if;
+      if v_cap_reason is not null then
+        o_reason[e.i] := v_cap_reason;
+        o_detail[e.i] := v_cap_detail;
+        o_charged[e.i] := v_charge;
+      elsif v_charge > v_balance then
         o_reason[e.i] := 'insufficient_credits';
         o_detail[e.i] := v_balance::numeric(16, 2)::text;
         o_charged[e.i] := v_charge;
@@ -292,6 +399,9 @@ begin
       else
         v_balance := v_balance - v_charge;
         c_carry[k] := v_total - v_charge;
+        foreach h in array v_hits loop
+          cn_spent[h] := cn_spent[h] + v_charge;
+        end loop;
         o_outcome[e.i] := 'accepted';
         o_charged[e.i] := v_charge;
         g := array_position(og_key, e.agent_id::text || ':' || coalesce(e.chain::text, e.price::text));
@@ -469,6 +579,41 @@ begin
     insert into balance_alerts (organization_id, kind, balance, threshold)
     select due.organization_id, 'insufficient_credits', due.credit_balance, due.low_balance_threshold from due
     order by due.organization_id;
+  end if;
+
+  -- Refused for want of credits where a top-up is set: the runner makes one at once.
+  if cardinality(short_orgs) > 0 then
+    insert into top_up_requests (organization_id, reason)
+    select distinct b.organization_id, 'refused' from organization_billing_settings b
+    where b.organization_id = any(short_orgs) and b.top_up_below is not null
+    order by 1
+    on conflict (organization_id) where done_at is null do nothing;
+  end if;
+
+  -- The caps' month rows as they stand now, and an alert at 80 % and at 100 %, once each a month.
+  for h in 1 .. cardinality(cn_tag) loop
+    v_level := case when cn_hit[h] or cn_spent[h] >= cn_cap[h] then 100 when cn_spent[h] >= 0.8 * cn_cap[h] then 80 else 0 end;
+    update spend_cap_months m set charged = cn_spent[h], alerted = greatest(m.alerted, v_level)
+    where m.scope = cn_scope[h] and m.scope_id = cn_id[h] and m.month = cn_month[h];
+    if v_level > cn_alerted[h] then
+      insert into balance_alerts (organization_id, kind, balance, threshold, detail)
+      values (cn_org[h], case when v_level = 100 then 'cap_reached' else 'cap_warning' end, cn_spent[h], cn_cap[h],
+        jsonb_build_object('scope', cn_scope[h], 'name', cn_label[h], 'month', to_char(cn_month[h], 'YYYY-MM'), 'percent', v_level));
+    end if;
+  end loop;
+  -- A key's months are kept without a cap too: what its accepted events charged.
+  if p_api_key is not null and n_ev > 0 then
+    insert into spend_cap_months as s (scope, scope_id, month, charged)
+    select 'key', p_api_key, y.month, sum(y.charged)
+    from (
+      select date_trunc('month', x.occurred at time zone 'UTC')::date as month, x.charged
+      from unnest(ev_occurred, ev_charged) as x(occurred, charged)
+    ) y
+    where not (('key:' || p_api_key::text || ':' || y.month) = any(cn_tag))
+    group by y.month
+    having sum(y.charged) > 0
+    order by y.month
+    on conflict (scope, scope_id, month) do update set charged = s.charged + excluded.charged;
   end if;
 
   return query

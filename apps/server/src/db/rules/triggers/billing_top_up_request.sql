@@ -1,0 +1,14 @@
+-- A balance that crosses below its automatic top-up line queues one top-up request (at most
+-- one pending per organization), whatever moved it; the top-up runner makes it.
+create or replace function billing_top_up_request() returns trigger language plpgsql as $$
+begin
+  if new.top_up_below is not null and old.credit_balance >= new.top_up_below and new.credit_balance < new.top_up_below then
+    insert into top_up_requests (organization_id, reason) values (new.organization_id, 'crossed')
+    on conflict (organization_id) where done_at is null do nothing;
+  end if;
+  return null;
+end;
+$$;
+
+create or replace trigger billing_top_up_request_trg after update of credit_balance on organization_billing_settings
+  for each row execute function billing_top_up_request();

@@ -1,0 +1,16 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { CapUsage } from '@console/domain';
+
+/** The first day of the current calendar month (UTC): caps count usage by the month it occurred in. */
+export const CURRENT_MONTH = sql<string>`date_trunc('month', now() at time zone 'UTC')::date`;
+
+/**
+ * A cap as the console shows it: the cap (null: none) and what this month charged against it
+ * (spend_cap_charged: the month row usage_record keeps, else recounted from the day totals).
+ */
+export function capUsage(scope: 'key' | 'activation' | 'subtree', id: RawBuilder<unknown>, cap: RawBuilder<unknown>) {
+  return sql<CapUsage>`json_build_object(
+    'cap', ${cap}::numeric(16, 2)::text,
+    'month', to_char(${CURRENT_MONTH}, 'YYYY-MM'),
+    'charged', spend_cap_charged(${scope}, ${id}, ${CURRENT_MONTH})::numeric(16, 2)::text)`;
+}

@@ -1,0 +1,114 @@
+import { sql, type Kysely } from 'kysely';
+import { MESSAGES, maySetSpendControls, type SpendControls, type SpendControlsInput } from '@console/domain';
+import type { DB, Executor } from '../../db/schema.ts';
+import { auditAction } from '../../lib/audit.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { ForbiddenError } from '../../lib/errors.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
+import { CURRENT_MONTH, capUsage } from '../../lib/spend-caps.ts';
+import { BOOK_LOCK_CLASS } from '../pricing/pricing.service.ts';
+import type { OrganizationsService } from '../organizations/organizations.service.ts';
+
+const s = MESSAGES.spend;
+
+interface ControlsRow {
+  spend_cap: SpendControls['spend_cap'];
+  top_up_below: string | null;
+  top_up_amount: string | null;
+  top_up_monthly_max: string | null;
+  topped_up: string;
+  last_at: string | null;
+  last_outcome: NonNullable<SpendControls['last_top_up']>['outcome'] | null;
+}
+
+async function readControls(executor: Executor, organizationId: string): Promise<ControlsRow> {
+  const { rows } = await sql<ControlsRow>`
+    select ${capUsage('subtree', sql`b.organization_id`, sql`b.spend_cap`)} as spend_cap,
+           b.top_up_below::text, b.top_up_amount::text, b.top_up_monthly_max::text,
+           (select coalesce(sum(e.amount), 0)::numeric(16, 2)::text from credit_ledger_entries e
+             where e.organization_id = b.organization_id and e.entry_type = 'allocation_received'
+               and e.created_at >= ${CURRENT_MONTH}::timestamp at time zone 'UTC' and e.metadata->>'automatic' = 'true') as topped_up,
+           to_char(r.done_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_at, r.outcome as last_outcome
+    from organization_billing_settings b
+    left join lateral (
+      select q.done_at, q.outcome from top_up_requests q
+      where q.organization_id = b.organization_id and q.done_at is not null
+      order by q.created_at desc limit 1
+    ) r on true
+    where b.organization_id = ${organizationId}`.execute(executor);
+  return rows[0]!;
+}
+
+/** A child's monthly spend cap (over its subtree) and automatic top-up, kept by its parent's admins. */
+export function createSpendControls({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
+  async function get(caller: Caller, id: string): Promise<SpendControls> {
+    const org = await organizations.visible(caller, id);
+    const row = await readControls(db, org.id);
+    return {
+      organization_id: org.id,
+      spend_cap: row.spend_cap,
+      top_up:
+        row.top_up_below === null ? null : { below: row.top_up_below, amount: row.top_up_amount!, monthly_max: row.top_up_monthly_max! },
+      topped_up_this_month: row.topped_up,
+      last_top_up: row.last_at && row.last_outcome ? { at: row.last_at, outcome: row.last_outcome } : null,
+      can_edit: maySetSpendControls(caller, org),
+    };
+  }
+
+  /**
+   * Sets a direct child's cap and top-up. The child's book key is taken exclusively (batches of
+   * its subtree hold it shared) and its balance row is locked (its own batches lock it), so no
+   * batch is half-way through a change; the cap's month rows are dropped, to be recounted from
+   * the day totals by the next batch that needs them. A top-up set on a child already below its
+   * line is queued at once.
+   */
+  async function set(caller: Caller, id: string, input: SpendControlsInput, info: ClientInfo): Promise<SpendControls> {
+    await db.transaction().execute(async (trx) => {
+      const org = await organizations.visible(caller, id, trx);
+      if (!maySetSpendControls(caller, org)) throw new ForbiddenError(s.onlyParentAdmins);
+      await sql`select pg_advisory_xact_lock(${BOOK_LOCK_CLASS}, hashtext(${org.id}::text))`.execute(trx);
+      await sql`select credit_balances_lock(array[${org.id}]::uuid[])`.execute(trx);
+      const before = await trx
+        .selectFrom('organization_billing_settings')
+        .select(['spend_cap', 'top_up_below', 'top_up_amount', 'top_up_monthly_max', 'credit_balance'])
+        .where('organization_id', '=', org.id)
+        .executeTakeFirstOrThrow();
+      const topUp = input.top_up as { below: string; amount: string; monthly_max: string } | null;
+      const spendCap = input.spend_cap as string | null;
+      await trx
+        .updateTable('organization_billing_settings')
+        .set({
+          spend_cap: spendCap,
+          top_up_below: topUp?.below ?? null,
+          top_up_amount: topUp?.amount ?? null,
+          top_up_monthly_max: topUp?.monthly_max ?? null,
+          updated_at: sql`now()`,
+        })
+        .where('organization_id', '=', org.id)
+        .execute();
+      if (before.spend_cap !== spendCap) {
+        await trx.deleteFrom('spend_cap_months').where('scope', '=', 'subtree').where('scope_id', '=', org.id).execute();
+      }
+      if (topUp) {
+        await sql`
+          insert into top_up_requests (organization_id, reason)
+          select ${org.id}, 'crossed' where ${before.credit_balance}::numeric < ${topUp.below}::numeric
+          on conflict (organization_id) where done_at is null do nothing`.execute(trx);
+      }
+      const topUpBefore =
+        before.top_up_below === null
+          ? null
+          : { below: before.top_up_below, amount: before.top_up_amount, monthly_max: before.top_up_monthly_max };
+      await auditAction(trx, caller, info, {
+        organizationId: org.id,
+        action: 'billing.spend_controls',
+        targetType: 'organization',
+        targetId: org.id,
+        details: { spend_cap_before: before.spend_cap, spend_cap_after: spendCap, top_up_before: topUpBefore, top_up_after: topUp },
+      });
+    });
+    return get(caller, id);
+  }
+
+  return { get, set };
+}

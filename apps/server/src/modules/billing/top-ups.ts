@@ -1,0 +1,179 @@
+import { sql, type Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DB, TopUpOutcome } from '../../db/schema.ts';
+import { CURRENT_MONTH } from '../../lib/spend-caps.ts';
+
+export interface TopUpRunnerOptions {
+  db: Kysely<DB>;
+  logger: FastifyBaseLogger;
+  /** How often pending top-ups are looked for (default 1 s: a top-up follows its crossing within seconds). */
+  pollMs?: number;
+}
+
+/** How long closing the app waits for a top-up under way. */
+const CLOSE_WAIT_MS = 5_000;
+/** Requests taken in one look before yielding. */
+const BATCH = 50;
+
+interface Request {
+  id: string;
+  organization_id: string;
+  name: string;
+  parent_id: string | null;
+}
+
+/**
+ * The background maker of automatic top-ups. A balance that crosses below its top-up line, or
+ * usage refused for want of credits where a top-up is set, leaves one pending row in
+ * `top_up_requests` (at most one per organization). The runner takes a pending row with
+ * `for update skip locked` (several server processes share them, none takes a row another
+ * holds), locks the parent's and the child's balances in id order, re-checks everything under
+ * the locks, and in the same transaction either allocates the amount from the parent (a ledger
+ * allocation marked automatic, audited) or refuses it, alerting the parent's admins when the
+ * parent lacks the funds or the month's maximum would be passed, and marks the row done with
+ * its outcome: each request is made or refused exactly once.
+ */
+export function createTopUpRunner({ db, logger, pollMs = 1_000 }: TopUpRunnerOptions) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+  let closed = false;
+
+  async function makeOne(): Promise<boolean> {
+    return db.transaction().execute(async (trx) => {
+      const { rows } = await sql<Request>`
+        select q.id, q.organization_id, o.name, o.parent_org_id as parent_id
+        from top_up_requests q join organizations o on o.id = q.organization_id
+        where q.done_at is null
+        order by q.id
+        limit 1
+        for update of q skip locked`.execute(trx);
+      const request = rows[0];
+      if (!request) return false;
+      const done = (outcome: TopUpOutcome, group: string | null = null) =>
+        sql`update top_up_requests set done_at = now(), outcome = ${outcome}, transaction_group = ${group} where id = ${request.id}`.execute(
+          trx,
+        );
+      if (!request.parent_id) {
+        await done('no_rule');
+        return true;
+      }
+      await sql`select credit_balances_lock(array[${request.organization_id}, ${request.parent_id}]::uuid[])`.execute(trx);
+      const { rows: facts } = await sql<{
+        below: string | null;
+        amount: string | null;
+        monthly_max: string | null;
+        balance: string;
+        parent_balance: string;
+        parent_name: string;
+        live: boolean;
+        month_so_far: string;
+        short: boolean;
+        over_month: boolean;
+        not_needed: boolean;
+      }>`
+        select b.top_up_below::text as below, b.top_up_amount::text as amount, b.top_up_monthly_max::text as monthly_max,
+               b.credit_balance::text as balance, pb.credit_balance::text as parent_balance, p.name as parent_name,
+               (o.deleted_at is null and p.deleted_at is null and o.status = 'active' and p.status = 'active'
+                 and not exists (select 1 from organizations a where a.id = any(organization_ancestors(p.path)) and a.status <> 'active')) as live,
+               m.total::text as month_so_far,
+               pb.credit_balance < b.top_up_amount as short,
+               m.total + b.top_up_amount > b.top_up_monthly_max as over_month,
+               b.credit_balance >= b.top_up_below as not_needed
+        from organization_billing_settings b
+        join organizations o on o.id = b.organization_id
+        join organizations p on p.id = o.parent_org_id
+        join organization_billing_settings pb on pb.organization_id = p.id
+        cross join lateral (
+          select coalesce(sum(e.amount), 0) as total from credit_ledger_entries e
+          where e.organization_id = b.organization_id and e.entry_type = 'allocation_received'
+            and e.created_at >= ${CURRENT_MONTH}::timestamp at time zone 'UTC' and e.metadata->>'automatic' = 'true'
+        ) m
+        where b.organization_id = ${request.organization_id}`.execute(trx);
+      const f = facts[0];
+      if (!f || f.below === null) {
+        await done('no_rule');
+        return true;
+      }
+      if (!f.live) {
+        await done('not_active');
+        return true;
+      }
+      if (f.not_needed) {
+        await done('not_needed');
+        return true;
+      }
+      if (f.over_month || f.short) {
+        const reason = f.over_month ? 'monthly_max' : 'parent_short';
+        await sql`
+          insert into balance_alerts (organization_id, kind, balance, threshold, detail)
+          values (${request.parent_id}, 'top_up_failed', ${f.parent_balance}, ${f.amount},
+            ${JSON.stringify({ child_id: request.organization_id, child_name: request.name, reason, monthly_max: f.monthly_max, month_so_far: f.month_so_far })}::jsonb)`.execute(
+          trx,
+        );
+        await done(reason);
+        return true;
+      }
+      const { rows: group } = await sql<{ id: string }>`select gen_random_uuid() as id`.execute(trx);
+      const groupId = group[0]!.id;
+      const notes = 'Automatic top-up';
+      await sql`
+        select 1 from ledger_post(${groupId}::uuid, null, true,
+          array[${request.parent_id}, ${request.organization_id}]::uuid[], array[${`-${f.amount}`}, ${f.amount}]::numeric[],
+          array['allocation_sent', 'allocation_received'],
+          array[
+            ${JSON.stringify({ notes, automatic: true, to_org_id: request.organization_id, to_org_name: request.name })}::jsonb,
+            ${JSON.stringify({ notes, automatic: true, from_org_id: request.parent_id, from_org_name: f.parent_name })}::jsonb
+          ])`.execute(trx);
+      await sql`
+        insert into audit_log (actor_user_id, organization_id, action, target_type, target_id, details)
+        values (null, ${request.parent_id}, 'top_up.made', 'organization', ${request.organization_id},
+          ${JSON.stringify({ amount: f.amount, transaction_group: groupId, below: f.below, balance_before: f.balance })}::jsonb)`.execute(
+        trx,
+      );
+      await done('topped_up', groupId);
+      logger.info({ organization: request.organization_id, amount: f.amount }, 'automatic top-up made');
+      return true;
+    });
+  }
+
+  async function run() {
+    try {
+      for (let made = 0; !closed && made < BATCH && (await makeOne()); made++) {
+        // one request a transaction, until none is pending
+      }
+    } catch (error) {
+      // The database is away: the requests stay pending for the next look.
+      logger.warn(
+        { error: error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200) },
+        'top-ups could not be made',
+      );
+    }
+  }
+
+  function schedule() {
+    if (closed) return;
+    timer = setTimeout(() => {
+      timer = null;
+      running = run().finally(() => {
+        running = null;
+        schedule();
+      });
+    }, pollMs);
+    timer.unref();
+  }
+
+  schedule();
+
+  return {
+    /** Makes the pending top-ups now (tests, and a caller that just queued one). */
+    async runNow() {
+      await (running ?? Promise.resolve());
+      await run();
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      if (running) await Promise.race([running, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+    },
+  };
+}

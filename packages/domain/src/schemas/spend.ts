@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
+import { amountInputSchema, amountStringSchema } from './amounts.ts';
+
+const s = MESSAGES.spend;
+
+/**
+ * Monthly spend caps and automatic top-ups. A cap holds what may be charged in one calendar
+ * month (UTC) of the events' occurrence: per API key, per activation, and per child
+ * organization over its whole subtree (set by its parent's admins). An automatic top-up moves
+ * a set amount from the parent when the child's balance falls below a line, at most so much a
+ * calendar month (UTC).
+ */
+
+/** A cap of 0 or more credits with at most two decimals, as a JSON number or a string; it becomes an exact string ("500.00"). */
+export const capAmountSchema = z.union([z.number(), z.string()], { error: s.capInvalid }).transform((value, ctx) => {
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: s.capInvalid });
+    return z.NEVER;
+  }
+  return `${BigInt(match[1]!)}.${(match[2] ?? '').padEnd(2, '0')}`;
+});
+
+/** A key's or an activation's monthly cap; null removes it. */
+export const monthlyCapSchema = z.object({ monthly_cap: capAmountSchema.nullable() });
+export type MonthlyCapInput = z.input<typeof monthlyCapSchema>;
+
+/** A cap as the console shows it: the cap, and what the current month (UTC) charged against it. */
+export const capUsageSchema = z.object({
+  cap: amountStringSchema.nullable(),
+  /** "YYYY-MM", UTC. */
+  month: z.string(),
+  /** What this month's usage charged against it (kept without a cap too for keys; recounted from usage otherwise). */
+  charged: amountStringSchema,
+});
+export type CapUsage = z.infer<typeof capUsageSchema>;
+
+export const topUpSchema = z
+  .object({
+    /** When the balance falls below this… */
+    below: capAmountSchema,
+    /** …move this from the parent… */
+    amount: amountInputSchema,
+    /** …at most this much in a calendar month (UTC). */
+    monthly_max: amountInputSchema,
+  })
+  .superRefine((value, ctx) => {
+    const cents = (amount: string) => BigInt(amount.replace('.', ''));
+    if (typeof value.amount === 'string' && typeof value.monthly_max === 'string' && cents(value.amount) > cents(value.monthly_max)) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: s.topUpAboveMonthlyMax });
+    }
+  });
+export type TopUpInput = z.input<typeof topUpSchema>;
+
+/** A parent's controls over a direct child's spending: its subtree's monthly cap and its automatic top-up (null: none). */
+export const spendControlsInputSchema = z.object({ spend_cap: capAmountSchema.nullable(), top_up: topUpSchema.nullable() });
+export type SpendControlsInput = z.input<typeof spendControlsInputSchema>;
+
+export const spendControlsSchema = z.object({
+  organization_id: z.uuid(),
+  /** The monthly cap on the organization's subtree and this month's spend against it. */
+  spend_cap: capUsageSchema,
+  top_up: z.object({ below: amountStringSchema, amount: amountStringSchema, monthly_max: amountStringSchema }).nullable(),
+  /** What automatic top-ups moved in this month (UTC). */
+  topped_up_this_month: amountStringSchema,
+  /** The latest top-up made or refused, if any. */
+  last_top_up: z
+    .object({
+      at: z.string(),
+      outcome: z.enum(['topped_up', 'parent_short', 'monthly_max', 'not_needed', 'no_rule', 'not_active']),
+    })
+    .nullable(),
+  /** Whether the caller may change these (its parent's admins; the server decides with maySetSpendControls). */
+  can_edit: z.boolean(),
+});
+export type SpendControls = z.infer<typeof spendControlsSchema>;
