@@ -122,6 +122,8 @@ export async function createTestApp(
     trustProxy?: TrustProxy;
     serveWeb?: boolean;
     database?: Database;
+    /** How often the app's own top-up runner looks (default 1 s); a test driving its own runner sets it far off. */
+    topUpPollMs?: number;
   } = {},
 ): Promise<TestApp> {
   const { database, url: databaseUrl } = options.database ? { database: options.database, url: null } : await openFreshDatabase();
@@ -143,6 +145,7 @@ export async function createTestApp(
     rateLimits: { ...RATE_LIMITS, ...UNLIMITED, ...options.rateLimits },
     machineLimits: options.machineLimits ?? machineLimitSettings(1000),
     machineLimitSyncMs: options.machineLimitSyncMs,
+    topUpPollMs: options.topUpPollMs,
     // The suites call the export concurrently (the matrix); its own test uses the real bounds.
     exportLimits: { perUser: 1000, perProcess: 1000, retryAfterSeconds: 5 },
   });

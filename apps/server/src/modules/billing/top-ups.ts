@@ -17,6 +17,7 @@ const BATCH = 50;
 
 interface Request {
   id: string;
+  reason: 'crossed' | 'refused';
   organization_id: string;
   name: string;
   parent_id: string | null;
@@ -28,7 +29,8 @@ interface Request {
  * `top_up_requests` (at most one per organization). The runner takes a pending row with
  * `for update skip locked` (several server processes share them, none takes a row another
  * holds), locks the parent's and the child's balances in id order, re-checks everything under
- * the locks, and in the same transaction either allocates the amount from the parent (a ledger
+ * the locks (a crossing since filled by hand needs nothing; usage refused for want of credits
+ * is topped up whatever the line), and in the same transaction either allocates the amount from the parent (a ledger
  * allocation marked automatic, audited) or refuses it, alerting the parent's admins when the
  * parent lacks the funds or the month's maximum would be passed, and marks the row done with
  * its outcome: each request is made or refused exactly once.
@@ -41,7 +43,7 @@ export function createTopUpRunner({ db, logger, pollMs = 1_000 }: TopUpRunnerOpt
   async function makeOne(): Promise<boolean> {
     return db.transaction().execute(async (trx) => {
       const { rows } = await sql<Request>`
-        select q.id, q.organization_id, o.name, o.parent_org_id as parent_id
+        select q.id, q.reason, q.organization_id, o.name, o.parent_org_id as parent_id
         from top_up_requests q join organizations o on o.id = q.organization_id
         where q.done_at is null
         order by q.id
@@ -98,7 +100,8 @@ export function createTopUpRunner({ db, logger, pollMs = 1_000 }: TopUpRunnerOpt
         await done('not_active');
         return true;
       }
-      if (f.not_needed) {
+      // A crossing filled meanwhile (an allocation by hand) needs none; usage refused for want of credits does, whatever the line.
+      if (f.not_needed && request.reason === 'crossed') {
         await done('not_needed');
         return true;
       }
