@@ -28,6 +28,9 @@ import {
   mayReadOutbox,
   maySetAgentLimit,
   maySetLowBalanceThreshold,
+  maySetPrices,
+  maySetSpendControls,
+  mayViewPrices,
   mayViewAgents,
   mayViewActivity,
   mayViewBilling,
@@ -402,6 +405,41 @@ export const MATRIX: Record<string, MatrixEntry> = {
     call: withBody(() => ({ activated_agent_limit: 0 })),
   }),
 
+  // A child's cap and top-up by its parent's admins (allocators) only.
+  'GET /api/organizations/:id/spend-controls': one({ target: 'org', expect: reads(mayViewBilling), call: inPath }),
+  'PUT /api/organizations/:id/spend-controls': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({
+      first: holds(actor, 'organizations.allocate_credits'),
+      allowed: maySetSpendControls(actor, org),
+    })),
+    call: withBody(() => ({ spend_cap: '100.00', top_up: null })),
+  }),
+  // Price books and earnings: the own organization's, never an ancestor's or a descendant's;
+  // set by a super agency's or agency's own admins (the house's children pay the catalog: 422).
+  'GET /api/organizations/:id/prices': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.view'), allowed: mayViewPrices(actor, org) })),
+    call: inPath,
+  }),
+  'GET /api/organizations/:id/prices/history': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.view'), allowed: mayViewPrices(actor, org) })),
+    call: inPath,
+  }),
+  'GET /api/organizations/:id/earnings': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.view'), allowed: mayViewPrices(actor, org) })),
+    call: inPath,
+  }),
+  'PUT /api/organizations/:id/prices/:agentTypeId': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({
+      first: holds(actor, 'billing.manage'),
+      allowed: maySetPrices(actor, org) || (org.org_type === 'house' && mayViewPrices(actor, org)),
+    })),
+    call: ({ url }) => ({ path: url.replace(':agentTypeId', MATRIX_AGENT_TYPE_ID), body: { price: '0.0200' } }),
+  }),
   'POST /api/credits/allocations': {
     variants: [
       // To an active direct child only; a readable non-child gets a rule refusal (422 not_direct_child).
@@ -548,6 +586,11 @@ export const MATRIX: Record<string, MatrixEntry> = {
     target: 'org',
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'resources.manage'), allowed: mayManageAgentsOf(actor, org) })),
     call: ({ url, target }) => ({ path: url.replace(':activationId', target!.id) }),
+  }),
+  'PUT /api/organizations/:id/agents/:activationId/cap': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'resources.manage'), allowed: mayManageAgentsOf(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':activationId', target!.id), body: { monthly_cap: '50.00' } }),
   }),
   // The own organization's threshold, by its admins.
   'PUT /api/organizations/:id/low-balance-threshold': one({
