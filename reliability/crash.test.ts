@@ -7,7 +7,10 @@
  * Idempotency-Key after the restart moves credits exactly once. Then the same for usage
  * batches from concurrent agent runtimes: every event is recorded whole (with its charge,
  * entry, balance and carry) or not at all, and sending every batch again with the same
- * event ids charges each event exactly once.
+ * event ids charges each event exactly once. Half the usage comes from agencies below
+ * super agencies that mark the price up, so each batch also posts its sellers' earnings, and
+ * one agency is topped up automatically by its parent whenever it crosses its line: the
+ * books reconcile with the earnings, and every top-up made is one whole allocation.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
@@ -326,6 +329,45 @@ test(`${KILLS} SIGKILLs under ${USAGE_CLIENTS} concurrent usage runtimes: each e
       price: USAGE_PRICE,
     });
 
+    // An agency below each super agency, which marks the price up by a quarter; the first
+    // agency is refilled automatically from its parent below 900.00, 50.00 at a time.
+    const agencies = await withClient(usageDatabase.url, async (client) => {
+      const { rows } = await client.query<{ id: string }>(
+        `insert into organizations (name, org_type, parent_org_id, parent_org_type)
+         select 'Crash agency ' || n, 'agency', c, 'super_agency' from unnest($1::uuid[]) with ordinality as x(c, n)
+         returning id`,
+        [children],
+      );
+      const ids = rows.map((r) => r.id);
+      await client.query(
+        `insert into organization_billing_settings (organization_id, activated_agent_limit) select unnest($1::uuid[]), 1`,
+        [ids],
+      );
+      await client.query(
+        `insert into agent_activations (organization_id, agent_type_id) select a, t.id from unnest($1::uuid[]) a, agent_types t where t.code = 'crash-bot'`,
+        [ids],
+      );
+      await client.query(
+        `insert into organization_prices (organization_id, agent_type_id, price, effective_from)
+         select c, t.id, 0.0171, now() - interval '1 minute' from unnest($1::uuid[]) c, agent_types t where t.code = 'crash-bot'`,
+        [children],
+      );
+      for (const [n, id] of ids.entries()) {
+        await client.query(
+          `select 1 from ledger_post(gen_random_uuid(), null, true, array[$1, $2]::uuid[], array[-1000.00, 1000.00]::numeric[],
+             array['allocation_sent', 'allocation_received'], array['{"notes":"crash funding"}'::jsonb, '{"notes":"crash funding"}'::jsonb])`,
+          [children[n], id],
+        );
+      }
+      await client.query(
+        `update organization_billing_settings set top_up_below = 900.00, top_up_amount = 50.00, top_up_monthly_max = 1000000.00
+         where organization_id = $1`,
+        [ids[0]],
+      );
+      return ids;
+    });
+    const payers = [...children, ...agencies];
+
     const attempts: BatchAttempt[] = [];
     const rounds = [];
     let counter = 0;
@@ -341,7 +383,7 @@ test(`${KILLS} SIGKILLs under ${USAGE_CLIENTS} concurrent usage runtimes: each e
             state: 'in_flight',
             events: Array.from({ length: USAGE_BATCH }, (_, i) => ({
               id: `crash-usage-${batch}-${i}`,
-              organization_id: children[(batch + i) % children.length]!,
+              organization_id: payers[(batch + i) % payers.length]!,
               agent: 'crash-bot',
               // Four decimals, so most charges leave something in the carry.
               units: `${Math.floor(Math.random() * 10)}.${String(1 + Math.floor(Math.random() * 9999)).padStart(4, '0')}`,
@@ -412,15 +454,28 @@ test(`${KILLS} SIGKILLs under ${USAGE_CLIENTS} concurrent usage runtimes: each e
     }
     const after = await held();
     const final = await reconcileDatabase(usageDatabase.url);
-    // Each child's balance fell by exactly what its events charged.
+    // Each payer's balance is what came in (allocations, earnings) less exactly what its events charged.
     const books = await withClient(usageDatabase.url, async (client) => {
       const { rows } = await client.query<{ organization_id: string; drop: string; charged: string }>(
-        `select b.organization_id, (1000000.00 - b.credit_balance)::text as drop,
+        `select b.organization_id,
+                ((select coalesce(sum(e.amount), 0) from credit_ledger_entries e
+                   where e.organization_id = b.organization_id and e.entry_type <> 'consumption') - b.credit_balance)::text as drop,
                 (select coalesce(sum(u.charged), 0) from usage_events u where u.organization_id = b.organization_id)::text as charged
          from organization_billing_settings b where b.organization_id = any($1::uuid[])`,
-        [children],
+        [payers],
       );
       return rows;
+    });
+    // Every top-up the runner marked made is one allocation of 50.00 into the agency, and no other.
+    const topUps = await withClient(usageDatabase.url, async (client) => {
+      const { rows } = await client.query<{ made: number; allocations: number; earnings: number }>(
+        `select (select count(*)::int from top_up_requests where outcome = 'topped_up') as made,
+                (select count(*)::int from credit_ledger_entries
+                  where organization_id = $1 and entry_type = 'allocation_received' and metadata->>'automatic' = 'true' and amount = 50.00) as allocations,
+                (select count(*)::int from credit_ledger_entries where entry_type = 'earning') as earnings`,
+        [agencies[0]],
+      );
+      return rows[0]!;
     });
     const eventsSent = attempts.length * USAGE_BATCH;
     const recordedBefore = [...before.perBatch.values()].reduce((sum, n) => sum + n, 0);
@@ -444,6 +499,9 @@ test(`${KILLS} SIGKILLs under ${USAGE_CLIENTS} concurrent usage runtimes: each e
       eventsRecordedTwice: after.twice,
       eventsRecordedFinal: [...after.perBatch.values()].reduce((sum, n) => sum + n, 0),
       balanceDropsEqualCharges: books.every((b) => b.drop === b.charged),
+      earningEntries: topUps.earnings,
+      topUpsMade: topUps.made,
+      automaticAllocations: topUps.allocations,
       reconcileFinal: final.ok,
     };
     console.log('crash usage figures', JSON.stringify(figures, null, 2));
@@ -458,6 +516,9 @@ test(`${KILLS} SIGKILLs under ${USAGE_CLIENTS} concurrent usage runtimes: each e
     expect(after.twice).toBe(0);
     expect(figures.eventsRecordedFinal).toBe(eventsSent);
     expect(books.map((b) => b.drop)).toEqual(books.map((b) => b.charged));
+    expect(topUps.earnings).toBeGreaterThan(0);
+    expect(topUps.made).toBeGreaterThan(0);
+    expect(topUps.allocations).toBe(topUps.made);
     expect(final.ok, JSON.stringify(final).slice(0, 1000)).toBe(true);
     expect(rounds.every((r) => r.inFlightAtKill > 0)).toBe(true);
   } finally {
