@@ -358,12 +358,12 @@ export function ledgerSentence({ entry_type, amount, metadata, units, actor, cou
     }
     case 'earning': {
       // "Earned 1.20 credits from Acme Dental's Support Bot: 3 events, 24 × run at a margin of 0.05".
-      const name = agent?.name ?? str(metadata.agent) ?? 'an agent';
-      const child = str(metadata.child_name) ?? other;
+      const name = agent?.name ?? str(metadata.agent);
+      const child = `${str(metadata.child_name) ?? other}${name ? `'s ${name}` : ''}`;
       const events = typeof metadata.events === 'number' ? `${count(metadata.events)} ${metadata.events === 1 ? 'event' : 'events'}, ` : '';
       const used = units ?? str(metadata.units);
       const margin = str(metadata.margin);
-      return `Earned ${credits} from ${child}'s ${name}: ${events}${used ? `${formatUnits(used)} ${agent ? `× ${agent.unit}` : 'units'}` : 'usage'}${margin ? ` at a margin of ${formatUnits(margin)}` : ''}`;
+      return `Earned ${credits} from ${child}: ${events}${used ? `${formatUnits(used)} ${agent ? `× ${agent.unit}` : 'units'}` : 'usage'}${margin ? ` at a margin of ${formatUnits(margin)}` : ''}`;
     }
     case 'adjustment_increase':
       return `${actor ?? 'Someone'} added ${credits}${reason ? `: ${reason}` : ''}`;
