@@ -18,6 +18,9 @@ import {
   ROLE_LEVELS,
   USAGE_ENTRY_TYPES,
   USAGE_SOURCES,
+  SPEND_CAP_SCOPES,
+  TOP_UP_OUTCOMES,
+  TOP_UP_REASONS,
   USER_STATUSES,
 } from '@console/domain';
 import { freshDatabase } from '../test/harness.ts';
@@ -96,6 +99,7 @@ const KIND_OF_DATA_TYPE: Record<string, string> = {
   bigint: 'string',
   date: 'string',
   integer: 'number',
+  smallint: 'number',
   boolean: 'boolean',
   'timestamp with time zone': 'string',
   jsonb: 'unknown',
@@ -161,6 +165,9 @@ const COLUMN_VALUES: Record<string, readonly string[]> = {
   'usage_events.source': USAGE_SOURCES,
   'usage_event_ids.source': USAGE_SOURCES,
   'one_time_tokens.purpose': ['password_reset'],
+  'spend_cap_months.scope': SPEND_CAP_SCOPES,
+  'top_up_requests.reason': TOP_UP_REASONS,
+  'top_up_requests.outcome': TOP_UP_OUTCOMES,
 };
 
 /** Role patterns: every `{type}_{level}` of the domain and nothing else (users may also hold the plain `admin`). */
@@ -185,7 +192,10 @@ describe('CHECK constraints', () => {
   const literals = (text: string) => [...text.matchAll(/'([^']*)'::text/g)].map((m) => m[1]!);
   /** The set a constraint of one list allows a column: `column = ANY (ARRAY[...])`, `column <@ ARRAY[...]` or `column = '...'` alone. */
   function allowed(table: string, column: string): string[] | null {
-    for (const { def } of checks.filter((check) => check.table === table && check.def.split('ARRAY[').length <= 2)) {
+    // The column's own constraint (`<table>_<column>_check`) first: another may name a few of its values.
+    const own = `${table}_${column}_check`;
+    const ordered = [...checks].sort((x, y) => Number(y.name === own) - Number(x.name === own));
+    for (const { def } of ordered.filter((check) => check.table === table && check.def.split('ARRAY[').length <= 2)) {
       const list = new RegExp(String.raw`^CHECK \(.*\(${column} (?:= ANY \(|<@ )ARRAY\[([^\]]*)\]`).exec(def);
       if (list) return literals(list[1]!);
       const single = new RegExp(String.raw`^CHECK \(\(${column} = '([^']*)'::text\)\)$`).exec(def);

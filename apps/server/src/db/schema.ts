@@ -11,6 +11,9 @@ import type {
   InvitationStatus,
   OrgStatus,
   OrgType,
+  SpendCapScope,
+  TopUpOutcome,
+  TopUpReason,
   UsageEntryType,
   UsageSource,
   UserStatus,
@@ -398,25 +401,23 @@ export interface BalanceAlertsTable {
   created_at: Timestamp;
   mailed_at: NullableTimestamp;
   /** Which cap or child a cap or top-up alert is about (0032). */
-  detail: ColumnType<Record<string, unknown>, string | undefined, string>;
+  detail: ColumnType<unknown, string | undefined, string>;
 }
 
 /** What each cap's month charged (0032): a key's always, an activation's and a subtree's while capped. */
 export interface SpendCapMonthsTable {
-  scope: 'key' | 'activation' | 'subtree';
+  scope: SpendCapScope;
   scope_id: string;
   month: ColumnType<string, string, string>;
   charged: ColumnType<string, string | undefined, string>;
   alerted: Generated<number>;
 }
 
-export type TopUpOutcome = 'topped_up' | 'parent_short' | 'monthly_max' | 'not_needed' | 'no_rule' | 'not_active';
-
 /** A top-up to make, one pending per organization; done in the transaction that makes or refuses it (0032). */
 export interface TopUpRequestsTable {
   id: Generated<string>;
   organization_id: string;
-  reason: 'crossed' | 'refused';
+  reason: TopUpReason;
   created_at: Generated<Timestamp>;
   done_at: NullableTimestamp;
   outcome: TopUpOutcome | null;

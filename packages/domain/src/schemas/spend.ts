@@ -12,6 +12,16 @@ const s = MESSAGES.spend;
  * calendar month (UTC).
  */
 
+/** What a monthly cap is on: an API key, an activation, or an organization's subtree. */
+export const SPEND_CAP_SCOPES = ['key', 'activation', 'subtree'] as const;
+export type SpendCapScope = (typeof SPEND_CAP_SCOPES)[number];
+/** Why a top-up was asked for: the balance crossed below its line, or usage was refused for want of credits. */
+export const TOP_UP_REASONS = ['crossed', 'refused'] as const;
+export type TopUpReason = (typeof TOP_UP_REASONS)[number];
+/** What became of a top-up request. */
+export const TOP_UP_OUTCOMES = ['topped_up', 'parent_short', 'monthly_max', 'not_needed', 'no_rule', 'not_active'] as const;
+export type TopUpOutcome = (typeof TOP_UP_OUTCOMES)[number];
+
 /** A cap of 0 or more credits with at most two decimals, as a JSON number or a string; it becomes an exact string ("500.00"). */
 export const capAmountSchema = z.union([z.number(), z.string()], { error: s.capInvalid }).transform((value, ctx) => {
   const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
@@ -69,7 +79,7 @@ export const spendControlsSchema = z.object({
   last_top_up: z
     .object({
       at: z.string(),
-      outcome: z.enum(['topped_up', 'parent_short', 'monthly_max', 'not_needed', 'no_rule', 'not_active']),
+      outcome: z.enum(TOP_UP_OUTCOMES),
     })
     .nullable(),
   /** Whether the caller may change these (its parent's admins; the server decides with maySetSpendControls). */

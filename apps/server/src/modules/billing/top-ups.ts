@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DB, TopUpOutcome } from '../../db/schema.ts';
+import type { TopUpOutcome } from '@console/domain';
+import type { DB } from '../../db/schema.ts';
 import { CURRENT_MONTH } from '../../lib/spend-caps.ts';
 
 export interface TopUpRunnerOptions {
