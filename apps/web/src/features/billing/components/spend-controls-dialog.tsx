@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { spendControlsInputSchema, type SpendControls } from '@console/domain';
+import { spendControlsInputSchema, type SpendControls, type SpendControlsInput } from '@console/domain';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -21,10 +21,12 @@ const formSchema = z
     top_up_on: z.boolean(),
     top_up: z.object({ below: z.string(), amount: z.string(), monthly_max: z.string() }),
   })
-  .transform(({ spend_cap, top_up_on, top_up }) => ({
-    spend_cap: spend_cap.trim() === '' ? null : spend_cap,
-    top_up: top_up_on ? top_up : null,
-  }))
+  .transform(
+    ({ spend_cap, top_up_on, top_up }): SpendControlsInput => ({
+      spend_cap: spend_cap.trim() === '' ? null : spend_cap,
+      top_up: top_up_on ? top_up : null,
+    }),
+  )
   .pipe(spendControlsInputSchema);
 type Form = z.input<typeof formSchema>;
 type Body = z.output<typeof formSchema>;

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { monthlyCapSchema, type Activation } from '@console/domain';
+import { monthlyCapSchema, type Activation, type MonthlyCapInput } from '@console/domain';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -15,7 +15,7 @@ const s = MESSAGES.spendPages;
 /** The cap as typed: empty removes it (null), anything else is checked as the server checks it. */
 const formSchema = z
   .object({ monthly_cap: z.string() })
-  .transform(({ monthly_cap }) => ({ monthly_cap: monthly_cap.trim() === '' ? null : monthly_cap }))
+  .transform(({ monthly_cap }): MonthlyCapInput => ({ monthly_cap: monthly_cap.trim() === '' ? null : monthly_cap }))
   .pipe(monthlyCapSchema);
 type Form = z.input<typeof formSchema>;
 type Body = z.output<typeof formSchema>;
