@@ -33,9 +33,9 @@ export function SpendControlsCard({ organization }: { organization: Pick<Organiz
     body = (
       <div className="grid gap-6 sm:grid-cols-2">
         <section className="grid content-start gap-2" aria-labelledby="spend-cap-heading">
-          <h3 id="spend-cap-heading" className="text-sm font-medium">
+          <h2 id="spend-cap-heading" className="text-sm font-medium">
             {s.capHeading}
-          </h3>
+          </h2>
           {cap.cap === null ? (
             <>
               <p className="text-lg font-semibold">{s.noCap}</p>
@@ -51,15 +51,15 @@ export function SpendControlsCard({ organization }: { organization: Pick<Organiz
           )}
         </section>
         <section className="grid content-start gap-2 text-sm" aria-labelledby="top-up-heading">
-          <h3 id="top-up-heading" className="font-medium">
+          <h2 id="top-up-heading" className="font-medium">
             {s.topUpHeading}
-          </h3>
+          </h2>
           <p data-testid="top-up-rule">
             {topUp
               ? s.topUpRule(formatCredits(topUp.below), formatCredits(topUp.amount), parent, formatCredits(topUp.monthly_max))
               : s.noTopUp}
           </p>
-          {(topUp || toppedUp !== '0.00') && <p className="text-muted-foreground">{s.toppedUpThisMonth(formatCredits(toppedUp))}</p>}
+          {(topUp || Number(toppedUp) > 0) && <p className="text-muted-foreground">{s.toppedUpThisMonth(formatCredits(toppedUp))}</p>}
           {last && (
             <p className="text-muted-foreground" data-testid="last-top-up">
               {s.lastTopUp(formatDateTime(last.at), s.outcomes[last.outcome])}
