@@ -55,6 +55,16 @@ describe('ledgerSentence', () => {
     ).toBe('bot used 4 units, charged 2.00 credits');
   });
 
+  it('reads an automatic top-up as such, without a person', () => {
+    const automatic = { metadata: { automatic: true, notes: 'Automatic top-up' }, actor: null };
+    expect(ledgerSentence({ ...automatic, entry_type: 'allocation_sent', amount: '-50.00', counterparty: 'Acme Dental' })).toBe(
+      'Automatic top-up: sent 50.00 credits to Acme Dental',
+    );
+    expect(ledgerSentence({ ...automatic, entry_type: 'allocation_received', amount: '50.00', counterparty: 'Northwind' })).toBe(
+      'Automatic top-up: received 50.00 credits from Northwind',
+    );
+  });
+
   it("names a consumption entry's agent from the catalog, with its unit and the usage record", () => {
     const consumption = { entry_type: 'consumption', amount: '-3.25', units: '1200.5000', actor: null, counterparty: null };
     expect(

@@ -332,6 +332,9 @@ export function ledgerSentence({ entry_type, amount, metadata, units, actor, cou
   const reason = str(metadata.reason) ?? notes;
   const withNotes = (base: string) => (notes && notes !== 'Initial balance' ? `${base}: ${notes}` : base);
   const other = counterparty ?? 'another organization';
+  // The top-up runner moves credits on its own, with notes "Automatic top-up".
+  if (metadata.automatic === true && entry_type === 'allocation_sent') return `Automatic top-up: sent ${credits} to ${other}`;
+  if (metadata.automatic === true && entry_type === 'allocation_received') return `Automatic top-up: received ${credits} from ${other}`;
   switch (entry_type) {
     case 'allocation_sent':
       return withNotes(`${actor ?? 'Someone'} allocated ${credits} to ${other}`);

@@ -64,6 +64,16 @@ export function useDeactivateAgent(organizationId: string) {
   });
 }
 
+/** Sets an activation's monthly cap in credits, or removes it (null); the answer is the activation. */
+export function useSetActivationCap(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ activationId, cap }: { activationId: string; cap: string | null }) =>
+      (await call(endpoints.setActivationCap, { params: { id: organizationId, activationId }, body: { monthly_cap: cap } })).activation,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: agentKeys.activations(organizationId) }),
+  });
+}
+
 /** A catalog change shows in the catalog and in every activation (names, units, prices). */
 function useCatalogMutation<T>(mutationFn: (input: T) => Promise<{ agent_type: { name: string } }>) {
   const queryClient = useQueryClient();

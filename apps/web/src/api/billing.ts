@@ -1,4 +1,4 @@
-import { agentsEndpoints, billingEndpoints as endpoints, type LowBalanceThresholdInput } from '@console/domain';
+import { agentsEndpoints, billingEndpoints as endpoints, type LowBalanceThresholdInput, type SpendControlsInput } from '@console/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
 import { creditKeys } from './credits';
@@ -12,6 +12,7 @@ export const billingKeys = {
   settings: (organizationId: string) => ['billing', 'settings', organizationId] as const,
   capacities: ['billing', 'capacity'] as const,
   capacity: (organizationId: string) => ['billing', 'capacity', organizationId] as const,
+  spendControls: (organizationId: string) => ['billing', 'spend-controls', organizationId] as const,
 };
 
 export const billingQueries = {
@@ -29,7 +30,30 @@ export const billingQueries = {
       queryKey: billingKeys.capacity(organizationId),
       queryFn: ({ signal }) => call(endpoints.capacity, { params: { id: organizationId } }, { signal }),
     }),
+  /** The monthly spend cap over the organization's subtree with this month's spend, and its automatic top-up. */
+  spendControls: (organizationId: string) =>
+    queryOptions({
+      queryKey: billingKeys.spendControls(organizationId),
+      queryFn: ({ signal }) => call(endpoints.spendControls, { params: { id: organizationId } }, { signal }),
+      // This month's spend moves with usage, and top-ups with the balance.
+      ...LIVE,
+    }),
 };
+
+/** Sets a direct child's monthly spend cap and automatic top-up (its parent's admins); null removes either. */
+export function useSetSpendControls(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SpendControlsInput) => call(endpoints.setSpendControls, { params: { id: organizationId }, body }),
+    onSuccess: async (controls) => {
+      queryClient.setQueryData(billingKeys.spendControls(organizationId), controls);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: billingKeys.all }),
+        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
+      ]);
+    },
+  });
+}
 
 /** Sets an organization's activated agent limit; the server checks the parent's capacity and the children's total. */
 export function useUpdateAgentLimit(organizationId: string) {

@@ -1,4 +1,4 @@
-import type { BillingResponse, CapacityResponse, OrganizationDetail, OrgType } from '@console/domain';
+import type { BillingResponse, CapacityResponse, OrganizationDetail, OrgType, SpendControls } from '@console/domain';
 import { OWN_ORG_ID } from './helpers';
 import { makeOrganization } from './organization-data';
 
@@ -83,5 +83,18 @@ export function capacityOf({ id = OWN_ORG_ID, limit = 100, childLimits = [] as n
       status: inactiveFirst && index === 0 ? 'inactive' : 'active',
       activated_agent_limit: childLimit,
     })),
+  };
+}
+
+/** Spend controls as GET /api/organizations/:id/spend-controls answers them: no cap, no top-up, not editable, unless given. */
+export function spendControlsOf(overrides: Partial<SpendControls> = {}): SpendControls {
+  return {
+    organization_id: OWN_ORG_ID,
+    spend_cap: { cap: null, month: '2025-03', charged: '0.00' },
+    top_up: null,
+    topped_up_this_month: '0.00',
+    last_top_up: null,
+    can_edit: false,
+    ...overrides,
   };
 }

@@ -49,7 +49,7 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
     expect(cells.slice(0, 3)).toEqual(['Production runtimeoc_1a2b3c4d', `${k.states.live}${k.noExpiry}`, 'Report usageReport status']);
     expect(cells[3]).toMatch(new RegExp(`${k.createdBy('Alice Admin')}$`));
     expect(cells[4]).toMatch(/^Last used Mar 2, 2025/);
-    expect(cells[4]).toMatch(new RegExp(`${k.usesAndLimit(1234, k.defaultLimit)}$`));
+    expect(cells[4]).toMatch(new RegExp(`${k.usesAndLimit(1234, k.defaultLimit)}${MESSAGES.spendPages.noCap}$`));
     expect(within(first!).getByRole('button', { name: `${k.revoke} Production runtime` })).toBeInTheDocument();
     expect(within(second!).getByText(k.revokedBadge)).toBeInTheDocument();
     expect(within(second!).queryByRole('button')).not.toBeInTheDocument();
@@ -292,6 +292,42 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: k.save }));
     expect(await screen.findByText(k.saved('Renamed'))).toBeInTheDocument();
     expect(api.bodiesOf(`PATCH /api/organizations/${OWN_ORG_ID}/api-keys/${KEY_ID}`)).toEqual([{ name: 'Renamed', expires_at: null }]);
+  });
+
+  it("shows each key's monthly cap this month, and Edit sets, checks and removes it", async () => {
+    const sp = MESSAGES.spendPages;
+    const patch = `PATCH /api/organizations/${OWN_ORG_ID}/api-keys/${KEY_ID}`;
+    const { api } = renderSettings({ role: 'agency_admin', orgType: 'agency' }, undefined, {
+      [KEYS]: () => json(200, keyPage([apiKeyOf({ monthly_cap: { cap: '200.00', month: '2025-03', charged: '12.50' } })])),
+      [patch]: () => json(200, { api_key: apiKeyOf() }),
+    });
+    const table = await screen.findByRole('table', { name: k.title });
+    expect(within(table).getByText(sp.capUsed('12.50', '200.00 credits'))).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    const edit = async () => {
+      await user.click(screen.getByRole('button', { name: `${k.edit} Production runtime` }));
+      const dialog = await screen.findByRole('dialog', { name: k.editTitle('Production runtime') });
+      return { dialog, cap: within(dialog).getByLabelText(sp.keyCapLabel) };
+    };
+    let { dialog, cap } = await edit();
+    expect(cap).toHaveValue('200.00');
+    await user.clear(cap);
+    await user.type(cap, '1.234');
+    await user.click(within(dialog).getByRole('button', { name: k.save }));
+    expect(await within(dialog).findByText(MESSAGES.spend.capInvalid)).toBeInTheDocument();
+    expect(cap).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(cap);
+    await user.type(cap, '250');
+    await user.click(within(dialog).getByRole('button', { name: k.save }));
+    await waitFor(() => expect(api.bodiesOf(patch)).toEqual([{ monthly_cap: '250.00' }]));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    ({ dialog, cap } = await edit());
+    await user.clear(cap);
+    await user.click(within(dialog).getByRole('button', { name: k.save }));
+    await waitFor(() => expect(api.bodiesOf(patch)).toHaveLength(2));
+    expect(api.bodiesOf(patch)[1]).toEqual({ monthly_cap: null });
   });
 
   it('filters by state and loads more by cursor', async () => {

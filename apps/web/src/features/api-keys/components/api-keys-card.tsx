@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { IconCardTitle } from '@/components/icon-card-title';
+import { CapUsageText } from '@/components/billing/cap-usage';
 import { apiKeyQueries, useRevokeApiKey } from '@/api/api-keys';
 import { settingsQueries } from '@/api/settings';
 import { ConfirmButton } from '@/components/confirm-button';
@@ -146,6 +147,10 @@ function ApiKeyCard({
         <dd className="tabular-nums">{apiKey.use_count.toLocaleString('en-US')}</dd>
         <dt className="text-muted-foreground">Rate limit</dt>
         <dd>{rateLimitText(apiKey)}</dd>
+        <dt className="text-muted-foreground">Monthly cap</dt>
+        <dd>
+          <CapUsageText usage={apiKey.monthly_cap} />
+        </dd>
       </dl>
       {mayManage && <KeyActions organizationId={organizationId} apiKey={apiKey} rateLimitCeiling={rateLimitCeiling} />}
     </li>
@@ -246,6 +251,7 @@ export function ApiKeysCard({
                     <div className="grid gap-0.5">
                       <span>{key.last_used_at ? k.lastUsedOn(formatDateTime(key.last_used_at)) : k.notUsed}</span>
                       <span className="text-xs text-muted-foreground">{k.usesAndLimit(key.use_count, rateLimitText(key))}</span>
+                      <CapUsageText usage={key.monthly_cap} className="text-xs" />
                     </div>
                   ),
                 },

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { createApiKeySchema, type ApiKey, type UpdateApiKeyInput } from '@console/domain';
+import { capAmountSchema, createApiKeySchema, type ApiKey, type UpdateApiKeyInput } from '@console/domain';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -15,18 +15,30 @@ import { MESSAGES } from '@/lib/wording';
 
 const k = MESSAGES.apiKeyPages;
 
-const editFormSchema = z.object({ name: createApiKeySchema.shape.name, ...lifecycleFields });
+/** A monthly cap as typed: '' for none (null), otherwise the exact amount ("200.00"); undefined when it is not one. */
+function capOf(text: string): string | null | undefined {
+  if (text.trim() === '') return null;
+  const parsed = capAmountSchema.safeParse(text);
+  return parsed.success ? parsed.data : undefined;
+}
+
+const editFormSchema = z.object({
+  name: createApiKeySchema.shape.name,
+  ...lifecycleFields,
+  monthly_cap: z.string().refine((text) => capOf(text) !== undefined, MESSAGES.spend.capInvalid),
+});
 type EditForm = z.input<typeof editFormSchema>;
 
 const formOf = (key: ApiKey): EditForm => ({
   name: key.name,
   expires_on: dateInputOf(key.expires_at),
   rate_limit: key.rate_limit_per_minute === null ? '' : String(key.rate_limit_per_minute),
+  monthly_cap: key.monthly_cap.cap ?? '',
 });
 
 /**
- * Edit a live key: its name, its end date (empty: never) and its own rate limit (empty: the
- * default). Only what changed is sent, so an end date left as it was keeps its exact time.
+ * Edit a live key: its name, its end date (empty: never), its own rate limit (empty: the
+ * default) and its monthly cap (empty: none). Only what changed is sent, so an end date left as it was keeps its exact time.
  */
 export function EditApiKeyDialog({
   organizationId,
@@ -54,6 +66,8 @@ export function EditApiKeyDialog({
     if (values.name.trim() !== apiKey.name) body.name = values.name;
     if (values.expires_on !== initial.expires_on) body.expires_at = values.expires_on ? endOfDay(values.expires_on) : null;
     if (values.rate_limit.trim() !== initial.rate_limit) body.rate_limit_per_minute = rateLimitOf(values.rate_limit) ?? null;
+    const cap = capOf(values.monthly_cap);
+    if (cap !== undefined && cap !== capOf(initial.monthly_cap)) body.monthly_cap = cap;
     try {
       if (Object.keys(body).length > 0) await update.mutateAsync({ keyId: apiKey.id, body });
       toast.success(k.saved(values.name.trim()));
@@ -94,6 +108,16 @@ export function EditApiKeyDialog({
       >
         {(aria) => (
           <Input id={`api-key-rate-limit-${apiKey.id}`} inputMode="numeric" autoComplete="off" {...aria} {...form.register('rate_limit')} />
+        )}
+      </LabelledControl>
+      <LabelledControl
+        id={`api-key-cap-${apiKey.id}`}
+        label={MESSAGES.spendPages.keyCapLabel}
+        hint={MESSAGES.spendPages.keyCapHint}
+        error={errors.monthly_cap?.message}
+      >
+        {(aria) => (
+          <Input id={`api-key-cap-${apiKey.id}`} inputMode="decimal" autoComplete="off" {...aria} {...form.register('monthly_cap')} />
         )}
       </LabelledControl>
       {update.isError && <ErrorAlert title={k.editFailed} message={update.error.message} />}

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
-import { billingOf, capacityOf, CHILD_IDS, OTHER_ORG_ID, OWN_ORG_ID, organizationOf } from '@/test/billing-data';
+import { billingOf, capacityOf, CHILD_IDS, OTHER_ORG_ID, OWN_ORG_ID, organizationOf, spendControlsOf } from '@/test/billing-data';
 import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
@@ -13,6 +13,7 @@ function routesFor(id: string, type: OrgType, billing = billingOf({ id }), capac
     [`GET /api/organizations/${id}`]: () => json(200, { organization: organizationOf({ id, type, name: 'Northwind' }) }),
     [`GET /api/organizations/${id}/billing`]: () => json(200, billing),
     [`GET /api/organizations/${id}/capacity`]: () => json(200, capacity),
+    [`GET /api/organizations/${id}/spend-controls`]: () => json(200, spendControlsOf({ organization_id: id })),
   };
 }
 

@@ -3,13 +3,14 @@ import { CapacityPanel } from '@/components/billing/capacity-panel';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useViewer } from '@/lib/use-viewer';
 import { BillingFrame, AgentLimitsTab, CreditsTab } from '../components/billing-frame';
+import { SpendControlsCard } from '../components/spend-controls-card';
 import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 
 /**
  * {base}/:id/billing: tabs Agent Limits, Credits (with the allocate permission) and Child
- * Organizations (house, super agency, agency; the default there).
+ * Organizations (house, super agency, agency; the default there), below the spend controls card.
  */
 export default function BillingPage() {
   const viewer = useViewer();
@@ -21,24 +22,27 @@ export default function BillingPage() {
         // Whoever may allocate credits sees the balance they would move.
         const showCredits = can(viewer?.role, 'organizations.allocate_credits');
         return (
-          <Tabs defaultValue={withChildren ? 'children' : 'limits'} className="gap-4">
-            <TabsList className="h-auto w-full flex-wrap sm:w-fit">
-              <TabsTrigger value="limits">{m.tabAgentLimits}</TabsTrigger>
-              {showCredits && <TabsTrigger value="credits">{m.tabCredits}</TabsTrigger>}
-              {withChildren && <TabsTrigger value="children">{m.tabChildOrganizations}</TabsTrigger>}
-            </TabsList>
-            <AgentLimitsTab {...loaded} />
-            {showCredits && <CreditsTab {...loaded} />}
-            {withChildren && (
-              <TabsContent value="children">
-                <CapacityPanel
-                  organizationId={org.id}
-                  childHref={(childId) => `${base}/${childId}/billing`}
-                  title={m.tabChildOrganizations}
-                />
-              </TabsContent>
-            )}
-          </Tabs>
+          <>
+            <SpendControlsCard organization={org} />
+            <Tabs defaultValue={withChildren ? 'children' : 'limits'} className="gap-4">
+              <TabsList className="h-auto w-full flex-wrap sm:w-fit">
+                <TabsTrigger value="limits">{m.tabAgentLimits}</TabsTrigger>
+                {showCredits && <TabsTrigger value="credits">{m.tabCredits}</TabsTrigger>}
+                {withChildren && <TabsTrigger value="children">{m.tabChildOrganizations}</TabsTrigger>}
+              </TabsList>
+              <AgentLimitsTab {...loaded} />
+              {showCredits && <CreditsTab {...loaded} />}
+              {withChildren && (
+                <TabsContent value="children">
+                  <CapacityPanel
+                    organizationId={org.id}
+                    childHref={(childId) => `${base}/${childId}/billing`}
+                    title={m.tabChildOrganizations}
+                  />
+                </TabsContent>
+              )}
+            </Tabs>
+          </>
         );
       }}
     </BillingFrame>

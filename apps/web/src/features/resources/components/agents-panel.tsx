@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { agentQueries, useDeactivateAgent } from '@/api/agents';
 import { ActivationStatusBadge } from '@/components/agents/activation-status-badge';
 import { HealthScore } from '@/components/agents/health-score';
+import { CapUsageText } from '@/components/billing/cap-usage';
 import { USAGE_LEVELS, usageLevel, usagePercent } from '@/components/billing/usage';
 import { ConfirmButton } from '@/components/confirm-button';
 import { ResponsiveDataTable } from '@/components/data-table';
@@ -16,6 +17,7 @@ import { formatCredits } from '@/lib/credit-format';
 import { formatDateTime } from '@/lib/dates';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivateAgentDialog } from './activate-agent-dialog';
+import { ActivationCapDialog } from './activation-cap-dialog';
 import { MESSAGES } from '@/lib/wording';
 import { announce } from '@/lib/announce';
 
@@ -49,6 +51,16 @@ function DeactivateButton({ organizationId, activation }: { organizationId: stri
   );
 }
 
+/** Set cap and Deactivate. */
+function AgentActions({ organizationId, activation }: { organizationId: string; activation: Activation }) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      <ActivationCapDialog organizationId={organizationId} activation={activation} />
+      <DeactivateButton organizationId={organizationId} activation={activation} />
+    </div>
+  );
+}
+
 /** One agent as a card, for narrow screens where the table's columns do not fit. */
 function AgentCard({ organizationId, activation, mayManage }: { organizationId: string; activation: Activation; mayManage: boolean }) {
   const { agent_type: type, usage_30d: usage } = activation;
@@ -78,8 +90,12 @@ function AgentCard({ organizationId, activation, mayManage }: { organizationId: 
         </dd>
         <dt className="text-muted-foreground">Credits, 30 days</dt>
         <dd className="tabular-nums">{formatCredits(usage.credits)}</dd>
+        <dt className="text-muted-foreground">Monthly cap</dt>
+        <dd>
+          <CapUsageText usage={activation.monthly_cap} />
+        </dd>
       </dl>
-      {mayManage && <DeactivateButton organizationId={organizationId} activation={activation} />}
+      {mayManage && <AgentActions organizationId={organizationId} activation={activation} />}
     </li>
   );
 }
@@ -176,11 +192,16 @@ export function AgentsPanel({ organization }: { organization: OrganizationDetail
                 className: 'text-right tabular-nums',
                 cell: (activation) => formatCredits(activation.usage_30d.credits),
               },
+              {
+                head: 'Monthly cap',
+                className: 'text-xs',
+                cell: (activation) => <CapUsageText usage={activation.monthly_cap} />,
+              },
               mayManage && {
                 head: 'Actions',
                 headClassName: 'sr-only',
                 className: 'text-right',
-                cell: (activation) => <DeactivateButton organizationId={organization.id} activation={activation} />,
+                cell: (activation) => <AgentActions organizationId={organization.id} activation={activation} />,
               },
             ]}
             rows={activations}

@@ -184,7 +184,7 @@ describe('resources: agents', { timeout: 30_000 }, () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Agent', 'Status', 'Kind', 'Last active', 'Health', 'Usage, 30 days', 'Credits, 30 days', 'Actions']);
+    ).toEqual(['Agent', 'Status', 'Kind', 'Last active', 'Health', 'Usage, 30 days', 'Credits, 30 days', 'Monthly cap', 'Actions']);
     const rows = within(table).getAllByRole('row').slice(1);
     const cells = (row: HTMLElement) =>
       within(row)
@@ -198,7 +198,8 @@ describe('resources: agents', { timeout: 30_000 }, () => {
       '95',
       '1,203 events7.5 × run',
       '3.75 credits',
-      `${a.deactivate}`,
+      MESSAGES.spendPages.noCap,
+      `${MESSAGES.spendPages.setCap}${a.deactivate}`,
     ]);
     expect(cells(rows[1]!)).toEqual([
       'Nightly ETLetl',
@@ -208,7 +209,8 @@ describe('resources: agents', { timeout: 30_000 }, () => {
       '60',
       '2 events10.4 × 1k rows',
       '0.12 credits',
-      `${a.deactivate}`,
+      MESSAGES.spendPages.noCap,
+      `${MESSAGES.spendPages.setCap}${a.deactivate}`,
     ]);
     expect(cells(rows[2]!).slice(1, 5)).toEqual(['Inactive', 'Analytics', '5 minutes ago', a.notReported]);
     expect(within(rows[1]!).getByRole('progressbar', { name: a.healthLabel(60) })).toHaveAttribute('data-tone', 'red');
@@ -348,6 +350,7 @@ describe('resources: agents', { timeout: 30_000 }, () => {
     expect(await within(panel).findByRole('row', { name: /Support Bot/ })).toBeInTheDocument();
     expect(within(panel).queryByRole('button', { name: a.activate })).not.toBeInTheDocument();
     expect(within(panel).queryByRole('button', { name: /Deactivate/ })).not.toBeInTheDocument();
+    expect(within(panel).queryByRole('button', { name: /Set the monthly cap/ })).not.toBeInTheDocument();
   });
 
   it("a parent's admin manages a direct child's agents", async () => {
@@ -439,5 +442,68 @@ describe('resources: agents', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.getByTestId('agent-usage')).toHaveTextContent(m.agentsUsed(4, 4)));
     expect(screen.getByText(m.adviceCritical)).toBeInTheDocument();
     expect(api.callsTo(`GET /api/organizations/${OWN_ORG_ID}/billing`).length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('resources: activation caps', { timeout: 30_000 }, () => {
+  const sp = MESSAGES.spendPages;
+  const bot = activationOf('bot', { monthly_cap: { cap: '120.00', month: '2025-03', charged: '3.75' } });
+  const capPath = `PUT /api/organizations/${OWN_ORG_ID}/agents/${bot.id}/cap`;
+
+  function showCaps(answer: () => Response = () => json(200, { activation: bot })) {
+    return showAgents({ agents: activationListOf([bot, activationOf('etl')]), extra: { [capPath]: answer } });
+  }
+
+  it("shows each agent's cap this month, or No cap", async () => {
+    showCaps();
+    const panel = await agentsTab();
+    expect(
+      within(await within(panel).findByRole('row', { name: /Support Bot/ })).getByText(sp.capUsed('3.75', '120.00 credits')),
+    ).toBeInTheDocument();
+    expect(within(panel).getByRole('row', { name: /Nightly ETL/ })).toHaveTextContent(sp.noCap);
+  });
+
+  it('Set cap sends the cap typed, and null when emptied', async () => {
+    const api = showCaps();
+    const panel = await agentsTab();
+    const user = userEvent.setup();
+    await user.click(await within(panel).findByRole('button', { name: sp.setCapAria('Support Bot') }));
+    let dialog = await screen.findByRole('dialog', { name: sp.activationCapTitle('Support Bot') });
+    const field = within(dialog).getByLabelText(sp.monthlyCapLabel);
+    expect(field).toHaveValue('120.00');
+    await user.clear(field);
+    await user.type(field, '90.5');
+    await user.click(within(dialog).getByRole('button', { name: sp.save }));
+    expect(await screen.findByText(sp.capSaved('Support Bot'))).toBeInTheDocument();
+    expect(api.callsTo(capPath)[0]?.body).toEqual({ monthly_cap: '90.50' });
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(within(panel).getByRole('button', { name: sp.setCapAria('Support Bot') }));
+    dialog = await screen.findByRole('dialog');
+    await user.clear(within(dialog).getByLabelText(sp.monthlyCapLabel));
+    await user.click(within(dialog).getByRole('button', { name: sp.save }));
+    await waitFor(() => expect(api.callsTo(capPath)).toHaveLength(2));
+    expect(api.callsTo(capPath)[1]?.body).toEqual({ monthly_cap: null });
+  });
+
+  it("checks the cap before sending it, and shows the server's refusal", async () => {
+    const api = showCaps(() => apiError(403, 'forbidden', MESSAGES.spend.activationCapOnlyAdmins));
+    const panel = await agentsTab();
+    const user = userEvent.setup();
+    await user.click(await within(panel).findByRole('button', { name: sp.setCapAria('Support Bot') }));
+    const dialog = await screen.findByRole('dialog');
+    const field = within(dialog).getByLabelText(sp.monthlyCapLabel);
+    await user.clear(field);
+    await user.type(field, 'lots');
+    await user.click(within(dialog).getByRole('button', { name: sp.save }));
+    expect(await within(dialog).findByText(MESSAGES.spend.capInvalid)).toBeInTheDocument();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(api.callsTo(capPath)).toHaveLength(0);
+
+    await user.clear(field);
+    await user.type(field, '10');
+    await user.click(within(dialog).getByRole('button', { name: sp.save }));
+    expect(await within(dialog).findByText(MESSAGES.spend.activationCapOnlyAdmins)).toBeInTheDocument();
+    expect(within(dialog).getByText(sp.capSaveFailed)).toBeInTheDocument();
   });
 });
