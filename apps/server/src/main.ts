@@ -253,6 +253,11 @@ async function main(argv: string[]) {
             [
               `Agents: ${demo.agentTypeCount} types, ${demo.activations} activations, ${demo.events} usage events over ${demo.days} days (${demo.charged} credits charged).`,
               ...demo.lowBalance.map((l) => `Below its low-balance threshold: ${l.organization} (${l.balance} < ${l.threshold}).`),
+              ...demo.earnings.map((e) => `Earned on its subtree's usage (price books): ${e.seller} ${e.earned}.`),
+              `Monthly spend cap of ${demo.cap.organization} set by ${demo.cap.setBy}: ${demo.cap.cap}; ${demo.cap.refused} events refused (spend_cap_reached)` +
+                demo.cap.months.map((m) => `; ${m.month}: ${m.charged} charged, ${m.refused} refused`).join('') +
+                '.',
+              ...demo.topUps.map((u) => `Automatic top-ups of ${u.organization} from ${u.from}: ${u.count}, ${u.amount} credits in all.`),
               `API key for ${demo.apiKey.organization} (every scope; shown once, only its hash is stored):`,
               `  ${demo.apiKey.secret}`,
               'Send usage through the machine API while the server runs:',
