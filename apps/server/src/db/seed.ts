@@ -162,11 +162,15 @@ export const DEMO_PRICE_BOOKS: DemoPriceBook[] = [
 /** The books are set this many days before the seed: before the credits and every day of usage. */
 export const DEMO_BOOK_DAYS_AGO = 31;
 
+/** A price of four places as an integer of ten-thousandths. */
+const scaledPrice = (price: string) => {
+  const [whole, fraction = ''] = price.split('.');
+  return BigInt(whole!) * 10_000n + BigInt(fraction.padEnd(4, '0'));
+};
+
 /** A price of four places times (100 + percent) / 100, exactly (the demo's figures divide evenly). */
 function markedUp(price: string, percent: number): string {
-  const [whole, fraction = ''] = price.split('.');
-  const scaled = BigInt(whole!) * 10_000n + BigInt(fraction.padEnd(4, '0'));
-  const raised = scaled * BigInt(100 + percent);
+  const raised = scaledPrice(price) * BigInt(100 + percent);
   if (raised % 100n !== 0n) throw new Error(`The demo's markup of ${percent} % on ${price} is not exact to four places.`);
   const value = raised / 100n;
   return `${value / 10_000n}.${String(value % 10_000n).padStart(4, '0')}`;
@@ -179,11 +183,12 @@ function markedUp(price: string, percent: number): string {
  */
 export function demoBookPrices(): { seller: string; agent: string; daysAgo: number; price: string }[] {
   const rows: { seller: string; agent: string; daysAgo: number; price: string }[] = [];
-  const sellers = new Map(
-    DEMO_TREE.flatMap(function walk(o: DemoOrg, parent: string | null = null): [string, string | null][] {
-      return [[o.name, parent], ...(o.children ?? []).flatMap((c) => walk(c, o.name))];
-    }),
-  );
+  const walk = (o: DemoOrg, parent: string | null): [string, string | null][] => [
+    [o.name, parent],
+    ...(o.children ?? []).flatMap((c) => walk(c, o.name)),
+  ];
+  // Each demo organization's parent, by name (null under the house).
+  const sellers = new Map(DEMO_TREE.flatMap((o) => walk(o, null)));
   for (const book of DEMO_PRICE_BOOKS) {
     for (const agent of book.agents) {
       const type = DEMO_AGENT_TYPES.find((t) => t.code === agent)!;
@@ -206,11 +211,6 @@ export function demoBookPrices(): { seller: string; agent: string; daysAgo: numb
   }
   return rows;
 }
-
-const scaledPrice = (price: string) => {
-  const [whole, fraction = ''] = price.split('.');
-  return BigInt(whole!) * 10_000n + BigInt(fraction.padEnd(4, '0'));
-};
 
 /**
  * A live activation of the demo, as its runtime last reported it, with the usage it makes:
@@ -597,7 +597,6 @@ export async function seedDemo(db: Kysely<DB>, options: { now?: Date } = {}): Pr
           price: row.price,
           effective_from: before(row.daysAgo * DAY_MS),
           created_by: admin?.id ?? houseAdminId,
-          created_at: before(row.daysAgo * DAY_MS),
         })
         .execute();
     }
