@@ -215,7 +215,9 @@ describe('the demo seed', () => {
     expect(demo.cap.refused).toBeGreaterThan(0);
     const month = new Date().toISOString().slice(0, 7);
     const current = demo.cap.months.find((m) => m.month === month);
-    expect(current?.refused).toBeGreaterThan(0);
+    expect(demo.cap.months.some((m) => m.refused > 0)).toBe(true);
+    // Sized on the current month's usage, it is reached in it (on the 1st, before the tenant's usage of the day, in the month before).
+    if (new Date().getUTCDate() > 1) expect(current?.refused).toBeGreaterThan(0);
     // Every month the cap refused in was charged up to the cap, short of it by less than one event's charge.
     const largest = await sql<{ charge: string }>`
       select coalesce(max(charged), 0)::text as charge from usage_events where organization_id = ${harbor}`.execute(db());
