@@ -89,10 +89,10 @@ describe('the demo seed', () => {
     const daysAgo = (n: number) => new Date(Date.parse(today) - n * DAY_MS).toISOString().slice(0, 10);
     // The same days as the events (all 30 on the demo's own figures).
     expect(days.rows[0]).toEqual({ days: demo.days, first: daysAgo(29), last: today });
+    // The credits handed down (earnings and automatic top-ups come with the usage, on its days).
     const credits = await sql<{ day: string }>`
-      select distinct (created_at at time zone 'UTC')::date::text as day from credit_ledger_entries where entry_type <> 'consumption'`.execute(
-      db(),
-    );
+      select distinct (created_at at time zone 'UTC')::date::text as day from credit_ledger_entries
+      where entry_type not in ('consumption', 'earning') and coalesce(metadata->>'automatic', '') <> 'true'`.execute(db());
     expect(credits.rows.map((r) => r.day)).toEqual([daysAgo(30)]);
     // Each day's consumption on its day: the credit day totals hold as many days as the events.
     const usageDays = await sql<{
@@ -165,7 +165,108 @@ describe('the demo seed', () => {
       reason: null,
       balance: balance.credit_balance,
       activation_status: 'active',
+      // The catalog's 0.1250 raised 20 % by Northwind Partners and 25 % more by Northwind Digital.
+      price: '0.1875',
     });
+  });
+
+  it("sets Northwind's price books before the usage, and its sellers earn their margins on it, dated with it", async () => {
+    const books = await sql<{ seller: string; code: string; price: string; first: string }>`
+      select o.name as seller, t.code, p.price::text as price, p.effective_from::text as first
+      from organization_prices p join organizations o on o.id = p.organization_id join agent_types t on t.id = p.agent_type_id
+      order by o.name, t.code, p.effective_from`.execute(db());
+    expect(books.rows.map((b) => [b.seller, b.code, b.price])).toEqual([
+      ['Northwind Digital', 'lead-qualifier', '0.0675'],
+      ['Northwind Digital', 'support-bot', '0.1500'],
+      ['Northwind Digital', 'support-bot', '0.1875'],
+      ['Northwind Partners', 'lead-qualifier', '0.0540'],
+      ['Northwind Partners', 'support-bot', '0.1200'],
+      ['Northwind Partners', 'support-bot', '0.1500'],
+    ]);
+    const firstUsage = await sql<{ first: string }>`select min(occurred_at)::text as first from usage_events`.execute(db());
+    // Each book is set before the first usage (the support bot's again when the catalog price rose, keeping its markup).
+    for (const book of books.rows.filter(
+      (b, n) => n === 0 || books.rows[n - 1]!.seller !== b.seller || books.rows[n - 1]!.code !== b.code,
+    )) {
+      expect(Date.parse(book.first), `${book.seller} ${book.code}`).toBeLessThan(Date.parse(firstUsage.rows[0]!.first));
+    }
+    const earnings = await sql<{ seller: string; n: number; total: string; days: number }>`
+      select o.name as seller, count(*)::int as n, sum(e.amount)::text as total,
+             count(distinct (e.created_at at time zone 'UTC')::date)::int as days
+      from credit_ledger_entries e join organizations o on o.id = e.organization_id
+      where e.entry_type = 'earning' group by o.name order by o.name`.execute(db());
+    expect(earnings.rows.map((e) => e.seller)).toEqual(['Northwind Digital', 'Northwind Partners']);
+    for (const earning of earnings.rows) {
+      expect(earning.n).toBeGreaterThan(0);
+      expect(earning.days).toBeGreaterThanOrEqual(25);
+    }
+    expect(demo.earnings).toEqual(earnings.rows.map((e) => ({ seller: e.seller, earned: Number(e.total).toFixed(2) })));
+    expect((await reconcile(db())).ok).toBe(true);
+  });
+
+  it("refuses Harbor Realty's usage past the monthly spend cap Northwind Digital set, in the current month", async () => {
+    const harbor = orgId('Harbor Realty');
+    const settings = await db()
+      .selectFrom('organization_billing_settings')
+      .select('spend_cap')
+      .where('organization_id', '=', harbor)
+      .executeTakeFirstOrThrow();
+    expect(demo.cap).toMatchObject({ organization: 'Harbor Realty', setBy: 'Northwind Digital', cap: settings.spend_cap });
+    expect(demo.cap.refused).toBeGreaterThan(0);
+    const month = new Date().toISOString().slice(0, 7);
+    const current = demo.cap.months.find((m) => m.month === month);
+    expect(demo.cap.months.some((m) => m.refused > 0)).toBe(true);
+    // Sized on the current month's usage, it is reached in it (on the 1st, before the tenant's usage of the day, in the month before).
+    if (new Date().getUTCDate() > 1) expect(current?.refused).toBeGreaterThan(0);
+    // Every month the cap refused in was charged up to the cap, short of it by less than one event's charge.
+    const largest = await sql<{ charge: string }>`
+      select coalesce(max(charged), 0)::text as charge from usage_events where organization_id = ${harbor}`.execute(db());
+    for (const m of demo.cap.months.filter((m) => m.refused > 0)) {
+      const charged = await sql<{ total: string }>`
+        select coalesce(sum(charged), 0)::numeric(16, 2)::text as total from usage_events
+        where organization_id = ${harbor} and to_char(occurred_at at time zone 'UTC', 'YYYY-MM') = ${m.month}`.execute(db());
+      expect(charged.rows[0]!.total, m.month).toBe(m.charged);
+      expect(Number(m.charged)).toBeLessThanOrEqual(Number(settings.spend_cap));
+      expect(Number(settings.spend_cap) - Number(m.charged)).toBeLessThan(Number(largest.rows[0]!.charge));
+    }
+    const alerts = await sql<{ kind: string }>`
+      select kind from balance_alerts where organization_id = ${harbor} order by id`.execute(db());
+    expect(alerts.rows.map((r) => r.kind)).toContain('cap_reached');
+  });
+
+  it('tops Corner Bakery up automatically from Northwind Retail when its balance crossed its line, on that day, in both ledgers', async () => {
+    const bakery = orgId('Corner Bakery');
+    const retail = orgId('Northwind Retail');
+    const received = await sql<{ amount: string; group: string; day: string }>`
+      select amount::text as amount, transaction_group::text as group, (created_at at time zone 'UTC')::date::text as day
+      from credit_ledger_entries
+      where organization_id = ${bakery} and entry_type = 'allocation_received' and metadata->>'automatic' = 'true'`.execute(db());
+    expect(received.rows.length).toBeGreaterThan(0);
+    for (const row of received.rows) {
+      const sent = await sql<{ organization_id: string; amount: string; day: string }>`
+        select organization_id::text, amount::text as amount, (created_at at time zone 'UTC')::date::text as day
+        from credit_ledger_entries
+        where transaction_group = ${row.group} and entry_type = 'allocation_sent' and metadata->>'automatic' = 'true'`.execute(db());
+      expect(sent.rows).toEqual([{ organization_id: retail, amount: `-${row.amount}`, day: row.day }]);
+      // Made with the usage that crossed the line, dated with it (not when the seed ran).
+      const crossing = await sql<{ n: number }>`
+        select count(*)::int as n from credit_ledger_entries c
+        where c.organization_id = ${bakery} and c.entry_type = 'consumption'
+          and c.created_at = (select r.created_at from credit_ledger_entries r where r.transaction_group = ${row.group} and r.organization_id = ${bakery})`.execute(
+        db(),
+      );
+      expect(crossing.rows[0]!.n).toBeGreaterThan(0);
+    }
+    const requests = await sql<{ outcome: string }>`select outcome from top_up_requests where organization_id = ${bakery}`.execute(db());
+    expect(requests.rows.map((r) => r.outcome)).toEqual(received.rows.map(() => 'topped_up'));
+    expect(demo.topUps).toEqual([
+      {
+        organization: 'Corner Bakery',
+        from: 'Northwind Retail',
+        count: received.rows.length,
+        amount: received.rows.reduce((sum, r) => sum + Number(r.amount), 0).toFixed(2),
+      },
+    ]);
   });
 
   it('reconciles, runs in seconds, and refuses a second run', async () => {

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { USAGE_WINDOW } from '@console/domain';
 import type { DB } from './db/schema.ts';
-import { DAY_MS, DEMO_ACTIVATIONS, DEMO_AGENT_TYPES, seedDemo, type DemoOrganization, type SeededDemo } from './db/seed.ts';
+import { DAY_MS, DEMO_ACTIVATIONS, DEMO_AGENT_TYPES, demoBookPrices, seedDemo, type DemoOrganization, type SeededDemo } from './db/seed.ts';
 import { isKeyRefusal, verifyKey } from './lib/api-key.ts';
+import { writeAudit } from './lib/audit.ts';
+import { makeTopUp } from './modules/billing/top-ups.ts';
 import { createCreditsService } from './modules/credits/credits.service.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createUsageService, type UsageEvent } from './modules/usage/usage.service.ts';
@@ -26,6 +28,18 @@ const LOW_BALANCE_MARGIN_CENTS = 463n;
 
 /** Credits the house keeps beyond what it hands down. */
 const HOUSE_RESERVE_CENTS = 2_000_000n;
+
+/** The tenant whose parent caps its monthly spend, and how much of its current month's expected charges the cap allows. */
+const CAPPED_TENANT = 'Harbor Realty';
+const CAP_PERCENT = 70n;
+
+/**
+ * The tenant its parent tops up automatically: its line is this share of its month's
+ * expected charges below what it starts with (it crosses it part-way through the month), and
+ * the amount covers its month (one top-up).
+ */
+const TOP_UP_TENANT = 'Corner Bakery';
+const TOP_UP_LINE_PERCENT = 40n;
 
 const SEED_INFO = { ip: '127.0.0.1', userAgent: 'db:seed --demo', requestId: 'db-seed-demo' };
 
@@ -71,6 +85,8 @@ export interface DemoUsage {
   events: UsageEvent[];
   /** What the events charge each organization in all, in cents: per agent type, the whole cents of its exact cost. */
   chargeCents: Map<string, bigint>;
+  /** The same per calendar month (UTC, 'YYYY-MM') of occurrence, per agent type's whole cents in the month: near enough to size a cap. */
+  monthCents: Map<string, Map<string, bigint>>;
 }
 
 /**
@@ -84,15 +100,35 @@ export function demoUsage(organizations: DemoOrganization[], now: Date): DemoUsa
   const prices = new Map(
     DEMO_AGENT_TYPES.map((t) => [t.code, t.prices.map((p) => ({ from: now.getTime() - p.daysAgo * DAY_MS, price: scaled(p.price, 4) }))]),
   );
-  const priceAt = (agent: string, time: number) =>
-    prices
+  const books = demoBookPrices().map((b) => ({ ...b, from: now.getTime() - b.daysAgo * DAY_MS, price: scaled(b.price, 4) }));
+  const byId = new Map(organizations.map((o) => [o.id, o]));
+  // The sellers above an organization (its ancestors below the house), by name.
+  const sellersOf = (id: string) => {
+    const sellers: string[] = [];
+    for (let at = byId.get(byId.get(id)!.parentId); at; at = byId.get(at.parentId)) sellers.push(at.name);
+    return sellers;
+  };
+  // An organization's own price, as usage_record takes it for a key's event: the greatest of
+  // the catalog price and its sellers' book prices, each in force at the later of the event's
+  // occurrence and its arrival less the price grace (the demo's events all arrive now).
+  const graceFrom = now.getTime() - USAGE_WINDOW.priceGraceSeconds * 1000;
+  const priceAt = (organizationId: string, agent: string, occurred: number) => {
+    const time = Math.max(occurred, graceFrom);
+    let price = prices
       .get(agent)!
       .filter((p) => p.from <= time)
       .at(-1)!.price;
+    for (const seller of sellersOf(organizationId)) {
+      const book = books.filter((b) => b.seller === seller && b.agent === agent && b.from <= time).at(-1);
+      if (book && book.price > price) price = book.price;
+    }
+    return price;
+  };
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const events: UsageEvent[] = [];
   // Exact costs, in hundred-millionths of a credit (units and prices both have four places).
   const costs = new Map<string, bigint>();
+  const monthCosts = new Map<string, bigint>();
   for (const activation of DEMO_ACTIVATIONS) {
     const organizationId = orgIds.get(activation.organization)!;
     const activatedAt = now.getTime() - activation.activatedDaysAgo * DAY_MS;
@@ -119,7 +155,10 @@ export function demoUsage(organizations: DemoOrganization[], now: Date): DemoUsa
           units,
           occurred_at: new Date(time).toISOString(),
         });
-        costs.set(costKey, (costs.get(costKey) ?? 0n) + scaled(units, 4) * priceAt(activation.agent, time));
+        const cost = scaled(units, 4) * priceAt(organizationId, activation.agent, time);
+        costs.set(costKey, (costs.get(costKey) ?? 0n) + cost);
+        const monthKey = `${costKey}/${day.slice(0, 7)}`;
+        monthCosts.set(monthKey, (monthCosts.get(monthKey) ?? 0n) + cost);
       }
     }
   }
@@ -129,15 +168,29 @@ export function demoUsage(organizations: DemoOrganization[], now: Date): DemoUsa
     const organizationId = key.split('/')[0]!;
     chargeCents.set(organizationId, (chargeCents.get(organizationId) ?? 0n) + cost / 1_000_000n);
   }
-  return { events, chargeCents };
+  const monthCents = new Map<string, Map<string, bigint>>();
+  for (const [key, cost] of monthCosts) {
+    const [organizationId, , month] = key.split('/') as [string, string, string];
+    const months = monthCents.get(organizationId) ?? new Map<string, bigint>();
+    months.set(month, (months.get(month) ?? 0n) + cost / 1_000_000n);
+    monthCents.set(organizationId, months);
+  }
+  return { events, chargeCents, monthCents };
 }
 
 export interface DemoSummary extends SeededDemo {
   agentTypeCount: number;
+  /** Events accepted (charged or not). */
   events: number;
   days: number;
   charged: string;
   lowBalance: { organization: string; balance: string; threshold: string }[];
+  /** What each seller earned on its subtree's usage (its earning entries), by name. */
+  earnings: { seller: string; earned: string }[];
+  /** The monthly spend cap a parent set on a tenant, and the events refused by it, per month of occurrence. */
+  cap: { organization: string; setBy: string; cap: string; refused: number; months: { month: string; charged: string; refused: number }[] };
+  /** The automatic top-ups made, per organization topped up. */
+  topUps: { organization: string; from: string; count: number; amount: string }[];
 }
 
 export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } = {}): Promise<DemoSummary> {
@@ -146,7 +199,7 @@ export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } 
   const organizations = createOrganizationsService({ db });
   const usage = createUsageService({ db, organizations });
   const credits = createCreditsService({ db, organizations, usage });
-  const { events, chargeCents } = demoUsage(seeded.organizations, now);
+  const { events, chargeCents, monthCents } = demoUsage(seeded.organizations, now);
 
   // Credits: an adjustment of the house, then each organization's share from its parent
   // as an initial balance; a `low` tenant gets its month's usage plus a little less than
@@ -208,12 +261,49 @@ export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } 
     }
   });
 
+  // A monthly spend cap on one tenant, set by its parent: a share of what the tenant's usage
+  // of the current month (UTC) is expected to charge (caps count by the month of occurrence),
+  // so it is reached whatever the date; early in a month without usage yet, of its busiest month.
+  const capped = seeded.organizations.find((o) => o.name === CAPPED_TENANT)!;
+  const cappedMonths = monthCents.get(capped.id) ?? new Map<string, bigint>();
+  const currentMonth = now.toISOString().slice(0, 7);
+  const capBase = cappedMonths.get(currentMonth) || [...cappedMonths.values()].reduce((a, b) => (a > b ? a : b), 0n);
+  const capCents = (capBase * CAP_PERCENT) / 100n;
+  // An automatic top-up on another, from its parent: a line its usage crosses part-way through
+  // the month, and an amount that covers its month.
+  const toppedUp = seeded.organizations.find((o) => o.name === TOP_UP_TENANT)!;
+  const toppedUpCharges = chargeCents.get(toppedUp.id) ?? 0n;
+  const topUpBelow = ((creditsOf(toppedUp) - (toppedUpCharges * TOP_UP_LINE_PERCENT) / 100n) / 100n) * 100n;
+  const topUpAmount = (toppedUpCharges / 1000n + 1n) * 1000n;
+  await db.transaction().execute(async (trx) => {
+    const settings = [
+      { org: capped, values: { spend_cap: amount(capCents) } },
+      {
+        org: toppedUp,
+        values: { top_up_below: amount(topUpBelow), top_up_amount: amount(topUpAmount), top_up_monthly_max: amount(3n * topUpAmount) },
+      },
+    ];
+    for (const { org, values } of settings) {
+      await trx.updateTable('organization_billing_settings').set(values).where('organization_id', '=', org.id).execute();
+      await writeAudit(trx, {
+        actorUserId: null,
+        organizationId: org.id,
+        action: 'billing.spend_controls',
+        targetType: 'organization',
+        targetId: org.id,
+        details: { ...values, set_by: names.get(org.parentId), source: 'db:seed --demo' },
+      });
+    }
+  });
+
   // Usage, as the demo key's runtime reports it through the machine API.
   const key = await verifyKey(db, seeded.apiKey.secret);
   if (isKeyRefusal(key)) throw new Error(`The demo API key does not verify (${key.refused}).`);
   // Each UTC day's events as a runtime reports them: in batches, the ledger's entries dated
   // by the last event of the batch (never later than now).
   let charged = 0n;
+  let accepted = 0;
+  const refusedByMonth = new Map<string, number>();
   const byDay = new Map<string, UsageEvent[]>();
   for (const event of events) {
     const day = event.occurred_at.slice(0, 10);
@@ -225,12 +315,28 @@ export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } 
     for (let start = 0; start < dayEvents.length; start += USAGE_WINDOW.batchMax) {
       const slice = dayEvents.slice(start, start + USAGE_WINDOW.batchMax);
       const at = new Date(Math.min(Date.parse(slice.at(-1)!.occurred_at), now.getTime()));
-      const batch = await ledgerDatedAt(db, at, (trx) =>
-        createUsageService({ db: trx, organizations }).record({ kind: 'key', key }, slice, SEED_INFO),
-      );
-      const refused = batch.results.find((r) => r.status !== 'accepted');
-      if (refused) throw new Error(`Demo usage event ${refused.id} was ${refused.status}: ${refused.message ?? ''}`);
-      for (const result of batch.results) charged += scaled(result.credits_charged!, 2);
+      // The batch, and in the same transaction the automatic top-ups its usage called for, as
+      // the top-up runner makes them (dated with the batch: on the day they happened).
+      const batch = await ledgerDatedAt(db, at, async (trx) => {
+        const recorded = await createUsageService({ db: trx, organizations }).record({ kind: 'key', key }, slice, SEED_INFO);
+        while (await makeTopUp(trx)) {
+          // one pending request at a time, until none is left
+        }
+        return recorded;
+      });
+      for (const [n, result] of batch.results.entries()) {
+        const event = slice[n]!;
+        if (result.id !== event.id) throw new Error(`Demo usage event ${event.id} was answered as ${result.id}.`);
+        if (result.status === 'accepted') {
+          accepted++;
+          charged += scaled(result.credits_charged!, 2);
+        } else if (result.status === 'rejected' && result.reason === 'spend_cap_reached' && event.organization_id === capped.id) {
+          const month = event.occurred_at.slice(0, 7);
+          refusedByMonth.set(month, (refusedByMonth.get(month) ?? 0) + 1);
+        } else {
+          throw new Error(`Demo usage event ${result.id} was ${result.status}: ${result.message ?? ''}`);
+        }
+      }
     }
   }
 
@@ -246,12 +352,39 @@ export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } 
     .whereRef('b.credit_balance', '<', 'b.low_balance_threshold')
     .orderBy('o.name')
     .execute();
+  const earnings = await sql<{ seller: string; earned: string }>`
+    select o.name as seller, sum(e.amount)::numeric(16, 2)::text as earned
+    from credit_ledger_entries e join organizations o on o.id = e.organization_id
+    where e.entry_type = 'earning' group by o.id, o.name order by o.name`.execute(db);
+  const capMonths = await sql<{ month: string; charged: string }>`
+    select to_char(m.month, 'YYYY-MM') as month, m.charged::text as charged from spend_cap_months m
+    where m.scope = 'subtree' and m.scope_id = ${capped.id} order by m.month`.execute(db);
+  const topUps = await sql<{ organization: string; from: string; count: number; amount: string }>`
+    select o.name as organization, e.metadata->>'from_org_name' as "from", count(*)::int as count,
+           sum(e.amount)::numeric(16, 2)::text as amount
+    from credit_ledger_entries e join organizations o on o.id = e.organization_id
+    where e.entry_type = 'allocation_received' and e.metadata->>'automatic' = 'true'
+    group by o.id, o.name, e.metadata->>'from_org_name' order by o.name`.execute(db);
+  const months = [...new Set([...capMonths.rows.map((m) => m.month), ...refusedByMonth.keys()])].sort();
   return {
     ...seeded,
     agentTypeCount: DEMO_AGENT_TYPES.length,
-    events: events.length,
+    events: accepted,
     days: new Set(events.map((e) => e.occurred_at.slice(0, 10))).size,
     charged: amount(charged),
     lowBalance: low.map((r) => ({ organization: r.name, balance: r.credit_balance, threshold: r.low_balance_threshold })),
+    earnings: earnings.rows,
+    cap: {
+      organization: capped.name,
+      setBy: names.get(capped.parentId)!,
+      cap: amount(capCents),
+      refused: [...refusedByMonth.values()].reduce((a, b) => a + b, 0),
+      months: months.map((month) => ({
+        month,
+        charged: capMonths.rows.find((m) => m.month === month)?.charged ?? '0.00',
+        refused: refusedByMonth.get(month) ?? 0,
+      })),
+    },
+    topUps: topUps.rows,
   };
 }

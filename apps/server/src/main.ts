@@ -11,7 +11,7 @@ import { openDatabase, type Database } from './db/connection.ts';
 import { DataDirInUseError, DataDirUnsafeError, makeDataDirPrivate } from './db/data-dir-lock.ts';
 import { ensureFirstHouseAdmin } from './db/bootstrap.ts';
 import { MigrationError, migrate, USAGE_MONTHS_AHEAD, type MigrationRun } from './db/migrate.ts';
-import { DemoAlreadySeededError } from './db/seed.ts';
+import { DEMO_PRICE_BOOKS, DemoAlreadySeededError } from './db/seed.ts';
 import { seedDemoWithUsage } from './demo-seed.ts';
 import { resolveJwtSecret } from './lib/tokens.ts';
 import { reconcile } from './modules/credits/reconcile.ts';
@@ -247,16 +247,23 @@ async function main(argv: string[]) {
           const started = Date.now();
           const demo = await seedDemoWithUsage(database.db);
           const tenants = demo.organizations.filter((o) => o.type === 'tenant');
+          const sellers = demo.organizations.filter((o) => DEMO_PRICE_BOOKS.some((b) => b.seller === o.name));
           console.log(`Demo hierarchy added. Every demo user signs in with the password: ${demo.password}`);
           console.table(demo.signIns);
           console.log(
             [
               `Agents: ${demo.agentTypeCount} types, ${demo.activations} activations, ${demo.events} usage events over ${demo.days} days (${demo.charged} credits charged).`,
               ...demo.lowBalance.map((l) => `Below its low-balance threshold: ${l.organization} (${l.balance} < ${l.threshold}).`),
+              ...demo.earnings.map((e) => `Earned on its subtree's usage (price books): ${e.seller} ${e.earned}.`),
+              `Monthly spend cap of ${demo.cap.organization} set by ${demo.cap.setBy}: ${demo.cap.cap}; ${demo.cap.refused} events refused (spend_cap_reached)` +
+                demo.cap.months.map((m) => `; ${m.month}: ${m.charged} charged, ${m.refused} refused`).join('') +
+                '.',
+              ...demo.topUps.map((u) => `Automatic top-ups of ${u.organization} from ${u.from}: ${u.count}, ${u.amount} credits in all.`),
               `API key for ${demo.apiKey.organization} (every scope; shown once, only its hash is stored):`,
               `  ${demo.apiKey.secret}`,
               'Send usage through the machine API while the server runs:',
-              `  npm run usage:simulate -- --key ${demo.apiKey.secret} --org ${tenants.map((t) => t.id).join(',')} --agent support-bot,scheduler`,
+              `  npm run usage:simulate -- --key ${demo.apiKey.secret} --org ${tenants.map((t) => t.id).join(',')} --agent support-bot,scheduler --seller ${sellers.map((o) => o.id).join(',')}`,
+              `  (--seller: ${sellers.map((o) => o.name).join(', ')}, whose earnings it prints beside the balances)`,
               `Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
             ].join('\n'),
           );

@@ -141,6 +141,77 @@ export const DEMO_AGENT_TYPES: DemoAgentType[] = [
   },
 ];
 
+/** The demo's price books: a seller's markup, in whole percent, on its own price of some agent types. */
+export interface DemoPriceBook {
+  seller: string;
+  markupPercent: number;
+  agents: string[];
+}
+
+/**
+ * Northwind Partners sells the support bot and the lead qualifier to its agencies 20 % above
+ * the catalog, and Northwind Digital to its tenants a further 25 % above that (Acme Dental and
+ * Harbor Realty pay 1.5 × the catalog; Corner Bakery, under Northwind Retail, 1.2 ×). Listed
+ * from the top down: each book is a markup on the price its seller pays.
+ */
+export const DEMO_PRICE_BOOKS: DemoPriceBook[] = [
+  { seller: 'Northwind Partners', markupPercent: 20, agents: ['support-bot', 'lead-qualifier'] },
+  { seller: 'Northwind Digital', markupPercent: 25, agents: ['support-bot', 'lead-qualifier'] },
+];
+
+/** The books are set this many days before the seed: before the credits and every day of usage. */
+export const DEMO_BOOK_DAYS_AGO = 31;
+
+/** A price of four places as an integer of ten-thousandths. */
+const scaledPrice = (price: string) => {
+  const [whole, fraction = ''] = price.split('.');
+  return BigInt(whole!) * 10_000n + BigInt(fraction.padEnd(4, '0'));
+};
+
+/** A price of four places times (100 + percent) / 100, exactly (the demo's figures divide evenly). */
+function markedUp(price: string, percent: number): string {
+  const raised = scaledPrice(price) * BigInt(100 + percent);
+  if (raised % 100n !== 0n) throw new Error(`The demo's markup of ${percent} % on ${price} is not exact to four places.`);
+  const value = raised / 100n;
+  return `${value / 10_000n}.${String(value % 10_000n).padStart(4, '0')}`;
+}
+
+/**
+ * The rows of the demo's price books: for each seller and agent type, its price from
+ * DEMO_BOOK_DAYS_AGO on, and a new one each time the catalog price rose later (a seller
+ * follows the catalog, keeping its markup). `daysAgo` as in the catalog's prices.
+ */
+export function demoBookPrices(): { seller: string; agent: string; daysAgo: number; price: string }[] {
+  const rows: { seller: string; agent: string; daysAgo: number; price: string }[] = [];
+  const walk = (o: DemoOrg, parent: string | null): [string, string | null][] => [
+    [o.name, parent],
+    ...(o.children ?? []).flatMap((c) => walk(c, o.name)),
+  ];
+  // Each demo organization's parent, by name (null under the house).
+  const sellers = new Map(DEMO_TREE.flatMap((o) => walk(o, null)));
+  for (const book of DEMO_PRICE_BOOKS) {
+    for (const agent of book.agents) {
+      const type = DEMO_AGENT_TYPES.find((t) => t.code === agent)!;
+      // The seller's own price: the catalog, raised by the books above it (listed before it).
+      const upper = (daysAgo: number, catalog: string) => {
+        let price = catalog;
+        for (let at = sellers.get(book.seller); at; at = sellers.get(at) ?? null) {
+          const above = rows.filter((r) => r.seller === at && r.agent === agent && r.daysAgo >= daysAgo).at(-1);
+          if (above && scaledPrice(above.price) > scaledPrice(price)) price = above.price;
+        }
+        return price;
+      };
+      for (const [n, catalog] of type.prices.entries()) {
+        const from = Math.min(catalog.daysAgo, DEMO_BOOK_DAYS_AGO);
+        const until = type.prices[n + 1]?.daysAgo ?? -1;
+        if (until >= DEMO_BOOK_DAYS_AGO) continue;
+        rows.push({ seller: book.seller, agent, daysAgo: from, price: markedUp(upper(from, catalog.price), book.markupPercent) });
+      }
+    }
+  }
+  return rows;
+}
+
 /**
  * A live activation of the demo, as its runtime last reported it, with the usage it makes:
  * about `perDay` events on a weekday, each of `units` between min and max (with `places` decimals).
@@ -507,6 +578,28 @@ export async function seedDemo(db: Kysely<DB>, options: { now?: Date } = {}): Pr
     }
 
     const orgIds = new Map(organizations.map((o) => [o.name, o.id]));
+    // The price books, set by each seller's first admin where the demo has one (else the house's).
+    for (const row of demoBookPrices()) {
+      const sellerId = orgIds.get(row.seller)!;
+      const admin = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('organization_id', '=', sellerId)
+        .where('role', 'like', '%admin')
+        .orderBy('created_at')
+        .limit(1)
+        .executeTakeFirst();
+      await trx
+        .insertInto('organization_prices')
+        .values({
+          organization_id: sellerId,
+          agent_type_id: agentTypes.get(row.agent)!,
+          price: row.price,
+          effective_from: before(row.daysAgo * DAY_MS),
+          created_by: admin?.id ?? houseAdminId,
+        })
+        .execute();
+    }
     await trx
       .insertInto('agent_activations')
       .values(

@@ -106,6 +106,37 @@ describe('usage:simulate', () => {
     expect(await reconcile(db())).toMatchObject({ ok: true });
   });
 
+  it("prints, beside the balances, what each seller named earned: its balance's gain, read from the entitlement answer", async () => {
+    // Agency One sells sim-bot to its tenants 20 % above the catalog (0.0125 → 0.0150).
+    const agent = await db().selectFrom('agent_types').select('id').where('code', '=', 'sim-bot').executeTakeFirstOrThrow();
+    await db()
+      .insertInto('organization_prices')
+      .values({ organization_id: w.id('A1'), agent_type_id: agent.id, price: '0.0150', effective_from: new Date(Date.now() - 60_000) })
+      .execute();
+    const [t1Before, a1Before] = [await balanceOf(db(), w.id('T1')), await balanceOf(db(), w.id('A1'))];
+    const earnedBefore = await sql<{ total: string }>`
+      select coalesce(sum(amount), 0)::numeric(16, 2)::text as total from credit_ledger_entries
+      where organization_id = ${w.id('A1')} and entry_type = 'earning'`.execute(db());
+    // The key is Agency One's: Super One, above it, is out of its reach.
+    const { result, text } = await run(options({ sellers: [w.id('A1'), w.id('SA1')], batches: 2, size: 20, heartbeat: false }));
+    const [t1After, a1After] = [await balanceOf(db(), w.id('T1')), await balanceOf(db(), w.id('A1'))];
+    const earnedAfter = await sql<{ total: string }>`
+      select coalesce(sum(amount), 0)::numeric(16, 2)::text as total from credit_ledger_entries
+      where organization_id = ${w.id('A1')} and entry_type = 'earning'`.execute(db());
+    const earned = cents(earnedAfter.rows[0]!.total) - cents(earnedBefore.rows[0]!.total);
+    expect(earned).toBeGreaterThan(0n);
+    expect(cents(a1After) - cents(a1Before)).toBe(earned);
+    const a1 = result.earnings.find((e) => e.organization_id === w.id('A1'))!;
+    expect(a1).toEqual({ organization_id: w.id('A1'), before: a1Before, after: a1After, earned: a1.earned });
+    expect(cents(a1.earned!)).toBe(earned);
+    expect(result.earnings.find((e) => e.organization_id === w.id('SA1'))?.earned).toBeNull();
+    const balances = text.slice(text.indexOf('Balances:'));
+    expect(balances).toContain(`${w.id('T1')}  before ${t1Before}, after ${t1After}`);
+    expect(balances).toContain(`${w.id('A1')}  earned ${a1.earned} (balance before ${a1Before}, after ${a1After})`);
+    expect(balances).toContain(`${w.id('SA1')}  a seller out of the key's reach`);
+    expect(await reconcile(db())).toMatchObject({ ok: true });
+  });
+
   it('stops with a message and exit code 1 on a refused key or an unreachable server, 2 on bad options', async () => {
     const errors: string[] = [];
     const quiet = () => {};
@@ -124,11 +155,14 @@ describe('usage:simulate', () => {
     expect(await simulateMain(['--org', w.id('T1')], {}, quiet, (l) => errors.push(l))).toBe(2);
     expect(errors.at(-1)).toContain('An API key is needed');
     expect(await simulateMain(['--size', '5000'], { API_KEY: key }, quiet, (l) => errors.push(l))).toBe(2);
-    expect(parseSimulateArgs(['--org', 'a,b', '--org', 'c', '--agent', 'x'], { API_KEY: key, APP_URL: 'http://h:1/' })).toMatchObject({
+    expect(
+      parseSimulateArgs(['--org', 'a,b', '--org', 'c', '--agent', 'x', '--seller', 's1,s2'], { API_KEY: key, APP_URL: 'http://h:1/' }),
+    ).toMatchObject({
       key,
       url: 'http://h:1',
       organizations: ['a', 'b', 'c'],
       agents: ['x'],
+      sellers: ['s1', 's2'],
       batches: 5,
       size: 50,
     });

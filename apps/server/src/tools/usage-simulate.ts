@@ -23,7 +23,11 @@ import {
  * each one it may use (keeping the status it has), then sends batches of usage events with
  * ids of its own (a re-run never charges twice; `--replay` sends the last run's events again
  * to show them answered as duplicates), and prints each batch's outcomes, the balances
- * before and after, and the credits charged. It calls the API through the client generated
+ * before and after, and the credits charged; with `--seller`, beside them what each seller
+ * above those organizations earned over the run. The machine API answers no organization's
+ * ancestors nor its earnings: a seller's balance is read as any balance is, from the
+ * entitlement answer (for an organization within the key's reach), and its earnings are what
+ * its balance gained from before the first batch to after the last. It calls the API through the client generated
  * from the API document, and checks every answer against the API's schemas; a network or
  * HTTP failure stops it with a message.
  */
@@ -34,6 +38,9 @@ export const SIMULATE_USAGE = `Usage: npm run usage:simulate -- --key oc_... --o
   --org IDS        organizations to report usage for (comma-separated, or repeated)
   --agent CODES    agent types to report usage of (comma-separated, or repeated); each
                    organization gets events for the agents it may use now
+  --seller IDS     organizations above them (within the key's reach) whose earnings to print
+                   beside the balances: what their balance gained over the run (comma-separated,
+                   or repeated; credits moved to or from them meanwhile count too)
   --batches N      batches to send (default 5)
   --size N         events per batch (default 50, at most ${USAGE_WINDOW.batchMax})
   --interval MS    pause between batches (default 1000)
@@ -46,6 +53,8 @@ export interface SimulateOptions {
   key: string;
   organizations: string[];
   agents: string[];
+  /** Sellers above the organizations, whose earnings (balance gained over the run) are printed. */
+  sellers: string[];
   batches: number;
   size: number;
   intervalMs: number;
@@ -72,6 +81,8 @@ export interface SimulateResult {
   batches: BatchSummary[];
   /** Balances read from the entitlements before the first batch and after the last. */
   balances: { organization_id: string; before: string; after: string }[];
+  /** The sellers' balances, read the same way, and what they gained: their earnings on the run (null: out of the key's reach). */
+  earnings: { organization_id: string; before: string; after: string; earned: string | null }[];
   charged: string;
 }
 
@@ -111,7 +122,7 @@ export function parseSimulateArgs(argv: string[], env: Record<string, string | u
       flags.add(arg);
       continue;
     }
-    const match = /^--(key|url|org|agent|batches|size|interval|state)(?:=(.*))?$/.exec(arg);
+    const match = /^--(key|url|org|agent|seller|batches|size|interval|state)(?:=(.*))?$/.exec(arg);
     if (!match) throw new SimulateError(`Unknown option ${arg}.\n${SIMULATE_USAGE}`);
     const value = match[2] ?? argv[++i];
     if (value === undefined) throw new SimulateError(`--${match[1]} needs a value.`);
@@ -131,6 +142,7 @@ export function parseSimulateArgs(argv: string[], env: Record<string, string | u
     key,
     organizations: list('org'),
     agents: list('agent'),
+    sellers: list('seller'),
     batches: count('--batches', last('batches') ?? '5', 1, 10_000),
     size: count('--size', last('size') ?? '50', 1, USAGE_WINDOW.batchMax),
     intervalMs: count('--interval', last('interval') ?? '1000', 0, 3_600_000),
@@ -246,6 +258,14 @@ export async function simulateUsage(options: SimulateOptions, print: (line: stri
     if (answer.allowed) usable.push({ ...pair, status: answer.activation_status ?? 'active' });
   }
 
+  // The sellers' balances, read as any balance is: an entitlement answer (of any agent) for the seller.
+  const sellerAgent = pairs[0]?.agent ?? 'unknown';
+  const sellersBefore = new Map<string, string | null>();
+  for (const seller of options.sellers) {
+    const answer = await entitlement(seller, sellerAgent);
+    sellersBefore.set(seller, answer.reason === 'out_of_reach' ? null : answer.balance);
+  }
+
   if (options.heartbeat) {
     for (const pair of usable) {
       const beat = await api.heartbeat({ organization_id: pair.organization_id, agent: pair.agent, status: pair.status });
@@ -331,8 +351,20 @@ export async function simulateUsage(options: SimulateOptions, print: (line: stri
     balances.push({ organization_id, before: was, after: now });
     print(`  ${organization_id}  before ${was}, after ${now} (${amount(cents(now) - cents(was))})`);
   }
+  const earnings: SimulateResult['earnings'] = [];
+  for (const [organization_id, was] of sellersBefore) {
+    if (was === null) {
+      earnings.push({ organization_id, before: '0.00', after: '0.00', earned: null });
+      print(`  ${organization_id}  a seller out of the key's reach: its earnings cannot be read`);
+      continue;
+    }
+    const now = (await entitlement(organization_id, sellerAgent)).balance;
+    const earned = amount(cents(now) - cents(was));
+    earnings.push({ organization_id, before: was, after: now, earned });
+    print(`  ${organization_id}  earned ${earned} (balance before ${was}, after ${now})`);
+  }
   print(`Total charged: ${amount(total)} credits.`);
-  return { batches: summaries, balances, charged: amount(total) };
+  return { batches: summaries, balances, earnings, charged: amount(total) };
 }
 
 /** The command: its exit code (0, 1 on a failure, 2 on bad options). */

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TopUpOutcome } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
@@ -35,45 +35,43 @@ interface Request {
  * allocation marked automatic, audited) or refuses it, alerting the parent's admins when the
  * parent lacks the funds or the month's maximum would be passed, and marks the row done with
  * its outcome: each request is made or refused exactly once.
+ *
+ * makeTopUp: one pending top-up request, made or refused in the caller's transaction `trx` (see
+ * createTopUpRunner): false when none is pending. The runner calls it in a transaction of its
+ * own per request; the demo seed calls it in a transaction whose ledger entries it dates.
  */
-export function createTopUpRunner({ db, logger, pollMs = 1_000 }: TopUpRunnerOptions) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  let closed = false;
-
-  async function makeOne(): Promise<boolean> {
-    return db.transaction().execute(async (trx) => {
-      const { rows } = await sql<Request>`
+export async function makeTopUp(trx: Transaction<DB>, logger?: Pick<FastifyBaseLogger, 'info'>): Promise<boolean> {
+  const { rows } = await sql<Request>`
         select q.id, q.reason, q.organization_id, o.name, o.parent_org_id as parent_id
         from top_up_requests q join organizations o on o.id = q.organization_id
         where q.done_at is null
         order by q.id
         limit 1
         for update of q skip locked`.execute(trx);
-      const request = rows[0];
-      if (!request) return false;
-      const done = (outcome: TopUpOutcome, group: string | null = null) =>
-        sql`update top_up_requests set done_at = now(), outcome = ${outcome}, transaction_group = ${group} where id = ${request.id}`.execute(
-          trx,
-        );
-      if (!request.parent_id) {
-        await done('no_rule');
-        return true;
-      }
-      await sql`select credit_balances_lock(array[${request.organization_id}, ${request.parent_id}]::uuid[])`.execute(trx);
-      const { rows: facts } = await sql<{
-        below: string | null;
-        amount: string | null;
-        monthly_max: string | null;
-        balance: string;
-        parent_balance: string;
-        parent_name: string;
-        live: boolean;
-        month_so_far: string;
-        short: boolean;
-        over_month: boolean;
-        not_needed: boolean;
-      }>`
+  const request = rows[0];
+  if (!request) return false;
+  const done = (outcome: TopUpOutcome, group: string | null = null) =>
+    sql`update top_up_requests set done_at = now(), outcome = ${outcome}, transaction_group = ${group} where id = ${request.id}`.execute(
+      trx,
+    );
+  if (!request.parent_id) {
+    await done('no_rule');
+    return true;
+  }
+  await sql`select credit_balances_lock(array[${request.organization_id}, ${request.parent_id}]::uuid[])`.execute(trx);
+  const { rows: facts } = await sql<{
+    below: string | null;
+    amount: string | null;
+    monthly_max: string | null;
+    balance: string;
+    parent_balance: string;
+    parent_name: string;
+    live: boolean;
+    month_so_far: string;
+    short: boolean;
+    over_month: boolean;
+    not_needed: boolean;
+  }>`
         select b.top_up_below::text as below, b.top_up_amount::text as amount, b.top_up_monthly_max::text as monthly_max,
                b.credit_balance::text as balance, pb.credit_balance::text as parent_balance, p.name as parent_name,
                (o.deleted_at is null and p.deleted_at is null and o.status = 'active' and p.status = 'active'
@@ -92,35 +90,35 @@ export function createTopUpRunner({ db, logger, pollMs = 1_000 }: TopUpRunnerOpt
             and e.created_at >= ${CURRENT_MONTH}::timestamp at time zone 'UTC' and e.metadata->>'automatic' = 'true'
         ) m
         where b.organization_id = ${request.organization_id}`.execute(trx);
-      const f = facts[0];
-      if (!f || f.below === null) {
-        await done('no_rule');
-        return true;
-      }
-      if (!f.live) {
-        await done('not_active');
-        return true;
-      }
-      // A crossing filled meanwhile (an allocation by hand) needs none; usage refused for want of credits does, whatever the line.
-      if (f.not_needed && request.reason === 'crossed') {
-        await done('not_needed');
-        return true;
-      }
-      if (f.over_month || f.short) {
-        const reason = f.over_month ? 'monthly_max' : 'parent_short';
-        await sql`
+  const f = facts[0];
+  if (!f || f.below === null) {
+    await done('no_rule');
+    return true;
+  }
+  if (!f.live) {
+    await done('not_active');
+    return true;
+  }
+  // A crossing filled meanwhile (an allocation by hand) needs none; usage refused for want of credits does, whatever the line.
+  if (f.not_needed && request.reason === 'crossed') {
+    await done('not_needed');
+    return true;
+  }
+  if (f.over_month || f.short) {
+    const reason = f.over_month ? 'monthly_max' : 'parent_short';
+    await sql`
           insert into balance_alerts (organization_id, kind, balance, threshold, detail)
           values (${request.parent_id}, 'top_up_failed', ${f.parent_balance}, ${f.amount},
             ${JSON.stringify({ child_id: request.organization_id, child_name: request.name, reason, monthly_max: f.monthly_max, month_so_far: f.month_so_far })}::jsonb)`.execute(
-          trx,
-        );
-        await done(reason);
-        return true;
-      }
-      const { rows: group } = await sql<{ id: string }>`select gen_random_uuid() as id`.execute(trx);
-      const groupId = group[0]!.id;
-      const notes = 'Automatic top-up';
-      await sql`
+      trx,
+    );
+    await done(reason);
+    return true;
+  }
+  const { rows: group } = await sql<{ id: string }>`select gen_random_uuid() as id`.execute(trx);
+  const groupId = group[0]!.id;
+  const notes = 'Automatic top-up';
+  await sql`
         select 1 from ledger_post(${groupId}::uuid, null, true,
           array[${request.parent_id}, ${request.organization_id}]::uuid[], array[${`-${f.amount}`}, ${f.amount}]::numeric[],
           array['allocation_sent', 'allocation_received'],
@@ -128,16 +126,24 @@ export function createTopUpRunner({ db, logger, pollMs = 1_000 }: TopUpRunnerOpt
             ${JSON.stringify({ notes, automatic: true, to_org_id: request.organization_id, to_org_name: request.name })}::jsonb,
             ${JSON.stringify({ notes, automatic: true, from_org_id: request.parent_id, from_org_name: f.parent_name })}::jsonb
           ])`.execute(trx);
-      await sql`
+  await sql`
         insert into audit_log (actor_user_id, organization_id, action, target_type, target_id, details)
         values (null, ${request.parent_id}, 'top_up.made', 'organization', ${request.organization_id},
           ${JSON.stringify({ amount: f.amount, transaction_group: groupId, below: f.below, balance_before: f.balance })}::jsonb)`.execute(
-        trx,
-      );
-      await done('topped_up', groupId);
-      logger.info({ organization: request.organization_id, amount: f.amount }, 'automatic top-up made');
-      return true;
-    });
+    trx,
+  );
+  await done('topped_up', groupId);
+  logger?.info({ organization: request.organization_id, amount: f.amount }, 'automatic top-up made');
+  return true;
+}
+
+export function createTopUpRunner({ db, logger, pollMs = 1_000 }: TopUpRunnerOptions) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+  let closed = false;
+
+  function makeOne(): Promise<boolean> {
+    return db.transaction().execute((trx) => makeTopUp(trx, logger));
   }
 
   async function run() {
