@@ -80,7 +80,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const machineCounter = createSharedCounter(db, log, { windowSeconds: machineLimits.windowSeconds, syncMs: options.machineLimitSyncMs });
   const billing = createBillingService({ db, organizations });
   const pricing = createPricingService({ db, organizations, mailer });
-  const agents = createAgentsService({ db, organizations });
+  const agents = createAgentsService({ db, organizations, pricing });
   const apiKeys = createApiKeysService({ db, organizations });
   // Started here and stopped when the app closes, like the mail sender.
   const balanceAlerts = createBalanceAlertSender({ db, mailer, logger: log, appUrl: options.config.appUrl, pollMs: options.alertPollMs });

@@ -233,6 +233,7 @@ export const MESSAGES = {
       `A price for your children cannot be below your own price of ${own} per unit. Enter ${own} or more, or pass your price through.`,
     noPrice: 'This agent type has no price yet, so no price can be set for it.',
     retired: 'This agent type is retired.',
+    flooredSubject: (agent: string) => `Your price for ${agent} rose above what you charge`,
     flooredMail: (org: string, agent: string, parentPrice: string, book: string) =>
       `${org}: your own price for ${agent} rose to ${parentPrice} per unit, above the ${book} you charge your children. They now pay ${parentPrice} (your margin on ${agent} is zero) until you set a new price on the Pricing page.`,
   },

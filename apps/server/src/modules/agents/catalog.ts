@@ -5,6 +5,7 @@ import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
+import type { PricingService } from '../pricing/pricing.service.ts';
 import { AGENT_TYPES_MAX, a, currentPrice, priceFor } from './queries.ts';
 
 export interface AgentTypeInput {
@@ -61,7 +62,7 @@ function toAgentType(row: TypeRow): AgentType {
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === '23505';
 
 /** The agent catalog: its types and their prices, kept by house admins. */
-export function createCatalog({ db }: { db: Kysely<DB> }) {
+export function createCatalog({ db, pricing }: { db: Kysely<DB>; pricing: Pick<PricingService, 'tellFlooredSellers'> }) {
   function requireCatalogManager(caller: Caller) {
     if (!mayManageCatalog(caller)) throw new ForbiddenError(a.catalogOnlyHouseAdmins);
   }
@@ -127,7 +128,7 @@ export function createCatalog({ db }: { db: Kysely<DB> }) {
 
   /**
    * Edits an agent type. A new price is a new price row in force from now: events that
-   * occurred before it keep the price of their time. The type's row is locked, so two
+   * occurred before it keep the price of their time; a seller whose book it overtakes is mailed. The type's row is locked, so two
    * price changes of one type get distinct, ordered times.
    */
   async function updateType(caller: Caller, id: string, changes: AgentTypeChanges, info: ClientInfo): Promise<AgentType> {
@@ -155,6 +156,8 @@ export function createCatalog({ db }: { db: Kysely<DB> }) {
           .values({ agent_type_id: id, effective_from: sql<Date>`clock_timestamp()`, price: newPrice, created_by: caller.userId })
           .execute();
       }
+      // Sellers whose book the new catalog price overtakes are told: their children pay it now.
+      if (newPrice !== undefined) await pricing.tellFlooredSellers(trx, id);
       const after = { ...fields, ...(newPrice !== undefined && { price: newPrice }) };
       await auditAction(trx, caller, info, {
         organizationId: caller.organization.id,

@@ -1,15 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import {
-  ALL_ROLES,
-  MESSAGES,
-  PAGING,
-  mayViewPrices,
-  maySetPrices,
-  roleLevel,
-  type Earnings,
-  type PriceBook,
-  type PriceBookItem,
-} from '@console/domain';
+import { MESSAGES, PAGING, mayViewPrices, maySetPrices, type Earnings, type PriceBook, type PriceBookItem } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
@@ -17,9 +7,9 @@ import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mail.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
+import { tellFlooredSellers } from './floored.ts';
 
 const p = MESSAGES.pricing;
-const ADMIN_ROLES = ALL_ROLES.filter((role) => roleLevel(role) === 'admin');
 
 /**
  * The advisory lock key of a seller's book: usage_record holds it shared while it reads the
@@ -96,6 +86,9 @@ export function createPricingService({
   }
 
   return {
+    /** Mails the sellers whose book a catalog price change just overtook (the catalog calls it in its transaction). */
+    tellFlooredSellers: (executor: Executor, agentTypeId: string) => tellFlooredSellers(executor, mailer, agentTypeId),
+
     async book(caller: Caller, id: string): Promise<PriceBook> {
       const org = await seller(caller, id);
       const rows = await bookRows(db, org);
@@ -145,43 +138,7 @@ export function createPricingService({
           details: { agent: before.code, agent_type_id: agentTypeId, before: before.book_price, after: price },
         });
         // Children that sell on below the new price: their book is now under their own price.
-        const childrenPrice = price ?? before.my_price;
-        const floored = await sql<{ id: string; name: string; book: string }>`
-          select c.id, c.name, bp.price::numeric(14, 4)::text as book
-          from organizations c
-          cross join lateral (
-            select b.price from organization_prices b
-            where b.organization_id = c.id and b.agent_type_id = ${agentTypeId}::uuid and b.effective_from <= now()
-            order by b.effective_from desc limit 1
-          ) bp
-          where c.parent_org_id = ${org.id}::uuid and c.deleted_at is null and bp.price < ${childrenPrice}::numeric
-          order by c.id`.execute(trx);
-        if (floored.rows.length > 0) {
-          const admins = await trx
-            .selectFrom('users')
-            .select(['organization_id', 'email'])
-            .where(
-              'organization_id',
-              'in',
-              floored.rows.map((row) => row.id),
-            )
-            .where('role', 'in', ADMIN_ROLES)
-            .where('status', '=', 'active')
-            .where('deleted_at', 'is', null)
-            .orderBy('email')
-            .execute();
-          for (const admin of admins) {
-            const child = floored.rows.find((row) => row.id === admin.organization_id)!;
-            await mailer.send(
-              {
-                to: admin.email,
-                subject: `Your price for ${before.name} rose above what you charge`,
-                text: p.flooredMail(child.name, before.name, childrenPrice, child.book),
-              },
-              trx,
-            );
-          }
-        }
+        await tellFlooredSellers(trx, mailer, agentTypeId);
       });
       const org = await seller(caller, id);
       const [row] = await bookRows(db, org, agentTypeId);

@@ -114,10 +114,10 @@ describe('price books', () => {
       child_name: 'Tenant One',
       units: '10.0000',
     });
+    // SA1 earned through Agency One on T1's and A1's usage: one entry for the child, agent and margin.
     const sa1 = (await entries('SA1')).filter((e) => e.entry_type === 'earning');
-    expect(sa1.map((e) => [e.amount, (e.metadata as any).child_name])).toEqual([
-      ['0.50', 'Agency One'],
-      ['0.50', 'Agency One'],
+    expect(sa1.map((e) => [e.amount, (e.metadata as any).child_name, (e.metadata as any).units])).toEqual([
+      ['1.00', 'Agency One', '20.0000'],
     ]);
     const margins = await sql<{ margins: string[] | null }>`
       select margins::text[] as margins from usage_events where organization_id = ${w.id('T1')} and client_event_id = 'p1'`.execute(db());
@@ -194,5 +194,25 @@ describe('price books', () => {
     expect(result.earning_mismatches).toEqual([]);
     expect(result.over_earned_groups).toEqual([]);
     expect(result.ok).toBe(true);
+  });
+});
+
+describe('a catalog price that overtakes the books', () => {
+  it("floors every seller's book it passes, and tells each seller's admins once", async () => {
+    await sql`delete from outbox`.execute(db());
+    const raised = await w.t.request('PATCH', `/api/agent-types/${bot.id}`, { price: '0.2600' }, { token: await w.as('H.admin') });
+    expect(raised.status).toBe(200);
+    const mail = await db().selectFrom('outbox').select(['to_address', 'subject', 'body_text']).orderBy('to_address').execute();
+    expect(mail.map((m) => [m.to_address, m.subject])).toEqual([
+      ['admin@a1.test', MESSAGES.pricing.flooredSubject('Agent pbot')],
+      ['admin@sa1.test', MESSAGES.pricing.flooredSubject('Agent pbot')],
+    ]);
+    expect(mail[1]!.body_text).toBe(MESSAGES.pricing.flooredMail('Super One', 'Agent pbot', '0.2600', '0.2503'));
+    const sa1 = (await book('SA1', 'SA1.admin')).body.items.find((i: any) => i.agent_type.id === bot.id);
+    expect(sa1).toMatchObject({ my_price: '0.2600', book_price: '0.2503', children_price: '0.2600', margin: '0.0000', floored: true });
+    // Raised again: the books were already below, so nobody is told twice.
+    await sql`delete from outbox`.execute(db());
+    await w.t.request('PATCH', `/api/agent-types/${bot.id}`, { price: '0.2700' }, { token: await w.as('H.admin') });
+    expect(await db().selectFrom('outbox').selectAll().execute()).toEqual([]);
   });
 });

@@ -53,8 +53,9 @@
 -- 5. Margins, in the same posting: each seller above a group's organization earns, per unit,
 --    the price of its child on the path minus its own price (the house's part is consumed).
 --    A seller's exact earnings are added to its carry for the agent type and the whole cents
---    credited as one earning entry, nearest seller first, never more in all than the group's
---    consumption took (what a cap holds back stays in the carry). So over all events each
+--    credited, nearest seller first, never more in all than the group's consumption took
+--    (what is held back stays in the carry); the batch posts one earning entry per seller,
+--    child it came through, agent type and margin. So over all events each
 --    seller's earnings credited plus its carry equal units × its margin, and no batch credits
 --    more than it charged. Each event keeps its margins (usage_events.margins, from the
 --    parent upward).
@@ -130,6 +131,22 @@ declare
   ec_key text[] := '{}';
   ec_carry numeric[] := '{}';
   ec_stored boolean[] := '{}';
+  -- Each seller's whole cents earned on each group, summed after the loop per seller, child,
+  -- agent type and margin into one earning entry each.
+  n_er integer := 0;
+  er_seller uuid[] := '{}';
+  er_child uuid[] := '{}';
+  er_agent uuid[] := '{}';
+  er_code text[] := '{}';
+  er_margin numeric[] := '{}';
+  er_units numeric[] := '{}';
+  er_events integer[] := '{}';
+  er_credit numeric[] := '{}';
+  ea_org uuid[];
+  ea_amount numeric[];
+  ea_meta jsonb[];
+  ea_agent uuid[];
+  ea_units numeric[];
   v_left numeric;
   v_exact numeric;
   v_credit numeric;
@@ -496,23 +513,49 @@ begin
         v_credit := least(trunc(v_exact, 2), v_left);
         ec_carry[k] := v_exact - v_credit;
         v_left := v_left - v_credit;
-        if v_credit > 0 then
-          n_le := n_le + 1;
-          le_id[n_le] := gen_random_uuid();
-          le_org[n_le] := v_sell[q];
-          le_amount[n_le] := v_credit;
-          le_meta[n_le] := jsonb_build_object(
-            'agent', g_code[g], 'events', g_events[g], 'units', g_units[g]::numeric(18, 4)::text,
-            'margin', v_margins[j]::numeric(14, 4)::text,
-            'child_id', v_child, 'child_name', (select o.name from organizations o where o.id = v_child),
-            'from_id', g_org[g],
-            'consumption_id', g_entry[g]);
-          le_agent[n_le] := g_agent[g];
-          le_units[n_le] := g_units[g];
-        end if;
+        n_er := n_er + 1;
+        er_seller[n_er] := v_sell[q];
+        er_child[n_er] := v_child;
+        er_agent[n_er] := g_agent[g];
+        er_code[n_er] := g_code[g];
+        er_margin[n_er] := v_margins[j];
+        er_units[n_er] := g_units[g];
+        er_events[n_er] := g_events[g];
+        er_credit[n_er] := v_credit;
       end loop;
     end if;
   end loop;
+
+  -- One earning entry per seller, child it came through, agent type and margin: the whole
+  -- cents its groups credited (a group's credit is what stays within its charge, above).
+  if n_er > 0 then
+    select coalesce(array_agg(x.seller order by x.seller, x.child, x.agent, x.margin), '{}'),
+           coalesce(array_agg(x.amount order by x.seller, x.child, x.agent, x.margin), '{}'),
+           coalesce(array_agg(jsonb_build_object(
+             'agent', x.code, 'events', x.events, 'units', x.units::numeric(18, 4)::text, 'margin', x.margin::numeric(14, 4)::text,
+             'child_id', x.child, 'child_name', x.name) order by x.seller, x.child, x.agent, x.margin), '{}'),
+           coalesce(array_agg(x.agent order by x.seller, x.child, x.agent, x.margin), '{}'),
+           coalesce(array_agg(x.units order by x.seller, x.child, x.agent, x.margin), '{}')
+      into ea_org, ea_amount, ea_meta, ea_agent, ea_units
+    from (
+      select r.seller, r.child, r.agent, r.code, r.margin, o.name,
+             sum(r.units) as units, sum(r.events)::integer as events, sum(r.credit) as amount
+      from unnest(er_seller, er_child, er_agent, er_code, er_margin, er_units, er_events, er_credit)
+        as r(seller, child, agent, code, margin, units, events, credit)
+      left join organizations o on o.id = r.child
+      group by r.seller, r.child, r.agent, r.code, r.margin, o.name
+      having sum(r.credit) > 0
+    ) x;
+    if cardinality(ea_org) > 0 then
+      le_id := le_id || array_fill(null::uuid, array[cardinality(ea_org)]);
+      le_org := le_org || ea_org;
+      le_amount := le_amount || ea_amount;
+      le_meta := le_meta || ea_meta;
+      le_agent := le_agent || ea_agent;
+      le_units := le_units || ea_units;
+      n_le := n_le + cardinality(ea_org);
+    end if;
+  end if;
 
   if n_le > 0 then
     -- The consumptions, through the one ledger writer: it re-checks each balance under the

@@ -1,0 +1,55 @@
+import { sql } from 'kysely';
+import { ALL_ROLES, MESSAGES, roleLevel } from '@console/domain';
+import type { Executor } from '../../db/schema.ts';
+import type { Mailer } from '../../lib/mail.ts';
+
+const p = MESSAGES.pricing;
+const ADMIN_ROLES = ALL_ROLES.filter((role) => roleLevel(role) === 'admin');
+
+/**
+ * Tells the active admins of every seller whose book for an agent type a price change has
+ * just put below its own price: its children now pay its own price and its margin is zero
+ * until it sets a new book. Called in the change's transaction once the new price row is
+ * written: `now()`, the transaction's start, still reads the prices before the change, and
+ * 'infinity' the newest rows, the new one included. The mail goes out after the commit.
+ */
+export async function tellFlooredSellers(executor: Executor, mailer: Mailer, agentTypeId: string): Promise<number> {
+  const { rows } = await sql<{ id: string; name: string; agent: string; book: string; own: string }>`
+    with books as (
+      select distinct on (b.organization_id) b.organization_id, b.price
+      from organization_prices b
+      where b.agent_type_id = ${agentTypeId}::uuid
+      order by b.organization_id, b.effective_from desc
+    )
+    select o.id, o.name, t.name as agent, books.price::numeric(14, 4)::text as book, x.after::numeric(14, 4)::text as own
+    from books
+    join organizations o on o.id = books.organization_id and o.deleted_at is null
+    join agent_types t on t.id = ${agentTypeId}::uuid
+    cross join lateral (
+      select organization_price(o.id, t.id, now()) as before, organization_price(o.id, t.id, 'infinity') as after
+    ) x
+    where books.price < x.after and books.price >= coalesce(x.before, 0)
+    order by o.id`.execute(executor);
+  if (rows.length === 0) return 0;
+  const admins = await executor
+    .selectFrom('users')
+    .select(['organization_id', 'email'])
+    .where(
+      'organization_id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .where('role', 'in', ADMIN_ROLES)
+    .where('status', '=', 'active')
+    .where('deleted_at', 'is', null)
+    .orderBy('email')
+    .execute();
+  for (const admin of admins) {
+    const seller = rows.find((row) => row.id === admin.organization_id)!;
+    await mailer.send(
+      { to: admin.email, subject: p.flooredSubject(seller.agent), text: p.flooredMail(seller.name, seller.agent, seller.own, seller.book) },
+      executor,
+    );
+  }
+  return rows.length;
+}
