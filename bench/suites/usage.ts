@@ -513,8 +513,8 @@ async function markupTree(client: pg.Client, houseId: string) {
   const { agent, catalog, super_agency: superAgency, agency } = rows[0]!;
   await client.query(
     `insert into organization_prices (organization_id, agent_type_id, price, effective_from)
-     select ${sa('n')}, $1, $2::numeric, now() - interval '40 days' from generate_series(0, ${superAgencies - 1}) n
-     union all select ${ag('n')}, $1, $3::numeric, now() - interval '40 days' from generate_series(0, ${agencies - 1}) n`,
+     select ${sa('n')}, $1::uuid, $2::numeric, now() - interval '40 days' from generate_series(0, ${superAgencies - 1}) n
+     union all select ${ag('n')}, $1::uuid, $3::numeric, now() - interval '40 days' from generate_series(0, ${agencies - 1}) n`,
     [agent, superAgency, agency],
   );
   await client.query(
