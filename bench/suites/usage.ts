@@ -16,6 +16,13 @@ const run = promisify(execFile);
 
 /** The 1,000 tenants are the metered organizations. */
 const TREE: TreeSpec = { superAgencies: 10, agencies: 100, tenants: 1_000 };
+/**
+ * The marked-up tree, beside it under the same house: 1,000 more tenants under 10 agencies
+ * under 2 super agencies (agency a under super agency a % 2, tenant t under agency t % 10),
+ * where each super agency's book is the catalog price + 20 % and each agency's book its super
+ * agency's price + 25 % (rounded to the books' 4 decimals): three levels of price.
+ */
+const MARKUP = { superAgencies: 2, agencies: 10, tenants: 1_000, superAgencyMarkup: 1.2, agencyMarkup: 1.25 } as const;
 const BATCH = 1_000;
 const BATCH_CONNECTIONS = 8;
 const SINGLE_CONNECTIONS = 16;
@@ -119,6 +126,13 @@ export const usage: Suite = {
     'consumption entries, 1,000 events, 1,000 balance updates; **÷ yardstick**) and the aggregated writes of now (an entry and ' +
     "a balance update per organization, 1,000 events and 1,000 ids; **÷ aggregated SQL**), each ratio the API's events/s " +
     "over the script's. " +
+    `**With price books**: in each spread, the same batches (same size, connections, duration, spread) also go to ${MARKUP.tenants.toLocaleString('en-US')} other tenants of the same house and database, under ` +
+    `${MARKUP.agencies} agencies under ${MARKUP.superAgencies} super agencies that each keep a book: the super agencies sell ` +
+    `at the catalog price + ${Math.round((MARKUP.superAgencyMarkup - 1) * 100)} %, the agencies at their super agency's ` +
+    `+ ${Math.round((MARKUP.agencyMarkup - 1) * 100)} % (three levels of price), so each event also reads two books and each ` +
+    'batch posts earning entries to its agency and super agency and locks their balance rows. The two runs take turns in ' +
+    'halves of the duration, without books, with, with, without (so neither gets the fresher database), each row adding ' +
+    "its halves (p50 and p99 the worse half's); **÷ without books** is the events/s with books over those without (aim 0.8). " +
     '**Single events**: one event a request at ' +
     `${SINGLE_CONNECTIONS} connections, beside pgbench TPC-B (scale ${PGBENCH.scale}, ${PGBENCH.clients} clients, ` +
     `${PGBENCH.seconds} s, in a fresh database) as the yardstick (requests/s ÷ its tps). **Entitlements**: ` +
@@ -134,6 +148,7 @@ export const usage: Suite = {
     { key: 'eventsPerSecond', label: 'events/s', format: 'fixed1' },
     { key: 'ratio', label: '÷ yardstick', format: 'fixed2' },
     { key: 'ratioAggregated', label: '÷ aggregated SQL', format: 'fixed2' },
+    { key: 'ratioBooks', label: '÷ without books', format: 'fixed2' },
   ],
   async run(context) {
     if (!context.databaseUrl) {
@@ -154,31 +169,34 @@ export const usage: Suite = {
         const house = await generateTree(client, TREE, times, context.log);
         await step(times, 'agent, 1,000 activations, funding and an API key', context.log, () => meter(client, house.id, key));
         const { rows } = await client.query<{ id: string }>(`select organization_id as id from bench_usage_orgs order by n`);
+        const books = await step(
+          times,
+          `marked-up tree (${MARKUP.superAgencies} super agencies, ${MARKUP.agencies} agencies, ${MARKUP.tenants.toLocaleString('en-US')} tenants, books)`,
+          context.log,
+          () => markupTree(client, house.id),
+        );
         await client.query('vacuum analyze');
-        return { house, orgs: rows.map((r) => r.id) };
+        return { house, orgs: rows.map((r) => r.id), markupOrgs: books.orgs, prices: books.prices };
       });
       const bearer = { authorization: `Bearer ${key.key}` };
       const durationSeconds = context.durationSeconds ?? 20;
       const runId = Date.now().toString(36);
       const rows: Row[] = [];
 
-      const ingestion: { orgs: number; api: Row; perEvent: Yardstick; aggregated: Yardstick }[] = [];
-      for (const spread of SPREADS) {
-        const orgs = setup.orgs.slice(0, spread.orgs);
-        context.log(`batched ingestion over ${spread.orgs} organizations: ${BATCH} events a request, ${BATCH_CONNECTIONS} connections`);
-        const api = await measure(server, {
-          name: `usage batches of ${BATCH.toLocaleString('en-US')} events over ${spread.orgs.toLocaleString('en-US')} tenants`,
+      const batches = async (name: string, tag: string, orgs: string[], seconds = durationSeconds) => {
+        const row = await measure(server, {
+          name,
           method: 'POST',
           path: '/api/v1/usage-events',
           headers: bearer,
           connections: BATCH_CONNECTIONS,
-          durationSeconds,
+          durationSeconds: seconds,
           rotate: (n) => {
             const at = new Date().toISOString();
             return {
               body: {
                 events: Array.from({ length: BATCH }, (_, i) => ({
-                  id: `batch-${runId}-${spread.orgs}-${n}-${i}`,
+                  id: `batch-${runId}-${tag}-${n}-${i}`,
                   organization_id: orgs[(i + n) % orgs.length]!,
                   agent: AGENT,
                   units: '1',
@@ -188,7 +206,43 @@ export const usage: Suite = {
             };
           },
         });
-        api.eventsPerSecond = round(Number(api.rps) * BATCH, 1);
+        row.eventsPerSecond = round(Number(row.rps) * BATCH, 1);
+        return row;
+      };
+      const ingestion: { orgs: number; api: Row; perEvent: Yardstick; aggregated: Yardstick; booked: Row; posted: Posted }[] = [];
+      for (const spread of SPREADS) {
+        context.log(`batched ingestion over ${spread.orgs} organizations: ${BATCH} events a request, ${BATCH_CONNECTIONS} connections`);
+        // Without books and with books in turn, each in two halves of the run's duration, in the
+        // order without, with, with, without: what the database has become by then (the rows
+        // written, checkpoints, autovacuum after the runs before) weighs on both alike.
+        const half = Math.max(1, Math.round(durationSeconds / 2));
+        const plainName = `usage batches of ${BATCH.toLocaleString('en-US')} events over ${spread.orgs.toLocaleString('en-US')} tenants`;
+        const bookedName =
+          `usage batches of ${BATCH.toLocaleString('en-US')} events over ${spread.orgs.toLocaleString('en-US')} tenants, ` +
+          `under ${MARKUP.agencies} agencies and ${MARKUP.superAgencies} super agencies with price books (+20 %, +25 %)`;
+        const plainOrgs = setup.orgs.slice(0, spread.orgs);
+        const bookedOrgs = setup.markupOrgs.slice(0, spread.orgs);
+        const plainA = await batches(plainName, `${spread.orgs}-a`, plainOrgs, half);
+        context.log(
+          `the same over ${spread.orgs} tenants below sellers with price books (three levels of price), twice, then without again`,
+        );
+        const before = await posted(url);
+        const bookedA = await batches(bookedName, `books-${spread.orgs}-a`, bookedOrgs, half);
+        const bookedB = await batches(bookedName, `books-${spread.orgs}-b`, bookedOrgs, half);
+        const after = await posted(url);
+        const plainB = await batches(plainName, `${spread.orgs}-b`, plainOrgs, half);
+        const api = halves(plainA, plainB);
+        const booked = halves(bookedA, bookedB);
+        const delta: Posted = {
+          events: after.events - before.events,
+          consumption: after.consumption - before.consumption,
+          earning: after.earning - before.earning,
+        };
+        booked.ratioBooks = round(Number(booked.eventsPerSecond) / Number(api.eventsPerSecond), 2);
+        context.log(
+          `  ${booked.eventsPerSecond} events/s with books, ${api.eventsPerSecond} without: ${booked.ratioBooks}; ` +
+            `${delta.events} events, ${delta.consumption} consumption and ${delta.earning} earning entries posted`,
+        );
         context.log(`the per-event writes as plain SQL: pgbench -c ${BATCH_CONNECTIONS} -T ${durationSeconds}`);
         const perEvent = await sqlYardstick(
           url,
@@ -205,10 +259,12 @@ export const usage: Suite = {
           `plain SQL, the aggregated writes (an entry and a balance update per organization) over ${spread.orgs.toLocaleString('en-US')} tenants (pgbench, yardstick)`,
           sqlAggregated(spread.table, BATCH / spread.orgs),
         );
-        api.ratio = round(Number(api.eventsPerSecond) / perEvent.eventsPerSecond, 2);
-        api.ratioAggregated = round(Number(api.eventsPerSecond) / aggregated.eventsPerSecond, 2);
-        rows.push(api, perEvent.row, aggregated.row);
-        ingestion.push({ orgs: spread.orgs, api, perEvent, aggregated });
+        for (const row of [api, booked]) {
+          row.ratio = round(Number(row.eventsPerSecond) / perEvent.eventsPerSecond, 2);
+          row.ratioAggregated = round(Number(row.eventsPerSecond) / aggregated.eventsPerSecond, 2);
+        }
+        rows.push(api, booked, perEvent.row, aggregated.row);
+        ingestion.push({ orgs: spread.orgs, api, perEvent, aggregated, booked, posted: delta });
       }
 
       context.log(`single events, ${SINGLE_CONNECTIONS} connections`);
@@ -356,6 +412,16 @@ export const usage: Suite = {
               `ratio ${i.api.ratio} (aim 1.0); the aggregated SQL writes ${i.aggregated.eventsPerSecond} events/s (${i.aggregated.failed} failed, ` +
               `${i.aggregated.averageMs} ms a batch): ratio ${i.api.ratioAggregated} (aim 0.5).`,
           ),
+          ...ingestion.map(
+            (i) =>
+              `With price books, over ${i.orgs.toLocaleString('en-US')} tenants below ${MARKUP.agencies} agencies and ` +
+              `${MARKUP.superAgencies} super agencies (prices ${setup.prices.catalog} catalog, ${setup.prices.superAgency} ` +
+              `the super agencies' books, ${setup.prices.agency} the agencies'): ${i.booked.eventsPerSecond} events/s against ` +
+              `${i.api.eventsPerSecond} without books (halves taken in turn): ratio ${i.booked.ratioBooks} (aim 0.8; load ` +
+              `${i.api.loadAverage} and ${i.booked.loadAverage}). The run (warm-up included) posted ` +
+              `${i.posted.events.toLocaleString('en-US')} events, ${i.posted.consumption.toLocaleString('en-US')} consumption ` +
+              `entries and ${i.posted.earning.toLocaleString('en-US')} earning entries to the sellers.`,
+          ),
           `pgbench TPC-B: ${tpcb.initSeconds} s to initialize scale ${PGBENCH.scale}; ${tpcb.tps} tps (without initial connection time), ` +
             `${tpcb.failed} failed transactions, average latency ${tpcb.averageMs} ms.`,
           `Reconciliation after the ingestion runs: ${books.ok ? 'passed' : 'FAILED'} (${books.organizations_checked.toLocaleString('en-US')} organizations, ` +
@@ -369,6 +435,7 @@ export const usage: Suite = {
         ],
         details: {
           tree: TREE,
+          markup: { ...MARKUP, prices: setup.prices, posted: ingestion.map((i) => ({ orgs: i.orgs, ...i.posted })) },
           batch: BATCH,
           price: PRICE,
           ledgerEntries: LEDGER_ENTRIES,
@@ -414,6 +481,106 @@ async function meter(client: pg.Client, houseId: string, key: { prefix: string; 
     `insert into api_keys (organization_id, name, prefix, secret_hash, scopes) values ($1, 'bench runtime', $2, $3, array['usage:write', 'agents:report', 'entitlements:read'])`,
     [houseId, key.prefix, key.hash],
   );
+}
+
+/**
+ * The marked-up tree under the house, generated in SQL (INSERT ... SELECT over
+ * generate_series; the path trigger computes each path from the parent's): super agencies,
+ * agencies and tenants with their billing settings, the sellers' books (from 40 days ago, as
+ * the catalog price), and for the tenants the agent's activation and 1,000,000.00 credits.
+ * Tenant n (bench_markup_orgs.n) is under agency n % agencies, itself under super agency
+ * (n % agencies) % superAgencies.
+ */
+async function markupTree(client: pg.Client, houseId: string) {
+  const sa = (n: string) => `pg_temp.bench_uuid('msa' || (${n}))`;
+  const ag = (n: string) => `pg_temp.bench_uuid('mag' || (${n}))`;
+  const tn = (n: string) => `pg_temp.bench_uuid('mtn' || (${n}))`;
+  const { superAgencies, agencies, tenants } = MARKUP;
+  await client.query(`
+    insert into organizations (id, name, org_type, parent_org_id, parent_org_type)
+    select ${sa('n')}, 'Markup Super Agency ' || n, 'super_agency', '${houseId}', 'house' from generate_series(0, ${superAgencies - 1}) n`);
+  await client.query(`
+    insert into organizations (id, name, org_type, parent_org_id, parent_org_type)
+    select ${ag('n')}, 'Markup Agency ' || n, 'agency', ${sa(`n % ${superAgencies}`)}, 'super_agency' from generate_series(0, ${agencies - 1}) n`);
+  await client.query(`
+    insert into organizations (id, name, org_type, parent_org_id, parent_org_type)
+    select ${tn('n')}, 'Markup Tenant ' || n, 'tenant', ${ag(`n % ${agencies}`)}, 'agency' from generate_series(0, ${tenants - 1}) n`);
+  await client.query(`
+    insert into organization_billing_settings (organization_id)
+    select ${sa('n')} from generate_series(0, ${superAgencies - 1}) n
+    union all select ${ag('n')} from generate_series(0, ${agencies - 1}) n
+    union all select ${tn('n')} from generate_series(0, ${tenants - 1}) n`);
+  await client.query(`create table bench_markup_orgs as select n, ${tn('n')} as organization_id from generate_series(0, ${tenants - 1}) n`);
+  const { rows } = await client.query<{ agent: string; catalog: string; super_agency: string; agency: string }>(
+    `select t.id as agent, p.price::text as catalog, round(p.price * $2, 4)::text as super_agency,
+            round(round(p.price * $2, 4) * $3, 4)::text as agency
+     from agent_types t join agent_prices p on p.agent_type_id = t.id where t.code = $1`,
+    [AGENT, MARKUP.superAgencyMarkup, MARKUP.agencyMarkup],
+  );
+  const { agent, catalog, super_agency: superAgency, agency } = rows[0]!;
+  await client.query(
+    `insert into organization_prices (organization_id, agent_type_id, price, effective_from)
+     select ${sa('n')}, $1::uuid, $2::numeric, now() - interval '40 days' from generate_series(0, ${superAgencies - 1}) n
+     union all select ${ag('n')}, $1::uuid, $3::numeric, now() - interval '40 days' from generate_series(0, ${agencies - 1}) n`,
+    [agent, superAgency, agency],
+  );
+  await client.query(
+    `insert into agent_activations (organization_id, agent_type_id, status) select organization_id, $1, 'active' from bench_markup_orgs`,
+    [agent],
+  );
+  await client.query(`
+    insert into credit_ledger_entries (organization_id, amount, entry_type, transaction_group, balance_after, metadata)
+    select organization_id, 1000000, 'adjustment_increase', gen_random_uuid(), 1000000, '{"reason":"bench funding"}' from bench_markup_orgs`);
+  await client.query(
+    `update organization_billing_settings b set credit_balance = 1000000 from bench_markup_orgs o where b.organization_id = o.organization_id`,
+  );
+  const orgs = await client.query<{ id: string }>(`select organization_id as id from bench_markup_orgs order by n`);
+  return { orgs: orgs.rows.map((r) => r.id), prices: { catalog, superAgency, agency } };
+}
+
+/** What the marked-up tree's batches have posted so far: its tenants' events, and the ledger's consumption and earning entries there. */
+interface Posted {
+  events: number;
+  consumption: number;
+  earning: number;
+}
+
+async function posted(url: string): Promise<Posted> {
+  return withClient(url, async (client) => {
+    const { rows } = await client.query<{ events: number; consumption: number; earning: number }>(`
+      select (select count(*) from usage_events e join bench_markup_orgs o using (organization_id))::int as events,
+             (select count(*) from credit_ledger_entries e join bench_markup_orgs o using (organization_id) where e.entry_type = 'consumption')::int as consumption,
+             (select count(*) from credit_ledger_entries where entry_type = 'earning')::int as earning`);
+    return rows[0]!;
+  });
+}
+
+/**
+ * One row from the two halves of a run: counts added, rates over the whole time, CPU per
+ * request weighted by requests, the load their mean, and the latencies the worse half's
+ * (percentiles do not add up).
+ */
+function halves(a: Row, b: Row): Row {
+  const requests = Number(a.requests) + Number(b.requests);
+  const seconds = Number(a.durationSeconds) + Number(b.durationSeconds);
+  return {
+    ...a,
+    durationSeconds: seconds,
+    requests,
+    rps: round(requests / seconds, 2),
+    p50Ms: Math.max(Number(a.p50Ms), Number(b.p50Ms)),
+    p99Ms: Math.max(Number(a.p99Ms), Number(b.p99Ms)),
+    maxMs: Math.max(Number(a.maxMs), Number(b.maxMs)),
+    errors: Number(a.errors) + Number(b.errors),
+    non2xx: Number(a.non2xx) + Number(b.non2xx),
+    cpuMsPerRequest: round(
+      (Number(a.cpuMsPerRequest) * Number(a.requests) + Number(b.cpuMsPerRequest) * Number(b.requests)) / Math.max(1, requests),
+      2,
+    ),
+    loadAverage: round((Number(a.loadAverage) + Number(b.loadAverage)) / 2, 1),
+    eventsPerSecond: round((requests / seconds) * BATCH, 1),
+    halves: `${a.requests} + ${b.requests} requests`,
+  };
 }
 
 /** The plain SQL batch run by pgbench at the batched run's connections, with its per-transaction log. */
