@@ -57,11 +57,25 @@ const EMPTY = {
   balance_chain_breaks: [],
   usage_day_mismatches: [],
   credit_day_mismatches: [],
+  earning_mismatches: [],
+  over_earned_groups: [],
 };
 
 /** The one entry of an organization (those set up below with exactly one). */
 async function onlyEntry(q: Kysely<DB>, orgId: string) {
   const rows = await q.selectFrom('credit_ledger_entries').selectAll().where('organization_id', '=', orgId).execute();
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
+
+/** The organization's consumption entry (T1 has exactly one). */
+async function onlyConsumption(q: Kysely<DB>, orgId: string) {
+  const rows = await q
+    .selectFrom('credit_ledger_entries')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('entry_type', '=', 'consumption')
+    .execute();
   expect(rows).toHaveLength(1);
   return rows[0]!;
 }
@@ -315,6 +329,34 @@ describe('reconcile reports each kind of broken books, naming the organization, 
       ...EMPTY,
       ok: false,
       usage_carry_mismatches: [expect.objectContaining({ organization_id: w.id('T1'), carry: '0' })],
+    });
+  });
+
+  it('an earning carry that no margin of any event explains', async () => {
+    const report = await reportAfter(async (trx) => {
+      await sql`insert into earning_carry (organization_id, agent_type_id, carry) values (${w.id('A1')}, ${agentTypeId}, 0.001)`.execute(trx);
+    });
+    expect(report).toMatchObject({
+      ...EMPTY,
+      ok: false,
+      earning_mismatches: [{ organization_id: w.id('A1'), agent_type_id: agentTypeId, earned: '0', credited: '0', carry: '0.00100000' }],
+    });
+  });
+
+  it("earnings posted with a usage batch beyond what it consumed, and beyond its events' margins", async () => {
+    const report = await reportAfter(
+      async (trx) => {
+        const entry = await onlyConsumption(trx, w.id('T1'));
+        await sql`select 1 from ledger_post(${entry.transaction_group}::uuid, null, false, array[${w.id('A1')}]::uuid[], array[1.00]::numeric[],
+          array['earning'], array['{}'::jsonb], null, null, array[${agentTypeId}]::uuid[], array[1]::numeric[])`.execute(trx);
+      },
+      { bypassTriggers: false },
+    );
+    expect(report).toMatchObject({
+      ...EMPTY,
+      ok: false,
+      earning_mismatches: [expect.objectContaining({ organization_id: w.id('A1'), earned: '0', credited: '1.00' })],
+      over_earned_groups: [expect.objectContaining({ earned: '1.00', consumed: '0.33' })],
     });
   });
 
