@@ -283,9 +283,9 @@ const CONSOLE_WORDING = {
       team: 'Team',
       resources: 'Resources',
       creditLedger: 'Credit Ledger',
+      pricing: 'Pricing',
       activity: 'Activity',
       agentCatalog: 'Agent Catalog',
-      pricing: 'Pricing',
       settings: 'Settings',
     },
     /** The ⌘K / Ctrl+K palette: jump to a page, organization, person or recent ledger entry by name. */
