@@ -334,7 +334,9 @@ describe('reconcile reports each kind of broken books, naming the organization, 
 
   it('an earning carry that no margin of any event explains', async () => {
     const report = await reportAfter(async (trx) => {
-      await sql`insert into earning_carry (organization_id, agent_type_id, carry) values (${w.id('A1')}, ${agentTypeId}, 0.001)`.execute(trx);
+      await sql`insert into earning_carry (organization_id, agent_type_id, carry) values (${w.id('A1')}, ${agentTypeId}, 0.001)`.execute(
+        trx,
+      );
     });
     expect(report).toMatchObject({
       ...EMPTY,
