@@ -14,6 +14,9 @@ describe('signing in and out', () => {
 
     await page.goto(journey.server.url('/dashboard'));
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/dashboard');
+    // The page itself, not the loading screen before it (which has no heading or main landmark yet).
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.getByLabel('Email', { exact: true }).waitFor();
     await expectAccessible(page, 'login page');
     await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);

@@ -7,13 +7,16 @@ import { expect } from 'vitest';
 /**
  * axe-core in the browser journeys: its source is evaluated in the page (through the
  * DevTools protocol, which the console's Content Security Policy does not govern), run over
- * the whole document, and what it finds of serious or critical impact is returned.
+ * the whole document, and what it finds of moderate, serious or critical impact is returned.
  */
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** The impacts that fail a journey: what stops or seriously hinders someone from using the page. */
-const FAILING: readonly ImpactValue[] = ['serious', 'critical'];
+/**
+ * The impacts that fail a journey: what stops or hinders someone from using the page, moderate
+ * included (a page's level-one heading, heading order, landmarks, a way past repeated blocks).
+ */
+const FAILING: readonly ImpactValue[] = ['moderate', 'serious', 'critical'];
 
 /** WCAG 2.x A and AA and axe's best practices (landmarks, headings, nested interactive elements). */
 const RUN_OPTIONS: RunOptions = {
@@ -29,7 +32,7 @@ export interface AxeViolation {
   nodes: { target: string; summary: string }[];
 }
 
-/** The serious and critical violations axe finds on the page as it is now (or in the part `include` selects). */
+/** The moderate, serious and critical violations axe finds on the page as it is now (or in the part `include` selects). */
 export async function axeViolations(page: Page, options: { include?: string } = {}): Promise<AxeViolation[]> {
   // Colours are measured once whatever fades or slides in has arrived (spinners and
   // skeletons pulse for ever and are not waited for).
@@ -42,6 +45,14 @@ export async function axeViolations(page: Page, options: { include?: string } = 
       undefined,
       { timeout: 5_000 },
     )
+    .catch(() => undefined);
+  // A page is judged once it has rendered, not on the loading screen before it (which has
+  // neither its level-one heading nor its main landmark yet): a page that never gets them
+  // is still judged, after the wait.
+  await page
+    .waitForFunction(() => document.querySelector('h1') !== null && document.querySelector('main, [role="main"]') !== null, undefined, {
+      timeout: 5_000,
+    })
     .catch(() => undefined);
   const injected = await page.evaluate(() => 'axe' in window);
   if (!injected) await page.evaluate(AXE_SOURCE);

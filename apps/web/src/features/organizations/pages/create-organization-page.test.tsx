@@ -19,12 +19,15 @@ describe('create organization', { timeout: 30_000 }, () => {
     expect(screen.getByText(MESSAGES.organizations.cannotCreateChildren('tenant'))).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Create' })).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Name')).not.toBeInTheDocument();
+    // The refused page keeps its level-one heading (axe: page-has-heading-one).
+    expect(screen.getByRole('heading', { level: 1, name: 'Create Organization' })).toBeInTheDocument();
   });
 
   it('shows Permission Denied to a role that may not create', async () => {
     mockApi(() => undefined);
     renderApp('/orgs/create', { session: makeSession({ role: 'agency_manager', orgType: 'agency' }) });
     expect(await screen.findByText(MESSAGES.organizations.permissionDenied)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Create Organization' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Create' })).not.toBeInTheDocument();
   });
 

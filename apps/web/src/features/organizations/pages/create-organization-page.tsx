@@ -52,9 +52,14 @@ export default function CreateOrganizationPage() {
 
   let content;
   if (!childType) {
-    content = <PermissionDenied message={MESSAGES.organizations.cannotCreateChildren(ownType ?? 'unknown')} />;
+    content = <PermissionDenied title="Create Organization" message={MESSAGES.organizations.cannotCreateChildren(ownType ?? 'unknown')} />;
   } else if (!viewer || !mayCreateChildOrganization(viewer)) {
-    content = <PermissionDenied message="Your role cannot create organizations. Ask an administrator of your organization." />;
+    content = (
+      <PermissionDenied
+        title="Create Organization"
+        message="Your role cannot create organizations. Ask an administrator of your organization."
+      />
+    );
   } else {
     content = <CreateOrganizationForm base={base} childType={childType} />;
   }

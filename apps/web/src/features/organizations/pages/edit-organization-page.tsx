@@ -63,9 +63,11 @@ export default function EditOrganizationPage() {
   if (organization.isPending) content = <PageLoading />;
   else if (organization.isError)
     content = <QueryError error={organization.error} title={m.failedToLoadDetails} onRetry={organization.refetch} />;
-  else if (!can(viewer?.role, 'organizations.update')) content = <PermissionDenied message={MESSAGES.generic.forbidden} />;
-  else if (frozen) content = <PermissionDenied message={m.frozen(frozen.status, frozen.where)} />;
-  else if (!viewer || !mayEditOrganization(viewer, organization.data)) content = <PermissionDenied message={m.onlyOwnOrDirectChild} />;
+  else if (!can(viewer?.role, 'organizations.update'))
+    content = <PermissionDenied title="Edit Organization" message={MESSAGES.generic.forbidden} />;
+  else if (frozen) content = <PermissionDenied title="Edit Organization" message={m.frozen(frozen.status, frozen.where)} />;
+  else if (!viewer || !mayEditOrganization(viewer, organization.data))
+    content = <PermissionDenied title="Edit Organization" message={m.onlyOwnOrDirectChild} />;
   else
     content = (
       <EditOrganizationForm

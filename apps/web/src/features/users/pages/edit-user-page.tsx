@@ -67,7 +67,7 @@ export default function EditUserPage() {
         <LoadingRows rows={['h-8 w-64', 'h-64 w-full']} />
       ) : !viewer || !mayEditPerson(viewer, person) ? (
         // The form is offered exactly where the Edit links are, as the server would refuse its save.
-        <PermissionDenied message={editRefusal(viewer)} />
+        <PermissionDenied title="Edit User" message={editRefusal(viewer)} />
       ) : (
         <EditUserForm user={user.data} person={person} viewer={viewer} />
       )}
