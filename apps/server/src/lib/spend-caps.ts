@@ -14,3 +14,10 @@ export function capUsage(scope: 'key' | 'activation' | 'subtree', id: RawBuilder
     'month', to_char(${CURRENT_MONTH}, 'YYYY-MM'),
     'charged', spend_cap_charged(${scope}, ${id}, ${CURRENT_MONTH})::numeric(16, 2)::text)`;
 }
+
+/** What automatic top-ups moved into an organization this calendar month (UTC): its automatic allocations received. */
+export function toppedUpThisMonth(organizationId: RawBuilder<unknown>) {
+  return sql<string>`(select coalesce(sum(e.amount), 0) from credit_ledger_entries e
+    where e.organization_id = ${organizationId} and e.entry_type = 'allocation_received'
+      and e.created_at >= ${CURRENT_MONTH}::timestamp at time zone 'UTC' and e.metadata->>'automatic' = 'true')`;
+}

@@ -1,14 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { ALL_ROLES, MESSAGES, roleLevel, type BalanceAlertKind } from '@console/domain';
+import { MESSAGES, type BalanceAlertKind } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
+import { activeAdmins } from '../../lib/admins.ts';
 import type { Mailer } from '../../lib/mail.ts';
 
 const m = MESSAGES.balanceAlerts;
 const s = MESSAGES.spend;
-
-/** Roles of the admin level: the people an organization's balance alerts go to. */
-const ADMIN_ROLES = ALL_ROLES.filter((role) => roleLevel(role) === 'admin');
 
 export interface BalanceAlertSenderOptions {
   db: Kysely<DB>;
@@ -101,18 +99,7 @@ export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 
         limit ${BATCH}
         for update of a skip locked`.execute(trx);
       if (alerts.length === 0) return 0;
-      const adminsOf = (ids: string[]) =>
-        ids.length === 0
-          ? Promise.resolve([])
-          : trx
-              .selectFrom('users')
-              .select(['organization_id', 'email'])
-              .where('organization_id', 'in', ids)
-              .where('role', 'in', ADMIN_ROLES)
-              .where('status', '=', 'active')
-              .where('deleted_at', 'is', null)
-              .orderBy('email')
-              .execute();
+      const adminsOf = (ids: string[]) => activeAdmins(trx, ids);
       const admins = await adminsOf([...new Set(alerts.map((alert) => alert.organization_id))]);
       const hasAdmins = new Set(admins.map((row) => row.organization_id));
       // A low balance of an organization without an active admin goes to its parent's admins.

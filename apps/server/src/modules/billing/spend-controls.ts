@@ -5,7 +5,7 @@ import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { CURRENT_MONTH, capUsage } from '../../lib/spend-caps.ts';
+import { capUsage, toppedUpThisMonth } from '../../lib/spend-caps.ts';
 import { BOOK_LOCK_CLASS } from '../pricing/pricing.service.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
@@ -25,9 +25,7 @@ async function readControls(executor: Executor, organizationId: string): Promise
   const { rows } = await sql<ControlsRow>`
     select ${capUsage('subtree', sql`b.organization_id`, sql`b.spend_cap`)} as spend_cap,
            b.top_up_below::text, b.top_up_amount::text, b.top_up_monthly_max::text,
-           (select coalesce(sum(e.amount), 0)::numeric(16, 2)::text from credit_ledger_entries e
-             where e.organization_id = b.organization_id and e.entry_type = 'allocation_received'
-               and e.created_at >= ${CURRENT_MONTH}::timestamp at time zone 'UTC' and e.metadata->>'automatic' = 'true') as topped_up,
+           ${toppedUpThisMonth(sql`b.organization_id`)}::numeric(16, 2)::text as topped_up,
            to_char(r.done_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_at, r.outcome as last_outcome
     from organization_billing_settings b
     left join lateral (

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TopUpOutcome } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
-import { CURRENT_MONTH } from '../../lib/spend-caps.ts';
+import { toppedUpThisMonth } from '../../lib/spend-caps.ts';
 
 export interface TopUpRunnerOptions {
   db: Kysely<DB>;
@@ -84,11 +84,7 @@ export async function makeTopUp(trx: Transaction<DB>, logger?: Pick<FastifyBaseL
         join organizations o on o.id = b.organization_id
         join organizations p on p.id = o.parent_org_id
         join organization_billing_settings pb on pb.organization_id = p.id
-        cross join lateral (
-          select coalesce(sum(e.amount), 0) as total from credit_ledger_entries e
-          where e.organization_id = b.organization_id and e.entry_type = 'allocation_received'
-            and e.created_at >= ${CURRENT_MONTH}::timestamp at time zone 'UTC' and e.metadata->>'automatic' = 'true'
-        ) m
+        cross join lateral (select ${toppedUpThisMonth(sql`b.organization_id`)} as total) m
         where b.organization_id = ${request.organization_id}`.execute(trx);
   const f = facts[0];
   if (!f || f.below === null) {

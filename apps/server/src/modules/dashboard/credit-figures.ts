@@ -1,13 +1,6 @@
 import { sql } from 'kysely';
-import {
-  ALL_ROLES,
-  DASHBOARD_CHILDREN_SHOWN,
-  DASHBOARD_USAGE_PERIOD_DAYS,
-  ENTRY_TYPES,
-  PAGING,
-  roleLevel,
-  type EntryType,
-} from '@console/domain';
+import { DASHBOARD_CHILDREN_SHOWN, DASHBOARD_USAGE_PERIOD_DAYS, ENTRY_TYPES, PAGING, type EntryType } from '@console/domain';
+import { ADMIN_ROLES } from '../../lib/admins.ts';
 import type { Executor } from '../../db/schema.ts';
 import { likeEscape } from '../../lib/sql.ts';
 
@@ -195,9 +188,6 @@ export async function childFigures(db: Executor, organizationId: string) {
     children: rows,
   };
 }
-
-/** Roles of the admin level. */
-const ADMIN_ROLES = ALL_ROLES.filter((role) => roleLevel(role) === 'admin');
 
 /**
  * The direct children whose balance is below their low-balance threshold, lowest balance

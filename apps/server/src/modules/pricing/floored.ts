@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { ALL_ROLES, MESSAGES, roleLevel } from '@console/domain';
+import { MESSAGES } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
+import { activeAdmins } from '../../lib/admins.ts';
 import type { Mailer } from '../../lib/mail.ts';
 
 const p = MESSAGES.pricing;
-const ADMIN_ROLES = ALL_ROLES.filter((role) => roleLevel(role) === 'admin');
 
 /**
  * Tells the active admins of every seller whose book for an agent type a price change has
@@ -31,19 +31,10 @@ export async function tellFlooredSellers(executor: Executor, mailer: Mailer, age
     where books.price < x.after and books.price >= coalesce(x.before, 0)
     order by o.id`.execute(executor);
   if (rows.length === 0) return 0;
-  const admins = await executor
-    .selectFrom('users')
-    .select(['organization_id', 'email'])
-    .where(
-      'organization_id',
-      'in',
-      rows.map((row) => row.id),
-    )
-    .where('role', 'in', ADMIN_ROLES)
-    .where('status', '=', 'active')
-    .where('deleted_at', 'is', null)
-    .orderBy('email')
-    .execute();
+  const admins = await activeAdmins(
+    executor,
+    rows.map((row) => row.id),
+  );
   for (const admin of admins) {
     const seller = rows.find((row) => row.id === admin.organization_id)!;
     await mailer.send(
