@@ -20,6 +20,7 @@ export * from './schemas/pricing.ts';
 export * from './schemas/spend.ts';
 export * from './schemas/usage-events.ts';
 export * from './schemas/api-keys.ts';
+export * from './schemas/webhooks.ts';
 export * from './schemas/activity.ts';
 export * from './schemas/settings.ts';
 export * from './activity.ts';

@@ -156,6 +156,33 @@ export const MESSAGES = {
         : 'This API key has expired: it cannot be changed or rolled.',
     invalidCursor: 'The cursor is not one this list gave.',
   },
+  /** Webhook endpoints and their deliveries. */
+  webhooks: {
+    onlyOwnAdmins: 'Only administrators of the organization manage its webhooks.',
+    notFound: 'Webhook endpoint not found',
+    deliveryNotFound: 'Delivery not found',
+    urlRequired: 'Enter the URL the events are sent to.',
+    urlTooLong: (max: number) => `The URL must be at most ${max} characters.`,
+    urlInvalid: 'Enter an http or https URL, such as https://example.com/webhooks.',
+    urlCredentials: 'The URL must not hold a user name or password.',
+    httpsOnly: 'The URL must use https (plain http is allowed only for the addresses the server allows).',
+    privateAddress: (host: string) =>
+      `${host} is a loopback, private, link-local or metadata address: events are sent only to public addresses.`,
+    unresolvable: (host: string) => `${host} could not be resolved to an address.`,
+    descriptionTooLong: (max: number) => `The description must be at most ${max} characters.`,
+    chooseEvents: 'Choose at least one event.',
+    duplicateEvents: 'Each event may be chosen once.',
+    tooMany: (max: number) => `An organization may have at most ${max} webhook endpoints.`,
+    subtreeOnlyParents: 'A tenant has no organizations below it: its endpoints receive its own events only.',
+    endpointDisabled: 'This endpoint is disabled: enable it before sending a test event.',
+    sinceInvalid: 'Enter a date and time, such as 2026-11-27T09:00:00Z.',
+    testMessage: 'A test event from the organization console.',
+    disabledSubject: (url: string) => `Webhook endpoint disabled: ${url}`,
+    disabledFailing: (org: string, url: string, hours: number) =>
+      `${org}: the webhook endpoint ${url} failed every delivery for ${hours} hours and was disabled. Events are no longer sent to it. Fix the receiver, enable the endpoint again and redeliver the failed events in Settings > Webhooks.`,
+    disabledGone: (org: string, url: string) =>
+      `${org}: the webhook endpoint ${url} answered 410 Gone, asking for no more events, and was disabled. Enable it again in Settings > Webhooks if that was a mistake.`,
+  },
   /** Metered usage and the machine API: why an event was refused, and the refusals of a key. */
   usage: {
     outOfReach: "The organization is out of reach: it must be the reporter's own organization or one below it, and not deleted.",

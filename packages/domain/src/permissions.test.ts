@@ -217,6 +217,7 @@ const ADDED: Record<Exclude<Permission, (typeof ALL)[number]>, string[]> = {
   'agents.catalog': ['house_admin'],
   'api_keys.manage': ['house_admin', 'super_agency_admin', 'agency_admin', 'tenant_admin', 'admin'],
   'audit.view': ['house_admin', 'super_agency_admin', 'agency_admin', 'tenant_admin', 'admin'],
+  'webhooks.manage': ['house_admin', 'super_agency_admin', 'agency_admin', 'tenant_admin', 'admin'],
   'settings.manage': ['house_admin'],
 };
 

@@ -34,6 +34,8 @@ export const PERMISSIONS = [
   'agents.catalog',
   /** API keys of the own organization for agent runtimes. */
   'api_keys.manage',
+  /** Webhook endpoints of the own organization, their secrets and deliveries. */
+  'webhooks.manage',
   /** The activity log: the audit events of the own organization and its subtree. */
   'audit.view',
   /** The global settings every page reads: documentation, billing portal and community links. */

@@ -247,6 +247,15 @@ export function mayManageApiKeysOf(actor: Actor, org: Pick<OrganizationFacts, 'i
   return can(actor.role, 'api_keys.manage') && isOwnOrganization(actor, org) && mayWrite(actor);
 }
 
+/**
+ * Webhook endpoints send an organization's events (and, when asked, its subtree's) to a
+ * machine, so only its own admins register, read and change them; a frozen organization's
+ * people change nothing.
+ */
+export function mayManageWebhooksOf(actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean {
+  return can(actor.role, 'webhooks.manage') && isOwnOrganization(actor, org) && mayWrite(actor);
+}
+
 // People and invitations ---------------------------------------------------------------
 
 export const mayListPeople = (actor: Actor): boolean => can(actor.role, 'users.list');

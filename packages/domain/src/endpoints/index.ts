@@ -18,6 +18,7 @@ import { apiKeysEndpoints } from './api-keys.ts';
 import { machineEndpoints } from './machine.ts';
 import { usageEndpoints } from './usage.ts';
 import { pricingEndpoints } from './pricing.ts';
+import { webhooksEndpoints } from './webhooks.ts';
 
 export { healthEndpoints } from './health.ts';
 export { authEndpoints } from './auth.ts';
@@ -35,6 +36,7 @@ export { apiKeysEndpoints } from './api-keys.ts';
 export { machineEndpoints } from './machine.ts';
 export { usageEndpoints } from './usage.ts';
 export { pricingEndpoints } from './pricing.ts';
+export { webhooksEndpoints } from './webhooks.ts';
 
 /** All endpoints, by domain. */
 export const API = {
@@ -54,4 +56,5 @@ export const API = {
   usage: usageEndpoints,
   machine: machineEndpoints,
   pricing: pricingEndpoints,
+  webhooks: webhooksEndpoints,
 } as const;
