@@ -30,6 +30,7 @@ import { organizationsRoutes } from './modules/organizations/organizations.route
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { completeDocument, machineDocument, openApiFrame } from './openapi/document.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -178,6 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The alert sender first: its last batch may still be queueing mail.
   app.addHook('onClose', async () => {
     await context.topUps.close();
+    await context.webhookDispatcher.close();
     await context.balanceAlerts.close();
     await context.mailer.close?.();
   });
@@ -244,6 +246,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         agentsRoutes,
         apiKeysRoutes,
         usageRoutes,
+        webhooksRoutes,
       ]) {
         await api.register(routes(context));
       }

@@ -25,6 +25,11 @@ export interface Config {
   workers: number;
   /** Scheduled backups (BACKUP_EVERY set), taken by the one process or the cluster's primary. */
   backup: BackupSchedule | null;
+  /**
+   * Hosts, addresses and CIDR ranges webhooks may reach although they are loopback or private,
+   * and over plain http (WEBHOOK_ALLOWED_HOSTS, for development and tests); empty in production.
+   */
+  webhookAllowedHosts: string[];
 }
 
 export interface BackupSchedule {
@@ -143,6 +148,19 @@ const envSchema = z.object({
       .max(10_000, 'must be between 1 and 10000')
       .optional(),
   ),
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .refine(
+      (hosts) => hosts.every((h) => isAddressOrRange(h) || /^[a-z0-9.-]+$/.test(h)),
+      'must be host names, addresses or CIDR ranges, comma-separated',
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -190,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
     workers: e.CONSOLE_WORKERS,
     backup: backupSchedule(e),
+    webhookAllowedHosts: e.WEBHOOK_ALLOWED_HOSTS,
   };
 }
 

@@ -25,6 +25,11 @@ import { createInvitationLimits } from './modules/invitations/limits.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
 import { createUsersService } from './modules/users/users.service.ts';
+import { allowedHosts } from './modules/webhooks/address.ts';
+import { createWebhookDispatcher, type DispatcherOptions } from './modules/webhooks/dispatcher.ts';
+import { createSender } from './modules/webhooks/send.ts';
+import { secretSealer } from './modules/webhooks/signing.ts';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
 import { createMachineLimiter, createSharedCounter, machineLimitSettings, type MachineLimitSettings } from './lib/machine-limits.ts';
 
 export type RateLimitSettings = { [K in keyof typeof RATE_LIMITS]: number };
@@ -47,6 +52,10 @@ export interface ContextOptions {
   alertPollMs?: number;
   /** How often pending automatic top-ups are looked for (default 1 s). */
   topUpPollMs?: number;
+  /** The webhook sender's settings for tests and benchmarks (poll, retry schedule, timeout, concurrency). */
+  webhooks?: Partial<Pick<DispatcherOptions, 'pollMs' | 'batchSize' | 'concurrency' | 'retrySchedule' | 'disableAfterMs' | 'leaseMs'>> & {
+    timeoutMs?: number;
+  };
 }
 
 /**
@@ -61,6 +70,8 @@ export function scaledRateLimits(factor: number): RateLimitSettings {
   };
   return Object.fromEntries(Object.entries(RATE_LIMITS).map(([name, value]) => [name, scale(name, value)])) as RateLimitSettings;
 }
+
+const rateLimitsOf = (options: ContextOptions): RateLimitSettings => options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor);
 
 /** Everything a route module may use: the services, the authentication preHandler and the settings. */
 export type AppContext = ReturnType<typeof createContext>;
@@ -85,10 +96,29 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   // Started here and stopped when the app closes, like the mail sender.
   const balanceAlerts = createBalanceAlertSender({ db, mailer, logger: log, appUrl: options.config.appUrl, pollMs: options.alertPollMs });
   const topUps = createTopUpRunner({ db, logger: log, pollMs: options.topUpPollMs });
+  // Webhooks: the sender runs in every process and shares the queue through the database.
+  const allowed = allowedHosts(options.config.webhookAllowedHosts);
+  const sealer = secretSealer(options.jwtSecret);
+  const webhookDispatcher = createWebhookDispatcher({
+    db,
+    logger: log,
+    mailer,
+    sealer,
+    sender: createSender({ allowed, timeoutMs: options.webhooks?.timeoutMs }),
+    ...options.webhooks,
+  });
+  const webhooks = createWebhooksService({
+    db,
+    organizations,
+    sealer,
+    allowed,
+    limits: rateLimitsOf(options),
+    wake: webhookDispatcher.wake,
+  });
   const dashboard = createDashboardService({ db, organizations });
   const debug = createDebugService({ db });
   const activity = createActivityService({ db, organizations });
-  const rateLimits = options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor);
+  const rateLimits = rateLimitsOf(options);
   const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl, limits: rateLimits });
   const limits = createInvitationLimits(rateLimits);
   const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl, limits });
@@ -109,6 +139,8 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     apiKeys,
     balanceAlerts,
     topUps,
+    webhooks,
+    webhookDispatcher,
     dashboard,
     debug,
     activity,

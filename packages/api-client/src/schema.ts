@@ -1091,6 +1091,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's webhook endpoints, newest first, with what each waits to deliver (its admins)
+         * @description Requires the `webhooks.manage` permission.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint; its signing secret is in this answer only (its admins)
+         * @description Requires the `webhooks.manage` permission.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint and its delivery log: nothing more is sent to it (its admins)
+         * @description Requires the `webhooks.manage` permission.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's URL, description, events or subtree, or disable and enable it (its admins)
+         * @description Requires the `webhooks.manage` permission.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/organizations/{id}/webhooks/{endpointId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an endpoint a new signing secret, in this answer only; the old one signs beside it for the grace period (its admins)
+         * @description Requires the `webhooks.manage` permission.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/webhooks/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.test event to the endpoint now; its delivery joins the log (its admins)
+         * @description Requires the `webhooks.manage` permission.
+         */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/webhooks/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery log, newest first, with each delivery's last attempts (its admins)
+         * @description Requires the `webhooks.manage` permission.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/webhooks/{endpointId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one event to the endpoint again now, with the same webhook-id (its admins)
+         * @description Requires the `webhooks.manage` permission.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/webhooks/{endpointId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again every failed delivery of the endpoint whose event came since a time (its admins)
+         * @description Requires the `webhooks.manage` permission.
+         */
+        post: operations["redeliverFailedWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3647,7 +3795,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -3707,7 +3855,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
             };
@@ -5260,6 +5408,519 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoints: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            url: string;
+                            description: string;
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            include_subtree: boolean;
+                            enabled: boolean;
+                            /** @enum {string|null} */
+                            disabled_reason: "manual" | "failing" | "gone" | null;
+                            disabled_at: string | null;
+                            failing_since: string | null;
+                            last_success_at: string | null;
+                            secret_created_at: string;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            pending: number;
+                            failed_recently: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    /** @default  */
+                    description?: string;
+                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                    /** @default false */
+                    include_subtree?: boolean;
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoint: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            url: string;
+                            description: string;
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            include_subtree: boolean;
+                            enabled: boolean;
+                            /** @enum {string|null} */
+                            disabled_reason: "manual" | "failing" | "gone" | null;
+                            disabled_at: string | null;
+                            failing_since: string | null;
+                            last_success_at: string | null;
+                            secret_created_at: string;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            pending: number;
+                            failed_recently: number;
+                        };
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoint: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            url: string;
+                            description: string;
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            include_subtree: boolean;
+                            enabled: boolean;
+                            /** @enum {string|null} */
+                            disabled_reason: "manual" | "failing" | "gone" | null;
+                            disabled_at: string | null;
+                            failing_since: string | null;
+                            last_success_at: string | null;
+                            secret_created_at: string;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            pending: number;
+                            failed_recently: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url?: string;
+                    description?: string;
+                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                    include_subtree?: boolean;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoint: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            url: string;
+                            description: string;
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            include_subtree: boolean;
+                            enabled: boolean;
+                            /** @enum {string|null} */
+                            disabled_reason: "manual" | "failing" | "gone" | null;
+                            disabled_at: string | null;
+                            failing_since: string | null;
+                            last_success_at: string | null;
+                            secret_created_at: string;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            pending: number;
+                            failed_recently: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default 24 */
+                    grace_hours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoint: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            url: string;
+                            description: string;
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            include_subtree: boolean;
+                            enabled: boolean;
+                            /** @enum {string|null} */
+                            disabled_reason: "manual" | "failing" | "gone" | null;
+                            disabled_at: string | null;
+                            failing_since: string | null;
+                            last_success_at: string | null;
+                            secret_created_at: string;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            pending: number;
+                            failed_recently: number;
+                        };
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: {
+                            /** Format: uuid */
+                            id: string;
+                            event: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
+                                created_at: string;
+                                organization: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                };
+                            };
+                            /** @enum {string} */
+                            state: "pending" | "delivered" | "failed";
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            delivered_at: string | null;
+                            created_at: string;
+                            recent_attempts: {
+                                attempted_at: string;
+                                status_code: number | null;
+                                response_ms: number | null;
+                                error: string | null;
+                                response_body: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                state?: "pending" | "delivered" | "failed";
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            /** Format: uuid */
+                            id: string;
+                            event: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
+                                created_at: string;
+                                organization: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                };
+                            };
+                            /** @enum {string} */
+                            state: "pending" | "delivered" | "failed";
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            delivered_at: string | null;
+                            created_at: string;
+                            recent_attempts: {
+                                attempted_at: string;
+                                status_code: number | null;
+                                response_ms: number | null;
+                                error: string | null;
+                                response_body: string | null;
+                            }[];
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                endpointId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: {
+                            /** Format: uuid */
+                            id: string;
+                            event: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
+                                created_at: string;
+                                organization: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                };
+                            };
+                            /** @enum {string} */
+                            state: "pending" | "delivered" | "failed";
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            delivered_at: string | null;
+                            created_at: string;
+                            recent_attempts: {
+                                attempted_at: string;
+                                status_code: number | null;
+                                response_ms: number | null;
+                                error: string | null;
+                                response_body: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverFailedWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redelivered: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -47,6 +47,11 @@ export const ACTIVITY_ACTIONS = [
   'api_key.rolled',
   'api_key.revoke',
   'api_key.refused',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.rotate',
+  'webhook.redeliver',
   'usage.reported',
   'usage.imported',
   'bootstrap.first_house_admin',
@@ -94,6 +99,11 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'api_key.rolled': 'API key rolled',
   'api_key.revoke': 'API key revoked',
   'api_key.refused': 'API key refused',
+  'webhook.create': 'Webhook endpoint added',
+  'webhook.update': 'Webhook endpoint edited',
+  'webhook.delete': 'Webhook endpoint deleted',
+  'webhook.rotate': 'Webhook secret rotated',
+  'webhook.redeliver': 'Webhook redelivery',
   'usage.reported': 'Usage reported',
   'usage.imported': 'Usage imported',
   'bootstrap.first_house_admin': 'First house admin',
@@ -251,6 +261,22 @@ export function activitySentence({ action, actor, organization, target, details 
     }
     case 'api_key.revoke':
       return `${who} revoked the API key ${target ?? str(details.prefix) ?? '?'}`;
+    case 'webhook.create':
+      return `${who} added the webhook endpoint ${str(details.url) ?? '?'}`;
+    case 'webhook.update':
+      return details.enabled === false
+        ? `${who} disabled the webhook endpoint ${str(details.url) ?? '?'}`
+        : details.enabled === true
+          ? `${who} enabled the webhook endpoint ${str(details.url) ?? '?'}`
+          : `${who} edited the webhook endpoint ${str(details.url) ?? '?'}`;
+    case 'webhook.delete':
+      return `${who} deleted the webhook endpoint ${str(details.url) ?? '?'}`;
+    case 'webhook.rotate':
+      return `${who} rotated the signing secret of ${str(details.url) ?? '?'}, the old one signing for ${graceText(Number(details.grace_hours ?? 0) * 3600)} more`;
+    case 'webhook.redeliver':
+      return details.test
+        ? `${who} sent a test event to ${str(details.url) ?? '?'}`
+        : `${who} redelivered ${count(details.count)} event${details.count === 1 ? '' : 's'} to ${str(details.url) ?? '?'}`;
     case 'api_key.refused': {
       const why = str(details.reason);
       const reason =

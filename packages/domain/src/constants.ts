@@ -90,6 +90,13 @@ export const SESSION = {
 
 export const RATE_LIMITS = {
   /**
+   * Webhook actions (registering, editing, rotating, deleting an endpoint, a test event, a
+   * redelivery) per organization per window, across every server process: each can make the
+   * server send requests for the caller.
+   */
+  webhookActionsPerOrganization: 120,
+  webhookActionsWindowSeconds: 60 * 60,
+  /**
    * Attempts per window on sign-in and recovery, counted per client address and per e-mail;
    * sign-in counts an e-mail per client address, so nobody locks another person out.
    */

@@ -22,6 +22,9 @@ import {
   TOP_UP_OUTCOMES,
   TOP_UP_REASONS,
   USER_STATUSES,
+  WEBHOOK_DELIVERY_STATES,
+  WEBHOOK_DISABLED_REASONS,
+  WEBHOOK_EVENT_ROW_TYPES,
 } from '@console/domain';
 import { freshDatabase } from '../test/harness.ts';
 import type { Database } from './connection.ts';
@@ -168,6 +171,9 @@ const COLUMN_VALUES: Record<string, readonly string[]> = {
   'spend_cap_months.scope': SPEND_CAP_SCOPES,
   'top_up_requests.reason': TOP_UP_REASONS,
   'top_up_requests.outcome': TOP_UP_OUTCOMES,
+  'webhook_events.type': WEBHOOK_EVENT_ROW_TYPES,
+  'webhook_deliveries.state': WEBHOOK_DELIVERY_STATES,
+  'webhook_endpoints.disabled_reason': WEBHOOK_DISABLED_REASONS,
 };
 
 /** Role patterns: every `{type}_{level}` of the domain and nothing else (users may also hold the plain `admin`). */

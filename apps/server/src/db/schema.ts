@@ -17,6 +17,10 @@ import type {
   UsageEntryType,
   UsageSource,
   UserStatus,
+  WebhookDeliveryState,
+  WebhookDisabledReason,
+  WebhookEventType,
+  WebhookEventRowType,
 } from '@console/domain';
 
 /**
@@ -424,6 +428,60 @@ export interface TopUpRequestsTable {
   transaction_group: string | null;
 }
 
+/** A webhook endpoint of an organization; its secrets are encrypted (0033). */
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  organization_id: string;
+  url: string;
+  description: Generated<string>;
+  event_types: WebhookEventType[];
+  include_subtree: Generated<boolean>;
+  enabled: Generated<boolean>;
+  disabled_reason: WebhookDisabledReason | null;
+  disabled_at: NullableTimestamp;
+  secret_encrypted: string;
+  secret_created_at: Timestamp;
+  previous_secret_encrypted: string | null;
+  previous_secret_expires_at: NullableTimestamp;
+  failing_since: NullableTimestamp;
+  last_success_at: NullableTimestamp;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+/** The webhook outbox: one row per event, written by the change it reports (0033). */
+export interface WebhookEventsTable {
+  id: Generated<string>;
+  type: WebhookEventRowType;
+  organization_id: string;
+  data: ColumnType<unknown, string, never>;
+  dedupe_key: string | null;
+  created_at: Timestamp;
+}
+
+/** One event to one endpoint (0033). */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  event_id: string;
+  endpoint_id: string;
+  state: Generated<WebhookDeliveryState>;
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  lease_until: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  delivery_id: string;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  response_ms: number | null;
+  error: string | null;
+  response_body: string | null;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   organization_billing_settings: OrganizationBillingSettingsTable;
@@ -457,6 +515,10 @@ export interface DB {
   usage_event_ids: UsageEventIdsTable;
   usage_carry: UsageCarryTable;
   balance_alerts: BalanceAlertsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 /** Where a query runs: the database, or a transaction under way. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { RATE_LIMITS } from '@console/domain';
 import { buildApp } from '../app.ts';
-import type { RateLimitSettings } from '../context.ts';
+import type { ContextOptions, RateLimitSettings } from '../context.ts';
 import { machineLimitSettings, type MachineLimitSettings } from '../lib/machine-limits.ts';
 import { loadConfig, type TrustProxy } from '../config.ts';
 import { createPGlite, fromPGlite, fromPgPool, type Database } from '../db/connection.ts';
@@ -107,6 +107,7 @@ const UNLIMITED = {
   invitationsPerAgency: 10_000,
   invitationsPerTenant: 10_000,
   invitationResendIntervalSeconds: 0,
+  webhookActionsPerOrganization: 10_000,
 };
 
 export const ADMIN = { email: 'admin@example.test', password: 'correct horse battery' };
@@ -124,6 +125,8 @@ export async function createTestApp(
     database?: Database;
     /** How often the app's own top-up runner looks (default 1 s); a test driving its own runner sets it far off. */
     topUpPollMs?: number;
+    /** The webhook sender's settings (a short retry schedule, a short timeout). */
+    webhooks?: ContextOptions['webhooks'];
   } = {},
 ): Promise<TestApp> {
   const { database, url: databaseUrl } = options.database ? { database: options.database, url: null } : await openFreshDatabase();
@@ -132,6 +135,8 @@ export async function createTestApp(
     ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' }),
     appUrl: options.appUrl ?? 'http://console.test',
     trustProxy: options.trustProxy ?? false,
+    // The suites' receivers listen on this machine.
+    webhookAllowedHosts: ['127.0.0.1', 'localhost'],
   };
   const jwtSecret = randomBytes(32).toString('hex');
   const app = await buildApp({
@@ -146,6 +151,7 @@ export async function createTestApp(
     machineLimits: options.machineLimits ?? machineLimitSettings(1000),
     machineLimitSyncMs: options.machineLimitSyncMs,
     topUpPollMs: options.topUpPollMs,
+    webhooks: options.webhooks,
     // The suites call the export concurrently (the matrix); its own test uses the real bounds.
     exportLimits: { perUser: 1000, perProcess: 1000, retryAfterSeconds: 5 },
   });
@@ -203,7 +209,15 @@ export async function createTestApp(
 async function secondProcess(databaseUrl: string | null, jwtSecret: string): Promise<ServerProcess> {
   if (!databaseUrl) throw new Error('TEST_SERVER_PROCESSES=2 needs PostgreSQL (DATABASE_URL): the embedded database admits one process');
   // Sign-in limits as generous as this process's (the suites sign in many times).
-  return startServerProcess({ env: { DATABASE_URL: databaseUrl, JWT_SECRET: jwtSecret, RATE_LIMIT_FACTOR: '1000', LOG_LEVEL: 'error' } });
+  return startServerProcess({
+    env: {
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET: jwtSecret,
+      RATE_LIMIT_FACTOR: '1000',
+      LOG_LEVEL: 'error',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
+    },
+  });
 }
 
 type WorldOf = Awaited<ReturnType<typeof buildWorld>>;

@@ -39,6 +39,7 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 /** Every type an event row may hold: the subscribable ones and the test. */
 export const WEBHOOK_EVENT_ROW_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
+export type WebhookEventRowType = (typeof WEBHOOK_EVENT_ROW_TYPES)[number];
 
 /** Where a delivery stands: waiting for its next attempt, delivered (a 2xx), or given up. */
 export const WEBHOOK_DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
@@ -241,7 +242,12 @@ export const WEBHOOK_EVENT_DATA = {
   'agent_limit.changed': z.object({ before: z.number().int().nullable(), after: z.number().int() }),
   'agent.activated': z.object({ activation_id: z.uuid(), agent: z.string() }),
   'agent.deactivated': z.object({ activation_id: z.uuid(), agent: z.string() }),
-  'agent.error': z.object({ activation_id: z.uuid(), agent: z.string(), health: z.number().int().nullable(), message: z.string().nullable() }),
+  'agent.error': z.object({
+    activation_id: z.uuid(),
+    agent: z.string(),
+    health: z.number().int().nullable(),
+    message: z.string().nullable(),
+  }),
   'api_key.created': z.object({ api_key_id: z.uuid(), name: z.string(), prefix: z.string() }),
   'api_key.rolled': z.object({ api_key_id: z.uuid(), prefix: z.string(), previous_prefix: z.string(), grace_seconds: z.number().int() }),
   'api_key.revoked': z.object({ api_key_id: z.uuid(), prefix: z.string() }),
@@ -249,7 +255,13 @@ export const WEBHOOK_EVENT_DATA = {
   'organization.suspended': z.object({ status: z.string() }),
   'organization.deleted': z.object({}),
   'invitation.accepted': z.object({ invitation_id: z.uuid(), email: z.string(), role: z.string() }),
-  'spend_cap.reached': z.object({ scope: z.string(), name: z.string(), cap: amountStringSchema, charged: amountStringSchema, month: z.string() }),
+  'spend_cap.reached': z.object({
+    scope: z.string(),
+    name: z.string(),
+    cap: amountStringSchema,
+    charged: amountStringSchema,
+    month: z.string(),
+  }),
   'top_up.succeeded': z.object({ amount: amountStringSchema, from_organization: orgRef, balance_before: amountStringSchema }),
   'top_up.failed': z.object({ amount: amountStringSchema, from_organization: orgRef, reason: z.string() }),
   'webhook.test': z.object({ message: z.string() }),

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import {
   MESSAGES,
   USAGE_WINDOW,
+  WEBHOOKS,
   type ActivityAction,
   type UsageBatchResult,
   type UsageEventResult,
@@ -46,6 +47,9 @@ interface OutcomeRow {
  * One at a time measured best: 630 single events/s at 16 connections, 360 with two (the
  * usage bench, PostgreSQL 15 on 2 cores), and a shorter wait for each.
  */
+/** usage.refused: one event per organization and reason in each period of this many seconds. */
+const REFUSED_PERIOD_SECONDS = WEBHOOKS.usageRefusedPeriodMinutes * 60;
+
 const COALESCE = { smallBatch: 100, inFlightPerKey: 1 } as const;
 
 const reachOf = (actor: UsageActor) => (actor.kind === 'key' ? actor.key.organization : actor.caller.organization);
@@ -130,6 +134,26 @@ const batch = (b: BatchCall) => sql<OutcomeRow>`
     from outcome
     having count(*) filter (where r_outcome = 'accepted') > 0
       and (${b.keyId}::uuid is null or exists (select 1 from key_due))
+  ),
+  -- Refusals reach webhooks as usage.refused: one event per organization and reason in each
+  -- period, whatever the number of batches refused in it (the later ones find the key taken).
+  -- The payload is read again only when something was refused (an InitPlan runs at first use).
+  refused as (
+    insert into webhook_events (type, organization_id, data, dedupe_key)
+    select 'usage.refused', o.id,
+      jsonb_build_object('reason', r.reason, 'events', r.n,
+        'period_start', to_char(to_timestamp(p.n * ${sql.lit(REFUSED_PERIOD_SECONDS)}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+        'period_end', to_char(to_timestamp((p.n + 1) * ${sql.lit(REFUSED_PERIOD_SECONDS)}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')),
+      'usage.refused:' || o.id || ':' || r.reason || ':' || p.n
+    from (
+      select (select ${b.payload}::jsonb) -> (r_ord - 1) ->> 'org' as org, r_reason as reason, count(*)::integer as n
+      from outcome
+      where r_outcome = 'rejected' and r_reason not in ('out_of_reach', 'invalid')
+      group by 1, 2
+    ) r
+    join organizations o on o.id::text = r.org and o.path like ${b.reach}::text || '%'
+    cross join (select floor(extract(epoch from now()) / ${sql.lit(REFUSED_PERIOD_SECONDS)})::bigint as n) p
+    on conflict (dedupe_key) where dedupe_key is not null do nothing
   )
   select * from outcome order by r_ord`;
 
