@@ -4,6 +4,9 @@ import { z } from 'zod';
 import {
   API,
   ERROR_CODES,
+  WEBHOOK_EVENT_DATA,
+  WEBHOOKS,
+  webhookPayloadSchema,
   MESSAGES,
   errorBodySchema,
   errorStatusesOf,
@@ -71,7 +74,46 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'agents', description: 'The agent catalog, activations per organization and their usage.' },
   { name: 'api-keys', description: "An organization's API keys for its agent runtimes." },
   { name: 'machine', description: MACHINE_DESCRIPTION },
+  {
+    name: 'webhooks',
+    description:
+      "An organization's webhook endpoints and their delivery logs. The events themselves are under `x-webhooks`: each is a POST of JSON to the endpoint's URL, " +
+      'signed as Standard Webhooks says (`webhook-id`, the event id, the same on every attempt; `webhook-timestamp`, seconds; `webhook-signature`, `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the `whsec_` secret, ' +
+      `one per secret during a rotation's grace period). A 2xx answer within ${WEBHOOKS.timeoutMs / 1000} s delivers; anything else (redirects included, which are not followed) is retried with back-off for about three days. ` +
+      'Delivery is at least once: deduplicate by `webhook-id`. Order is not promised. An endpoint answering 410 Gone, or failing for 72 hours, is disabled and its admins mailed.',
+  },
 ];
+
+/** The `x-webhooks` section (OpenAPI 3.0's extension for 3.1's `webhooks`): what each event POSTs to an endpoint. */
+function webhookOperations(): Json {
+  const headers = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
+    name,
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  return Object.fromEntries(
+    Object.keys(WEBHOOK_EVENT_DATA).map((type) => {
+      const schema = z.toJSONSchema(webhookPayloadSchema(type as keyof typeof WEBHOOK_EVENT_DATA), { target: 'openapi-3.0' }) as Json;
+      delete schema.$schema;
+      return [
+        type,
+        {
+          post: {
+            operationId: `webhook_${type.replace(/\./g, '_')}`,
+            summary: `The ${type} event`,
+            tags: ['webhooks'],
+            parameters: headers,
+            // Sent by the server: the receiver authenticates it by its signature.
+            security: [],
+            requestBody: { required: true, content: { 'application/json': { schema } } },
+            responses: { '200': { description: 'Any 2xx answer delivers the event; anything else is retried.' } },
+          },
+        },
+      ];
+    }),
+  );
+}
 
 /** The error answers by status: name, meaning and an example body. */
 const ERRORS: Record<ErrorStatus, { name: string; description: string; example: ErrorBody; retryAfter?: true }> = {
@@ -265,6 +307,7 @@ export const completeDocument: SwaggerTransformObject = (input) => {
     responses: errors.responses,
   };
   document.tags = TAGS;
+  document['x-webhooks'] = webhookOperations();
   fixNullable(document);
   return document;
 };

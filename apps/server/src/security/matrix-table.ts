@@ -21,6 +21,7 @@ import {
   mayListPeople,
   mayManageAgentsOf,
   mayManageApiKeysOf,
+  mayManageWebhooksOf,
   mayManageCatalog,
   mayManageGlobalSettings,
   mayManageInvitationsOf,
@@ -623,6 +624,52 @@ export const MATRIX: Record<string, MatrixEntry> = {
     target: 'org',
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'api_keys.manage'), allowed: mayManageApiKeysOf(actor, org) })),
     call: ({ url, target }) => ({ path: url.replace(':keyId', target!.id) }),
+  }),
+  // Webhook endpoints send the organization's events to a machine: its own admins manage them.
+  'GET /api/organizations/:id/webhooks': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'webhooks.manage'), allowed: isOwnOrganization(actor, org) })),
+    call: inPath,
+  }),
+  'POST /api/organizations/:id/webhooks': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'webhooks.manage'), allowed: mayManageWebhooksOf(actor, org) })),
+    call: withBody(() => ({ url: 'http://127.0.0.1:9/matrix', event_types: ['balance.low'] })),
+  }),
+  'PATCH /api/organizations/:id/webhooks/:endpointId': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'webhooks.manage'), allowed: mayManageWebhooksOf(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':endpointId', target!.id), body: { description: 'Matrix' } }),
+  }),
+  'DELETE /api/organizations/:id/webhooks/:endpointId': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'webhooks.manage'), allowed: mayManageWebhooksOf(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':endpointId', target!.id) }),
+  }),
+  'POST /api/organizations/:id/webhooks/:endpointId/rotate': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'webhooks.manage'), allowed: mayManageWebhooksOf(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':endpointId', target!.id), body: { grace_hours: 0 } }),
+  }),
+  'POST /api/organizations/:id/webhooks/:endpointId/test': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'webhooks.manage'), allowed: mayManageWebhooksOf(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':endpointId', target!.id) }),
+  }),
+  'GET /api/organizations/:id/webhooks/:endpointId/deliveries': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'webhooks.manage'), allowed: isOwnOrganization(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':endpointId', target!.id) }),
+  }),
+  'POST /api/organizations/:id/webhooks/:endpointId/deliveries/:deliveryId/redeliver': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'webhooks.manage'), allowed: mayManageWebhooksOf(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':endpointId', target!.id).replace(':deliveryId', target!.id) }),
+  }),
+  'POST /api/organizations/:id/webhooks/:endpointId/redeliver': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'webhooks.manage'), allowed: mayManageWebhooksOf(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':endpointId', target!.id), body: { since: '2026-01-01T00:00:00Z' } }),
   }),
 };
 

@@ -188,6 +188,8 @@ export function createWebhooksService({ db, organizations, sealer, allowed, limi
     },
 
     async create(caller: Caller, organizationId: string, input: ReturnType<typeof normalizeCreate>, info: ClientInfo) {
+      // Who may, before the URL is looked up (a name may take a moment to resolve); checked again in the transaction.
+      await ownOrganization(caller, organizationId, db, true);
       await checkUrl(input.url);
       const secret = makeSigningSecret();
       const endpoint = await db.transaction().execute(async (trx) => {
@@ -236,7 +238,10 @@ export function createWebhooksService({ db, organizations, sealer, allowed, limi
     },
 
     async update(caller: Caller, organizationId: string, endpointId: string, input: UpdateWebhookEndpointInput, info: ClientInfo) {
-      if (input.url !== undefined) await checkUrl(input.url);
+      if (input.url !== undefined) {
+        await ownOrganization(caller, organizationId, db, true);
+        await checkUrl(input.url);
+      }
       return db.transaction().execute(async (trx) => {
         const org = await ownOrganization(caller, organizationId, trx, true);
         const current = await lockedEndpoint(trx, org.id, endpointId);

@@ -5,6 +5,10 @@ import { PASSWORD, insertUser } from '../../test/fixtures.ts';
 import { useWorld } from '../../test/harness.ts';
 import { activate, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
 import { startReceiver, until, type Receiver } from '../../test/webhook-receiver.ts';
+import { allowedHosts } from './address.ts';
+import { createWebhookDispatcher } from './dispatcher.ts';
+import { createSender } from './send.ts';
+import { secretSealer } from './signing.ts';
 
 const w = useWorld({ webhooks: { pollMs: 30, retrySchedule: [0.05, 0.05, 0.05], timeoutMs: 500, leaseMs: 5_000 } });
 const db = () => w.t.database.db;
@@ -394,5 +398,40 @@ describe('events from the changes they report', () => {
         .json.organization.path.map((o: any) => o.name),
     ).toEqual(['Super One', 'Hooked Agency']);
     await as('SA1.admin', 'DELETE', `${hooks(w.id('SA1'))}/${made.endpoint.id}`);
+  });
+});
+
+describe('several processes', () => {
+  it('two dispatchers share a burst: each event is sent once', async () => {
+    const made = await register('H.admin', w.id('H'), { event_types: ['credits.adjusted'], url: receiver.url('/burst') });
+    receiver.answer((_request, response) => void setTimeout(() => response.end('ok'), 3));
+    // A second process's dispatcher, on the same database, taking small batches so the two interleave.
+    const other = createWebhookDispatcher({
+      db: db(),
+      logger: w.t.app.log,
+      mailer: { kind: 'outbox', send: async () => {} },
+      sealer: secretSealer(w.t.jwtSecret),
+      sender: createSender({ allowed: allowedHosts(['127.0.0.1']) }),
+      pollMs: 10,
+      batchSize: 7,
+      concurrency: 3,
+    });
+    try {
+      await sql`insert into webhook_events (type, organization_id, data)
+        select 'credits.adjusted', ${w.id('H')}::uuid, jsonb_build_object('amount', n || '.00', 'balance_after', '0.00', 'notes', null)
+        from generate_series(1, 150) n`.execute(db());
+      await until(async () => {
+        const { rows } = await sql<{ n: number }>`select count(*)::integer as n from webhook_deliveries
+          where endpoint_id = ${made.endpoint.id} and state = 'delivered'`.execute(db());
+        return rows[0]!.n === 150;
+      }, 'the burst delivered', 30_000);
+      const ids = receiver.received.filter((r) => r.headers['webhook-id'] && r.json?.organization?.id === w.id('H')).map((r) => r.id);
+      expect(ids).toHaveLength(150);
+      expect(new Set(ids).size).toBe(150);
+    } finally {
+      await other.close();
+      receiver.answer((_request, response) => response.end('ok'));
+      await as('H.admin', 'DELETE', `${hooks(w.id('H'))}/${made.endpoint.id}`);
+    }
   });
 });
