@@ -85,16 +85,20 @@ export function SecretDialogContent({
   wording,
   title,
   onDone,
+  className,
   children,
 }: {
   secret: string | null;
   wording: SecretWording;
   title?: string;
   onDone(): void;
+  /** Classes of the dialog's content, such as a wider or scrolling form. */
+  className?: string;
   children: ReactNode;
 }) {
   return (
     <DialogContent
+      className={className}
       onInteractOutside={(event) => {
         if (secret) event.preventDefault();
       }}

@@ -648,7 +648,7 @@ const CONSOLE_WORDING = {
     /** The Settings page's link to them. */
     settingsBody: 'Send events such as a low balance, a refused usage event or a new organization to your own systems.',
     settingsLink: 'Manage webhooks',
-    backToSettings: 'Settings',
+    yourOrganization: 'your organization',
     loadFailed: 'Failed to load the webhook endpoints',
     empty: 'No webhook endpoints yet.',
     endpointsLabel: 'Webhook endpoints',
@@ -738,7 +738,6 @@ const CONSOLE_WORDING = {
     logSubtitle: (url: string, days: number) => `What was sent to ${url}, newest first. Deliveries are kept for ${days} days.`,
     logLoadFailed: 'Failed to load the delivery log',
     endpointNotFound: 'This webhook endpoint no longer exists.',
-    backToWebhooks: 'Webhooks',
     stateFilter: 'Show',
     stateAll: 'All deliveries',
     states: { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' },
@@ -767,11 +766,16 @@ const CONSOLE_WORDING = {
     redeliver: 'Redeliver',
     redelivered: 'Sent again: the log shows the new attempt.',
     redeliverFailed: 'Failed to redeliver the event',
+    redeliverSinceTitle: 'Send failed deliveries again',
     redeliverSince: 'Redeliver failed since',
     redeliverSinceHint: 'Every failed delivery whose event came at or after this time is sent again.',
     redeliverSinceButton: 'Redeliver failed',
     redeliveredCount: (count: number) =>
-      count === 0 ? 'No failed deliveries since then.' : count === 1 ? '1 failed delivery sent again' : `${count} failed deliveries sent again`,
+      count === 0
+        ? 'No failed deliveries since then.'
+        : count === 1
+          ? '1 failed delivery sent again'
+          : `${count} failed deliveries sent again`,
     redeliverSinceFailed: 'Failed to redeliver the failed deliveries',
     sinceInvalid: 'Enter a date and time.',
   },
