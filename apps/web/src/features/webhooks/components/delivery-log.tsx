@@ -35,7 +35,7 @@ const cut = (text: string) => (text.length > BODY_PREVIEW_CHARS ? `${text.slice(
 function EventName({ delivery }: { delivery: WebhookDelivery }) {
   return (
     <span className="grid min-w-0 gap-0.5">
-      <code className="text-xs break-all">{delivery.event.type}</code>
+      <code className="text-xs break-words">{delivery.event.type}</code>
       <span className="text-xs text-muted-foreground">{WEBHOOK_EVENT_LABELS[delivery.event.type]}</span>
     </span>
   );

@@ -139,8 +139,8 @@ export function EndpointCard({
         </div>
         <EndpointStateBadge endpoint={endpoint} />
       </div>
-      <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-3">
-        <div className="grid min-w-0 gap-1 sm:col-span-2 lg:col-span-3">
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm lg:grid-cols-3">
+        <div className="col-span-2 grid min-w-0 gap-1 lg:col-span-3">
           <dt className="text-muted-foreground">{w.eventsLabel}</dt>
           <dd className="min-w-0">
             <EventTypesSummary types={endpoint.event_types} />
