@@ -1,4 +1,4 @@
-import { mayManageCatalog, mayViewActivity, mayViewPrices } from '@console/domain';
+import { can, mayManageCatalog, mayViewActivity, mayViewPrices } from '@console/domain';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
@@ -31,6 +31,8 @@ const ResourcesPage = lazy(() => import('@/features/resources/pages/resources-pa
 const CreditLedgerPage = lazy(() => import('@/features/credits/pages/credit-ledger-page'));
 const ActivityPage = lazy(() => import('@/features/activity/pages/activity-page'));
 const SettingsPage = lazy(() => import('./settings-route'));
+const WebhooksPage = lazy(() => import('@/features/webhooks/pages/webhooks-page'));
+const WebhookDeliveriesPage = lazy(() => import('@/features/webhooks/pages/webhook-deliveries-page'));
 const AgentCatalogPage = lazy(() => import('@/features/agents/pages/agent-catalog-page'));
 const PricingPage = lazy(() => import('@/features/pricing/pages/pricing-page'));
 const DebugPage = lazy(() => import('@/features/debug/pages/debug-page'));
@@ -87,6 +89,11 @@ export function AppRoutes() {
               <Route path={PATHS.pricing} element={<PricingPage />} />
             </Route>
             <Route path={PATHS.settings} element={<SettingsPage />} />
+            {/* The own organization's admins; a frozen organization's still read them, without changing them. */}
+            <Route element={<ViewerGate allow={(viewer) => can(viewer.role, 'webhooks.manage')} />}>
+              <Route path={PATHS.webhooks} element={<WebhooksPage />} />
+              <Route path={`${PATHS.webhooks}/:endpointId`} element={<WebhookDeliveriesPage />} />
+            </Route>
             <Route element={<ViewerGate allow={mayManageCatalog} />}>
               <Route path={PATHS.agentCatalog} element={<AgentCatalogPage />} />
             </Route>

@@ -15,6 +15,8 @@ export const PATHS = {
   creditLedger: '/credit-ledger',
   activity: '/activity',
   settings: '/settings',
+  /** Settings > Webhooks: the own organization's webhook endpoints (its admins). */
+  webhooks: '/settings/webhooks',
   agentCatalog: '/agent-catalog',
   pricing: '/pricing',
   debug: '/debug',
@@ -67,4 +69,9 @@ export function ledgerOfTypeHref(entryType: string): string {
 /** The activity log of an organization of the viewer's subtree (with its subtree). */
 export function activityHref(organizationId?: string | null): string {
   return organizationId ? `${PATHS.activity}?org=${encodeURIComponent(organizationId)}` : PATHS.activity;
+}
+
+/** The delivery log of one of the own organization's webhook endpoints. */
+export function webhookDeliveriesHref(endpointId: string): string {
+  return `${PATHS.webhooks}/${encodeURIComponent(endpointId)}`;
 }

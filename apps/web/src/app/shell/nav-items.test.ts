@@ -30,6 +30,9 @@ describe('navigation active rules', () => {
     ['/credit-ledger', ['/credit-ledger']],
     ['/settings', ['/settings']],
     ['/settings/profile', []],
+    ['/settings/webhooks', ['/settings/webhooks']],
+    ['/settings/webhooks/00000000-0000-4000-8000-0000000000e1', ['/settings/webhooks']],
+    ['/settings/webhooksx', []],
     ['/organizations', ['/orgs']],
     ['/organizations/123/edit', ['/orgs']],
     [`/organizations/${OWN}`, [`/organizations/${OWN}`]],
@@ -64,6 +67,7 @@ describe('navigation active rules', () => {
       'Credit Ledger',
       'Pricing',
       'Activity',
+      'Webhooks',
       'Settings',
     ]);
     for (const [role, type] of [
@@ -117,6 +121,7 @@ describe('navigation active rules', () => {
       'Pricing',
       'Activity',
       'Agent Catalog',
+      'Webhooks',
       'Settings',
     ]);
     for (const [role, type] of [
@@ -144,6 +149,30 @@ describe('navigation active rules', () => {
       expect(labels(actor(role, 'tenant'))).not.toContain('Pricing');
     }
     expect(labels(null)).not.toContain('Pricing');
+  });
+});
+
+describe('Webhooks', () => {
+  it('is shown, before Settings, to the admins of every level (webhooks.manage) and to no one else', () => {
+    const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
+    for (const [role, type] of [
+      ['house_admin', 'house'],
+      ['super_agency_admin', 'super_agency'],
+      ['agency_admin', 'agency'],
+      ['tenant_admin', 'tenant'],
+    ] as const) {
+      expect(labels(actor(role, type)).slice(-2)).toEqual(['Webhooks', 'Settings']);
+    }
+    for (const [role, type] of [
+      ['house_manager', 'house'],
+      ['agency_support', 'agency'],
+      ['agency_user', 'agency'],
+      ['tenant_manager', 'tenant'],
+      ['tenant_user', 'tenant'],
+    ] as const) {
+      expect(labels(actor(role, type))).not.toContain('Webhooks');
+    }
+    expect(labels(null)).not.toContain('Webhooks');
   });
 });
 

@@ -1,5 +1,18 @@
-import { mayListPeople, mayManageCatalog, mayViewActivity, mayViewPrices, type Actor } from '@console/domain';
-import { Bot, Boxes, Building2, History, House, LayoutDashboard, ReceiptText, Settings, Tags, Users, type LucideIcon } from 'lucide-react';
+import { can, mayListPeople, mayManageCatalog, mayViewActivity, mayViewPrices, type Actor } from '@console/domain';
+import {
+  Bot,
+  Boxes,
+  Building2,
+  History,
+  House,
+  LayoutDashboard,
+  ReceiptText,
+  Settings,
+  Tags,
+  Users,
+  Webhook,
+  type LucideIcon,
+} from 'lucide-react';
 import { showsOrganizationList } from '@/lib/org-reach';
 import { PATHS } from '@/lib/paths';
 import { MESSAGES } from '@/lib/wording';
@@ -89,6 +102,15 @@ export const NAV_ITEMS: readonly NavEntry[] = [
     icon: Bot,
     isActive: exact(PATHS.agentCatalog),
     visible: (viewer) => !!viewer && mayManageCatalog(viewer),
+  },
+  {
+    to: PATHS.webhooks,
+    label: nav.webhooks,
+    icon: Webhook,
+    // Settings > Webhooks and each endpoint's delivery log below it.
+    isActive: (pathname) => pathname === PATHS.webhooks || pathname.startsWith(`${PATHS.webhooks}/`),
+    // The own organization's admins, at every level.
+    visible: (viewer) => !!viewer && can(viewer.role, 'webhooks.manage'),
   },
   { to: PATHS.settings, label: nav.settings, icon: Settings, isActive: exact(PATHS.settings) },
 ];

@@ -13,7 +13,7 @@ import { Input } from '@/components/ui/input';
 import { useCreateApiKey } from '@/api/api-keys';
 import { API_SCOPE_LABELS } from '../scope-labels';
 import { createKeyFormSchema, endOfDay, rateLimitOf, type CreateKeyForm } from '../key-form';
-import { SecretDialogContent } from './secret-view';
+import { SecretDialogContent } from '@/components/secret-view';
 import { MESSAGES } from '@/lib/wording';
 
 const k = MESSAGES.apiKeyPages;
@@ -65,7 +65,7 @@ export function CreateApiKeyDialog({ organizationId, rateLimitCeiling }: { organ
           {k.create}
         </Button>
       </DialogTrigger>
-      <SecretDialogContent secret={secret} onDone={() => onOpenChange(false)}>
+      <SecretDialogContent secret={secret} wording={k} onDone={() => onOpenChange(false)}>
         <form noValidate className="grid gap-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
           <DialogHeader>
             <DialogTitle className="flex items-center gap-2">

@@ -6,7 +6,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { useRollApiKey } from '@/api/api-keys';
-import { SecretDialogContent } from './secret-view';
+import { SecretDialogContent } from '@/components/secret-view';
 import { MESSAGES } from '@/lib/wording';
 
 const k = MESSAGES.apiKeyPages;
@@ -48,7 +48,7 @@ export function RollApiKeyDialog({ organizationId, apiKey }: { organizationId: s
           {k.roll}
         </Button>
       </DialogTrigger>
-      <SecretDialogContent secret={secret} title={k.rolledSecretTitle} onDone={() => onOpenChange(false)}>
+      <SecretDialogContent secret={secret} wording={k} title={k.rolledSecretTitle} onDone={() => onOpenChange(false)}>
         <div className="grid gap-4">
           <DialogHeader>
             <DialogTitle>{k.rollTitle(apiKey.name)}</DialogTitle>

@@ -28,10 +28,9 @@ import { useAuth } from '@/lib/auth';
 import { formatCredits } from '@/lib/credit-format';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
-import { fieldOf } from '@/lib/form';
+import { applyServerErrors, fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 import { DescriptionField, FormActions, ParentInvitesSwitch } from '../components/organization-fields';
-import { applyServerErrors } from '../form-errors';
 import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
 import { MESSAGES } from '@/lib/wording';
 

@@ -27,11 +27,10 @@ import { PermissionDenied } from '@/components/permission-denied';
 import { QueryError } from '@/components/query-error';
 import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
-import { fieldOf } from '@/lib/form';
+import { applyServerErrors, fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 import { DescriptionField, FormActions, ParentInvitesSwitch } from '../components/organization-fields';
 import { ORG_STATUS_LABELS } from '../components/org-status-badge';
-import { applyServerErrors } from '../form-errors';
 import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
 import { MESSAGES } from '@/lib/wording';
 

@@ -8,7 +8,7 @@ import {
   type OrgType,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { CreditCard, ExternalLink, LifeBuoy, Gift, UserRound } from 'lucide-react';
+import { CreditCard, ExternalLink, LifeBuoy, Gift, UserRound, Webhook } from 'lucide-react';
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -113,7 +113,7 @@ function BillingMetrics({ organizationId, orgType }: { organizationId: string; o
 /** The organization's API keys card, from the api-keys feature: the app passes it in, since features never import each other. */
 export type ApiKeysCardSlot = ComponentType<{ organizationId: string; organizationName: string; mayManage: boolean }>;
 
-/** /settings: account and billing of the user's organization, recent credits, API keys, profile and support. */
+/** /settings: account and billing of the user's organization, recent credits, API keys, the way to its webhooks, profile and support. */
 export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCardSlot }) {
   const me = useQuery(userQueries.me());
   const { claims } = useAuth();
@@ -177,6 +177,21 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
           organizationName={organization.name}
           mayManage={mayManageApiKeysOf(viewer, organization)}
         />
+      )}
+
+      {/* Settings > Webhooks: the organization's admins, as the page's route lets in. */}
+      {!!viewer && can(viewer.role, 'webhooks.manage') && isOwnOrganization(viewer, organization) && (
+        <Card className="gap-4">
+          <CardHeader>
+            <IconCardTitle icon={Webhook}>{MESSAGES.webhookPages.title}</IconCardTitle>
+            <CardDescription>{MESSAGES.webhookPages.settingsBody}</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button asChild size="sm" variant="outline">
+              <Link to={PATHS.webhooks}>{MESSAGES.webhookPages.settingsLink}</Link>
+            </Button>
+          </CardContent>
+        </Card>
       )}
 
       <Card className="gap-0 py-0">
