@@ -42,6 +42,8 @@ export async function startServer(options: { demo?: boolean } = {}): Promise<Tes
     ADMIN_PASSWORD: ADMIN.password,
     // The journeys sign in more often than the production limits allow in one window.
     RATE_LIMIT_FACTOR: '100',
+    // The webhook journey's receiver listens on this machine.
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     ...(database ? { DATABASE_URL: database.url } : {}),
   };
   // The demo is seeded as an operator seeds it (`seed --demo`, before serving), into the

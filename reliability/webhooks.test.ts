@@ -75,7 +75,9 @@ test('a SIGKILL mid-delivery loses no event and repeats only those in flight; 10
     await sql`insert into webhook_events (type, organization_id, data)
       select 'credits.adjusted', ${me.organization_id}::uuid, jsonb_build_object('amount', n || '.00', 'balance_after', '0.00', 'notes', null)
       from generate_series(1, ${EVENTS}) n`.execute(db);
-    const ids = (await sql<{ id: string }>`select id from webhook_events where type = 'credits.adjusted'`.execute(db)).rows.map((r) => r.id);
+    const ids = (await sql<{ id: string }>`select id from webhook_events where type = 'credits.adjusted'`.execute(db)).rows.map(
+      (r) => r.id,
+    );
     expect(ids).toHaveLength(EVENTS);
     while (received.length < 60) await sleep(20);
     const flying = new Set(inFlight);
@@ -85,7 +87,9 @@ test('a SIGKILL mid-delivery loses no event and repeats only those in flight; 10
     // The killed process's leases expire (twice the 10 s timeout and 5 s), then everything is sent.
     const deadline = Date.now() + 120_000;
     for (;;) {
-      const { rows } = await sql<{ n: number }>`select count(*)::integer as n from webhook_deliveries where state = 'delivered'`.execute(db);
+      const { rows } = await sql<{ n: number }>`select count(*)::integer as n from webhook_deliveries where state = 'delivered'`.execute(
+        db,
+      );
       if (rows[0]!.n === EVENTS) break;
       if (Date.now() > deadline) throw new Error(`only ${rows[0]!.n} of ${EVENTS} delivered`);
       await sleep(250);
@@ -95,7 +99,10 @@ test('a SIGKILL mid-delivery loses no event and repeats only those in flight; 10
     const lost = ids.filter((id) => !counts.has(id));
     const twice = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
     expect(lost).toEqual([]);
-    expect(twice.every((id) => flying.has(id)), `sent twice: ${twice.length}, in flight at the kill: ${flying.size}`).toBe(true);
+    expect(
+      twice.every((id) => flying.has(id)),
+      `sent twice: ${twice.length}, in flight at the kill: ${flying.size}`,
+    ).toBe(true);
 
     // Memory: 200 deliveries answered with 10 MB each.
     mode = 'huge';
@@ -107,7 +114,9 @@ test('a SIGKILL mid-delivery loses no event and repeats only those in flight; 10
     let peak = before;
     for (;;) {
       peak = Math.max(peak, second.rssMiB());
-      const { rows } = await sql<{ n: number }>`select count(*)::integer as n from webhook_deliveries where state = 'delivered'`.execute(db);
+      const { rows } = await sql<{ n: number }>`select count(*)::integer as n from webhook_deliveries where state = 'delivered'`.execute(
+        db,
+      );
       if (rows[0]!.n === EVENTS + 200) break;
       if (Date.now() > end) throw new Error(`only ${rows[0]!.n - EVENTS} of 200 huge answers delivered`);
       await sleep(100);

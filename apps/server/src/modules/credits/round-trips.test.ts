@@ -5,7 +5,8 @@ import { useWorld } from '../../test/harness.ts';
 import { activate, insertAgentType } from '../../test/usage-rows.ts';
 import { reconcile } from './reconcile.ts';
 
-const w = useWorld();
+// The background pollers (top-ups, webhooks) are kept away: their statements would be counted with the request's.
+const w = useWorld({ topUpPollMs: 3_600_000, webhooks: { pollMs: 3_600_000 } });
 
 /**
  * The text of every statement either driver sent to the database while `fn` ran: one round

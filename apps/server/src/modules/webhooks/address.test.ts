@@ -67,7 +67,11 @@ describe('signing', () => {
     const [a, b] = [makeSigningSecret(), makeSigningSecret()];
     const body = JSON.stringify({ type: 'balance.low', data: { balance: '1.00' } });
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers = { 'webhook-id': 'evt-1', 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader([a, b], 'evt-1', timestamp, body) };
+    const headers = {
+      'webhook-id': 'evt-1',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader([a, b], 'evt-1', timestamp, body),
+    };
     expect(() => new Webhook(a).verify(body, headers)).not.toThrow();
     expect(() => new Webhook(b).verify(body, headers)).not.toThrow();
     expect(() => new Webhook(makeSigningSecret()).verify(body, headers)).toThrow();

@@ -170,7 +170,8 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   }
 
   async function record(outcomes: Outcome[]) {
-    const rows = JSON.stringify(outcomes.map((o) => ({ ...o, body: o.body?.replace(/\u0000/g, '') ?? null })));
+    // PostgreSQL text cannot hold NUL: an answer's start is kept without them.
+    const rows = JSON.stringify(outcomes.map((o) => ({ ...o, body: o.body?.replaceAll(String.fromCharCode(0), '') ?? null })));
     await sql`
       with r as (
         select * from jsonb_to_recordset(${rows}::jsonb)

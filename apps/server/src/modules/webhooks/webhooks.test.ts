@@ -4,7 +4,7 @@ import { MESSAGES, WEBHOOK_EVENT_DATA, WEBHOOKS, webhookPayloadSchema } from '@c
 import { PASSWORD, insertUser } from '../../test/fixtures.ts';
 import { useWorld } from '../../test/harness.ts';
 import { activate, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
-import { startReceiver, until, type Receiver } from '../../test/webhook-receiver.ts';
+import { startReceiver, until, type Receiver } from '../../../../../support/webhook-receiver.ts';
 import { allowedHosts } from './address.ts';
 import { createWebhookDispatcher } from './dispatcher.ts';
 import { createSender } from './send.ts';
@@ -420,11 +420,15 @@ describe('several processes', () => {
       await sql`insert into webhook_events (type, organization_id, data)
         select 'credits.adjusted', ${w.id('H')}::uuid, jsonb_build_object('amount', n || '.00', 'balance_after', '0.00', 'notes', null)
         from generate_series(1, 150) n`.execute(db());
-      await until(async () => {
-        const { rows } = await sql<{ n: number }>`select count(*)::integer as n from webhook_deliveries
+      await until(
+        async () => {
+          const { rows } = await sql<{ n: number }>`select count(*)::integer as n from webhook_deliveries
           where endpoint_id = ${made.endpoint.id} and state = 'delivered'`.execute(db());
-        return rows[0]!.n === 150;
-      }, 'the burst delivered', 30_000);
+          return rows[0]!.n === 150;
+        },
+        'the burst delivered',
+        30_000,
+      );
       const ids = receiver.received.filter((r) => r.headers['webhook-id'] && r.json?.organization?.id === w.id('H')).map((r) => r.id);
       expect(ids).toHaveLength(150);
       expect(new Set(ids).size).toBe(150);
