@@ -325,6 +325,51 @@ describe('delivering', () => {
     await as('A1.admin', 'DELETE', `${hooks(w.id('A1'))}/${made.endpoint.id}`);
   });
 
+  it('disables an endpoint that failed for 72 hours without a success, failing what it waited for, and mails its admins', async () => {
+    const made = await register('A1.admin', w.id('A1'), { event_types: ['api_key.revoked'], url: receiver.url('/down') });
+    receiver.answer((request, response) => {
+      response.statusCode = request.url === '/down' ? 503 : 200;
+      response.end();
+    });
+    // Failing since three days and an hour: the next failure disables it.
+    await sql`update webhook_endpoints set failing_since = now() - interval '73 hours' where id = ${made.endpoint.id}`.execute(db());
+    const key = await as('A1.admin', 'POST', `/api/organizations/${w.id('A1')}/api-keys`, { name: 'down test', scopes: ['usage:write'] });
+    await as('A1.admin', 'DELETE', `/api/organizations/${w.id('A1')}/api-keys/${key.body.api_key.id}`);
+    await until(async () => {
+      const row = await db()
+        .selectFrom('webhook_endpoints')
+        .select('disabled_reason')
+        .where('id', '=', made.endpoint.id)
+        .executeTakeFirstOrThrow();
+      return row.disabled_reason === 'failing';
+    }, 'disabled for failing');
+    const log = await as('A1.admin', 'GET', `${hooks(w.id('A1'))}/${made.endpoint.id}/deliveries`);
+    expect(log.body.deliveries.map((d: any) => d.state)).toEqual(['failed']);
+    const mail = await db()
+      .selectFrom('outbox')
+      .select(['to_address', 'body_text'])
+      .where('subject', '=', m.disabledSubject(receiver.url('/down')))
+      .execute();
+    expect(mail.map((row) => row.to_address)).toEqual([w.world.users['A1.admin']]);
+    expect(mail[0]!.body_text).toContain('72 hours');
+    receiver.answer((_request, response) => response.end('ok'));
+    await as('A1.admin', 'DELETE', `${hooks(w.id('A1'))}/${made.endpoint.id}`);
+  });
+
+  it('checks the address at each connection: a name that now resolves to loopback is refused', async () => {
+    const sender = createSender({ allowed: allowedHosts([]), timeoutMs: 2_000 });
+    try {
+      const refused = await sender.post('https://localhost:9/hooks', {}, '{}');
+      expect(refused.status).toBeNull();
+      expect(refused.error).toContain('Refused');
+      const http = await sender.post(receiver.url(), {}, '{}');
+      expect(http.error).toContain('https');
+      expect(receiver.received.filter((r) => r.body === '{}')).toHaveLength(0);
+    } finally {
+      sender.close();
+    }
+  });
+
   it('sends a test event, and signs with both secrets during a rotation grace period', async () => {
     const made = await register('T1.admin', w.id('T1'), { event_types: ['balance.low'], url: receiver.url('/rotating') });
     const test = await as('T1.admin', 'POST', `${hooks(w.id('T1'))}/${made.endpoint.id}/test`);
