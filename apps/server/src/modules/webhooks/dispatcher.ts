@@ -239,23 +239,44 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
       )`.execute(db);
   }
 
-  /** Sends one leased batch; answers how many deliveries it took. */
+  /**
+   * Sends one leased batch; answers how many deliveries it took. Each outcome is recorded as
+   * soon as it comes, together with those that came while the previous record was being
+   * written (one statement for all of them): a process killed mid-batch sends again only the
+   * attempts in flight and the few whose record was being written, not the whole batch.
+   */
   async function sendBatch(): Promise<number> {
     const due = await lease();
     if (due.length === 0) return 0;
-    const outcomes: Outcome[] = new Array(due.length);
+    const waiting: Outcome[] = [];
+    let recording: Promise<void> | null = null;
+    const flush = (): Promise<void> => {
+      if (recording || waiting.length === 0) return recording ?? Promise.resolve();
+      const outcomes = waiting.splice(0);
+      recording = (async () => {
+        await record(outcomes);
+        const gone = outcomes.filter((o) => o.gone).map((o) => o.id);
+        if (outcomes.some((o) => !o.ok)) await disableFailing(gone);
+      })().finally(() => {
+        recording = null;
+      });
+      return recording.then(flush);
+    };
     let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, due.length) }, async () => {
-        while (next < due.length) {
-          const index = next++;
-          outcomes[index] = await attempt(due[index]!);
-        }
-      }),
-    );
-    await record(outcomes);
-    const gone = outcomes.filter((o) => o.gone).map((o) => o.id);
-    if (outcomes.some((o) => !o.ok)) await disableFailing(gone);
+    const workers = Array.from({ length: Math.min(concurrency, due.length) }, async () => {
+      while (next < due.length) {
+        waiting.push(await attempt(due[next++]!));
+        void flush().catch((error: unknown) =>
+          logger.warn(
+            { error: error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200) },
+            'webhook attempts could not be recorded',
+          ),
+        );
+      }
+    });
+    await Promise.all(workers);
+    // What is still waiting is recorded now; a failure to record reaches run(), which logs it.
+    while (recording || waiting.length > 0) await (recording ?? flush());
     return due.length;
   }
 
