@@ -117,8 +117,9 @@ const editedTypeUrl = (url: string) => url.replace(/\/agent-types\/[^/]*/, `/age
 
 /**
  * The agent rows the matrix acts on: two agent types, and in every organization a live
- * activation and an API key whose ids are the organization's own id, so a route's
- * `:activationId` or `:keyId` is the target organization's id.
+ * activation, an API key and a webhook endpoint with a delivery whose ids are the
+ * organization's own id, so a route's `:activationId`, `:keyId`, `:endpointId` or
+ * `:deliveryId` is the target organization's id.
  */
 export async function prepareAgentRows(db: Kysely<DB>, organizationIds: readonly string[]): Promise<void> {
   await db
@@ -147,6 +148,16 @@ export async function prepareAgentRows(db: Kysely<DB>, organizationIds: readonly
         scopes: ['usage:write'],
       })
       .execute();
+    // A webhook endpoint with one failed delivery, all three named by the organization's id (`:endpointId`, `:deliveryId`).
+    await db
+      .insertInto('webhook_endpoints')
+      .values({ id, organization_id: id, url: 'http://127.0.0.1:9/matrix', event_types: ['balance.low'], secret_encrypted: 'v1.matrix' })
+      .execute();
+    await db
+      .insertInto('webhook_events')
+      .values({ id, type: 'webhook.test', organization_id: id, data: JSON.stringify({ message: 'matrix' }) })
+      .execute();
+    await db.insertInto('webhook_deliveries').values({ id, event_id: id, endpoint_id: id, state: 'failed' }).execute();
   }
 }
 
