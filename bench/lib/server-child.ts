@@ -13,10 +13,11 @@ import { tmpdir } from 'node:os';
 import Fastify from 'fastify';
 import { createSecretKey } from 'node:crypto';
 import { jwtVerify } from 'jose';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import { RATE_LIMITS } from '@console/domain';
 import { buildApp } from '../../apps/server/src/app.ts';
+import type { ContextOptions } from '../../apps/server/src/context.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { machineLimitSettings } from '../../apps/server/src/lib/machine-limits.ts';
 import { createPGlite, fromPGlite, openDatabase, type Database } from '../../apps/server/src/db/connection.ts';
@@ -39,6 +40,11 @@ export interface ChildOptions {
    * and answers every one's rows.
    */
   bare?: { statements: Record<string, Statement[]> };
+  /**
+   * Webhooks: the hosts the server may send to although they are private (WEBHOOK_ALLOWED_HOSTS,
+   * the bench's local receivers), and the dispatcher's settings (its defaults when left out).
+   */
+  webhooks?: { allowedHosts: string[]; settings?: ContextOptions['webhooks'] };
 }
 
 /** One statement the API sent to PostgreSQL, as the driver got it. */
@@ -52,14 +58,17 @@ export type ChildMessage =
   | { type: 'cpu'; micros: number }
   | { type: 'profiling' }
   | { type: 'profiled'; file: string }
-  | { type: 'captured'; statements: Statement[] };
+  | { type: 'captured'; statements: Statement[] }
+  | { type: 'rows'; rows: Record<string, unknown>[] }
+  | { type: 'sql-error'; message: string };
 
 /** Asked of the server process: start V8's CPU profiler, or stop it and write the profile to `file`. */
 export type ProfileRequest =
   | { type: 'profile-start' }
   | { type: 'profile-stop'; file: string }
   | { type: 'capture-start' }
-  | { type: 'capture-stop' };
+  | { type: 'capture-stop' }
+  | { type: 'sql'; text: string; values?: unknown[] };
 
 /**
  * The statements the API sends between capture-start and capture-stop: pg's Client.query
@@ -78,9 +87,21 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return query.apply(this, args);
 } as typeof pg.Client.prototype.query;
 
+/** The API's database in this process (one server process only), for the bench's 'sql' requests. */
+let served: Database | null = null;
+
 /** The profiler of this process, started and stopped around a measured run only (not the start-up). */
 let session: Session | null = null;
 async function profileRequest(request: ProfileRequest): Promise<ChildMessage> {
+  if (request.type === 'sql') {
+    // A statement on the server's own database (the bench's only way into an in-memory PGlite).
+    try {
+      const result = await served!.db.executeQuery(CompiledQuery.raw(request.text, request.values ?? []));
+      return { type: 'rows', rows: result.rows as Record<string, unknown>[] };
+    } catch (error) {
+      return { type: 'sql-error', message: error instanceof Error ? error.message : String(error) };
+    }
+  }
   if (request.type === 'capture-start') {
     captured = [];
     return { type: 'profiling' };
@@ -161,7 +182,8 @@ async function serveBare(databaseUrl: string, bare: NonNullable<ChildOptions['ba
 
 async function serve(database: Database, jwtSecret: string, port: number) {
   const app = await buildApp({
-    config: loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: tmpdir() }),
+    config: loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: tmpdir(), WEBHOOK_ALLOWED_HOSTS: options.webhooks?.allowedHosts.join(',') ?? '' }),
+    webhooks: options.webhooks?.settings,
     database,
     jwtSecret,
     logger: false,
@@ -239,6 +261,7 @@ if (cluster.isWorker) {
     cpu = async () => ownCpu();
     stop = () => app.close();
   } else {
+    served = database;
     const app = await serve(database, jwtSecret, 0);
     const address = app.server.address();
     port = typeof address === 'object' && address ? address.port : 0;

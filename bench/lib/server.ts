@@ -31,6 +31,8 @@ export interface BenchServer {
   captureStart(): Promise<void>;
   /** Stops recording and returns what was sent. */
   captureStop(): Promise<Statement[]>;
+  /** Runs one statement on the server's own database, through its own pool or PGlite (one process only), and answers its rows. */
+  sql<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]>;
 }
 
 const CHILD = fileURLToPath(new URL('./server-child.ts', import.meta.url));
@@ -40,11 +42,20 @@ export interface ServerOptions {
   processes?: number;
   /** The bare server with these statements per route, instead of the API. */
   bare?: { statements: Record<string, Statement[]> };
+  /** Webhooks: private hosts the dispatcher may send to (the bench's receivers), and its settings. */
+  webhooks?: ChildOptions['webhooks'];
 }
 
 async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer) => Promise<T>, serverOptions: ServerOptions): Promise<T> {
   const processes = serverOptions.processes ?? 1;
-  const options: ChildOptions = { databaseUrl, admin: BENCH_ADMIN, processes, jwtSecret: JWT_SECRET, bare: serverOptions.bare };
+  const options: ChildOptions = {
+    databaseUrl,
+    admin: BENCH_ADMIN,
+    processes,
+    jwtSecret: JWT_SECRET,
+    bare: serverOptions.bare,
+    webhooks: serverOptions.webhooks,
+  };
   const child = fork(CHILD, [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, BENCH_SERVER: JSON.stringify(options) },
@@ -86,6 +97,14 @@ async function runServer<T>(databaseUrl: string | null, fn: (server: BenchServer
         const message = await answer;
         if (message.type !== 'captured') throw new Error(`bench server answered ${message.type} to capture-stop`);
         return message.statements;
+      },
+      async sql<R>(text: string, values: unknown[] = []) {
+        const answer = next();
+        child.send({ type: 'sql', text, values } satisfies ProfileRequest);
+        const message = await answer;
+        if (message.type === 'sql-error') throw new Error(`bench server's database: ${message.message}\n${text}`);
+        if (message.type !== 'rows') throw new Error(`bench server answered ${message.type} to sql`);
+        return message.rows as R[];
       },
       async profileStop(file) {
         const answer = next();

@@ -9,6 +9,19 @@ import { usage } from './usage.ts';
 import { usageGrowth } from './usage-growth.ts';
 import { usersMe } from './users-me.ts';
 import { webSize } from './web-size.ts';
+import { webhooks } from './webhooks.ts';
 
 /** Every suite, in the order they run and appear in docs/benchmarks.md. Add new ones here. */
-export const SUITES: Suite[] = [signIn, usersMe, profile, webSize, organizations, ledger, allocations, usage, usageGrowth, activity];
+export const SUITES: Suite[] = [
+  signIn,
+  usersMe,
+  profile,
+  webSize,
+  organizations,
+  ledger,
+  allocations,
+  usage,
+  usageGrowth,
+  activity,
+  webhooks,
+];

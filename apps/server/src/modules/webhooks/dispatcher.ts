@@ -124,7 +124,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     return rows;
   }
 
-  async function attempt(due: Due): Promise<Outcome> {
+  async function attempt(due: Due, open: (sealed: string) => string | null): Promise<Outcome> {
     const fail = (result: AttemptResult, final = false): Outcome => {
       const delay = final ? null : retryDelayMs(schedule, due.attempts + 1);
       return {
@@ -140,7 +140,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     };
     if (!due.sendable)
       return fail({ status: null, ms: 0, body: null, error: 'The endpoint is disabled or its organization deleted.' }, true);
-    const secrets = [due.secret_encrypted, due.previous_secret_encrypted].flatMap((sealed) => (sealed ? [sealer.open(sealed)] : []));
+    const secrets = [due.secret_encrypted, due.previous_secret_encrypted].flatMap((sealed) => (sealed ? [open(sealed)] : []));
     if (secrets.length === 0 || secrets.some((s) => s === null))
       return fail(
         { status: null, ms: 0, body: null, error: "The endpoint's secret cannot be read (the server's secret changed): rotate it." },
@@ -170,8 +170,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   }
 
   async function record(outcomes: Outcome[]) {
-    // PostgreSQL text cannot hold NUL: an answer's start is kept without them.
-    const rows = JSON.stringify(outcomes.map((o) => ({ ...o, body: o.body?.replaceAll(String.fromCharCode(0), '') ?? null })));
+    const rows = JSON.stringify(outcomes.map((o) => ({ ...o, body: o.body?.replaceAll('\u0000', '') ?? null })));
     await sql`
       with r as (
         select * from jsonb_to_recordset(${rows}::jsonb)
@@ -196,8 +195,12 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
       where ep.id = c.endpoint_id`.execute(db);
   }
 
-  /** Disables the endpoints that answered 410 or failed for too long, fails what they wait to deliver, and mails their admins. */
-  async function disableFailing(goneDeliveries: string[]) {
+  /**
+   * Disables the endpoints that answered 410 or failed for too long, fails what they wait to
+   * deliver, and mails their admins; answers the endpoints it disabled.
+   */
+  async function disableFailing(goneDeliveries: string[]): Promise<Set<string>> {
+    const disabled = new Set<string>();
     const candidates = await sql<{ id: string; reason: 'failing' | 'gone' }>`
       select ep.id, case when exists (select 1 from webhook_deliveries d where d.endpoint_id = ep.id and d.id = any(${goneDeliveries}::uuid[])) then 'gone' else 'failing' end as reason
       from webhook_endpoints ep
@@ -212,6 +215,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
           returning ep.url, ep.organization_id, o.name`.execute(trx);
         const endpoint = rows[0];
         if (!endpoint) return;
+        disabled.add(candidate.id);
         await sql`update webhook_deliveries set state = 'failed', next_attempt_at = null, lease_until = null
           where endpoint_id = ${candidate.id} and state = 'pending'`.execute(trx);
         const text =
@@ -223,6 +227,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
         logger.warn({ endpoint: candidate.id, reason: candidate.reason }, 'webhook endpoint disabled');
       });
     }
+    return disabled;
   }
 
   /** Deletes the events past retention that wait for nothing (their deliveries and attempts go with them). */
@@ -240,52 +245,122 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   }
 
   /**
-   * Sends one leased batch; answers how many deliveries it took. Each outcome is recorded as
-   * soon as it comes, together with those that came while the previous record was being
-   * written (one statement for all of them): a process killed mid-batch sends again only the
-   * attempts in flight and the few whose record was being written, not the whole batch.
+   * Sends what is due until none is left, as a pipeline: up to `concurrency` attempts in
+   * flight, the next batch leased while the last one's deliveries are still being attempted
+   * (once half a batch is left), and each outcome recorded as it comes, with those that came
+   * while the previous record was written (one statement for all of them), so neither a lease
+   * nor a record leaves the senders idle, and a process killed mid-burst sends again only the
+   * attempts in flight and the few whose record was being written. A delivery that
+   * waited here past half its lease is not attempted: its lease could run out before its
+   * attempt was recorded and another process send it too, so it is left to expire and the
+   * delivery is leased again. Resolves once every attempt made is recorded; rejects with the
+   * first database error after recording what it can.
    */
-  async function sendBatch(): Promise<number> {
-    const due = await lease();
-    if (due.length === 0) return 0;
-    const waiting: Outcome[] = [];
+  async function drain(): Promise<void> {
+    /** Leased and not attempted yet, with when (performance.now()) each was leased. */
+    const queue: { due: Due; leasedAt: number }[] = [];
+    /** Attempted and not recorded yet. */
+    let outcomes: Outcome[] = [];
+    let leasing: Promise<void> | null = null;
     let recording: Promise<void> | null = null;
-    const flush = (): Promise<void> => {
-      if (recording || waiting.length === 0) return recording ?? Promise.resolve();
-      const outcomes = waiting.splice(0);
-      recording = (async () => {
-        await record(outcomes);
-        const gone = outcomes.filter((o) => o.gone).map((o) => o.id);
-        if (outcomes.some((o) => !o.ok)) await disableFailing(gone);
-      })().finally(() => {
-        recording = null;
-      });
-      return recording.then(flush);
-    };
-    let next = 0;
-    const workers = Array.from({ length: Math.min(concurrency, due.length) }, async () => {
-      while (next < due.length) {
-        waiting.push(await attempt(due[next++]!));
-        void flush().catch((error: unknown) =>
-          logger.warn(
-            { error: error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200) },
-            'webhook attempts could not be recorded',
-          ),
-        );
+    /** A lease found nothing due: no more are taken in this run. */
+    let exhausted = false;
+    let failure: unknown = null;
+    /** Each endpoint's secrets are opened once a run, not once a delivery (by their sealed text, which a rotation changes). */
+    const opened = new Map<string, string | null>();
+    const open = (sealed: string) => {
+      let secret = opened.get(sealed);
+      if (secret === undefined) {
+        secret = sealer.open(sealed);
+        opened.set(sealed, secret);
       }
-    });
-    await Promise.all(workers);
-    // What is still waiting is recorded now; a failure to record reaches run(), which logs it.
-    while (recording || waiting.length > 0) await (recording ?? flush());
-    return due.length;
+      return secret;
+    };
+
+    const refill = () => {
+      if (leasing || exhausted || closed || failure !== null) return;
+      leasing = lease()
+        .then(
+          (rows) => {
+            if (rows.length === 0) exhausted = true;
+            const leasedAt = performance.now();
+            for (const due of rows) queue.push({ due, leasedAt });
+          },
+          (error: unknown) => {
+            failure ??= error;
+          },
+        )
+        .finally(() => {
+          leasing = null;
+        });
+    };
+
+    /**
+     * Records what has come, unless a record is being written (what comes meanwhile waits for
+     * it). Called once the current turn of the event loop has handled every answer that had
+     * arrived, so those that came together are recorded together: on PGlite, whose statements
+     * run on this thread, a record started at the first answer would leave the others of the
+     * turn to one statement each.
+     */
+    let flushSoon: NodeJS.Immediate | null = null;
+    const scheduleFlush = () => {
+      flushSoon ??= setImmediate(() => {
+        flushSoon = null;
+        flush();
+      });
+    };
+    const flush = () => {
+      if (recording || outcomes.length === 0) return;
+      const group = outcomes;
+      outcomes = [];
+      recording = (async () => {
+        await record(group);
+        if (group.some((o) => !o.ok)) {
+          const disabled = await disableFailing(group.filter((o) => o.gone).map((o) => o.id));
+          // What a disabled endpoint still had leased here was failed with the rest of its deliveries.
+          if (disabled.size) queue.splice(0, queue.length, ...queue.filter((item) => !disabled.has(item.due.endpoint_id)));
+        }
+      })()
+        .catch((error: unknown) => {
+          failure ??= error;
+        })
+        .finally(() => {
+          recording = null;
+          scheduleFlush();
+        });
+    };
+
+    const sender = async () => {
+      for (;;) {
+        // The next batch is leased while half of this one is still to attempt, so the senders do not wait for it.
+        if (queue.length <= batchSize / 2) refill();
+        const item = queue.shift();
+        if (!item) {
+          if (!leasing) return;
+          await leasing;
+          continue;
+        }
+        if (performance.now() - item.leasedAt > leaseMs / 2) continue;
+        // Not `outcomes.push(await ...)`: a flush meanwhile replaces the array, and the push must reach the new one.
+        const outcome = await attempt(item.due, open);
+        outcomes.push(outcome);
+        scheduleFlush();
+      }
+    };
+
+    await Promise.all(Array.from({ length: concurrency }, sender));
+    while (recording || outcomes.length) {
+      flush();
+      await recording;
+    }
+    if (flushSoon) clearImmediate(flushSoon);
+    if (failure !== null) throw failure;
   }
 
   async function run() {
     try {
       await clean();
-      while (!closed && (await sendBatch()) > 0) {
-        // batch after batch while deliveries are due
-      }
+      await drain();
     } catch (error) {
       // The database is away: the deliveries stay pending (their leases expire) for the next look.
       logger.warn(

@@ -176,6 +176,75 @@ describe('delivering', () => {
       await as(`${org}.admin`, 'DELETE', `${hooks(w.id(org))}/${id}`);
   });
 
+  it('sends a burst of several batches once each, with a second dispatcher sharing the queue, and records every attempt', async () => {
+    const made = await register('A1.admin', w.id('A1'), { event_types: ['credits.adjusted'], url: receiver.url('/burst') });
+    receiver.trust(made.secret);
+    // The receiver answers after a moment, so attempts overlap and the most in flight at once shows.
+    let inFlight = 0;
+    let most = 0;
+    receiver.answer((request, response) => {
+      if (request.url !== '/burst') return response.end('ok');
+      most = Math.max(most, ++inFlight);
+      setTimeout(() => {
+        inFlight--;
+        response.end('ok');
+      }, 3);
+    });
+    // Another process's dispatcher on the same database, with small leases: the two take turns at the queue.
+    const second = createWebhookDispatcher({
+      db: db(),
+      logger: w.t.app.log,
+      mailer: { kind: 'outbox', send: async () => {} },
+      sender: createSender({ allowed: allowedHosts(['127.0.0.1']), timeoutMs: 500 }),
+      sealer: secretSealer(w.t.jwtSecret),
+      pollMs: 20,
+      batchSize: 10,
+      concurrency: 4,
+      leaseMs: 5_000,
+    });
+    const burst = 330;
+    try {
+      await sql`insert into webhook_events (type, organization_id, data)
+        select 'credits.adjusted', ${w.id('A1')}::uuid, jsonb_build_object('amount', '-1.00', 'balance_after', '1.00', 'notes', 'burst ' || n)
+        from generate_series(1, ${burst}::integer) n`.execute(db());
+      const deliveries = () =>
+        db()
+          .selectFrom('webhook_deliveries as d')
+          .where('d.endpoint_id', '=', made.endpoint.id)
+          .select([
+            'd.event_id',
+            'd.state',
+            'd.attempts',
+            sql<number>`(select count(*) from webhook_attempts a where a.delivery_id = d.id)::integer`.as('recorded'),
+            sql<number>`(select count(*) from webhook_attempts a where a.delivery_id = d.id and a.error like 'No answer within%')::integer`.as(
+              'timeouts',
+            ),
+          ])
+          .execute();
+      await until(async () => (await deliveries()).every((d) => d.state !== 'pending'), 'the burst sent', 25_000);
+      const rows = await deliveries();
+      expect(rows).toHaveLength(burst);
+      // Delivered, each one; a delivery given up had only timeouts (a machine so busy that the test's 0.5 s passed four times).
+      expect(rows.filter((d) => d.state !== 'delivered' && d.timeouts !== d.attempts)).toEqual([]);
+      const got = receiver.received.filter((r) => r.headers['webhook-id'] && r.json?.data?.notes?.startsWith('burst '));
+      expect(new Set(got.map((r) => r.id)).size).toBe(burst);
+      expect(got.every((r) => r.verified)).toBe(true);
+      // Every post the receiver got is an attempt recorded, and counted: none went out without its
+      // delivery's lease, none was lost. A post is repeated only after a failed attempt (here, when
+      // a busy machine lets the test's 0.5 s timeout pass).
+      const posts = new Map<string, number>();
+      for (const r of got) posts.set(r.id, (posts.get(r.id) ?? 0) + 1);
+      expect(rows.filter((d) => d.recorded !== d.attempts || posts.get(d.event_id) !== d.attempts)).toEqual([]);
+      // At most the two dispatchers' concurrency (32 here, 4 there) at once.
+      expect(most).toBeGreaterThan(1);
+      expect(most).toBeLessThanOrEqual(32 + 4);
+    } finally {
+      await second.close();
+      receiver.answer((_request, response) => response.end('ok'));
+      await as('A1.admin', 'DELETE', `${hooks(w.id('A1'))}/${made.endpoint.id}`);
+    }
+  });
+
   it('writes no event for a change that rolled back', async () => {
     const before = await db().selectFrom('webhook_events').select(sql<number>`count(*)::integer`.as('n')).executeTakeFirstOrThrow();
     const refused = await as('A1.admin', 'POST', '/api/credits/allocations', {
