@@ -6,6 +6,7 @@ import { organizations } from './organizations.ts';
 import { profile } from './profile.ts';
 import { signIn } from './sign-in.ts';
 import { usage } from './usage.ts';
+import { usageWebhooks } from './usage-webhooks.ts';
 import { usageGrowth } from './usage-growth.ts';
 import { usersMe } from './users-me.ts';
 import { webSize } from './web-size.ts';
@@ -21,6 +22,7 @@ export const SUITES: Suite[] = [
   ledger,
   allocations,
   usage,
+  usageWebhooks,
   usageGrowth,
   activity,
   webhooks,

@@ -15,7 +15,7 @@ import { reconcileOn } from './ledger.ts';
 const run = promisify(execFile);
 
 /** The 1,000 tenants are the metered organizations. */
-const TREE: TreeSpec = { superAgencies: 10, agencies: 100, tenants: 1_000 };
+export const TREE: TreeSpec = { superAgencies: 10, agencies: 100, tenants: 1_000 };
 /**
  * The marked-up tree, beside it under the same house: 1,000 more tenants under 10 agencies
  * under 2 super agencies (agency a under super agency a % 2, tenant t under agency t % 10),
@@ -23,8 +23,8 @@ const TREE: TreeSpec = { superAgencies: 10, agencies: 100, tenants: 1_000 };
  * agency's price + 25 % (rounded to the books' 4 decimals): three levels of price.
  */
 const MARKUP = { superAgencies: 2, agencies: 10, tenants: 1_000, superAgencyMarkup: 1.2, agencyMarkup: 1.25 } as const;
-const BATCH = 1_000;
-const BATCH_CONNECTIONS = 8;
+export const BATCH = 1_000;
+export const BATCH_CONNECTIONS = 8;
 const SINGLE_CONNECTIONS = 16;
 const ENTITLEMENT_CONNECTIONS = 50;
 /** The size of the consumption ledger whose pages are read (BENCH_USAGE_LEDGER changes it). */
@@ -32,8 +32,8 @@ const LEDGER_ENTRIES = Number(process.env.BENCH_USAGE_LEDGER ?? 10_000_000);
 const LEDGER_CHUNK = 1_000_000;
 const PAGE = 20;
 /** Each event is 1 unit at 0.0137: every one charges 0.01 or 0.02 (the carry decides), so each writes its entry. */
-const PRICE = '0.0137';
-const AGENT = 'bench-bot';
+export const PRICE = '0.0137';
+export const AGENT = 'bench-bot';
 /** The hot tenant's ledger cycles over four agents; the filter reads one of them (a quarter). */
 const HOT_AGENTS = [AGENT, 'hot-a', 'hot-b', 'hot-c'];
 const DAY = 86_400;
@@ -452,7 +452,7 @@ export const usage: Suite = {
 };
 
 /** The agent with its price, a live activation and 1,000,000.00 credits (with their entry) for each tenant, the house's API key. */
-async function meter(client: pg.Client, houseId: string, key: { prefix: string; hash: string }) {
+export async function meter(client: pg.Client, houseId: string, key: { prefix: string; hash: string }) {
   await client.query(
     `create table bench_usage_orgs as select (row_number() over (order by id) - 1)::int as n, id as organization_id from organizations where org_type = 'tenant'`,
   );
@@ -560,7 +560,7 @@ async function posted(url: string): Promise<Posted> {
  * request weighted by requests, the load their mean, and the latencies the worse half's
  * (percentiles do not add up).
  */
-function halves(a: Row, b: Row): Row {
+export function halves(a: Row, b: Row): Row {
   const requests = Number(a.requests) + Number(b.requests);
   const seconds = Number(a.durationSeconds) + Number(b.durationSeconds);
   return {
