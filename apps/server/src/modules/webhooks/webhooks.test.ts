@@ -10,7 +10,7 @@ import { createWebhookDispatcher } from './dispatcher.ts';
 import { createSender } from './send.ts';
 import { secretSealer } from './signing.ts';
 
-const w = useWorld({ webhooks: { pollMs: 30, retrySchedule: [0.05, 0.05, 0.05], timeoutMs: 500, leaseMs: 5_000 } });
+const w = useWorld({ webhooks: { pollMs: 30, retrySchedule: [0.05, 0.05, 0.05], timeoutMs: 2_000, leaseMs: 5_000 } });
 const db = () => w.t.database.db;
 const m = MESSAGES.webhooks;
 const as = async (who: string, method: string, path: string, body?: unknown) => w.t.request(method, path, body, { token: await w.as(who) });
@@ -195,7 +195,7 @@ describe('delivering', () => {
       db: db(),
       logger: w.t.app.log,
       mailer: { kind: 'outbox', send: async () => {} },
-      sender: createSender({ allowed: allowedHosts(['127.0.0.1']), timeoutMs: 500 }),
+      sender: createSender({ allowed: allowedHosts(['127.0.0.1']), timeoutMs: 2_000 }),
       sealer: secretSealer(w.t.jwtSecret),
       pollMs: 20,
       batchSize: 10,
@@ -224,14 +224,14 @@ describe('delivering', () => {
       await until(async () => (await deliveries()).every((d) => d.state !== 'pending'), 'the burst sent', 25_000);
       const rows = await deliveries();
       expect(rows).toHaveLength(burst);
-      // Delivered, each one; a delivery given up had only timeouts (a machine so busy that the test's 0.5 s passed four times).
+      // Delivered, each one; a delivery given up had only timeouts (a machine so busy that the test's 2 s passed four times).
       expect(rows.filter((d) => d.state !== 'delivered' && d.timeouts !== d.attempts)).toEqual([]);
       const got = receiver.received.filter((r) => r.headers['webhook-id'] && r.json?.data?.notes?.startsWith('burst '));
       expect(new Set(got.map((r) => r.id)).size).toBe(burst);
       expect(got.every((r) => r.verified)).toBe(true);
       // Every post the receiver got is an attempt recorded, and counted: none went out without its
       // delivery's lease, none was lost. A post is repeated only after a failed attempt (here, when
-      // a busy machine lets the test's 0.5 s timeout pass).
+      // a busy machine lets the test's 2 s timeout pass).
       const posts = new Map<string, number>();
       for (const r of got) posts.set(r.id, (posts.get(r.id) ?? 0) + 1);
       expect(rows.filter((d) => d.recorded !== d.attempts || posts.get(d.event_id) !== d.attempts)).toEqual([]);
@@ -307,14 +307,16 @@ describe('delivering', () => {
 
   it('fails a delivery after the schedule; a redirect, a timeout and a huge answer are failed attempts', async () => {
     const made = await register('SA1.admin', w.id('SA1'), { event_types: ['agent_limit.changed'], url: receiver.url('/bad') });
-    let mode = 'redirect';
+    // The receiver's answer follows the attempt's number, whatever the timing: a redirect, then too slow, then 10 MB of 500.
+    let calls = 0;
     receiver.answer((request, response) => {
       if (request.url !== '/bad') return response.end('ok');
-      if (mode === 'redirect') {
+      calls++;
+      if (calls === 1) {
         response.writeHead(302, { location: 'http://169.254.169.254/' });
         return response.end();
       }
-      if (mode === 'slow') return void setTimeout(() => response.end('late'), 2_000);
+      if (calls === 2) return void setTimeout(() => response.end('late'), 5_000);
       response.writeHead(500);
       const chunk = 'x'.repeat(64 * 1024);
       let sent = 0;
@@ -325,24 +327,20 @@ describe('delivering', () => {
         }
         response.end();
       };
+      response.on('error', () => {});
       more();
     });
-    const limit = await as('SA1.admin', 'PATCH', `/api/organizations/${w.id('SA1')}/billing`, { activated_agent_limit: 7 });
-    expect([200, 404, 400]).toContain(limit.status);
-    // However the limit is changed, an agent_limit.changed event goes the same way: write one as the audit trigger would.
+    // However the limit is changed, an agent_limit.changed event goes the same way: write one as the limit change's audit row would.
     await sql`insert into audit_log (organization_id, action, target_type, target_id, details)
       values (${w.id('SA1')}, 'billing.agent_limit', 'organization', ${w.id('SA1')}, '{"before": 5, "after": 7}')`.execute(db());
-    await until(() => receiver.received.some((r) => r.json?.type === 'agent_limit.changed'), 'first attempt');
-    mode = 'slow';
-    await until(async () => {
-      const log = await as('SA1.admin', 'GET', `${hooks(w.id('SA1'))}/${made.endpoint.id}/deliveries`);
-      return log.body.deliveries.at(-1)?.attempts >= 2;
-    }, 'second attempt');
-    mode = 'huge';
-    await until(async () => {
-      const log = await as('SA1.admin', 'GET', `${hooks(w.id('SA1'))}/${made.endpoint.id}/deliveries`);
-      return log.body.deliveries.at(-1)?.state === 'failed';
-    }, 'failed');
+    await until(
+      async () => {
+        const log = await as('SA1.admin', 'GET', `${hooks(w.id('SA1'))}/${made.endpoint.id}/deliveries`);
+        return log.body.deliveries.at(-1)?.state === 'failed';
+      },
+      'failed',
+      20_000,
+    );
     const log = await as('SA1.admin', 'GET', `${hooks(w.id('SA1'))}/${made.endpoint.id}/deliveries?state=failed`);
     const attempts = log.body.deliveries.at(-1).recent_attempts.reverse();
     expect(attempts).toHaveLength(4);
@@ -544,7 +542,7 @@ describe('several processes', () => {
         30_000,
       );
       // Each send is an attempt recorded by the one dispatcher that held the delivery: a delivery sent again was
-      // sent again after a recorded failure (here, answers slower than the 0.5 s timeout on a busy machine), never by
+      // sent again after a recorded failure (here, answers slower than the 2 s timeout on a busy machine), never by
       // a second dispatcher at once.
       const sent = new Map<string, number>();
       for (const r of receiver.received) if (r.json?.organization?.id === w.id('H')) sent.set(r.id, (sent.get(r.id) ?? 0) + 1);
