@@ -24,9 +24,10 @@ const answeredAt = new Map<string, number>();
 /**
  * A delivery answered this shortly before the kill may not have had its outcome recorded yet
  * (the dispatcher records the outcomes that came while its previous record was written in one
- * statement): from the sender's side it was still in flight.
+ * statement; on a busy machine a record can wait several hundred ms for the database): from the
+ * sender's side it was still in flight.
  */
-const RECORD_WINDOW_MS = 250;
+const RECORD_WINDOW_MS = 1_000;
 let mode: 'slow' | 'huge' = 'slow';
 /** Of each 10 MB answer, how many bytes went out before the server closed the connection. */
 const hugeWritten: number[] = [];
