@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { WEBHOOK_EVENT_DATA, WEBHOOK_EVENT_TYPES } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
+import { until } from '../../../../../support/webhook-receiver.ts';
 
 const w = useWorld({ topUpPollMs: 50 });
 const db = () => w.t.database.db;
@@ -28,10 +29,6 @@ const events = async (type: string) =>
 const drain = async (org: string, amount: string) =>
   sql`select 1 from ledger_post(gen_random_uuid(), null, false, array[${org}]::uuid[], array[${`-${amount}`}]::numeric[],
     array['adjustment_decrease'], array['{"reason":"test drain"}'::jsonb])`.execute(db());
-const until = async (check: () => Promise<boolean>, what: string) => {
-  for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (await check()) return;
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 describe('webhook events', () => {
   it('are written by every change they report, each with its documented data', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { webhooksEndpoints as endpoints } from '@console/domain';
+import { WEBHOOKS, webhooksEndpoints as endpoints } from '@console/domain';
 import { clientInfo } from '../../lib/request-info.ts';
 import { routerOf } from '../../lib/route.ts';
 import type { AppContext } from '../../context.ts';
@@ -18,7 +18,7 @@ export function webhooksRoutes({ webhooks, authenticate }: AppContext): FastifyP
     );
     route(endpoints.remove, async ({ caller, params, raw }) => webhooks.remove(caller, params.id, params.endpointId, clientInfo(raw)));
     route(endpoints.rotate, async ({ caller, params, body, raw }) =>
-      webhooks.rotate(caller, params.id, params.endpointId, body.grace_hours ?? 24, clientInfo(raw)),
+      webhooks.rotate(caller, params.id, params.endpointId, body.grace_hours ?? WEBHOOKS.defaultRotationGraceHours, clientInfo(raw)),
     );
     route(endpoints.test, async ({ caller, params, raw }, reply) =>
       reply.code(202).send(await webhooks.test(caller, params.id, params.endpointId, clientInfo(raw))),
