@@ -68,8 +68,26 @@ it('moves credits from a topped-up house down to a tenant, whose admin sees and 
   await expectAccessible(page, 'allocation result');
 
   await page.goto(server.url('/credit-ledger'));
-  await page.getByRole('cell', { name: /allocated 1,000\.00 credits to Super Agency One: Q1 budget$/ }).waitFor();
+  // The cell also holds the allocation's Reverse button.
+  await page.getByRole('cell', { name: /allocated 1,000\.00 credits to Super Agency One: Q1 budget/ }).waitFor();
   await page.getByTestId('credit-balance').filter({ hasText: '4,000.00 credits' }).waitFor();
+
+  // Sent to the wrong place: within a day the house admin reverses it from the ledger, with a
+  // reason, and the balance comes back on screen.
+  await page.getByRole('button', { name: p.reverseLabel('1,000.00', 'Super Agency One') }).click();
+  const reversal = page.getByRole('dialog', { name: p.reverseTitle });
+  await reversal.getByText(/^Move 1,000\.00 credits back from Super Agency One to /).waitFor();
+  await expectAccessible(page, 'reverse allocation dialog');
+  await reversal.getByLabel('Reason').fill('Wrong budget line');
+  await reversal.getByRole('button', { name: p.confirmReversal }).click();
+  await page.getByTestId('credit-balance').filter({ hasText: '5,000.00 credits' }).waitFor();
+  await page
+    .getByRole('cell', { name: /reversed an allocation to Super Agency One: 1,000\.00 credits returned: Wrong budget line$/ })
+    .waitFor();
+  await page.getByText(p.reversed, { exact: true }).waitFor();
+  expect(await page.getByRole('button', { name: p.reverseLabel('1,000.00', 'Super Agency One') }).count()).toBe(0);
+  // The budget goes again, through the API.
+  await allocate(houseToken, houseId, superAgency.id, '1000', 'Q1 budget, again');
 
   // The chain below: each admin is invited and registered, then allocates down through the API.
   const superToken = await inviteAndRegister(server, {

@@ -582,6 +582,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/credits/allocations/{transactionId}/reversal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an allocation back to the organization that made it, within 24 hours and while the child holds it: the whole amount, once, with a reason (its admins)
+         * @description Requires the `organizations.allocate_credits` permission.
+         */
+        post: operations["reverseAllocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/credits/adjustments": {
         parameters: {
             query?: never;
@@ -3547,6 +3567,49 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    reverseAllocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        transaction_id: string;
+                        /** Format: uuid */
+                        reverses_transaction_id: string;
+                        from_balance: string;
+                        to_balance: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createAdjustment: {
         parameters: {
             query?: never;
@@ -3581,7 +3644,7 @@ export interface operations {
                             organization_id: string;
                             amount: string;
                             /** @enum {string} */
-                            entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning";
+                            entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received";
                             /** Format: uuid */
                             transaction_group: string;
                             metadata: {
@@ -3683,7 +3746,7 @@ export interface operations {
         parameters: {
             query?: {
                 organization_id?: string;
-                entry_type?: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning";
+                entry_type?: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received";
                 agent_type_id?: string;
                 from?: string;
                 to?: string;
@@ -3713,7 +3776,7 @@ export interface operations {
                             organization_id: string;
                             amount: string;
                             /** @enum {string} */
-                            entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning";
+                            entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received";
                             /** Format: uuid */
                             transaction_group: string;
                             metadata: {
@@ -3740,6 +3803,8 @@ export interface operations {
                                 in_scope: boolean;
                             } | null;
                             description: string;
+                            /** Format: uuid */
+                            reversed_by: string | null;
                         }[];
                         next_cursor: string | null;
                         credit_balance: string;
@@ -3758,7 +3823,7 @@ export interface operations {
         parameters: {
             query?: {
                 organization_id?: string;
-                entry_type?: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning";
+                entry_type?: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received";
                 agent_type_id?: string;
                 from?: string;
                 to?: string;
@@ -3795,7 +3860,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -3855,7 +3920,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
             };
@@ -4018,7 +4083,7 @@ export interface operations {
                             };
                             by_entry_type: {
                                 /** @enum {string} */
-                                entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning";
+                                entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received";
                                 total: string;
                                 count: number;
                             }[];

@@ -66,6 +66,18 @@ const ACTIVITY: [string, Record<string, unknown>, string, string][] = [
     'Someone allocated 1,500.00 credits to an organization (spring)',
   ],
   [
+    'credits.reverse_allocation',
+    { amount: '300', reason: 'wrong agency' },
+    'Ana Ruiz reversed an allocation of 300.00 credits to Acme Dental: wrong agency',
+    'Someone reversed an allocation of 300.00 credits to an organization: wrong agency',
+  ],
+  [
+    'credits.reverse_allocation',
+    { amount: '300' },
+    'Ana Ruiz reversed an allocation of 300.00 credits to Acme Dental',
+    'Someone reversed an allocation of 300.00 credits to an organization',
+  ],
+  [
     'credits.initial_balance',
     { amount: 20 },
     'Ana Ruiz gave Acme Dental an initial balance of 20.00 credits',
@@ -379,6 +391,16 @@ const LEDGER: [Omit<LedgerFacts, 'actor' | 'counterparty'>, string, string][] = 
     { entry_type: 'allocation_sent', amount: '-1500.00', metadata: {} },
     'Ana Ruiz allocated 1,500.00 credits to Acme Dental',
     'Someone allocated 1,500.00 credits to another organization',
+  ],
+  [
+    { entry_type: 'reversal_sent', amount: '-300.00', metadata: { reason: 'wrong agency' } },
+    'Ana Ruiz reversed an allocation: 300.00 credits returned to Acme Dental: wrong agency',
+    'Someone reversed an allocation: 300.00 credits returned to another organization: wrong agency',
+  ],
+  [
+    { entry_type: 'reversal_received', amount: '300.00', metadata: {} },
+    'Ana Ruiz reversed an allocation to Acme Dental: 300.00 credits returned',
+    'Someone reversed an allocation to another organization: 300.00 credits returned',
   ],
   [
     { entry_type: 'allocation_received', amount: '1500.00', metadata: { notes: 'spring' } },

@@ -26,6 +26,7 @@ export const ACTIVITY_ACTIONS = [
   'organization.update',
   'organization.delete',
   'credits.allocate',
+  'credits.reverse_allocation',
   'credits.initial_balance',
   'credits.adjust_increase',
   'credits.adjust_decrease',
@@ -78,6 +79,7 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'organization.update': 'Organization edited',
   'organization.delete': 'Organization deleted',
   'credits.allocate': 'Allocation',
+  'credits.reverse_allocation': 'Allocation reversed',
   'credits.initial_balance': 'Initial balance',
   'credits.adjust_increase': 'Adjustment (increase)',
   'credits.adjust_decrease': 'Adjustment (decrease)',
@@ -203,6 +205,8 @@ export function activitySentence({ action, actor, organization, target, details 
       return `${who} deleted ${str(details.name) ?? them}`;
     case 'credits.allocate':
       return `${who} allocated ${amount} to ${them}${notes ? ` (${notes})` : ''}`;
+    case 'credits.reverse_allocation':
+      return `${who} reversed an allocation of ${amount} to ${them}${reason ? `: ${reason}` : ''}`;
     case 'credits.initial_balance':
       return `${who} gave ${them} an initial balance of ${amount}`;
     case 'credits.adjust_increase':
@@ -366,6 +370,10 @@ export function ledgerSentence({ entry_type, amount, metadata, units, actor, cou
       return withNotes(`${actor ?? 'Someone'} allocated ${credits} to ${other}`);
     case 'allocation_received':
       return withNotes(`Received ${credits} from ${other}${actor ? `, allocated by ${actor}` : ''}`);
+    case 'reversal_sent':
+      return `${actor ?? 'Someone'} reversed an allocation: ${credits} returned to ${other}${reason ? `: ${reason}` : ''}`;
+    case 'reversal_received':
+      return `${actor ?? 'Someone'} reversed an allocation to ${other}: ${credits} returned${reason ? `: ${reason}` : ''}`;
     case 'initial_balance':
       return `Initial balance of ${credits} from ${other}${actor ? `, given by ${actor}` : ''}`;
     case 'consumption': {

@@ -183,6 +183,11 @@ export const CREDITS = {
   minAmount: 0.01,
 } as const;
 
+/** How long after an allocation its sender's admins may still give it back (while the child's balance covers it). */
+export const ALLOCATION_REVERSAL = {
+  windowHours: 24,
+} as const;
+
 export const AGENT_LIMIT = {
   warningPercent: 75,
   criticalPercent: 90,

@@ -114,6 +114,15 @@ export const MESSAGES = {
       'A refund must name the consumption it returns: refund_of, the id of the usage event (or the external_ref of the consumption) of the same organization.',
     refundUnknownConsumption: (ref: string) => `No consumption "${ref}" was charged to this organization.`,
     refundExceeds: (left: string) => `The refund is more than what is left to refund of that consumption (${left} credits).`,
+    reversalReason: 'Give a reason of at least 3 characters.',
+    allocationNotFound: 'Allocation not found',
+    onlySenderAdmins: 'Only administrators of the organization that made an allocation reverse it.',
+    alreadyReversed: 'This allocation was already reversed.',
+    reversalWindowPassed: (hours: number) => `An allocation can be reversed only within ${hours} hours of it.`,
+    automaticNotReversed: 'An automatic top-up is not reversed: change or remove the top-up instead.',
+    reversalNotCovered: (child: string, balance: string) =>
+      `${child} holds ${formatAmount(balance)} credits: no longer enough to give this allocation back.`,
+    reversed: 'Allocation reversed',
   },
   billing: {
     invalidValue: 'Invalid value',

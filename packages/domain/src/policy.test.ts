@@ -9,6 +9,8 @@ import {
   mayAdjustBalance,
   mayAllocateFrom,
   mayAllocateTo,
+  mayReverseAllocation,
+  withinReversalWindow,
   mayChangeOrganizationStatus,
   mayChangePersonStatus,
   mayChangeRoleOf,
@@ -122,6 +124,30 @@ describe('credits and billing', () => {
     expect(mayAllocateFrom(actor('admin', S), A)).toBe(false);
     expect([A, B, T, S].map((o) => mayAllocateTo(actor('admin', S), o))).toEqual([true, false, false, false]);
     expect(mayAllocateTo(actor('manager', S), A)).toBe(false);
+  });
+
+  it("reversal: the sender's admins, from its sent entry, once, within 24 hours, never a top-up", () => {
+    const now = new Date('2026-11-27T12:00:00.000Z');
+    const sent = {
+      organization_id: 's',
+      entry_type: 'allocation_sent',
+      created_at: '2026-11-26T12:00:01.000Z',
+      reversed_by: null,
+      metadata: {},
+    };
+    expect(mayReverseAllocation(actor('admin', S), sent, now)).toBe(true);
+    // A millisecond short of 24 hours is in; 24 hours exactly is out.
+    expect(withinReversalWindow('2026-11-26T12:00:00.001Z', now)).toBe(true);
+    expect(withinReversalWindow('2026-11-26T12:00:00.000Z', now)).toBe(false);
+    expect(mayReverseAllocation(actor('admin', S), { ...sent, created_at: '2026-11-26T11:59:59.000Z' }, now)).toBe(false);
+    expect(mayReverseAllocation(actor('admin', S), { ...sent, entry_type: 'allocation_received' }, now)).toBe(false);
+    expect(mayReverseAllocation(actor('admin', S), { ...sent, reversed_by: 'r' }, now)).toBe(false);
+    expect(mayReverseAllocation(actor('admin', S), { ...sent, metadata: { automatic: true } }, now)).toBe(false);
+    // Another organization's allocation, or a role without the allocation permission.
+    expect(mayReverseAllocation(actor('admin', H), sent, now)).toBe(false);
+    expect(mayReverseAllocation(actor('manager', S), sent, now)).toBe(false);
+    const frozen = actor('admin', S);
+    expect(mayReverseAllocation({ ...frozen, organization: { ...frozen.organization, status: 'inactive' } }, sent, now)).toBe(false);
   });
 
   it("agent limit: a direct child's by its parent's admins; the house's own by the house's admins", () => {

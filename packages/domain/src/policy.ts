@@ -1,3 +1,4 @@
+import { ALLOCATION_REVERSAL } from './constants.ts';
 import { childTypeOf, type OrgStatus, type OrgType } from './hierarchy.ts';
 import { can } from './permissions.ts';
 import { isRoleValidForOrgType, roleLevel, type Role, type RoleLevel } from './roles.ts';
@@ -164,6 +165,36 @@ export function mayAllocateFrom(actor: Actor, org: Pick<OrganizationFacts, 'id'>
 /** Credits go to an active direct child only. */
 export function mayAllocateTo(actor: Actor, org: Pick<OrganizationFacts, 'parent_org_id' | 'status'>): boolean {
   return can(actor.role, 'organizations.allocate_credits') && isDirectChild(actor, org) && org.status === 'active' && mayWrite(actor);
+}
+
+/** An allocation made at `createdAt` may still be reversed at `now`: within `ALLOCATION_REVERSAL.windowHours`. */
+export function withinReversalWindow(createdAt: string, now: Date): boolean {
+  return now.getTime() - Date.parse(createdAt) < ALLOCATION_REVERSAL.windowHours * 3_600_000;
+}
+
+/** A ledger entry as the reversal rule reads it. */
+export interface ReversibleEntry {
+  organization_id: string;
+  entry_type: string;
+  created_at: string;
+  reversed_by: string | null;
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * An allocation is given back by the admins of the organization that made it (from its
+ * `allocation_sent` entry): once, within the window, and never an automatic top-up (its
+ * settings decide those). Whether the child's balance still covers it is the server's to
+ * say, under the lock.
+ */
+export function mayReverseAllocation(actor: Actor, entry: ReversibleEntry, now: Date): boolean {
+  return (
+    entry.entry_type === 'allocation_sent' &&
+    entry.reversed_by === null &&
+    entry.metadata.automatic !== true &&
+    withinReversalWindow(entry.created_at, now) &&
+    mayAllocateFrom(actor, { id: entry.organization_id })
+  );
 }
 
 /** The Billing Management page: the agent-limit or the allocation permission. */

@@ -158,6 +158,16 @@ export async function prepareAgentRows(db: Kysely<DB>, organizationIds: readonly
       .values({ id, type: 'webhook.test', organization_id: id, data: JSON.stringify({ message: 'matrix' }) })
       .execute();
     await db.insertInto('webhook_deliveries').values({ id, event_id: id, endpoint_id: id, state: 'failed' }).execute();
+    // An allocation made by the organization, its transaction group named by the organization's
+    // id (`:transactionId`): both sides on the organization itself, so a reversal the caller
+    // may make finds them, and balances stay as they are.
+    await db
+      .insertInto('credit_ledger_entries')
+      .values([
+        { organization_id: id, amount: '0.01', entry_type: 'allocation_received', transaction_group: id, balance_after: '0.01' },
+        { organization_id: id, amount: '-0.01', entry_type: 'allocation_sent', transaction_group: id, balance_after: '0.00' },
+      ])
+      .execute();
   }
 }
 
@@ -486,6 +496,15 @@ export const MATRIX: Record<string, MatrixEntry> = {
       },
     ],
   },
+  // An allocation is reversed by the admins of the organization that made it.
+  'POST /api/credits/allocations/:transactionId/reversal': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({
+      first: holds(actor, 'organizations.allocate_credits'),
+      allowed: mayAllocateFrom(actor, org),
+    })),
+    call: ({ url, target }) => ({ path: url.replace(':transactionId', target!.id), body: { reason: 'matrix check' } }),
+  }),
   // Credits enter or leave the system only through the house's own balance.
   'POST /api/credits/adjustments': one({
     target: 'org',

@@ -1,4 +1,11 @@
-import { creditsEndpoints as endpoints, PAGING, type AdjustmentInput, type AllocationInput, type LedgerExportQuery } from '@console/domain';
+import {
+  creditsEndpoints as endpoints,
+  PAGING,
+  type AdjustmentInput,
+  type AllocationInput,
+  type AllocationReversalInput,
+  type LedgerExportQuery,
+} from '@console/domain';
 import { infiniteQueryOptions, keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call, download } from '@/lib/api';
 import { saveFile } from '@/lib/save-file';
@@ -57,6 +64,12 @@ function useCreditsMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
 export const useAllocateCredits = () =>
   useCreditsMutation(({ input, idempotencyKey }: { input: AllocationInput; idempotencyKey: string }) =>
     call(endpoints.allocate, { body: input, headers: { 'idempotency-key': idempotencyKey } }),
+  );
+
+/** Gives an allocation back to the viewer's organization: both balances move, as an allocation's do. */
+export const useReverseAllocation = () =>
+  useCreditsMutation(({ transactionId, input }: { transactionId: string; input: AllocationReversalInput }) =>
+    call(endpoints.reverseAllocation, { params: { transactionId }, body: input }),
   );
 
 /** A house admin adds credits to (or removes them from) their own house. */

@@ -10,6 +10,8 @@ export const ENTRY_TYPE_LABELS: Record<EntryType, string> = {
   adjustment_increase: 'Adjustment (increase)',
   adjustment_decrease: 'Adjustment (decrease)',
   earning: 'Earning',
+  reversal_sent: 'Reversal sent',
+  reversal_received: 'Reversal received',
 };
 
 /** Each entry type has its own badge colour; an unknown type is grey. */
@@ -22,6 +24,8 @@ export const ENTRY_TYPE_BADGE_CLASSES: Record<EntryType, string> = {
   adjustment_increase: 'border-teal-200 bg-teal-100 text-teal-800 dark:border-teal-800 dark:bg-teal-950 dark:text-teal-200',
   adjustment_decrease: 'border-amber-200 bg-amber-100 text-amber-800 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200',
   earning: 'border-emerald-200 bg-emerald-100 text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200',
+  reversal_sent: 'border-slate-300 bg-slate-100 text-slate-800 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-200',
+  reversal_received: 'border-sky-200 bg-sky-100 text-sky-800 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-200',
 };
 
 export const UNKNOWN_BADGE_CLASSES = 'border-gray-200 bg-gray-100 text-gray-800 dark:border-gray-700 dark:bg-gray-800 dark:text-gray-200';
@@ -54,6 +58,7 @@ export function metadataLines(metadata: Record<string, unknown>): { label: strin
   };
   add('Notes', text(metadata.notes));
   add('Reason', text(metadata.reason) === text(metadata.notes) ? null : text(metadata.reason));
+  add('Reverses transaction', text(metadata.reverses_transaction_id));
   add('To', text(metadata.to_org_name));
   add('To organization ID', text(metadata.to_org_id));
   add('From', text(metadata.from_org_name));

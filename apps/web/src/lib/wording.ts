@@ -145,8 +145,17 @@ const CONSOLE_WORDING = {
     adjustDescription: 'Add credits to your house or remove them. Every adjustment is recorded in the ledger with its reason.',
     adjusted: 'Balance adjusted',
     adjustFailed: (message: string) => `Failed to adjust the balance: ${message}`,
+    /** Reversing an allocation from the sender's ledger. */
+    reverse: 'Reverse',
+    reverseLabel: (amount: string, child: string) => `Reverse the allocation of ${amount} credits to ${child}`,
+    reverseTitle: 'Reverse the allocation',
+    reverseSummary: (amount: string, child: string, parent: string) =>
+      `Move ${amount} credits back from ${child} to ${parent}. ${child} must still hold them; both ledgers keep the allocation beside its reversal.`,
+    confirmReversal: 'Reverse allocation',
+    reverseFailed: (message: string) => `Failed to reverse the allocation: ${message}`,
+    reversed: 'Reversed',
     allocateDescription:
-      'Move credits from your organization to an active direct child organization. Credits cannot be returned automatically.',
+      'Move credits from your organization to an active direct child organization. Within 24 hours, while the child still holds them, the allocation can be reversed from the ledger.',
     allocatedTitle: 'Credits allocated',
     /** The review step between the form and the allocation. */
     reviewTitle: 'Review the allocation',

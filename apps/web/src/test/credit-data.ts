@@ -23,6 +23,7 @@ export function entry(overrides: Partial<LedgerEntry> & Pick<LedgerEntry, 'entry
     actor: null,
     counterparty: null,
     description: '',
+    reversed_by: null,
     ...overrides,
   };
   const description =

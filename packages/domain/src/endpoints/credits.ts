@@ -1,8 +1,12 @@
+import { ALLOCATION_REVERSAL } from '../constants.ts';
 import { endpoint } from '../contract.ts';
 import {
   adjustmentResultSchema,
   adjustmentSchema,
   allocationResultSchema,
+  allocationReversalParamsSchema,
+  allocationReversalResultSchema,
+  allocationReversalSchema,
   allocationSchema,
   idempotencyHeadersSchema,
   ledgerExportQuerySchema,
@@ -24,6 +28,19 @@ export const creditsEndpoints = {
     headers: idempotencyHeadersSchema,
     body: allocationSchema,
     responses: { 200: allocationResultSchema },
+    errors: [404, 409, 422],
+  }),
+  reverseAllocation: endpoint({
+    operationId: 'reverseAllocation',
+    method: 'POST',
+    path: '/credits/allocations/:transactionId/reversal',
+    summary: `Give an allocation back to the organization that made it, within ${ALLOCATION_REVERSAL.windowHours} hours and while the child holds it: the whole amount, once, with a reason (its admins)`,
+    tags: ['credits'],
+    auth: 'session',
+    permission: 'organizations.allocate_credits',
+    params: allocationReversalParamsSchema,
+    body: allocationReversalSchema,
+    responses: { 200: allocationReversalResultSchema },
     errors: [404, 409, 422],
   }),
   adjust: endpoint({

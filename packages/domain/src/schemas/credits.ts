@@ -15,10 +15,19 @@ export const ENTRY_TYPES = [
   'adjustment_decrease',
   /** A seller's margin on its subtree's usage: its children's price minus its own, × units. */
   'earning',
+  /** An allocation given back within its reversal window: the child's side (credits leave it)… */
+  'reversal_sent',
+  /** …and the parent's (they come back). */
+  'reversal_received',
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 /** Entries that take credits from their organization (a negative amount); every other type adds them. */
-export const DEBIT_ENTRY_TYPES = ['allocation_sent', 'consumption', 'adjustment_decrease'] as const satisfies readonly EntryType[];
+export const DEBIT_ENTRY_TYPES = [
+  'allocation_sent',
+  'consumption',
+  'adjustment_decrease',
+  'reversal_sent',
+] as const satisfies readonly EntryType[];
 /** Entries that are usage: what agents consumed, and what was given back of it. */
 export const USAGE_ENTRY_TYPES = ['consumption', 'refund'] as const satisfies readonly EntryType[];
 export type UsageEntryType = (typeof USAGE_ENTRY_TYPES)[number];
@@ -46,6 +55,26 @@ export const allocationResultSchema = z.object({
   to_balance: amountStringSchema,
 });
 export type AllocationResult = z.infer<typeof allocationResultSchema>;
+
+/**
+ * A parent's admins give an allocation back to the parent within `ALLOCATION_REVERSAL.windowHours`
+ * of it, while the child's balance covers it: the whole amount, once, with a reason.
+ */
+export const allocationReversalParamsSchema = z.object({ transactionId: z.uuid() });
+export const allocationReversalSchema = z.object({
+  reason: z.string().trim().min(3, c.reversalReason).max(500).refine(isStorableText, UNSTORABLE_TEXT),
+});
+export type AllocationReversalInput = z.input<typeof allocationReversalSchema>;
+export const allocationReversalResultSchema = z.object({
+  /** The reversal's own transaction group (its two entries). */
+  transaction_id: z.uuid(),
+  /** The allocation it reverses. */
+  reverses_transaction_id: z.uuid(),
+  /** The parent's balance after it, and the child's. */
+  from_balance: amountStringSchema,
+  to_balance: amountStringSchema,
+});
+export type AllocationReversalResult = z.infer<typeof allocationReversalResultSchema>;
 
 /** A client may send `Idempotency-Key`: a retried request then returns the first answer and moves nothing twice. */
 export const idempotencyHeadersSchema = z.object({
@@ -137,6 +166,8 @@ export const ledgerEntrySchema = ledgerRowSchema.extend({
   counterparty: z.object({ id: z.uuid(), name: z.string(), in_scope: z.boolean() }).nullable(),
   /** What happened, as a person reads it: "Ana Ruiz allocated 500.00 credits to Acme Dental". */
   description: z.string(),
+  /** For an allocation's two entries: the transaction group of its reversal, null while it stands. */
+  reversed_by: z.uuid().nullable(),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 

@@ -115,9 +115,9 @@ export const dashboardSchema = z.object({
   }),
   credits: z.object({
     balance: amountStringSchema,
-    /** Credits sent to children (allocation_sent), as a positive figure. */
+    /** Credits sent to children (allocation_sent) less those given back (reversal_received), as a positive figure. */
     allocated: amountStringSchema,
-    /** allocation_received + initial_balance. */
+    /** allocation_received + initial_balance, less allocations given back (reversal_sent). */
     received: amountStringSchema,
     usage: z.object({
       period_days: z.number().int(),

@@ -50,6 +50,9 @@ export function creditsRoutes({ credits, authenticate, csvExports }: AppContext)
     route(endpoints.allocate, async ({ caller, body, headers, raw }) =>
       credits.allocate(caller, body, headers['idempotency-key'] ?? null, clientInfo(raw)),
     );
+    route(endpoints.reverseAllocation, async ({ caller, params, body, raw }) =>
+      credits.reverseAllocation(caller, params.transactionId, body, clientInfo(raw)),
+    );
     route(endpoints.adjust, async ({ caller, body, raw }) => ({ entry: await credits.adjust(caller, body, clientInfo(raw)) }));
     route(endpoints.importUsage, async ({ caller, body, raw }) => credits.importUsage(caller, body, clientInfo(raw)), {
       // More than a batch's maximum of events and refunds together is 413, before each is validated.

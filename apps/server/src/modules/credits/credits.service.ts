@@ -8,11 +8,12 @@ import { createAllocate } from './allocate.ts';
 import { createImportUsage } from './import-usage.ts';
 import { moveInitialBalance } from './initial-balance.ts';
 import { createLedger } from './ledger.ts';
+import { createReverseAllocation } from './reverse.ts';
 import { move } from './queries.ts';
 
 export type { Movement, MoveOptions } from './queries.ts';
 
-/** The credits service: the ledger, allocations with idempotency, adjustments, usage import, initial balances, reconciliation. */
+/** The credits service: the ledger, allocations with idempotency and their reversal, adjustments, usage import, initial balances, reconciliation. */
 export function createCreditsService({
   db,
   organizations,
@@ -25,12 +26,14 @@ export function createCreditsService({
   const deps = { db, organizations, usage };
   const { allocate } = createAllocate(deps);
   const { adjust } = createAdjust(deps);
+  const { reverseAllocation } = createReverseAllocation(deps);
   const { importUsage } = createImportUsage(deps);
   const { ledger, exportRows } = createLedger(deps);
 
   return {
     move,
     allocate,
+    reverseAllocation,
     adjust,
     importUsage,
     moveInitialBalance,

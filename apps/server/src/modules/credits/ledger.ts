@@ -57,16 +57,16 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
   /**
    * The page's entries as the ledger shows them: the person who moved the credits, the other
    * organization of an allocation (by its name now, and whether the caller may open it) and
-   * the sentence naming a consumption's agent from the catalog. Three reads for the whole
-   * page, by primary key.
+   * the sentence naming a consumption's agent from the catalog, and an allocation's reversal.
+   * Four reads for the whole page, by primary key or index.
    */
   async function described(caller: Caller, rows: EntryRow[]): Promise<LedgerEntry[]> {
     const counterpartyOf = (row: EntryRow) => {
       const meta = (row.metadata ?? {}) as { to_org_id?: unknown; from_org_id?: unknown };
       const id =
-        row.entry_type === 'allocation_sent'
+        row.entry_type === 'allocation_sent' || row.entry_type === 'reversal_sent'
           ? meta.to_org_id
-          : row.entry_type === 'allocation_received' || row.entry_type === 'initial_balance'
+          : row.entry_type === 'allocation_received' || row.entry_type === 'initial_balance' || row.entry_type === 'reversal_received'
             ? meta.from_org_id
             : null;
       return typeof id === 'string' ? id : null;
@@ -74,11 +74,27 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
     const userIds = [...new Set(rows.map((row) => row.created_by).filter((id): id is string => !!id))];
     const orgIds = [...new Set(rows.map(counterpartyOf).filter((id): id is string => !!id))];
     const agentIds = [...new Set(rows.map((row) => row.agent_type_id).filter((id): id is string => !!id))];
-    const [people, orgs, agents] = await Promise.all([
+    const allocations = [
+      ...new Set(
+        rows
+          .filter((row) => row.entry_type === 'allocation_sent' || row.entry_type === 'allocation_received')
+          .map((row) => row.transaction_group),
+      ),
+    ];
+    const [people, orgs, agents, reversals] = await Promise.all([
       userIds.length ? db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', userIds).execute() : [],
       orgIds.length ? db.selectFrom('organizations').select(['id', 'name', 'path', 'deleted_at']).where('id', 'in', orgIds).execute() : [],
       agentIds.length ? db.selectFrom('agent_types').select(['id', 'name', 'unit']).where('id', 'in', agentIds).execute() : [],
+      // Served by the unique index of reversed allocations.
+      allocations.length
+        ? sql<{ reverses: string; transaction_group: string }>`
+            select metadata->>'reverses_transaction_id' as reverses, transaction_group from credit_ledger_entries
+            where entry_type = 'reversal_sent' and metadata->>'reverses_transaction_id' in (${sql.join(allocations)})`
+            .execute(db)
+            .then((result) => result.rows)
+        : [],
     ]);
+    const reversalOf = new Map(reversals.map((reversal) => [reversal.reverses, reversal.transaction_group]));
     const agentById = new Map(agents.map((agent) => [agent.id, agent]));
     const personById = new Map(people.map((person) => [person.id, { id: person.id, name: personName(person), email: person.email }]));
     const orgById = new Map(
@@ -97,7 +113,7 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
       const counterparty = otherId ? (orgById.get(otherId) ?? { id: otherId, name: storedName ?? otherId, in_scope: false }) : null;
       const agent = row.agent_type_id ? (agentById.get(row.agent_type_id) ?? null) : null;
       const description = ledgerSentence({ ...entry, actor: actor?.name ?? null, counterparty: counterparty?.name ?? null, agent });
-      return { ...entry, actor, counterparty, description };
+      return { ...entry, actor, counterparty, description, reversed_by: reversalOf.get(row.transaction_group) ?? null };
     });
   }
 

@@ -59,6 +59,7 @@ const EMPTY = {
   credit_day_mismatches: [],
   earning_mismatches: [],
   over_earned_groups: [],
+  reversal_mismatches: [],
 };
 
 /** The one entry of an organization (those set up below with exactly one). */
@@ -225,6 +226,23 @@ describe('reconcile reports each kind of broken books, naming the organization, 
       .orderBy('seq')
       .execute();
     expect(sides.map((s) => s.organization_id)).toEqual([w.id('H'), w.id('SA2')]);
+  });
+
+  it('a reversal that names no allocation, its two entries balanced and posted as any movement is', async () => {
+    const nothing = '00000000-0000-4000-8000-000000000000';
+    const meta = JSON.stringify({ reverses_transaction_id: nothing, reason: 'forged' });
+    const report = await reportAfter(
+      async (trx) => {
+        await sql`select * from ledger_post(gen_random_uuid(), null, false, array[${w.id('SA2')}, ${w.id('H')}]::uuid[],
+          array[-5, 5]::numeric[], array['reversal_sent', 'reversal_received'], array[${meta}, ${meta}]::jsonb[])`.execute(trx);
+      },
+      { bypassTriggers: false },
+    );
+    expect(report).toMatchObject({
+      ...EMPTY,
+      ok: false,
+      reversal_mismatches: [{ transaction_group: expect.any(String), reverses: nothing }],
+    });
   });
 
   it('a ledger total that is off by an amount', async () => {

@@ -16,7 +16,8 @@ import type { DB } from '../../db/schema.ts';
  * consumptions and refunds per day) are checked against the events and entries they sum.
  * For margins: per seller and agent type, units × margin over the events below it (each event
  * keeps its margins from its parent upward) equals the earnings credited plus the carry, and
- * no usage posting credited more earnings than its consumption took.
+ * no usage posting credited more earnings than its consumption took. Each reversal mirrors the
+ * allocation it names.
  */
 export async function reconcile(db: Kysely<DB>) {
   const balances = await sql<{ organization_id: string; credit_balance: string; ledger_sum: string; last_balance_after: string | null }>`
@@ -30,7 +31,7 @@ export async function reconcile(db: Kysely<DB>) {
   );
   const groups = await sql<{ transaction_group: string; total: string }>`
     select transaction_group, sum(amount)::text as total from credit_ledger_entries
-    where entry_type in ('allocation_sent', 'allocation_received', 'initial_balance')
+    where entry_type in ('allocation_sent', 'allocation_received', 'initial_balance', 'reversal_sent', 'reversal_received')
     group by transaction_group having sum(amount) <> 0`.execute(db);
   const deleted = await sql<{ organization_id: string; name: string; credit_balance: string }>`
     select o.id as organization_id, o.name, b.credit_balance::text as credit_balance
@@ -166,6 +167,22 @@ export async function reconcile(db: Kysely<DB>) {
     group by transaction_group
     having coalesce(sum(amount) filter (where entry_type = 'earning'), 0) > coalesce(-sum(amount) filter (where entry_type = 'consumption'), 0)
     limit 100`.execute(db);
+  // A reversal gives back exactly its allocation: the child's entry mirrors the allocation's
+  // received one, the parent's its sent one.
+  const reversals = await sql<{ transaction_group: string; reverses: string }>`
+    select r.transaction_group, r.metadata->>'reverses_transaction_id' as reverses
+    from credit_ledger_entries r
+    left join credit_ledger_entries received
+      on received.transaction_group::text = r.metadata->>'reverses_transaction_id' and received.entry_type = 'allocation_received'
+    left join credit_ledger_entries sent
+      on sent.transaction_group::text = r.metadata->>'reverses_transaction_id' and sent.entry_type = 'allocation_sent'
+    left join credit_ledger_entries back
+      on back.transaction_group = r.transaction_group and back.entry_type = 'reversal_received'
+    where r.entry_type = 'reversal_sent'
+      and (received.id is null or sent.id is null or back.id is null
+        or received.organization_id <> r.organization_id or received.amount <> -r.amount
+        or sent.organization_id <> back.organization_id or sent.amount <> -back.amount)
+    limit 100`.execute(db);
   return {
     organizations_checked: balances.rows.length,
     balance_mismatches: mismatches,
@@ -187,6 +204,8 @@ export async function reconcile(db: Kysely<DB>) {
     earning_mismatches: earnings.rows,
     /** Usage postings whose earnings exceed what their consumption took. */
     over_earned_groups: overEarned.rows,
+    /** Reversals that do not mirror the allocation they name. */
+    reversal_mismatches: reversals.rows,
     ok:
       mismatches.length === 0 &&
       groups.rows.length === 0 &&
@@ -199,6 +218,7 @@ export async function reconcile(db: Kysely<DB>) {
       usageDays.rows.length === 0 &&
       creditDays.rows.length === 0 &&
       earnings.rows.length === 0 &&
-      overEarned.rows.length === 0,
+      overEarned.rows.length === 0 &&
+      reversals.rows.length === 0,
   };
 }

@@ -123,7 +123,8 @@ export async function usageHistory(db: Executor, organizationId: string) {
 
 /**
  * The organization's own entries summed by type (credit_ledger_totals, kept by a trigger),
- * and from those sums the allocated and received totals.
+ * and from those sums the allocated and received totals, net of reversals (a reversed
+ * allocation was neither sent nor received).
  */
 export async function ledgerTotals(db: Executor, organizationId: string) {
   const { rows } = await sql<{ entry_type: EntryType | 'allocated' | 'received'; total: string; count: number }>`
@@ -134,9 +135,9 @@ export async function ledgerTotals(db: Executor, organizationId: string) {
     )
     select entry_type, round(total, 2)::text as total, count from by_type
     union all
-    select 'allocated', round(-coalesce(sum(total) filter (where entry_type = 'allocation_sent'), 0), 2)::text, 0 from by_type
+    select 'allocated', round(-coalesce(sum(total) filter (where entry_type in ('allocation_sent', 'reversal_received')), 0), 2)::text, 0 from by_type
     union all
-    select 'received', round(coalesce(sum(total) filter (where entry_type in ('allocation_received', 'initial_balance')), 0), 2)::text, 0 from by_type
+    select 'received', round(coalesce(sum(total) filter (where entry_type in ('allocation_received', 'initial_balance', 'reversal_sent')), 0), 2)::text, 0 from by_type
   `.execute(db);
   const byEntryType = rows.flatMap(({ entry_type, total, count }) =>
     entry_type === 'allocated' || entry_type === 'received' ? [] : [{ entry_type, total, count }],

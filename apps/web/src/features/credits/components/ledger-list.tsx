@@ -6,6 +6,8 @@ import { formatDateTime } from '@/lib/dates';
 import { metadataLines } from '@/lib/entry-types';
 import { EntryEventsButton } from './entry-events-dialog';
 import { LedgerActor, LedgerCounterparty } from './ledger-parties';
+import { ReversalMark } from './reversal-mark';
+import { ReverseAllocationButton } from './reverse-allocation-dialog';
 
 /** List view: a type badge, the date, the amount, the server's sentence, the balance after and the metadata. */
 export function LedgerList({ entries }: { entries: LedgerEntry[] }) {
@@ -24,6 +26,8 @@ export function LedgerList({ entries }: { entries: LedgerEntry[] }) {
             </div>
             <p className="text-sm">{entry.description}</p>
             {entry.entry_type === 'consumption' && <EntryEventsButton entry={entry} />}
+            <ReversalMark entry={entry} />
+            <ReverseAllocationButton entry={entry} />
             <p className="text-sm text-muted-foreground">
               By <LedgerActor entry={entry} />
               {entry.counterparty && (

@@ -6,6 +6,8 @@ import { amountClass, formatCredits } from '@/lib/credit-format';
 import { formatDateTime } from '@/lib/dates';
 import { EntryEventsButton } from './entry-events-dialog';
 import { LedgerActor, LedgerCounterparty } from './ledger-parties';
+import { ReversalMark } from './reversal-mark';
+import { ReverseAllocationButton } from './reverse-allocation-dialog';
 
 /** Table view: Date, Type, Description (the server's sentence), By, With, Amount, Balance. */
 export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
@@ -36,6 +38,8 @@ export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
                   <EntryEventsButton entry={entry} />
                 </div>
               )}
+              <ReversalMark entry={entry} />
+              <ReverseAllocationButton entry={entry} />
             </TableCell>
             <TableCell>
               <LedgerActor entry={entry} />

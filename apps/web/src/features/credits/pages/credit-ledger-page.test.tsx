@@ -594,6 +594,83 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('credit-balance')).toHaveTextContent('2,000.00 credits');
   });
 
+  it('offers Reverse on a recent allocation of the own organization, reviews it, asks a reason and posts it', async () => {
+    const recent = entry({
+      entry_type: 'allocation_sent',
+      amount: '-250.00',
+      transaction_group: '00000000-0000-4000-9000-0000000000f1',
+      metadata: { to_org_id: CHILD_ID, to_org_name: 'Agency One' },
+      counterparty: { id: CHILD_ID, name: 'Agency One', in_scope: true },
+      created_at: new Date(Date.now() - 60 * 60_000).toISOString(),
+    });
+    let reversed = false;
+    const { callsTo } = mockApi({
+      [LEDGER]: () => json(200, ledgerPage([reversed ? { ...recent, reversed_by: '00000000-0000-4000-9000-0000000000f2' } : recent])),
+      [`POST /api/credits/allocations/${recent.transaction_group}/reversal`]: () => {
+        reversed = true;
+        return json(200, {
+          transaction_id: '00000000-0000-4000-9000-0000000000f2',
+          reverses_transaction_id: recent.transaction_group,
+          from_balance: '1250.00',
+          to_balance: '0.00',
+        });
+      },
+    });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: p.reverseLabel('250.00', 'Agency One') }));
+    const dialog = await screen.findByRole('dialog', { name: p.reverseTitle });
+    expect(within(dialog).getByText(p.reverseSummary('250.00', 'Agency One', 'House'))).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: p.confirmReversal }));
+    expect(await within(dialog).findByText(c.reversalReason)).toBeInTheDocument();
+    expect(callsTo(`POST /api/credits/allocations/${recent.transaction_group}/reversal`)).toHaveLength(0);
+
+    await user.type(within(dialog).getByLabelText('Reason'), 'Wrong agency');
+    await user.click(within(dialog).getByRole('button', { name: p.confirmReversal }));
+    expect(await screen.findByText(c.reversed)).toBeInTheDocument();
+    expect(callsTo(`POST /api/credits/allocations/${recent.transaction_group}/reversal`)[0]!.body).toEqual({ reason: 'Wrong agency' });
+    // Refreshed: the allocation is marked, and offers no second reversal.
+    expect(await screen.findByText(p.reversed)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: p.reverseLabel('250.00', 'Agency One') })).not.toBeInTheDocument();
+  });
+
+  it('offers no Reverse on an allocation past 24 hours, a received one, or to a manager; shows the refusal in the dialog', async () => {
+    const old = entry({
+      entry_type: 'allocation_sent',
+      amount: '-10.00',
+      counterparty: { id: CHILD_ID, name: 'Agency One', in_scope: true },
+      created_at: new Date(Date.now() - 25 * 60 * 60_000).toISOString(),
+    });
+    const fresh = entry({
+      entry_type: 'allocation_sent',
+      amount: '-20.00',
+      transaction_group: '00000000-0000-4000-9000-0000000000f3',
+      counterparty: { id: CHILD_ID, name: 'Agency One', in_scope: true },
+      created_at: new Date().toISOString(),
+    });
+    const incoming = { ...received, created_at: new Date().toISOString() };
+    mockApi({
+      [LEDGER]: () => json(200, ledgerPage([fresh, old, incoming])),
+      [`POST /api/credits/allocations/${fresh.transaction_group}/reversal`]: () =>
+        apiError(422, 'insufficient_credits', c.reversalNotCovered('Agency One', '5.00')),
+    });
+    const { unmount } = renderApp('/credit-ledger', { session: makeSession({ role: 'house_manager', orgType: 'house' }) });
+    await screen.findByRole('table', { name: 'Credit transactions' });
+    expect(screen.queryByRole('button', { name: /^Reverse/ })).not.toBeInTheDocument();
+    unmount();
+
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    const buttons = await screen.findAllByRole('button', { name: /^Reverse the allocation/ });
+    expect(buttons.map((b) => b.getAttribute('aria-label'))).toEqual([p.reverseLabel('20.00', 'Agency One')]);
+    const user = userEvent.setup();
+    await user.click(buttons[0]!);
+    const dialog = await screen.findByRole('dialog', { name: p.reverseTitle });
+    await user.type(within(dialog).getByLabelText('Reason'), 'Too much');
+    await user.click(within(dialog).getByRole('button', { name: p.confirmReversal }));
+    expect(await within(dialog).findByText(p.reverseFailed(c.reversalNotCovered('Agency One', '5.00')))).toBeInTheDocument();
+  });
+
   it('shows the refusal of an adjustment in the dialog', async () => {
     mockApi({
       [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '5.00' })),

@@ -15,6 +15,8 @@ const ENTRY_LABELS: Record<EntryType, string> = {
   adjustment_increase: 'Adjustments (increase)',
   adjustment_decrease: 'Adjustments (decrease)',
   earning: 'Earnings',
+  reversal_sent: 'Reversals sent',
+  reversal_received: 'Reversals received',
 };
 
 /** There is no revenue data: the card shows the credit flows that exist, and says so. */
