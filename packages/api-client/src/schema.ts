@@ -4156,6 +4156,46 @@ export interface operations {
                                     }[];
                                 };
                             };
+                            subtree: {
+                                by_status: {
+                                    active: number;
+                                    inactive: number;
+                                    error: number;
+                                };
+                                average_health: number | null;
+                                usage: {
+                                    last_7_days: {
+                                        days: number;
+                                        events: number;
+                                        credits: string;
+                                        by_agent: {
+                                            /** Format: uuid */
+                                            agent_type_id: string;
+                                            code: string;
+                                            name: string;
+                                            unit: string;
+                                            events: number;
+                                            units: string;
+                                            credits: string;
+                                        }[];
+                                    };
+                                    last_30_days: {
+                                        days: number;
+                                        events: number;
+                                        credits: string;
+                                        by_agent: {
+                                            /** Format: uuid */
+                                            agent_type_id: string;
+                                            code: string;
+                                            name: string;
+                                            unit: string;
+                                            events: number;
+                                            units: string;
+                                            credits: string;
+                                        }[];
+                                    };
+                                };
+                            } | null;
                         };
                     };
                 };

@@ -495,6 +495,11 @@ const CONSOLE_WORDING = {
     noActivations: 'No agents are activated for this organization.',
     averageHealth: 'Average health',
     noUsageInPeriod: (days: number) => `No usage was reported in the last ${days} days.`,
+    /** A parent's agents: its own, or with every organization below it. */
+    agentsScope: 'Whose agents',
+    agentsScopeSubtree: 'With everything below',
+    agentsScopeOwn: (organization: string) => `${organization} only`,
+    subtreeAgentsTitle: (organization: string) => `Live agents of ${organization} and every organization below it`,
     lowestHealthShown: (shown: number, total: number) => `The ${shown} with the lowest health of ${total} live agents are shown.`,
     notReportedFigures: 'Runtimes report usage, status and health; success rates and response times are not reported, so none are shown.',
     forecastBasis: (days: number) => (days === 0 ? 'No consumption yet' : `Average over the last ${days} ${days === 1 ? 'day' : 'days'}`),

@@ -178,6 +178,19 @@ export const dashboardSchema = z.object({
     activations: z.array(dashboardActivationSchema),
     /** Usage of the organization's own events by the time they occurred. */
     usage: z.object({ last_7_days: agentUsagePeriodSchema, last_30_days: agentUsagePeriodSchema }),
+    /**
+     * The same figures over the organization and every organization below it (a parent's
+     * agents run in its tenants); null for an organization type that has no children.
+     */
+    subtree: z
+      .object({
+        /** Live activations of the live organizations of the subtree, by what their runtime last reported. */
+        by_status: countsBy(ACTIVATION_STATUSES),
+        average_health: z.number().nullable(),
+        /** Usage of the subtree's events (deleted organizations' included: what was used was used). */
+        usage: z.object({ last_7_days: agentUsagePeriodSchema, last_30_days: agentUsagePeriodSchema }),
+      })
+      .nullable(),
   }),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;

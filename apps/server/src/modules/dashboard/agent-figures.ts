@@ -8,20 +8,25 @@ import {
   type DashboardAgentUsagePeriod,
 } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
+import { likeEscape } from '../../lib/sql.ts';
 import { today } from './credit-figures.ts';
 
-/**
- * The live activations: counted by the status their runtime last reported with the mean
- * health score, and the first DASHBOARD_ACTIVATIONS_SHOWN worst health first. At most one
- * live activation per agent type, so these are a handful of rows, read through the
- * partial index of live activations.
- */
-export async function activationFigures(db: Executor, organizationId: string) {
-  const live = db
+/** Whose figures: one organization's own, or a subtree's (the organizations whose path starts with it). */
+export type AgentScope = { organizationId: string } | { path: string; live: boolean };
+
+/** The condition on an organization id column for a scope; `live` leaves deleted organizations out. */
+function inScope(column: string, scope: AgentScope) {
+  if ('organizationId' in scope) return sql<boolean>`${sql.ref(column)} = ${scope.organizationId}`;
+  return sql<boolean>`${sql.ref(column)} in (select o.id from organizations o where o.path like ${`${likeEscape(scope.path)}%`}
+    ${scope.live ? sql`and o.deleted_at is null` : sql``})`;
+}
+
+/** Live activations by reported status, and the mean health of those that reported one. */
+async function activationCounts(db: Executor, scope: AgentScope) {
+  const counts = await db
     .selectFrom('agent_activations as a')
-    .where('a.organization_id', '=', organizationId)
-    .where('a.deactivated_at', 'is', null);
-  const counts = await live
+    .where(inScope('a.organization_id', scope))
+    .where('a.deactivated_at', 'is', null)
     .select([
       'a.status',
       sql<number>`count(*)::int`.as('n'),
@@ -29,14 +34,6 @@ export async function activationFigures(db: Executor, organizationId: string) {
       sql<number>`count(a.health_score)::int`.as('reported'),
     ])
     .groupBy('a.status')
-    .execute();
-  const rows = await live
-    .innerJoin('agent_types as t', 't.id', 'a.agent_type_id')
-    .select(['a.id', 'a.agent_type_id', 't.code', 't.name', 't.kind', 'a.status', 'a.health_score', 'a.last_active_at', 'a.activated_at'])
-    .orderBy(sql`a.health_score asc nulls last`)
-    .orderBy('t.name')
-    .orderBy('a.id')
-    .limit(DASHBOARD_ACTIVATIONS_SHOWN)
     .execute();
   const by_status = Object.fromEntries(ACTIVATION_STATUSES.map((s) => [s, counts.find((c) => c.status === s)?.n ?? 0])) as Record<
     ActivationStatus,
@@ -48,6 +45,39 @@ export async function activationFigures(db: Executor, organizationId: string) {
     live: counts.reduce((sum, c) => sum + c.n, 0),
     by_status,
     average_health: reported === 0 ? null : Math.round((healthSum / reported) * 10) / 10,
+  };
+}
+
+/**
+ * A parent's agents as they run below it: the live activations of its live subtree by
+ * status with their mean health, and the subtree's usage by agent over 7 and 30 days.
+ */
+export async function subtreeAgentFigures(db: Executor, path: string) {
+  const { by_status, average_health } = await activationCounts(db, { path, live: true });
+  return { by_status, average_health, usage: await agentUsageFigures(db, { path, live: false }) };
+}
+
+/**
+ * The live activations: counted by the status their runtime last reported with the mean
+ * health score, and the first DASHBOARD_ACTIVATIONS_SHOWN worst health first. At most one
+ * live activation per agent type, so these are a handful of rows, read through the
+ * partial index of live activations.
+ */
+export async function activationFigures(db: Executor, organizationId: string) {
+  const counts = await activationCounts(db, { organizationId });
+  const rows = await db
+    .selectFrom('agent_activations as a')
+    .where('a.organization_id', '=', organizationId)
+    .where('a.deactivated_at', 'is', null)
+    .innerJoin('agent_types as t', 't.id', 'a.agent_type_id')
+    .select(['a.id', 'a.agent_type_id', 't.code', 't.name', 't.kind', 'a.status', 'a.health_score', 'a.last_active_at', 'a.activated_at'])
+    .orderBy(sql`a.health_score asc nulls last`)
+    .orderBy('t.name')
+    .orderBy('a.id')
+    .limit(DASHBOARD_ACTIVATIONS_SHOWN)
+    .execute();
+  return {
+    ...counts,
     activations: rows.map((r) => ({
       id: r.id,
       agent_type_id: r.agent_type_id,
@@ -63,11 +93,12 @@ export async function activationFigures(db: Executor, organizationId: string) {
 }
 
 /**
- * The organization's accepted usage events of the last 7 and 30 UTC days (today included,
- * by the day they occurred), by agent type: events, units and the credits charged. Read from
- * usage_event_days: at most 30 rows per agent type, however many events there were.
+ * The accepted usage events of the last 7 and 30 UTC days (today included, by the day they
+ * occurred) of an organization or a subtree, by agent type: events, units and the credits
+ * charged. Read from usage_event_days by its key (organization, day): at most 30 rows per
+ * organization and agent type, however many events there were.
  */
-export async function agentUsageFigures(db: Executor, organizationId: string) {
+export async function agentUsageFigures(db: Executor, scope: AgentScope) {
   const [short, long] = DASHBOARD_AGENT_USAGE_DAYS;
   const inShort = sql`day > ${today} - ${short}::int`;
   const { rows } = await sql<{
@@ -92,7 +123,7 @@ export async function agentUsageFigures(db: Executor, organizationId: string) {
         sum(units) as units_long,
         sum(charged) as credits_long
       from usage_event_days
-      where organization_id = ${organizationId} and day > ${today} - ${long}::int
+      where ${inScope('organization_id', scope)} and day > ${today} - ${long}::int
       group by agent_type_id
     )
     select

@@ -155,4 +155,21 @@ describe('dashboard: agents and usage reported through the machine API', () => {
     });
     expect(response.body.agents.usage.last_30_days.events).toBe(4);
   });
+
+  it("rolls the subtree's agents and usage up to every parent above it; a tenant has no subtree", async () => {
+    for (const who of ['SA1.admin', 'H.admin', 'A1.admin']) {
+      const { agents } = await dashboard(who);
+      expect(agents.subtree.by_status, who).toEqual({ active: 1, inactive: 0, error: 0 });
+      expect(agents.subtree.average_health, who).toBe(92);
+      expect(agents.subtree.usage.last_7_days).toMatchObject({ events: 3, credits: '1.12' });
+      expect(agents.subtree.usage.last_30_days).toMatchObject({ events: 4, credits: '1.62' });
+      // The deactivated agent's usage happened, and stays counted.
+      expect(agents.subtree.usage.last_30_days.by_agent.map((a: { code: string }) => a.code)).toEqual(['support-bot', 'etl']);
+    }
+    // Another branch sees none of it.
+    const sibling = await w.t.request('GET', `/api/dashboard?organization_id=${id('SA2')}`, undefined, { token: await w.as('H.admin') });
+    expect(sibling.body.agents.subtree.usage.last_30_days.events).toBe(0);
+    expect(sibling.body.agents.subtree.by_status).toEqual({ active: 0, inactive: 0, error: 0 });
+    expect((await dashboard('T1.admin')).agents.subtree).toBeNull();
+  });
 });

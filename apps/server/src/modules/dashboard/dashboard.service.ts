@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import { DASHBOARD_USAGE_PERIOD_DAYS, mayReadOrganization, mayWatchChildBalances, type Dashboard } from '@console/domain';
+import { canHaveChildren, DASHBOARD_USAGE_PERIOD_DAYS, mayReadOrganization, mayWatchChildBalances, type Dashboard } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
-import { activationFigures, agentUsageFigures } from './agent-figures.ts';
+import { activationFigures, agentUsageFigures, subtreeAgentFigures } from './agent-figures.ts';
 import { childFigures, ledgerTotals, lowChildFigures, subtreeUsageFigures, usageFigures, usageHistory } from './credit-figures.ts';
 import { BOUNDARY_DAYS, organizationFigures, type Boundaries } from './organization-figures.ts';
 import { teamFigures } from './team-figures.ts';
@@ -53,7 +53,8 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           const lowChildren = mayWatchChildBalances(caller) ? await lowChildFigures(trx, org.id) : { count: 0, children: [] };
           const team = await teamFigures(trx, org.id);
           const activations = await activationFigures(trx, org.id);
-          const agentUsage = await agentUsageFigures(trx, org.id);
+          const agentUsage = await agentUsageFigures(trx, { organizationId: org.id });
+          const subtreeAgents = canHaveChildren(org.org_type) ? await subtreeAgentFigures(trx, org.path) : null;
           return {
             organization: { id: org.id, name: org.name, org_type: org.org_type, status: org.status },
             generated_at: now,
@@ -90,6 +91,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
               average_health: activations.average_health,
               activations: activations.activations,
               usage: agentUsage,
+              subtree: subtreeAgents,
             },
           };
         });

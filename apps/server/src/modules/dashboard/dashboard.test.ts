@@ -240,7 +240,11 @@ describe('GET /api/dashboard: figures against hand-computed values', () => {
       average_health: null,
       activations: [],
       usage: { last_7_days: none(7), last_30_days: none(30) },
+      // ...and they roll up to it as its subtree's.
+      subtree: expect.objectContaining({ by_status: { active: 1, inactive: 1, error: 1 }, average_health: 77.5 }),
     });
+    // A1's six events, the 3.87 credits its consumption rolls up to H's subtree usage too.
+    expect(agents.subtree.usage.last_30_days).toMatchObject({ events: 6, credits: '3.87' });
     expect(credits.low_balance_threshold).toBe('100.00');
   });
 

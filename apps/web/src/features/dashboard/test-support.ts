@@ -20,6 +20,27 @@ export const AGENT_IDS = {
 export const noUsage = (days: number): DashboardAgentUsagePeriod => ({ days, events: 0, credits: '0.00', by_agent: [] });
 
 /** The agents of a dashboard: three live activations and usage of two agents. */
+/** A parent's subtree: more agents and more usage than its own, so a test tells them apart. */
+export function subtreeAgentFigures(): NonNullable<Dashboard['agents']['subtree']> {
+  const agent = (events: number, credits: string) => ({
+    agent_type_id: AGENT_IDS.bot,
+    code: 'bot',
+    name: 'Support Bot',
+    unit: 'run',
+    events,
+    units: `${events}.0000`,
+    credits,
+  });
+  return {
+    by_status: { active: 12, inactive: 3, error: 2 },
+    average_health: 81.2,
+    usage: {
+      last_7_days: { days: 7, events: 340, credits: '56.10', by_agent: [agent(340, '56.10')] },
+      last_30_days: { days: 30, events: 1500, credits: '240.00', by_agent: [agent(1500, '240.00')] },
+    },
+  };
+}
+
 export function agentFigures(): Dashboard['agents'] {
   const activation = (
     key: keyof typeof AGENT_IDS,
@@ -60,6 +81,7 @@ export function agentFigures(): Dashboard['agents'] {
   return {
     by_status: { active: 1, inactive: 1, error: 1 },
     average_health: 77.5,
+    subtree: null,
     activations: [
       activation('etl', 'Nightly ETL', 'automation', 'error', 60),
       activation('bot', 'Support Bot', 'assistant', 'active', 95),
@@ -143,7 +165,7 @@ export function makeDashboard(orgType: OrgType, name = 'Acme Corporation'): Dash
     },
     resources: { activated_agent_limit: 100, active_agents: 3, children_limit_total: childType ? 60 : 0 },
     team: { total: 5, by_status: { active: 4, inactive: 1, pending: 0, suspended: 0 } },
-    agents: agentFigures(),
+    agents: { ...agentFigures(), subtree: childType ? subtreeAgentFigures() : null },
   };
 }
 

@@ -23,7 +23,11 @@ function share(credits: string, total: string): number {
 /** Usage by agent over the last 7 or 30 days: events, units and the credits they took. */
 export function AgentAnalyticsCard({ data, initialPeriod = 'last_7_days' }: { data: Dashboard; initialPeriod?: Period }) {
   const [period, setPeriod] = useState<Period>(initialPeriod);
-  const usage = data.agents.usage[period];
+  // A parent's agents run below it: its whole subtree first, its own a click away.
+  const subtree = data.agents.subtree;
+  const [scope, setScope] = useState<'subtree' | 'own'>(subtree ? 'subtree' : 'own');
+  const figures = scope === 'subtree' && subtree ? subtree.usage : data.agents.usage;
+  const usage = figures[period];
   return (
     <Card className="min-w-0 gap-4">
       <ActionCardHeader title={m.agentAnalytics} description={m.agentAnalyticsDescription}>
@@ -36,12 +40,27 @@ export function AgentAnalyticsCard({ data, initialPeriod = 'last_7_days' }: { da
               aria-pressed={period === value}
               onClick={() => setPeriod(value)}
             >
-              {data.agents.usage[value].days} days
+              {figures[value].days} days
             </Button>
           ))}
         </div>
       </ActionCardHeader>
       <CardContent className="space-y-3">
+        {subtree && (
+          <div role="group" aria-label={m.agentsScope} className="flex flex-wrap gap-1">
+            {(['subtree', 'own'] as const).map((value) => (
+              <Button
+                key={value}
+                size="sm"
+                variant={scope === value ? 'secondary' : 'ghost'}
+                aria-pressed={scope === value}
+                onClick={() => setScope(value)}
+              >
+                {value === 'subtree' ? m.agentsScopeSubtree : m.agentsScopeOwn(data.organization.name)}
+              </Button>
+            ))}
+          </div>
+        )}
         {usage.by_agent.length === 0 ? (
           <p className="text-sm text-muted-foreground">{m.noUsageInPeriod(usage.days)}</p>
         ) : (

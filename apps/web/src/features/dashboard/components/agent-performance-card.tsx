@@ -22,8 +22,8 @@ const HEALTH_TEXT = {
 /** The live agents: how many of each reported status, their mean health, and each one worst health first. */
 export function AgentPerformanceCard({ data }: { data: Dashboard }) {
   const { agents, organization } = data;
+  const subtree = agents.subtree;
   const live = ACTIVATION_STATUSES.reduce((sum, status) => sum + agents.by_status[status], 0);
-  const tone = healthTone(agents.average_health === null ? null : Math.round(agents.average_health));
   return (
     <Card className="min-w-0 gap-4">
       <CardHeader>
@@ -31,6 +31,12 @@ export function AgentPerformanceCard({ data }: { data: Dashboard }) {
         <CardDescription>{m.agentPerformanceDescription(organization.name)}</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
+        {subtree && (
+          <section aria-label={m.subtreeAgentsTitle(organization.name)} className="space-y-3 border-b pb-4">
+            <p className="text-sm font-medium">{m.subtreeAgentsTitle(organization.name)}</p>
+            <StatusFigures byStatus={subtree.by_status} averageHealth={subtree.average_health} testIdPrefix="subtree-agents" />
+          </section>
+        )}
         {live === 0 ? (
           <div className="flex items-start gap-3 text-sm text-muted-foreground">
             <Bot className="mt-0.5 size-4 shrink-0" aria-hidden />
@@ -43,27 +49,7 @@ export function AgentPerformanceCard({ data }: { data: Dashboard }) {
           </div>
         ) : (
           <>
-            <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-              {ACTIVATION_STATUSES.map((status) => (
-                <Metric
-                  key={status}
-                  label={ACTIVATION_STATUS_LABELS[status]}
-                  value={formatCount(agents.by_status[status])}
-                  testId={`agents-${status}`}
-                />
-              ))}
-              <Metric
-                label={m.averageHealth}
-                value={
-                  agents.average_health === null ? (
-                    MESSAGES.agentPages.notReported
-                  ) : (
-                    <span className={cn(tone && HEALTH_TEXT[tone])}>{agents.average_health.toLocaleString('en-US')}</span>
-                  )
-                }
-                testId="agents-health"
-              />
-            </dl>
+            <StatusFigures byStatus={agents.by_status} averageHealth={agents.average_health} testIdPrefix="agents" />
             <ul className="divide-y" aria-label={m.agentPerformance}>
               {agents.activations.map((activation) => (
                 <li key={activation.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-3 first:pt-0 last:pb-0">
@@ -87,5 +73,41 @@ export function AgentPerformanceCard({ data }: { data: Dashboard }) {
         )}
       </CardContent>
     </Card>
+  );
+}
+
+/** How many live agents are in each reported status, and their mean health. */
+function StatusFigures({
+  byStatus,
+  averageHealth,
+  testIdPrefix,
+}: {
+  byStatus: Dashboard['agents']['by_status'];
+  averageHealth: number | null;
+  testIdPrefix: string;
+}) {
+  const tone = healthTone(averageHealth === null ? null : Math.round(averageHealth));
+  return (
+    <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+      {ACTIVATION_STATUSES.map((status) => (
+        <Metric
+          key={status}
+          label={ACTIVATION_STATUS_LABELS[status]}
+          value={formatCount(byStatus[status])}
+          testId={`${testIdPrefix}-${status}`}
+        />
+      ))}
+      <Metric
+        label={m.averageHealth}
+        value={
+          averageHealth === null ? (
+            MESSAGES.agentPages.notReported
+          ) : (
+            <span className={cn(tone && HEALTH_TEXT[tone])}>{averageHealth.toLocaleString('en-US')}</span>
+          )
+        }
+        testId={`${testIdPrefix}-health`}
+      />
+    </dl>
   );
 }

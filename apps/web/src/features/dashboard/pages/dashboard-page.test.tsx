@@ -326,8 +326,31 @@ describe('dashboard', { timeout: 60_000 }, () => {
     expect(within(tools).getByRole('link', { name: /Business Analytics/ })).toHaveAttribute('href', '/dashboard?tab=performance');
   });
 
-  it('agents tab: the live agents by reported status with their health, worst first, and usage by agent over 7 and 30 days', async () => {
+  it("agents tab of a parent: its whole subtree's agents and usage first, its own a click away", async () => {
     showDashboard('agency', { path: '/dashboard?tab=agents' });
+    await screen.findByRole('tabpanel', { name: m.tabAgents });
+    const performance = card(m.agentPerformance);
+    const below = within(performance).getByRole('region', { name: m.subtreeAgentsTitle('Acme Corporation') });
+    expect(within(below).getByTestId('subtree-agents-active')).toHaveTextContent('12');
+    expect(within(below).getByTestId('subtree-agents-error')).toHaveTextContent('2');
+    expect(within(below).getByTestId('subtree-agents-health')).toHaveTextContent('81.2');
+    // Its own agents stay listed below.
+    expect(within(performance).getByTestId('agents-active')).toHaveTextContent('1');
+
+    const analytics = card(m.agentAnalytics);
+    const scope = within(analytics).getByRole('group', { name: m.agentsScope });
+    expect(within(scope).getByRole('button', { name: m.agentsScopeSubtree })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(analytics).getByTestId('agents-events-total')).toHaveTextContent('340');
+    expect(within(analytics).getByTestId('agents-credits-total')).toHaveTextContent('56.10 credits');
+    await userEvent.click(within(analytics).getByRole('button', { name: '30 days' }));
+    expect(within(analytics).getByTestId('agents-credits-total')).toHaveTextContent('240.00 credits');
+    await userEvent.click(within(scope).getByRole('button', { name: m.agentsScopeOwn('Acme Corporation') }));
+    expect(within(analytics).getByTestId('agents-events-total')).toHaveTextContent('1,205');
+    expect(within(analytics).getByTestId('agents-credits-total')).toHaveTextContent('3.87 credits');
+  });
+
+  it('agents tab of a tenant: no subtree; the live agents by reported status with their health, worst first, and usage by agent over 7 and 30 days', async () => {
+    showDashboard('tenant', { path: '/dashboard?tab=agents' });
     const panel = await screen.findByRole('tabpanel', { name: m.tabAgents });
     const performance = card(m.agentPerformance);
     expect(within(performance).getByTestId('agents-active')).toHaveTextContent('1');
@@ -363,6 +386,8 @@ describe('dashboard', { timeout: 60_000 }, () => {
     expect(within(analytics).getByTestId('agents-events-total')).toHaveTextContent('1,205');
     expect(within(analytics).getByRole('row', { name: /Support Bot/ })).toHaveTextContent('1,203');
     expect(panel).toHaveTextContent(m.notReportedFigures);
+    expect(within(analytics).queryByRole('group', { name: m.agentsScope })).not.toBeInTheDocument();
+    expect(within(performance).queryByRole('region', { name: m.subtreeAgentsTitle('Acme Corporation') })).not.toBeInTheDocument();
   });
 
   it('agents tab: says so when no agent is activated and no usage was reported', async () => {
@@ -372,6 +397,7 @@ describe('dashboard', { timeout: 60_000 }, () => {
       average_health: null,
       activations: [],
       usage: { last_7_days: noUsage(7), last_30_days: noUsage(30) },
+      subtree: null,
     };
     showDashboard('tenant', { dashboard, path: '/dashboard?tab=agents' });
     const panel = await screen.findByRole('tabpanel', { name: m.tabAgents });
