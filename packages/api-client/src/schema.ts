@@ -1752,6 +1752,7 @@ export interface operations {
         parameters: {
             query?: {
                 organization_id?: string;
+                include_subtree?: "true" | "false";
                 page?: number;
                 page_size?: number;
                 status?: "active" | "inactive" | "pending" | "suspended";

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACTIVITY_ACTIONS } from '../activity.ts';
+import { booleanTextSchema } from './common.ts';
 import { dateOrDateTime } from './credits.ts';
 
 /** Who acted: a person, an API key (machine actions), or nobody known (a failed sign-in of an unknown e-mail). */
@@ -29,13 +30,11 @@ export const activityEventSchema = z.object({
 });
 export type ActivityEvent = z.infer<typeof activityEventSchema>;
 
-const booleanText = z.enum(['true', 'false']).transform((value) => value === 'true');
-
 export const activityQuerySchema = z.object({
   /** An organization in the caller's subtree (default: the caller's own). */
   organization_id: z.uuid().optional(),
   /** With its whole subtree (default) or the organization alone. */
-  include_subtree: booleanText.default(true),
+  include_subtree: booleanTextSchema.default(true),
   /** Only what this person did. */
   actor_user_id: z.uuid().optional(),
   action: z.enum(ACTIVITY_ACTIONS).optional(),

@@ -60,6 +60,9 @@ export const healthSchema = z.object({
 });
 export type Health = z.infer<typeof healthSchema>;
 
+/** A yes or no in the query string, as the words `true` and `false` (any other text is refused). */
+export const booleanTextSchema = z.enum(['true', 'false']).transform((value) => value === 'true');
+
 /** A list's page number in the query string: a whole number from 1 up, refused in words otherwise. */
 export const pageNumberSchema = z.coerce
   .number({ error: MESSAGES.generic.invalidPage })

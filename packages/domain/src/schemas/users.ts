@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS, PAGING } from '../constants.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
 import { MESSAGES } from '../messages.ts';
-import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText, pageNumberSchema } from './common.ts';
+import { CONTROL_TEXT, UNSTORABLE_TEXT, booleanTextSchema, isSingleLineText, isStorableText, pageNumberSchema } from './common.ts';
 
 export const USER_STATUSES = ['active', 'inactive', 'pending', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -53,6 +53,8 @@ export const USER_SORT_FIELDS = ['created_at', 'email', 'first_name', 'last_name
 
 export const listUsersQuerySchema = z.object({
   organization_id: z.uuid().optional(),
+  /** The people of every live organization below it too (default: the organization's own). */
+  include_subtree: booleanTextSchema.default(false),
   page: pageNumberSchema,
   page_size: z.coerce.number().int().min(1).max(100).default(PAGING.usersPageSize),
   status: z.enum(USER_STATUSES).optional(),

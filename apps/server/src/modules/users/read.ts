@@ -9,7 +9,20 @@ import { profileQuery, toProfile, type UserReads, type UsersDeps } from './queri
 export function createUserRead({ db, organizations, reads: { visibleUser } }: UsersDeps & { reads: UserReads }) {
   async function list(caller: Caller, query: ListUsersParams): Promise<UserList> {
     const org = await organizations.visible(caller, query.organization_id ?? caller.organization.id);
-    let filtered = profileQuery(db).where('u.organization_id', '=', org.id).where('u.deleted_at', 'is', null);
+    // With the subtree: every live organization whose path starts with this one's (its path index).
+    let filtered = (
+      query.include_subtree
+        ? profileQuery(db).where(
+            'u.organization_id',
+            'in',
+            db
+              .selectFrom('organizations as s')
+              .select('s.id')
+              .where('s.path', 'like', `${likeEscape(org.path)}%`)
+              .where('s.deleted_at', 'is', null),
+          )
+        : profileQuery(db).where('u.organization_id', '=', org.id)
+    ).where('u.deleted_at', 'is', null);
     if (query.status) filtered = filtered.where('u.status', '=', query.status);
     if (query.role) filtered = filtered.where('u.role', '=', query.role);
     if (query.search) {

@@ -53,6 +53,28 @@ describe('listing users', () => {
     }
   });
 
+  it('with include_subtree, searches the people of every organization below too, never above or beside', async () => {
+    const q = async (who: string, query: string) =>
+      (await w.t.request('GET', `/api/users?${query}`, undefined, { token: await as(who) })).body;
+    // SA1's admin: its own people and A1's and T1's below it; H's and SA2's are not in reach.
+    const below = await q('SA1.admin', 'include_subtree=true&search=admin@&page_size=100&sort_by=email&sort_order=asc');
+    expect(below.users.map((u: any) => u.email)).toEqual(['admin@a1.test', 'admin@sa1.test', 'admin@t1.test']);
+    expect(below.users.find((u: any) => u.email === 'admin@t1.test').organization).toMatchObject({ name: 'Tenant One' });
+    // Without it, the organization's own.
+    expect((await q('SA1.admin', 'search=admin@')).users.map((u: any) => u.email)).toEqual(['admin@sa1.test']);
+    expect((await q('SA1.admin', 'include_subtree=false&search=admin@')).pagination.total).toBe(1);
+    // Another organization of the subtree as the root: its own subtree only.
+    expect(
+      (
+        await q('H.admin', `organization_id=${w.world.orgs.A1.id}&include_subtree=true&search=admin@&sort_by=email&sort_order=asc`)
+      ).users.map((u: any) => u.email),
+    ).toEqual(['admin@a1.test', 'admin@t1.test']);
+    // Only the words true and false.
+    expect((await w.t.request('GET', '/api/users?include_subtree=yes', undefined, { token: await as('SA1.admin') })).status).toBe(400);
+    // A role that may not list people is refused, subtree or not.
+    expect((await w.t.request('GET', '/api/users?include_subtree=true', undefined, { token: await as('SA1.user') })).status).toBe(403);
+  });
+
   it('sorts by first name (people without one last) and by creation, either way, the id breaking ties', async () => {
     const db = w.t.database.db;
     const org = await insertOrg(db, { name: 'Sorted People', type: 'tenant', parentId: w.world.orgs.A1.id });

@@ -1,4 +1,12 @@
-import { mayListPeople, mayReadOrganization, mayViewBilling, mayViewPerson, ORG_TYPE_LABELS, type Actor } from '@console/domain';
+import {
+  mayListPeople,
+  mayReadOrganization,
+  mayViewBilling,
+  mayViewOrganization,
+  mayViewPerson,
+  ORG_TYPE_LABELS,
+  type Actor,
+} from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
@@ -46,7 +54,8 @@ const matches = (text: string, needle: string) => text.toLocaleLowerCase().inclu
  * What the palette offers for the typed text, each group only for a person who may see it:
  * pages as the navigation shows them (`navItemsFor`), organizations of the subtree and people
  * as the Organizations and Team pages list them (the same predicates gate the request, so
- * no role is sent a refusal), and the own organization's newest ledger entries.
+ * no role is sent a refusal; people of the whole subtree for those who may open the
+ * organizations below), and the own organization's newest ledger entries.
  */
 function usePaletteGroups(viewer: Actor | null, text: string, search: string): PaletteGroup[] {
   const listsOrganizations = showsOrganizationList(viewer) && search !== '';
@@ -57,7 +66,15 @@ function usePaletteGroups(viewer: Actor | null, text: string, search: string): P
     ...organizationQueries.list({ view: 'descendants', search, page_size: PALETTE_RESULTS }),
     enabled: listsOrganizations,
   });
-  const people = useQuery({ ...userQueries.list({ search, page_size: PALETTE_RESULTS }), enabled: listsPeople });
+  // People of the whole subtree where the viewer may read the organizations below; else its own.
+  const people = useQuery({
+    ...userQueries.list({
+      search,
+      page_size: PALETTE_RESULTS,
+      ...(showsOrganizationList(viewer) && mayViewOrganization(viewer) ? { include_subtree: 'true' as const } : {}),
+    }),
+    enabled: listsPeople,
+  });
   const ledger = useQuery({ ...creditQueries.recent(viewer?.organization.id ?? ''), enabled: readsLedger });
 
   const groups: PaletteGroup[] = [];
@@ -92,7 +109,8 @@ function usePaletteGroups(viewer: Actor | null, text: string, search: string): P
         .map((person) => ({
           key: `person-${person.id}`,
           label: fullName(person) || person.email,
-          detail: person.email,
+          // Beyond the own organization, where the person belongs.
+          detail: person.organization_id === viewer.organization.id ? person.email : `${person.email} · ${person.organization.name}`,
           to: `${PATHS.users}/${person.id}`,
         })),
     });

@@ -195,8 +195,27 @@ describe('command palette', { timeout: 60_000 }, () => {
     expect(second).toHaveAttribute('aria-selected', 'true');
     expect(field).toHaveAttribute('aria-activedescendant', second.id);
     expect(api.queriesOf('GET /api/users').at(-1)).toEqual(expect.objectContaining({ search: 'Da' }));
+    // A tenant has nothing below it: its own people only.
+    expect(api.queriesOf('GET /api/users').at(-1)).not.toHaveProperty('include_subtree');
     await user.keyboard('{Enter}');
     await landsOn(`/users/${dana.id}`);
+  });
+
+  it("finds people of the whole subtree for a parent's admin, naming the organization of those beyond its own", async () => {
+    const own = makeUser({ first_name: 'Dora', last_name: 'Own' });
+    const below = makeUser({
+      first_name: 'Dina',
+      last_name: 'Below',
+      email: 'dina@tenant.test',
+      organization_id: '00000000-0000-4000-8000-0000000000d1',
+      organization: { id: '00000000-0000-4000-8000-0000000000d1', name: 'Lakeside Pharmacy', org_type: 'tenant', status: 'active' },
+    });
+    const api = mockSearches({ people: [own, below] });
+    const { dialog, field, user } = await openWithShortcut(makeSession({ role: 'agency_admin', orgType: 'agency', orgName: 'Own Agency' }));
+    await user.type(field, 'Di');
+    const group = await within(dialog).findByRole('group', { name: palette.groups.people });
+    expect(await within(group).findByRole('option', { name: /Dina Below/ })).toHaveTextContent('dina@tenant.test · Lakeside Pharmacy');
+    expect(api.queriesOf('GET /api/users').at(-1)).toEqual(expect.objectContaining({ search: 'Di', include_subtree: 'true' }));
   });
 
   it('finds a recent ledger entry by its description and opens the credit ledger', async () => {
