@@ -48,6 +48,16 @@ async function createThroughForm(page: Page, base: string, name: string, descrip
   await page.getByLabel('Name', { exact: true }).waitFor();
   await expectAccessible(page, `${base}/create`);
   await page.getByLabel('Name', { exact: true }).fill(name);
+  // The browser's own Back over a form with edits asks first: staying keeps what was typed.
+  const asked: string[] = [];
+  page.once('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.goBack();
+  await expect.poll(() => asked).toEqual([MESSAGES.forms.unsavedChanges]);
+  await page.waitForURL(`**${base}/create`);
+  expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe(name);
   await page.getByLabel('Description (optional)').fill(description);
   await page.getByRole('button', { name: 'Create', exact: true }).click();
   await page.waitForURL(new RegExp(`${base}/${UUID}$`));

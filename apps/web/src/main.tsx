@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { AppProviders } from '@/app/providers';
 import { AppRoutes } from '@/app/routes';
 import { createQueryClient } from '@/lib/query-client';
@@ -9,12 +9,22 @@ import './index.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <BrowserRouter>
-      <AppProviders queryClient={createQueryClient()}>
+const queryClient = createQueryClient();
+// A data router around the console's own routes (one catch-all route), so that a form with
+// unsaved edits can hold the browser's own Back and Forward (useBlocker needs one).
+const router = createBrowserRouter([
+  {
+    path: '*',
+    element: (
+      <AppProviders queryClient={queryClient}>
         <AppRoutes />
       </AppProviders>
-    </BrowserRouter>
+    ),
+  },
+]);
+
+createRoot(root).render(
+  <StrictMode>
+    <RouterProvider router={router} />
   </StrictMode>,
 );

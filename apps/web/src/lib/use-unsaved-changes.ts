@@ -1,4 +1,5 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
+import { useBlocker, type BlockerFunction } from 'react-router';
 import { MESSAGES } from '@/lib/wording';
 
 /** Whether a click opens the link in this tab (not a new tab or window, not a download). */
@@ -12,11 +13,26 @@ function opensHere(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
 
 /**
  * While a form holds edits not yet saved, leaving it is asked first: following a link of the
- * console (the navigation, breadcrumbs, Back, Cancel) asks in a confirmation, and closing or
- * reloading the tab asks through the browser's own question. Saving navigates in code and is
- * never asked.
+ * console (the navigation, breadcrumbs, Back, Cancel) and the browser's own Back and Forward
+ * ask in a confirmation, and closing or reloading the tab asks through the browser's own
+ * question. Saving navigates in code and is never asked.
  */
 export function useUnsavedChangesGuard(dirty: boolean, message: string = MESSAGES.forms.unsavedChanges): void {
+  // The browser's Back and Forward (a POP): the router holds them until the person answers.
+  const leavesByHistory = useCallback<BlockerFunction>(
+    ({ historyAction, currentLocation, nextLocation }) =>
+      dirty &&
+      historyAction === 'POP' &&
+      (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
+    [dirty],
+  );
+  const blocker = useBlocker(leavesByHistory);
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    if (window.confirm(message)) blocker.proceed();
+    else blocker.reset();
+  }, [blocker, message]);
+
   useEffect(() => {
     if (!dirty) return;
     function onClick(event: MouseEvent) {

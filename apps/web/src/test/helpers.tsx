@@ -1,8 +1,8 @@
 import type { Session, UserProfile } from '@console/domain';
 import type { QueryClient } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { MemoryRouter, useLocation, useNavigate } from 'react-router';
+import { useState, type ReactNode } from 'react';
+import { createMemoryRouter, RouterProvider, useLocation, useNavigate } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
 import { AppRoutes } from '@/app/routes';
@@ -162,13 +162,20 @@ export function renderApp(
 ) {
   if (session !== undefined) sessionStore.set(session);
   return render(
-    <MemoryRouter initialEntries={[...before, path]}>
+    <InMemoryRouter entries={[...before, path]}>
       <AppProviders queryClient={queryClient ?? createQueryClient()}>
         <AppRoutes />
         <LocationProbe />
       </AppProviders>
-    </MemoryRouter>,
+    </InMemoryRouter>,
   );
+}
+
+/** A data router in memory around `children`, as main.tsx has one in the browser, at the last of `entries`. */
+function InMemoryRouter({ entries, children }: { entries: string[]; children: ReactNode }) {
+  // Made once: a router made again on a re-render would start over at its first entry.
+  const [router] = useState(() => createMemoryRouter([{ path: '*', element: children }], { initialEntries: entries }));
+  return <RouterProvider router={router} />;
 }
 
 /** The application's query client without load retries, for tests of what a failed load shows. */
@@ -181,9 +188,9 @@ export function queryClientWithoutRetries(): QueryClient {
 /** Renders one component with the console's providers and a router at `path`. */
 export function renderWithProviders(ui: ReactNode, path = '/') {
   return render(
-    <MemoryRouter initialEntries={[path]}>
+    <InMemoryRouter entries={[path]}>
       <AppProviders queryClient={createQueryClient()}>{ui}</AppProviders>
-    </MemoryRouter>,
+    </InMemoryRouter>,
   );
 }
 

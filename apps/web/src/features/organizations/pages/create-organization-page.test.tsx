@@ -155,6 +155,27 @@ describe('create organization', { timeout: 30_000 }, () => {
     }
   });
 
+  it("asks before the browser's own Back leaves a form with edits, stays when the person says no, and goes when yes", async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    try {
+      const user = userEvent.setup();
+      mockApi(() => undefined);
+      renderApp('/orgs/create', { session: agencyAdmin(), before: ['/orgs'] });
+      await user.type(await screen.findByLabelText('Name'), 'Half typed');
+      goBack();
+      await waitFor(() => expect(confirm).toHaveBeenCalledWith(MESSAGES.forms.unsavedChanges));
+      expect(screen.getByTestId('location')).toHaveTextContent('/orgs/create');
+      expect(screen.getByLabelText('Name')).toHaveValue('Half typed');
+
+      confirm.mockReturnValue(true);
+      goBack();
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/orgs$/));
+      expect(confirm).toHaveBeenCalledTimes(2);
+    } finally {
+      confirm.mockRestore();
+    }
+  });
+
   it('asks nothing when leaving a form without edits', async () => {
     const confirm = vi.spyOn(window, 'confirm');
     try {
