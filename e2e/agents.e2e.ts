@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { type UsageBatchResult, type UserProfile } from '@console/domain';
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
@@ -218,6 +221,8 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   await keyDialog.getByLabel(k.name, { exact: true }).fill('Production runtime');
   await keyDialog.getByRole('checkbox', { name: /^Report usage/ }).check();
   await keyDialog.getByRole('checkbox', { name: /^Report status/ }).check();
+  // The usage simulator asks its entitlements first.
+  await keyDialog.getByRole('checkbox', { name: /^Check entitlements/ }).check();
   await keyDialog.getByRole('button', { name: k.create }).click();
   const secretDialog = page.getByRole('dialog', { name: k.secretTitle });
   await secretDialog.getByRole('alert').filter({ hasText: k.secretWarning }).waitFor();
@@ -382,8 +387,32 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   await outbox.getByRole('cell', { name: LOW_BALANCE_SUBJECT }).waitFor();
   expect(await outbox.getByRole('row').filter({ hasText: LOW_BALANCE_SUBJECT }).count()).toBe(1);
 
-  // 6. The tenant admin revokes the key after its confirmation; the runtime's next call is refused.
+  // The demo's usage simulator (npm run usage:simulate) sends a batch while Settings is open:
+  // the balance moves on screen within the refresh interval, without a reload.
   await page.goto(server.url('/settings'));
+  await hasText(page.getByTestId('credit-balance'), '84.00 credits');
+  await page.evaluate(() => ((window as unknown as { __notReloaded?: boolean }).__notReloaded = true));
+  // As a person runs it from the checkout: the script, its own process.
+  const simulated = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/usage-simulate.ts', '--key', key, '--url', server.url('/').replace(/\/$/, ''), '--org', tenant.id].concat(
+      ['--agent', 'support-bot', '--batches', '1', '--size', '1', '--interval', '0', '--no-heartbeat'],
+      ['--state', `${tmpdir()}/agents-journey-${Date.now()}.json`],
+    ),
+  );
+  expect(simulated.stdout).toMatch(/accepted/i);
+  await page.waitForFunction(
+    () => {
+      const shown = document.querySelector('[data-testid="credit-balance"]')?.textContent ?? '';
+      return /credits/.test(shown) && !shown.includes('84.00');
+    },
+    undefined,
+    { timeout: LIVE_REFRESH_MS + 15_000 },
+  );
+  expect(await page.evaluate(() => (window as unknown as { __notReloaded?: boolean }).__notReloaded)).toBe(true);
+  const afterSimulator = (await page.getByTestId('credit-balance').textContent())!.trim();
+
+  // 6. The tenant admin revokes the key after its confirmation; the runtime's next call is refused.
   await settingsCard.getByText(b.badgeWarning, { exact: true }).waitFor();
   await hasText(page.getByTestId('agent-usage'), b.agentsUsed(3, 4));
   await page.getByRole('button', { name: `${k.revoke} Production runtime` }).click();
@@ -396,5 +425,5 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   expect(refused.status).toBe(401);
   expect(refused.body.error.message).toBe(MESSAGES.usage.invalidKey);
   await page.reload();
-  await hasText(page.getByTestId('credit-balance'), '84.00 credits');
+  await hasText(page.getByTestId('credit-balance'), afterSimulator);
 });
