@@ -275,10 +275,7 @@ async function turn<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * Every role of the demo, or with E2E_ROLES (comma-separated) only those: CI walks every role on
- * one database and a few, one per level and type, on the other.
- */
+/** Every role of the demo, or with E2E_ROLES (comma-separated) only those, for a walk by hand. */
 const ALL_DEMO_ROLES = ORG_TYPES.flatMap((type) => rolesForOrgType(type));
 const chosen = process.env.E2E_ROLES?.split(',')
   .map((role) => role.trim())
