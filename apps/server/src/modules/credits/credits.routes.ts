@@ -18,12 +18,13 @@ const CSV_COLUMNS = [
   'agent',
   'units',
   'transaction_group',
+  'reversed_by',
   'external_ref',
   'id',
 ] as const;
 
 function ledgerCells(entry: LedgerEntry): unknown[] {
-  const meta = entry.metadata as { notes?: unknown; agent?: unknown };
+  const meta = entry.metadata as { notes?: unknown; reason?: unknown; agent?: unknown };
   return [
     entry.created_at,
     entry.entry_type,
@@ -34,11 +35,13 @@ function ledgerCells(entry: LedgerEntry): unknown[] {
     entry.actor?.email,
     entry.counterparty?.name,
     entry.counterparty?.id,
-    meta.notes,
+    // An allocation's notes, or the reason of an adjustment, a refund or a reversal.
+    meta.notes ?? meta.reason,
     // A consumption entry of metered usage: the agent's code and the units charged.
     entry.agent_type_id ? meta.agent : null,
     entry.units,
     entry.transaction_group,
+    entry.reversed_by,
     entry.external_ref,
     entry.id,
   ];

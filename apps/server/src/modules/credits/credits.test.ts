@@ -350,7 +350,7 @@ describe('the ledger', () => {
     expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="credit-ledger-/);
     const lines = (await response.text()).trim().split('\r\n');
     expect(lines[0]).toBe(
-      'created_at,entry_type,amount,balance_after,description,actor,actor_email,counterparty,counterparty_org_id,notes,agent,units,transaction_group,external_ref,id',
+      'created_at,entry_type,amount,balance_after,description,actor,actor_email,counterparty,counterparty_org_id,notes,agent,units,transaction_group,reversed_by,external_ref,id',
     );
     const page = await w.t.request('GET', '/api/credits/ledger?entry_type=allocation_sent&limit=100', undefined, {
       token: await as('H.admin'),

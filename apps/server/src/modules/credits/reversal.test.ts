@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES } from '@console/domain';
+import { parseCsv } from '../../test/csv.ts';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { reconcile } from './reconcile.ts';
@@ -106,6 +107,15 @@ describe('reversing an allocation', () => {
       .executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ organization_id: id('H'), target_id: id('SA1') });
     expect(audit.details).toMatchObject({ amount: '300.00', reverses_transaction_id: allocation, reason: 'Sent to the wrong agency' });
+
+    // The CSV export says the same: the allocation's reversal, and the reversal's reason.
+    const csv = await fetch(`${w.t.baseUrl}/api/credits/ledger/export`, { headers: { authorization: `Bearer ${await w.as('H.admin')}` } });
+    const [header, ...lines] = parseCsv(await csv.text());
+    const column = (name: string) => header!.indexOf(name);
+    const row = (group: string, type: string) =>
+      lines.find((cells) => cells[column('transaction_group')] === group && cells[column('entry_type')] === type)!;
+    expect(row(allocation, 'allocation_sent')[column('reversed_by')]).toBe(response.body.transaction_id);
+    expect(row(response.body.transaction_id, 'reversal_received')[column('notes')]).toBe('Sent to the wrong agency');
 
     // Once only.
     const again = await reverse('H.admin', allocation);
