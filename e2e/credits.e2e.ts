@@ -143,7 +143,7 @@ it('moves credits from a topped-up house down to a tenant, whose admin sees and 
   const csv = readFileSync((await download.path())!, 'utf8');
   const lines = csv.trim().split(/\r\n/);
   expect(lines[0]).toBe(
-    'created_at,entry_type,amount,balance_after,description,actor,actor_email,counterparty,counterparty_org_id,notes,agent,units,transaction_group,external_ref,id',
+    'created_at,entry_type,amount,balance_after,description,actor,actor_email,counterparty,counterparty_org_id,notes,agent,units,transaction_group,reversed_by,external_ref,id',
   );
   expect(lines).toHaveLength(2);
   expect(lines[1]).toContain(',allocation_received,150.25,150.25,');

@@ -470,7 +470,7 @@ describe('the ledger of metered usage', () => {
     });
     const lines = (await csv.text()).trim().split('\r\n');
     expect(lines[0]).toBe(
-      'created_at,entry_type,amount,balance_after,description,actor,actor_email,counterparty,counterparty_org_id,notes,agent,units,transaction_group,external_ref,id',
+      'created_at,entry_type,amount,balance_after,description,actor,actor_email,counterparty,counterparty_org_id,notes,agent,units,transaction_group,reversed_by,external_ref,id',
     );
     expect(lines).toHaveLength(2);
     // The description names the agent from the catalog and holds a comma, so it is quoted; the
