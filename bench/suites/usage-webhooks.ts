@@ -2,12 +2,12 @@ import { WEBHOOK_EVENT_TYPES } from '@console/domain';
 import { generateKey } from '../../apps/server/src/lib/api-key.ts';
 import { hashPassword } from '../../apps/server/src/lib/secrets.ts';
 import { withClient } from '../../support/postgres.ts';
-import { HTTP_COLUMNS, call, measure, round, signIn } from '../lib/http.ts';
+import { HTTP_COLUMNS, call, round, signIn } from '../lib/http.ts';
 import { withReceivers, type Receivers } from '../lib/receivers.ts';
 import { BENCH_ADMIN, withServer, type BenchServer } from '../lib/server.ts';
 import { generateTree, ids, insertUser, prepareSession, step } from '../lib/sql.ts';
 import type { Row, Suite } from '../lib/types.ts';
-import { AGENT, BATCH, BATCH_CONNECTIONS, PRICE, TREE, meter } from './usage.ts';
+import { BATCH, BATCH_CONNECTIONS, PRICE, TREE, measureBatches, meter } from './usage.ts';
 
 /**
  * Without (A) and with (B) webhooks in this order (Thue-Morse: a drift of the database or the
@@ -76,30 +76,7 @@ async function compare(server: BenchServer, receivers: Receivers, durationSecond
     // Each half starts from a vacuumed database: the balance rows every batch updates bloat fast,
     // and the halves after would otherwise be slower only for coming later.
     await withClient(url, (client) => client.query('vacuum analyze'));
-    const row = await measure(server, {
-      name,
-      method: 'POST',
-      path: '/api/v1/usage-events',
-      headers: bearer,
-      connections: BATCH_CONNECTIONS,
-      durationSeconds: part,
-      rotate: (n) => {
-        const at = new Date().toISOString();
-        return {
-          body: {
-            events: Array.from({ length: BATCH }, (_, i) => ({
-              id: `hooked-${runId}-${tag}-${n}-${i}`,
-              organization_id: orgs[(i + n) % orgs.length]!,
-              agent: AGENT,
-              units: '1',
-              occurred_at: at,
-            })),
-          },
-        };
-      },
-    });
-    row.eventsPerSecond = round(Number(row.rps) * BATCH, 1);
-    return row;
+    return measureBatches(server, { name, bearer, idPrefix: `hooked-${runId}-${tag}`, orgs, seconds: part });
   };
 
   /** The two endpoints, registered through the API by the house's and the agency's admins. */

@@ -6,7 +6,7 @@ import { withClient } from '../../support/postgres.ts';
 import { withFreshPostgres } from '../lib/databases.ts';
 import { HTTP_COLUMNS, call, measure, round, signIn } from '../lib/http.ts';
 import { pgbenchScript } from '../lib/pgbench.ts';
-import { BENCH_ADMIN, withServer, withServerOn } from '../lib/server.ts';
+import { BENCH_ADMIN, withServer, withServerOn, type BenchServer } from '../lib/server.ts';
 import { PLAN_COLUMNS, explain, generateTree, ids, planRow, prepareSession, step, type Plan, type TreeSpec } from '../lib/sql.ts';
 import type { Row, Suite } from '../lib/types.ts';
 import { PGBENCH, pgbench } from './allocations.ts';
@@ -183,32 +183,8 @@ export const usage: Suite = {
       const runId = Date.now().toString(36);
       const rows: Row[] = [];
 
-      const batches = async (name: string, tag: string, orgs: string[], seconds = durationSeconds) => {
-        const row = await measure(server, {
-          name,
-          method: 'POST',
-          path: '/api/v1/usage-events',
-          headers: bearer,
-          connections: BATCH_CONNECTIONS,
-          durationSeconds: seconds,
-          rotate: (n) => {
-            const at = new Date().toISOString();
-            return {
-              body: {
-                events: Array.from({ length: BATCH }, (_, i) => ({
-                  id: `batch-${runId}-${tag}-${n}-${i}`,
-                  organization_id: orgs[(i + n) % orgs.length]!,
-                  agent: AGENT,
-                  units: '1',
-                  occurred_at: at,
-                })),
-              },
-            };
-          },
-        });
-        row.eventsPerSecond = round(Number(row.rps) * BATCH, 1);
-        return row;
-      };
+      const batches = (name: string, tag: string, orgs: string[], seconds = durationSeconds) =>
+        measureBatches(server, { name, bearer, idPrefix: `batch-${runId}-${tag}`, orgs, seconds });
       const ingestion: { orgs: number; api: Row; perEvent: Yardstick; aggregated: Yardstick; booked: Row; posted: Posted }[] = [];
       for (const spread of SPREADS) {
         context.log(`batched ingestion over ${spread.orgs} organizations: ${BATCH} events a request, ${BATCH_CONNECTIONS} connections`);
@@ -452,6 +428,43 @@ export const usage: Suite = {
 };
 
 /** The agent with its price, a live activation and 1,000,000.00 credits (with their entry) for each tenant, the house's API key. */
+/**
+ * Batched ingestion for `seconds`: `POST /api/v1/usage-events` with BATCH events of 1 unit of
+ * AGENT at BATCH_CONNECTIONS connections, request n's event i for `orgs[(i + n) % orgs.length]`,
+ * each id `${idPrefix}-${n}-${i}` (unique to the run, so nothing is a duplicate). The row gains
+ * its events/s.
+ */
+export async function measureBatches(
+  server: BenchServer,
+  options: { name: string; bearer: Record<string, string>; idPrefix: string; orgs: string[]; seconds: number },
+): Promise<Row> {
+  const { orgs, idPrefix } = options;
+  const row = await measure(server, {
+    name: options.name,
+    method: 'POST',
+    path: '/api/v1/usage-events',
+    headers: options.bearer,
+    connections: BATCH_CONNECTIONS,
+    durationSeconds: options.seconds,
+    rotate: (n) => {
+      const at = new Date().toISOString();
+      return {
+        body: {
+          events: Array.from({ length: BATCH }, (_, i) => ({
+            id: `${idPrefix}-${n}-${i}`,
+            organization_id: orgs[(i + n) % orgs.length]!,
+            agent: AGENT,
+            units: '1',
+            occurred_at: at,
+          })),
+        },
+      };
+    },
+  });
+  row.eventsPerSecond = round(Number(row.rps) * BATCH, 1);
+  return row;
+}
+
 export async function meter(client: pg.Client, houseId: string, key: { prefix: string; hash: string }) {
   await client.query(
     `create table bench_usage_orgs as select (row_number() over (order by id) - 1)::int as n, id as organization_id from organizations where org_type = 'tenant'`,
