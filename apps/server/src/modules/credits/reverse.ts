@@ -14,6 +14,7 @@ interface Settled {
   sender_status: string | null;
   child_deleted: boolean | null;
   child_balance: string | null;
+  covered: boolean | null;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -89,7 +90,10 @@ export function createReverseAllocation({ db, organizations }: Pick<CreditsDeps,
                     > now() - make_interval(hours => ${ALLOCATION_REVERSAL.windowHours}) as in_window,
                   (select o.status from organizations o where o.id = ${sender.id} and o.deleted_at is null) as sender_status,
                   (select o.deleted_at is not null from organizations o where o.id = ${child}) as child_deleted,
-                  (select b.credit_balance::text from organization_billing_settings b where b.organization_id = ${child}) as child_balance
+                  (select b.credit_balance::text from organization_billing_settings b where b.organization_id = ${child}) as child_balance,
+                  -- Compared as exact decimals, as every amount is.
+                  (select b.credit_balance >= ${amount}::numeric from organization_billing_settings b
+                   where b.organization_id = ${child}) as covered
               `.execute(trx);
               const settled = rows[0]!;
               if (settled.reversed) throw new ConflictError(c.alreadyReversed);
@@ -98,7 +102,7 @@ export function createReverseAllocation({ db, organizations }: Pick<CreditsDeps,
               }
               if (settled.sender_status !== 'active') throw new RuleError(c.notActive, 'organization_not_active');
               if (settled.child_deleted !== false) throw new NotFoundError(MESSAGES.organizations.notFound);
-              if (Number(settled.child_balance) < Number(amount)) {
+              if (!settled.covered) {
                 throw new RuleError(c.reversalNotCovered(childName, settled.child_balance ?? '0'), 'insufficient_credits');
               }
             },
