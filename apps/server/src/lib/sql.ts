@@ -1,6 +1,18 @@
+import { sql } from 'kysely';
+
 /** `like` treats % and _ as wildcards: a search for "50%" must match the text "50%". */
 export function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * `column` names an organization of the subtree at `path`: one whose materialized path starts
+ * with it (the path index serves it); with `live`, deleted organizations are left out.
+ */
+export function organizationInSubtree(column: string, path: string, options: { live?: boolean } = {}) {
+  return sql<boolean>`${sql.ref(column)} in (select o.id from organizations o where o.path like ${`${likeEscape(path)}%`}${
+    options.live ? sql` and o.deleted_at is null` : sql``
+  })`;
 }
 
 /** The day after a YYYY-MM-DD date: an inclusive end date runs to the start of the next day. */

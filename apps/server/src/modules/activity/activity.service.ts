@@ -3,7 +3,7 @@ import { MESSAGES, activitySentence, personName, type ActivityEvent, type Activi
 import type { DB } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { BadRequestError } from '../../lib/errors.ts';
-import { upperBound } from '../../lib/sql.ts';
+import { organizationInSubtree, upperBound } from '../../lib/sql.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
 interface AuditRow {
@@ -73,7 +73,7 @@ export function activityPageQuery(
 ) {
   const where = [
     params.include_subtree && anchor.org_type !== 'tenant'
-      ? sql`a.organization_id in (select s.id from organizations s where s.path like ${`${anchor.path}%`})`
+      ? organizationInSubtree('a.organization_id', anchor.path)
       : sql`a.organization_id = ${anchor.id}::uuid`,
   ];
   if (params.actor_user_id) where.push(sql`a.actor_user_id = ${params.actor_user_id}::uuid`);

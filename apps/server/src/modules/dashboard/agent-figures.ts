@@ -8,7 +8,7 @@ import {
   type DashboardAgentUsagePeriod,
 } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
-import { likeEscape } from '../../lib/sql.ts';
+import { organizationInSubtree } from '../../lib/sql.ts';
 import { today } from './credit-figures.ts';
 
 /** Whose figures: one organization's own, or a subtree's (the organizations whose path starts with it). */
@@ -17,8 +17,7 @@ export type AgentScope = { organizationId: string } | { path: string; live: bool
 /** The condition on an organization id column for a scope; `live` leaves deleted organizations out. */
 function inScope(column: string, scope: AgentScope) {
   if ('organizationId' in scope) return sql<boolean>`${sql.ref(column)} = ${scope.organizationId}`;
-  return sql<boolean>`${sql.ref(column)} in (select o.id from organizations o where o.path like ${`${likeEscape(scope.path)}%`}
-    ${scope.live ? sql`and o.deleted_at is null` : sql``})`;
+  return organizationInSubtree(column, scope.path, { live: scope.live });
 }
 
 /** Live activations by reported status, and the mean health of those that reported one. */

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { DASHBOARD_CHILDREN_SHOWN, DASHBOARD_USAGE_PERIOD_DAYS, ENTRY_TYPES, PAGING, type EntryType } from '@console/domain';
 import { ADMIN_ROLES } from '../../lib/admins.ts';
 import type { Executor } from '../../db/schema.ts';
-import { likeEscape } from '../../lib/sql.ts';
+import { organizationInSubtree } from '../../lib/sql.ts';
 
 /** The UTC day of the transaction's now(): the periods below are whole UTC days, today included. */
 export const today = sql`(now() at time zone 'UTC')::date`;
@@ -83,7 +83,7 @@ export async function subtreeUsageFigures(db: Executor, path: string) {
         greatest(-coalesce(sum(d.total) filter (where d.day <= ${today} - ${period}::int), 0), 0) as prev
       from credit_usage_days d
       where d.day > ${today} - ${2 * period}::int
-        and d.organization_id in (select o.id from organizations o where o.path like ${`${likeEscape(path)}%`})
+        and ${organizationInSubtree('d.organization_id', path)}
     )
     select
       round(cur, 2)::text as current_period,

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { mayViewPerson, type ListUsersParams, type UserList, type UserProfile } from '@console/domain';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
-import { likeEscape } from '../../lib/sql.ts';
+import { likeEscape, organizationInSubtree } from '../../lib/sql.ts';
 import { profileQuery, toProfile, type UserReads, type UsersDeps } from './queries.ts';
 
 /** The people of an organization in scope, and one person. */
@@ -10,19 +10,13 @@ export function createUserRead({ db, organizations, reads: { visibleUser } }: Us
   async function list(caller: Caller, query: ListUsersParams): Promise<UserList> {
     const org = await organizations.visible(caller, query.organization_id ?? caller.organization.id);
     // With the subtree: every live organization whose path starts with this one's (its path index).
-    let filtered = (
-      query.include_subtree
-        ? profileQuery(db).where(
-            'u.organization_id',
-            'in',
-            db
-              .selectFrom('organizations as s')
-              .select('s.id')
-              .where('s.path', 'like', `${likeEscape(org.path)}%`)
-              .where('s.deleted_at', 'is', null),
-          )
-        : profileQuery(db).where('u.organization_id', '=', org.id)
-    ).where('u.deleted_at', 'is', null);
+    let filtered = profileQuery(db)
+      .where(
+        query.include_subtree
+          ? organizationInSubtree('u.organization_id', org.path, { live: true })
+          : sql<boolean>`u.organization_id = ${org.id}`,
+      )
+      .where('u.deleted_at', 'is', null);
     if (query.status) filtered = filtered.where('u.status', '=', query.status);
     if (query.role) filtered = filtered.where('u.role', '=', query.role);
     if (query.search) {
