@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { useWorld, type ApiResponse } from '../test/harness.ts';
 import { reconcile } from '../modules/credits/reconcile.ts';
 import { insertOrg } from '../test/fixtures.ts';
+import { balanceOf } from '../test/books.ts';
 
 /**
  * Lock order between two kinds of request that lock the same two balance rows: an
@@ -24,14 +25,7 @@ const db = () => w.t.database.db;
 
 const describeAnswer = (r: ApiResponse) => `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
 
-async function balance(orgId: string) {
-  const row = await db()
-    .selectFrom('organization_billing_settings')
-    .select('credit_balance')
-    .where('organization_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  return Number(row.credit_balance);
-}
+const balance = async (orgId: string) => Number(await balanceOf(db(), orgId));
 
 /** Parent → child pairs, at least two whose child's id sorts before the parent's and two after. */
 const pairs: { parent: 'A1'; child: string; childFirst: boolean }[] = [];

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { useWorld, type ApiResponse } from '../test/harness.ts';
 import { insertOrg } from '../test/fixtures.ts';
 import { reconcile } from '../modules/credits/reconcile.ts';
+import { balanceOf } from '../test/books.ts';
 
 /**
  * The balance row locks of money movements (credit_balances_lock, taken by ledger_post for
@@ -23,14 +24,7 @@ const db = () => w.t.database.db;
 
 const describeAnswer = (r: ApiResponse) => `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
 
-async function balance(orgId: string) {
-  const row = await db()
-    .selectFrom('organization_billing_settings')
-    .select('credit_balance')
-    .where('organization_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  return row.credit_balance;
-}
+const balance = (orgId: string) => balanceOf(db(), orgId);
 
 /** The sum of an organization's ledger entries, and its last balance_after. */
 async function books(orgId: string) {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { useWorld, type ApiResponse } from '../test/harness.ts';
 import { reconcile } from '../modules/credits/reconcile.ts';
 import { activate, insertAgentType } from '../test/usage-rows.ts';
+import { balanceOf } from '../test/books.ts';
 
 /**
  * Money under concurrent requests, through real HTTP. On PostgreSQL the requests of a
@@ -13,14 +14,7 @@ const onPostgres = Boolean(inject('pgServerUrl'));
 const w = useWorld();
 const db = () => w.t.database.db;
 
-async function balance(orgId: string) {
-  const row = await db()
-    .selectFrom('organization_billing_settings')
-    .select('credit_balance')
-    .where('organization_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  return row.credit_balance;
-}
+const balance = (orgId: string) => balanceOf(db(), orgId);
 
 const mode = onPostgres ? 'PostgreSQL: truly concurrent' : 'PGlite: serialized, arithmetic only';
 

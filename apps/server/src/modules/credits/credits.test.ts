@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES, UNSTORABLE_TEXT } from '@console/domain';
+import { balanceOf, creditsInSystem, ledgerEntryCount } from '../../test/books.ts';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { activate, insertAgentType } from '../../test/usage-rows.ts';
@@ -39,24 +40,9 @@ async function event(orgId: string, id: string, units: string, metadata?: Record
   };
 }
 
-async function balance(orgId: string) {
-  return (
-    await w.t.database.db
-      .selectFrom('organization_billing_settings')
-      .select('credit_balance')
-      .where('organization_id', '=', orgId)
-      .executeTakeFirstOrThrow()
-  ).credit_balance;
-}
-/** Every credit in the system: only adjustments, consumption and refunds may change it. */
-async function total() {
-  return (
-    await sql<{ s: string }>`select coalesce(sum(credit_balance), 0)::text as s from organization_billing_settings`.execute(w.t.database.db)
-  ).rows[0]!.s;
-}
-async function entryCount() {
-  return (await w.t.database.db.selectFrom('credit_ledger_entries').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
-}
+const balance = (orgId: string) => balanceOf(w.t.database.db, orgId);
+const total = () => creditsInSystem(w.t.database.db);
+const entryCount = () => ledgerEntryCount(w.t.database.db);
 const allocate = async (who: string, body: Record<string, unknown>, key?: string) =>
   w.t.request('POST', '/api/credits/allocations', body, { token: await as(who), headers: key ? { 'idempotency-key': key } : {} });
 

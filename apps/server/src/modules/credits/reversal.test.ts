@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES } from '@console/domain';
+import { balanceOf, creditsInSystem, ledgerEntryCount } from '../../test/books.ts';
 import { parseCsv } from '../../test/csv.ts';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
@@ -12,22 +13,9 @@ const id = (key: Parameters<typeof w.id>[0]) => w.id(key);
 const db = () => w.t.database.db;
 const concurrency = inject('pgServerUrl') ? 'PostgreSQL: truly concurrent, proves the locks' : 'PGlite: serialized, arithmetic only';
 
-async function balance(orgId: string) {
-  return (
-    await db()
-      .selectFrom('organization_billing_settings')
-      .select('credit_balance')
-      .where('organization_id', '=', orgId)
-      .executeTakeFirstOrThrow()
-  ).credit_balance;
-}
-async function total() {
-  return (await sql<{ s: string }>`select coalesce(sum(credit_balance), 0)::text as s from organization_billing_settings`.execute(db()))
-    .rows[0]!.s;
-}
-async function entryCount() {
-  return (await db().selectFrom('credit_ledger_entries').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
-}
+const balance = (orgId: string) => balanceOf(db(), orgId);
+const total = () => creditsInSystem(db());
+const entryCount = () => ledgerEntryCount(db());
 const request = async (who: string, method: 'GET' | 'POST', path: string, body?: unknown) =>
   w.t.request(method, path, body, { token: await w.as(who) });
 const adjust = (amount: string) =>
