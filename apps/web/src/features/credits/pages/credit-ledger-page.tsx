@@ -5,6 +5,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { ChoiceButtons } from '@/components/choice-buttons';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -231,26 +232,32 @@ export default function CreditLedgerPage() {
             </div>
             <SearchField id="ledger-search" className="sm:w-56" placeholder="Notes, reasons, names" value={q} onValueChange={setQ} />
             {wide && (
-              <div role="group" aria-label="View" className="flex gap-1 sm:ml-auto">
-                <Button
-                  variant={view === 'table' ? 'secondary' : 'ghost'}
-                  size="sm"
-                  aria-pressed={view === 'table'}
-                  onClick={() => setView('table')}
-                >
-                  <Table2 aria-hidden />
-                  Table
-                </Button>
-                <Button
-                  variant={view === 'list' ? 'secondary' : 'ghost'}
-                  size="sm"
-                  aria-pressed={view === 'list'}
-                  onClick={() => setView('list')}
-                >
-                  <LayoutList aria-hidden />
-                  List
-                </Button>
-              </div>
+              <ChoiceButtons
+                label="View"
+                className="flex gap-1 sm:ml-auto"
+                choices={[
+                  {
+                    value: 'table',
+                    label: (
+                      <>
+                        <Table2 aria-hidden />
+                        Table
+                      </>
+                    ),
+                  },
+                  {
+                    value: 'list',
+                    label: (
+                      <>
+                        <LayoutList aria-hidden />
+                        List
+                      </>
+                    ),
+                  },
+                ]}
+                value={view}
+                onChange={setView}
+              />
             )}
           </div>
 

@@ -1,6 +1,6 @@
 import { type Dashboard } from '@console/domain';
 import { useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { ChoiceButtons } from '@/components/choice-buttons';
 import { Card, CardContent } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatUnitsOf } from '@/lib/agents';
@@ -31,35 +31,26 @@ export function AgentAnalyticsCard({ data, initialPeriod = 'last_7_days' }: { da
   return (
     <Card className="min-w-0 gap-4">
       <ActionCardHeader title={m.agentAnalytics} description={m.agentAnalyticsDescription}>
-        <div role="group" aria-label="Period" className="flex gap-1">
-          {(['last_7_days', 'last_30_days'] as const).map((value) => (
-            <Button
-              key={value}
-              size="sm"
-              variant={period === value ? 'secondary' : 'ghost'}
-              aria-pressed={period === value}
-              onClick={() => setPeriod(value)}
-            >
-              {figures[value].days} days
-            </Button>
-          ))}
-        </div>
+        <ChoiceButtons
+          label="Period"
+          className="flex gap-1"
+          choices={(['last_7_days', 'last_30_days'] as const).map((value) => ({ value, label: `${figures[value].days} days` }))}
+          value={period}
+          onChange={setPeriod}
+        />
       </ActionCardHeader>
       <CardContent className="space-y-3">
         {subtree && (
-          <div role="group" aria-label={m.agentsScope} className="flex flex-wrap gap-1">
-            {(['subtree', 'own'] as const).map((value) => (
-              <Button
-                key={value}
-                size="sm"
-                variant={scope === value ? 'secondary' : 'ghost'}
-                aria-pressed={scope === value}
-                onClick={() => setScope(value)}
-              >
-                {value === 'subtree' ? m.agentsScopeSubtree : m.agentsScopeOwn(data.organization.name)}
-              </Button>
-            ))}
-          </div>
+          <ChoiceButtons
+            label={m.agentsScope}
+            className="flex flex-wrap gap-1"
+            choices={[
+              { value: 'subtree', label: m.agentsScopeSubtree },
+              { value: 'own', label: m.agentsScopeOwn(data.organization.name) },
+            ]}
+            value={scope}
+            onChange={setScope}
+          />
         )}
         {usage.by_agent.length === 0 ? (
           <p className="text-sm text-muted-foreground">{m.noUsageInPeriod(usage.days)}</p>
