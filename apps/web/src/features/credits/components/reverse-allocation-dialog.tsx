@@ -4,8 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { Alert, AlertDescription } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { FormDialog } from '@/components/form-dialog';
 import { LabelledControl } from '@/components/labelled-control';
 import { Textarea } from '@/components/ui/textarea';
 import { useReverseAllocation } from '@/api/credits';
@@ -56,36 +55,26 @@ export function ReverseAllocationButton({ entry }: { entry: LedgerEntry }) {
   }
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogTrigger asChild>
-        <Button variant="outline" size="sm" aria-label={p.reverseLabel(amount, child)}>
-          {p.reverse}
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{p.reverseTitle}</DialogTitle>
-          <DialogDescription>{p.reverseSummary(amount, child, parent)}</DialogDescription>
-        </DialogHeader>
-        <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(submit)(event)}>
-          <LabelledControl id={`reverse-reason-${entry.id}`} label="Reason" error={errors.reason?.message}>
-            {(aria) => <Textarea id={`reverse-reason-${entry.id}`} {...aria} {...form.register('reason')} />}
-          </LabelledControl>
-          {reverse.isError && (
-            <Alert variant="destructive">
-              <AlertDescription>{p.reverseFailed(reverse.error.message)}</AlertDescription>
-            </Alert>
-          )}
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={isSubmitting}>
-              {isSubmitting ? 'Reversing…' : p.confirmReversal}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      triggerLabel={p.reverse}
+      triggerAriaLabel={p.reverseLabel(amount, child)}
+      title={p.reverseTitle}
+      description={p.reverseSummary(amount, child, parent)}
+      onSubmit={(event) => void form.handleSubmit(submit)(event)}
+      cancelLabel="Cancel"
+      submitLabel={isSubmitting ? 'Reversing…' : p.confirmReversal}
+      submitDisabled={isSubmitting}
+    >
+      <LabelledControl id={`reverse-reason-${entry.id}`} label="Reason" error={errors.reason?.message}>
+        {(aria) => <Textarea id={`reverse-reason-${entry.id}`} {...aria} {...form.register('reason')} />}
+      </LabelledControl>
+      {reverse.isError && (
+        <Alert variant="destructive">
+          <AlertDescription>{p.reverseFailed(reverse.error.message)}</AlertDescription>
+        </Alert>
+      )}
+    </FormDialog>
   );
 }
