@@ -24,14 +24,18 @@ const DEFAULTS: AllocationReversalInput = { reason: '' };
  */
 export function ReverseAllocationButton({ entry }: { entry: LedgerEntry }) {
   const viewer = useViewer();
+  // Judged at render: the ledger refreshes while visible, so the button goes once the window closes.
+  // Only such a row holds a form: the other rows of a page cost nothing.
+  if (!viewer || !mayReverseAllocation(viewer, entry, new Date())) return null;
+  return <ReverseAllocationDialog entry={entry} />;
+}
+
+function ReverseAllocationDialog({ entry }: { entry: LedgerEntry }) {
   const { user } = useAuth();
   const [open, setOpen] = useState(false);
   const reverse = useReverseAllocation();
   const form = useForm<AllocationReversalInput>({ resolver: zodResolver(allocationReversalSchema), defaultValues: DEFAULTS });
   const { errors, isSubmitting } = form.formState;
-  // Judged at render: the ledger refreshes while visible, so the button goes once the window closes.
-  if (!viewer || !mayReverseAllocation(viewer, entry, new Date())) return null;
-
   const amount = formatDecimal(entry.amount.replace(/^-/, ''));
   const child = entry.counterparty?.name ?? 'the child organization';
   const parent = user?.organization.id === entry.organization_id ? user.organization.name : 'your organization';
