@@ -174,6 +174,18 @@ const ACTIVITY: [string, Record<string, unknown>, string, string][] = [
     'Automatic top-up: 50.00 credits moved to an organization',
   ],
   [
+    'top_up.made',
+    { amount: '50', reason: 'crossed', below: '20' },
+    'Automatic top-up: 50.00 credits moved to Acme Dental, its balance below 20.00',
+    'Automatic top-up: 50.00 credits moved to an organization, its balance below 20.00',
+  ],
+  [
+    'top_up.made',
+    { amount: '50', reason: 'refused', below: '20' },
+    'Automatic top-up: 50.00 credits moved to Acme Dental for usage refused for want of credits',
+    'Automatic top-up: 50.00 credits moved to an organization for usage refused for want of credits',
+  ],
+  [
     'agent.cap',
     { before: null, after: '120' },
     'Ana Ruiz set the monthly cap of an agent of Northwind from no cap to 120.00 credits a month',

@@ -233,8 +233,15 @@ export function activitySentence({ action, actor, organization, target, details 
             : ''
       }`;
     }
-    case 'top_up.made':
-      return `Automatic top-up: ${amount} moved to ${them}`;
+    case 'top_up.made': {
+      const why =
+        details.reason === 'refused'
+          ? ' for usage refused for want of credits'
+          : details.reason === 'crossed' && str(details.below)
+            ? `, its balance below ${formatAmount(details.below)}`
+            : '';
+      return `Automatic top-up: ${amount} moved to ${them}${why}`;
+    }
     case 'agent.cap': {
       const cap = (value: unknown) => (str(value) ? `${formatAmount(value)} credits a month` : 'no cap');
       return `${who} set the monthly cap of an agent of ${org} from ${cap(details.before)} to ${cap(details.after)}`;

@@ -188,6 +188,12 @@ export const ALLOCATION_REVERSAL = {
   windowHours: 24,
 } as const;
 
+/**
+ * An alert about one subject (a child's refused automatic top-up, for one reason) goes to the
+ * same admins at most once in this many hours, however often its cause repeats.
+ */
+export const ALERT_REPEAT_HOURS = 1;
+
 export const AGENT_LIMIT = {
   warningPercent: 75,
   criticalPercent: 90,

@@ -119,7 +119,6 @@ export const MESSAGES = {
     onlySenderAdmins: 'Only administrators of the organization that made an allocation reverse it.',
     alreadyReversed: 'This allocation was already reversed.',
     reversalWindowPassed: (hours: number) => `An allocation can be reversed only within ${hours} hours of it.`,
-    automaticNotReversed: 'An automatic top-up is not reversed: change or remove the top-up instead.',
     reversalNotCovered: (child: string, balance: string) =>
       `${child} holds ${formatAmount(balance)} credits: no longer enough to give this allocation back.`,
     reversed: 'Allocation reversed',

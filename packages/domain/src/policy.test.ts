@@ -126,7 +126,7 @@ describe('credits and billing', () => {
     expect(mayAllocateTo(actor('manager', S), A)).toBe(false);
   });
 
-  it("reversal: the sender's admins, from its sent entry, once, within 24 hours, never a top-up", () => {
+  it("reversal: the sender's admins, from its sent entry, once, within 24 hours, an automatic top-up too", () => {
     const now = new Date('2026-11-27T12:00:00.000Z');
     const sent = {
       organization_id: 's',
@@ -142,7 +142,7 @@ describe('credits and billing', () => {
     expect(mayReverseAllocation(actor('admin', S), { ...sent, created_at: '2026-11-26T11:59:59.000Z' }, now)).toBe(false);
     expect(mayReverseAllocation(actor('admin', S), { ...sent, entry_type: 'allocation_received' }, now)).toBe(false);
     expect(mayReverseAllocation(actor('admin', S), { ...sent, reversed_by: 'r' }, now)).toBe(false);
-    expect(mayReverseAllocation(actor('admin', S), { ...sent, metadata: { automatic: true } }, now)).toBe(false);
+    expect(mayReverseAllocation(actor('admin', S), { ...sent, metadata: { automatic: true } }, now)).toBe(true);
     // Another organization's allocation, or a role without the allocation permission.
     expect(mayReverseAllocation(actor('admin', H), sent, now)).toBe(false);
     expect(mayReverseAllocation(actor('manager', S), sent, now)).toBe(false);

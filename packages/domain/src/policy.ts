@@ -183,15 +183,14 @@ export interface ReversibleEntry {
 
 /**
  * An allocation is given back by the admins of the organization that made it (from its
- * `allocation_sent` entry): once, within the window, and never an automatic top-up (its
- * settings decide those). Whether the child's balance still covers it is the server's to
- * say, under the lock.
+ * `allocation_sent` entry): once and within the window, an automatic top-up as any other (a
+ * child may have pulled one it did not need). Whether the child's balance still covers it,
+ * that is whether the child has not spent it, is the server's to say, under the lock.
  */
 export function mayReverseAllocation(actor: Actor, entry: ReversibleEntry, now: Date): boolean {
   return (
     entry.entry_type === 'allocation_sent' &&
     entry.reversed_by === null &&
-    entry.metadata.automatic !== true &&
     withinReversalWindow(entry.created_at, now) &&
     mayAllocateFrom(actor, { id: entry.organization_id })
   );

@@ -426,6 +426,10 @@ export interface TopUpRequestsTable {
   done_at: NullableTimestamp;
   outcome: TopUpOutcome | null;
   transaction_group: string | null;
+  /** The balance when it was queued (0036; null before). */
+  balance: string | null;
+  /** What the refused events would have charged, for a refusal (0036). */
+  refused: string | null;
 }
 
 /** A webhook endpoint of an organization; its secrets are encrypted (0033). */

@@ -15,9 +15,7 @@ export function capUsage(scope: 'key' | 'activation' | 'subtree', id: RawBuilder
     'charged', spend_cap_charged(${scope}, ${id}, ${CURRENT_MONTH})::numeric(16, 2)::text)`;
 }
 
-/** What automatic top-ups moved into an organization this calendar month (UTC): its automatic allocations received. */
+/** What automatic top-ups moved into an organization this calendar month (UTC), less those reversed since (`top_up_month_total`). */
 export function toppedUpThisMonth(organizationId: RawBuilder<unknown>) {
-  return sql<string>`(select coalesce(sum(e.amount), 0) from credit_ledger_entries e
-    where e.organization_id = ${organizationId} and e.entry_type = 'allocation_received'
-      and e.created_at >= ${CURRENT_MONTH}::timestamp at time zone 'UTC' and e.metadata->>'automatic' = 'true')`;
+  return sql<string>`top_up_month_total(${organizationId}, now())`;
 }

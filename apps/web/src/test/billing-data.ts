@@ -94,6 +94,7 @@ export function spendControlsOf(overrides: Partial<SpendControls> = {}): SpendCo
     top_up: null,
     topped_up_this_month: '0.00',
     last_top_up: null,
+    top_ups: [],
     can_edit: false,
     ...overrides,
   };

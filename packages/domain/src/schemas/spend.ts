@@ -68,6 +68,35 @@ export type TopUpInput = z.input<typeof topUpSchema>;
 export const spendControlsInputSchema = z.object({ spend_cap: capAmountSchema.nullable(), top_up: topUpSchema.nullable() });
 export type SpendControlsInput = z.input<typeof spendControlsInputSchema>;
 
+/** How many of the month's top-up requests the spend controls list, latest first. */
+export const TOP_UP_HISTORY_LIMIT = 20;
+
+/**
+ * One automatic top-up request of the current month (UTC) that has ended, as the child's spend
+ * controls show it: what it was for (the balance crossed below the line, or usage was refused
+ * for want of credits, and what the refused events would have charged), what became of it and,
+ * when made, its allocation, which the parent's admins may reverse as any other while the
+ * child has not spent it.
+ */
+export const topUpRecordSchema = z.object({
+  /** When it was asked for: the crossing or the refusal. */
+  at: z.string(),
+  reason: z.enum(TOP_UP_REASONS),
+  /** The child's balance then (null for requests made before this was kept). */
+  balance: amountStringSchema.nullable(),
+  /** What the refused events would have charged (a refusal; null for a crossing). */
+  refused: amountStringSchema.nullable(),
+  outcome: z.enum(TOP_UP_OUTCOMES),
+  /** A top-up made: what moved, and the allocation's transaction (as the ledger names it). */
+  amount: amountStringSchema.nullable(),
+  transaction_id: z.uuid().nullable(),
+  /** The reversal of that allocation, if any. */
+  reversed_by: z.uuid().nullable(),
+  /** Whether the caller may reverse it now (the server decides with mayReverseAllocation). */
+  can_reverse: z.boolean(),
+});
+export type TopUpRecord = z.infer<typeof topUpRecordSchema>;
+
 export const spendControlsSchema = z.object({
   organization_id: z.uuid(),
   /** The monthly cap on the organization's subtree and this month's spend against it. */
@@ -82,6 +111,8 @@ export const spendControlsSchema = z.object({
       outcome: z.enum(TOP_UP_OUTCOMES),
     })
     .nullable(),
+  /** This month's top-up requests that have ended, latest first, at most `TOP_UP_HISTORY_LIMIT`. */
+  top_ups: z.array(topUpRecordSchema),
   /** Whether the caller may change these (its parent's admins; the server decides with maySetSpendControls). */
   can_edit: z.boolean(),
 });

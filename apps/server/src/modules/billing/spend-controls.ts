@@ -6,6 +6,7 @@ import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { capUsage, toppedUpThisMonth } from '../../lib/spend-caps.ts';
+import { topUpHistory } from './top-up-history.ts';
 import { BOOK_LOCK_CLASS } from '../pricing/pricing.service.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
@@ -49,6 +50,7 @@ export function createSpendControls({ db, organizations }: { db: Kysely<DB>; org
         row.top_up_below === null ? null : { below: row.top_up_below, amount: row.top_up_amount!, monthly_max: row.top_up_monthly_max! },
       topped_up_this_month: row.topped_up,
       last_top_up: row.last_at && row.last_outcome ? { at: row.last_at, outcome: row.last_outcome } : null,
+      top_ups: await topUpHistory(db, caller, org.id),
       can_edit: maySetSpendControls(caller, org),
     };
   }
@@ -89,8 +91,8 @@ export function createSpendControls({ db, organizations }: { db: Kysely<DB>; org
       }
       if (topUp) {
         await sql`
-          insert into top_up_requests (organization_id, reason)
-          select ${org.id}, 'crossed' where ${before.credit_balance}::numeric < ${topUp.below}::numeric
+          insert into top_up_requests (organization_id, reason, balance)
+          select ${org.id}, 'crossed', ${before.credit_balance} where ${before.credit_balance}::numeric < ${topUp.below}::numeric
           on conflict (organization_id) where done_at is null do nothing`.execute(trx);
       }
       const topUpBefore =

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { TopUpOutcome } from '@console/domain';
+import { ALERT_REPEAT_HOURS, type TopUpOutcome, type TopUpReason } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import { toppedUpThisMonth } from '../../lib/spend-caps.ts';
 
@@ -18,23 +18,46 @@ const BATCH = 50;
 
 interface Request {
   id: string;
-  reason: 'crossed' | 'refused';
+  reason: TopUpReason;
   organization_id: string;
   name: string;
   parent_id: string | null;
+  /** What the refused events would have charged (a refusal-driven request); null for a crossing. */
+  refused: string | null;
+}
+
+/** Under both balance locks: the child's top-up, the two balances and whether a top-up is due and can be made. */
+interface Facts {
+  below: string | null;
+  amount: string | null;
+  monthly_max: string | null;
+  balance: string;
+  parent_balance: string;
+  parent_name: string;
+  live: boolean;
+  month_so_far: string;
+  short: boolean;
+  over_month: boolean;
+  needed: boolean;
 }
 
 /**
  * The background maker of automatic top-ups. A balance that crosses below its top-up line, or
- * usage refused for want of credits where a top-up is set, leaves one pending row in
+ * usage refused for want of credits where a top-up can help, leaves one pending row in
  * `top_up_requests` (at most one per organization). The runner takes a pending row with
  * `for update skip locked` (several server processes share them, none takes a row another
- * holds), locks the parent's and the child's balances in id order, re-checks everything under
- * the locks (a crossing since filled by hand needs nothing; usage refused for want of credits
- * is topped up whatever the line), and in the same transaction either allocates the amount from the parent (a ledger
- * allocation marked automatic, audited) or refuses it, alerting the parent's admins when the
- * parent lacks the funds or the month's maximum would be passed, and marks the row done with
- * its outcome: each request is made or refused exactly once.
+ * holds), locks the parent's and the child's balances in id order, and re-checks everything
+ * under the locks: both organizations and every one above them still active (a suspended
+ * subtree moves no credits, and its request ends rather than blocking later ones); the
+ * top-up still due, that is the balance below the line or, for a refusal, one top-up of the
+ * amount letting the refused events through where the balance does not already (a top-up
+ * that cannot cover a refusal is not made above the line, so no child pulls its parent's
+ * credits with events it could never pay for); the parent holding the amount; the month's
+ * top-ups, less those reversed, leaving room for it. In the same transaction it either
+ * allocates the amount from the parent (a ledger allocation marked automatic, audited) or
+ * refuses it, and marks the row done with its outcome: each request is made or refused
+ * exactly once. A refusal for want of the parent's funds or of the monthly maximum alerts
+ * the parent's admins, at most once per child and reason in `ALERT_REPEAT_HOURS`.
  *
  * makeTopUp: one pending top-up request, made or refused in the caller's transaction `trx` (see
  * createTopUpRunner): false when none is pending. The runner calls it in a transaction of its
@@ -42,7 +65,7 @@ interface Request {
  */
 export async function makeTopUp(trx: Transaction<DB>, logger?: Pick<FastifyBaseLogger, 'info'>): Promise<boolean> {
   const { rows } = await sql<Request>`
-        select q.id, q.reason, q.organization_id, o.name, o.parent_org_id as parent_id
+        select q.id, q.reason, q.organization_id, o.name, o.parent_org_id as parent_id, q.refused::text as refused
         from top_up_requests q join organizations o on o.id = q.organization_id
         where q.done_at is null
         order by q.id
@@ -59,19 +82,7 @@ export async function makeTopUp(trx: Transaction<DB>, logger?: Pick<FastifyBaseL
     return true;
   }
   await sql`select credit_balances_lock(array[${request.organization_id}, ${request.parent_id}]::uuid[])`.execute(trx);
-  const { rows: facts } = await sql<{
-    below: string | null;
-    amount: string | null;
-    monthly_max: string | null;
-    balance: string;
-    parent_balance: string;
-    parent_name: string;
-    live: boolean;
-    month_so_far: string;
-    short: boolean;
-    over_month: boolean;
-    not_needed: boolean;
-  }>`
+  const { rows: facts } = await sql<Facts>`
         select b.top_up_below::text as below, b.top_up_amount::text as amount, b.top_up_monthly_max::text as monthly_max,
                b.credit_balance::text as balance, pb.credit_balance::text as parent_balance, p.name as parent_name,
                (o.deleted_at is null and p.deleted_at is null and o.status = 'active' and p.status = 'active'
@@ -79,12 +90,14 @@ export async function makeTopUp(trx: Transaction<DB>, logger?: Pick<FastifyBaseL
                m.total::text as month_so_far,
                pb.credit_balance < b.top_up_amount as short,
                m.total + b.top_up_amount > b.top_up_monthly_max as over_month,
-               b.credit_balance >= b.top_up_below as not_needed
+               (b.credit_balance < b.top_up_below
+                 or (${request.refused}::numeric is not null and b.credit_balance < ${request.refused}::numeric
+                     and b.credit_balance + b.top_up_amount >= ${request.refused}::numeric)) as needed
         from organization_billing_settings b
         join organizations o on o.id = b.organization_id
         join organizations p on p.id = o.parent_org_id
         join organization_billing_settings pb on pb.organization_id = p.id
-        cross join lateral (select ${toppedUpThisMonth(sql`b.organization_id`)} as total) m
+        cross join lateral (select ${toppedUpThisMonth(sql`b.organization_id`)}::numeric(16, 2) as total) m
         where b.organization_id = ${request.organization_id}`.execute(trx);
   const f = facts[0];
   if (!f || f.below === null) {
@@ -95,19 +108,13 @@ export async function makeTopUp(trx: Transaction<DB>, logger?: Pick<FastifyBaseL
     await done('not_active');
     return true;
   }
-  // A crossing filled meanwhile (an allocation by hand) needs none; usage refused for want of credits does, whatever the line.
-  if (f.not_needed && request.reason === 'crossed') {
+  if (!f.needed) {
     await done('not_needed');
     return true;
   }
   if (f.over_month || f.short) {
     const reason = f.over_month ? 'monthly_max' : 'parent_short';
-    await sql`
-          insert into balance_alerts (organization_id, kind, balance, threshold, detail)
-          values (${request.parent_id}, 'top_up_failed', ${f.parent_balance}, ${f.amount},
-            ${JSON.stringify({ child_id: request.organization_id, child_name: request.name, reason, monthly_max: f.monthly_max, month_so_far: f.month_so_far })}::jsonb)`.execute(
-      trx,
-    );
+    await alertParent(trx, request, f, reason);
     await done(reason);
     return true;
   }
@@ -125,12 +132,30 @@ export async function makeTopUp(trx: Transaction<DB>, logger?: Pick<FastifyBaseL
   await sql`
         insert into audit_log (actor_user_id, organization_id, action, target_type, target_id, details)
         values (null, ${request.parent_id}, 'top_up.made', 'organization', ${request.organization_id},
-          ${JSON.stringify({ amount: f.amount, transaction_group: groupId, below: f.below, balance_before: f.balance })}::jsonb)`.execute(
+          ${JSON.stringify({ amount: f.amount, transaction_group: groupId, below: f.below, balance_before: f.balance, reason: request.reason })}::jsonb)`.execute(
     trx,
   );
   await done('topped_up', groupId);
   logger?.info({ organization: request.organization_id, amount: f.amount }, 'automatic top-up made');
   return true;
+}
+
+/**
+ * A top-up refused for want of the parent's funds or of the monthly maximum tells the parent's
+ * admins, at most once per child and reason in `ALERT_REPEAT_HOURS`: a child whose usage keeps
+ * being refused would otherwise mail them at every batch. The child's balance lock, held
+ * here, makes the check and the insert one step for that child.
+ */
+async function alertParent(trx: Transaction<DB>, request: Request, f: Facts, reason: 'monthly_max' | 'parent_short') {
+  await sql`
+        insert into balance_alerts (organization_id, kind, balance, threshold, detail)
+        select ${request.parent_id}, 'top_up_failed', ${f.parent_balance}, ${f.amount},
+          ${JSON.stringify({ child_id: request.organization_id, child_name: request.name, reason, monthly_max: f.monthly_max, month_so_far: f.month_so_far })}::jsonb
+        where not exists (
+          select 1 from balance_alerts a
+          where a.organization_id = ${request.parent_id} and a.kind = 'top_up_failed'
+            and a.detail->>'child_id' = ${request.organization_id} and a.detail->>'reason' = ${reason}
+            and a.created_at > now() - make_interval(hours => ${ALERT_REPEAT_HOURS}))`.execute(trx);
 }
 
 export function createTopUpRunner({ db, logger, pollMs = 1_000 }: TopUpRunnerOptions) {

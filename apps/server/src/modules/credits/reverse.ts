@@ -15,13 +15,15 @@ interface Settled {
   child_deleted: boolean | null;
   child_balance: string | null;
   covered: boolean | null;
+  /** The child's automatic top-up request already pending before the reversal, if any. */
+  pending_top_up: string | null;
 }
 
 const UNIQUE_VIOLATION = '23505';
 
 export function createReverseAllocation({ db, organizations }: Pick<CreditsDeps, 'db' | 'organizations'>) {
   /**
-   * Gives an allocation back to the organization that made it: the child's `reversal_sent`
+   * Gives an allocation, or an automatic top-up, back to the organization that made it: the child's `reversal_sent`
    * and the parent's `reversal_received`, both naming the allocation, in one transaction with
    * the audit row. Who may (the sender's admins, on their own active organization) is judged
    * first; under both balance locks (taken in id order, as every movement takes them) the
@@ -51,9 +53,6 @@ export function createReverseAllocation({ db, organizations }: Pick<CreditsDeps,
       throw error instanceof NotFoundError ? new NotFoundError(c.allocationNotFound) : error;
     });
     if (!mayAllocateFrom(caller, sender)) throw new ForbiddenError(c.onlySenderAdmins);
-    if ((sent.metadata as { automatic?: unknown } | null)?.automatic === true) {
-      throw new RuleError(c.automaticNotReversed, 'automatic_top_up');
-    }
 
     const amount = received.amount;
     const child = received.organization_id;
@@ -62,6 +61,7 @@ export function createReverseAllocation({ db, organizations }: Pick<CreditsDeps,
     const link = { reason: input.reason, reverses_transaction_id: transactionId };
     try {
       return await db.transaction().execute(async (trx) => {
+        let pendingTopUp: string | null = null;
         const [taken, returned] = await move(
           trx,
           [
@@ -93,9 +93,11 @@ export function createReverseAllocation({ db, organizations }: Pick<CreditsDeps,
                   (select b.credit_balance::text from organization_billing_settings b where b.organization_id = ${child}) as child_balance,
                   -- Compared as exact decimals, as every amount is.
                   (select b.credit_balance >= ${amount}::numeric from organization_billing_settings b
-                   where b.organization_id = ${child}) as covered
+                   where b.organization_id = ${child}) as covered,
+                  (select q.id::text from top_up_requests q where q.organization_id = ${child} and q.done_at is null) as pending_top_up
               `.execute(trx);
               const settled = rows[0]!;
+              pendingTopUp = settled.pending_top_up;
               if (settled.reversed) throw new ConflictError(c.alreadyReversed);
               if (!settled.in_window) {
                 throw new RuleError(c.reversalWindowPassed(ALLOCATION_REVERSAL.windowHours), 'reversal_window_passed');
@@ -108,6 +110,11 @@ export function createReverseAllocation({ db, organizations }: Pick<CreditsDeps,
             },
           },
         );
+        // Taking credits back is the parent's decision: a crossing below the child's top-up line
+        // that the reversal itself caused queues no top-up (it would hand the amount straight
+        // back). A request pending from before stays.
+        await sql`delete from top_up_requests where organization_id = ${child} and done_at is null
+                  and id is distinct from ${pendingTopUp}::bigint`.execute(trx);
         await auditAction(trx, caller, info, {
           organizationId: sender.id,
           action: 'credits.reverse_allocation',

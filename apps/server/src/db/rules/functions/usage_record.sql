@@ -49,7 +49,8 @@
 --    occurrence window plus a margin, p_keep; each batch deletes up to twice its size of the
 --    expired ones); the carries (in key order); and for an organization that lacked credits
 --    an insufficient_credits alert, at most one an hour, and, where the organization has an
---    automatic top-up, a top-up request (the top-up runner makes it at once).
+--    automatic top-up that can help (below its line, or one top-up covers the refused
+--    events), a top-up request (the top-up runner makes it at once).
 -- 5. Margins, in the same posting: each seller above a group's organization earns, per unit,
 --    the price of its child on the path minus its own price (the house's part is consumed).
 --    A seller's exact earnings are added to its carry for the agent type and the whole cents
@@ -180,7 +181,9 @@ declare
   le_meta jsonb[] := '{}';
   le_agent uuid[] := '{}';
   le_units numeric[] := '{}';
+  -- Organizations that lacked credits, each once, with what their refused events would have charged.
   short_orgs uuid[] := '{}';
+  short_need numeric[] := '{}';
   -- The organization being taken: its balance, its carries by agent type, its groups (by
   -- "agent:price") from g_base on.
   v_org uuid;
@@ -412,7 +415,12 @@ begin
         o_reason[e.i] := 'insufficient_credits';
         o_detail[e.i] := v_balance::numeric(16, 2)::text;
         o_charged[e.i] := v_charge;
-        short_orgs := short_orgs || e.org;
+        if short_orgs[cardinality(short_orgs)] is distinct from e.org then
+          short_orgs := short_orgs || e.org;
+          short_need := short_need || v_charge;
+        else
+          short_need[cardinality(short_need)] := short_need[cardinality(short_need)] + v_charge;
+        end if;
       else
         v_balance := v_balance - v_charge;
         c_carry[k] := v_total - v_charge;
@@ -624,11 +632,31 @@ begin
     order by due.organization_id;
   end if;
 
-  -- Refused for want of credits where a top-up is set: the runner makes one at once.
+  -- Refused for want of credits where a top-up is set: a request, which the runner makes at
+  -- once, only where a top-up can help. The balance (as this batch leaves it) is below the
+  -- line, or one top-up of the set amount lets the refused events through: a refusal a top-up
+  -- cannot cover, above the line, moves nothing (else a child could pull its parent's credits
+  -- with events it could never pay for). And not while the month's last request failed for a
+  -- reason that still holds: the monthly maximum leaves no room for the amount, or the parent
+  -- still lacks it (its admins were told once; each refused batch would tell them again).
   if cardinality(short_orgs) > 0 then
-    insert into top_up_requests (organization_id, reason)
-    select distinct b.organization_id, 'refused' from organization_billing_settings b
-    where b.organization_id = any(short_orgs) and b.top_up_below is not null
+    insert into top_up_requests (organization_id, reason, balance, refused)
+    select b.organization_id, 'refused', b.credit_balance, x.need
+    from unnest(short_orgs, short_need) as x(org, need)
+    join organization_billing_settings b on b.organization_id = x.org
+    join organizations o on o.id = x.org
+    left join organization_billing_settings pb on pb.organization_id = o.parent_org_id
+    left join lateral (
+      select q.outcome from top_up_requests q
+      where q.organization_id = x.org and q.done_at is not null
+        and q.created_at >= date_trunc('month', v_now at time zone 'UTC') at time zone 'UTC'
+      order by q.created_at desc, q.id desc limit 1
+    ) last on true
+    where b.top_up_below is not null
+      and (b.credit_balance < b.top_up_below or b.credit_balance + b.top_up_amount >= x.need)
+      and not (last.outcome is not distinct from 'monthly_max'
+               and top_up_month_total(x.org, v_now) + b.top_up_amount > b.top_up_monthly_max)
+      and not (last.outcome is not distinct from 'parent_short' and pb.credit_balance < b.top_up_amount)
     order by 1
     on conflict (organization_id) where done_at is null do nothing;
   end if;
