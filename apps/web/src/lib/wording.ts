@@ -889,6 +889,15 @@ const CONSOLE_WORDING = {
       no_rule: 'not made, no top-up was set',
       not_active: 'not made, the organization is not active',
     },
+    topUpsHeading: 'Top-ups this month',
+    noTopUps: 'None this month.',
+    /** What a top-up request was for: a crossing below the line, or usage refused for want of credits. */
+    topUpForCrossed: (balance: string | null) =>
+      balance ? `The balance fell to ${balance}, below the line` : 'The balance fell below the line',
+    topUpForRefused: (refused: string | null, balance: string | null) =>
+      refused && balance ? `Usage of ${refused} was refused at a balance of ${balance}` : 'Usage was refused for want of credits',
+    topUpMoved: (amount: string) => `${amount} moved`,
+    topUpReversed: 'Reversed',
     edit: 'Edit',
     editAria: 'Edit spend controls',
     editTitle: (name: string) => `Spend controls of ${name}`,

@@ -134,4 +134,75 @@ describe('spend controls card', { timeout: 20_000 }, () => {
     expect(await within(dialog).findByText('The child is not active.')).toBeInTheDocument();
     expect(within(dialog).getByText(s.saveFailed)).toBeInTheDocument();
   });
+  it("lists the month's top-ups with what each was for, and reverses one the server lets the viewer take back", async () => {
+    const made = '00000000-0000-4000-9000-0000000000a1';
+    let reversed = false;
+    const controls = () =>
+      spendControlsOf({
+        ...capped,
+        top_ups: [
+          {
+            at: '2025-03-12T09:00:00.000Z',
+            reason: 'crossed',
+            balance: '10.00',
+            refused: null,
+            outcome: 'monthly_max',
+            amount: null,
+            transaction_id: null,
+            reversed_by: null,
+            can_reverse: false,
+          },
+          {
+            at: '2025-03-11T09:00:00.000Z',
+            reason: 'refused',
+            balance: '50.00',
+            refused: '120.00',
+            outcome: 'topped_up',
+            amount: '50.00',
+            transaction_id: made,
+            reversed_by: reversed ? '00000000-0000-4000-9000-0000000000a2' : null,
+            can_reverse: !reversed,
+          },
+        ],
+      });
+    const api = mockApi({
+      [`GET /api/organizations/${OTHER_ORG_ID}`]: () =>
+        json(200, {
+          organization: {
+            ...organizationOf({ id: OTHER_ORG_ID, type: 'tenant', name: 'Acme Dental' }),
+            ancestors: [{ id: OWN_ORG_ID, name: 'Northwind' }],
+          },
+        }),
+      [`GET /api/organizations/${OTHER_ORG_ID}/billing`]: () => json(200, billingOf({ id: OTHER_ORG_ID })),
+      [`GET ${PATH}`]: () => json(200, controls()),
+      [`POST /api/credits/allocations/${made}/reversal`]: () => {
+        reversed = true;
+        return json(200, {
+          transaction_id: '00000000-0000-4000-9000-0000000000a2',
+          reverses_transaction_id: made,
+          from_balance: '950.00',
+          to_balance: '70.00',
+        });
+      },
+    });
+    renderApp(`/orgs/${OTHER_ORG_ID}/billing`, { session: session() });
+    const list = await screen.findByTestId('top-up-history');
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows[0]).toHaveTextContent(s.topUpForCrossed('10.00 credits'));
+    expect(rows[0]).toHaveTextContent(s.outcomes.monthly_max);
+    expect(rows[1]).toHaveTextContent(s.topUpForRefused('120.00 credits', '50.00 credits'));
+    expect(rows[1]).toHaveTextContent(s.topUpMoved('50.00 credits'));
+    expect(within(rows[0]!).queryByRole('button')).not.toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(within(rows[1]!).getByRole('button', { name: MESSAGES.creditPages.reverseLabel('50.00', 'Acme Dental') }));
+    const dialog = await screen.findByRole('dialog', { name: MESSAGES.creditPages.reverseTitle });
+    expect(within(dialog).getByText(MESSAGES.creditPages.reverseSummary('50.00', 'Acme Dental', 'Northwind'))).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Reason'), 'Never used');
+    await user.click(within(dialog).getByRole('button', { name: MESSAGES.creditPages.confirmReversal }));
+    await waitFor(() => expect(api.callsTo(`POST /api/credits/allocations/${made}/reversal`)).toHaveLength(1));
+    expect(api.callsTo(`POST /api/credits/allocations/${made}/reversal`)[0]?.body).toEqual({ reason: 'Never used' });
+    // Refreshed without a reload: marked reversed, no second Reverse.
+    expect(await within(await screen.findByTestId('top-up-history')).findByText(s.topUpReversed)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: MESSAGES.creditPages.reverseLabel('50.00', 'Acme Dental') })).not.toBeInTheDocument();
+  });
 });

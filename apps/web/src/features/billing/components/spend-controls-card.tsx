@@ -10,13 +10,15 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { formatCredits } from '@/lib/credit-format';
 import { formatDateTime } from '@/lib/dates';
 import { SpendControlsDialog } from './spend-controls-dialog';
+import { TopUpHistory } from './top-up-history';
 import { MESSAGES } from '@/lib/wording';
 
 const s = MESSAGES.spendPages;
 
 /**
  * The organization's monthly spend cap over its subtree, with this month's spend and a bar,
- * and its automatic top-up from the parent with what it did lately. Everyone who sees the
+ * and its automatic top-up from the parent with what it did lately and this month's top-ups,
+ * each with what it was for (Reverse on those the parent's admins may take back). Everyone who sees the
  * billing page sees it; Edit is offered when the server says the viewer may change it (the
  * parent's admins).
  */
@@ -29,43 +31,46 @@ export function SpendControlsCard({ organization }: { organization: Pick<Organiz
   if (query.isPending) body = <LoadingRows rows={2} />;
   else if (query.isError) body = <QueryError error={query.error} title={s.loadFailed} onRetry={query.refetch} />;
   else {
-    const { spend_cap: cap, top_up: topUp, topped_up_this_month: toppedUp, last_top_up: last } = query.data;
+    const { spend_cap: cap, top_up: topUp, topped_up_this_month: toppedUp, last_top_up: last, top_ups: topUps } = query.data;
     body = (
-      <div className="grid gap-6 sm:grid-cols-2">
-        <section className="grid content-start gap-2" aria-labelledby="spend-cap-heading">
-          <h2 id="spend-cap-heading" className="text-sm font-medium">
-            {s.capHeading}
-          </h2>
-          {cap.cap === null ? (
-            <>
-              <p className="text-lg font-semibold">{s.noCap}</p>
-              <p className="text-sm text-muted-foreground tabular-nums">{s.chargedNoCap(formatCredits(cap.charged), cap.month)}</p>
-            </>
-          ) : (
-            <>
-              <p className="text-sm tabular-nums" data-testid="spend-cap-charged">
-                {s.chargedOf(formatCredits(cap.charged), formatCredits(cap.cap), cap.month)}
-              </p>
-              <CapProgress usage={cap} />
-            </>
-          )}
-        </section>
-        <section className="grid content-start gap-2 text-sm" aria-labelledby="top-up-heading">
-          <h2 id="top-up-heading" className="font-medium">
-            {s.topUpHeading}
-          </h2>
-          <p data-testid="top-up-rule">
-            {topUp
-              ? s.topUpRule(formatCredits(topUp.below), formatCredits(topUp.amount), parent, formatCredits(topUp.monthly_max))
-              : s.noTopUp}
-          </p>
-          {(topUp || Number(toppedUp) > 0) && <p className="text-muted-foreground">{s.toppedUpThisMonth(formatCredits(toppedUp))}</p>}
-          {last && (
-            <p className="text-muted-foreground" data-testid="last-top-up">
-              {s.lastTopUp(formatDateTime(last.at), s.outcomes[last.outcome])}
+      <div className="grid gap-6">
+        <div className="grid gap-6 sm:grid-cols-2">
+          <section className="grid content-start gap-2" aria-labelledby="spend-cap-heading">
+            <h2 id="spend-cap-heading" className="text-sm font-medium">
+              {s.capHeading}
+            </h2>
+            {cap.cap === null ? (
+              <>
+                <p className="text-lg font-semibold">{s.noCap}</p>
+                <p className="text-sm text-muted-foreground tabular-nums">{s.chargedNoCap(formatCredits(cap.charged), cap.month)}</p>
+              </>
+            ) : (
+              <>
+                <p className="text-sm tabular-nums" data-testid="spend-cap-charged">
+                  {s.chargedOf(formatCredits(cap.charged), formatCredits(cap.cap), cap.month)}
+                </p>
+                <CapProgress usage={cap} />
+              </>
+            )}
+          </section>
+          <section className="grid content-start gap-2 text-sm" aria-labelledby="top-up-heading">
+            <h2 id="top-up-heading" className="font-medium">
+              {s.topUpHeading}
+            </h2>
+            <p data-testid="top-up-rule">
+              {topUp
+                ? s.topUpRule(formatCredits(topUp.below), formatCredits(topUp.amount), parent, formatCredits(topUp.monthly_max))
+                : s.noTopUp}
             </p>
-          )}
-        </section>
+            {(topUp || Number(toppedUp) > 0) && <p className="text-muted-foreground">{s.toppedUpThisMonth(formatCredits(toppedUp))}</p>}
+            {last && (
+              <p className="text-muted-foreground" data-testid="last-top-up">
+                {s.lastTopUp(formatDateTime(last.at), s.outcomes[last.outcome])}
+              </p>
+            )}
+          </section>
+        </div>
+        {(topUp || topUps.length > 0) && <TopUpHistory records={topUps} childName={organization.name} parentName={parent} />}
       </div>
     );
   }
