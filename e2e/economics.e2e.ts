@@ -166,4 +166,19 @@ it('a super agency and an agency mark up, the tenant pays and each level earns; 
   await agencyPage.getByText(s.toppedUpThisMonth('25.00')).waitFor({ timeout: 15_000 });
   expect(await ledgerText(tenantPage)).toContain('Automatic top-up: received 25.00 credits from Econ Agency');
   expect(await ledgerText(agencyPage)).toContain('Automatic top-up: sent 25.00 credits to Econ Tenant');
+
+  // 5. The spend controls say what the top-up was for, and the agency takes it back: the tenant
+  // has not spent it. The reversal takes the tenant below its line again, and queues no top-up.
+  await agencyPage.goto(server.url(`/orgs/${tenant.id}/billing`));
+  const history = agencyPage.getByTestId('top-up-history');
+  await history.getByText(s.topUpForCrossed('37.50 credits')).waitFor();
+  await history.getByRole('button', { name: MESSAGES.creditPages.reverseLabel('25.00', TENANT) }).click();
+  const review = agencyPage.getByRole('dialog', { name: MESSAGES.creditPages.reverseTitle });
+  await review.getByLabel('Reason').fill('Not needed after all');
+  await expectAccessible(agencyPage, 'reversing an automatic top-up');
+  await review.getByRole('button', { name: MESSAGES.creditPages.confirmReversal }).click();
+  await review.waitFor({ state: 'detached' });
+  await history.getByText(s.topUpReversed).waitFor();
+  await agencyPage.getByText(s.toppedUpThisMonth('0.00')).waitFor();
+  expect(await ledgerText(tenantPage)).toContain('returned to Econ Agency: Not needed after all');
 });
