@@ -167,7 +167,8 @@ export function relativeMembers(tar: Uint8Array): Uint8Array {
       const sum = header.reduce((total, b) => total + b, 0);
       header.set(Buffer.from(`${sum.toString(8).padStart(6, '0')}\0 `, 'latin1'), 148);
     }
-    const size = parseInt(Buffer.from(field(header, 124, 12)).toString('latin1').trim() || '0', 8);
+    const sizeText = String.fromCharCode(...field(header, 124, 12)).trim();
+    const size = sizeText === '' ? 0 : parseInt(sizeText, 8);
     if (!Number.isSafeInteger(size)) throw new Error(`the data folder's archive has a header without a size at byte ${offset}`);
     offset += TAR_BLOCK + Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
   }
