@@ -69,7 +69,7 @@ describe.skipIf(onPostgres)('the embedded database archive (PGlite)', () => {
     await tar(['-xzPf', file], into);
     expect(readFileSync(join(into, 'PG_VERSION'), 'utf8').trim()).toMatch(/^\d+$/);
     expect(existsSync(join(into, 'global', 'pg_control'))).toBe(true);
-  });
+  }, 120_000);
 
   it("restores this version's archive and an older one whose members are absolute", async () => {
     const current = join(scratch, 'current.tar.gz');
@@ -82,5 +82,5 @@ describe.skipIf(onPostgres)('the embedded database archive (PGlite)', () => {
     const expected = { schemaVersion: expect.any(Number), pending: 0, users: [ADMIN.email] };
     expect(await restored(current, 'from-current')).toEqual(expected);
     expect(await restored(older, 'from-older')).toEqual(expected);
-  });
+  }, 120_000);
 });
