@@ -15,15 +15,7 @@ import { DEMO_PRICE_BOOKS, DemoAlreadySeededError } from './db/seed.ts';
 import { seedDemoWithUsage } from './demo-seed.ts';
 import { resolveJwtSecret } from './lib/tokens.ts';
 import { reconcile } from './modules/credits/reconcile.ts';
-
-const USAGE = `Usage: main.ts <command>
-  serve            migrate, create the first house admin if the database is empty, and serve
-  migrate          apply pending migrations
-  seed [--demo]    create the first house admin if needed; --demo adds a demo hierarchy with agents,
-                   credits, an API key and 30 days of usage
-  reconcile        check every balance against the ledger; exits 1 on a difference
-  backup [FILE]    write a backup (default backups/console-<time>.tar.gz or .dump), also while the server runs
-  restore FILE     restore a backup into an empty DATA_DIR or an empty PostgreSQL database`;
+import { parseCommandLine, type CommandLine } from './main-args.ts';
 
 /** How long a shutdown waits for the requests under way before exiting regardless. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -224,8 +216,7 @@ async function servePrimary(config: Config, logger: Logger) {
   startSchedule(config, logger, null);
 }
 
-async function main(argv: string[]) {
-  const [command = 'serve', ...rest] = argv;
+async function main({ command, flags, args }: Extract<CommandLine, { kind: 'run' }>) {
   const config = loadConfig();
   switch (command) {
     case 'serve':
@@ -243,7 +234,7 @@ async function main(argv: string[]) {
     case 'seed': {
       const database = await prepare(config, 'db:seed');
       try {
-        if (rest.includes('--demo')) {
+        if (flags.has('demo')) {
           const started = Date.now();
           const demo = await seedDemoWithUsage(database.db);
           const tenants = demo.organizations.filter((o) => o.type === 'tenant');
@@ -285,24 +276,30 @@ async function main(argv: string[]) {
       return;
     }
     case 'backup':
-      console.log(describeBackup(await backupCommand(config, rest[0])));
+      console.log(describeBackup(await backupCommand(config, args[0])));
       return;
     case 'restore':
-      console.log(describeRestore(rest[0]!, await restoreCommand(config, rest[0])));
+      console.log(describeRestore(args[0]!, await restoreCommand(config, args[0])));
       return;
-    default:
-      console.error(USAGE);
-      process.exitCode = 2;
   }
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  // Refusals that explain themselves are printed as their message alone; anything else whole.
-  const explained = [ConfigError, MigrationError, DataDirInUseError, DataDirUnsafeError, DemoAlreadySeededError, BackupError];
-  if (error instanceof Error && explained.some((kind) => error instanceof kind)) {
-    console.error(error.message);
-  } else {
-    console.error(error);
-  }
-  process.exit(1);
-});
+// The command line is read before anything else: --help and a refusal open nothing.
+const line = parseCommandLine(process.argv.slice(2));
+if (line.kind === 'help') {
+  console.log(line.text);
+} else if (line.kind === 'refused') {
+  console.error(line.text);
+  process.exitCode = 2;
+} else {
+  main(line).catch((error: unknown) => {
+    // Refusals that explain themselves are printed as their message alone; anything else whole.
+    const explained = [ConfigError, MigrationError, DataDirInUseError, DataDirUnsafeError, DemoAlreadySeededError, BackupError];
+    if (error instanceof Error && explained.some((kind) => error instanceof kind)) {
+      console.error(error.message);
+    } else {
+      console.error(error);
+    }
+    process.exit(1);
+  });
+}

@@ -24,8 +24,9 @@ import type { Database } from './connection.ts';
 export class BackupError extends Error {}
 
 /**
- * What a backup file holds: the embedded database's data folder (a gzip tar of `pgdata/`,
- * PGlite's own `dumpDataDir` format), or a `pg_dump --format=custom` archive of PostgreSQL.
+ * What a backup file holds: the embedded database's data folder (a gzip tar of `pgdata/`'s
+ * contents, PGlite's own `dumpDataDir` format with its members named relative to the folder),
+ * or a `pg_dump --format=custom` archive of PostgreSQL.
  */
 export type BackupKind = 'pglite' | 'pg';
 
@@ -134,7 +135,44 @@ export async function snapshotPGlite(database: Database): Promise<Snapshot> {
     });
     return { tar, schemaVersion };
   });
-  return { archive: await gzipAsync(tar), schemaVersion };
+  return { archive: await gzipAsync(relativeMembers(tar)), schemaVersion };
+}
+
+const TAR_BLOCK = 512;
+
+/**
+ * PGlite's dump names every member from the data folder's root with a leading slash
+ * (`/PG_VERSION`, `/base/1/...`): `tar -xPf` by hand would write them at the root of the file
+ * system. Each name (or its prefix field, where one is used) loses its leading slashes and its
+ * header checksum is computed again, in place, so the archive unpacks where it is run like any
+ * other. A restore joins the names to the data folder either way, so the archives written
+ * before, with absolute names, still restore.
+ */
+export function relativeMembers(tar: Uint8Array): Uint8Array {
+  const field = (header: Uint8Array, start: number, length: number) => {
+    const end = header.subarray(start, start + length).indexOf(0);
+    return header.subarray(start, end < 0 ? start + length : start + end);
+  };
+  for (let offset = 0; offset + TAR_BLOCK <= tar.length; ) {
+    const header = tar.subarray(offset, offset + TAR_BLOCK);
+    if (header.every((b) => b === 0)) break;
+    // The ustar prefix (byte 345) comes before the name when set: the leading slash is its own.
+    const name = field(header, 345, 155).length > 0 ? field(header, 345, 155) : field(header, 0, 100);
+    let slashes = 0;
+    while (slashes < name.length && name[slashes] === 0x2f) slashes++;
+    if (slashes > 0) {
+      name.copyWithin(0, slashes);
+      name.fill(0, name.length - slashes);
+      header.fill(0x20, 148, 156);
+      const sum = header.reduce((total, b) => total + b, 0);
+      header.set(Buffer.from(`${sum.toString(8).padStart(6, '0')}\0 `, 'latin1'), 148);
+    }
+    const sizeText = String.fromCharCode(...field(header, 124, 12)).trim();
+    const size = sizeText === '' ? 0 : parseInt(sizeText, 8);
+    if (!Number.isSafeInteger(size)) throw new Error(`the data folder's archive has a header without a size at byte ${offset}`);
+    offset += TAR_BLOCK + Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
+  }
+  return tar;
 }
 
 export type BackupSource = { kind: 'pglite'; database: Database } | { kind: 'pg'; url: string };

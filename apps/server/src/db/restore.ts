@@ -61,8 +61,9 @@ const octal = (block: Uint8Array, start: number, length: number) => {
 
 /**
  * Walks a whole tar archive and checks every header: its checksum, a size that fits in the
- * archive, a plain file or folder (no link or device), a relative name without `..`, and the
- * end-of-archive blocks. Throws with what is wrong; returns the entries by name.
+ * archive, a plain file or folder (no link or device), a name without `..`, and the
+ * end-of-archive blocks. Throws with what is wrong; returns the entries by name, relative to
+ * the data folder (the archives written before their names were made relative begin with `/`).
  */
 export function walkTar(tar: Uint8Array): Map<string, TarEntry> {
   const entries = new Map<string, TarEntry>();

@@ -5,12 +5,13 @@ import { insertOrg } from '../test/fixtures.ts';
 import { balanceOf } from '../test/books.ts';
 
 /**
- * Lock order between two kinds of request that lock the same two balance rows: an
- * allocation from a parent P to its child C (which locks P's and C's rows) and a change of
- * C's activated agent limit (which locks C's and P's rows). Both must take them in id
- * order; were either to take them in another order, the two would wait on each other in a
- * cycle whenever C's id sorts before P's (or after, for the other), and PostgreSQL would
- * roll one back as a deadlock (40P01, answered 409). So the pairs here cover both id orders.
+ * Lock order between kinds of request that lock the same two balance rows: an allocation
+ * from a parent P to its child C (which locks P's and C's rows), and either a change of C's
+ * activated agent limit (which locks C's and P's rows) or a reversal of an earlier allocation
+ * P → C (which gives C's credits back to P). Each must take them in id order; were one to take
+ * them in another order, it and an allocation would wait on each other in a cycle whenever C's
+ * id sorts before P's (or after, for the other), and PostgreSQL would roll one back as a
+ * deadlock (40P01, answered 409). So the pairs here cover both id orders.
  *
  * On PostgreSQL the requests of a round run truly concurrently (a pool of ten connections),
  * so this is the proof; PGlite runs one statement at a time, so there the same test only
@@ -96,6 +97,65 @@ describe(`allocations P → C and limit changes on C sent together (${mode})`, (
     expect(tally).toEqual({ allocations: rounds * pairs.length * 4, limits: rounds * pairs.length * 4 });
     for (const { child } of pairs) expect(await balance(child)).toBe(expected.get(child));
     expect(await balance(w.id('A1'))).toBe(20000 - rounds * pairs.length * 4);
+    expect(await reconcile(db())).toMatchObject({ ok: true });
+  }, 240_000);
+});
+
+describe(`reversals C → P racing allocations P → C and P → its other children (${mode})`, () => {
+  it('never a 5xx, never a deadlock (409): every reversal and allocation lands, and the books reconcile; child ids before and after the parent', async () => {
+    const token = await w.as('A1.admin');
+    const rounds = onPostgres ? 12 : 2;
+    const perChild = 2;
+    const allocate = (child: string) =>
+      w.t.request('POST', '/api/credits/allocations', { from_org_id: w.id('A1'), to_org_id: child, amount: '1.00' }, { token });
+    // Each round's allocations to reverse are made first, one at a time.
+    const toReverse: string[][][] = [];
+    for (let round = 0; round < rounds; round++) {
+      const byChild: string[][] = [];
+      for (const { child } of pairs) {
+        const made: string[] = [];
+        for (let i = 0; i < perChild; i++) {
+          const response = await allocate(child);
+          expect(response.status, describeAnswer(response)).toBe(200);
+          made.push(response.body.transaction_id);
+        }
+        byChild.push(made);
+      }
+      toReverse.push(byChild);
+    }
+    const before = new Map(await Promise.all(pairs.map(async (p) => [p.child, await balance(p.child)] as const)));
+    const parentBefore = await balance(w.id('A1'));
+
+    const failures: string[] = [];
+    const tally = { reversals: 0, allocations: 0 };
+    for (let round = 0; round < rounds; round++) {
+      const calls: { kind: keyof typeof tally; what: string; call: () => Promise<ApiResponse> }[] = [];
+      for (const [c, { child, childFirst }] of pairs.entries()) {
+        const side = `child ${c} (id ${childFirst ? 'before' : 'after'} the parent's)`;
+        for (const [i, transaction] of toReverse[round]![c]!.entries()) {
+          const reverse = {
+            kind: 'reversals' as const,
+            what: `reversal from ${side}`,
+            call: () => w.t.request('POST', `/api/credits/allocations/${transaction}/reversal`, { reason: 'Lock order race' }, { token }),
+          };
+          const allocation = { kind: 'allocations' as const, what: `allocation to ${side}`, call: () => allocate(child) };
+          // Alternate which kind leaves first, so both orders meet.
+          calls.push(...((round + i) % 2 ? [reverse, allocation] : [allocation, reverse]));
+        }
+      }
+      const answers = await Promise.all(calls.map(({ call }) => call()));
+      for (const [n, r] of answers.entries()) {
+        if (r.status === 200) tally[calls[n]!.kind]++;
+        else failures.push(`round ${round}, ${calls[n]!.what}: ${describeAnswer(r)}`);
+      }
+    }
+    console.log(`reversals vs allocations (${mode}): ${rounds} rounds, ${tally.reversals} reversals, ${tally.allocations} allocations`);
+    expect(failures).toEqual([]);
+    const each = rounds * pairs.length * perChild;
+    expect(tally).toEqual({ reversals: each, allocations: each });
+    // Every child got back to where it stood: each round gave it as much as it returned.
+    for (const { child } of pairs) expect(await balance(child)).toBe(before.get(child));
+    expect(await balance(w.id('A1'))).toBe(parentBefore);
     expect(await reconcile(db())).toMatchObject({ ok: true });
   }, 240_000);
 });

@@ -66,7 +66,7 @@ describe('a monthly cap per API key', () => {
       headers: { authorization: `Bearer ${key.key}` },
     });
     expect(entitled.body).toMatchObject({ allowed: false, reason: 'key_cap_reached' });
-    // One alert at 80 % and one at 100 %, to the key's organization; never again this month.
+    // The batch went from nothing to the cap: one alert, at 100 % (none at 80 % on the way), to the key's organization; never again this month.
     expect((await alerts('cap_warning')).map((a) => [a.organization_id, a.threshold])).toEqual([]);
     expect((await alerts('cap_reached')).map((a) => [a.organization_id, a.balance, a.threshold, (a.detail as any).scope])).toEqual([
       [w.id('A1'), '1.00', '1.00', 'key'],
@@ -75,6 +75,35 @@ describe('a monthly cap per API key', () => {
     expect(await alerts('cap_reached')).toHaveLength(1);
     await as('A1.admin', 'PATCH', path, { monthly_cap: null });
     expect((await report([use(w.id('T1'))])).body.results[0].status).toBe('accepted');
+  });
+});
+
+describe('the 80 % warning of a cap', () => {
+  it("queues one cap_warning to the cap's organization on reaching exactly 80 %, none at 79.99 %, and no second one that month", async () => {
+    // A key of its own (its month starts at 0.00) and an agent at 1.0000 a unit: units are credits.
+    const exact = await insertAgentType(db(), 'warned', '1.0000');
+    await activate(db(), w.id('A1'), exact.id);
+    const warned = await insertApiKey(db(), w.id('A1'), { name: 'warned runtime' });
+    // What this test spends is added first, so A1's balance is where the other tests expect it.
+    await fund(db(), w.id('A1'), '80.01');
+    const set = await as('A1.admin', 'PATCH', `/api/organizations/${w.id('A1')}/api-keys/${warned.id}`, { monthly_cap: '100.00' });
+    expect(set.status).toBe(200);
+    const send = async (units: string) => {
+      const response = await report([{ ...use(w.id('A1'), units), agent: exact.code }], warned.key);
+      expect(response.body.results[0], JSON.stringify(response.body)).toMatchObject({ status: 'accepted' });
+    };
+    const warnings = async () =>
+      (await alerts('cap_warning'))
+        .filter((a) => (a.detail as { name?: string }).name === 'warned runtime')
+        .map((a) => [a.organization_id, a.balance, a.threshold, a.detail]);
+
+    await send('79.99');
+    expect(await warnings()).toEqual([]);
+    await send('0.01');
+    expect(await warnings()).toEqual([[w.id('A1'), '80.00', '100.00', { scope: 'key', name: 'warned runtime', month, percent: 80 }]]);
+    await send('0.01');
+    expect(await warnings()).toHaveLength(1);
+    expect((await alerts('cap_reached')).filter((a) => (a.detail as { name?: string }).name === 'warned runtime')).toEqual([]);
   });
 });
 
