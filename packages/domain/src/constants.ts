@@ -134,6 +134,15 @@ export const RATE_LIMITS = {
   invitationWindowSeconds: 60 * 60,
   /** The least time between two mails of one invitation (its creation or a resend, and the next resend). */
   invitationResendIntervalSeconds: 60,
+  /**
+   * API key changes per hour, counted across every server process: per organization (all its
+   * admins together) and per person (the signed-in user). Making, rolling and editing a key
+   * count; each writes an audit row, and making and rolling also queue a webhook event.
+   * Revoking does not count: it changes a key once, and stopping a key never waits.
+   */
+  apiKeyChangesPerOrganization: 100,
+  apiKeyChangesPerPerson: 50,
+  apiKeyChangesWindowSeconds: 60 * 60,
 } as const;
 
 /** The part of the rate limits that holds back guesses at one account's password. */
