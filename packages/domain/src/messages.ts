@@ -166,8 +166,7 @@ export const MESSAGES = {
     invalidCursor: 'The cursor is not one this list gave.',
     tooManyForOrganization: (seconds: number) =>
       `Too many API keys made, rolled or changed for this organization. Try again in ${waitOf(seconds)}.`,
-    tooManyFromPerson: (seconds: number) =>
-      `Too many API keys made, rolled or changed from your account. Try again in ${waitOf(seconds)}.`,
+    tooManyFromPerson: (seconds: number) => `Too many API keys made, rolled or changed from your account. Try again in ${waitOf(seconds)}.`,
   },
   /** Webhook endpoints and their deliveries. */
   webhooks: {

@@ -38,7 +38,10 @@ describe('API key changes', () => {
     const before = await written();
     // Making and rolling queued an event each.
     expect(before.events).toBeGreaterThanOrEqual(2);
-    expectRefused(await w.t.request('POST', keysOf(org), { name: 'One too many', scopes: ['usage:write'] }, { token }), k.tooManyFromPerson);
+    expectRefused(
+      await w.t.request('POST', keysOf(org), { name: 'One too many', scopes: ['usage:write'] }, { token }),
+      k.tooManyFromPerson,
+    );
     expectRefused(await w.t.request('POST', `${keysOf(org)}/${id}/roll`, { grace_seconds: 0 }, { token }), k.tooManyFromPerson);
     expectRefused(await w.t.request('PATCH', `${keysOf(org)}/${id}`, { name: 'Renamed again' }, { token }), k.tooManyFromPerson);
     expect(await written()).toEqual(before);
@@ -58,7 +61,16 @@ describe('API key changes', () => {
     const second = (await w.t.signIn('second-admin@a1.test', PASSWORD)).token;
     const make = (token: string, name = 'Runtime') => w.t.request('POST', keysOf(org), { name, scopes: ['usage:write'] }, { token });
     // A change refused by a rule (422) counts nothing.
-    expect((await w.t.request('POST', keysOf(org), { name: 'Late', scopes: ['usage:write'], expires_at: '2000-01-01T00:00:00Z' }, { token: first })).status).toBe(422);
+    expect(
+      (
+        await w.t.request(
+          'POST',
+          keysOf(org),
+          { name: 'Late', scopes: ['usage:write'], expires_at: '2000-01-01T00:00:00Z' },
+          { token: first },
+        )
+      ).status,
+    ).toBe(422);
     const statuses = [];
     for (const token of [first, first, first, second, second]) statuses.push((await make(token)).status);
     expect(statuses).toEqual([201, 201, 201, 201, 201]);
@@ -67,6 +79,9 @@ describe('API key changes', () => {
     expectRefused(refused, k.tooManyForOrganization);
     expect(await written()).toEqual(before);
     // The refusal used up nothing: the other organization's admin, and its allowance, go on.
-    expect((await w.t.request('POST', keysOf(w.id('SA1')), { name: 'Runtime', scopes: ['usage:write'] }, { token: await w.as('SA1.admin') })).status).toBe(201);
+    expect(
+      (await w.t.request('POST', keysOf(w.id('SA1')), { name: 'Runtime', scopes: ['usage:write'] }, { token: await w.as('SA1.admin') }))
+        .status,
+    ).toBe(201);
   });
 });
