@@ -8,6 +8,7 @@ import { createCsvExports } from './lib/csv-export.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { createKeyAuthenticator } from './lib/key-auth.ts';
 import { createKeyUseCounter } from './lib/key-use.ts';
+import { createLiveKeys } from './lib/live-keys.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { createActivityService } from './modules/activity/activity.service.ts';
 import { createAgentsService } from './modules/agents/agents.service.ts';
@@ -146,7 +147,12 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     debug,
     activity,
     authenticate: createAuthenticator(db, tokens),
-    authenticateKey: createKeyAuthenticator(db, keyUses, createMachineLimiter(machineCounter, machineLimits)),
+    authenticateKey: createKeyAuthenticator(
+      db,
+      keyUses,
+      createMachineLimiter(machineCounter, machineLimits),
+      createLiveKeys(db, { reloadMs: machineLimits.liveKeysReloadSeconds * 1000 }),
+    ),
     keyUses,
     machineCounter,
     rateLimits,
