@@ -40,6 +40,7 @@ export function createKeyAuthenticator(db: Kysely<DB>, uses: KeyUseCounter, limi
   return async function authenticateKey(request, reply, scope) {
     const parsed = parse(bearerToken(request));
     const slot = limits.reserve(request.ip);
+    // Past the allowance only a key that can be real is looked up: a made-up one costs no database work.
     if (!slot && !(parsed && (await live.mayBeLive(parsed.key)))) throw limits.refuseAddress(request.ip, reply);
     let refused = false;
     const refuse = (error: UnauthorizedError) => {
