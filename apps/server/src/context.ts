@@ -8,10 +8,12 @@ import { createCsvExports } from './lib/csv-export.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { createKeyAuthenticator } from './lib/key-auth.ts';
 import { createKeyUseCounter } from './lib/key-use.ts';
+import { createLiveKeys } from './lib/live-keys.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { createActivityService } from './modules/activity/activity.service.ts';
 import { createAgentsService } from './modules/agents/agents.service.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
+import { createApiKeyLimits } from './modules/api-keys/limits.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createBalanceAlertSender } from './modules/billing/balance-alerts.ts';
 import { createTopUpRunner } from './modules/billing/top-ups.ts';
@@ -92,7 +94,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const billing = createBillingService({ db, organizations });
   const pricing = createPricingService({ db, organizations, mailer });
   const agents = createAgentsService({ db, organizations, pricing });
-  const apiKeys = createApiKeysService({ db, organizations });
+  const apiKeys = createApiKeysService({ db, organizations, limits: createApiKeyLimits(rateLimitsOf(options)) });
   // Started here and stopped when the app closes, like the mail sender.
   const balanceAlerts = createBalanceAlertSender({ db, mailer, logger: log, appUrl: options.config.appUrl, pollMs: options.alertPollMs });
   const topUps = createTopUpRunner({ db, logger: log, pollMs: options.topUpPollMs });
@@ -145,7 +147,12 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     debug,
     activity,
     authenticate: createAuthenticator(db, tokens),
-    authenticateKey: createKeyAuthenticator(db, keyUses, createMachineLimiter(machineCounter, machineLimits)),
+    authenticateKey: createKeyAuthenticator(
+      db,
+      keyUses,
+      createMachineLimiter(machineCounter, machineLimits),
+      createLiveKeys(db, { reloadMs: machineLimits.liveKeysReloadSeconds * 1000 }),
+    ),
     keyUses,
     machineCounter,
     rateLimits,

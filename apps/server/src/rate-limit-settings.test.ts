@@ -18,5 +18,7 @@ describe('RATE_LIMIT_FACTOR', () => {
     expect(scaled.signInAccountMaxDelayIntervalSeconds).toBe(RATE_LIMITS.signInAccountMaxDelayIntervalSeconds / 100);
     expect(scaled.signInAccountWindowSeconds).toBe(RATE_LIMITS.signInAccountWindowSeconds);
     expect(scaled.signInKnownAddressWindowSeconds).toBe(RATE_LIMITS.signInKnownAddressWindowSeconds);
+    expect(scaled.apiKeyChangesPerOrganization).toBe(RATE_LIMITS.apiKeyChangesPerOrganization * 100);
+    expect(scaled.apiKeyChangesWindowSeconds).toBe(RATE_LIMITS.apiKeyChangesWindowSeconds);
   });
 });

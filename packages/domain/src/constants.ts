@@ -134,6 +134,15 @@ export const RATE_LIMITS = {
   invitationWindowSeconds: 60 * 60,
   /** The least time between two mails of one invitation (its creation or a resend, and the next resend). */
   invitationResendIntervalSeconds: 60,
+  /**
+   * API key changes per hour, counted across every server process: per organization (all its
+   * admins together) and per person (the signed-in user). Making, rolling and editing a key
+   * count; each writes an audit row, and making and rolling also queue a webhook event.
+   * Revoking does not count: it changes a key once, and stopping a key never waits.
+   */
+  apiKeyChangesPerOrganization: 100,
+  apiKeyChangesPerPerson: 50,
+  apiKeyChangesWindowSeconds: 60 * 60,
 } as const;
 
 /** The part of the rate limits that holds back guesses at one account's password. */
@@ -158,13 +167,17 @@ export function signInAccountWaitSeconds(failures: number, limits: SignInAccount
  * organization from the key's own up to the house's children, so an agency's tenants
  * share the agency's allowance. A key's own limit, when its admins set one, replaces
  * `keyPerMinute` and is capped by the house's ceiling. Refused keys (unknown, malformed,
- * revoked, expired) count per client address, and past the limit the address is refused
- * before any key is looked up.
+ * revoked, expired) count per client address, a slot held before each lookup; past the
+ * limit the address's keys are looked up only when they can be real: their hash is among
+ * the live keys' a process read from the database at most `liveKeysReloadSeconds` ago (read
+ * again, at most that often, when a key is not), so a made-up key is refused without a
+ * lookup and a valid key is served.
  */
 export const MACHINE_RATE_LIMITS = {
   keyPerMinute: 1_200,
   subtreePerMinute: { super_agency: 60_000, agency: 20_000, tenant: 6_000 },
   refusedPerAddressPerMinute: 30,
+  liveKeysReloadSeconds: 1,
   windowSeconds: 60,
 } as const;
 

@@ -163,6 +163,9 @@ export const MESSAGES = {
         ? 'This API key is revoked: it cannot be changed or rolled.'
         : 'This API key has expired: it cannot be changed or rolled.',
     invalidCursor: 'The cursor is not one this list gave.',
+    tooManyForOrganization: (seconds: number) =>
+      `Too many API keys made, rolled or changed for this organization. Try again in ${waitOf(seconds)}.`,
+    tooManyFromPerson: (seconds: number) => `Too many API keys made, rolled or changed from your account. Try again in ${waitOf(seconds)}.`,
   },
   /** Webhook endpoints and their deliveries. */
   webhooks: {

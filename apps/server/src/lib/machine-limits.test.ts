@@ -50,6 +50,27 @@ describe('the shared counter of the machine rate limits', () => {
     expect(stored.rows.map((row) => row.key.split(':').pop())).toEqual(['noisy']);
   });
 
+  it('holds slots against the limit while requests are under way: a kept slot counts, a released one is given back, and none writes a row by itself', async () => {
+    const counter = createSharedCounter(database.db, log, { windowSeconds: 3600 });
+    const b = bucket('held', 3);
+    const slots = [1, 2, 3, 4].map(() => counter.reserve(b));
+    expect(slots.map((slot) => slot !== null)).toEqual([true, true, true, false]);
+    slots[0]!.release();
+    slots[1]!.release();
+    // Settling twice changes nothing.
+    slots[1]!.keep();
+    await counter.flush();
+    const none = await sql<{ key: string }>`select key from rate_limits where key like 'machine:%:held'`.execute(database.db);
+    expect(none.rows).toEqual([]);
+    slots[2]!.keep();
+    expect(counter.reserve(b)).not.toBeNull();
+    expect(counter.reserve(b)).not.toBeNull();
+    expect(counter.reserve(b)).toBeNull();
+    await counter.flush();
+    const kept = await sql<{ count: number }>`select count from rate_limits where key like 'machine:%:held'`.execute(database.db);
+    expect(kept.rows.map((row) => row.count)).toEqual([1]);
+  });
+
   it('counts a request against every bucket or none: one bucket at its limit refuses without spending the others', () => {
     const counter = createSharedCounter(database.db, log, { windowSeconds: 60 });
     const wide = bucket('wide', 10);
@@ -177,8 +198,11 @@ describe('the machine API under its rate limits', () => {
     }
   });
 
-  it('refuses an address that sent too many invalid keys before looking its next key up, and leaves other addresses alone', async () => {
+  it('refuses an address that sent too many invalid keys before looking its next bad key up, serves its valid keys, and leaves other addresses alone', async () => {
     const T1 = world.orgs.T1.id;
+    const A3 = world.orgs.A3.id;
+    // Made before the flood: a key made since the live keys were last read waits for the next read.
+    const valid = await insertApiKey(t.database.db, A3);
     const unknown = `oc_0123abcd_${'a'.repeat(64)}`;
     for (const bearer of [unknown, 'not-a-key', unknown, unknown]) {
       expect((await entitlement(bearer, T1, '198.51.100.7')).status).toBe(401);
@@ -187,9 +211,9 @@ describe('the machine API under its rate limits', () => {
     const blocked = await entitlement(unknown, T1, '198.51.100.7');
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.message).toBe(m.tooManyRefusedKeys(Number(blocked.headers.get('retry-after'))));
-    const A3 = world.orgs.A3.id;
-    const valid = await insertApiKey(t.database.db, A3);
-    expect((await entitlement(valid.key, A3, '198.51.100.7')).status).toBe(429);
-    expect((await entitlement(valid.key, A3, '198.51.100.8')).status).toBe(200);
+    // A valid key from that address is held only by its own limits.
+    expect((await entitlement(valid.key, A3, '198.51.100.7')).status).toBe(200);
+    expect((await entitlement(unknown, A3, '198.51.100.7')).status).toBe(429);
+    expect((await entitlement(unknown, A3, '198.51.100.8')).status).toBe(401);
   });
 });

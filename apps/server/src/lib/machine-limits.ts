@@ -9,12 +9,14 @@ export interface MachineLimitSettings {
   keyPerMinute: number;
   subtreePerMinute: Record<Exclude<OrgType, 'house'>, number>;
   refusedPerAddressPerMinute: number;
+  /** How stale the live keys an address past its refused allowance is judged by may be. */
+  liveKeysReloadSeconds: number;
   windowSeconds: number;
 }
 
 /** The production limits, each multiplied by `factor` (RATE_LIMIT_FACTOR). */
 export function machineLimitSettings(factor = 1): MachineLimitSettings {
-  const { keyPerMinute, subtreePerMinute, refusedPerAddressPerMinute, windowSeconds } = MACHINE_RATE_LIMITS;
+  const { keyPerMinute, subtreePerMinute, refusedPerAddressPerMinute, liveKeysReloadSeconds, windowSeconds } = MACHINE_RATE_LIMITS;
   const scale = (n: number) => Math.round(n * factor);
   return {
     keyPerMinute: scale(keyPerMinute),
@@ -24,6 +26,7 @@ export function machineLimitSettings(factor = 1): MachineLimitSettings {
       tenant: scale(subtreePerMinute.tenant),
     },
     refusedPerAddressPerMinute: scale(refusedPerAddressPerMinute),
+    liveKeysReloadSeconds,
     windowSeconds,
   };
 }
@@ -33,6 +36,14 @@ export interface Bucket {
   name: string;
   policy: string;
   limit: number;
+}
+
+/** A request's hold on one count of a bucket while its outcome is not known; settled once. */
+export interface Slot {
+  /** The count is spent (a refusal). */
+  keep(): void;
+  /** The count is given back. */
+  release(): void;
 }
 
 export interface Verdict {
@@ -62,6 +73,13 @@ export interface SharedCounter {
   wait(bucket: Bucket): number | null;
   /** Counts one against the bucket whatever its state (refusals). */
   add(bucket: Bucket): void;
+  /**
+   * Holds one count of the bucket for a request whose outcome is not known yet (a key being
+   * looked up), or null when the counts and the slots already held reach its limit: concurrent
+   * requests cannot pass it together. Slots live in this process only, so P processes hold at
+   * most P times the limit between them, as with counting.
+   */
+  reserve(bucket: Bucket): Slot | null;
   /** Adds what is pending to the shared table now (tests, shutdown). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -80,6 +98,8 @@ export function createSharedCounter(
   let touched = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
+  /** Slots held per bucket: requests under way, whatever the window. */
+  const held = new Map<string, number>();
 
   /** The counter of `name` in the current window, made when `create`; a counter read is shared at the next sync. */
   function entry(name: string, create: true): { shared: number; pending: number };
@@ -163,6 +183,28 @@ export function createSharedCounter(
     add(bucket) {
       entry(bucket.name, true).pending++;
     },
+    reserve(bucket) {
+      // Like wait(), an address this process never refused writes no row.
+      const found = entry(bucket.name, false);
+      const holding = held.get(bucket.name) ?? 0;
+      if ((found ? used(found) : 0) + holding >= bucket.limit) return null;
+      held.set(bucket.name, holding + 1);
+      let settled = false;
+      const settle = () => {
+        if (settled) return false;
+        settled = true;
+        const left = (held.get(bucket.name) ?? 1) - 1;
+        if (left > 0) held.set(bucket.name, left);
+        else held.delete(bucket.name);
+        return true;
+      };
+      return {
+        keep: () => {
+          if (settle()) entry(bucket.name, true).pending++;
+        },
+        release: () => void settle(),
+      };
+    },
     flush,
     close: flush,
   };
@@ -185,11 +227,15 @@ function announce(reply: FastifyReply, buckets: Bucket[], verdict: Verdict, wind
 }
 
 /**
- * The machine API's limits: per client address for refused keys (checked before a key is
- * looked up), per key, and per subtree of each organization from the key's own up to the
- * house's children (the house itself has none). A request over a limit is answered 429
- * with Retry-After and counts nothing; every admitted answer carries the policies and what
- * is left of each.
+ * The machine API's limits: per client address for refused keys, per key, and per subtree of
+ * each organization from the key's own up to the house's children (the house itself has
+ * none). A request over a limit is answered 429 with Retry-After and counts nothing; every
+ * admitted answer carries the policies and what is left of each.
+ *
+ * The address's allowance counts only keys that do not verify: a slot is held before a key
+ * is looked up (so a burst of bad keys is looked up no more than the allowance), kept when
+ * the key is refused and given back when it verifies. Past the allowance, the caller looks a
+ * key up only when it can be real (live-keys.ts): a valid key is held only by its own limits.
  */
 export function createMachineLimiter(counter: SharedCounter, settings: MachineLimitSettings) {
   const address = (ip: string): Bucket => ({ name: `address:${ip}`, policy: 'address', limit: settings.refusedPerAddressPerMinute });
@@ -204,14 +250,17 @@ export function createMachineLimiter(counter: SharedCounter, settings: MachineLi
   }
 
   return {
-    /** Before the key is read: an address that sent too many refused keys waits for the next window. */
-    checkAddress(ip: string, reply: FastifyReply): void {
-      const wait = counter.wait(address(ip));
-      if (wait === null) return;
-      reply.header('retry-after', String(wait));
-      throw new RateLimitedError(wait, m.tooManyRefusedKeys(wait));
+    /** Before a key is looked up: a slot in its sender's refused-key allowance, or null when that is used up. */
+    reserve(ip: string): Slot | null {
+      return counter.reserve(address(ip));
     },
-    /** A key refused (unknown, malformed, revoked, expired) counts against its sender's address. */
+    /** The 429 of an address past its refused-key allowance (a second when only requests under way fill it). */
+    refuseAddress(ip: string, reply: FastifyReply): RateLimitedError {
+      const wait = counter.wait(address(ip)) ?? 1;
+      reply.header('retry-after', String(wait));
+      return new RateLimitedError(wait, m.tooManyRefusedKeys(wait));
+    },
+    /** A key refused (unknown, malformed, revoked, expired) without a slot counts against its sender's address. */
     refused(ip: string): void {
       counter.add(address(ip));
     },

@@ -108,6 +108,8 @@ const UNLIMITED = {
   invitationsPerTenant: 10_000,
   invitationResendIntervalSeconds: 0,
   webhookActionsPerOrganization: 10_000,
+  apiKeyChangesPerOrganization: 10_000,
+  apiKeyChangesPerPerson: 10_000,
 };
 
 export const ADMIN = { email: 'admin@example.test', password: 'correct horse battery' };

@@ -36,7 +36,7 @@ export const apiKeysEndpoints = {
     params: idParamsSchema,
     body: createApiKeySchema,
     responses: { 201: createdApiKeySchema },
-    errors: [422],
+    errors: [422, 429],
   }),
   update: endpoint({
     operationId: 'updateApiKey',
@@ -49,7 +49,7 @@ export const apiKeysEndpoints = {
     params: apiKeyParamsSchema,
     body: updateApiKeySchema,
     responses: { 200: apiKeyResponseSchema },
-    errors: [422],
+    errors: [422, 429],
   }),
   roll: endpoint({
     operationId: 'rollApiKey',
@@ -63,7 +63,7 @@ export const apiKeysEndpoints = {
     params: apiKeyParamsSchema,
     body: rollApiKeySchema,
     responses: { 200: createdApiKeySchema },
-    errors: [422],
+    errors: [422, 429],
   }),
   revoke: endpoint({
     operationId: 'revokeApiKey',

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { API_KEY_LIFECYCLE, MESSAGES } from '@console/domain';
 import { PASSWORD, insertOrg, insertUser } from '../../test/fixtures.ts';
 import { useWorld } from '../../test/harness.ts';
-import { keyListQuery } from './api-keys.service.ts';
+import { keyListQuery } from './queries.ts';
 
 const w = useWorld();
 const db = () => w.t.database.db;

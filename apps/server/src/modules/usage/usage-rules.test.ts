@@ -3,7 +3,7 @@ import { MESSAGES } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { insertOrg } from '../../test/fixtures.ts';
 import { reconcile } from '../credits/reconcile.ts';
-import { activate, ago, balanceOf, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
+import { DAY, activate, ago, balanceOf, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
 
 /**
  * Rules of usage_record (db/rules/functions/usage_record.sql) and of the low-balance trigger
@@ -155,6 +155,23 @@ describe('a repeat inside one batch answers what the first event got', () => {
     expect(response.body).toMatchObject({ accepted: 1, duplicates: 1, rejected: 7 });
     expect(await balanceOf(db(), repeat.id)).toBe('0.00');
     expect(await storedEvents(repeat.id)).toEqual(['fits']);
+  });
+});
+
+describe('an event id is remembered longer than the window it may be sent in', () => {
+  it('an event 30 days old, replayed after an id sweep, answers duplicate and is charged once', async () => {
+    // The window is 31 days: an event of 30 days ago may still be sent, so its id must outlive
+    // it (ids are kept the window and a week more), whatever the constants say.
+    const late = await tenant('Late Replay Tenant', w.id('A1'), '10.00');
+    const old = { ...event(late.id, 'thirty-days-old', '1'), occurred_at: ago(30 * DAY).toISOString() };
+    expect(outcomes((await report([old])).body)).toEqual([['thirty-days-old', 'accepted', null, '1.00']]);
+    // Each batch forgets up to twice its size of the ids past the keep interval, oldest first.
+    const sweep = Array.from({ length: 20 }, (_, i) => event(late.id, `sweep-${i}`, '0.01'));
+    expect((await report(sweep)).body.accepted).toBe(20);
+    const replay = await report([old]);
+    expect(outcomes(replay.body)).toEqual([['thirty-days-old', 'duplicate', null, '1.00']]);
+    expect(await balanceOf(db(), late.id)).toBe('8.80');
+    expect(await storedEvents(late.id)).toHaveLength(21);
   });
 });
 
