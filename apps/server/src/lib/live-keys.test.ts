@@ -84,4 +84,25 @@ describe('the live keys a process reads', () => {
     next();
     expect(await live.mayBeLive(fresh.key)).toBe(false);
   });
+  it('after a whole read, reads only the keys made or rolled since, and reads the whole again once per fullReadMs', async () => {
+    let now = 3_000_000;
+    const live = createLiveKeys(database.db, { reloadMs: 1000, fullReadMs: 60_000, now: () => now });
+    const kept = await insertApiKey(database.db, org);
+    expect(await live.mayBeLive(kept.key)).toBe(true);
+    // Made now: the next read takes it. Made (as the clock says) an hour ago: only a whole read does.
+    const fresh = await insertApiKey(database.db, org);
+    const backdated = await insertApiKey(database.db, org);
+    await sql`update api_keys set created_at = now() - interval '1 hour' where id = ${backdated.id}`.execute(database.db);
+    now += 1000;
+    expect(await live.mayBeLive(fresh.key)).toBe(true);
+    now += 1000;
+    expect(await live.mayBeLive(backdated.key)).toBe(false);
+    // Revoked without a lookup to forget it: still held until the whole read.
+    await sql`update api_keys set revoked_at = now() where id = ${kept.id}`.execute(database.db);
+    now += 1000;
+    expect(await live.mayBeLive(kept.key)).toBe(true);
+    now += 60_000;
+    expect(await live.mayBeLive(backdated.key)).toBe(true);
+    expect(await live.mayBeLive(kept.key)).toBe(false);
+  });
 });
