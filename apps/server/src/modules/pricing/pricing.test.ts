@@ -77,6 +77,12 @@ describe('price books', () => {
     expect(low.body.error.message).toBe(MESSAGES.pricing.belowOwnPrice('0.2500'));
     expect((await setPrice('SA1', bot.id, '0.30001', 'SA1.admin')).status).toBe(400);
     expect((await setPrice('SA1', bot.id, '-1', 'SA1.admin')).status).toBe(400);
+    // A price is a decimal string of one form: a space around it is refused, naming the field.
+    for (const spaced of [' 1', '1 ', ' 0.3000']) {
+      const refused = await setPrice('SA1', bot.id, spaced, 'SA1.admin');
+      expect(refused.status, JSON.stringify(spaced)).toBe(400);
+      expect(refused.body.error.fields).toEqual({ price: 'Enter a price of at least 0 with at most 4 decimal places.' });
+    }
     expect(await db().selectFrom('organization_prices').selectAll().execute()).toEqual([]);
   });
 
