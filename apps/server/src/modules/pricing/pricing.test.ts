@@ -203,6 +203,28 @@ describe('price books', () => {
   });
 });
 
+describe('the floor: a book at exactly the own price', () => {
+  it('is accepted (pass-through at a price of its own): the children pay that price and the margin is zero', async () => {
+    const before = (await book('A1', 'A1.admin')).body.items.find((i: any) => i.agent_type.id === other.id);
+    expect(before.my_price).toMatch(/^\d+\.\d{4}$/);
+    const equal = await setPrice('A1', other.id, before.my_price, 'A1.admin');
+    expect(equal.status).toBe(200);
+    expect(equal.body.item).toMatchObject({
+      my_price: before.my_price,
+      book_price: before.my_price,
+      children_price: before.my_price,
+      margin: '0.0000',
+      floored: false,
+    });
+    // One ten-thousandth under it is below the floor.
+    const [whole, fraction] = (before.my_price as string).split('.') as [string, string];
+    const under = (BigInt(whole + fraction) - 1n).toString().padStart(5, '0');
+    const below = await setPrice('A1', other.id, `${under.slice(0, -4)}.${under.slice(-4)}`, 'A1.admin');
+    expect(below.status).toBe(422);
+    expect(below.body.error.code).toBe('below_own_price');
+  });
+});
+
 describe('a catalog price that overtakes the books', () => {
   it("floors every seller's book it passes, and tells each seller's admins once", async () => {
     await sql`delete from outbox`.execute(db());
