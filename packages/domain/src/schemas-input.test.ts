@@ -82,7 +82,9 @@ describe('prices and units: four places', () => {
 
   it('takes a price as a plain decimal string only: no space around it, no sign, no exponent, no bare point', () => {
     for (const bad of [' 1', '1 ', ' 1 ', '\t1', '1\n', '+1', '1e2', '.5', '1.', '1,5', '']) {
-      expect(read(priceInputSchema, bad), JSON.stringify(bad)).toEqual({ refused: ['Enter a price of at least 0 with at most 4 decimal places.'] });
+      expect(read(priceInputSchema, bad), JSON.stringify(bad)).toEqual({
+        refused: ['Enter a price of at least 0 with at most 4 decimal places.'],
+      });
     }
   });
 

@@ -145,7 +145,10 @@ export type UsageTotals = z.infer<typeof usageTotalsSchema>;
 export const activationSchema = z.object({
   id: z.uuid(),
   organization_id: z.uuid(),
-  agent_type: agentTypeSchema.pick({ id: true, code: true, name: true, kind: true, unit: true, price: true, status: true }),
+  agent_type: agentTypeSchema.pick({ id: true, code: true, name: true, kind: true, unit: true, status: true }).extend({
+    /** What the organization pays per unit now; null to a viewer above its seller (the margins rule). */
+    price: decimal4StringSchema.nullable(),
+  }),
   status: z.enum(ACTIVATION_STATUSES),
   health_score: z.number().int().min(0).max(100).nullable(),
   last_active_at: z.string().nullable(),
@@ -267,7 +270,8 @@ export const entitlementSchema = z.object({
   activation_status: z.enum(ACTIVATION_STATUSES).nullable(),
   /**
    * What the organization pays per unit of this agent now (the catalog price raised by its
-   * sellers' price books); null for an unknown agent or an organization out of reach.
+   * sellers' price books); null for an unknown agent, an organization out of reach, or one
+   * below a child of the key's organization (the margins rule: its price is between it and its seller).
    */
   price: decimal4StringSchema.nullable(),
 });

@@ -163,10 +163,15 @@ describe('price books', () => {
     expect(await priceIn('T1.user')).toBe('0.3750');
     const activations = await w.t.request('GET', `/api/organizations/${w.id('T1')}/agents`, undefined, { token: await w.as('T1.admin') });
     expect(activations.body.activations.find((a: any) => a.agent_type.id === bot.id).agent_type.price).toBe('0.3750');
-    const entitled = await w.t.request('GET', `/api/v1/entitlements?organization_id=${w.id('T1')}&agent=pbot`, undefined, {
-      headers: { authorization: `Bearer ${key.key}` },
-    });
-    expect(entitled.body).toMatchObject({ allowed: true, price: '0.3750' });
+    // Super One's key is told the price of its child, not of its grandchild (which holds Agency One's margin).
+    const entitled = async (org: 'A1' | 'T1') =>
+      (
+        await w.t.request('GET', `/api/v1/entitlements?organization_id=${w.id(org)}&agent=pbot`, undefined, {
+          headers: { authorization: `Bearer ${key.key}` },
+        })
+      ).body;
+    expect(await entitled('A1')).toMatchObject({ allowed: true, price: '0.3000' });
+    expect(await entitled('T1')).toMatchObject({ allowed: true, price: null });
   });
 
   it('shows what was earned this month, by child and by agent, to the earner only', async () => {
