@@ -4571,9 +4571,9 @@ export interface operations {
                                 /** @enum {string} */
                                 kind: "assistant" | "automation" | "integration" | "analytics" | "other";
                                 unit: string;
-                                price: string;
                                 /** @enum {string} */
                                 status: "active" | "retired";
+                                price: string | null;
                             };
                             /** @enum {string} */
                             status: "active" | "inactive" | "error";
@@ -4641,9 +4641,9 @@ export interface operations {
                                 /** @enum {string} */
                                 kind: "assistant" | "automation" | "integration" | "analytics" | "other";
                                 unit: string;
-                                price: string;
                                 /** @enum {string} */
                                 status: "active" | "retired";
+                                price: string | null;
                             };
                             /** @enum {string} */
                             status: "active" | "inactive" | "error";
@@ -4706,9 +4706,9 @@ export interface operations {
                                 /** @enum {string} */
                                 kind: "assistant" | "automation" | "integration" | "analytics" | "other";
                                 unit: string;
-                                price: string;
                                 /** @enum {string} */
                                 status: "active" | "retired";
+                                price: string | null;
                             };
                             /** @enum {string} */
                             status: "active" | "inactive" | "error";
@@ -4775,9 +4775,9 @@ export interface operations {
                                 /** @enum {string} */
                                 kind: "assistant" | "automation" | "integration" | "analytics" | "other";
                                 unit: string;
-                                price: string;
                                 /** @enum {string} */
                                 status: "active" | "retired";
+                                price: string | null;
                             };
                             /** @enum {string} */
                             status: "active" | "inactive" | "error";
@@ -5231,7 +5231,7 @@ export interface operations {
                             /** Format: uuid */
                             agent_type_id: string;
                             units: string;
-                            price: string;
+                            price: string | null;
                             credits_charged: string;
                             occurred_at: string;
                             received_at: string;
@@ -5467,7 +5467,7 @@ export interface operations {
                             /** Format: uuid */
                             agent_type_id: string;
                             units: string;
-                            price: string;
+                            price: string | null;
                             credits_charged: string;
                             occurred_at: string;
                             received_at: string;

@@ -221,7 +221,7 @@ export function activitySentence({ action, actor, organization, target, details 
       return `${who} set the low-balance threshold of ${them} from ${formatAmount(details.before)} to ${formatAmount(details.after)} credits`;
     case 'pricing.price_set': {
       const price = (value: unknown) => (str(value) ? `${formatUnits(str(value)!)} a unit` : 'pass-through');
-      return `${who} set what the children of ${them} pay for ${str(details.agent) ?? 'an agent'} from ${price(details.before)} to ${price(details.after)}`;
+      return `${who} set what the children of ${them} pay for ${str(details.agent) ?? 'an agent'}${'after' in details ? ` from ${price(details.before)} to ${price(details.after)}` : ''}`;
     }
     case 'billing.spend_controls': {
       const cap = (value: unknown) => (str(value) ? `${formatAmount(value)} credits a month` : 'no cap');

@@ -228,12 +228,34 @@ export function maySetLowBalanceThreshold(actor: Actor, org: Pick<OrganizationFa
 /** Organizations that sell to children: the house (through the catalog), super agencies and agencies. */
 const SELLERS: readonly OrgType[] = ['house', 'super_agency', 'agency'];
 
+/** Who looks at prices: a person, through their organization, or an API key, for the organization it acts for. */
+export interface Viewer {
+  organization: Pick<Actor['organization'], 'id'>;
+}
+
 /**
- * An organization's price book and earnings are read by its own people with the billing view,
- * never by a descendant: a price or margin above an organization stays hidden from it.
+ * The margins rule, which every read follows. A seller's margins are its own business: what
+ * it earns per unit, through which child and on which agent, and the price book that sets
+ * them are shown to its own people only, never to an organization above it (nor below: a
+ * price or margin above an organization stays hidden from it). From above, an organization
+ * shows what it spent and used (charges, units, its balance) and what its earnings came to
+ * as plain amounts, since its balance moves by them; never how they were made.
  */
+export const mayViewMarginsOf = (viewer: Viewer, seller: Pick<OrganizationFacts, 'id'>): boolean => seller.id === viewer.organization.id;
+
+/**
+ * The price an organization pays per unit holds the margins of the sellers above it, so it is
+ * shown only where the one margin it adds to what the viewer knows is the viewer's own: to the
+ * organization itself, and to its seller (its parent), which set that price or passed its own
+ * through. From further up it would show the margin of the seller in between.
+ */
+export function mayViewPricePaidBy(viewer: Viewer, org: Pick<OrganizationFacts, 'id' | 'parent_org_id'>): boolean {
+  return org.id === viewer.organization.id || (org.parent_org_id !== null && mayViewMarginsOf(viewer, { id: org.parent_org_id }));
+}
+
+/** An organization's price book and earnings are read by its own people with the billing view (the margins rule). */
 export function mayViewPrices(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'org_type'>): boolean {
-  return can(actor.role, 'billing.view') && isOwnOrganization(actor, org) && !!org.org_type && SELLERS.includes(org.org_type);
+  return can(actor.role, 'billing.view') && mayViewMarginsOf(actor, org) && !!org.org_type && SELLERS.includes(org.org_type);
 }
 
 /** A super agency's or agency's admins set what its direct children pay; the house's children pay the catalog. */

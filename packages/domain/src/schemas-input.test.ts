@@ -65,7 +65,7 @@ describe('prices and units: four places', () => {
   it('takes a price of 0 or more and units above 0, as exact strings', () => {
     expect(read(priceInputSchema, '0')).toEqual({ value: '0.0000' });
     expect(read(priceInputSchema, 1.5)).toEqual({ value: '1.5000' });
-    expect(read(priceInputSchema, ' 0012.3456 ')).toEqual({ value: '12.3456' });
+    expect(read(priceInputSchema, '0012.3456')).toEqual({ value: '12.3456' });
     expect(read(unitsInputSchema, '0.0001')).toEqual({ value: '0.0001' });
     expect(read(unitsInputSchema, 3)).toEqual({ value: '3.0000' });
     expect(read(unitsInputSchema, '10')).toEqual({ value: '10.0000' });
@@ -78,6 +78,14 @@ describe('prices and units: four places', () => {
       expect((result as { refused: string[] }).refused).toEqual(['Units must be a number above 0 with at most 4 decimal places.']);
     }
     for (const bad of ['1.23456', '-1', 'abc']) expect(read(priceInputSchema, bad), bad).toHaveProperty('refused');
+  });
+
+  it('takes a price as a plain decimal string only: no space around it, no sign, no exponent, no bare point', () => {
+    for (const bad of [' 1', '1 ', ' 1 ', '\t1', '1\n', '+1', '1e2', '.5', '1.', '1,5', '']) {
+      expect(read(priceInputSchema, bad), JSON.stringify(bad)).toEqual({
+        refused: ['Enter a price of at least 0 with at most 4 decimal places.'],
+      });
+    }
   });
 
   it('bounds the integer digits', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { maySetPrices, maySetSpendControls, mayViewPrices, type Actor } from './policy.ts';
+import { activitySentence } from './activity.ts';
+import { activityDetailsAsSeen, earningFromAboveSentence, ledgerRowAsSeen, pricingViewOf, usageEventAsSeen } from './margins.ts';
+import { maySetPrices, maySetSpendControls, mayViewMarginsOf, mayViewPricePaidBy, mayViewPrices, type Actor } from './policy.ts';
 import { capAmountSchema, monthlyCapSchema, spendControlsInputSchema, topUpSchema } from './schemas/spend.ts';
 import { setPriceSchema } from './schemas/pricing.ts';
 import { MESSAGES } from './messages.ts';
@@ -89,5 +91,70 @@ describe('a book price', () => {
     expect(setPriceSchema.parse({ price: null })).toEqual({ price: null });
     expect(setPriceSchema.safeParse({ price: '0.30001' }).success).toBe(false);
     expect(setPriceSchema.safeParse({ price: '-1' }).success).toBe(false);
+  });
+});
+
+describe('the margins rule', () => {
+  const viewer = { organization: { id: 'own' } };
+  const ledgerRow = (entry_type: 'earning' | 'consumption', metadata: Record<string, unknown>) => ({
+    id: 'e',
+    organization_id: 'x',
+    amount: entry_type === 'earning' ? '0.75' : '-3.75',
+    entry_type,
+    transaction_group: 'g',
+    metadata,
+    balance_after: '99.00',
+    external_ref: null,
+    agent_type_id: 'bot',
+    units: '10.0000',
+    created_by: null,
+    created_at: '2024-01-05T15:04:00.000Z',
+  });
+
+  it("shows a seller's margins to its own people only, and a price to the organization and its seller", () => {
+    expect(mayViewMarginsOf(viewer, { id: 'own' })).toBe(true);
+    expect(mayViewMarginsOf(viewer, child('agency'))).toBe(false);
+    expect(mayViewMarginsOf(viewer, { id: 'p' })).toBe(false);
+    expect(mayViewPricePaidBy(viewer, own('agency'))).toBe(true);
+    expect(mayViewPricePaidBy(viewer, child('agency'))).toBe(true);
+    expect(mayViewPricePaidBy(viewer, grandchild)).toBe(false);
+    expect(mayViewPricePaidBy(viewer, { id: 'h', parent_org_id: null })).toBe(false);
+    expect(pricingViewOf(viewer, child('agency'))).toEqual({ prices: true, margins: false });
+    expect(pricingViewOf(viewer, grandchild)).toEqual({ prices: false, margins: false });
+    expect(pricingViewOf(viewer, own('agency'))).toEqual({ prices: true, margins: true });
+  });
+
+  it('withholds from a ledger row exactly what the view does not show', () => {
+    const earning = ledgerRow('earning', { agent: 'bot', margin: '0.0750', child_id: 'c', child_name: 'Tenant One', units: '10.0000' });
+    expect(ledgerRowAsSeen(earning, { prices: true, margins: true })).toBe(earning);
+    expect(ledgerRowAsSeen(earning, { prices: true, margins: false })).toEqual({
+      ...earning,
+      metadata: {},
+      agent_type_id: null,
+      units: null,
+    });
+    const consumption = ledgerRow('consumption', { agent: 'bot', events: 1, units: '10.0000', price: '0.3750' });
+    expect(ledgerRowAsSeen(consumption, { prices: true, margins: false })).toBe(consumption);
+    const { price: _price, ...unpriced } = consumption.metadata;
+    expect(ledgerRowAsSeen(consumption, { prices: false, margins: false })).toEqual({ ...consumption, metadata: unpriced });
+    expect(earningFromAboveSentence('1234.5')).toBe("Earned 1,234.50 credits on its children's usage");
+    expect(usageEventAsSeen({ id: 'e', price: '0.3750' }, { prices: false })).toEqual({ id: 'e', price: null });
+    expect(usageEventAsSeen({ id: 'e', price: '0.3750' }, { prices: true })).toEqual({ id: 'e', price: '0.3750' });
+  });
+
+  it("names a seller's price change from above without its prices", () => {
+    const details = { agent: 'bot', agent_type_id: 't', before: null, after: '0.3750' };
+    const row = { action: 'pricing.price_set', organization_id: 'c', details };
+    expect(activityDetailsAsSeen({ organization: { id: 'c' } }, row)).toBe(details);
+    const seen = activityDetailsAsSeen(viewer, row);
+    expect(seen).toEqual({ agent: 'bot', agent_type_id: 't' });
+    expect(activitySentence({ action: 'pricing.price_set', actor: 'Ana', organization: null, target: 'Agency One', details: seen })).toBe(
+      'Ana set what the children of Agency One pay for bot',
+    );
+    expect(activitySentence({ action: 'pricing.price_set', actor: 'Ana', organization: null, target: 'Agency One', details })).toBe(
+      'Ana set what the children of Agency One pay for bot from pass-through to 0.375 a unit',
+    );
+    const other = { action: 'billing.agent_limit', organization_id: 'c', details: { before: 1, after: 2 } };
+    expect(activityDetailsAsSeen(viewer, other)).toBe(other.details);
   });
 });

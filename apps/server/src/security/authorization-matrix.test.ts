@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it, beforeAll, vi } from 'vitest';
 import { sql } from 'kysely';
 import { SignJWT, UnsecuredJWT, decodeJwt } from 'jose';
-import { ERROR_CODES, type OrgType, type Role } from '@console/domain';
+import { ERROR_CODES, type OrgType, type PricingView, type Role } from '@console/domain';
 import { useWorld, type ApiResponse } from '../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser, tablesDigest } from '../test/fixtures.ts';
 import { hashToken } from '../lib/secrets.ts';
@@ -13,6 +13,7 @@ import {
   RELATIONS,
   isPublic,
   prepareAgentRows,
+  pricingViewAt,
   type Call,
   type CallerInfo,
   type Expectation,
@@ -20,6 +21,7 @@ import {
   type Target,
   type TargetKind,
 } from './matrix-table.ts';
+import type { Reveals } from './matrix-margins.ts';
 
 /**
  * Every API route, called as every role level of every organization type against targets
@@ -179,6 +181,8 @@ interface Case {
   expectation: Expectation | { exact: number };
   /** The error code a refusal must carry, when the reason is known (bad bearers). */
   code?: string;
+  /** For a read of a target: what its answer may show of the target's prices and margins (the margins rule). */
+  pricing?: { reveals: Reveals; view: PricingView; targetId: string };
 }
 
 function targetOf(kind: TargetKind, relation: Relation, caller: Caller): Target | null {
@@ -223,6 +227,7 @@ function buildCases(): { key: string; cases: Case[] }[] {
       for (const caller of callers) {
         for (const relation of relations) {
           const call = make(caller, relation);
+          const target = variant.target && relation ? targetOf(variant.target, relation, caller) : null;
           if (call)
             cases.push({
               label: label(caller.who, relation),
@@ -230,6 +235,9 @@ function buildCases(): { key: string; cases: Case[] }[] {
               token: caller.token,
               call,
               expectation: variant.expect(caller, relation),
+              ...(variant.reveals &&
+                relation &&
+                target && { pricing: { reveals: variant.reveals, view: pricingViewAt(caller, relation), targetId: target.id } }),
             });
         }
       }
@@ -264,6 +272,7 @@ describe('authorization matrix', () => {
     let total = 0;
     let deniedCount = 0;
     let leaks = 0;
+    let pricingChecks = 0;
     const send = (c: Case) => w.t.request(c.method, c.call.path, c.call.body, { token: c.token, headers: c.call.headers });
 
     function judge(c: Case, { status, body }: ApiResponse, changed: boolean) {
@@ -276,6 +285,18 @@ describe('authorization matrix', () => {
       } else if (c.expectation.allowed) {
         // Past authorization only a success or a rule of the domain may answer (409, 422), never a malformed call.
         if (status >= 300 && status !== 409 && status !== 422) failures.push(`${c.label}: expected allowed, got ${got}`);
+        // A read shows of its target's prices and margins what the margins rule allows: more is a leak.
+        if (c.pricing && status === 200) {
+          pricingChecks++;
+          for (const [key, shown] of Object.entries(c.pricing.reveals.of(body, c.pricing.targetId))) {
+            const allowed = c.pricing.view[key as keyof PricingView];
+            if (shown && !allowed) {
+              leaks++;
+              failures.push(`${c.label}: shows the ${key} the margins rule withholds`);
+            } else if (!shown && allowed && c.pricing.reveals.exact)
+              failures.push(`${c.label}: withholds the ${key} the margins rule shows`);
+          }
+        }
       } else if (!c.expectation.statuses.includes(status)) {
         if (status < 400) leaks++;
         failures.push(`${c.label}: expected ${c.expectation.statuses.join('|')}, got ${got}`);
@@ -311,7 +332,9 @@ describe('authorization matrix', () => {
         last = now;
       }
     }
-    console.log(`authorization matrix: ${total} cases, ${deniedCount} denied, ${total - deniedCount} allowed, ${leaks} leaks`);
+    console.log(
+      `authorization matrix: ${total} cases, ${deniedCount} denied, ${total - deniedCount} allowed (${pricingChecks} reads checked for prices and margins), ${leaks} leaks`,
+    );
     expect(failures).toEqual([]);
     expect(total).toBeGreaterThan(FLOOR);
   }, 180_000);

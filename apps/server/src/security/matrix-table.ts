@@ -37,14 +37,17 @@ import {
   mayViewBilling,
   mayReadOrganization,
   mayViewPerson,
+  pricingViewOf,
   type Actor,
   type OrganizationFacts,
   type OrgType,
   type Permission,
   type PersonFacts,
+  type PricingView,
   type Role,
 } from '@console/domain';
 import type { DB } from '../db/schema.ts';
+import { REVEALS, prepareMarginRows, type Reveals } from './matrix-margins.ts';
 
 /**
  * The authorization matrix's expectations, derived from the domain's permission table and
@@ -97,6 +100,8 @@ export interface Variant {
   relations?: readonly Relation[];
   expect(caller: CallerInfo, relation: Relation | null): Expectation;
   call(input: CallInput): Call;
+  /** An allowed read shows of its target's prices and margins what the margins rule allows (`pricingViewAt`). */
+  reveals?: Reveals;
 }
 
 /** A route that needs no sign-in: the bearer, good or bad, must not change its answer. */
@@ -169,6 +174,7 @@ export async function prepareAgentRows(db: Kysely<DB>, organizationIds: readonly
       ])
       .execute();
   }
+  await prepareMarginRows(db, organizationIds, MATRIX_AGENT_TYPE_ID);
 }
 
 /** The account the public sign-in case signs in as. */
@@ -259,6 +265,12 @@ function sceneOf(caller: CallerInfo, relation: Relation): Scene {
       ? { id: SELF, role: caller.role, organization: org }
       : { id: `user-${org.id}`, role: `${org.org_type}_user`, organization: org };
   return { actor: actorOf(caller), org, person };
+}
+
+/** What the margins rule lets the caller see of the prices and margins of the organization in `relation` (the domain decides). */
+export function pricingViewAt(caller: CallerInfo, relation: Relation): PricingView {
+  const { actor, org } = sceneOf(caller, relation);
+  return pricingViewOf(actor, org);
 }
 
 /** A target the caller may read: live, and its own organization or a descendant. */
@@ -529,19 +541,21 @@ export const MATRIX: Record<string, MatrixEntry> = {
       refunds: [{ organization_id: target!.id, amount: AMOUNT, external_ref: `matrix-${unique}`, refund_of: `matrix-event-${unique}` }],
     })),
   }),
-  'GET /api/credits/ledger': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
-  'GET /api/credits/ledger/export': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
-  'GET /api/usage-events': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
-  'GET /api/usage-events/export': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery }),
+  // Each read of a target shows what the margins rule allows of its prices and margins, no more.
+  'GET /api/credits/ledger': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery, reveals: REVEALS.ledger }),
+  'GET /api/credits/ledger/export': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery, reveals: REVEALS.ledgerCsv }),
+  'GET /api/usage-events': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery, reveals: REVEALS.events }),
+  'GET /api/usage-events/export': one({ target: 'org', expect: reads(mayViewBilling), call: inQuery, reveals: REVEALS.eventsCsv }),
   // The activity log: admins, over their organization and its subtree.
-  'GET /api/activity': one({ target: 'org', expect: reads(mayViewActivity), call: inQuery }),
-  'GET /api/activity/export': one({ target: 'org', expect: reads(mayViewActivity), call: inQuery }),
+  'GET /api/activity': one({ target: 'org', expect: reads(mayViewActivity), call: inQuery, reveals: REVEALS.activity }),
+  'GET /api/activity/export': one({ target: 'org', expect: reads(mayViewActivity), call: inQuery, reveals: REVEALS.activityCsv }),
 
   // Everyone sees its own organization's dashboard; another one in scope takes organizations.get.
   'GET /api/dashboard': one({
     target: 'org',
     expect: targeted(({ actor, org }) => ({ first: mayReadOrganization(actor, org) })),
     call: inQuery,
+    reveals: REVEALS.dashboard,
   }),
   // The outbox holds every account's reset and invitation links: house admins only.
   'GET /api/debug/outbox': one({ target: null, expect: when(mayReadOutbox), call: inPath }),
@@ -606,7 +620,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   // Agents and usage are read in the whole subtree; activated and deactivated by the
   // organization's admins and its parent's (an allowed activation meets the limit, 422, or
   // the live activation of the type, 409).
-  'GET /api/organizations/:id/agents': one({ target: 'org', expect: reads(mayViewAgents), call: inPath }),
+  'GET /api/organizations/:id/agents': one({ target: 'org', expect: reads(mayViewAgents), call: inPath, reveals: REVEALS.agents }),
   'GET /api/organizations/:id/usage': one({ target: 'org', expect: reads(mayViewAgents), call: ({ url }) => ({ path: `${url}?days=7` }) }),
   'POST /api/organizations/:id/agents': one({
     target: 'org',

@@ -9,6 +9,8 @@ import { useViewer } from '@/lib/use-viewer';
 /** An organization as a trail shows it: its name and those from the reader's own down to its parent, top first. */
 export interface TrailOrganization extends OrganizationRef {
   ancestors: OrganizationRef[];
+  /** Its parent, when it was read (another organization than the viewer's own). */
+  parent_org_id?: string | null;
 }
 
 /**
@@ -48,7 +50,7 @@ export function useReadableOrganization(organizationId: string | null | undefine
     return name === null ? null : { id: organizationId, name, ancestors: [] };
   }
   if (!readable || !query.data) return null;
-  return { id: query.data.id, name: query.data.name, ancestors: query.data.ancestors };
+  return { id: query.data.id, name: query.data.name, ancestors: query.data.ancestors, parent_org_id: query.data.parent_org_id };
 }
 
 /** The trail down to an organization, then the page shown under it; nothing while the organization is unknown. */

@@ -170,6 +170,10 @@ const CONSOLE_WORDING = {
       `${name} is ${status}: credits go only to active child organizations, so it is not offered below.`,
     /** The ledger of an organization other than the viewer's own. */
     historyOf: (name: string | null) => `Transaction history of ${name ?? 'the selected organization'}`,
+    /** Seen from above (the margins rule): what the server withholds of another organization's ledger, in one line. */
+    pricesWithheld: (name: string) =>
+      `${name}'s prices per unit are between it and its seller, and how its earnings were made is its own: shown here are what it spent and used, and what its earnings came to.`,
+    earningsWithheld: (name: string) => `How ${name}'s earnings were made is its own: shown here is what they came to.`,
     entriesOf: (name: string | null) => `The credit entries of ${name ?? 'the selected organization'}.`,
     /** The button that shows the ledger's filters on a narrow screen, with how many are set. */
     filters: 'Filters',

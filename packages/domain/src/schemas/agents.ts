@@ -41,11 +41,21 @@ export const decimal4StringSchema = z.string().regex(/^\d+\.\d{4}$/);
 /**
  * A non-negative (prices) or positive (units) decimal with at most four places, as a JSON
  * number or a string; it becomes an exact string with four places. Floats never reach
- * arithmetic or storage.
+ * arithmetic or storage. `exact`: a string must be the decimal itself, nothing around it.
  */
-function decimal4Input({ positive, maxIntegerDigits, message }: { positive: boolean; maxIntegerDigits: number; message: string }) {
+function decimal4Input({
+  positive,
+  maxIntegerDigits,
+  message,
+  exact = false,
+}: {
+  positive: boolean;
+  maxIntegerDigits: number;
+  message: string;
+  exact?: boolean;
+}) {
   return z.union([z.number(), z.string()], { error: message }).transform((value, ctx) => {
-    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : exact ? value : value.trim();
     const match = new RegExp(`^(\\d{1,${maxIntegerDigits}})(?:\\.(\\d{1,4}))?$`).exec(text);
     if (!match) {
       ctx.addIssue({ code: 'custom', message });
@@ -60,10 +70,16 @@ function decimal4Input({ positive, maxIntegerDigits, message }: { positive: bool
   });
 }
 
+/**
+ * A price (the catalog's, a price book's) is written in one form: digits with up to four
+ * places, as a JSON number or a string holding only that (" 1" is refused, not trimmed), so
+ * what a seller sent is exactly the price it set.
+ */
 export const priceInputSchema = decimal4Input({
   positive: false,
   maxIntegerDigits: 9,
   message: 'Enter a price of at least 0 with at most 4 decimal places.',
+  exact: true,
 });
 export const unitsInputSchema = decimal4Input({
   positive: true,
@@ -129,7 +145,10 @@ export type UsageTotals = z.infer<typeof usageTotalsSchema>;
 export const activationSchema = z.object({
   id: z.uuid(),
   organization_id: z.uuid(),
-  agent_type: agentTypeSchema.pick({ id: true, code: true, name: true, kind: true, unit: true, price: true, status: true }),
+  agent_type: agentTypeSchema.pick({ id: true, code: true, name: true, kind: true, unit: true, status: true }).extend({
+    /** What the organization pays per unit now; null to a viewer above its seller (the margins rule). */
+    price: decimal4StringSchema.nullable(),
+  }),
   status: z.enum(ACTIVATION_STATUSES),
   health_score: z.number().int().min(0).max(100).nullable(),
   last_active_at: z.string().nullable(),
@@ -251,7 +270,8 @@ export const entitlementSchema = z.object({
   activation_status: z.enum(ACTIVATION_STATUSES).nullable(),
   /**
    * What the organization pays per unit of this agent now (the catalog price raised by its
-   * sellers' price books); null for an unknown agent or an organization out of reach.
+   * sellers' price books); null for an unknown agent, an organization out of reach, or one
+   * below a child of the key's organization (the margins rule: its price is between it and its seller).
    */
   price: decimal4StringSchema.nullable(),
 });

@@ -14,8 +14,14 @@ export const usageEventRowSchema = z.object({
   agent: z.string(),
   agent_type_id: z.uuid(),
   units: z.string().regex(/^\d+\.\d{4}$/),
-  /** The price in force when the event occurred, per unit. */
-  price: z.string().regex(/^\d+\.\d{4}$/),
+  /**
+   * The price in force when the event occurred, per unit; null to a viewer above the
+   * organization's seller, for whom it would show the margin of the seller in between.
+   */
+  price: z
+    .string()
+    .regex(/^\d+\.\d{4}$/)
+    .nullable(),
   /** What the event took from the balance in whole cents (the rest of its cost was carried). */
   credits_charged: amountStringSchema,
   occurred_at: z.string(),

@@ -1,5 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import { MESSAGES, activitySentence, personName, type ActivityEvent, type ActivityPage, type ActivityParams } from '@console/domain';
+import {
+  MESSAGES,
+  activityDetailsAsSeen,
+  activitySentence,
+  personName,
+  type ActivityEvent,
+  type ActivityPage,
+  type ActivityParams,
+} from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { BadRequestError } from '../../lib/errors.ts';
@@ -23,8 +31,9 @@ interface AuditRow {
   target_name: string | null;
 }
 
-function toEvent(row: AuditRow): ActivityEvent {
-  const details = row.details ?? {};
+/** A row as the caller may read it: a seller's price change names no prices above the seller (the margins rule). */
+function toEvent(caller: Caller, row: AuditRow): ActivityEvent {
+  const details = activityDetailsAsSeen(caller, { action: row.action, organization_id: row.organization_id, details: row.details ?? {} });
   const keyName = typeof details.key_name === 'string' ? details.key_name : null;
   const actor: ActivityEvent['actor'] = row.actor_user_id
     ? {
@@ -111,7 +120,7 @@ export function createActivityService({ db, organizations }: { db: Kysely<DB>; o
     const { rows } = await activityPageQuery(anchor, params, cursor, limit).execute(db);
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;
-    return { events: shown.map(toEvent), next_cursor: more ? shown[shown.length - 1]!.id : null };
+    return { events: shown.map((row) => toEvent(caller, row)), next_cursor: more ? shown[shown.length - 1]!.id : null };
   }
 
   return {

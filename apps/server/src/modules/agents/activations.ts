@@ -2,12 +2,14 @@ import { sql, type Kysely } from 'kysely';
 import {
   MESSAGES,
   mayManageAgentsOf,
+  pricingViewOf,
   type Activation,
   type CapUsage,
   type ActivationList,
   type ActivationStatus,
   type AgentKind,
   type AgentTypeStatus,
+  type PricingView,
 } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { auditAction } from '../../lib/audit.ts';
@@ -64,7 +66,13 @@ export function activationsQuery(organizationId: string, activationId?: string) 
     limit ${AGENT_TYPES_MAX}`;
 }
 
-async function readActivations(executor: Executor, organizationId: string, activationId?: string): Promise<Activation[]> {
+/** The activations as `view` allows: the organization's price per unit only where prices show (the margins rule). */
+async function readActivations(
+  executor: Executor,
+  organizationId: string,
+  view: Pick<PricingView, 'prices'>,
+  activationId?: string,
+): Promise<Activation[]> {
   const { rows } = await activationsQuery(organizationId, activationId).execute(executor);
   return rows.map((row) => ({
     id: row.id,
@@ -75,7 +83,7 @@ async function readActivations(executor: Executor, organizationId: string, activ
       name: row.name,
       kind: row.kind,
       unit: row.unit,
-      price: row.price,
+      price: view.prices ? row.price : null,
       status: row.type_status,
     },
     status: row.status,
@@ -99,7 +107,7 @@ export function createActivations({ db, organizations }: { db: Kysely<DB>; organ
   /** The live activations of an organization in the caller's read scope, with the count and the limit. */
   async function listActivations(caller: Caller, organizationId: string): Promise<ActivationList> {
     const org = await organizations.visible(caller, organizationId);
-    const activations = await readActivations(db, org.id);
+    const activations = await readActivations(db, org.id, pricingViewOf(caller, org));
     return {
       organization_id: org.id,
       activations,
@@ -163,7 +171,7 @@ export function createActivations({ db, organizations }: { db: Kysely<DB>; organ
         targetId: created.id,
         details: { agent_type_id: type.id, code: type.code, active: live.n + 1, limit },
       });
-      return (await readActivations(trx, target.id, created.id))[0]!;
+      return (await readActivations(trx, target.id, pricingViewOf(caller, target), created.id))[0]!;
     });
   }
 
@@ -193,7 +201,7 @@ export function createActivations({ db, organizations }: { db: Kysely<DB>; organ
           details: { agent_type_id: row.agent_type_id },
         });
       }
-      return (await readActivations(trx, target.id, row.id))[0]!;
+      return (await readActivations(trx, target.id, pricingViewOf(caller, target), row.id))[0]!;
     });
   }
 
@@ -234,7 +242,7 @@ export function createActivations({ db, organizations }: { db: Kysely<DB>; organ
           details: { agent_type_id: row.agent_type_id, before: row.monthly_cap, after: cap },
         });
       }
-      return (await readActivations(trx, target.id, row.id))[0]!;
+      return (await readActivations(trx, target.id, pricingViewOf(caller, target), row.id))[0]!;
     });
   }
 

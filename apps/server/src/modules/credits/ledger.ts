@@ -1,5 +1,16 @@
 import { sql } from 'kysely';
-import { ledgerSentence, personName, type LedgerEntry, type LedgerPage, type LedgerParams } from '@console/domain';
+import {
+  earningFromAboveSentence,
+  ledgerRowAsSeen,
+  ledgerSentence,
+  personName,
+  pricingViewOf,
+  type LedgerEntry,
+  type LedgerPage,
+  type LedgerRow,
+  type LedgerParams,
+  type PricingView,
+} from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { BadRequestError } from '../../lib/errors.ts';
@@ -8,8 +19,10 @@ import { c, toEntry, type CreditsDeps, type EntryRow } from './queries.ts';
 
 /** The ledger of an organization in scope: a page of it, or every entry for the CSV export. */
 export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'organizations'>) {
-  function ledgerQuery(executor: Executor, organizationId: string, params: LedgerParams) {
+  function ledgerQuery(executor: Executor, organizationId: string, view: PricingView, params: LedgerParams) {
     let query = executor.selectFrom('credit_ledger_entries').selectAll().where('organization_id', '=', organizationId);
+    // An earning seen from above names no agent (the margins rule), so neither filter finds it by one.
+    if (!view.margins && (params.agent_type_id || params.q)) query = query.where('entry_type', '<>', 'earning');
     if (params.entry_type) query = query.where('entry_type', '=', params.entry_type);
     // Served by the partial index of entries that name an agent type.
     if (params.agent_type_id) query = query.where('agent_type_id', '=', params.agent_type_id);
@@ -32,8 +45,15 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
   }
 
   /** Newest first, keyed by (created_at, seq): a page costs the same at any depth. */
-  async function page(executor: Executor, organizationId: string, params: LedgerParams, cursor: string | undefined, limit: number) {
-    let query = ledgerQuery(executor, organizationId, params);
+  async function page(
+    executor: Executor,
+    organizationId: string,
+    view: PricingView,
+    params: LedgerParams,
+    cursor: string | undefined,
+    limit: number,
+  ) {
+    let query = ledgerQuery(executor, organizationId, view, params);
     if (cursor !== undefined) {
       // A cursor is a seq: a bigint, so 19 digits may still overflow it.
       if (!/^\d{1,19}$/.test(cursor) || BigInt(cursor) > 2n ** 63n - 1n) throw new BadRequestError(c.invalidCursor);
@@ -58,10 +78,12 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
    * The page's entries as the ledger shows them: the person who moved the credits, the other
    * organization of an allocation (by its name now, and whether the caller may open it) and
    * the sentence naming a consumption's agent from the catalog, and an allocation's reversal.
-   * Four reads for the whole page, by primary key or index.
+   * Four reads for the whole page, by primary key or index. Each entry is what `view` allows
+   * first (the margins rule), so nothing withheld reaches the sentence.
    */
-  async function described(caller: Caller, rows: EntryRow[]): Promise<LedgerEntry[]> {
-    const counterpartyOf = (row: EntryRow) => {
+  async function described(caller: Caller, view: PricingView, shownRows: EntryRow[]): Promise<LedgerEntry[]> {
+    const rows = shownRows.map((row) => ledgerRowAsSeen(toEntry(row), view));
+    const counterpartyOf = (row: LedgerRow) => {
       const meta = (row.metadata ?? {}) as { to_org_id?: unknown; from_org_id?: unknown };
       const id =
         row.entry_type === 'allocation_sent' || row.entry_type === 'reversal_sent'
@@ -103,25 +125,28 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
         { id: org.id, name: org.name, in_scope: !org.deleted_at && org.path.startsWith(caller.organization.path) },
       ]),
     );
-    return rows.map((row) => {
-      const entry = toEntry(row);
-      const actor = row.created_by ? (personById.get(row.created_by) ?? null) : null;
-      const otherId = counterpartyOf(row);
+    return rows.map((entry) => {
+      const withheld = entry.entry_type === 'earning' && !view.margins;
+      const actor = entry.created_by ? (personById.get(entry.created_by) ?? null) : null;
+      const otherId = counterpartyOf(entry);
       const meta = entry.metadata as { to_org_name?: unknown; from_org_name?: unknown };
       const storedName =
         typeof (meta.to_org_name ?? meta.from_org_name) === 'string' ? String(meta.to_org_name ?? meta.from_org_name) : null;
       const counterparty = otherId ? (orgById.get(otherId) ?? { id: otherId, name: storedName ?? otherId, in_scope: false }) : null;
-      const agent = row.agent_type_id ? (agentById.get(row.agent_type_id) ?? null) : null;
-      const description = ledgerSentence({ ...entry, actor: actor?.name ?? null, counterparty: counterparty?.name ?? null, agent });
-      return { ...entry, actor, counterparty, description, reversed_by: reversalOf.get(row.transaction_group) ?? null };
+      const agent = entry.agent_type_id ? (agentById.get(entry.agent_type_id) ?? null) : null;
+      const description = withheld
+        ? earningFromAboveSentence(entry.amount)
+        : ledgerSentence({ ...entry, actor: actor?.name ?? null, counterparty: counterparty?.name ?? null, agent });
+      return { ...entry, actor, counterparty, description, reversed_by: reversalOf.get(entry.transaction_group) ?? null };
     });
   }
 
   async function ledger(caller: Caller, params: LedgerParams): Promise<LedgerPage> {
     const org = await readable(caller, params.organization_id);
-    const { rows, nextCursor } = await page(db, org.id, params, params.cursor, params.limit);
+    const view = pricingViewOf(caller, org);
+    const { rows, nextCursor } = await page(db, org.id, view, params, params.cursor, params.limit);
     return {
-      entries: await described(caller, rows),
+      entries: await described(caller, view, rows),
       next_cursor: nextCursor,
       credit_balance: org.credit_balance,
       low_balance_threshold: org.low_balance_threshold,
@@ -131,10 +156,11 @@ export function createLedger({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
   /** Every filtered entry, newest first, fetched a page at a time so memory stays flat. */
   async function* exportRows(caller: Caller, params: LedgerParams): AsyncGenerator<LedgerEntry> {
     const org = await readable(caller, params.organization_id);
+    const view = pricingViewOf(caller, org);
     let cursor: string | undefined;
     do {
-      const batch = await page(db, org.id, params, cursor, 1000);
-      for (const entry of await described(caller, batch.rows)) yield entry;
+      const batch = await page(db, org.id, view, params, cursor, 1000);
+      for (const entry of await described(caller, view, batch.rows)) yield entry;
       cursor = batch.nextCursor ?? undefined;
     } while (cursor);
   }

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { MESSAGES } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
@@ -27,6 +27,27 @@ const use = (org: string, units: string, agent = 'pbot') => ({
   // After the price changes the test just made: an event takes the price of its time.
   occurred_at: new Date().toISOString(),
 });
+/** The outbox's newest id now: the mail a step stores comes after it. */
+const outboxMark = async () => (await sql<{ id: string }>`select coalesce(max(id), 0)::text as id from outbox`.execute(db())).rows[0]!.id;
+/**
+ * The mails telling sellers their book for `agent` was floored, stored after `mark`, by
+ * recipient. Other mail is not theirs: the background sender stores low-balance alerts of
+ * this file's usage whenever it looks, so the outbox is never read whole.
+ */
+const flooredMailsSince = (mark: string, agent: string) =>
+  db()
+    .selectFrom('outbox')
+    .select(['to_address', 'subject', 'body_text'])
+    .where(sql<boolean>`id > ${mark}::bigint`)
+    .where('subject', '=', MESSAGES.pricing.flooredSubject(agent))
+    .orderBy('to_address')
+    .execute();
+/** A low-balance alert's mail, as the background sender may store it at any moment (to a recipient the price mails have too). */
+const lowBalanceMailMeanwhile = () =>
+  db()
+    .insertInto('outbox')
+    .values({ to_address: 'admin@a1.test', subject: MESSAGES.balanceAlerts.lowBalanceSubject('Agency One'), body_text: 'Low balance.' })
+    .execute();
 const entries = (org: string) =>
   db()
     .selectFrom('credit_ledger_entries')
@@ -77,6 +98,12 @@ describe('price books', () => {
     expect(low.body.error.message).toBe(MESSAGES.pricing.belowOwnPrice('0.2500'));
     expect((await setPrice('SA1', bot.id, '0.30001', 'SA1.admin')).status).toBe(400);
     expect((await setPrice('SA1', bot.id, '-1', 'SA1.admin')).status).toBe(400);
+    // A price is a decimal string of one form: a space around it is refused, naming the field.
+    for (const spaced of [' 1', '1 ', ' 0.3000']) {
+      const refused = await setPrice('SA1', bot.id, spaced, 'SA1.admin');
+      expect(refused.status, JSON.stringify(spaced)).toBe(400);
+      expect(refused.body.error.fields).toEqual({ price: 'Enter a price of at least 0 with at most 4 decimal places.' });
+    }
     expect(await db().selectFrom('organization_prices').selectAll().execute()).toEqual([]);
   });
 
@@ -136,10 +163,15 @@ describe('price books', () => {
     expect(await priceIn('T1.user')).toBe('0.3750');
     const activations = await w.t.request('GET', `/api/organizations/${w.id('T1')}/agents`, undefined, { token: await w.as('T1.admin') });
     expect(activations.body.activations.find((a: any) => a.agent_type.id === bot.id).agent_type.price).toBe('0.3750');
-    const entitled = await w.t.request('GET', `/api/v1/entitlements?organization_id=${w.id('T1')}&agent=pbot`, undefined, {
-      headers: { authorization: `Bearer ${key.key}` },
-    });
-    expect(entitled.body).toMatchObject({ allowed: true, price: '0.3750' });
+    // Super One's key is told the price of its child, not of its grandchild (which holds Agency One's margin).
+    const entitled = async (org: 'A1' | 'T1') =>
+      (
+        await w.t.request('GET', `/api/v1/entitlements?organization_id=${w.id(org)}&agent=pbot`, undefined, {
+          headers: { authorization: `Bearer ${key.key}` },
+        })
+      ).body;
+    expect(await entitled('A1')).toMatchObject({ allowed: true, price: '0.3000' });
+    expect(await entitled('T1')).toMatchObject({ allowed: true, price: null });
   });
 
   it('shows what was earned this month, by child and by agent, to the earner only', async () => {
@@ -154,13 +186,14 @@ describe('price books', () => {
   });
 
   it('a seller whose own price rises above its book passes the new price on, earns nothing, and its admins are told', async () => {
-    await sql`delete from outbox`.execute(db());
+    const mark = await outboxMark();
+    await lowBalanceMailMeanwhile();
     expect((await setPrice('SA1', bot.id, '0.4000', 'SA1.admin')).status).toBe(200);
     const a1 = (await book('A1', 'A1.admin')).body.items.find((i: any) => i.agent_type.id === bot.id);
     expect(a1).toMatchObject({ my_price: '0.4000', book_price: '0.3750', children_price: '0.4000', margin: '0.0000', floored: true });
-    const mail = await db().selectFrom('outbox').select(['to_address', 'body_text']).execute();
-    expect(mail.map((m) => m.to_address)).toEqual(['admin@a1.test']);
-    expect(mail[0]!.body_text).toBe(MESSAGES.pricing.flooredMail('Agency One', 'Agent pbot', '0.4000', '0.3750'));
+    await vi.waitFor(async () => expect((await flooredMailsSince(mark, 'Agent pbot')).map((m) => m.to_address)).toEqual(['admin@a1.test']));
+    const [mail] = await flooredMailsSince(mark, 'Agent pbot');
+    expect(mail!.body_text).toBe(MESSAGES.pricing.flooredMail('Agency One', 'Agent pbot', '0.4000', '0.3750'));
     const a1Entries = (await entries('A1')).length;
     const response = await report([use('T1', '10')]);
     expect(response.body.results[0].credits_charged).toBe('4.00');
@@ -197,22 +230,48 @@ describe('price books', () => {
   });
 });
 
+describe('the floor: a book at exactly the own price', () => {
+  it('is accepted (pass-through at a price of its own): the children pay that price and the margin is zero', async () => {
+    const before = (await book('A1', 'A1.admin')).body.items.find((i: any) => i.agent_type.id === other.id);
+    expect(before.my_price).toMatch(/^\d+\.\d{4}$/);
+    const equal = await setPrice('A1', other.id, before.my_price, 'A1.admin');
+    expect(equal.status).toBe(200);
+    expect(equal.body.item).toMatchObject({
+      my_price: before.my_price,
+      book_price: before.my_price,
+      children_price: before.my_price,
+      margin: '0.0000',
+      floored: false,
+    });
+    // One ten-thousandth under it is below the floor.
+    const [whole, fraction] = (before.my_price as string).split('.') as [string, string];
+    const under = (BigInt(whole + fraction) - 1n).toString().padStart(5, '0');
+    const below = await setPrice('A1', other.id, `${under.slice(0, -4)}.${under.slice(-4)}`, 'A1.admin');
+    expect(below.status).toBe(422);
+    expect(below.body.error.code).toBe('below_own_price');
+  });
+});
+
 describe('a catalog price that overtakes the books', () => {
   it("floors every seller's book it passes, and tells each seller's admins once", async () => {
-    await sql`delete from outbox`.execute(db());
+    const mark = await outboxMark();
+    await lowBalanceMailMeanwhile();
     const raised = await w.t.request('PATCH', `/api/agent-types/${bot.id}`, { price: '0.2600' }, { token: await w.as('H.admin') });
     expect(raised.status).toBe(200);
-    const mail = await db().selectFrom('outbox').select(['to_address', 'subject', 'body_text']).orderBy('to_address').execute();
-    expect(mail.map((m) => [m.to_address, m.subject])).toEqual([
-      ['admin@a1.test', MESSAGES.pricing.flooredSubject('Agent pbot')],
-      ['admin@sa1.test', MESSAGES.pricing.flooredSubject('Agent pbot')],
-    ]);
+    await vi.waitFor(async () =>
+      expect((await flooredMailsSince(mark, 'Agent pbot')).map((m) => m.to_address)).toEqual(['admin@a1.test', 'admin@sa1.test']),
+    );
+    const mail = await flooredMailsSince(mark, 'Agent pbot');
     expect(mail[1]!.body_text).toBe(MESSAGES.pricing.flooredMail('Super One', 'Agent pbot', '0.2600', '0.2503'));
     const sa1 = (await book('SA1', 'SA1.admin')).body.items.find((i: any) => i.agent_type.id === bot.id);
     expect(sa1).toMatchObject({ my_price: '0.2600', book_price: '0.2503', children_price: '0.2600', margin: '0.0000', floored: true });
-    // Raised again: the books were already below, so nobody is told twice.
-    await sql`delete from outbox`.execute(db());
-    await w.t.request('PATCH', `/api/agent-types/${bot.id}`, { price: '0.2700' }, { token: await w.as('H.admin') });
-    expect(await db().selectFrom('outbox').selectAll().execute()).toEqual([]);
+    // Raised again: the books were already below, so nobody is told twice. The price mails are
+    // stored in the price change's own transaction, so what its answer left is all there is.
+    const again = await outboxMark();
+    await lowBalanceMailMeanwhile();
+    expect((await w.t.request('PATCH', `/api/agent-types/${bot.id}`, { price: '0.2700' }, { token: await w.as('H.admin') })).status).toBe(
+      200,
+    );
+    expect(await flooredMailsSince(again, 'Agent pbot')).toEqual([]);
   });
 });

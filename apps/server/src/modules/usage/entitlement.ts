@@ -1,11 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import type { ActivationStatus, Entitlement, UsageRejection } from '@console/domain';
+import { mayViewPricePaidBy, type ActivationStatus, type Entitlement, type UsageRejection } from '@console/domain';
 import { compileOnce } from '../../db/compile-once.ts';
 import type { DB } from '../../db/schema.ts';
 import type { VerifiedKey } from '../../lib/api-key.ts';
 
 interface EntitlementRow {
   reachable: boolean;
+  parent_org_id: string | null;
   active: boolean;
   balance: string;
   agent_id: string | null;
@@ -18,7 +19,7 @@ export function createEntitlement({ db }: { db: Kysely<DB> }) {
   // Every check runs this one statement: compiled once, a prepared statement on PostgreSQL.
   const check = compileOnce((v: { reach: string; agent: string; organizationId: string; keyId: string }) => {
     const query = sql<EntitlementRow>`
-      select starts_with(o.path, ${v.reach}) and o.deleted_at is null as reachable,
+      select starts_with(o.path, ${v.reach}) and o.deleted_at is null as reachable, o.parent_org_id,
              o.status = 'active' and not exists (
                select 1 from organizations a where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
              ) as active,
@@ -50,7 +51,9 @@ export function createEntitlement({ db }: { db: Kysely<DB> }) {
    * it and every organization above it are active, it has a live activation of the
    * agent, no monthly cap it charges against is reached, and its balance is above zero. Otherwise the first reason that fails, in that
    * order. Nothing is told of an organization out of reach: its balance reads 0.00. The
-   * price is the organization's own, so a key never learns a seller's price above it.
+   * price is the organization's own, so a key never learns a seller's price above it, and is
+   * told only for its own organization and its children (the margins rule: below them, the
+   * price holds the margin of the seller in between).
    */
   async function entitlement(key: VerifiedKey, query: { organization_id: string; agent: string }): Promise<Entitlement> {
     const { rows } = await db.executeQuery(
@@ -69,7 +72,8 @@ export function createEntitlement({ db }: { db: Kysely<DB> }) {
             : !/[1-9]/.test(row.balance)
               ? 'insufficient_credits'
               : null;
-    return { allowed: reason === null, reason, balance: row.balance, activation_status: row.activation_status, price: row.price };
+    const price = mayViewPricePaidBy(key, { id: query.organization_id, parent_org_id: row.parent_org_id }) ? row.price : null;
+    return { allowed: reason === null, reason, balance: row.balance, activation_status: row.activation_status, price };
   }
 
   return { entitlement };

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { UsageEventRow, UsageEventsPage } from '@console/domain';
+import { pricingViewOf, usageEventAsSeen, type PricingView, type UsageEventRow, type UsageEventsPage } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import type { VerifiedKey } from '../../lib/api-key.ts';
 import type { Caller } from '../../lib/caller.ts';
@@ -24,7 +24,7 @@ export interface EventFilters {
  * caller may see; a key reads its own organization and those below it.
  */
 export function createUsageEvents({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
-  async function page(organizationId: string, filters: EventFilters, cursor: string | undefined, limit: number) {
+  async function page(organizationId: string, view: PricingView, filters: EventFilters, cursor: string | undefined, limit: number) {
     let query = db
       .selectFrom('usage_events as e')
       .innerJoin('agent_types as t', 't.id', 'e.agent_type_id')
@@ -61,10 +61,9 @@ export function createUsageEvents({ db, organizations }: { db: Kysely<DB>; organ
       .execute();
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;
-    const events: UsageEventRow[] = shown.map(({ row_id: _, metadata, ...event }) => ({
-      ...event,
-      metadata: (metadata ?? {}) as Record<string, unknown>,
-    }));
+    const events: UsageEventRow[] = shown.map(({ row_id: _, metadata, ...event }) =>
+      usageEventAsSeen({ ...event, metadata: (metadata ?? {}) as Record<string, unknown> }, view),
+    );
     return { events, next_cursor: more ? shown[shown.length - 1]!.row_id : null };
   }
 
@@ -74,7 +73,7 @@ export function createUsageEvents({ db, organizations }: { db: Kysely<DB>; organ
     query: EventFilters & { organization_id?: string; cursor?: string; limit: number },
   ): Promise<UsageEventsPage> {
     const org = await organizations.visible(caller, query.organization_id ?? caller.organization.id);
-    const { events, next_cursor } = await page(org.id, query, query.cursor, query.limit);
+    const { events, next_cursor } = await page(org.id, pricingViewOf(caller, org), query, query.cursor, query.limit);
     return { events, next_cursor };
   }
 
@@ -85,22 +84,24 @@ export function createUsageEvents({ db, organizations }: { db: Kysely<DB>; organ
   ): Promise<UsageEventsPage> {
     const org = await db
       .selectFrom('organizations')
-      .select('id')
+      .select(['id', 'parent_org_id'])
       .where('id', '=', query.organization_id)
       .where('deleted_at', 'is', null)
       .where(sql<boolean>`starts_with(path, ${key.organization.path})`)
       .executeTakeFirst();
     if (!org) throw new NotFoundError();
-    const { events, next_cursor } = await page(org.id, query, query.cursor, query.limit);
+    // A key sees what the people of its organization see.
+    const { events, next_cursor } = await page(org.id, pricingViewOf(key, org), query, query.cursor, query.limit);
     return { events, next_cursor };
   }
 
   /** Every filtered event of an organization the caller may see, a thousand at a time so memory stays flat. */
   async function* exportForCaller(caller: Caller, query: EventFilters & { organization_id?: string }): AsyncGenerator<UsageEventRow> {
     const org = await organizations.visible(caller, query.organization_id ?? caller.organization.id);
+    const view = pricingViewOf(caller, org);
     let cursor: string | undefined;
     do {
-      const batch = await page(org.id, query, cursor, 1000);
+      const batch = await page(org.id, view, query, cursor, 1000);
       yield* batch.events;
       cursor = batch.next_cursor ?? undefined;
     } while (cursor);

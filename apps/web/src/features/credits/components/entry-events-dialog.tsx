@@ -79,7 +79,9 @@ function EventRows({ events, rows }: { events: ReturnType<typeof useEntryEventsQ
             <div className="min-w-0">
               <p className="font-medium break-all">{event.id}</p>
               <p className="text-muted-foreground">
-                {event.agent} · {formatDecimal(event.units)} units at {event.price} · occurred {formatDateTime(event.occurred_at)}
+                {/* No price from above the organization's seller (the margins rule): the units and the charge only. */}
+                {event.agent} · {formatDecimal(event.units)} units{event.price === null ? '' : ` at ${event.price}`} · occurred{' '}
+                {formatDateTime(event.occurred_at)}
               </p>
               {Object.keys(event.metadata).length > 0 && (
                 <p className="text-xs break-all text-muted-foreground">{JSON.stringify(event.metadata)}</p>

@@ -426,6 +426,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(await within(dialog).findByText('run-2')).toBeInTheDocument();
     expect(within(dialog).getByText('0.63 credits')).toBeInTheDocument();
     expect(within(dialog).getByText('{"ticket":"T-9"}')).toBeInTheDocument();
+    expect(within(dialog).getByText(/support-bot · 2\.5000 units at 0\.2500 · occurred/)).toBeInTheDocument();
     expect(queriesOf('GET /api/usage-events')[0]).toEqual({
       organization_id: metered.organization_id,
       ledger_entry_id: metered.id,
@@ -447,6 +448,40 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
         limit: '50',
       }),
     );
+  });
+
+  it("shows an event's units and charge, and no price where the server withholds it", async () => {
+    const metered = entry({ entry_type: 'consumption', amount: '-0.63', agent_type_id: TYPE_IDS.bot, units: '2.5000' });
+    mockApi({
+      [LEDGER]: () => json(200, ledgerPage([metered])),
+      'GET /api/usage-events': () =>
+        json(200, {
+          events: [
+            {
+              id: 'run-9',
+              organization_id: metered.organization_id,
+              agent: 'support-bot',
+              agent_type_id: TYPE_IDS.bot,
+              units: '2.5000',
+              price: null,
+              credits_charged: '0.63',
+              occurred_at: '2024-01-05T15:04:00.000Z',
+              received_at: '2024-01-05T15:04:01.000Z',
+              ledger_entry_id: metered.id,
+              metadata: {},
+            },
+          ],
+          next_cursor: null,
+        }),
+    });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    const user = userEvent.setup();
+    const rows = within(await screen.findByRole('table')).getAllByRole('row');
+    await user.click(within(rows[1]!).getByRole('button', { name: `${p.entryEvents}: ${metered.description}` }));
+    const dialog = await screen.findByRole('dialog', { name: p.entryEventsTitle });
+    expect(await within(dialog).findByText(/support-bot · 2\.5000 units · occurred/)).toBeInTheDocument();
+    expect(within(dialog).getByText('0.63 credits')).toBeInTheDocument();
+    expect(dialog).not.toHaveTextContent(/ at |null/);
   });
 
   it('exports the usage events of the same organization, agent and dates', async () => {
@@ -725,6 +760,30 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Organization' }), '');
     await waitFor(() => expect(queriesOf(LEDGER).at(-1)).toEqual({ limit: '20' }));
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/credit-ledger$/);
+  });
+
+  it("says in one line what the server withholds of another organization's prices and earnings", async () => {
+    const GRANDCHILD_ID = '00000000-0000-4000-8000-0000000000c3';
+    const grandchild = makeOrganization({ id: GRANDCHILD_ID, name: 'Tenant Three', org_type: 'tenant', parent_org_id: CHILD_ID });
+    mockApi({
+      [LEDGER]: () => json(200, ledgerPage([])),
+      [`GET /api/organizations/${GRANDCHILD_ID}`]: () => json(200, { organization: grandchild }),
+    });
+    // A child's prices are its seller's (the viewer's) to see; how it earns is its own.
+    const view = renderApp(`/credit-ledger?org=${CHILD_ID}`, { session: houseAdmin() });
+    expect(await screen.findByText(p.earningsWithheld('Agency One'))).toBeInTheDocument();
+    view.unmount();
+    // Below a child, the price holds the child's margin too.
+    renderApp(`/credit-ledger?org=${GRANDCHILD_ID}`, { session: houseAdmin() });
+    expect(await screen.findByText(p.pricesWithheld('Tenant Three'))).toBeInTheDocument();
+    expect(screen.queryByText(p.earningsWithheld('Tenant Three'))).not.toBeInTheDocument();
+  });
+
+  it('shows nothing withheld on the own ledger', async () => {
+    mockApi({ [LEDGER]: () => json(200, ledgerPage([])) });
+    renderApp('/credit-ledger', { session: houseAdmin() });
+    await screen.findByText(c.emptyTitle);
+    expect(screen.queryByText(/is its own: shown here/)).not.toBeInTheDocument();
   });
 
   it('filters by amounts and searches the text, kept in the URL', async () => {

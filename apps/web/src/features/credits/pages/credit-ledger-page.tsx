@@ -1,4 +1,4 @@
-import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, UI } from '@console/domain';
+import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, pricingViewOf, UI } from '@console/domain';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Download, LayoutList, ListFilter, Send, Table2 } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
@@ -93,6 +93,18 @@ export default function CreditLedgerPage() {
   const mayAdjust = !viewingOther && !!viewer && mayAdjustBalance(viewer, viewer.organization);
   const allocatePath = `${orgBaseOf(location.pathname)}/${own?.id}/allocate-credits`;
 
+  // What the server withholds of another organization's prices and earnings (the margins rule), said once.
+  const pricing =
+    viewer && viewingOther && viewed ? pricingViewOf(viewer, { id: viewed.id, parent_org_id: viewed.parent_org_id ?? null }) : null;
+  const withheld =
+    !pricing || !viewed
+      ? null
+      : !pricing.prices
+        ? p.pricesWithheld(viewed.name)
+        : !pricing.margins
+          ? p.earningsWithheld(viewed.name)
+          : null;
+
   const entries = ledger.data?.pages.flatMap((page) => page.entries) ?? [];
   const balance = ledger.data?.pages[0]?.credit_balance;
   const threshold = ledger.data?.pages[0]?.low_balance_threshold;
@@ -169,6 +181,7 @@ export default function CreditLedgerPage() {
         <CardHeader>
           <CardTitle>{c.panelTitle}</CardTitle>
           <CardDescription>{viewingOther ? p.entriesOf(viewed?.name ?? null) : c.panelSubtitle}</CardDescription>
+          {withheld && <p className="text-sm text-muted-foreground">{withheld}</p>}
         </CardHeader>
         <CardContent className="space-y-4">
           {!wide && (
