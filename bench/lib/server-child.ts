@@ -196,6 +196,8 @@ async function serve(database: Database, jwtSecret: string, port: number) {
       recoverPerAddress: HIGH,
       recoverPerEmail: HIGH,
       signInAccountFailures: HIGH,
+      // The allocation and webhook suites write through one admin's session thousands of times a minute.
+      sessionWritesPerPerson: HIGH,
     },
     // The machine API's limits are counted as in production, and set high enough to refuse nothing.
     machineLimits: machineLimitSettings(100_000),

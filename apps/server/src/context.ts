@@ -146,7 +146,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     dashboard,
     debug,
     activity,
-    authenticate: createAuthenticator(db, tokens),
+    authenticate: createAuthenticator(db, tokens, { counter: machineCounter, perPerson: rateLimits.sessionWritesPerPerson }),
     authenticateKey: createKeyAuthenticator(
       db,
       keyUses,

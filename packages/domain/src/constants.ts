@@ -143,6 +143,13 @@ export const RATE_LIMITS = {
   apiKeyChangesPerOrganization: 100,
   apiKeyChangesPerPerson: 50,
   apiKeyChangesWindowSeconds: 60 * 60,
+  /**
+   * Requests that change something (every session route but a GET) per person per minute,
+   * across every server process: each writes audit rows and may queue mail or webhook events,
+   * so a script holding a person's session cannot write without bound. Far above what a
+   * person does by hand; counted in memory and shared every 200 ms, like the machine API's.
+   */
+  sessionWritesPerPerson: 120,
 } as const;
 
 /** The part of the rate limits that holds back guesses at one account's password. */

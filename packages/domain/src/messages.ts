@@ -23,6 +23,8 @@ export const MESSAGES = {
     sessionExpired: 'Your session has expired. Please sign in again.',
     accountInactive: 'This account is not active. Contact your administrator.',
     tooManyAttempts: 'Too many attempts. Please wait a moment and try again.',
+    tooManyChanges: (limit: number, seconds: number) =>
+      `You made more than ${limit} changes in a minute. Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
     emailRequired: 'Email is required',
     passwordRequired: 'Password is required',
     invalidEmail: 'Please enter a valid email address.',

@@ -1,10 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyRequest } from 'fastify';
-import type { OrgStatus, OrgType } from '@console/domain';
+import { MESSAGES, type OrgStatus, type OrgType } from '@console/domain';
 import { compileOnce } from '../db/compile-once.ts';
 import type { DB } from '../db/schema.ts';
 import type { TokenService } from './tokens.ts';
-import { UnauthorizedError } from './errors.ts';
+import { RateLimitedError, UnauthorizedError } from './errors.ts';
+import type { SharedCounter } from './machine-limits.ts';
 
 /** Who is calling, read from the database on every request: the token only names the user. */
 export interface Caller {
@@ -68,7 +69,18 @@ function callerQuery(db: Kysely<DB>, userId: string, sessionId: string) {
  * Verifies the bearer token and loads the caller. A deactivated user, or a session that
  * was signed out or revoked, is refused at once whatever the token's expiry says.
  */
-export function createAuthenticator(db: Kysely<DB>, tokens: TokenService) {
+/** A person's allowance of requests that change something: counted in the shared in-memory counter's window (a minute). */
+export interface WriteAllowance {
+  counter: SharedCounter;
+  perPerson: number;
+}
+
+/**
+ * Authenticates a session route's request by its access token. A request that changes
+ * something (not a GET) also counts against its person's allowance of changes, shared by every
+ * server process: past it, 429 with Retry-After before the body is read.
+ */
+export function createAuthenticator(db: Kysely<DB>, tokens: TokenService, writes?: WriteAllowance) {
   // Every authenticated request runs this query: compiled once, a prepared statement on PostgreSQL.
   const bind = compileOnce((v: { userId: string; sessionId: string }) => callerQuery(db, v.userId, v.sessionId));
   return async function authenticate(request: FastifyRequest): Promise<void> {
@@ -96,6 +108,12 @@ export function createAuthenticator(db: Kysely<DB>, tokens: TokenService) {
         ancestor_status: row.ancestor_status,
       },
     };
+    if (writes && request.method !== 'GET' && request.method !== 'HEAD') {
+      const verdict = writes.counter.take([{ name: `writes:${row.id}`, policy: 'person', limit: writes.perPerson }]);
+      if (!verdict.allowed) {
+        throw new RateLimitedError(verdict.resetSeconds, MESSAGES.auth.tooManyChanges(writes.perPerson, verdict.resetSeconds));
+      }
+    }
   };
 }
 

@@ -110,6 +110,7 @@ const UNLIMITED = {
   webhookActionsPerOrganization: 10_000,
   apiKeyChangesPerOrganization: 10_000,
   apiKeyChangesPerPerson: 10_000,
+  sessionWritesPerPerson: 1_000_000,
 };
 
 export const ADMIN = { email: 'admin@example.test', password: 'correct horse battery' };
