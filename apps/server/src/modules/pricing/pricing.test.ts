@@ -275,3 +275,20 @@ describe('a catalog price that overtakes the books', () => {
     expect(await flooredMailsSince(again, 'Agent pbot')).toEqual([]);
   });
 });
+
+describe('a parent moving its price up and down', () => {
+  it('tells the seller whose book it passes once an hour, however often it rises past it; a new book is told of again', async () => {
+    const flip = await insertAgentType(db(), 'pflip', '0.1000');
+    expect((await setPrice('A1', flip.id, '0.3000', 'A1.admin')).status).toBe(200);
+    const mark = await outboxMark();
+    for (const price of ['0.4000', '0.2000', '0.4000', '0.2000', '0.4000']) {
+      expect((await setPrice('SA1', flip.id, price, 'SA1.admin')).status).toBe(200);
+    }
+    expect((await flooredMailsSince(mark, 'Agent pflip')).map((m) => m.to_address)).toEqual(['admin@a1.test']);
+    // The seller answers with a new book, which the parent's next rise floors again: told again.
+    expect((await setPrice('SA1', flip.id, '0.2000', 'SA1.admin')).status).toBe(200);
+    expect((await setPrice('A1', flip.id, '0.3500', 'A1.admin')).status).toBe(200);
+    expect((await setPrice('SA1', flip.id, '0.4000', 'SA1.admin')).status).toBe(200);
+    expect((await flooredMailsSince(mark, 'Agent pflip')).map((m) => m.to_address)).toEqual(['admin@a1.test', 'admin@a1.test']);
+  });
+});
