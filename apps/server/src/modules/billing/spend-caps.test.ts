@@ -100,10 +100,35 @@ describe('the 80 % warning of a cap', () => {
     await send('79.99');
     expect(await warnings()).toEqual([]);
     await send('0.01');
-    expect(await warnings()).toEqual([[w.id('A1'), '80.00', '100.00', { scope: 'key', name: 'warned runtime', month, percent: 80 }]]);
+    expect(await warnings()).toEqual([
+      [w.id('A1'), '80.00', '100.00', { scope: 'key', scope_id: warned.id, name: 'warned runtime', month, percent: 80 }],
+    ]);
     await send('0.01');
     expect(await warnings()).toHaveLength(1);
     expect((await alerts('cap_reached')).filter((a) => (a.detail as { name?: string }).name === 'warned runtime')).toEqual([]);
+  });
+});
+
+describe('a cap changed again and again', () => {
+  it('warns its organization once within the hour, though each change starts its month afresh', async () => {
+    const recapped = await insertAgentType(db(), 'recapped', '1.0000');
+    const activation = await activate(db(), w.id('A1'), recapped.id);
+    await fund(db(), w.id('A1'), '9.02');
+    const cap = (monthly_cap: string) =>
+      as('A1.admin', 'PUT', `/api/organizations/${w.id('A1')}/agents/${activation}/cap`, { monthly_cap });
+    const send = async (units: string) =>
+      expect((await report([{ ...use(w.id('A1'), units), agent: recapped.code }])).body.results[0].status).toBe('accepted');
+    const warnings = async () =>
+      (await alerts('cap_warning')).filter((a) => (a.detail as { scope_id?: string }).scope_id === activation).map((a) => a.balance);
+    expect((await cap('10.00')).status).toBe(200);
+    await send('9');
+    expect(await warnings()).toEqual(['9.00']);
+    for (const next of ['10.50', '11.00']) {
+      expect((await cap(next)).status).toBe(200);
+      await send('0.01');
+    }
+    expect(await warnings()).toEqual(['9.00']);
+    await as('A1.admin', 'PUT', `/api/organizations/${w.id('A1')}/agents/${activation}/cap`, { monthly_cap: null });
   });
 });
 

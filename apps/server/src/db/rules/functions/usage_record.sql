@@ -64,7 +64,8 @@
 --    where missing (recounted from the day totals) and locked one by one in key order, after
 --    the balances, so concurrent batches under one cap take it in turn and never pass it. Each
 --    is written back with what it holds now; a month reaching 80 % or 100 % of its cap queues
---    one alert each to the admins of the organization the cap is on. A key's months are kept
+--    one alert each to the admins of the organization the cap is on (not again within the hour
+--    for the same cap, month and level after a change of the cap starts its month afresh). A key's months are kept
 --    even without a cap.
 -- Rejected events are not stored: sent again, they are evaluated afresh.
 create or replace function usage_record(
@@ -666,10 +667,18 @@ begin
     v_level := case when cn_hit[h] or cn_spent[h] >= cn_cap[h] then 100 when cn_spent[h] >= 0.8 * cn_cap[h] then 80 else 0 end;
     update spend_cap_months m set charged = cn_spent[h], alerted = greatest(m.alerted, v_level)
     where m.scope = cn_scope[h] and m.scope_id = cn_id[h] and m.month = cn_month[h];
-    if v_level > cn_alerted[h] then
+    -- Once a month per cap and level; and, since a change of the cap starts its month afresh,
+    -- not again within the hour for the same cap and level, however often its cap is changed.
+    if v_level > cn_alerted[h] and not exists (
+      select 1 from balance_alerts a
+      where a.organization_id = cn_org[h] and a.kind = case when v_level = 100 then 'cap_reached' else 'cap_warning' end
+        and a.detail->>'scope_id' = cn_id[h]::text and a.detail->>'month' = to_char(cn_month[h], 'YYYY-MM')
+        and a.created_at > v_now - interval '1 hour'
+    ) then
       insert into balance_alerts (organization_id, kind, balance, threshold, detail)
       values (cn_org[h], case when v_level = 100 then 'cap_reached' else 'cap_warning' end, cn_spent[h], cn_cap[h],
-        jsonb_build_object('scope', cn_scope[h], 'name', cn_label[h], 'month', to_char(cn_month[h], 'YYYY-MM'), 'percent', v_level));
+        jsonb_build_object('scope', cn_scope[h], 'scope_id', cn_id[h], 'name', cn_label[h], 'month', to_char(cn_month[h], 'YYYY-MM'),
+          'percent', v_level));
     end if;
   end loop;
   -- A key's months are kept without a cap too: what its accepted events charged.
