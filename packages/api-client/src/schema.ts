@@ -3210,6 +3210,21 @@ export interface operations {
                             /** @enum {string} */
                             outcome: "topped_up" | "parent_short" | "monthly_max" | "not_needed" | "no_rule" | "not_active";
                         } | null;
+                        top_ups: {
+                            at: string;
+                            /** @enum {string} */
+                            reason: "crossed" | "refused";
+                            balance: string | null;
+                            refused: string | null;
+                            /** @enum {string} */
+                            outcome: "topped_up" | "parent_short" | "monthly_max" | "not_needed" | "no_rule" | "not_active";
+                            amount: string | null;
+                            /** Format: uuid */
+                            transaction_id: string | null;
+                            /** Format: uuid */
+                            reversed_by: string | null;
+                            can_reverse: boolean;
+                        }[];
                         can_edit: boolean;
                     };
                 };
@@ -3268,6 +3283,21 @@ export interface operations {
                             /** @enum {string} */
                             outcome: "topped_up" | "parent_short" | "monthly_max" | "not_needed" | "no_rule" | "not_active";
                         } | null;
+                        top_ups: {
+                            at: string;
+                            /** @enum {string} */
+                            reason: "crossed" | "refused";
+                            balance: string | null;
+                            refused: string | null;
+                            /** @enum {string} */
+                            outcome: "topped_up" | "parent_short" | "monthly_max" | "not_needed" | "no_rule" | "not_active";
+                            amount: string | null;
+                            /** Format: uuid */
+                            transaction_id: string | null;
+                            /** Format: uuid */
+                            reversed_by: string | null;
+                            can_reverse: boolean;
+                        }[];
                         can_edit: boolean;
                     };
                 };

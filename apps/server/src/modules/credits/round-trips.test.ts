@@ -5,8 +5,9 @@ import { useWorld } from '../../test/harness.ts';
 import { activate, insertAgentType } from '../../test/usage-rows.ts';
 import { reconcile } from './reconcile.ts';
 
-// The background pollers (top-ups, webhooks) are kept away: their statements would be counted with the request's.
-const w = useWorld({ topUpPollMs: 3_600_000, webhooks: { pollMs: 3_600_000 } });
+// The background work (top-ups, webhooks, and the shared counters' sync, which a session's
+// changes count in) is kept away: its statements would be counted with the request's.
+const w = useWorld({ topUpPollMs: 3_600_000, webhooks: { pollMs: 3_600_000 }, machineLimitSyncMs: 3_600_000 });
 
 /**
  * The text of every statement either driver sent to the database while `fn` ran: one round
