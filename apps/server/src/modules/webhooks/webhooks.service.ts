@@ -108,6 +108,25 @@ const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
   recent_attempts: row.recent_attempts ?? [],
 });
 
+/**
+ * The fields an edit changes: those given with a value other than the endpoint's (the event
+ * types as a set). An edit that changes none is answered without a write.
+ */
+function changedFields(
+  current: { url: string; description: string; event_types: string[]; include_subtree: boolean; enabled: boolean },
+  input: UpdateWebhookEndpointInput,
+): (keyof UpdateWebhookEndpointInput)[] {
+  const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+  const changed = {
+    url: input.url !== undefined && input.url !== current.url,
+    description: input.description !== undefined && input.description !== current.description,
+    event_types: input.event_types !== undefined && !sameSet(input.event_types, current.event_types),
+    include_subtree: input.include_subtree !== undefined && input.include_subtree !== current.include_subtree,
+    enabled: input.enabled !== undefined && input.enabled !== current.enabled,
+  };
+  return (Object.keys(changed) as (keyof typeof changed)[]).filter((key) => changed[key]);
+}
+
 const PAGE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -158,7 +177,7 @@ export function createWebhooksService({ db, organizations, sealer, allowed, limi
   async function lockedEndpoint(trx: Executor, organizationId: string, endpointId: string) {
     const row = await trx
       .selectFrom('webhook_endpoints')
-      .select(['id', 'url', 'enabled', 'include_subtree', 'secret_encrypted'])
+      .select(['id', 'url', 'description', 'event_types', 'enabled', 'include_subtree', 'secret_encrypted'])
       .where('id', '=', endpointId)
       .where('organization_id', '=', organizationId)
       .forUpdate()
@@ -246,16 +265,19 @@ export function createWebhooksService({ db, organizations, sealer, allowed, limi
         const org = await ownOrganization(caller, organizationId, trx, true);
         const current = await lockedEndpoint(trx, org.id, endpointId);
         if (input.include_subtree && org.org_type === 'tenant') throw new RuleError(w.subtreeOnlyParents);
+        const changes = changedFields(current, input);
+        // Nothing to change: the endpoint as it is, with no write, no audit row and nothing counted.
+        if (changes.length === 0) return { endpoint: await one(trx, org.id, current.id) };
         await count(trx, org.id);
-        const enabling = input.enabled === true && !current.enabled;
-        const disabling = input.enabled === false && current.enabled;
+        const enabling = changes.includes('enabled') && input.enabled === true;
+        const disabling = changes.includes('enabled') && input.enabled === false;
         await trx
           .updateTable('webhook_endpoints')
           .set({
-            ...(input.url !== undefined && { url: input.url }),
-            ...(input.description !== undefined && { description: input.description }),
-            ...(input.event_types !== undefined && { event_types: input.event_types as WebhookEventType[] }),
-            ...(input.include_subtree !== undefined && { include_subtree: input.include_subtree }),
+            ...(changes.includes('url') && { url: input.url }),
+            ...(changes.includes('description') && { description: input.description }),
+            ...(changes.includes('event_types') && { event_types: input.event_types as WebhookEventType[] }),
+            ...(changes.includes('include_subtree') && { include_subtree: input.include_subtree }),
             ...(enabling && { enabled: true, disabled_reason: null, disabled_at: null, failing_since: null }),
             ...(disabling && { enabled: false, disabled_reason: 'manual', disabled_at: sql<string>`now()` }),
           })
@@ -272,8 +294,8 @@ export function createWebhooksService({ db, organizations, sealer, allowed, limi
           targetId: current.id,
           details: {
             url: input.url ?? current.url,
-            changes: Object.keys(input),
-            ...(input.enabled !== undefined && { enabled: input.enabled }),
+            changes,
+            ...(disabling || enabling ? { enabled: input.enabled } : {}),
           },
         });
         return { endpoint: await one(trx, org.id, current.id) };
