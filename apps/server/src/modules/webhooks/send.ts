@@ -10,6 +10,8 @@ export interface AttemptResult {
   ms: number;
   body: string | null;
   error: string | null;
+  /** No answer came within the timeout. */
+  timedOut?: boolean;
 }
 
 /** Bytes of an answer read at most; the rest is never read, so a huge answer costs no memory. */
@@ -104,7 +106,7 @@ export function createSender({
         },
       );
       const timer = setTimeout(() => {
-        finish({ status: null, body: null, error: `No answer within ${timeoutMs / 1000} s.` });
+        finish({ status: null, body: null, error: `No answer within ${timeoutMs / 1000} s.`, timedOut: true });
         request.destroy();
       }, timeoutMs);
       request.on('error', (error: NodeJS.ErrnoException) => {
