@@ -108,6 +108,7 @@ const UNLIMITED = {
   invitationsPerTenant: 10_000,
   invitationResendIntervalSeconds: 0,
   webhookActionsPerOrganization: 10_000,
+  webhookRedeliveriesPerOrganization: 100_000,
 };
 
 export const ADMIN = { email: 'admin@example.test', password: 'correct horse battery' };
