@@ -16,7 +16,7 @@ export interface DispatcherOptions {
   sealer: SecretSealer;
   /** How often due deliveries are looked for when none were found (default 1 s). */
   pollMs?: number;
-  /** Deliveries leased in one look (default 100). */
+  /** Deliveries leased in one look at most (default 100; never more than the senders free). */
   batchSize?: number;
   /** Attempts under way at once in this process (default 32). */
   concurrency?: number;
@@ -150,24 +150,23 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
 
   /**
    * Sends what is due until none is left, as a pipeline: up to `concurrency` attempts in
-   * flight, the next lease taken while the last one's deliveries are still being attempted
-   * (once half a batch is left), and each outcome recorded as it comes, with those that came
-   * while the previous record was written (one statement for all of them), so neither a lease
-   * nor a record leaves the senders idle, and a process killed mid-burst sends again only the
-   * attempts in flight and the few whose record was being written.
+   * flight, a lease taken for as many as there are senders free, and each outcome recorded as
+   * it comes, with those that came while the previous record was written (one statement for
+   * all of them), so a record does not leave the senders idle, and a process killed mid-burst
+   * sends again only the attempts in flight and the few whose record was being written.
    *
-   * A lease finds nothing leasable while every endpoint with due deliveries is at its room,
-   * some perhaps by this run's own attempts: the run then looks again once an outcome is
-   * recorded (which frees room) or after `pollMs` (another organization's new delivery does
-   * not wait for a slow attempt here to end), and ends once a lease finds nothing with
-   * nothing of its own under way. A delivery that waited here past half its lease is not
-   * attempted: its lease could run out before its attempt was recorded and another process
-   * send it too, so it is left to expire and the delivery is leased again. Resolves once
-   * every attempt made is recorded; rejects with the first database error after recording
-   * what it can (no new attempt starts after it).
+   * A lease short of what it asked for took all there was room for (every endpoint with due
+   * deliveries is at its room, some perhaps by this run's own attempts): the run then looks
+   * again once an outcome is recorded (which frees room) or after `pollMs` (another
+   * organization's new delivery does not wait for a slow attempt here to end), and ends once
+   * a lease finds nothing with nothing of its own under way. A delivery that waited here past
+   * half its lease (a process too busy to start it) is not attempted: its lease could run out
+   * before its attempt was recorded and another process send it too, so it is left to expire
+   * and the delivery is leased again. Resolves once every attempt made is recorded; rejects
+   * with the first database error after recording what it can (no new attempt starts after it).
    */
   async function drain(): Promise<void> {
-    /** Leased and not attempted yet, with when (performance.now()) each was leased. */
+    /** Leased and not attempted yet (for a moment: a lease takes no more than the senders free), with when (performance.now()) each was leased. */
     const queue: { due: Due; leasedAt: number }[] = [];
     /** Attempted and not recorded yet. */
     let outcomes: Outcome[] = [];
@@ -205,28 +204,30 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
       finish();
     };
 
-    /** A look was asked for (`refill(true)`) while a lease was under way: it is taken as soon as that one ends. */
-    let askedAgain = false;
+    /** A look was asked for (`refill(true)`) that could not be taken then (a lease under way, every sender busy): it is taken at the next chance. */
+    let lookNow = false;
     /**
-     * Leases more if the queue runs low. While a look waits (`later`), only when `now`: an
-     * outcome was recorded (room freed), the dispatcher was woken, or the wait is over.
+     * Leases as many due deliveries as there are senders free (up to `batchSize`), so what is
+     * leased is attempted at once and holds its endpoint's room no longer than its attempt.
+     * While a look waits (`later`), only when asked to look now: an outcome was recorded (room
+     * freed), the dispatcher was woken, or the wait is over.
      */
     const refill = (now = false) => {
-      if (leasing) {
-        askedAgain ||= now;
-        return;
-      }
-      if (stopping() || queue.length > batchSize / 2 || (later && !now)) return;
+      lookNow ||= now;
+      if (leasing) return;
+      const want = Math.min(batchSize, concurrency - active - queue.length);
+      if (stopping() || want <= 0 || (later && !lookNow)) return;
       if (later) clearTimeout(later);
       later = null;
       leasing = true;
-      askedAgain = false;
-      leaseDue(db, room)
+      lookNow = false;
+      leaseDue(db, { ...room, batchSize: want })
         .then(
           (rows) => {
             const leasedAt = performance.now();
             for (const due of rows) queue.push({ due, leasedAt });
-            if (rows.length > 0 || askedAgain) return;
+            // A full lease may leave more to lease at once; a short one took all there was room for.
+            if (rows.length >= want || lookNow) return;
             if (!underWay()) exhausted = true;
             else {
               later = setTimeout(() => refill(true), pollMs);
@@ -239,7 +240,6 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
         )
         .finally(() => {
           leasing = false;
-          if (askedAgain) refill(true);
           pump();
         });
     };
