@@ -55,7 +55,9 @@ export interface ContextOptions {
   /** How often pending automatic top-ups are looked for (default 1 s). */
   topUpPollMs?: number;
   /** The webhook sender's settings for tests and benchmarks (poll, retry schedule, timeout, concurrency). */
-  webhooks?: Partial<Pick<DispatcherOptions, 'pollMs' | 'batchSize' | 'concurrency' | 'retrySchedule' | 'disableAfterMs' | 'leaseMs'>> & {
+  webhooks?: Partial<
+    Pick<DispatcherOptions, 'pollMs' | 'batchSize' | 'concurrency' | 'retrySchedule' | 'disableAfterMs' | 'leaseMs' | 'timeoutPauseSeconds'>
+  > & {
     timeoutMs?: number;
   };
 }

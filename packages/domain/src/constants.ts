@@ -97,6 +97,12 @@ export const RATE_LIMITS = {
   webhookActionsPerOrganization: 120,
   webhookActionsWindowSeconds: 60 * 60,
   /**
+   * Deliveries queued by test events and redeliveries per organization per webhook actions'
+   * window: a redelivery of every failed delivery counts each one it queues, so the actions'
+   * allowance does not let an organization queue a thousand deliveries with each.
+   */
+  webhookRedeliveriesPerOrganization: 1_000,
+  /**
    * Attempts per window on sign-in and recovery, counted per client address and per e-mail;
    * sign-in counts an e-mail per client address, so nobody locks another person out.
    */

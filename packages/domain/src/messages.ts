@@ -191,6 +191,8 @@ export const MESSAGES = {
     sinceInvalid: 'Enter a date and time, such as 2026-11-27T09:00:00Z.',
     testMessage: 'A test event from the organization console.',
     tooMany429: (wait: string) => `Too many webhook changes for this organization. Try again in ${wait}.`,
+    tooManyRedeliveries429: (max: number, wait: string) =>
+      `This organization has queued its ${max.toLocaleString('en-US')} deliveries of test events and redeliveries for now. Try again in ${wait}.`,
     disabledSubject: (url: string) => `Webhook endpoint disabled: ${url}`,
     disabledFailing: (org: string, url: string, hours: number) =>
       `${org}: the webhook endpoint ${url} failed every delivery for ${hours} hours and was disabled. Events are no longer sent to it. Fix the receiver, enable the endpoint again and redeliver the failed events in Settings > Webhooks.`,

@@ -451,6 +451,9 @@ export interface WebhookEndpointsTable {
   last_success_at: NullableTimestamp;
   created_by: string | null;
   created_at: Timestamp;
+  /** Its attempts' timeouts in a row, and until when it is paused for them (0037). */
+  timeouts_in_row: Generated<number>;
+  paused_until: NullableTimestamp;
 }
 
 /** The webhook outbox: one row per event, written by the change it reports (0033). */

@@ -17,7 +17,7 @@ const SWEEP = 20;
  * keys counted within one window, whatever the number of processes or their restarts.
  */
 /**
- * Counts one request against `key`: a fixed window of `windowMs` starts at the first count
+ * Counts one request (or `amount`) against `key`: a fixed window of `windowMs` starts at the first count
  * after the previous window ended. Answers the count within the window and the time left.
  * Within a transaction the count is undone if it rolls back, and the key's row stays locked
  * until it ends, so concurrent counts of one key take turns. Times are read when the row is
@@ -28,17 +28,31 @@ const SWEEP = 20;
  * A count adds at most one row, so expired rows cannot pile up: the table holds about the
  * keys counted within one window, whatever the number of processes or their restarts.
  */
-export async function countHit(executor: Executor, key: string, windowMs: number): Promise<{ current: number; ttl: number }> {
+export async function countHit(
+  executor: Executor,
+  key: string,
+  windowMs: number,
+  /** What the request counts for (1 unless it stands for several, as a redelivery of many deliveries). */
+  amount = 1,
+): Promise<{ current: number; ttl: number }> {
   const row = await sql<{ count: number; ttl: number }>`
     with swept as (${sweepExcept(key)})
     insert into rate_limits (key, count, reset_at)
-    values (${key}, 1, clock_timestamp() + ${windowMs} * interval '1 millisecond')
+    values (${key}, ${amount}::integer, clock_timestamp() + ${windowMs} * interval '1 millisecond')
     on conflict (key) do update set
-      count = case when rate_limits.reset_at <= clock_timestamp() then 1 else rate_limits.count + 1 end,
+      count = case when rate_limits.reset_at <= clock_timestamp() then excluded.count else rate_limits.count + excluded.count end,
       reset_at = case when rate_limits.reset_at <= clock_timestamp() then excluded.reset_at else rate_limits.reset_at end
     returning count, (extract(epoch from (reset_at - clock_timestamp())) * 1000)::int as ttl`.execute(executor);
   const result = row.rows[0]!;
   return { current: result.count, ttl: Math.max(result.ttl, 0) };
+}
+
+/** What `key` has counted in its current window, and the time left of it (0 and 0 when none is under way). */
+export async function windowCount(executor: Executor, key: string): Promise<{ count: number; ttl: number }> {
+  const { rows } = await sql<{ count: number; ttl: number }>`
+    select count, (extract(epoch from (reset_at - clock_timestamp())) * 1000)::int as ttl
+    from rate_limits where key = ${key} and reset_at > clock_timestamp()`.execute(executor);
+  return rows[0] ? { count: rows[0].count, ttl: Math.max(rows[0].ttl, 0) } : { count: 0, ttl: 0 };
 }
 
 /** Deletes up to SWEEP expired rows of keys other than `key` (each count adds at most one row). */

@@ -111,6 +111,7 @@ const UNLIMITED = {
   apiKeyChangesPerOrganization: 10_000,
   apiKeyChangesPerPerson: 10_000,
   sessionWritesPerPerson: 1_000_000,
+  webhookRedeliveriesPerOrganization: 100_000,
 };
 
 export const ADMIN = { email: 'admin@example.test', password: 'correct horse battery' };

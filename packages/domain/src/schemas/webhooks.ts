@@ -74,6 +74,19 @@ export const WEBHOOKS = {
   usageRefusedPeriodMinutes: 15,
   /** A redelivery of "all failed since" takes at most this many deliveries. */
   maxRedeliveries: 1_000,
+  /**
+   * Attempts in flight at once (leased and not yet recorded, across every server process) to
+   * one endpoint, and to all the endpoints of one organization: a receiver that never answers
+   * holds at most these many of the senders for the timeout, and the others keep sending.
+   */
+  inFlightPerEndpoint: 2,
+  inFlightPerOrganization: 4,
+  /**
+   * An endpoint whose attempts time out is paused (nothing is sent to it) for these many
+   * seconds after the 1st, 2nd, ... timeout in a row, the last figure from then on; an answer
+   * of any status ends the run and the pause.
+   */
+  timeoutPauseSeconds: [10, 30, 60, 300, 900],
 } as const;
 
 const urlSchema = z

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import { WEBHOOKS } from '@console/domain';
-import { guardedLookup, schemeAllowed, type AllowedHosts } from './address.ts';
+import { isIP } from 'node:net';
+import { bare, guardedLookup, hostRefused, schemeAllowed, type AllowedHosts, type Resolve } from './address.ts';
 
 /** What one attempt gave: the status (null when no answer came), its time, the answer's start, or why it failed. */
 export interface AttemptResult {
@@ -9,6 +10,8 @@ export interface AttemptResult {
   ms: number;
   body: string | null;
   error: string | null;
+  /** No answer came within the timeout. */
+  timedOut?: boolean;
 }
 
 /** Bytes of an answer read at most; the rest is never read, so a huge answer costs no memory. */
@@ -16,20 +19,25 @@ const READ_BYTES = WEBHOOKS.responseBodyKeptChars * 4;
 
 /**
  * Posts deliveries with keep-alive connections, each connection made to an address checked by
- * `guardedLookup` (never a private one unless allowed). Redirects are not followed (a 3xx is a
- * failed attempt); an attempt ends after `timeoutMs` whatever the receiver does; only the
- * start of the answer is read.
+ * `guardedLookup` for a name, and before any connection for an IP literal (never a private
+ * one unless allowed, as the configuration stands now, whatever it allowed when the endpoint
+ * was saved). A refused target is never connected to, so no answer of it is ever kept.
+ * Redirects are not followed (a 3xx is a failed attempt); an attempt ends after `timeoutMs`
+ * whatever the receiver does; only the start of the answer is read.
  */
 export function createSender({
   allowed,
   timeoutMs = WEBHOOKS.timeoutMs,
   sockets = 64,
+  resolve: resolveNames,
 }: {
   allowed: AllowedHosts;
   timeoutMs?: number;
   sockets?: number;
+  /** How names are resolved (default node's dns.lookup). */
+  resolve?: Resolve;
 }) {
-  const lookup = guardedLookup(allowed) as unknown as http.AgentOptions['lookup'];
+  const lookup = guardedLookup(allowed, resolveNames) as unknown as http.AgentOptions['lookup'];
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: sockets, lookup } as http.AgentOptions),
     'https:': new https.Agent({ keepAlive: true, maxSockets: sockets, lookup } as https.AgentOptions),
@@ -45,6 +53,10 @@ export function createSender({
       return Promise.resolve({ status: null, ms: 0, body: null, error: 'The URL is not valid.' });
     }
     if (!schemeAllowed(url, allowed)) return Promise.resolve({ status: null, ms: 0, body: null, error: 'Only https URLs are sent to.' });
+    // Node connects to an IP literal without calling `lookup`: the literal is checked here.
+    const host = bare(url.hostname);
+    const refused = isIP(host) !== 0 ? hostRefused(host, [host], allowed) : null;
+    if (refused) return Promise.resolve({ status: null, ms: 0, body: null, error: `Refused: ${refused.message}.` });
     const transport = url.protocol === 'https:' ? https : http;
     return new Promise((resolve) => {
       let settled = false;
@@ -94,7 +106,7 @@ export function createSender({
         },
       );
       const timer = setTimeout(() => {
-        finish({ status: null, body: null, error: `No answer within ${timeoutMs / 1000} s.` });
+        finish({ status: null, body: null, error: `No answer within ${timeoutMs / 1000} s.`, timedOut: true });
         request.destroy();
       }, timeoutMs);
       request.on('error', (error: NodeJS.ErrnoException) => {
