@@ -21,9 +21,9 @@ describe('endpoint contract', () => {
     expect(errorStatusesOf(API.machine.entitlement)).toEqual([400, 401, 403, 429, 503]);
     expect(errorStatusesOf(API.organizations.get)).toEqual([400, 401, 403, 404, 503]);
     expect(errorStatusesOf(API.users.me)).toEqual([401, 503]);
-    expect(errorStatusesOf(API.users.updateMe)).toEqual([400, 401, 403, 413, 503]);
+    expect(errorStatusesOf(API.users.updateMe)).toEqual([400, 401, 403, 413, 429, 503]);
     expect(errorStatusesOf(API.auth.signIn)).toEqual([400, 401, 413, 429, 503]);
-    expect(errorStatusesOf(API.credits.allocate)).toEqual([400, 401, 403, 404, 409, 413, 422, 503]);
+    expect(errorStatusesOf(API.credits.allocate)).toEqual([400, 401, 403, 404, 409, 413, 422, 429, 503]);
     expect(errorStatusesOf(API.auth.signOut)).toEqual([400, 413, 503]);
   });
 

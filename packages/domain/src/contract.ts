@@ -115,8 +115,9 @@ export function errorStatusesOf(endpoint: Endpoint): ErrorStatus[] {
   if (endpoint.permission || endpoint.scope || endpoint.auth === 'key' || (endpoint.auth === 'session' && endpoint.method !== 'GET'))
     statuses.add(403);
   if (endpoint.params) statuses.add(404);
-  // The machine API is rate limited per key, per organization subtree and per client address.
-  if (endpoint.auth === 'key') statuses.add(429);
+  // The machine API is rate limited per key, per organization subtree and per client address;
+  // a session's changes per person.
+  if (endpoint.auth === 'key' || (endpoint.auth === 'session' && takesBody)) statuses.add(429);
   statuses.add(503);
   return ERROR_STATUSES.filter((status) => statuses.has(status) && !(status in endpoint.responses));
 }
