@@ -16,6 +16,11 @@ const PRODUCTION = {
 };
 
 /** Everything a refused request must leave as it was, its own counts included. */
+/**
+ * The shared counters (a person's changes count in them) write their rows in the background;
+ * kept from syncing, they leave `rate_limits` to what the invitation limits write.
+ */
+const NO_SYNC = 3_600_000;
 const TOUCHED = ['invitations', 'invitation_replaced_links', 'outbox', 'mail_queue', 'audit_log', 'rate_limits'] as const;
 
 const m = MESSAGES.invitations;
@@ -75,7 +80,7 @@ function expectRefused(response: ApiResponse, message: (seconds: number) => stri
 }
 
 describe('invitation limits (production defaults)', () => {
-  const w = useWorld({ rateLimits: PRODUCTION });
+  const w = useWorld({ rateLimits: PRODUCTION, machineLimitSyncMs: NO_SYNC });
   const h = helpers(w);
   const hour = PRODUCTION.invitationWindowSeconds;
 
@@ -169,7 +174,7 @@ describe('invitation limits (production defaults)', () => {
 });
 
 describe('invitation limits per subtree', () => {
-  const w = useWorld({ rateLimits: { ...PRODUCTION, invitationsPerAgency: 4, invitationsPerTenant: 3 } });
+  const w = useWorld({ rateLimits: { ...PRODUCTION, invitationsPerAgency: 4, invitationsPerTenant: 3 }, machineLimitSyncMs: NO_SYNC });
   const h = helpers(w);
 
   it("two tenants' admins share their agency's allowance; another agency keeps its own", async () => {
@@ -208,9 +213,9 @@ describe('invitation limits per subtree', () => {
 
 describe('invitation limits across server processes', () => {
   it('two apps on one database share the per-inviter allowance', async () => {
-    const first = await createTestApp({ rateLimits: PRODUCTION });
+    const first = await createTestApp({ rateLimits: PRODUCTION, machineLimitSyncMs: NO_SYNC });
     // A second app (its own limiter, its own signing secret) on the same database.
-    const second = await createTestApp({ rateLimits: PRODUCTION, database: { ...first.database, close: async () => {} } });
+    const second = await createTestApp({ rateLimits: PRODUCTION, machineLimitSyncMs: NO_SYNC, database: { ...first.database, close: async () => {} } });
     try {
       const world = await buildWorld(first.database.db);
       const email = world.users['T1.manager']!;
