@@ -215,7 +215,11 @@ describe('invitation limits across server processes', () => {
   it('two apps on one database share the per-inviter allowance', async () => {
     const first = await createTestApp({ rateLimits: PRODUCTION, machineLimitSyncMs: NO_SYNC });
     // A second app (its own limiter, its own signing secret) on the same database.
-    const second = await createTestApp({ rateLimits: PRODUCTION, machineLimitSyncMs: NO_SYNC, database: { ...first.database, close: async () => {} } });
+    const second = await createTestApp({
+      rateLimits: PRODUCTION,
+      machineLimitSyncMs: NO_SYNC,
+      database: { ...first.database, close: async () => {} },
+    });
     try {
       const world = await buildWorld(first.database.db);
       const email = world.users['T1.manager']!;

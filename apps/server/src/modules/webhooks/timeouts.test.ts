@@ -81,12 +81,16 @@ describe('an endpoint that keeps timing out', () => {
     answering = true;
     for (const response of held.splice(0)) response.end();
     expect((await as('A1.admin', 'POST', `${hooks(w.id('A1'))}/${endpoint}/test`)).status).toBe(202);
-    await until(async () => {
-      const { rows } = await sql<{ n: number }>`select count(*)::integer as n from webhook_deliveries
+    await until(
+      async () => {
+        const { rows } = await sql<{ n: number }>`select count(*)::integer as n from webhook_deliveries
         where endpoint_id = ${endpoint} and state <> 'delivered'`.execute(db());
-      return rows[0]!.n === 0;
-      // A generous deadline: on a loaded machine the retries of the six deliveries take their turns two at a time.
-    }, 'every delivery delivered', 30_000);
+        return rows[0]!.n === 0;
+        // A generous deadline: on a loaded machine the retries of the six deliveries take their turns two at a time.
+      },
+      'every delivery delivered',
+      30_000,
+    );
     const row = await db()
       .selectFrom('webhook_endpoints')
       .select(['timeouts_in_row', 'paused_until'])
