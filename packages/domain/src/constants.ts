@@ -88,6 +88,27 @@ export const SESSION = {
   refreshCookie: 'refresh_token',
 } as const;
 
+/**
+ * Second factors. A right password for a person with a factor gives a challenge, not a
+ * session: the session starts once a code from the authenticator app (RFC 6238, 30-second
+ * steps, one step either side of now accepted, never the same step twice) or an unused
+ * recovery code answers it within `challengeTtlSeconds`. A challenge takes at most
+ * `attemptsPerChallenge` wrong codes; the person's and the address's allowances
+ * (`RATE_LIMITS.secondFactorPerPerson`, `secondFactorPerAddress`) bound the rest.
+ */
+export const MFA = {
+  challengeTtlSeconds: 5 * 60,
+  attemptsPerChallenge: 5,
+  recoveryCodeCount: 10,
+  totpDigits: 6,
+  totpStepSeconds: 30,
+  totpWindowSteps: 1,
+  /** An authenticator app enrollment not confirmed by a first code within this is forgotten. */
+  enrollmentTtlSeconds: 15 * 60,
+  /** The name the authenticator app shows beside the account. */
+  issuer: 'Organization Console',
+} as const;
+
 export const RATE_LIMITS = {
   /**
    * Webhook actions (registering, editing, rotating, deleting an endpoint, a test event, a
@@ -156,6 +177,12 @@ export const RATE_LIMITS = {
    * person does by hand; counted in memory and shared every 200 ms, like the machine API's.
    */
   sessionWritesPerPerson: 120,
+  /**
+   * Second-factor codes per window (`windowSeconds`) after a right password, across every
+   * server process: per person (whichever challenge they answer) and per client address.
+   */
+  secondFactorPerPerson: 10,
+  secondFactorPerAddress: 30,
 } as const;
 
 /** The part of the rate limits that holds back guesses at one account's password. */

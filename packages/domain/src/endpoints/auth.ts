@@ -1,16 +1,28 @@
 import { endpoint } from '../contract.ts';
 import { passwordBodySchema, recoverBodySchema, recoverResponseSchema, sessionSchema, signInBodySchema } from '../schemas/auth.ts';
 import { okSchema } from '../schemas/common.ts';
+import { secondFactorBodySchema, signInResultSchema } from '../schemas/factors.ts';
 
 export const authEndpoints = {
   signIn: endpoint({
     operationId: 'signIn',
     method: 'POST',
     path: '/auth/sign-in',
-    summary: 'Sign in with e-mail and password',
+    summary: 'Sign in with e-mail and password: a session, or a challenge when the person has a second factor',
     tags: ['auth'],
     auth: 'public',
     body: signInBodySchema,
+    responses: { 200: signInResultSchema },
+    errors: [401, 429],
+  }),
+  secondFactor: endpoint({
+    operationId: 'answerSignInChallenge',
+    method: 'POST',
+    path: '/auth/sign-in/second-factor',
+    summary: 'Answer a sign-in challenge with a code from the authenticator app or a recovery code; the session starts here',
+    tags: ['auth'],
+    auth: 'public',
+    body: secondFactorBodySchema,
     responses: { 200: sessionSchema },
     errors: [401, 429],
   }),

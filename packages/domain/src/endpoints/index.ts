@@ -4,6 +4,7 @@
  */
 import { healthEndpoints } from './health.ts';
 import { authEndpoints } from './auth.ts';
+import { accountEndpoints } from './account.ts';
 import { usersEndpoints } from './users.ts';
 import { invitationsEndpoints } from './invitations.ts';
 import { organizationsEndpoints } from './organizations.ts';
@@ -22,6 +23,7 @@ import { webhooksEndpoints } from './webhooks.ts';
 
 export { healthEndpoints } from './health.ts';
 export { authEndpoints } from './auth.ts';
+export { accountEndpoints } from './account.ts';
 export { usersEndpoints } from './users.ts';
 export { invitationsEndpoints } from './invitations.ts';
 export { organizationsEndpoints } from './organizations.ts';
@@ -42,6 +44,7 @@ export { webhooksEndpoints } from './webhooks.ts';
 export const API = {
   health: healthEndpoints,
   auth: authEndpoints,
+  account: accountEndpoints,
   users: usersEndpoints,
   invitations: invitationsEndpoints,
   organizations: organizationsEndpoints,

@@ -1,4 +1,5 @@
 import { endpoint } from '../contract.ts';
+import { endedSessionsSchema } from '../schemas/factors.ts';
 import { idParamsSchema } from '../schemas/organizations.ts';
 import {
   listUsersQuerySchema,
@@ -89,5 +90,15 @@ export const usersEndpoints = {
     params: idParamsSchema,
     responses: { 200: userResponseSchema },
     errors: [422],
+  }),  endSessions: endpoint({
+    operationId: 'endUserSessions',
+    method: 'POST',
+    path: '/users/:id/sessions/end',
+    summary: "End every session of a person of your organization or one below it (its admins); they sign in again",
+    tags: ['users'],
+    auth: 'session',
+    permission: 'users.delete',
+    params: idParamsSchema,
+    responses: { 200: endedSessionsSchema },
   }),
 };
