@@ -36,6 +36,14 @@ export interface Endpoint {
   auth: 'session' | 'key' | 'public';
   /** The permission a caller must hold before anything else is looked at (403 otherwise). */
   permission?: Permission;
+  /**
+   * Step-up (session routes that move money or secrets): the caller must have proved a second
+   * factor, or their password when they have none, within `MFA.stepUpFreshSeconds`, else 401
+   * `step_up_required` and nothing changes. `always`: every call asks; `conditional`: the
+   * handler asks when its rule says so (an allocation above the house's threshold, a policy
+   * turned off). A machine key is never asked.
+   */
+  stepUp?: 'always' | 'conditional';
   /** The scope an API key must carry (key routes; 403 otherwise). */
   scope?: ApiScope;
   /** A larger body limit than the server's default, in bytes (usage batches). */
