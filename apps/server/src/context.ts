@@ -30,7 +30,7 @@ import { createUsersService } from './modules/users/users.service.ts';
 import { allowedHosts } from './modules/webhooks/address.ts';
 import { createWebhookDispatcher, type DispatcherOptions } from './modules/webhooks/dispatcher.ts';
 import { createSender } from './modules/webhooks/send.ts';
-import { secretSealer } from './modules/webhooks/signing.ts';
+import { secretSealer } from './lib/sealer.ts';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
 import { createMachineLimiter, createSharedCounter, machineLimitSettings, type MachineLimitSettings } from './lib/machine-limits.ts';
 
