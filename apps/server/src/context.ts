@@ -10,6 +10,7 @@ import { createKeyAuthenticator } from './lib/key-auth.ts';
 import { createKeyUseCounter } from './lib/key-use.ts';
 import { createLiveKeys } from './lib/live-keys.ts';
 import { createTokenService } from './lib/tokens.ts';
+import { createSecondFactors } from './lib/second-factor.ts';
 import { createActivityService } from './modules/activity/activity.service.ts';
 import { createAgentsService } from './modules/agents/agents.service.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
@@ -123,7 +124,9 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const debug = createDebugService({ db });
   const activity = createActivityService({ db, organizations });
   const rateLimits = rateLimitsOf(options);
-  const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl, limits: rateLimits });
+  // Authenticator app secrets are sealed under their own key, derived from the same server secret.
+  const factors = createSecondFactors({ sealer: secretSealer(options.jwtSecret, 'totp-secrets'), limits: rateLimits });
+  const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl, limits: rateLimits, factors });
   const limits = createInvitationLimits(rateLimits);
   const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl, limits });
   return {
@@ -133,6 +136,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     mailer,
     users,
     auth,
+    factors,
     organizations,
     invitations,
     credits,
