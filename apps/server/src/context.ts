@@ -11,6 +11,7 @@ import { createKeyUseCounter } from './lib/key-use.ts';
 import { createLiveKeys } from './lib/live-keys.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { createSecondFactors } from './lib/second-factor.ts';
+import { createAccountService } from './modules/account/account.service.ts';
 import { createActivityService } from './modules/activity/activity.service.ts';
 import { createAgentsService } from './modules/agents/agents.service.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
@@ -127,6 +128,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   // Authenticator app secrets are sealed under their own key, derived from the same server secret.
   const factors = createSecondFactors({ sealer: secretSealer(options.jwtSecret, 'totp-secrets'), limits: rateLimits });
   const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl, limits: rateLimits, factors });
+  const account = createAccountService({ db, factors });
   const limits = createInvitationLimits(rateLimits);
   const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl, limits });
   return {
@@ -137,6 +139,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     users,
     auth,
     factors,
+    account,
     organizations,
     invitations,
     credits,
