@@ -1,11 +1,20 @@
 import type { Kysely, Transaction } from 'kysely';
+import { generateSecret } from 'otplib';
 import { API_SCOPES, rolesForOrgType, type ActivationStatus, type AgentKind, type OrgType } from '@console/domain';
 import type { DB } from './schema.ts';
 import { generateKey } from '../lib/api-key.ts';
 import { writeAudit } from '../lib/audit.ts';
+import type { SecretSealer } from '../lib/sealer.ts';
 import { generatePassword, hashPassword } from '../lib/secrets.ts';
 
 const DEMO_DOMAIN = 'demo.example.com';
+
+/**
+ * The demo admin with an authenticator app (a second factor): not one of the people of every
+ * role, who sign in with the password alone, but an admin of its own in the second super agency.
+ */
+export const DEMO_MFA_ADMIN_EMAIL = `mfa.admin@${DEMO_DOMAIN}`;
+const DEMO_MFA_ADMIN_ORG = 'Bluebird Group';
 
 interface DemoOrg {
   name: string;
@@ -455,6 +464,8 @@ export interface SeededDemo {
   activations: number;
   /** The demo key: the whole secret is here only; the database keeps its hash. */
   apiKey: { secret: string; prefix: string; organization: string };
+  /** The admin with a confirmed authenticator app and its secret (base32), when the seed was given the sealer. */
+  mfaAdmin: { email: string; organization: string; totpSecret: string } | null;
 }
 
 /**
@@ -464,7 +475,14 @@ export interface SeededDemo {
  * runtimes last reported them, and an API key of the house with every scope. One
  * transaction: credits and usage are added afterwards by whoever owns those rules.
  */
-export async function seedDemo(db: Kysely<DB>, options: { now?: Date } = {}): Promise<SeededDemo> {
+export async function seedDemo(
+  db: Kysely<DB>,
+  options: {
+    now?: Date;
+    /** Seals the demo admin's authenticator app secret as the server does (its TOTP key); without it, no such admin. */
+    totpSealer?: SecretSealer;
+  } = {},
+): Promise<SeededDemo> {
   const now = options.now ?? new Date();
   const before = (ms: number) => new Date(now.getTime() - ms);
   const password = generatePassword();
@@ -547,6 +565,30 @@ export async function seedDemo(db: Kysely<DB>, options: { now?: Date } = {}): Pr
           .execute();
         signIns.push({ email, role, organization: org.name });
       }
+    }
+
+    // The admin with an authenticator app, confirmed: a sign-in asks for a code from it.
+    let mfaAdmin: SeededDemo['mfaAdmin'] = null;
+    if (options.totpSealer) {
+      const org = organizations.find((o) => o.name === DEMO_MFA_ADMIN_ORG)!;
+      const admin = await trx
+        .insertInto('users')
+        .values({
+          email: DEMO_MFA_ADMIN_EMAIL,
+          password_hash: passwordHash,
+          first_name: 'Demo admin',
+          last_name: 'with an authenticator app',
+          role: `${org.type}_admin`,
+          organization_id: org.id,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const totpSecret = generateSecret();
+      await trx
+        .insertInto('totp_factors')
+        .values({ user_id: admin.id, secret_sealed: options.totpSealer.seal(totpSecret), confirmed_at: now })
+        .execute();
+      mfaAdmin = { email: DEMO_MFA_ADMIN_EMAIL, organization: org.name, totpSecret };
     }
 
     const agentTypes = new Map<string, string>();
@@ -647,6 +689,7 @@ export async function seedDemo(db: Kysely<DB>, options: { now?: Date } = {}): Pr
       agentTypes,
       activations: DEMO_ACTIVATIONS.length,
       apiKey: { secret: made.key, prefix: made.prefix, organization: house.name },
+      mfaAdmin,
     };
   });
 }

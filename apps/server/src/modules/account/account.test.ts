@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { generate } from 'otplib';
-import { MESSAGES, MFA } from '@console/domain';
+import { MESSAGES, MFA, type ActivityAction } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertUser } from '../../test/fixtures.ts';
 import { secretSealer } from '../../lib/sealer.ts';
@@ -48,7 +48,7 @@ async function enroll(token: string) {
   return { secret: started.body.secret as string, codes: confirmed.body.recovery_codes as string[] };
 }
 
-const auditOf = (userId: string, action: string) =>
+const auditOf = (userId: string, action: ActivityAction) =>
   db().selectFrom('audit_log').select(['actor_user_id', 'details']).where('target_id', '=', userId).where('action', '=', action).execute();
 
 describe('setting up an authenticator app', () => {

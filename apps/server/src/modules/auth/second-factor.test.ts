@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { generate, generateSecret } from 'otplib';
-import { MESSAGES, MFA } from '@console/domain';
+import { MESSAGES, MFA, type ActivityAction } from '@console/domain';
 import { createTestApp, useWorld, type TestApp } from '../../test/harness.ts';
 import { PASSWORD, insertUser } from '../../test/fixtures.ts';
 import { secretSealer } from '../../lib/sealer.ts';
@@ -54,7 +54,7 @@ const sessionsOf = async (userId: string) =>
       .executeTakeFirstOrThrow()
   ).n;
 
-const auditOf = (userId: string, action: string) =>
+const auditOf = (userId: string, action: ActivityAction) =>
   db()
     .selectFrom('audit_log')
     .select(['actor_user_id', 'details'])
