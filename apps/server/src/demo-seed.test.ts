@@ -123,7 +123,11 @@ describe('the demo seed', () => {
   });
 
   it('has an admin with a confirmed authenticator app, whose printed secret answers the sign-in challenge', async () => {
-    expect(demo.mfaAdmin).toMatchObject({ email: DEMO_MFA_ADMIN_EMAIL, organization: 'Bluebird Group', totpSecret: expect.stringMatching(/^[A-Z2-7]+$/) });
+    expect(demo.mfaAdmin).toMatchObject({
+      email: DEMO_MFA_ADMIN_EMAIL,
+      organization: 'Bluebird Group',
+      totpSecret: expect.stringMatching(/^[A-Z2-7]+$/),
+    });
     // Not one of the people of every role, who sign in with the password alone.
     expect(demo.signIns.map((s) => s.email)).not.toContain(DEMO_MFA_ADMIN_EMAIL);
     const challenge = await t.request('POST', '/api/auth/sign-in', { email: DEMO_MFA_ADMIN_EMAIL, password: demo.password });

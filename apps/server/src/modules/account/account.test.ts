@@ -18,8 +18,7 @@ const db = () => w.t.database.db;
 const CHROME_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:132.0) Gecko/20100101 Firefox/132.0';
 
-const codeAt = (secret: string, offset = 0) =>
-  generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * MFA.totpStepSeconds });
+const codeAt = (secret: string, offset = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * MFA.totpStepSeconds });
 
 let people = 0;
 /** A new person of Agency One. */
@@ -167,7 +166,9 @@ describe('removing the app and renewing the recovery codes', () => {
     const fresh: string[] = renewed.body.recovery_codes;
     expect(fresh).toHaveLength(MFA.recoveryCodeCount);
     expect(fresh.some((code) => codes.includes(code))).toBe(false);
-    expect(await auditOf(person.id, 'auth.recovery_codes_regenerated')).toEqual([{ actor_user_id: person.id, details: { method: 'totp' } }]);
+    expect(await auditOf(person.id, 'auth.recovery_codes_regenerated')).toEqual([
+      { actor_user_id: person.id, details: { method: 'totp' } },
+    ]);
 
     const challenge = (await w.t.request('POST', '/api/auth/sign-in', { email: person.email, password: PASSWORD })).body;
     const old = await w.t.request('POST', '/api/auth/sign-in/second-factor', {
@@ -244,12 +245,7 @@ describe("a person's own sessions", () => {
     expect(others.map((s: any) => s.device)).toEqual(['Firefox on macOS', 'Firefox on macOS']);
 
     // Ending one: its access token stops at once.
-    const [first] = await db()
-      .selectFrom('refresh_sessions')
-      .select('id')
-      .where('user_id', '=', person.id)
-      .orderBy('created_at')
-      .execute();
+    const [first] = await db().selectFrom('refresh_sessions').select('id').where('user_id', '=', person.id).orderBy('created_at').execute();
     const ended = await call(token, 'DELETE', `/api/account/sessions/${first!.id}`);
     expect(ended.status).toBe(200);
     expect(ended.body).toEqual({ ended: 1 });
@@ -262,7 +258,8 @@ describe("a person's own sessions", () => {
     // Another person's session is not found either, and stays.
     const stranger = await newPerson();
     const theirs = await signIn(stranger.email);
-    const theirId = (await db().selectFrom('refresh_sessions').select('id').where('user_id', '=', stranger.id).executeTakeFirstOrThrow()).id;
+    const theirId = (await db().selectFrom('refresh_sessions').select('id').where('user_id', '=', stranger.id).executeTakeFirstOrThrow())
+      .id;
     expect((await call(token, 'DELETE', `/api/account/sessions/${theirId}`)).status).toBe(404);
     expect(await works(theirs)).toBe(true);
 
@@ -292,7 +289,8 @@ describe("an admin ends a person's sessions", () => {
   it('for a person of their organization or a child: every session ends at once, audited', async () => {
     const person = await w.t.signIn(w.world.users['T1.user']!, PASSWORD);
     const again = await w.t.signIn(w.world.users['T1.user']!, PASSWORD);
-    const targetId = (await db().selectFrom('users').select('id').where('email', '=', w.world.users['T1.user']!).executeTakeFirstOrThrow()).id;
+    const targetId = (await db().selectFrom('users').select('id').where('email', '=', w.world.users['T1.user']!).executeTakeFirstOrThrow())
+      .id;
     const admin = await w.t.signIn(w.world.users['A1.admin']!, PASSWORD);
     const ended = await call(admin.token, 'POST', `/api/users/${targetId}/sessions/end`);
     expect(ended.status).toBe(200);
@@ -306,7 +304,8 @@ describe("an admin ends a person's sessions", () => {
       .where('target_id', '=', targetId)
       .where('action', '=', 'auth.sessions_ended')
       .execute();
-    const adminId = (await db().selectFrom('users').select('id').where('email', '=', w.world.users['A1.admin']!).executeTakeFirstOrThrow()).id;
+    const adminId = (await db().selectFrom('users').select('id').where('email', '=', w.world.users['A1.admin']!).executeTakeFirstOrThrow())
+      .id;
     expect(audited).toEqual([{ actor_user_id: adminId, details: { count: ended.body.ended, by: 'admin' } }]);
   });
 
@@ -314,7 +313,12 @@ describe("an admin ends a person's sessions", () => {
     const admin = await w.t.signIn(w.world.users['A1.admin']!, PASSWORD);
     const idOf = async (key: string) =>
       (await db().selectFrom('users').select('id').where('email', '=', w.world.users[key]!).executeTakeFirstOrThrow()).id;
-    const other = await insertUser(db(), { email: 'outsider@sa3.test', password: PASSWORD, role: 'super_agency_user', organizationId: w.id('SA3') });
+    const other = await insertUser(db(), {
+      email: 'outsider@sa3.test',
+      password: PASSWORD,
+      role: 'super_agency_user',
+      organizationId: w.id('SA3'),
+    });
     const outsider = await w.t.signIn('outsider@sa3.test', PASSWORD);
     expect((await call(admin.token, 'POST', `/api/users/${other.id}/sessions/end`)).status).toBe(404);
     expect((await call(admin.token, 'POST', `/api/users/${await idOf('SA1.user')}/sessions/end`)).status).toBe(404);

@@ -18,8 +18,7 @@ const w = useWorld({ rateLimits: { secondFactorPerPerson: PER_PERSON } });
 const db = () => w.t.database.db;
 
 /** The app's code for the step `offset` steps from now, as the person's app shows it. */
-const codeAt = (secret: string, offset = 0) =>
-  generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * MFA.totpStepSeconds });
+const codeAt = (secret: string, offset = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * MFA.totpStepSeconds });
 
 let people = 0;
 /** A new person of Tenant One with a confirmed authenticator app and ten recovery codes. */
@@ -28,7 +27,10 @@ async function personWithApp() {
   const { id } = await insertUser(db(), { email, password: PASSWORD, role: 'tenant_user', organizationId: w.id('T1') });
   const sealer = secretSealer(w.t.jwtSecret, 'totp-secrets');
   const secret = generateSecret();
-  await db().insertInto('totp_factors').values({ user_id: id, secret_sealed: sealer.seal(secret), confirmed_at: new Date() }).execute();
+  await db()
+    .insertInto('totp_factors')
+    .values({ user_id: id, secret_sealed: sealer.seal(secret), confirmed_at: new Date() })
+    .execute();
   const factors = createSecondFactors({ sealer, limits: { secondFactorPerPerson: PER_PERSON, windowSeconds: 900 } });
   const codes = await db()
     .transaction()
