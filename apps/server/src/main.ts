@@ -250,7 +250,7 @@ async function main({ command, flags, args }: Extract<CommandLine, { kind: 'run'
             console.log(
               [
                 `Demo admin with an authenticator app (${demo.mfaAdmin.organization}), same password: ${demo.mfaAdmin.email}`,
-                `  its TOTP secret (add it to an authenticator app; sign-in asks for a code): ${demo.mfaAdmin.totpSecret}`,
+                `  TOTP secret: ${demo.mfaAdmin.totpSecret}   (add it to an authenticator app: its sign-in asks for a code)`,
               ].join('\n'),
             );
           }

@@ -1,20 +1,15 @@
 import type { Kysely, Transaction } from 'kysely';
-import { generateSecret } from 'otplib';
 import { API_SCOPES, rolesForOrgType, type ActivationStatus, type AgentKind, type OrgType } from '@console/domain';
 import type { DB } from './schema.ts';
 import { generateKey } from '../lib/api-key.ts';
 import { writeAudit } from '../lib/audit.ts';
 import type { SecretSealer } from '../lib/sealer.ts';
+import { seedMfaAdmin, type SeededMfaAdmin } from './seed-mfa-admin.ts';
+
+export { DEMO_MFA_ADMIN_EMAIL } from './seed-mfa-admin.ts';
 import { generatePassword, hashPassword } from '../lib/secrets.ts';
 
 const DEMO_DOMAIN = 'demo.example.com';
-
-/**
- * The demo admin with an authenticator app (a second factor): not one of the people of every
- * role, who sign in with the password alone, but an admin of its own in the second super agency.
- */
-export const DEMO_MFA_ADMIN_EMAIL = `mfa.admin@${DEMO_DOMAIN}`;
-const DEMO_MFA_ADMIN_ORG = 'Bluebird Group';
 
 interface DemoOrg {
   name: string;
@@ -465,7 +460,7 @@ export interface SeededDemo {
   /** The demo key: the whole secret is here only; the database keeps its hash. */
   apiKey: { secret: string; prefix: string; organization: string };
   /** The admin with a confirmed authenticator app and its secret (base32), when the seed was given the sealer. */
-  mfaAdmin: { email: string; organization: string; totpSecret: string } | null;
+  mfaAdmin: SeededMfaAdmin | null;
 }
 
 /**
@@ -568,28 +563,7 @@ export async function seedDemo(
     }
 
     // The admin with an authenticator app, confirmed: a sign-in asks for a code from it.
-    let mfaAdmin: SeededDemo['mfaAdmin'] = null;
-    if (options.totpSealer) {
-      const org = organizations.find((o) => o.name === DEMO_MFA_ADMIN_ORG)!;
-      const admin = await trx
-        .insertInto('users')
-        .values({
-          email: DEMO_MFA_ADMIN_EMAIL,
-          password_hash: passwordHash,
-          first_name: 'Demo admin',
-          last_name: 'with an authenticator app',
-          role: `${org.type}_admin`,
-          organization_id: org.id,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const totpSecret = generateSecret();
-      await trx
-        .insertInto('totp_factors')
-        .values({ user_id: admin.id, secret_sealed: options.totpSealer.seal(totpSecret), confirmed_at: now })
-        .execute();
-      mfaAdmin = { email: DEMO_MFA_ADMIN_EMAIL, organization: org.name, totpSecret };
-    }
+    const mfaAdmin = options.totpSealer ? await seedMfaAdmin(trx, { organizations, passwordHash, sealer: options.totpSealer, now }) : null;
 
     const agentTypes = new Map<string, string>();
     for (const type of DEMO_AGENT_TYPES) {
