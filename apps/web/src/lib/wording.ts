@@ -26,6 +26,18 @@ const CONSOLE_WORDING = {
     userHasNoOrganization: 'User has no organization',
     pendingInvitationNotice:
       'You have a pending invitation. Sign in to accept it, or follow the link in your invitation e-mail to create an account.',
+    /** The sign-in's second step, after a right password for a person with an authenticator app. */
+    secondStepTitle: 'Two-step verification',
+    totpPrompt: 'Enter the 6-digit code from your authenticator app.',
+    recoveryPrompt: 'Enter one of the recovery codes you saved when you set up your authenticator app. Each code works once.',
+    totpLabel: 'Authentication code',
+    recoveryLabel: 'Recovery code',
+    useRecoveryCode: 'Use a recovery code instead',
+    useTotp: 'Use your authenticator app instead',
+    verify: 'Verify',
+    verifying: 'Verifying…',
+    backToPassword: 'Back to email and password',
+    secondStepFailed: 'Verification failed',
   },
   /** Login error classes: what the sign-in page says for each kind of failure. */
   loginErrors: {
