@@ -15,6 +15,7 @@ import { UnavailableError } from './lib/errors.ts';
 import { keepInexactNumbersAsText } from './lib/json-body.ts';
 import { postgresRateLimitStore } from './lib/rate-limit.ts';
 import { responseSerializerCompiler } from './lib/serializer.ts';
+import { accountRoutes } from './modules/account/account.routes.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { agentsRoutes } from './modules/agents/agents.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
@@ -233,6 +234,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       for (const routes of [
         healthRoutes,
         authRoutes,
+        accountRoutes,
         usersRoutes,
         invitationsRoutes,
         organizationsRoutes,

@@ -10,6 +10,8 @@ import { createKeyAuthenticator } from './lib/key-auth.ts';
 import { createKeyUseCounter } from './lib/key-use.ts';
 import { createLiveKeys } from './lib/live-keys.ts';
 import { createTokenService } from './lib/tokens.ts';
+import { createSecondFactors } from './lib/second-factor.ts';
+import { createAccountService } from './modules/account/account.service.ts';
 import { createActivityService } from './modules/activity/activity.service.ts';
 import { createAgentsService } from './modules/agents/agents.service.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
@@ -30,7 +32,7 @@ import { createUsersService } from './modules/users/users.service.ts';
 import { allowedHosts } from './modules/webhooks/address.ts';
 import { createWebhookDispatcher, type DispatcherOptions } from './modules/webhooks/dispatcher.ts';
 import { createSender } from './modules/webhooks/send.ts';
-import { secretSealer } from './modules/webhooks/signing.ts';
+import { secretSealer } from './lib/sealer.ts';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
 import { createMachineLimiter, createSharedCounter, machineLimitSettings, type MachineLimitSettings } from './lib/machine-limits.ts';
 
@@ -123,7 +125,10 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const debug = createDebugService({ db });
   const activity = createActivityService({ db, organizations });
   const rateLimits = rateLimitsOf(options);
-  const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl, limits: rateLimits });
+  // Authenticator app secrets are sealed under their own key, derived from the same server secret.
+  const factors = createSecondFactors({ sealer: secretSealer(options.jwtSecret, 'totp-secrets'), limits: rateLimits });
+  const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl, limits: rateLimits, factors });
+  const account = createAccountService({ db, factors });
   const limits = createInvitationLimits(rateLimits);
   const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl, limits });
   return {
@@ -133,6 +138,8 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     mailer,
     users,
     auth,
+    factors,
+    account,
     organizations,
     invitations,
     credits,

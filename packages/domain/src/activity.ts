@@ -13,6 +13,12 @@ export const ACTIVITY_ACTIONS = [
   'auth.password_changed',
   'auth.password_reset',
   'auth.recovery_requested',
+  'auth.mfa_challenge_failed',
+  'auth.mfa_sign_in',
+  'auth.mfa_enrolled',
+  'auth.mfa_removed',
+  'auth.recovery_codes_regenerated',
+  'auth.sessions_ended',
   'user.update',
   'user.role_change',
   'user.deactivate',
@@ -66,6 +72,12 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'auth.password_changed': 'Password change',
   'auth.password_reset': 'Password reset',
   'auth.recovery_requested': 'Password recovery request',
+  'auth.mfa_challenge_failed': 'Wrong sign-in code',
+  'auth.mfa_sign_in': 'Sign-in with a second factor',
+  'auth.mfa_enrolled': 'Authenticator app added',
+  'auth.mfa_removed': 'Authenticator app removed',
+  'auth.recovery_codes_regenerated': 'Recovery codes renewed',
+  'auth.sessions_ended': 'Sessions ended',
   'user.update': 'Person edited',
   'user.role_change': 'Role change',
   'user.deactivate': 'Person deactivated',
@@ -133,6 +145,9 @@ const roleOf = (value: unknown): string => {
 const obj = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
+/** A second factor's code as a person names it. */
+const factorText = (method: unknown) => (method === 'recovery_code' ? 'recovery code' : 'authenticator code');
+
 /** A grace period in words: "1 hour", "24 hours", "7 days", "90 seconds". */
 function graceText(seconds: number): string {
   const unit = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
@@ -173,6 +188,22 @@ export function activitySentence({ action, actor, organization, target, details 
       return `${who} reset their password with a recovery link`;
     case 'auth.recovery_requested':
       return `${who} asked for a password recovery link`;
+    case 'auth.mfa_challenge_failed':
+      return `Wrong ${factorText(details.method)} at the sign-in of ${target ?? actor ?? 'a person'}${
+        typeof details.failures === 'number' ? ` (${count(details.failures)} wrong so far)` : ''
+      }`;
+    case 'auth.mfa_sign_in':
+      return `${who} signed in with ${details.method === 'recovery_code' ? 'a recovery code' : 'a code from their authenticator app'}`;
+    case 'auth.mfa_enrolled':
+      return `${who} set up an authenticator app`;
+    case 'auth.mfa_removed':
+      return `${who} removed their authenticator app`;
+    case 'auth.recovery_codes_regenerated':
+      return `${who} made new recovery codes`;
+    case 'auth.sessions_ended': {
+      const sessions = `${count(details.count)} session${details.count === 1 ? '' : 's'}`;
+      return details.by === 'admin' ? `${who} ended ${sessions} of ${target ?? 'a person'}` : `${who} ended ${sessions} of their own`;
+    }
     case 'user.update': {
       const changes = obj(details.changes);
       if (typeof changes.status === 'string') return `${who} set the status of ${target ?? 'a person'} to ${changes.status}`;

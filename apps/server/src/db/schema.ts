@@ -104,6 +104,32 @@ export interface RefreshSessionsTable {
   ip: string | null;
 }
 
+/** A person's authenticator app: pending until `confirmed_at`; `last_step` is the last accepted TOTP step. */
+export interface TotpFactorsTable {
+  user_id: string;
+  secret_sealed: string;
+  created_at: Timestamp;
+  confirmed_at: NullableTimestamp;
+  last_step: number | null;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  code_hash: string;
+  created_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface SignInChallengesTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  failures: Generated<number>;
+  used_at: NullableTimestamp;
+}
+
 export interface RefreshTokensTable {
   token_hash: string;
   session_id: string;
@@ -386,7 +412,7 @@ export interface OrganizationPricesTable {
   price: string | null;
   effective_from: ColumnType<string, Date | string, never>;
   created_by: string | null;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 /** Earnings beyond the whole cents credited, per seller and agent type. */
@@ -422,7 +448,7 @@ export interface TopUpRequestsTable {
   id: Generated<string>;
   organization_id: string;
   reason: TopUpReason;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
   done_at: NullableTimestamp;
   outcome: TopUpOutcome | null;
   transaction_group: string | null;
@@ -496,6 +522,9 @@ export interface DB {
   users: UsersTable;
   refresh_sessions: RefreshSessionsTable;
   refresh_tokens: RefreshTokensTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  sign_in_challenges: SignInChallengesTable;
   one_time_tokens: OneTimeTokensTable;
   outbox: OutboxTable;
   mail_queue: MailQueueTable;

@@ -332,6 +332,8 @@ export const MATRIX: Record<string, MatrixEntry> = {
   'POST /api/auth/refresh': publicRoute(401),
   // Called only with no or bad bearers: a good one would end the caller's session.
   'POST /api/auth/sign-out': publicRoute(200),
+  // No challenge has this token: refused alike with any bearer or none.
+  'POST /api/auth/sign-in/second-factor': publicRoute(401, () => ({ challenge_token: 'x'.repeat(43), method: 'totp', code: '123456' })),
   'POST /api/auth/recover': publicRoute(200, () => ({ email: 'nobody@matrix.test' })),
   // Without a reset token this is "change my password": any signed-in user, for itself, with the current password.
   'POST /api/auth/password': one({
@@ -372,6 +374,31 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: targeted(({ actor, person }) => ({ first: holds(actor, 'users.delete'), allowed: mayChangePersonStatus(actor, person) })),
     call: inPath,
   }),
+
+  // Ending a person's sessions: the rule of deactivating them (never oneself).
+  'POST /api/users/:id/sessions/end': one({
+    target: 'user',
+    expect: targeted(({ actor, person }) => ({ first: holds(actor, 'users.delete'), allowed: mayChangePersonStatus(actor, person) })),
+    call: inPath,
+  }),
+
+  // One's own account: every signed-in person, for itself only; nobody names another's.
+  'GET /api/account/factors': one({ target: null, expect: anyone, call: inPath }),
+  'POST /api/account/factors/totp': one({ target: null, expect: anyone, call: withBody(() => ({ current_password: MATRIX_PASSWORD })) }),
+  // A setup just started (above) and a wrong code: 422; none started: 409.
+  'POST /api/account/factors/totp/confirm': one({ target: null, expect: anyone, call: withBody(() => ({ code: '000000' })) }),
+  // Nobody of the matrix has a confirmed app: 409.
+  'POST /api/account/factors/totp/remove': one({ target: null, expect: anyone, call: withBody(() => ({ code: '000000' })) }),
+  'POST /api/account/factors/recovery-codes': one({ target: null, expect: anyone, call: withBody(() => ({ code: '000000' })) }),
+  'GET /api/account/sessions': one({ target: null, expect: anyone, call: inPath }),
+  // A session nobody has: 404 for everyone, as another person's would be.
+  'DELETE /api/account/sessions/:sessionId': one({
+    target: null,
+    expect: () => denied(404),
+    call: ({ url }) => ({ path: url.replace(':sessionId', '00000000-0000-4000-8000-000000000000') }),
+  }),
+  // Only the caller's other sessions (the matrix's callers hold one each).
+  'POST /api/account/sessions/end-others': one({ target: null, expect: anyone, call: inPath }),
 
   'GET /api/invitations': one({ target: 'org', expect: reads(mayListPeople), call: inQuery }),
   'POST /api/invitations': one({

@@ -112,6 +112,8 @@ const UNLIMITED = {
   apiKeyChangesPerPerson: 10_000,
   sessionWritesPerPerson: 1_000_000,
   webhookRedeliveriesPerOrganization: 100_000,
+  secondFactorPerPerson: 10_000,
+  secondFactorPerAddress: 10_000,
 };
 
 export const ADMIN = { email: 'admin@example.test', password: 'correct horse battery' };

@@ -44,8 +44,23 @@ export function authRoutes({ auth, authenticate, config, rateLimits }: AppContex
     // Recovery mail still being sent when the app closes is given a few seconds to finish.
     app.addHook('onClose', async () => auth.settle());
 
-    route(endpoints.signIn, async ({ body, raw }, reply) => send(reply, await auth.signIn(body.email, body.password, clientInfo(raw))), {
-      onRequest: [signInLimit],
+    // Second-factor codes per client address; the person's allowance is counted by the service.
+    const secondFactorLimit = limitBy(app, [
+      { name: 'second-factor:address', max: rateLimits.secondFactorPerAddress, windowSeconds, key: (r) => r.ip },
+    ]);
+
+    // A person with a second factor gets a challenge and no cookie; the session starts with its answer.
+    route(
+      endpoints.signIn,
+      async ({ body, raw }, reply) => {
+        const result = await auth.signIn(body.email, body.password, clientInfo(raw));
+        return 'mfa_required' in result ? result : send(reply, result);
+      },
+      { onRequest: [signInLimit] },
+    );
+
+    route(endpoints.secondFactor, async ({ body, raw }, reply) => send(reply, await auth.answerChallenge(body, clientInfo(raw))), {
+      onRequest: [secondFactorLimit],
     });
 
     route(endpoints.refresh, async ({ raw }, reply) => {

@@ -3,21 +3,24 @@ import { createGuessThrottle, type GuessLimits } from './guesses.ts';
 import { createSessionIssuer, type AuthDeps } from './queries.ts';
 import { createRecovery } from './recovery.ts';
 import { createRefresh } from './refresh.ts';
+import { createSecondFactorSignIn } from './second-factor.ts';
 import { createSignIn } from './sign-in.ts';
 
 export { REFRESH_REUSE_GRACE_SECONDS, type IssuedSession } from './queries.ts';
 export type { FailureLog } from './recovery.ts';
 
-/** The auth service: sign-in, refresh rotation, sign-out, recovery, password changes. */
+/** The auth service: sign-in (and its second factor), refresh rotation, sign-out, recovery, password changes. */
 export function createAuthService({ limits, ...rest }: Omit<AuthDeps, 'guesses'> & { limits: GuessLimits }) {
   const deps: AuthDeps = { ...rest, guesses: createGuessThrottle(rest.db, limits) };
   const sessions = createSessionIssuer(deps);
-  const { signIn, signOut } = createSignIn({ ...deps, sessions });
+  const secondFactor = createSecondFactorSignIn({ ...deps, sessions });
+  const { signIn, signOut } = createSignIn({ ...deps, sessions, challenge: secondFactor.challenge });
   const { refresh } = createRefresh({ ...deps, sessions });
   const { requestRecovery, settle, resetPassword } = createRecovery(deps);
   const { changePassword } = createChangePassword(deps);
   return {
     signIn,
+    answerChallenge: secondFactor.answer,
     startSession: sessions.startSession,
     refresh,
     signOut,

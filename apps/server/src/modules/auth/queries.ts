@@ -3,6 +3,7 @@ import { SESSION, type Session } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { hashToken, randomToken } from '../../lib/secrets.ts';
 import type { Mailer } from '../../lib/mail.ts';
+import type { SecondFactors } from '../../lib/second-factor.ts';
 import type { TokenService } from '../../lib/tokens.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { UsersService } from '../users/users.service.ts';
@@ -23,6 +24,8 @@ export interface AuthDeps {
   appUrl: string;
   /** Wrong passwords for one account from every address together. */
   guesses: GuessThrottle;
+  /** Authenticator apps and recovery codes, and the allowance of wrong codes. */
+  factors: SecondFactors;
 }
 
 const refreshExpiry = () => new Date(Date.now() + SESSION.refreshTokenTtlSeconds * 1000);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { MESSAGES } from '@console/domain';
+import { MESSAGES, type MfaChallenge } from '@console/domain';
 import { writeAudit } from '../../lib/audit.ts';
 import { UnauthorizedError } from '../../lib/errors.ts';
 import { hashToken, verifyPassword } from '../../lib/secrets.ts';
@@ -11,13 +11,21 @@ export function createSignIn({
   db,
   users,
   guesses,
+  factors,
   sessions: { startSession },
-}: Pick<AuthDeps, 'db' | 'users' | 'guesses'> & { sessions: SessionIssuer }) {
+  challenge,
+}: Pick<AuthDeps, 'db' | 'users' | 'guesses' | 'factors'> & {
+  sessions: SessionIssuer;
+  /** The challenge a person with a second factor gets instead of a session. */
+  challenge: (userId: string) => Promise<MfaChallenge>;
+}) {
   /**
    * Unknown e-mail and wrong password take the same path and give the same answer. An e-mail
    * with a run of wrong passwords from anywhere waits first (429), before its password is checked.
+   * A person with an authenticator app gets a challenge, not a session: the session starts
+   * once a second factor answers it.
    */
-  async function signIn(email: string, password: string, client: ClientInfo): Promise<IssuedSession> {
+  async function signIn(email: string, password: string, client: ClientInfo): Promise<IssuedSession | MfaChallenge> {
     const admission = await guesses.admit(email, client.ip);
     const account = await users.findCredentials(email);
     const valid = await verifyPassword(account?.password_hash ?? null, password);
@@ -39,6 +47,7 @@ export function createSignIn({
       if (!account || !valid) throw new UnauthorizedError(MESSAGES.auth.invalidCredentials, 'invalid_credentials');
       throw new UnauthorizedError(MESSAGES.auth.accountInactive, 'account_inactive');
     }
+    if (await factors.hasConfirmedTotp(db, account.id)) return challenge(account.id);
     return db.transaction().execute(async (trx) => {
       const session = await startSession(trx, account.id, client);
       await writeAudit(trx, {

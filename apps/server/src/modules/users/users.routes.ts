@@ -20,5 +20,6 @@ export function usersRoutes({ users, authenticate }: AppContext): FastifyPluginA
     route(endpoints.deactivate, async ({ caller, params, raw }) => ({
       user: await users.deactivate(caller, params.id, clientInfo(raw)),
     }));
+    route(endpoints.endSessions, async ({ caller, params, raw }) => users.endSessions(caller, params.id, clientInfo(raw)));
   };
 }

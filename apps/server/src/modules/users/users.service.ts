@@ -2,6 +2,7 @@ import { createAccounts } from './accounts.ts';
 import { createUserReads, type UsersDeps } from './queries.ts';
 import { createUserRead } from './read.ts';
 import { createUserUpdate } from './update.ts';
+import { createEndSessions } from './end-sessions.ts';
 
 /** The users service: profiles, lists, edits, roles (with the last-admin rule), deactivation. */
 export function createUsersService({ db, organizations }: UsersDeps) {
@@ -9,6 +10,7 @@ export function createUsersService({ db, organizations }: UsersDeps) {
   const accounts = createAccounts(db);
   const { list, get } = createUserRead({ db, organizations, reads });
   const { update, updateMe, deactivate, changeRole } = createUserUpdate({ db, reads });
+  const { endSessions } = createEndSessions({ db, reads });
 
   return {
     getProfile: reads.getProfile,
@@ -21,6 +23,7 @@ export function createUsersService({ db, organizations }: UsersDeps) {
     update,
     changeRole,
     deactivate,
+    endSessions,
   };
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { allowedHosts, guardedLookup, isPublicAddress, urlProblem, type Resolve } from './address.ts';
-import { makeSigningSecret, secretSealer, signatureHeader } from './signing.ts';
+import { secretSealer } from '../../lib/sealer.ts';
+import { makeSigningSecret, signatureHeader } from './signing.ts';
 
 describe('isPublicAddress', () => {
   it.each([

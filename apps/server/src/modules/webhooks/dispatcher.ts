@@ -6,7 +6,8 @@ import type { Mailer } from '../../lib/mail.ts';
 import { disableFailing } from './disable.ts';
 import { leaseDue, prepareQueue, recordOutcomes, type Due, type Outcome } from './queue.ts';
 import type { Sender, AttemptResult } from './send.ts';
-import { signatureHeader, type SecretSealer } from './signing.ts';
+import type { SecretSealer } from '../../lib/sealer.ts';
+import { signatureHeader } from './signing.ts';
 
 export interface DispatcherOptions {
   db: Kysely<DB>;

@@ -13,7 +13,7 @@ import { startReceiver, until, type Receiver } from '../../../../../support/webh
 import { allowedHosts } from './address.ts';
 import { createWebhookDispatcher, type WebhookDispatcher } from './dispatcher.ts';
 import { createSender } from './send.ts';
-import { secretSealer } from './signing.ts';
+import { secretSealer } from '../../lib/sealer.ts';
 
 /** A stuck attempt hangs this long: the healthy delivery must come well before any of them ends. */
 const TIMEOUT_MS = 30_000;

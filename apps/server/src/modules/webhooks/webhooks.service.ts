@@ -19,7 +19,8 @@ import { webhookAccess } from './access.ts';
 import { urlProblem, type AllowedHosts } from './address.ts';
 import { deliveriesQuery, endpointsQuery, oneEndpoint as one, toDelivery, toEndpoint } from './queries.ts';
 import { createRedeliveries } from './redeliveries.ts';
-import { makeSigningSecret, type SecretSealer } from './signing.ts';
+import type { SecretSealer } from '../../lib/sealer.ts';
+import { makeSigningSecret } from './signing.ts';
 
 const w = MESSAGES.webhooks;
 

@@ -8,7 +8,7 @@ import { startReceiver, until, type Receiver } from '../../../../../support/webh
 import { allowedHosts } from './address.ts';
 import { createWebhookDispatcher } from './dispatcher.ts';
 import { createSender } from './send.ts';
-import { secretSealer } from './signing.ts';
+import { secretSealer } from '../../lib/sealer.ts';
 
 const w = useWorld({
   webhooks: { pollMs: 30, retrySchedule: [0.05, 0.05, 0.05], timeoutMs: 2_000, leaseMs: 5_000, timeoutPauseSeconds: [0.05] },
