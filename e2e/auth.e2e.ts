@@ -142,7 +142,9 @@ describe('a second factor', () => {
     const secret = (await page.getByLabel(w.setup.secretLabel).textContent())!.replaceAll(' ', '');
     await page.getByLabel(w.setup.codeLabel, { exact: true }).fill(await generate({ secret }));
     await page.getByRole('button', { name: w.setup.confirm }).click();
-    const codes = await page.getByRole('list', { name: w.codes.listLabel }).getByRole('listitem').allTextContents();
+    const list = page.getByRole('list', { name: w.codes.listLabel });
+    await list.waitFor();
+    const codes = await list.getByRole('listitem').allTextContents();
     expect(codes).toHaveLength(MFA.recoveryCodeCount);
     await page.getByRole('button', { name: w.codes.done }).click();
     await page.getByText(w.app.recoveryLeft(MFA.recoveryCodeCount)).waitFor();
@@ -156,11 +158,12 @@ describe('a second factor', () => {
     // The first browser sees it among its sessions and ends it.
     await page.reload();
     const sessions = page.getByRole('list', { name: w.sessions.title });
-    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
+    await sessions.getByText(w.sessions.thisSession).waitFor();
+    expect(await sessions.getByRole('listitem').count()).toBe(2);
     await sessions.getByRole('button', { name: new RegExp(`^${w.sessions.end} `) }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: w.sessions.end }).click();
     await page.getByText(w.sessions.ended(1)).waitFor();
-    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(1);
+    await expect.poll(() => sessions.getByRole('listitem').count(), { timeout: 10_000 }).toBe(1);
     await other.page.goto(server.url('/dashboard'));
     await other.page.waitForURL((url) => url.pathname === '/login');
 
