@@ -1,9 +1,9 @@
-import { MFA, type UserProfile } from '@console/domain';
+import { MFA, UI, type UserProfile } from '@console/domain';
 import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, inviteAndRegister, signInWithForm, useJourney, type TestServer } from './harness.ts';
+import { ADMIN, inviteAndRegister, signInWithForm, useJourney, widthReport, type TestServer } from './harness.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 const journey = useJourney();
@@ -170,6 +170,14 @@ describe('a second factor', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('heading', { level: 1, name: w.title }).waitFor();
     await expectAccessible(page, 'security page, 390 px');
+    const { scrollWidth, innerWidth, wide } = await widthReport(page);
+    expect(scrollWidth, wide.join('\n')).toBeLessThanOrEqual(innerWidth);
+    // And in the dark theme, as the theme toggle keeps it.
+    await page.evaluate((key) => localStorage.setItem(key, 'dark'), UI.themeStorageKey);
+    await page.reload();
+    await page.locator('html.dark').waitFor({ state: 'attached' });
+    await page.getByRole('list', { name: w.sessions.title }).waitFor();
+    await expectAccessible(page, 'security page, 390 px, dark');
 
     // Signed out, a password alone is not enough: a recovery code answers the challenge once.
     await page.getByRole('button', { name: new RegExp(person.email) }).click();
