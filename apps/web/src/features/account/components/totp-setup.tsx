@@ -20,7 +20,7 @@ function qrSource(svg: string): string {
 }
 
 /** The secret in groups of four, easier to read and type; the copy is the secret itself. */
-export const groupSecret = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+const groupSecret = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : MESSAGES.generic.unexpected);
 

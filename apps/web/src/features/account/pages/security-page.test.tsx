@@ -94,9 +94,15 @@ describe('security page: the authenticator app', { timeout: 20_000 }, () => {
       'GET /api/account/sessions': () => json(200, { items: [] }),
       'POST /api/account/factors/totp': () =>
         ++startCalls === 1
-          ? apiError(401, 'unauthorized', DOMAIN_MESSAGES.auth.currentPasswordWrong)
+          ? json(400, {
+              error: {
+                code: 'invalid_request',
+                message: DOMAIN_MESSAGES.auth.currentPasswordWrong,
+                fields: { current_password: DOMAIN_MESSAGES.auth.currentPasswordWrong },
+              },
+            })
           : json(200, { secret: 'ABCDEFGH', otpauth_uri: 'otpauth://totp/x', qr_svg: QR, expires_at: '2026-03-04T10:15:00Z' }),
-      'POST /api/account/factors/totp/confirm': () => apiError(422, 'invalid_code', DOMAIN_MESSAGES.auth.codeWrong),
+      'POST /api/account/factors/totp/confirm': () => apiError(422, 'code_wrong', DOMAIN_MESSAGES.auth.codeWrong),
     });
     renderApp('/account/security', { session: makeSession() });
     const user = userEvent.setup();
