@@ -2,9 +2,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_LIMIT, USAGE_WINDOW, activationListSchema, entitlementSchema } from '@console/domain';
 import { createTestApp, type TestApp } from './test/harness.ts';
-import { DAY_MS, DemoAlreadySeededError } from './db/seed.ts';
+import { DAY_MS, DEMO_MFA_ADMIN_EMAIL, DemoAlreadySeededError } from './db/seed.ts';
 import { seedDemoWithUsage, type DemoSummary } from './demo-seed.ts';
 import { reconcile } from './modules/credits/reconcile.ts';
+import { secretSealer } from './lib/sealer.ts';
+import { generate } from 'otplib';
 
 /**
  * The demo seed on a fresh database: every agents screen has live figures (a priced catalog,
@@ -21,7 +23,7 @@ const orgId = (name: string) => demo.organizations.find((o) => o.name === name)!
 beforeAll(async () => {
   t = await createTestApp();
   const started = Date.now();
-  demo = await seedDemoWithUsage(db());
+  demo = await seedDemoWithUsage(db(), { totpSealer: secretSealer(t.jwtSecret, 'totp-secrets') });
   seededInMs = Date.now() - started;
 });
 afterAll(async () => {
@@ -118,6 +120,26 @@ describe('the demo seed', () => {
       kind: string;
     }>`select kind from balance_alerts where organization_id = ${orgId('Lakeside Pharmacy')}`.execute(db());
     expect(alerts.rows.map((r) => r.kind)).toEqual(['low_balance']);
+  });
+
+  it('has an admin with a confirmed authenticator app, whose printed secret answers the sign-in challenge', async () => {
+    expect(demo.mfaAdmin).toMatchObject({
+      email: DEMO_MFA_ADMIN_EMAIL,
+      organization: 'Bluebird Group',
+      totpSecret: expect.stringMatching(/^[A-Z2-7]+$/),
+    });
+    // Not one of the people of every role, who sign in with the password alone.
+    expect(demo.signIns.map((s) => s.email)).not.toContain(DEMO_MFA_ADMIN_EMAIL);
+    const challenge = await t.request('POST', '/api/auth/sign-in', { email: DEMO_MFA_ADMIN_EMAIL, password: demo.password });
+    expect(challenge.status).toBe(200);
+    expect(challenge.body.mfa_required).toBe(true);
+    const session = await t.request('POST', '/api/auth/sign-in/second-factor', {
+      challenge_token: challenge.body.challenge_token,
+      method: 'totp',
+      code: await generate({ secret: demo.mfaAdmin!.totpSecret }),
+    });
+    expect(session.status).toBe(200);
+    expect(session.body.user).toMatchObject({ email: DEMO_MFA_ADMIN_EMAIL, role: 'super_agency_admin' });
   });
 
   it('answers each activation its 30 days of usage on the agents screen', async () => {

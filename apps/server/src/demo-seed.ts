@@ -5,6 +5,7 @@ import type { DB } from './db/schema.ts';
 import { DAY_MS, DEMO_ACTIVATIONS, DEMO_AGENT_TYPES, demoBookPrices, seedDemo, type DemoOrganization, type SeededDemo } from './db/seed.ts';
 import { isKeyRefusal, verifyKey } from './lib/api-key.ts';
 import { writeAudit } from './lib/audit.ts';
+import type { SecretSealer } from './lib/sealer.ts';
 import { makeTopUp } from './modules/billing/top-ups.ts';
 import { createCreditsService } from './modules/credits/credits.service.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
@@ -193,9 +194,9 @@ export interface DemoSummary extends SeededDemo {
   topUps: { organization: string; from: string; count: number; amount: string }[];
 }
 
-export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date } = {}): Promise<DemoSummary> {
+export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date; totpSealer?: SecretSealer } = {}): Promise<DemoSummary> {
   const now = options.now ?? new Date();
-  const seeded = await seedDemo(db, { now });
+  const seeded = await seedDemo(db, { now, totpSealer: options.totpSealer });
   const organizations = createOrganizationsService({ db });
   const usage = createUsageService({ db, organizations });
   const credits = createCreditsService({ db, organizations, usage });

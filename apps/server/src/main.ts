@@ -14,6 +14,7 @@ import { MigrationError, migrate, USAGE_MONTHS_AHEAD, type MigrationRun } from '
 import { DEMO_PRICE_BOOKS, DemoAlreadySeededError } from './db/seed.ts';
 import { seedDemoWithUsage } from './demo-seed.ts';
 import { resolveJwtSecret } from './lib/tokens.ts';
+import { secretSealer } from './lib/sealer.ts';
 import { reconcile } from './modules/credits/reconcile.ts';
 import { parseCommandLine, type CommandLine } from './main-args.ts';
 
@@ -236,11 +237,23 @@ async function main({ command, flags, args }: Extract<CommandLine, { kind: 'run'
       try {
         if (flags.has('demo')) {
           const started = Date.now();
-          const demo = await seedDemoWithUsage(database.db);
+          // The demo admin's authenticator app is sealed as the server seals it: under the server
+          // secret (generated into the data folder, kept private, when JWT_SECRET is not set).
+          if (!config.jwtSecret) makeDataDirPrivate(config.dataDir);
+          const totpSealer = secretSealer(resolveJwtSecret(config.jwtSecret, config.dataDir), 'totp-secrets');
+          const demo = await seedDemoWithUsage(database.db, { totpSealer });
           const tenants = demo.organizations.filter((o) => o.type === 'tenant');
           const sellers = demo.organizations.filter((o) => DEMO_PRICE_BOOKS.some((b) => b.seller === o.name));
           console.log(`Demo hierarchy added. Every demo user signs in with the password: ${demo.password}`);
           console.table(demo.signIns);
+          if (demo.mfaAdmin) {
+            console.log(
+              [
+                `Demo admin with an authenticator app (${demo.mfaAdmin.organization}), same password: ${demo.mfaAdmin.email}`,
+                `  TOTP secret: ${demo.mfaAdmin.totpSecret}   (add it to an authenticator app: its sign-in asks for a code)`,
+              ].join('\n'),
+            );
+          }
           console.log(
             [
               `Agents: ${demo.agentTypeCount} types, ${demo.activations} activations, ${demo.events} usage events over ${demo.days} days (${demo.charged} credits charged).`,

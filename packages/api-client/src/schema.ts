@@ -30,8 +30,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with e-mail and password */
+        /** Sign in with e-mail and password: a session, or a challenge when the person has a second factor */
         post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer a sign-in challenge with a code from the authenticator app or a recovery code; the session starts here */
+        post: operations["answerSignInChallenge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -100,6 +117,142 @@ export interface paths {
         put?: never;
         /** Set a new password with a reset token, or change it when signed in */
         post: operations["setPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your second factors: whether an authenticator app is set up, and how many recovery codes are left */
+        get: operations["getOwnFactors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/factors/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start setting up an authenticator app (your password again): its secret and QR code, until a first code confirms it */
+        post: operations["startTotpEnrollment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/factors/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm the authenticator app with a first code; your first factor also gives ten recovery codes (in this answer only), and your other sessions end */
+        post: operations["confirmTotpEnrollment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/factors/totp/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove the authenticator app with a current code (or a recovery code); the recovery codes go with it, and your other sessions end */
+        post: operations["removeTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/factors/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make ten new recovery codes with a current code (in this answer only); the old ones stop working */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your sessions: device, address, when each started and was last active, this one marked */
+        get: operations["listOwnSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of your sessions */
+        delete: operations["endOwnSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/sessions/end-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End every one of your sessions but this one */
+        post: operations["endOtherOwnSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -183,6 +336,26 @@ export interface paths {
          */
         put: operations["changeUserRole"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/sessions/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of a person of your organization or one below it (its admins); they sign in again
+         * @description Requires the `users.delete` permission.
+         */
+        post: operations["endUserSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1583,6 +1756,83 @@ export interface operations {
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
                         };
+                    } | {
+                        /** @enum {boolean} */
+                        mfa_required: true;
+                        challenge_token: string;
+                        expires_at: number;
+                        methods: ("totp" | "recovery_code")[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    answerSignInChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    challenge_token: string;
+                    /** @enum {string} */
+                    method: "totp" | "recovery_code";
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "bearer";
+                        expires_in: number;
+                        expires_at: number;
+                        user: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            first_name: string | null;
+                            last_name: string | null;
+                            /** @enum {string|null} */
+                            avatar_url: null;
+                            role: string;
+                            /** @enum {string} */
+                            status: "active" | "inactive" | "pending" | "suspended";
+                            /** Format: uuid */
+                            organization_id: string;
+                            preferred_locale: string;
+                            invited_at: string | null;
+                            last_login_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            deleted_at: string | null;
+                            organization: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                org_type: "house" | "super_agency" | "agency" | "tenant";
+                                /** @enum {string} */
+                                status: "active" | "inactive" | "suspended";
+                                /** @enum {string|null} */
+                                ancestor_status?: "active" | "inactive" | "suspended" | null;
+                            };
+                        };
                     };
                 };
             };
@@ -1743,6 +1993,275 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOwnFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totp: {
+                            enrolled: boolean;
+                            enrolled_at: string | null;
+                        };
+                        recovery_codes: {
+                            left: number;
+                            created_at: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startTotpEnrollment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        secret: string;
+                        otpauth_uri: string;
+                        qr_svg: string;
+                        expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmTotpEnrollment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOwnSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            device: string;
+                            ip: string | null;
+                            started_at: string;
+                            last_active_at: string;
+                            current: boolean;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    endOwnSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ended: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    endOtherOwnSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ended: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2195,6 +2714,37 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    endUserSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ended: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3907,7 +4457,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -3967,7 +4517,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
             };

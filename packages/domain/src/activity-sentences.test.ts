@@ -38,7 +38,12 @@ const ACTIVITY: [string, Record<string, unknown>, string, string][] = [
     'Wrong recovery code at the sign-in of Acme Dental',
     'Wrong recovery code at the sign-in of a person',
   ],
-  ['auth.mfa_sign_in', { method: 'totp' }, 'Ana Ruiz signed in with a code from their authenticator app', 'Someone signed in with a code from their authenticator app'],
+  [
+    'auth.mfa_sign_in',
+    { method: 'totp' },
+    'Ana Ruiz signed in with a code from their authenticator app',
+    'Someone signed in with a code from their authenticator app',
+  ],
   ['auth.mfa_sign_in', { method: 'recovery_code' }, 'Ana Ruiz signed in with a recovery code', 'Someone signed in with a recovery code'],
   ['auth.mfa_enrolled', {}, 'Ana Ruiz set up an authenticator app', 'Someone set up an authenticator app'],
   ['auth.mfa_removed', { method: 'totp' }, 'Ana Ruiz removed their authenticator app', 'Someone removed their authenticator app'],

@@ -3,6 +3,10 @@ import { API_SCOPES, rolesForOrgType, type ActivationStatus, type AgentKind, typ
 import type { DB } from './schema.ts';
 import { generateKey } from '../lib/api-key.ts';
 import { writeAudit } from '../lib/audit.ts';
+import type { SecretSealer } from '../lib/sealer.ts';
+import { seedMfaAdmin, type SeededMfaAdmin } from './seed-mfa-admin.ts';
+
+export { DEMO_MFA_ADMIN_EMAIL } from './seed-mfa-admin.ts';
 import { generatePassword, hashPassword } from '../lib/secrets.ts';
 
 const DEMO_DOMAIN = 'demo.example.com';
@@ -455,6 +459,8 @@ export interface SeededDemo {
   activations: number;
   /** The demo key: the whole secret is here only; the database keeps its hash. */
   apiKey: { secret: string; prefix: string; organization: string };
+  /** The admin with a confirmed authenticator app and its secret (base32), when the seed was given the sealer. */
+  mfaAdmin: SeededMfaAdmin | null;
 }
 
 /**
@@ -464,7 +470,14 @@ export interface SeededDemo {
  * runtimes last reported them, and an API key of the house with every scope. One
  * transaction: credits and usage are added afterwards by whoever owns those rules.
  */
-export async function seedDemo(db: Kysely<DB>, options: { now?: Date } = {}): Promise<SeededDemo> {
+export async function seedDemo(
+  db: Kysely<DB>,
+  options: {
+    now?: Date;
+    /** Seals the demo admin's authenticator app secret as the server does (its TOTP key); without it, no such admin. */
+    totpSealer?: SecretSealer;
+  } = {},
+): Promise<SeededDemo> {
   const now = options.now ?? new Date();
   const before = (ms: number) => new Date(now.getTime() - ms);
   const password = generatePassword();
@@ -548,6 +561,9 @@ export async function seedDemo(db: Kysely<DB>, options: { now?: Date } = {}): Pr
         signIns.push({ email, role, organization: org.name });
       }
     }
+
+    // The admin with an authenticator app, confirmed: a sign-in asks for a code from it.
+    const mfaAdmin = options.totpSealer ? await seedMfaAdmin(trx, { organizations, passwordHash, sealer: options.totpSealer, now }) : null;
 
     const agentTypes = new Map<string, string>();
     for (const type of DEMO_AGENT_TYPES) {
@@ -647,6 +663,7 @@ export async function seedDemo(db: Kysely<DB>, options: { now?: Date } = {}): Pr
       agentTypes,
       activations: DEMO_ACTIVATIONS.length,
       apiKey: { secret: made.key, prefix: made.prefix, organization: house.name },
+      mfaAdmin,
     };
   });
 }

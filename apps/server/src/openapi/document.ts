@@ -54,7 +54,16 @@ const SECURITY_SCHEMES = {
 
 const TAGS: { name: string; description: string }[] = [
   { name: 'ops', description: 'Liveness and the database state.' },
-  { name: 'auth', description: 'Sessions: sign in, refresh (a rotated httpOnly cookie), sign out, password reset and change.' },
+  {
+    name: 'auth',
+    description:
+      'Sessions: sign in (with a second factor when the person has an authenticator app), refresh (a rotated httpOnly cookie), sign out, password reset and change.',
+  },
+  {
+    name: 'account',
+    description:
+      "The signed-in person's own account: an authenticator app as a second factor (set up with the password, confirmed with a first code), recovery codes shown once, and their sessions (device, address, last activity) to end one by one or all but the current one.",
+  },
   {
     name: 'users',
     description:

@@ -50,7 +50,8 @@ export const accountEndpoints = {
     operationId: 'removeTotp',
     method: 'POST',
     path: '/account/factors/totp/remove',
-    summary: 'Remove the authenticator app with a current code (or a recovery code); the recovery codes go with it, and your other sessions end',
+    summary:
+      'Remove the authenticator app with a current code (or a recovery code); the recovery codes go with it, and your other sessions end',
     tags: ['account'],
     auth: 'session',
     body: factorCodeBodySchema,

@@ -90,11 +90,12 @@ export const usersEndpoints = {
     params: idParamsSchema,
     responses: { 200: userResponseSchema },
     errors: [422],
-  }),  endSessions: endpoint({
+  }),
+  endSessions: endpoint({
     operationId: 'endUserSessions',
     method: 'POST',
     path: '/users/:id/sessions/end',
-    summary: "End every session of a person of your organization or one below it (its admins); they sign in again",
+    summary: 'End every session of a person of your organization or one below it (its admins); they sign in again',
     tags: ['users'],
     auth: 'session',
     permission: 'users.delete',

@@ -24,7 +24,11 @@ export type SignInResult = z.infer<typeof signInResultSchema>;
 export const isMfaChallenge = (result: SignInResult): result is MfaChallenge => 'mfa_required' in result;
 
 /** A code typed by a person: six digits from the app, or a recovery code (spaces and dashes are ignored by the server). */
-export const factorCodeSchema = z.string({ error: MESSAGES.auth.codeRequired }).trim().min(1, MESSAGES.auth.codeRequired).max(64, MESSAGES.auth.codeWrong);
+export const factorCodeSchema = z
+  .string({ error: MESSAGES.auth.codeRequired })
+  .trim()
+  .min(1, MESSAGES.auth.codeRequired)
+  .max(64, MESSAGES.auth.codeWrong);
 
 export const totpCodeSchema = z
   .string({ error: MESSAGES.auth.totpCodeFormat })

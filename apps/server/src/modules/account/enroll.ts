@@ -18,7 +18,11 @@ export function createEnrollment({ db, factors }: AccountDeps) {
    * replaced (409: it must be removed first). The secret is shown here only, sealed at rest.
    */
   async function startTotp(caller: Caller, currentPassword: string): Promise<TotpEnrollment> {
-    const person = await db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', caller.userId).executeTakeFirstOrThrow();
+    const person = await db
+      .selectFrom('users')
+      .select(['email', 'password_hash'])
+      .where('id', '=', caller.userId)
+      .executeTakeFirstOrThrow();
     if (!(await verifyPassword(person.password_hash, currentPassword))) {
       throw new BadRequestError(MESSAGES.auth.currentPasswordWrong, { current_password: MESSAGES.auth.currentPasswordWrong });
     }

@@ -14,7 +14,10 @@ export function createFactorsStatus({ db }: Pick<AccountDeps, 'db'>) {
       .executeTakeFirst();
     const codes = await db
       .selectFrom('recovery_codes')
-      .select([sql<number>`(count(*) filter (where used_at is null))::int`.as('left'), sql<string | null>`max(created_at)`.as('created_at')])
+      .select([
+        sql<number>`(count(*) filter (where used_at is null))::int`.as('left'),
+        sql<string | null>`max(created_at)`.as('created_at'),
+      ])
       .where('user_id', '=', caller.userId)
       .executeTakeFirstOrThrow();
     return {

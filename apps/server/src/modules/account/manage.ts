@@ -16,7 +16,11 @@ export function createFactorChanges({ db, factors }: AccountDeps) {
    * proves the factor, in one transaction with the app's row locked. Without a confirmed app
    * 409; a wrong code 422, counted against the person's allowance of wrong codes.
    */
-  async function withCurrentCode<T>(caller: Caller, code: string, change: (trx: Transaction<DB>, method: MfaMethod) => Promise<T>): Promise<T> {
+  async function withCurrentCode<T>(
+    caller: Caller,
+    code: string,
+    change: (trx: Transaction<DB>, method: MfaMethod) => Promise<T>,
+  ): Promise<T> {
     const outcome = await db.transaction().execute(async (trx) => {
       const app = await trx
         .selectFrom('totp_factors')
