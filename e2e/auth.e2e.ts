@@ -1,7 +1,9 @@
-import { type UserProfile } from '@console/domain';
+import { MFA, UI, type UserProfile } from '@console/domain';
+import { generate } from 'otplib';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, signInWithForm, useJourney } from './harness.ts';
+import { ADMIN, inviteAndRegister, signInWithForm, useJourney, widthReport, type TestServer } from './harness.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 const journey = useJourney();
@@ -86,5 +88,103 @@ describe('signing in and out', () => {
     await other.getByRole('button', { name: 'Sign in' }).click();
     await other.waitForURL((url) => url.pathname === '/dashboard');
     expect(new URL(other.url()).origin).toBe(new URL(journey.server.url('/')).origin);
+  });
+});
+
+/** The password step, then the second step with a code from the app or a recovery code; waits for the dashboard. */
+async function signInWithSecondFactor(
+  page: Page,
+  server: TestServer,
+  person: { email: string; password: string },
+  code: { totp?: string; recovery?: string },
+) {
+  await page.goto(server.url('/login'));
+  await page.getByLabel('Email', { exact: true }).fill(person.email);
+  await page.getByLabel('Password', { exact: true }).fill(person.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const { auth } = MESSAGES;
+  await page.getByText(auth.totpPrompt).waitFor();
+  if (code.recovery) {
+    await page.getByRole('button', { name: auth.useRecoveryCode }).click();
+    await page.getByLabel(auth.recoveryLabel, { exact: true }).fill(code.recovery);
+  } else {
+    await page.getByLabel(auth.totpLabel, { exact: true }).fill(code.totp ?? '');
+  }
+  await page.getByRole('button', { name: auth.verify }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+describe('a second factor', () => {
+  it('is set up on the Security page, signs in with an app code and with a recovery code, and ends another session there', async () => {
+    const { server } = journey;
+    const w = MESSAGES.security;
+    // A person of their own, so no other journey depends on them signing in with a password alone.
+    const adminToken = await server.signIn(ADMIN.email, ADMIN.password);
+    const house = await server.api<UserProfile>('/api/users/me', { token: adminToken });
+    const person = { email: 'second.factor@example.test', password: 'e2e second factor password 1' };
+    await inviteAndRegister(server, {
+      inviterToken: adminToken,
+      houseToken: adminToken,
+      organizationId: house.body.organization_id,
+      role: 'house_user',
+      ...person,
+    });
+
+    const page = await journey.freshPage();
+    await signInWithForm(page, server, person.email, person.password);
+    await page.goto(server.url('/account/security'));
+    await page.getByText(w.app.notEnrolled).waitFor();
+    await page.getByRole('button', { name: w.app.setUp }).click();
+    await page.getByLabel(w.setup.passwordLabel, { exact: true }).fill(person.password);
+    await page.getByRole('button', { name: w.setup.continue }).click();
+    await page.getByRole('img', { name: w.setup.qrAlt }).waitFor();
+    // The key as shown (grouped for reading), as a person would type it into their app.
+    const secret = (await page.getByLabel(w.setup.secretLabel).textContent())!.replaceAll(' ', '');
+    await page.getByLabel(w.setup.codeLabel, { exact: true }).fill(await generate({ secret }));
+    await page.getByRole('button', { name: w.setup.confirm }).click();
+    const list = page.getByRole('list', { name: w.codes.listLabel });
+    await list.waitFor();
+    const codes = await list.getByRole('listitem').allTextContents();
+    expect(codes).toHaveLength(MFA.recoveryCodeCount);
+    await page.getByRole('button', { name: w.codes.done }).click();
+    await page.getByText(w.app.recoveryLeft(MFA.recoveryCodeCount)).waitFor();
+    await expectAccessible(page, 'security page, 1280 px');
+
+    // A second browser signs in with the next step's code (a step is never accepted twice).
+    const other = await journey.openBrowser();
+    const nextStep = Math.floor(Date.now() / 1000) + MFA.totpStepSeconds;
+    await signInWithSecondFactor(other.page, server, person, { totp: await generate({ secret, epoch: nextStep }) });
+
+    // The first browser sees it among its sessions and ends it.
+    await page.reload();
+    const sessions = page.getByRole('list', { name: w.sessions.title });
+    await sessions.getByText(w.sessions.thisSession).waitFor();
+    expect(await sessions.getByRole('listitem').count()).toBe(2);
+    await sessions.getByRole('button', { name: new RegExp(`^${w.sessions.end} `) }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: w.sessions.end }).click();
+    await page.getByText(w.sessions.ended(1)).waitFor();
+    await expect.poll(() => sessions.getByRole('listitem').count(), { timeout: 10_000 }).toBe(1);
+    await other.page.goto(server.url('/dashboard'));
+    await other.page.waitForURL((url) => url.pathname === '/login');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('heading', { level: 1, name: w.title }).waitFor();
+    await expectAccessible(page, 'security page, 390 px');
+    const { scrollWidth, innerWidth, wide } = await widthReport(page);
+    expect(scrollWidth, wide.join('\n')).toBeLessThanOrEqual(innerWidth);
+    // And in the dark theme, as the theme toggle keeps it.
+    await page.evaluate((key) => localStorage.setItem(key, 'dark'), UI.themeStorageKey);
+    await page.reload();
+    await page.locator('html.dark').waitFor({ state: 'attached' });
+    await page.getByRole('list', { name: w.sessions.title }).waitFor();
+    await expectAccessible(page, 'security page, 390 px, dark');
+
+    // Signed out, a password alone is not enough: a recovery code answers the challenge once.
+    await page.getByRole('button', { name: new RegExp(person.email) }).click();
+    await page.getByRole('menuitem', { name: new RegExp(MESSAGES.shell.logOut) }).click();
+    await page.waitForURL('**/login');
+    await signInWithSecondFactor(page, server, person, { recovery: codes[0] });
+    await page.goto(server.url('/account/security'));
+    await page.getByText(w.app.recoveryLeft(MFA.recoveryCodeCount - 1)).waitFor();
   });
 });

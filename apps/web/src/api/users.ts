@@ -29,7 +29,7 @@ export const userQueries = {
 };
 
 /** A person changed: every people view, and the dashboard's team counts by status. */
-function useUsersMutation<T>(mutationFn: (input: T) => Promise<unknown>) {
+function useUsersMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
@@ -54,3 +54,6 @@ export const useUpdateUserRole = () =>
 
 /** Sets the user inactive. */
 export const useDeactivateUser = () => useUsersMutation((id: string) => call(endpoints.deactivate, { params: { id } }));
+
+/** Ends every session of a person (admins); answers how many ended. */
+export const useEndUserSessions = () => useUsersMutation((id: string) => call(endpoints.endSessions, { params: { id } }));

@@ -31,6 +31,7 @@ const ResourcesPage = lazy(() => import('@/features/resources/pages/resources-pa
 const CreditLedgerPage = lazy(() => import('@/features/credits/pages/credit-ledger-page'));
 const ActivityPage = lazy(() => import('@/features/activity/pages/activity-page'));
 const SettingsPage = lazy(() => import('./settings-route'));
+const SecurityPage = lazy(() => import('@/features/account/pages/security-page'));
 const WebhooksPage = lazy(() => import('@/features/webhooks/pages/webhooks-page'));
 const WebhookDeliveriesPage = lazy(() => import('@/features/webhooks/pages/webhook-deliveries-page'));
 const AgentCatalogPage = lazy(() => import('@/features/agents/pages/agent-catalog-page'));
@@ -89,6 +90,7 @@ export function AppRoutes() {
               <Route path={PATHS.pricing} element={<PricingPage />} />
             </Route>
             <Route path={PATHS.settings} element={<SettingsPage />} />
+            <Route path={PATHS.security} element={<SecurityPage />} />
             {/* The own organization's admins; a frozen organization's still read them, without changing them. */}
             <Route element={<ViewerGate allow={(viewer) => can(viewer.role, 'webhooks.manage')} />}>
               <Route path={PATHS.webhooks} element={<WebhooksPage />} />

@@ -1,8 +1,11 @@
 import {
   authEndpoints,
   decodeJwtPart,
+  isMfaChallenge,
   normalizeClaims,
+  type MfaChallenge,
   type NormalizedClaims,
+  type SecondFactorBody,
   type Session,
   type SignInBody,
   type UserProfile,
@@ -20,7 +23,10 @@ export interface AuthContextValue {
   user: UserProfile | null;
   /** Why the last session of this tab ended, while signed out after it. */
   ended: SessionEnd | null;
-  signIn(body: SignInBody): Promise<Session>;
+  /** Signs in with the password: the session starts, or a challenge asks for a second factor first. */
+  signIn(body: SignInBody): Promise<Session | MfaChallenge>;
+  /** Answers a sign-in challenge with a code; the session starts as after a password. */
+  answerChallenge(body: SecondFactorBody): Promise<Session>;
   /** Ends the session on the server, then here. Throws when the server could not be reached. */
   signOut(): Promise<void>;
   /** Forgets the session in this tab only, with why it ended when the sign-in page should say so. */
@@ -49,14 +55,27 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
-  const signIn = useCallback(
-    async (body: SignInBody) => {
-      const next = await call(authEndpoints.signIn, { body });
+  const startSession = useCallback(
+    (next: Session) => {
       queryClient.clear();
       sessionStore.set(next);
       return next;
     },
     [queryClient],
+  );
+
+  const signIn = useCallback(
+    async (body: SignInBody) => {
+      const result = await call(authEndpoints.signIn, { body });
+      // A challenge starts no session: the second factor must answer it first.
+      return isMfaChallenge(result) ? result : startSession(result);
+    },
+    [startSession],
+  );
+
+  const answerChallenge = useCallback(
+    async (body: SecondFactorBody) => startSession(await call(authEndpoints.secondFactor, { body })),
+    [startSession],
   );
 
   const signOut = useCallback(async () => {
@@ -78,10 +97,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       user: session?.user ?? null,
       ended,
       signIn,
+      answerChallenge,
       signOut,
       clearSession,
     }),
-    [status, session, claims, ended, signIn, signOut, clearSession],
+    [status, session, claims, ended, signIn, answerChallenge, signOut, clearSession],
   );
   return <AuthContext value={value}>{children}</AuthContext>;
 }

@@ -15,6 +15,8 @@ export const PATHS = {
   creditLedger: '/credit-ledger',
   activity: '/activity',
   settings: '/settings',
+  /** The signed-in person's own second factors and sessions. */
+  security: '/account/security',
   /** Settings > Webhooks: the own organization's webhook endpoints (its admins). */
   webhooks: '/settings/webhooks',
   agentCatalog: '/agent-catalog',

@@ -28,6 +28,7 @@ describe('the page named in the header', () => {
     ['/settings', nav.settings],
     ['/agent-catalog', MESSAGES.agentPages.catalogTitle],
     ['/debug', pageTitles.debug],
+    ['/account/security', MESSAGES.security.title],
   ])('%s is %s', (path, title) => {
     expect(pageTitleOf(path)).toBe(title);
   });

@@ -29,5 +29,6 @@ export function pageTitleOf(pathname: string): string | null {
     return third === 'edit' ? titles.editUser : titles.user;
   }
   if (pathname === PATHS.debug) return titles.debug;
+  if (pathname === PATHS.security) return MESSAGES.security.title;
   return NAV_ITEMS.find((item) => item.isActive(pathname, null))?.label ?? null;
 }

@@ -1,5 +1,5 @@
 import { mayOpenDebug } from '@console/domain';
-import { Bug, KeyRound, LogOut, Settings } from 'lucide-react';
+import { Bug, KeyRound, LogOut, Settings, ShieldCheck } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
@@ -63,6 +63,10 @@ export function ProfileMenu() {
         <DropdownMenuItem onSelect={() => navigate(PATHS.updatePassword)}>
           <KeyRound aria-hidden />
           {MESSAGES.authPages.changePassword}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate(PATHS.security)}>
+          <ShieldCheck aria-hidden />
+          {MESSAGES.security.menuItem}
         </DropdownMenuItem>
         {/* Debug is offered only to those the debug page lets in. */}
         {!!viewer && mayOpenDebug(viewer) && (

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { signInBodySchema, TIMING, UI, type SignInBody } from '@console/domain';
+import { isMfaChallenge, signInBodySchema, TIMING, UI, type MfaChallenge, type SecondFactorBody, type SignInBody } from '@console/domain';
 import { Info } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -15,6 +15,7 @@ import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
 import { PasswordField } from '@/components/password-field';
 import { LoginErrorAlert, type LoginFailure } from '../components/login-error-alert';
+import { SecondFactorStep } from '../components/second-factor-step';
 import { acceptPendingInvitation, rememberInvitation } from '@/lib/pending-invitation';
 import { classifyLoginError, MESSAGES } from '@/lib/wording';
 import { fieldOf } from '@/lib/form';
@@ -32,7 +33,7 @@ function SessionEndedNotice({ ended }: { ended: SessionEnd }) {
 }
 
 export default function LoginPage() {
-  const { signIn, status, ended } = useAuth();
+  const { signIn, answerChallenge, status, ended } = useAuth();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   // Where to go once signed in: the page the person was on, if it is one of this console's.
@@ -41,6 +42,10 @@ export default function LoginPage() {
   const signingIn = useRef(false);
   const [pendingInvitation] = useState(() => rememberInvitation(searchParams.get('token')));
   const [failure, setFailure] = useState<LoginFailure | null>(null);
+  // A right password for a person with a second factor: the second step, until it is answered or abandoned.
+  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
+  // Why the page is back at the password step after a second step, when it should say so.
+  const [stepNotice, setStepNotice] = useState<string | null>(null);
   // The first network error retries once by itself; any other outcome resets.
   const networkRetries = useRef(0);
   const retryTimer = useRef<number | undefined>(undefined);
@@ -52,22 +57,53 @@ export default function LoginPage() {
   });
   const { isSubmitting } = form.formState;
 
+  /** Once the session has started (after the password, or after the second step): the invitation, then onwards. */
+  async function finish() {
+    toast.success(MESSAGES.auth.loginSuccessful);
+    // A pending invitation is taken up now; on failure it stays stored. Leaving the own
+    // organization for it is asked on the invitation page, before anything moves.
+    if (pendingInvitation && (await acceptPendingInvitation(pendingInvitation)) === 'confirm') {
+      navigate(`${PATHS.invitation}?token=${encodeURIComponent(pendingInvitation)}`, { replace: true });
+      return;
+    }
+    navigate(next, { replace: true });
+  }
+
+  async function answer(body: SecondFactorBody) {
+    signingIn.current = true;
+    try {
+      await answerChallenge(body);
+    } catch (error) {
+      signingIn.current = false;
+      throw error;
+    }
+    await finish();
+  }
+
+  /** Back to the password step, the password to be typed again; `notice` says why when the step did not end by choice. */
+  function backToPassword(notice: string | null) {
+    setChallenge(null);
+    setStepNotice(notice);
+    form.resetField('password');
+    // The password step is shown again once this render is done.
+    window.setTimeout(() => form.setFocus('password'), 0);
+  }
+
   async function attempt(values: SignInBody) {
     // A manual submit replaces a pending automatic retry.
     window.clearTimeout(retryTimer.current);
     signingIn.current = true;
     try {
-      await signIn(values);
+      const result = await signIn(values);
       networkRetries.current = 0;
       setFailure(null);
-      toast.success(MESSAGES.auth.loginSuccessful);
-      // A pending invitation is taken up now; on failure it stays stored. Leaving the own
-      // organization for it is asked on the invitation page, before anything moves.
-      if (pendingInvitation && (await acceptPendingInvitation(pendingInvitation)) === 'confirm') {
-        navigate(`${PATHS.invitation}?token=${encodeURIComponent(pendingInvitation)}`, { replace: true });
+      setStepNotice(null);
+      if (isMfaChallenge(result)) {
+        signingIn.current = false;
+        setChallenge(result);
         return;
       }
-      navigate(next, { replace: true });
+      await finish();
     } catch (error) {
       signingIn.current = false;
       const message = error instanceof Error ? error.message : '';
@@ -102,20 +138,37 @@ export default function LoginPage() {
               <AlertDescription>{MESSAGES.auth.pendingInvitationNotice}</AlertDescription>
             </Alert>
           )}
-          {ended && !failure && <SessionEndedNotice ended={ended} />}
-          {failure && <LoginErrorAlert failure={failure} />}
-          <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(attempt)(event)}>
-            <FormField id="email" label="Email" type="email" autoComplete="username" required {...fieldOf(form, 'email')} />
-            <PasswordField id="password" label="Password" autoComplete="current-password" {...fieldOf(form, 'password')} />
-            <div className="flex justify-end">
-              <Link to={PATHS.resetPassword} className="text-sm underline-offset-4 hover:underline">
-                {MESSAGES.authPages.forgotPassword}
-              </Link>
-            </div>
-            <Button type="submit" className="w-full" disabled={isSubmitting}>
-              {isSubmitting ? 'Signing in…' : 'Sign in'}
-            </Button>
-          </form>
+          {challenge ? (
+            <SecondFactorStep
+              challenge={challenge}
+              onAnswer={answer}
+              onBack={() => backToPassword(null)}
+              onExpired={() => backToPassword(MESSAGES.auth.challengeExpired)}
+            />
+          ) : (
+            <>
+              {ended && !failure && !stepNotice && <SessionEndedNotice ended={ended} />}
+              {stepNotice && !failure && (
+                <Alert variant="info">
+                  <Info aria-hidden />
+                  <AlertDescription>{stepNotice}</AlertDescription>
+                </Alert>
+              )}
+              {failure && <LoginErrorAlert failure={failure} />}
+              <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(attempt)(event)}>
+                <FormField id="email" label="Email" type="email" autoComplete="username" required {...fieldOf(form, 'email')} />
+                <PasswordField id="password" label="Password" autoComplete="current-password" {...fieldOf(form, 'password')} />
+                <div className="flex justify-end">
+                  <Link to={PATHS.resetPassword} className="text-sm underline-offset-4 hover:underline">
+                    {MESSAGES.authPages.forgotPassword}
+                  </Link>
+                </div>
+                <Button type="submit" className="w-full" disabled={isSubmitting}>
+                  {isSubmitting ? 'Signing in…' : 'Sign in'}
+                </Button>
+              </form>
+            </>
+          )}
         </CardContent>
         <CardFooter>
           <p className="text-sm text-muted-foreground">{MESSAGES.auth.noAccountNote}</p>

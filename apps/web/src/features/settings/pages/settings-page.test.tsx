@@ -88,6 +88,11 @@ describe('settings page', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('button', { name: m.adjustLimit })).toBeInTheDocument();
   });
 
+  it('leads every person to their Security page', async () => {
+    renderSettings({ role: 'tenant_user', orgType: 'tenant' });
+    expect(await screen.findByRole('link', { name: MESSAGES.security.settingsLink })).toHaveAttribute('href', '/account/security');
+  });
+
   it('offers no Manage Billing to a role without the limit or allocate permission', async () => {
     renderSettings({ role: 'tenant_user', orgType: 'tenant' });
     expect(await screen.findByRole('link', { name: m.viewResources })).toBeInTheDocument();

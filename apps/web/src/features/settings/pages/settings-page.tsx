@@ -8,7 +8,7 @@ import {
   type OrgType,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { CreditCard, ExternalLink, LifeBuoy, Gift, UserRound, Webhook } from 'lucide-react';
+import { CreditCard, ExternalLink, LifeBuoy, Gift, ShieldCheck, UserRound, Webhook } from 'lucide-react';
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -205,6 +205,18 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
           </div>
           <Button asChild size="sm" variant="outline">
             <Link to={`${PATHS.users}/${user.id}/edit`}>{m.editProfile}</Link>
+          </Button>
+        </div>
+        <div className="flex flex-wrap items-center justify-between gap-3 border-b px-6 py-4">
+          <div className="flex min-w-0 items-center gap-3">
+            <ShieldCheck className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+            <div className="min-w-0">
+              <h2 className="font-medium">{MESSAGES.security.settingsRow}</h2>
+              <p className="text-sm text-muted-foreground">{MESSAGES.security.settingsRowBody}</p>
+            </div>
+          </div>
+          <Button asChild size="sm" variant="outline">
+            <Link to={PATHS.security}>{MESSAGES.security.settingsLink}</Link>
           </Button>
         </div>
         <div className="flex flex-wrap items-center justify-between gap-3 px-6 py-4">

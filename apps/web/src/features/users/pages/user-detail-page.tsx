@@ -1,4 +1,4 @@
-import { mayEditPerson, roleLabel } from '@console/domain';
+import { mayChangePersonStatus, mayEditPerson, roleLabel } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Pencil } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -15,6 +15,7 @@ import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { usePerson } from '../use-person';
+import { EndSessionsButton } from '../components/end-sessions-button';
 import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
@@ -49,14 +50,20 @@ export default function UserDetailPage() {
           <ArrowLeft aria-hidden />
           Back
         </Button>
-        {!!viewer && !!person && mayEditPerson(viewer, person) && (
-          <Button asChild variant="outline">
-            <Link to={`${PATHS.users}/${person.id}/edit`}>
-              <Pencil aria-hidden />
-              {t.editProfile}
-            </Link>
-          </Button>
-        )}
+        <div className="flex flex-wrap gap-2">
+          {/* Signing a person out everywhere is the admins' who may deactivate them: the same rule as the server's. */}
+          {!!viewer && !!person && user.isSuccess && mayChangePersonStatus(viewer, person) && (
+            <EndSessionsButton userId={person.id} name={fullName(user.data) || user.data.email} />
+          )}
+          {!!viewer && !!person && mayEditPerson(viewer, person) && (
+            <Button asChild variant="outline">
+              <Link to={`${PATHS.users}/${person.id}/edit`}>
+                <Pencil aria-hidden />
+                {t.editProfile}
+              </Link>
+            </Button>
+          )}
+        </div>
       </div>
       {user.isPending ? (
         <LoadingRows rows={['h-8 w-64', 'h-48 w-full']} />

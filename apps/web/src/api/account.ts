@@ -1,0 +1,51 @@
+import { accountEndpoints as endpoints, type ConfirmTotpBody, type FactorCodeBody, type StartTotpBody } from '@console/domain';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { call } from '@/lib/api';
+
+/** Every query key of the signed-in person's own account, so invalidations name what they refresh. */
+export const accountKeys = {
+  all: ['account'] as const,
+  factors: ['account', 'factors'] as const,
+  sessions: ['account', 'sessions'] as const,
+};
+
+export const accountQueries = {
+  /** Whether an authenticator app is set up, and how many recovery codes are left. */
+  factors: () => queryOptions({ queryKey: accountKeys.factors, queryFn: ({ signal }) => call(endpoints.factors, {}, { signal }) }),
+  /** The person's sessions, this one marked. */
+  sessions: () =>
+    queryOptions({
+      queryKey: accountKeys.sessions,
+      queryFn: async ({ signal }) => (await call(endpoints.sessions, {}, { signal })).items,
+    }),
+};
+
+/**
+ * A change to the person's factors or sessions: both cards refresh, as adding or removing
+ * the app also ends the other sessions.
+ */
+function useAccountMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }) });
+}
+
+/** Starts an authenticator app setup with the password: its secret and QR code. Nothing is stored yet, so nothing refreshes. */
+export function useStartTotp() {
+  return useMutation({ mutationFn: (body: StartTotpBody) => call(endpoints.startTotp, { body }) });
+}
+
+/** Confirms the app with a first code; answers the recovery codes, shown once. */
+export const useConfirmTotp = () => useAccountMutation((body: ConfirmTotpBody) => call(endpoints.confirmTotp, { body }));
+
+/** Removes the app (and its recovery codes) with a current code. */
+export const useRemoveTotp = () => useAccountMutation((body: FactorCodeBody) => call(endpoints.removeTotp, { body }));
+
+/** Ten new recovery codes with a current code; the old ones stop working. */
+export const useRegenerateRecoveryCodes = () =>
+  useAccountMutation((body: FactorCodeBody) => call(endpoints.regenerateRecoveryCodes, { body }));
+
+/** Ends one of the person's other sessions. */
+export const useEndSession = () => useAccountMutation((sessionId: string) => call(endpoints.endSession, { params: { sessionId } }));
+
+/** Ends every session of the person but this one. */
+export const useEndOtherSessions = () => useAccountMutation(() => call(endpoints.endOtherSessions));

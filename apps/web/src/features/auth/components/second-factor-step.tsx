@@ -1,0 +1,126 @@
+import {
+  factorCodeSchema,
+  MESSAGES as DOMAIN_MESSAGES,
+  totpCodeSchema,
+  type MfaChallenge,
+  type MfaMethod,
+  type SecondFactorBody,
+} from '@console/domain';
+import { AlertCircle, ArrowLeft } from 'lucide-react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { CodeField } from '@/components/code-field';
+import { ApiError } from '@/lib/api';
+import { MESSAGES } from '@/lib/wording';
+
+const { auth } = MESSAGES;
+
+/** A challenge answered too late: the server says so, or the clock has passed its end. */
+function isExpired(error: unknown, challenge: MfaChallenge): boolean {
+  if (error instanceof ApiError && (error.message === DOMAIN_MESSAGES.auth.challengeExpired || /expired/i.test(error.code))) return true;
+  return Date.now() / 1000 > challenge.expires_at;
+}
+
+/**
+ * The sign-in's second step, after a right password for a person with a second factor: a code
+ * from the authenticator app, or a recovery code. `onExpired` returns to the password step.
+ */
+export function SecondFactorStep({
+  challenge,
+  onAnswer,
+  onBack,
+  onExpired,
+}: {
+  challenge: MfaChallenge;
+  /** Answers the challenge and goes on once the session has started; throws when the server refuses. */
+  onAnswer(body: SecondFactorBody): Promise<void>;
+  onBack(): void;
+  onExpired(): void;
+}) {
+  const [method, setMethod] = useState<MfaMethod>(challenge.methods[0] ?? 'totp');
+  const [code, setCode] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  // The step is new content: the focus moves to its field, so keyboard and screen reader users start there.
+  useEffect(() => input.current?.focus(), [method]);
+
+  function switchMethod() {
+    setMethod(method === 'totp' ? 'recovery_code' : 'totp');
+    setCode('');
+    setFieldError(undefined);
+    setFailure(null);
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const parsed = (method === 'totp' ? totpCodeSchema : factorCodeSchema).safeParse(code);
+    if (!parsed.success) {
+      setFieldError(parsed.error.issues[0]?.message);
+      input.current?.focus();
+      return;
+    }
+    setFieldError(undefined);
+    setSubmitting(true);
+    try {
+      await onAnswer({ challenge_token: challenge.challenge_token, method, code: parsed.data });
+    } catch (error) {
+      setSubmitting(false);
+      if (isExpired(error, challenge)) {
+        onExpired();
+        return;
+      }
+      setFailure(error instanceof Error ? error.message : MESSAGES.generic.unexpected);
+      setCode('');
+      input.current?.focus();
+    }
+  }
+
+  const totp = method === 'totp';
+  const hasOther = challenge.methods.includes(totp ? 'recovery_code' : 'totp');
+  return (
+    <div className="space-y-4">
+      <div className="space-y-1">
+        <h2 className="font-medium">{auth.secondStepTitle}</h2>
+        <p className="text-sm text-muted-foreground">{totp ? auth.totpPrompt : auth.recoveryPrompt}</p>
+      </div>
+      {failure && (
+        <Alert variant="destructive">
+          <AlertCircle aria-hidden />
+          <AlertTitle>{auth.secondStepFailed}</AlertTitle>
+          <AlertDescription>{failure}</AlertDescription>
+        </Alert>
+      )}
+      <form noValidate className="space-y-4" onSubmit={(event) => void submit(event)}>
+        <CodeField
+          key={method}
+          ref={input}
+          id="second-factor-code"
+          kind={totp ? 'totp' : 'any'}
+          label={totp ? auth.totpLabel : auth.recoveryLabel}
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+          error={fieldError}
+          required
+        />
+        <Button type="submit" className="w-full" disabled={submitting}>
+          {submitting ? auth.verifying : auth.verify}
+        </Button>
+      </form>
+      <div className="flex flex-col items-start gap-2">
+        {hasOther && (
+          <Button type="button" variant="link" className="h-auto p-0" onClick={switchMethod}>
+            {totp ? auth.useRecoveryCode : auth.useTotp}
+          </Button>
+        )}
+        <Button type="button" variant="link" className="h-auto p-0 text-muted-foreground" onClick={onBack}>
+          <ArrowLeft aria-hidden />
+          {auth.backToPassword}
+        </Button>
+      </div>
+    </div>
+  );
+}
