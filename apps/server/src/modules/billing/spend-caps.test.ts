@@ -4,6 +4,7 @@ import { MESSAGES, type BalanceAlertKind } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
 import { activate, balanceOf, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
 import { reconcile } from '../credits/reconcile.ts';
+import { topUpsSettled } from '../../test/top-up-run.ts';
 import { createTopUpRunner } from './top-ups.ts';
 
 // The app's own runner is kept away: each test makes the top-ups it expects with its own.
@@ -219,6 +220,7 @@ describe('automatic top-up from the parent', () => {
     expect(pending.map((p) => p.reason)).toEqual(['crossed']);
     // Two runners at once (two server processes): one top-up.
     await Promise.all([runner().runNow(), runner().runNow()]);
+    await topUpsSettled(db());
     expect(await balanceOf(db(), t2)).toBe((Number(before.t2) - 3 + 10).toFixed(2));
     expect(await balanceOf(db(), w.id('A1'))).toBe((Number(before.a1) - 10).toFixed(2));
     const entries = await db()
@@ -236,6 +238,7 @@ describe('automatic top-up from the parent', () => {
     // Cross again: 10 more would make 20 this month, past 15: refused, and A1's admins alerted.
     await report([use(t2, '40')]);
     await runner().runNow();
+    await topUpsSettled(db());
     const failed = await alerts('top_up_failed');
     expect(failed.map((a) => [a.organization_id, (a.detail as any).reason, (a.detail as any).child_name])).toEqual([
       [w.id('A1'), 'monthly_max', 'Tenant Two'],
@@ -255,6 +258,7 @@ describe('automatic top-up from the parent', () => {
       await db().selectFrom('top_up_requests').select('reason').where('organization_id', '=', t1).where('done_at', 'is', null).execute(),
     ).toEqual([{ reason: 'crossed' }]);
     await runner().runNow();
+    await topUpsSettled(db());
     expect(await balanceOf(db(), t1)).toBe('5.00');
     const refused = await report([use(t1, '40')]);
     expect(refused.body.results[0].reason).toBe('insufficient_credits');
@@ -263,6 +267,7 @@ describe('automatic top-up from the parent', () => {
     ).toEqual([{ reason: 'refused' }]);
     // The runner tops it up though its balance (5.00) is above the line: its usage was refused.
     await runner().runNow();
+    await topUpsSettled(db());
     expect(await balanceOf(db(), t1)).toBe('10.00');
     expect((await report([use(t1, '41')])).body.results[0].reason).toBe('insufficient_credits');
     // The parent cannot fund the next one: refused, with an alert to the parent.
@@ -270,6 +275,7 @@ describe('automatic top-up from the parent', () => {
     await sql`select 1 from ledger_post(gen_random_uuid(), null, false, array[${w.id('A1')}]::uuid[], array[${`-${a1}`}]::numeric[],
       array['adjustment_decrease'], array['{"reason":"test drain"}'::jsonb])`.execute(db());
     await runner().runNow();
+    await topUpsSettled(db());
     expect((await alerts('top_up_failed')).at(-1)).toMatchObject({ organization_id: w.id('A1'), detail: { reason: 'parent_short' } });
     expect((await reconcile(db())).ok).toBe(true);
   });

@@ -5,7 +5,7 @@ import { useWorld } from '../../test/harness.ts';
 import { insertOrg } from '../../test/fixtures.ts';
 import { activate, balanceOf, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
 import { reconcile } from '../credits/reconcile.ts';
-import { createTopUpRunner } from './top-ups.ts';
+import { runTopUpsNow } from '../../test/top-up-run.ts';
 
 /**
  * A parent sees on its child's spend controls what each top-up of the month was for, and takes
@@ -23,7 +23,7 @@ const as = async (who: string, method: string, path: string, body?: unknown) => 
 const controlsOf = (child: string, who = 'A1.admin') => as(who, 'GET', `/api/organizations/${child}/spend-controls`);
 const reverse = (transactionId: string, who = 'A1.admin') =>
   as(who, 'POST', `/api/credits/allocations/${transactionId}/reversal`, { reason: 'Pulled by usage it never paid for' });
-const runTopUps = () => createTopUpRunner({ db: db(), logger: w.t.app.log, pollMs: 3_600_000 }).runNow();
+const runTopUps = () => runTopUpsNow(db(), w.t.app.log);
 
 async function child(holding: string, topUp: { below: string; amount: string; monthly_max: string }) {
   n += 1;

@@ -4,7 +4,7 @@ import { useWorld } from '../../test/harness.ts';
 import { insertOrg } from '../../test/fixtures.ts';
 import { activate, balanceOf, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
 import { reconcile } from '../credits/reconcile.ts';
-import { createTopUpRunner } from './top-ups.ts';
+import { runTopUpsNow } from '../../test/top-up-run.ts';
 
 /**
  * When an automatic top-up is due, and what a child cannot make its parent pay: each test has
@@ -53,7 +53,7 @@ async function use(f: Family, units: string) {
   return { status: response.body.results[0].status as string, reason: response.body.results[0].reason as string | null };
 }
 
-const runTopUps = () => createTopUpRunner({ db: db(), logger: w.t.app.log, pollMs: 3_600_000 }).runNow();
+const runTopUps = () => runTopUpsNow(db(), w.t.app.log);
 const requests = (org: string) =>
   db()
     .selectFrom('top_up_requests')
