@@ -176,6 +176,8 @@ interface ZodDef {
   element?: ZodType;
   valueType?: ZodType;
   format?: string;
+  checks?: ZodType[];
+  pattern?: RegExp;
 }
 
 const defOf = (schema: ZodType) => (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
@@ -219,6 +221,11 @@ function typedValue(schema: ZodType, uuids: readonly string[], mode: Mode): fc.A
       if (def.format === 'date' || def.format === 'datetime') return dateLike;
       if (def.format === 'uuid') return plausible ? fc.oneof(fc.constantFrom(...uuids), fc.uuid()) : uuidLike(uuids);
       if (def.format === 'email') return plausible ? fc.emailAddress() : fc.oneof(fc.emailAddress(), hostileText);
+      // A string of a pattern (six digits of a code): plausible ones match it, or a required one is never found.
+      if (plausible) {
+        const pattern = def.checks?.map(defOf).find((check) => check.format === 'regex')?.pattern;
+        if (pattern) return fc.stringMatching(pattern);
+      }
       // Links (the global settings) are checked by a refinement, not a format: some plausible
       // strings are web addresses, hostile ones among them, or a required link is never found.
       return plausible
