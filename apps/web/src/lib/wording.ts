@@ -464,6 +464,10 @@ const CONSOLE_WORDING = {
     communityBody: 'Talk with other people using the console:',
     rateLimitCeiling: 'API key rate limit ceiling (requests per minute)',
     rateLimitCeilingHint: "The most requests per minute an organization's admins may give one of their API keys.",
+    // Step-up threshold.
+    stepUpThreshold: 'Confirmation threshold (credits)',
+    stepUpThresholdHint:
+      'Allocations and adjustments above this many credits ask the person to confirm it is them (a code from their app, or their password).',
   },
   /** Buttons and links of the sign-in and password pages. */
   authPages: {
