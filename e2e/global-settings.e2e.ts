@@ -95,7 +95,9 @@ it('after Resend, the old invitation link says it was replaced; the new one open
   await page.getByRole('button', { name: 'Create Account & Accept' }).waitFor();
 });
 
-it('past the step-up window, an allocation above the threshold asks for the password in a dialog, then lands', { timeout: 90_000 }, async () => {
+it('past the step-up window, an allocation above the threshold asks for the password in a dialog, then lands', {
+  timeout: 90_000,
+}, async () => {
   const { server } = journey;
   const p = MESSAGES.creditPages;
   const me = await server.api<{ organization_id: string }>('/api/users/me', { token: adminToken });

@@ -52,7 +52,8 @@ export function batchLimit(fields: readonly string[], max: number, message: stri
 }
 
 const STEP_UP_TEXT = {
-  always: 'Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.',
+  always:
+    'Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.',
   conditional:
     'May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.',
 } as const;

@@ -393,7 +393,11 @@ export const MATRIX: Record<string, MatrixEntry> = {
   'GET /api/account/sessions': one({ target: null, expect: anyone, call: inPath }),
   // Step-up: every signed-in person, for their own session only (the matrix's people have no app: the password).
   'GET /api/auth/step-up': one({ target: null, expect: anyone, call: inPath }),
-  'POST /api/auth/step-up': one({ target: null, expect: anyone, call: withBody(() => ({ method: 'password', password: MATRIX_PASSWORD })) }),
+  'POST /api/auth/step-up': one({
+    target: null,
+    expect: anyone,
+    call: withBody(() => ({ method: 'password', password: MATRIX_PASSWORD })),
+  }),
   // A session nobody has: 404 for everyone, as another person's would be.
   'DELETE /api/account/sessions/:sessionId': one({
     target: null,
