@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { generate, generateSecret } from 'otplib';
 import { API, ERROR_CODES, MESSAGES, MFA, type Endpoint } from '@console/domain';
-import { useWorld } from '../../test/harness.ts';
+import { ADMIN, createTestApp, useWorld } from '../../test/harness.ts';
 import { PASSWORD, insertUser } from '../../test/fixtures.ts';
 import { balanceOf, fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
 import { secretSealer } from '../../lib/sealer.ts';
@@ -273,5 +273,22 @@ describe('POST /auth/step-up', () => {
       .where('actor_user_id', '=', id)
       .execute();
     expect(audited.map((row) => row.details)).toEqual([{ method: 'totp' }, { method: 'recovery_code' }]);
+  });
+});
+
+describe('POST /auth/step-up is bounded', () => {
+  it('per person: past the allowance, 429 with Retry-After, even for the right password', async () => {
+    const limited = await createTestApp({ rateLimits: { signInPerEmail: 3 } });
+    try {
+      const { token } = await limited.signIn(ADMIN.email, ADMIN.password);
+      const attempt = (password: string) => limited.request('POST', '/api/auth/step-up', { method: 'password', password }, { token });
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await attempt('wrong password')).status);
+      const blocked = await attempt(ADMIN.password);
+      expect([...statuses, blocked.status]).toEqual([400, 400, 400, 429]);
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
   });
 });
