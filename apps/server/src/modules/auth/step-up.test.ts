@@ -45,7 +45,7 @@ const changes = async () =>
     await db()
       .selectFrom('audit_log')
       .select(sql<number>`count(*)::int`.as('n'))
-      .where('action', 'not like', 'auth.%')
+      .where(sql<boolean>`action not like 'auth.%'`)
       .executeTakeFirstOrThrow()
   ).n;
 
