@@ -22,7 +22,13 @@ describe('global settings', () => {
     for (const who of ['H.user', 'T1.user', 'A1.support']) {
       const read = await w.t.request('GET', '/api/settings', undefined, { token: await w.as(who) });
       expect(read.status, who).toBe(200);
-      expect(read.body).toEqual({ ...unset, api_key_rate_limit_ceiling: 6000, updated_at: null, updated_by_name: null });
+      expect(read.body).toEqual({
+        ...unset,
+        api_key_rate_limit_ceiling: 6000,
+        step_up_threshold: '1000.00',
+        updated_at: null,
+        updated_by_name: null,
+      });
     }
     expect((await w.t.request('GET', '/api/settings')).status).toBe(401);
     const anonymous = await w.t.request('GET', '/api/settings/public');
