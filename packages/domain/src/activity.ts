@@ -19,6 +19,8 @@ export const ACTIVITY_ACTIONS = [
   'auth.mfa_removed',
   'auth.recovery_codes_regenerated',
   'auth.sessions_ended',
+  'auth.step_up',
+  'auth.step_up_failed',
   'user.update',
   'user.role_change',
   'user.deactivate',
@@ -80,6 +82,8 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'auth.mfa_removed': 'Authenticator app removed',
   'auth.recovery_codes_regenerated': 'Recovery codes renewed',
   'auth.sessions_ended': 'Sessions ended',
+  'auth.step_up': 'Step-up',
+  'auth.step_up_failed': 'Failed step-up',
   'user.update': 'Person edited',
   'user.role_change': 'Role change',
   'user.deactivate': 'Person deactivated',
@@ -150,6 +154,8 @@ const obj = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /** A second factor's code as a person names it. */
+const stepUpText = (method: unknown) =>
+  method === 'password' ? 'their password' : method === 'recovery_code' ? 'a recovery code' : 'a code from their authenticator app';
 const factorText = (method: unknown) => (method === 'recovery_code' ? 'recovery code' : 'authenticator code');
 
 /** A grace period in words: "1 hour", "24 hours", "7 days", "90 seconds". */
@@ -208,6 +214,10 @@ export function activitySentence({ action, actor, organization, target, details 
       const sessions = `${count(details.count)} session${details.count === 1 ? '' : 's'}`;
       return details.by === 'admin' ? `${who} ended ${sessions} of ${target ?? 'a person'}` : `${who} ended ${sessions} of their own`;
     }
+    case 'auth.step_up':
+      return `${who} confirmed it was them with ${stepUpText(details.method)}`;
+    case 'auth.step_up_failed':
+      return `${who} gave a wrong ${details.method === 'password' ? 'password' : factorText(details.method)} to confirm it was them`;
     case 'user.update': {
       const changes = obj(details.changes);
       if (typeof changes.status === 'string') return `${who} set the status of ${target ?? 'a person'} to ${changes.status}`;

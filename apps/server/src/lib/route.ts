@@ -13,6 +13,7 @@ import { callerOf, type Caller } from './caller.ts';
 import { requireWritable } from './authorize.ts';
 import { AppError, ForbiddenError } from './errors.ts';
 import { apiKeyOf, type KeyAuthenticator } from './key-auth.ts';
+import { requireStepUp } from './step-up.ts';
 
 /** The request a handler receives: the endpoint's validated parts, and the caller for session routes. */
 export interface RouteRequest<E extends Endpoint> {
@@ -113,6 +114,8 @@ function register<E extends Endpoint>(
       // Every session route that changes something: never for the people of a frozen organization.
       if (endpoint.method !== 'GET') requireWritable(callerOf(request));
       if (endpoint.permission && !can(callerOf(request).role, endpoint.permission)) throw new ForbiddenError();
+      // Moving money or secrets: a recent proof of a second factor (or password), once the permission holds.
+      if (endpoint.stepUp === 'always') requireStepUp(callerOf(request));
     });
   }
   app.route({
