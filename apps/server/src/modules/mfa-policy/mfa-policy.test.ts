@@ -70,6 +70,25 @@ describe('second-factor policy: who may read and set it', () => {
   });
 });
 
+describe('second-factor policy: loosening asks for a fresh second factor', () => {
+  it('tightening goes through on an old proof; turning off or lengthening the grace answers step_up_required and changes nothing', async () => {
+    expect((await put('A1.admin', w.id('A1'), { ...off, require_own: true, grace_days: 5 })).status).toBe(200);
+    // The sign-in's proof is a day old.
+    await db().updateTable('refresh_sessions').set({ stepped_up_at: sql`now() - interval '1 day'` }).where('user_id', '=', await userId('A1.admin')).execute();
+    expect((await put('A1.admin', w.id('A1'), { ...off, require_own: true, require_subtree: true, grace_days: 2 })).status).toBe(200);
+    for (const looser of [
+      { ...off, require_own: true, require_subtree: true, grace_days: 3 },
+      { ...off, require_own: false, require_subtree: true, grace_days: 2 },
+      off,
+    ]) {
+      const refused = await put('A1.admin', w.id('A1'), looser);
+      expect(refused.status, JSON.stringify(looser)).toBe(401);
+      expect(refused.body.error.code).toBe('step_up_required');
+    }
+    expect((await get('A1.admin', w.id('A1'))).body.policy).toMatchObject({ require_own: true, require_subtree: true, grace_days: 2 });
+  });
+});
+
 describe('second-factor policy: the requirement flows down the tree', () => {
   it('an ancestor requires it below; a child cannot loosen it; the union applies and the shortest grace wins', async () => {
     expect((await put('SA1.admin', w.id('SA1'), { ...off, require_subtree: true, grace_days: 2 })).status).toBe(200);
