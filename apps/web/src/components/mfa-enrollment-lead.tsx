@@ -27,7 +27,8 @@ export function MfaEnrollmentLead({ now = new Date() }: { now?: Date }) {
   const enrollment = user?.mfa_enrollment ?? null;
   const factors = useQuery({ ...accountQueries.factors(), enabled: !!enrollment });
   const [later, setLater] = useState(() => sessionStorage.getItem(LATER_KEY) === user?.id);
-  if (!enrollment || factors.data?.totp.enrolled) return null;
+  // The session's profile may predate an enrollment in another tab: the factors answer decides.
+  if (!enrollment || !factors.data || factors.data.totp.enrolled) return null;
   const onSecurity = location.pathname === PATHS.security;
   if (isMfaEnrollmentOverdue(enrollment, now)) {
     if (!onSecurity) return <Navigate to={PATHS.security} replace />;

@@ -50,11 +50,18 @@ export function MfaPolicyCard({ organization, now = new Date() }: { organization
   );
 }
 
+const settingsOf = ({ require_own, require_subtree, require_admins, grace_days }: Settings): Settings => ({
+  require_own,
+  require_subtree,
+  require_admins,
+  grace_days,
+});
+
 function PolicyForm({ view, isHouse, editable }: { view: MfaPolicyView; isHouse: boolean; editable: boolean }) {
   const save = useUpdateMfaPolicy(view.organization_id);
-  const [form, setForm] = useState<Settings>(view.policy);
+  const [form, setForm] = useState<Settings>(() => settingsOf(view.policy));
   const graceId = useId();
-  useEffect(() => setForm(view.policy), [view.policy]);
+  useEffect(() => setForm(settingsOf(view.policy)), [view.policy]);
   const lockedSubtree = view.inherited.some((i) => i.kind === 'subtree');
   const set = (patch: Partial<Settings>) => setForm((f) => ({ ...f, ...patch }));
   const submit = (event: FormEvent) => {
