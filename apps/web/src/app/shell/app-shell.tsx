@@ -5,6 +5,7 @@ import { Outlet, useLocation } from 'react-router';
 import { FrozenBanner } from '@/components/frozen-banner';
 import { MfaEnrollmentLead } from '@/components/mfa-enrollment-lead';
 import { PageLoading } from '@/components/page-loading';
+import { StepUpDialog } from '@/components/step-up-dialog';
 import { Button } from '@/components/ui/button';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { cn } from '@/lib/utils';
@@ -67,6 +68,8 @@ export default function AppShell() {
           </Suspense>
         </main>
       </div>
+      {/* Asks for a fresh second factor (or password) when an action wants one, then lets it through. */}
+      <StepUpDialog />
     </div>
   );
 }
