@@ -364,7 +364,11 @@ export function activitySentence({ action, actor, organization, target, details 
 /** A second-factor policy in words: what it requires and the grace it gives. */
 function mfaPolicyText(policy: unknown): string {
   const p = (policy && typeof policy === 'object' ? policy : {}) as Record<string, unknown>;
-  const whom = [p.require_own && 'its people', p.require_subtree && 'every organization below', p.require_admins && 'every admin in the tree'].filter(Boolean);
+  const whom = [
+    p.require_own && 'its people',
+    p.require_subtree && 'every organization below',
+    p.require_admins && 'every admin in the tree',
+  ].filter(Boolean);
   if (whom.length === 0) return 'no second factor required';
   const days = typeof p.grace_days === 'number' ? p.grace_days : null;
   return `a second factor required for ${whom.join(', ')}${days === null ? '' : ` within ${days} day${days === 1 ? '' : 's'}`}`;

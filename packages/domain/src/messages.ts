@@ -320,6 +320,7 @@ export const MESSAGES = {
     graceDays: 'Enter a grace period of 0 to 14 whole days.',
     onlyOwnAdmins: "Only the organization's own admins set its second-factor policy.",
     adminsOnlyHouse: 'Only the house requires a second factor for every admin role in the tree.',
-    enrollmentRequired: 'Your organization requires a second factor and your grace period has ended. Set up an authenticator app on the Security page to continue.',
+    enrollmentRequired:
+      'Your organization requires a second factor and your grace period has ended. Set up an authenticator app on the Security page to continue.',
   },
 } as const;

@@ -39,7 +39,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * time it was turned on, or their joining when later; only the house's admins requirement
  * counts (it covers every admin role in the tree).
  */
-export function mfaRequirementOf(chain: readonly MfaPolicyLink[], person: { role: string; joined_at: string }): {
+export function mfaRequirementOf(
+  chain: readonly MfaPolicyLink[],
+  person: { role: string; joined_at: string },
+): {
   sources: MfaRequirementSource[];
   deadline: string | null;
 } {
@@ -49,7 +52,12 @@ export function mfaRequirementOf(chain: readonly MfaPolicyLink[], person: { role
   const add = (link: MfaPolicyLink, kind: MfaRequirementKind, since: string | null) => {
     if (!since) return;
     const start = Math.max(Date.parse(since), joined);
-    sources.push({ organization_id: link.organization_id, kind, grace_days: link.grace_days, deadline: new Date(start + link.grace_days * DAY_MS).toISOString() });
+    sources.push({
+      organization_id: link.organization_id,
+      kind,
+      grace_days: link.grace_days,
+      deadline: new Date(start + link.grace_days * DAY_MS).toISOString(),
+    });
   };
   for (const link of chain) {
     if (link.depth === own) add(link, 'own', link.own_since);

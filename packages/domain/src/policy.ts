@@ -388,7 +388,8 @@ export const mayReadOutbox = (actor: Pick<Actor, 'role'>): boolean => can(actor.
 export const mayViewMfaPolicy = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean =>
   roleRank(actor.role) >= ROLE_RANK.admin && isOwnOrganization(actor, org);
 
-export const mayManageMfaPolicy = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean => mayViewMfaPolicy(actor, org) && mayWrite(actor);
+export const mayManageMfaPolicy = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean =>
+  mayViewMfaPolicy(actor, org) && mayWrite(actor);
 
 /** Only the house requires a factor of every admin role in the tree. */
 export const mayRequireMfaForAdmins = (org: Pick<OrganizationFacts, 'org_type'>): boolean => org.org_type === 'house';

@@ -7,7 +7,15 @@ import type {
   preHandlerAsyncHookHandler,
   preValidationAsyncHookHandler,
 } from 'fastify';
-import { MESSAGES, can, isMfaEnrollmentExempt, isMfaEnrollmentOverdue, type Endpoint, type ReplyOf, type ValidatedOf } from '@console/domain';
+import {
+  MESSAGES,
+  can,
+  isMfaEnrollmentExempt,
+  isMfaEnrollmentOverdue,
+  type Endpoint,
+  type ReplyOf,
+  type ValidatedOf,
+} from '@console/domain';
 import type { VerifiedKey } from './api-key.ts';
 import { callerOf, type Caller } from './caller.ts';
 import { requireWritable } from './authorize.ts';

@@ -8,7 +8,11 @@ const w = MESSAGES.mfaPolicy;
 const DAY = 24 * 60 * 60 * 1000;
 
 beforeAll(async () => {
-  await Promise.all([import('@/features/dashboard/pages/dashboard-page'), import('@/features/account/pages/security-page'), import('@/app/shell/app-shell')]);
+  await Promise.all([
+    import('@/features/dashboard/pages/dashboard-page'),
+    import('@/features/account/pages/security-page'),
+    import('@/app/shell/app-shell'),
+  ]);
 });
 beforeEach(() => sessionStorage.clear());
 

@@ -1066,7 +1066,9 @@ const CONSOLE_WORDING = {
     lockedOn: 'On: required by an organization above.',
     coverageTitle: 'Who is covered',
     coverageSummary: (covered: number, notEnrolled: number) =>
-      covered === 0 ? 'Nobody in this organization is required to have a second factor.' : `${covered} covered, ${notEnrolled} not set up yet.`,
+      covered === 0
+        ? 'Nobody in this organization is required to have a second factor.'
+        : `${covered} covered, ${notEnrolled} not set up yet.`,
     person: 'Person',
     state: 'Second factor',
     enrolled: 'Set up',
@@ -1075,7 +1077,8 @@ const CONSOLE_WORDING = {
     truncated: 'Only the first 200 people are listed.',
     leadWithin: (days: number, date: string) =>
       `Your organization requires a second factor. Set up an authenticator app within ${days} day${days === 1 ? '' : 's'} (by ${date}); after that you can only use the Security page.`,
-    leadOverdue: 'Your organization requires a second factor and your grace period has ended. Set up an authenticator app below to continue using the console.',
+    leadOverdue:
+      'Your organization requires a second factor and your grace period has ended. Set up an authenticator app below to continue using the console.',
     setUpNow: 'Set up now',
     later: 'Remind me later',
   },

@@ -18,7 +18,8 @@ export const mfaPolicyEndpoints = {
     operationId: 'updateMfaPolicy',
     method: 'PUT',
     path: '/organizations/:id/mfa-policy',
-    summary: "Set an organization's second-factor policy (its own admins; turning a requirement off or lengthening the grace asks for a fresh second factor)",
+    summary:
+      "Set an organization's second-factor policy (its own admins; turning a requirement off or lengthening the grace asks for a fresh second factor)",
     tags: ['organizations'],
     auth: 'session',
     stepUp: 'conditional',

@@ -12,6 +12,8 @@ export function mfaPolicyRoutes({ db, authenticate }: AppContext): FastifyPlugin
   return async (app) => {
     const route = routerOf(app, authenticate);
     route(endpoints.get, async ({ caller, params }) => readPolicy(await policyOrganization(caller, params.id, db), db));
-    route(endpoints.update, async ({ caller, params, body, raw }) => update(caller, params.id, body, clientInfo(raw), async (who) => requireStepUp(who)));
+    route(endpoints.update, async ({ caller, params, body, raw }) =>
+      update(caller, params.id, body, clientInfo(raw), async (who) => requireStepUp(who)),
+    );
   };
 }

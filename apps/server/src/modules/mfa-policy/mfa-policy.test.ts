@@ -10,10 +10,13 @@ const db = () => w.t.database.db;
 const DAY = 24 * 60 * 60 * 1000;
 
 const off = { require_own: false, require_subtree: false, require_admins: false, grace_days: 7 };
-const put = async (who: string, org: string, body: unknown) => w.t.request('PUT', `/api/organizations/${org}/mfa-policy`, body, { token: await w.as(who) });
-const get = async (who: string, org: string) => w.t.request('GET', `/api/organizations/${org}/mfa-policy`, undefined, { token: await w.as(who) });
+const put = async (who: string, org: string, body: unknown) =>
+  w.t.request('PUT', `/api/organizations/${org}/mfa-policy`, body, { token: await w.as(who) });
+const get = async (who: string, org: string) =>
+  w.t.request('GET', `/api/organizations/${org}/mfa-policy`, undefined, { token: await w.as(who) });
 const me = async (who: string) => (await w.t.request('GET', '/api/users/me', undefined, { token: await w.as(who) })).body;
-const userId = async (who: string) => (await db().selectFrom('users').select('id').where('email', '=', w.world.users[who]!).executeTakeFirstOrThrow()).id;
+const userId = async (who: string) =>
+  (await db().selectFrom('users').select('id').where('email', '=', w.world.users[who]!).executeTakeFirstOrThrow()).id;
 const sinceOf = async (org: string, column: 'own_since' | 'subtree_since' | 'admins_since') =>
   (await db().selectFrom('mfa_policies').select(column).where('organization_id', '=', org).executeTakeFirstOrThrow())[column]!;
 const plusDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * DAY).toISOString();
@@ -22,7 +25,12 @@ async function enroll(who: string) {
   const token = await w.as(who);
   const started = await w.t.request('POST', '/api/account/factors/totp', { current_password: PASSWORD }, { token });
   expect(started.status).toBe(200);
-  const confirmed = await w.t.request('POST', '/api/account/factors/totp/confirm', { code: await generate({ secret: started.body.secret }) }, { token });
+  const confirmed = await w.t.request(
+    'POST',
+    '/api/account/factors/totp/confirm',
+    { code: await generate({ secret: started.body.secret }) },
+    { token },
+  );
   expect(confirmed.status).toBe(200);
 }
 
@@ -56,7 +64,12 @@ describe('second-factor policy: who may read and set it', () => {
   it('is audited with what it was and what it became', async () => {
     const saved = await put('T1.admin', w.id('T1'), { ...off, require_own: true, grace_days: 3 });
     expect(saved.status).toBe(200);
-    expect(saved.body.policy).toMatchObject({ require_own: true, require_subtree: false, grace_days: 3, updated_by_email: w.world.users['T1.admin'] });
+    expect(saved.body.policy).toMatchObject({
+      require_own: true,
+      require_subtree: false,
+      grace_days: 3,
+      updated_by_email: w.world.users['T1.admin'],
+    });
     const rows = await db()
       .selectFrom('audit_log')
       .select(['organization_id', 'details'])
@@ -74,7 +87,11 @@ describe('second-factor policy: loosening asks for a fresh second factor', () =>
   it('tightening goes through on an old proof; turning off or lengthening the grace answers step_up_required and changes nothing', async () => {
     expect((await put('A1.admin', w.id('A1'), { ...off, require_own: true, grace_days: 5 })).status).toBe(200);
     // The sign-in's proof is a day old.
-    await db().updateTable('refresh_sessions').set({ stepped_up_at: sql`now() - interval '1 day'` }).where('user_id', '=', await userId('A1.admin')).execute();
+    await db()
+      .updateTable('refresh_sessions')
+      .set({ stepped_up_at: sql`now() - interval '1 day'` })
+      .where('user_id', '=', await userId('A1.admin'))
+      .execute();
     expect((await put('A1.admin', w.id('A1'), { ...off, require_own: true, require_subtree: true, grace_days: 2 })).status).toBe(200);
     for (const looser of [
       { ...off, require_own: true, require_subtree: true, grace_days: 3 },
@@ -98,7 +115,14 @@ describe('second-factor policy: the requirement flows down the tree', () => {
     expect((await me('T1.user')).mfa_enrollment).toEqual({ required: true, deadline: plusDays(subtreeSince, 2) });
     const read = await get('T1.admin', w.id('T1'));
     expect(read.body.inherited).toEqual([
-      { organization_id: w.id('SA1'), organization_name: 'Super One', org_type: 'super_agency', kind: 'subtree', grace_days: 2, since: expect.any(String) },
+      {
+        organization_id: w.id('SA1'),
+        organization_name: 'Super One',
+        org_type: 'super_agency',
+        kind: 'subtree',
+        grace_days: 2,
+        since: expect.any(String),
+      },
     ]);
     // The subtree requirement does not reach SA1's own people.
     expect((await me('SA1.user')).mfa_enrollment).toBeNull();
@@ -121,15 +145,31 @@ describe('second-factor policy: the requirement flows down the tree', () => {
       expect((await me(who)).mfa_enrollment, who).toEqual({ required: true, deadline: plusDays(since, 5) });
     }
     for (const who of ['H.manager', 'A1.user', 'T1.manager', 'T1.user']) expect((await me(who)).mfa_enrollment, who).toBeNull();
-    expect((await get('T1.admin', w.id('T1'))).body.inherited).toMatchObject([{ organization_id: w.id('H'), kind: 'admins', grace_days: 5 }]);
+    expect((await get('T1.admin', w.id('T1'))).body.inherited).toMatchObject([
+      { organization_id: w.id('H'), kind: 'admins', grace_days: 5 },
+    ]);
   });
 
   it("a person's grace starts at their joining when they join after the requirement", async () => {
     expect((await put('A1.admin', w.id('A1'), { ...off, require_own: true, grace_days: 4 })).status).toBe(200);
     // The requirement is a week old; A1.user joined yesterday.
-    await db().updateTable('mfa_policies').set({ own_since: sql`now() - interval '7 days'` }).where('organization_id', '=', w.id('A1')).execute();
-    await db().updateTable('users').set({ created_at: sql`now() - interval '1 day'` }).where('id', '=', await userId('A1.user')).execute();
-    const joined = (await db().selectFrom('users').select('created_at').where('id', '=', await userId('A1.user')).executeTakeFirstOrThrow()).created_at;
+    await db()
+      .updateTable('mfa_policies')
+      .set({ own_since: sql`now() - interval '7 days'` })
+      .where('organization_id', '=', w.id('A1'))
+      .execute();
+    await db()
+      .updateTable('users')
+      .set({ created_at: sql`now() - interval '1 day'` })
+      .where('id', '=', await userId('A1.user'))
+      .execute();
+    const joined = (
+      await db()
+        .selectFrom('users')
+        .select('created_at')
+        .where('id', '=', await userId('A1.user'))
+        .executeTakeFirstOrThrow()
+    ).created_at;
     expect((await me('A1.user')).mfa_enrollment).toEqual({ required: true, deadline: plusDays(joined, 4) });
   });
 });
@@ -142,8 +182,16 @@ describe('second-factor policy: past the grace', () => {
     // Within the grace: everything works, and the profile says by when.
     expect((await dashboard()).status).toBe(200);
     // Six days later (the person joined long before) the grace is over.
-    await db().updateTable('users').set({ created_at: sql`now() - interval '30 days'` }).where('id', '=', await userId('T1.user')).execute();
-    await db().updateTable('mfa_policies').set({ own_since: sql`now() - interval '6 days'` }).where('organization_id', '=', w.id('T1')).execute();
+    await db()
+      .updateTable('users')
+      .set({ created_at: sql`now() - interval '30 days'` })
+      .where('id', '=', await userId('T1.user'))
+      .execute();
+    await db()
+      .updateTable('mfa_policies')
+      .set({ own_since: sql`now() - interval '6 days'` })
+      .where('organization_id', '=', w.id('T1'))
+      .execute();
     const sessionRoutes = Object.values(API)
       .flatMap((group) => Object.values(group) as Endpoint[])
       .filter((e) => e.auth === 'session');
@@ -155,7 +203,10 @@ describe('second-factor policy: past the grace', () => {
         expect(answer.body?.error?.code, `${e.method} ${e.path}`).not.toBe('mfa_enrollment_required');
       } else {
         expect(answer.status, `${e.method} ${e.path}`).toBe(403);
-        expect(answer.body.error, `${e.method} ${e.path}`).toEqual({ code: 'mfa_enrollment_required', message: MESSAGES.mfaPolicy.enrollmentRequired });
+        expect(answer.body.error, `${e.method} ${e.path}`).toEqual({
+          code: 'mfa_enrollment_required',
+          message: MESSAGES.mfaPolicy.enrollmentRequired,
+        });
         refused++;
       }
     }

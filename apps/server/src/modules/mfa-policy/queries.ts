@@ -53,10 +53,28 @@ export async function readPolicy(org: PolicyOrg, executor: Executor): Promise<Mf
     .execute();
   const inherited = above.flatMap((a) => [
     ...(a.subtree_since
-      ? [{ organization_id: a.id, organization_name: a.name, org_type: a.org_type, kind: 'subtree' as const, grace_days: a.grace_days, since: a.subtree_since }]
+      ? [
+          {
+            organization_id: a.id,
+            organization_name: a.name,
+            org_type: a.org_type,
+            kind: 'subtree' as const,
+            grace_days: a.grace_days,
+            since: a.subtree_since,
+          },
+        ]
       : []),
     ...(a.admins_since
-      ? [{ organization_id: a.id, organization_name: a.name, org_type: a.org_type, kind: 'admins' as const, grace_days: a.grace_days, since: a.admins_since }]
+      ? [
+          {
+            organization_id: a.id,
+            organization_name: a.name,
+            org_type: a.org_type,
+            kind: 'admins' as const,
+            grace_days: a.grace_days,
+            since: a.admins_since,
+          },
+        ]
       : []),
   ]);
   return {
@@ -94,7 +112,14 @@ async function coverageOf(org: PolicyOrg, executor: Executor): Promise<MfaPolicy
       const withoutFactor = enrollmentOf({ ...row, has_factor: false });
       if (!withoutFactor) return null;
       const name = [row.first_name, row.last_name].filter(Boolean).join(' ') || null;
-      return { id: row.id, email: row.email, name, role: row.role, enrolled: row.has_factor, deadline: row.has_factor ? null : withoutFactor.deadline };
+      return {
+        id: row.id,
+        email: row.email,
+        name,
+        role: row.role,
+        enrolled: row.has_factor,
+        deadline: row.has_factor ? null : withoutFactor.deadline,
+      };
     })
     .filter((p) => p !== null)
     .sort((a, b) => (a.deadline ?? '\uffff').localeCompare(b.deadline ?? '\uffff') || a.email.localeCompare(b.email));

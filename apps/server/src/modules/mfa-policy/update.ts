@@ -1,4 +1,10 @@
-import { loosensMfaPolicy, mayManageMfaPolicy, mayRequireMfaForAdmins, type MfaPolicyView, type UpdateMfaPolicyInput } from '@console/domain';
+import {
+  loosensMfaPolicy,
+  mayManageMfaPolicy,
+  mayRequireMfaForAdmins,
+  type MfaPolicyView,
+  type UpdateMfaPolicyInput,
+} from '@console/domain';
 import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, RuleError } from '../../lib/errors.ts';
@@ -31,7 +37,12 @@ export function createMfaPolicyUpdate({ db }: MfaPolicyDeps) {
         require_admins: !!row?.admins_since,
         grace_days: row?.grace_days ?? 7,
       };
-      const after = { require_own: input.require_own, require_subtree: input.require_subtree, require_admins: input.require_admins, grace_days: input.grace_days };
+      const after = {
+        require_own: input.require_own,
+        require_subtree: input.require_subtree,
+        require_admins: input.require_admins,
+        grace_days: input.grace_days,
+      };
       if (loosensMfaPolicy(before, after)) await loosens(caller);
       const now = new Date().toISOString();
       const since = (on: boolean, was: string | null | undefined): string | null => (on ? (was ?? now) : null);

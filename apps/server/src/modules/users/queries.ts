@@ -100,7 +100,11 @@ export function createUserReads(db: Kysely<DB>) {
     const row = (await executor.executeQuery(profileOf({ userId }))).rows[0];
     if (!row) throw new NotFoundError();
     const profile = toProfile(row);
-    return { ...profile, organization: { ...profile.organization, ancestor_status: row.ancestor_status }, mfa_enrollment: enrollmentOf(row) };
+    return {
+      ...profile,
+      organization: { ...profile.organization, ancestor_status: row.ancestor_status },
+      mfa_enrollment: enrollmentOf(row),
+    };
   }
 
   return { visibleUser, getProfile };

@@ -25,22 +25,44 @@ describe('second-factor policy card', { timeout: 30_000 }, () => {
   it("shows an ancestor's requirement locked on, who is covered with their deadline, and saves the admin's choice", async () => {
     const inherited = view({
       inherited: [
-        { organization_id: '00000000-0000-4000-8000-0000000000b1', organization_name: 'Northwind Agency', org_type: 'agency', kind: 'subtree', grace_days: 2, since: '2099-01-01T00:00:00Z' },
+        {
+          organization_id: '00000000-0000-4000-8000-0000000000b1',
+          organization_name: 'Northwind Agency',
+          org_type: 'agency',
+          kind: 'subtree',
+          grace_days: 2,
+          since: '2099-01-01T00:00:00Z',
+        },
       ],
       coverage: {
         covered: 2,
         not_enrolled: 1,
         truncated: false,
         people: [
-          { id: '00000000-0000-4000-8000-0000000000c1', email: 'bo@example.test', name: 'Bo Lee', role: 'tenant_user', enrolled: false, deadline: '2099-01-03T00:00:00Z' },
-          { id: '00000000-0000-4000-8000-0000000000c2', email: 'al@example.test', name: null, role: 'tenant_admin', enrolled: true, deadline: null },
+          {
+            id: '00000000-0000-4000-8000-0000000000c1',
+            email: 'bo@example.test',
+            name: 'Bo Lee',
+            role: 'tenant_user',
+            enrolled: false,
+            deadline: '2099-01-03T00:00:00Z',
+          },
+          {
+            id: '00000000-0000-4000-8000-0000000000c2',
+            email: 'al@example.test',
+            name: null,
+            role: 'tenant_admin',
+            enrolled: true,
+            deadline: null,
+          },
         ],
       },
     });
     const api = mockApi((call) => {
       if (call.path === `/api/organizations/${OWN_ORG_ID}`) return json(200, { organization: tenant });
       if (call.method === 'GET' && call.path === `/api/organizations/${OWN_ORG_ID}/mfa-policy`) return json(200, inherited);
-      if (call.method === 'PUT' && call.path === `/api/organizations/${OWN_ORG_ID}/mfa-policy`) return json(200, { ...inherited, policy: { ...inherited.policy, ...(call.body as object) } });
+      if (call.method === 'PUT' && call.path === `/api/organizations/${OWN_ORG_ID}/mfa-policy`)
+        return json(200, { ...inherited, policy: { ...inherited.policy, ...(call.body as object) } });
       return undefined;
     });
     renderApp(`/orgs/${OWN_ORG_ID}`, { session: makeSession({ role: 'tenant_admin' }) });

@@ -41,7 +41,11 @@ export function MfaPolicyCard({ organization, now = new Date() }: { organization
           <QueryError error={policy.error} title={w.title} />
         ) : (
           <>
-            <PolicyForm view={policy.data} isHouse={organization.org_type === 'house'} editable={!!viewer && mayManageMfaPolicy(viewer, organization)} />
+            <PolicyForm
+              view={policy.data}
+              isHouse={organization.org_type === 'house'}
+              editable={!!viewer && mayManageMfaPolicy(viewer, organization)}
+            />
             <Coverage view={policy.data} now={now} />
           </>
         )}
