@@ -1,7 +1,7 @@
 import { MFA_POLICY_GRACE, mayManageMfaPolicy, roleLabel, type MfaPolicyView, type OrganizationDetail } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { mfaPolicyQueries, useUpdateMfaPolicy } from '@/api/mfa-policy';
 import { ErrorAlert } from '@/components/error-alert';
 import { IconCardTitle } from '@/components/icon-card-title';
@@ -63,9 +63,9 @@ const settingsOf = ({ require_own, require_subtree, require_admins, grace_days }
 
 function PolicyForm({ view, isHouse, editable }: { view: MfaPolicyView; isHouse: boolean; editable: boolean }) {
   const save = useUpdateMfaPolicy(view.organization_id);
+  // The form keeps what the admin set; what was saved is what it shows.
   const [form, setForm] = useState<Settings>(() => settingsOf(view.policy));
   const graceId = useId();
-  useEffect(() => setForm(settingsOf(view.policy)), [view.policy]);
   const lockedSubtree = view.inherited.some((i) => i.kind === 'subtree');
   const set = (patch: Partial<Settings>) => setForm((f) => ({ ...f, ...patch }));
   const submit = (event: FormEvent) => {
