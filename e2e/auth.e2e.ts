@@ -188,3 +188,70 @@ describe('a second factor', () => {
     await page.getByText(w.app.recoveryLeft(MFA.recoveryCodeCount - 1)).waitFor();
   });
 });
+
+describe('a required second factor', () => {
+  it("is required by an organization's admin with no grace, and leads its person from the password to an authenticator app, then on", async () => {
+    const { server } = journey;
+    const p = MESSAGES.mfaPolicy;
+    const w = MESSAGES.security;
+    const adminToken = await server.signIn(ADMIN.email, ADMIN.password);
+    // An organization of its own, so no other journey's people are covered.
+    const created = await server.api<{ organization: { id: string } }>('/api/organizations', {
+      method: 'POST',
+      token: adminToken,
+      body: { name: 'Second Factor Required', org_type: 'super_agency' },
+    });
+    expect(created.status).toBe(201);
+    const orgId = created.body.organization.id;
+    const admin = { email: 'mfa.policy.admin@example.test', password: 'e2e mfa policy admin password 1' };
+    const person = { email: 'mfa.policy.person@example.test', password: 'e2e mfa policy person password 1' };
+    for (const [who, role] of [
+      [admin, 'super_agency_admin'],
+      [person, 'super_agency_user'],
+    ] as const) {
+      await inviteAndRegister(server, { inviterToken: adminToken, houseToken: adminToken, organizationId: orgId, role, ...who });
+    }
+
+    // The organization's admin requires a second factor for its people, with no grace.
+    const page = await journey.freshPage();
+    await signInWithForm(page, server, admin.email, admin.password);
+    await page.goto(server.url(`/orgs/${orgId}`));
+    const form = page.getByRole('form', { name: p.title });
+    await form.waitFor();
+    await expectAccessible(page, 'organization page with the second-factor policy, 1280 px');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page, 'organization page with the second-factor policy, 390 px');
+    const { scrollWidth, innerWidth, wide } = await widthReport(page);
+    expect(scrollWidth, wide.join('\n')).toBeLessThanOrEqual(innerWidth);
+    await form.getByRole('switch', { name: p.requireOwn }).click();
+    await form.getByLabel(p.graceDays).fill('0');
+    await form.getByRole('button', { name: p.save }).click();
+    await page.getByText(p.saved).waitFor();
+
+    // Its person signs in with the password and is led straight to the setup.
+    const led = await journey.freshPage();
+    await signInWithForm(led, server, person.email, person.password);
+    await led.waitForURL((url) => url.pathname === '/account/security');
+    await led.getByText(p.leadOverdue).waitFor();
+    await expectAccessible(led, 'security page with the enrollment lead, 1280 px');
+    // Nothing else answers until then.
+    const token = await server.signIn(person.email, person.password);
+    expect((await server.api('/api/dashboard', { token })).status).toBe(403);
+    await led.getByRole('button', { name: w.app.setUp }).click();
+    await led.getByLabel(w.setup.passwordLabel, { exact: true }).fill(person.password);
+    await led.getByRole('button', { name: w.setup.continue }).click();
+    await led.getByRole('img', { name: w.setup.qrAlt }).waitFor();
+    const secret = (await led.getByLabel(w.setup.secretLabel).textContent())!.replaceAll(' ', '');
+    await led.getByLabel(w.setup.codeLabel, { exact: true }).fill(await generate({ secret }));
+    await led.getByRole('button', { name: w.setup.confirm }).click();
+    await led.getByRole('list', { name: w.codes.listLabel }).waitFor();
+    await led.getByRole('button', { name: w.codes.done }).click();
+    await led.getByText(w.app.recoveryLeft(MFA.recoveryCodeCount)).waitFor();
+    expect(await led.getByText(p.leadOverdue).count()).toBe(0);
+
+    // Then the dashboard opens.
+    await led.goto(server.url('/dashboard'));
+    await led.getByRole('heading', { level: 1, name: 'Second Factor Required' }).waitFor();
+    expect(new URL(led.url()).pathname).toBe('/dashboard');
+  });
+});

@@ -29,6 +29,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { mfaPolicyRoutes } from './modules/mfa-policy/mfa-policy.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
@@ -249,6 +250,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         apiKeysRoutes,
         usageRoutes,
         webhooksRoutes,
+        mfaPolicyRoutes,
       ]) {
         await api.register(routes(context));
       }

@@ -65,6 +65,8 @@ export const ACTIVITY_ACTIONS = [
   'usage.imported',
   'bootstrap.first_house_admin',
   'settings.update',
+  // Require-a-second-factor policy (issue 39).
+  'mfa_policy.changed',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
@@ -126,6 +128,8 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'usage.imported': 'Usage imported',
   'bootstrap.first_house_admin': 'First house admin',
   'settings.update': 'Global settings change',
+  // Require-a-second-factor policy (issue 39).
+  'mfa_policy.changed': 'Second-factor policy change',
 };
 
 export const isActivityAction = (value: string): value is ActivityAction => (ACTIVITY_ACTIONS as readonly string[]).includes(value);
@@ -349,9 +353,25 @@ export function activitySentence({ action, actor, organization, target, details 
       return `The first house admin of ${org} was created`;
     case 'settings.update':
       return `${who} changed the global settings (documentation, billing portal and community links)`;
+    // Require-a-second-factor policy (issue 39).
+    case 'mfa_policy.changed':
+      return `${who} set the second-factor policy of ${org}: ${mfaPolicyText(details.after)}`;
     default:
       return `${who}: ${action.replace(/[._]/g, ' ')}`;
   }
+}
+
+/** A second-factor policy in words: what it requires and the grace it gives. */
+function mfaPolicyText(policy: unknown): string {
+  const p = (policy && typeof policy === 'object' ? policy : {}) as Record<string, unknown>;
+  const whom = [
+    p.require_own && 'its people',
+    p.require_subtree && 'every organization below',
+    p.require_admins && 'every admin in the tree',
+  ].filter(Boolean);
+  if (whom.length === 0) return 'no second factor required';
+  const days = typeof p.grace_days === 'number' ? p.grace_days : null;
+  return `a second factor required for ${whom.join(', ')}${days === null ? '' : ` within ${days} day${days === 1 ? '' : 's'}`}`;
 }
 
 /** A person as the activity log and the ledger name them: "Ana Ruiz", or the e-mail when they have no name. */

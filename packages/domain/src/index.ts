@@ -26,6 +26,9 @@ export * from './schemas/api-keys.ts';
 export * from './schemas/webhooks.ts';
 export * from './schemas/activity.ts';
 export * from './schemas/settings.ts';
+// Require-a-second-factor policy (issue 39).
+export * from './mfa-policy.ts';
+export * from './schemas/mfa-policy.ts';
 export * from './activity.ts';
 export * from './contract.ts';
 export * from './endpoints/index.ts';

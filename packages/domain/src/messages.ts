@@ -315,4 +315,12 @@ export const MESSAGES = {
     tooManyChannels: 'At most two community channels.',
     ceilingInvalid: (max: number) => `Enter a whole number of requests per minute from 1 to ${max.toLocaleString('en-US')}.`,
   },
+  /** Require-a-second-factor policy (issue 39). */
+  mfaPolicy: {
+    graceDays: 'Enter a grace period of 0 to 14 whole days.',
+    onlyOwnAdmins: "Only the organization's own admins set its second-factor policy.",
+    adminsOnlyHouse: 'Only the house requires a second factor for every admin role in the tree.',
+    enrollmentRequired:
+      'Your organization requires a second factor and your grace period has ended. Set up an authenticator app on the Security page to continue.',
+  },
 } as const;

@@ -377,3 +377,19 @@ export const mayOpenDebug = (actor: Pick<Actor, 'role'>): boolean => can(actor.r
 /** The activity log: admins, over the audit events of their organization and its subtree (the service scopes the rows). */
 export const mayViewActivity = (actor: Pick<Actor, 'role'>): boolean => can(actor.role, 'audit.view');
 export const mayReadOutbox = (actor: Pick<Actor, 'role'>): boolean => can(actor.role, 'debug.outbox');
+
+// Require-a-second-factor policy (issue 39) ----------------------------------------------
+
+/**
+ * An organization's second-factor policy is read and set by its own admins only: a parent
+ * requires a factor below it through its own policy's subtree requirement, never by editing a
+ * child's. A frozen organization's admins change nothing.
+ */
+export const mayViewMfaPolicy = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean =>
+  roleRank(actor.role) >= ROLE_RANK.admin && isOwnOrganization(actor, org);
+
+export const mayManageMfaPolicy = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean =>
+  mayViewMfaPolicy(actor, org) && mayWrite(actor);
+
+/** Only the house requires a factor of every admin role in the tree. */
+export const mayRequireMfaForAdmins = (org: Pick<OrganizationFacts, 'org_type'>): boolean => org.org_type === 'house';

@@ -123,6 +123,18 @@ export interface RecoveryCodesTable {
   used_at: NullableTimestamp;
 }
 
+// Require-a-second-factor policy (issue 39) ---------------------------------------------
+/** An organization's second-factor requirements: each on while its `_since` is set. */
+export interface MfaPoliciesTable {
+  organization_id: string;
+  own_since: NullableTimestamp;
+  subtree_since: NullableTimestamp;
+  admins_since: NullableTimestamp;
+  grace_days: Generated<number>;
+  updated_by: string | null;
+  updated_at: Timestamp;
+}
+
 export interface SignInChallengesTable {
   token_hash: string;
   user_id: string;
@@ -529,6 +541,7 @@ export interface DB {
   totp_factors: TotpFactorsTable;
   recovery_codes: RecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
+  mfa_policies: MfaPoliciesTable;
   one_time_tokens: OneTimeTokensTable;
   outbox: OutboxTable;
   mail_queue: MailQueueTable;

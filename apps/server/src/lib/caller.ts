@@ -6,6 +6,7 @@ import type { DB } from '../db/schema.ts';
 import type { TokenService } from './tokens.ts';
 import { RateLimitedError, UnauthorizedError } from './errors.ts';
 import type { SharedCounter } from './machine-limits.ts';
+import { enrollmentOf, hasFactorOf, mfaChainOf } from './mfa-requirement.ts';
 
 /** Who is calling, read from the database on every request: the token only names the user. */
 export interface Caller {
@@ -24,6 +25,8 @@ export interface Caller {
     /** The nearest organization above that is not active, if any: its subtree (this one too) is frozen. */
     ancestor_status: OrgStatus | null;
   };
+  /** What the second-factor policy asks of them: a factor by a deadline, or nothing (null; absent in tests that build a caller by hand). */
+  mfaEnrollment?: { required: true; deadline: string } | null;
 }
 
 declare module 'fastify' {
@@ -64,6 +67,10 @@ function callerQuery(db: Kysely<DB>, userId: string, sessionId: string) {
       sql<OrgStatus | null>`(select a.status from organizations a
         where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
         order by length(a.path) desc limit 1)`.as('ancestor_status'),
+      // The second-factor policy: the chain's policies and whether the person has a factor.
+      'u.created_at',
+      mfaChainOf(sql.ref('o.path')).as('mfa_chain'),
+      hasFactorOf(sql.ref('u.id')).as('has_factor'),
     ])
     .where('u.id', '=', userId);
 }
@@ -116,6 +123,7 @@ export function createAuthenticator(
         path: row.path,
         ancestor_status: row.ancestor_status,
       },
+      mfaEnrollment: enrollmentOf(row),
     };
     if (writes && request.method !== 'GET' && request.method !== 'HEAD') {
       const verdict = writes.counter.take([{ name: `writes:${row.id}`, policy: 'person', limit: writes.perPerson }]);

@@ -7,7 +7,15 @@ import type {
   preHandlerAsyncHookHandler,
   preValidationAsyncHookHandler,
 } from 'fastify';
-import { can, type Endpoint, type ReplyOf, type ValidatedOf } from '@console/domain';
+import {
+  MESSAGES,
+  can,
+  isMfaEnrollmentExempt,
+  isMfaEnrollmentOverdue,
+  type Endpoint,
+  type ReplyOf,
+  type ValidatedOf,
+} from '@console/domain';
 import type { VerifiedKey } from './api-key.ts';
 import { callerOf, type Caller } from './caller.ts';
 import { requireWritable } from './authorize.ts';
@@ -123,6 +131,10 @@ function register<E extends Endpoint>(
   if (endpoint.auth === 'session') {
     onRequest.push(async (request) => {
       await authenticate(request);
+      // Past the second-factor policy's grace without a factor: only enrolling is left.
+      if (isMfaEnrollmentOverdue(callerOf(request).mfaEnrollment, new Date()) && !isMfaEnrollmentExempt(endpoint.path)) {
+        throw new AppError(403, 'mfa_enrollment_required', MESSAGES.mfaPolicy.enrollmentRequired);
+      }
       // Every session route that changes something: never for the people of a frozen organization.
       if (endpoint.method !== 'GET') requireWritable(callerOf(request));
       if (endpoint.permission && !can(callerOf(request).role, endpoint.permission)) throw new ForbiddenError();

@@ -22,6 +22,8 @@ import {
   mayManageAgentsOf,
   mayManageApiKeysOf,
   mayManageWebhooksOf,
+  mayManageMfaPolicy,
+  mayViewMfaPolicy,
   mayManageCatalog,
   mayManageGlobalSettings,
   mayManageInvitationsOf,
@@ -748,6 +750,18 @@ export const MATRIX: Record<string, MatrixEntry> = {
     target: 'org',
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'webhooks.manage'), allowed: mayManageWebhooksOf(actor, org) })),
     call: ({ url, target }) => ({ path: url.replace(':endpointId', target!.id), body: { since: '2026-01-01T00:00:00Z' } }),
+  }),
+  // Require-a-second-factor policy (issue 39): an organization's own admins read and set it.
+  'GET /api/organizations/:id/mfa-policy': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: true, allowed: mayViewMfaPolicy(actor, org) })),
+    call: inPath,
+  }),
+  // Saving the policy unchanged (nothing required, the default grace): never a loosening, so no step-up.
+  'PUT /api/organizations/:id/mfa-policy': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: true, allowed: mayManageMfaPolicy(actor, org) })),
+    call: withBody(() => ({ require_own: false, require_subtree: false, require_admins: false, grace_days: 7 })),
   }),
 };
 

@@ -1047,6 +1047,41 @@ const CONSOLE_WORDING = {
       noOthers: 'No other sessions.',
     },
   },
+  // Require-a-second-factor policy (issue 39).
+  mfaPolicy: {
+    title: 'Second factor requirement',
+    requireOwn: 'Require a second factor for our people',
+    requireOwnHelp: 'Everyone in this organization must set up an authenticator app.',
+    requireSubtree: 'Require it for every organization below',
+    requireSubtreeHelp: 'The people of every organization under this one must too; they cannot turn it off.',
+    requireAdmins: 'Require it for every admin in the tree',
+    requireAdminsHelp: 'Every admin role, in every organization, must set up an authenticator app.',
+    graceDays: 'Grace period (days)',
+    graceHelp: 'How long a person without a factor may keep working, 0 to 14 days; the shortest grace that reaches a person applies.',
+    save: 'Save policy',
+    saved: 'Second-factor policy saved.',
+    inheritedTitle: 'Set above this organization (locked)',
+    inherited: (name: string, kind: 'subtree' | 'admins', days: number) =>
+      `${name} requires a second factor for ${kind === 'subtree' ? 'everyone below it, this organization included' : 'every admin role in the tree'}, within ${days} day${days === 1 ? '' : 's'}.`,
+    lockedOn: 'On: required by an organization above.',
+    coverageTitle: 'Who is covered',
+    coverageSummary: (covered: number, notEnrolled: number) =>
+      covered === 0
+        ? 'Nobody in this organization is required to have a second factor.'
+        : `${covered} covered, ${notEnrolled} not set up yet.`,
+    person: 'Person',
+    state: 'Second factor',
+    enrolled: 'Set up',
+    dueBy: (date: string) => `Due by ${date}`,
+    overdue: (date: string) => `Overdue since ${date}`,
+    truncated: 'Only the first 200 people are listed.',
+    leadWithin: (days: number, date: string) =>
+      `Your organization requires a second factor. Set up an authenticator app within ${days} day${days === 1 ? '' : 's'} (by ${date}); after that you can only use the Security page.`,
+    leadOverdue:
+      'Your organization requires a second factor and your grace period has ended. Set up an authenticator app below to continue using the console.',
+    setUpNow: 'Set up now',
+    later: 'Remind me later',
+  },
 } as const;
 
 /**
@@ -1063,6 +1098,7 @@ export const MESSAGES = {
   billing: { ...DOMAIN_MESSAGES.billing, ...CONSOLE_WORDING.billing },
   generic: { ...DOMAIN_MESSAGES.generic, ...CONSOLE_WORDING.generic },
   globalSettings: { ...DOMAIN_MESSAGES.globalSettings, ...CONSOLE_WORDING.globalSettings },
+  mfaPolicy: { ...DOMAIN_MESSAGES.mfaPolicy, ...CONSOLE_WORDING.mfaPolicy },
 } as const;
 
 export type LoginErrorClass = keyof typeof MESSAGES.loginErrors;

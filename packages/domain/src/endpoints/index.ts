@@ -20,6 +20,7 @@ import { machineEndpoints } from './machine.ts';
 import { usageEndpoints } from './usage.ts';
 import { pricingEndpoints } from './pricing.ts';
 import { webhooksEndpoints } from './webhooks.ts';
+import { mfaPolicyEndpoints } from './mfa-policy.ts';
 
 export { healthEndpoints } from './health.ts';
 export { authEndpoints } from './auth.ts';
@@ -39,6 +40,7 @@ export { machineEndpoints } from './machine.ts';
 export { usageEndpoints } from './usage.ts';
 export { pricingEndpoints } from './pricing.ts';
 export { webhooksEndpoints } from './webhooks.ts';
+export { mfaPolicyEndpoints } from './mfa-policy.ts';
 
 /** All endpoints, by domain. */
 export const API = {
@@ -60,4 +62,5 @@ export const API = {
   machine: machineEndpoints,
   pricing: pricingEndpoints,
   webhooks: webhooksEndpoints,
+  mfaPolicy: mfaPolicyEndpoints,
 } as const;

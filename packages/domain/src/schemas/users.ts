@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS, PAGING } from '../constants.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
 import { MESSAGES } from '../messages.ts';
+import { mfaEnrollmentSchema } from './mfa-policy.ts';
 import { CONTROL_TEXT, UNSTORABLE_TEXT, booleanTextSchema, isSingleLineText, isStorableText, pageNumberSchema } from './common.ts';
 
 export const USER_STATUSES = ['active', 'inactive', 'pending', 'suspended'] as const;
@@ -37,6 +38,11 @@ export const userProfileSchema = z.object({
   updated_at: z.string(),
   deleted_at: z.string().nullable(),
   organization: userOrganizationSchema,
+  /**
+   * On a person's own profile (`/users/me`, the session): what the second-factor policy asks
+   * of them (a factor by `deadline`), or null when nothing is.
+   */
+  mfa_enrollment: mfaEnrollmentSchema.optional(),
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
 

@@ -5,6 +5,7 @@ import type { DB, Executor } from '../../db/schema.ts';
 import { revokeSessions, voidResetLinks } from '../../lib/access.ts';
 import { requireInSubtree } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
+import { enrollmentOf, hasFactorOf, mfaChainOf } from '../../lib/mfa-requirement.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
@@ -90,6 +91,7 @@ export function createUserReads(db: Kysely<DB>) {
           where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
           order by length(a.path) desc limit 1)`.as('ancestor_status'),
       )
+      .select([mfaChainOf(sql.ref('o.path')).as('mfa_chain'), hasFactorOf(sql.ref('u.id')).as('has_factor')])
       .where('u.id', '=', v.userId),
   );
 
@@ -98,7 +100,11 @@ export function createUserReads(db: Kysely<DB>) {
     const row = (await executor.executeQuery(profileOf({ userId }))).rows[0];
     if (!row) throw new NotFoundError();
     const profile = toProfile(row);
-    return { ...profile, organization: { ...profile.organization, ancestor_status: row.ancestor_status } };
+    return {
+      ...profile,
+      organization: { ...profile.organization, ancestor_status: row.ancestor_status },
+      mfa_enrollment: enrollmentOf(row),
+    };
   }
 
   return { visibleUser, getProfile };

@@ -1,11 +1,16 @@
 import { UI } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { json, makeSession, mockApi, renderApp, setViewportWidth } from '@/test/helpers';
 import { MESSAGES } from '@/lib/wording';
 
 const { shell, auth } = MESSAGES;
+
+// The shell and the first page are lazy chunks: loaded once before the tests, so none waits on a cold import.
+beforeAll(async () => {
+  await Promise.all([import('./app-shell'), import('@/features/settings/pages/settings-page')]);
+});
 
 describe('application shell on wide screens', () => {
   it('shows the sidebar with the product name and marks the active item', async () => {

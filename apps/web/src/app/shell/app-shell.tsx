@@ -3,6 +3,7 @@ import { PanelLeftOpen } from 'lucide-react';
 import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { FrozenBanner } from '@/components/frozen-banner';
+import { MfaEnrollmentLead } from '@/components/mfa-enrollment-lead';
 import { PageLoading } from '@/components/page-loading';
 import { StepUpDialog } from '@/components/step-up-dialog';
 import { Button } from '@/components/ui/button';
@@ -60,6 +61,7 @@ export default function AppShell() {
         </header>
         <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 md:px-6">
           <FrozenBanner />
+          <MfaEnrollmentLead />
           <OrganizationBreadcrumbs />
           <Suspense fallback={<PageLoading />}>
             <Outlet />

@@ -2,6 +2,7 @@ import {
   canHaveChildren,
   mayDeleteOrganization,
   mayEditOrganization,
+  mayViewMfaPolicy,
   mayListOrganizations,
   mayViewActivity,
   mayViewBilling,
@@ -25,6 +26,7 @@ import { activityHref, ledgerHref, PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { BillingOverviewCard } from '../components/billing-overview-card';
 import { ChildOrganizationsCard } from '../components/child-organizations-card';
+import { MfaPolicyCard } from '../components/mfa-policy-card';
 import { DeleteOrganizationButton } from '../components/delete-organization-button';
 import { OrgStatusBadge } from '../components/org-status-badge';
 import { MESSAGES } from '@/lib/wording';
@@ -126,6 +128,8 @@ export default function OrganizationDetailPage() {
       <BillingOverviewCard organization={organization} base={base} />
 
       <TeamMembersCard organization={organization} />
+
+      {!!viewer && mayViewMfaPolicy(viewer, organization) && <MfaPolicyCard organization={organization} />}
 
       {canHaveChildren(organization.org_type) && !!viewer && mayListOrganizations(viewer) && (
         <ChildOrganizationsCard organization={organization} base={base} />

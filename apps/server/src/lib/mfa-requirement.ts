@@ -1,0 +1,42 @@
+import { sql, type RawBuilder } from 'kysely';
+import { mfaEnrollmentOf, mfaRequirementOf, type MfaPolicyLink } from '@console/domain';
+
+/**
+ * The server's half of the second-factor requirement: the policies of an organization's chain
+ * (the house down to itself) and whether a person has a factor, read as columns of the query
+ * that loads them; the domain's rule decides from those. Sign-in, the profile, the route
+ * guard and the coverage list all read through here, so they never disagree.
+ */
+
+/** The policies of the organization at `path` and of every one above it, with their depth (the house is 0). */
+export function mfaChainOf(path: RawBuilder<unknown> | ReturnType<typeof sql.ref>): RawBuilder<MfaPolicyLink[]> {
+  return sql<MfaPolicyLink[]>`(select coalesce(json_agg(json_build_object(
+      'organization_id', p.organization_id,
+      'depth', cardinality(organization_ancestors(a.path)),
+      'own_since', p.own_since,
+      'subtree_since', p.subtree_since,
+      'admins_since', p.admins_since,
+      'grace_days', p.grace_days)), '[]'::json)
+    from mfa_policies p join organizations a on a.id = p.organization_id
+    where a.path = ${path} or p.organization_id = any(organization_ancestors(${path})))`;
+}
+
+/** Whether the person has a confirmed second factor. */
+export function hasFactorOf(userId: RawBuilder<unknown> | ReturnType<typeof sql.ref>): RawBuilder<boolean> {
+  return sql<boolean>`exists(select 1 from totp_factors f where f.user_id = ${userId} and f.confirmed_at is not null)`;
+}
+
+/** The row columns the rule needs, under the names `enrollmentOf` reads. */
+export interface MfaFacts {
+  mfa_chain: MfaPolicyLink[] | string;
+  has_factor: boolean;
+  role: string;
+  created_at: string | Date;
+}
+
+/** What the policy asks of a person: a factor by a deadline, or nothing (null). */
+export function enrollmentOf(row: MfaFacts): { required: true; deadline: string } | null {
+  const chain = typeof row.mfa_chain === 'string' ? (JSON.parse(row.mfa_chain) as MfaPolicyLink[]) : row.mfa_chain;
+  const joined = row.created_at instanceof Date ? row.created_at.toISOString() : row.created_at;
+  return mfaEnrollmentOf(mfaRequirementOf(chain, { role: row.role, joined_at: joined }).deadline, row.has_factor);
+}
