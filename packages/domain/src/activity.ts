@@ -19,6 +19,8 @@ export const ACTIVITY_ACTIONS = [
   'auth.mfa_removed',
   'auth.recovery_codes_regenerated',
   'auth.sessions_ended',
+  // Recovery by an admin (issue 39).
+  'auth.mfa_reset',
   'user.update',
   'user.role_change',
   'user.deactivate',
@@ -78,6 +80,7 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'auth.mfa_removed': 'Authenticator app removed',
   'auth.recovery_codes_regenerated': 'Recovery codes renewed',
   'auth.sessions_ended': 'Sessions ended',
+  'auth.mfa_reset': 'Second factors reset',
   'user.update': 'Person edited',
   'user.role_change': 'Role change',
   'user.deactivate': 'Person deactivated',
@@ -204,6 +207,8 @@ export function activitySentence({ action, actor, organization, target, details 
       const sessions = `${count(details.count)} session${details.count === 1 ? '' : 's'}`;
       return details.by === 'admin' ? `${who} ended ${sessions} of ${target ?? 'a person'}` : `${who} ended ${sessions} of their own`;
     }
+    case 'auth.mfa_reset':
+      return `${who} reset the second factors of ${target ?? 'a person'}, ending ${count(details.ended)} session${details.ended === 1 ? '' : 's'}`;
     case 'user.update': {
       const changes = obj(details.changes);
       if (typeof changes.status === 'string') return `${who} set the status of ${target ?? 'a person'} to ${changes.status}`;
