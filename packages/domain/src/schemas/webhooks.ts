@@ -287,13 +287,8 @@ export const WEBHOOK_EVENT_DATA = {
   'member.factor_removed': z.object({ user_id: z.uuid(), email: z.string(), method: z.enum(['totp', 'passkey']) }),
   /** An admin removed every factor of the person and ended their sessions. */
   'member.factors_reset': z.object({ user_id: z.uuid(), email: z.string(), reset_by: z.uuid() }),
-  /** The organization's require-a-second-factor policy as it now stands. */
-  'organization.mfa_policy_changed': z.object({
-    own: z.boolean(),
-    subtree: z.boolean(),
-    admins: z.boolean(),
-    grace_days: z.number().int(),
-  }),
+  /** The organization's require-a-second-factor policy as the change left it, and who changed it. */
+  'organization.mfa_policy_changed': z.object({ changed_by: z.uuid().nullable(), policy: z.record(z.string(), z.unknown()) }),
   'webhook.test': z.object({ message: z.string() }),
 } satisfies Record<(typeof WEBHOOK_EVENT_ROW_TYPES)[number], z.ZodType>;
 

@@ -6,7 +6,6 @@ declare
   d jsonb := coalesce(new.details, '{}'::jsonb);
   v_active integer;
   v_limit integer;
-  v_policy jsonb;
 begin
   case new.action
     when 'organization.create' then
@@ -91,14 +90,12 @@ begin
       select 'member.factors_reset', u.organization_id,
         jsonb_build_object('user_id', u.id, 'email', u.email, 'reset_by', new.actor_user_id)
       from users u where u.id = new.target_id::uuid;
-    -- The policy as it stands after the change, read from its row (written in the same transaction).
+    -- The policy as the change left it (the audit row's `after`: switches and grace, no secret), and who changed it.
     when 'mfa_policy.changed' then
-      select jsonb_build_object('own', p.own_since is not null, 'subtree', p.subtree_since is not null,
-          'admins', p.admins_since is not null, 'grace_days', p.grace_days)
-        into v_policy from mfa_policies p where p.organization_id = new.organization_id;
       insert into webhook_events (type, organization_id, data)
       values ('organization.mfa_policy_changed', new.organization_id,
-        coalesce(v_policy, jsonb_build_object('own', false, 'subtree', false, 'admins', false, 'grace_days', 7)));
+        jsonb_build_object('changed_by', new.actor_user_id,
+          'policy', case when jsonb_typeof(d -> 'after') = 'object' then d -> 'after' else '{}'::jsonb end));
     else
       null;
   end case;
