@@ -1,12 +1,16 @@
 import { UI } from '@console/domain';
 import { beforeAll, expect, it } from 'vitest';
-import { ADMIN, mailedLink, signInWithForm, useJourney } from './harness.ts';
+import { ADMIN, createChild, mailedLink, signInWithForm, useJourney } from './harness.ts';
+import { expectAccessible } from './axe.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 /** The house admin's global settings reach the Welcome and Settings pages; theme System follows the device; a replaced invitation link says so. */
 
 const g = MESSAGES.globalSettings;
-const journey = useJourney();
+// A step-up window of two seconds: the last test waits it out rather than ten minutes. Nothing
+// else here moves money or secrets.
+const STEP_UP_WINDOW_SECONDS = 2;
+const journey = useJourney({ env: { STEP_UP_FRESH_SECONDS: String(STEP_UP_WINDOW_SECONDS) } });
 let adminToken: string;
 
 beforeAll(async () => {
@@ -89,4 +93,57 @@ it('after Resend, the old invitation link says it was replaced; the new one open
   expect(await page.getByText(MESSAGES.invitations.invalidLink).count()).toBe(0);
   await page.goto(fresh);
   await page.getByRole('button', { name: 'Create Account & Accept' }).waitFor();
+});
+
+it('past the step-up window, an allocation above the threshold asks for the password in a dialog, then lands', {
+  timeout: 90_000,
+}, async () => {
+  const { server } = journey;
+  const p = MESSAGES.creditPages;
+  const me = await server.api<{ organization_id: string }>('/api/users/me', { token: adminToken });
+  const houseId = me.body.organization_id;
+  // Credits for the house: adjustments at the threshold (1,000.00) ask nothing, however old the proof.
+  for (let i = 0; i < 2; i++) {
+    const topUp = await server.api('/api/credits/adjustments', {
+      method: 'POST',
+      token: adminToken,
+      body: { direction: 'increase', amount: '1000.00', reason: 'Step-up journey' },
+    });
+    expect(topUp.status).toBe(200);
+  }
+  const child = await createChild(server, adminToken, 'Stepped Super Agency', 'super_agency');
+  const threshold = await server.api<{ step_up_threshold: string }>('/api/settings', { token: adminToken });
+  expect(threshold.body.step_up_threshold).toBe('1000.00');
+
+  const page = await journey.freshPage();
+  await signInWithForm(page, server, ADMIN.email, ADMIN.password);
+  // The sign-in proved the password; the allocation below is sent once that proof is past the window.
+  const staleFrom = Date.now() + STEP_UP_WINDOW_SECONDS * 1000 + 250;
+  await page.goto(server.url(`/orgs/${houseId}/allocate-credits`));
+  await page.getByLabel('Child organization').selectOption(child.id);
+  await page.getByLabel('Amount').fill('1500');
+  await page.getByRole('button', { name: p.allocateCredits }).click();
+  const review = page.getByRole('region', { name: p.reviewTitle });
+  await review.getByRole('button', { name: p.confirmAllocation }).waitFor();
+  if (Date.now() < staleFrom) await page.waitForTimeout(staleFrom - Date.now());
+  await review.getByRole('button', { name: p.confirmAllocation }).click();
+
+  // Asked: the admin has no authenticator app, so the dialog takes the password.
+  const dialog = page.getByRole('dialog', { name: MESSAGES.stepUp.title });
+  await dialog.getByLabel(MESSAGES.stepUp.passwordLabel).waitFor();
+  await expectAccessible(page, 'step-up dialog');
+  await dialog.getByLabel(MESSAGES.stepUp.passwordLabel).fill('not the password');
+  await dialog.getByRole('button', { name: MESSAGES.stepUp.submit }).click();
+  await dialog.getByText(MESSAGES.auth.stepUpPasswordWrong).waitFor();
+  await dialog.getByLabel(MESSAGES.stepUp.passwordLabel).fill(ADMIN.password);
+  await dialog.getByRole('button', { name: MESSAGES.stepUp.submit }).click();
+
+  // The allocation went through as if nothing had happened.
+  const result = page.getByRole('status', { name: p.allocatedTitle });
+  await result.waitFor();
+  expect(await result.textContent()).toContain('1,500.00 credits');
+  const billing = await server.api<{ billing_settings: { credit_balance: string } }>(`/api/organizations/${child.id}/billing`, {
+    token: adminToken,
+  });
+  expect(billing.body.billing_settings.credit_balance).toBe('1500.00');
 });

@@ -30,7 +30,7 @@ export interface TestServer {
  * Starts the real server (`main.ts serve`) on a free port with a fresh data folder and,
  * when DATABASE_URL is set, a fresh PostgreSQL database; resolves once /api/health answers.
  */
-export async function startServer(options: { demo?: boolean } = {}): Promise<TestServer> {
+export async function startServer(options: { demo?: boolean; env?: Record<string, string> } = {}): Promise<TestServer> {
   if (!existsSync(WEB_DIST_INDEX)) {
     throw new Error('apps/web/dist is missing: run `npm run build -w @console/web` (the e2e global setup does).');
   }
@@ -45,6 +45,8 @@ export async function startServer(options: { demo?: boolean } = {}): Promise<Tes
     // The webhook journey's receiver listens on this machine.
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     ...(database ? { DATABASE_URL: database.url } : {}),
+    // A journey's own settings (a short step-up window).
+    ...options.env,
   };
   // The demo is seeded as an operator seeds it (`seed --demo`, before serving), into the
   // data folder or database the server then opens.
@@ -173,7 +175,7 @@ export interface Journey {
  * there too with `{ browser: true }`), and closes the browsers, then stops the server,
  * in afterAll.
  */
-export function useJourney(options: { browser?: boolean; demo?: boolean } = {}): Journey {
+export function useJourney(options: { browser?: boolean; demo?: boolean; env?: Record<string, string> } = {}): Journey {
   let server: TestServer | undefined;
   const browsers: TestBrowser[] = [];
   const closeBrowsers = async () => {
@@ -202,7 +204,7 @@ export function useJourney(options: { browser?: boolean; demo?: boolean } = {}):
   // Seeding the demo (30 days of usage) comes before the server starts.
   beforeAll(
     async () => {
-      server = await startServer({ demo: options.demo });
+      server = await startServer({ demo: options.demo, env: options.env });
       if (options.browser) await journey.openBrowser();
     },
     options.demo ? 240_000 : undefined,

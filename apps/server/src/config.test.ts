@@ -70,6 +70,14 @@ describe('configuration', () => {
     );
   });
 
+  it('STEP_UP_FRESH_SECONDS: ten minutes by default, a whole number of seconds from 1 to a day', () => {
+    expect(loadConfig({}).stepUpFreshSeconds).toBe(600);
+    expect(loadConfig({ STEP_UP_FRESH_SECONDS: '30' }).stepUpFreshSeconds).toBe(30);
+    for (const bad of ['0', '86401', '1.5', 'soon']) {
+      expect(() => loadConfig({ STEP_UP_FRESH_SECONDS: bad })).toThrow(/STEP_UP_FRESH_SECONDS: must be/);
+    }
+  });
+
   it('CONSOLE_WORKERS: one process by default, several only on PostgreSQL', () => {
     expect(loadConfig({}).workers).toBe(1);
     expect(loadConfig({ CONSOLE_WORKERS: '1' }).workers).toBe(1);

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { relative, resolve, isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { MFA } from '@console/domain';
 
 /** Settings read from the environment at start; every bad value is reported with its name. */
 export interface Config {
@@ -30,6 +31,8 @@ export interface Config {
    * and over plain http (WEBHOOK_ALLOWED_HOSTS, for development and tests); empty in production.
    */
   webhookAllowedHosts: string[];
+  /** How long a session's proof of a second factor (or password) lets it move money and secrets (STEP_UP_FRESH_SECONDS). */
+  stepUpFreshSeconds: number;
 }
 
 export interface BackupSchedule {
@@ -161,6 +164,12 @@ const envSchema = z.object({
       (hosts) => hosts.every((h) => isAddressOrRange(h) || /^[a-z0-9.-]+$/.test(h)),
       'must be host names, addresses or CIDR ranges, comma-separated',
     ),
+  STEP_UP_FRESH_SECONDS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 86400')
+    .max(86_400, 'must be between 1 and 86400')
+    .default(MFA.stepUpFreshSeconds),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -209,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: e.CONSOLE_WORKERS,
     backup: backupSchedule(e),
     webhookAllowedHosts: e.WEBHOOK_ALLOWED_HOSTS,
+    stepUpFreshSeconds: e.STEP_UP_FRESH_SECONDS,
   };
 }
 

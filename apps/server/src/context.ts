@@ -127,7 +127,16 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const rateLimits = rateLimitsOf(options);
   // Authenticator app secrets are sealed under their own key, derived from the same server secret.
   const factors = createSecondFactors({ sealer: secretSealer(options.jwtSecret, 'totp-secrets'), limits: rateLimits });
-  const auth = createAuthService({ db, tokens, users, mailer, appUrl: options.config.appUrl, limits: rateLimits, factors });
+  const auth = createAuthService({
+    db,
+    tokens,
+    users,
+    mailer,
+    appUrl: options.config.appUrl,
+    limits: rateLimits,
+    factors,
+    stepUpFreshSeconds: options.config.stepUpFreshSeconds,
+  });
   const account = createAccountService({ db, factors });
   const limits = createInvitationLimits(rateLimits);
   const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl, limits });
@@ -155,7 +164,12 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     dashboard,
     debug,
     activity,
-    authenticate: createAuthenticator(db, tokens, { counter: machineCounter, perPerson: rateLimits.sessionWritesPerPerson }),
+    authenticate: createAuthenticator(
+      db,
+      tokens,
+      { counter: machineCounter, perPerson: rateLimits.sessionWritesPerPerson },
+      options.config.stepUpFreshSeconds,
+    ),
     authenticateKey: createKeyAuthenticator(
       db,
       keyUses,

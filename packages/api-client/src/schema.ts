@@ -21,6 +21,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the signed-in person steps up (their factor, or their password without one) and until when the last proof holds */
+        get: operations["getStepUpStatus"];
+        put?: never;
+        /** Prove it is you again (a second factor, or the password without one) so this session may move money and secrets */
+        post: operations["stepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sign-in": {
         parameters: {
             query?: never;
@@ -332,7 +350,7 @@ export interface paths {
         get?: never;
         /**
          * Change a user's role (a role of their organization's type)
-         * @description Requires the `users.update_role` permission.
+         * @description Requires the `users.update_role` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         put: operations["changeUserRole"];
         post?: never;
@@ -484,7 +502,10 @@ export interface paths {
          */
         get: operations["listOrganizations"];
         put?: never;
-        /** Create a direct child of the caller's organization, optionally with credits moved from it */
+        /**
+         * Create a direct child of the caller's organization, optionally with credits moved from it
+         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
         post: operations["createOrganization"];
         delete?: never;
         options?: never;
@@ -625,7 +646,7 @@ export interface paths {
         get: operations["getSpendControls"];
         /**
          * Set a direct child's monthly spend cap and automatic top-up (its parent's admins)
-         * @description Requires the `organizations.allocate_credits` permission.
+         * @description Requires the `organizations.allocate_credits` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         put: operations["setSpendControls"];
         post?: never;
@@ -685,7 +706,7 @@ export interface paths {
         get?: never;
         /**
          * Set what the organization's direct children pay for an agent type, from now on (its admins)
-         * @description Requires the `billing.manage` permission.
+         * @description Requires the `billing.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         put: operations["setPrice"];
         post?: never;
@@ -746,7 +767,7 @@ export interface paths {
         put?: never;
         /**
          * Move credits from your organization to an active direct child (Idempotency-Key honoured)
-         * @description Requires the `organizations.allocate_credits` permission.
+         * @description Requires the `organizations.allocate_credits` permission. May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         post: operations["createAllocation"];
         delete?: never;
@@ -766,7 +787,7 @@ export interface paths {
         put?: never;
         /**
          * Give an allocation back to the organization that made it, within 24 hours and while the child holds it: the whole amount, once, with a reason (its admins)
-         * @description Requires the `organizations.allocate_credits` permission.
+         * @description Requires the `organizations.allocate_credits` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         post: operations["reverseAllocation"];
         delete?: never;
@@ -784,7 +805,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** House admins add or remove credits on their own house, with a reason */
+        /**
+         * House admins add or remove credits on their own house, with a reason
+         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
         post: operations["createAdjustment"];
         delete?: never;
         options?: never;
@@ -1003,7 +1027,7 @@ export interface paths {
         head?: never;
         /**
          * Edit an agent type; a new price applies to events that occur after the change (house admins)
-         * @description Requires the `agents.catalog` permission.
+         * @description Requires the `agents.catalog` permission. May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         patch: operations["updateAgentType"];
         trace?: never;
@@ -1127,7 +1151,7 @@ export interface paths {
         put?: never;
         /**
          * Make an API key, with an optional end date and rate limit; the secret is in this answer only (its admins)
-         * @description Requires the `api_keys.manage` permission.
+         * @description Requires the `api_keys.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1171,7 +1195,7 @@ export interface paths {
         put?: never;
         /**
          * Give a live API key a new secret, in this answer only; the old secret works for the grace period asked, up to 7 days (its admins)
-         * @description Requires the `api_keys.manage` permission.
+         * @description Requires the `api_keys.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         post: operations["rollApiKey"];
         delete?: never;
@@ -1299,7 +1323,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint; its signing secret is in this answer only (its admins)
-         * @description Requires the `webhooks.manage` permission.
+         * @description Requires the `webhooks.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1343,7 +1367,7 @@ export interface paths {
         put?: never;
         /**
          * Give an endpoint a new signing secret, in this answer only; the old one signs beside it for the grace period (its admins)
-         * @description Requires the `webhooks.manage` permission.
+         * @description Requires the `webhooks.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1695,6 +1719,75 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    getStepUpStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        methods: ("totp" | "recovery_code" | "password")[];
+                        fresh_until: number | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    stepUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    method: "totp";
+                    code: string;
+                } | {
+                    /** @enum {string} */
+                    method: "recovery_code";
+                    code: string;
+                } | {
+                    /** @enum {string} */
+                    method: "password";
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fresh_until: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     signIn: {
@@ -4457,7 +4550,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -4517,7 +4610,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
             };
@@ -4859,6 +4952,7 @@ export interface operations {
                             url: string;
                         }[];
                         api_key_rate_limit_ceiling: number;
+                        step_up_threshold: string;
                         updated_at: string | null;
                         updated_by_name: string | null;
                     };
@@ -4885,6 +4979,7 @@ export interface operations {
                         url: string;
                     }[];
                     api_key_rate_limit_ceiling?: number;
+                    step_up_threshold?: number | string;
                 };
             };
         };
@@ -4903,6 +4998,7 @@ export interface operations {
                             url: string;
                         }[];
                         api_key_rate_limit_ceiling: number;
+                        step_up_threshold: string;
                         updated_at: string | null;
                         updated_by_name: string | null;
                     };

@@ -19,6 +19,8 @@ export const ACTIVITY_ACTIONS = [
   'auth.mfa_removed',
   'auth.recovery_codes_regenerated',
   'auth.sessions_ended',
+  'auth.step_up',
+  'auth.step_up_failed',
   // Recovery by an admin (issue 39).
   'auth.mfa_reset',
   'user.update',
@@ -80,6 +82,8 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'auth.mfa_removed': 'Authenticator app removed',
   'auth.recovery_codes_regenerated': 'Recovery codes renewed',
   'auth.sessions_ended': 'Sessions ended',
+  'auth.step_up': 'Step-up',
+  'auth.step_up_failed': 'Failed step-up',
   'auth.mfa_reset': 'Second factors reset',
   'user.update': 'Person edited',
   'user.role_change': 'Role change',
@@ -149,6 +153,8 @@ const obj = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /** A second factor's code as a person names it. */
+const stepUpText = (method: unknown) =>
+  method === 'password' ? 'their password' : method === 'recovery_code' ? 'a recovery code' : 'a code from their authenticator app';
 const factorText = (method: unknown) => (method === 'recovery_code' ? 'recovery code' : 'authenticator code');
 
 /** A grace period in words: "1 hour", "24 hours", "7 days", "90 seconds". */
@@ -207,6 +213,10 @@ export function activitySentence({ action, actor, organization, target, details 
       const sessions = `${count(details.count)} session${details.count === 1 ? '' : 's'}`;
       return details.by === 'admin' ? `${who} ended ${sessions} of ${target ?? 'a person'}` : `${who} ended ${sessions} of their own`;
     }
+    case 'auth.step_up':
+      return `${who} confirmed it was them with ${stepUpText(details.method)}`;
+    case 'auth.step_up_failed':
+      return `${who} gave a wrong ${details.method === 'password' ? 'password' : factorText(details.method)} to confirm it was them`;
     case 'auth.mfa_reset':
       return `${who} reset the second factors of ${target ?? 'a person'}, ending ${count(details.ended)} session${details.ended === 1 ? '' : 's'}`;
     case 'user.update': {

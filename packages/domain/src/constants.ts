@@ -107,6 +107,13 @@ export const MFA = {
   enrollmentTtlSeconds: 15 * 60,
   /** The name the authenticator app shows beside the account. */
   issuer: 'Organization Console',
+  /**
+   * Step-up: a second factor (or the password of a person without one) proved within this
+   * long lets a session move money and secrets; the server's config may set another window.
+   */
+  stepUpFreshSeconds: 10 * 60,
+  /** Allocations and adjustments above this many credits ask for a step-up until the house's admins set another threshold. */
+  stepUpDefaultThreshold: '1000.00',
 } as const;
 
 export const RATE_LIMITS = {

@@ -38,6 +38,12 @@ export const MESSAGES = {
     totpNotStarted: 'Start the authenticator app setup again: it was not started or took too long.',
     totpNotEnrolled: 'No authenticator app is set up.',
     sessionNotFound: 'That session was not found or has already ended.',
+    // Step-up before money and secrets.
+    stepUpRequired: 'Confirm it is you: enter a code from your authenticator app (or your password) to continue.',
+    stepUpUseFactor: 'You have an authenticator app: confirm with a code from it or a recovery code.',
+    stepUpUsePassword: 'You have no authenticator app: confirm with your password.',
+    stepUpPasswordWrong: 'That password is not correct.',
+    stepUpCancelled: 'The action was not done: it needs you to confirm it is you.',
   },
   organizations: {
     nameMin: 'Organization name must be at least 2 characters.',

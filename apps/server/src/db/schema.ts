@@ -102,6 +102,8 @@ export interface RefreshSessionsTable {
   revoked_reason: string | null;
   user_agent: string | null;
   ip: string | null;
+  /** When the session last proved a second factor (or the password of a person without one). */
+  stepped_up_at: NullableTimestamp;
 }
 
 /** A person's authenticator app: pending until `confirmed_at`; `last_step` is the last accepted TOTP step. */
@@ -236,6 +238,8 @@ export interface GlobalSettingsTable {
   updated_by: string | null;
   /** The highest requests-per-minute an API key's own override may ask for. */
   api_key_rate_limit_ceiling: Generated<number>;
+  /** Allocations and adjustments above this many credits (exact decimal) ask for a step-up. */
+  step_up_threshold: Generated<string>;
 }
 
 export interface CreditLedgerEntriesTable {

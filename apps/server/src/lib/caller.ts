@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyRequest } from 'fastify';
-import { MESSAGES, type OrgStatus, type OrgType } from '@console/domain';
+import { MESSAGES, MFA, type OrgStatus, type OrgType } from '@console/domain';
 import { compileOnce } from '../db/compile-once.ts';
 import type { DB } from '../db/schema.ts';
 import type { TokenService } from './tokens.ts';
@@ -13,6 +13,8 @@ export interface Caller {
   email: string;
   role: string;
   sessionId: string;
+  /** Until when (Unix ms) the session's last proof of a second factor or password lets it move money and secrets; 0 when none does. */
+  stepUpFreshUntil: number;
   organization: {
     id: string;
     name: string;
@@ -51,6 +53,7 @@ function callerQuery(db: Kysely<DB>, userId: string, sessionId: string) {
       'u.status',
       'u.deleted_at',
       's.revoked_at',
+      sql<number | null>`(extract(epoch from s.stepped_up_at) * 1000)::float8`.as('stepped_up_ms'),
       'o.id as org_id',
       'o.name as org_name',
       'o.org_type',
@@ -80,7 +83,12 @@ export interface WriteAllowance {
  * something (not a GET) also counts against its person's allowance of changes, shared by every
  * server process: past it, 429 with Retry-After before the body is read.
  */
-export function createAuthenticator(db: Kysely<DB>, tokens: TokenService, writes?: WriteAllowance) {
+export function createAuthenticator(
+  db: Kysely<DB>,
+  tokens: TokenService,
+  writes?: WriteAllowance,
+  stepUpFreshSeconds: number = MFA.stepUpFreshSeconds,
+) {
   // Every authenticated request runs this query: compiled once, a prepared statement on PostgreSQL.
   const bind = compileOnce((v: { userId: string; sessionId: string }) => callerQuery(db, v.userId, v.sessionId));
   return async function authenticate(request: FastifyRequest): Promise<void> {
@@ -99,6 +107,7 @@ export function createAuthenticator(db: Kysely<DB>, tokens: TokenService, writes
       email: row.email,
       role: row.role,
       sessionId,
+      stepUpFreshUntil: row.stepped_up_ms === null ? 0 : row.stepped_up_ms + stepUpFreshSeconds * 1000,
       organization: {
         id: row.org_id,
         name: row.org_name,

@@ -13,6 +13,7 @@ import { callerOf, type Caller } from './caller.ts';
 import { requireWritable } from './authorize.ts';
 import { AppError, ForbiddenError } from './errors.ts';
 import { apiKeyOf, type KeyAuthenticator } from './key-auth.ts';
+import { requireStepUp } from './step-up.ts';
 
 /** The request a handler receives: the endpoint's validated parts, and the caller for session routes. */
 export interface RouteRequest<E extends Endpoint> {
@@ -50,6 +51,23 @@ export function batchLimit(fields: readonly string[], max: number, message: stri
   };
 }
 
+const STEP_UP_TEXT = {
+  always:
+    'Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.',
+  conditional:
+    'May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.',
+} as const;
+
+/** The operation's description: the permission or scope it takes, and whether it asks for a step-up. */
+function descriptionOf(endpoint: Endpoint): string | undefined {
+  const parts = [
+    endpoint.permission && `Requires the \`${endpoint.permission}\` permission.`,
+    endpoint.scope && `Takes an API key with the \`${endpoint.scope}\` scope.`,
+    endpoint.stepUp && STEP_UP_TEXT[endpoint.stepUp],
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
 /** The Fastify schema of an endpoint: validation, serialization and the OpenAPI entry in one. */
 export function schemaOf(endpoint: Endpoint): FastifySchema {
   const response = Object.fromEntries(Object.entries(endpoint.responses).filter(([, schema]) => schema !== null));
@@ -57,8 +75,7 @@ export function schemaOf(endpoint: Endpoint): FastifySchema {
     operationId: endpoint.operationId,
     tags: [...endpoint.tags],
     summary: endpoint.summary,
-    ...(endpoint.permission && { description: `Requires the \`${endpoint.permission}\` permission.` }),
-    ...(endpoint.scope && { description: `Takes an API key with the \`${endpoint.scope}\` scope.` }),
+    ...(descriptionOf(endpoint) && { description: descriptionOf(endpoint) }),
     ...(endpoint.params && { params: endpoint.params }),
     ...(endpoint.query && { querystring: endpoint.query }),
     ...(endpoint.body && { body: endpoint.body }),
@@ -109,6 +126,8 @@ function register<E extends Endpoint>(
       // Every session route that changes something: never for the people of a frozen organization.
       if (endpoint.method !== 'GET') requireWritable(callerOf(request));
       if (endpoint.permission && !can(callerOf(request).role, endpoint.permission)) throw new ForbiddenError();
+      // Moving money or secrets: a recent proof of a second factor (or password), once the permission holds.
+      if (endpoint.stepUp === 'always') requireStepUp(callerOf(request));
     });
   }
   app.route({

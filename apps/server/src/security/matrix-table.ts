@@ -398,6 +398,13 @@ export const MATRIX: Record<string, MatrixEntry> = {
   'POST /api/account/factors/totp/remove': one({ target: null, expect: anyone, call: withBody(() => ({ code: '000000' })) }),
   'POST /api/account/factors/recovery-codes': one({ target: null, expect: anyone, call: withBody(() => ({ code: '000000' })) }),
   'GET /api/account/sessions': one({ target: null, expect: anyone, call: inPath }),
+  // Step-up: every signed-in person, for their own session only (the matrix's people have no app: the password).
+  'GET /api/auth/step-up': one({ target: null, expect: anyone, call: inPath }),
+  'POST /api/auth/step-up': one({
+    target: null,
+    expect: anyone,
+    call: withBody(() => ({ method: 'password', password: MATRIX_PASSWORD })),
+  }),
   // A session nobody has: 404 for everyone, as another person's would be.
   'DELETE /api/account/sessions/:sessionId': one({
     target: null,

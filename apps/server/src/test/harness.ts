@@ -133,6 +133,8 @@ export async function createTestApp(
     topUpPollMs?: number;
     /** The webhook sender's settings (a short retry schedule, a short timeout). */
     webhooks?: ContextOptions['webhooks'];
+    /** How long a proof of a second factor (or password) lets a session move money and secrets (default 10 minutes). */
+    stepUpFreshSeconds?: number;
   } = {},
 ): Promise<TestApp> {
   const { database, url: databaseUrl } = options.database ? { database: options.database, url: null } : await openFreshDatabase();
@@ -143,6 +145,7 @@ export async function createTestApp(
     trustProxy: options.trustProxy ?? false,
     // The suites' receivers listen on this machine.
     webhookAllowedHosts: ['127.0.0.1', 'localhost'],
+    ...(options.stepUpFreshSeconds !== undefined && { stepUpFreshSeconds: options.stepUpFreshSeconds }),
   };
   const jwtSecret = randomBytes(32).toString('hex');
   const app = await buildApp({

@@ -1,4 +1,5 @@
 import {
+  ERROR_CODES,
   authEndpoints,
   pathOf,
   queryStringOf,
@@ -10,6 +11,7 @@ import {
   type Session,
 } from '@console/domain';
 import { sessionStore } from './session-store';
+import { askStepUp, canAskStepUp } from './step-up';
 import { MESSAGES } from '@/lib/wording';
 
 /** A failed API call, in the server's one error shape: `{ error: { code, message, fields? } }`. */
@@ -190,14 +192,43 @@ export async function download<E extends Endpoint>(
   return { blob: await response.blob(), filename: /filename="([^"]+)"/.exec(disposition)?.[1] ?? null };
 }
 
+/** Whether a 401 asks for a step-up (a fresh second factor or password), not a new session. */
+async function asksStepUp(response: Response): Promise<boolean> {
+  if (response.status !== 401) return false;
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => null);
+  return isErrorBody(body) && body.error.code === ERROR_CODES.stepUpRequired;
+}
+
+/**
+ * A request refused for want of a step-up: the person is asked (one dialog), and the request is
+ * sent once more. Cancelled, it fails with a clear error; nothing was changed.
+ */
+async function afterStepUp(path: string, options: RequestOptions, refused: Response): Promise<Response> {
+  if (!canAskStepUp()) throw await toApiError(refused);
+  try {
+    await askStepUp();
+  } catch {
+    throw new ApiError({ status: 401, code: ERROR_CODES.stepUpRequired, message: MESSAGES.auth.stepUpCancelled });
+  }
+  const response = await send(path, options, sessionStore.accessToken());
+  if (!response.ok) throw await toApiError(response);
+  return response;
+}
+
 async function authorizedResponse(path: string, options: RequestOptions): Promise<Response> {
   const token = sessionStore.accessToken();
   let response = await send(path, options, token);
+  // Not an expired session: the session is fine, the action wants a fresh proof.
+  if (await asksStepUp(response)) return afterStepUp(path, options, response);
   if (response.status === 401 && token && options.refreshOn401 !== false) {
     // Another call may already have refreshed the session while this one was in flight.
     const current = sessionStore.accessToken();
     const next = current && current !== token ? current : (await refreshSession())?.access_token;
     if (next) response = await send(path, options, next);
+    if (await asksStepUp(response)) return afterStepUp(path, options, response);
   }
   if (!response.ok) throw await toApiError(response);
   return response;

@@ -471,6 +471,10 @@ const CONSOLE_WORDING = {
     communityBody: 'Talk with other people using the console:',
     rateLimitCeiling: 'API key rate limit ceiling (requests per minute)',
     rateLimitCeilingHint: "The most requests per minute an organization's admins may give one of their API keys.",
+    // Step-up threshold.
+    stepUpThreshold: 'Confirmation threshold (credits)',
+    stepUpThresholdHint:
+      'Allocations and adjustments above this many credits ask the person to confirm it is them (a code from their app, or their password).',
   },
   /** Buttons and links of the sign-in and password pages. */
   authPages: {
@@ -954,6 +958,24 @@ const CONSOLE_WORDING = {
     keyCapHint: 'What this key may charge in a calendar month (UTC). Leave empty for no cap.',
     capSaved: (name: string) => `Monthly cap of ${name} saved`,
     capSaveFailed: 'Failed to save the monthly cap',
+  },
+  /** Step-up: the dialog that asks a person to confirm it is them before money and secrets move. */
+  stepUp: {
+    title: 'Confirm it is you',
+    factorDescription: 'This action moves money or secrets. Enter the 6-digit code from your authenticator app to continue.',
+    recoveryDescription: 'Enter one of the recovery codes you saved when you set up your authenticator app. Each code works once.',
+    passwordDescription: 'This action moves money or secrets. Enter your password to continue.',
+    codeLabel: 'Code from your authenticator app',
+    recoveryLabel: 'Recovery code',
+    passwordLabel: 'Password',
+    useRecoveryCode: 'Use a recovery code instead',
+    useApp: 'Use the authenticator app instead',
+    loading: 'Loading…',
+    loadFailed: 'Could not tell how to confirm it is you. Close this and try again.',
+    failed: 'Not confirmed',
+    cancel: 'Cancel',
+    submit: 'Confirm',
+    submitting: 'Confirming…',
   },
   /** The Security page: the person's own second factors and sessions. */
   security: {

@@ -13,6 +13,7 @@ export const UNSET: GlobalSettings = {
   billing_portal_url: null,
   community_channels: [],
   api_key_rate_limit_ceiling: 6000,
+  step_up_threshold: '1000.00',
   updated_at: null,
   updated_by_name: null,
 };

@@ -46,6 +46,7 @@ export const agentsEndpoints = {
     tags: ['agents'],
     auth: 'session',
     permission: 'agents.catalog',
+    stepUp: 'conditional',
     params: idParamsSchema,
     body: updateAgentTypeSchema,
     responses: { 200: agentTypeResponseSchema },

@@ -2,6 +2,7 @@ import { endpoint } from '../contract.ts';
 import { passwordBodySchema, recoverBodySchema, recoverResponseSchema, sessionSchema, signInBodySchema } from '../schemas/auth.ts';
 import { okSchema } from '../schemas/common.ts';
 import { secondFactorBodySchema, signInResultSchema } from '../schemas/factors.ts';
+import { stepUpBodySchema, stepUpResultSchema, stepUpStatusSchema } from '../schemas/step-up.ts';
 
 export const authEndpoints = {
   signIn: endpoint({
@@ -66,5 +67,25 @@ export const authEndpoints = {
     body: passwordBodySchema,
     responses: { 200: okSchema },
     errors: [401, 429],
+  }),
+  // Step-up: proving it is you again before moving money or secrets.
+  stepUpStatus: endpoint({
+    operationId: 'getStepUpStatus',
+    method: 'GET',
+    path: '/auth/step-up',
+    summary: 'How the signed-in person steps up (their factor, or their password without one) and until when the last proof holds',
+    tags: ['auth'],
+    auth: 'session',
+    responses: { 200: stepUpStatusSchema },
+  }),
+  stepUp: endpoint({
+    operationId: 'stepUp',
+    method: 'POST',
+    path: '/auth/step-up',
+    summary: 'Prove it is you again (a second factor, or the password without one) so this session may move money and secrets',
+    tags: ['auth'],
+    auth: 'session',
+    body: stepUpBodySchema,
+    responses: { 200: stepUpResultSchema },
   }),
 };

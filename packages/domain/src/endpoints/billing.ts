@@ -45,6 +45,7 @@ export const billingEndpoints = {
     summary: "Set a direct child's monthly spend cap and automatic top-up (its parent's admins)",
     tags: ['billing'],
     auth: 'session',
+    stepUp: 'always',
     permission: 'organizations.allocate_credits',
     params: idParamsSchema,
     body: spendControlsInputSchema,

@@ -43,6 +43,7 @@ export const organizationsEndpoints = {
     summary: "Create a direct child of the caller's organization, optionally with credits moved from it",
     tags: ['organizations'],
     auth: 'session',
+    stepUp: 'conditional',
     body: createOrganizationSchema,
     responses: { 201: organizationDetailSchema },
     errors: [422],

@@ -29,6 +29,7 @@ export const pricingEndpoints = {
     summary: "Set what the organization's direct children pay for an agent type, from now on (its admins)",
     tags: ['pricing'],
     auth: 'session',
+    stepUp: 'always',
     permission: 'billing.manage',
     params: priceParamsSchema,
     body: setPriceSchema,

@@ -73,6 +73,7 @@ export const usersEndpoints = {
     summary: "Change a user's role (a role of their organization's type)",
     tags: ['users'],
     auth: 'session',
+    stepUp: 'always',
     permission: 'users.update_role',
     params: idParamsSchema,
     body: updateRoleSchema,

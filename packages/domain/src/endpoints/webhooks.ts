@@ -38,6 +38,7 @@ export const webhooksEndpoints = {
     body: createWebhookEndpointSchema,
     responses: { 201: createdWebhookEndpointSchema },
     errors: [422, 429],
+    stepUp: 'always',
   }),
   update: endpoint({
     ...common,
@@ -69,6 +70,7 @@ export const webhooksEndpoints = {
     body: rotateWebhookSecretSchema,
     responses: { 200: createdWebhookEndpointSchema },
     errors: [429],
+    stepUp: 'always',
   }),
   test: endpoint({
     ...common,

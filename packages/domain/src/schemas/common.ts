@@ -25,6 +25,8 @@ export const ERROR_CODES = {
   rateLimited: 'rate_limited',
   unavailable: 'unavailable',
   internal: 'internal_error',
+  /** The action needs a fresh second factor (or password): prove it with `POST /auth/step-up` and retry. */
+  stepUpRequired: 'step_up_required',
 } as const;
 
 /** NUL and lone UTF-16 surrogates: PostgreSQL refuses them in text and JSON, so a query carrying one would fail. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { API_KEY_LIFECYCLE } from '../constants.ts';
+import { amountInputSchema, amountStringSchema } from './amounts.ts';
 import { MESSAGES } from '../messages.ts';
 import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText } from './common.ts';
 
@@ -54,6 +55,8 @@ export const updateGlobalSettingsSchema = z.object({
     .min(1, g.ceilingInvalid(API_KEY_LIFECYCLE.maxRateLimitCeiling))
     .max(API_KEY_LIFECYCLE.maxRateLimitCeiling, g.ceilingInvalid(API_KEY_LIFECYCLE.maxRateLimitCeiling))
     .optional(),
+  /** Allocations and adjustments above this many credits ask for a step-up; left out, it stays as it is. */
+  step_up_threshold: amountInputSchema.optional(),
 });
 export type UpdateGlobalSettingsInput = z.input<typeof updateGlobalSettingsSchema>;
 
@@ -63,6 +66,8 @@ export const globalSettingsSchema = z.object({
   community_channels: z.array(z.object({ name: z.string(), url: z.string() })),
   /** The highest requests-per-minute an API key's own override may ask for. */
   api_key_rate_limit_ceiling: z.number().int(),
+  /** Allocations and adjustments above this many credits (exact decimal) ask for a step-up. */
+  step_up_threshold: amountStringSchema,
   /** When and by whom they were last changed; null while never set. */
   updated_at: z.string().nullable(),
   updated_by_name: z.string().nullable(),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { agentsEndpoints as endpoints } from '@console/domain';
 import { clientInfo } from '../../lib/request-info.ts';
 import { routerOf } from '../../lib/route.ts';
+import { requireStepUp } from '../../lib/step-up.ts';
 import type { AppContext } from '../../context.ts';
 
 /** The agent catalog, activations and usage (API keys are their own module, the low-balance threshold is billing's). */
@@ -12,9 +13,11 @@ export function agentsRoutes({ agents, authenticate }: AppContext): FastifyPlugi
     route(endpoints.createType, async ({ caller, body, raw }, reply) =>
       reply.code(201).send({ agent_type: await agents.createType(caller, body, clientInfo(raw)) }),
     );
-    route(endpoints.updateType, async ({ caller, params, body, raw }) => ({
-      agent_type: await agents.updateType(caller, params.id, body, clientInfo(raw)),
-    }));
+    route(endpoints.updateType, async ({ caller, params, body, raw }) => {
+      // The catalog price is the house's price book: changing it asks for a step-up.
+      if (body.price !== undefined) requireStepUp(caller);
+      return { agent_type: await agents.updateType(caller, params.id, body, clientInfo(raw)) };
+    });
     route(endpoints.retireType, async ({ caller, params, raw }) => ({
       agent_type: await agents.retireType(caller, params.id, clientInfo(raw)),
     }));

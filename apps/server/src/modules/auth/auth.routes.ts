@@ -49,6 +49,14 @@ export function authRoutes({ auth, authenticate, config, rateLimits }: AppContex
       { name: 'second-factor:address', max: rateLimits.secondFactorPerAddress, windowSeconds, key: (r) => r.ip },
     ]);
 
+    // A step-up is a guess like a sign-in or a second factor: bounded per person and per address.
+    const stepUpLimit = limitBy(app, [
+      { name: 'step-up:account', max: rateLimits.signInPerEmail, windowSeconds, key: (r) => r.caller?.userId ?? null },
+      { name: 'step-up:address', max: rateLimits.secondFactorPerAddress, windowSeconds, key: (r) => r.ip },
+    ]);
+    route(endpoints.stepUpStatus, async ({ caller }) => auth.stepUpStatus(caller));
+    route(endpoints.stepUp, async ({ caller, body, raw }) => auth.stepUp(caller, body, clientInfo(raw)), { onRequest: [stepUpLimit] });
+
     // A person with a second factor gets a challenge and no cookie; the session starts with its answer.
     route(
       endpoints.signIn,

@@ -1,3 +1,4 @@
+import { MFA } from '@console/domain';
 import { createChangePassword } from './change-password.ts';
 import { createGuessThrottle, type GuessLimits } from './guesses.ts';
 import { createSessionIssuer, type AuthDeps } from './queries.ts';
@@ -5,12 +6,17 @@ import { createRecovery } from './recovery.ts';
 import { createRefresh } from './refresh.ts';
 import { createSecondFactorSignIn } from './second-factor.ts';
 import { createSignIn } from './sign-in.ts';
+import { createStepUp } from './step-up.ts';
 
 export { REFRESH_REUSE_GRACE_SECONDS, type IssuedSession } from './queries.ts';
 export type { FailureLog } from './recovery.ts';
 
 /** The auth service: sign-in (and its second factor), refresh rotation, sign-out, recovery, password changes. */
-export function createAuthService({ limits, ...rest }: Omit<AuthDeps, 'guesses'> & { limits: GuessLimits }) {
+export function createAuthService({
+  limits,
+  stepUpFreshSeconds = MFA.stepUpFreshSeconds,
+  ...rest
+}: Omit<AuthDeps, 'guesses'> & { limits: GuessLimits; stepUpFreshSeconds?: number }) {
   const deps: AuthDeps = { ...rest, guesses: createGuessThrottle(rest.db, limits) };
   const sessions = createSessionIssuer(deps);
   const secondFactor = createSecondFactorSignIn({ ...deps, sessions });
@@ -18,6 +24,7 @@ export function createAuthService({ limits, ...rest }: Omit<AuthDeps, 'guesses'>
   const { refresh } = createRefresh({ ...deps, sessions });
   const { requestRecovery, settle, resetPassword } = createRecovery(deps);
   const { changePassword } = createChangePassword(deps);
+  const stepUp = createStepUp({ ...deps, freshSeconds: stepUpFreshSeconds });
   return {
     signIn,
     answerChallenge: secondFactor.answer,
@@ -28,6 +35,8 @@ export function createAuthService({ limits, ...rest }: Omit<AuthDeps, 'guesses'>
     settle,
     resetPassword,
     changePassword,
+    stepUpStatus: stepUp.status,
+    stepUp: stepUp.stepUp,
   };
 }
 

@@ -1,4 +1,4 @@
-import { type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { SESSION, type Session } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { hashToken, randomToken } from '../../lib/secrets.ts';
@@ -77,6 +77,8 @@ export function createSessionIssuer({ tokens, users }: Pick<AuthDeps, 'tokens' |
         expires_at: refreshExpiry(),
         ip: client.ip,
         user_agent: client.userAgent?.slice(0, 300) ?? null,
+        // The person just proved who they are (with their second factor when they have one): a step-up at this moment.
+        stepped_up_at: sql`now()`,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

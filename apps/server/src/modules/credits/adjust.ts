@@ -4,6 +4,7 @@ import { preparedStatement } from '../../db/connection.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
+import { requireStepUpAbove } from '../../lib/step-up.ts';
 import { c, negate, refusalError, refusalOf, toEntry, type CreditsDeps, type EntryRow } from './queries.ts';
 
 interface AdjustmentCall {
@@ -37,6 +38,8 @@ export function createAdjust({ db, organizations }: Pick<CreditsDeps, 'db' | 'or
       if (!isOwnOrganization(caller, { id: target })) await organizations.visible(caller, target);
       throw new ForbiddenError(c.adjustOnlyHouse);
     }
+    // An adjustment above the house's threshold asks for a step-up, once the caller may adjust at all.
+    await requireStepUpAbove(db, caller, input.amount);
     // One call of `credits_adjust` (db/rules/functions), a single statement: the lock, the
     // checks under it, the balance, the entry and the audit row in one round trip.
     const amount = input.direction === 'increase' ? input.amount : negate(input.amount);

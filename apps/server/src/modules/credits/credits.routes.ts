@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { MESSAGES, USAGE_WINDOW, creditsEndpoints as endpoints, type LedgerEntry } from '@console/domain';
 import { clientInfo } from '../../lib/request-info.ts';
 import { batchLimit, routerOf } from '../../lib/route.ts';
+import { requireStepUpAbove } from '../../lib/step-up.ts';
 import type { AppContext } from '../../context.ts';
 
 const CSV_COLUMNS = [
@@ -47,12 +48,14 @@ function ledgerCells(entry: LedgerEntry): unknown[] {
   ];
 }
 
-export function creditsRoutes({ credits, authenticate, csvExports }: AppContext): FastifyPluginAsync {
+export function creditsRoutes({ db, credits, authenticate, csvExports }: AppContext): FastifyPluginAsync {
   return async (app) => {
     const route = routerOf(app, authenticate);
-    route(endpoints.allocate, async ({ caller, body, headers, raw }) =>
-      credits.allocate(caller, body, headers['idempotency-key'] ?? null, clientInfo(raw)),
-    );
+    route(endpoints.allocate, async ({ caller, body, headers, raw }) => {
+      // An allocation above the house's threshold asks for a step-up first.
+      await requireStepUpAbove(db, caller, body.amount);
+      return credits.allocate(caller, body, headers['idempotency-key'] ?? null, clientInfo(raw));
+    });
     route(endpoints.reverseAllocation, async ({ caller, params, body, raw }) =>
       credits.reverseAllocation(caller, params.transactionId, body, clientInfo(raw)),
     );

@@ -46,6 +46,7 @@ async function houseAdmin(executor: Kysely<DB>): Promise<Caller> {
     email: row.email,
     role: row.role,
     sessionId: '00000000-0000-4000-8000-000000000001',
+    stepUpFreshUntil: 0,
     organization: { id: row.org_id, name: row.name, org_type: row.org_type, status: row.status, path: row.path, ancestor_status: null },
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { organizationsEndpoints as endpoints } from '@console/domain';
 import { clientInfo } from '../../lib/request-info.ts';
 import { routerOf } from '../../lib/route.ts';
+import { requireStepUpAbove } from '../../lib/step-up.ts';
 import type { AppContext } from '../../context.ts';
 
 export function organizationsRoutes({ organizations, credits, authenticate }: AppContext): FastifyPluginAsync {
@@ -16,7 +17,14 @@ export function organizationsRoutes({ organizations, credits, authenticate }: Ap
         caller,
         body,
         info,
-        initialBalance ? (trx, child) => credits.moveInitialBalance(trx, caller, child, initialBalance, info) : undefined,
+        // Credits moved into the new child above the house's threshold ask for a step-up, as an
+        // allocation does; checked once the caller may create it, and the creation rolls back.
+        initialBalance
+          ? async (trx, child) => {
+              await requireStepUpAbove(trx, caller, initialBalance);
+              return credits.moveInitialBalance(trx, caller, child, initialBalance, info);
+            }
+          : undefined,
       );
       return reply.code(201).send({ organization });
     });

@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely';
-import { API_KEY_LIFECYCLE, personName, type GlobalSettings, type PublicSettings, type UpdateGlobalSettingsInput } from '@console/domain';
+import {
+  API_KEY_LIFECYCLE,
+  MFA,
+  personName,
+  type GlobalSettings,
+  type PublicSettings,
+  type UpdateGlobalSettingsInput,
+} from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { auditAction } from '../../lib/audit.ts';
 import { requireWritable } from '../../lib/authorize.ts';
@@ -18,6 +25,7 @@ function settingsQuery(db: Executor) {
       's.community_2_name',
       's.community_2_url',
       's.api_key_rate_limit_ceiling',
+      's.step_up_threshold',
       's.updated_at',
       'u.first_name',
       'u.last_name',
@@ -34,6 +42,7 @@ function toSettings(row: Row | undefined): GlobalSettings {
       billing_portal_url: null,
       community_channels: [],
       api_key_rate_limit_ceiling: API_KEY_LIFECYCLE.defaultRateLimitCeiling,
+      step_up_threshold: MFA.stepUpDefaultThreshold,
       updated_at: null,
       updated_by_name: null,
     };
@@ -46,6 +55,7 @@ function toSettings(row: Row | undefined): GlobalSettings {
     billing_portal_url: row.billing_portal_url,
     community_channels: channels,
     api_key_rate_limit_ceiling: row.api_key_rate_limit_ceiling,
+    step_up_threshold: row.step_up_threshold,
     updated_at: row.updated_at,
     updated_by_name: row.email ? personName({ first_name: row.first_name, last_name: row.last_name, email: row.email }) : null,
   };
@@ -79,6 +89,7 @@ export function createSettingsService({ db }: { db: Kysely<DB> }) {
         community_2_url: second?.url ?? null,
         // Left out, the ceiling stays as it is.
         ...(input.api_key_rate_limit_ceiling !== undefined && { api_key_rate_limit_ceiling: input.api_key_rate_limit_ceiling }),
+        ...(input.step_up_threshold !== undefined && { step_up_threshold: String(input.step_up_threshold) }),
       };
       return db.transaction().execute(async (trx) => {
         // The row exists from the migration on; the upsert keeps a database that lost it working.

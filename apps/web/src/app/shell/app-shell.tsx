@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { FrozenBanner } from '@/components/frozen-banner';
 import { PageLoading } from '@/components/page-loading';
+import { StepUpDialog } from '@/components/step-up-dialog';
 import { Button } from '@/components/ui/button';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { cn } from '@/lib/utils';
@@ -65,6 +66,8 @@ export default function AppShell() {
           </Suspense>
         </main>
       </div>
+      {/* Asks for a fresh second factor (or password) when an action wants one, then lets it through. */}
+      <StepUpDialog />
     </div>
   );
 }

@@ -25,6 +25,8 @@ interface Form {
   channel2_url: string;
   /** The API key rate limit ceiling as typed. */
   api_key_rate_limit_ceiling: string;
+  /** The step-up threshold in credits as typed. */
+  step_up_threshold: string;
 }
 type Field = keyof Form;
 
@@ -38,6 +40,7 @@ function formOf(settings: GlobalSettings): Form {
     channel2_name: second?.name ?? '',
     channel2_url: second?.url ?? '',
     api_key_rate_limit_ceiling: String(settings.api_key_rate_limit_ceiling),
+    step_up_threshold: settings.step_up_threshold,
   };
 }
 
@@ -53,13 +56,21 @@ function bodyOf(form: Form): UpdateGlobalSettingsInput {
     community_channels: channels,
     // Anything but a whole number is sent as NaN, which the schema refuses with its message.
     api_key_rate_limit_ceiling: /^\d+$/.test(form.api_key_rate_limit_ceiling.trim()) ? Number(form.api_key_rate_limit_ceiling) : Number.NaN,
+    // An exact decimal as typed: the schema checks it and keeps it a string.
+    step_up_threshold: form.step_up_threshold.trim(),
   };
 }
 
 /** The form field a validation path (client or server) names: `community_channels.0.url` is channel1_url. */
 function fieldOf(path: readonly PropertyKey[], form: Form): Field | null {
   const [head, index, part] = path.map(String);
-  if (head === 'documentation_url' || head === 'billing_portal_url' || head === 'api_key_rate_limit_ceiling') return head;
+  if (
+    head === 'documentation_url' ||
+    head === 'billing_portal_url' ||
+    head === 'api_key_rate_limit_ceiling' ||
+    head === 'step_up_threshold'
+  )
+    return head;
   if (head !== 'community_channels' || index === undefined || (part !== 'name' && part !== 'url')) return null;
   // Channels left empty are not sent: the n-th sent channel is the n-th filled one.
   const filled = ([1, 2] as const).filter((n) => form[`channel${n}_name`].trim() !== '' || form[`channel${n}_url`].trim() !== '');
@@ -67,7 +78,10 @@ function fieldOf(path: readonly PropertyKey[], form: Form): Field | null {
   return n ? (`channel${n}_${part}` as Field) : null;
 }
 
-/** House admins keep the links the Welcome and Settings pages show, and the ceiling of an API key's own rate limit. */
+/**
+ * House admins keep the links the Welcome and Settings pages show, the ceiling of an API key's
+ * own rate limit, and the amount above which allocations and adjustments ask for a step-up.
+ */
 export function GlobalSettingsCard({ settings }: { settings: GlobalSettings }) {
   const [form, setForm] = useState<Form>(() => formOf(settings));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -153,6 +167,24 @@ export function GlobalSettingsCard({ settings }: { settings: GlobalSettings }) {
                 autoComplete="off"
                 value={form.api_key_rate_limit_ceiling}
                 onChange={(event) => setForm((current) => ({ ...current, api_key_rate_limit_ceiling: event.target.value }))}
+                {...aria}
+              />
+            )}
+          </LabelledControl>
+          <LabelledControl
+            id="global-step_up_threshold"
+            label={g.stepUpThreshold}
+            hint={g.stepUpThresholdHint}
+            error={errors.step_up_threshold}
+          >
+            {(aria) => (
+              <Input
+                id="global-step_up_threshold"
+                className="w-40"
+                inputMode="decimal"
+                autoComplete="off"
+                value={form.step_up_threshold}
+                onChange={(event) => setForm((current) => ({ ...current, step_up_threshold: event.target.value }))}
                 {...aria}
               />
             )}

@@ -234,6 +234,7 @@ describe('settings: global settings links', { timeout: 20_000 }, () => {
       { name: 'Chat', url: 'https://chat.example.test/invite' },
     ],
     api_key_rate_limit_ceiling: 6000,
+    step_up_threshold: '1000.00',
     updated_at: '2025-03-01T10:00:00Z',
     updated_by_name: 'Hana House',
   };
@@ -286,6 +287,7 @@ describe('settings: global settings links', { timeout: 20_000 }, () => {
       billing_portal_url: 'https://billing.example.test/portal',
       community_channels: [{ name: 'Chat', url: 'https://chat.example.test/invite' }],
       api_key_rate_limit_ceiling: 6000,
+      step_up_threshold: '1000.00',
     });
     // The page shows what was saved at once.
     expect(await screen.findByRole('link', { name: g.billingPortal })).toHaveAttribute('href', 'https://billing.example.test/portal');
@@ -328,5 +330,26 @@ describe('settings: global settings links', { timeout: 20_000 }, () => {
     await user.click(within(form).getByRole('button', { name: g.save }));
     await waitFor(() => expect(api.bodiesOf('PUT /api/settings')).toHaveLength(1));
     expect(api.bodiesOf('PUT /api/settings')[0]).toMatchObject({ api_key_rate_limit_ceiling: 1200 });
+  });
+
+  it('shows the step-up threshold to a house admin and saves a new one as an exact decimal, refusing what is no amount', async () => {
+    const { api } = renderSettings({ role: 'house_admin', orgType: 'house' }, billingOf({ limit: 100, max: null, manage: true }), {
+      'PUT /api/settings': ({ body }) =>
+        json(200, { ...UNSET, ...(body as object), updated_at: '2025-03-01T10:00:00Z', updated_by_name: 'Alice' }),
+    });
+    const user = userEvent.setup();
+    const form = await screen.findByRole('form', { name: g.title });
+    const threshold = within(form).getByLabelText(g.stepUpThreshold);
+    expect(threshold).toHaveValue('1000.00');
+    await user.clear(threshold);
+    await user.type(threshold, 'lots');
+    await user.click(within(form).getByRole('button', { name: g.save }));
+    expect(threshold).toHaveAccessibleDescription(new RegExp(MESSAGES.credits.amountInvalid.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    expect(api.callsTo('PUT /api/settings')).toHaveLength(0);
+    await user.clear(threshold);
+    await user.type(threshold, '2500.5');
+    await user.click(within(form).getByRole('button', { name: g.save }));
+    await waitFor(() => expect(api.bodiesOf('PUT /api/settings')).toHaveLength(1));
+    expect(api.bodiesOf('PUT /api/settings')[0]).toMatchObject({ step_up_threshold: '2500.5' });
   });
 });

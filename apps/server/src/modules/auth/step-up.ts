@@ -1,0 +1,73 @@
+import { MESSAGES, type StepUpBody, type StepUpMethod, type StepUpResult, type StepUpStatus } from '@console/domain';
+import { auditAction } from '../../lib/audit.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { BadRequestError } from '../../lib/errors.ts';
+import type { ClientInfo } from '../../lib/request-info.ts';
+import { verifyPassword } from '../../lib/secrets.ts';
+import { markSteppedUp } from '../../lib/step-up.ts';
+import type { AuthDeps } from './queries.ts';
+
+/**
+ * Step-up: the signed-in person proves it is them again, so their session may move money and
+ * secrets for the next `freshSeconds`. A person with an authenticator app answers with a code
+ * from it or a recovery code (never their password: it alone would bypass the factor); a
+ * person without one gives their password. Wrong answers are audited and counted.
+ */
+export function createStepUp({ db, users, factors, freshSeconds }: Pick<AuthDeps, 'db' | 'users' | 'factors'> & { freshSeconds: number }) {
+  async function methodsOf(userId: string): Promise<StepUpMethod[]> {
+    return (await factors.hasConfirmedTotp(db, userId)) ? ['totp', 'recovery_code'] : ['password'];
+  }
+
+  async function status(caller: Caller): Promise<StepUpStatus> {
+    const fresh = caller.stepUpFreshUntil > Date.now();
+    return { methods: await methodsOf(caller.userId), fresh_until: fresh ? Math.floor(caller.stepUpFreshUntil / 1000) : null };
+  }
+
+  async function stepUp(caller: Caller, body: StepUpBody, client: ClientInfo): Promise<StepUpResult> {
+    const methods = await methodsOf(caller.userId);
+    if (!methods.includes(body.method)) {
+      const message = body.method === 'password' ? MESSAGES.auth.stepUpUseFactor : MESSAGES.auth.stepUpUsePassword;
+      throw new BadRequestError(message, { method: message });
+    }
+    const failed = (trx: Parameters<typeof auditAction>[0]) =>
+      auditAction(trx, caller, client, {
+        organizationId: caller.organization.id,
+        action: 'auth.step_up_failed',
+        targetType: 'user',
+        targetId: caller.userId,
+        details: { method: body.method },
+      });
+    const outcome = await db.transaction().execute(async (trx) => {
+      if (body.method === 'password') {
+        if (!(await verifyPassword(await users.passwordHashOf(caller.userId, trx), body.password))) {
+          await failed(trx);
+          return null;
+        }
+      } else {
+        // The person's allowance of wrong codes, shared with the sign-in's second step; a TOTP step is never accepted twice.
+        await factors.admit(trx, caller.userId);
+        if (!(await factors.checkCode(trx, caller.userId, body.code, body.method))) {
+          await factors.countWrong(trx, caller.userId);
+          await failed(trx);
+          return null;
+        }
+      }
+      const provenAt = await markSteppedUp(trx, caller.sessionId);
+      await auditAction(trx, caller, client, {
+        organizationId: caller.organization.id,
+        action: 'auth.step_up',
+        targetType: 'user',
+        targetId: caller.userId,
+        details: { method: body.method },
+      });
+      return { fresh_until: Math.floor(provenAt / 1000) + freshSeconds };
+    });
+    if (outcome) return outcome;
+    if (body.method === 'password') {
+      throw new BadRequestError(MESSAGES.auth.stepUpPasswordWrong, { password: MESSAGES.auth.stepUpPasswordWrong });
+    }
+    throw new BadRequestError(MESSAGES.auth.codeWrong, { code: MESSAGES.auth.codeWrong });
+  }
+
+  return { status, stepUp };
+}

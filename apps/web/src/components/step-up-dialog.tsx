@@ -1,0 +1,147 @@
+import { authEndpoints, type StepUpBody } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { CodeField } from '@/components/code-field';
+import { ErrorAlert } from '@/components/error-alert';
+import { PasswordField } from '@/components/password-field';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { ApiError, call } from '@/lib/api';
+import { setStepUpAsker } from '@/lib/step-up';
+import { MESSAGES } from '@/lib/wording';
+
+const t = MESSAGES.stepUp;
+
+type Mode = 'totp' | 'recovery_code' | 'password';
+
+/**
+ * The one dialog that asks the signed-in person to confirm it is them when the server wants a
+ * step-up: a code from their authenticator app (or a recovery code), or their password when
+ * they have no app. Confirmed, the refused request is sent again; cancelled, it fails.
+ */
+export function StepUpDialog() {
+  const [open, setOpen] = useState(false);
+  const waiting = useRef<{ resolve(): void; reject(error: Error): void } | null>(null);
+
+  useEffect(
+    () =>
+      setStepUpAsker(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            waiting.current = { resolve, reject };
+            setOpen(true);
+          }),
+      ),
+    [],
+  );
+
+  const finish = (confirmed: boolean) => {
+    const pending = waiting.current;
+    waiting.current = null;
+    setOpen(false);
+    if (confirmed) pending?.resolve();
+    else pending?.reject(new Error(MESSAGES.auth.stepUpCancelled));
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && finish(false)}>
+      <DialogContent>{open && <StepUpForm onConfirmed={() => finish(true)} onCancel={() => finish(false)} />}</DialogContent>
+    </Dialog>
+  );
+}
+
+function StepUpForm({ onConfirmed, onCancel }: { onConfirmed(): void; onCancel(): void }) {
+  const status = useQuery({ queryKey: ['step-up-status'], queryFn: () => call(authEndpoints.stepUpStatus), staleTime: 0, gcTime: 0 });
+  const [chosen, setChosen] = useState<Mode | null>(null);
+  const [value, setValue] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const methods = status.data?.methods ?? [];
+  const mode: Mode | null = chosen ?? (methods.includes('password') ? 'password' : methods.includes('totp') ? 'totp' : null);
+
+  const switchTo = (next: Mode) => {
+    setChosen(next);
+    setValue('');
+    setFieldError(undefined);
+    setFailure(null);
+  };
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!mode || busy) return;
+    if (value.trim() === '') {
+      setFieldError(mode === 'password' ? MESSAGES.auth.passwordRequired : MESSAGES.auth.codeRequired);
+      return;
+    }
+    const body: StepUpBody = mode === 'password' ? { method: 'password', password: value } : { method: mode, code: value };
+    setBusy(true);
+    setFailure(null);
+    try {
+      await call(authEndpoints.stepUp, { body });
+      onConfirmed();
+    } catch (error) {
+      const message = error instanceof ApiError ? error.message : MESSAGES.generic.unexpected;
+      const field = error instanceof ApiError ? (error.fields.code ?? error.fields.password) : undefined;
+      setFieldError(field);
+      if (!field) setFailure(message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const description = mode === 'password' ? t.passwordDescription : mode === 'recovery_code' ? t.recoveryDescription : t.factorDescription;
+
+  return (
+    <form noValidate className="grid gap-4" onSubmit={submit}>
+      <DialogHeader>
+        <DialogTitle>{t.title}</DialogTitle>
+        <DialogDescription>{status.isPending ? t.loading : description}</DialogDescription>
+      </DialogHeader>
+      {status.isError && <ErrorAlert title={t.failed} message={t.loadFailed} />}
+      {mode === 'password' && (
+        <PasswordField
+          id="step-up-password"
+          label={t.passwordLabel}
+          autoComplete="current-password"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          error={fieldError}
+          autoFocus
+        />
+      )}
+      {(mode === 'totp' || mode === 'recovery_code') && (
+        <>
+          <CodeField
+            key={mode}
+            id="step-up-code"
+            kind={mode === 'totp' ? 'totp' : 'any'}
+            label={mode === 'totp' ? t.codeLabel : t.recoveryLabel}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            error={fieldError}
+            autoFocus
+          />
+          <Button
+            type="button"
+            variant="link"
+            className="justify-self-start px-0"
+            onClick={() => switchTo(mode === 'totp' ? 'recovery_code' : 'totp')}
+          >
+            {mode === 'totp' ? t.useRecoveryCode : t.useApp}
+          </Button>
+        </>
+      )}
+      {failure && <ErrorAlert title={t.failed} message={failure} />}
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onCancel}>
+          {t.cancel}
+        </Button>
+        <Button type="submit" disabled={!mode || busy}>
+          {busy ? t.submitting : t.submit}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
