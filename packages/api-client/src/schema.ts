@@ -380,6 +380,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/factors/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove every second factor of a person of your organization or one below it (its admins), end their sessions and mail them and their admins; they sign in with their password and set up a factor again
+         * @description Requires the `users.delete` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
+        post: operations["resetUserFactors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invitations/accept": {
         parameters: {
             query?: never;
@@ -2842,6 +2862,39 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    resetUserFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totp: boolean;
+                        recovery_codes: number;
+                        ended: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     acceptInvitation: {
         parameters: {
             query?: never;
@@ -4550,7 +4603,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -4610,7 +4663,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
             };
@@ -6246,7 +6299,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6285,7 +6338,7 @@ export interface operations {
                     url: string;
                     /** @default  */
                     description?: string;
-                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                     /** @default false */
                     include_subtree?: boolean;
                     /** @default true */
@@ -6308,7 +6361,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6362,7 +6415,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6403,7 +6456,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                     include_subtree?: boolean;
                     enabled?: boolean;
                 };
@@ -6424,7 +6477,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6484,7 +6537,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6537,7 +6590,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -6601,7 +6654,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -6661,7 +6714,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */

@@ -120,6 +120,20 @@ describe('an admin resets a person’s second factors', () => {
     expect((await call(self, 'POST', `/api/users/${person.id}/factors/reset`)).status).toBe(200);
   });
 
+  it('asks for a step-up when the admin’s proof is stale, and changes nothing', async () => {
+    const person = await newPerson();
+    const token = (await signIn(person.email)).access_token!;
+    await enroll(token);
+    const admin = await insertUser(db(), { email: `stale-admin-${people}@t1.test`, password: PASSWORD, role: 'tenant_admin', organizationId: w.id('T1') });
+    const adminToken = (await signIn(`stale-admin-${people}@t1.test`)).access_token!;
+    await db().updateTable('refresh_sessions').set({ stepped_up_at: new Date(Date.now() - 86_400_000) }).where('user_id', '=', admin.id).execute();
+    const stale = await call(adminToken, 'POST', `/api/users/${person.id}/factors/reset`);
+    expect(stale.status).toBe(401);
+    expect(stale.body.error.code).toBe('step_up_required');
+    expect(await factorsOf(person.id)).toEqual({ totp: 1, codes: MFA.recoveryCodeCount });
+    expect(await works(token)).toBe(true);
+  });
+
   it('ending sessions follows the same rule: an admin two levels up is refused, the parent admin is not', async () => {
     const person = await newPerson();
     const token = (await signIn(person.email)).access_token!;
