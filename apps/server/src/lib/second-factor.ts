@@ -165,6 +165,11 @@ export type SecondFactors = ReturnType<typeof createSecondFactors>;
 export async function removeAllFactors(trx: Executor, userId: string): Promise<{ totp: boolean; recovery_codes: number }> {
   const totp = await trx.deleteFrom('totp_factors').where('user_id', '=', userId).executeTakeFirst();
   const codes = await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).executeTakeFirst();
-  await trx.updateTable('sign_in_challenges').set({ used_at: sql`now()` }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  await trx
+    .updateTable('sign_in_challenges')
+    .set({ used_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
   return { totp: Number(totp.numDeletedRows) > 0, recovery_codes: Number(codes.numDeletedRows) };
 }

@@ -124,9 +124,18 @@ describe('an admin resets a person’s second factors', () => {
     const person = await newPerson();
     const token = (await signIn(person.email)).access_token!;
     await enroll(token);
-    const admin = await insertUser(db(), { email: `stale-admin-${people}@t1.test`, password: PASSWORD, role: 'tenant_admin', organizationId: w.id('T1') });
+    const admin = await insertUser(db(), {
+      email: `stale-admin-${people}@t1.test`,
+      password: PASSWORD,
+      role: 'tenant_admin',
+      organizationId: w.id('T1'),
+    });
     const adminToken = (await signIn(`stale-admin-${people}@t1.test`)).access_token!;
-    await db().updateTable('refresh_sessions').set({ stepped_up_at: new Date(Date.now() - 86_400_000) }).where('user_id', '=', admin.id).execute();
+    await db()
+      .updateTable('refresh_sessions')
+      .set({ stepped_up_at: new Date(Date.now() - 86_400_000) })
+      .where('user_id', '=', admin.id)
+      .execute();
     const stale = await call(adminToken, 'POST', `/api/users/${person.id}/factors/reset`);
     expect(stale.status).toBe(401);
     expect(stale.body.error.code).toBe('step_up_required');
@@ -147,7 +156,9 @@ describe('an admin resets a person’s second factors', () => {
 });
 
 describe('second-factor webhook events', () => {
-  it('queue a delivery to a subscribed endpoint for a factor added, removed, reset, and a policy changed; no secret in the data', { timeout: 120_000 }, async () => {
+  it('queue a delivery to a subscribed endpoint for a factor added, removed, reset, and a policy changed; no secret in the data', {
+    timeout: 120_000,
+  }, async () => {
     const t1 = w.id('T1');
     const types = ['member.factor_added', 'member.factor_removed', 'member.factors_reset', 'organization.mfa_policy_changed'] as const;
     const endpoint = await db()

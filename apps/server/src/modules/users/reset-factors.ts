@@ -38,11 +38,13 @@ export function createResetFactors({ db, mailer, reads: { visibleUser } }: Pick<
       // The person's organization's admins (bounded by the people of one organization), the person excepted.
       for (const admin of await activeAdmins(trx, [target.organization_id]))
         if (admin.email !== target.email)
-          await mailer.send({ to: admin.email, subject: r.adminsSubject(person), text: r.admins(person, caller.email, target.org_name) }, trx);
+          await mailer.send(
+            { to: admin.email, subject: r.adminsSubject(person), text: r.admins(person, caller.email, target.org_name) },
+            trx,
+          );
       return { ...removed, ended };
     });
   }
 
   return { resetFactors };
 }
-
