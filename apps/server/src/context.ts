@@ -87,7 +87,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const tokens = createTokenService(options.jwtSecret);
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: options.config.smtpUrl, logger: log });
   const organizations = createOrganizationsService({ db });
-  const users = createUsersService({ db, organizations });
+  const users = createUsersService({ db, organizations, mailer });
   const usage = createUsageService({ db, organizations });
   const credits = createCreditsService({ db, organizations, usage });
   // API key uses, written at most once a second; the machine routes flush them on close.

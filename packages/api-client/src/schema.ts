@@ -380,6 +380,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/factors/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove every second factor of a person of your organization or one below it (its admins), end their sessions and mail them and their admins; they sign in with their password and set up a factor again
+         * @description Requires the `users.delete` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
+        post: operations["resetUserFactors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invitations/accept": {
         parameters: {
             query?: never;
@@ -1456,27 +1476,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/organizations/{id}/mfa-policy": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An organization's second-factor policy, what it inherits from above, and who of its people is covered (its own admins) */
-        get: operations["getMfaPolicy"];
-        /**
-         * Set an organization's second-factor policy (its own admins; turning a requirement off or lengthening the grace asks for a fresh second factor)
-         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
-         */
-        put: operations["updateMfaPolicy"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1869,11 +1868,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     } | {
                         /** @enum {boolean} */
@@ -1951,11 +1945,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2018,11 +2007,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2452,11 +2436,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         }[];
                         pagination: {
                             page: number;
@@ -2519,11 +2498,6 @@ export interface operations {
                             /** @enum {string|null} */
                             ancestor_status?: "active" | "inactive" | "suspended" | null;
                         };
-                        mfa_enrollment?: {
-                            /** @enum {boolean} */
-                            required: true;
-                            deadline: string;
-                        } | null;
                     };
                 };
             };
@@ -2585,11 +2559,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2650,11 +2619,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2713,11 +2677,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2790,11 +2749,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2863,11 +2817,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2900,6 +2849,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        ended: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetUserFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totp: boolean;
+                        recovery_codes: number;
                         ended: number;
                     };
                 };
@@ -3050,11 +3032,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -4626,7 +4603,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -4686,7 +4663,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
             };
@@ -6322,7 +6299,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6361,7 +6338,7 @@ export interface operations {
                     url: string;
                     /** @default  */
                     description?: string;
-                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                     /** @default false */
                     include_subtree?: boolean;
                     /** @default true */
@@ -6384,7 +6361,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6438,7 +6415,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6479,7 +6456,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                     include_subtree?: boolean;
                     enabled?: boolean;
                 };
@@ -6500,7 +6477,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6560,7 +6537,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6613,7 +6590,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -6677,7 +6654,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -6737,7 +6714,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -6799,144 +6776,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         redelivered: number;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getMfaPolicy: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        organization_id: string;
-                        policy: {
-                            require_own: boolean;
-                            require_subtree: boolean;
-                            require_admins: boolean;
-                            grace_days: number;
-                            updated_at: string | null;
-                            updated_by_email: string | null;
-                        };
-                        inherited: {
-                            /** Format: uuid */
-                            organization_id: string;
-                            organization_name: string;
-                            /** @enum {string} */
-                            org_type: "house" | "super_agency" | "agency" | "tenant";
-                            /** @enum {string} */
-                            kind: "subtree" | "admins";
-                            grace_days: number;
-                            since: string;
-                        }[];
-                        coverage: {
-                            covered: number;
-                            not_enrolled: number;
-                            people: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string | null;
-                                role: string;
-                                enrolled: boolean;
-                                deadline: string | null;
-                            }[];
-                            truncated: boolean;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    updateMfaPolicy: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    require_own: boolean;
-                    require_subtree: boolean;
-                    require_admins: boolean;
-                    grace_days: number;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        organization_id: string;
-                        policy: {
-                            require_own: boolean;
-                            require_subtree: boolean;
-                            require_admins: boolean;
-                            grace_days: number;
-                            updated_at: string | null;
-                            updated_by_email: string | null;
-                        };
-                        inherited: {
-                            /** Format: uuid */
-                            organization_id: string;
-                            organization_name: string;
-                            /** @enum {string} */
-                            org_type: "house" | "super_agency" | "agency" | "tenant";
-                            /** @enum {string} */
-                            kind: "subtree" | "admins";
-                            grace_days: number;
-                            since: string;
-                        }[];
-                        coverage: {
-                            covered: number;
-                            not_enrolled: number;
-                            people: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string | null;
-                                role: string;
-                                enrolled: boolean;
-                                deadline: string | null;
-                            }[];
-                            truncated: boolean;
-                        };
                     };
                 };
             };

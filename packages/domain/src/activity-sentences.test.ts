@@ -51,6 +51,12 @@ const ACTIVITY: [string, Record<string, unknown>, string, string][] = [
   ['auth.sessions_ended', { count: 1, by: 'self' }, 'Ana Ruiz ended 1 session of their own', 'Someone ended 1 session of their own'],
   ['auth.sessions_ended', { count: 3, by: 'admin' }, 'Ana Ruiz ended 3 sessions of Acme Dental', 'Someone ended 3 sessions of a person'],
   [
+    'auth.mfa_reset',
+    { by: 'admin', totp: true, recovery_codes: 10, ended: 2 },
+    'Ana Ruiz reset the second factors of Acme Dental, ending 2 sessions',
+    'Someone reset the second factors of a person, ending 2 sessions',
+  ],
+  [
     'user.update',
     { changes: { status: 'inactive' } },
     'Ana Ruiz set the status of Acme Dental to inactive',

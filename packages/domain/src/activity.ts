@@ -21,6 +21,8 @@ export const ACTIVITY_ACTIONS = [
   'auth.sessions_ended',
   'auth.step_up',
   'auth.step_up_failed',
+  // Recovery by an admin (issue 39).
+  'auth.mfa_reset',
   'user.update',
   'user.role_change',
   'user.deactivate',
@@ -84,6 +86,7 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'auth.sessions_ended': 'Sessions ended',
   'auth.step_up': 'Step-up',
   'auth.step_up_failed': 'Failed step-up',
+  'auth.mfa_reset': 'Second factors reset',
   'user.update': 'Person edited',
   'user.role_change': 'Role change',
   'user.deactivate': 'Person deactivated',
@@ -218,6 +221,8 @@ export function activitySentence({ action, actor, organization, target, details 
       return `${who} confirmed it was them with ${stepUpText(details.method)}`;
     case 'auth.step_up_failed':
       return `${who} gave a wrong ${details.method === 'password' ? 'password' : factorText(details.method)} to confirm it was them`;
+    case 'auth.mfa_reset':
+      return `${who} reset the second factors of ${target ?? 'a person'}, ending ${count(details.ended)} session${details.ended === 1 ? '' : 's'}`;
     case 'user.update': {
       const changes = obj(details.changes);
       if (typeof changes.status === 'string') return `${who} set the status of ${target ?? 'a person'} to ${changes.status}`;

@@ -315,12 +315,25 @@ export const MESSAGES = {
     tooManyChannels: 'At most two community channels.',
     ceilingInvalid: (max: number) => `Enter a whole number of requests per minute from 1 to ${max.toLocaleString('en-US')}.`,
   },
-  /** Require-a-second-factor policy (issue 39). */
+  /** The require-a-second-factor policy. */
   mfaPolicy: {
     graceDays: 'Enter a grace period of 0 to 14 whole days.',
     onlyOwnAdmins: "Only the organization's own admins set its second-factor policy.",
     adminsOnlyHouse: 'Only the house requires a second factor for every admin role in the tree.',
     enrollmentRequired:
       'Your organization requires a second factor and your grace period has ended. Set up an authenticator app on the Security page to continue.',
+  },
+  /** Recovery by an admin: the mails a reset of a person's second factors sends. */
+  factorsReset: {
+    personSubject: 'Your second factors were reset',
+    person: (admin: string) =>
+      `${admin}, an administrator of your organization, removed every second factor of your account (authenticator app and recovery codes) and signed you out everywhere.\n\n` +
+      'Sign in with your password alone, then set up an authenticator app again under Account > Security.\n\n' +
+      'If you did not ask for this, tell your administrators at once and change your password.',
+    adminsSubject: (person: string) => `Second factors reset: ${person}`,
+    admins: (person: string, admin: string, organization: string) =>
+      `${admin} removed every second factor (authenticator app and recovery codes) of ${person} in ${organization} and ended their sessions. ` +
+      `${person} now signs in with their password alone until they set up a factor again.\n\n` +
+      'If nobody asked for this, check the activity log and the account at once.',
   },
 } as const;

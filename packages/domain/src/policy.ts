@@ -352,6 +352,14 @@ export function mayChangePersonStatus(actor: Actor, person: Pick<PersonFacts, 'i
   return !isSelf(actor, person) && can(actor.role, 'users.delete') && mayEditPerson(actor, person);
 }
 
+/**
+ * Ending every session of a person, and resetting their second factors (issue 39): the rule of
+ * deactivating them (never oneself, the own organization or a direct child, never a higher
+ * rank). The server refuses, and the console hides the action, by this one predicate.
+ */
+export const mayEndAccessOf = (actor: Actor, person: Pick<PersonFacts, 'id' | 'role' | 'organization'>): boolean =>
+  mayChangePersonStatus(actor, person);
+
 /** Changing someone's role: never one's own, within reach, never someone of a higher rank. */
 export function mayChangeRoleOf(actor: Actor, person: Pick<PersonFacts, 'id' | 'role' | 'organization'>): boolean {
   return (

@@ -155,3 +155,21 @@ export function createSecondFactors({ sealer, limits }: { sealer: SecretSealer; 
 }
 
 export type SecondFactors = ReturnType<typeof createSecondFactors>;
+
+/**
+ * Every second factor of a person goes (an admin's reset): the authenticator app, set up or
+ * being set up, and every recovery code, and each open sign-in challenge is voided so a
+ * right password given before the reset answers nothing. Each kind of factor is one line
+ * here (a new kind adds its delete). Answers what was removed.
+ */
+export async function removeAllFactors(trx: Executor, userId: string): Promise<{ totp: boolean; recovery_codes: number }> {
+  const totp = await trx.deleteFrom('totp_factors').where('user_id', '=', userId).executeTakeFirst();
+  const codes = await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).executeTakeFirst();
+  await trx
+    .updateTable('sign_in_challenges')
+    .set({ used_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+  return { totp: Number(totp.numDeletedRows) > 0, recovery_codes: Number(codes.numDeletedRows) };
+}

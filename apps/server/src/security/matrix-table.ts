@@ -9,6 +9,7 @@ import {
   mayAllocateFrom,
   mayAllocateTo,
   mayChangePersonStatus,
+  mayEndAccessOf,
   mayChangeRoleOf,
   mayCreateChildOrganization,
   mayDeleteOrganization,
@@ -380,7 +381,13 @@ export const MATRIX: Record<string, MatrixEntry> = {
   // Ending a person's sessions: the rule of deactivating them (never oneself).
   'POST /api/users/:id/sessions/end': one({
     target: 'user',
-    expect: targeted(({ actor, person }) => ({ first: holds(actor, 'users.delete'), allowed: mayChangePersonStatus(actor, person) })),
+    expect: targeted(({ actor, person }) => ({ first: holds(actor, 'users.delete'), allowed: mayEndAccessOf(actor, person) })),
+    call: inPath,
+  }),
+  // Recovery by an admin (issue 39): resetting a person's second factors, under the same rule.
+  'POST /api/users/:id/factors/reset': one({
+    target: 'user',
+    expect: targeted(({ actor, person }) => ({ first: holds(actor, 'users.delete'), allowed: mayEndAccessOf(actor, person) })),
     call: inPath,
   }),
 

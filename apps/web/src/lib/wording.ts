@@ -95,6 +95,13 @@ const CONSOLE_WORDING = {
       `${name} will be signed out everywhere, on every device, and must sign in again. Their account stays active.`,
     sessionsEnded: (count: number) => (count === 1 ? '1 session ended' : `${count} sessions ended`),
     endSessionsFailed: 'Failed to end the sessions',
+    // Recovery by an admin (issue 39).
+    resetFactors: 'Reset second factors',
+    resetFactorsTitle: 'Reset second factors',
+    resetFactorsConfirm: (name: string) =>
+      `Every second factor of ${name} is removed (authenticator app and recovery codes) and they are signed out everywhere. They sign in with their password alone and should set up an authenticator app again. They and the administrators of their organization are told by e-mail, and the reset is recorded in the activity log. Do this only once you are sure it is them asking.`,
+    factorsReset: (name: string) => `Second factors of ${name} reset`,
+    resetFactorsFailed: 'Failed to reset the second factors',
   },
   invitations: {
     confirmTitle: 'Join another organization?',

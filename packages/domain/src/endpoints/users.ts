@@ -1,5 +1,5 @@
 import { endpoint } from '../contract.ts';
-import { endedSessionsSchema } from '../schemas/factors.ts';
+import { endedSessionsSchema, factorsResetSchema } from '../schemas/factors.ts';
 import { idParamsSchema } from '../schemas/organizations.ts';
 import {
   listUsersQuerySchema,
@@ -102,5 +102,19 @@ export const usersEndpoints = {
     permission: 'users.delete',
     params: idParamsSchema,
     responses: { 200: endedSessionsSchema },
+  }),
+  // Recovery by an admin (issue 39) -------------------------------------------------------
+  resetFactors: endpoint({
+    operationId: 'resetUserFactors',
+    method: 'POST',
+    path: '/users/:id/factors/reset',
+    summary:
+      'Remove every second factor of a person of your organization or one below it (its admins), end their sessions and mail them and their admins; they sign in with their password and set up a factor again',
+    tags: ['users'],
+    auth: 'session',
+    permission: 'users.delete',
+    stepUp: 'always',
+    params: idParamsSchema,
+    responses: { 200: factorsResetSchema },
   }),
 };

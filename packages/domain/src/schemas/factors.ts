@@ -95,3 +95,14 @@ export type AccountSessionList = z.infer<typeof accountSessionListSchema>;
 export const sessionParamsSchema = z.object({ sessionId: z.uuid() });
 export const endedSessionsSchema = z.object({ ended: z.number().int() });
 export type EndedSessions = z.infer<typeof endedSessionsSchema>;
+
+/** An admin's reset of a person's second factors: what was removed, and the sessions ended. */
+export const factorsResetSchema = z.object({
+  /** The person had an authenticator app (set up or being set up) and it was removed. */
+  totp: z.boolean(),
+  /** Recovery codes removed, used or not. */
+  recovery_codes: z.number().int(),
+  /** Sessions of the person that were still open and ended. */
+  ended: z.number().int(),
+});
+export type FactorsReset = z.infer<typeof factorsResetSchema>;

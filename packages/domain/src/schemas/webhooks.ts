@@ -33,6 +33,11 @@ export const WEBHOOK_EVENT_TYPES = [
   'spend_cap.reached',
   'top_up.succeeded',
   'top_up.failed',
+  // Second factors (issue 39): a person's factors and an organization's policy.
+  'member.factor_added',
+  'member.factor_removed',
+  'member.factors_reset',
+  'organization.mfa_policy_changed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The event "Send test event" sends to one endpoint, whatever it subscribes to. */
@@ -277,6 +282,13 @@ export const WEBHOOK_EVENT_DATA = {
   }),
   'top_up.succeeded': z.object({ amount: amountStringSchema, from_organization: orgRef, balance_before: amountStringSchema }),
   'top_up.failed': z.object({ amount: amountStringSchema, from_organization: orgRef, reason: z.string() }),
+  // Second factors (issue 39): who and which kind of factor, never a secret or a code.
+  'member.factor_added': z.object({ user_id: z.uuid(), email: z.string(), method: z.enum(['totp', 'passkey']) }),
+  'member.factor_removed': z.object({ user_id: z.uuid(), email: z.string(), method: z.enum(['totp', 'passkey']) }),
+  /** An admin removed every factor of the person and ended their sessions. */
+  'member.factors_reset': z.object({ user_id: z.uuid(), email: z.string(), reset_by: z.uuid() }),
+  /** The organization's require-a-second-factor policy as the change left it, and who changed it. */
+  'organization.mfa_policy_changed': z.object({ changed_by: z.uuid().nullable(), policy: z.record(z.string(), z.unknown()) }),
   'webhook.test': z.object({ message: z.string() }),
 } satisfies Record<(typeof WEBHOOK_EVENT_ROW_TYPES)[number], z.ZodType>;
 

@@ -2,23 +2,21 @@ import type { EndedSessions } from '@console/domain';
 import { revokeSessions } from '../../lib/access.ts';
 import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { ForbiddenError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { requireManageable, requireRankWithin, type UserReads, type UsersDeps } from './queries.ts';
+import { requireEndAccess, type UserReads, type UsersDeps } from './queries.ts';
 
 /**
  * An admin ends every session of a person within reach (a lost laptop, a shared account),
- * under the same rule as deactivating them: never oneself (one's own other sessions are ended
- * from one's account), the caller's organization or a direct child, never a higher rank.
+ * under the domain's `mayEndAccessOf` (the rule of deactivating them, the one the console shows
+ * the action by): never oneself (one's own other sessions are ended from one's account), the
+ * caller's organization or a direct child, never a higher rank.
  * The person's access tokens stop at once; they sign in again.
  */
 export function createEndSessions({ db, reads: { visibleUser } }: Pick<UsersDeps, 'db'> & { reads: UserReads }) {
   async function endSessions(caller: Caller, id: string, info: ClientInfo): Promise<EndedSessions> {
     return db.transaction().execute(async (trx) => {
       const target = await visibleUser(caller, id, trx);
-      if (target.id === caller.userId) throw new ForbiddenError();
-      requireManageable(caller, target);
-      requireRankWithin(caller, target);
+      requireEndAccess(caller, target);
       const ended = await revokeSessions(trx, target.id, 'ended by an admin');
       await auditAction(trx, caller, info, {
         organizationId: target.organization_id,

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { MESSAGES, isOwnOrDirectChild, mayActOnRankOf, roleLevel, type OrgStatus, type UserProfile } from '@console/domain';
+import { MESSAGES, isOwnOrDirectChild, mayActOnRankOf, mayEndAccessOf, roleLevel, type OrgStatus, type UserProfile } from '@console/domain';
 import { compileOnce } from '../../db/compile-once.ts';
 import type { DB, Executor } from '../../db/schema.ts';
 import { revokeSessions, voidResetLinks } from '../../lib/access.ts';
@@ -7,6 +7,7 @@ import { requireInSubtree } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { enrollmentOf, hasFactorOf, mfaChainOf } from '../../lib/mfa-requirement.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mail.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
 export function profileQuery(db: Executor) {
@@ -66,6 +67,8 @@ export const m = MESSAGES.users;
 export interface UsersDeps {
   db: Kysely<DB>;
   organizations: OrganizationsService;
+  /** The reset of a person's second factors mails them and their admins. */
+  mailer: Mailer;
 }
 
 /** The reads every people use case starts from: a person in scope, and one's own profile. */
@@ -140,6 +143,21 @@ export async function requireAnotherAdmin(trx: Transaction<DB>, organizationId: 
 /** Nobody acts on a person whose role ranks above their own. */
 export function requireRankWithin(caller: Caller, target: { role: string }) {
   if (!mayActOnRankOf(caller, target)) throw new ForbiddenError(m.higherRank);
+}
+
+/**
+ * Ending a person's sessions and resetting their second factors: decided by the domain's one
+ * predicate, the one the console shows the actions by. A refusal says why when it can.
+ */
+export function requireEndAccess(
+  caller: Caller,
+  target: { id: string; role: string; organization_id: string; org_parent_id: string | null },
+) {
+  if (target.id === caller.userId) throw new ForbiddenError();
+  requireManageable(caller, target);
+  requireRankWithin(caller, target);
+  const person = { id: target.id, role: target.role, organization: { id: target.organization_id, parent_org_id: target.org_parent_id } };
+  if (!mayEndAccessOf(caller, person)) throw new ForbiddenError();
 }
 
 /**

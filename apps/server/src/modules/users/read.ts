@@ -6,7 +6,11 @@ import { likeEscape, organizationInSubtree } from '../../lib/sql.ts';
 import { profileQuery, toProfile, type UserReads, type UsersDeps } from './queries.ts';
 
 /** The people of an organization in scope, and one person. */
-export function createUserRead({ db, organizations, reads: { visibleUser } }: UsersDeps & { reads: UserReads }) {
+export function createUserRead({
+  db,
+  organizations,
+  reads: { visibleUser },
+}: Pick<UsersDeps, 'db' | 'organizations'> & { reads: UserReads }) {
   async function list(caller: Caller, query: ListUsersParams): Promise<UserList> {
     const org = await organizations.visible(caller, query.organization_id ?? caller.organization.id);
     // With the subtree: every live organization whose path starts with this one's (its path index).

@@ -21,5 +21,6 @@ export function usersRoutes({ users, authenticate }: AppContext): FastifyPluginA
       user: await users.deactivate(caller, params.id, clientInfo(raw)),
     }));
     route(endpoints.endSessions, async ({ caller, params, raw }) => users.endSessions(caller, params.id, clientInfo(raw)));
+    route(endpoints.resetFactors, async ({ caller, params, raw }) => users.resetFactors(caller, params.id, clientInfo(raw)));
   };
 }

@@ -3,14 +3,16 @@ import { createUserReads, type UsersDeps } from './queries.ts';
 import { createUserRead } from './read.ts';
 import { createUserUpdate } from './update.ts';
 import { createEndSessions } from './end-sessions.ts';
+import { createResetFactors } from './reset-factors.ts';
 
 /** The users service: profiles, lists, edits, roles (with the last-admin rule), deactivation. */
-export function createUsersService({ db, organizations }: UsersDeps) {
+export function createUsersService({ db, organizations, mailer }: UsersDeps) {
   const reads = createUserReads(db);
   const accounts = createAccounts(db);
   const { list, get } = createUserRead({ db, organizations, reads });
   const { update, updateMe, deactivate, changeRole } = createUserUpdate({ db, reads });
   const { endSessions } = createEndSessions({ db, reads });
+  const { resetFactors } = createResetFactors({ db, mailer, reads });
 
   return {
     getProfile: reads.getProfile,
@@ -24,6 +26,7 @@ export function createUsersService({ db, organizations }: UsersDeps) {
     changeRole,
     deactivate,
     endSessions,
+    resetFactors,
   };
 }
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { WEBHOOK_EVENT_DATA, WEBHOOK_EVENT_TYPES } from '@console/domain';
 import { useWorld } from '../../test/harness.ts';
+import { writeAudit } from '../../lib/audit.ts';
 import { fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
 import { until } from '../../../../../support/webhook-receiver.ts';
 
@@ -117,6 +118,20 @@ describe('webhook events', () => {
     const token = new URL(mail.link!).searchParams.get('token') ?? new URL(mail.link!).hash.replace(/^#?token=/, '');
     const registered = await w.t.request('POST', '/api/invitations/register', { token, password: 'a-good-password' });
     expect(registered.status, JSON.stringify(registered.body)).toBeLessThan(300);
+
+    // Second factors (issue 39): audit rows as the account, users and policy changes write them.
+    const member = await db().selectFrom('users').select('id').where('email', '=', w.world.users['T1.user']!).executeTakeFirstOrThrow();
+    const actor = await db().selectFrom('users').select('id').where('email', '=', w.world.users['T1.admin']!).executeTakeFirstOrThrow();
+    for (const action of ['auth.mfa_enrolled', 'auth.mfa_removed', 'auth.mfa_reset'] as const)
+      await writeAudit(db(), { actorUserId: actor.id, organizationId: t1, action, targetType: 'user', targetId: member.id });
+    await writeAudit(db(), {
+      actorUserId: actor.id,
+      organizationId: t1,
+      action: 'mfa_policy.changed' as never,
+      targetType: 'organization',
+      targetId: t1,
+      details: { after: { own: true } },
+    });
 
     // Every type is there, each row's data as documented.
     const rows = await db().selectFrom('webhook_events').select(['type', 'data']).execute();

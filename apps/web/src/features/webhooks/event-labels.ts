@@ -27,6 +27,10 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType | typeof WEBHOOK_TEST
   'spend_cap.reached': 'Monthly spend cap reached',
   'top_up.succeeded': 'Automatic top-up made',
   'top_up.failed': 'Automatic top-up failed',
+  'member.factor_added': 'Second factor added',
+  'member.factor_removed': 'Second factor removed',
+  'member.factors_reset': 'Second factors reset by an admin',
+  'organization.mfa_policy_changed': 'Second-factor policy changed',
   'webhook.test': 'Test event',
 };
 
@@ -41,6 +45,7 @@ const GROUP_LABELS: Record<WebhookEventGroup, string> = {
   invitation: 'Invitations',
   spend_cap: 'Spend caps',
   top_up: 'Automatic top-ups',
+  member: 'People',
 };
 
 const groupOf = (type: WebhookEventType) => type.slice(0, type.indexOf('.')) as WebhookEventGroup;

@@ -1,4 +1,4 @@
-import { mayChangePersonStatus, mayEditPerson, roleLabel } from '@console/domain';
+import { mayEditPerson, mayEndAccessOf, roleLabel } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Pencil } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -16,6 +16,7 @@ import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { usePerson } from '../use-person';
 import { EndSessionsButton } from '../components/end-sessions-button';
+import { ResetFactorsButton } from '../components/reset-factors-button';
 import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
@@ -51,9 +52,12 @@ export default function UserDetailPage() {
           Back
         </Button>
         <div className="flex flex-wrap gap-2">
-          {/* Signing a person out everywhere is the admins' who may deactivate them: the same rule as the server's. */}
-          {!!viewer && !!person && user.isSuccess && mayChangePersonStatus(viewer, person) && (
-            <EndSessionsButton userId={person.id} name={fullName(user.data) || user.data.email} />
+          {/* Signing a person out everywhere, and resetting their second factors, is the admins' who may deactivate them: the server's one rule. */}
+          {!!viewer && !!person && user.isSuccess && mayEndAccessOf(viewer, person) && (
+            <>
+              <EndSessionsButton userId={person.id} name={fullName(user.data) || user.data.email} />
+              <ResetFactorsButton userId={person.id} name={fullName(user.data) || user.data.email} />
+            </>
           )}
           {!!viewer && !!person && mayEditPerson(viewer, person) && (
             <Button asChild variant="outline">
