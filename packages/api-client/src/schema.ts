@@ -1476,6 +1476,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{id}/mfa-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An organization's second-factor policy, what it inherits from above, and who of its people is covered (its own admins) */
+        get: operations["getMfaPolicy"];
+        /**
+         * Set an organization's second-factor policy (its own admins; turning a requirement off or lengthening the grace asks for a fresh second factor)
+         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
+        put: operations["updateMfaPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1868,6 +1889,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     } | {
                         /** @enum {boolean} */
@@ -1945,6 +1971,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -2007,6 +2038,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -2436,6 +2472,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         }[];
                         pagination: {
                             page: number;
@@ -2498,6 +2539,11 @@ export interface operations {
                             /** @enum {string|null} */
                             ancestor_status?: "active" | "inactive" | "suspended" | null;
                         };
+                        mfa_enrollment?: {
+                            /** @enum {boolean} */
+                            required: true;
+                            deadline: string;
+                        } | null;
                     };
                 };
             };
@@ -2559,6 +2605,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -2619,6 +2670,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -2677,6 +2733,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -2749,6 +2810,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -2817,6 +2883,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -3032,6 +3103,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -4603,7 +4679,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -4663,7 +4739,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed";
                 from?: string;
                 to?: string;
             };
@@ -6776,6 +6852,144 @@ export interface operations {
                 content: {
                     "application/json": {
                         redelivered: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMfaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        policy: {
+                            require_own: boolean;
+                            require_subtree: boolean;
+                            require_admins: boolean;
+                            grace_days: number;
+                            updated_at: string | null;
+                            updated_by_email: string | null;
+                        };
+                        inherited: {
+                            /** Format: uuid */
+                            organization_id: string;
+                            organization_name: string;
+                            /** @enum {string} */
+                            org_type: "house" | "super_agency" | "agency" | "tenant";
+                            /** @enum {string} */
+                            kind: "subtree" | "admins";
+                            grace_days: number;
+                            since: string;
+                        }[];
+                        coverage: {
+                            covered: number;
+                            not_enrolled: number;
+                            people: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                name: string | null;
+                                role: string;
+                                enrolled: boolean;
+                                deadline: string | null;
+                            }[];
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateMfaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    require_own: boolean;
+                    require_subtree: boolean;
+                    require_admins: boolean;
+                    grace_days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        policy: {
+                            require_own: boolean;
+                            require_subtree: boolean;
+                            require_admins: boolean;
+                            grace_days: number;
+                            updated_at: string | null;
+                            updated_by_email: string | null;
+                        };
+                        inherited: {
+                            /** Format: uuid */
+                            organization_id: string;
+                            organization_name: string;
+                            /** @enum {string} */
+                            org_type: "house" | "super_agency" | "agency" | "tenant";
+                            /** @enum {string} */
+                            kind: "subtree" | "admins";
+                            grace_days: number;
+                            since: string;
+                        }[];
+                        coverage: {
+                            covered: number;
+                            not_enrolled: number;
+                            people: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                name: string | null;
+                                role: string;
+                                enrolled: boolean;
+                                deadline: string | null;
+                            }[];
+                            truncated: boolean;
+                        };
                     };
                 };
             };
