@@ -19,6 +19,10 @@ export const ACTIVITY_ACTIONS = [
   'auth.mfa_removed',
   'auth.recovery_codes_regenerated',
   'auth.sessions_ended',
+  // Passkeys (issue 39)
+  'auth.mfa_passkey_added',
+  'auth.mfa_passkey_renamed',
+  'auth.mfa_passkey_removed',
   'user.update',
   'user.role_change',
   'user.deactivate',
@@ -78,6 +82,10 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'auth.mfa_removed': 'Authenticator app removed',
   'auth.recovery_codes_regenerated': 'Recovery codes renewed',
   'auth.sessions_ended': 'Sessions ended',
+  // Passkeys (issue 39)
+  'auth.mfa_passkey_added': 'Passkey added',
+  'auth.mfa_passkey_renamed': 'Passkey renamed',
+  'auth.mfa_passkey_removed': 'Passkey removed',
   'user.update': 'Person edited',
   'user.role_change': 'Role change',
   'user.deactivate': 'Person deactivated',
@@ -146,7 +154,10 @@ const obj = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /** A second factor's code as a person names it. */
-const factorText = (method: unknown) => (method === 'recovery_code' ? 'recovery code' : 'authenticator code');
+const factorText = (method: unknown) =>
+  method === 'recovery_code' ? 'recovery code' : method === 'passkey' ? 'passkey' : 'authenticator code';
+const signInMethodText = (method: unknown) =>
+  method === 'recovery_code' ? 'a recovery code' : method === 'passkey' ? 'a passkey' : 'a code from their authenticator app';
 
 /** A grace period in words: "1 hour", "24 hours", "7 days", "90 seconds". */
 function graceText(seconds: number): string {
@@ -193,11 +204,18 @@ export function activitySentence({ action, actor, organization, target, details 
         typeof details.failures === 'number' ? ` (${count(details.failures)} wrong so far)` : ''
       }`;
     case 'auth.mfa_sign_in':
-      return `${who} signed in with ${details.method === 'recovery_code' ? 'a recovery code' : 'a code from their authenticator app'}`;
+      return `${who} signed in with ${signInMethodText(details.method)}${details.passwordless === true ? ' (no password)' : ''}`;
     case 'auth.mfa_enrolled':
       return `${who} set up an authenticator app`;
     case 'auth.mfa_removed':
       return `${who} removed their authenticator app`;
+    // Passkeys (issue 39)
+    case 'auth.mfa_passkey_added':
+      return `${who} added a passkey${str(details.name) ? ` "${str(details.name)}"` : ''}`;
+    case 'auth.mfa_passkey_renamed':
+      return `${who} renamed a passkey${str(details.name) ? ` to "${str(details.name)}"` : ''}`;
+    case 'auth.mfa_passkey_removed':
+      return `${who} removed a passkey${str(details.name) ? ` "${str(details.name)}"` : ''}`;
     case 'auth.recovery_codes_regenerated':
       return `${who} made new recovery codes`;
     case 'auth.sessions_ended': {

@@ -107,6 +107,12 @@ export const MFA = {
   enrollmentTtlSeconds: 15 * 60,
   /** The name the authenticator app shows beside the account. */
   issuer: 'Organization Console',
+  // Passkeys (issue 39)
+  /** A passkey request (its challenge) answers once within this. */
+  passkeyChallengeTtlSeconds: 5 * 60,
+  /** Passkeys one person may have. */
+  passkeysPerPerson: 10,
+  passkeyNameMax: 100,
 } as const;
 
 export const RATE_LIMITS = {

@@ -10,6 +10,7 @@ export * from './schemas/common.ts';
 export * from './schemas/users.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/factors.ts';
+export * from './schemas/passkeys.ts';
 export * from './schemas/amounts.ts';
 export * from './schemas/organizations.ts';
 export * from './schemas/invitations.ts';

@@ -38,6 +38,16 @@ export const MESSAGES = {
     totpNotStarted: 'Start the authenticator app setup again: it was not started or took too long.',
     totpNotEnrolled: 'No authenticator app is set up.',
     sessionNotFound: 'That session was not found or has already ended.',
+    // Passkeys (issue 39)
+    passkeyNameRequired: 'Give the passkey a name',
+    passkeyNameMax: 'A passkey name is at most 100 characters.',
+    passkeyRefused: 'That passkey was not accepted. Try again, or use another way to sign in.',
+    passkeyExpired: 'The passkey request took too long or was already used. Try again.',
+    passkeyNotFound: 'That passkey was not found.',
+    passkeyTooMany: (max: number) => `You can have at most ${max} passkeys. Remove one before adding another.`,
+    passkeyProofRequired: 'Confirm with a current code or one of your passkeys.',
+    passkeyCancelled: 'The passkey request was cancelled or not allowed by your browser.',
+    passkeyUnsupported: 'This browser does not support passkeys.',
   },
   organizations: {
     nameMin: 'Organization name must be at least 2 characters.',

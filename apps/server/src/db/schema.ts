@@ -130,6 +130,30 @@ export interface SignInChallengesTable {
   used_at: NullableTimestamp;
 }
 
+// Passkeys (issue 39): WebAuthn credentials and the challenges a browser signs.
+export interface PasskeysTable {
+  id: Generated<string>;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  /** bigint: read as a string on PostgreSQL. */
+  counter: ColumnType<string | number, number, number>;
+  transports: Generated<string>;
+  name: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export interface WebauthnChallengesTable {
+  challenge_hash: string;
+  purpose: 'register' | 'reauth' | 'second_factor' | 'passwordless';
+  user_id: string | null;
+  sign_in_token_hash: string | null;
+  created_at: Timestamp;
+  expires_at: ColumnType<string, Date, Date>;
+  used_at: NullableTimestamp;
+}
+
 export interface RefreshTokensTable {
   token_hash: string;
   session_id: string;
@@ -525,6 +549,8 @@ export interface DB {
   totp_factors: TotpFactorsTable;
   recovery_codes: RecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   one_time_tokens: OneTimeTokensTable;
   outbox: OutboxTable;
   mail_queue: MailQueueTable;

@@ -3,6 +3,7 @@ import { createGuessThrottle, type GuessLimits } from './guesses.ts';
 import { createSessionIssuer, type AuthDeps } from './queries.ts';
 import { createRecovery } from './recovery.ts';
 import { createRefresh } from './refresh.ts';
+import { createPasskeySignIn } from './passkey-sign-in.ts';
 import { createSecondFactorSignIn } from './second-factor.ts';
 import { createSignIn } from './sign-in.ts';
 
@@ -16,11 +17,14 @@ export function createAuthService({ limits, ...rest }: Omit<AuthDeps, 'guesses'>
   const secondFactor = createSecondFactorSignIn({ ...deps, sessions });
   const { signIn, signOut } = createSignIn({ ...deps, sessions, challenge: secondFactor.challenge });
   const { refresh } = createRefresh({ ...deps, sessions });
+  const passkey = createPasskeySignIn({ ...deps, sessions });
   const { requestRecovery, settle, resetPassword } = createRecovery(deps);
   const { changePassword } = createChangePassword(deps);
   return {
     signIn,
     answerChallenge: secondFactor.answer,
+    passkeyOptions: passkey.options,
+    passkeySignIn: passkey.signIn,
     startSession: sessions.startSession,
     refresh,
     signOut,
