@@ -5,7 +5,13 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { MFA, type AuthenticationOptions, type AuthenticationResponse, type RegistrationOptions, type RegistrationResponse } from '@console/domain';
+import {
+  MFA,
+  type AuthenticationOptions,
+  type AuthenticationResponse,
+  type RegistrationOptions,
+  type RegistrationResponse,
+} from '@console/domain';
 import type { Executor } from '../db/schema.ts';
 import { hashToken } from './secrets.ts';
 
@@ -72,8 +78,15 @@ export function createPasskeys({ appUrl }: { appUrl: string }) {
   }
 
   /** Options to make a discoverable passkey for the person; their passkeys are excluded so none is added twice. */
-  async function registrationOptions(executor: Executor, person: { id: string; email: string; name: string }): Promise<RegistrationOptions> {
-    const existing = await executor.selectFrom('passkeys').select(['credential_id', 'transports']).where('user_id', '=', person.id).execute();
+  async function registrationOptions(
+    executor: Executor,
+    person: { id: string; email: string; name: string },
+  ): Promise<RegistrationOptions> {
+    const existing = await executor
+      .selectFrom('passkeys')
+      .select(['credential_id', 'transports'])
+      .where('user_id', '=', person.id)
+      .execute();
     const options = await generateRegistrationOptions({
       rpName: MFA.issuer,
       rpID,
@@ -90,7 +103,11 @@ export function createPasskeys({ appUrl }: { appUrl: string }) {
   }
 
   /** Options to sign a challenge: with the person's passkeys named, or any (passwordless: the passkey names its person). */
-  async function authenticationOptions(executor: Executor, purpose: Exclude<Purpose, 'register'>, binding: Binding): Promise<AuthenticationOptions> {
+  async function authenticationOptions(
+    executor: Executor,
+    purpose: Exclude<Purpose, 'register'>,
+    binding: Binding,
+  ): Promise<AuthenticationOptions> {
     const allowed = binding.userId
       ? await executor.selectFrom('passkeys').select(['credential_id', 'transports']).where('user_id', '=', binding.userId).execute()
       : [];

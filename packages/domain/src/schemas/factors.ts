@@ -87,10 +87,7 @@ export const factorCodeBodySchema = z.object({ code: factorCodeSchema });
 export type FactorCodeBody = z.infer<typeof factorCodeBodySchema>;
 
 /** Removing a passkey: a current code (app or recovery code), or a passkey's answer to the re-check options. */
-export const passkeyProofBodySchema = z.union([
-  z.object({ code: factorCodeSchema }),
-  z.object({ response: authenticationResponseSchema }),
-]);
+export const passkeyProofBodySchema = z.union([z.object({ code: factorCodeSchema }), z.object({ response: authenticationResponseSchema })]);
 export type PasskeyProofBody = z.infer<typeof passkeyProofBodySchema>;
 
 /** Recovery codes, in this answer only: the server keeps their hashes. Empty when none were made. */

@@ -7,7 +7,12 @@ import { MESSAGES } from '../messages.ts';
  * answers it gives back, in the JSON form both sides exchange (binary fields base64url).
  */
 
-const b64url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]*={0,2}$/);
+const b64url = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]*={0,2}$/);
 const TRANSPORTS = ['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'] as const;
 const transportSchema = z.enum(TRANSPORTS);
 const credentialDescriptorSchema = z.object({

@@ -36,9 +36,13 @@ export function accountRoutes({ account, authenticate, rateLimits }: AppContext)
 
     // Passkeys (issue 39). Starting one asks for the password, counted like the app's setup.
     route(endpoints.passkeys, async ({ caller }) => account.passkeys(caller));
-    route(endpoints.passkeyRegistrationOptions, async ({ caller, body }) => account.passkeyRegistrationOptions(caller, body.current_password), {
-      onRequest: [passwordLimit],
-    });
+    route(
+      endpoints.passkeyRegistrationOptions,
+      async ({ caller, body }) => account.passkeyRegistrationOptions(caller, body.current_password),
+      {
+        onRequest: [passwordLimit],
+      },
+    );
     route(endpoints.addPasskey, async ({ caller, body, raw }) => account.addPasskey(caller, body, clientInfo(raw)));
     route(endpoints.renamePasskey, async ({ caller, params, body, raw }) =>
       account.renamePasskey(caller, params.passkeyId, body.name, clientInfo(raw)),

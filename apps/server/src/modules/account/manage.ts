@@ -74,17 +74,22 @@ export function createFactorChanges({ db, factors, passkeys }: AccountDeps) {
 
   /** New recovery codes, answered here only; every old one stops working. */
   async function regenerateRecoveryCodes(caller: Caller, code: string, client: ClientInfo): Promise<RecoveryCodes> {
-    const codes = await withCurrentCode(caller, code, async (trx, method) => {
-      const made = await factors.replaceRecoveryCodes(trx, caller.userId);
-      await auditAction(trx, caller, client, {
-        organizationId: caller.organization.id,
-        action: 'auth.recovery_codes_regenerated',
-        targetType: 'user',
-        targetId: caller.userId,
-        details: { method },
-      });
-      return made;
-    }, false);
+    const codes = await withCurrentCode(
+      caller,
+      code,
+      async (trx, method) => {
+        const made = await factors.replaceRecoveryCodes(trx, caller.userId);
+        await auditAction(trx, caller, client, {
+          organizationId: caller.organization.id,
+          action: 'auth.recovery_codes_regenerated',
+          targetType: 'user',
+          targetId: caller.userId,
+          details: { method },
+        });
+        return made;
+      },
+      false,
+    );
     return { recovery_codes: codes };
   }
 

@@ -21,7 +21,8 @@ async function newPerson() {
   return { id, email };
 }
 
-const call = (token: string | undefined, method: string, path: string, body?: unknown) => w.t.request(method, path, body, token ? { token } : {});
+const call = (token: string | undefined, method: string, path: string, body?: unknown) =>
+  w.t.request(method, path, body, token ? { token } : {});
 
 async function signIn(email: string) {
   const response = await call(undefined, 'POST', '/api/auth/sign-in', { email, password: PASSWORD });
@@ -59,7 +60,10 @@ describe('adding a passkey', () => {
     expect(stored.map((r) => r.challenge_hash)).not.toContain(options.body.challenge);
 
     // Another origin's answer is refused, and spends the challenge.
-    const elsewhere = await call(token, 'POST', '/api/account/passkeys', { name: 'Phish', response: key.register(options.body, { origin: 'http://evil.test' }) });
+    const elsewhere = await call(token, 'POST', '/api/account/passkeys', {
+      name: 'Phish',
+      response: key.register(options.body, { origin: 'http://evil.test' }),
+    });
     expect(elsewhere.status).toBe(422);
     expect(elsewhere.body.error.code).toBe('passkey_refused');
     const replay = await call(token, 'POST', '/api/account/passkeys', { name: 'Laptop', response: key.register(options.body) });
@@ -89,7 +93,7 @@ describe('adding a passkey', () => {
     expect(again.status).toBe(422);
   });
 
-  it('renames only the person\'s own passkey', async () => {
+  it("renames only the person's own passkey", async () => {
     const person = await newPerson();
     const token = (await signIn(person.email)).access_token;
     const added = await addPasskey(token, softAuthenticator(RP));
@@ -125,7 +129,11 @@ describe('a passkey as the second factor', () => {
     });
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.user.email).toBe(person.email);
-    const row = await db().selectFrom('passkeys').select(['counter', 'last_used_at']).where('user_id', '=', person.id).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('passkeys')
+      .select(['counter', 'last_used_at'])
+      .where('user_id', '=', person.id)
+      .executeTakeFirstOrThrow();
     expect(Number(row.counter)).toBe(1);
     expect(row.last_used_at).not.toBeNull();
     expect(await auditOf(person.id, 'auth.mfa_sign_in')).toEqual([{ actor_user_id: person.id, details: { method: 'passkey' } }]);
@@ -141,7 +149,7 @@ describe('a passkey as the second factor', () => {
     expect(replayed.body.error.code).toBe('passkey_refused');
   });
 
-  it('refuses options asked for another challenge, a counter that goes back, and another person\'s passkey', async () => {
+  it("refuses options asked for another challenge, a counter that goes back, and another person's passkey", async () => {
     const person = await newPerson();
     const key = softAuthenticator(RP);
     await addPasskey((await signIn(person.email)).access_token, key);
@@ -196,7 +204,7 @@ describe('a passkey as the second factor', () => {
 });
 
 describe('passwordless sign-in', () => {
-  it('starts a session of the passkey\'s person with the person verified, once per challenge', async () => {
+  it("starts a session of the passkey's person with the person verified, once per challenge", async () => {
     const person = await newPerson();
     const key = softAuthenticator(RP);
     await addPasskey((await signIn(person.email)).access_token, key);
@@ -207,7 +215,9 @@ describe('passwordless sign-in', () => {
     expect(options.body.allowCredentials ?? []).toEqual([]);
 
     // Without the person verified on the device, no session.
-    const unverified = await call(undefined, 'POST', '/api/auth/passkey/sign-in', { response: key.authenticate(options.body, { userVerified: false }) });
+    const unverified = await call(undefined, 'POST', '/api/auth/passkey/sign-in', {
+      response: key.authenticate(options.body, { userVerified: false }),
+    });
     expect(unverified.status).toBe(401);
 
     const options2 = await call(undefined, 'POST', '/api/auth/passkey/options', {});
@@ -225,7 +235,10 @@ describe('passwordless sign-in', () => {
 
     // Another relying party's signature is refused.
     const options3 = await call(undefined, 'POST', '/api/auth/passkey/options', {});
-    expect((await call(undefined, 'POST', '/api/auth/passkey/sign-in', { response: key.authenticate(options3.body, { rpId: 'evil.test' }) })).status).toBe(401);
+    expect(
+      (await call(undefined, 'POST', '/api/auth/passkey/sign-in', { response: key.authenticate(options3.body, { rpId: 'evil.test' }) }))
+        .status,
+    ).toBe(401);
     expect(await auditOf(person.id, 'auth.mfa_sign_in')).toEqual([
       { actor_user_id: person.id, details: expect.objectContaining({ method: 'passkey', passwordless: true }) },
     ]);
@@ -258,7 +271,9 @@ describe('removing a passkey', () => {
 
     const check = await call(token, 'POST', '/api/account/passkeys/check-options');
     expect(check.status).toBe(200);
-    const byPasskey = await call(token, 'POST', `/api/account/passkeys/${first.body.passkey.id}/remove`, { response: key.authenticate(check.body) });
+    const byPasskey = await call(token, 'POST', `/api/account/passkeys/${first.body.passkey.id}/remove`, {
+      response: key.authenticate(check.body),
+    });
     expect(byPasskey.status).toBe(200);
     expect(await auditOf(person.id, 'auth.mfa_passkey_removed')).toEqual([
       { actor_user_id: person.id, details: expect.objectContaining({ method: 'recovery_code', name: 'Two' }) },

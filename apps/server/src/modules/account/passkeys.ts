@@ -195,7 +195,10 @@ export function createOwnPasskeys({ db, factors, passkeys }: AccountDeps) {
       return 'removed' as const;
     });
     if (outcome === 'wrong') {
-      throw new RuleError('code' in proof ? MESSAGES.auth.codeWrong : MESSAGES.auth.passkeyRefused, 'code' in proof ? 'code_wrong' : 'passkey_refused');
+      throw new RuleError(
+        'code' in proof ? MESSAGES.auth.codeWrong : MESSAGES.auth.passkeyRefused,
+        'code' in proof ? 'code_wrong' : 'passkey_refused',
+      );
     }
   }
 
