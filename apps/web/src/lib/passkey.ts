@@ -25,6 +25,13 @@ function passkeyFailure(error: unknown): PasskeyError {
   return new PasskeyError(error instanceof Error && error.message ? error.message : MESSAGES.auth.passkeyRefused);
 }
 
+/** The browser's answer in the API's shape; one the API would refuse is said so in words, never as the schema's report. */
+function asApiAnswer<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, answer: unknown): T {
+  const parsed = schema.safeParse(answer);
+  if (!parsed.success) throw new PasskeyError(MESSAGES.auth.passkeyRefused);
+  return parsed.data;
+}
+
 function ensureSupported() {
   if (!browserSupportsWebAuthn()) throw new PasskeyError(MESSAGES.auth.passkeyUnsupported);
 }
@@ -32,6 +39,7 @@ function ensureSupported() {
 /** Asks the browser to make a passkey for the server's options; the answer as the API takes it. */
 export async function createPasskey(options: RegistrationOptions): Promise<RegistrationResponse> {
   ensureSupported();
+  let answer: unknown;
   try {
     // The contract's options are the browser library's options, as JSON.
     return registrationResponseSchema.parse(
@@ -45,11 +53,11 @@ export async function createPasskey(options: RegistrationOptions): Promise<Regis
 /** Asks the browser to sign the server's options with a passkey; the answer as the API takes it. */
 export async function signWithPasskey(options: AuthenticationOptions): Promise<AuthenticationResponse> {
   ensureSupported();
+  let answer: unknown;
   try {
-    return authenticationResponseSchema.parse(
-      await startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]['optionsJSON'] }),
-    );
+    answer = await startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]['optionsJSON'] });
   } catch (error) {
     throw passkeyFailure(error);
   }
+  return asApiAnswer(authenticationResponseSchema, answer);
 }

@@ -22,14 +22,17 @@ const credentialDescriptorSchema = z.object({
 });
 const extensionResultsSchema = z.record(z.string(), z.unknown());
 
-/** What a browser answers when a passkey is made (attestation). */
+/**
+ * What a browser answers when a passkey is made (attestation). The bounds leave room for the
+ * large keys and signatures of post-quantum algorithms (ML-DSA) some authenticators use.
+ */
 export const registrationResponseSchema = z.object({
   id: b64url(1400),
   rawId: b64url(1400),
   type: z.literal('public-key'),
   response: z.object({
     clientDataJSON: b64url(4000),
-    attestationObject: b64url(20_000),
+    attestationObject: b64url(40_000),
     transports: z.array(transportSchema).max(10).optional(),
   }),
   authenticatorAttachment: z.enum(['cross-platform', 'platform']).optional(),
@@ -44,8 +47,8 @@ export const authenticationResponseSchema = z.object({
   type: z.literal('public-key'),
   response: z.object({
     clientDataJSON: b64url(4000),
-    authenticatorData: b64url(4000),
-    signature: b64url(2000),
+    authenticatorData: b64url(20_000),
+    signature: b64url(20_000),
     userHandle: z.string().max(200).optional(),
   }),
   authenticatorAttachment: z.enum(['cross-platform', 'platform']).optional(),
