@@ -42,12 +42,11 @@ export async function createPasskey(options: RegistrationOptions): Promise<Regis
   let answer: unknown;
   try {
     // The contract's options are the browser library's options, as JSON.
-    return registrationResponseSchema.parse(
-      await startRegistration({ optionsJSON: options as Parameters<typeof startRegistration>[0]['optionsJSON'] }),
-    );
+    answer = await startRegistration({ optionsJSON: options as Parameters<typeof startRegistration>[0]['optionsJSON'] });
   } catch (error) {
     throw passkeyFailure(error);
   }
+  return asApiAnswer(registrationResponseSchema, answer);
 }
 
 /** Asks the browser to sign the server's options with a passkey; the answer as the API takes it. */
