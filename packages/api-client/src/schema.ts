@@ -47,8 +47,42 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Answer a sign-in challenge with a code from the authenticator app or a recovery code; the session starts here */
+        /** Answer a sign-in challenge with a code from the authenticator app, a recovery code, or a passkey's answer; the session starts here */
         post: operations["answerSignInChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Options for the browser's passkey sign-in: for a sign-in challenge's second step (its token), or passwordless (no token); good once for a few minutes */
+        post: operations["startPasskeySignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkey/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with a passkey alone (no e-mail or password): the browser's answer to passwordless options; the session starts here */
+        post: operations["signInWithPasskey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -253,6 +287,92 @@ export interface paths {
         put?: never;
         /** End every one of your sessions but this one */
         post: operations["endOtherOwnSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your passkeys: name, when each was added and last used */
+        get: operations["listOwnPasskeys"];
+        put?: never;
+        /** Add a passkey with the browser's answer and a name; your first factor also gives ten recovery codes (in this answer only), and your other sessions end */
+        post: operations["addPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/passkeys/registration-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start adding a passkey (your password again): the options for the browser, good once for a few minutes */
+        post: operations["startPasskeyRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename one of your passkeys */
+        patch: operations["renamePasskey"];
+        trace?: never;
+    };
+    "/api/account/passkeys/check-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Options for the browser to confirm a change with one of your passkeys, good once for a few minutes */
+        post: operations["startPasskeyCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/passkeys/{passkeyId}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove one of your passkeys with a current code or a passkey; your other sessions end */
+        post: operations["removePasskey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1761,7 +1881,7 @@ export interface operations {
                         mfa_required: true;
                         challenge_token: string;
                         expires_at: number;
-                        methods: ("totp" | "recovery_code")[];
+                        methods: ("totp" | "recovery_code" | "passkey")[];
                     };
                 };
             };
@@ -1786,6 +1906,158 @@ export interface operations {
                     /** @enum {string} */
                     method: "totp" | "recovery_code";
                     code: string;
+                } | {
+                    challenge_token: string;
+                    /** @enum {string} */
+                    method: "passkey";
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "cross-platform" | "platform";
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "bearer";
+                        expires_in: number;
+                        expires_at: number;
+                        user: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            first_name: string | null;
+                            last_name: string | null;
+                            /** @enum {string|null} */
+                            avatar_url: null;
+                            role: string;
+                            /** @enum {string} */
+                            status: "active" | "inactive" | "pending" | "suspended";
+                            /** Format: uuid */
+                            organization_id: string;
+                            preferred_locale: string;
+                            invited_at: string | null;
+                            last_login_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            deleted_at: string | null;
+                            organization: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                org_type: "house" | "super_agency" | "agency" | "tenant";
+                                /** @enum {string} */
+                                status: "active" | "inactive" | "suspended";
+                                /** @enum {string|null} */
+                                ancestor_status?: "active" | "inactive" | "suspended" | null;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startPasskeySignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    challenge_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        timeout?: number;
+                        rpId?: string;
+                        allowCredentials?: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "public-key";
+                            transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
+                        }[];
+                        /** @enum {string} */
+                        userVerification?: "discouraged" | "preferred" | "required";
+                        hints?: ("hybrid" | "security-key" | "client-device")[];
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signInWithPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "cross-platform" | "platform";
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -2021,6 +2293,9 @@ export interface operations {
                         recovery_codes: {
                             left: number;
                             created_at: string | null;
+                        };
+                        passkeys: {
+                            count: number;
                         };
                     };
                 };
@@ -2263,6 +2538,308 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOwnPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            created_at: string;
+                            last_used_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "cross-platform" | "platform";
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkey: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            created_at: string;
+                            last_used_at: string | null;
+                        };
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startPasskeyRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        rp: {
+                            name: string;
+                            id?: string;
+                        };
+                        user: {
+                            id: string;
+                            name: string;
+                            displayName: string;
+                        };
+                        pubKeyCredParams: {
+                            /** @enum {string} */
+                            type: "public-key";
+                            alg: number;
+                        }[];
+                        timeout?: number;
+                        excludeCredentials?: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "public-key";
+                            transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
+                        }[];
+                        authenticatorSelection?: {
+                            /** @enum {string} */
+                            authenticatorAttachment?: "cross-platform" | "platform";
+                            requireResidentKey?: boolean;
+                            /** @enum {string} */
+                            residentKey?: "discouraged" | "preferred" | "required";
+                            /** @enum {string} */
+                            userVerification?: "discouraged" | "preferred" | "required";
+                        };
+                        /** @enum {string} */
+                        attestation?: "direct" | "enterprise" | "indirect" | "none";
+                        hints?: ("hybrid" | "security-key" | "client-device")[];
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    renamePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startPasskeyCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        timeout?: number;
+                        rpId?: string;
+                        allowCredentials?: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "public-key";
+                            transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
+                        }[];
+                        /** @enum {string} */
+                        userVerification?: "discouraged" | "preferred" | "required";
+                        hints?: ("hybrid" | "security-key" | "client-device")[];
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                } | {
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "cross-platform" | "platform";
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4457,7 +5034,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -4517,7 +5094,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
             };
