@@ -55,14 +55,16 @@ export function createPasskeySignIn({
       if (owner) await factors.admit(trx, owner.id);
       const used = await passkeys.verifyAssertion(trx, 'passwordless', {}, response);
       if (!used || !owner) {
-        if (owner) await factors.countWrong(trx, owner.id);
+        // A passkey nobody has names nobody: there is no one to record it against.
+        if (!owner) return { kind: 'refused' } as const;
+        await factors.countWrong(trx, owner.id);
         // Whoever holds the device is not known to be the person: nobody is named as the actor.
         await writeAudit(trx, {
           actorUserId: null,
-          organizationId: owner?.organization_id ?? null,
+          organizationId: owner.organization_id,
           action: 'auth.mfa_challenge_failed',
           targetType: 'user',
-          targetId: owner?.id ?? null,
+          targetId: owner.id,
           details: { method: 'passkey', passwordless: true },
           ip: client.ip,
           requestId: client.requestId,
