@@ -6,7 +6,8 @@ import { expectAccessible } from './axe.ts';
 import { ADMIN, inviteAndRegister, signInWithForm, useJourney, widthReport, type TestServer } from './harness.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
-const journey = useJourney();
+// Served as localhost: a browser takes no IP address as a passkey's relying party.
+const journey = useJourney({ localhost: true });
 
 describe('signing in and out', () => {
   it('takes the admin from a protected page through /login to the shell and the dashboard', async () => {
@@ -253,5 +254,81 @@ describe('a required second factor', () => {
     await led.goto(server.url('/dashboard'));
     await led.getByRole('heading', { level: 1, name: 'Second Factor Required' }).waitFor();
     expect(new URL(led.url()).pathname).toBe('/dashboard');
+  });
+});
+
+describe('passkeys', () => {
+  it('adds a passkey on the Security page, then signs in with it alone and as the second step', async () => {
+    const { server } = journey;
+    const w = MESSAGES.security;
+    const adminToken = await server.signIn(ADMIN.email, ADMIN.password);
+    const house = await server.api<UserProfile>('/api/users/me', { token: adminToken });
+    const person = { email: 'passkey.person@example.test', password: 'e2e passkey password 1' };
+    await inviteAndRegister(server, {
+      inviterToken: adminToken,
+      houseToken: adminToken,
+      organizationId: house.body.organization_id,
+      role: 'house_user',
+      ...person,
+    });
+
+    const page = await journey.freshPage();
+    // Chromium's virtual authenticator: a platform passkey that keeps resident keys and verifies its person.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+
+    await signInWithForm(page, server, person.email, person.password);
+    await page.goto(server.url('/account/security'));
+    await page.getByText(w.passkeys.none).waitFor();
+    await page.getByRole('button', { name: w.passkeys.add }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(w.passkeys.passwordLabel, { exact: true }).fill(person.password);
+    await dialog.getByLabel(w.passkeys.nameLabel, { exact: true }).fill('Virtual key');
+    await dialog.getByRole('button', { name: w.passkeys.continue }).click();
+    // The first factor: recovery codes, once.
+    await page.getByRole('list', { name: w.codes.listLabel }).waitFor();
+    await page.getByRole('button', { name: w.codes.done }).click();
+    const list = page.getByRole('list', { name: w.passkeys.title });
+    await list.getByText('Virtual key').waitFor();
+    await expectAccessible(page, 'security page with a passkey, 1280 px');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await list.getByText('Virtual key').waitFor();
+    await expectAccessible(page, 'security page with a passkey, 390 px');
+    const { scrollWidth, innerWidth, wide } = await widthReport(page);
+    expect(scrollWidth, wide.join('\n')).toBeLessThanOrEqual(innerWidth);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Signed out, the passkey alone signs in: no e-mail typed.
+    const signOut = async () => {
+      await page.getByRole('button', { name: new RegExp(person.email) }).click();
+      await page.getByRole('menuitem', { name: new RegExp(MESSAGES.shell.logOut) }).click();
+      await page.waitForURL('**/login**');
+      // A plain /login: once signed in, the dashboard (not the page signed out from).
+      await page.goto(server.url('/login'));
+    };
+    await signOut();
+    await page.getByRole('button', { name: MESSAGES.auth.continueWithPasskey }).click();
+    await page.waitForURL('**/dashboard');
+
+    // And with the password, the passkey answers the second step.
+    await signOut();
+    await page.getByLabel('Email', { exact: true }).fill(person.email);
+    await page.getByLabel('Password', { exact: true }).fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: MESSAGES.auth.usePasskey }).click();
+    await page.waitForURL('**/dashboard');
+    await page.goto(server.url('/account/security'));
+    await list.getByText('Virtual key').waitFor();
+    await expect.poll(() => list.getByText(w.passkeys.never).count()).toBe(0);
   });
 });

@@ -30,7 +30,7 @@ export interface TestServer {
  * Starts the real server (`main.ts serve`) on a free port with a fresh data folder and,
  * when DATABASE_URL is set, a fresh PostgreSQL database; resolves once /api/health answers.
  */
-export async function startServer(options: { demo?: boolean; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startServer(options: { demo?: boolean; env?: Record<string, string>; localhost?: boolean } = {}): Promise<TestServer> {
   if (!existsSync(WEB_DIST_INDEX)) {
     throw new Error('apps/web/dist is missing: run `npm run build -w @console/web` (the e2e global setup does).');
   }
@@ -56,7 +56,7 @@ export async function startServer(options: { demo?: boolean; env?: Record<string
   let demoPassword: string | null = null;
   const server = await (async () => {
     if (options.demo) demoPassword = await seedDemo({ ...env, DATA_DIR: dataDir });
-    return startServerProcess({ env, dataDir, healthTimeoutMs: 120_000 });
+    return startServerProcess({ env, dataDir, healthTimeoutMs: 120_000, ...(options.localhost && { hostname: 'localhost' as const }) });
   })().catch(async (error: unknown) => {
     removeDataDir();
     await database?.drop();
@@ -175,7 +175,7 @@ export interface Journey {
  * there too with `{ browser: true }`), and closes the browsers, then stops the server,
  * in afterAll.
  */
-export function useJourney(options: { browser?: boolean; demo?: boolean; env?: Record<string, string> } = {}): Journey {
+export function useJourney(options: { browser?: boolean; demo?: boolean; env?: Record<string, string>; localhost?: boolean } = {}): Journey {
   let server: TestServer | undefined;
   const browsers: TestBrowser[] = [];
   const closeBrowsers = async () => {
@@ -204,7 +204,7 @@ export function useJourney(options: { browser?: boolean; demo?: boolean; env?: R
   // Seeding the demo (30 days of usage) comes before the server starts.
   beforeAll(
     async () => {
-      server = await startServer({ demo: options.demo, env: options.env });
+      server = await startServer({ demo: options.demo, env: options.env, localhost: options.localhost });
       if (options.browser) await journey.openBrowser();
     },
     options.demo ? 240_000 : undefined,

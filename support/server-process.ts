@@ -74,6 +74,11 @@ export interface ServerProcessOptions {
   dataDir?: string;
   /** How long the server may take to answer /api/health (migrations included). */
   healthTimeoutMs?: number;
+  /**
+   * The host name of the server's address (its APP_URL), still served on 127.0.0.1:
+   * `localhost` where a browser refuses an IP address (passkeys' relying party).
+   */
+  hostname?: '127.0.0.1' | 'localhost';
 }
 
 export interface ServerProcess extends Supervised {
@@ -91,7 +96,7 @@ export interface ServerProcess extends Supervised {
  */
 export async function startServerProcess(options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.hostname ?? '127.0.0.1'}:${port}`;
   // Another server still answering on a reused port would pass the health check below
   // while this one fails to bind, and the caller would test the wrong database.
   if (

@@ -10,6 +10,7 @@ import { createKeyAuthenticator } from './lib/key-auth.ts';
 import { createKeyUseCounter } from './lib/key-use.ts';
 import { createLiveKeys } from './lib/live-keys.ts';
 import { createTokenService } from './lib/tokens.ts';
+import { createPasskeys } from './lib/passkeys.ts';
 import { createSecondFactors } from './lib/second-factor.ts';
 import { createAccountService } from './modules/account/account.service.ts';
 import { createActivityService } from './modules/activity/activity.service.ts';
@@ -127,6 +128,8 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const rateLimits = rateLimitsOf(options);
   // Authenticator app secrets are sealed under their own key, derived from the same server secret.
   const factors = createSecondFactors({ sealer: secretSealer(options.jwtSecret, 'totp-secrets'), limits: rateLimits });
+  // Passkeys' relying party is the console's own address.
+  const passkeys = createPasskeys({ appUrl: options.config.appUrl });
   const auth = createAuthService({
     db,
     tokens,
@@ -135,9 +138,10 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     appUrl: options.config.appUrl,
     limits: rateLimits,
     factors,
+    passkeys,
     stepUpFreshSeconds: options.config.stepUpFreshSeconds,
   });
-  const account = createAccountService({ db, factors });
+  const account = createAccountService({ db, factors, passkeys });
   const limits = createInvitationLimits(rateLimits);
   const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl, limits });
   return {

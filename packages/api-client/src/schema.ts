@@ -21,24 +21,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/step-up": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** How the signed-in person steps up (their factor, or their password without one) and until when the last proof holds */
-        get: operations["getStepUpStatus"];
-        put?: never;
-        /** Prove it is you again (a second factor, or the password without one) so this session may move money and secrets */
-        post: operations["stepUp"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/auth/sign-in": {
         parameters: {
             query?: never;
@@ -65,8 +47,42 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Answer a sign-in challenge with a code from the authenticator app or a recovery code; the session starts here */
+        /** Answer a sign-in challenge with a code from the authenticator app, a recovery code, or a passkey's answer; the session starts here */
         post: operations["answerSignInChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Options for the browser's passkey sign-in: for a sign-in challenge's second step (its token), or passwordless (no token); good once for a few minutes */
+        post: operations["startPasskeySignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkey/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with a passkey alone (no e-mail or password): the browser's answer to passwordless options; the session starts here */
+        post: operations["signInWithPasskey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -277,6 +293,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your passkeys: name, when each was added and last used */
+        get: operations["listOwnPasskeys"];
+        put?: never;
+        /** Add a passkey with the browser's answer and a name; your first factor also gives ten recovery codes (in this answer only), and your other sessions end */
+        post: operations["addPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/passkeys/registration-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start adding a passkey (your password again): the options for the browser, good once for a few minutes */
+        post: operations["startPasskeyRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename one of your passkeys */
+        patch: operations["renamePasskey"];
+        trace?: never;
+    };
+    "/api/account/passkeys/check-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Options for the browser to confirm a change with one of your passkeys, good once for a few minutes */
+        post: operations["startPasskeyCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/passkeys/{passkeyId}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove one of your passkeys with a current code or a passkey; your other sessions end */
+        post: operations["removePasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -350,7 +452,7 @@ export interface paths {
         get?: never;
         /**
          * Change a user's role (a role of their organization's type)
-         * @description Requires the `users.update_role` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `users.update_role` permission.
          */
         put: operations["changeUserRole"];
         post?: never;
@@ -374,26 +476,6 @@ export interface paths {
          * @description Requires the `users.delete` permission.
          */
         post: operations["endUserSessions"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/users/{id}/factors/reset": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Remove every second factor of a person of your organization or one below it (its admins), end their sessions and mail them and their admins; they sign in with their password and set up a factor again
-         * @description Requires the `users.delete` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
-         */
-        post: operations["resetUserFactors"];
         delete?: never;
         options?: never;
         head?: never;
@@ -522,10 +604,7 @@ export interface paths {
          */
         get: operations["listOrganizations"];
         put?: never;
-        /**
-         * Create a direct child of the caller's organization, optionally with credits moved from it
-         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
-         */
+        /** Create a direct child of the caller's organization, optionally with credits moved from it */
         post: operations["createOrganization"];
         delete?: never;
         options?: never;
@@ -666,7 +745,7 @@ export interface paths {
         get: operations["getSpendControls"];
         /**
          * Set a direct child's monthly spend cap and automatic top-up (its parent's admins)
-         * @description Requires the `organizations.allocate_credits` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `organizations.allocate_credits` permission.
          */
         put: operations["setSpendControls"];
         post?: never;
@@ -726,7 +805,7 @@ export interface paths {
         get?: never;
         /**
          * Set what the organization's direct children pay for an agent type, from now on (its admins)
-         * @description Requires the `billing.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `billing.manage` permission.
          */
         put: operations["setPrice"];
         post?: never;
@@ -787,7 +866,7 @@ export interface paths {
         put?: never;
         /**
          * Move credits from your organization to an active direct child (Idempotency-Key honoured)
-         * @description Requires the `organizations.allocate_credits` permission. May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `organizations.allocate_credits` permission.
          */
         post: operations["createAllocation"];
         delete?: never;
@@ -807,7 +886,7 @@ export interface paths {
         put?: never;
         /**
          * Give an allocation back to the organization that made it, within 24 hours and while the child holds it: the whole amount, once, with a reason (its admins)
-         * @description Requires the `organizations.allocate_credits` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `organizations.allocate_credits` permission.
          */
         post: operations["reverseAllocation"];
         delete?: never;
@@ -825,10 +904,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * House admins add or remove credits on their own house, with a reason
-         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
-         */
+        /** House admins add or remove credits on their own house, with a reason */
         post: operations["createAdjustment"];
         delete?: never;
         options?: never;
@@ -1047,7 +1123,7 @@ export interface paths {
         head?: never;
         /**
          * Edit an agent type; a new price applies to events that occur after the change (house admins)
-         * @description Requires the `agents.catalog` permission. May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `agents.catalog` permission.
          */
         patch: operations["updateAgentType"];
         trace?: never;
@@ -1171,7 +1247,7 @@ export interface paths {
         put?: never;
         /**
          * Make an API key, with an optional end date and rate limit; the secret is in this answer only (its admins)
-         * @description Requires the `api_keys.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `api_keys.manage` permission.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1215,7 +1291,7 @@ export interface paths {
         put?: never;
         /**
          * Give a live API key a new secret, in this answer only; the old secret works for the grace period asked, up to 7 days (its admins)
-         * @description Requires the `api_keys.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `api_keys.manage` permission.
          */
         post: operations["rollApiKey"];
         delete?: never;
@@ -1343,7 +1419,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint; its signing secret is in this answer only (its admins)
-         * @description Requires the `webhooks.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `webhooks.manage` permission.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1387,7 +1463,7 @@ export interface paths {
         put?: never;
         /**
          * Give an endpoint a new signing secret, in this answer only; the old one signs beside it for the grace period (its admins)
-         * @description Requires the `webhooks.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `webhooks.manage` permission.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1470,27 +1546,6 @@ export interface paths {
          * @description Requires the `webhooks.manage` permission.
          */
         post: operations["redeliverFailedWebhooks"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/organizations/{id}/mfa-policy": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An organization's second-factor policy, what it inherits from above, and who of its people is covered (its own admins) */
-        get: operations["getMfaPolicy"];
-        /**
-         * Set an organization's second-factor policy (its own admins; turning a requirement off or lengthening the grace asks for a fresh second factor)
-         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
-         */
-        put: operations["updateMfaPolicy"];
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1762,75 +1817,6 @@ export interface operations {
             };
         };
     };
-    getStepUpStatus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        methods: ("totp" | "recovery_code" | "password")[];
-                        fresh_until: number | null;
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    stepUp: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    method: "totp";
-                    code: string;
-                } | {
-                    /** @enum {string} */
-                    method: "recovery_code";
-                    code: string;
-                } | {
-                    /** @enum {string} */
-                    method: "password";
-                    password: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        fresh_until: number;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     signIn: {
         parameters: {
             query?: never;
@@ -1889,18 +1875,13 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     } | {
                         /** @enum {boolean} */
                         mfa_required: true;
                         challenge_token: string;
                         expires_at: number;
-                        methods: ("totp" | "recovery_code")[];
+                        methods: ("totp" | "recovery_code" | "passkey")[];
                     };
                 };
             };
@@ -1925,6 +1906,27 @@ export interface operations {
                     /** @enum {string} */
                     method: "totp" | "recovery_code";
                     code: string;
+                } | {
+                    challenge_token: string;
+                    /** @enum {string} */
+                    method: "passkey";
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "cross-platform" | "platform";
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -1971,11 +1973,137 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startPasskeySignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    challenge_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        timeout?: number;
+                        rpId?: string;
+                        allowCredentials?: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "public-key";
+                            transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
+                        }[];
+                        /** @enum {string} */
+                        userVerification?: "discouraged" | "preferred" | "required";
+                        hints?: ("hybrid" | "security-key" | "client-device")[];
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signInWithPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "cross-platform" | "platform";
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "bearer";
+                        expires_in: number;
+                        expires_at: number;
+                        user: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            first_name: string | null;
+                            last_name: string | null;
+                            /** @enum {string|null} */
+                            avatar_url: null;
+                            role: string;
+                            /** @enum {string} */
+                            status: "active" | "inactive" | "pending" | "suspended";
+                            /** Format: uuid */
+                            organization_id: string;
+                            preferred_locale: string;
+                            invited_at: string | null;
+                            last_login_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            deleted_at: string | null;
+                            organization: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                org_type: "house" | "super_agency" | "agency" | "tenant";
+                                /** @enum {string} */
+                                status: "active" | "inactive" | "suspended";
+                                /** @enum {string|null} */
+                                ancestor_status?: "active" | "inactive" | "suspended" | null;
+                            };
                         };
                     };
                 };
@@ -2038,11 +2166,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2170,6 +2293,9 @@ export interface operations {
                         recovery_codes: {
                             left: number;
                             created_at: string | null;
+                        };
+                        passkeys: {
+                            count: number;
                         };
                     };
                 };
@@ -2416,6 +2542,308 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listOwnPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            created_at: string;
+                            last_used_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "cross-platform" | "platform";
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkey: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            created_at: string;
+                            last_used_at: string | null;
+                        };
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startPasskeyRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        rp: {
+                            name: string;
+                            id?: string;
+                        };
+                        user: {
+                            id: string;
+                            name: string;
+                            displayName: string;
+                        };
+                        pubKeyCredParams: {
+                            /** @enum {string} */
+                            type: "public-key";
+                            alg: number;
+                        }[];
+                        timeout?: number;
+                        excludeCredentials?: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "public-key";
+                            transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
+                        }[];
+                        authenticatorSelection?: {
+                            /** @enum {string} */
+                            authenticatorAttachment?: "cross-platform" | "platform";
+                            requireResidentKey?: boolean;
+                            /** @enum {string} */
+                            residentKey?: "discouraged" | "preferred" | "required";
+                            /** @enum {string} */
+                            userVerification?: "discouraged" | "preferred" | "required";
+                        };
+                        /** @enum {string} */
+                        attestation?: "direct" | "enterprise" | "indirect" | "none";
+                        hints?: ("hybrid" | "security-key" | "client-device")[];
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    renamePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startPasskeyCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        timeout?: number;
+                        rpId?: string;
+                        allowCredentials?: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "public-key";
+                            transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
+                        }[];
+                        /** @enum {string} */
+                        userVerification?: "discouraged" | "preferred" | "required";
+                        hints?: ("hybrid" | "security-key" | "client-device")[];
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                } | {
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "cross-platform" | "platform";
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -2472,11 +2900,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         }[];
                         pagination: {
                             page: number;
@@ -2539,11 +2962,6 @@ export interface operations {
                             /** @enum {string|null} */
                             ancestor_status?: "active" | "inactive" | "suspended" | null;
                         };
-                        mfa_enrollment?: {
-                            /** @enum {boolean} */
-                            required: true;
-                            deadline: string;
-                        } | null;
                     };
                 };
             };
@@ -2605,11 +3023,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2670,11 +3083,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2733,11 +3141,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2810,11 +3213,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2883,11 +3281,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -2920,39 +3313,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ended: number;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    resetUserFactors: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        totp: boolean;
-                        recovery_codes: number;
                         ended: number;
                     };
                 };
@@ -3103,11 +3463,6 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
-                            mfa_enrollment?: {
-                                /** @enum {boolean} */
-                                required: true;
-                                deadline: string;
-                            } | null;
                         };
                     };
                 };
@@ -4679,7 +5034,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -4739,7 +5094,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
                 from?: string;
                 to?: string;
             };
@@ -5081,7 +5436,6 @@ export interface operations {
                             url: string;
                         }[];
                         api_key_rate_limit_ceiling: number;
-                        step_up_threshold: string;
                         updated_at: string | null;
                         updated_by_name: string | null;
                     };
@@ -5108,7 +5462,6 @@ export interface operations {
                         url: string;
                     }[];
                     api_key_rate_limit_ceiling?: number;
-                    step_up_threshold?: number | string;
                 };
             };
         };
@@ -5127,7 +5480,6 @@ export interface operations {
                             url: string;
                         }[];
                         api_key_rate_limit_ceiling: number;
-                        step_up_threshold: string;
                         updated_at: string | null;
                         updated_by_name: string | null;
                     };
@@ -6375,7 +6727,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6414,7 +6766,7 @@ export interface operations {
                     url: string;
                     /** @default  */
                     description?: string;
-                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
                     /** @default false */
                     include_subtree?: boolean;
                     /** @default true */
@@ -6437,7 +6789,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6491,7 +6843,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6532,7 +6884,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
                     include_subtree?: boolean;
                     enabled?: boolean;
                 };
@@ -6553,7 +6905,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6613,7 +6965,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6666,7 +7018,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -6730,7 +7082,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -6790,7 +7142,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -6852,144 +7204,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         redelivered: number;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getMfaPolicy: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        organization_id: string;
-                        policy: {
-                            require_own: boolean;
-                            require_subtree: boolean;
-                            require_admins: boolean;
-                            grace_days: number;
-                            updated_at: string | null;
-                            updated_by_email: string | null;
-                        };
-                        inherited: {
-                            /** Format: uuid */
-                            organization_id: string;
-                            organization_name: string;
-                            /** @enum {string} */
-                            org_type: "house" | "super_agency" | "agency" | "tenant";
-                            /** @enum {string} */
-                            kind: "subtree" | "admins";
-                            grace_days: number;
-                            since: string;
-                        }[];
-                        coverage: {
-                            covered: number;
-                            not_enrolled: number;
-                            people: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string | null;
-                                role: string;
-                                enrolled: boolean;
-                                deadline: string | null;
-                            }[];
-                            truncated: boolean;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    updateMfaPolicy: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    require_own: boolean;
-                    require_subtree: boolean;
-                    require_admins: boolean;
-                    grace_days: number;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        organization_id: string;
-                        policy: {
-                            require_own: boolean;
-                            require_subtree: boolean;
-                            require_admins: boolean;
-                            grace_days: number;
-                            updated_at: string | null;
-                            updated_by_email: string | null;
-                        };
-                        inherited: {
-                            /** Format: uuid */
-                            organization_id: string;
-                            organization_name: string;
-                            /** @enum {string} */
-                            org_type: "house" | "super_agency" | "agency" | "tenant";
-                            /** @enum {string} */
-                            kind: "subtree" | "admins";
-                            grace_days: number;
-                            since: string;
-                        }[];
-                        coverage: {
-                            covered: number;
-                            not_enrolled: number;
-                            people: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string | null;
-                                role: string;
-                                enrolled: boolean;
-                                deadline: string | null;
-                            }[];
-                            truncated: boolean;
-                        };
                     };
                 };
             };

@@ -21,8 +21,12 @@ export const ACTIVITY_ACTIONS = [
   'auth.sessions_ended',
   'auth.step_up',
   'auth.step_up_failed',
-  // Recovery by an admin (issue 39).
+  // Recovery by an admin.
   'auth.mfa_reset',
+  // Passkeys
+  'auth.mfa_passkey_added',
+  'auth.mfa_passkey_renamed',
+  'auth.mfa_passkey_removed',
   'user.update',
   'user.role_change',
   'user.deactivate',
@@ -67,7 +71,7 @@ export const ACTIVITY_ACTIONS = [
   'usage.imported',
   'bootstrap.first_house_admin',
   'settings.update',
-  // Require-a-second-factor policy (issue 39).
+  // Require-a-second-factor policy.
   'mfa_policy.changed',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
@@ -87,6 +91,10 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'auth.step_up': 'Step-up',
   'auth.step_up_failed': 'Failed step-up',
   'auth.mfa_reset': 'Second factors reset',
+  // Passkeys
+  'auth.mfa_passkey_added': 'Passkey added',
+  'auth.mfa_passkey_renamed': 'Passkey renamed',
+  'auth.mfa_passkey_removed': 'Passkey removed',
   'user.update': 'Person edited',
   'user.role_change': 'Role change',
   'user.deactivate': 'Person deactivated',
@@ -131,7 +139,7 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'usage.imported': 'Usage imported',
   'bootstrap.first_house_admin': 'First house admin',
   'settings.update': 'Global settings change',
-  // Require-a-second-factor policy (issue 39).
+  // Require-a-second-factor policy.
   'mfa_policy.changed': 'Second-factor policy change',
 };
 
@@ -158,8 +166,11 @@ const obj = (value: unknown): Record<string, unknown> =>
 
 /** A second factor's code as a person names it. */
 const stepUpText = (method: unknown) =>
-  method === 'password' ? 'their password' : method === 'recovery_code' ? 'a recovery code' : 'a code from their authenticator app';
-const factorText = (method: unknown) => (method === 'recovery_code' ? 'recovery code' : 'authenticator code');
+  method === 'password' ? 'their password' : method === 'recovery_code' ? 'a recovery code' : method === 'passkey' ? 'a passkey' : 'a code from their authenticator app';
+const factorText = (method: unknown) =>
+  method === 'recovery_code' ? 'recovery code' : method === 'passkey' ? 'passkey' : 'authenticator code';
+const signInMethodText = (method: unknown) =>
+  method === 'recovery_code' ? 'a recovery code' : method === 'passkey' ? 'a passkey' : 'a code from their authenticator app';
 
 /** A grace period in words: "1 hour", "24 hours", "7 days", "90 seconds". */
 function graceText(seconds: number): string {
@@ -206,11 +217,18 @@ export function activitySentence({ action, actor, organization, target, details 
         typeof details.failures === 'number' ? ` (${count(details.failures)} wrong so far)` : ''
       }`;
     case 'auth.mfa_sign_in':
-      return `${who} signed in with ${details.method === 'recovery_code' ? 'a recovery code' : 'a code from their authenticator app'}`;
+      return `${who} signed in with ${signInMethodText(details.method)}${details.passwordless === true ? ' (no password)' : ''}`;
     case 'auth.mfa_enrolled':
       return `${who} set up an authenticator app`;
     case 'auth.mfa_removed':
       return `${who} removed their authenticator app`;
+    // Passkeys
+    case 'auth.mfa_passkey_added':
+      return `${who} added a passkey${str(details.name) ? ` "${str(details.name)}"` : ''}`;
+    case 'auth.mfa_passkey_renamed':
+      return `${who} renamed a passkey${str(details.name) ? ` to "${str(details.name)}"` : ''}`;
+    case 'auth.mfa_passkey_removed':
+      return `${who} removed a passkey${str(details.name) ? ` "${str(details.name)}"` : ''}`;
     case 'auth.recovery_codes_regenerated':
       return `${who} made new recovery codes`;
     case 'auth.sessions_ended': {
@@ -358,7 +376,7 @@ export function activitySentence({ action, actor, organization, target, details 
       return `The first house admin of ${org} was created`;
     case 'settings.update':
       return `${who} changed the global settings (documentation, billing portal and community links)`;
-    // Require-a-second-factor policy (issue 39).
+    // Require-a-second-factor policy.
     case 'mfa_policy.changed':
       return `${who} set the second-factor policy of ${org}: ${mfaPolicyText(details.after)}`;
     default:

@@ -114,6 +114,12 @@ export const MFA = {
   stepUpFreshSeconds: 10 * 60,
   /** Allocations and adjustments above this many credits ask for a step-up until the house's admins set another threshold. */
   stepUpDefaultThreshold: '1000.00',
+  // Passkeys
+  /** A passkey request (its challenge) answers once within this. */
+  passkeyChallengeTtlSeconds: 5 * 60,
+  /** Passkeys one person may have. */
+  passkeysPerPerson: 10,
+  passkeyNameMax: 100,
 } as const;
 
 export const RATE_LIMITS = {

@@ -11,6 +11,7 @@ export * from './schemas/users.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/factors.ts';
 export * from './schemas/step-up.ts';
+export * from './schemas/passkeys.ts';
 export * from './schemas/amounts.ts';
 export * from './schemas/organizations.ts';
 export * from './schemas/invitations.ts';
@@ -26,7 +27,7 @@ export * from './schemas/api-keys.ts';
 export * from './schemas/webhooks.ts';
 export * from './schemas/activity.ts';
 export * from './schemas/settings.ts';
-// Require-a-second-factor policy (issue 39).
+// Require-a-second-factor policy.
 export * from './mfa-policy.ts';
 export * from './schemas/mfa-policy.ts';
 export * from './activity.ts';

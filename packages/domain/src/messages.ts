@@ -44,6 +44,16 @@ export const MESSAGES = {
     stepUpUsePassword: 'You have no authenticator app: confirm with your password.',
     stepUpPasswordWrong: 'That password is not correct.',
     stepUpCancelled: 'The action was not done: it needs you to confirm it is you.',
+    // Passkeys
+    passkeyNameRequired: 'Give the passkey a name',
+    passkeyNameMax: 'A passkey name is at most 100 characters.',
+    passkeyRefused: 'That passkey was not accepted. Try again, or use another way to sign in.',
+    passkeyExpired: 'The passkey request took too long or was already used. Try again.',
+    passkeyNotFound: 'That passkey was not found.',
+    passkeyTooMany: (max: number) => `You can have at most ${max} passkeys. Remove one before adding another.`,
+    passkeyProofRequired: 'Confirm with a current code or one of your passkeys.',
+    passkeyCancelled: 'The passkey request was cancelled or not allowed by your browser.',
+    passkeyUnsupported: 'This browser does not support passkeys.',
   },
   organizations: {
     nameMin: 'Organization name must be at least 2 characters.',

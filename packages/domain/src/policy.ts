@@ -353,7 +353,7 @@ export function mayChangePersonStatus(actor: Actor, person: Pick<PersonFacts, 'i
 }
 
 /**
- * Ending every session of a person, and resetting their second factors (issue 39): the rule of
+ * Ending every session of a person, and resetting their second factors: the rule of
  * deactivating them (never oneself, the own organization or a direct child, never a higher
  * rank). The server refuses, and the console hides the action, by this one predicate.
  */
@@ -386,7 +386,7 @@ export const mayOpenDebug = (actor: Pick<Actor, 'role'>): boolean => can(actor.r
 export const mayViewActivity = (actor: Pick<Actor, 'role'>): boolean => can(actor.role, 'audit.view');
 export const mayReadOutbox = (actor: Pick<Actor, 'role'>): boolean => can(actor.role, 'debug.outbox');
 
-// Require-a-second-factor policy (issue 39) ----------------------------------------------
+// Require-a-second-factor policy ----------------------------------------------
 
 /**
  * An organization's second-factor policy is read and set by its own admins only: a parent

@@ -123,7 +123,7 @@ export interface RecoveryCodesTable {
   used_at: NullableTimestamp;
 }
 
-// Require-a-second-factor policy (issue 39) ---------------------------------------------
+// Require-a-second-factor policy ---------------------------------------------
 /** An organization's second-factor requirements: each on while its `_since` is set. */
 export interface MfaPoliciesTable {
   organization_id: string;
@@ -141,6 +141,30 @@ export interface SignInChallengesTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   failures: Generated<number>;
+  used_at: NullableTimestamp;
+}
+
+// Passkeys: WebAuthn credentials and the challenges a browser signs.
+export interface PasskeysTable {
+  id: Generated<string>;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  /** bigint: read as a string on PostgreSQL. */
+  counter: ColumnType<string | number, number, number>;
+  transports: Generated<string>;
+  name: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export interface WebauthnChallengesTable {
+  challenge_hash: string;
+  purpose: 'register' | 'reauth' | 'second_factor' | 'passwordless';
+  user_id: string | null;
+  sign_in_token_hash: string | null;
+  created_at: Timestamp;
+  expires_at: ColumnType<string, Date, Date>;
   used_at: NullableTimestamp;
 }
 
@@ -542,6 +566,8 @@ export interface DB {
   recovery_codes: RecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
   mfa_policies: MfaPoliciesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   one_time_tokens: OneTimeTokensTable;
   outbox: OutboxTable;
   mail_queue: MailQueueTable;

@@ -180,6 +180,15 @@ export async function prepareAgentRows(db: Kysely<DB>, organizationIds: readonly
   await prepareMarginRows(db, organizationIds, MATRIX_AGENT_TYPE_ID);
 }
 
+/** A passkey's answer (well formed, signed by nothing the server knows). */
+const MATRIX_ASSERTION = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
+  clientExtensionResults: {},
+};
+
 /** The account the public sign-in case signs in as. */
 export const PUBLIC_ACCOUNT = 'public@h.test';
 export const MATRIX_PASSWORD = 'fixture-password';
@@ -338,6 +347,9 @@ export const MATRIX: Record<string, MatrixEntry> = {
   // No challenge has this token: refused alike with any bearer or none.
   'POST /api/auth/sign-in/second-factor': publicRoute(401, () => ({ challenge_token: 'x'.repeat(43), method: 'totp', code: '123456' })),
   'POST /api/auth/recover': publicRoute(200, () => ({ email: 'nobody@matrix.test' })),
+  // Passkeys: passwordless options for anyone; a passkey nobody has signs nobody in.
+  'POST /api/auth/passkey/options': publicRoute(200, () => ({})),
+  'POST /api/auth/passkey/sign-in': publicRoute(401, () => ({ response: MATRIX_ASSERTION })),
   // Without a reset token this is "change my password": any signed-in user, for itself, with the current password.
   'POST /api/auth/password': one({
     target: null,
@@ -384,7 +396,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: targeted(({ actor, person }) => ({ first: holds(actor, 'users.delete'), allowed: mayEndAccessOf(actor, person) })),
     call: inPath,
   }),
-  // Recovery by an admin (issue 39): resetting a person's second factors, under the same rule.
+  // Recovery by an admin: resetting a person's second factors, under the same rule.
   'POST /api/users/:id/factors/reset': one({
     target: 'user',
     expect: targeted(({ actor, person }) => ({ first: holds(actor, 'users.delete'), allowed: mayEndAccessOf(actor, person) })),
@@ -415,6 +427,39 @@ export const MATRIX: Record<string, MatrixEntry> = {
   }),
   // Only the caller's other sessions (the matrix's callers hold one each).
   'POST /api/account/sessions/end-others': one({ target: null, expect: anyone, call: inPath }),
+  // Passkeys: one's own only. An answer to no options: 422; nobody has a passkey: 409.
+  'GET /api/account/passkeys': one({ target: null, expect: anyone, call: inPath }),
+  'POST /api/account/passkeys/registration-options': one({
+    target: null,
+    expect: anyone,
+    call: withBody(() => ({ current_password: MATRIX_PASSWORD })),
+  }),
+  'POST /api/account/passkeys': one({
+    target: null,
+    expect: anyone,
+    call: withBody(() => ({
+      name: 'Matrix key',
+      response: {
+        id: 'AAAA',
+        rawId: 'AAAA',
+        type: 'public-key',
+        response: { clientDataJSON: 'e30', attestationObject: 'oA' },
+        clientExtensionResults: {},
+      },
+    })),
+  }),
+  'POST /api/account/passkeys/check-options': one({ target: null, expect: anyone, call: inPath }),
+  // A passkey nobody has: 404 for everyone, as another person's would be.
+  'PATCH /api/account/passkeys/:passkeyId': one({
+    target: null,
+    expect: () => denied(404),
+    call: ({ url }) => ({ path: url.replace(':passkeyId', '00000000-0000-4000-8000-000000000000'), body: { name: 'Mine' } }),
+  }),
+  'POST /api/account/passkeys/:passkeyId/remove': one({
+    target: null,
+    expect: () => denied(404),
+    call: ({ url }) => ({ path: url.replace(':passkeyId', '00000000-0000-4000-8000-000000000000'), body: { code: '000000' } }),
+  }),
 
   'GET /api/invitations': one({ target: 'org', expect: reads(mayListPeople), call: inQuery }),
   'POST /api/invitations': one({
@@ -758,7 +803,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'webhooks.manage'), allowed: mayManageWebhooksOf(actor, org) })),
     call: ({ url, target }) => ({ path: url.replace(':endpointId', target!.id), body: { since: '2026-01-01T00:00:00Z' } }),
   }),
-  // Require-a-second-factor policy (issue 39): an organization's own admins read and set it.
+  // Require-a-second-factor policy: an organization's own admins read and set it.
   'GET /api/organizations/:id/mfa-policy': one({
     target: 'org',
     expect: targeted(({ actor, org }) => ({ first: true, allowed: mayViewMfaPolicy(actor, org) })),

@@ -1,4 +1,11 @@
-import { accountEndpoints as endpoints, type ConfirmTotpBody, type FactorCodeBody, type StartTotpBody } from '@console/domain';
+import {
+  accountEndpoints as endpoints,
+  type AddPasskeyBody,
+  type ConfirmTotpBody,
+  type FactorCodeBody,
+  type PasskeyProofBody,
+  type StartTotpBody,
+} from '@console/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
 
@@ -7,6 +14,7 @@ export const accountKeys = {
   all: ['account'] as const,
   factors: ['account', 'factors'] as const,
   sessions: ['account', 'sessions'] as const,
+  passkeys: ['account', 'passkeys'] as const,
 };
 
 export const accountQueries = {
@@ -17,6 +25,12 @@ export const accountQueries = {
     queryOptions({
       queryKey: accountKeys.sessions,
       queryFn: async ({ signal }) => (await call(endpoints.sessions, {}, { signal })).items,
+    }),
+  /** The person's passkeys. */
+  passkeys: () =>
+    queryOptions({
+      queryKey: accountKeys.passkeys,
+      queryFn: async ({ signal }) => (await call(endpoints.passkeys, {}, { signal })).items,
     }),
 };
 
@@ -49,3 +63,28 @@ export const useEndSession = () => useAccountMutation((sessionId: string) => cal
 
 /** Ends every session of the person but this one. */
 export const useEndOtherSessions = () => useAccountMutation(() => call(endpoints.endOtherSessions));
+
+// Passkeys
+
+/** The browser's options to make a passkey, after the password again. Nothing is stored yet, so nothing refreshes. */
+export function usePasskeyRegistrationOptions() {
+  return useMutation({ mutationFn: (body: StartTotpBody) => call(endpoints.passkeyRegistrationOptions, { body }) });
+}
+
+/** Adds the passkey the browser made; answers recovery codes when it is the first factor. */
+export const useAddPasskey = () => useAccountMutation((body: AddPasskeyBody) => call(endpoints.addPasskey, { body }));
+
+export const useRenamePasskey = () =>
+  useAccountMutation(({ passkeyId, name }: { passkeyId: string; name: string }) =>
+    call(endpoints.renamePasskey, { params: { passkeyId }, body: { name } }),
+  );
+
+/** The browser's options to confirm a removal with a passkey. */
+export function usePasskeyCheckOptions() {
+  return useMutation({ mutationFn: () => call(endpoints.passkeyCheckOptions) });
+}
+
+export const useRemovePasskey = () =>
+  useAccountMutation(({ passkeyId, proof }: { passkeyId: string; proof: PasskeyProofBody }) =>
+    call(endpoints.removePasskey, { params: { passkeyId }, body: proof }),
+  );

@@ -14,3 +14,9 @@ export function useRecover() {
 export function useUpdatePassword() {
   return useMutation({ mutationFn: (body: PasswordBody) => call(endpoints.password, { body }) });
 }
+
+// Passkeys
+
+/** The browser's options for a passkey sign-in: for a challenge's second step (its token), or passwordless. */
+export const passkeyOptions = (challengeToken?: string) =>
+  call(endpoints.passkeyOptions, { body: challengeToken ? { challenge_token: challengeToken } : {} });

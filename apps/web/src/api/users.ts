@@ -57,5 +57,5 @@ export const useDeactivateUser = () => useUsersMutation((id: string) => call(end
 
 /** Ends every session of a person (admins); answers how many ended. */
 export const useEndUserSessions = () => useUsersMutation((id: string) => call(endpoints.endSessions, { params: { id } }));
-/** An admin's reset of a person's second factors (issue 39). */
+/** An admin's reset of a person's second factors. */
 export const useResetUserFactors = () => useUsersMutation((id: string) => call(endpoints.resetFactors, { params: { id } }));

@@ -13,6 +13,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { ApiError, call, refreshSession } from './api';
+import { signWithPasskey } from './passkey';
 import { sessionStore, type AuthStatus, type SessionEnd } from './session-store';
 
 export interface AuthContextValue {
@@ -27,6 +28,8 @@ export interface AuthContextValue {
   signIn(body: SignInBody): Promise<Session | MfaChallenge>;
   /** Answers a sign-in challenge with a code; the session starts as after a password. */
   answerChallenge(body: SecondFactorBody): Promise<Session>;
+  /** Passwordless sign-in with a passkey (the browser's prompt); throws a PasskeyError or the server's refusal. */
+  signInWithPasskey(): Promise<Session>;
   /** Ends the session on the server, then here. Throws when the server could not be reached. */
   signOut(): Promise<void>;
   /** Forgets the session in this tab only, with why it ended when the sign-in page should say so. */
@@ -78,6 +81,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [startSession],
   );
 
+  /** Passwordless: the browser's passkey prompt, then the session of the passkey's person. */
+  const signInWithPasskey = useCallback(async () => {
+    const options = await call(authEndpoints.passkeyOptions, { body: {} });
+    const response = await signWithPasskey(options);
+    return startSession(await call(authEndpoints.passkeySignIn, { body: { response } }));
+  }, [startSession]);
+
   const signOut = useCallback(async () => {
     try {
       // The refresh cookie names the session too, so an expired access token does not stop this.
@@ -98,10 +108,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       ended,
       signIn,
       answerChallenge,
+      signInWithPasskey,
       signOut,
       clearSession,
     }),
-    [status, session, claims, ended, signIn, answerChallenge, signOut, clearSession],
+    [status, session, claims, ended, signIn, answerChallenge, signInWithPasskey, signOut, clearSession],
   );
   return <AuthContext value={value}>{children}</AuthContext>;
 }

@@ -38,6 +38,12 @@ const CONSOLE_WORDING = {
     verifying: 'Verifying…',
     backToPassword: 'Back to email and password',
     secondStepFailed: 'Verification failed',
+    // Passkeys
+    continueWithPasskey: 'Continue with a passkey',
+    usePasskey: 'Use a passkey',
+    passkeyPrompt: 'Use one of your passkeys to finish signing in.',
+    passkeyFailed: 'Passkey sign-in failed',
+    or: 'or',
   },
   /** Login error classes: what the sign-in page says for each kind of failure. */
   loginErrors: {
@@ -95,7 +101,7 @@ const CONSOLE_WORDING = {
       `${name} will be signed out everywhere, on every device, and must sign in again. Their account stays active.`,
     sessionsEnded: (count: number) => (count === 1 ? '1 session ended' : `${count} sessions ended`),
     endSessionsFailed: 'Failed to end the sessions',
-    // Recovery by an admin (issue 39).
+    // Recovery by an admin.
     resetFactors: 'Reset second factors',
     resetFactorsTitle: 'Reset second factors',
     resetFactorsConfirm: (name: string) =>
@@ -1053,8 +1059,39 @@ const CONSOLE_WORDING = {
       endFailed: 'Failed to end the session',
       noOthers: 'No other sessions.',
     },
+    // Passkeys
+    passkeys: {
+      title: 'Passkeys',
+      description: 'Sign in with your fingerprint, face or device PIN, or use a passkey as your second step.',
+      none: 'No passkeys yet.',
+      add: 'Add a passkey',
+      addTitle: 'Add a passkey',
+      addPassword: 'Enter your password, then follow your browser to make the passkey.',
+      passwordLabel: 'Current password',
+      nameLabel: 'Name',
+      nameHint: 'A name to tell it apart, such as "Work laptop".',
+      defaultName: 'Passkey',
+      continue: 'Continue',
+      save: 'Save',
+      added: 'Passkey added',
+      name: 'Name',
+      addedOn: 'Added',
+      lastUsed: 'Last used',
+      never: 'Never',
+      rename: 'Rename',
+      renameTitle: 'Rename passkey',
+      renameAria: (name: string) => `Rename ${name}`,
+      renamed: 'Passkey renamed',
+      remove: 'Remove',
+      removeAria: (name: string) => `Remove ${name}`,
+      removeTitle: 'Remove passkey',
+      removeWarning: (name: string) => `${name} will no longer sign you in. Your other sessions end.`,
+      codeLabel: 'Code from your app or a recovery code',
+      usePasskey: 'Confirm with a passkey instead',
+      removed: 'Passkey removed',
+    },
   },
-  // Require-a-second-factor policy (issue 39).
+  // Require-a-second-factor policy.
   mfaPolicy: {
     title: 'Second factor requirement',
     requireOwn: 'Require a second factor for our people',

@@ -3,6 +3,7 @@ import { passwordBodySchema, recoverBodySchema, recoverResponseSchema, sessionSc
 import { okSchema } from '../schemas/common.ts';
 import { secondFactorBodySchema, signInResultSchema } from '../schemas/factors.ts';
 import { stepUpBodySchema, stepUpResultSchema, stepUpStatusSchema } from '../schemas/step-up.ts';
+import { authenticationOptionsSchema, passkeyOptionsBodySchema, passkeySignInBodySchema } from '../schemas/passkeys.ts';
 
 export const authEndpoints = {
   signIn: endpoint({
@@ -20,7 +21,8 @@ export const authEndpoints = {
     operationId: 'answerSignInChallenge',
     method: 'POST',
     path: '/auth/sign-in/second-factor',
-    summary: 'Answer a sign-in challenge with a code from the authenticator app or a recovery code; the session starts here',
+    summary:
+      "Answer a sign-in challenge with a code from the authenticator app, a recovery code, or a passkey's answer; the session starts here",
     tags: ['auth'],
     auth: 'public',
     body: secondFactorBodySchema,
@@ -87,5 +89,28 @@ export const authEndpoints = {
     auth: 'session',
     body: stepUpBodySchema,
     responses: { 200: stepUpResultSchema },
+  // Passkeys
+  passkeyOptions: endpoint({
+    operationId: 'startPasskeySignIn',
+    method: 'POST',
+    path: '/auth/passkey/options',
+    summary:
+      "Options for the browser's passkey sign-in: for a sign-in challenge's second step (its token), or passwordless (no token); good once for a few minutes",
+    tags: ['auth'],
+    auth: 'public',
+    body: passkeyOptionsBodySchema,
+    responses: { 200: authenticationOptionsSchema },
+    errors: [401, 429],
+  }),
+  passkeySignIn: endpoint({
+    operationId: 'signInWithPasskey',
+    method: 'POST',
+    path: '/auth/passkey/sign-in',
+    summary: "Sign in with a passkey alone (no e-mail or password): the browser's answer to passwordless options; the session starts here",
+    tags: ['auth'],
+    auth: 'public',
+    body: passkeySignInBodySchema,
+    responses: { 200: sessionSchema },
+    errors: [401, 429],
   }),
 };

@@ -103,7 +103,7 @@ export const usersEndpoints = {
     params: idParamsSchema,
     responses: { 200: endedSessionsSchema },
   }),
-  // Recovery by an admin (issue 39) -------------------------------------------------------
+  // Recovery by an admin -------------------------------------------------------
   resetFactors: endpoint({
     operationId: 'resetUserFactors',
     method: 'POST',

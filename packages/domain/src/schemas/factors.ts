@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { LIMITS } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { sessionSchema } from './auth.ts';
+import { authenticationResponseSchema } from './passkeys.ts';
 
 /** How a sign-in challenge may be answered. */
-export const MFA_METHODS = ['totp', 'recovery_code'] as const;
+export const MFA_METHODS = ['totp', 'recovery_code', 'passkey'] as const;
 export const mfaMethodSchema = z.enum(MFA_METHODS);
 export type MfaMethod = z.infer<typeof mfaMethodSchema>;
 
@@ -35,17 +36,27 @@ export const totpCodeSchema = z
   .trim()
   .regex(/^\d{6}$/, MESSAGES.auth.totpCodeFormat);
 
-export const secondFactorBodySchema = z.object({
-  challenge_token: z.string().min(1).max(200),
-  method: mfaMethodSchema,
-  code: factorCodeSchema,
-});
+/** A challenge answered with a typed code, or with a passkey's answer to the challenge's passkey options. */
+export const secondFactorBodySchema = z.discriminatedUnion('method', [
+  z.object({
+    challenge_token: z.string().min(1).max(200),
+    method: z.enum(['totp', 'recovery_code']),
+    code: factorCodeSchema,
+  }),
+  z.object({
+    challenge_token: z.string().min(1).max(200),
+    method: z.literal('passkey'),
+    response: authenticationResponseSchema,
+  }),
+]);
 export type SecondFactorBody = z.infer<typeof secondFactorBodySchema>;
 
 /** The signed-in person's second factors. */
 export const factorsSchema = z.object({
   totp: z.object({ enrolled: z.boolean(), enrolled_at: z.string().nullable() }),
   recovery_codes: z.object({ left: z.number().int(), created_at: z.string().nullable() }),
+  /** How many passkeys the person has (the list is its own endpoint). */
+  passkeys: z.object({ count: z.number().int() }),
 });
 export type Factors = z.infer<typeof factorsSchema>;
 
@@ -74,6 +85,10 @@ export type ConfirmTotpBody = z.infer<typeof confirmTotpBodySchema>;
 /** Removing the app or renewing the recovery codes asks for a current code (from the app, or a recovery code). */
 export const factorCodeBodySchema = z.object({ code: factorCodeSchema });
 export type FactorCodeBody = z.infer<typeof factorCodeBodySchema>;
+
+/** Removing a passkey: a current code (app or recovery code), or a passkey's answer to the re-check options. */
+export const passkeyProofBodySchema = z.union([z.object({ code: factorCodeSchema }), z.object({ response: authenticationResponseSchema })]);
+export type PasskeyProofBody = z.infer<typeof passkeyProofBodySchema>;
 
 /** Recovery codes, in this answer only: the server keeps their hashes. Empty when none were made. */
 export const recoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) });

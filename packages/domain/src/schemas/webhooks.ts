@@ -33,7 +33,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'spend_cap.reached',
   'top_up.succeeded',
   'top_up.failed',
-  // Second factors (issue 39): a person's factors and an organization's policy.
+  // Second factors: a person's factors and an organization's policy.
   'member.factor_added',
   'member.factor_removed',
   'member.factors_reset',
@@ -282,7 +282,7 @@ export const WEBHOOK_EVENT_DATA = {
   }),
   'top_up.succeeded': z.object({ amount: amountStringSchema, from_organization: orgRef, balance_before: amountStringSchema }),
   'top_up.failed': z.object({ amount: amountStringSchema, from_organization: orgRef, reason: z.string() }),
-  // Second factors (issue 39): who and which kind of factor, never a secret or a code.
+  // Second factors: who and which kind of factor, never a secret or a code.
   'member.factor_added': z.object({ user_id: z.uuid(), email: z.string(), method: z.enum(['totp', 'passkey']) }),
   'member.factor_removed': z.object({ user_id: z.uuid(), email: z.string(), method: z.enum(['totp', 'passkey']) }),
   /** An admin removed every factor of the person and ended their sessions. */

@@ -33,5 +33,24 @@ export function accountRoutes({ account, authenticate, rateLimits }: AppContext)
     route(endpoints.sessions, async ({ caller }) => account.sessions(caller));
     route(endpoints.endSession, async ({ caller, params, raw }) => account.endSession(caller, params.sessionId, clientInfo(raw)));
     route(endpoints.endOtherSessions, async ({ caller, raw }) => account.endOtherSessions(caller, clientInfo(raw)));
+
+    // Passkeys. Starting one asks for the password, counted like the app's setup.
+    route(endpoints.passkeys, async ({ caller }) => account.passkeys(caller));
+    route(
+      endpoints.passkeyRegistrationOptions,
+      async ({ caller, body }) => account.passkeyRegistrationOptions(caller, body.current_password),
+      {
+        onRequest: [passwordLimit],
+      },
+    );
+    route(endpoints.addPasskey, async ({ caller, body, raw }) => account.addPasskey(caller, body, clientInfo(raw)));
+    route(endpoints.renamePasskey, async ({ caller, params, body, raw }) =>
+      account.renamePasskey(caller, params.passkeyId, body.name, clientInfo(raw)),
+    );
+    route(endpoints.passkeyCheckOptions, async ({ caller }) => account.passkeyCheckOptions(caller), { onRequest: [passwordLimit] });
+    route(endpoints.removePasskey, async ({ caller, params, body, raw }) => {
+      await account.removePasskey(caller, params.passkeyId, body, clientInfo(raw));
+      return { ok: true as const };
+    });
   };
 }

@@ -2,6 +2,7 @@ import { createEnrollment } from './enroll.ts';
 import { createFactorChanges } from './manage.ts';
 import { createFactorsStatus } from './factors.ts';
 import type { AccountDeps } from './queries.ts';
+import { createOwnPasskeys } from './passkeys.ts';
 import { createOwnSessions } from './sessions.ts';
 
 /** The signed-in person's own account: second factors and sessions. */
@@ -10,6 +11,7 @@ export function createAccountService(deps: AccountDeps) {
   const { startTotp, confirmTotp } = createEnrollment(deps);
   const { removeTotp, regenerateRecoveryCodes } = createFactorChanges(deps);
   const sessions = createOwnSessions(deps);
+  const passkeys = createOwnPasskeys(deps);
   return {
     factorsOf,
     startTotp,
@@ -19,6 +21,12 @@ export function createAccountService(deps: AccountDeps) {
     sessions: sessions.list,
     endSession: sessions.endOne,
     endOtherSessions: sessions.endOthers,
+    passkeys: passkeys.list,
+    passkeyRegistrationOptions: passkeys.registrationOptions,
+    addPasskey: passkeys.add,
+    renamePasskey: passkeys.rename,
+    passkeyCheckOptions: passkeys.checkOptions,
+    removePasskey: passkeys.remove,
   };
 }
 

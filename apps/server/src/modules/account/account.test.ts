@@ -109,6 +109,7 @@ describe('setting up an authenticator app', () => {
     expect(factors.body).toEqual({
       totp: { enrolled: true, enrolled_at: expect.any(String) },
       recovery_codes: { left: MFA.recoveryCodeCount, created_at: expect.any(String) },
+      passkeys: { count: 0 },
     });
     const signInNow = await w.t.request('POST', '/api/auth/sign-in', { email: person.email, password: PASSWORD });
     expect(signInNow.body).toMatchObject({ mfa_required: true });
@@ -210,6 +211,7 @@ describe('removing the app and renewing the recovery codes', () => {
     expect((await call(token, 'GET', '/api/account/factors')).body).toEqual({
       totp: { enrolled: false, enrolled_at: null },
       recovery_codes: { left: 0, created_at: null },
+      passkeys: { count: 0 },
     });
     expect(await signIn(person.email)).toEqual(expect.any(String));
 

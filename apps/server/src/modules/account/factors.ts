@@ -20,9 +20,15 @@ export function createFactorsStatus({ db }: Pick<AccountDeps, 'db'>) {
       ])
       .where('user_id', '=', caller.userId)
       .executeTakeFirstOrThrow();
+    const keys = await db
+      .selectFrom('passkeys')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('user_id', '=', caller.userId)
+      .executeTakeFirstOrThrow();
     return {
       totp: { enrolled: app !== undefined, enrolled_at: app?.confirmed_at ?? null },
       recovery_codes: { left: codes.left, created_at: codes.created_at ? new Date(codes.created_at).toISOString() : null },
+      passkeys: { count: keys.n },
     };
   }
 

@@ -10,7 +10,7 @@ import type { ClientInfo } from '../../lib/request-info.ts';
 import { ENDED, type AccountDeps } from './queries.ts';
 
 /** Removing the authenticator app, and renewing the recovery codes: each takes a current code. */
-export function createFactorChanges({ db, factors }: AccountDeps) {
+export function createFactorChanges({ db, factors, passkeys }: AccountDeps) {
   /**
    * Runs `change` once a current code (from the confirmed app, or an unused recovery code)
    * proves the factor, in one transaction with the app's row locked. Without a confirmed app
@@ -20,6 +20,7 @@ export function createFactorChanges({ db, factors }: AccountDeps) {
     caller: Caller,
     code: string,
     change: (trx: Transaction<DB>, method: MfaMethod) => Promise<T>,
+    appRequired = true,
   ): Promise<T> {
     const outcome = await db.transaction().execute(async (trx) => {
       const app = await trx
@@ -28,7 +29,10 @@ export function createFactorChanges({ db, factors }: AccountDeps) {
         .where('user_id', '=', caller.userId)
         .forUpdate()
         .executeTakeFirst();
-      if (!app?.confirmed_at) throw new ConflictError(MESSAGES.auth.totpNotEnrolled);
+      // Recovery codes are renewed for a person with any factor (an app or a passkey).
+      if (!app?.confirmed_at && (appRequired || !(await passkeys.hasPasskey(trx, caller.userId)))) {
+        throw new ConflictError(MESSAGES.auth.totpNotEnrolled);
+      }
       await factors.admit(trx, caller.userId);
       const method = await factors.checkCode(trx, caller.userId, code);
       if (!method) {
@@ -41,17 +45,22 @@ export function createFactorChanges({ db, factors }: AccountDeps) {
     return outcome.value;
   }
 
-  /** The app and every recovery code go, and so do open sign-in challenges and the person's other sessions. */
+  /**
+   * The app goes, and the person's other sessions end. With no passkey left it was the last
+   * factor: every recovery code and open sign-in challenge goes too.
+   */
   async function removeTotp(caller: Caller, code: string, client: ClientInfo): Promise<void> {
     await withCurrentCode(caller, code, async (trx, method) => {
       await trx.deleteFrom('totp_factors').where('user_id', '=', caller.userId).execute();
-      await trx.deleteFrom('recovery_codes').where('user_id', '=', caller.userId).execute();
-      await trx
-        .updateTable('sign_in_challenges')
-        .set({ used_at: sql`now()` })
-        .where('user_id', '=', caller.userId)
-        .where('used_at', 'is', null)
-        .execute();
+      if (!(await passkeys.hasPasskey(trx, caller.userId))) {
+        await trx.deleteFrom('recovery_codes').where('user_id', '=', caller.userId).execute();
+        await trx
+          .updateTable('sign_in_challenges')
+          .set({ used_at: sql`now()` })
+          .where('user_id', '=', caller.userId)
+          .where('used_at', 'is', null)
+          .execute();
+      }
       await revokeSessions(trx, caller.userId, ENDED.factorRemoved, caller.sessionId);
       await auditAction(trx, caller, client, {
         organizationId: caller.organization.id,
@@ -65,17 +74,22 @@ export function createFactorChanges({ db, factors }: AccountDeps) {
 
   /** New recovery codes, answered here only; every old one stops working. */
   async function regenerateRecoveryCodes(caller: Caller, code: string, client: ClientInfo): Promise<RecoveryCodes> {
-    const codes = await withCurrentCode(caller, code, async (trx, method) => {
-      const made = await factors.replaceRecoveryCodes(trx, caller.userId);
-      await auditAction(trx, caller, client, {
-        organizationId: caller.organization.id,
-        action: 'auth.recovery_codes_regenerated',
-        targetType: 'user',
-        targetId: caller.userId,
-        details: { method },
-      });
-      return made;
-    });
+    const codes = await withCurrentCode(
+      caller,
+      code,
+      async (trx, method) => {
+        const made = await factors.replaceRecoveryCodes(trx, caller.userId);
+        await auditAction(trx, caller, client, {
+          organizationId: caller.organization.id,
+          action: 'auth.recovery_codes_regenerated',
+          targetType: 'user',
+          targetId: caller.userId,
+          details: { method },
+        });
+        return made;
+      },
+      false,
+    );
     return { recovery_codes: codes };
   }
 

@@ -71,6 +71,15 @@ export function authRoutes({ auth, authenticate, config, rateLimits }: AppContex
       onRequest: [secondFactorLimit],
     });
 
+    // Passkeys: options and passwordless sign-ins are counted per address like sign-ins.
+    const passkeyLimit = limitBy(app, [
+      { name: 'passkey-sign-in:address', max: rateLimits.signInPerAddress, windowSeconds, key: (r) => r.ip },
+    ]);
+    route(endpoints.passkeyOptions, async ({ body }) => auth.passkeyOptions(body.challenge_token), { onRequest: [passkeyLimit] });
+    route(endpoints.passkeySignIn, async ({ body, raw }, reply) => send(reply, await auth.passkeySignIn(body.response, clientInfo(raw))), {
+      onRequest: [passkeyLimit],
+    });
+
     route(endpoints.refresh, async ({ raw }, reply) => {
       try {
         return send(reply, await auth.refresh(raw.cookies[SESSION.refreshCookie]));

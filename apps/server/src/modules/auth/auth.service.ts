@@ -4,6 +4,7 @@ import { createGuessThrottle, type GuessLimits } from './guesses.ts';
 import { createSessionIssuer, type AuthDeps } from './queries.ts';
 import { createRecovery } from './recovery.ts';
 import { createRefresh } from './refresh.ts';
+import { createPasskeySignIn } from './passkey-sign-in.ts';
 import { createSecondFactorSignIn } from './second-factor.ts';
 import { createSignIn } from './sign-in.ts';
 import { createStepUp } from './step-up.ts';
@@ -22,12 +23,15 @@ export function createAuthService({
   const secondFactor = createSecondFactorSignIn({ ...deps, sessions });
   const { signIn, signOut } = createSignIn({ ...deps, sessions, challenge: secondFactor.challenge });
   const { refresh } = createRefresh({ ...deps, sessions });
+  const passkey = createPasskeySignIn({ ...deps, sessions });
   const { requestRecovery, settle, resetPassword } = createRecovery(deps);
   const { changePassword } = createChangePassword(deps);
   const stepUp = createStepUp({ ...deps, freshSeconds: stepUpFreshSeconds });
   return {
     signIn,
     answerChallenge: secondFactor.answer,
+    passkeyOptions: passkey.options,
+    passkeySignIn: passkey.signIn,
     startSession: sessions.startSession,
     refresh,
     signOut,

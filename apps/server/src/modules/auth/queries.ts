@@ -3,6 +3,7 @@ import { SESSION, type Session } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { hashToken, randomToken } from '../../lib/secrets.ts';
 import type { Mailer } from '../../lib/mail.ts';
+import type { Passkeys } from '../../lib/passkeys.ts';
 import type { SecondFactors } from '../../lib/second-factor.ts';
 import type { TokenService } from '../../lib/tokens.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -26,6 +27,8 @@ export interface AuthDeps {
   guesses: GuessThrottle;
   /** Authenticator apps and recovery codes, and the allowance of wrong codes. */
   factors: SecondFactors;
+  /** Passkeys: a second factor, and a sign-in on their own. */
+  passkeys: Passkeys;
 }
 
 const refreshExpiry = () => new Date(Date.now() + SESSION.refreshTokenTtlSeconds * 1000);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { MESSAGES, MFA, MFA_METHODS, type MfaChallenge, type SecondFactorBody } from '@console/domain';
+import { MESSAGES, MFA, type MfaChallenge, type MfaMethod, type SecondFactorBody } from '@console/domain';
 import { writeAudit } from '../../lib/audit.ts';
 import { UnauthorizedError } from '../../lib/errors.ts';
 import { hashToken, randomToken } from '../../lib/secrets.ts';
@@ -9,6 +9,7 @@ import type { AuthDeps, IssuedSession, SessionIssuer } from './queries.ts';
 /** Error codes of a refused answer: the code was wrong (try again), or the challenge is void (sign in again). */
 export const CODE_WRONG = 'code_wrong';
 export const CHALLENGE_EXPIRED = 'challenge_expired';
+export const PASSKEY_REFUSED = 'passkey_refused';
 
 /**
  * The second step of a sign-in for a person with an authenticator app: the right password
@@ -19,12 +20,18 @@ export const CHALLENGE_EXPIRED = 'challenge_expired';
 export function createSecondFactorSignIn({
   db,
   factors,
+  passkeys,
   sessions: { startSession },
-}: Pick<AuthDeps, 'db' | 'factors'> & { sessions: SessionIssuer }) {
+}: Pick<AuthDeps, 'db' | 'factors' | 'passkeys'> & { sessions: SessionIssuer }) {
   /** A new challenge for a person who gave the right password; only the token's hash is stored. */
   async function challenge(userId: string): Promise<MfaChallenge> {
     const token = randomToken();
     const expiresAt = Math.floor(Date.now() / 1000) + MFA.challengeTtlSeconds;
+    // The challenge offers the person's own factors; recovery codes always.
+    const methods: MfaMethod[] = [];
+    if (await factors.hasConfirmedTotp(db, userId)) methods.push('totp');
+    methods.push('recovery_code');
+    if (await passkeys.hasPasskey(db, userId)) methods.push('passkey');
     await db.transaction().execute(async (trx) => {
       // The person's spent challenges are of no more use: each new one clears them.
       await trx
@@ -37,7 +44,7 @@ export function createSecondFactorSignIn({
         .values({ token_hash: hashToken(token), user_id: userId, expires_at: new Date(expiresAt * 1000) })
         .execute();
     });
-    return { mfa_required: true, challenge_token: token, expires_at: expiresAt, methods: [...MFA_METHODS] };
+    return { mfa_required: true, challenge_token: token, expires_at: expiresAt, methods };
   }
 
   /**
@@ -69,7 +76,13 @@ export function createSecondFactorSignIn({
       if (!row || row.used_at || row.expired || row.failures >= MFA.attemptsPerChallenge) return { kind: 'expired' } as const;
       if (row.status !== 'active' || row.deleted_at || row.org_deleted_at) return { kind: 'inactive' } as const;
       await factors.admit(trx, row.user_id);
-      const method = await factors.checkCode(trx, row.user_id, body.code, body.method);
+      // A passkey answers the passkey options asked for this very challenge, with the person's own passkey.
+      const method =
+        body.method === 'passkey'
+          ? (await passkeys.verifyAssertion(trx, 'second_factor', { userId: row.user_id, signInTokenHash: tokenHash }, body.response))
+            ? ('passkey' as const)
+            : null
+          : await factors.checkCode(trx, row.user_id, body.code, body.method);
       if (!method) {
         const failures = row.failures + 1;
         const voided = failures >= MFA.attemptsPerChallenge;
@@ -90,7 +103,7 @@ export function createSecondFactorSignIn({
           ip: client.ip,
           requestId: client.requestId,
         });
-        return { kind: voided ? 'expired' : 'wrong' } as const;
+        return { kind: voided ? 'expired' : body.method === 'passkey' ? 'refused' : 'wrong' } as const;
       }
       await trx.updateTable('sign_in_challenges').set({ used_at: sql`now()` }).where('token_hash', '=', tokenHash).execute();
       const session = await startSession(trx, row.user_id, client);
@@ -111,6 +124,8 @@ export function createSecondFactorSignIn({
         return outcome.session;
       case 'wrong':
         throw new UnauthorizedError(MESSAGES.auth.codeWrong, CODE_WRONG);
+      case 'refused':
+        throw new UnauthorizedError(MESSAGES.auth.passkeyRefused, PASSKEY_REFUSED);
       case 'inactive':
         throw new UnauthorizedError(MESSAGES.auth.accountInactive, 'account_inactive');
       case 'expired':

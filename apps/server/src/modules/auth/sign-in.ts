@@ -12,9 +12,10 @@ export function createSignIn({
   users,
   guesses,
   factors,
+  passkeys,
   sessions: { startSession },
   challenge,
-}: Pick<AuthDeps, 'db' | 'users' | 'guesses' | 'factors'> & {
+}: Pick<AuthDeps, 'db' | 'users' | 'guesses' | 'factors' | 'passkeys'> & {
   sessions: SessionIssuer;
   /** The challenge a person with a second factor gets instead of a session. */
   challenge: (userId: string) => Promise<MfaChallenge>;
@@ -22,7 +23,7 @@ export function createSignIn({
   /**
    * Unknown e-mail and wrong password take the same path and give the same answer. An e-mail
    * with a run of wrong passwords from anywhere waits first (429), before its password is checked.
-   * A person with an authenticator app gets a challenge, not a session: the session starts
+   * A person with an authenticator app or a passkey gets a challenge, not a session: the session starts
    * once a second factor answers it.
    */
   async function signIn(email: string, password: string, client: ClientInfo): Promise<IssuedSession | MfaChallenge> {
@@ -47,7 +48,7 @@ export function createSignIn({
       if (!account || !valid) throw new UnauthorizedError(MESSAGES.auth.invalidCredentials, 'invalid_credentials');
       throw new UnauthorizedError(MESSAGES.auth.accountInactive, 'account_inactive');
     }
-    if (await factors.hasConfirmedTotp(db, account.id)) return challenge(account.id);
+    if ((await factors.hasConfirmedTotp(db, account.id)) || (await passkeys.hasPasskey(db, account.id))) return challenge(account.id);
     return db.transaction().execute(async (trx) => {
       const session = await startSession(trx, account.id, client);
       await writeAudit(trx, {

@@ -119,7 +119,7 @@ describe('webhook events', () => {
     const registered = await w.t.request('POST', '/api/invitations/register', { token, password: 'a-good-password' });
     expect(registered.status, JSON.stringify(registered.body)).toBeLessThan(300);
 
-    // Second factors (issue 39): audit rows as the account, users and policy changes write them.
+    // Second factors: audit rows as the account, users and policy changes write them.
     const member = await db().selectFrom('users').select('id').where('email', '=', w.world.users['T1.user']!).executeTakeFirstOrThrow();
     const actor = await db().selectFrom('users').select('id').where('email', '=', w.world.users['T1.admin']!).executeTakeFirstOrThrow();
     for (const action of ['auth.mfa_enrolled', 'auth.mfa_removed', 'auth.mfa_reset'] as const)

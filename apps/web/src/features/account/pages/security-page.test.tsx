@@ -10,10 +10,15 @@ const w = MESSAGES.security;
 // The page is a lazy chunk: load it once before the first test's clock starts.
 beforeAll(() => Promise.all([import('./security-page'), import('@/app/shell/app-shell')]), 30_000);
 
-const NONE: Factors = { totp: { enrolled: false, enrolled_at: null }, recovery_codes: { left: 0, created_at: null } };
+const NONE: Factors = {
+  totp: { enrolled: false, enrolled_at: null },
+  recovery_codes: { left: 0, created_at: null },
+  passkeys: { count: 0 },
+};
 const ENROLLED: Factors = {
   totp: { enrolled: true, enrolled_at: '2026-03-04T10:00:00Z' },
   recovery_codes: { left: 7, created_at: '2026-03-04T10:00:00Z' },
+  passkeys: { count: 0 },
 };
 const CODES = Array.from({ length: 10 }, (_, index) => `code-${index}-abcd`);
 const QR = '<svg xmlns="http://www.w3.org/2000/svg" id="server-qr" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>';
@@ -40,7 +45,11 @@ describe('security page: the authenticator app', { timeout: 20_000 }, () => {
       'POST /api/account/factors/totp': () =>
         json(200, { secret: 'JBSWY3DPEHPK3PXPJBSW', otpauth_uri: 'otpauth://totp/x', qr_svg: QR, expires_at: '2026-03-04T10:15:00Z' }),
       'POST /api/account/factors/totp/confirm': () => {
-        factors = { totp: { enrolled: true, enrolled_at: '2026-03-04T10:00:00Z' }, recovery_codes: { left: 10, created_at: null } };
+        factors = {
+          totp: { enrolled: true, enrolled_at: '2026-03-04T10:00:00Z' },
+          recovery_codes: { left: 10, created_at: null },
+          passkeys: { count: 0 },
+        };
         return json(200, { recovery_codes: CODES });
       },
     });

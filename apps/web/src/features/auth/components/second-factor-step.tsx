@@ -1,17 +1,12 @@
-import {
-  factorCodeSchema,
-  MESSAGES as DOMAIN_MESSAGES,
-  totpCodeSchema,
-  type MfaChallenge,
-  type MfaMethod,
-  type SecondFactorBody,
-} from '@console/domain';
-import { AlertCircle, ArrowLeft } from 'lucide-react';
+import { factorCodeSchema, MESSAGES as DOMAIN_MESSAGES, totpCodeSchema, type MfaChallenge, type SecondFactorBody } from '@console/domain';
+import { AlertCircle, ArrowLeft, KeyRound } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { CodeField } from '@/components/code-field';
+import { passkeyOptions } from '@/api/auth';
 import { ApiError } from '@/lib/api';
+import { signWithPasskey } from '@/lib/passkey';
 import { MESSAGES } from '@/lib/wording';
 
 const { auth } = MESSAGES;
@@ -22,9 +17,12 @@ function isExpired(error: unknown, challenge: MfaChallenge): boolean {
   return Date.now() / 1000 > challenge.expires_at;
 }
 
+type CodeMethod = 'totp' | 'recovery_code';
+
 /**
  * The sign-in's second step, after a right password for a person with a second factor: a code
- * from the authenticator app, or a recovery code. `onExpired` returns to the password step.
+ * from the authenticator app, a recovery code, or one of the person's passkeys (when the
+ * challenge offers it). `onExpired` returns to the password step.
  */
 export function SecondFactorStep({
   challenge,
@@ -38,7 +36,7 @@ export function SecondFactorStep({
   onBack(): void;
   onExpired(): void;
 }) {
-  const [method, setMethod] = useState<MfaMethod>(challenge.methods[0] ?? 'totp');
+  const [method, setMethod] = useState<CodeMethod>(challenge.methods.includes('totp') ? 'totp' : 'recovery_code');
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | null>(null);
@@ -53,6 +51,23 @@ export function SecondFactorStep({
     setCode('');
     setFieldError(undefined);
     setFailure(null);
+  }
+
+  /** Answers with a passkey: options for this challenge, the browser's prompt, then the answer. */
+  async function answerWithPasskey() {
+    setFailure(null);
+    setSubmitting(true);
+    try {
+      const response = await signWithPasskey(await passkeyOptions(challenge.challenge_token));
+      await onAnswer({ challenge_token: challenge.challenge_token, method: 'passkey', response });
+    } catch (error) {
+      setSubmitting(false);
+      if (isExpired(error, challenge)) {
+        onExpired();
+        return;
+      }
+      setFailure(error instanceof Error ? error.message : MESSAGES.generic.unexpected);
+    }
   }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -110,6 +125,12 @@ export function SecondFactorStep({
           {submitting ? auth.verifying : auth.verify}
         </Button>
       </form>
+      {challenge.methods.includes('passkey') && (
+        <Button type="button" variant="outline" className="w-full" disabled={submitting} onClick={() => void answerWithPasskey()}>
+          <KeyRound aria-hidden />
+          {auth.usePasskey}
+        </Button>
+      )}
       <div className="flex flex-col items-start gap-2">
         {hasOther && (
           <Button type="button" variant="link" className="h-auto p-0" onClick={switchMethod}>

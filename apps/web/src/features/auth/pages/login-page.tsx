@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { isMfaChallenge, signInBodySchema, TIMING, UI, type MfaChallenge, type SecondFactorBody, type SignInBody } from '@console/domain';
-import { Info } from 'lucide-react';
+import { AlertCircle, Info, KeyRound } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -33,7 +33,10 @@ function SessionEndedNotice({ ended }: { ended: SessionEnd }) {
 }
 
 export default function LoginPage() {
-  const { signIn, answerChallenge, status, ended } = useAuth();
+  const { signIn, answerChallenge, signInWithPasskey, status, ended } = useAuth();
+  // A passwordless sign-in's refusal (the browser cancelled, or the server refused the passkey).
+  const [passkeyFailure, setPasskeyFailure] = useState<string | null>(null);
+  const [passkeyPending, setPasskeyPending] = useState(false);
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   // Where to go once signed in: the page the person was on, if it is one of this console's.
@@ -76,6 +79,22 @@ export default function LoginPage() {
     } catch (error) {
       signingIn.current = false;
       throw error;
+    }
+    await finish();
+  }
+
+  /** Passwordless: the browser's passkey prompt names the person; no e-mail is typed. */
+  async function continueWithPasskey() {
+    setPasskeyFailure(null);
+    setPasskeyPending(true);
+    signingIn.current = true;
+    try {
+      await signInWithPasskey();
+    } catch (error) {
+      signingIn.current = false;
+      setPasskeyPending(false);
+      setPasskeyFailure(error instanceof Error ? error.message : MESSAGES.generic.unexpected);
+      return;
     }
     await finish();
   }
@@ -167,6 +186,28 @@ export default function LoginPage() {
                   {isSubmitting ? 'Signing in…' : 'Sign in'}
                 </Button>
               </form>
+              <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>
+                <span className="h-px flex-1 bg-border" />
+                {MESSAGES.auth.or}
+                <span className="h-px flex-1 bg-border" />
+              </div>
+              {passkeyFailure && (
+                <Alert variant="destructive">
+                  <AlertCircle aria-hidden />
+                  <AlertTitle>{MESSAGES.auth.passkeyFailed}</AlertTitle>
+                  <AlertDescription>{passkeyFailure}</AlertDescription>
+                </Alert>
+              )}
+              <Button
+                type="button"
+                variant="outline"
+                className="w-full"
+                disabled={passkeyPending}
+                onClick={() => void continueWithPasskey()}
+              >
+                <KeyRound aria-hidden />
+                {MESSAGES.auth.continueWithPasskey}
+              </Button>
             </>
           )}
         </CardContent>
