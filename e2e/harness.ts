@@ -30,7 +30,9 @@ export interface TestServer {
  * Starts the real server (`main.ts serve`) on a free port with a fresh data folder and,
  * when DATABASE_URL is set, a fresh PostgreSQL database; resolves once /api/health answers.
  */
-export async function startServer(options: { demo?: boolean; env?: Record<string, string>; localhost?: boolean } = {}): Promise<TestServer> {
+export async function startServer(
+  options: { demo?: boolean; env?: Record<string, string>; localhost?: boolean } = {},
+): Promise<TestServer> {
   if (!existsSync(WEB_DIST_INDEX)) {
     throw new Error('apps/web/dist is missing: run `npm run build -w @console/web` (the e2e global setup does).');
   }
@@ -175,7 +177,9 @@ export interface Journey {
  * there too with `{ browser: true }`), and closes the browsers, then stops the server,
  * in afterAll.
  */
-export function useJourney(options: { browser?: boolean; demo?: boolean; env?: Record<string, string>; localhost?: boolean } = {}): Journey {
+export function useJourney(
+  options: { browser?: boolean; demo?: boolean; env?: Record<string, string>; localhost?: boolean } = {},
+): Journey {
   let server: TestServer | undefined;
   const browsers: TestBrowser[] = [];
   const closeBrowsers = async () => {

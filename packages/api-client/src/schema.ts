@@ -21,6 +21,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the signed-in person steps up (their factor, or their password without one) and until when the last proof holds */
+        get: operations["getStepUpStatus"];
+        put?: never;
+        /** Prove it is you again (a second factor, or the password without one) so this session may move money and secrets */
+        post: operations["stepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sign-in": {
         parameters: {
             query?: never;
@@ -452,7 +470,7 @@ export interface paths {
         get?: never;
         /**
          * Change a user's role (a role of their organization's type)
-         * @description Requires the `users.update_role` permission.
+         * @description Requires the `users.update_role` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         put: operations["changeUserRole"];
         post?: never;
@@ -476,6 +494,26 @@ export interface paths {
          * @description Requires the `users.delete` permission.
          */
         post: operations["endUserSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/factors/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove every second factor of a person of your organization or one below it (its admins), end their sessions and mail them and their admins; they sign in with their password and set up a factor again
+         * @description Requires the `users.delete` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
+        post: operations["resetUserFactors"];
         delete?: never;
         options?: never;
         head?: never;
@@ -604,7 +642,10 @@ export interface paths {
          */
         get: operations["listOrganizations"];
         put?: never;
-        /** Create a direct child of the caller's organization, optionally with credits moved from it */
+        /**
+         * Create a direct child of the caller's organization, optionally with credits moved from it
+         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
         post: operations["createOrganization"];
         delete?: never;
         options?: never;
@@ -745,7 +786,7 @@ export interface paths {
         get: operations["getSpendControls"];
         /**
          * Set a direct child's monthly spend cap and automatic top-up (its parent's admins)
-         * @description Requires the `organizations.allocate_credits` permission.
+         * @description Requires the `organizations.allocate_credits` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         put: operations["setSpendControls"];
         post?: never;
@@ -805,7 +846,7 @@ export interface paths {
         get?: never;
         /**
          * Set what the organization's direct children pay for an agent type, from now on (its admins)
-         * @description Requires the `billing.manage` permission.
+         * @description Requires the `billing.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         put: operations["setPrice"];
         post?: never;
@@ -866,7 +907,7 @@ export interface paths {
         put?: never;
         /**
          * Move credits from your organization to an active direct child (Idempotency-Key honoured)
-         * @description Requires the `organizations.allocate_credits` permission.
+         * @description Requires the `organizations.allocate_credits` permission. May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         post: operations["createAllocation"];
         delete?: never;
@@ -886,7 +927,7 @@ export interface paths {
         put?: never;
         /**
          * Give an allocation back to the organization that made it, within 24 hours and while the child holds it: the whole amount, once, with a reason (its admins)
-         * @description Requires the `organizations.allocate_credits` permission.
+         * @description Requires the `organizations.allocate_credits` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         post: operations["reverseAllocation"];
         delete?: never;
@@ -904,7 +945,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** House admins add or remove credits on their own house, with a reason */
+        /**
+         * House admins add or remove credits on their own house, with a reason
+         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
         post: operations["createAdjustment"];
         delete?: never;
         options?: never;
@@ -1123,7 +1167,7 @@ export interface paths {
         head?: never;
         /**
          * Edit an agent type; a new price applies to events that occur after the change (house admins)
-         * @description Requires the `agents.catalog` permission.
+         * @description Requires the `agents.catalog` permission. May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         patch: operations["updateAgentType"];
         trace?: never;
@@ -1247,7 +1291,7 @@ export interface paths {
         put?: never;
         /**
          * Make an API key, with an optional end date and rate limit; the secret is in this answer only (its admins)
-         * @description Requires the `api_keys.manage` permission.
+         * @description Requires the `api_keys.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1291,7 +1335,7 @@ export interface paths {
         put?: never;
         /**
          * Give a live API key a new secret, in this answer only; the old secret works for the grace period asked, up to 7 days (its admins)
-         * @description Requires the `api_keys.manage` permission.
+         * @description Requires the `api_keys.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         post: operations["rollApiKey"];
         delete?: never;
@@ -1419,7 +1463,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint; its signing secret is in this answer only (its admins)
-         * @description Requires the `webhooks.manage` permission.
+         * @description Requires the `webhooks.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1463,7 +1507,7 @@ export interface paths {
         put?: never;
         /**
          * Give an endpoint a new signing secret, in this answer only; the old one signs beside it for the grace period (its admins)
-         * @description Requires the `webhooks.manage` permission.
+         * @description Requires the `webhooks.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1546,6 +1590,27 @@ export interface paths {
          * @description Requires the `webhooks.manage` permission.
          */
         post: operations["redeliverFailedWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/mfa-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An organization's second-factor policy, what it inherits from above, and who of its people is covered (its own admins) */
+        get: operations["getMfaPolicy"];
+        /**
+         * Set an organization's second-factor policy (its own admins; turning a requirement off or lengthening the grace asks for a fresh second factor)
+         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
+        put: operations["updateMfaPolicy"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1817,6 +1882,75 @@ export interface operations {
             };
         };
     };
+    getStepUpStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        methods: ("totp" | "recovery_code" | "password")[];
+                        fresh_until: number | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    stepUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    method: "totp";
+                    code: string;
+                } | {
+                    /** @enum {string} */
+                    method: "recovery_code";
+                    code: string;
+                } | {
+                    /** @enum {string} */
+                    method: "password";
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fresh_until: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     signIn: {
         parameters: {
             query?: never;
@@ -1875,6 +2009,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     } | {
                         /** @enum {boolean} */
@@ -1973,6 +2112,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -2104,6 +2248,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -2166,6 +2315,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -2900,6 +3054,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         }[];
                         pagination: {
                             page: number;
@@ -2962,6 +3121,11 @@ export interface operations {
                             /** @enum {string|null} */
                             ancestor_status?: "active" | "inactive" | "suspended" | null;
                         };
+                        mfa_enrollment?: {
+                            /** @enum {boolean} */
+                            required: true;
+                            deadline: string;
+                        } | null;
                     };
                 };
             };
@@ -3023,6 +3187,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -3083,6 +3252,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -3141,6 +3315,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -3213,6 +3392,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -3281,6 +3465,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -3313,6 +3502,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        ended: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetUserFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totp: boolean;
+                        passkeys: number;
+                        recovery_codes: number;
                         ended: number;
                     };
                 };
@@ -3463,6 +3686,11 @@ export interface operations {
                                 /** @enum {string|null} */
                                 ancestor_status?: "active" | "inactive" | "suspended" | null;
                             };
+                            mfa_enrollment?: {
+                                /** @enum {boolean} */
+                                required: true;
+                                deadline: string;
+                            } | null;
                         };
                     };
                 };
@@ -5034,7 +5262,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -5094,7 +5322,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed";
                 from?: string;
                 to?: string;
             };
@@ -5436,6 +5664,7 @@ export interface operations {
                             url: string;
                         }[];
                         api_key_rate_limit_ceiling: number;
+                        step_up_threshold: string;
                         updated_at: string | null;
                         updated_by_name: string | null;
                     };
@@ -5462,6 +5691,7 @@ export interface operations {
                         url: string;
                     }[];
                     api_key_rate_limit_ceiling?: number;
+                    step_up_threshold?: number | string;
                 };
             };
         };
@@ -5480,6 +5710,7 @@ export interface operations {
                             url: string;
                         }[];
                         api_key_rate_limit_ceiling: number;
+                        step_up_threshold: string;
                         updated_at: string | null;
                         updated_by_name: string | null;
                     };
@@ -6727,7 +6958,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6766,7 +6997,7 @@ export interface operations {
                     url: string;
                     /** @default  */
                     description?: string;
-                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                     /** @default false */
                     include_subtree?: boolean;
                     /** @default true */
@@ -6789,7 +7020,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6843,7 +7074,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6884,7 +7115,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                     include_subtree?: boolean;
                     enabled?: boolean;
                 };
@@ -6905,7 +7136,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -6965,7 +7196,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -7018,7 +7249,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -7082,7 +7313,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -7142,7 +7373,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -7204,6 +7435,144 @@ export interface operations {
                 content: {
                     "application/json": {
                         redelivered: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMfaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        policy: {
+                            require_own: boolean;
+                            require_subtree: boolean;
+                            require_admins: boolean;
+                            grace_days: number;
+                            updated_at: string | null;
+                            updated_by_email: string | null;
+                        };
+                        inherited: {
+                            /** Format: uuid */
+                            organization_id: string;
+                            organization_name: string;
+                            /** @enum {string} */
+                            org_type: "house" | "super_agency" | "agency" | "tenant";
+                            /** @enum {string} */
+                            kind: "subtree" | "admins";
+                            grace_days: number;
+                            since: string;
+                        }[];
+                        coverage: {
+                            covered: number;
+                            not_enrolled: number;
+                            people: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                name: string | null;
+                                role: string;
+                                enrolled: boolean;
+                                deadline: string | null;
+                            }[];
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateMfaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    require_own: boolean;
+                    require_subtree: boolean;
+                    require_admins: boolean;
+                    grace_days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        policy: {
+                            require_own: boolean;
+                            require_subtree: boolean;
+                            require_admins: boolean;
+                            grace_days: number;
+                            updated_at: string | null;
+                            updated_by_email: string | null;
+                        };
+                        inherited: {
+                            /** Format: uuid */
+                            organization_id: string;
+                            organization_name: string;
+                            /** @enum {string} */
+                            org_type: "house" | "super_agency" | "agency" | "tenant";
+                            /** @enum {string} */
+                            kind: "subtree" | "admins";
+                            grace_days: number;
+                            since: string;
+                        }[];
+                        coverage: {
+                            covered: number;
+                            not_enrolled: number;
+                            people: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                name: string | null;
+                                role: string;
+                                enrolled: boolean;
+                                deadline: string | null;
+                            }[];
+                            truncated: boolean;
+                        };
                     };
                 };
             };

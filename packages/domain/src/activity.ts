@@ -166,7 +166,13 @@ const obj = (value: unknown): Record<string, unknown> =>
 
 /** A second factor's code as a person names it. */
 const stepUpText = (method: unknown) =>
-  method === 'password' ? 'their password' : method === 'recovery_code' ? 'a recovery code' : method === 'passkey' ? 'a passkey' : 'a code from their authenticator app';
+  method === 'password'
+    ? 'their password'
+    : method === 'recovery_code'
+      ? 'a recovery code'
+      : method === 'passkey'
+        ? 'a passkey'
+        : 'a code from their authenticator app';
 const factorText = (method: unknown) =>
   method === 'recovery_code' ? 'recovery code' : method === 'passkey' ? 'passkey' : 'authenticator code';
 const signInMethodText = (method: unknown) =>

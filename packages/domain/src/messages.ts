@@ -337,12 +337,12 @@ export const MESSAGES = {
   factorsReset: {
     personSubject: 'Your second factors were reset',
     person: (admin: string) =>
-      `${admin}, an administrator of your organization, removed every second factor of your account (authenticator app and recovery codes) and signed you out everywhere.\n\n` +
+      `${admin}, an administrator of your organization, removed every second factor of your account (authenticator app, passkeys and recovery codes) and signed you out everywhere.\n\n` +
       'Sign in with your password alone, then set up an authenticator app again under Account > Security.\n\n' +
       'If you did not ask for this, tell your administrators at once and change your password.',
     adminsSubject: (person: string) => `Second factors reset: ${person}`,
     admins: (person: string, admin: string, organization: string) =>
-      `${admin} removed every second factor (authenticator app and recovery codes) of ${person} in ${organization} and ended their sessions. ` +
+      `${admin} removed every second factor (authenticator app, passkeys and recovery codes) of ${person} in ${organization} and ended their sessions. ` +
       `${person} now signs in with their password alone until they set up a factor again.\n\n` +
       'If nobody asked for this, check the activity log and the account at once.',
   },

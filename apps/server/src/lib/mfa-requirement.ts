@@ -21,9 +21,10 @@ export function mfaChainOf(path: RawBuilder<unknown> | ReturnType<typeof sql.ref
     where a.path = ${path} or p.organization_id = any(organization_ancestors(${path})))`;
 }
 
-/** Whether the person has a confirmed second factor. */
+/** Whether the person has a second factor: a confirmed authenticator app or a passkey. */
 export function hasFactorOf(userId: RawBuilder<unknown> | ReturnType<typeof sql.ref>): RawBuilder<boolean> {
-  return sql<boolean>`exists(select 1 from totp_factors f where f.user_id = ${userId} and f.confirmed_at is not null)`;
+  return sql<boolean>`(exists(select 1 from totp_factors f where f.user_id = ${userId} and f.confirmed_at is not null)
+    or exists(select 1 from passkeys k where k.user_id = ${userId}))`;
 }
 
 /** The row columns the rule needs, under the names `enrollmentOf` reads. */

@@ -158,12 +158,16 @@ export type SecondFactors = ReturnType<typeof createSecondFactors>;
 
 /**
  * Every second factor of a person goes (an admin's reset): the authenticator app, set up or
- * being set up, and every recovery code, and each open sign-in challenge is voided so a
+ * being set up, every passkey and every recovery code, and each open sign-in challenge is voided so a
  * right password given before the reset answers nothing. Each kind of factor is one line
  * here (a new kind adds its delete). Answers what was removed.
  */
-export async function removeAllFactors(trx: Executor, userId: string): Promise<{ totp: boolean; recovery_codes: number }> {
+export async function removeAllFactors(
+  trx: Executor,
+  userId: string,
+): Promise<{ totp: boolean; passkeys: number; recovery_codes: number }> {
   const totp = await trx.deleteFrom('totp_factors').where('user_id', '=', userId).executeTakeFirst();
+  const passkeys = await trx.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst();
   const codes = await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).executeTakeFirst();
   await trx
     .updateTable('sign_in_challenges')
@@ -171,5 +175,5 @@ export async function removeAllFactors(trx: Executor, userId: string): Promise<{
     .where('user_id', '=', userId)
     .where('used_at', 'is', null)
     .execute();
-  return { totp: Number(totp.numDeletedRows) > 0, recovery_codes: Number(codes.numDeletedRows) };
+  return { totp: Number(totp.numDeletedRows) > 0, passkeys: Number(passkeys.numDeletedRows), recovery_codes: Number(codes.numDeletedRows) };
 }

@@ -105,7 +105,7 @@ const CONSOLE_WORDING = {
     resetFactors: 'Reset second factors',
     resetFactorsTitle: 'Reset second factors',
     resetFactorsConfirm: (name: string) =>
-      `Every second factor of ${name} is removed (authenticator app and recovery codes) and they are signed out everywhere. They sign in with their password alone and should set up an authenticator app again. They and the administrators of their organization are told by e-mail, and the reset is recorded in the activity log. Do this only once you are sure it is them asking.`,
+      `Every second factor of ${name} is removed (authenticator app, passkeys and recovery codes) and they are signed out everywhere. They sign in with their password alone and should set up a second factor again. They and the administrators of their organization are told by e-mail, and the reset is recorded in the activity log. Do this only once you are sure it is them asking.`,
     factorsReset: (name: string) => `Second factors of ${name} reset`,
     resetFactorsFailed: 'Failed to reset the second factors',
   },

@@ -89,6 +89,7 @@ export const authEndpoints = {
     auth: 'session',
     body: stepUpBodySchema,
     responses: { 200: stepUpResultSchema },
+  }),
   // Passkeys
   passkeyOptions: endpoint({
     operationId: 'startPasskeySignIn',

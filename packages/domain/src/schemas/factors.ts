@@ -115,6 +115,8 @@ export type EndedSessions = z.infer<typeof endedSessionsSchema>;
 export const factorsResetSchema = z.object({
   /** The person had an authenticator app (set up or being set up) and it was removed. */
   totp: z.boolean(),
+  /** Passkeys removed. */
+  passkeys: z.number().int(),
   /** Recovery codes removed, used or not. */
   recovery_codes: z.number().int(),
   /** Sessions of the person that were still open and ended. */

@@ -82,7 +82,7 @@ describe('an admin resets a person’s second factors', () => {
       {
         actor_user_id: (await fixture('A1.admin')).id,
         organization_id: w.id('T1'),
-        details: { by: 'admin', totp: true, recovery_codes: MFA.recoveryCodeCount, ended: 1 },
+        details: { by: 'admin', totp: true, passkeys: 0, recovery_codes: MFA.recoveryCodeCount, ended: 1 },
       },
     ]);
 

@@ -31,7 +31,7 @@ export function createResetFactors({ db, mailer, reads: { visibleUser } }: Pick<
         action: 'auth.mfa_reset',
         targetType: 'user',
         targetId: target.id,
-        details: { by: 'admin', totp: removed.totp, recovery_codes: removed.recovery_codes, ended },
+        details: { by: 'admin', totp: removed.totp, passkeys: removed.passkeys, recovery_codes: removed.recovery_codes, ended },
       });
       const person = [target.first_name, target.last_name].filter(Boolean).join(' ') || target.email;
       await mailer.send({ to: target.email, subject: r.personSubject, text: r.person(caller.email) }, trx);

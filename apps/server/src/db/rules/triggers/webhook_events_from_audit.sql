@@ -77,13 +77,13 @@ begin
           'balance_before', d ->> 'balance_before')
       from organizations p where p.id = new.organization_id;
     -- Second factors: who and which kind, never a secret. The event is the person's organization's.
-    when 'auth.mfa_enrolled', 'auth.mfa_removed', 'auth.passkey_added', 'auth.passkey_removed' then
+    when 'auth.mfa_enrolled', 'auth.mfa_removed', 'auth.mfa_passkey_added', 'auth.mfa_passkey_removed' then
       insert into webhook_events (type, organization_id, data)
-      select case when new.action in ('auth.mfa_enrolled', 'auth.passkey_added') then 'member.factor_added'
+      select case when new.action in ('auth.mfa_enrolled', 'auth.mfa_passkey_added') then 'member.factor_added'
           else 'member.factor_removed' end,
         u.organization_id,
         jsonb_build_object('user_id', u.id, 'email', u.email,
-          'method', case when new.action like 'auth.passkey_%' then 'passkey' else 'totp' end)
+          'method', case when new.action like 'auth.mfa_passkey_%' then 'passkey' else 'totp' end)
       from users u where u.id = new.target_id::uuid;
     when 'auth.mfa_reset' then
       insert into webhook_events (type, organization_id, data)
@@ -108,6 +108,6 @@ create or replace trigger webhook_events_from_audit_trg after insert on audit_lo
   when (new.action in ('organization.create', 'organization.update', 'organization.delete', 'billing.agent_limit',
     'agent.activate', 'agent.deactivate', 'agents.status_reported', 'api_key.create', 'api_key.rolled', 'api_key.revoke',
     'invitation.accept', 'invitation.register', 'top_up.made',
-    'auth.mfa_enrolled', 'auth.mfa_removed', 'auth.passkey_added', 'auth.passkey_removed', 'auth.mfa_reset',
+    'auth.mfa_enrolled', 'auth.mfa_removed', 'auth.mfa_passkey_added', 'auth.mfa_passkey_removed', 'auth.mfa_reset',
     'mfa_policy.changed'))
   execute function webhook_events_from_audit();
