@@ -52,6 +52,7 @@ const mailsTo = (email: string) =>
   db().selectFrom('outbox').select(['subject', 'body_text']).where('to_address', '=', email).orderBy('created_at').execute();
 const factorsOf = async (userId: string) => ({
   totp: (await db().selectFrom('totp_factors').select('user_id').where('user_id', '=', userId).execute()).length,
+  passkeys: (await db().selectFrom('passkeys').select('id').where('user_id', '=', userId).execute()).length,
   codes: (await db().selectFrom('recovery_codes').select('id').where('user_id', '=', userId).execute()).length,
 });
 
@@ -60,15 +61,20 @@ describe('an admin resets a person’s second factors', () => {
     const person = await newPerson();
     const first = (await signIn(person.email)).access_token!;
     await enroll(first);
+    // A passkey beside the app (its row as registering one writes it): the reset takes it too.
+    await db()
+      .insertInto('passkeys')
+      .values({ user_id: person.id, credential_id: `cred-${person.id}`, public_key: 'AQID', name: 'Laptop' })
+      .execute();
     // The person can no longer sign in without a factor.
     expect(await signIn(person.email)).toMatchObject({ mfa_required: true });
-    expect(await factorsOf(person.id)).toEqual({ totp: 1, codes: MFA.recoveryCodeCount });
+    expect(await factorsOf(person.id)).toEqual({ totp: 1, passkeys: 1, codes: MFA.recoveryCodeCount });
 
     const admin = await w.as('A1.admin');
     const reset = await call(admin, 'POST', `/api/users/${person.id}/factors/reset`);
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
-    expect(reset.body).toEqual({ totp: true, recovery_codes: MFA.recoveryCodeCount, ended: 1 });
-    expect(await factorsOf(person.id)).toEqual({ totp: 0, codes: 0 });
+    expect(reset.body).toEqual({ totp: true, passkeys: 1, recovery_codes: MFA.recoveryCodeCount, ended: 1 });
+    expect(await factorsOf(person.id)).toEqual({ totp: 0, passkeys: 0, codes: 0 });
     expect(await works(first)).toBe(false);
     expect(await works(admin)).toBe(true);
 
@@ -82,7 +88,7 @@ describe('an admin resets a person’s second factors', () => {
       {
         actor_user_id: (await fixture('A1.admin')).id,
         organization_id: w.id('T1'),
-        details: { by: 'admin', totp: true, passkeys: 0, recovery_codes: MFA.recoveryCodeCount, ended: 1 },
+        details: { by: 'admin', totp: true, passkeys: 1, recovery_codes: MFA.recoveryCodeCount, ended: 1 },
       },
     ]);
 
@@ -113,7 +119,7 @@ describe('an admin resets a person’s second factors', () => {
     }
     const self = await w.as('T1.admin');
     expect((await call(self, 'POST', `/api/users/${(await fixture('T1.admin')).id}/factors/reset`)).status).toBe(403);
-    expect(await factorsOf(person.id)).toEqual({ totp: 1, codes: MFA.recoveryCodeCount });
+    expect(await factorsOf(person.id)).toEqual({ totp: 1, passkeys: 0, codes: MFA.recoveryCodeCount });
     expect(await works(token)).toBe(true);
     expect(await mailsTo(person.email)).toEqual([]);
     // An admin of the person's own organization may.
@@ -139,7 +145,7 @@ describe('an admin resets a person’s second factors', () => {
     const stale = await call(adminToken, 'POST', `/api/users/${person.id}/factors/reset`);
     expect(stale.status).toBe(401);
     expect(stale.body.error.code).toBe('step_up_required');
-    expect(await factorsOf(person.id)).toEqual({ totp: 1, codes: MFA.recoveryCodeCount });
+    expect(await factorsOf(person.id)).toEqual({ totp: 1, passkeys: 0, codes: MFA.recoveryCodeCount });
     expect(await works(token)).toBe(true);
   });
 
