@@ -225,7 +225,7 @@ describe('a required second factor', () => {
     const { scrollWidth, innerWidth, wide } = await widthReport(page);
     expect(scrollWidth, wide.join('\n')).toBeLessThanOrEqual(innerWidth);
     await form.getByRole('switch', { name: p.requireOwn }).click();
-    await form.getByLabel(p.graceDays).fill('0');
+    await form.getByLabel(p.graceDaysLabel).fill('0');
     await form.getByRole('button', { name: p.save }).click();
     await page.getByText(p.saved).waitFor();
 

@@ -23,6 +23,7 @@ function required(deadline: string) {
 }
 const factors = (enrolled: boolean) => ({
   totp: { enrolled, enrolled_at: enrolled ? '2026-01-01T00:00:00Z' : null },
+  passkeys: { count: 0 },
   recovery_codes: { left: enrolled ? 10 : 0, created_at: null },
 });
 

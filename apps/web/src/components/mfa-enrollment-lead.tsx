@@ -28,7 +28,7 @@ export function MfaEnrollmentLead({ now = new Date() }: { now?: Date }) {
   const factors = useQuery({ ...accountQueries.factors(), enabled: !!enrollment });
   const [later, setLater] = useState(() => sessionStorage.getItem(LATER_KEY) === user?.id);
   // The session's profile may predate an enrollment in another tab: the factors answer decides.
-  if (!enrollment || !factors.data || factors.data.totp.enrolled) return null;
+  if (!enrollment || !factors.data || factors.data.totp.enrolled || factors.data.passkeys.count > 0) return null;
   const onSecurity = location.pathname === PATHS.security;
   if (isMfaEnrollmentOverdue(enrollment, now)) {
     if (!onSecurity) return <Navigate to={PATHS.security} replace />;

@@ -9,6 +9,12 @@ import {
 } from '@console/domain';
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
 
+/**
+ * The browser's passkey calls, through one object: tests put their own answers in it, which a
+ * module mock cannot do where test files share their modules.
+ */
+export const browserPasskeys = { browserSupportsWebAuthn, startAuthentication, startRegistration };
+
 /** A passkey ceremony the browser refused, or the person cancelled: its message says which, in words a person reads. */
 export class PasskeyError extends Error {}
 
@@ -33,7 +39,7 @@ function asApiAnswer<T>(schema: { safeParse(value: unknown): { success: true; da
 }
 
 function ensureSupported() {
-  if (!browserSupportsWebAuthn()) throw new PasskeyError(MESSAGES.auth.passkeyUnsupported);
+  if (!browserPasskeys.browserSupportsWebAuthn()) throw new PasskeyError(MESSAGES.auth.passkeyUnsupported);
 }
 
 /** Asks the browser to make a passkey for the server's options; the answer as the API takes it. */
@@ -42,7 +48,7 @@ export async function createPasskey(options: RegistrationOptions): Promise<Regis
   let answer: unknown;
   try {
     // The contract's options are the browser library's options, as JSON.
-    answer = await startRegistration({ optionsJSON: options as Parameters<typeof startRegistration>[0]['optionsJSON'] });
+    answer = await browserPasskeys.startRegistration({ optionsJSON: options as Parameters<typeof startRegistration>[0]['optionsJSON'] });
   } catch (error) {
     throw passkeyFailure(error);
   }
@@ -54,7 +60,9 @@ export async function signWithPasskey(options: AuthenticationOptions): Promise<A
   ensureSupported();
   let answer: unknown;
   try {
-    answer = await startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]['optionsJSON'] });
+    answer = await browserPasskeys.startAuthentication({
+      optionsJSON: options as Parameters<typeof startAuthentication>[0]['optionsJSON'],
+    });
   } catch (error) {
     throw passkeyFailure(error);
   }

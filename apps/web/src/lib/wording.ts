@@ -1100,7 +1100,7 @@ const CONSOLE_WORDING = {
     requireSubtreeHelp: 'The people of every organization under this one must too; they cannot turn it off.',
     requireAdmins: 'Require it for every admin in the tree',
     requireAdminsHelp: 'Every admin role, in every organization, must set up an authenticator app.',
-    graceDays: 'Grace period (days)',
+    graceDaysLabel: 'Grace period (days)',
     graceHelp: 'How long a person without a factor may keep working, 0 to 14 days; the shortest grace that reaches a person applies.',
     save: 'Save policy',
     saved: 'Second-factor policy saved.',

@@ -64,7 +64,7 @@ describe('an admin resets a person’s second factors', () => {
     // A passkey beside the app (its row as registering one writes it): the reset takes it too.
     await db()
       .insertInto('passkeys')
-      .values({ user_id: person.id, credential_id: `cred-${person.id}`, public_key: 'AQID', name: 'Laptop' })
+      .values({ user_id: person.id, credential_id: `cred-${person.id}`, public_key: 'AQID', counter: 0, name: 'Laptop' })
       .execute();
     // The person can no longer sign in without a factor.
     expect(await signIn(person.email)).toMatchObject({ mfa_required: true });

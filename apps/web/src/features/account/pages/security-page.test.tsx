@@ -41,6 +41,7 @@ describe('security page: the authenticator app', { timeout: 20_000 }, () => {
     let factors = NONE;
     const api = mockApi({
       'GET /api/account/factors': () => json(200, factors),
+      'GET /api/account/passkeys': () => json(200, { items: [] }),
       'GET /api/account/sessions': () => json(200, { items: [session(THIS_ID, 'Chrome on Linux', true)] }),
       'POST /api/account/factors/totp': () =>
         json(200, { secret: 'JBSWY3DPEHPK3PXPJBSW', otpauth_uri: 'otpauth://totp/x', qr_svg: QR, expires_at: '2026-03-04T10:15:00Z' }),
@@ -100,6 +101,7 @@ describe('security page: the authenticator app', { timeout: 20_000 }, () => {
     let startCalls = 0;
     mockApi({
       'GET /api/account/factors': () => json(200, NONE),
+      'GET /api/account/passkeys': () => json(200, { items: [] }),
       'GET /api/account/sessions': () => json(200, { items: [] }),
       'POST /api/account/factors/totp': () =>
         ++startCalls === 1
@@ -130,6 +132,7 @@ describe('security page: the authenticator app', { timeout: 20_000 }, () => {
     let factors = ENROLLED;
     const api = mockApi({
       'GET /api/account/factors': () => json(200, factors),
+      'GET /api/account/passkeys': () => json(200, { items: [] }),
       'GET /api/account/sessions': () => json(200, { items: [] }),
       'POST /api/account/factors/recovery-codes': () => json(200, { recovery_codes: CODES }),
       'POST /api/account/factors/totp/remove': ({ body }) => {
@@ -173,6 +176,7 @@ describe('security page: sessions', { timeout: 20_000 }, () => {
     ];
     const api = mockApi({
       'GET /api/account/factors': () => json(200, NONE),
+      'GET /api/account/passkeys': () => json(200, { items: [] }),
       'GET /api/account/sessions': () => json(200, { items }),
       [`DELETE /api/account/sessions/${OTHER_ID}`]: () => {
         items = items.filter((item) => item.id !== OTHER_ID);
@@ -212,7 +216,11 @@ describe('security page: sessions', { timeout: 20_000 }, () => {
 describe('the way to the security page', { timeout: 20_000 }, () => {
   it('is in the profile menu', async () => {
     mockApi((call) =>
-      call.path === '/api/account/factors' ? json(200, NONE) : call.path === '/api/account/sessions' ? json(200, { items: [] }) : undefined,
+      call.path === '/api/account/factors'
+        ? json(200, NONE)
+        : call.path === '/api/account/sessions' || call.path === '/api/account/passkeys'
+          ? json(200, { items: [] })
+          : undefined,
     );
     renderApp('/dashboard', { session: makeSession() });
     const user = userEvent.setup();

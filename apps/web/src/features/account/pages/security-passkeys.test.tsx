@@ -1,8 +1,9 @@
 import { MESSAGES as DOMAIN_MESSAGES, type Factors, type Passkey } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { browserPasskeys } from '@/lib/passkey';
 import { MESSAGES } from '@/lib/wording';
 
 // The browser's passkey prompts: what they answer is set per test.
@@ -11,7 +12,9 @@ const browser = vi.hoisted(() => ({
   startRegistration: vi.fn(),
   browserSupportsWebAuthn: vi.fn(() => true),
 }));
-vi.mock('@simplewebauthn/browser', () => browser);
+const realBrowser = { ...browserPasskeys };
+beforeAll(() => Object.assign(browserPasskeys, browser));
+afterAll(() => Object.assign(browserPasskeys, realBrowser));
 
 const w = MESSAGES.security.passkeys;
 

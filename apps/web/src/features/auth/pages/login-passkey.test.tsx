@@ -1,8 +1,9 @@
 import { MESSAGES as DOMAIN_MESSAGES } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { browserPasskeys } from '@/lib/passkey';
 import { MESSAGES } from '@/lib/wording';
 
 // The browser's passkey prompt: what it answers is set per test.
@@ -11,7 +12,9 @@ const browser = vi.hoisted(() => ({
   startRegistration: vi.fn(),
   browserSupportsWebAuthn: vi.fn(() => true),
 }));
-vi.mock('@simplewebauthn/browser', () => browser);
+const realBrowser = { ...browserPasskeys };
+beforeAll(() => Object.assign(browserPasskeys, browser));
+afterAll(() => Object.assign(browserPasskeys, realBrowser));
 
 const { auth } = MESSAGES;
 const OPTIONS = { challenge: 'server-challenge', rpId: 'localhost', userVerification: 'required' as const };

@@ -79,7 +79,7 @@ describe('second-factor policy card', { timeout: 30_000 }, () => {
     expect(screen.getByText(w.dueBy('Jan 3, 2099'))).toBeInTheDocument();
     expect(screen.getByText(w.enrolled)).toBeInTheDocument();
 
-    const grace = within(form).getByLabelText(w.graceDays);
+    const grace = within(form).getByLabelText(w.graceDaysLabel);
     await userEvent.clear(grace);
     await userEvent.type(grace, '1');
     await userEvent.click(within(form).getByRole('button', { name: w.save }));

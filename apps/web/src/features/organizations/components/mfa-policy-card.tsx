@@ -108,7 +108,7 @@ function PolicyForm({ view, isHouse, editable }: { view: MfaPolicyView; isHouse:
         />
       )}
       <div className="space-y-1">
-        <Label htmlFor={graceId}>{w.graceDays}</Label>
+        <Label htmlFor={graceId}>{w.graceDaysLabel}</Label>
         <Input
           id={graceId}
           type="number"

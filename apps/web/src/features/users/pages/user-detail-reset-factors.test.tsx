@@ -30,7 +30,7 @@ describe('user detail page: Reset second factors', { timeout: 20_000 }, () => {
     const person = makeUser({ first_name: 'Dana', last_name: 'Detail', role: 'tenant_user' });
     const api = mockApi({
       [`GET /api/users/${person.id}`]: () => json(200, { user: person }),
-      [`POST /api/users/${person.id}/factors/reset`]: () => json(200, { totp: true, recovery_codes: 10, ended: 2 }),
+      [`POST /api/users/${person.id}/factors/reset`]: () => json(200, { totp: true, passkeys: 1, recovery_codes: 10, ended: 2 }),
     });
     renderApp(`/users/${person.id}`, { session: makeSession({ role: 'tenant_admin' }) });
     const user = userEvent.setup();
