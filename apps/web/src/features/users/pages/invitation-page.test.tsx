@@ -12,8 +12,19 @@ const m = MESSAGES.invitations;
 const INVITATION_ID = '00000000-0000-4000-8000-0000000000ee';
 const OTHER_ORG = '00000000-0000-4000-8000-0000000000bb';
 
-// The page is a lazy chunk: load it once before the first test's clock starts.
-beforeAll(() => Promise.all([import('./invitation-page'), import('@/features/auth/pages/login-page')]), 30_000);
+// The page is a lazy chunk: load it once before the first test's clock starts. The redirect
+// after an acceptance renders the shell and the dashboard, lazy chunks too: a
+// navigation keeps the old page until they load, so a cold import would eat the wait.
+beforeAll(
+  () =>
+    Promise.all([
+      import('./invitation-page'),
+      import('@/features/auth/pages/login-page'),
+      import('@/app/shell/app-shell'),
+      import('@/features/dashboard/pages/dashboard-page'),
+    ]),
+  30_000,
+);
 
 const registration = {
   result: 'requires_registration',
