@@ -24,6 +24,7 @@ import {
   USER_STATUSES,
   WEBHOOK_DELIVERY_STATES,
   WEBHOOK_DISABLED_REASONS,
+  WEBAUTHN_CHALLENGE_PURPOSES,
   WEBHOOK_EVENT_ROW_TYPES,
 } from '@console/domain';
 import { freshDatabase } from '../test/harness.ts';
@@ -174,6 +175,7 @@ const COLUMN_VALUES: Record<string, readonly string[]> = {
   'webhook_events.type': WEBHOOK_EVENT_ROW_TYPES,
   'webhook_deliveries.state': WEBHOOK_DELIVERY_STATES,
   'webhook_endpoints.disabled_reason': WEBHOOK_DISABLED_REASONS,
+  'webauthn_challenges.purpose': WEBAUTHN_CHALLENGE_PURPOSES,
 };
 
 /** Role patterns: every `{type}_{level}` of the domain and nothing else (users may also hold the plain `admin`). */

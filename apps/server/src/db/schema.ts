@@ -151,7 +151,7 @@ export interface PasskeysTable {
   credential_id: string;
   public_key: string;
   /** bigint: read as a string on PostgreSQL. */
-  counter: ColumnType<string | number, number, number>;
+  counter: ColumnType<string, number | undefined, number>;
   transports: Generated<string>;
   name: string;
   created_at: Timestamp;

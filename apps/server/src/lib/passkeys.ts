@@ -11,11 +11,12 @@ import {
   type AuthenticationResponse,
   type RegistrationOptions,
   type RegistrationResponse,
+  type WebauthnChallengePurpose,
 } from '@console/domain';
 import type { Executor } from '../db/schema.ts';
 import { hashToken } from './secrets.ts';
 
-type Purpose = 'register' | 'reauth' | 'second_factor' | 'passwordless';
+type Purpose = WebauthnChallengePurpose;
 
 /** Who a challenge is for: the person adding or re-checking, the sign-in challenge it answers, or nobody yet. */
 interface Binding {

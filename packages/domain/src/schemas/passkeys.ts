@@ -3,6 +3,14 @@ import { MFA } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 
 /**
+ * What a stored WebAuthn challenge is for: adding a passkey, confirming with one on the
+ * account pages, answering a sign-in challenge, or signing in without a password. A challenge
+ * answers only for its purpose.
+ */
+export const WEBAUTHN_CHALLENGE_PURPOSES = ['register', 'reauth', 'second_factor', 'passwordless'] as const;
+export type WebauthnChallengePurpose = (typeof WEBAUTHN_CHALLENGE_PURPOSES)[number];
+
+/**
  * Passkeys (WebAuthn credentials): the options a browser's passkey ceremony takes, and the
  * answers it gives back, in the JSON form both sides exchange (binary fields base64url).
  */

@@ -1,4 +1,4 @@
--- Second factors reach webhooks: a person's factor added or removed, an admin's
+-- Second factors reach webhooks (issue 39): a person's factor added or removed, an admin's
 -- reset of a person's factors, and an organization's second-factor policy changed. The event
 -- types an outbox row may hold grow by these four; the audit trigger (db/rules) writes them.
 alter table webhook_events drop constraint webhook_events_type_check;
