@@ -178,6 +178,7 @@ interface ZodDef {
   format?: string;
   checks?: ZodType[];
   pattern?: RegExp;
+  values?: unknown[];
 }
 
 const defOf = (schema: ZodType) => (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
@@ -246,6 +247,12 @@ function typedValue(schema: ZodType, uuids: readonly string[], mode: Mode): fc.A
         fc.constantFrom(...values),
         fc.constantFrom(...values.map((v) => v.toUpperCase()), ...values.map((v) => ` ${v}`), ...values.map((v) => `${v}\u0000`)),
       );
+    }
+    case 'literal': {
+      // A fixed value (`type: 'public-key'`): plausible ones are it, or a required one is never found.
+      const values = def.values ?? [];
+      if (plausible || values.length === 0) return values.length ? fc.constantFrom(...values) : wrongType;
+      return fc.oneof(fc.constantFrom(...values), wrongType);
     }
     case 'union':
       return fc.oneof(...def.options!.map((option) => typedValue(option, uuids, mode)));

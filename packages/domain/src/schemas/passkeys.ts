@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MFA } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
+import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText } from './common.ts';
 
 /**
  * What a stored WebAuthn challenge is for: adding a passkey, confirming with one on the
@@ -103,7 +104,9 @@ export const passkeyNameSchema = z
   .string({ error: MESSAGES.auth.passkeyNameRequired })
   .trim()
   .min(1, MESSAGES.auth.passkeyNameRequired)
-  .max(MFA.passkeyNameMax, MESSAGES.auth.passkeyNameMax);
+  .max(MFA.passkeyNameMax, MESSAGES.auth.passkeyNameMax)
+  .refine(isStorableText, UNSTORABLE_TEXT)
+  .refine(isSingleLineText, CONTROL_TEXT);
 
 /** One of the signed-in person's passkeys. */
 export const passkeySchema = z.object({
