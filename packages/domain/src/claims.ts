@@ -78,8 +78,7 @@ function pick(
 
 /**
  * Reads a decoded access token's payload. Claims may sit at the top level, under
- * app_metadata or under user_metadata, each under alternative names. Unlike the spec's
- * original, a role found only in user_metadata (which a user can edit) never overrides
+ * app_metadata or under user_metadata, each under alternative names. A role found only in user_metadata (which a user can edit) never overrides
  * the server's, and no account is promoted by its e-mail.
  */
 export function normalizeClaims(payload: unknown): NormalizeResult {

@@ -4,7 +4,7 @@ export const LIMITS = {
   orgNameMax: 100,
   orgDescriptionMax: 500,
   passwordMin: 8,
-  /** Not from the spec: bounds that keep hostile input cheap. */
+  /** An upper bound on a password, so hashing hostile input stays cheap. */
   passwordMax: 256,
   emailMax: 254,
   personNameMin: 2,

@@ -3,7 +3,7 @@ import { ORG_TYPES, isOrgType, type OrgType } from './hierarchy.ts';
 export const ROLE_LEVELS = ['admin', 'manager', 'user', 'support'] as const;
 export type RoleLevel = (typeof ROLE_LEVELS)[number];
 
-/** `{type}_{level}`, plus the plain `admin` role the spec mentions. */
+/** `{type}_{level}`, plus the plain `admin` role older accounts may hold. */
 export type Role = `${OrgType}_${RoleLevel}` | 'admin';
 
 export const ALL_ROLES: readonly Role[] = [...ORG_TYPES.flatMap((type) => ROLE_LEVELS.map((level) => `${type}_${level}` as Role)), 'admin'];

@@ -44,7 +44,7 @@ export const allocationSchema = z.object({
   to_org_id: z.uuid({ error: c.selectChild }),
   amount: amountInputSchema,
   notes: z.string().trim().max(500).refine(isStorableText, UNSTORABLE_TEXT).nullish(),
-  /** Accepted for the spec's payload; the caller is always the allocating user. */
+  /** Accepted and ignored, so older clients' payloads still validate: the caller is always the allocating user. */
   allocated_by_user_id: z.uuid().optional(),
 });
 export type AllocationInput = z.input<typeof allocationSchema>;
