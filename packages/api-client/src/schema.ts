@@ -1898,7 +1898,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        methods: ("totp" | "recovery_code" | "password")[];
+                        methods: ("totp" | "passkey" | "recovery_code" | "password")[];
                         fresh_until: number | null;
                     };
                 };
@@ -1920,6 +1920,26 @@ export interface operations {
                     /** @enum {string} */
                     method: "totp";
                     code: string;
+                } | {
+                    /** @enum {string} */
+                    method: "passkey";
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "cross-platform" | "platform";
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
                 } | {
                     /** @enum {string} */
                     method: "recovery_code";
@@ -1947,6 +1967,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

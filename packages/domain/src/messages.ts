@@ -39,9 +39,9 @@ export const MESSAGES = {
     totpNotEnrolled: 'No authenticator app is set up.',
     sessionNotFound: 'That session was not found or has already ended.',
     // Step-up before money and secrets.
-    stepUpRequired: 'Confirm it is you: enter a code from your authenticator app (or your password) to continue.',
-    stepUpUseFactor: 'You have an authenticator app: confirm with a code from it or a recovery code.',
-    stepUpUsePassword: 'You have no authenticator app: confirm with your password.',
+    stepUpRequired: 'Confirm it is you: use your authenticator app or a passkey (or your password) to continue.',
+    stepUpUseFactor: 'You have a second factor: confirm with it or a recovery code.',
+    stepUpUsePassword: 'You have no second factor: confirm with your password.',
     stepUpPasswordWrong: 'That password is not correct.',
     stepUpCancelled: 'The action was not done: it needs you to confirm it is you.',
     // Passkeys

@@ -353,12 +353,16 @@ export function mayChangePersonStatus(actor: Actor, person: Pick<PersonFacts, 'i
 }
 
 /**
- * Ending every session of a person, and resetting their second factors: the rule of
- * deactivating them (never oneself, the own organization or a direct child, never a higher
- * rank). The server refuses, and the console hides the action, by this one predicate.
+ * Ending every session of a person, and resetting their second factors: an admin of the
+ * person's organization or of any organization above it (the person is a member of the
+ * admin's subtree), never oneself, never someone of a higher rank, never from a frozen
+ * organization. Reach is everything the admin may read: the server finds the person within
+ * the caller's subtree or answers 404, and the console offers the actions only on a person
+ * the server let it read. The server refuses, and the console hides the actions, by this
+ * one predicate.
  */
-export const mayEndAccessOf = (actor: Actor, person: Pick<PersonFacts, 'id' | 'role' | 'organization'>): boolean =>
-  mayChangePersonStatus(actor, person);
+export const mayEndAccessOf = (actor: Actor, person: Pick<PersonFacts, 'id' | 'role'>): boolean =>
+  !isSelf(actor, person) && can(actor.role, 'users.delete') && mayWrite(actor) && mayActOnRankOf(actor, person);
 
 /** Changing someone's role: never one's own, within reach, never someone of a higher rank. */
 export function mayChangeRoleOf(actor: Actor, person: Pick<PersonFacts, 'id' | 'role' | 'organization'>): boolean {

@@ -390,7 +390,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
     call: inPath,
   }),
 
-  // Ending a person's sessions: the rule of deactivating them (never oneself).
+  // Ending a person's sessions: an admin of their organization or any above it (never oneself).
   'POST /api/users/:id/sessions/end': one({
     target: 'user',
     expect: targeted(({ actor, person }) => ({ first: holds(actor, 'users.delete'), allowed: mayEndAccessOf(actor, person) })),

@@ -1,4 +1,4 @@
-import { authEndpoints, type StepUpBody } from '@console/domain';
+import { accountEndpoints, authEndpoints, type StepUpBody, type StepUpMethod } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { CodeField } from '@/components/code-field';
@@ -7,17 +7,26 @@ import { PasswordField } from '@/components/password-field';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { ApiError, call } from '@/lib/api';
+import { PasskeyError, signWithPasskey } from '@/lib/passkey';
 import { setStepUpAsker } from '@/lib/step-up';
 import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.stepUp;
 
-type Mode = 'totp' | 'recovery_code' | 'password';
+type Mode = StepUpMethod;
+
+/** The other ways a person with a factor may confirm, as the links under the form name them. */
+const SWITCH_LABEL: Record<Exclude<Mode, 'password'>, string> = {
+  totp: t.useApp,
+  passkey: t.usePasskeyInstead,
+  recovery_code: t.useRecoveryCode,
+};
 
 /**
  * The one dialog that asks the signed-in person to confirm it is them when the server wants a
- * step-up: a code from their authenticator app (or a recovery code), or their password when
- * they have no app. Confirmed, the refused request is sent again; cancelled, it fails.
+ * step-up: a code from their authenticator app, one of their passkeys, or a recovery code, or
+ * their password when they have no factor. Confirmed, the refused request is sent again;
+ * cancelled, it fails.
  */
 export function StepUpDialog() {
   const [open, setOpen] = useState(false);
@@ -59,7 +68,9 @@ function StepUpForm({ onConfirmed, onCancel }: { onConfirmed(): void; onCancel()
   const [busy, setBusy] = useState(false);
 
   const methods = status.data?.methods ?? [];
-  const mode: Mode | null = chosen ?? (methods.includes('password') ? 'password' : methods.includes('totp') ? 'totp' : null);
+  // The first the server lists: the app before a passkey before a recovery code; the password alone for a person without a factor.
+  const mode: Mode | null = chosen ?? methods[0] ?? null;
+  const others = methods.filter((m): m is Exclude<Mode, 'password'> => m !== mode && m !== 'password');
 
   const switchTo = (next: Mode) => {
     setChosen(next);
@@ -68,21 +79,28 @@ function StepUpForm({ onConfirmed, onCancel }: { onConfirmed(): void; onCancel()
     setFailure(null);
   };
 
+  /** The answer for the chosen way: the field's value, or the browser's passkey prompt on the server's re-check options. */
+  async function answer(): Promise<StepUpBody> {
+    if (mode === 'password') return { method: 'password', password: value };
+    if (mode === 'passkey') return { method: 'passkey', response: await signWithPasskey(await call(accountEndpoints.passkeyCheckOptions)) };
+    return { method: mode as 'totp' | 'recovery_code', code: value };
+  }
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!mode || busy) return;
-    if (value.trim() === '') {
+    if (mode !== 'passkey' && value.trim() === '') {
       setFieldError(mode === 'password' ? MESSAGES.auth.passwordRequired : MESSAGES.auth.codeRequired);
       return;
     }
-    const body: StepUpBody = mode === 'password' ? { method: 'password', password: value } : { method: mode, code: value };
     setBusy(true);
     setFailure(null);
     try {
-      await call(authEndpoints.stepUp, { body });
+      await call(authEndpoints.stepUp, { body: await answer() });
       onConfirmed();
     } catch (error) {
-      const message = error instanceof ApiError ? error.message : MESSAGES.generic.unexpected;
+      // An API refusal, or the browser's passkey prompt refused or cancelled (its message says which).
+      const message = error instanceof ApiError || error instanceof PasskeyError ? error.message : MESSAGES.generic.unexpected;
       const field = error instanceof ApiError ? (error.fields.code ?? error.fields.password) : undefined;
       setFieldError(field);
       if (!field) setFailure(message);
@@ -91,7 +109,14 @@ function StepUpForm({ onConfirmed, onCancel }: { onConfirmed(): void; onCancel()
     }
   }
 
-  const description = mode === 'password' ? t.passwordDescription : mode === 'recovery_code' ? t.recoveryDescription : t.factorDescription;
+  const description =
+    mode === 'password'
+      ? t.passwordDescription
+      : mode === 'recovery_code'
+        ? t.recoveryDescription
+        : mode === 'passkey'
+          ? t.passkeyDescription
+          : t.factorDescription;
 
   return (
     <form noValidate className="grid gap-4" onSubmit={submit}>
@@ -112,34 +137,29 @@ function StepUpForm({ onConfirmed, onCancel }: { onConfirmed(): void; onCancel()
         />
       )}
       {(mode === 'totp' || mode === 'recovery_code') && (
-        <>
-          <CodeField
-            key={mode}
-            id="step-up-code"
-            kind={mode === 'totp' ? 'totp' : 'any'}
-            label={mode === 'totp' ? t.codeLabel : t.recoveryLabel}
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            error={fieldError}
-            autoFocus
-          />
-          <Button
-            type="button"
-            variant="link"
-            className="justify-self-start px-0"
-            onClick={() => switchTo(mode === 'totp' ? 'recovery_code' : 'totp')}
-          >
-            {mode === 'totp' ? t.useRecoveryCode : t.useApp}
-          </Button>
-        </>
+        <CodeField
+          key={mode}
+          id="step-up-code"
+          kind={mode === 'totp' ? 'totp' : 'any'}
+          label={mode === 'totp' ? t.codeLabel : t.recoveryLabel}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          error={fieldError}
+          autoFocus
+        />
       )}
+      {others.map((other) => (
+        <Button key={other} type="button" variant="link" className="justify-self-start px-0" onClick={() => switchTo(other)}>
+          {SWITCH_LABEL[other]}
+        </Button>
+      ))}
       {failure && <ErrorAlert title={t.failed} message={failure} />}
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onCancel}>
           {t.cancel}
         </Button>
         <Button type="submit" disabled={!mode || busy}>
-          {busy ? t.submitting : t.submit}
+          {busy ? t.submitting : mode === 'passkey' ? t.usePasskey : t.submit}
         </Button>
       </DialogFooter>
     </form>

@@ -89,6 +89,8 @@ export const authEndpoints = {
     auth: 'session',
     body: stepUpBodySchema,
     responses: { 200: stepUpResultSchema },
+    // 422: a passkey's answer that does not verify (a wrong code or password is a 400 on its field).
+    errors: [422],
   }),
   // Passkeys
   passkeyOptions: endpoint({

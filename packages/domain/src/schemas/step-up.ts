@@ -2,18 +2,21 @@ import { z } from 'zod';
 import { LIMITS } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { factorCodeSchema } from './factors.ts';
+import { authenticationResponseSchema } from './passkeys.ts';
 
 /**
  * How a person proves it is them again before moving money or secrets: a person with a second
- * factor answers with it (a code from the app or a recovery code); a person without one gives
- * the password. Each method is one member of a union on `method`, so another factor adds a member.
+ * factor answers with it (a code from the app, a passkey's answer to the re-check options, or a
+ * recovery code); a person without one gives the password. Each method is one member of a union
+ * on `method`, so another factor adds a member.
  */
-export const STEP_UP_METHODS = ['totp', 'recovery_code', 'password'] as const;
+export const STEP_UP_METHODS = ['totp', 'passkey', 'recovery_code', 'password'] as const;
 export const stepUpMethodSchema = z.enum(STEP_UP_METHODS);
 export type StepUpMethod = z.infer<typeof stepUpMethodSchema>;
 
 export const stepUpBodySchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('totp'), code: factorCodeSchema }),
+  z.object({ method: z.literal('passkey'), response: authenticationResponseSchema }),
   z.object({ method: z.literal('recovery_code'), code: factorCodeSchema }),
   z.object({
     method: z.literal('password'),

@@ -1,7 +1,7 @@
 import { MESSAGES, type StepUpBody, type StepUpMethod, type StepUpResult, type StepUpStatus } from '@console/domain';
 import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { BadRequestError } from '../../lib/errors.ts';
+import { BadRequestError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { verifyPassword } from '../../lib/secrets.ts';
 import { markSteppedUp } from '../../lib/step-up.ts';
@@ -9,13 +9,23 @@ import type { AuthDeps } from './queries.ts';
 
 /**
  * Step-up: the signed-in person proves it is them again, so their session may move money and
- * secrets for the next `freshSeconds`. A person with an authenticator app answers with a code
- * from it or a recovery code (never their password: it alone would bypass the factor); a
- * person without one gives their password. Wrong answers are audited and counted.
+ * secrets for the next `freshSeconds`. A person with a second factor answers with it (a code
+ * from the app, or a passkey's answer to the options of `POST /account/passkeys/check-options`)
+ * or a recovery code, never their password (it alone would bypass the factor); a person without
+ * one gives their password. Wrong answers are audited and counted against the person's
+ * allowance, shared with the sign-in's second step.
  */
-export function createStepUp({ db, users, factors, freshSeconds }: Pick<AuthDeps, 'db' | 'users' | 'factors'> & { freshSeconds: number }) {
+export function createStepUp({
+  db,
+  users,
+  factors,
+  passkeys,
+  freshSeconds,
+}: Pick<AuthDeps, 'db' | 'users' | 'factors' | 'passkeys'> & { freshSeconds: number }) {
   async function methodsOf(userId: string): Promise<StepUpMethod[]> {
-    return (await factors.hasConfirmedTotp(db, userId)) ? ['totp', 'recovery_code'] : ['password'];
+    const [app, passkey] = await Promise.all([factors.hasConfirmedTotp(db, userId), passkeys.hasPasskey(db, userId)]);
+    if (!app && !passkey) return ['password'];
+    return [...(app ? (['totp'] as const) : []), ...(passkey ? (['passkey'] as const) : []), 'recovery_code'];
   }
 
   async function status(caller: Caller): Promise<StepUpStatus> {
@@ -26,7 +36,7 @@ export function createStepUp({ db, users, factors, freshSeconds }: Pick<AuthDeps
   async function stepUp(caller: Caller, body: StepUpBody, client: ClientInfo): Promise<StepUpResult> {
     const methods = await methodsOf(caller.userId);
     if (!methods.includes(body.method)) {
-      const message = body.method === 'password' ? MESSAGES.auth.stepUpUseFactor : MESSAGES.auth.stepUpUsePassword;
+      const message = methods.includes('password') ? MESSAGES.auth.stepUpUsePassword : MESSAGES.auth.stepUpUseFactor;
       throw new BadRequestError(message, { method: message });
     }
     const failed = (trx: Parameters<typeof auditAction>[0]) =>
@@ -40,6 +50,13 @@ export function createStepUp({ db, users, factors, freshSeconds }: Pick<AuthDeps
     const outcome = await db.transaction().execute(async (trx) => {
       if (body.method === 'password') {
         if (!(await verifyPassword(await users.passwordHashOf(caller.userId, trx), body.password))) {
+          await failed(trx);
+          return null;
+        }
+      } else if (body.method === 'passkey') {
+        await factors.admit(trx, caller.userId);
+        if (!(await passkeys.verifyAssertion(trx, 'reauth', { userId: caller.userId }, body.response))) {
+          await factors.countWrong(trx, caller.userId);
           await failed(trx);
           return null;
         }
@@ -66,6 +83,7 @@ export function createStepUp({ db, users, factors, freshSeconds }: Pick<AuthDeps
     if (body.method === 'password') {
       throw new BadRequestError(MESSAGES.auth.stepUpPasswordWrong, { password: MESSAGES.auth.stepUpPasswordWrong });
     }
+    if (body.method === 'passkey') throw new RuleError(MESSAGES.auth.passkeyRefused, 'passkey_refused');
     throw new BadRequestError(MESSAGES.auth.codeWrong, { code: MESSAGES.auth.codeWrong });
   }
 

@@ -7,9 +7,9 @@ import { requireEndAccess, type UserReads, type UsersDeps } from './queries.ts';
 
 /**
  * An admin ends every session of a person within reach (a lost laptop, a shared account),
- * under the domain's `mayEndAccessOf` (the rule of deactivating them, the one the console shows
- * the action by): never oneself (one's own other sessions are ended from one's account), the
- * caller's organization or a direct child, never a higher rank.
+ * under the domain's `mayEndAccessOf` (the one rule the console shows the action by): an admin
+ * of the person's organization or of any above it, never oneself (one's own other sessions are
+ * ended from one's account), never a higher rank.
  * The person's access tokens stop at once; they sign in again.
  */
 export function createEndSessions({ db, reads: { visibleUser } }: Pick<UsersDeps, 'db'> & { reads: UserReads }) {

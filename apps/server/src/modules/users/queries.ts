@@ -147,17 +147,13 @@ export function requireRankWithin(caller: Caller, target: { role: string }) {
 
 /**
  * Ending a person's sessions and resetting their second factors: decided by the domain's one
- * predicate, the one the console shows the actions by. A refusal says why when it can.
+ * predicate, the one the console shows the actions by. The person was found within the
+ * caller's subtree (404 otherwise); a refusal says why when it can.
  */
-export function requireEndAccess(
-  caller: Caller,
-  target: { id: string; role: string; organization_id: string; org_parent_id: string | null },
-) {
+export function requireEndAccess(caller: Caller, target: { id: string; role: string }) {
   if (target.id === caller.userId) throw new ForbiddenError();
-  requireManageable(caller, target);
   requireRankWithin(caller, target);
-  const person = { id: target.id, role: target.role, organization: { id: target.organization_id, parent_org_id: target.org_parent_id } };
-  if (!mayEndAccessOf(caller, person)) throw new ForbiddenError();
+  if (!mayEndAccessOf(caller, target)) throw new ForbiddenError();
 }
 
 /**

@@ -11,8 +11,8 @@ import { requireEndAccess, type UserReads, type UsersDeps } from './queries.ts';
 const r = MESSAGES.factorsReset;
 
 /**
- * A person who lost every second factor asks an admin of their organization or of the one
- * above it. The admin, under the rule of ending the person's sessions, removes every factor,
+ * A person who lost every second factor asks an admin of their organization or of any
+ * organization above it. The admin, under the rule of ending the person's sessions, removes every factor,
  * ends every session (the person signs in with the password alone and sets up a factor
  * again), and the change is audited. The person and their organization's active admins are
  * mailed in the same transaction, so the mail goes only if the reset commits.
