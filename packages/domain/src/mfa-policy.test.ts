@@ -97,6 +97,29 @@ describe('the second-factor requirement', () => {
     });
   });
 
+  it('counts the admins requirement from when a person became an admin, other requirements from their joining', () => {
+    const chain = [link(0, { admins_since: T0, grace_days: 5 }), link(1, { own_since: T0, grace_days: 9 })];
+    // Joined at T0 as a user, promoted on day 20: the admins requirement gives the whole grace from then.
+    expect(mfaRequirementOf(chain, { role: 'agency_admin', joined_at: T0, admin_since: day(20) })).toEqual({
+      sources: [
+        { organization_id: 'org-0', kind: 'admins', grace_days: 5, deadline: day(25) },
+        { organization_id: 'org-1', kind: 'own', grace_days: 9, deadline: day(9) },
+      ],
+      deadline: day(9),
+    });
+    // A promotion before the requirement was switched on: the switch-on counts.
+    expect(
+      mfaRequirementOf([link(0, { admins_since: day(3), grace_days: 5 })], { role: 'admin', joined_at: T0, admin_since: day(1) }).deadline,
+    ).toBe(day(8));
+    // Null (an admin since joining) counts from the joining; a value before the joining cannot precede it.
+    expect(
+      mfaRequirementOf([link(0, { admins_since: T0, grace_days: 5 })], { role: 'admin', joined_at: day(2), admin_since: null }).deadline,
+    ).toBe(day(7));
+    expect(
+      mfaRequirementOf([link(0, { admins_since: T0, grace_days: 5 })], { role: 'admin', joined_at: day(2), admin_since: day(1) }).deadline,
+    ).toBe(day(7));
+  });
+
   it('gives the earliest deadline wherever it falls among the requirements', () => {
     // The house's requirements come first and give the longer grace: the own organization's wins.
     const chain = [link(0, { subtree_since: T0, admins_since: T0, grace_days: 14 }), link(1, { own_since: T0, grace_days: 2 })];

@@ -37,11 +37,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Every requirement reaching a person of the chain's last organization with this role, and the
  * earliest deadline. A person's grace starts when the requirement first applied to them: the
  * time it was turned on, or their joining when later; only the house's admins requirement
- * counts (it covers every admin role in the tree).
+ * counts (it covers every admin role in the tree), and it applies to a person from when they
+ * became an admin (`admin_since`, or their joining when they were one from the start).
  */
 export function mfaRequirementOf(
   chain: readonly MfaPolicyLink[],
-  person: { role: string; joined_at: string },
+  person: { role: string; joined_at: string; admin_since?: string | null },
 ): {
   sources: MfaRequirementSource[];
   deadline: string | null;
@@ -49,9 +50,10 @@ export function mfaRequirementOf(
   const own = chain.reduce((deepest, link) => Math.max(deepest, link.depth), 0);
   const joined = Date.parse(person.joined_at);
   const sources: MfaRequirementSource[] = [];
-  const add = (link: MfaPolicyLink, kind: MfaRequirementKind, since: string | null) => {
+  const promoted = person.admin_since ? Math.max(Date.parse(person.admin_since), joined) : joined;
+  const add = (link: MfaPolicyLink, kind: MfaRequirementKind, since: string | null, applies = joined) => {
     if (!since) return;
-    const start = Math.max(Date.parse(since), joined);
+    const start = Math.max(Date.parse(since), applies);
     sources.push({
       organization_id: link.organization_id,
       kind,
@@ -62,7 +64,7 @@ export function mfaRequirementOf(
   for (const link of chain) {
     if (link.depth === own) add(link, 'own', link.own_since);
     if (link.depth < own) add(link, 'subtree', link.subtree_since);
-    if (link.depth === 0 && roleLevel(person.role) === 'admin') add(link, 'admins', link.admins_since);
+    if (link.depth === 0 && roleLevel(person.role) === 'admin') add(link, 'admins', link.admins_since, promoted);
   }
   const deadline = sources.length === 0 ? null : sources.map((s) => s.deadline).reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b));
   return { sources, deadline };

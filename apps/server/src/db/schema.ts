@@ -90,6 +90,8 @@ export interface UsersTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;
+  /** When a role change last made them an admin; null: an admin since joining, or no admin. */
+  admin_since: NullableTimestamp;
 }
 
 export interface RefreshSessionsTable {

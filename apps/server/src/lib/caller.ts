@@ -69,6 +69,7 @@ function callerQuery(db: Kysely<DB>, userId: string, sessionId: string) {
         order by length(a.path) desc limit 1)`.as('ancestor_status'),
       // The second-factor policy: the chain's policies and whether the person has a factor.
       'u.created_at',
+      'u.admin_since',
       mfaChainOf(sql.ref('o.path')).as('mfa_chain'),
       hasFactorOf(sql.ref('u.id')).as('has_factor'),
     ])

@@ -33,11 +33,13 @@ export interface MfaFacts {
   has_factor: boolean;
   role: string;
   created_at: string | Date;
+  admin_since: string | Date | null;
 }
 
 /** What the policy asks of a person: a factor by a deadline, or nothing (null). */
 export function enrollmentOf(row: MfaFacts): { required: true; deadline: string } | null {
   const chain = typeof row.mfa_chain === 'string' ? (JSON.parse(row.mfa_chain) as MfaPolicyLink[]) : row.mfa_chain;
-  const joined = row.created_at instanceof Date ? row.created_at.toISOString() : row.created_at;
-  return mfaEnrollmentOf(mfaRequirementOf(chain, { role: row.role, joined_at: joined }).deadline, row.has_factor);
+  const iso = (at: string | Date) => (at instanceof Date ? at.toISOString() : at);
+  const person = { role: row.role, joined_at: iso(row.created_at), admin_since: row.admin_since && iso(row.admin_since) };
+  return mfaEnrollmentOf(mfaRequirementOf(chain, person).deadline, row.has_factor);
 }

@@ -150,6 +150,31 @@ describe('second-factor policy: the requirement flows down the tree', () => {
     ]);
   });
 
+  it("a person promoted to admin gets the admins requirement's whole grace from the promotion, not from their joining", async () => {
+    expect((await put('H.admin', w.id('H'), { ...off, require_admins: true, grace_days: 5 })).status).toBe(200);
+    // The requirement is a month old; T1.user joined two months ago.
+    await db()
+      .updateTable('mfa_policies')
+      .set({ admins_since: sql`now() - interval '30 days'` })
+      .where('organization_id', '=', w.id('H'))
+      .execute();
+    const person = await userId('T1.user');
+    await db().updateTable('users').set({ created_at: sql`now() - interval '60 days'` }).where('id', '=', person).execute();
+    expect((await me('T1.user')).mfa_enrollment).toBeNull();
+    const promoted = await w.t.request('PUT', `/api/users/${person}/role`, { role: 'tenant_admin' }, { token: await w.as('T1.admin') });
+    expect(promoted.status, JSON.stringify(promoted.body)).toBe(200);
+    const { admin_since } = await db().selectFrom('users').select('admin_since').where('id', '=', person).executeTakeFirstOrThrow();
+    expect(admin_since).not.toBeNull();
+    const deadline = plusDays(new Date(admin_since!).toISOString(), 5);
+    expect((await me('T1.user')).mfa_enrollment).toEqual({ required: true, deadline });
+    // Still within the grace: the person works on (the account is not all that is left).
+    const token = await w.as('T1.user');
+    expect((await w.t.request('GET', `/api/organizations/${w.id('T1')}`, undefined, { token })).status).toBe(200);
+    // Back to a user: the admins requirement no longer reaches them.
+    await w.t.request('PUT', `/api/users/${person}/role`, { role: 'tenant_user' }, { token: await w.as('T1.admin') });
+    expect((await me('T1.user')).mfa_enrollment).toBeNull();
+  });
+
   it("a person's grace starts at their joining when they join after the requirement", async () => {
     expect((await put('A1.admin', w.id('A1'), { ...off, require_own: true, grace_days: 4 })).status).toBe(200);
     // The requirement is a week old; A1.user joined yesterday.

@@ -100,7 +100,7 @@ async function coverageOf(org: PolicyOrg, executor: Executor): Promise<MfaPolicy
   const rows = await executor
     .selectFrom('users as u')
     .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.role', 'u.created_at'])
+    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.role', 'u.created_at', 'u.admin_since'])
     .select([mfaChainOf(sql.ref('o.path')).as('mfa_chain'), hasFactorOf(sql.ref('u.id')).as('has_factor')])
     .where('u.organization_id', '=', org.id)
     .where('u.deleted_at', 'is', null)

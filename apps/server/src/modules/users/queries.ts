@@ -94,7 +94,7 @@ export function createUserReads(db: Kysely<DB>) {
           where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
           order by length(a.path) desc limit 1)`.as('ancestor_status'),
       )
-      .select([mfaChainOf(sql.ref('o.path')).as('mfa_chain'), hasFactorOf(sql.ref('u.id')).as('has_factor')])
+      .select(['u.admin_since', mfaChainOf(sql.ref('o.path')).as('mfa_chain'), hasFactorOf(sql.ref('u.id')).as('has_factor')])
       .where('u.id', '=', v.userId),
   );
 

@@ -98,7 +98,13 @@ export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pic
       if (!isRoleValidForOrgType(role, target.org_type)) throw new RuleError(m.roleNotForOrgType(role, target.org_type));
       if (!mayGrantRole(caller, role)) throw new ForbiddenError(m.roleAboveOwn);
       if (isActiveAdmin(target) && !isAdminRole(role)) await requireAnotherAdmin(trx, target.organization_id, target.id);
-      await trx.updateTable('users').set({ role, updated_at: sql`now()` }).where('id', '=', target.id).execute();
+      // Becoming an admin starts the grace of the house's requirement of a factor for every admin anew.
+      const promoted = !isAdminRole(target.role) && isAdminRole(role);
+      await trx
+        .updateTable('users')
+        .set({ role, updated_at: sql`now()`, ...(promoted && { admin_since: sql`now()` }) })
+        .where('id', '=', target.id)
+        .execute();
       await auditAction(trx, caller, info, {
         organizationId: target.organization_id,
         action: 'user.role_change',
