@@ -1,17 +1,18 @@
 import { sql } from 'kysely';
 import QRCode from 'qrcode';
 import { MESSAGES, MFA, type RecoveryCodes, type TotpEnrollment } from '@console/domain';
-import { revokeSessions } from '../../lib/access.ts';
 import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { BadRequestError, ConflictError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { totpUri } from '../../lib/second-factor.ts';
 import { verifyPassword } from '../../lib/secrets.ts';
-import { ENDED, type AccountDeps } from './queries.ts';
+import { createFactorLifecycle } from './factor-lifecycle.ts';
+import type { AccountDeps } from './queries.ts';
 
 /** Setting up an authenticator app: a secret shown once, then a first code confirms it. */
-export function createEnrollment({ db, factors }: AccountDeps) {
+export function createEnrollment({ db, factors, passkeys }: AccountDeps) {
+  const lifecycle = createFactorLifecycle({ factors, passkeys });
   /**
    * Starts (or starts again) the setup, the password given again: a stolen access token alone
    * adds no factor. A pending setup is replaced by the new one; a confirmed app is never
@@ -70,14 +71,7 @@ export function createEnrollment({ db, factors }: AccountDeps) {
         return null;
       }
       await trx.updateTable('totp_factors').set({ confirmed_at: sql`now()` }).where('user_id', '=', caller.userId).execute();
-      const unused = await trx
-        .selectFrom('recovery_codes')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('user_id', '=', caller.userId)
-        .where('used_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      const made = unused.n > 0 ? [] : await factors.replaceRecoveryCodes(trx, caller.userId);
-      await revokeSessions(trx, caller.userId, ENDED.factorAdded, caller.sessionId);
+      const made = await lifecycle.added(trx, caller);
       await auditAction(trx, caller, client, {
         organizationId: caller.organization.id,
         action: 'auth.mfa_enrolled',

@@ -1,16 +1,16 @@
-import { sql } from 'kysely';
 import { MESSAGES, type MfaMethod, type RecoveryCodes } from '@console/domain';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { revokeSessions } from '../../lib/access.ts';
 import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { ENDED, type AccountDeps } from './queries.ts';
+import { createFactorLifecycle } from './factor-lifecycle.ts';
+import type { AccountDeps } from './queries.ts';
 
 /** Removing the authenticator app, and renewing the recovery codes: each takes a current code. */
 export function createFactorChanges({ db, factors, passkeys }: AccountDeps) {
+  const lifecycle = createFactorLifecycle({ factors, passkeys });
   /**
    * Runs `change` once a current code (from the confirmed app, or an unused recovery code)
    * proves the factor, in one transaction with the app's row locked. Without a confirmed app
@@ -52,16 +52,7 @@ export function createFactorChanges({ db, factors, passkeys }: AccountDeps) {
   async function removeTotp(caller: Caller, code: string, client: ClientInfo): Promise<void> {
     await withCurrentCode(caller, code, async (trx, method) => {
       await trx.deleteFrom('totp_factors').where('user_id', '=', caller.userId).execute();
-      if (!(await passkeys.hasPasskey(trx, caller.userId))) {
-        await trx.deleteFrom('recovery_codes').where('user_id', '=', caller.userId).execute();
-        await trx
-          .updateTable('sign_in_challenges')
-          .set({ used_at: sql`now()` })
-          .where('user_id', '=', caller.userId)
-          .where('used_at', 'is', null)
-          .execute();
-      }
-      await revokeSessions(trx, caller.userId, ENDED.factorRemoved, caller.sessionId);
+      await lifecycle.removed(trx, caller);
       await auditAction(trx, caller, client, {
         organizationId: caller.organization.id,
         action: 'auth.mfa_removed',

@@ -10,13 +10,13 @@ import {
   type PasskeyProofBody,
   type RegistrationOptions,
 } from '@console/domain';
-import { revokeSessions } from '../../lib/access.ts';
 import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { BadRequestError, ConflictError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { verifyPassword } from '../../lib/secrets.ts';
-import { ENDED, type AccountDeps } from './queries.ts';
+import { createFactorLifecycle } from './factor-lifecycle.ts';
+import type { AccountDeps } from './queries.ts';
 
 const iso = (value: string | null) => (value ? new Date(value).toISOString() : null);
 const toPasskey = (row: { id: string; name: string; created_at: string; last_used_at: string | null }): Passkey => ({
@@ -28,6 +28,7 @@ const toPasskey = (row: { id: string; name: string; created_at: string; last_use
 
 /** The signed-in person's passkeys: listed, added (password again, then the browser's answer), renamed, removed. */
 export function createOwnPasskeys({ db, factors, passkeys }: AccountDeps) {
+  const lifecycle = createFactorLifecycle({ factors, passkeys });
   async function list(caller: Caller): Promise<PasskeyList> {
     const rows = await db
       .selectFrom('passkeys')
@@ -96,14 +97,7 @@ export function createOwnPasskeys({ db, factors, passkeys }: AccountDeps) {
         })
         .returning(['id', 'name', 'created_at', 'last_used_at'])
         .executeTakeFirstOrThrow();
-      const unused = await trx
-        .selectFrom('recovery_codes')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('user_id', '=', caller.userId)
-        .where('used_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      const codes = unused.n > 0 ? [] : await factors.replaceRecoveryCodes(trx, caller.userId);
-      await revokeSessions(trx, caller.userId, ENDED.factorAdded, caller.sessionId);
+      const codes = await lifecycle.added(trx, caller);
       await auditAction(trx, caller, client, {
         organizationId: caller.organization.id,
         action: 'auth.mfa_passkey_added',
@@ -174,17 +168,7 @@ export function createOwnPasskeys({ db, factors, passkeys }: AccountDeps) {
         return 'wrong' as const;
       }
       await trx.deleteFrom('passkeys').where('id', '=', target.id).execute();
-      const left = (await passkeys.hasPasskey(trx, caller.userId)) || (await factors.hasConfirmedTotp(trx, caller.userId));
-      if (!left) {
-        await trx.deleteFrom('recovery_codes').where('user_id', '=', caller.userId).execute();
-        await trx
-          .updateTable('sign_in_challenges')
-          .set({ used_at: sql`now()` })
-          .where('user_id', '=', caller.userId)
-          .where('used_at', 'is', null)
-          .execute();
-      }
-      await revokeSessions(trx, caller.userId, ENDED.factorRemoved, caller.sessionId);
+      await lifecycle.removed(trx, caller);
       await auditAction(trx, caller, client, {
         organizationId: caller.organization.id,
         action: 'auth.mfa_passkey_removed',

@@ -15,8 +15,7 @@ import { fullName } from '@/lib/format';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { usePerson } from '../use-person';
-import { EndSessionsButton } from '../components/end-sessions-button';
-import { ResetFactorsButton } from '../components/reset-factors-button';
+import { EndSessionsButton, ResetFactorsButton } from '../components/access-actions';
 import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
@@ -52,7 +51,7 @@ export default function UserDetailPage() {
           Back
         </Button>
         <div className="flex flex-wrap gap-2">
-          {/* Signing a person out everywhere, and resetting their second factors, is the admins' who may deactivate them: the server's one rule. */}
+          {/* Signing a person out everywhere, and resetting their second factors: an admin of their organization or any above it, the server's one rule. */}
           {!!viewer && !!person && user.isSuccess && mayEndAccessOf(viewer, person) && (
             <>
               <EndSessionsButton userId={person.id} name={fullName(user.data) || user.data.email} />
