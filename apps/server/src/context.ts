@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { RATE_LIMITS } from '@console/domain';
 import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
 import { createAuthenticator } from './lib/caller.ts';
@@ -10,6 +9,7 @@ import { createKeyAuthenticator } from './lib/key-auth.ts';
 import { createKeyUseCounter } from './lib/key-use.ts';
 import { createLiveKeys } from './lib/live-keys.ts';
 import { createTokenService } from './lib/tokens.ts';
+import { scaledRateLimits, type RateLimitSettings } from './lib/rate-limit-settings.ts';
 import { createPasskeys } from './lib/passkeys.ts';
 import { createSecondFactors } from './lib/second-factor.ts';
 import { createAccountService } from './modules/account/account.service.ts';
@@ -37,8 +37,6 @@ import { secretSealer } from './lib/sealer.ts';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
 import { createMachineLimiter, createSharedCounter, machineLimitSettings, type MachineLimitSettings } from './lib/machine-limits.ts';
 
-export type RateLimitSettings = { [K in keyof typeof RATE_LIMITS]: number };
-
 /** What the context is built from. */
 export interface ContextOptions {
   config: Config;
@@ -63,19 +61,6 @@ export interface ContextOptions {
   > & {
     timeoutMs?: number;
   };
-}
-
-/**
- * The production limits under RATE_LIMIT_FACTOR: each count is multiplied by it, each
- * least interval between two requests divided by it, and windows stay as they are.
- */
-export function scaledRateLimits(factor: number): RateLimitSettings {
-  const scale = (name: string, value: number) => {
-    if (name.endsWith('IntervalSeconds')) return value / factor;
-    if (name.endsWith('WindowSeconds') || name === 'windowSeconds') return value;
-    return Math.round(value * factor);
-  };
-  return Object.fromEntries(Object.entries(RATE_LIMITS).map(([name, value]) => [name, scale(name, value)])) as RateLimitSettings;
 }
 
 const rateLimitsOf = (options: ContextOptions): RateLimitSettings => options.rateLimits ?? scaledRateLimits(options.config.rateLimitFactor);

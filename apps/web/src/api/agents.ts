@@ -1,10 +1,9 @@
 import { agentsEndpoints as endpoints, type CreateAgentTypeInput, type UpdateAgentTypeInput } from '@console/domain';
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-import { billingKeys } from './billing';
 import { dashboardKeys } from './dashboard';
 import { LIVE } from './live';
-import { organizationKeys } from './organizations';
+import { billingKeys, organizationKeys } from './query-keys';
 
 /** Every agents query key, so invalidations name what they refresh. */
 export const agentKeys = {

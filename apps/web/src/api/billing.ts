@@ -1,19 +1,9 @@
 import { agentsEndpoints, billingEndpoints as endpoints, type LowBalanceThresholdInput, type SpendControlsInput } from '@console/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-import { creditKeys } from './credits';
 import { dashboardKeys } from './dashboard';
 import { LIVE } from './live';
-import { organizationKeys } from './organizations';
-
-/** Every billing query key, so invalidations name what they refresh. */
-export const billingKeys = {
-  all: ['billing'] as const,
-  settings: (organizationId: string) => ['billing', 'settings', organizationId] as const,
-  capacities: ['billing', 'capacity'] as const,
-  capacity: (organizationId: string) => ['billing', 'capacity', organizationId] as const,
-  spendControls: (organizationId: string) => ['billing', 'spend-controls', organizationId] as const,
-};
+import { billingKeys, creditKeys, organizationKeys } from './query-keys';
 
 export const billingQueries = {
   /** Billing settings, active agents, the allowed range of the limit and what the caller may change. */

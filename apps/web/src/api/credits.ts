@@ -9,17 +9,9 @@ import {
 import { infiniteQueryOptions, keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call, download } from '@/lib/api';
 import { saveFile } from '@/lib/save-file';
-import { billingKeys } from './billing';
 import { dashboardKeys } from './dashboard';
 import { LIVE } from './live';
-import { organizationKeys } from './organizations';
-
-/** Every credits query key, so invalidations name what they refresh: everything under `credits` after a movement. */
-export const creditKeys = {
-  all: ['credits'] as const,
-  ledger: (filters: LedgerExportQuery) => ['credits', 'ledger', filters] as const,
-  recent: (organizationId: string) => ['credits', 'recent', organizationId] as const,
-};
+import { billingKeys, creditKeys, organizationKeys } from './query-keys';
 
 export const creditQueries = {
   /** An organization's ledger, newest first, a page at a time with its current balance (live); the next page follows `next_cursor`. */

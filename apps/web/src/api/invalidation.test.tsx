@@ -6,11 +6,11 @@ import { createQueryClient } from '@/lib/query-client';
 import { json, mockApi } from '@/test/helpers';
 import { makeOrganization } from '@/test/organization-data';
 import { makeUser } from '@/test/user-data';
-import { billingKeys } from './billing';
-import { creditKeys, useAllocateCredits } from './credits';
+import { useAllocateCredits } from './credits';
 import { dashboardKeys } from './dashboard';
-import { useDeleteOrganization, useCreateOrganization, organizationKeys } from './organizations';
+import { useDeleteOrganization, useCreateOrganization } from './organizations';
 import { useDeactivateUser, userKeys } from './users';
+import { billingKeys, creditKeys, organizationKeys } from './query-keys';
 
 const PARENT = '00000000-0000-4000-8000-000000000001';
 const CHILD = '00000000-0000-4000-8000-0000000000c1';

@@ -6,19 +6,9 @@ import {
 } from '@console/domain';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-import { billingKeys } from './billing';
-import { creditKeys } from './credits';
 import { dashboardKeys } from './dashboard';
 import { userKeys } from './users';
-
-/** Every organizations query key, so invalidations name what they refresh. */
-export const organizationKeys = {
-  all: ['organizations'] as const,
-  list: (query: ListOrganizationsQuery) => ['organizations', 'list', query] as const,
-  detail: (id: string) => ['organizations', 'detail', id] as const,
-  /** `undefined` is the caller's own organization. */
-  tree: (id: string | undefined) => ['organizations', 'tree', id ?? 'own'] as const,
-};
+import { billingKeys, creditKeys, organizationKeys } from './query-keys';
 
 export const organizationQueries = {
   /** Children (default) or descendants of an organization in scope, filtered and paged by the server. */

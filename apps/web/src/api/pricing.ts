@@ -2,9 +2,9 @@ import { pricingEndpoints as endpoints } from '@console/domain';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
 import { agentKeys } from './agents';
-import { billingKeys } from './billing';
 import { dashboardKeys } from './dashboard';
 import { LIVE } from './live';
+import { billingKeys } from './query-keys';
 
 /** Every pricing query key, so invalidations name what they refresh. */
 export const pricingKeys = {

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
 import { countOrRefuse } from '../../lib/rate-limit.ts';
-import type { RateLimitSettings } from '../../context.ts';
+import type { RateLimitSettings } from '../../lib/rate-limit-settings.ts';
 
 /** The settings the API key limits read (RATE_LIMITS, scaled by RATE_LIMIT_FACTOR). */
 export type ApiKeyLimitSettings = Pick<

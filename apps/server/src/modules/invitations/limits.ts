@@ -1,7 +1,7 @@
 import { MESSAGES, type OrgType } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
 import { countOrRefuse, type CountRule } from '../../lib/rate-limit.ts';
-import type { RateLimitSettings } from '../../context.ts';
+import type { RateLimitSettings } from '../../lib/rate-limit-settings.ts';
 
 /** The settings the invitation limits read (RATE_LIMITS, scaled by RATE_LIMIT_FACTOR). */
 export type InvitationLimitSettings = Pick<

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.ts';
 import { countOrRefuse } from '../../lib/rate-limit.ts';
-import type { RateLimitSettings } from '../../context.ts';
+import type { RateLimitSettings } from '../../lib/rate-limit-settings.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
 const w = MESSAGES.webhooks;

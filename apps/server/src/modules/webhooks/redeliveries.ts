@@ -6,7 +6,7 @@ import type { Caller } from '../../lib/caller.ts';
 import { NotFoundError, RateLimitedError, RuleError } from '../../lib/errors.ts';
 import { countHit, windowCount } from '../../lib/rate-limit.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import type { RateLimitSettings } from '../../context.ts';
+import type { RateLimitSettings } from '../../lib/rate-limit-settings.ts';
 import type { WebhookAccess } from './access.ts';
 import { oneDelivery } from './queries.ts';
 

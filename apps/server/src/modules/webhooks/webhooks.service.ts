@@ -13,7 +13,7 @@ import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { AppError, BadRequestError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import type { RateLimitSettings } from '../../context.ts';
+import type { RateLimitSettings } from '../../lib/rate-limit-settings.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 import { webhookAccess } from './access.ts';
 import { urlProblem, type AllowedHosts } from './address.ts';

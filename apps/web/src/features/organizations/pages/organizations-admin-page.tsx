@@ -5,7 +5,7 @@ import { useState, type ComponentProps, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { organizationKeys, organizationQueries } from '@/api/organizations';
+import { organizationQueries } from '@/api/organizations';
 import { JwtDebugCard } from '@/components/debug/jwt-debug-card';
 import { useAuth } from '@/lib/auth';
 import { useOrgBase } from '@/lib/org-base';
@@ -15,6 +15,7 @@ import { OrganizationFilters } from '../components/organization-filters';
 import { OrganizationListResults } from '../components/organization-list-results';
 import { OrganizationsListHeader } from '../components/organizations-list-header';
 import { sortQuery, useListParams } from '../use-list-params';
+import { organizationKeys } from '@/api/query-keys';
 
 /**
  * /organizations (house roles): the Child Organizations of the user's organization and All

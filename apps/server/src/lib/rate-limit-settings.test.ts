@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RATE_LIMITS } from '@console/domain';
-import { scaledRateLimits } from './context.ts';
+import { scaledRateLimits } from './rate-limit-settings.ts';
 
 describe('RATE_LIMIT_FACTOR', () => {
   it('multiplies every count, divides the least interval between two mails, and keeps the windows', () => {
