@@ -3,7 +3,7 @@ import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney, widthReport, type TestServer } from './harness.ts';
+import { ADMIN, allocateAskingStepUp, inviteAndRegister, signInWithForm, useJourney, widthReport, type TestServer } from './harness.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 // Served as localhost: a browser takes no IP address as a passkey's relying party. A step-up
@@ -335,32 +335,18 @@ describe('passkeys', () => {
     await expect.poll(() => list.getByText(w.passkeys.never).count()).toBe(0);
 
     // Past the step-up window, an allocation above the threshold asks: the passkey confirms it, no password.
-    const p = MESSAGES.creditPages;
-    const houseId = house.body.organization_id;
-    for (let i = 0; i < 2; i++) {
-      const funded = await server.api('/api/credits/adjustments', {
-        method: 'POST',
-        token: adminToken,
-        body: { direction: 'increase', amount: '1000.00', reason: 'Passkey step-up journey' },
-      });
-      expect(funded.status).toBe(200);
-    }
-    const child = await createChild(server, adminToken, 'Passkey Super Agency', 'super_agency');
-    const staleFrom = Date.now() + STEP_UP_WINDOW_SECONDS * 1000 + 250;
-    await page.goto(server.url(`/orgs/${houseId}/allocate-credits`));
-    await page.getByLabel('Child organization').selectOption(child.id);
-    await page.getByLabel('Amount').fill('1500');
-    await page.getByRole('button', { name: p.allocateCredits }).click();
-    const review = page.getByRole('region', { name: p.reviewTitle });
-    await review.getByRole('button', { name: p.confirmAllocation }).waitFor();
-    if (Date.now() < staleFrom) await page.waitForTimeout(staleFrom - Date.now());
-    await review.getByRole('button', { name: p.confirmAllocation }).click();
-    const stepUp = page.getByRole('dialog', { name: MESSAGES.stepUp.title });
+    const { dialog: stepUp } = await allocateAskingStepUp(page, server, {
+      houseToken: adminToken,
+      houseId: house.body.organization_id,
+      childName: 'Passkey Super Agency',
+      amount: '1500',
+      staleFrom: Date.now() + STEP_UP_WINDOW_SECONDS * 1000 + 250,
+    });
     await stepUp.getByText(MESSAGES.stepUp.passkeyDescription).waitFor();
     expect(await stepUp.getByLabel(MESSAGES.stepUp.passwordLabel).count()).toBe(0);
     await expectAccessible(page, 'step-up dialog with a passkey');
     await stepUp.getByRole('button', { name: MESSAGES.stepUp.usePasskey }).click();
-    const result = page.getByRole('status', { name: p.allocatedTitle });
+    const result = page.getByRole('status', { name: MESSAGES.creditPages.allocatedTitle });
     await result.waitFor();
     expect(await result.textContent()).toContain('1,500.00 credits');
   });

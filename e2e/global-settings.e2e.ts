@@ -1,6 +1,6 @@
 import { UI } from '@console/domain';
 import { beforeAll, expect, it } from 'vitest';
-import { ADMIN, createChild, mailedLink, signInWithForm, useJourney } from './harness.ts';
+import { ADMIN, allocateAskingStepUp, mailedLink, signInWithForm, useJourney } from './harness.ts';
 import { expectAccessible } from './axe.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
@@ -101,35 +101,21 @@ it('past the step-up window, an allocation above the threshold asks for the pass
   const { server } = journey;
   const p = MESSAGES.creditPages;
   const me = await server.api<{ organization_id: string }>('/api/users/me', { token: adminToken });
-  const houseId = me.body.organization_id;
-  // Credits for the house: adjustments at the threshold (1,000.00) ask nothing, however old the proof.
-  for (let i = 0; i < 2; i++) {
-    const topUp = await server.api('/api/credits/adjustments', {
-      method: 'POST',
-      token: adminToken,
-      body: { direction: 'increase', amount: '1000.00', reason: 'Step-up journey' },
-    });
-    expect(topUp.status).toBe(200);
-  }
-  const child = await createChild(server, adminToken, 'Stepped Super Agency', 'super_agency');
   const threshold = await server.api<{ step_up_threshold: string }>('/api/settings', { token: adminToken });
   expect(threshold.body.step_up_threshold).toBe('1000.00');
 
   const page = await journey.freshPage();
   await signInWithForm(page, server, ADMIN.email, ADMIN.password);
   // The sign-in proved the password; the allocation below is sent once that proof is past the window.
-  const staleFrom = Date.now() + STEP_UP_WINDOW_SECONDS * 1000 + 250;
-  await page.goto(server.url(`/orgs/${houseId}/allocate-credits`));
-  await page.getByLabel('Child organization').selectOption(child.id);
-  await page.getByLabel('Amount').fill('1500');
-  await page.getByRole('button', { name: p.allocateCredits }).click();
-  const review = page.getByRole('region', { name: p.reviewTitle });
-  await review.getByRole('button', { name: p.confirmAllocation }).waitFor();
-  if (Date.now() < staleFrom) await page.waitForTimeout(staleFrom - Date.now());
-  await review.getByRole('button', { name: p.confirmAllocation }).click();
+  const { child, dialog } = await allocateAskingStepUp(page, server, {
+    houseToken: adminToken,
+    houseId: me.body.organization_id,
+    childName: 'Stepped Super Agency',
+    amount: '1500',
+    staleFrom: Date.now() + STEP_UP_WINDOW_SECONDS * 1000 + 250,
+  });
 
   // Asked: the admin has no authenticator app, so the dialog takes the password.
-  const dialog = page.getByRole('dialog', { name: MESSAGES.stepUp.title });
   await dialog.getByLabel(MESSAGES.stepUp.passwordLabel).waitFor();
   await expectAccessible(page, 'step-up dialog');
   await dialog.getByLabel(MESSAGES.stepUp.passwordLabel).fill('not the password');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import type { OrganizationDetail } from '@console/domain';
 import { createDatabase } from '../support/postgres.ts';
 import { REPO_ROOT, startServerProcess } from '../support/server-process.ts';
+import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 export { REPO_ROOT };
 export const WEB_DIST_INDEX = join(REPO_ROOT, 'apps/web/dist/index.html');
@@ -238,6 +239,39 @@ export async function createChild(server: TestServer, token: string, name: strin
   });
   if (status !== 201) throw new Error(`creating ${name}: ${status} ${JSON.stringify(body)}`);
   return body.organization;
+}
+
+/**
+ * Funds the house with two adjustments at the step-up threshold (1,000.00 each, which ask
+ * nothing however old the proof), creates a super agency, and allocates `amount` to it on the
+ * house's allocate page as `page`'s person, confirming only once `staleFrom` (Unix ms) has
+ * passed: an amount above the threshold then asks for a step-up. Answers the child and the
+ * step-up dialog the confirmation opened.
+ */
+export async function allocateAskingStepUp(
+  page: Page,
+  server: TestServer,
+  options: { houseToken: string; houseId: string; childName: string; amount: string; staleFrom: number },
+) {
+  const p = MESSAGES.creditPages;
+  for (let i = 0; i < 2; i++) {
+    const funded = await server.api('/api/credits/adjustments', {
+      method: 'POST',
+      token: options.houseToken,
+      body: { direction: 'increase', amount: '1000.00', reason: 'Step-up journey' },
+    });
+    if (funded.status !== 200) throw new Error(`funding the house: ${funded.status} ${JSON.stringify(funded.body)}`);
+  }
+  const child = await createChild(server, options.houseToken, options.childName, 'super_agency');
+  await page.goto(server.url(`/orgs/${options.houseId}/allocate-credits`));
+  await page.getByLabel('Child organization').selectOption(child.id);
+  await page.getByLabel('Amount').fill(options.amount);
+  await page.getByRole('button', { name: p.allocateCredits }).click();
+  const review = page.getByRole('region', { name: p.reviewTitle });
+  await review.getByRole('button', { name: p.confirmAllocation }).waitFor();
+  if (Date.now() < options.staleFrom) await page.waitForTimeout(options.staleFrom - Date.now());
+  await review.getByRole('button', { name: p.confirmAllocation }).click();
+  return { child, dialog: page.getByRole('dialog', { name: MESSAGES.stepUp.title }) };
 }
 
 /**
