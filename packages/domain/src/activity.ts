@@ -1,3 +1,4 @@
+import { IDENTITY_ACTIONS, IDENTITY_ACTION_LABELS, identitySentence } from './activity-identity.ts';
 import { roleLabel } from './roles.ts';
 /**
  * What the audit log records, as a person reads it: one sentence per action, built from the
@@ -73,6 +74,8 @@ export const ACTIVITY_ACTIONS = [
   'settings.update',
   // Require-a-second-factor policy.
   'mfa_policy.changed',
+  // Single sign-on and provisioning.
+  ...IDENTITY_ACTIONS,
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
@@ -141,6 +144,7 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'settings.update': 'Global settings change',
   // Require-a-second-factor policy.
   'mfa_policy.changed': 'Second-factor policy change',
+  ...IDENTITY_ACTION_LABELS,
 };
 
 export const isActivityAction = (value: string): value is ActivityAction => (ACTIVITY_ACTIONS as readonly string[]).includes(value);
@@ -386,7 +390,7 @@ export function activitySentence({ action, actor, organization, target, details 
     case 'mfa_policy.changed':
       return `${who} set the second-factor policy of ${org}: ${mfaPolicyText(details.after)}`;
     default:
-      return `${who}: ${action.replace(/[._]/g, ' ')}`;
+      return identitySentence(action, { who, org, target, details }) ?? `${who}: ${action.replace(/[._]/g, ' ')}`;
   }
 }
 

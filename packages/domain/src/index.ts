@@ -31,6 +31,10 @@ export * from './schemas/settings.ts';
 export * from './mfa-policy.ts';
 export * from './schemas/mfa-policy.ts';
 export * from './activity.ts';
+// Single sign-on and provisioning.
+export * from './identity.ts';
+export * from './schemas/identity.ts';
+export * from './schemas/scim.ts';
 export * from './contract.ts';
 export * from './endpoints/index.ts';
 export * from './dashboard.ts';

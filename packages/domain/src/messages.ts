@@ -1,5 +1,6 @@
 import { formatAmount } from './activity.ts';
 import { ORG_TYPE_LABELS, isOrgType, orgTypeWithArticle } from './hierarchy.ts';
+import { IDENTITY_MESSAGES } from './identity-messages.ts';
 
 /** A wait in words: seconds under two minutes, whole minutes (rounded up) from there. */
 export function waitOf(seconds: number): string {
@@ -333,6 +334,8 @@ export const MESSAGES = {
     enrollmentRequired:
       'Your organization requires a second factor and your grace period has ended. Set up an authenticator app on the Security page to continue.',
   },
+  /** Single sign-on and provisioning. */
+  identity: IDENTITY_MESSAGES,
   /** Recovery by an admin: the mails a reset of a person's second factors sends. */
   factorsReset: {
     personSubject: 'Your second factors were reset',

@@ -219,6 +219,7 @@ const ADDED: Record<Exclude<Permission, (typeof ALL)[number]>, string[]> = {
   'audit.view': ['house_admin', 'super_agency_admin', 'agency_admin', 'tenant_admin', 'admin'],
   'webhooks.manage': ['house_admin', 'super_agency_admin', 'agency_admin', 'tenant_admin', 'admin'],
   'settings.manage': ['house_admin'],
+  'identity.manage': ['house_admin', 'super_agency_admin', 'agency_admin', 'tenant_admin', 'admin'],
 };
 
 describe('can(): the added permissions', () => {

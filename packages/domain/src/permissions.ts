@@ -40,6 +40,8 @@ export const PERMISSIONS = [
   'audit.view',
   /** The global settings every page reads: documentation, billing portal and community links. */
   'settings.manage',
+  /** The own organization's identity: its OpenID provider, e-mail domains and SCIM tokens. */
+  'identity.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -92,6 +92,10 @@ export interface UsersTable {
   deleted_at: NullableTimestamp;
   /** When a role change last made them an admin; null: an admin since joining, or no admin. */
   admin_since: NullableTimestamp;
+  /** The identity provider's own id for the person (SCIM externalId). */
+  scim_external_id: string | null;
+  /** The SCIM token that provisioned the person, if one did. */
+  scim_token_id: string | null;
 }
 
 export interface RefreshSessionsTable {
@@ -106,6 +110,102 @@ export interface RefreshSessionsTable {
   ip: string | null;
   /** When the session last proved a second factor (or the password of a person without one). */
   stepped_up_at: NullableTimestamp;
+  /** How the session began: ending the password sessions is part of enforcing SSO. */
+  method: Generated<SessionMethod>;
+}
+
+export type SessionMethod = 'password' | 'passkey' | 'sso';
+
+// Single sign-on and provisioning.
+export interface IdentityProvidersTable {
+  organization_id: string;
+  issuer: string;
+  client_id: string;
+  client_secret_sealed: string;
+  email_claim: Generated<string>;
+  name_claim: Generated<string>;
+  /** The role a just-in-time member gets; null: no just-in-time members. Never an admin role. */
+  jit_role: string | null;
+  enforce_sso: Generated<boolean>;
+  break_glass_user_id: string | null;
+  tested_at: NullableTimestamp;
+  updated_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IdentityDomainsTable {
+  id: Generated<string>;
+  organization_id: string;
+  domain: string;
+  verification_token: string;
+  verified_at: NullableTimestamp;
+  approved_at: NullableTimestamp;
+  approved_by: string | null;
+  checked_at: NullableTimestamp;
+  check_error: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface SsoSignInsTable {
+  state_hash: string;
+  organization_id: string;
+  code_verifier_sealed: string;
+  nonce: string;
+  email: string | null;
+  tested_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface SsoIdentitiesTable {
+  organization_id: string;
+  subject: string;
+  user_id: string;
+  created_at: Timestamp;
+  last_sign_in_at: NullableTimestamp;
+}
+
+export interface ScimTokensTable {
+  id: Generated<string>;
+  organization_id: string;
+  name: string;
+  prefix: string;
+  token_hash: string;
+  created_by: string | null;
+  created_at: Timestamp;
+  rotated_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface ScimGroupsTable {
+  id: Generated<string>;
+  organization_id: string;
+  display_name: string;
+  external_id: string | null;
+  role: string | null;
+  version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ScimGroupMembersTable {
+  group_id: string;
+  user_id: string;
+}
+
+export interface ScimCallsTable {
+  id: Generated<string>;
+  organization_id: string;
+  token_id: string | null;
+  method: string;
+  path: string;
+  status: number;
+  outcome: string;
+  created_at: Timestamp;
 }
 
 /** A person's authenticator app: pending until `confirmed_at`; `last_step` is the last accepted TOTP step. */
@@ -569,6 +669,14 @@ export interface DB {
   sign_in_challenges: SignInChallengesTable;
   mfa_policies: MfaPoliciesTable;
   passkeys: PasskeysTable;
+  identity_providers: IdentityProvidersTable;
+  identity_domains: IdentityDomainsTable;
+  sso_sign_ins: SsoSignInsTable;
+  sso_identities: SsoIdentitiesTable;
+  scim_tokens: ScimTokensTable;
+  scim_groups: ScimGroupsTable;
+  scim_group_members: ScimGroupMembersTable;
+  scim_calls: ScimCallsTable;
   webauthn_challenges: WebauthnChallengesTable;
   one_time_tokens: OneTimeTokensTable;
   outbox: OutboxTable;

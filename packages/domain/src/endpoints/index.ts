@@ -21,6 +21,7 @@ import { usageEndpoints } from './usage.ts';
 import { pricingEndpoints } from './pricing.ts';
 import { webhooksEndpoints } from './webhooks.ts';
 import { mfaPolicyEndpoints } from './mfa-policy.ts';
+import { identityEndpoints, scimTokensEndpoints } from './identity.ts';
 
 export { healthEndpoints } from './health.ts';
 export { authEndpoints } from './auth.ts';
@@ -41,6 +42,7 @@ export { usageEndpoints } from './usage.ts';
 export { pricingEndpoints } from './pricing.ts';
 export { webhooksEndpoints } from './webhooks.ts';
 export { mfaPolicyEndpoints } from './mfa-policy.ts';
+export { identityEndpoints, scimTokensEndpoints } from './identity.ts';
 
 /** All endpoints, by domain. */
 export const API = {
@@ -63,4 +65,6 @@ export const API = {
   pricing: pricingEndpoints,
   webhooks: webhooksEndpoints,
   mfaPolicy: mfaPolicyEndpoints,
+  identity: identityEndpoints,
+  scimTokens: scimTokensEndpoints,
 } as const;
