@@ -33,6 +33,16 @@ export interface Config {
   webhookAllowedHosts: string[];
   /** How long a session's proof of a second factor (or password) lets it move money and secrets (STEP_UP_FRESH_SECONDS). */
   stepUpFreshSeconds: number;
+  /**
+   * Hosts, addresses and CIDR ranges an identity provider's issuer may be at although they are
+   * loopback or private (IDENTITY_ALLOWED_HOSTS, for development, tests and the demo provider).
+   */
+  identityAllowedHosts: string[];
+  /**
+   * The DNS servers domain claims are verified against (`address` or `address:port`, DNS_SERVERS);
+   * empty: the machine's own resolver.
+   */
+  dnsServers: string[];
 }
 
 export interface BackupSchedule {
@@ -56,6 +66,21 @@ function isAddressOrRange(value: string): boolean {
   if (prefix === undefined) return true;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
+
+/** A comma-separated list of host names, addresses and CIDR ranges. */
+const hostListSchema = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .refine(
+    (hosts) => hosts.every((h) => isAddressOrRange(h) || /^[a-z0-9.-]+$/.test(h)),
+    'must be host names, addresses or CIDR ranges, comma-separated',
+  );
 
 /** TRUST_PROXY: a hop count or a list of proxy addresses; `true` (trust every hop) is refused. */
 const trustProxySchema = z
@@ -151,18 +176,20 @@ const envSchema = z.object({
       .max(10_000, 'must be between 1 and 10000')
       .optional(),
   ),
-  WEBHOOK_ALLOWED_HOSTS: z
+  WEBHOOK_ALLOWED_HOSTS: hostListSchema,
+  IDENTITY_ALLOWED_HOSTS: hostListSchema,
+  DNS_SERVERS: z
     .string()
     .optional()
     .transform((v) =>
       (v ?? '')
         .split(',')
-        .map((h) => h.trim().toLowerCase())
+        .map((h) => h.trim())
         .filter(Boolean),
     )
     .refine(
-      (hosts) => hosts.every((h) => isAddressOrRange(h) || /^[a-z0-9.-]+$/.test(h)),
-      'must be host names, addresses or CIDR ranges, comma-separated',
+      (servers) => servers.every((s) => isIP(s) !== 0 || /^(\d{1,3}(\.\d{1,3}){3}):\d{1,5}$/.test(s) || /^\[[0-9a-f:]+\]:\d{1,5}$/i.test(s)),
+      'must be DNS server addresses, each optionally with :port, comma-separated',
     ),
   STEP_UP_FRESH_SECONDS: z.coerce
     .number({ error: 'must be a number' })
@@ -219,6 +246,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backup: backupSchedule(e),
     webhookAllowedHosts: e.WEBHOOK_ALLOWED_HOSTS,
     stepUpFreshSeconds: e.STEP_UP_FRESH_SECONDS,
+    identityAllowedHosts: e.IDENTITY_ALLOWED_HOSTS,
+    dnsServers: e.DNS_SERVERS,
   };
 }
 

@@ -136,6 +136,8 @@ export async function createTestApp(
     webhooks?: ContextOptions['webhooks'];
     /** How long a proof of a second factor (or password) lets a session move money and secrets (default 10 minutes). */
     stepUpFreshSeconds?: number;
+    /** The DNS servers domain claims are verified against (a test's own server on 127.0.0.1). */
+    dnsServers?: string[];
   } = {},
 ): Promise<TestApp> {
   const { database, url: databaseUrl } = options.database ? { database: options.database, url: null } : await openFreshDatabase();
@@ -146,6 +148,9 @@ export async function createTestApp(
     trustProxy: options.trustProxy ?? false,
     // The suites' receivers listen on this machine.
     webhookAllowedHosts: ['127.0.0.1', 'localhost'],
+    // The suites' identity providers run on this machine too.
+    identityAllowedHosts: ['127.0.0.1', 'localhost'],
+    dnsServers: options.dnsServers ?? [],
     ...(options.stepUpFreshSeconds !== undefined && { stepUpFreshSeconds: options.stepUpFreshSeconds }),
   };
   const jwtSecret = randomBytes(32).toString('hex');
