@@ -24,11 +24,14 @@ export const IDENTITY_MESSAGES = {
   useSso: 'Your organization signs you in through its identity provider.',
   passwordDisabled: 'Your organization signs you in through its identity provider. Use "Continue" with your e-mail.',
   resetDisabled: 'Your organization signs you in through its identity provider, so its passwords cannot be reset here.',
-  signInExpired: 'That sign-in took too long or was already used. Start again.',
-  signInRefused: 'Your identity provider did not sign you in. Try again, or ask your administrator.',
-  notMember: 'You are not a member of this organization yet. Ask its administrator to add you.',
-  wrongDomain: "The provider signed you in with an e-mail outside your organization's domains.",
-  accountInactive: 'This account is not active. Ask your administrator.',
+  /** The sign-in page's sentence for each `?sso_error=` reason. */
+  signInErrors: {
+    expired: 'That sign-in took too long or was already used. Start again.',
+    refused: 'Your identity provider did not sign you in. Try again, or ask your administrator.',
+    not_member: 'You are not a member of this organization yet. Ask its administrator to add you.',
+    wrong_domain: "The provider signed you in with an e-mail outside your organization's domains.",
+    inactive: 'This account is not active. Ask your administrator.',
+  },
   testPassed: (email: string) => `Test sign-in worked: the provider signed in ${email}.`,
   // SCIM
   scimTokenNotFound: 'SCIM token not found.',

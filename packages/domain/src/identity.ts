@@ -99,3 +99,12 @@ export type DomainState = (typeof DOMAIN_STATES)[number];
 
 export const domainState = (claim: { verified_at: string | null; approved_at: string | null }): DomainState =>
   claim.verified_at ? 'verified' : claim.approved_at ? 'approved' : 'pending';
+
+/**
+ * Why a sign-in through a provider ended without a session: the callback sends the browser to
+ * the sign-in page with `?sso_error=<reason>` and the page says the matching sentence.
+ */
+export const SSO_SIGN_IN_ERRORS = ['expired', 'refused', 'not_member', 'wrong_domain', 'inactive'] as const;
+export type SsoSignInError = (typeof SSO_SIGN_IN_ERRORS)[number];
+export const isSsoSignInError = (value: unknown): value is SsoSignInError =>
+  typeof value === 'string' && (SSO_SIGN_IN_ERRORS as readonly string[]).includes(value);
