@@ -18,7 +18,8 @@ export const IDENTITY_MESSAGES = {
   domainClaimedAlready: 'This organization has already claimed this domain.',
   tooManyDomains: (max: number) => `An organization can claim at most ${max} domains.`,
   domainNotFound: 'Domain claim not found.',
-  domainNotVerified: (name: string) => `No TXT record with the verification value was found at ${name}. DNS changes can take a while to appear.`,
+  domainNotVerified: (name: string) =>
+    `No TXT record with the verification value was found at ${name}. DNS changes can take a while to appear.`,
   domainInEffect: 'This domain is already in effect.',
   // Sign-in
   useSso: 'Your organization signs you in through its identity provider.',

@@ -58,7 +58,8 @@ export function isDomainName(value: string): boolean {
 export const mayViewIdentity = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean =>
   can(actor.role, 'identity.manage') && isOwnOrganization(actor, org);
 
-export const mayManageIdentity = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean => mayViewIdentity(actor, org) && mayWrite(actor);
+export const mayManageIdentity = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean =>
+  mayViewIdentity(actor, org) && mayWrite(actor);
 
 /**
  * A house admin may approve a domain claim by hand (the claimant cannot publish a TXT record,
@@ -84,7 +85,10 @@ export const scimRolesFor = (orgType: OrgType): Role[] => rolesForOrgType(orgTyp
  * names no role of this level (it gives none); `above`: it names a role of another level.
  */
 export function scimGroupRole(displayName: string, orgType: OrgType): Role | null | 'above' {
-  const name = displayName.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const name = displayName
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   const own = scimRolesFor(orgType);
   const byKey = own.find((role) => role === name);
   if (byKey) return byKey;

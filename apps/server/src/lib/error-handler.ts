@@ -63,6 +63,9 @@ const UNIQUE_VIOLATION = '23505';
 const DUPLICATE_MESSAGES: Record<string, string> = {
   users_email_lower_idx: MESSAGES.invitations.accountExists,
   invitations_pending_email_idx: MESSAGES.invitations.alreadyPending,
+  // Two organizations verifying or approving one domain at once: the second is refused.
+  identity_domains_in_effect: MESSAGES.identity.domainTaken,
+  identity_domains_organization_id_domain_key: MESSAGES.identity.domainClaimedAlready,
 };
 
 /** The message of a unique violation: the index's own words, or the generic one. */

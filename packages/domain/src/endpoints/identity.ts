@@ -25,7 +25,8 @@ export const identityEndpoints = {
     operationId: 'getIdentity',
     method: 'GET',
     path: '/organizations/:id/identity',
-    summary: "An organization's identity provider, claimed domains, just-in-time members, enforcement and break-glass admin (its own admins)",
+    summary:
+      "An organization's identity provider, claimed domains, just-in-time members, enforcement and break-glass admin (its own admins)",
     tags: ['identity'],
     auth: 'session',
     permission: 'identity.manage',
@@ -78,7 +79,8 @@ export const identityEndpoints = {
     operationId: 'testIdentityProvider',
     method: 'POST',
     path: '/organizations/:id/identity/test',
-    summary: "Start a test sign-in at the provider: it comes back to the Identity page with the result and starts no session (its own admins)",
+    summary:
+      'Start a test sign-in at the provider: it comes back to the Identity page with the result and starts no session (its own admins)',
     tags: ['identity'],
     auth: 'session',
     permission: 'identity.manage',
@@ -151,7 +153,8 @@ export const identityEndpoints = {
     operationId: 'ssoCallback',
     method: 'GET',
     path: '/auth/sso/callback',
-    summary: "The provider's answer to a sign-in: the session starts and the browser goes to the console (or back to sign-in with the reason)",
+    summary:
+      "The provider's answer to a sign-in: the session starts and the browser goes to the console (or back to sign-in with the reason)",
     tags: ['auth'],
     auth: 'public',
     query: ssoCallbackQuerySchema,
@@ -217,7 +220,7 @@ export const scimTokensEndpoints = {
     operationId: 'listScimCalls',
     method: 'GET',
     path: '/organizations/:id/scim-calls',
-    summary: 'The last provisioning calls of the organization\'s provider, with their outcomes (its own admins)',
+    summary: "The last provisioning calls of the organization's provider, with their outcomes (its own admins)",
     tags: ['identity'],
     auth: 'session',
     permission: 'identity.manage',
