@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it, beforeAll, vi } from 'vitest';
+import { afterAll, describe, expect, it, beforeAll, vi } from 'vitest';
 import { sql } from 'kysely';
 import { SignJWT, UnsecuredJWT, decodeJwt } from 'jose';
 import { ERROR_CODES, type OrgType, type PricingView, type Role } from '@console/domain';
 import { useWorld, type ApiResponse } from '../test/harness.ts';
 import { PASSWORD, insertOrg, insertUser, tablesDigest } from '../test/fixtures.ts';
 import { hashToken } from '../lib/secrets.ts';
+import { startDnsServer } from '../test/dns-server.ts';
+import { prepareIdentityRows } from './matrix-identity.ts';
 import {
   MATRIX,
   MATRIX_PASSWORD,
@@ -29,7 +31,10 @@ import type { Reveals } from './matrix-margins.ts';
  * unsigned and deactivated-user tokens. Expectations come from matrix-table.ts; a refused
  * call must answer the error shape and change nothing.
  */
-const w = useWorld();
+// Domain checks ask a DNS server on this machine (it holds no records: a check finds nothing).
+const dns = await startDnsServer();
+afterAll(() => dns.close());
+const w = useWorld({ dnsServers: [dns.address] });
 const FLOOR = 2800;
 
 /** The world's organizations plus three soft-deleted ones (SAx under H, Ax under SA1, Tx under A1). */
@@ -107,6 +112,7 @@ async function setUp() {
   await db().updateTable('users').set({ status: 'inactive' }).where('organization_id', 'in', deleted).execute();
   await db().updateTable('organizations').set({ deleted_at: sql`now()` }).where('id', 'in', deleted).execute();
   await prepareAgentRows(db(), Object.values(orgs));
+  await prepareIdentityRows(db(), Object.values(orgs));
   // Credits to allocate from, so an allowed allocation succeeds.
   await db()
     .updateTable('organization_billing_settings')

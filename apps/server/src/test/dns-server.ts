@@ -16,8 +16,17 @@ export async function startDnsServer(): Promise<{ address: string; records: Map<
       const [question] = request.questions;
       const name = question?.name.toLowerCase() ?? '';
       const texts = question?.type === Packet.TYPE.TXT ? records.get(name) : undefined;
-      if (!records.has(name)) response.header.rcode = Packet.RCODE.NXDOMAIN;
-      for (const data of texts ?? []) response.answers.push({ name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data });
+      // NXDOMAIN (3): the name does not exist.
+      if (!records.has(name)) response.header.rcode = 3;
+      // The packet encodes plain records; the type asks for a method it never calls.
+      for (const data of texts ?? [])
+        response.answers.push({
+          name,
+          type: Packet.TYPE.TXT,
+          class: Packet.CLASS.IN,
+          ttl: 60,
+          data,
+        } as unknown as (typeof response.answers)[number]);
       send(response);
     },
   });

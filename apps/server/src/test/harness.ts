@@ -186,7 +186,8 @@ export async function createTestApp(
       payload = JSON.stringify(body);
     }
     if (payload !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await fetch(targets[sent++ % targets.length] + path, { method, headers, body: payload });
+    // Redirects are answers to check (the sign-in callback's), not to follow.
+    const response = await fetch(targets[sent++ % targets.length] + path, { method, headers, body: payload, redirect: 'manual' });
     const text = await response.text();
     let parsed: unknown = text;
     try {

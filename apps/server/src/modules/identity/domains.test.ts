@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { MESSAGES, verificationRecordName } from '@console/domain';
+import { MESSAGES, verificationRecordName, type ActivityAction, type IdentityDomain } from '@console/domain';
 import { startDnsServer } from '../../test/dns-server.ts';
 import { useWorld } from '../../test/harness.ts';
 
@@ -13,8 +13,8 @@ const base = (org: string) => `/api/organizations/${org}/identity`;
 const call = async (who: string, method: string, path: string, body?: unknown) =>
   w.t.request(method, path, body, { token: await w.as(who) });
 const claim = (who: string, org: string, domain: string) => call(who, 'POST', `${base(org)}/domains`, { domain });
-const claimOf = (view: { domains: { domain: string; id: string }[] }, domain: string) => view.domains.find((d) => d.domain === domain)!;
-const audits = (action: string) =>
+const claimOf = (view: { domains: IdentityDomain[] }, domain: string) => view.domains.find((d) => d.domain === domain)!;
+const audits = (action: ActivityAction) =>
   w.t.database.db.selectFrom('audit_log').select(['organization_id', 'actor_user_id', 'details']).where('action', '=', action).execute();
 
 describe('domain claims: a TXT record on a real DNS server puts a claim in effect', () => {
