@@ -58,7 +58,7 @@ describe('domain claims: a TXT record on a real DNS server puts a claim in effec
     expect(late.status).toBe(409);
     expect(late.body.error.message).toBe(m.domainTaken);
     expect((await call('H.admin', 'POST', `${base(w.id('SA1'))}/domains/${other.id}/approve`)).status).toBe(409);
-    const third = await claim('T2.admin', w.id('T2'), 'shared.example');
+    const third = await claim('H.admin', w.id('H'), 'shared.example');
     expect(third.status).toBe(409);
     expect(third.body.error.message).toBe(m.domainTaken);
   });
