@@ -127,6 +127,8 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     stepUpFreshSeconds: options.config.stepUpFreshSeconds,
   });
   const account = createAccountService({ db, factors, passkeys });
+  // Identity providers' client secrets and pending sign-ins' PKCE verifiers, under their own key.
+  const identitySealer = secretSealer(options.jwtSecret, 'identity-secrets');
   const limits = createInvitationLimits(rateLimits);
   const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl, limits });
   return {
@@ -137,6 +139,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     users,
     auth,
     factors,
+    identitySealer,
     account,
     organizations,
     invitations,

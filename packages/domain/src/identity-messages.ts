@@ -25,6 +25,8 @@ export const IDENTITY_MESSAGES = {
   useSso: 'Your organization signs you in through its identity provider.',
   passwordDisabled: 'Your organization signs you in through its identity provider. Use "Continue" with your e-mail.',
   resetDisabled: 'Your organization signs you in through its identity provider, so its passwords cannot be reset here.',
+  providerUnavailable:
+    "Your organization's identity provider cannot be reached right now. Try again in a few minutes, or ask your administrator.",
   /** The sign-in page's sentence for each `?sso_error=` reason. */
   signInErrors: {
     expired: 'That sign-in took too long or was already used. Start again.',
@@ -37,6 +39,7 @@ export const IDENTITY_MESSAGES = {
   // SCIM
   scimTokenNotFound: 'SCIM token not found.',
   tooManyScimTokens: (max: number) => `An organization can have at most ${max} live SCIM tokens. Revoke one first.`,
+  scimTokenRevoked: 'This SCIM token is revoked and cannot be rotated. Make a new one.',
   scimTokenNameRequired: 'Enter a name of 1 to 100 characters.',
   scimUnauthorized: 'A valid SCIM bearer token is required.',
   scimUserNotFound: 'User not found.',
@@ -46,4 +49,17 @@ export const IDENTITY_MESSAGES = {
   scimRoleAbove: 'This group names a role the token cannot give.',
   scimVersionMismatch: 'The resource changed since it was read (its ETag no longer matches).',
   scimBreakGlass: 'The break-glass admin cannot be deactivated or deleted through provisioning.',
+  scimBreakGlassRole: 'The break-glass admin stays an admin: provisioning cannot change their role.',
+  scimUserNameNotEmail: "userName must be the person's e-mail address.",
+  scimGroupExists: 'A group with this displayName already exists.',
+  scimMemberUnknown: (value: string) => `No person with the id ${value} in this organization.`,
+  scimFilterUnsupported: (attributes: string) =>
+    `Only "eq" comparisons joined by "and" are supported, on ${attributes}; a value is a quoted string, a number, true, false or null.`,
+  scimPathInvalid: (path: string) => `The path "${path}" is not one this server understands.`,
+  scimReadOnly: (attribute: string) => `${attribute} is set by the server and cannot be changed.`,
+  scimRemoveNeedsPath: 'A remove operation needs a path.',
+  scimRequired: (attribute: string) => `${attribute} is required and cannot be removed.`,
+  scimMalformed: 'The request body is not valid JSON.',
+  scimContentType: 'Send the body as application/scim+json (or application/json).',
+  scimNoRoute: (method: string, path: string) => `No SCIM endpoint ${method} ${path}.`,
 } as const;

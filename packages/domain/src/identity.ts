@@ -112,3 +112,6 @@ export const SSO_SIGN_IN_ERRORS = ['expired', 'refused', 'not_member', 'wrong_do
 export type SsoSignInError = (typeof SSO_SIGN_IN_ERRORS)[number];
 export const isSsoSignInError = (value: unknown): value is SsoSignInError =>
   typeof value === 'string' && (SSO_SIGN_IN_ERRORS as readonly string[]).includes(value);
+
+/** The house's admins review the tree's pending domain claims (and approve them by hand). */
+export const mayReviewDomainClaims = (actor: Actor): boolean => actor.organization.org_type === 'house' && can(actor.role, 'identity.manage');

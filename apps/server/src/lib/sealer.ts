@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 /** What a sealer's key is for: each purpose derives its own key, so one kind of secret never opens another. */
-export type SealPurpose = 'webhook-signing-secrets' | 'totp-secrets';
+export type SealPurpose = 'webhook-signing-secrets' | 'totp-secrets' | 'identity-secrets';
 
 /**
  * Secrets needed in clear later (webhook signing secrets, authenticator app secrets) cannot

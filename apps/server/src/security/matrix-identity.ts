@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { mayApproveDomainClaim, mayManageIdentity, mayViewIdentity } from '@console/domain';
+import { mayApproveDomainClaim, mayManageIdentity, mayReviewDomainClaims, mayViewIdentity } from '@console/domain';
 import type { DB } from '../db/schema.ts';
 import { hashToken } from '../lib/secrets.ts';
-import { holds, inPath, one, publicRoute, targeted, withBody, type CallInput, type MatrixEntry } from './matrix-scene.ts';
+import { holds, inPath, one, publicRoute, targeted, when, withBody, type CallInput, type MatrixEntry } from './matrix-scene.ts';
 
 /**
  * The matrix's entries for single sign-on and provisioning. Every organization has a domain
@@ -66,6 +66,7 @@ export const IDENTITY_MATRIX: Record<string, MatrixEntry> = {
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'identity.manage'), allowed: mayApproveDomainClaim(actor, org) })),
     call: named(':domainId'),
   }),
+  'GET /api/identity/domain-claims': one({ target: null, expect: when(mayReviewDomainClaims), call: inPath }),
   'DELETE /api/organizations/:id/identity/domains/:domainId': one({ target: 'org', expect: manages, call: named(':domainId') }),
   'GET /api/organizations/:id/scim-tokens': one({ target: 'org', expect: views, call: inPath }),
   'POST /api/organizations/:id/scim-tokens': one({ target: 'org', expect: manages, call: withBody(() => ({ name: 'Matrix' })) }),

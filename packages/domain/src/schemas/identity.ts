@@ -184,3 +184,17 @@ export const scimCallSchema = z.object({
   created_at: z.string(),
 });
 export const scimCallListSchema = z.object({ items: z.array(scimCallSchema) });
+
+/** A pending claim somewhere in the house's tree, as the house's admins review it. */
+export const pendingDomainClaimSchema = z.object({
+  id: z.uuid(),
+  domain: z.string(),
+  organization_id: z.uuid(),
+  organization_name: z.string(),
+  claimed_by: z.string().nullable(),
+  created_at: z.string(),
+  /** Another organization's claim of the domain is in effect: this one can no longer be approved. */
+  taken: z.boolean(),
+});
+export type PendingDomainClaim = z.infer<typeof pendingDomainClaimSchema>;
+export const pendingDomainClaimListSchema = z.object({ items: z.array(pendingDomainClaimSchema) });

@@ -3,6 +3,7 @@ import { MESSAGES, MFA, type AuthenticationOptions, type AuthenticationResponse 
 import { writeAudit } from '../../lib/audit.ts';
 import { UnauthorizedError } from '../../lib/errors.ts';
 import { hashToken } from '../../lib/secrets.ts';
+import { SsoRequiredError, ssoEnforcedFor } from '../../lib/sso-enforcement.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { AuthDeps, IssuedSession, SessionIssuer } from './queries.ts';
 import { CHALLENGE_EXPIRED, PASSKEY_REFUSED } from './second-factor.ts';
@@ -72,7 +73,8 @@ export function createPasskeySignIn({
         return { kind: 'refused' } as const;
       }
       if (owner.status !== 'active' || owner.deleted_at || owner.org_deleted_at) return { kind: 'inactive' } as const;
-      const session = await startSession(trx, owner.id, client);
+      if (await ssoEnforcedFor(trx, owner.id)) return { kind: 'sso' } as const;
+      const session = await startSession(trx, owner.id, client, 'passkey');
       await writeAudit(trx, {
         actorUserId: owner.id,
         organizationId: owner.organization_id,
@@ -87,6 +89,7 @@ export function createPasskeySignIn({
     });
     if (outcome.kind === 'session') return outcome.session;
     if (outcome.kind === 'inactive') throw new UnauthorizedError(MESSAGES.auth.accountInactive, 'account_inactive');
+    if (outcome.kind === 'sso') throw new SsoRequiredError();
     throw new UnauthorizedError(MESSAGES.auth.passkeyRefused, PASSKEY_REFUSED);
   }
 

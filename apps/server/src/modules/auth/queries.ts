@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { SESSION, type Session } from '@console/domain';
-import type { DB, Executor } from '../../db/schema.ts';
+import type { DB, Executor, SessionMethod } from '../../db/schema.ts';
 import { hashToken, randomToken } from '../../lib/secrets.ts';
 import type { Mailer } from '../../lib/mail.ts';
 import type { Passkeys } from '../../lib/passkeys.ts';
@@ -70,8 +70,16 @@ export function createSessionIssuer({ tokens, users }: Pick<AuthDeps, 'tokens' |
     };
   }
 
-  /** A new session (refresh-token family) for a user who just proved who they are. */
-  async function startSession(trx: Transaction<DB>, userId: string, client: ClientInfo): Promise<IssuedSession> {
+  /**
+   * A new session (refresh-token family) for a user who just proved who they are, and how:
+   * enforcing single sign-on ends the sessions that did not begin at the provider.
+   */
+  async function startSession(
+    trx: Transaction<DB>,
+    userId: string,
+    client: ClientInfo,
+    method: SessionMethod = 'password',
+  ): Promise<IssuedSession> {
     await users.stampLastLogin(trx, userId);
     const session = await trx
       .insertInto('refresh_sessions')
@@ -80,6 +88,7 @@ export function createSessionIssuer({ tokens, users }: Pick<AuthDeps, 'tokens' |
         expires_at: refreshExpiry(),
         ip: client.ip,
         user_agent: client.userAgent?.slice(0, 300) ?? null,
+        method,
         // The person just proved who they are (with their second factor when they have one): a step-up at this moment.
         stepped_up_at: sql`now()`,
       })

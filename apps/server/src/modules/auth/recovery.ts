@@ -5,6 +5,7 @@ import { BadRequestError } from '../../lib/errors.ts';
 import { hashPassword, hashToken, randomToken } from '../../lib/secrets.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { revokeSessions, voidResetLinks } from '../../lib/access.ts';
+import { ssoEnforcedFor } from '../../lib/sso-enforcement.ts';
 import type { AuthDeps } from './queries.ts';
 
 /** How long closing the app waits for recovery mail still being sent. */
@@ -38,6 +39,8 @@ export function createRecovery({ db, users, mailer, appUrl, guesses }: Pick<Auth
     try {
       const account = await users.findCredentials(email);
       if (!account || account.status !== 'active' || account.deleted_at || account.org_deleted_at) return;
+      // Their organization signs them in through its provider: a password would not let them in.
+      if (await ssoEnforcedFor(db, account.id)) return;
       token = randomToken();
       await db
         .insertInto('one_time_tokens')
@@ -109,6 +112,8 @@ export function createRecovery({ db, users, mailer, appUrl, guesses }: Pick<Auth
         .returning('user_id')
         .executeTakeFirst();
       if (!row) throw new BadRequestError(MESSAGES.auth.invalidResetLink);
+      // A link mailed before single sign-on was enforced sets no password after it.
+      if (await ssoEnforcedFor(trx, row.user_id)) throw new BadRequestError(MESSAGES.identity.resetDisabled);
       await users.setPasswordHash(trx, row.user_id, passwordHash);
       await voidResetLinks(trx, row.user_id);
       await revokeSessions(trx, row.user_id, 'password reset');

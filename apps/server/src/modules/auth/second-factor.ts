@@ -3,6 +3,7 @@ import { MESSAGES, MFA, type MfaChallenge, type MfaMethod, type SecondFactorBody
 import { writeAudit } from '../../lib/audit.ts';
 import { UnauthorizedError } from '../../lib/errors.ts';
 import { hashToken, randomToken } from '../../lib/secrets.ts';
+import { SsoRequiredError, ssoEnforcedFor } from '../../lib/sso-enforcement.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { AuthDeps, IssuedSession, SessionIssuer } from './queries.ts';
 
@@ -75,6 +76,8 @@ export function createSecondFactorSignIn({
         .executeTakeFirst();
       if (!row || row.used_at || row.expired || row.failures >= MFA.attemptsPerChallenge) return { kind: 'expired' } as const;
       if (row.status !== 'active' || row.deleted_at || row.org_deleted_at) return { kind: 'inactive' } as const;
+      // Single sign-on enforced since the password was checked: the challenge no longer leads anywhere.
+      if (await ssoEnforcedFor(trx, row.user_id)) return { kind: 'sso' } as const;
       await factors.admit(trx, row.user_id);
       // A passkey answers the passkey options asked for this very challenge, with the person's own passkey.
       const method =
@@ -128,6 +131,8 @@ export function createSecondFactorSignIn({
         throw new UnauthorizedError(MESSAGES.auth.passkeyRefused, PASSKEY_REFUSED);
       case 'inactive':
         throw new UnauthorizedError(MESSAGES.auth.accountInactive, 'account_inactive');
+      case 'sso':
+        throw new SsoRequiredError();
       case 'expired':
         throw new UnauthorizedError(MESSAGES.auth.challengeExpired, CHALLENGE_EXPIRED);
     }

@@ -3,6 +3,7 @@ import { MESSAGES, type MfaChallenge } from '@console/domain';
 import { writeAudit } from '../../lib/audit.ts';
 import { UnauthorizedError } from '../../lib/errors.ts';
 import { hashToken, verifyPassword } from '../../lib/secrets.ts';
+import { SsoRequiredError, ssoEnforcedFor } from '../../lib/sso-enforcement.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { AuthDeps, IssuedSession, SessionIssuer } from './queries.ts';
@@ -47,6 +48,20 @@ export function createSignIn({
       });
       if (!account || !valid) throw new UnauthorizedError(MESSAGES.auth.invalidCredentials, 'invalid_credentials');
       throw new UnauthorizedError(MESSAGES.auth.accountInactive, 'account_inactive');
+    }
+    // Checked once the password is known to be right, so a wrong one answers as any other.
+    if (await ssoEnforcedFor(db, account.id)) {
+      await writeAudit(db, {
+        actorUserId: null,
+        organizationId: account.organization_id,
+        action: 'auth.sign_in_failed',
+        targetType: 'user',
+        targetId: account.id,
+        details: { email: account.email, reason: 'sso_required' },
+        ip: client.ip,
+        requestId: client.requestId,
+      });
+      throw new SsoRequiredError();
     }
     if ((await factors.hasConfirmedTotp(db, account.id)) || (await passkeys.hasPasskey(db, account.id))) return challenge(account.id);
     return db.transaction().execute(async (trx) => {
