@@ -25,6 +25,7 @@ describe('signing in and out', () => {
     await page.getByLabel('Email', { exact: true }).waitFor();
     await expectAccessible(page, 'login page');
     await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
+    await page.getByRole('button', { name: MESSAGES.auth.continue, exact: true }).click();
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/dashboard');
@@ -49,6 +50,7 @@ describe('signing in and out', () => {
     const page = await journey.freshPage();
     await page.goto(journey.server.url('/login'));
     await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
+    await page.getByRole('button', { name: MESSAGES.auth.continue, exact: true }).click();
     await page.getByLabel('Password', { exact: true }).fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
 
@@ -77,6 +79,7 @@ describe('signing in and out', () => {
     await page.goto(journey.server.url('/credit-ledger?type=allocation_sent'));
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/credit-ledger?type=allocation_sent');
     await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
+    await page.getByRole('button', { name: MESSAGES.auth.continue, exact: true }).click();
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => url.pathname === '/credit-ledger' && url.search === '?type=allocation_sent');
@@ -88,6 +91,7 @@ describe('signing in and out', () => {
     const other = await journey.freshPage();
     await other.goto(journey.server.url(`/login?next=${encodeURIComponent('//example.com/x')}`));
     await other.getByLabel('Email', { exact: true }).fill(ADMIN.email);
+    await other.getByRole('button', { name: MESSAGES.auth.continue, exact: true }).click();
     await other.getByLabel('Password', { exact: true }).fill(ADMIN.password);
     await other.getByRole('button', { name: 'Sign in' }).click();
     await other.waitForURL((url) => url.pathname === '/dashboard');
@@ -104,6 +108,7 @@ async function signInWithSecondFactor(
 ) {
   await page.goto(server.url('/login'));
   await page.getByLabel('Email', { exact: true }).fill(person.email);
+  await page.getByRole('button', { name: MESSAGES.auth.continue, exact: true }).click();
   await page.getByLabel('Password', { exact: true }).fill(person.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   const { auth } = MESSAGES;
@@ -326,6 +331,7 @@ describe('passkeys', () => {
     // And with the password, the passkey answers the second step.
     await signOut();
     await page.getByLabel('Email', { exact: true }).fill(person.email);
+    await page.getByRole('button', { name: MESSAGES.auth.continue, exact: true }).click();
     await page.getByLabel('Password', { exact: true }).fill(person.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: MESSAGES.auth.usePasskey }).click();

@@ -225,6 +225,7 @@ export function useJourney(
 export async function signInWithForm(page: Page, server: TestServer, email: string, password: string): Promise<void> {
   await page.goto(server.url('/login'));
   await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByRole('button', { name: MESSAGES.auth.continue, exact: true }).click();
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/dashboard');

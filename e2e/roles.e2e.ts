@@ -145,6 +145,7 @@ async function walk(
   try {
     await page.goto(server.url('/login'));
     await page.getByLabel('Email', { exact: true }).fill(demoEmail(role));
+    await page.getByRole('button', { name: MESSAGES.auth.continue, exact: true }).click();
     await page.getByLabel('Password', { exact: true }).fill(server.demoPassword!);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/dashboard');
@@ -335,6 +336,8 @@ it.concurrent('the main flows by keyboard alone: sign in, open a list, open an o
       await page.goto(server.url('/login'));
       await tabTo(page, page.getByLabel('Email', { exact: true }));
       await page.keyboard.type(demoEmail('house_admin'));
+      // E-mail first: Enter continues to the password, which then has the focus.
+      await page.keyboard.press('Enter');
       await tabTo(page, page.getByLabel('Password', { exact: true }));
       await page.keyboard.type(server.demoPassword!);
       await page.keyboard.press('Enter');

@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sessionStore } from '@/lib/session-store';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { PASSWORD_METHOD } from '@/test/identity-data';
 import { AppProviders } from './providers';
 import { RoleGate } from './guards';
 import { createQueryClient } from '@/lib/query-client';
@@ -20,14 +21,15 @@ function location() {
 describe('route guards', () => {
   it('sends a signed-out visitor to /login and back to the origin after signing in', async () => {
     const session = makeSession();
-    mockApi({ 'POST /api/auth/sign-in': () => json(200, session) });
+    mockApi({ ...PASSWORD_METHOD, 'POST /api/auth/sign-in': () => json(200, session) });
     renderApp('/settings?tab=profile', { session: null });
     // The page to return to travels in the address, so a reload of the sign-in page keeps it.
     await waitFor(() => expect(location()).toHaveTextContent(/^\/login\?next=%2Fsettings%3Ftab%3Dprofile$/));
 
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Email'), session.user.email);
-    await user.type(screen.getByLabelText('Password'), 'secret-password');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.type(await screen.findByLabelText('Password'), 'secret-password');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(location()).toHaveTextContent('/settings?tab=profile'));
   });

@@ -1,4 +1,4 @@
-import { can, mayManageCatalog, mayViewActivity, mayViewPrices } from '@console/domain';
+import { can, mayManageCatalog, mayViewActivity, mayViewIdentity, mayViewPrices } from '@console/domain';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
@@ -34,6 +34,7 @@ const SettingsPage = lazy(() => import('./settings-route'));
 const SecurityPage = lazy(() => import('@/features/account/pages/security-page'));
 const WebhooksPage = lazy(() => import('@/features/webhooks/pages/webhooks-page'));
 const WebhookDeliveriesPage = lazy(() => import('@/features/webhooks/pages/webhook-deliveries-page'));
+const IdentityPage = lazy(() => import('@/features/identity/pages/identity-page'));
 const AgentCatalogPage = lazy(() => import('@/features/agents/pages/agent-catalog-page'));
 const PricingPage = lazy(() => import('@/features/pricing/pages/pricing-page'));
 const DebugPage = lazy(() => import('@/features/debug/pages/debug-page'));
@@ -95,6 +96,10 @@ export function AppRoutes() {
             <Route element={<ViewerGate allow={(viewer) => can(viewer.role, 'webhooks.manage')} />}>
               <Route path={PATHS.webhooks} element={<WebhooksPage />} />
               <Route path={`${PATHS.webhooks}/:endpointId`} element={<WebhookDeliveriesPage />} />
+            </Route>
+            {/* The own organization's admins, as for webhooks: single sign-on and provisioning. */}
+            <Route element={<ViewerGate allow={(viewer) => mayViewIdentity(viewer, viewer.organization)} />}>
+              <Route path={PATHS.identity} element={<IdentityPage />} />
             </Route>
             <Route element={<ViewerGate allow={mayManageCatalog} />}>
               <Route path={PATHS.agentCatalog} element={<AgentCatalogPage />} />

@@ -19,6 +19,8 @@ export const PATHS = {
   security: '/account/security',
   /** Settings > Webhooks: the own organization's webhook endpoints (its admins). */
   webhooks: '/settings/webhooks',
+  /** Settings > Identity: the own organization's single sign-on and provisioning (its admins). */
+  identity: '/settings/identity',
   agentCatalog: '/agent-catalog',
   pricing: '/pricing',
   debug: '/debug',

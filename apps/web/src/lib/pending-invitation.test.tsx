@@ -3,6 +3,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { PASSWORD_METHOD } from '@/test/identity-data';
 import { OWN_ORG } from '@/test/user-data';
 import { MESSAGES } from '@/lib/wording';
 
@@ -30,7 +31,8 @@ async function signInWithPendingInvitation(token: string) {
   renderApp(`/login?token=${token}`, { session: null });
   const user = userEvent.setup();
   await user.type(await screen.findByLabelText('Email'), 'alice@example.test');
-  await user.type(screen.getByLabelText('Password'), 'secret-password');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await user.type(await screen.findByLabelText('Password'), 'secret-password');
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
   return user;
 }
@@ -40,6 +42,7 @@ describe('a pending invitation taken up after sign-in', () => {
     const session = makeSession();
     const refreshed = makeSession({ tokenId: 'second' });
     const api = mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () => json(200, session),
       'POST /api/invitations/accept': ({ body }) =>
         (body as { confirm?: boolean }).confirm
@@ -68,6 +71,7 @@ describe('a pending invitation taken up after sign-in', () => {
   it('Cancel moves nothing, drops the pending token and says the person stays', async () => {
     const session = makeSession();
     const api = mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () => json(200, session),
       'POST /api/invitations/accept': () => json(200, confirmation),
       'GET /api/users/me': () => json(200, session.user),

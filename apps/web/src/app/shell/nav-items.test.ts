@@ -33,6 +33,9 @@ describe('navigation active rules', () => {
     ['/settings/webhooks', ['/settings/webhooks']],
     ['/settings/webhooks/00000000-0000-4000-8000-0000000000e1', ['/settings/webhooks']],
     ['/settings/webhooksx', []],
+    // Settings > Identity has no item of its own.
+    ['/settings/identity', ['/settings']],
+    ['/settings/identity/x', []],
     ['/organizations', ['/orgs']],
     ['/organizations/123/edit', ['/orgs']],
     [`/organizations/${OWN}`, [`/organizations/${OWN}`]],

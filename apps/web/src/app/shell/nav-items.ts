@@ -112,7 +112,13 @@ export const NAV_ITEMS: readonly NavEntry[] = [
     // The own organization's admins, at every level.
     visible: (viewer) => !!viewer && can(viewer.role, 'webhooks.manage'),
   },
-  { to: PATHS.settings, label: nav.settings, icon: Settings, isActive: exact(PATHS.settings) },
+  {
+    to: PATHS.settings,
+    label: nav.settings,
+    icon: Settings,
+    // Settings > Identity has no item of its own: it is a page of Settings.
+    isActive: (pathname) => pathname === PATHS.settings || pathname === PATHS.identity,
+  },
 ];
 
 /** The items the signed-in person is shown, with their destinations. */

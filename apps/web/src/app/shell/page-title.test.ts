@@ -29,6 +29,7 @@ describe('the page named in the header', () => {
     ['/agent-catalog', MESSAGES.agentPages.catalogTitle],
     ['/debug', pageTitles.debug],
     ['/account/security', MESSAGES.security.title],
+    ['/settings/identity', MESSAGES.identityPages.title],
   ])('%s is %s', (path, title) => {
     expect(pageTitleOf(path)).toBe(title);
   });

@@ -30,5 +30,6 @@ export function pageTitleOf(pathname: string): string | null {
   }
   if (pathname === PATHS.debug) return titles.debug;
   if (pathname === PATHS.security) return MESSAGES.security.title;
+  if (pathname === PATHS.identity) return MESSAGES.identityPages.title;
   return NAV_ITEMS.find((item) => item.isActive(pathname, null))?.label ?? null;
 }

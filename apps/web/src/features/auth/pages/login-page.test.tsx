@@ -1,30 +1,49 @@
 import { TIMING, UI } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { DISCOVER, PASSWORD_METHOD } from '@/test/identity-data';
 import { MESSAGES } from '@/lib/wording';
+
+// Pages are lazy chunks: load the sign-in page and where it leads before the first test's clock starts.
+beforeAll(
+  () => Promise.all([import('./login-page'), import('@/app/shell/app-shell'), import('@/features/dashboard/pages/dashboard-page')]),
+  30_000,
+);
 
 const { loginErrors } = MESSAGES;
 
+/** The e-mail first (its organization signs in with passwords), then the password. */
 async function submitCredentials(user = userEvent.setup()) {
   await user.type(await screen.findByLabelText('Email'), 'alice@example.test');
-  await user.type(screen.getByLabelText('Password'), 'secret-password');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await user.type(await screen.findByLabelText('Password'), 'secret-password');
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
 }
+
+const SIGN_IN = 'POST /api/auth/sign-in';
 
 function networkFailure(): Response {
   throw new TypeError('Failed to fetch');
 }
 
 describe('login page', () => {
-  it('requires e-mail and password before calling the server', async () => {
-    const api = mockApi({});
+  it('requires the e-mail, then the password, before calling the server', async () => {
+    const api = mockApi({ ...PASSWORD_METHOD });
     renderApp('/login', { session: null });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Sign in' }));
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Continue' }));
     expect(await screen.findByText(MESSAGES.auth.emailRequired)).toBeInTheDocument();
-    expect(screen.getByText(MESSAGES.auth.passwordRequired)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
     expect(api.fetch).not.toHaveBeenCalled();
+
+    await user.type(screen.getByLabelText('Email'), 'alice@example.test');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText(MESSAGES.auth.passwordRequired)).toBeInTheDocument();
+    expect(api.bodiesOf(DISCOVER)).toEqual([{ email: 'alice@example.test' }]);
+    expect(api.callsTo(SIGN_IN)).toHaveLength(0);
   });
 
   it('shows the forgot password link and the no-account note', async () => {
@@ -37,7 +56,7 @@ describe('login page', () => {
     ['auth', () => apiError(401, 'unauthorized', MESSAGES.auth.invalidCredentials)],
     ['jwt', () => apiError(401, 'unauthorized', 'JWT signature could not be verified')],
   ] as const)('shows the %s class with its title, message and troubleshooting line', async (kind, answer) => {
-    mockApi({ 'POST /api/auth/sign-in': answer });
+    mockApi({ ...PASSWORD_METHOD, 'POST /api/auth/sign-in': answer });
     renderApp('/login', { session: null });
     await submitCredentials();
     const copy = loginErrors[kind];
@@ -51,6 +70,7 @@ describe('login page', () => {
 
   it('shows an unclassified server message as it is, under the Error title', async () => {
     mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () => apiError(429, 'rate_limited', MESSAGES.auth.tooManyAttempts),
     });
     renderApp('/login', { session: null });
@@ -63,20 +83,20 @@ describe('login page', () => {
 
   it('shows the network class and retries by itself exactly once, after 2 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const api = mockApi({ 'POST /api/auth/sign-in': networkFailure });
+    const api = mockApi({ ...PASSWORD_METHOD, 'POST /api/auth/sign-in': networkFailure });
     renderApp('/login', { session: null });
     await submitCredentials(userEvent.setup({ advanceTimers: vi.advanceTimersByTime }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(loginErrors.network.title);
     expect(alert).toHaveTextContent(loginErrors.network.message);
     expect(alert).toHaveTextContent(loginErrors.network.troubleshooting);
-    expect(api.fetch).toHaveBeenCalledTimes(1);
+    expect(api.callsTo(SIGN_IN)).toHaveLength(1);
 
     await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs);
-    await waitFor(() => expect(api.fetch).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(api.callsTo(SIGN_IN)).toHaveLength(2));
     // The second network error is shown and not retried again.
     await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs * 3);
-    expect(api.fetch).toHaveBeenCalledTimes(2);
+    expect(api.callsTo(SIGN_IN)).toHaveLength(2);
     expect(screen.getByRole('alert')).toHaveTextContent(loginErrors.network.title);
   });
 
@@ -84,26 +104,28 @@ describe('login page', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const answers = [networkFailure, () => apiError(401, 'unauthorized', MESSAGES.auth.invalidCredentials), networkFailure, networkFailure];
     const api = mockApi({
-      'POST /api/auth/sign-in': () => answers[api.calls.length - 1]!(),
+      ...PASSWORD_METHOD,
+      'POST /api/auth/sign-in': () => answers[api.callsTo(SIGN_IN).length - 1]!(),
     });
     renderApp('/login', { session: null });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     await submitCredentials(user);
     await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs);
     expect(await screen.findByText(loginErrors.auth.title)).toBeInTheDocument();
-    expect(api.fetch).toHaveBeenCalledTimes(2);
+    expect(api.callsTo(SIGN_IN)).toHaveLength(2);
 
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText(loginErrors.network.title)).toBeInTheDocument();
     await vi.advanceTimersByTimeAsync(TIMING.loginNetworkRetryMs);
-    await waitFor(() => expect(api.fetch).toHaveBeenCalledTimes(4));
+    await waitFor(() => expect(api.callsTo(SIGN_IN)).toHaveLength(4));
   });
 
   it('signs in after an automatic retry succeeds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const answers = [networkFailure, () => json(200, makeSession())];
     const api = mockApi({
-      'POST /api/auth/sign-in': () => answers[api.calls.length - 1]!(),
+      ...PASSWORD_METHOD,
+      'POST /api/auth/sign-in': () => answers[api.callsTo(SIGN_IN).length - 1]!(),
       'GET /api/users/me': () => json(200, makeSession().user),
     });
     renderApp('/login', { session: null });
@@ -115,6 +137,7 @@ describe('login page', () => {
   it('on success toasts, replaces history and lands on the dashboard', async () => {
     const session = makeSession();
     mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () => json(200, session),
       'GET /api/users/me': () => json(200, session.user),
     });
@@ -127,6 +150,7 @@ describe('login page', () => {
   it('keeps a token from the URL as a pending invitation and says so', async () => {
     const session = makeSession();
     mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () => json(200, session),
       'GET /api/users/me': () => json(200, session.user),
     });
@@ -143,6 +167,7 @@ describe('login page', () => {
     const refreshed = makeSession({ tokenId: 'second' });
     let bearer: string | undefined;
     const api = mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () => json(200, session),
       'POST /api/invitations/accept': ({ headers }) => {
         bearer = headers.get('Authorization') ?? undefined;
@@ -168,6 +193,7 @@ describe('login page', () => {
   it('keeps the pending invitation and says why when accepting it fails', async () => {
     const session = makeSession();
     mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () => json(200, session),
       'POST /api/invitations/accept': () => apiError(410, 'invitation_expired', MESSAGES.invitations.expired),
       'GET /api/users/me': () => json(200, session.user),
@@ -192,6 +218,7 @@ describe('sessions that end', () => {
     const session = makeSession();
     let expired = false;
     mockApi({
+      ...PASSWORD_METHOD,
       'GET /api/users/me': () => (expired ? apiError(401, 'unauthorized', 'expired') : json(200, session.user)),
       'GET /api/dashboard': () => apiError(401, 'unauthorized', 'expired'),
       'POST /api/auth/refresh': () => apiError(401, 'unauthorized', 'expired'),
@@ -221,7 +248,7 @@ describe('sessions that end', () => {
   it('says nothing to a visitor who was not signed in', async () => {
     mockApi({ 'POST /api/auth/refresh': () => apiError(401, 'unauthorized', 'no session') });
     renderApp('/login');
-    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Continue' })).toBeInTheDocument();
     expect(screen.queryByText(MESSAGES.auth.sessionExpiredBody)).not.toBeInTheDocument();
     expect(screen.queryByText(MESSAGES.auth.signedOutBody)).not.toBeInTheDocument();
   });
@@ -236,6 +263,7 @@ describe('sessions that end', () => {
   ])('after signing in with next=%s goes to %s (only paths of this console)', async (next, expected) => {
     const session = makeSession();
     mockApi((call) => {
+      if (call.path === '/api/auth/sso/discover') return json(200, { method: 'password' });
       if (call.path === '/api/auth/sign-in') return json(200, session);
       if (call.path === '/api/users/me') return json(200, session.user);
       return undefined;

@@ -1,7 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { isMfaChallenge, signInBodySchema, TIMING, UI, type MfaChallenge, type SecondFactorBody, type SignInBody } from '@console/domain';
-import { AlertCircle, Info, KeyRound } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import {
+  isMfaChallenge,
+  isSsoSignInError,
+  signInBodySchema,
+  TIMING,
+  UI,
+  type MfaChallenge,
+  type SecondFactorBody,
+  type SignInBody,
+} from '@console/domain';
+import { AlertCircle, Info, KeyRound, Loader2 } from 'lucide-react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
@@ -19,6 +28,9 @@ import { SecondFactorStep } from '../components/second-factor-step';
 import { acceptPendingInvitation, rememberInvitation } from '@/lib/pending-invitation';
 import { classifyLoginError, MESSAGES } from '@/lib/wording';
 import { fieldOf } from '@/lib/form';
+import { discoverSignIn } from '@/api/identity';
+import { ApiError } from '@/lib/api';
+import { browser } from '@/lib/reload';
 
 /** What the page says about the session that just ended, if one did. */
 function SessionEndedNotice({ ended }: { ended: SessionEnd }) {
@@ -31,6 +43,33 @@ function SessionEndedNotice({ ended }: { ended: SessionEnd }) {
     </Alert>
   );
 }
+
+/** A refusal that is not a failed password: single sign-on that did not complete, or a password the organization turned off. */
+interface Notice {
+  title: string;
+  message: string;
+}
+
+function NoticeAlert({ notice }: { notice: Notice }) {
+  return (
+    <Alert variant="destructive">
+      <AlertCircle aria-hidden />
+      <AlertTitle>{notice.title}</AlertTitle>
+      <AlertDescription>{notice.message}</AlertDescription>
+    </Alert>
+  );
+}
+
+function ForgotPasswordLink() {
+  return (
+    <Link to={PATHS.resetPassword} className="text-sm underline-offset-4 hover:underline">
+      {MESSAGES.authPages.forgotPassword}
+    </Link>
+  );
+}
+
+/** The sign-in's first step is the e-mail: its organization's provider signs it in, or the password does (the second step). */
+type Step = 'email' | 'password';
 
 export default function LoginPage() {
   const { signIn, answerChallenge, signInWithPasskey, status, ended } = useAuth();
@@ -45,6 +84,15 @@ export default function LoginPage() {
   const signingIn = useRef(false);
   const [pendingInvitation] = useState(() => rememberInvitation(searchParams.get('token')));
   const [failure, setFailure] = useState<LoginFailure | null>(null);
+  const [step, setStep] = useState<Step>('email');
+  const [discovering, setDiscovering] = useState(false);
+  // The organization whose provider the browser is being sent to.
+  const [redirecting, setRedirecting] = useState<string | null>(null);
+  // A provider's sign-in that came back without a session says why in `?sso_error=`.
+  const [notice, setNotice] = useState<Notice | null>(() => {
+    const reason = searchParams.get('sso_error');
+    return isSsoSignInError(reason) ? { title: MESSAGES.auth.ssoFailedTitle, message: MESSAGES.identity.signInErrors[reason] } : null;
+  });
   // A right password for a person with a second factor: the second step, until it is answered or abandoned.
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
   // Why the page is back at the password step after a second step, when it should say so.
@@ -108,6 +156,50 @@ export default function LoginPage() {
     window.setTimeout(() => form.setFocus('password'), 0);
   }
 
+  function showStep(next: Step) {
+    setStep(next);
+    // The step's field is shown once this render is done.
+    window.setTimeout(() => form.setFocus(next), 0);
+  }
+
+  /** The first step: where the e-mail signs in. A provider's is a full-page visit; otherwise the password step. */
+  async function continueWithEmail(event: FormEvent) {
+    event.preventDefault();
+    if (!(await form.trigger('email'))) return;
+    setFailure(null);
+    setNotice(null);
+    setDiscovering(true);
+    try {
+      const result = await discoverSignIn(form.getValues('email'));
+      if (result.method === 'sso') {
+        setRedirecting(result.organization_name);
+        browser.assign(result.redirect_url);
+        return;
+      }
+      showStep('password');
+    } catch (error) {
+      // Unreachable or too many attempts: say so. Any other failure to look the way up leaves
+      // the password, as before single sign-on (the server still refuses it where required).
+      if (error instanceof ApiError && (error.status === 0 || error.status === 429)) {
+        setFailure({ kind: classifyLoginError(error.message), message: error.message });
+      } else {
+        showStep('password');
+      }
+    } finally {
+      setDiscovering(false);
+    }
+  }
+
+  /** Back to the e-mail step, to sign in as someone else. */
+  function changeEmail() {
+    window.clearTimeout(retryTimer.current);
+    setFailure(null);
+    setNotice(null);
+    setStepNotice(null);
+    form.resetField('password');
+    showStep('email');
+  }
+
   async function attempt(values: SignInBody) {
     // A manual submit replaces a pending automatic retry.
     window.clearTimeout(retryTimer.current);
@@ -126,6 +218,14 @@ export default function LoginPage() {
     } catch (error) {
       signingIn.current = false;
       const message = error instanceof Error ? error.message : '';
+      // The organization signs its people in through its provider: no password is wrong, there is none to use.
+      if (message === MESSAGES.identity.passwordDisabled) {
+        networkRetries.current = 0;
+        setFailure(null);
+        setNotice({ title: MESSAGES.auth.passwordDisabledTitle, message });
+        return;
+      }
+      setNotice(null);
       const kind = classifyLoginError(message);
       setFailure({ kind, message });
       if (kind !== 'network') {
@@ -166,7 +266,7 @@ export default function LoginPage() {
             />
           ) : (
             <>
-              {ended && !failure && !stepNotice && <SessionEndedNotice ended={ended} />}
+              {ended && !failure && !stepNotice && !notice && <SessionEndedNotice ended={ended} />}
               {stepNotice && !failure && (
                 <Alert variant="info">
                   <Info aria-hidden />
@@ -174,18 +274,46 @@ export default function LoginPage() {
                 </Alert>
               )}
               {failure && <LoginErrorAlert failure={failure} />}
-              <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(attempt)(event)}>
-                <FormField id="email" label="Email" type="email" autoComplete="username" required {...fieldOf(form, 'email')} />
-                <PasswordField id="password" label="Password" autoComplete="current-password" {...fieldOf(form, 'password')} />
-                <div className="flex justify-end">
-                  <Link to={PATHS.resetPassword} className="text-sm underline-offset-4 hover:underline">
-                    {MESSAGES.authPages.forgotPassword}
-                  </Link>
-                </div>
-                <Button type="submit" className="w-full" disabled={isSubmitting}>
-                  {isSubmitting ? 'Signing in…' : 'Sign in'}
-                </Button>
-              </form>
+              {notice && !failure && <NoticeAlert notice={notice} />}
+              {redirecting ? (
+                <p role="status" className="flex items-center gap-2 text-sm">
+                  <Loader2 className="size-4 animate-spin" aria-hidden />
+                  {MESSAGES.auth.continuingTo(redirecting)}
+                </p>
+              ) : step === 'email' ? (
+                <form noValidate className="space-y-4" onSubmit={(event) => void continueWithEmail(event)}>
+                  <FormField id="email" label="Email" type="email" autoComplete="username" required {...fieldOf(form, 'email')} />
+                  <div className="flex justify-end">
+                    <ForgotPasswordLink />
+                  </div>
+                  <Button type="submit" className="w-full" disabled={discovering}>
+                    {discovering ? MESSAGES.auth.checkingEmail : MESSAGES.auth.continue}
+                  </Button>
+                </form>
+              ) : (
+                <form noValidate className="space-y-4" onSubmit={(event) => void form.handleSubmit(attempt)(event)}>
+                  {/* Kept as a field (read-only) so password managers pair the password with its account. */}
+                  <FormField
+                    id="email"
+                    label="Email"
+                    type="email"
+                    autoComplete="username"
+                    readOnly
+                    className="bg-muted/50"
+                    {...fieldOf(form, 'email')}
+                  />
+                  <PasswordField id="password" label="Password" autoComplete="current-password" {...fieldOf(form, 'password')} />
+                  <div className="flex flex-wrap justify-between gap-2">
+                    <Button type="button" variant="link" className="h-auto p-0 text-sm" onClick={changeEmail}>
+                      {MESSAGES.auth.changeEmail}
+                    </Button>
+                    <ForgotPasswordLink />
+                  </div>
+                  <Button type="submit" className="w-full" disabled={isSubmitting}>
+                    {isSubmitting ? 'Signing in…' : 'Sign in'}
+                  </Button>
+                </form>
+              )}
               <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>
                 <span className="h-px flex-1 bg-border" />
                 {MESSAGES.auth.or}

@@ -3,8 +3,15 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { PASSWORD_METHOD } from '@/test/identity-data';
 import { browserPasskeys } from '@/lib/passkey';
 import { MESSAGES } from '@/lib/wording';
+
+// Pages are lazy chunks: load the sign-in page and where it leads before the first test's clock starts.
+beforeAll(
+  () => Promise.all([import('./login-page'), import('@/app/shell/app-shell'), import('@/features/dashboard/pages/dashboard-page')]),
+  30_000,
+);
 
 // The browser's passkey prompt: what it answers is set per test.
 const browser = vi.hoisted(() => ({
@@ -74,6 +81,7 @@ describe('signing in with a passkey', { timeout: 20_000 }, () => {
     const session = makeSession();
     browser.startAuthentication.mockResolvedValue(ANSWER);
     const api = mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () =>
         json(200, {
           mfa_required: true,
@@ -88,7 +96,8 @@ describe('signing in with a passkey', { timeout: 20_000 }, () => {
     renderApp('/login', { session: null });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Email'), 'alice@example.test');
-    await user.type(screen.getByLabelText('Password'), 'secret-password');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.type(await screen.findByLabelText('Password'), 'secret-password');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     // No app: the code field asks for a recovery code, and a passkey is offered.
     expect(await screen.findByLabelText(auth.recoveryLabel)).toBeInTheDocument();
@@ -102,6 +111,7 @@ describe('signing in with a passkey', { timeout: 20_000 }, () => {
 
   it('does not offer a passkey in the second step when the challenge does not', async () => {
     mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () =>
         json(200, {
           mfa_required: true,
@@ -113,7 +123,8 @@ describe('signing in with a passkey', { timeout: 20_000 }, () => {
     renderApp('/login', { session: null });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Email'), 'alice@example.test');
-    await user.type(screen.getByLabelText('Password'), 'secret-password');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.type(await screen.findByLabelText('Password'), 'secret-password');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByLabelText(auth.totpLabel)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: auth.usePasskey })).toBeNull();

@@ -1,9 +1,16 @@
 import { MESSAGES as DOMAIN_MESSAGES, type MfaChallenge } from '@console/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
+import { PASSWORD_METHOD } from '@/test/identity-data';
 import { MESSAGES } from '@/lib/wording';
+
+// Pages are lazy chunks: load the sign-in page and where it leads before the first test's clock starts.
+beforeAll(
+  () => Promise.all([import('./login-page'), import('@/app/shell/app-shell'), import('@/features/dashboard/pages/dashboard-page')]),
+  30_000,
+);
 
 const { auth } = MESSAGES;
 
@@ -19,7 +26,8 @@ function challenge(overrides: Partial<MfaChallenge> = {}): MfaChallenge {
 
 async function passwordStep(user = userEvent.setup()) {
   await user.type(await screen.findByLabelText('Email'), 'alice@example.test');
-  await user.type(screen.getByLabelText('Password'), 'secret-password');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await user.type(await screen.findByLabelText('Password'), 'secret-password');
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
   return user;
 }
@@ -28,6 +36,7 @@ describe('the sign-in second step', () => {
   it('asks for the 6-digit code after a right password, focused, and starts the session with it', async () => {
     const session = makeSession();
     const api = mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () => json(200, challenge()),
       'POST /api/auth/sign-in/second-factor': () => json(200, session),
       'GET /api/users/me': () => json(200, session.user),
@@ -53,7 +62,7 @@ describe('the sign-in second step', () => {
   });
 
   it('checks the code is six digits before asking the server', async () => {
-    const api = mockApi({ 'POST /api/auth/sign-in': () => json(200, challenge()) });
+    const api = mockApi({ ...PASSWORD_METHOD, 'POST /api/auth/sign-in': () => json(200, challenge()) });
     renderApp('/login', { session: null });
     const user = await passwordStep();
     const field = await screen.findByLabelText(auth.totpLabel);
@@ -67,6 +76,7 @@ describe('the sign-in second step', () => {
   it('switches to a recovery code and sends it as one', async () => {
     const session = makeSession();
     const api = mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () => json(200, challenge()),
       'POST /api/auth/sign-in/second-factor': () => json(200, session),
       'GET /api/users/me': () => json(200, session.user),
@@ -91,6 +101,7 @@ describe('the sign-in second step', () => {
     [429, 'rate_limited', DOMAIN_MESSAGES.auth.tooManyAttempts],
   ])('shows the server message of a %s and stays on the step', async (status, code, message) => {
     mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () => json(200, challenge()),
       'POST /api/auth/sign-in/second-factor': () => apiError(status, code, message),
     });
@@ -107,6 +118,7 @@ describe('the sign-in second step', () => {
 
   it('returns to the password step, saying why, when the challenge has expired', async () => {
     mockApi({
+      ...PASSWORD_METHOD,
       'POST /api/auth/sign-in': () => json(200, challenge()),
       'POST /api/auth/sign-in/second-factor': () => apiError(401, 'challenge_expired', DOMAIN_MESSAGES.auth.challengeExpired),
     });
@@ -121,7 +133,7 @@ describe('the sign-in second step', () => {
   });
 
   it('goes back to the password step by choice, with nothing to explain', async () => {
-    mockApi({ 'POST /api/auth/sign-in': () => json(200, challenge({ methods: ['totp'] })) });
+    mockApi({ ...PASSWORD_METHOD, 'POST /api/auth/sign-in': () => json(200, challenge({ methods: ['totp'] })) });
     renderApp('/login', { session: null });
     const user = await passwordStep();
     await screen.findByLabelText(auth.totpLabel);

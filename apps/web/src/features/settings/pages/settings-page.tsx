@@ -4,11 +4,12 @@ import {
   mayManageApiKeysOf,
   mayManageBilling,
   mayManageGlobalSettings,
+  mayViewIdentity,
   type GlobalSettings,
   type OrgType,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { CreditCard, ExternalLink, LifeBuoy, Gift, ShieldCheck, UserRound, Webhook } from 'lucide-react';
+import { CreditCard, ExternalLink, Fingerprint, LifeBuoy, Gift, ShieldCheck, UserRound, Webhook } from 'lucide-react';
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -189,6 +190,21 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
           <CardContent>
             <Button asChild size="sm" variant="outline">
               <Link to={PATHS.webhooks}>{MESSAGES.webhookPages.settingsLink}</Link>
+            </Button>
+          </CardContent>
+        </Card>
+      )}
+
+      {/* Settings > Identity: single sign-on and provisioning, for the organization's own admins. */}
+      {!!viewer && mayViewIdentity(viewer, organization) && (
+        <Card className="gap-4">
+          <CardHeader>
+            <IconCardTitle icon={Fingerprint}>{MESSAGES.identityPages.title}</IconCardTitle>
+            <CardDescription>{MESSAGES.identityPages.settingsBody}</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button asChild size="sm" variant="outline">
+              <Link to={PATHS.identity}>{MESSAGES.identityPages.settingsLink}</Link>
             </Button>
           </CardContent>
         </Card>

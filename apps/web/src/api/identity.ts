@@ -1,0 +1,141 @@
+import {
+  identityEndpoints as endpoints,
+  scimTokensEndpoints as tokens,
+  type ClaimDomainInput,
+  type IdentityProviderInput,
+  type IdentitySettingsInput,
+  type IdentityView,
+  type SsoDiscoverResult,
+} from '@console/domain';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { call } from '@/lib/api';
+import { LIVE } from './live';
+
+/** Every identity query key of an organization, so a change names what it refreshes. */
+export const identityKeys = {
+  all: ['identity'] as const,
+  organization: (organizationId: string) => ['identity', organizationId] as const,
+  view: (organizationId: string) => ['identity', organizationId, 'view'] as const,
+  scimTokens: (organizationId: string) => ['identity', organizationId, 'scim-tokens'] as const,
+  scimCalls: (organizationId: string) => ['identity', organizationId, 'scim-calls'] as const,
+};
+
+export const identityQueries = {
+  /** The organization's provider, domains, sign-in rules, and who may be named for them (its own admins). */
+  view: (organizationId: string) =>
+    queryOptions({
+      queryKey: identityKeys.view(organizationId),
+      queryFn: ({ signal }) => call(endpoints.get, { params: { id: organizationId } }, { signal }),
+    }),
+  scimTokens: (organizationId: string) =>
+    queryOptions({
+      queryKey: identityKeys.scimTokens(organizationId),
+      queryFn: ({ signal }) => call(tokens.list, { params: { id: organizationId } }, { signal }),
+    }),
+  /** The provider's last provisioning calls: live, as the provider calls without anyone here doing anything. */
+  scimCalls: (organizationId: string) =>
+    queryOptions({
+      queryKey: identityKeys.scimCalls(organizationId),
+      queryFn: ({ signal }) => call(tokens.calls, { params: { id: organizationId } }, { signal }),
+      ...LIVE,
+    }),
+};
+
+/** A change whose answer is the whole view: it replaces the cached one. */
+function useViewMutation<Variables>(organizationId: string, send: (variables: Variables) => Promise<IdentityView>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: (view) => queryClient.setQueryData(identityKeys.view(organizationId), view),
+  });
+}
+
+/** Registers or changes the provider; a secret left out stays as it was. Asks for a step-up. */
+export function useSetIdentityProvider(organizationId: string) {
+  return useViewMutation(organizationId, (body: IdentityProviderInput) =>
+    call(endpoints.setProvider, { params: { id: organizationId }, body }),
+  );
+}
+
+/** Removes the provider: its people sign in with passwords again. Asks for a step-up. */
+export function useRemoveIdentityProvider(organizationId: string) {
+  return useViewMutation(organizationId, () => call(endpoints.removeProvider, { params: { id: organizationId } }));
+}
+
+/** Just-in-time members, enforcement and the break-glass admin. Asks for a step-up. */
+export function useUpdateIdentitySettings(organizationId: string) {
+  return useViewMutation(organizationId, (body: IdentitySettingsInput) =>
+    call(endpoints.updateSettings, { params: { id: organizationId }, body }),
+  );
+}
+
+/** Starts a test sign-in: the answer is the provider's address, where the browser goes next. */
+export function useTestIdentityProvider(organizationId: string) {
+  return useMutation({ mutationFn: () => call(endpoints.test, { params: { id: organizationId } }) });
+}
+
+export function useClaimDomain(organizationId: string) {
+  return useViewMutation(organizationId, (body: ClaimDomainInput) => call(endpoints.claimDomain, { params: { id: organizationId }, body }));
+}
+
+/**
+ * Looks the claim's TXT record up now. A record not found is refused, and the server keeps
+ * when it looked and what it found: the view is read again either way.
+ */
+export function useVerifyDomain(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (domainId: string) => call(endpoints.verifyDomain, { params: { id: organizationId, domainId } }),
+    onSuccess: (view) => queryClient.setQueryData(identityKeys.view(organizationId), view),
+    onError: () => queryClient.invalidateQueries({ queryKey: identityKeys.view(organizationId) }),
+  });
+}
+
+/** A house admin's approval of a claim without its TXT record. Asks for a step-up. */
+export function useApproveDomain(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (domainId: string) => call(endpoints.approveDomain, { params: { id: organizationId, domainId } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: identityKeys.view(organizationId) }),
+  });
+}
+
+export function useRemoveDomain(organizationId: string) {
+  return useViewMutation(organizationId, (domainId: string) => call(endpoints.removeDomain, { params: { id: organizationId, domainId } }));
+}
+
+function useInvalidateTokens(organizationId: string) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: identityKeys.scimTokens(organizationId) });
+}
+
+/** Makes a SCIM token; the answer holds its secret, never shown again. Asks for a step-up. */
+export function useCreateScimToken(organizationId: string) {
+  const invalidate = useInvalidateTokens(organizationId);
+  return useMutation({
+    mutationFn: (name: string) => call(tokens.create, { params: { id: organizationId }, body: { name } }),
+    onSuccess: invalidate,
+  });
+}
+
+/** A new secret for a token, answered once; the old one stops at once. Asks for a step-up. */
+export function useRotateScimToken(organizationId: string) {
+  const invalidate = useInvalidateTokens(organizationId);
+  return useMutation({
+    mutationFn: (tokenId: string) => call(tokens.rotate, { params: { id: organizationId, tokenId } }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useRevokeScimToken(organizationId: string) {
+  const invalidate = useInvalidateTokens(organizationId);
+  return useMutation({
+    mutationFn: (tokenId: string) => call(tokens.revoke, { params: { id: organizationId, tokenId } }),
+    onSuccess: invalidate,
+  });
+}
+
+/** How an e-mail signs in: through its organization's provider (and where to go), or with the password. */
+export function discoverSignIn(email: string): Promise<SsoDiscoverResult> {
+  return call(endpoints.discover, { body: { email } });
+}
