@@ -26,10 +26,13 @@ import { creditsRoutes } from './modules/credits/credits.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { debugRoutes } from './modules/debug/debug.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { mfaPolicyRoutes } from './modules/mfa-policy/mfa-policy.routes.ts';
+import { scimRoutes } from './modules/scim/scim.routes.ts';
+import { scimTokensRoutes } from './modules/scim-tokens/scim-tokens.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
@@ -251,12 +254,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         usageRoutes,
         webhooksRoutes,
         mfaPolicyRoutes,
+        scimTokensRoutes,
+        identityRoutes,
       ]) {
         await api.register(routes(context));
       }
     },
     { prefix: '/api' },
   );
+  // SCIM 2.0 for identity providers: outside /api, in the RFC's own shapes.
+  await app.register(scimRoutes(context), { prefix: '/scim/v2' });
 
   const serveWeb = (options.serveWeb ?? true) && existsSync(WEB_DIST + 'index.html');
   if (serveWeb) {

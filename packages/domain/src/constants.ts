@@ -196,6 +196,14 @@ export const RATE_LIMITS = {
    */
   secondFactorPerPerson: 10,
   secondFactorPerAddress: 30,
+  /**
+   * SCIM requests per `scimWindowSeconds`, across every server process: per token (a
+   * provider's first import sends a request per person and group) and per client address,
+   * counted before the token is looked up, so guessing tokens is bounded too.
+   */
+  scimPerToken: 600,
+  scimPerAddress: 1_200,
+  scimWindowSeconds: 60,
 } as const;
 
 /** The part of the rate limits that holds back guesses at one account's password. */

@@ -115,6 +115,8 @@ const UNLIMITED = {
   webhookRedeliveriesPerOrganization: 100_000,
   secondFactorPerPerson: 10_000,
   secondFactorPerAddress: 10_000,
+  scimPerToken: 1_000_000,
+  scimPerAddress: 1_000_000,
 };
 
 export const ADMIN = { email: 'admin@example.test', password: 'correct horse battery' };

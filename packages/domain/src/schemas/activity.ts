@@ -3,12 +3,15 @@ import { ACTIVITY_ACTIONS } from '../activity.ts';
 import { booleanTextSchema } from './common.ts';
 import { dateOrDateTime } from './credits.ts';
 
-/** Who acted: a person, an API key (machine actions), or nobody known (a failed sign-in of an unknown e-mail). */
+/**
+ * Who acted: a person, an API key (machine actions), a SCIM token (provisioning by the
+ * organization's identity provider), or nobody known (a failed sign-in of an unknown e-mail).
+ */
 export const activityActorSchema = z.object({
-  kind: z.enum(['user', 'api_key', 'system']),
-  /** The person's or the key's id. */
+  kind: z.enum(['user', 'api_key', 'scim_token', 'system']),
+  /** The person's, the key's or the token's id. */
   id: z.string().nullable(),
-  /** "Ana Ruiz" (the e-mail when the person has no name), or the key's name. */
+  /** "Ana Ruiz" (the e-mail when the person has no name), or the key's or token's name. */
   name: z.string().nullable(),
   email: z.string().nullable(),
 });

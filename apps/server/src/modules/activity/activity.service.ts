@@ -35,6 +35,9 @@ interface AuditRow {
 function toEvent(caller: Caller, row: AuditRow): ActivityEvent {
   const details = activityDetailsAsSeen(caller, { action: row.action, organization_id: row.organization_id, details: row.details ?? {} });
   const keyName = typeof details.key_name === 'string' ? details.key_name : null;
+  // Provisioning rows name the SCIM token that made the change.
+  const scim = details.scim_token as { id?: unknown; name?: unknown } | undefined;
+  const scimName = scim && typeof scim.name === 'string' ? scim.name : null;
   const actor: ActivityEvent['actor'] = row.actor_user_id
     ? {
         kind: 'user',
@@ -44,8 +47,10 @@ function toEvent(caller: Caller, row: AuditRow): ActivityEvent {
       }
     : keyName
       ? { kind: 'api_key', id: row.target_type === 'api_key' ? row.target_id : null, name: keyName, email: null }
-      : { kind: 'system', id: null, name: null, email: null };
-  const who = actor.kind === 'api_key' ? `Key ${actor.name}` : actor.name;
+      : scimName
+        ? { kind: 'scim_token', id: typeof scim?.id === 'string' ? scim.id : null, name: scimName, email: null }
+        : { kind: 'system', id: null, name: null, email: null };
+  const who = actor.kind === 'api_key' ? `Key ${actor.name}` : actor.kind === 'scim_token' ? `SCIM token ${actor.name}` : actor.name;
   return {
     id: row.id,
     created_at: row.created_at,

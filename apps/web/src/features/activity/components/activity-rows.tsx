@@ -28,6 +28,7 @@ function Who({ event, onActor }: { event: ActivityEvent; onActor: RowsProps['onA
     );
   }
   if (actor.kind === 'api_key') return <span>Key {actor.name}</span>;
+  if (actor.kind === 'scim_token') return <span>SCIM token {actor.name}</span>;
   return <span className="text-muted-foreground">Unknown</span>;
 }
 
