@@ -10,6 +10,7 @@ import { createSsoCallback } from './callback.ts';
 import { createDiscover } from './discover.ts';
 import { createIdentityDomains } from './domains.ts';
 import { createOidcClients } from './oidc.ts';
+import { pendingDomainClaims } from './pending-claims.ts';
 import { createProviderRegistration } from './provider.ts';
 import {
   identityOrganization,
@@ -64,11 +65,17 @@ export function identityRoutes({ db, config, auth, authenticate, rateLimits, ide
       await domains.claim(caller, org, body, clientInfo(raw));
       return reply.code(201).send(await read(org));
     });
-    route(endpoints.verifyDomain, async ({ caller, params, raw }) => {
-      const org = await manageableOrganization(caller, params.id, db);
-      await domains.verify(caller, org, params.domainId, clientInfo(raw));
-      return read(org);
-    });
+    // Each check asks a DNS server: counted per admin, like the other calls the server makes for them.
+    route(
+      endpoints.verifyDomain,
+      async ({ caller, params, raw }) => {
+        const org = await manageableOrganization(caller, params.id, db);
+        await domains.verify(caller, org, params.domainId, clientInfo(raw));
+        return read(org);
+      },
+      { onRequest: [outboundLimit] },
+    );
+    route(endpoints.pendingClaims, async ({ caller }) => pendingDomainClaims(caller, db));
     // A house admin approves another organization's claim: `approve` loads that organization and checks who may.
     route(endpoints.approveDomain, async ({ caller, params, raw }) => {
       await domains.approve(caller, params.id, params.domainId, clientInfo(raw));
