@@ -1617,6 +1617,308 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{id}/scim-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's SCIM tokens: prefix, creator, last use, revocation (its own admins)
+         * @description Requires the `identity.manage` permission.
+         */
+        get: operations["listScimTokens"];
+        put?: never;
+        /**
+         * Make a SCIM token for the identity provider; the secret is in this answer only (its own admins)
+         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
+        post: operations["createScimToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/scim-tokens/{tokenId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a SCIM token a new secret, in this answer only; the old one stops at once (its own admins)
+         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
+        post: operations["rotateScimToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/scim-tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a SCIM token: it stops at once (its own admins)
+         * @description Requires the `identity.manage` permission.
+         */
+        delete: operations["revokeScimToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/scim-calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The last provisioning calls of the organization's provider, with their outcomes (its own admins)
+         * @description Requires the `identity.manage` permission.
+         */
+        get: operations["listScimCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organization's identity provider, claimed domains, just-in-time members, enforcement and break-glass admin (its own admins)
+         * @description Requires the `identity.manage` permission.
+         */
+        get: operations["getIdentity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/identity/provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register or change the organization's OpenID Connect provider; the issuer is discovered before it is saved (its own admins)
+         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
+        put: operations["setIdentityProvider"];
+        post?: never;
+        /**
+         * Remove the organization's provider: its people sign in with passwords again (its own admins)
+         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
+        delete: operations["removeIdentityProvider"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/identity/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set just-in-time members and their role, enforcement of single sign-on and the break-glass admin (its own admins)
+         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
+        put: operations["updateIdentitySettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/identity/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a test sign-in at the provider: it comes back to the Identity page with the result and starts no session (its own admins)
+         * @description Requires the `identity.manage` permission.
+         */
+        post: operations["testIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/identity/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim an e-mail domain; it takes effect once its TXT record is verified or a house admin approves it (its own admins)
+         * @description Requires the `identity.manage` permission.
+         */
+        post: operations["claimIdentityDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/identity/domains/{domainId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up the TXT record of a claimed domain now; the claim takes effect when it holds the verification value (its own admins)
+         * @description Requires the `identity.manage` permission.
+         */
+        post: operations["verifyIdentityDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/identity/domain-claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pending domain claims of every organization in the tree, oldest first, for approval by hand (house admins)
+         * @description Requires the `identity.manage` permission.
+         */
+        get: operations["listPendingDomainClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/identity/domains/{domainId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a domain claim by hand, without its TXT record (house admins; audited)
+         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         */
+        post: operations["approveIdentityDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/identity/domains/{domainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a domain claim (its own admins)
+         * @description Requires the `identity.manage` permission.
+         */
+        delete: operations["removeIdentityDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sso/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** How an e-mail signs in: through its organization's provider (with the address to go to) or with a password */
+        post: operations["discoverSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider's answer to a sign-in: the session starts and the browser goes to the console (or back to sign-in with the reason) */
+        get: operations["ssoCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5283,7 +5585,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed" | "auth.sso_sign_in" | "auth.sso_sign_in_failed" | "identity.provider_set" | "identity.provider_removed" | "identity.settings_changed" | "identity.domain_claimed" | "identity.domain_verified" | "identity.domain_approved" | "identity.domain_removed" | "identity.jit_member" | "scim.token_created" | "scim.token_rotated" | "scim.token_revoked" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_deleted" | "scim.group_changed";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -5308,7 +5610,7 @@ export interface operations {
                             action: string;
                             actor: {
                                 /** @enum {string} */
-                                kind: "user" | "api_key" | "system";
+                                kind: "user" | "api_key" | "scim_token" | "system";
                                 id: string | null;
                                 name: string | null;
                                 email: string | null;
@@ -5343,7 +5645,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed" | "auth.sso_sign_in" | "auth.sso_sign_in_failed" | "identity.provider_set" | "identity.provider_removed" | "identity.settings_changed" | "identity.domain_claimed" | "identity.domain_verified" | "identity.domain_approved" | "identity.domain_removed" | "identity.jit_member" | "scim.token_created" | "scim.token_rotated" | "scim.token_revoked" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_deleted" | "scim.group_changed";
                 from?: string;
                 to?: string;
             };
@@ -7603,6 +7905,941 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listScimTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            prefix: string;
+                            created_by: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                name: string;
+                            } | null;
+                            created_at: string;
+                            rotated_at: string | null;
+                            last_used_at: string | null;
+                            revoked_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            prefix: string;
+                            created_by: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                name: string;
+                            } | null;
+                            created_at: string;
+                            rotated_at: string | null;
+                            last_used_at: string | null;
+                            revoked_at: string | null;
+                        };
+                        secret: string;
+                        base_url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            prefix: string;
+                            created_by: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                name: string;
+                            } | null;
+                            created_at: string;
+                            rotated_at: string | null;
+                            last_used_at: string | null;
+                            revoked_at: string | null;
+                        };
+                        secret: string;
+                        base_url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        prefix: string;
+                        created_by: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        rotated_at: string | null;
+                        last_used_at: string | null;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listScimCalls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            method: string;
+                            path: string;
+                            status: number;
+                            outcome: string;
+                            token: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                prefix: string;
+                            } | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        provider: {
+                            issuer: string;
+                            client_id: string;
+                            email_claim: string;
+                            name_claim: string;
+                            tested_at: string | null;
+                            updated_at: string;
+                        } | null;
+                        redirect_uri: string;
+                        jit_role: string | null;
+                        jit_roles: string[];
+                        enforce_sso: boolean;
+                        break_glass: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        } | null;
+                        admins: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        }[];
+                        domains: {
+                            /** Format: uuid */
+                            id: string;
+                            domain: string;
+                            /** @enum {string} */
+                            state: "pending" | "verified" | "approved";
+                            record_name: string;
+                            record_value: string;
+                            verified_at: string | null;
+                            approved_at: string | null;
+                            approved_by: string | null;
+                            checked_at: string | null;
+                            check_error: string | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    issuer: string;
+                    client_id: string;
+                    client_secret?: string;
+                    /** @default email */
+                    email_claim?: string;
+                    /** @default name */
+                    name_claim?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        provider: {
+                            issuer: string;
+                            client_id: string;
+                            email_claim: string;
+                            name_claim: string;
+                            tested_at: string | null;
+                            updated_at: string;
+                        } | null;
+                        redirect_uri: string;
+                        jit_role: string | null;
+                        jit_roles: string[];
+                        enforce_sso: boolean;
+                        break_glass: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        } | null;
+                        admins: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        }[];
+                        domains: {
+                            /** Format: uuid */
+                            id: string;
+                            domain: string;
+                            /** @enum {string} */
+                            state: "pending" | "verified" | "approved";
+                            record_name: string;
+                            record_value: string;
+                            verified_at: string | null;
+                            approved_at: string | null;
+                            approved_by: string | null;
+                            checked_at: string | null;
+                            check_error: string | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        provider: {
+                            issuer: string;
+                            client_id: string;
+                            email_claim: string;
+                            name_claim: string;
+                            tested_at: string | null;
+                            updated_at: string;
+                        } | null;
+                        redirect_uri: string;
+                        jit_role: string | null;
+                        jit_roles: string[];
+                        enforce_sso: boolean;
+                        break_glass: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        } | null;
+                        admins: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        }[];
+                        domains: {
+                            /** Format: uuid */
+                            id: string;
+                            domain: string;
+                            /** @enum {string} */
+                            state: "pending" | "verified" | "approved";
+                            record_name: string;
+                            record_value: string;
+                            verified_at: string | null;
+                            approved_at: string | null;
+                            approved_by: string | null;
+                            checked_at: string | null;
+                            check_error: string | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateIdentitySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    jit_role: string | null;
+                    enforce_sso: boolean;
+                    /** Format: uuid */
+                    break_glass_user_id: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        provider: {
+                            issuer: string;
+                            client_id: string;
+                            email_claim: string;
+                            name_claim: string;
+                            tested_at: string | null;
+                            updated_at: string;
+                        } | null;
+                        redirect_uri: string;
+                        jit_role: string | null;
+                        jit_roles: string[];
+                        enforce_sso: boolean;
+                        break_glass: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        } | null;
+                        admins: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        }[];
+                        domains: {
+                            /** Format: uuid */
+                            id: string;
+                            domain: string;
+                            /** @enum {string} */
+                            state: "pending" | "verified" | "approved";
+                            record_name: string;
+                            record_value: string;
+                            verified_at: string | null;
+                            approved_at: string | null;
+                            approved_by: string | null;
+                            checked_at: string | null;
+                            check_error: string | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirect_url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    claimIdentityDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        provider: {
+                            issuer: string;
+                            client_id: string;
+                            email_claim: string;
+                            name_claim: string;
+                            tested_at: string | null;
+                            updated_at: string;
+                        } | null;
+                        redirect_uri: string;
+                        jit_role: string | null;
+                        jit_roles: string[];
+                        enforce_sso: boolean;
+                        break_glass: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        } | null;
+                        admins: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        }[];
+                        domains: {
+                            /** Format: uuid */
+                            id: string;
+                            domain: string;
+                            /** @enum {string} */
+                            state: "pending" | "verified" | "approved";
+                            record_name: string;
+                            record_value: string;
+                            verified_at: string | null;
+                            approved_at: string | null;
+                            approved_by: string | null;
+                            checked_at: string | null;
+                            check_error: string | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyIdentityDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                domainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        provider: {
+                            issuer: string;
+                            client_id: string;
+                            email_claim: string;
+                            name_claim: string;
+                            tested_at: string | null;
+                            updated_at: string;
+                        } | null;
+                        redirect_uri: string;
+                        jit_role: string | null;
+                        jit_roles: string[];
+                        enforce_sso: boolean;
+                        break_glass: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        } | null;
+                        admins: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        }[];
+                        domains: {
+                            /** Format: uuid */
+                            id: string;
+                            domain: string;
+                            /** @enum {string} */
+                            state: "pending" | "verified" | "approved";
+                            record_name: string;
+                            record_value: string;
+                            verified_at: string | null;
+                            approved_at: string | null;
+                            approved_by: string | null;
+                            checked_at: string | null;
+                            check_error: string | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPendingDomainClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            domain: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            organization_name: string;
+                            claimed_by: string | null;
+                            created_at: string;
+                            taken: boolean;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approveIdentityDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                domainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeIdentityDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                domainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        provider: {
+                            issuer: string;
+                            client_id: string;
+                            email_claim: string;
+                            name_claim: string;
+                            tested_at: string | null;
+                            updated_at: string;
+                        } | null;
+                        redirect_uri: string;
+                        jit_role: string | null;
+                        jit_roles: string[];
+                        enforce_sso: boolean;
+                        break_glass: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        } | null;
+                        admins: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                        }[];
+                        domains: {
+                            /** Format: uuid */
+                            id: string;
+                            domain: string;
+                            /** @enum {string} */
+                            state: "pending" | "verified" | "approved";
+                            record_name: string;
+                            record_value: string;
+                            verified_at: string | null;
+                            approved_at: string | null;
+                            approved_by: string | null;
+                            checked_at: string | null;
+                            check_error: string | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    discoverSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        method: "password";
+                    } | {
+                        /** @enum {string} */
+                        method: "sso";
+                        organization_name: string;
+                        redirect_url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ssoCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+                session_state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
