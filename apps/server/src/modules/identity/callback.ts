@@ -66,21 +66,24 @@ export function createSsoCallback({ db, sealer, oidc, startSession }: IdentityDe
       return { location: '/', session };
     } catch (error) {
       const refusal = error instanceof Refusal ? error : new Refusal('refused', reasonOf(error));
-      await writeAudit(db, {
-        actorUserId: null,
-        organizationId: pending?.organization_id ?? null,
-        action: 'auth.sso_sign_in_failed',
-        targetType: 'user',
-        targetId: refusal.userId,
-        details: {
-          ...((refusal.email ?? pending?.email) && { email: (refusal.email ?? pending?.email)!.slice(0, 320) }),
-          reason: refusal.reason,
-          why: refusal.message.slice(0, 300),
-          ...(test && { test: true }),
-        },
-        ip: info.ip,
-        requestId: info.requestId,
-      });
+      // An answer with no pending sign-in behind it (a stray, replayed or forged link) names no
+      // organization and proves nothing: anyone can send one, so it writes nothing either.
+      if (pending)
+        await writeAudit(db, {
+          actorUserId: null,
+          organizationId: pending?.organization_id ?? null,
+          action: 'auth.sso_sign_in_failed',
+          targetType: 'user',
+          targetId: refusal.userId,
+          details: {
+            ...((refusal.email ?? pending?.email) && { email: (refusal.email ?? pending?.email)!.slice(0, 320) }),
+            reason: refusal.reason,
+            why: refusal.message.slice(0, 300),
+            ...(test && { test: true }),
+          },
+          ip: info.ip,
+          requestId: info.requestId,
+        });
       return test
         ? { location: `/settings/identity?${new URLSearchParams({ test_error: refusal.reason })}`, session: null }
         : { location: `/login?${new URLSearchParams({ sso_error: refusal.reason })}`, session: null };
