@@ -5,6 +5,7 @@ import {
   type IdentityProviderInput,
   type IdentitySettingsInput,
   type IdentityView,
+  type PendingDomainClaim,
   type SsoDiscoverResult,
 } from '@console/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
@@ -18,6 +19,8 @@ export const identityKeys = {
   view: (organizationId: string) => ['identity', organizationId, 'view'] as const,
   scimTokens: (organizationId: string) => ['identity', organizationId, 'scim-tokens'] as const,
   scimCalls: (organizationId: string) => ['identity', organizationId, 'scim-calls'] as const,
+  /** The pending claims of the whole tree, as the house's admins review them. */
+  pendingClaims: ['identity', 'domain-claims'] as const,
 };
 
 export const identityQueries = {
@@ -39,14 +42,30 @@ export const identityQueries = {
       queryFn: ({ signal }) => call(tokens.calls, { params: { id: organizationId } }, { signal }),
       ...LIVE,
     }),
+  /** The tree's pending domain claims, oldest first (house admins). */
+  pendingClaims: () =>
+    queryOptions({
+      queryKey: identityKeys.pendingClaims,
+      queryFn: ({ signal }) => call(endpoints.pendingClaims, {}, { signal }),
+    }),
 };
 
-/** A change whose answer is the whole view: it replaces the cached one. */
-function useViewMutation<Variables>(organizationId: string, send: (variables: Variables) => Promise<IdentityView>) {
+/**
+ * A change whose answer is the whole view: it replaces the cached one. A claim made or
+ * withdrawn (`claims`) may be one the house's admins review, so their list is read again too.
+ */
+function useViewMutation<Variables>(
+  organizationId: string,
+  send: (variables: Variables) => Promise<IdentityView>,
+  { claims = false }: { claims?: boolean } = {},
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: send,
-    onSuccess: (view) => queryClient.setQueryData(identityKeys.view(organizationId), view),
+    onSuccess: (view) => {
+      queryClient.setQueryData(identityKeys.view(organizationId), view);
+      if (claims) void queryClient.invalidateQueries({ queryKey: identityKeys.pendingClaims });
+    },
   });
 }
 
@@ -75,7 +94,11 @@ export function useTestIdentityProvider(organizationId: string) {
 }
 
 export function useClaimDomain(organizationId: string) {
-  return useViewMutation(organizationId, (body: ClaimDomainInput) => call(endpoints.claimDomain, { params: { id: organizationId }, body }));
+  return useViewMutation(
+    organizationId,
+    (body: ClaimDomainInput) => call(endpoints.claimDomain, { params: { id: organizationId }, body }),
+    { claims: true },
+  );
 }
 
 /**
@@ -86,7 +109,11 @@ export function useVerifyDomain(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (domainId: string) => call(endpoints.verifyDomain, { params: { id: organizationId, domainId } }),
-    onSuccess: (view) => queryClient.setQueryData(identityKeys.view(organizationId), view),
+    onSuccess: (view) => {
+      queryClient.setQueryData(identityKeys.view(organizationId), view);
+      // A claim that took effect leaves the house admins' review list.
+      void queryClient.invalidateQueries({ queryKey: identityKeys.pendingClaims });
+    },
     onError: () => queryClient.invalidateQueries({ queryKey: identityKeys.view(organizationId) }),
   });
 }
@@ -96,12 +123,36 @@ export function useApproveDomain(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (domainId: string) => call(endpoints.approveDomain, { params: { id: organizationId, domainId } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: identityKeys.view(organizationId) }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: identityKeys.view(organizationId) }),
+        queryClient.invalidateQueries({ queryKey: identityKeys.pendingClaims }),
+      ]),
+  });
+}
+
+/**
+ * A house admin's approval of a claim of the tree, from their review list. Asks for a step-up.
+ * Refused or not, the list is read again: a refusal is often another organization's claim
+ * having taken effect meanwhile, which the list then shows.
+ */
+export function useApprovePendingClaim() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (claim: Pick<PendingDomainClaim, 'id' | 'organization_id' | 'domain'>) =>
+      call(endpoints.approveDomain, { params: { id: claim.organization_id, domainId: claim.id } }),
+    onSettled: (_answer, _error, claim) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: identityKeys.pendingClaims }),
+        queryClient.invalidateQueries({ queryKey: identityKeys.view(claim.organization_id) }),
+      ]),
   });
 }
 
 export function useRemoveDomain(organizationId: string) {
-  return useViewMutation(organizationId, (domainId: string) => call(endpoints.removeDomain, { params: { id: organizationId, domainId } }));
+  return useViewMutation(organizationId, (domainId: string) => call(endpoints.removeDomain, { params: { id: organizationId, domainId } }), {
+    claims: true,
+  });
 }
 
 function useInvalidateTokens(organizationId: string) {

@@ -49,6 +49,8 @@ const CONSOLE_WORDING = {
     checkingEmail: 'Checking…',
     continuingTo: (organization: string) => `Continuing to ${organization}'s sign-in…`,
     changeEmail: 'Use another e-mail',
+    // Skips the look-up: a break-glass admin, or a person of another organization whose address is at a claimed domain.
+    signInWithPassword: 'Sign in with a password',
     ssoFailedTitle: 'Single sign-on did not complete',
     passwordDisabledTitle: 'Sign in through your organization',
   },
@@ -986,6 +988,13 @@ const CONSOLE_WORDING = {
     passkeyDescription: 'This action moves money or secrets. Confirm with one of your passkeys to continue.',
     usePasskey: 'Use a passkey',
     usePasskeyInstead: 'Use a passkey instead',
+    // A session begun at the organization's identity provider confirms there.
+    providerDescription:
+      'This action moves money or secrets. Sign in at your identity provider again to confirm it is you. You come back to this page, to do the action again.',
+    confirmWithProvider: 'Confirm with your identity provider',
+    useProviderInstead: 'Use your identity provider instead',
+    goingToProvider: 'Going to your identity provider…',
+    providerConfirmed: 'Confirmed it is you',
     loading: 'Loading…',
     loadFailed: 'Could not tell how to confirm it is you. Close this and try again.',
     failed: 'Not confirmed',
@@ -1226,6 +1235,30 @@ const CONSOLE_WORDING = {
       withdrawn: (domain: string) => `${domain} withdrawn`,
       withdrawFailed: 'Failed to withdraw the domain',
       limitReached: (max: number) => `This organization has claimed the most domains it can (${max}).`,
+    },
+    /** The house admins' review of the tree's pending domain claims. */
+    pendingClaims: {
+      title: 'Domain claims awaiting approval',
+      description:
+        'Domains claimed by organizations of your tree whose DNS TXT record has not been found yet, oldest first. Approve one by hand only when you know the domain belongs to that organization.',
+      listLabel: 'Domain claims awaiting approval',
+      organization: 'Organization',
+      domain: 'Domain',
+      claimedBy: 'Claimed by',
+      claimedAt: 'Claimed',
+      actions: 'Actions',
+      unknownClaimant: '–',
+      none: 'No claims are waiting.',
+      loadFailed: 'Failed to load the domain claims awaiting approval',
+      taken: 'Another organization has this domain',
+      approve: 'Approve by hand',
+      approveAria: (domain: string, organization: string) => `Approve by hand ${domain} for ${organization}`,
+      approving: 'Approving…',
+      approveTitle: (domain: string, organization: string) => `Approve ${domain} for ${organization} by hand?`,
+      approveBody:
+        'The claim takes effect at once and the DNS proof (its TXT record) is skipped. Approve only a domain you know belongs to this organization: the approval is recorded in the activity log in your name.',
+      approved: (domain: string) => `${domain} approved`,
+      approveFailed: (domain: string) => `Failed to approve ${domain}`,
     },
     rules: {
       title: 'Sign-in rules',

@@ -1,4 +1,4 @@
-import type { IdentityDomain, IdentityView, OrgStatus, ScimToken } from '@console/domain';
+import type { IdentityDomain, IdentityView, OrgStatus, PendingDomainClaim, ScimToken } from '@console/domain';
 import { json, makeSession, mockApi, OWN_ORG_ID, renderApp, type ApiRoutes, type SessionOptions } from './helpers';
 
 /** The requests of the sign-in's first step and of Settings > Identity, as mockApi names them. */
@@ -19,6 +19,10 @@ export const IDENTITY_PATHS = {
   rotate: (tokenId: string) => `POST ${BASE}/scim-tokens/${tokenId}/rotate`,
   revoke: (tokenId: string) => `DELETE ${BASE}/scim-tokens/${tokenId}`,
   calls: `GET ${BASE}/scim-calls`,
+  /** The house admins' review list of the whole tree's pending claims. */
+  pendingClaims: 'GET /api/identity/domain-claims',
+  /** Approving by hand a claim of any organization, from that list. */
+  approveIn: (organizationId: string, domainId: string) => `POST /api/organizations/${organizationId}/identity/domains/${domainId}/approve`,
 };
 
 /** The sign-in's first step answering "the password" for every e-mail: no organization's provider claims it. */
@@ -74,6 +78,23 @@ export const PROVIDER: NonNullable<IdentityView['provider']> = {
   updated_at: '2025-03-02T09:00:00.000Z',
 };
 
+export const CLAIMANT_ORG_ID = '00000000-0000-4000-8000-0000000000e1';
+export const CLAIM_ID = '00000000-0000-4000-8000-0000000000d2';
+
+/** A tenant's pending claim, as the house's admins see it in their review list. */
+export function pendingClaimOf(overrides: Partial<PendingDomainClaim> = {}): PendingDomainClaim {
+  return {
+    id: CLAIM_ID,
+    domain: 'globex.example',
+    organization_id: CLAIMANT_ORG_ID,
+    organization_name: 'Globex Tenant',
+    claimed_by: 'gina@globex.example',
+    created_at: '2025-03-02T11:30:00.000Z',
+    taken: false,
+    ...overrides,
+  };
+}
+
 export function scimTokenOf(overrides: Partial<ScimToken> = {}): ScimToken {
   return {
     id: TOKEN_ID,
@@ -103,7 +124,8 @@ export function scimCallOf(overrides: Record<string, unknown> = {}) {
 
 /**
  * /settings/identity (or `path`) opened by a signed-in admin of the own organization (a tenant's
- * by default) whose identity answers `view()`, with no SCIM tokens or calls unless `routes` says otherwise.
+ * by default) whose identity answers `view()`, with no SCIM tokens, calls or pending claims of the
+ * tree unless `routes` says otherwise.
  */
 export function renderIdentity(
   options: SessionOptions = {},
@@ -118,6 +140,7 @@ export function renderIdentity(
     [IDENTITY_PATHS.view]: () => json(200, view()),
     [IDENTITY_PATHS.tokens]: () => json(200, { items: [] }),
     [IDENTITY_PATHS.calls]: () => json(200, { items: [] }),
+    [IDENTITY_PATHS.pendingClaims]: () => json(200, { items: [] }),
     ...routes,
   });
   renderApp(path, { session });

@@ -1,4 +1,4 @@
-import { isSsoSignInError, mayApproveDomainClaim, mayManageIdentity, type Actor } from '@console/domain';
+import { isSsoSignInError, mayApproveDomainClaim, mayManageIdentity, mayReviewDomainClaims, type Actor } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, CircleCheck, Info, X } from 'lucide-react';
 import { useSearchParams } from 'react-router';
@@ -14,6 +14,7 @@ import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { MESSAGES } from '@/lib/wording';
 import { DomainsCard } from '../components/domains-card';
+import { PendingClaimsCard } from '../components/pending-claims-card';
 import { ProviderCard } from '../components/provider-card';
 import { ProvisioningLogCard } from '../components/provisioning-log-card';
 import { ScimTokensCard } from '../components/scim-tokens-card';
@@ -71,8 +72,9 @@ function TestResult() {
 /**
  * /settings/identity: the own organization's single sign-on and provisioning, for its admins
  * (the route lets no one else in): the provider, the e-mail domains, the sign-in rules, the
- * SCIM tokens and the provisioning log. Changes only when `mayManageIdentity` allows them (not
- * while the organization or one above it is frozen).
+ * house admins' review of the tree's pending domain claims, the SCIM tokens and the
+ * provisioning log. Changes only when `mayManageIdentity` allows them (not while the
+ * organization or one above it is frozen).
  */
 export default function IdentityPage() {
   const viewer = useViewer();
@@ -110,6 +112,9 @@ export default function IdentityPage() {
           />
         </>
       )}
+      {/* The house's admins review the whole tree's claims, whatever became of their own view; every
+          claim listed is within their subtree, so approving it is allowed as for their own. */}
+      {mayReviewDomainClaims(viewer) && <PendingClaimsCard mayApprove={mayApproveOwn(viewer)} />}
       <ScimTokensCard organizationId={organizationId} mayManage={mayManage} />
       <ProvisioningLogCard organizationId={organizationId} />
     </section>
