@@ -7,6 +7,7 @@ import { seedDemoWithUsage, type DemoSummary } from './demo-seed.ts';
 import { reconcile } from './modules/credits/reconcile.ts';
 import { secretSealer } from './lib/sealer.ts';
 import { generate } from 'otplib';
+import { DEMO_SSO } from './db/seed-sso.ts';
 
 /**
  * The demo seed on a fresh database: every agents screen has live figures (a priced catalog,
@@ -23,7 +24,10 @@ const orgId = (name: string) => demo.organizations.find((o) => o.name === name)!
 beforeAll(async () => {
   t = await createTestApp();
   const started = Date.now();
-  demo = await seedDemoWithUsage(db(), { totpSealer: secretSealer(t.jwtSecret, 'totp-secrets') });
+  demo = await seedDemoWithUsage(db(), {
+    totpSealer: secretSealer(t.jwtSecret, 'totp-secrets'),
+    identitySealer: secretSealer(t.jwtSecret, 'identity-secrets'),
+  });
   seededInMs = Date.now() - started;
 });
 afterAll(async () => {
@@ -31,6 +35,26 @@ afterAll(async () => {
 });
 
 describe('the demo seed', () => {
+  it("registers Bluebird Group's provider on this machine, its secret sealed as the server seals it, its domain in effect", async () => {
+    const org = orgId(DEMO_SSO.organization);
+    const provider = await db().selectFrom('identity_providers').selectAll().where('organization_id', '=', org).executeTakeFirstOrThrow();
+    expect(provider).toMatchObject({
+      issuer: DEMO_SSO.issuer,
+      client_id: DEMO_SSO.clientId,
+      jit_role: 'super_agency_user',
+      enforce_sso: false,
+    });
+    expect(provider.client_secret_sealed).not.toContain(DEMO_SSO.clientSecret);
+    expect(secretSealer(t.jwtSecret, 'identity-secrets').open(provider.client_secret_sealed)).toBe(DEMO_SSO.clientSecret);
+    const domain = await db().selectFrom('identity_domains').selectAll().where('organization_id', '=', org).executeTakeFirstOrThrow();
+    expect(domain).toMatchObject({ domain: DEMO_SSO.domain, verified_at: null });
+    expect(domain.approved_at).not.toBeNull();
+    // The provider's people are not members yet: each joins at the first sign-in.
+    const members = await db().selectFrom('users').select('email').where('email', 'like', `%@${DEMO_SSO.domain}`).execute();
+    expect(members).toEqual([]);
+    expect(demo.sso).toMatchObject({ organization: DEMO_SSO.organization, domain: DEMO_SSO.domain });
+  });
+
   it('makes a catalog of priced agent types whose first prices precede any usage the API accepts', async () => {
     const types = await sql<{ code: string; unit: string; prices: number; first: string }>`
       select t.code, t.unit, count(p.*)::int as prices, min(p.effective_from) as first

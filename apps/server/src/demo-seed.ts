@@ -194,9 +194,12 @@ export interface DemoSummary extends SeededDemo {
   topUps: { organization: string; from: string; count: number; amount: string }[];
 }
 
-export async function seedDemoWithUsage(db: Kysely<DB>, options: { now?: Date; totpSealer?: SecretSealer } = {}): Promise<DemoSummary> {
+export async function seedDemoWithUsage(
+  db: Kysely<DB>,
+  options: { now?: Date; totpSealer?: SecretSealer; identitySealer?: SecretSealer } = {},
+): Promise<DemoSummary> {
   const now = options.now ?? new Date();
-  const seeded = await seedDemo(db, { now, totpSealer: options.totpSealer });
+  const seeded = await seedDemo(db, { now, totpSealer: options.totpSealer, identitySealer: options.identitySealer });
   const organizations = createOrganizationsService({ db });
   const usage = createUsageService({ db, organizations });
   const credits = createCreditsService({ db, organizations, usage });

@@ -241,7 +241,8 @@ async function main({ command, flags, args }: Extract<CommandLine, { kind: 'run'
           // secret (generated into the data folder, kept private, when JWT_SECRET is not set).
           if (!config.jwtSecret) makeDataDirPrivate(config.dataDir);
           const totpSealer = secretSealer(resolveJwtSecret(config.jwtSecret, config.dataDir), 'totp-secrets');
-          const demo = await seedDemoWithUsage(database.db, { totpSealer });
+          const identitySealer = secretSealer(resolveJwtSecret(config.jwtSecret, config.dataDir), 'identity-secrets');
+          const demo = await seedDemoWithUsage(database.db, { totpSealer, identitySealer });
           const tenants = demo.organizations.filter((o) => o.type === 'tenant');
           const sellers = demo.organizations.filter((o) => DEMO_PRICE_BOOKS.some((b) => b.seller === o.name));
           console.log(`Demo hierarchy added. Every demo user signs in with the password: ${demo.password}`);
@@ -251,6 +252,15 @@ async function main({ command, flags, args }: Extract<CommandLine, { kind: 'run'
               [
                 `Demo admin with an authenticator app (${demo.mfaAdmin.organization}), same password: ${demo.mfaAdmin.email}`,
                 `  TOTP secret: ${demo.mfaAdmin.totpSecret}   (add it to an authenticator app: its sign-in asks for a code)`,
+              ].join('\n'),
+            );
+          }
+          if (demo.sso) {
+            console.log(
+              [
+                `Single sign-on for ${demo.sso.organization}: its provider is ${demo.sso.issuer}, the domain ${demo.sso.domain} is approved, and new people join as ${demo.sso.jitRole}.`,
+                '  Start the console with IDENTITY_ALLOWED_HOSTS=127.0.0.1 npm start, run npm run sso:demo-provider,',
+                `  and sign in as ${demo.sso.accounts.join(' or ')} (the provider takes any password).`,
               ].join('\n'),
             );
           }

@@ -5,6 +5,7 @@ import { generateKey } from '../lib/api-key.ts';
 import { writeAudit } from '../lib/audit.ts';
 import type { SecretSealer } from '../lib/sealer.ts';
 import { seedMfaAdmin, type SeededMfaAdmin } from './seed-mfa-admin.ts';
+import { seedSso, type SeededSso } from './seed-sso.ts';
 
 export { DEMO_MFA_ADMIN_EMAIL } from './seed-mfa-admin.ts';
 import { generatePassword, hashPassword } from '../lib/secrets.ts';
@@ -461,6 +462,8 @@ export interface SeededDemo {
   apiKey: { secret: string; prefix: string; organization: string };
   /** The admin with a confirmed authenticator app and its secret (base32), when the seed was given the sealer. */
   mfaAdmin: SeededMfaAdmin | null;
+  /** The organization whose people sign in through the local demo provider, when the seed was given its sealer. */
+  sso: SeededSso | null;
 }
 
 /**
@@ -476,6 +479,8 @@ export async function seedDemo(
     now?: Date;
     /** Seals the demo admin's authenticator app secret as the server does (its TOTP key); without it, no such admin. */
     totpSealer?: SecretSealer;
+    /** Seals the demo provider's client secret as the server does; without it, no provider. */
+    identitySealer?: SecretSealer;
   } = {},
 ): Promise<SeededDemo> {
   const now = options.now ?? new Date();
@@ -564,6 +569,8 @@ export async function seedDemo(
 
     // The admin with an authenticator app, confirmed: a sign-in asks for a code from it.
     const mfaAdmin = options.totpSealer ? await seedMfaAdmin(trx, { organizations, passwordHash, sealer: options.totpSealer, now }) : null;
+    // Single sign-on through a provider on this machine, for one super agency.
+    const sso = options.identitySealer ? await seedSso(trx, { organizations, sealer: options.identitySealer, houseAdminId }) : null;
 
     const agentTypes = new Map<string, string>();
     for (const type of DEMO_AGENT_TYPES) {
@@ -664,6 +671,7 @@ export async function seedDemo(
       activations: DEMO_ACTIVATIONS.length,
       apiKey: { secret: made.key, prefix: made.prefix, organization: house.name },
       mfaAdmin,
+      sso,
     };
   });
 }
