@@ -70,6 +70,18 @@ describe('configuration', () => {
     );
   });
 
+  it('IDENTITY_ALLOWED_HOSTS and DNS_SERVERS: none by default; lists of hosts, and of DNS servers with an optional port', () => {
+    expect(loadConfig({})).toMatchObject({ identityAllowedHosts: [], dnsServers: [] });
+    expect(loadConfig({ IDENTITY_ALLOWED_HOSTS: ' 127.0.0.1, LocalHost ,10.0.0.0/8' }).identityAllowedHosts).toEqual([
+      '127.0.0.1',
+      'localhost',
+      '10.0.0.0/8',
+    ]);
+    expect(loadConfig({ DNS_SERVERS: '127.0.0.1:5353, 1.1.1.1,[::1]:53' }).dnsServers).toEqual(['127.0.0.1:5353', '1.1.1.1', '[::1]:53']);
+    expect(() => loadConfig({ IDENTITY_ALLOWED_HOSTS: 'http://x' })).toThrow(/IDENTITY_ALLOWED_HOSTS/);
+    expect(() => loadConfig({ DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS: must be DNS server addresses/);
+  });
+
   it('STEP_UP_FRESH_SECONDS: ten minutes by default, a whole number of seconds from 1 to a day', () => {
     expect(loadConfig({}).stepUpFreshSeconds).toBe(600);
     expect(loadConfig({ STEP_UP_FRESH_SECONDS: '30' }).stepUpFreshSeconds).toBe(30);

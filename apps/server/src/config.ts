@@ -188,7 +188,8 @@ const envSchema = z.object({
         .filter(Boolean),
     )
     .refine(
-      (servers) => servers.every((s) => isIP(s) !== 0 || /^(\d{1,3}(\.\d{1,3}){3}):\d{1,5}$/.test(s) || /^\[[0-9a-f:]+\]:\d{1,5}$/i.test(s)),
+      (servers) =>
+        servers.every((s) => isIP(s) !== 0 || /^(\d{1,3}(\.\d{1,3}){3}):\d{1,5}$/.test(s) || /^\[[0-9a-f:]+\]:\d{1,5}$/i.test(s)),
       'must be DNS server addresses, each optionally with :port, comma-separated',
     ),
   STEP_UP_FRESH_SECONDS: z.coerce
