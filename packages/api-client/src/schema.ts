@@ -470,7 +470,7 @@ export interface paths {
         get?: never;
         /**
          * Change a user's role (a role of their organization's type)
-         * @description Requires the `users.update_role` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `users.update_role` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         put: operations["changeUserRole"];
         post?: never;
@@ -511,7 +511,7 @@ export interface paths {
         put?: never;
         /**
          * Remove every second factor of a person of your organization or one below it (its admins), end their sessions and mail them and their admins; they sign in with their password and set up a factor again
-         * @description Requires the `users.delete` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `users.delete` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         post: operations["resetUserFactors"];
         delete?: never;
@@ -644,7 +644,7 @@ export interface paths {
         put?: never;
         /**
          * Create a direct child of the caller's organization, optionally with credits moved from it
-         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         post: operations["createOrganization"];
         delete?: never;
@@ -786,7 +786,7 @@ export interface paths {
         get: operations["getSpendControls"];
         /**
          * Set a direct child's monthly spend cap and automatic top-up (its parent's admins)
-         * @description Requires the `organizations.allocate_credits` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `organizations.allocate_credits` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         put: operations["setSpendControls"];
         post?: never;
@@ -846,7 +846,7 @@ export interface paths {
         get?: never;
         /**
          * Set what the organization's direct children pay for an agent type, from now on (its admins)
-         * @description Requires the `billing.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `billing.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         put: operations["setPrice"];
         post?: never;
@@ -907,7 +907,7 @@ export interface paths {
         put?: never;
         /**
          * Move credits from your organization to an active direct child (Idempotency-Key honoured)
-         * @description Requires the `organizations.allocate_credits` permission. May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `organizations.allocate_credits` permission. May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         post: operations["createAllocation"];
         delete?: never;
@@ -927,7 +927,7 @@ export interface paths {
         put?: never;
         /**
          * Give an allocation back to the organization that made it, within 24 hours and while the child holds it: the whole amount, once, with a reason (its admins)
-         * @description Requires the `organizations.allocate_credits` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `organizations.allocate_credits` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         post: operations["reverseAllocation"];
         delete?: never;
@@ -947,7 +947,7 @@ export interface paths {
         put?: never;
         /**
          * House admins add or remove credits on their own house, with a reason
-         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         post: operations["createAdjustment"];
         delete?: never;
@@ -1167,7 +1167,7 @@ export interface paths {
         head?: never;
         /**
          * Edit an agent type; a new price applies to events that occur after the change (house admins)
-         * @description Requires the `agents.catalog` permission. May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `agents.catalog` permission. May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         patch: operations["updateAgentType"];
         trace?: never;
@@ -1291,7 +1291,7 @@ export interface paths {
         put?: never;
         /**
          * Make an API key, with an optional end date and rate limit; the secret is in this answer only (its admins)
-         * @description Requires the `api_keys.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `api_keys.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1335,7 +1335,7 @@ export interface paths {
         put?: never;
         /**
          * Give a live API key a new secret, in this answer only; the old secret works for the grace period asked, up to 7 days (its admins)
-         * @description Requires the `api_keys.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `api_keys.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         post: operations["rollApiKey"];
         delete?: never;
@@ -1463,7 +1463,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint; its signing secret is in this answer only (its admins)
-         * @description Requires the `webhooks.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `webhooks.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1507,7 +1507,7 @@ export interface paths {
         put?: never;
         /**
          * Give an endpoint a new signing secret, in this answer only; the old one signs beside it for the grace period (its admins)
-         * @description Requires the `webhooks.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `webhooks.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1607,7 +1607,7 @@ export interface paths {
         get: operations["getMfaPolicy"];
         /**
          * Set an organization's second-factor policy (its own admins; turning a requirement off or lengthening the grace asks for a fresh second factor)
-         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         put: operations["updateMfaPolicy"];
         post?: never;
@@ -1632,7 +1632,7 @@ export interface paths {
         put?: never;
         /**
          * Make a SCIM token for the identity provider; the secret is in this answer only (its own admins)
-         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         post: operations["createScimToken"];
         delete?: never;
@@ -1652,7 +1652,7 @@ export interface paths {
         put?: never;
         /**
          * Give a SCIM token a new secret, in this answer only; the old one stops at once (its own admins)
-         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         post: operations["rotateScimToken"];
         delete?: never;
@@ -1731,13 +1731,13 @@ export interface paths {
         get?: never;
         /**
          * Register or change the organization's OpenID Connect provider; the issuer is discovered before it is saved (its own admins)
-         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         put: operations["setIdentityProvider"];
         post?: never;
         /**
          * Remove the organization's provider: its people sign in with passwords again (its own admins)
-         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         delete: operations["removeIdentityProvider"];
         options?: never;
@@ -1755,7 +1755,7 @@ export interface paths {
         get?: never;
         /**
          * Set just-in-time members and their role, enforcement of single sign-on and the break-glass admin (its own admins)
-         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         put: operations["updateIdentitySettings"];
         post?: never;
@@ -1856,7 +1856,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a domain claim by hand, without its TXT record (house admins; audited)
-         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.
+         * @description Requires the `identity.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         post: operations["approveIdentityDomain"];
         delete?: never;
@@ -1896,6 +1896,23 @@ export interface paths {
         put?: never;
         /** How an e-mail signs in: through its organization's provider (with the address to go to) or with a password */
         post: operations["discoverSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sso/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Step up a session that began at the organization's identity provider by logging in there again: the address to send the browser to; the callback renews this session's step-up and comes back to `return_to` with `?step_up=ok` (or `?step_up_error=<reason>`) */
+        post: operations["startSsoStepUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2200,7 +2217,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        methods: ("totp" | "passkey" | "recovery_code" | "password")[];
+                        methods: ("totp" | "passkey" | "recovery_code" | "password" | "sso")[];
                         fresh_until: number | null;
                     };
                 };
@@ -8812,6 +8829,41 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startSsoStepUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    return_to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirect_url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -94,6 +94,12 @@ const FACTORS: [string, Record<string, unknown>, string, string][] = [
   ],
   [
     'auth.step_up',
+    { method: 'sso' },
+    'Ana Ruiz confirmed it was them with their identity provider',
+    'Someone confirmed it was them with their identity provider',
+  ],
+  [
+    'auth.step_up',
     {},
     'Ana Ruiz confirmed it was them with a code from their authenticator app',
     'Someone confirmed it was them with a code from their authenticator app',
@@ -121,6 +127,19 @@ const FACTORS: [string, Record<string, unknown>, string, string][] = [
     { method: 'totp' },
     'Ana Ruiz gave a wrong authenticator code to confirm it was them',
     'Someone gave a wrong authenticator code to confirm it was them',
+  ],
+  // Through the provider nothing was typed wrong: the reason it gave no confirmation.
+  [
+    'auth.step_up_failed',
+    { method: 'sso', reason: 'wrong_person' },
+    'Ana Ruiz could not confirm it was them with their identity provider: wrong_person',
+    'Someone could not confirm it was them with their identity provider: wrong_person',
+  ],
+  [
+    'auth.step_up_failed',
+    { method: 'sso' },
+    'Ana Ruiz could not confirm it was them with their identity provider',
+    'Someone could not confirm it was them with their identity provider',
   ],
   // An admin's reset of a person's factors: one session, none, or a count not recorded.
   [

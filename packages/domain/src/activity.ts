@@ -176,7 +176,9 @@ const stepUpText = (method: unknown) =>
       ? 'a recovery code'
       : method === 'passkey'
         ? 'a passkey'
-        : 'a code from their authenticator app';
+        : method === 'sso'
+          ? 'their identity provider'
+          : 'a code from their authenticator app';
 const factorText = (method: unknown) =>
   method === 'recovery_code' ? 'recovery code' : method === 'passkey' ? 'passkey' : 'authenticator code';
 const signInMethodText = (method: unknown) =>
@@ -248,6 +250,9 @@ export function activitySentence({ action, actor, organization, target, details 
     case 'auth.step_up':
       return `${who} confirmed it was them with ${stepUpText(details.method)}`;
     case 'auth.step_up_failed':
+      // Through the provider nothing is typed here: the provider refused, or someone else logged in there.
+      if (details.method === 'sso')
+        return `${who} could not confirm it was them with their identity provider${str(details.reason) ? `: ${str(details.reason)}` : ''}`;
       return `${who} gave a wrong ${details.method === 'password' ? 'password' : factorText(details.method)} to confirm it was them`;
     case 'auth.mfa_reset':
       return `${who} reset the second factors of ${target ?? 'a person'}, ending ${count(details.ended)} session${details.ended === 1 ? '' : 's'}`;

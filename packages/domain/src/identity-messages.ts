@@ -36,6 +36,19 @@ export const IDENTITY_MESSAGES = {
     inactive: 'This account is not active. Ask your administrator.',
   },
   testPassed: (email: string) => `Test sign-in worked: the provider signed in ${email}.`,
+  // Step-up through the provider
+  stepUpNotSso: "Only a session signed in through your organization's identity provider confirms it is you there.",
+  stepUpUseProvider: 'Confirm it is you with your identity provider.',
+  returnToInvalid: 'Give a page of this console to come back to, such as /credits.',
+  stepUpConfirmed: 'Your identity provider confirmed it is you. Do the action again.',
+  /** The sentence for each `?step_up_error=` reason, on the page the step-up came back to. */
+  stepUpErrors: {
+    expired: 'That confirmation took too long or was already used. Try the action again.',
+    refused: 'Your identity provider did not confirm it is you. Try the action again, or ask your administrator.',
+    not_fresh: 'Your identity provider did not ask you to sign in again. Try the action again.',
+    wrong_person: 'Someone else signed in at your identity provider. Sign in there as yourself to confirm.',
+    session_ended: 'This session ended while you were away. Sign in again.',
+  },
   // SCIM
   scimTokenNotFound: 'SCIM token not found.',
   tooManyScimTokens: (max: number) => `An organization can have at most ${max} live SCIM tokens. Revoke one first.`,

@@ -25,6 +25,10 @@ export const IDENTITY = {
   callsShown: 50,
   /** SCIM list pages hold at most this many resources (`count` is capped to it). */
   scimMaxPage: 100,
+  /** A step-up through the provider needs a login there at most this long before its ID token reaches the console. */
+  stepUpMaxAgeSeconds: 300,
+  /** The longest page address a step-up through the provider comes back to. */
+  returnToMax: 2000,
 } as const;
 
 /** The DNS name that proves a claim of `domain`. */
@@ -113,5 +117,32 @@ export type SsoSignInError = (typeof SSO_SIGN_IN_ERRORS)[number];
 export const isSsoSignInError = (value: unknown): value is SsoSignInError =>
   typeof value === 'string' && (SSO_SIGN_IN_ERRORS as readonly string[]).includes(value);
 
+/**
+ * Why a step-up through the provider ended without renewing the session: the callback sends the
+ * browser back to its page with `?step_up_error=<reason>` (`?step_up=ok` when it worked).
+ * `not_fresh`: the provider did not ask the person to log in again just now; `wrong_person`:
+ * someone else logged in there; `session_ended`: the session to renew was signed out meanwhile.
+ */
+export const SSO_STEP_UP_ERRORS = ['expired', 'refused', 'not_fresh', 'wrong_person', 'session_ended'] as const;
+export type SsoStepUpError = (typeof SSO_STEP_UP_ERRORS)[number];
+export const isSsoStepUpError = (value: unknown): value is SsoStepUpError =>
+  typeof value === 'string' && (SSO_STEP_UP_ERRORS as readonly string[]).includes(value);
+
+/**
+ * A page of this console to come back to: a path of its own origin, so the callback never
+ * sends the browser elsewhere. `//host`, `/\host`, a scheme and control characters (which a
+ * browser may drop, turning `/\t/host` into `//host`) are refused.
+ */
+export function isReturnPath(value: string): boolean {
+  return (
+    value.length <= IDENTITY.returnToMax &&
+    value.startsWith('/') &&
+    !value.startsWith('//') &&
+    !value.includes('\\') &&
+    ![...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
+  );
+}
+
 /** The house's admins review the tree's pending domain claims (and approve them by hand). */
-export const mayReviewDomainClaims = (actor: Actor): boolean => actor.organization.org_type === 'house' && can(actor.role, 'identity.manage');
+export const mayReviewDomainClaims = (actor: Actor): boolean =>
+  actor.organization.org_type === 'house' && can(actor.role, 'identity.manage');

@@ -6,6 +6,7 @@ import {
   mfaDaysLeft,
   mfaEnrollmentOf,
   mfaRequirementOf,
+  sessionMeetsMfaRequirement,
   type MfaPolicyLink,
   type MfaPolicySettings,
 } from './mfa-policy.ts';
@@ -143,6 +144,17 @@ describe("a person's enrollment", () => {
     expect(mfaEnrollmentOf(day(7), true)).toBeNull();
     expect(mfaEnrollmentOf(null, false)).toBeNull();
     expect(mfaEnrollmentOf(null, true)).toBeNull();
+  });
+
+  it("is met by a session begun at the organization's identity provider, which asks its own factors; by no other session", () => {
+    expect(sessionMeetsMfaRequirement('sso')).toBe(true);
+    for (const method of ['password', 'passkey', null, undefined, 'SSO']) expect(sessionMeetsMfaRequirement(method)).toBe(false);
+    expect(mfaEnrollmentOf(day(7), false, 'sso')).toBeNull();
+    expect(mfaEnrollmentOf(day(7), false, 'password')).toEqual({ required: true, deadline: day(7) });
+    expect(mfaEnrollmentOf(day(7), false, 'passkey')).toEqual({ required: true, deadline: day(7) });
+    expect(mfaEnrollmentOf(day(7), false, null)).toEqual({ required: true, deadline: day(7) });
+    // Past the deadline, an SSO session is not overdue: nothing is asked of it.
+    expect(isMfaEnrollmentOverdue(mfaEnrollmentOf(day(-1), false, 'sso'), at(0))).toBe(false);
   });
 
   it('is overdue from the deadline itself on, to the millisecond', () => {

@@ -70,9 +70,23 @@ export function mfaRequirementOf(
   return { sources, deadline };
 }
 
-/** What a person's own profile says: null when nothing is asked of them (no requirement, or a factor already). */
-export function mfaEnrollmentOf(deadline: string | null, hasFactor: boolean): { required: true; deadline: string } | null {
-  return deadline && !hasFactor ? { required: true, deadline } : null;
+/**
+ * Whether a session meets the requirement however the person stands here: one that began at
+ * the organization's identity provider ('sso'). The provider is the authority on who signs in
+ * and asks its own second factors; the person may have neither a password nor a factor here.
+ */
+export const sessionMeetsMfaRequirement = (sessionMethod: string | null | undefined): boolean => sessionMethod === 'sso';
+
+/**
+ * What a person's own profile says: null when nothing is asked of them (no requirement, a
+ * factor already, or a session begun at their identity provider, see `sessionMeetsMfaRequirement`).
+ */
+export function mfaEnrollmentOf(
+  deadline: string | null,
+  hasFactor: boolean,
+  sessionMethod?: string | null,
+): { required: true; deadline: string } | null {
+  return deadline && !hasFactor && !sessionMeetsMfaRequirement(sessionMethod) ? { required: true, deadline } : null;
 }
 
 /** Past the deadline without a factor: only enrolling (and one's own account) is left. */

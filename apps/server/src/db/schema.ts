@@ -155,6 +155,9 @@ export interface SsoSignInsTable {
   nonce: string;
   email: string | null;
   tested_by: string | null;
+  /** A step-up through the provider: the session it renews, and the console's path to come back to. */
+  step_up_session_id: string | null;
+  return_to: string | null;
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: NullableTimestamp;

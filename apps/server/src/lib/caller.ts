@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import { MESSAGES, MFA, type OrgStatus, type OrgType } from '@console/domain';
 import { compileOnce } from '../db/compile-once.ts';
-import type { DB } from '../db/schema.ts';
+import type { DB, SessionMethod } from '../db/schema.ts';
 import type { TokenService } from './tokens.ts';
 import { RateLimitedError, UnauthorizedError } from './errors.ts';
 import type { SharedCounter } from './machine-limits.ts';
@@ -16,6 +16,8 @@ export interface Caller {
   sessionId: string;
   /** Until when (Unix ms) the session's last proof of a second factor or password lets it move money and secrets; 0 when none does. */
   stepUpFreshUntil: number;
+  /** How the session began ('sso': at the organization's identity provider); absent in tests that build a caller by hand. */
+  sessionMethod?: SessionMethod;
   organization: {
     id: string;
     name: string;
@@ -25,7 +27,10 @@ export interface Caller {
     /** The nearest organization above that is not active, if any: its subtree (this one too) is frozen. */
     ancestor_status: OrgStatus | null;
   };
-  /** What the second-factor policy asks of them: a factor by a deadline, or nothing (null; absent in tests that build a caller by hand). */
+  /**
+   * What the second-factor policy asks of them: a factor by a deadline, or nothing (null; absent in tests that build a caller by
+   * hand). A session begun at the identity provider is asked nothing: the provider asks its own factors.
+   */
   mfaEnrollment?: { required: true; deadline: string } | null;
 }
 
@@ -56,6 +61,7 @@ function callerQuery(db: Kysely<DB>, userId: string, sessionId: string) {
       'u.status',
       'u.deleted_at',
       's.revoked_at',
+      's.method as session_method',
       sql<number | null>`(extract(epoch from s.stepped_up_at) * 1000)::float8`.as('stepped_up_ms'),
       'o.id as org_id',
       'o.name as org_name',
@@ -116,6 +122,7 @@ export function createAuthenticator(
       role: row.role,
       sessionId,
       stepUpFreshUntil: row.stepped_up_ms === null ? 0 : row.stepped_up_ms + stepUpFreshSeconds * 1000,
+      sessionMethod: row.session_method,
       organization: {
         id: row.org_id,
         name: row.org_name,

@@ -38,12 +38,14 @@ export interface MfaFacts {
   role: string;
   created_at: string | Date;
   admin_since: string | Date | null;
+  /** How the session asking began, when one does: a session begun at the identity provider is asked nothing. */
+  session_method?: string | null;
 }
 
-/** What the policy asks of a person: a factor by a deadline, or nothing (null). */
+/** What the policy asks of a person (in the session that asks, if any): a factor by a deadline, or nothing (null). */
 export function enrollmentOf(row: MfaFacts): { required: true; deadline: string } | null {
   const chain = typeof row.mfa_chain === 'string' ? (JSON.parse(row.mfa_chain) as MfaPolicyLink[]) : row.mfa_chain;
   const iso = (at: string | Date) => (at instanceof Date ? at.toISOString() : at);
   const person = { role: row.role, joined_at: iso(row.created_at), admin_since: row.admin_since && iso(row.admin_since) };
-  return mfaEnrollmentOf(mfaRequirementOf(chain, person).deadline, row.has_factor);
+  return mfaEnrollmentOf(mfaRequirementOf(chain, person).deadline, row.has_factor, row.session_method);
 }

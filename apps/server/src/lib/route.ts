@@ -61,9 +61,9 @@ export function batchLimit(fields: readonly string[], max: number, message: stri
 
 const STEP_UP_TEXT = {
   always:
-    'Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.',
+    'Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).',
   conditional:
-    'May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up`.',
+    'May ask for a step-up (an amount above the house threshold, a price change): 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).',
 } as const;
 
 /** The operation's description: the permission or scope it takes, and whether it asks for a step-up. */

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { mayApproveDomainClaim, mayManageIdentity, mayReviewDomainClaims, mayViewIdentity } from '@console/domain';
 import type { DB } from '../db/schema.ts';
 import { hashToken } from '../lib/secrets.ts';
-import { holds, inPath, one, publicRoute, targeted, when, withBody, type CallInput, type MatrixEntry } from './matrix-scene.ts';
+import { anyone, holds, inPath, one, publicRoute, targeted, when, withBody, type CallInput, type MatrixEntry } from './matrix-scene.ts';
 
 /**
  * The matrix's entries for single sign-on and provisioning. Every organization has a domain
@@ -40,6 +40,8 @@ export const IDENTITY_MATRIX: Record<string, MatrixEntry> = {
   'POST /api/auth/sso/discover': publicRoute(200, () => ({ email: 'nobody@matrix.test' })),
   // An answer with no pending sign-in behind it: back to the sign-in page, whoever calls.
   'GET /api/auth/sso/callback': publicRoute(302),
+  // A step-up through the provider, for one's own session only: the matrix's sessions began with a password (422).
+  'POST /api/auth/sso/step-up': one({ target: null, expect: anyone, call: withBody(() => ({ return_to: '/' })) }),
   'GET /api/organizations/:id/identity': one({ target: 'org', expect: views, call: inPath }),
   // Nothing answers at this issuer: an allowed caller is told so (422), and nothing is saved.
   'PUT /api/organizations/:id/identity/provider': one({

@@ -71,6 +71,13 @@ export function ssoKit(w: WorldTest) {
     return started;
   }
 
+  /** A signed-in session's step-up through its provider, from this browser: the answer holds the provider's address. */
+  async function startStepUp(token: string, returnTo: string) {
+    const started = await w.t.request('POST', '/api/auth/sso/step-up', { return_to: returnTo }, { token, headers: cookieHeader() });
+    keepBinding(started.headers);
+    return started;
+  }
+
   /** The provider's authorization URL for an e-mail whose organization signs in through its provider. */
   async function authorizationUrl(email: string): Promise<string> {
     const found = await discover(email);
@@ -112,6 +119,7 @@ export function ssoKit(w: WorldTest) {
     land,
     discover,
     startTest,
+    startStepUp,
     authorizationUrl,
     signInThrough,
     whoIs,

@@ -18,6 +18,7 @@ import {
   ssoCallbackQuerySchema,
   ssoDiscoverBodySchema,
   ssoDiscoverResultSchema,
+  ssoStepUpBodySchema,
 } from '../schemas/identity.ts';
 
 /** Single sign-on: an organization's provider, its domains and its settings (its own admins). */
@@ -172,6 +173,19 @@ export const identityEndpoints = {
     query: ssoCallbackQuerySchema,
     responses: { 302: null },
     errors: [429],
+  }),
+  stepUp: endpoint({
+    operationId: 'startSsoStepUp',
+    method: 'POST',
+    path: '/auth/sso/step-up',
+    summary:
+      "Step up a session that began at the organization's identity provider by logging in there again: the address to send the browser to; the callback renews this session's step-up and comes back to `return_to` with `?step_up=ok` (or `?step_up_error=<reason>`)",
+    tags: ['auth'],
+    auth: 'session',
+    body: ssoStepUpBodySchema,
+    responses: { 200: redirectResultSchema },
+    // 422: the session did not begin at the provider, or the organization has none (503: the provider cannot be reached).
+    errors: [422],
   }),
 };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DOMAIN_STATES, isDomainName } from '../identity.ts';
+import { DOMAIN_STATES, isDomainName, isReturnPath } from '../identity.ts';
 import { MESSAGES } from '../messages.ts';
 import { emailSchema } from './auth.ts';
 import { isSingleLineText, isStorableText } from './common.ts';
@@ -143,6 +143,15 @@ export const ssoCallbackQuerySchema = z
   .passthrough();
 
 export const redirectResultSchema = z.object({ redirect_url: z.string() });
+export type RedirectResult = z.infer<typeof redirectResultSchema>;
+
+/** A step-up through the provider: the console's page to come back to (a path of its own, nothing elsewhere). */
+export const ssoStepUpBodySchema = z
+  .object({
+    return_to: z.string({ error: m.returnToInvalid }).refine(isReturnPath, m.returnToInvalid),
+  })
+  .strict();
+export type SsoStepUpBody = z.infer<typeof ssoStepUpBodySchema>;
 
 // SCIM tokens ------------------------------------------------------------------
 

@@ -8,9 +8,11 @@ import { authenticationResponseSchema } from './passkeys.ts';
  * How a person proves it is them again before moving money or secrets: a person with a second
  * factor answers with it (a code from the app, a passkey's answer to the re-check options, or a
  * recovery code); a person without one gives the password. Each method is one member of a union
- * on `method`, so another factor adds a member.
+ * on `method`, so another factor adds a member. `sso` (a session begun at the organization's
+ * identity provider) is a round trip to the provider (`POST /auth/sso/step-up`), not an answer
+ * posted here: it is offered, never a member of the body's union.
  */
-export const STEP_UP_METHODS = ['totp', 'passkey', 'recovery_code', 'password'] as const;
+export const STEP_UP_METHODS = ['totp', 'passkey', 'recovery_code', 'password', 'sso'] as const;
 export const stepUpMethodSchema = z.enum(STEP_UP_METHODS);
 export type StepUpMethod = z.infer<typeof stepUpMethodSchema>;
 

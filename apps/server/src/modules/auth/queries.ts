@@ -42,13 +42,14 @@ export const REFRESH_REUSE_GRACE_SECONDS = 10;
 
 /** Sessions: a new one for a user who proved who they are, and the tokens each refresh issues. */
 export function createSessionIssuer({ tokens, users }: Pick<AuthDeps, 'tokens' | 'users'>) {
-  async function issue(executor: Executor, userId: string, sessionId: string): Promise<IssuedSession> {
+  /** The tokens of a session; `method` is how it began (a session begun at the provider is asked no second factor here). */
+  async function issue(executor: Executor, userId: string, sessionId: string, method: SessionMethod): Promise<IssuedSession> {
     const refreshToken = randomToken();
     await executor
       .insertInto('refresh_tokens')
       .values({ token_hash: hashToken(refreshToken), session_id: sessionId })
       .execute();
-    const user = await users.getProfile(userId, executor);
+    const user = await users.getProfile(userId, executor, method);
     const { token, expiresAt } = await tokens.sign({
       userId,
       email: user.email,
@@ -94,7 +95,7 @@ export function createSessionIssuer({ tokens, users }: Pick<AuthDeps, 'tokens' |
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return issue(trx, userId, session.id);
+    return issue(trx, userId, session.id, method);
   }
 
   return { issue, startSession };

@@ -25,6 +25,7 @@ export function createRefresh({ db, sessions: { issue } }: Pick<AuthDeps, 'db'> 
           's.id as session_id',
           's.user_id',
           's.revoked_at',
+          's.method',
           's.expires_at',
           'u.status',
           'u.deleted_at',
@@ -50,7 +51,7 @@ export function createRefresh({ db, sessions: { issue } }: Pick<AuthDeps, 'db'> 
         await trx.updateTable('refresh_tokens').set({ used_at: sql`now()` }).where('token_hash', '=', hashToken(refreshToken)).execute();
       }
       await trx.updateTable('refresh_sessions').set({ last_used_at: sql`now()` }).where('id', '=', row.session_id).execute();
-      return issue(trx, row.user_id, row.session_id);
+      return issue(trx, row.user_id, row.session_id, row.method);
     });
     if (result === null || result === 'reused') {
       throw new UnauthorizedError(MESSAGES.auth.sessionExpired, 'invalid_refresh_token');

@@ -14,6 +14,10 @@ import type { AuthDeps } from './queries.ts';
  * or a recovery code, never their password (it alone would bypass the factor); a person without
  * one gives their password. Wrong answers are audited and counted against the person's
  * allowance, shared with the sign-in's second step.
+ *
+ * A session begun at the organization's identity provider is offered the provider first (a
+ * fresh login there, `POST /auth/sso/step-up`), and its factors if it has any, never a password:
+ * the provider is the authority on who signs in, and the person may have no password here at all.
  */
 export function createStepUp({
   db,
@@ -22,21 +26,41 @@ export function createStepUp({
   passkeys,
   freshSeconds,
 }: Pick<AuthDeps, 'db' | 'users' | 'factors' | 'passkeys'> & { freshSeconds: number }) {
-  async function methodsOf(userId: string): Promise<StepUpMethod[]> {
-    const [app, passkey] = await Promise.all([factors.hasConfirmedTotp(db, userId), passkeys.hasPasskey(db, userId)]);
-    if (!app && !passkey) return ['password'];
-    return [...(app ? (['totp'] as const) : []), ...(passkey ? (['passkey'] as const) : []), 'recovery_code'];
+  /** Whether the caller's session began at their organization's provider, which is still registered. */
+  async function throughProvider(caller: Caller): Promise<boolean> {
+    if (caller.sessionMethod !== 'sso') return false;
+    const provider = await db
+      .selectFrom('identity_providers')
+      .select('organization_id')
+      .where('organization_id', '=', caller.organization.id)
+      .executeTakeFirst();
+    return provider !== undefined;
+  }
+
+  async function methodsOf(caller: Caller): Promise<StepUpMethod[]> {
+    const [app, passkey, sso] = await Promise.all([
+      factors.hasConfirmedTotp(db, caller.userId),
+      passkeys.hasPasskey(db, caller.userId),
+      throughProvider(caller),
+    ]);
+    const provider = sso ? (['sso'] as const) : [];
+    if (!app && !passkey) return sso ? ['sso'] : ['password'];
+    return [...provider, ...(app ? (['totp'] as const) : []), ...(passkey ? (['passkey'] as const) : []), 'recovery_code'];
   }
 
   async function status(caller: Caller): Promise<StepUpStatus> {
     const fresh = caller.stepUpFreshUntil > Date.now();
-    return { methods: await methodsOf(caller.userId), fresh_until: fresh ? Math.floor(caller.stepUpFreshUntil / 1000) : null };
+    return { methods: await methodsOf(caller), fresh_until: fresh ? Math.floor(caller.stepUpFreshUntil / 1000) : null };
   }
 
   async function stepUp(caller: Caller, body: StepUpBody, client: ClientInfo): Promise<StepUpResult> {
-    const methods = await methodsOf(caller.userId);
+    const methods = await methodsOf(caller);
     if (!methods.includes(body.method)) {
-      const message = methods.includes('password') ? MESSAGES.auth.stepUpUsePassword : MESSAGES.auth.stepUpUseFactor;
+      const message = methods.includes('password')
+        ? MESSAGES.auth.stepUpUsePassword
+        : methods.length === 1 && methods[0] === 'sso'
+          ? MESSAGES.identity.stepUpUseProvider
+          : MESSAGES.auth.stepUpUseFactor;
       throw new BadRequestError(message, { method: message });
     }
     const failed = (trx: Parameters<typeof auditAction>[0]) =>

@@ -6,8 +6,9 @@ import type { ClientInfo } from '../../lib/request-info.ts';
 import type { AuthService, IssuedSession } from '../auth/auth.service.ts';
 import { memberFor, type SignedInIdentity } from './members.ts';
 import { reasonOf } from './oidc.ts';
-import { takePendingSignIn } from './pending.ts';
+import { spentStepUp, takePendingSignIn, type PendingSignIn } from './pending.ts';
 import { hasDomainInEffect, type IdentityDeps } from './queries.ts';
+import { createStepUpCallback, type StepUpAnswer } from './step-up-callback.ts';
 
 /** Where the browser goes next, and the session to set the cookie of (a real sign-in only). */
 export interface CallbackOutcome {
@@ -44,12 +45,27 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
  * is refused. openid-client then checks the answer's issuer, trades the code with the PKCE
  * verifier and validates the ID token: signature by the provider's published keys, issuer,
  * audience, expiry and nonce. The e-mail must be of a domain the organization has in effect;
- * the member is found (or created, just in time) and a session starts.
+ * the member is found (or created, just in time) and a session starts. A step-up's answer
+ * (step-up-callback.ts) renews a session instead and goes back to its page, even once spent.
  */
 export function createSsoCallback({ db, sealer, oidc, startSession }: IdentityDeps & { startSession: AuthService['startSession'] }) {
+  const stepUps = createStepUpCallback({ db, sealer, oidc });
+
   async function callback(currentUrl: URL, browser: string, info: ClientInfo): Promise<CallbackOutcome> {
     const state = currentUrl.searchParams.get('state');
     const pending = state ? await takePendingSignIn(db, state, browser) : undefined;
+    const stepUp: StepUpAnswer | undefined =
+      pending?.step_up_session_id && pending.return_to
+        ? {
+            organization_id: pending.organization_id,
+            step_up_session_id: pending.step_up_session_id,
+            return_to: pending.return_to,
+            pending,
+          }
+        : !pending && state
+          ? await spentStepUp(db, state, browser).then((spent) => spent && { ...spent, pending: null })
+          : undefined;
+    if (stepUp) return { location: await stepUps.finish(currentUrl, state!, stepUp, info), session: null };
     const test = pending?.tested_by != null;
     try {
       if (!state || !pending) throw new Refusal('expired', 'no pending sign-in for this state in this browser (unknown, used or expired)');
@@ -91,11 +107,7 @@ export function createSsoCallback({ db, sealer, oidc, startSession }: IdentityDe
   }
 
   /** The identity the provider's answer proves, once openid-client has validated it. */
-  async function signedIn(
-    currentUrl: URL,
-    state: string,
-    pending: NonNullable<Awaited<ReturnType<typeof takePendingSignIn>>>,
-  ): Promise<SignedInIdentity> {
+  async function signedIn(currentUrl: URL, state: string, pending: PendingSignIn): Promise<SignedInIdentity> {
     const registration = await db
       .selectFrom('identity_providers')
       .select(['organization_id', 'issuer', 'client_id', 'client_secret_sealed', 'updated_at', 'email_claim', 'name_claim'])

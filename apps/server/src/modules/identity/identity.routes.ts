@@ -21,6 +21,7 @@ import {
   type IdentityOrg,
 } from './queries.ts';
 import { createIdentitySettings } from './settings.ts';
+import { createSsoStepUp } from './step-up.ts';
 import { createTestSignIn } from './test-sign-in.ts';
 
 export function identityRoutes({ db, config, auth, authenticate, rateLimits, identitySealer }: AppContext): FastifyPluginAsync {
@@ -31,6 +32,7 @@ export function identityRoutes({ db, config, auth, authenticate, rateLimits, ide
   const { test } = createTestSignIn(deps);
   const { discover } = createDiscover(deps);
   const { callback } = createSsoCallback({ ...deps, startSession: auth.startSession });
+  const stepUp = createSsoStepUp(deps);
   const domains = createIdentityDomains({ db, config });
   const secure = config.appUrl.startsWith('https://');
   const read = (org: IdentityOrg) => readIdentity(org, db, config);
@@ -41,6 +43,10 @@ export function identityRoutes({ db, config, auth, authenticate, rateLimits, ide
     // Each starts a sign-in (a stored row, a request to the provider when not cached): counted per address like sign-ins.
     const discoverLimit = limitBy(app, [
       { name: 'sso-discover:address', max: rateLimits.signInPerAddress, windowSeconds, key: (r) => r.ip },
+    ]);
+    // A step-up through the provider starts a sign-in there for the signed-in person: counted per person, like other step-ups.
+    const stepUpLimit = limitBy(app, [
+      { name: 'sso-step-up:account', max: rateLimits.signInPerEmail, windowSeconds, key: (r) => r.caller?.userId ?? null },
     ]);
     const callbackLimit = limitBy(app, [
       { name: 'sso-callback:address', max: rateLimits.signInPerAddress, windowSeconds, key: (r) => r.ip },
@@ -90,6 +96,11 @@ export function identityRoutes({ db, config, auth, authenticate, rateLimits, ide
     route(endpoints.discover, async ({ body, raw }, reply) => discover(body.email, () => bindBrowser(raw, reply, secure), raw.log), {
       onRequest: [discoverLimit],
     });
+    route(
+      endpoints.stepUp,
+      async ({ caller, body, raw }, reply) => stepUp.start(caller, body.return_to, () => bindBrowser(raw, reply, secure), raw.log),
+      { onRequest: [stepUpLimit] },
+    );
     // The browser arrives here from the provider: it is sent on to the console (signed in) or back to the sign-in page.
     route(
       endpoints.callback,

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { MESSAGES, isOwnOrDirectChild, mayActOnRankOf, mayEndAccessOf, roleLevel, type OrgStatus, type UserProfile } from '@console/domain';
 import { compileOnce } from '../../db/compile-once.ts';
-import type { DB, Executor } from '../../db/schema.ts';
+import type { DB, Executor, SessionMethod } from '../../db/schema.ts';
 import { revokeSessions, voidResetLinks } from '../../lib/access.ts';
 import { requireInSubtree } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
@@ -98,15 +98,18 @@ export function createUserReads(db: Kysely<DB>) {
       .where('u.id', '=', v.userId),
   );
 
-  /** A person's own profile, with the standing of the organizations above theirs. */
-  async function getProfile(userId: string, executor: Executor = db): Promise<UserProfile> {
+  /**
+   * A person's own profile, with the standing of the organizations above theirs. `sessionMethod`:
+   * how the session it is read for began (what the second-factor policy asks depends on it).
+   */
+  async function getProfile(userId: string, executor: Executor = db, sessionMethod?: SessionMethod): Promise<UserProfile> {
     const row = (await executor.executeQuery(profileOf({ userId }))).rows[0];
     if (!row) throw new NotFoundError();
     const profile = toProfile(row);
     return {
       ...profile,
       organization: { ...profile.organization, ancestor_status: row.ancestor_status },
-      mfa_enrollment: enrollmentOf(row),
+      mfa_enrollment: enrollmentOf({ ...row, session_method: sessionMethod }),
     };
   }
 

@@ -78,7 +78,7 @@ export function createUserUpdate({ db, reads: { visibleUser, getProfile } }: Pic
         targetId: caller.userId,
         details: { changes: input },
       });
-      return getProfile(caller.userId, trx);
+      return getProfile(caller.userId, trx, caller.sessionMethod);
     });
   }
 

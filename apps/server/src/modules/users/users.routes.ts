@@ -8,7 +8,7 @@ export function usersRoutes({ users, authenticate }: AppContext): FastifyPluginA
   return async (app) => {
     const route = routerOf(app, authenticate);
     route(endpoints.list, async ({ caller, query }) => users.list(caller, query));
-    route(endpoints.me, async ({ caller }) => users.getProfile(caller.userId));
+    route(endpoints.me, async ({ caller }) => users.getProfile(caller.userId, undefined, caller.sessionMethod));
     route(endpoints.updateMe, async ({ caller, body, raw }) => ({ user: await users.updateMe(caller, body, clientInfo(raw)) }));
     route(endpoints.get, async ({ caller, params }) => ({ user: await users.get(caller, params.id) }));
     route(endpoints.update, async ({ caller, params, body, raw }) => ({

@@ -190,6 +190,18 @@ export default function LoginPage() {
     }
   }
 
+  /**
+   * Straight to the password, without looking the e-mail up: the break-glass admin of an
+   * organization that signs in through its provider, or a person of another organization whose
+   * address is at a claimed domain. The server still refuses the password where it must.
+   */
+  async function continueWithPassword() {
+    if (!(await form.trigger('email'))) return;
+    setFailure(null);
+    setNotice(null);
+    showStep('password');
+  }
+
   /** Back to the e-mail step, to sign in as someone else. */
   function changeEmail() {
     window.clearTimeout(retryTimer.current);
@@ -288,6 +300,15 @@ export default function LoginPage() {
                   </div>
                   <Button type="submit" className="w-full" disabled={discovering}>
                     {discovering ? MESSAGES.auth.checkingEmail : MESSAGES.auth.continue}
+                  </Button>
+                  <Button
+                    type="button"
+                    variant="link"
+                    className="h-auto w-full p-0 text-sm"
+                    disabled={discovering}
+                    onClick={() => void continueWithPassword()}
+                  >
+                    {MESSAGES.auth.signInWithPassword}
                   </Button>
                 </form>
               ) : (

@@ -53,6 +53,37 @@ describe('signing in, e-mail first', { timeout: 20_000 }, () => {
     expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
   });
 
+  it('takes the password without looking the e-mail up: the break-glass admin at a claimed domain signs in with it', async () => {
+    const session = makeSession();
+    const api = mockApi({
+      [DISCOVER]: () => json(200, SSO),
+      'POST /api/auth/sign-in': () => json(200, session),
+      'GET /api/users/me': () => json(200, session.user),
+    });
+    renderApp('/login', { session: null });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Email'), 'breakglass@acme.example');
+    await user.click(screen.getByRole('button', { name: auth.signInWithPassword }));
+    const password = await screen.findByLabelText('Password');
+    await waitFor(() => expect(password).toHaveFocus());
+    expect(screen.getByLabelText('Email')).toHaveValue('breakglass@acme.example');
+    await user.type(password, 'secret-password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
+    expect(api.callsTo(DISCOVER)).toHaveLength(0);
+    expect(api.bodiesOf('POST /api/auth/sign-in')).toEqual([{ email: 'breakglass@acme.example', password: 'secret-password' }]);
+  });
+
+  it('asks for the e-mail before the password, too', async () => {
+    const api = mockApi({ ...PASSWORD_METHOD });
+    renderApp('/login', { session: null });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: auth.signInWithPassword }));
+    expect(await screen.findByText(DOMAIN_MESSAGES.auth.emailRequired)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+    expect(api.callsTo(DISCOVER)).toHaveLength(0);
+  });
+
   it.each(SSO_SIGN_IN_ERRORS)('says why a provider sign-in ended without a session (?sso_error=%s)', async (reason) => {
     renderApp(`/login?sso_error=${reason}`, { session: null });
     const alert = await screen.findByRole('alert');
