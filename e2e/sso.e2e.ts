@@ -6,6 +6,7 @@ import { ADMIN, useJourney, widthReport } from './harness.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 // The provider runs on this machine (127.0.0.1), which the console refuses as an issuer unless allowed.
+const LOOKS = !process.env.DATABASE_URL;
 const journey = useJourney({ env: { IDENTITY_ALLOWED_HOSTS: '127.0.0.1' } });
 
 describe('single sign-on', () => {
@@ -60,6 +61,8 @@ describe('single sign-on', () => {
         .getByText(MESSAGES.identityPages.domains.states.approved, { exact: true })
         .waitFor();
       await page.getByText(MESSAGES.identityPages.calls.none).waitFor();
+      // Width, theme and axe depend on the page, not the database: checked on the embedded one only.
+      if (!LOOKS) return;
       await expectAccessible(page, 'identity page');
       await page.setViewportSize({ width: 390, height: 800 });
       await page.getByText(before.redirect_uri).waitFor();
