@@ -9,7 +9,7 @@ describe('a step-up through the identity provider', () => {
   });
 
   it('comes back only to a path of this console', () => {
-    for (const path of ['/', '/credits', '/organizations/1?tab=users#top', '/a//b', `/${'x'.repeat(IDENTITY.returnToMax - 1)}`]) {
+    for (const path of ['/', '/credits', '/a b', '/organizations/1?tab=users#top', '/a//b', `/${'x'.repeat(IDENTITY.returnToMax - 1)}`]) {
       expect(isReturnPath(path), path).toBe(true);
     }
     for (const path of [

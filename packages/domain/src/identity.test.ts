@@ -19,7 +19,7 @@ import {
 } from './identity.ts';
 import { MESSAGES } from './messages.ts';
 import type { Actor } from './policy.ts';
-import { claimDomainInputSchema, identityProviderInputSchema, isIssuerUrl } from './schemas/identity.ts';
+import { claimDomainInputSchema, createScimTokenInputSchema, identityProviderInputSchema, isIssuerUrl } from './schemas/identity.ts';
 
 const actor = (
   role: string,
@@ -57,6 +57,15 @@ describe('domains and e-mails', () => {
     ])
       expect(isDomainName(bad), bad).toBe(false);
     expect(claimDomainInputSchema.parse({ domain: ' Acme.Example. ' })).toEqual({ domain: 'acme.example' });
+    // At most 253 characters; the last label is never all digits, an inner one may be.
+    const longest = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`;
+    expect(longest).toHaveLength(253);
+    expect(isDomainName(longest)).toBe(true);
+    expect(isDomainName(`${longest}d`)).toBe(false);
+    expect(isDomainName('a.b')).toBe(true);
+    for (const good of ['acme.a1', 'acme.1a', 'x.123.example']) expect(isDomainName(good), good).toBe(true);
+    expect(isDomainName('acme.12')).toBe(false);
+    expect(emailDomain('a@acme.example')).toBe('acme.example');
   });
 
   it('names the TXT record and its value', () => {
@@ -113,6 +122,8 @@ describe('roles a provider may give', () => {
     expect(scimGroupRole('house_admin', 'agency')).toBe('above');
     expect(scimGroupRole('super-agency-admin', 'agency')).toBe('above');
     expect(scimGroupRole('Engineering', 'agency')).toBeNull();
+    expect(scimGroupRole('Supports', 'agency')).toBe('agency_support');
+    expect(scimGroupRole('super  agency - admin', 'agency')).toBe('above');
   });
 });
 
@@ -130,6 +141,9 @@ describe('the issuer of a provider', () => {
       'http://idp.example',
       'ftp://idp.example',
       'https://u:p@idp.example',
+      'https://u@idp.example',
+      'https://:p@idp.example',
+      'ftp://127.0.0.1',
       'https://idp.example?x=1',
       'https://idp.example#f',
       'idp.example',
@@ -140,6 +154,23 @@ describe('the issuer of a provider', () => {
     expect(identityProviderInputSchema.safeParse({ issuer: 'https://idp.example', client_id: 'c', email_claim: 'e mail' }).success).toBe(
       false,
     );
+    expect(identityProviderInputSchema.parse({ issuer: 'https://idp.example/realms/a//', client_id: 'c' }).issuer).toBe(
+      'https://idp.example/realms/a',
+    );
+    for (const field of ['client_id', 'client_secret']) {
+      for (const bad of ['a\nb', 'a\u0000b']) {
+        expect(
+          identityProviderInputSchema.safeParse({ issuer: 'https://idp.example', client_id: 'c', [field]: bad }).success,
+          `${field} ${bad}`,
+        ).toBe(false);
+      }
+    }
+    expect(identityProviderInputSchema.safeParse({ issuer: 'https://idp.example', client_id: 'c', client_secret: 's3cr3t' }).success).toBe(
+      true,
+    );
+    expect(createScimTokenInputSchema.safeParse({ name: 'Okta\nprod' }).success).toBe(false);
+    expect(createScimTokenInputSchema.safeParse({ name: 'Okta\u0000' }).success).toBe(false);
+    expect(createScimTokenInputSchema.parse({ name: ' Okta ' })).toEqual({ name: 'Okta' });
   });
 });
 
