@@ -148,7 +148,7 @@ describe("a person's enrollment", () => {
 
   it("is met by a session begun at the organization's identity provider, which asks its own factors; by no other session", () => {
     expect(sessionMeetsMfaRequirement('sso')).toBe(true);
-    for (const method of ['password', 'passkey', null, undefined, 'SSO']) expect(sessionMeetsMfaRequirement(method)).toBe(false);
+    for (const method of ['password', 'passkey', null, undefined] as const) expect(sessionMeetsMfaRequirement(method)).toBe(false);
     expect(mfaEnrollmentOf(day(7), false, 'sso')).toBeNull();
     expect(mfaEnrollmentOf(day(7), false, 'password')).toEqual({ required: true, deadline: day(7) });
     expect(mfaEnrollmentOf(day(7), false, 'passkey')).toEqual({ required: true, deadline: day(7) });

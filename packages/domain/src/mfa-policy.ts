@@ -70,12 +70,16 @@ export function mfaRequirementOf(
   return { sources, deadline };
 }
 
+/** How a session began: a password (with or without a second factor), a passkey alone, or the organization's identity provider. */
+export const SESSION_METHODS = ['password', 'passkey', 'sso'] as const;
+export type SessionMethod = (typeof SESSION_METHODS)[number];
+
 /**
  * Whether a session meets the requirement however the person stands here: one that began at
  * the organization's identity provider ('sso'). The provider is the authority on who signs in
  * and asks its own second factors; the person may have neither a password nor a factor here.
  */
-export const sessionMeetsMfaRequirement = (sessionMethod: string | null | undefined): boolean => sessionMethod === 'sso';
+export const sessionMeetsMfaRequirement = (sessionMethod: SessionMethod | null | undefined): boolean => sessionMethod === 'sso';
 
 /**
  * What a person's own profile says: null when nothing is asked of them (no requirement, a
@@ -84,7 +88,7 @@ export const sessionMeetsMfaRequirement = (sessionMethod: string | null | undefi
 export function mfaEnrollmentOf(
   deadline: string | null,
   hasFactor: boolean,
-  sessionMethod?: string | null,
+  sessionMethod?: SessionMethod | null,
 ): { required: true; deadline: string } | null {
   return deadline && !hasFactor && !sessionMeetsMfaRequirement(sessionMethod) ? { required: true, deadline } : null;
 }

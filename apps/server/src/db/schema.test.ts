@@ -25,6 +25,7 @@ import {
   WEBHOOK_DELIVERY_STATES,
   WEBHOOK_DISABLED_REASONS,
   WEBAUTHN_CHALLENGE_PURPOSES,
+  SESSION_METHODS,
   WEBHOOK_EVENT_ROW_TYPES,
 } from '@console/domain';
 import { freshDatabase } from '../test/harness.ts';
@@ -176,6 +177,7 @@ const COLUMN_VALUES: Record<string, readonly string[]> = {
   'webhook_deliveries.state': WEBHOOK_DELIVERY_STATES,
   'webhook_endpoints.disabled_reason': WEBHOOK_DISABLED_REASONS,
   'webauthn_challenges.purpose': WEBAUTHN_CHALLENGE_PURPOSES,
+  'refresh_sessions.method': SESSION_METHODS,
 };
 
 /** Role patterns: every `{type}_{level}` of the domain and nothing else (users may also hold the plain `admin`). */

@@ -11,6 +11,7 @@ import type {
   InvitationStatus,
   OrgStatus,
   OrgType,
+  SessionMethod,
   SpendCapScope,
   TopUpOutcome,
   TopUpReason,
@@ -114,7 +115,7 @@ export interface RefreshSessionsTable {
   method: Generated<SessionMethod>;
 }
 
-export type SessionMethod = 'password' | 'passkey' | 'sso';
+export type { SessionMethod };
 
 // Single sign-on and provisioning.
 export interface IdentityProvidersTable {

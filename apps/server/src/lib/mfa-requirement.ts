@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { mfaEnrollmentOf, mfaRequirementOf, type MfaPolicyLink } from '@console/domain';
+import { mfaEnrollmentOf, mfaRequirementOf, type MfaPolicyLink, type SessionMethod } from '@console/domain';
 
 /**
  * The server's half of the second-factor requirement: the policies of an organization's chain
@@ -39,7 +39,7 @@ export interface MfaFacts {
   created_at: string | Date;
   admin_since: string | Date | null;
   /** How the session asking began, when one does: a session begun at the identity provider is asked nothing. */
-  session_method?: string | null;
+  session_method?: SessionMethod | null;
 }
 
 /** What the policy asks of a person (in the session that asks, if any): a factor by a deadline, or nothing (null). */
