@@ -159,7 +159,12 @@ async function walk(
         () => false,
       ))
     ) {
+      // Its fade-in has ended: the transition's own time, then whatever of it a loaded machine has
+      // not finished yet (axe once read a half-faded text).
       await page.waitForTimeout(450);
+      await greeted
+        .evaluate((toast) => Promise.all(toast.getAnimations({ subtree: true }).map((animation) => animation.finished)))
+        .catch(() => undefined);
       // Gone meanwhile, it is not checked (axe finds nothing to include).
       const toast = await axeViolations(page, { include: '[data-sonner-toaster]' }).catch(() => []);
       if (toast.length) problems.push(describeViolations(`${role} ${theme} sign-in toast`, toast));
