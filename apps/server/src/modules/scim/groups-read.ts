@@ -5,7 +5,7 @@ import { ScimError } from './errors.ts';
 import { parseFilter, textOf, type Condition } from './filter.ts';
 import { groupsOf, membersOfGroups, readGroup, toScimGroup } from './group-resource.ts';
 import { isUuid } from './org-facts.ts';
-import { filterOf, listResponse, pageOf, withoutMembers, type ListQuery } from './paging.ts';
+import { filterOf, listResponse, pageOf, pageRows, withoutMembers, type ListQuery } from './paging.ts';
 
 /** The attributes a Groups filter compares; `members` alone means the member's id. */
 export const GROUP_FILTERS = ['displayname', 'externalid', 'id', 'members.value', 'members'] as const;
@@ -54,16 +54,7 @@ export function createGroupReads({ db, baseUrl }: ScimDeps) {
     let found = groupsOf(db, orgId);
     for (const condition of filter ? parseFilter(filter, GROUP_FILTERS, 'displayName, externalId, id, members.value') : [])
       found = narrow(found, condition);
-    const total = await found.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    const rows =
-      count === 0
-        ? []
-        : await found
-            .orderBy('g.created_at')
-            .orderBy('g.id')
-            .offset(startIndex - 1)
-            .limit(count)
-            .execute();
+    const { total, rows } = await pageRows(found, 'g', { startIndex, count });
     const members = withoutMembers(query)
       ? null
       : await membersOfGroups(
@@ -73,7 +64,7 @@ export function createGroupReads({ db, baseUrl }: ScimDeps) {
         );
     return listResponse(
       rows.map((row) => toScimGroup(row, members ? (members.get(row.id) ?? []) : null, baseUrl)),
-      total.n,
+      total,
       startIndex,
     );
   }

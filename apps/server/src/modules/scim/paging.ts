@@ -1,3 +1,4 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { IDENTITY, SCIM_SCHEMA } from '@console/domain';
 import { ScimError } from './errors.ts';
 
@@ -42,4 +43,26 @@ export function withoutMembers(query: ListQuery): boolean {
 
 export function listResponse<T>(resources: T[], totalResults: number, startIndex: number) {
   return { schemas: [SCIM_SCHEMA.listResponse], totalResults, startIndex, itemsPerPage: resources.length, Resources: resources };
+}
+
+/**
+ * The total a filtered list matches and the page asked for, oldest first (`created_at`, then
+ * `id`, of the resource's table `alias`): what every SCIM list answers.
+ */
+export async function pageRows<DB, TB extends keyof DB, O>(
+  found: SelectQueryBuilder<DB, TB, O>,
+  alias: string,
+  { startIndex, count }: { startIndex: number; count: number },
+): Promise<{ total: number; rows: O[] }> {
+  const total = await found.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  const rows =
+    count === 0
+      ? []
+      : await found
+          .orderBy(sql.ref(`${alias}.created_at`))
+          .orderBy(sql.ref(`${alias}.id`))
+          .offset(startIndex - 1)
+          .limit(count)
+          .execute();
+  return { total: (total as { n: number }).n, rows };
 }

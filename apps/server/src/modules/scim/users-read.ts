@@ -4,7 +4,7 @@ import type { ScimActor, ScimDeps } from './context.ts';
 import { ScimError } from './errors.ts';
 import { parseFilter, textOf, type Condition } from './filter.ts';
 import { isUuid } from './org-facts.ts';
-import { filterOf, listResponse, pageOf, type ListQuery } from './paging.ts';
+import { filterOf, listResponse, pageOf, pageRows, type ListQuery } from './paging.ts';
 import { groupsOfUsers, readUser, toScimUser, usersOf } from './user-resource.ts';
 
 /** The attributes a Users filter compares; `emails` alone means its value. */
@@ -48,16 +48,7 @@ export function createUserReads({ db, baseUrl }: ScimDeps) {
     let found = usersOf(db, orgId);
     for (const condition of filter ? parseFilter(filter, USER_FILTERS, 'userName, externalId, id, emails.value, active') : [])
       found = narrow(found, condition);
-    const total = await found.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    const rows =
-      count === 0
-        ? []
-        : await found
-            .orderBy('u.created_at')
-            .orderBy('u.id')
-            .offset(startIndex - 1)
-            .limit(count)
-            .execute();
+    const { total, rows } = await pageRows(found, 'u', { startIndex, count });
     const groups = await groupsOfUsers(
       db,
       orgId,
@@ -65,7 +56,7 @@ export function createUserReads({ db, baseUrl }: ScimDeps) {
     );
     return listResponse(
       rows.map((row) => toScimUser(row, groups.get(row.id) ?? [], baseUrl)),
-      total.n,
+      total,
       startIndex,
     );
   }
