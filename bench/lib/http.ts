@@ -17,6 +17,12 @@ export interface HttpLoad {
    * the path, adds to the headers, or replaces the body.
    */
   rotate?: (n: number) => { path?: string; headers?: Record<string, string>; body?: unknown };
+  /**
+   * Measure at least this many requests: when the warm-up's rate says the duration would send
+   * fewer, the measured run sends exactly this many and lasts as long as they take (a slow
+   * request, such as a large batch, is then never judged from one or two of them).
+   */
+  minRequests?: number;
   /** Profile the server during the measured run (not the warm-up) and write the profile here. */
   profileFile?: string;
 }
@@ -66,17 +72,19 @@ export async function measure(server: BenchServer, load: HttpLoad): Promise<Row>
     // autocannon calls setupRequest each time it builds a request (and once per connection up front).
     options.requests = [{ setupRequest: (request) => ({ ...request, ...next() }) }];
   }
-  await autocannon({ ...options, duration: Math.min(2, load.durationSeconds) });
+  const warm = await autocannon({ ...options, duration: Math.min(2, load.durationSeconds) });
+  const expected = (warm.requests.total / Math.max(warm.duration, 0.001)) * load.durationSeconds;
+  const counted = load.minRequests !== undefined && expected < load.minRequests ? { amount: load.minRequests } : {};
   if (load.profileFile) await server.profileStart();
   const cpuBefore = await server.cpuMicros();
-  const result = await autocannon({ ...options, duration: load.durationSeconds });
+  const result = await autocannon({ ...options, duration: load.durationSeconds, ...counted });
   const cpuMicros = (await server.cpuMicros()) - cpuBefore;
   if (load.profileFile) await server.profileStop(load.profileFile);
   return {
     name: load.name,
     database: server.database,
     connections: load.connections,
-    durationSeconds: load.durationSeconds,
+    durationSeconds: 'amount' in counted ? round(result.duration, 1) : load.durationSeconds,
     requests: result.requests.total,
     rps: round(result.requests.total / result.duration, 1),
     p50Ms: result.latency.p50,

@@ -65,19 +65,10 @@ export const usageGrowth: Suite = {
           await client.query<{ id: string }>(`select id from agent_types where code = any($1) order by code`, [AGENTS])
         ).rows.map((r) => r.id);
         await step(times, `month partitions for ${MONTHS} months back`, context.log, () =>
-          client.query(`
-            do $$
-            declare m date := (date_trunc('month', now() at time zone 'UTC') - interval '${MONTHS} months')::date;
-            begin
-              while m < date_trunc('month', now() at time zone 'UTC')::date loop
-                if to_regclass('usage_events_' || to_char(m, 'YYYY_MM')) is null then
-                  execute format('create table %I partition of usage_events for values from (%L) to (%L)',
-                    'usage_events_' || to_char(m, 'YYYY_MM'), (m::timestamp at time zone 'UTC'),
-                    ((m + interval '1 month')::timestamp at time zone 'UTC'));
-                end if;
-                m := (m + interval '1 month')::date;
-              end loop;
-            end $$`),
+          client.query(
+            `select usage_events_partitions((now() at time zone 'UTC' - interval '${MONTHS} months')::date,
+               (date_trunc('month', now() at time zone 'UTC') - interval '1 day')::date)`,
+          ),
         );
         const indexes = (
           await client.query<{ indexname: string; indexdef: string }>(

@@ -20,6 +20,7 @@ export * from './schemas/billing.ts';
 export * from './schemas/dashboard.ts';
 export * from './schemas/debug.ts';
 export * from './schemas/agents.ts';
+export * from './schemas/usage-refusals.ts';
 export * from './schemas/pricing.ts';
 export * from './schemas/spend.ts';
 export * from './schemas/usage-events.ts';

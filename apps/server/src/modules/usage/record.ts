@@ -5,8 +5,9 @@ import {
   WEBHOOKS,
   type ActivityAction,
   type UsageBatchResult,
+  parseUsageRefusal,
   type UsageEventResult,
-  type UsageRejection,
+  type UsageRefusal,
 } from '@console/domain';
 import { preparedStatement } from '../../db/connection.ts';
 import type { DB } from '../../db/schema.ts';
@@ -36,8 +37,9 @@ export interface UsageEvent {
 interface OutcomeRow {
   r_ord: number;
   r_outcome: 'accepted' | 'duplicate' | 'rejected';
-  r_reason: UsageRejection | null;
-  r_detail: string | null;
+  /** Checked by parseUsageRefusal: a reason the domain does not list fails, it is never shown as nothing. */
+  r_reason: unknown;
+  r_detail: unknown;
   r_charged: string | null;
 }
 
@@ -54,9 +56,9 @@ const COALESCE = { smallBatch: 100, inFlightPerKey: 1 } as const;
 
 const reachOf = (actor: UsageActor) => (actor.kind === 'key' ? actor.key.organization : actor.caller.organization);
 
-/** The words of a rejection, from its reason and what the engine said of it. */
-function messageOf(event: UsageEvent, reason: UsageRejection, detail: string | null, charge: string | null): string {
-  switch (reason) {
+/** The words of a refusal, from its reason and the detail the engine (usage_decide) gave. */
+function messageOf(event: UsageEvent, refusal: UsageRefusal): string {
+  switch (refusal.reason) {
     case 'out_of_reach':
       return m.outOfReach;
     case 'organization_not_active':
@@ -66,20 +68,22 @@ function messageOf(event: UsageEvent, reason: UsageRejection, detail: string | n
     case 'agent_not_active':
       return m.agentNotActive(event.agent);
     case 'insufficient_credits':
-      return m.insufficient(detail ?? '0.00', charge ?? '0.00');
+      return m.insufficient(refusal.detail.balance, refusal.detail.needed);
     case 'key_cap_reached':
+      return m.keyCapReached(refusal.detail.limit, refusal.detail.window, refusal.detail.name);
     case 'activation_cap_reached':
-    case 'spend_cap_reached': {
-      // The engine's detail: "cap|YYYY-MM|name" (the name may hold "|").
-      const [cap = '0.00', month = '', ...name] = (detail ?? '').split('|');
-      const told =
-        reason === 'key_cap_reached' ? m.keyCapReached : reason === 'activation_cap_reached' ? m.activationCapReached : m.spendCapReached;
-      return told(cap, month, name.join('|'));
-    }
+      return m.activationCapReached(refusal.detail.limit, refusal.detail.window, refusal.detail.name);
+    case 'spend_cap_reached':
+      return m.spendCapReached(refusal.detail.limit, refusal.detail.window, refusal.detail.name);
     case 'invalid':
-      if (detail === 'ahead') return m.ahead(USAGE_WINDOW.futureSeconds);
-      if (detail === 'behind') return m.behind(USAGE_WINDOW.pastDays);
-      return m.noPrice(event.agent, event.occurred_at);
+      switch (refusal.detail.rule) {
+        case 'ahead':
+          return m.ahead(USAGE_WINDOW.futureSeconds);
+        case 'behind':
+          return m.behind(USAGE_WINDOW.pastDays);
+        case 'no_price':
+          return m.noPrice(event.agent, event.occurred_at);
+      }
   }
 }
 
@@ -244,14 +248,11 @@ export function createRecord({ db }: { db: Kysely<DB> }) {
     }).execute(db);
     const results: UsageEventResult[] = rows.map((row) => {
       const event = events[row.r_ord - 1]!;
-      const rejected = row.r_outcome === 'rejected';
-      return {
-        id: event.id,
-        status: row.r_outcome,
-        credits_charged: rejected ? null : row.r_charged,
-        reason: rejected ? row.r_reason : null,
-        message: rejected && row.r_reason ? messageOf(event, row.r_reason, row.r_detail, row.r_charged) : null,
-      };
+      if (row.r_outcome !== 'rejected') {
+        return { id: event.id, status: row.r_outcome, credits_charged: row.r_charged, reason: null, message: null };
+      }
+      const refusal = parseUsageRefusal(row.r_reason, row.r_detail);
+      return { id: event.id, status: row.r_outcome, credits_charged: null, reason: refusal.reason, message: messageOf(event, refusal) };
     });
     let from = 0;
     return batches.map((b) => {

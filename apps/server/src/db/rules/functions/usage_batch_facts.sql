@@ -1,0 +1,96 @@
+-- usage_batch_facts: the first step of usage_record. Everything the decision needs of each
+-- event of a batch, read in one query under the locks usage_record already holds, ordered by
+-- organization and then by the event's number in the batch:
+-- - the event as sent, and the number of the first event of the batch with its id (a repeat
+--   inside the batch answers that one's outcome);
+-- - reachable: the organization exists, is live and lies under the reporter's path p_reach;
+-- - active: it and every organization above it are active;
+-- - duplicate: its id was already recorded from this kind of reporter (p_source), with what it
+--   charged then;
+-- - agent_id (null: unknown), live (a live activation there) and priced (a catalog price in
+--   force when it occurred);
+-- - its price and price chain (agent_price_chain): read at the later of occurred_at and the
+--   arrival minus p_price_grace when a grace is given (a key's report: backdating cannot pick an
+--   older, lower price), the books at no later than p_now (an event stamped ahead takes the book
+--   of its arrival). The chain is read only where some seller above keeps a book (p_booked);
+--   elsewhere the price is the catalog's;
+-- - its month (UTC), its organization's balance and its carry for the agent type;
+-- - caps: every cap it is counted against, in the order a refusal names them: the reporting
+--   key's, its activation's, then the spend caps of the organizations from the top down to its
+--   own (a parent's cap on a child covers the child's subtree). Their month is the event's.
+create or replace function usage_batch_facts(
+  p_events jsonb,
+  p_reach text,
+  p_source text,
+  p_api_key uuid,
+  p_price_grace interval,
+  p_now timestamptz,
+  p_booked uuid[]
+) returns setof usage_fact
+language sql stable as $$
+  with ev as (
+    select x.i, x.org, x.id, x.agent, x.units, x.occurred, coalesce(x.meta, '{}'::jsonb) as meta
+    from jsonb_to_recordset(p_events) as x(i integer, org uuid, id text, agent text, units numeric, occurred timestamptz, meta jsonb)
+  ),
+  key_caps as (
+    select coalesce(array_agg(row('key', k.id, null, k.monthly_cap, k.organization_id, k.name, null, null, false)::usage_cap), '{}') as caps
+    from api_keys k where k.id = p_api_key and k.monthly_cap is not null
+  ),
+  orgs as (
+    select o.id,
+           (organization_ancestors(o.path))[2:] as sellers,
+           (organization_ancestors(o.path))[2:] && p_booked as booked,
+           starts_with(o.path, p_reach) and o.deleted_at is null as reachable,
+           o.status = 'active' and not exists (
+             select 1 from organizations a where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
+           ) as active,
+           array(
+             select row('subtree', b.organization_id, null, b.spend_cap, b.organization_id, c.name, null, null, false)::usage_cap
+             from unnest(organization_ancestors(o.path) || o.id) with ordinality as a(id, n)
+             join organization_billing_settings b on b.organization_id = a.id and b.spend_cap is not null
+             join organizations c on c.id = a.id
+             order by a.n
+           ) as caps
+    from organizations o where o.id in (select ev.org from ev)
+  )
+  select ev.i, ev.org, ev.id, ev.agent, ev.units, ev.occurred, ev.meta,
+         (min(ev.i) over (partition by ev.org, ev.id))::integer,
+         coalesce(orgs.reachable, false),
+         coalesce(orgs.active, false),
+         u.client_event_id is not null,
+         u.charged,
+         t.id,
+         v.id is not null,
+         exists (select 1 from agent_prices p where p.agent_type_id = t.id and p.effective_from <= ev.occurred),
+         coalesce(ch.chain[cardinality(ch.chain)], cp.price),
+         ch.chain,
+         orgs.sellers,
+         date_trunc('month', ev.occurred at time zone 'UTC')::date,
+         b.credit_balance,
+         c.carry,
+         kc.caps
+           || case when v.monthly_cap is not null
+                then array[row('activation', v.id, null, v.monthly_cap, v.organization_id, t.name, null, null, false)::usage_cap]
+                else '{}'::usage_cap[] end
+           || coalesce(orgs.caps, '{}')
+  from ev
+  cross join key_caps kc
+  left join orgs on orgs.id = ev.org
+  left join usage_event_ids u on u.organization_id = ev.org and u.source = p_source and u.client_event_id = ev.id
+  left join agent_types t on t.code = ev.agent
+  left join agent_activations v on v.organization_id = ev.org and v.agent_type_id = t.id and v.deactivated_at is null
+  left join lateral (
+    select case when p_price_grace is null then ev.occurred else greatest(ev.occurred, p_now - p_price_grace) end as at
+  ) pt on true
+  left join lateral (
+    select p.price from agent_prices p
+    where p.agent_type_id = t.id and p.effective_from <= pt.at
+    order by p.effective_from desc limit 1
+  ) cp on true
+  left join lateral (
+    select agent_price_chain(orgs.sellers, t.id, pt.at, least(pt.at, p_now)) as chain
+  ) ch on orgs.booked and cp.price is not null
+  left join organization_billing_settings b on b.organization_id = ev.org
+  left join usage_carry c on c.organization_id = ev.org and c.agent_type_id = t.id
+  order by ev.org, ev.i
+$$;
