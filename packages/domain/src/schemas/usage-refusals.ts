@@ -9,7 +9,7 @@ export type UsageInvalidRule = (typeof USAGE_INVALID_RULES)[number];
 export const USAGE_CAP_SCOPES = ['key', 'activation', 'subtree'] as const;
 export type UsageCapScope = (typeof USAGE_CAP_SCOPES)[number];
 
-const money = z.string().regex(/^-?\d+\.\d{2}$/);
+const money = z.string().regex(/^\d+\.\d{2}$/);
 
 const capDetail = z.object({
   cap: z.enum(USAGE_CAP_SCOPES),
