@@ -5,6 +5,6 @@ create or replace function organization_price(p_org uuid, p_agent uuid, p_at tim
 language sql stable as $$
   select c.chain[cardinality(c.chain)]
   from organizations o
-  cross join lateral (select agent_price_chain((organization_ancestors(o.path))[2:], p_agent, p_at, p_at) as chain) c
+  cross join lateral agent_price_chain((organization_ancestors(o.path))[2:], p_agent, p_at, p_at) as c(chain)
   where o.id = p_org
 $$;

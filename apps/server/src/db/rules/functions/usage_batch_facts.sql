@@ -87,9 +87,8 @@ language sql stable as $$
     where p.agent_type_id = t.id and p.effective_from <= pt.at
     order by p.effective_from desc limit 1
   ) cp on true
-  left join lateral (
-    select agent_price_chain(orgs.sellers, t.id, pt.at, least(pt.at, p_now)) as chain
-  ) ch on orgs.booked and cp.price is not null
+  left join lateral agent_price_chain(orgs.sellers, t.id, pt.at, least(pt.at, p_now)) as ch(chain)
+    on orgs.booked and cp.price is not null
   left join organization_billing_settings b on b.organization_id = ev.org
   left join usage_carry c on c.organization_id = ev.org and c.agent_type_id = t.id
   order by ev.org, ev.i
