@@ -36,22 +36,27 @@ language sql stable as $$
     select coalesce(array_agg(row('key', k.id, null, k.monthly_cap, k.organization_id, k.name, null, null, false)::usage_cap), '{}') as caps
     from api_keys k where k.id = p_api_key and k.monthly_cap is not null
   ),
-  orgs as (
-    select o.id,
-           (organization_ancestors(o.path))[2:] as sellers,
-           (organization_ancestors(o.path))[2:] && p_booked as booked,
-           starts_with(o.path, p_reach) and o.deleted_at is null as reachable,
-           o.status = 'active' and not exists (
-             select 1 from organizations a where a.id = any(organization_ancestors(o.path)) and a.status <> 'active'
-           ) as active,
-           array(
-             select row('subtree', b.organization_id, null, b.spend_cap, b.organization_id, c.name, null, null, false)::usage_cap
-             from unnest(organization_ancestors(o.path) || o.id) with ordinality as a(id, n)
-             join organization_billing_settings b on b.organization_id = a.id and b.spend_cap is not null
-             join organizations c on c.id = a.id
-             order by a.n
-           ) as caps
+  -- Each organization's ancestors, read once (organization_ancestors is a function call).
+  anc as materialized (
+    select o.id, o.path, o.status, o.deleted_at, organization_ancestors(o.path) as ids
     from organizations o where o.id in (select ev.org from ev)
+  ),
+  -- The spend caps on each organization and the ones above it, from the top down, set-based.
+  subtree_caps as (
+    select x.id, array_agg(row('subtree', b.organization_id, null, b.spend_cap, b.organization_id, c.name, null, null, false)::usage_cap
+                           order by a.n) as caps
+    from anc x
+    cross join unnest(x.ids || x.id) with ordinality as a(id, n)
+    join organization_billing_settings b on b.organization_id = a.id and b.spend_cap is not null
+    join organizations c on c.id = a.id
+    group by x.id
+  ),
+  orgs as (
+    select x.id, x.ids[2:] as sellers, x.ids[2:] && p_booked as booked,
+           starts_with(x.path, p_reach) and x.deleted_at is null as reachable,
+           x.status = 'active' and not exists (select 1 from organizations a where a.id = any(x.ids) and a.status <> 'active') as active,
+           coalesce(sc.caps, '{}') as caps
+    from anc x left join subtree_caps sc on sc.id = x.id
   )
   select ev.i, ev.org, ev.id, ev.agent, ev.units, ev.occurred, ev.meta,
          (min(ev.i) over (partition by ev.org, ev.id))::integer,
@@ -72,13 +77,17 @@ language sql stable as $$
            || case when v.monthly_cap is not null
                 then array[row('activation', v.id, null, v.monthly_cap, v.organization_id, t.name, null, null, false)::usage_cap]
                 else '{}'::usage_cap[] end
-           || coalesce(orgs.caps, '{}')
+           || coalesce(orgs.caps, '{}'::usage_cap[])
   from ev
   cross join key_caps kc
   left join orgs on orgs.id = ev.org
   left join usage_event_ids u on u.organization_id = ev.org and u.source = p_source and u.client_event_id = ev.id
   left join agent_types t on t.code = ev.agent
-  left join agent_activations v on v.organization_id = ev.org and v.agent_type_id = t.id and v.deactivated_at is null
+  -- A lateral lookup with a limit, so each event probes the index of live activations.
+  left join lateral (
+    select v.id, v.monthly_cap, v.organization_id from agent_activations v
+    where v.organization_id = ev.org and v.agent_type_id = t.id and v.deactivated_at is null limit 1
+  ) v on true
   left join lateral (
     select case when p_price_grace is null then ev.occurred else greatest(ev.occurred, p_now - p_price_grace) end as at
   ) pt on true
