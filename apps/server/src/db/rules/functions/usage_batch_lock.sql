@@ -10,19 +10,20 @@ create or replace function usage_batch_lock(p_events jsonb, p_reach text) return
 language plpgsql as $$
 declare
   v_payers uuid[];
+  -- Every seller above the batch's organizations, once, in id order, so that concurrent
+  -- batches take the book keys in one order.
+  v_above uuid[];
   v_sellers uuid[];
 begin
   v_payers := array(
     select o.id from organizations o
     where o.id in (select (x->>'org')::uuid from jsonb_array_elements(p_events) x) and starts_with(o.path, p_reach));
-  perform pg_advisory_xact_lock_shared(7031, hashtext(s.id::text))
-  from (
+  v_above := array(
     select distinct a.id from organizations o, unnest((organization_ancestors(o.path))[2:]) as a(id)
-    where o.id = any(v_payers) order by a.id
-  ) s;
+    where o.id = any(v_payers) order by a.id);
+  perform pg_advisory_xact_lock_shared(7031, hashtext(s.id::text)) from unnest(v_above) with ordinality as s(id, n) order by s.n;
   v_sellers := array(
-    select distinct a.id from organizations o, unnest((organization_ancestors(o.path))[2:]) as a(id)
-    where o.id = any(v_payers) and exists (select 1 from organization_prices p where p.organization_id = a.id));
+    select s.id from unnest(v_above) as s(id) where exists (select 1 from organization_prices p where p.organization_id = s.id));
   perform credit_balances_lock(v_payers || v_sellers);
   return v_sellers;
 end;

@@ -24,17 +24,18 @@ create or replace function usage_post(
 ) returns void
 language plpgsql as $$
 declare
-  -- The groups, by "org:agent:chain", in the order their first event was decided, and the id of
-  -- each one's consumption entry.
+  -- The groups (usage_group_key), in the order their first event was decided, and the id of
+  -- each one's consumption entry: null for a group that charged no whole cent, which has none.
   v_keys text[];
-  v_ids uuid[];
+  v_entries uuid[];
 begin
-  v_keys := array(
-    select x.key from (
-      select a.org || ':' || a.agent_id || ':' || coalesce(a.chain::text, a.price::text) as key, a.org, min(a.ordinality) as first
-      from unnest(p_accepted) with ordinality a group by 1, 2
-    ) x order by x.org, x.first);
-  v_ids := array(select gen_random_uuid() from generate_series(1, cardinality(v_keys)));
+  select coalesce(array_agg(x.key order by x.org, x.first), '{}'),
+         coalesce(array_agg(case when x.charge > 0 then gen_random_uuid() end order by x.org, x.first), '{}')
+    into v_keys, v_entries
+  from (
+    select usage_group_key(a.org, a.agent_id, a.chain, a.price) as key, a.org, min(a.ordinality) as first, sum(a.charged) as charge
+    from unnest(p_accepted) with ordinality a group by 1, 2
+  ) x;
 
   -- The consumptions, then one earning entry per seller, child, agent type and margin, through
   -- the one ledger writer: it re-checks each balance under the locks already held.
@@ -47,13 +48,13 @@ begin
              'first_occurred_at', to_char(c.first_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
              'last_occurred_at', to_char(c.last_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) as meta
     from (
-      select a.org || ':' || a.agent_id || ':' || coalesce(a.chain::text, a.price::text) as key, a.org, a.agent_id as agent,
+      select usage_group_key(a.org, a.agent_id, a.chain, a.price) as key, a.org, a.agent_id as agent,
              a.agent as code, min(a.price) as price, sum(a.charged) as charge, sum(a.units) as units, count(*)::integer as events,
              min(a.occurred) as first_at, max(a.occurred) as last_at
       from unnest(p_accepted) a group by 1, 2, 3, 4
     ) c
-    join unnest(v_keys, v_ids) with ordinality as k(key, id, n) on k.key = c.key
-    where c.charge > 0
+    join unnest(v_keys, v_entries) with ordinality as k(key, id, n) on k.key = c.key
+    where k.id is not null
     union all
     select 1, row_number() over (order by r.seller, r.child, r.agent, r.margin), null, r.seller, sum(r.credit), r.agent, sum(r.units),
            jsonb_build_object('agent', r.code, 'events', sum(r.events), 'units', sum(r.units)::numeric(18, 4)::text,
@@ -66,21 +67,15 @@ begin
   having count(*) > 0;
 
   if cardinality(p_accepted) > 0 then
-    with acc as (
-      select a.*, a.org || ':' || a.agent_id || ':' || coalesce(a.chain::text, a.price::text) as key from unnest(p_accepted) a
-    ),
-    groups as (
-      select k.key, k.id, sum(acc.charged) as charge from unnest(v_keys, v_ids) as k(key, id) join acc using (key) group by k.key, k.id
-    ),
-    stored as (
+    with stored as (
       insert into usage_events
         (organization_id, client_event_id, source, agent_type_id, units, price, cost, charged, occurred_at, api_key_id, created_by,
          ledger_entry_id, metadata, margins)
       select a.org, a.id, p_source, a.agent_id, a.units, a.price, a.cost, a.charged, a.occurred, p_api_key, p_user,
-             case when g.charge > 0 then g.id end, a.meta,
+             g.entry, a.meta,
              case when 0 < any(m.margins) then m.margins end
-      from acc a
-      join groups g using (key)
+      from unnest(p_accepted) a
+      join unnest(v_keys, v_entries) as g(key, entry) on g.key = usage_group_key(a.org, a.agent_id, a.chain, a.price)
       cross join lateral (
         select array(select a.chain[s.n + 1] - a.chain[s.n] from generate_series(cardinality(a.sellers), 1, -1) as s(n)) as margins
       ) m
