@@ -1936,6 +1936,330 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{id}/statements/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organization's statement of a month: opening balance, every movement grouped, closing balance, chain head
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["getStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/statements/{month}/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same statement as CSV
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["exportStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/statements/{month}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same statement as a PDF
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["getStatementPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/statements/{month}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a statement's verification code is still the chain head the ledger holds, and the first broken entry if not
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["verifyStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/billing-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A seller's billing details, printed on its invoices (its own people)
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["getBillingDetails"];
+        /**
+         * Set the own organization's billing details; they apply to invoices not yet issued
+         * @description Requires the `invoices.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
+         */
+        put: operations["setBillingDetails"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invoices and credit notes the organization issued to its children, or received from its seller
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/invoice-drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each child's draft: what its next invoice would hold at today's billing details
+         * @description Requires the `invoices.manage` permission.
+         */
+        get: operations["listInvoiceDrafts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/invoice-drafts/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a child's draft at once: its invoice, and a credit note when credits already invoiced came back
+         * @description Requires the `invoices.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
+         */
+        post: operations["issueInvoices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{invoiceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An issued invoice or credit note with its lines and payments (the seller and the billed child)
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["getInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{invoiceId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same invoice as a PDF
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["getInvoicePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{invoiceId}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a payment against an invoice (partial allowed, never more than is owed)
+         * @description Requires the `invoices.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
+         */
+        post: operations["recordPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{invoiceId}/payments/{paymentId}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a recorded payment, saying why
+         * @description Requires the `invoices.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
+         */
+        post: operations["reversePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{invoiceId}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an issued invoice without payments; its lines are not billed again
+         * @description Requires the `invoices.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
+         */
+        post: operations["voidInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/receivables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What each child still owes on the seller's invoices, by age (0–30, 31–60, 61+ days)
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["getReceivables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/invoices/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seller's invoices and credit notes of one month as CSV (stable columns)
+         * @description Requires the `invoices.manage` permission.
+         */
+        get: operations["exportInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/payments/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payments recorded against the seller's invoices in one month as CSV (stable columns)
+         * @description Requires the `invoices.manage` permission.
+         */
+        get: operations["exportPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4317,7 +4641,7 @@ export interface operations {
                 organization_id?: string;
                 status?: "active" | "inactive" | "suspended";
                 org_type?: "house" | "super_agency" | "agency" | "tenant";
-                attention?: "low_balance" | "near_limit";
+                attention?: "low_balance" | "near_limit" | "overdue_invoices";
                 search?: string;
                 page?: number;
                 page_size?: number;
@@ -5602,7 +5926,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed" | "auth.sso_sign_in" | "auth.sso_sign_in_failed" | "identity.provider_set" | "identity.provider_removed" | "identity.settings_changed" | "identity.domain_claimed" | "identity.domain_verified" | "identity.domain_approved" | "identity.domain_removed" | "identity.jit_member" | "scim.token_created" | "scim.token_rotated" | "scim.token_revoked" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_deleted" | "scim.group_changed";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed" | "auth.sso_sign_in" | "auth.sso_sign_in_failed" | "identity.provider_set" | "identity.provider_removed" | "identity.settings_changed" | "identity.domain_claimed" | "identity.domain_verified" | "identity.domain_approved" | "identity.domain_removed" | "identity.jit_member" | "scim.token_created" | "scim.token_rotated" | "scim.token_revoked" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_deleted" | "scim.group_changed" | "invoices.details_set" | "invoices.issue" | "invoices.payment_record" | "invoices.payment_reverse" | "invoices.void";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -5662,7 +5986,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed" | "auth.sso_sign_in" | "auth.sso_sign_in_failed" | "identity.provider_set" | "identity.provider_removed" | "identity.settings_changed" | "identity.domain_claimed" | "identity.domain_verified" | "identity.domain_approved" | "identity.domain_removed" | "identity.jit_member" | "scim.token_created" | "scim.token_rotated" | "scim.token_revoked" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_deleted" | "scim.group_changed";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed" | "auth.sso_sign_in" | "auth.sso_sign_in_failed" | "identity.provider_set" | "identity.provider_removed" | "identity.settings_changed" | "identity.domain_claimed" | "identity.domain_verified" | "identity.domain_approved" | "identity.domain_removed" | "identity.jit_member" | "scim.token_created" | "scim.token_rotated" | "scim.token_revoked" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_deleted" | "scim.group_changed" | "invoices.details_set" | "invoices.issue" | "invoices.payment_record" | "invoices.payment_reverse" | "invoices.void";
                 from?: string;
                 to?: string;
             };
@@ -7298,7 +7622,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -7337,7 +7661,7 @@ export interface operations {
                     url: string;
                     /** @default  */
                     description?: string;
-                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
                     /** @default false */
                     include_subtree?: boolean;
                     /** @default true */
@@ -7360,7 +7684,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -7414,7 +7738,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -7455,7 +7779,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
                     include_subtree?: boolean;
                     enabled?: boolean;
                 };
@@ -7476,7 +7800,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -7536,7 +7860,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -7589,7 +7913,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -7653,7 +7977,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -7713,7 +8037,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -8893,6 +9217,1070 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organization: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            org_type: string;
+                        };
+                        month: string;
+                        period_start: string;
+                        period_end: string;
+                        partial: boolean;
+                        opening_balance: string;
+                        closing_balance: string;
+                        credits_in: string;
+                        credits_out: string;
+                        groups: {
+                            /** @enum {string} */
+                            kind: "allocation_received" | "top_up_received" | "initial_balance" | "allocation_sent" | "top_up_sent" | "consumption" | "refund" | "earning" | "reversal_sent" | "reversal_received" | "adjustment_increase" | "adjustment_decrease";
+                            counterparty: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            } | null;
+                            agent: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            } | null;
+                            units: string | null;
+                            unit_price: string | null;
+                            entries: number;
+                            amount: string;
+                        }[];
+                        entries: number;
+                        verification_code: string | null;
+                        closes: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStatementPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyStatement: {
+        parameters: {
+            query: {
+                code: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        month: string;
+                        code: string;
+                        head: string | null;
+                        matches: boolean;
+                        chain: {
+                            whole: boolean;
+                            checked: number;
+                            first_broken: {
+                                /** Format: uuid */
+                                id: string | null;
+                                seq: string | null;
+                                /** @enum {string} */
+                                reason: "edited" | "missing_before" | "missing_at_end";
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBillingDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        details: {
+                            legal_name: string;
+                            address: string;
+                            tax_id: string;
+                            currency: string;
+                            credit_price: string;
+                            tax_rate: string;
+                            tax_label: string;
+                            terms_days: number;
+                            number_prefix: string;
+                            note: string | null;
+                            updated_at: string;
+                        } | null;
+                        can_edit: boolean;
+                        next_number: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setBillingDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    legal_name: string;
+                    address: string;
+                    /** @default  */
+                    tax_id?: string;
+                    currency: string;
+                    credit_price: number | string;
+                    tax_rate: number | string;
+                    tax_label: string;
+                    terms_days: number;
+                    /** @default  */
+                    number_prefix?: string;
+                    /** @default null */
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        details: {
+                            legal_name: string;
+                            address: string;
+                            tax_id: string;
+                            currency: string;
+                            credit_price: string;
+                            tax_rate: string;
+                            tax_label: string;
+                            terms_days: number;
+                            number_prefix: string;
+                            note: string | null;
+                            updated_at: string;
+                        } | null;
+                        can_edit: boolean;
+                        next_number: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                side?: "issued" | "received";
+                buyer_id?: string;
+                state?: "open" | "partially_paid" | "paid" | "overdue" | "void" | "credit";
+                period?: string;
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invoices: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "invoice" | "credit_note";
+                            number: string;
+                            seller: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            buyer: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            period: string;
+                            issued_at: string;
+                            due_on: string;
+                            currency: string;
+                            subtotal: string;
+                            tax: string;
+                            total: string;
+                            paid: string;
+                            outstanding: string;
+                            /** @enum {string} */
+                            state: "open" | "partially_paid" | "paid" | "overdue" | "void" | "credit";
+                        }[];
+                        total: number;
+                        page: number;
+                        page_size: number;
+                        total_pages: number;
+                        can_manage: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInvoiceDrafts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ready: boolean;
+                        currency: string | null;
+                        drafts: {
+                            buyer: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            period: string;
+                            lines: {
+                                /** Format: uuid */
+                                entry_id: string;
+                                occurred_at: string;
+                                /** @enum {string} */
+                                kind: "allocation" | "initial_balance" | "top_up" | "reversal";
+                                description: string;
+                                credits: string;
+                                unit_price: string;
+                                amount: string;
+                                reference: string;
+                            }[];
+                            subtotal: string;
+                            tax: string;
+                            total: string;
+                            credit_lines: {
+                                /** Format: uuid */
+                                entry_id: string;
+                                occurred_at: string;
+                                /** @enum {string} */
+                                kind: "allocation" | "initial_balance" | "top_up" | "reversal";
+                                description: string;
+                                credits: string;
+                                unit_price: string;
+                                amount: string;
+                                reference: string;
+                            }[];
+                            credit_total: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    issueInvoices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    buyer_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invoices: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "invoice" | "credit_note";
+                            number: string;
+                            seller: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            buyer: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            period: string;
+                            issued_at: string;
+                            due_on: string;
+                            currency: string;
+                            subtotal: string;
+                            tax: string;
+                            total: string;
+                            paid: string;
+                            outstanding: string;
+                            /** @enum {string} */
+                            state: "open" | "partially_paid" | "paid" | "overdue" | "void" | "credit";
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "invoice" | "credit_note";
+                        number: string;
+                        seller: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        buyer: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        period: string;
+                        issued_at: string;
+                        due_on: string;
+                        currency: string;
+                        subtotal: string;
+                        tax: string;
+                        total: string;
+                        paid: string;
+                        outstanding: string;
+                        /** @enum {string} */
+                        state: "open" | "partially_paid" | "paid" | "overdue" | "void" | "credit";
+                        seller_details: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            legal_name: string;
+                            address: string;
+                            tax_id: string;
+                        };
+                        buyer_details: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            legal_name: string;
+                            address: string;
+                            tax_id: string;
+                        };
+                        credit_price: string;
+                        tax_rate: string;
+                        tax_label: string;
+                        terms_days: number;
+                        note: string | null;
+                        lines: {
+                            /** Format: uuid */
+                            entry_id: string;
+                            occurred_at: string;
+                            /** @enum {string} */
+                            kind: "allocation" | "initial_balance" | "top_up" | "reversal";
+                            description: string;
+                            credits: string;
+                            unit_price: string;
+                            amount: string;
+                            reference: string;
+                        }[];
+                        payments: {
+                            /** Format: uuid */
+                            id: string;
+                            amount: string;
+                            paid_on: string;
+                            /** @enum {string} */
+                            method: "bank_transfer" | "card" | "cash" | "check" | "other";
+                            reference: string;
+                            recorded_at: string;
+                            recorded_by: string | null;
+                            reversed_at: string | null;
+                            reverse_reason: string | null;
+                        }[];
+                        verification_code: string | null;
+                        voided_at: string | null;
+                        void_reason: string | null;
+                        can_manage: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getInvoicePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    recordPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: number | string;
+                    /** Format: date */
+                    paid_on: string;
+                    /** @enum {string} */
+                    method: "bank_transfer" | "card" | "cash" | "check" | "other";
+                    /** @default  */
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "invoice" | "credit_note";
+                        number: string;
+                        seller: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        buyer: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        period: string;
+                        issued_at: string;
+                        due_on: string;
+                        currency: string;
+                        subtotal: string;
+                        tax: string;
+                        total: string;
+                        paid: string;
+                        outstanding: string;
+                        /** @enum {string} */
+                        state: "open" | "partially_paid" | "paid" | "overdue" | "void" | "credit";
+                        seller_details: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            legal_name: string;
+                            address: string;
+                            tax_id: string;
+                        };
+                        buyer_details: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            legal_name: string;
+                            address: string;
+                            tax_id: string;
+                        };
+                        credit_price: string;
+                        tax_rate: string;
+                        tax_label: string;
+                        terms_days: number;
+                        note: string | null;
+                        lines: {
+                            /** Format: uuid */
+                            entry_id: string;
+                            occurred_at: string;
+                            /** @enum {string} */
+                            kind: "allocation" | "initial_balance" | "top_up" | "reversal";
+                            description: string;
+                            credits: string;
+                            unit_price: string;
+                            amount: string;
+                            reference: string;
+                        }[];
+                        payments: {
+                            /** Format: uuid */
+                            id: string;
+                            amount: string;
+                            paid_on: string;
+                            /** @enum {string} */
+                            method: "bank_transfer" | "card" | "cash" | "check" | "other";
+                            reference: string;
+                            recorded_at: string;
+                            recorded_by: string | null;
+                            reversed_at: string | null;
+                            reverse_reason: string | null;
+                        }[];
+                        verification_code: string | null;
+                        voided_at: string | null;
+                        void_reason: string | null;
+                        can_manage: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reversePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoiceId: string;
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "invoice" | "credit_note";
+                        number: string;
+                        seller: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        buyer: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        period: string;
+                        issued_at: string;
+                        due_on: string;
+                        currency: string;
+                        subtotal: string;
+                        tax: string;
+                        total: string;
+                        paid: string;
+                        outstanding: string;
+                        /** @enum {string} */
+                        state: "open" | "partially_paid" | "paid" | "overdue" | "void" | "credit";
+                        seller_details: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            legal_name: string;
+                            address: string;
+                            tax_id: string;
+                        };
+                        buyer_details: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            legal_name: string;
+                            address: string;
+                            tax_id: string;
+                        };
+                        credit_price: string;
+                        tax_rate: string;
+                        tax_label: string;
+                        terms_days: number;
+                        note: string | null;
+                        lines: {
+                            /** Format: uuid */
+                            entry_id: string;
+                            occurred_at: string;
+                            /** @enum {string} */
+                            kind: "allocation" | "initial_balance" | "top_up" | "reversal";
+                            description: string;
+                            credits: string;
+                            unit_price: string;
+                            amount: string;
+                            reference: string;
+                        }[];
+                        payments: {
+                            /** Format: uuid */
+                            id: string;
+                            amount: string;
+                            paid_on: string;
+                            /** @enum {string} */
+                            method: "bank_transfer" | "card" | "cash" | "check" | "other";
+                            reference: string;
+                            recorded_at: string;
+                            recorded_by: string | null;
+                            reversed_at: string | null;
+                            reverse_reason: string | null;
+                        }[];
+                        verification_code: string | null;
+                        voided_at: string | null;
+                        void_reason: string | null;
+                        can_manage: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    voidInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "invoice" | "credit_note";
+                        number: string;
+                        seller: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        buyer: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        period: string;
+                        issued_at: string;
+                        due_on: string;
+                        currency: string;
+                        subtotal: string;
+                        tax: string;
+                        total: string;
+                        paid: string;
+                        outstanding: string;
+                        /** @enum {string} */
+                        state: "open" | "partially_paid" | "paid" | "overdue" | "void" | "credit";
+                        seller_details: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            legal_name: string;
+                            address: string;
+                            tax_id: string;
+                        };
+                        buyer_details: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            legal_name: string;
+                            address: string;
+                            tax_id: string;
+                        };
+                        credit_price: string;
+                        tax_rate: string;
+                        tax_label: string;
+                        terms_days: number;
+                        note: string | null;
+                        lines: {
+                            /** Format: uuid */
+                            entry_id: string;
+                            occurred_at: string;
+                            /** @enum {string} */
+                            kind: "allocation" | "initial_balance" | "top_up" | "reversal";
+                            description: string;
+                            credits: string;
+                            unit_price: string;
+                            amount: string;
+                            reference: string;
+                        }[];
+                        payments: {
+                            /** Format: uuid */
+                            id: string;
+                            amount: string;
+                            paid_on: string;
+                            /** @enum {string} */
+                            method: "bank_transfer" | "card" | "cash" | "check" | "other";
+                            reference: string;
+                            recorded_at: string;
+                            recorded_by: string | null;
+                            reversed_at: string | null;
+                            reverse_reason: string | null;
+                        }[];
+                        verification_code: string | null;
+                        voided_at: string | null;
+                        void_reason: string | null;
+                        can_manage: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReceivables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currency: string | null;
+                        children: {
+                            organization: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            days_0_30: string;
+                            days_31_60: string;
+                            days_61_plus: string;
+                            total: string;
+                            overdue: number;
+                        }[];
+                        totals: {
+                            days_0_30: string;
+                            days_31_60: string;
+                            days_61_plus: string;
+                            total: string;
+                            overdue: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportInvoices: {
+        parameters: {
+            query: {
+                month: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportPayments: {
+        parameters: {
+            query: {
+                month: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -1,4 +1,5 @@
 import { IDENTITY_ACTIONS, IDENTITY_ACTION_LABELS, identitySentence } from './activity-identity.ts';
+import { INVOICE_ACTIONS, INVOICE_ACTION_LABELS, invoiceSentence } from './activity-invoices.ts';
 import { roleLabel } from './roles.ts';
 /**
  * What the audit log records, as a person reads it: one sentence per action, built from the
@@ -76,6 +77,8 @@ export const ACTIVITY_ACTIONS = [
   'mfa_policy.changed',
   // Single sign-on and provisioning.
   ...IDENTITY_ACTIONS,
+  // Billing details, invoices and payments.
+  ...INVOICE_ACTIONS,
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
@@ -145,6 +148,7 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   // Require-a-second-factor policy.
   'mfa_policy.changed': 'Second-factor policy change',
   ...IDENTITY_ACTION_LABELS,
+  ...INVOICE_ACTION_LABELS,
 };
 
 export const isActivityAction = (value: string): value is ActivityAction => (ACTIVITY_ACTIONS as readonly string[]).includes(value);
@@ -395,7 +399,11 @@ export function activitySentence({ action, actor, organization, target, details 
     case 'mfa_policy.changed':
       return `${who} set the second-factor policy of ${org}: ${mfaPolicyText(details.after)}`;
     default:
-      return identitySentence(action, { who, org, target, details }) ?? `${who}: ${action.replace(/[._]/g, ' ')}`;
+      return (
+        identitySentence(action, { who, org, target, details }) ??
+        invoiceSentence(action, { who, org, target, details }) ??
+        `${who}: ${action.replace(/[._]/g, ' ')}`
+      );
   }
 }
 

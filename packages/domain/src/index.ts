@@ -2,6 +2,7 @@ export * from './hierarchy.ts';
 export * from './roles.ts';
 export * from './permissions.ts';
 export * from './policy.ts';
+export * from './policy-invoices.ts';
 export * from './margins.ts';
 export * from './claims.ts';
 export * from './constants.ts';
@@ -28,6 +29,8 @@ export * from './schemas/api-keys.ts';
 export * from './schemas/webhooks.ts';
 export * from './schemas/activity.ts';
 export * from './schemas/settings.ts';
+export * from './schemas/invoices.ts';
+export * from './schemas/statements.ts';
 // Require-a-second-factor policy.
 export * from './mfa-policy.ts';
 export * from './schemas/mfa-policy.ts';

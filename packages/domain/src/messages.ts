@@ -1,6 +1,7 @@
 import { formatAmount } from './activity.ts';
 import { ORG_TYPE_LABELS, isOrgType, orgTypeWithArticle } from './hierarchy.ts';
 import { IDENTITY_MESSAGES } from './identity-messages.ts';
+import { INVOICE_MESSAGES } from './invoice-messages.ts';
 
 /** A wait in words: seconds under two minutes, whole minutes (rounded up) from there. */
 export function waitOf(seconds: number): string {
@@ -336,6 +337,8 @@ export const MESSAGES = {
   },
   /** Single sign-on and provisioning. */
   identity: IDENTITY_MESSAGES,
+  /** Billing details, invoices, payments and statements. */
+  invoices: INVOICE_MESSAGES,
   /** Recovery by an admin: the mails a reset of a person's second factors sends. */
   factorsReset: {
     personSubject: 'Your second factors were reset',

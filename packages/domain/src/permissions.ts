@@ -42,6 +42,8 @@ export const PERMISSIONS = [
   'settings.manage',
   /** The own organization's identity: its OpenID provider, e-mail domains and SCIM tokens. */
   'identity.manage',
+  /** A seller's billing details, invoices and payments: the own organization's, when it bills children. */
+  'invoices.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -81,6 +83,7 @@ export const PERMISSION_ORG_TYPES: Partial<Record<Permission, readonly OrgType[]
   'agents.catalog': ['house'],
   'settings.manage': ['house'],
   'debug.view': ['house', 'super_agency', 'agency'],
+  'invoices.manage': ['house', 'super_agency', 'agency'],
 };
 
 /** Whether a role holds a permission. Unknown roles hold nothing. */

@@ -22,6 +22,8 @@ import { pricingEndpoints } from './pricing.ts';
 import { webhooksEndpoints } from './webhooks.ts';
 import { mfaPolicyEndpoints } from './mfa-policy.ts';
 import { identityEndpoints, scimTokensEndpoints } from './identity.ts';
+import { invoicesEndpoints } from './invoices.ts';
+import { statementsEndpoints } from './statements.ts';
 
 export { healthEndpoints } from './health.ts';
 export { authEndpoints } from './auth.ts';
@@ -43,6 +45,8 @@ export { pricingEndpoints } from './pricing.ts';
 export { webhooksEndpoints } from './webhooks.ts';
 export { mfaPolicyEndpoints } from './mfa-policy.ts';
 export { identityEndpoints, scimTokensEndpoints } from './identity.ts';
+export { invoicesEndpoints } from './invoices.ts';
+export { statementsEndpoints } from './statements.ts';
 
 /** All endpoints, by domain. */
 export const API = {
@@ -67,4 +71,6 @@ export const API = {
   mfaPolicy: mfaPolicyEndpoints,
   identity: identityEndpoints,
   scimTokens: scimTokensEndpoints,
+  invoices: invoicesEndpoints,
+  statements: statementsEndpoints,
 } as const;

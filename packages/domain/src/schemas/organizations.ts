@@ -110,11 +110,12 @@ export const ORG_SORT_DEFAULT_ORDER: Record<OrgSortKey, SortOrder> = { name: 'as
  * low-balance threshold; `near_limit`, active agents at or near the agent limit
  * (`agentLimitStanding`: at the limit, or at AGENT_LIMIT.nearPercent of it).
  */
-export const ORG_ATTENTION_FILTERS = ['low_balance', 'near_limit'] as const;
+export const ORG_ATTENTION_FILTERS = ['low_balance', 'near_limit', 'overdue_invoices'] as const;
 export type OrgAttentionFilter = (typeof ORG_ATTENTION_FILTERS)[number];
 export const ORG_ATTENTION_LABELS: Record<OrgAttentionFilter, string> = {
   low_balance: 'Low balance',
   near_limit: 'At or near agent limit',
+  overdue_invoices: 'Overdue invoices',
 };
 
 export const listOrganizationsQuerySchema = z.object({

@@ -38,6 +38,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'member.factor_removed',
   'member.factors_reset',
   'organization.mfa_policy_changed',
+  // Invoices: sent to the seller's and the billed child's endpoints only.
+  'invoice.issued',
+  'invoice.paid',
+  'invoice.overdue',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The event "Send test event" sends to one endpoint, whatever it subscribes to. */
@@ -234,6 +238,18 @@ export const redeliveredSchema = z.object({ redelivered: z.number().int() });
 
 const orgRef = z.object({ id: z.uuid(), name: z.string() });
 
+const invoiceEventData = z.object({
+  invoice_id: z.uuid(),
+  kind: z.enum(['invoice', 'credit_note']),
+  number: z.string(),
+  seller: orgRef,
+  period: z.string(),
+  currency: z.string(),
+  total: amountStringSchema,
+  outstanding: amountStringSchema,
+  due_on: z.string(),
+});
+
 /** Each event type's `data`, as the receivers get it. */
 export const WEBHOOK_EVENT_DATA = {
   'balance.low': z.object({ balance: amountStringSchema, threshold: amountStringSchema }),
@@ -289,6 +305,10 @@ export const WEBHOOK_EVENT_DATA = {
   'member.factors_reset': z.object({ user_id: z.uuid(), email: z.string(), reset_by: z.uuid() }),
   /** The organization's require-a-second-factor policy as the change left it, and who changed it. */
   'organization.mfa_policy_changed': z.object({ changed_by: z.uuid().nullable(), policy: z.record(z.string(), z.unknown()) }),
+  /** An invoice or credit note issued, paid in full, or past its due date with money owed. */
+  'invoice.issued': invoiceEventData,
+  'invoice.paid': invoiceEventData,
+  'invoice.overdue': invoiceEventData,
   'webhook.test': z.object({ message: z.string() }),
 } satisfies Record<(typeof WEBHOOK_EVENT_ROW_TYPES)[number], z.ZodType>;
 
