@@ -27,6 +27,9 @@ import {
   WEBAUTHN_CHALLENGE_PURPOSES,
   SESSION_METHODS,
   WEBHOOK_EVENT_ROW_TYPES,
+  INVOICE_KINDS,
+  INVOICE_LINE_KINDS,
+  PAYMENT_METHODS,
 } from '@console/domain';
 import { freshDatabase } from '../test/harness.ts';
 import type { Database } from './connection.ts';
@@ -90,9 +93,11 @@ function kindOf(type: string): { kind: string; nullable: boolean } {
   const rest = parts.filter((part) => part !== 'null');
   const kind = rest.every((part) => part.endsWith('[]'))
     ? 'array'
-    : rest.every((part) => part === 'string' || /^'.*'$/.test(part) || (/^[A-Z]\w*$/.test(part) && part !== 'Date'))
-      ? 'string'
-      : rest.join(' | ');
+    : rest.every((part) => part === 'Uint8Array')
+      ? 'bytes'
+      : rest.every((part) => part === 'string' || /^'.*'$/.test(part) || (/^[A-Z]\w*$/.test(part) && part !== 'Date'))
+        ? 'string'
+        : rest.join(' | ');
   return { kind, nullable };
 }
 
@@ -108,6 +113,7 @@ const KIND_OF_DATA_TYPE: Record<string, string> = {
   boolean: 'boolean',
   'timestamp with time zone': 'string',
   jsonb: 'unknown',
+  bytea: 'bytes',
   ARRAY: 'array',
 };
 
@@ -178,6 +184,9 @@ const COLUMN_VALUES: Record<string, readonly string[]> = {
   'webhook_endpoints.disabled_reason': WEBHOOK_DISABLED_REASONS,
   'webauthn_challenges.purpose': WEBAUTHN_CHALLENGE_PURPOSES,
   'refresh_sessions.method': SESSION_METHODS,
+  'invoices.kind': INVOICE_KINDS,
+  'invoice_lines.kind': INVOICE_LINE_KINDS,
+  'invoice_payments.method': PAYMENT_METHODS,
 };
 
 /** Role patterns: every `{type}_{level}` of the domain and nothing else (users may also hold the plain `admin`). */

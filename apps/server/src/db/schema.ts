@@ -9,6 +9,9 @@ import type {
   BalanceAlertKind,
   EntryType,
   InvitationStatus,
+  InvoiceKind,
+  InvoiceLineKind,
+  PaymentMethod,
   OrgStatus,
   OrgType,
   SessionMethod,
@@ -65,6 +68,8 @@ export interface OrganizationBillingSettingsTable {
   top_up_below: string | null;
   top_up_amount: string | null;
   top_up_monthly_max: string | null;
+  /** The hash of the organization's last ledger entry (its chain head), null while it has none; written by ledger_post (0048). */
+  ledger_head: ColumnType<Uint8Array | null, never, never>;
 }
 
 /** Live descendants per ancestor, creation day, status and type; kept by triggers (0004). */
@@ -401,6 +406,10 @@ export interface CreditLedgerEntriesTable {
   units: ColumnType<string | null, string | null | undefined, never>;
   created_by: string | null;
   created_at: Timestamp;
+  /** The hash chain (0048): the hash of the organization's entry before this one, null for its first; written by ledger_post. */
+  prev_hash: ColumnType<Uint8Array | null, never, never>;
+  /** ledger_entry_hash over prev_hash and this entry's fields; written by ledger_post (0048). */
+  hash: ColumnType<Uint8Array, never, never>;
 }
 
 /** Each organization's entries summed by type; kept by a trigger (0005). */
@@ -661,6 +670,95 @@ export interface WebhookAttemptsTable {
   response_body: string | null;
 }
 
+/** What a seller prints on its invoices (0049); copied into each invoice when it is issued. */
+export interface BillingDetailsTable {
+  organization_id: string;
+  legal_name: string;
+  address: string;
+  tax_id: Generated<string>;
+  currency: string;
+  credit_price: string;
+  tax_rate: string;
+  tax_label: string;
+  terms_days: number;
+  number_prefix: Generated<string>;
+  note: string | null;
+  updated_at: Timestamp;
+  updated_by: string | null;
+}
+
+/** Each seller's last invoice number (0049), taken under the row's lock so numbers have no gaps. */
+export interface InvoiceCountersTable {
+  seller_id: string;
+  last_number: Generated<number>;
+}
+
+/** Issued invoices and credit notes (0049): frozen but for voiding. */
+export interface InvoicesTable {
+  id: Generated<string>;
+  seller_id: string;
+  buyer_id: string;
+  kind: InvoiceKind;
+  number: number;
+  number_text: string;
+  /** The month billed, its first day ("YYYY-MM-DD"). */
+  period: ColumnType<string, string, never>;
+  issued_at: Timestamp;
+  due_on: ColumnType<string, string, never>;
+  currency: string;
+  credit_price: string;
+  tax_rate: string;
+  tax_label: string;
+  terms_days: number;
+  note: string | null;
+  seller: ColumnType<unknown, string, never>;
+  buyer: ColumnType<unknown, string, never>;
+  subtotal: string;
+  tax: string;
+  total: string;
+  verification_code: string | null;
+  created_by: string | null;
+  voided_at: NullableTimestamp;
+  voided_by: string | null;
+  void_reason: string | null;
+}
+
+/** One line per billed ledger entry (0049). */
+export interface InvoiceLinesTable {
+  invoice_id: string;
+  n: number;
+  entry_id: string;
+  occurred_at: Timestamp;
+  kind: InvoiceLineKind;
+  description: string;
+  credits: string;
+  unit_price: string;
+  amount: string;
+  reference: string;
+}
+
+/** Payments against invoices (0049); a reversal marks one, never deletes it. */
+export interface InvoicePaymentsTable {
+  id: Generated<string>;
+  invoice_id: string;
+  amount: string;
+  paid_on: ColumnType<string, string, never>;
+  method: PaymentMethod;
+  reference: Generated<string>;
+  created_by: string | null;
+  created_at: Timestamp;
+  reversed_at: NullableTimestamp;
+  reversed_by: string | null;
+  reverse_reason: string | null;
+}
+
+/** Overdue reminders sent (0049): the nth of an invoice, once. */
+export interface InvoiceRemindersTable {
+  invoice_id: string;
+  n: number;
+  sent_at: Timestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   organization_billing_settings: OrganizationBillingSettingsTable;
@@ -712,6 +810,12 @@ export interface DB {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  billing_details: BillingDetailsTable;
+  invoice_counters: InvoiceCountersTable;
+  invoices: InvoicesTable;
+  invoice_lines: InvoiceLinesTable;
+  invoice_payments: InvoicePaymentsTable;
+  invoice_reminders: InvoiceRemindersTable;
 }
 
 /** Where a query runs: the database, or a transaction under way. */

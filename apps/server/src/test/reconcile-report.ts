@@ -57,4 +57,5 @@ export const NOTHING_LISTED = {
   earning_mismatches: [],
   over_earned_groups: [],
   reversal_mismatches: [],
+  hash_chain_breaks: [],
 };

@@ -17,7 +17,8 @@ import type { DB } from '../../db/schema.ts';
  * For margins: per seller and agent type, units × margin over the events below it (each event
  * keeps its margins from its parent upward) equals the earnings credited plus the carry, and
  * no usage posting credited more earnings than its consumption took. Each reversal mirrors the
- * allocation it names.
+ * allocation it names. Each organization's hash chain is whole (ledger_chain_check): no entry
+ * edited, none deleted before another, and its ledger_head the hash of its last entry.
  */
 export async function reconcile(db: Kysely<DB>) {
   const balances = await sql<{ organization_id: string; credit_balance: string; ledger_sum: string; last_balance_after: string | null }>`
@@ -183,6 +184,15 @@ export async function reconcile(db: Kysely<DB>) {
         or received.organization_id <> r.organization_id or received.amount <> -r.amount
         or sent.organization_id <> back.organization_id or sent.amount <> -back.amount)
     limit 100`.execute(db);
+  // Every organization that has entries or a chain head: the first entry that breaks its chain.
+  const hashChains = await sql<{ organization_id: string; ledger_entry_id: string | null; seq: string | null; reason: string }>`
+    select o.organization_id, c.broken_id as ledger_entry_id, c.broken_seq::text as seq, c.reason
+    from (select organization_id from organization_billing_settings where ledger_head is not null
+          union select organization_id from credit_ledger_entries) o
+    cross join lateral ledger_chain_check(o.organization_id) c
+    where c.reason is not null
+    order by o.organization_id
+    limit 100`.execute(db);
   return {
     organizations_checked: balances.rows.length,
     balance_mismatches: mismatches,
@@ -206,6 +216,8 @@ export async function reconcile(db: Kysely<DB>) {
     over_earned_groups: overEarned.rows,
     /** Reversals that do not mirror the allocation they name. */
     reversal_mismatches: reversals.rows,
+    /** Organizations whose hash chain is broken, each with its first broken entry: edited, missing_before or missing_at_end. */
+    hash_chain_breaks: hashChains.rows,
     ok:
       mismatches.length === 0 &&
       groups.rows.length === 0 &&
@@ -219,6 +231,7 @@ export async function reconcile(db: Kysely<DB>) {
       creditDays.rows.length === 0 &&
       earnings.rows.length === 0 &&
       overEarned.rows.length === 0 &&
-      reversals.rows.length === 0,
+      reversals.rows.length === 0 &&
+      hashChains.rows.length === 0,
   };
 }

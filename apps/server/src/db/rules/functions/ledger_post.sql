@@ -10,11 +10,21 @@
 --    far, exactly, and refuses the whole posting at the first entry that would take a balance
 --    below zero (insufficient_credits, the balance before the posting as the detail) or above
 --    credit_balance_max() (balance_limit, the maximum as the detail);
--- 4. sets each balance to its last balance_after and appends the entries, answered in order.
+-- 4. dates every entry of the posting with one created_at, taken after the locks: the
+--    column's default (clock_timestamp(); the demo seed dates its history by changing that
+--    default inside its transaction), so per organization the order of created_at is the
+--    order of the entries;
+-- 5. chains each organization's entries, in posting order, from its ledger_head: each entry's
+--    prev_hash is the hash before it and its hash is ledger_entry_hash over that and its own
+--    fields. The balance rows are locked, so an organization's chain grows one posting at a
+--    time;
+-- 6. sets each balance to its last balance_after and each ledger_head to its last hash (one
+--    update), and appends the entries, answered in order.
 --
 -- A refusal is raised with SQLSTATE CR001 and the reason as the message, so the statement,
 -- and the transaction it runs in, writes nothing. The ledger itself is append-only (a trigger
--- refuses updates and deletes) and a CHECK keeps every balance and balance_after >= 0.
+-- refuses updates and deletes) and a CHECK keeps every balance and balance_after >= 0;
+-- ledger_chain_check (and db:reconcile) find an entry edited or deleted afterwards.
 create or replace function ledger_post(
   p_group uuid,
   p_created_by uuid,
@@ -34,6 +44,16 @@ declare
   v_orgs constant uuid[] := array(select distinct x from unnest(p_org) x order by x);
   v_n constant integer := cardinality(p_org);
   v_bad record;
+  v_default text;
+  v_at timestamptz;
+  e record;
+  v_org uuid;
+  v_head bytea;
+  -- Per entry, by its position in the arrays: filled in place, so the chain is linear in n.
+  v_ids uuid[];
+  v_after numeric[];
+  v_prev bytea[];
+  v_hash bytea[];
 begin
   if v_n is null or v_n = 0 then
     return;
@@ -68,9 +88,23 @@ begin
     raise exception using errcode = 'CR001', message = 'balance_limit', detail = credit_balance_max()::text;
   end if;
 
-  return query
-  with m as (
-    select x.*, b.credit_balance + sum(x.amount) over (partition by x.org order by x.n) as balance_after
+  -- The column's default, evaluated once, now that the rows are locked.
+  select pg_get_expr(d.adbin, d.adrelid) into v_default
+  from pg_attrdef d join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
+  where d.adrelid = 'credit_ledger_entries'::regclass and a.attname = 'created_at';
+  if v_default is null or v_default = 'clock_timestamp()' then
+    v_at := clock_timestamp();
+  else
+    execute format('select (%s)::timestamptz', v_default) into v_at;
+  end if;
+
+  v_ids := array_fill(null::uuid, array[v_n]);
+  v_after := array_fill(null::numeric, array[v_n]);
+  v_prev := array_fill(null::bytea, array[v_n]);
+  v_hash := array_fill(null::bytea, array[v_n]);
+  for e in
+    select x.n::integer as n, x.org, x.amount, x.entry_type, x.meta, x.ref, x.refund_of, x.agent, x.units, x.id, b.ledger_head,
+           b.credit_balance + sum(x.amount) over (partition by x.org order by x.n) as balance_after
     from unnest(p_org, p_amount, p_type, p_meta,
                 coalesce(p_ref, array_fill(null::text, array[v_n])),
                 coalesce(p_refund_of, array_fill(null::text, array[v_n])),
@@ -79,18 +113,43 @@ begin
                 coalesce(p_id, array_fill(null::uuid, array[v_n])))
       with ordinality as x(org, amount, entry_type, meta, ref, refund_of, agent, units, id, n)
     join organization_billing_settings b on b.organization_id = x.org
+    order by x.org, x.n
+  loop
+    if v_org is distinct from e.org then
+      v_org := e.org;
+      v_head := e.ledger_head;
+    end if;
+    v_ids[e.n] := coalesce(e.id, gen_random_uuid());
+    v_after[e.n] := e.balance_after;
+    v_prev[e.n] := v_head;
+    v_head := ledger_entry_hash(v_head, v_ids[e.n], e.org, e.amount, e.entry_type, p_group, e.meta, e.balance_after, e.ref,
+                                e.refund_of, e.agent, e.units, p_created_by, v_at);
+    v_hash[e.n] := v_head;
+  end loop;
+
+  return query
+  with m as (
+    select x.*
+    from unnest(p_org, p_amount, p_type, p_meta,
+                coalesce(p_ref, array_fill(null::text, array[v_n])),
+                coalesce(p_refund_of, array_fill(null::text, array[v_n])),
+                coalesce(p_agent, array_fill(null::uuid, array[v_n])),
+                coalesce(p_units, array_fill(null::numeric, array[v_n])),
+                v_ids, v_after, v_prev, v_hash)
+      with ordinality as x(org, amount, entry_type, meta, ref, refund_of, agent, units, id, balance_after, prev_hash, hash, n)
   ),
   balances as (
-    update organization_billing_settings b set credit_balance = last.balance_after, updated_at = now()
-    from (select distinct on (m.org) m.org, m.balance_after from m order by m.org, m.n desc) last
+    update organization_billing_settings b
+    set credit_balance = last.balance_after, ledger_head = last.hash, updated_at = now()
+    from (select distinct on (m.org) m.org, m.balance_after, m.hash from m order by m.org, m.n desc) last
     where b.organization_id = last.org
   ),
   entries as (
     insert into credit_ledger_entries
       (id, organization_id, amount, entry_type, transaction_group, metadata, balance_after, external_ref, refund_of,
-       agent_type_id, units, created_by)
-    select coalesce(m.id, gen_random_uuid()), m.org, m.amount, m.entry_type, p_group, coalesce(m.meta, '{}'::jsonb),
-           m.balance_after, m.ref, m.refund_of, m.agent, m.units, p_created_by
+       agent_type_id, units, created_by, created_at, prev_hash, hash)
+    select m.id, m.org, m.amount, m.entry_type, p_group, coalesce(m.meta, '{}'::jsonb),
+           m.balance_after, m.ref, m.refund_of, m.agent, m.units, p_created_by, v_at, m.prev_hash, m.hash
     from m order by m.n
     returning *
   )
