@@ -28,8 +28,11 @@ import { debugRoutes } from './modules/debug/debug.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
+import { invoicesRoutes } from './modules/invoices/invoices.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { statementsRoutes } from './modules/statements/statements.routes.ts';
 import { mfaPolicyRoutes } from './modules/mfa-policy/mfa-policy.routes.ts';
 import { scimRoutes } from './modules/scim/scim.routes.ts';
 import { scimTokensRoutes } from './modules/scim-tokens/scim-tokens.routes.ts';
@@ -184,6 +187,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The alert sender first: its last batch may still be queueing mail.
   app.addHook('onClose', async () => {
     await context.topUps.close();
+    await context.monthlyIssuer.close();
+    await context.overdueReminders.close();
     await context.webhookDispatcher.close();
     await context.balanceAlerts.close();
     await context.mailer.close?.();
@@ -256,6 +261,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         mfaPolicyRoutes,
         scimTokensRoutes,
         identityRoutes,
+        statementsRoutes,
+        invoicesRoutes,
+        paymentsRoutes,
       ]) {
         await api.register(routes(context));
       }

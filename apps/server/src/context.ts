@@ -27,7 +27,12 @@ import { createDashboardService } from './modules/dashboard/dashboard.service.ts
 import { createDebugService } from './modules/debug/debug.service.ts';
 import { createInvitationsService } from './modules/invitations/invitations.service.ts';
 import { createInvitationLimits } from './modules/invitations/limits.ts';
+import { createInvoicesService } from './modules/invoices/invoices.service.ts';
+import { createMonthlyIssuer } from './modules/invoices/monthly-issuer.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
+import { createOverdueReminders } from './modules/payments/overdue-reminders.ts';
+import { createPaymentsService } from './modules/payments/payments.service.ts';
+import { createStatementsService } from './modules/statements/statements.service.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { allowedHosts } from './modules/webhooks/address.ts';
@@ -55,6 +60,10 @@ export interface ContextOptions {
   alertPollMs?: number;
   /** How often pending automatic top-ups are looked for (default 1 s). */
   topUpPollMs?: number;
+  /** How often the monthly invoice issuer looks for months to close (default 60 s). */
+  invoicePollMs?: number;
+  /** How often overdue invoices are looked at for reminders (default 5 minutes). */
+  reminderPollMs?: number;
   /** The webhook sender's settings for tests and benchmarks (poll, retry schedule, timeout, concurrency). */
   webhooks?: Partial<
     Pick<DispatcherOptions, 'pollMs' | 'batchSize' | 'concurrency' | 'retrySchedule' | 'disableAfterMs' | 'leaseMs' | 'timeoutPauseSeconds'>
@@ -76,6 +85,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const users = createUsersService({ db, organizations, mailer });
   const usage = createUsageService({ db, organizations });
   const credits = createCreditsService({ db, organizations, usage });
+  const statements = createStatementsService({ db, organizations });
   // API key uses, written at most once a second; the machine routes flush them on close.
   const keyUses = createKeyUseCounter(db, log);
   // Machine API requests, counted in memory and shared across processes every 200 ms.
@@ -88,6 +98,10 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   // Started here and stopped when the app closes, like the mail sender.
   const balanceAlerts = createBalanceAlertSender({ db, mailer, logger: log, appUrl: options.config.appUrl, pollMs: options.alertPollMs });
   const topUps = createTopUpRunner({ db, logger: log, pollMs: options.topUpPollMs });
+  const invoices = createInvoicesService({ db, organizations, mailer, appUrl: options.config.appUrl });
+  const monthlyIssuer = createMonthlyIssuer({ db, mailer, appUrl: options.config.appUrl, logger: log, pollMs: options.invoicePollMs });
+  const payments = createPaymentsService({ db, invoices, mailer });
+  const overdueReminders = createOverdueReminders({ db, mailer, logger: log, pollMs: options.reminderPollMs });
   // Webhooks: the sender runs in every process and shares the queue through the database.
   const allowed = allowedHosts(options.config.webhookAllowedHosts);
   const sealer = secretSealer(options.jwtSecret);
@@ -144,6 +158,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     organizations,
     invitations,
     credits,
+    statements,
     usage,
     billing,
     pricing,
@@ -151,6 +166,10 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     apiKeys,
     balanceAlerts,
     topUps,
+    invoices,
+    payments,
+    overdueReminders,
+    monthlyIssuer,
     webhooks,
     webhookDispatcher,
     dashboard,

@@ -24,6 +24,8 @@ type ListShape = Pick<ListOrganizationsParams, 'view' | 'sort' | 'order' | 'atte
 /** The values a list binds. */
 interface ListValues {
   anchorId: string;
+  /** The organization whose invoices the overdue filter reads: the caller's own. */
+  sellerId: string;
   pathPrefix: string;
   status: ListOrganizationsParams['status'];
   orgType: ListOrganizationsParams['org_type'];
@@ -32,9 +34,10 @@ interface ListValues {
   offset: number;
 }
 
-function listValues(anchor: { id: string; path: string }, query: ListOrganizationsParams): ListValues {
+function listValues(anchor: { id: string; path: string }, query: ListOrganizationsParams, sellerId: string = anchor.id): ListValues {
   return {
     anchorId: anchor.id,
+    sellerId,
     pathPrefix: `${likeEscape(anchor.path)}%`,
     status: query.status,
     orgType: query.org_type,
@@ -76,6 +79,21 @@ function listFilter(db: Executor, shape: ListShape, v: ListValues) {
         .groupBy(['la.organization_id', 'nb.activated_agent_limit'])
         .having(sql<boolean>`count(*) * 100 >= nb.activated_agent_limit * ${sql.lit(AGENT_LIMIT.nearPercent)}`),
     );
+  // Billed by the caller's own organization on an invoice past its due date (UTC) and not paid
+  // in full: only the seller sees its children flagged, never the organizations above it.
+  if (shape.attention === 'overdue_invoices')
+    filtered = filtered.where('o.id', 'in', (eb) =>
+      eb
+        .selectFrom('invoices as oi')
+        .select('oi.buyer_id')
+        .where('oi.seller_id', '=', v.sellerId)
+        .where('oi.kind', '=', 'invoice')
+        .where('oi.voided_at', 'is', null)
+        .where(sql<boolean>`oi.due_on < (now() at time zone 'UTC')::date`)
+        .where(
+          sql<boolean>`oi.total > (select coalesce(sum(op.amount), 0) from invoice_payments op where op.invoice_id = oi.id and op.reversed_at is null)`,
+        ),
+    );
   return filtered;
 }
 
@@ -111,26 +129,26 @@ function pageOf(db: Executor, shape: ListShape, v: ListValues) {
 }
 
 /** The filtered organizations of a list, before paging (exported so a test can EXPLAIN it). */
-export function listQuery(db: Executor, anchor: { id: string; path: string }, query: ListOrganizationsParams) {
-  return listFilter(db, query, listValues(anchor, query));
+export function listQuery(db: Executor, anchor: { id: string; path: string }, query: ListOrganizationsParams, sellerId?: string) {
+  return listFilter(db, query, listValues(anchor, query, sellerId));
 }
 
 /** One page of a list (exported so a test can EXPLAIN it). */
-export function listPage(db: Executor, anchor: { id: string; path: string }, query: ListOrganizationsParams) {
-  return pageOf(db, query, listValues(anchor, query));
+export function listPage(db: Executor, anchor: { id: string; path: string }, query: ListOrganizationsParams, sellerId?: string) {
+  return pageOf(db, query, listValues(anchor, query, sellerId));
 }
 
 /**
  * A list's page and count statements, each shape compiled once (exported so a test can compare
- * them with the builders): at most the 384 shapes of the views, sort keys, orders, filters present
- * and attention filter (none, low balance or near the limit).
+ * them with the builders): at most the 512 shapes of the views, sort keys, orders, filters present
+ * and attention filter (none, low balance, near the limit or overdue invoices).
  */
 export function listStatements(db: Executor) {
   const compiled = new Map<
     string,
     { page: (v: ListValues) => CompiledQuery<PageRow>; count: (v: ListValues) => CompiledQuery<{ n: number }> }
   >();
-  return (anchor: { id: string; path: string }, query: ListOrganizationsParams) => {
+  return (anchor: { id: string; path: string }, query: ListOrganizationsParams, sellerId?: string) => {
     const shape: ListShape = {
       view: query.view,
       sort: query.sort,
@@ -149,7 +167,7 @@ export function listStatements(db: Executor) {
       };
       compiled.set(key, statements);
     }
-    const values = listValues(anchor, query);
+    const values = listValues(anchor, query, sellerId);
     return { page: statements.page(values), count: statements.count(values) };
   };
 }
@@ -176,7 +194,7 @@ export function createOrganizationList({ db, reads: { visible } }: Organizations
 
   async function list(caller: Caller, query: ListOrganizationsParams): Promise<OrganizationList> {
     const anchor = await visible(caller, query.organization_id ?? caller.organization.id);
-    const statements = listStatementsOf(anchor, query);
+    const statements = listStatementsOf(anchor, query, caller.organization.id);
     const [page, count] = await Promise.all([db.executeQuery(statements.page), db.executeQuery(statements.count)]);
     const total = count.rows[0]!.n;
     return {
