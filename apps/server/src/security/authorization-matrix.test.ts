@@ -8,6 +8,7 @@ import { PASSWORD, insertOrg, insertUser, tablesDigest } from '../test/fixtures.
 import { hashToken } from '../lib/secrets.ts';
 import { startDnsServer } from '../test/dns-server.ts';
 import { prepareIdentityRows } from './matrix-identity.ts';
+import { prepareInvoiceRows } from './matrix-invoices.ts';
 import {
   MATRIX,
   MATRIX_PASSWORD,
@@ -113,6 +114,7 @@ async function setUp() {
   await db().updateTable('organizations').set({ deleted_at: sql`now()` }).where('id', 'in', deleted).execute();
   await prepareAgentRows(db(), Object.values(orgs));
   await prepareIdentityRows(db(), Object.values(orgs));
+  await prepareInvoiceRows(db(), Object.values(orgs));
   // Credits to allocate from, so an allowed allocation succeeds.
   await db()
     .updateTable('organization_billing_settings')

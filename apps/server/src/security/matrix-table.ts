@@ -57,6 +57,7 @@ import {
   type MatrixEntry,
 } from './matrix-scene.ts';
 import { IDENTITY_MATRIX } from './matrix-identity.ts';
+import { INVOICE_MATRIX } from './matrix-invoices.ts';
 
 export {
   RELATIONS,
@@ -642,4 +643,5 @@ export const MATRIX: Record<string, MatrixEntry> = {
     call: withBody(() => ({ require_own: false, require_subtree: false, require_admins: false, grace_days: 7 })),
   }),
   ...IDENTITY_MATRIX,
+  ...INVOICE_MATRIX,
 };
