@@ -1,4 +1,13 @@
-import { can, mayManageCatalog, mayViewActivity, mayViewIdentity, mayViewPrices } from '@console/domain';
+import {
+  can,
+  isSeller,
+  mayManageCatalog,
+  mayViewActivity,
+  mayViewBilling,
+  mayViewIdentity,
+  mayViewPrices,
+  mayViewSellerBooks,
+} from '@console/domain';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
@@ -38,6 +47,10 @@ const IdentityPage = lazy(() => import('@/features/identity/pages/identity-page'
 const AgentCatalogPage = lazy(() => import('@/features/agents/pages/agent-catalog-page'));
 const PricingPage = lazy(() => import('@/features/pricing/pages/pricing-page'));
 const DebugPage = lazy(() => import('@/features/debug/pages/debug-page'));
+const BillingDetailsPage = lazy(() => import('@/features/invoices/pages/billing-details-page'));
+const InvoicesPage = lazy(() => import('@/features/invoices/pages/invoices-page'));
+const InvoiceDetailPage = lazy(() => import('@/features/invoices/pages/invoice-detail-page'));
+const StatementsPage = lazy(() => import('@/features/invoices/pages/statements-page'));
 const NotFoundPage = lazy(() => import('./not-found-page'));
 
 /**
@@ -100,6 +113,17 @@ export function AppRoutes() {
             {/* The own organization's admins, as for webhooks: single sign-on and provisioning. */}
             <Route element={<ViewerGate allow={(viewer) => mayViewIdentity(viewer, viewer.organization)} />}>
               <Route path={PATHS.identity} element={<IdentityPage />} />
+            </Route>
+            {/* A seller's own people read its billing details; its admins change them. */}
+            <Route
+              element={<ViewerGate allow={(viewer) => isSeller(viewer.organization) && mayViewSellerBooks(viewer, viewer.organization)} />}
+            >
+              <Route path={PATHS.billingDetails} element={<BillingDetailsPage />} />
+            </Route>
+            <Route element={<ViewerGate allow={mayViewBilling} />}>
+              <Route path={PATHS.invoices} element={<InvoicesPage />} />
+              <Route path={`${PATHS.invoices}/:invoiceId`} element={<InvoiceDetailPage />} />
+              <Route path={PATHS.statements} element={<StatementsPage />} />
             </Route>
             <Route element={<ViewerGate allow={mayManageCatalog} />}>
               <Route path={PATHS.agentCatalog} element={<AgentCatalogPage />} />

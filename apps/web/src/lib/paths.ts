@@ -21,6 +21,12 @@ export const PATHS = {
   webhooks: '/settings/webhooks',
   /** Settings > Identity: the own organization's single sign-on and provisioning (its admins). */
   identity: '/settings/identity',
+  /** Settings > Billing details: what a seller prints on its invoices. */
+  billingDetails: '/settings/billing-details',
+  /** Invoices issued to the children and received from the seller; one invoice at /invoices/:invoiceId. */
+  invoices: '/invoices',
+  /** An organization's monthly statements (the own one, or `?organization_id=` of the subtree). */
+  statements: '/statements',
   agentCatalog: '/agent-catalog',
   pricing: '/pricing',
   debug: '/debug',
@@ -78,4 +84,19 @@ export function activityHref(organizationId?: string | null): string {
 /** The delivery log of one of the own organization's webhook endpoints. */
 export function webhookDeliveriesHref(endpointId: string): string {
   return `${PATHS.webhooks}/${encodeURIComponent(endpointId)}`;
+}
+
+/** One issued invoice or credit note. */
+export function invoiceHref(invoiceId: string): string {
+  return `${PATHS.invoices}/${encodeURIComponent(invoiceId)}`;
+}
+
+/** The invoices the own organization issued to one child. */
+export function childInvoicesHref(childId: string): string {
+  return `${PATHS.invoices}?${new URLSearchParams({ tab: 'issued', buyer_id: childId })}`;
+}
+
+/** An organization's monthly statements: the viewer's own, or another of their subtree by id. */
+export function statementsHref(organizationId?: string | null): string {
+  return organizationId ? `${PATHS.statements}?organization_id=${encodeURIComponent(organizationId)}` : PATHS.statements;
 }

@@ -1,5 +1,6 @@
 import { MESSAGES as DOMAIN_MESSAGES, type OrgType } from '@console/domain';
 import { IDENTITY_WORDING } from './wording-identity';
+import { INVOICE_WORDING } from './wording-invoices';
 
 /**
  * The console's own wording: labels, titles, toasts and hints no answer of the server carries.
@@ -1147,6 +1148,7 @@ const CONSOLE_WORDING = {
     later: 'Remind me later',
   },
   identityPages: IDENTITY_WORDING,
+  invoicePages: INVOICE_WORDING,
 } as const;
 
 /**

@@ -33,8 +33,12 @@ describe('navigation active rules', () => {
     ['/settings/webhooks', ['/settings/webhooks']],
     ['/settings/webhooks/00000000-0000-4000-8000-0000000000e1', ['/settings/webhooks']],
     ['/settings/webhooksx', []],
-    // Settings > Identity has no item of its own.
+    // Settings > Identity and Settings > Billing details have no item of their own.
     ['/settings/identity', ['/settings']],
+    ['/settings/billing-details', ['/settings']],
+    ['/invoices', ['/invoices']],
+    ['/invoices/00000000-0000-4000-8000-0000000001a1', ['/invoices']],
+    ['/invoicesx', []],
     ['/settings/identity/x', []],
     ['/organizations', ['/orgs']],
     ['/organizations/123/edit', ['/orgs']],
@@ -46,7 +50,7 @@ describe('navigation active rules', () => {
     expect(activeItems(pathname)).toEqual(expected);
   });
 
-  it('lists the eight destinations in order: dashboard, my organization, organizations, team, resources, credit ledger, pricing, settings', () => {
+  it('lists the nine destinations in order: dashboard, my organization, organizations, team, resources, credit ledger, invoices, pricing, settings', () => {
     expect(navItemsFor(actor('agency_manager', 'agency')).map((item) => item.label)).toEqual([
       'Dashboard',
       'My Organization',
@@ -54,6 +58,7 @@ describe('navigation active rules', () => {
       'Team',
       'Resources',
       'Credit Ledger',
+      'Invoices',
       'Pricing',
       'Settings',
     ]);
@@ -68,6 +73,7 @@ describe('navigation active rules', () => {
       'Team',
       'Resources',
       'Credit Ledger',
+      'Invoices',
       'Pricing',
       'Activity',
       'Webhooks',
@@ -85,12 +91,27 @@ describe('navigation active rules', () => {
 
   it('shows Organizations and Team only to those who may list them: the user level sees neither', () => {
     const labels = (viewer: Actor | null) => navItemsFor(viewer).map((item) => item.label);
-    expect(labels(actor('tenant_user', 'tenant'))).toEqual(['Dashboard', 'My Organization', 'Resources', 'Credit Ledger', 'Settings']);
+    expect(labels(actor('tenant_user', 'tenant'))).toEqual([
+      'Dashboard',
+      'My Organization',
+      'Resources',
+      'Credit Ledger',
+      'Invoices',
+      'Settings',
+    ]);
     for (const [role, type] of [
       ['house_user', 'house'],
       ['agency_user', 'agency'],
     ] as const) {
-      expect(labels(actor(role, type))).toEqual(['Dashboard', 'My Organization', 'Resources', 'Credit Ledger', 'Pricing', 'Settings']);
+      expect(labels(actor(role, type))).toEqual([
+        'Dashboard',
+        'My Organization',
+        'Resources',
+        'Credit Ledger',
+        'Invoices',
+        'Pricing',
+        'Settings',
+      ]);
     }
     expect(labels(actor('agency_support', 'agency'))).toEqual([
       'Dashboard',
@@ -99,6 +120,7 @@ describe('navigation active rules', () => {
       'Team',
       'Resources',
       'Credit Ledger',
+      'Invoices',
       'Pricing',
       'Settings',
     ]);
@@ -121,6 +143,7 @@ describe('navigation active rules', () => {
       'Team',
       'Resources',
       'Credit Ledger',
+      'Invoices',
       'Pricing',
       'Activity',
       'Agent Catalog',

@@ -1,8 +1,9 @@
-import { can, mayListPeople, mayManageCatalog, mayViewActivity, mayViewPrices, type Actor } from '@console/domain';
+import { can, mayListPeople, mayManageCatalog, mayViewActivity, mayViewBilling, mayViewPrices, type Actor } from '@console/domain';
 import {
   Bot,
   Boxes,
   Building2,
+  FileText,
   History,
   House,
   LayoutDashboard,
@@ -82,6 +83,15 @@ export const NAV_ITEMS: readonly NavEntry[] = [
     isActive: exact(PATHS.creditLedger),
   },
   {
+    to: PATHS.invoices,
+    label: MESSAGES.invoicePages.title,
+    icon: FileText,
+    // The list and each invoice's page below it.
+    isActive: (pathname) => pathname === PATHS.invoices || pathname.startsWith(`${PATHS.invoices}/`),
+    // Sellers' invoices to their children and those received from a seller: whoever reads billing.
+    visible: (viewer) => !!viewer && mayViewBilling(viewer),
+  },
+  {
     to: PATHS.pricing,
     label: nav.pricing,
     icon: Tags,
@@ -116,8 +126,8 @@ export const NAV_ITEMS: readonly NavEntry[] = [
     to: PATHS.settings,
     label: nav.settings,
     icon: Settings,
-    // Settings > Identity has no item of its own: it is a page of Settings.
-    isActive: (pathname) => pathname === PATHS.settings || pathname === PATHS.identity,
+    // Settings > Identity and Settings > Billing details have no item of their own: they are pages of Settings.
+    isActive: (pathname) => pathname === PATHS.settings || pathname === PATHS.identity || pathname === PATHS.billingDetails,
   },
 ];
 

@@ -30,6 +30,10 @@ describe('the page named in the header', () => {
     ['/debug', pageTitles.debug],
     ['/account/security', MESSAGES.security.title],
     ['/settings/identity', MESSAGES.identityPages.title],
+    ['/settings/billing-details', MESSAGES.invoicePages.details.title],
+    ['/invoices', MESSAGES.invoicePages.title],
+    ['/invoices/7', MESSAGES.invoicePages.title],
+    ['/statements', MESSAGES.invoicePages.statements.title],
   ])('%s is %s', (path, title) => {
     expect(pageTitleOf(path)).toBe(title);
   });

@@ -31,5 +31,7 @@ export function pageTitleOf(pathname: string): string | null {
   if (pathname === PATHS.debug) return titles.debug;
   if (pathname === PATHS.security) return MESSAGES.security.title;
   if (pathname === PATHS.identity) return MESSAGES.identityPages.title;
+  if (pathname === PATHS.billingDetails) return MESSAGES.invoicePages.details.title;
+  if (pathname === PATHS.statements) return MESSAGES.invoicePages.statements.title;
   return NAV_ITEMS.find((item) => item.isActive(pathname, null))?.label ?? null;
 }

@@ -31,6 +31,9 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType | typeof WEBHOOK_TEST
   'member.factor_removed': 'Second factor removed',
   'member.factors_reset': 'Second factors reset by an admin',
   'organization.mfa_policy_changed': 'Second-factor policy changed',
+  'invoice.issued': 'Invoice issued',
+  'invoice.paid': 'Invoice paid',
+  'invoice.overdue': 'Invoice overdue',
   'webhook.test': 'Test event',
 };
 
@@ -46,6 +49,7 @@ const GROUP_LABELS: Record<WebhookEventGroup, string> = {
   spend_cap: 'Spend caps',
   top_up: 'Automatic top-ups',
   member: 'People',
+  invoice: 'Invoices',
 };
 
 const groupOf = (type: WebhookEventType) => type.slice(0, type.indexOf('.')) as WebhookEventGroup;

@@ -1,6 +1,6 @@
-import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, pricingViewOf, UI } from '@console/domain';
+import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, mayViewBilling, pricingViewOf, UI } from '@console/domain';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Download, LayoutList, ListFilter, Send, Table2 } from 'lucide-react';
+import { Download, FileText, LayoutList, ListFilter, Send, Table2 } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { toast } from 'sonner';
@@ -24,6 +24,7 @@ import { ApiError } from '@/lib/api';
 import { formatCredits, isLowBalance } from '@/lib/credit-format';
 import { ENTRY_TYPE_LABELS } from '@/lib/entry-types';
 import { orgBaseOf } from '@/lib/org-base';
+import { statementsHref } from '@/lib/paths';
 import { useDebouncedText } from '@/lib/use-debounced-text';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { showsOrganizationList } from '@/lib/org-reach';
@@ -138,6 +139,14 @@ export default function CreditLedgerPage() {
             <Download aria-hidden />
             {p.exportEvents}
           </Button>
+          {!!viewer && mayViewBilling(viewer) && (
+            <Button variant="outline" asChild>
+              <Link to={statementsHref(viewingOther ? organizationId : null)}>
+                <FileText aria-hidden />
+                {MESSAGES.invoicePages.statements.link}
+              </Link>
+            </Button>
+          )}
           {mayAdjust && <AdjustBalanceDialog />}
           {mayAllocate && (
             <Button asChild>

@@ -18,6 +18,7 @@ const ROLE: Record<OrgType, string> = {
 };
 
 const EARNINGS = `GET /api/organizations/${OWN_ORG_ID}/earnings`;
+const noReceivables = { days_0_30: '0.00', days_31_60: '0.00', days_61_plus: '0.00', total: '0.00', overdue: 0 };
 
 function showDashboard(orgType: OrgType, options: { role?: string; dashboard?: Dashboard; path?: string; earnings?: Earnings } = {}) {
   const session = makeSession({ role: options.role ?? ROLE[orgType], orgType, orgName: 'Acme Corporation' });
@@ -26,6 +27,7 @@ function showDashboard(orgType: OrgType, options: { role?: string; dashboard?: D
     'GET /api/users/me': () => json(200, session.user),
     'GET /api/dashboard': () => json(200, dashboard),
     [EARNINGS]: () => json(200, options.earnings ?? makeEarnings()),
+    [`GET /api/organizations/${OWN_ORG_ID}/receivables`]: () => json(200, { currency: null, children: [], totals: noReceivables }),
   });
   renderApp(options.path ?? '/dashboard', { session });
   return { api, session };

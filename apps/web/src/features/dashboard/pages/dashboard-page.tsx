@@ -1,4 +1,4 @@
-import { mayViewPrices, ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
+import { isSeller, mayViewPrices, mayViewSellerBooks, ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { dashboardQueries } from '@/api/dashboard';
@@ -17,6 +17,7 @@ import { CreditUsageCard } from '../components/credit-usage-card';
 import { EarningsCard } from '../components/earnings-card';
 import { OrganizationStatusCard } from '../components/organization-status-card';
 import { PerformanceMetrics } from '../components/performance-metrics';
+import { ReceivablesCard } from '../components/receivables-card';
 import { ResourceUtilizationCard } from '../components/resource-utilization-card';
 import { RevenueOverviewCard } from '../components/revenue-overview-card';
 import { ToolsSection } from '../components/tools-section';
@@ -35,6 +36,7 @@ function DashboardTabs({ data }: { data: Dashboard }) {
   const widgets = dashboardWidgets(data.organization.org_type);
   const viewer = useViewer();
   const showEarnings = widgets.earnings && !!viewer && mayViewPrices(viewer, viewer.organization);
+  const showReceivables = !!viewer && isSeller(viewer.organization) && mayViewSellerBooks(viewer, viewer.organization);
   const select = (value: string) =>
     setParams(
       (current) => {
@@ -60,6 +62,7 @@ function DashboardTabs({ data }: { data: Dashboard }) {
               <ChildrenNeedingAttentionCard data={data} />
               <PerformanceMetrics data={data} />
               {showEarnings && <EarningsCard organizationId={viewer.organization.id} />}
+              {showReceivables && <ReceivablesCard organizationId={viewer.organization.id} />}
               {widgets.organizationStatus && <OrganizationStatusCard data={data} />}
               {(widgets.childOrganizations || widgets.revenueOverview) && (
                 <div className="grid gap-4 lg:grid-cols-2">

@@ -1,8 +1,17 @@
-import { ORG_ATTENTION_FILTERS, ORG_ATTENTION_LABELS, ORG_STATUSES, ORG_TYPES, ORG_TYPE_LABELS } from '@console/domain';
+import {
+  isSeller,
+  mayViewSellerBooks,
+  ORG_ATTENTION_FILTERS,
+  ORG_ATTENTION_LABELS,
+  ORG_STATUSES,
+  ORG_TYPES,
+  ORG_TYPE_LABELS,
+} from '@console/domain';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Label } from '@/components/ui/label';
 import { SearchField } from '@/components/search-field';
 import { FilterSelect } from '@/components/filter-select';
+import { useViewer } from '@/lib/use-viewer';
 import type { ListParams, ListParamsPatch } from '../use-list-params';
 import { ORG_STATUS_LABELS } from './org-status-badge';
 
@@ -16,10 +25,15 @@ interface OrganizationFiltersProps {
 
 /**
  * Search box, status filter (all, active, inactive, suspended), type filter (all and the four
- * types) and attention filter (all, low balance, at or near the agent limit).
+ * types) and attention filter (all, low balance, at or near the agent limit, and for a seller's
+ * people overdue invoices).
  */
 export function OrganizationFilters({ params, onChange }: OrganizationFiltersProps) {
   const id = useId();
+  const viewer = useViewer();
+  // Overdue invoices are those the viewer's own organization issued: only a seller's people who read its books filter by them.
+  const billsChildren = !!viewer && isSeller(viewer.organization) && mayViewSellerBooks(viewer, viewer.organization);
+  const attentionFilters = ORG_ATTENTION_FILTERS.filter((filter) => filter !== 'overdue_invoices' || billsChildren);
   const [search, setSearch] = useState(params.search);
   const latest = useRef(params.search);
 
@@ -89,7 +103,7 @@ export function OrganizationFilters({ params, onChange }: OrganizationFiltersPro
           value={params.attention ?? null}
           onChange={(attention) => onChange({ attention: attention ?? undefined })}
           all="All organizations"
-          options={ORG_ATTENTION_FILTERS}
+          options={attentionFilters}
           labelOf={(attention) => ORG_ATTENTION_LABELS[attention]}
         />
       </div>

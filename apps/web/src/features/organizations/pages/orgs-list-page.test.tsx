@@ -88,6 +88,16 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     expect(screen.getByRole('option', { name: 'At or near agent limit' })).toBeInTheDocument();
   });
 
+  it("offers a seller's people to show the children with overdue invoices, and the server filters them", async () => {
+    const late = makeOrganization({ name: 'Late Agency' });
+    const api = mockApi((call) => (call.path === '/api/organizations' ? json(200, makeList([late])) : undefined));
+    renderApp('/orgs', { session: superAgencyAdmin() });
+    await screen.findByRole('table', { name: 'Child Organizations' });
+    await userEvent.setup().selectOptions(screen.getByLabelText('Show'), 'Overdue invoices');
+    await waitFor(() => expect(api.queriesOf('GET /api/organizations').at(-1)).toMatchObject({ attention: 'overdue_invoices' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/orgs?attention=overdue_invoices');
+  });
+
   it('shows the agent limit alone, unmarked, where the viewer may not read the agents', async () => {
     const child = makeListItem({ ...makeOrganization({ name: 'Quiet Agency', activated_agent_limit: 7 }), active_agent_count: null });
     mockApi((call) => (call.path === '/api/organizations' ? json(200, makeList([child])) : undefined));

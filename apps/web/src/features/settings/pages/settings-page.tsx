@@ -1,15 +1,17 @@
 import {
   can,
   isOwnOrganization,
+  isSeller,
   mayManageApiKeysOf,
   mayManageBilling,
   mayManageGlobalSettings,
   mayViewIdentity,
+  mayViewSellerBooks,
   type GlobalSettings,
   type OrgType,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { CreditCard, ExternalLink, Fingerprint, LifeBuoy, Gift, ShieldCheck, UserRound, Webhook } from 'lucide-react';
+import { CreditCard, ExternalLink, Fingerprint, LifeBuoy, Gift, ReceiptText, ShieldCheck, UserRound, Webhook } from 'lucide-react';
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -205,6 +207,21 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
           <CardContent>
             <Button asChild size="sm" variant="outline">
               <Link to={PATHS.identity}>{MESSAGES.identityPages.settingsLink}</Link>
+            </Button>
+          </CardContent>
+        </Card>
+      )}
+
+      {/* Settings > Billing details: what a seller prints on its invoices, read by its own people. */}
+      {!!viewer && isSeller(organization) && mayViewSellerBooks(viewer, organization) && (
+        <Card className="gap-4">
+          <CardHeader>
+            <IconCardTitle icon={ReceiptText}>{MESSAGES.invoicePages.details.title}</IconCardTitle>
+            <CardDescription>{MESSAGES.invoicePages.details.settingsBody}</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button asChild size="sm" variant="outline">
+              <Link to={PATHS.billingDetails}>{MESSAGES.invoicePages.details.settingsLink}</Link>
             </Button>
           </CardContent>
         </Card>
