@@ -115,9 +115,13 @@ describe('agentLimitStanding', () => {
 });
 
 describe("the organization list's attention filters", () => {
-  it('are low balance and at or near the agent limit, named word for word', () => {
-    expect(ORG_ATTENTION_FILTERS).toEqual(['low_balance', 'near_limit']);
-    expect(ORG_ATTENTION_LABELS).toEqual({ low_balance: 'Low balance', near_limit: 'At or near agent limit' });
+  it('are low balance, at or near the agent limit, and overdue invoices, named word for word', () => {
+    expect(ORG_ATTENTION_FILTERS).toEqual(['low_balance', 'near_limit', 'overdue_invoices']);
+    expect(ORG_ATTENTION_LABELS).toEqual({
+      low_balance: 'Low balance',
+      near_limit: 'At or near agent limit',
+      overdue_invoices: 'Overdue invoices',
+    });
   });
 
   it('the list takes either or none, and nothing else', () => {

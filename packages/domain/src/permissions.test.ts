@@ -220,6 +220,7 @@ const ADDED: Record<Exclude<Permission, (typeof ALL)[number]>, string[]> = {
   'webhooks.manage': ['house_admin', 'super_agency_admin', 'agency_admin', 'tenant_admin', 'admin'],
   'settings.manage': ['house_admin'],
   'identity.manage': ['house_admin', 'super_agency_admin', 'agency_admin', 'tenant_admin', 'admin'],
+  'invoices.manage': ['house_admin', 'super_agency_admin', 'agency_admin'],
 };
 
 describe('can(): the added permissions', () => {

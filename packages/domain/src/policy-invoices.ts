@@ -15,9 +15,17 @@ export function mayViewInvoice(actor: Actor, invoice: { seller_id: string; buyer
   return can(actor.role, 'billing.view') && (actor.organization.id === invoice.seller_id || actor.organization.id === invoice.buyer_id);
 }
 
-/** Sets billing details, issues drafts, records and reverses payments, voids: the seller's own admins. */
+/**
+ * Reads what only the seller's admins prepare: drafts and the accounting exports. A read changes
+ * nothing, so a frozen seller's admins still read them.
+ */
+export function mayReadInvoiceWorkOf(actor: Actor, seller: Pick<OrganizationFacts, 'id' | 'org_type'>): boolean {
+  return can(actor.role, 'invoices.manage') && isOwnOrganization(actor, seller) && isSeller(seller);
+}
+
+/** Sets billing details, issues drafts, records and reverses payments, voids: the seller's own admins, not frozen. */
 export function mayManageInvoicesOf(actor: Actor, seller: Pick<OrganizationFacts, 'id' | 'org_type'>): boolean {
-  return can(actor.role, 'invoices.manage') && isOwnOrganization(actor, seller) && isSeller(seller) && mayWrite(actor);
+  return mayReadInvoiceWorkOf(actor, seller) && mayWrite(actor);
 }
 
 /** Reads a seller's billing details and receivables: the seller's own people with billing.view. */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { mayManageInvoicesOf, mayViewBilling, mayViewInvoice, mayViewSellerBooks } from '@console/domain';
+import { mayManageInvoicesOf, mayReadInvoiceWorkOf, mayViewBilling, mayViewInvoice, mayViewSellerBooks } from '@console/domain';
 import type { DB } from '../db/schema.ts';
 import {
   ALLOWED,
@@ -92,11 +92,12 @@ const invoiceOf = ({ org }: Scene) => (org.parent_org_id ? { seller_id: org.pare
 /** The seller of that invoice as the predicates read it: only its id decides whether the actor is it. */
 const sellerOf = (scene: Scene) => ({ id: scene.org.parent_org_id ?? '', org_type: scene.actor.organization.org_type });
 
-const ownBooks = (permission: 'billing.view' | 'invoices.manage') =>
+/** The seller's own books: read by its people (billing.view), its admins' work read (drafts, exports) or changed. */
+const ownBooks = (kind: 'read' | 'work' | 'change') =>
   decide(({ actor, org }) => ({
-    first: holds(actor, permission),
-    visible: !org.deleted && (permission === 'billing.view' ? mayViewSellerBooks(actor, org) : org.id === actor.organization.id),
-    allowed: permission === 'invoices.manage' ? mayManageInvoicesOf(actor, org) : true,
+    first: holds(actor, kind === 'read' ? 'billing.view' : 'invoices.manage'),
+    visible: !org.deleted && (kind === 'read' ? mayViewSellerBooks(actor, org) : org.id === actor.organization.id),
+    allowed: kind === 'work' ? mayReadInvoiceWorkOf(actor, org) : kind === 'change' ? mayManageInvoicesOf(actor, org) : true,
   }));
 const invoiceRead = decide((scene) => {
   const invoice = invoiceOf(scene);
@@ -129,25 +130,25 @@ const DETAILS = {
 };
 
 export const INVOICE_MATRIX: Record<string, MatrixEntry> = {
-  'GET /api/organizations/:id/billing-details': one({ target: 'org', expect: ownBooks('billing.view'), call: inPath }),
-  'PUT /api/organizations/:id/billing-details': one({ target: 'org', expect: ownBooks('invoices.manage'), call: withBody(() => DETAILS) }),
-  'GET /api/organizations/:id/invoices': one({ target: 'org', expect: ownBooks('billing.view'), call: inPath }),
-  'GET /api/organizations/:id/invoice-drafts': one({ target: 'org', expect: ownBooks('invoices.manage'), call: inPath }),
+  'GET /api/organizations/:id/billing-details': one({ target: 'org', expect: ownBooks('read'), call: inPath }),
+  'PUT /api/organizations/:id/billing-details': one({ target: 'org', expect: ownBooks('change'), call: withBody(() => DETAILS) }),
+  'GET /api/organizations/:id/invoices': one({ target: 'org', expect: ownBooks('read'), call: inPath }),
+  'GET /api/organizations/:id/invoice-drafts': one({ target: 'org', expect: ownBooks('work'), call: inPath }),
   // The caller's own child, so an allowed call reaches the rules (nothing to bill, or no details: 409 or 422).
   'POST /api/organizations/:id/invoice-drafts/issue': one({
     target: 'org',
-    expect: ownBooks('invoices.manage'),
+    expect: ownBooks('change'),
     call: withBody(({ caller }) => ({ buyer_id: caller.childId ?? '00000000-0000-4000-8000-000000000000' })),
   }),
-  'GET /api/organizations/:id/receivables': one({ target: 'org', expect: ownBooks('billing.view'), call: inPath }),
+  'GET /api/organizations/:id/receivables': one({ target: 'org', expect: ownBooks('read'), call: inPath }),
   'GET /api/organizations/:id/invoices/export': one({
     target: 'org',
-    expect: ownBooks('invoices.manage'),
+    expect: ownBooks('work'),
     call: ({ url }) => ({ path: `${url}?month=${month}` }),
   }),
   'GET /api/organizations/:id/payments/export': one({
     target: 'org',
-    expect: ownBooks('invoices.manage'),
+    expect: ownBooks('work'),
     call: ({ url }) => ({ path: `${url}?month=${month}` }),
   }),
   'GET /api/invoices/:invoiceId': one({ target: 'org', expect: invoiceRead, call: named }),

@@ -134,6 +134,8 @@ export async function createTestApp(
     database?: Database;
     /** How often the app's own top-up runner looks (default 1 s); a test driving its own runner sets it far off. */
     topUpPollMs?: number;
+    /** How often the app's overdue-invoice reminders are looked for (default 5 minutes). */
+    reminderPollMs?: number;
     /** The webhook sender's settings (a short retry schedule, a short timeout). */
     webhooks?: ContextOptions['webhooks'];
     /** How long a proof of a second factor (or password) lets a session move money and secrets (default 10 minutes). */
@@ -168,6 +170,7 @@ export async function createTestApp(
     machineLimits: options.machineLimits ?? machineLimitSettings(1000),
     machineLimitSyncMs: options.machineLimitSyncMs,
     topUpPollMs: options.topUpPollMs,
+    reminderPollMs: options.reminderPollMs,
     webhooks: options.webhooks,
     // The suites call the export concurrently (the matrix); its own test uses the real bounds.
     exportLimits: { perUser: 1000, perProcess: 1000, retryAfterSeconds: 5 },

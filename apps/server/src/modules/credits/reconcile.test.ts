@@ -133,6 +133,8 @@ describe('reconcile reports each kind of broken books, naming the organization, 
       ...EMPTY,
       ok: false,
       balance_chain_breaks: [expect.objectContaining({ organization_id: w.id('H'), running: '1000.00', balance_after: '1001.00' })],
+      // The entry was changed after it was written: its hash no longer covers it.
+      hash_chain_breaks: [expect.objectContaining({ organization_id: w.id('H'), reason: 'edited' })],
     });
   });
 
@@ -171,7 +173,12 @@ describe('reconcile reports each kind of broken books, naming the organization, 
       await sql`update organization_billing_settings set credit_balance = 45 where organization_id = ${w.id('SA2')}`.execute(trx);
       await sql`update credit_ledger_totals set total = 45 where organization_id = ${w.id('SA2')}`.execute(trx);
     });
-    expect(report).toMatchObject({ ...EMPTY, ok: false, unbalanced_groups: [{ transaction_group: group, total: '-5.00' }] });
+    expect(report).toMatchObject({
+      ...EMPTY,
+      ok: false,
+      unbalanced_groups: [{ transaction_group: group, total: '-5.00' }],
+      hash_chain_breaks: [expect.objectContaining({ organization_id: w.id('SA2'), reason: 'edited' })],
+    });
     // The group's entries name the organizations on both sides.
     const sides = await db()
       .selectFrom('credit_ledger_entries')
@@ -344,6 +351,7 @@ describe('reconcile reports each kind of broken books, naming the organization, 
       ...EMPTY,
       ok: false,
       usage_entry_mismatches: [expect.objectContaining({ organization_id: w.id('T1'), problem: 'entry differs' })],
+      hash_chain_breaks: [expect.objectContaining({ organization_id: w.id('T1'), reason: 'edited' })],
     });
   });
 

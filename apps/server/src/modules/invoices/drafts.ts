@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { MESSAGES, isOwnOrganization, isSeller, mayManageInvoicesOf, type InvoiceDraft, type InvoiceDrafts } from '@console/domain';
+import { MESSAGES, isOwnOrganization, isSeller, mayReadInvoiceWorkOf, type InvoiceDraft, type InvoiceDrafts } from '@console/domain';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
@@ -17,7 +17,7 @@ export function createDrafts({ db, organizations }: InvoicesDeps & { organizatio
     // Above the seller nobody sees what it bills.
     if (!isOwnOrganization(caller, org)) throw new NotFoundError(MESSAGES.organizations.notFound);
     if (!isSeller(org)) throw new RuleError(m.onlySellers, 'not_a_seller');
-    if (!mayManageInvoicesOf(caller, org)) throw new ForbiddenError(m.onlyOwnAdmins);
+    if (!mayReadInvoiceWorkOf(caller, org)) throw new ForbiddenError(m.onlyOwnAdmins);
     const [details, lines] = await Promise.all([
       db
         .selectFrom('billing_details')

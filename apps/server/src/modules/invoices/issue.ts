@@ -26,6 +26,11 @@ export interface IssueRequest {
   info: { ip: string; requestId: string } | null;
   /** Skip (answer null) when another transaction holds the seller's counter, instead of waiting for it. */
   skipLocked: boolean;
+  /**
+   * The invoice's date, when it is not now: only the demo seed, which tells of invoices issued
+   * days ago, sets it. Its due date counts from it.
+   */
+  issuedAt?: Date;
 }
 
 /**
@@ -108,11 +113,12 @@ export async function issueDraft(trx: Executor, notify: Notify, request: IssueRe
       docLines.map((line) => line.amount),
       details.tax_rate,
     );
+    const issuedAt = request.issuedAt?.toISOString() ?? null;
     const { rows } = await sql<{ id: string }>`
-      insert into invoices (seller_id, buyer_id, kind, number, number_text, period, due_on, currency, credit_price, tax_rate,
+      insert into invoices (seller_id, buyer_id, kind, number, number_text, period, issued_at, due_on, currency, credit_price, tax_rate,
         tax_label, terms_days, note, seller, buyer, subtotal, tax, total, verification_code, created_by)
       values (${sellerId}, ${buyerId}, ${kind}, ${number}, ${numberText(details.number_prefix, number)}, ${period}::date,
-        (now() at time zone 'UTC')::date + ${details.terms_days}::int, ${details.currency}, ${details.credit_price}::numeric,
+        coalesce(${issuedAt}::timestamptz, now()), (coalesce(${issuedAt}::timestamptz, now()) at time zone 'UTC')::date + ${details.terms_days}::int, ${details.currency}, ${details.credit_price}::numeric,
         ${details.tax_rate}::numeric, ${details.tax_label}, ${details.terms_days}, ${details.note},
         ${JSON.stringify(sellerParty)}::jsonb, ${JSON.stringify(buyerParty)}::jsonb,
         ${totals.subtotal}::numeric, ${totals.tax}::numeric, ${totals.total}::numeric,

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { MESSAGES, invoiceState, mayManageInvoicesOf, type InvoiceKind, type PaymentMethod } from '@console/domain';
+import { MESSAGES, invoiceState, mayReadInvoiceWorkOf, type InvoiceKind, type PaymentMethod } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { NotFoundError } from '../../lib/errors.ts';
@@ -142,7 +142,7 @@ async function requireSeller(executor: Executor, caller: Caller, sellerId: strin
     .where('id', '=', sellerId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  if (!org || !mayManageInvoicesOf(caller, org)) throw new NotFoundError(MESSAGES.organizations.notFound);
+  if (!org || !mayReadInvoiceWorkOf(caller, org)) throw new NotFoundError(MESSAGES.organizations.notFound);
 }
 
 export function createExports({ db }: PaymentsDeps) {

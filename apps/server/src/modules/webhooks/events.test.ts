@@ -11,7 +11,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
 import { until } from '../../../../../support/webhook-receiver.ts';
 
-const w = useWorld({ topUpPollMs: 50 });
+const w = useWorld({ topUpPollMs: 50, reminderPollMs: 50 });
 const db = () => w.t.database.db;
 const as = async (who: string, method: string, path: string, body?: unknown) => {
   const answer = await w.t.request(method, path, body, { token: await w.as(who) });
@@ -120,6 +120,26 @@ describe('webhook events', () => {
     expect(registered.status, JSON.stringify(registered.body)).toBeLessThan(300);
 
     // Second factors: audit rows as the account, users and policy changes write them.
+    // A1 bills T1 for the 20.00 it allocated, due the day it is issued: the reminder says it is
+    // due (invoice.overdue), then a payment in full pays it (invoice.paid).
+    await as('A1.admin', 'PUT', `/api/organizations/${w.id('A1')}/billing-details`, {
+      legal_name: 'A1 Ltd',
+      address: 'Street 1',
+      currency: 'EUR',
+      credit_price: '1',
+      tax_rate: '0',
+      tax_label: 'VAT',
+      terms_days: 0,
+    });
+    const issued = await as('A1.admin', 'POST', `/api/organizations/${w.id('A1')}/invoice-drafts/issue`, { buyer_id: t1 });
+    const invoice = issued.invoices[0];
+    await until(async () => (await events('invoice.overdue')).length > 0, 'an overdue reminder');
+    await as('A1.admin', 'POST', `/api/invoices/${invoice.id}/payments`, {
+      amount: invoice.total,
+      paid_on: new Date().toISOString().slice(0, 10),
+      method: 'bank_transfer',
+    });
+
     const member = await db().selectFrom('users').select('id').where('email', '=', w.world.users['T1.user']!).executeTakeFirstOrThrow();
     const actor = await db().selectFrom('users').select('id').where('email', '=', w.world.users['T1.admin']!).executeTakeFirstOrThrow();
     for (const action of ['auth.mfa_enrolled', 'auth.mfa_removed', 'auth.mfa_reset'] as const)

@@ -1,4 +1,12 @@
-import { can, isSeller, mayManageInvoicesOf, mayViewBilling, mayViewSellerBooks, parentTypeOf, type Actor } from '@console/domain';
+import {
+  isSeller,
+  mayManageInvoicesOf,
+  mayReadInvoiceWorkOf,
+  mayViewBilling,
+  mayViewSellerBooks,
+  parentTypeOf,
+  type Actor,
+} from '@console/domain';
 
 /**
  * What the viewer may see and do on the Invoices page, from the domain's predicates: the
@@ -11,7 +19,7 @@ export function invoiceAccess(viewer: Actor) {
   const seller = isSeller(own) && mayViewSellerBooks(viewer, own);
   return {
     issued: seller,
-    drafts: seller && can(viewer.role, 'invoices.manage'),
+    drafts: seller && mayReadInvoiceWorkOf(viewer, own),
     manage: mayManageInvoicesOf(viewer, own),
     received: mayViewBilling(viewer) && parentTypeOf(own.org_type) !== null,
   };
