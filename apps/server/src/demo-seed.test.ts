@@ -319,6 +319,21 @@ describe('the demo seed', () => {
     ]);
   });
 
+  it('bills the credits its sellers moved: invoices issued days ago, one paid, one partly paid, one overdue, each line on one invoice', async () => {
+    const states = new Set(demo.invoices.map((i) => i.state));
+    for (const state of ['paid', 'partially_paid', 'overdue'] as const) expect(states, JSON.stringify(demo.invoices)).toContain(state);
+    expect(demo.invoices.find((i) => i.state === 'paid')).toMatchObject({ seller: demo.house.name, buyer: 'Northwind Partners' });
+    expect(demo.invoices.find((i) => i.state === 'partially_paid')).toMatchObject({ buyer: 'Summit Clinic' });
+    expect(demo.invoices.filter((i) => i.state === 'overdue').map((i) => i.seller)).toEqual(['Northwind Digital', 'Northwind Digital']);
+    // Every initial balance is billed once, by the buyer's parent, priced at its details.
+    const lines = await sql<{ n: number; buyers: number }>`
+      select count(*)::int as n, count(distinct i.buyer_id)::int as buyers
+      from invoice_lines l join invoices i on i.id = l.invoice_id
+      join credit_ledger_entries e on e.id = l.entry_id and e.organization_id = i.buyer_id
+      where l.kind = 'initial_balance' and l.amount = round(l.credits * i.credit_price, 2)`.execute(db());
+    expect(lines.rows[0]).toEqual({ n: demo.organizations.length, buyers: demo.organizations.length });
+  });
+
   it('reconciles, runs in seconds, and refuses a second run', async () => {
     const report = await reconcile(db());
     expect(report).toMatchObject({ ok: true });

@@ -4,6 +4,7 @@ import { USAGE_WINDOW } from '@console/domain';
 import type { DB } from './db/schema.ts';
 import { DAY_MS, DEMO_ACTIVATIONS, DEMO_AGENT_TYPES, demoBookPrices, seedDemo, type DemoOrganization, type SeededDemo } from './db/seed.ts';
 import { isKeyRefusal, verifyKey } from './lib/api-key.ts';
+import { seedDemoInvoices, type DemoInvoice } from './demo-invoices.ts';
 import { writeAudit } from './lib/audit.ts';
 import type { SecretSealer } from './lib/sealer.ts';
 import { makeTopUp } from './modules/billing/top-ups.ts';
@@ -192,11 +193,13 @@ export interface DemoSummary extends SeededDemo {
   cap: { organization: string; setBy: string; cap: string; refused: number; months: { month: string; charged: string; refused: number }[] };
   /** The automatic top-ups made, per organization topped up. */
   topUps: { organization: string; from: string; count: number; amount: string }[];
+  /** The invoices issued for the demo's credits, with where each stands. */
+  invoices: DemoInvoice[];
 }
 
 export async function seedDemoWithUsage(
   db: Kysely<DB>,
-  options: { now?: Date; totpSealer?: SecretSealer; identitySealer?: SecretSealer } = {},
+  options: { now?: Date; totpSealer?: SecretSealer; identitySealer?: SecretSealer; appUrl?: string } = {},
 ): Promise<DemoSummary> {
   const now = options.now ?? new Date();
   const seeded = await seedDemo(db, { now, totpSealer: options.totpSealer, identitySealer: options.identitySealer });
@@ -344,6 +347,8 @@ export async function seedDemoWithUsage(
     }
   }
 
+  const invoices = await seedDemoInvoices(db, seeded, { now, appUrl: options.appUrl ?? 'http://localhost:3000' });
+
   const low = await db
     .selectFrom('organization_billing_settings as b')
     .innerJoin('organizations as o', 'o.id', 'b.organization_id')
@@ -390,5 +395,6 @@ export async function seedDemoWithUsage(
       })),
     },
     topUps: topUps.rows,
+    invoices,
   };
 }

@@ -242,7 +242,7 @@ async function main({ command, flags, args }: Extract<CommandLine, { kind: 'run'
           if (!config.jwtSecret) makeDataDirPrivate(config.dataDir);
           const totpSealer = secretSealer(resolveJwtSecret(config.jwtSecret, config.dataDir), 'totp-secrets');
           const identitySealer = secretSealer(resolveJwtSecret(config.jwtSecret, config.dataDir), 'identity-secrets');
-          const demo = await seedDemoWithUsage(database.db, { totpSealer, identitySealer });
+          const demo = await seedDemoWithUsage(database.db, { totpSealer, identitySealer, appUrl: config.appUrl });
           const tenants = demo.organizations.filter((o) => o.type === 'tenant');
           const sellers = demo.organizations.filter((o) => DEMO_PRICE_BOOKS.some((b) => b.seller === o.name));
           console.log(`Demo hierarchy added. Every demo user signs in with the password: ${demo.password}`);
@@ -273,6 +273,9 @@ async function main({ command, flags, args }: Extract<CommandLine, { kind: 'run'
                 demo.cap.months.map((m) => `; ${m.month}: ${m.charged} charged, ${m.refused} refused`).join('') +
                 '.',
               ...demo.topUps.map((u) => `Automatic top-ups of ${u.organization} from ${u.from}: ${u.count}, ${u.amount} credits in all.`),
+              ...demo.invoices.map(
+                (i) => `Invoice ${i.number} from ${i.seller} to ${i.buyer}: ${i.total} USD, ${i.state.replace('_', ' ')}.`,
+              ),
               `API key for ${demo.apiKey.organization} (every scope; shown once, only its hash is stored):`,
               `  ${demo.apiKey.secret}`,
               'Send usage through the machine API while the server runs:',
