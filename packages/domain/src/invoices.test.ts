@@ -9,6 +9,7 @@ import {
   agingBucket,
   billingDetailsInputSchema,
   invoiceListQuerySchema,
+  invoiceStanding,
   invoiceState,
   paymentInputSchema,
   reasonInputSchema,
@@ -40,6 +41,21 @@ describe('invoice state', () => {
   it('compares cents exactly, whatever the size', () => {
     expect(invoiceState({ ...base, total: '10000000000.01', paid: '10000000000.00' })).toBe('partially_paid');
     expect(invoiceState({ ...base, total: '0.00', paid: '0.00' })).toBe('paid');
+  });
+});
+
+describe('invoice standing', () => {
+  const base = { kind: 'invoice' as const, voided: false, total: '120.00', paid: '20.05', due_on: '2026-12-10', today: '2026-12-05' };
+  it('owes total − paid on an invoice, nothing on a void one or a credit note', () => {
+    expect(invoiceStanding(base)).toEqual({ state: 'partially_paid', outstanding: '99.95' });
+    expect(invoiceStanding({ ...base, paid: '120.00' })).toEqual({ state: 'paid', outstanding: '0.00' });
+    expect(invoiceStanding({ ...base, voided: true })).toEqual({ state: 'void', outstanding: '0.00' });
+    expect(invoiceStanding({ ...base, kind: 'credit_note', total: '-3.00', paid: '0.00' })).toEqual({
+      state: 'credit',
+      outstanding: '0.00',
+    });
+    expect(invoiceStanding({ ...base, total: '1000000.07', paid: '0.00' }).outstanding).toBe('1000000.07');
+    expect(invoiceStanding({ ...base, total: '1.00', paid: '1.05' }).outstanding).toBe('-0.05');
   });
 });
 

@@ -309,6 +309,18 @@ export function invoiceState(invoice: {
   return cents(invoice.paid) > 0n ? 'partially_paid' : 'open';
 }
 
+/**
+ * Where an issued document stands today and what is still owed on it: total − paid on an
+ * invoice, nothing on a credit note or a void invoice.
+ */
+export function invoiceStanding(invoice: Parameters<typeof invoiceState>[0]): { state: InvoiceState; outstanding: string } {
+  const owed =
+    invoice.kind === 'invoice' && !invoice.voided ? BigInt(invoice.total.replace('.', '')) - BigInt(invoice.paid.replace('.', '')) : 0n;
+  const sign = owed < 0n ? '-' : '';
+  const abs = owed < 0n ? -owed : owed;
+  return { state: invoiceState(invoice), outstanding: `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}` };
+}
+
 /** The aging bucket of an amount owed on an invoice issued `days` days ago. */
 export function agingBucket(days: number): AgingBucket {
   if (days <= 30) return 'days_0_30';

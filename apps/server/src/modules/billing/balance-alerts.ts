@@ -4,6 +4,7 @@ import { MESSAGES, type BalanceAlertKind } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import { activeAdmins } from '../../lib/admins.ts';
 import type { Mailer } from '../../lib/mail.ts';
+import { startPollLoop } from '../../lib/poll-loop.ts';
 
 const m = MESSAGES.balanceAlerts;
 const s = MESSAGES.spend;
@@ -56,8 +57,6 @@ function words(
 
 /** Alerts taken in one transaction. */
 const BATCH = 50;
-/** How long closing the app waits for a batch under way. */
-const CLOSE_WAIT_MS = 5_000;
 
 /**
  * The background sender of balance alerts. A balance crossing below the threshold (the
@@ -71,10 +70,6 @@ const CLOSE_WAIT_MS = 5_000;
  * change; the row stays pending for the next look. Looks every pollMs.
  */
 export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 5_000 }: BalanceAlertSenderOptions) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  let closed = false;
-
   /** Mails one batch of pending alerts; answers how many alerts were handled. */
   async function sendPending(): Promise<number> {
     return db.transaction().execute(async (trx) => {
@@ -133,47 +128,19 @@ export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 
     });
   }
 
-  async function run() {
-    try {
-      while (!closed && (await sendPending()) === BATCH) {
+  const loop = startPollLoop({
+    pollMs,
+    logger,
+    // The database is away, or a mail could not be stored: the alerts stay pending for the next look.
+    what: 'balance alerts could not be sent',
+    async pass(closed) {
+      while (!closed() && (await sendPending()) === BATCH) {
         // a full batch: more may be waiting
       }
-    } catch (error) {
-      // The database is away, or a mail could not be stored: the alerts stay pending for the next look.
-      logger.warn(
-        { error: error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200) },
-        'balance alerts could not be sent',
-      );
-    }
-  }
-
-  function schedule() {
-    if (closed) return;
-    timer = setTimeout(() => {
-      timer = null;
-      running = run().finally(() => {
-        running = null;
-        schedule();
-      });
-    }, pollMs);
-    timer.unref();
-  }
-
-  schedule();
-  return {
-    sendPending,
-    /** Stops looking, letting a batch under way finish (the app calls it when it closes). */
-    async close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      if (running) {
-        let wait: NodeJS.Timeout | undefined;
-        await Promise.race([running, new Promise((resolve) => (wait = setTimeout(resolve, CLOSE_WAIT_MS)))]).finally(() =>
-          clearTimeout(wait),
-        );
-      }
     },
-  };
+  });
+
+  return { sendPending, close: loop.close };
 }
 
 export type BalanceAlertSender = ReturnType<typeof createBalanceAlertSender>;

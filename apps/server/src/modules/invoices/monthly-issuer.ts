@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../../db/schema.ts';
+import { startPollLoop } from '../../lib/poll-loop.ts';
 import type { Mailer } from '../../lib/mail.ts';
 import { issueDraft } from './issue.ts';
 
@@ -17,7 +18,6 @@ export interface MonthlyIssuerOptions {
 }
 
 /** How long closing the app waits for a pass under way. */
-const CLOSE_WAIT_MS = 5_000;
 /**
  * A pass this long after the month began is final for that month: a movement dated just before
  * the first instant may still have been committing at it, so earlier passes are repeated.
@@ -42,8 +42,6 @@ export function monthCutoff(now: Date): { cutoff: Date; period: string } {
  * details since), it looks again only when the month or a seller's details change.
  */
 export function createMonthlyIssuer({ db, mailer, appUrl, logger, pollMs = 60_000, clock = () => new Date() }: MonthlyIssuerOptions) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
   let closed = false;
   /** The month whose issuing is complete, and the billing details as they were then. */
   let settled: { cutoff: number; details: string } | null = null;
@@ -118,48 +116,26 @@ export function createMonthlyIssuer({ db, mailer, appUrl, logger, pollMs = 60_00
     return `${row.n}/${row.latest}`;
   }
 
-  async function run() {
-    try {
+  const loop = startPollLoop({
+    pollMs,
+    logger,
+    what: 'monthly invoices could not be looked for',
+    async pass() {
       const now = clock();
       const { cutoff } = monthCutoff(now);
       const details = await detailsStamp();
       if (settled && settled.cutoff === cutoff.getTime() && settled.details === details) return;
       const { busy } = await issueDue(now);
       if (!busy && now.getTime() - cutoff.getTime() >= SETTLE_MS) settled = { cutoff: cutoff.getTime(), details };
-    } catch (error) {
-      // The database is away: the next look tries again.
-      logger.warn(
-        { error: error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200) },
-        'monthly invoices could not be looked for',
-      );
-    }
-  }
+    },
+  });
 
-  function schedule() {
-    if (closed) return;
-    timer = setTimeout(() => {
-      timer = null;
-      running = run().finally(() => {
-        running = null;
-        schedule();
-      });
-    }, pollMs);
-    timer.unref();
-  }
-
-  schedule();
   return {
     issueDue,
     /** Stops looking, letting a pass under way finish its transaction (the app calls it when it closes). */
     async close() {
       closed = true;
-      if (timer) clearTimeout(timer);
-      if (running) {
-        let wait: NodeJS.Timeout | undefined;
-        await Promise.race([running, new Promise((resolve) => (wait = setTimeout(resolve, CLOSE_WAIT_MS)))]).finally(() =>
-          clearTimeout(wait),
-        );
-      }
+      await loop.close();
     },
   };
 }

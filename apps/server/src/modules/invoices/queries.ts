@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import {
   MESSAGES,
-  invoiceState,
+  invoiceStanding,
   mayManageInvoicesOf,
   personName,
   type Actor,
@@ -80,7 +80,6 @@ const party = (value: unknown): InvoiceParty => value as InvoiceParty;
 export function toSummary(row: SummaryRow, today: string = todayUtc()): InvoiceSummary {
   const seller = party(row.seller);
   const buyer = party(row.buyer);
-  const owes = row.kind === 'invoice' && !row.voided_at;
   return {
     id: row.id,
     kind: row.kind,
@@ -95,15 +94,7 @@ export function toSummary(row: SummaryRow, today: string = todayUtc()): InvoiceS
     tax: row.tax,
     total: row.total,
     paid: row.paid,
-    outstanding: owes ? fromCents(cents(row.total) - cents(row.paid)) : '0.00',
-    state: invoiceState({
-      kind: row.kind,
-      voided: row.voided_at !== null,
-      total: row.total,
-      paid: row.paid,
-      due_on: row.due_on,
-      today,
-    }),
+    ...invoiceStanding({ kind: row.kind, voided: row.voided_at !== null, total: row.total, paid: row.paid, due_on: row.due_on, today }),
   };
 }
 

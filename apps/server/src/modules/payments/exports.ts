@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import { MESSAGES, invoiceState, mayReadInvoiceWorkOf, type InvoiceKind, type PaymentMethod } from '@console/domain';
+import { MESSAGES, invoiceStanding, mayReadInvoiceWorkOf, type InvoiceKind, type PaymentMethod } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { NotFoundError } from '../../lib/errors.ts';
-import { cents, fromCents, todayUtc, type PaymentsDeps } from './queries.ts';
+import { todayUtc, type PaymentsDeps } from './queries.ts';
 
 /**
  * The accounting exports of a seller, one month at a time (UTC). Their columns are a contract
@@ -76,8 +76,7 @@ export interface PaymentExportRow {
 
 /** An invoice's cells: what is paid and owed and its state as of today (a credit note and a void invoice owe nothing). */
 export function invoiceCells(row: InvoiceExportRow, today: string = todayUtc()): unknown[] {
-  const owes = row.kind === 'invoice' && row.voided_at === null;
-  const state = invoiceState({
+  const { state, outstanding } = invoiceStanding({
     kind: row.kind,
     voided: row.voided_at !== null,
     total: row.total,
@@ -97,7 +96,7 @@ export function invoiceCells(row: InvoiceExportRow, today: string = todayUtc()):
     row.tax,
     row.total,
     row.paid,
-    owes ? fromCents(cents(row.total) - cents(row.paid)) : '0.00',
+    outstanding,
     state,
     row.due_on,
     row.voided_at,

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { OVERDUE_REMINDERS_MAX, OVERDUE_REMINDER_EVERY_DAYS } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import { activeAdmins } from '../../lib/admins.ts';
+import { startPollLoop } from '../../lib/poll-loop.ts';
 import type { Mailer } from '../../lib/mail.ts';
 import { cents, fromCents, invoiceEvent, m, todayUtc, type LockedInvoice } from './queries.ts';
 
@@ -19,7 +20,6 @@ export interface OverdueReminderOptions {
 /** Invoices taken in one transaction. */
 const BATCH = 100;
 /** How long closing the app waits for a batch under way. */
-const CLOSE_WAIT_MS = 5_000;
 
 type Candidate = LockedInvoice & { last_n: number | null };
 
@@ -34,10 +34,6 @@ type Candidate = LockedInvoice & { last_n: number | null };
  * payment takes too, so a payment and its reminder never cross.
  */
 export function createOverdueReminders({ db, mailer, logger, pollMs = 300_000, now = () => new Date() }: OverdueReminderOptions) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  let closed = false;
-
   /** Sends one batch of due reminders; answers how many invoices were looked at. */
   async function sendDue(): Promise<number> {
     const clock = now();
@@ -101,47 +97,19 @@ export function createOverdueReminders({ db, mailer, logger, pollMs = 300_000, n
     });
   }
 
-  async function run() {
-    try {
-      while (!closed && (await sendDue()) === BATCH) {
+  const loop = startPollLoop({
+    pollMs,
+    logger,
+    // The database is away, or a mail could not be stored: the reminders are still due at the next look.
+    what: 'overdue reminders could not be sent',
+    async pass(closed) {
+      while (!closed() && (await sendDue()) === BATCH) {
         // a full batch: more may be due
       }
-    } catch (error) {
-      // The database is away, or a mail could not be stored: the reminders are still due at the next look.
-      logger.warn(
-        { error: error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200) },
-        'overdue reminders could not be sent',
-      );
-    }
-  }
-
-  function schedule() {
-    if (closed) return;
-    timer = setTimeout(() => {
-      timer = null;
-      running = run().finally(() => {
-        running = null;
-        schedule();
-      });
-    }, pollMs);
-    timer.unref();
-  }
-
-  schedule();
-  return {
-    sendDue,
-    /** Stops looking, letting a batch under way finish (the app calls it when it closes). */
-    async close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      if (running) {
-        let wait: NodeJS.Timeout | undefined;
-        await Promise.race([running, new Promise((resolve) => (wait = setTimeout(resolve, CLOSE_WAIT_MS)))]).finally(() =>
-          clearTimeout(wait),
-        );
-      }
     },
-  };
+  });
+
+  return { sendDue, close: loop.close };
 }
 
 export type OverdueReminders = ReturnType<typeof createOverdueReminders>;
