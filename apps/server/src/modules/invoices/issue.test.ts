@@ -212,4 +212,18 @@ describe('issuing a draft at once', () => {
     const draft = (await k.drafts('A1.admin', 'A1')).body.drafts[0];
     expect(draft.lines[0]).toMatchObject({ unit_price: '1.0000', amount: '10.00' });
   });
+  it('bills nowhere the credits given back of an allocation on a voided invoice: it was never charged', async () => {
+    const allocation = await k.allocate('A1.admin', 'A1', 'T1', '100');
+    const invoice = (await k.issue('A1.admin', 'A1', 'T1')).body.invoices[0];
+    const voided = await w.t.request(
+      'POST',
+      `/api/invoices/${invoice.id}/void`,
+      { reason: 'Issued by mistake' },
+      { token: await w.as('A1.admin') },
+    );
+    expect(voided.status, JSON.stringify(voided.body)).toBe(200);
+    await k.reverse('A1.admin', allocation);
+    const drafts = (await k.drafts('A1.admin', 'A1')).body.drafts;
+    expect(drafts.find((d: { buyer: { id: string } }) => d.buyer.id === w.id('T1'))).toBeUndefined();
+  });
 });

@@ -6,7 +6,9 @@
 --   reversal_sent of p_buyer whose reversed allocation p_seller sent: 'reversal' (negative).
 -- on_credit_note: a reversal whose reversed allocation is already on an issued document goes
 -- on a credit note; every other entry (a reversal whose allocation is in the same draft too)
--- goes on the invoice. Ordered by the buyer's ledger order (seq).
+-- goes on the invoice. A reversal of an allocation on a voided invoice is billed nowhere: the
+-- allocation was never charged, so nothing is owed back. Ordered by the buyer's ledger order
+-- (seq), read through the partial index of billable entries.
 create or replace function invoice_billable(p_seller uuid, p_buyer uuid, p_before timestamptz default null)
 returns table (
   entry_id uuid,
@@ -57,7 +59,9 @@ language sql stable as $$
     and (p_before is null or e.created_at < p_before)
     and (
       (e.entry_type in ('allocation_received', 'initial_balance') and e.metadata->>'from_org_id' = p_seller::text)
-      or (e.entry_type = 'reversal_sent' and orig.id is not null)
+      or (e.entry_type = 'reversal_sent' and orig.id is not null
+          and not exists (select 1 from invoice_lines l join invoices i on i.id = l.invoice_id
+                          where l.entry_id = orig.id and i.voided_at is not null))
     )
     and not exists (select 1 from invoice_lines l where l.entry_id = e.id)
   order by e.seq
