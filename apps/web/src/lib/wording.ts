@@ -338,6 +338,8 @@ const CONSOLE_WORDING = {
       team: 'Team',
       resources: 'Resources',
       creditLedger: 'Credit Ledger',
+      /** Invoices issued to children and received from the seller. */
+      invoices: 'Invoices',
       pricing: 'Pricing',
       activity: 'Activity',
       agentCatalog: 'Agent Catalog',

@@ -84,7 +84,7 @@ export const NAV_ITEMS: readonly NavEntry[] = [
   },
   {
     to: PATHS.invoices,
-    label: MESSAGES.invoicePages.title,
+    label: nav.invoices,
     icon: FileText,
     // The list and each invoice's page below it.
     isActive: (pathname) => pathname === PATHS.invoices || pathname.startsWith(`${PATHS.invoices}/`),
