@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { invoiceState, type InvoiceState } from '@console/domain';
+import { fromCents, invoiceState, toCents, type InvoiceState } from '@console/domain';
 import type { DB } from './db/schema.ts';
 import type { DemoOrganization, SeededDemo } from './db/seed.ts';
 import { writeAudit } from './lib/audit.ts';
@@ -107,8 +107,7 @@ export async function seedDemoInvoices(db: Kysely<DB>, seeded: SeededDemo, optio
         .where('kind', '=', 'invoice')
         .executeTakeFirst());
     if (!invoice) return;
-    const cents = (BigInt(invoice.total.replace('.', '')) * share) / 100n;
-    const paid = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+    const paid = fromCents((toCents(invoice.total) * share) / 100n);
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto('invoice_payments')

@@ -3,6 +3,7 @@ import { activitySentence } from './activity.ts';
 import { INVOICE_ACTIONS, invoiceSentence } from './activity-invoices.ts';
 import type { OrgType } from './hierarchy.ts';
 import { MESSAGES } from './messages.ts';
+import { fromCents, toCents } from './schemas/amounts.ts';
 import { isSeller, mayManageInvoicesOf, mayReadInvoiceWorkOf, mayViewInvoice, mayViewSellerBooks } from './policy-invoices.ts';
 import type { Actor } from './policy.ts';
 import {
@@ -21,6 +22,16 @@ const at = (role: string, org_type: OrgType, extra: Partial<Actor['organization'
   userId: 'me',
   role,
   organization: { id: 'seller', org_type, path: '/h/seller/', ...extra },
+});
+
+describe('exact amounts in hundredths', () => {
+  it('reads amounts with up to two decimals, signed, and writes them with two', () => {
+    expect(['12.50', '-12.5', '0', '7', '-0.05', '123456789012.99'].map(toCents)).toEqual([1250n, -1250n, 0n, 700n, -5n, 12345678901299n]);
+    expect([1250n, -1250n, 0n, 5n, -5n, 100n].map(fromCents)).toEqual(['12.50', '-12.50', '0.00', '0.05', '-0.05', '1.00']);
+  });
+  it('refuses what is not such an amount rather than guess', () => {
+    for (const bad of ['1.234', '', '1e3', '12,50', ' 1.00', '--1', '.5']) expect(() => toCents(bad), bad).toThrow();
+  });
 });
 
 describe('invoice state', () => {

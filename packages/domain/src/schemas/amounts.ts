@@ -24,3 +24,22 @@ export const amountInputSchema = z.union([z.number(), z.string()], { error: c.am
   }
   return normalized;
 });
+
+/**
+ * Hundredths of an exact amount with at most two decimals ("-12.5" → -1250n), so money is
+ * added and compared without a float. Anything else is a programming error: amounts reach
+ * here from the database (numeric with 2 decimals) or from validated input.
+ */
+export function toCents(amount: string): bigint {
+  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(amount);
+  if (!match) throw new Error(`not an amount with at most 2 decimals: ${amount}`);
+  const value = BigInt(match[2]!) * 100n + BigInt((match[3] ?? '').padEnd(2, '0'));
+  return match[1] ? -value : value;
+}
+
+/** An amount with two decimals from hundredths (-1250n → "-12.50"). */
+export function fromCents(cents: bigint): string {
+  const sign = cents < 0n ? '-' : '';
+  const abs = cents < 0n ? -cents : cents;
+  return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
-import { amountInputSchema, amountStringSchema } from './amounts.ts';
+import { amountInputSchema, amountStringSchema, fromCents, toCents } from './amounts.ts';
 import { isSingleLineText, isStorableText, UNSTORABLE_TEXT } from './common.ts';
 
 const m = MESSAGES.invoices;
@@ -303,10 +303,9 @@ export function invoiceState(invoice: {
 }): InvoiceState {
   if (invoice.voided) return 'void';
   if (invoice.kind === 'credit_note') return 'credit';
-  const cents = (value: string) => BigInt(value.replace('.', ''));
-  if (cents(invoice.paid) >= cents(invoice.total)) return 'paid';
+  if (toCents(invoice.paid) >= toCents(invoice.total)) return 'paid';
   if (invoice.today > invoice.due_on) return 'overdue';
-  return cents(invoice.paid) > 0n ? 'partially_paid' : 'open';
+  return toCents(invoice.paid) > 0n ? 'partially_paid' : 'open';
 }
 
 /**
@@ -314,12 +313,12 @@ export function invoiceState(invoice: {
  * invoice, nothing on a credit note or a void invoice.
  */
 export function invoiceStanding(invoice: Parameters<typeof invoiceState>[0]): { state: InvoiceState; outstanding: string } {
-  const owed =
-    invoice.kind === 'invoice' && !invoice.voided ? BigInt(invoice.total.replace('.', '')) - BigInt(invoice.paid.replace('.', '')) : 0n;
-  const sign = owed < 0n ? '-' : '';
-  const abs = owed < 0n ? -owed : owed;
-  return { state: invoiceState(invoice), outstanding: `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}` };
+  const owed = invoice.kind === 'invoice' && !invoice.voided ? toCents(invoice.total) - toCents(invoice.paid) : 0n;
+  return { state: invoiceState(invoice), outstanding: fromCents(owed) };
 }
+
+/** Today as invoices count it: the calendar day in UTC ("YYYY-MM-DD"). */
+export const todayUtc = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
 
 /** The aging bucket of an amount owed on an invoice issued `days` days ago. */
 export function agingBucket(days: number): AgingBucket {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
-import { amountInputSchema, amountStringSchema } from './amounts.ts';
+import { amountInputSchema, amountStringSchema, toCents } from './amounts.ts';
 
 const s = MESSAGES.spend;
 
@@ -57,8 +57,7 @@ export const topUpSchema = z
     monthly_max: amountInputSchema,
   })
   .superRefine((value, ctx) => {
-    const cents = (amount: string) => BigInt(amount.replace('.', ''));
-    if (typeof value.amount === 'string' && typeof value.monthly_max === 'string' && cents(value.amount) > cents(value.monthly_max)) {
+    if (typeof value.amount === 'string' && typeof value.monthly_max === 'string' && toCents(value.amount) > toCents(value.monthly_max)) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: s.topUpAboveMonthlyMax });
     }
   });

@@ -1,7 +1,7 @@
+import { toCents, fromCents } from '@console/domain';
 import { sql } from 'kysely';
 import type { InvoiceLine, InvoiceLineKind } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
-import { cents, fromCents } from './queries.ts';
 
 /** A billable entry priced at the seller's billing details as they are now. */
 export interface BillableLine extends InvoiceLine {
@@ -52,7 +52,7 @@ export async function billableLines(
 
 /** Subtotal, tax and total of a document's lines: tax = subtotal × rate / 100, rounded once to the cent (half away from zero). */
 export function totalsOf(amounts: readonly string[], taxRate: string): { subtotal: string; tax: string; total: string } {
-  const subtotal = amounts.reduce((sum, amount) => sum + cents(amount), 0n);
+  const subtotal = amounts.reduce((sum, amount) => sum + toCents(amount), 0n);
   // The rate has at most 3 decimals: in thousandths of a percent, tax = subtotal × milli / 100 000.
   const [whole = '0', frac = ''] = taxRate.split('.');
   const milli = BigInt(whole) * 1000n + BigInt((frac + '000').slice(0, 3));

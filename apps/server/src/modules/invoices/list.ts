@@ -6,12 +6,13 @@ import {
   type InvoiceList,
   type InvoiceState,
   type invoiceListQuerySchema,
+  todayUtc,
 } from '@console/domain';
 import type { z } from 'zod';
 import type { Caller } from '../../lib/caller.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
-import { summaryQuery, toSummary, todayUtc, type InvoicesDeps } from './queries.ts';
+import { summaryQuery, toSummary, type InvoicesDeps } from './queries.ts';
 
 type ListQuery = z.output<typeof invoiceListQuerySchema>;
 

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import {
   MESSAGES,
   invoiceStanding,
+  todayUtc,
   mayManageInvoicesOf,
   personName,
   type Actor,
@@ -21,9 +22,6 @@ export const m = MESSAGES.invoices;
 export interface InvoicesDeps {
   db: Kysely<DB>;
 }
-
-/** Today as the invoices' states count it: the calendar day in UTC. */
-export const todayUtc = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
 
 /** As printed: the seller's prefix and the number on 6 digits ("ACME-000042"). */
 export const numberText = (prefix: string, number: number): string => `${prefix}${String(number).padStart(6, '0')}`;
@@ -56,20 +54,6 @@ export function summaryQuery(executor: Executor) {
 }
 
 export type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryQuery>['executeTakeFirstOrThrow']>>;
-
-/** Cents of a decimal string with 2 decimals, exact. */
-export const cents = (value: string): bigint => {
-  const negative = value.startsWith('-');
-  const [whole = '0', frac = ''] = value.replace('-', '').split('.');
-  const result = BigInt(whole) * 100n + BigInt((frac + '00').slice(0, 2));
-  return negative ? -result : result;
-};
-/** A decimal string with 2 decimals from cents. */
-export const fromCents = (value: bigint): string => {
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
-  return `${negative ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
-};
 
 const party = (value: unknown): InvoiceParty => value as InvoiceParty;
 

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import { MESSAGES, invoiceStanding, mayReadInvoiceWorkOf, type InvoiceKind, type PaymentMethod } from '@console/domain';
+import { MESSAGES, invoiceStanding, mayReadInvoiceWorkOf, type InvoiceKind, type PaymentMethod, todayUtc } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { NotFoundError } from '../../lib/errors.ts';
-import { todayUtc, type PaymentsDeps } from './queries.ts';
+import { type PaymentsDeps } from './queries.ts';
 
 /**
  * The accounting exports of a seller, one month at a time (UTC). Their columns are a contract

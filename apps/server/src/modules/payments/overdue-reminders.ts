@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { OVERDUE_REMINDERS_MAX, OVERDUE_REMINDER_EVERY_DAYS } from '@console/domain';
+import { OVERDUE_REMINDERS_MAX, OVERDUE_REMINDER_EVERY_DAYS, toCents, fromCents, todayUtc } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import { activeAdmins } from '../../lib/admins.ts';
 import { startPollLoop } from '../../lib/poll-loop.ts';
 import type { Mailer } from '../../lib/mail.ts';
-import { cents, fromCents, invoiceEvent, m, todayUtc, type LockedInvoice } from './queries.ts';
+import { invoiceEvent, m, type LockedInvoice } from './queries.ts';
 
 export interface OverdueReminderOptions {
   db: Kysely<DB>;
@@ -73,7 +73,7 @@ export function createOverdueReminders({ db, mailer, logger, pollMs = 300_000, n
       const admins = await activeAdmins(trx, [...new Set(rows.map((row) => row.buyer_id))]);
       let sent = 0;
       for (const invoice of rows) {
-        const owed = cents(invoice.total) - cents(paidOf.get(invoice.id) ?? '0.00');
+        const owed = toCents(invoice.total) - toCents(paidOf.get(invoice.id) ?? '0.00');
         if (owed <= 0n) continue;
         const n = (invoice.last_n ?? 0) + 1;
         const taken = await trx

@@ -28,24 +28,6 @@ export interface PaymentsDeps {
   mailer: Mailer;
 }
 
-/** Today as invoices count it: the calendar day in UTC ("YYYY-MM-DD"). */
-export const todayUtc = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
-
-/** Cents of a decimal string (at most 2 decimals), exact: money never goes through a float. */
-export function cents(value: string): bigint {
-  const negative = value.startsWith('-');
-  const [whole = '0', frac = ''] = value.replace('-', '').split('.');
-  const result = BigInt(whole || '0') * 100n + BigInt(`${frac}00`.slice(0, 2));
-  return negative ? -result : result;
-}
-
-/** A decimal string with 2 decimals from cents. */
-export function fromCents(value: bigint): string {
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
-  return `${negative ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
-}
-
 /** An invoice as the payment rules need it, read with its row locked. */
 export interface LockedInvoice {
   id: string;

@@ -1,8 +1,18 @@
 import { sql } from 'kysely';
-import { AGING_BUCKETS, MESSAGES, agingBucket, mayViewSellerBooks, type AgingBucket, type Receivables } from '@console/domain';
+import {
+  AGING_BUCKETS,
+  MESSAGES,
+  agingBucket,
+  mayViewSellerBooks,
+  type AgingBucket,
+  type Receivables,
+  toCents,
+  fromCents,
+  todayUtc,
+} from '@console/domain';
 import type { Caller } from '../../lib/caller.ts';
 import { NotFoundError } from '../../lib/errors.ts';
-import { cents, fromCents, todayUtc, type PaymentsDeps } from './queries.ts';
+import { type PaymentsDeps } from './queries.ts';
 
 interface Tally {
   buckets: Record<AgingBucket, bigint>;
@@ -50,7 +60,7 @@ export function createReceivables({ db }: PaymentsDeps) {
       const child = byChild.get(row.buyer_id) ?? { name: row.buyer_name, tally: emptyTally() };
       byChild.set(row.buyer_id, child);
       const bucket = agingBucket(Math.max(row.days, 0));
-      const owed = cents(row.outstanding);
+      const owed = toCents(row.outstanding);
       child.tally.buckets[bucket] += owed;
       totals.buckets[bucket] += owed;
       if (today > row.due_on) {

@@ -1,10 +1,11 @@
+import { toCents, fromCents, todayUtc } from '@console/domain';
 import type { InvoiceDetail, PaymentMethod } from '@console/domain';
 import { activeAdmins } from '../../lib/admins.ts';
 import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { cents, fromCents, invoiceEvent, lockInvoice, m, paidOn, requireManager, todayUtc, type PaymentsDeps } from './queries.ts';
+import { invoiceEvent, lockInvoice, m, paidOn, requireManager, type PaymentsDeps } from './queries.ts';
 
 export interface PaymentRecord {
   /** Exact decimal text, above 0 ("12.50"). */
@@ -31,8 +32,8 @@ export function createRecordPayment({ db, invoices, mailer }: PaymentsDeps) {
       if (invoice.kind === 'credit_note') throw new RuleError(m.creditNoteNoPayments);
       if (invoice.voided) throw new ConflictError(m.notPayable);
       if (payment.paid_on > todayUtc()) throw new RuleError(m.paymentDateInvalid);
-      const owed = cents(invoice.total) - cents(await paidOn(trx, invoice.id));
-      const amount = cents(payment.amount);
+      const owed = toCents(invoice.total) - toCents(await paidOn(trx, invoice.id));
+      const amount = toCents(payment.amount);
       if (amount > owed) throw new RuleError(m.overpayment(fromCents(owed > 0n ? owed : 0n), invoice.currency));
       const row = await trx
         .insertInto('invoice_payments')

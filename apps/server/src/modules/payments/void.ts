@@ -1,10 +1,11 @@
+import { toCents } from '@console/domain';
 import { sql } from 'kysely';
 import type { InvoiceDetail } from '@console/domain';
 import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { cents, lockInvoice, m, paidOn, requireManager, type PaymentsDeps } from './queries.ts';
+import { lockInvoice, m, paidOn, requireManager, type PaymentsDeps } from './queries.ts';
 
 /**
  * Voids an issued invoice or credit note, saying why. Its lines stay on it, so the entries they
@@ -18,7 +19,7 @@ export function createVoidInvoice({ db, invoices }: PaymentsDeps) {
       const invoice = await lockInvoice(trx, invoiceId);
       requireManager(caller, invoice);
       if (invoice.voided) throw new ConflictError(m.alreadyVoid);
-      if (cents(await paidOn(trx, invoice.id)) !== 0n) throw new ConflictError(m.voidHasPayments);
+      if (toCents(await paidOn(trx, invoice.id)) !== 0n) throw new ConflictError(m.voidHasPayments);
       await trx
         .updateTable('invoices')
         .set({ voided_at: sql`now()`, voided_by: caller.userId, void_reason: reason })

@@ -1,6 +1,5 @@
-import { STATEMENT_GROUP_KINDS, pricingViewOf, type Statement, type StatementGroup } from '@console/domain';
+import { STATEMENT_GROUP_KINDS, fromCents, pricingViewOf, toCents, type Statement, type StatementGroup } from '@console/domain';
 import type { Caller } from '../../lib/caller.ts';
-import { fromCents, toCents } from './money.ts';
 import { periodOf } from './period.ts';
 import { readBounds, readGroups, type GroupRow, type StatementsDeps } from './queries.ts';
 
