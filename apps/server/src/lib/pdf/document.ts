@@ -203,6 +203,13 @@ export function heading(doc: Pdf, text: string, x = contentLeft(doc), width = co
   doc.y += 3;
 }
 
+/** A muted line where a table has no rows ("No lines."), then `gap` points of space. */
+export function emptyNote(doc: Pdf, text: string, gap: number) {
+  doc.font(FONT.regular).fontSize(SIZE.body).fillColor(COLOR.muted).text(printable(text), contentLeft(doc), doc.y);
+  doc.fillColor(COLOR.text);
+  doc.y += gap;
+}
+
 /** "1234567.5" → "1,234,567.50": an exact decimal string with thousands separators and at least `decimals` decimals. */
 export function formatDecimal(value: string, decimals = 2): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value.trim());

@@ -5,6 +5,7 @@ import {
   contentWidth,
   drawPairs,
   drawTable,
+  emptyNote,
   ensureSpace,
   FONT,
   finish,
@@ -114,9 +115,7 @@ function drawParties(doc: Pdf, seller: InvoiceParty, buyer: InvoiceParty) {
 
 function drawLines(doc: Pdf, invoice: InvoiceDetail) {
   if (invoice.lines.length === 0) {
-    doc.font(FONT.regular).fontSize(SIZE.body).fillColor(COLOR.muted).text('No lines.', contentLeft(doc), doc.y);
-    doc.fillColor(COLOR.text);
-    doc.y += 12;
+    emptyNote(doc, 'No lines.', 12);
     return;
   }
   drawTable(

@@ -1,10 +1,19 @@
-import { isOrgType, ORG_TYPE_LABELS, STATEMENT_GROUP_LABELS, type Statement, type StatementGroup } from '@console/domain';
+import {
+  fromCents,
+  isOrgType,
+  ORG_TYPE_LABELS,
+  STATEMENT_GROUP_LABELS,
+  toCents,
+  type Statement,
+  type StatementGroup,
+} from '@console/domain';
 import {
   COLOR,
   contentLeft,
   contentWidth,
   drawPairs,
   drawTable,
+  emptyNote,
   ensureSpace,
   FONT,
   finish,
@@ -157,20 +166,14 @@ function who(group: StatementGroup): string {
 
 /** closing − opening, exactly: what the groups add up to. */
 function netChange(statement: Statement): string {
-  const cents = (value: string) => BigInt(value.replace('.', ''));
-  const net = cents(statement.closing_balance) - cents(statement.opening_balance);
-  const sign = net < 0n ? '-' : '';
-  const digits = (net < 0n ? -net : net).toString().padStart(3, '0');
-  return `${sign}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+  return fromCents(toCents(statement.closing_balance) - toCents(statement.opening_balance));
 }
 
 function drawGroups(doc: Pdf, statement: Statement) {
   ensureSpace(doc, 60);
   heading(doc, 'Movements');
   if (statement.groups.length === 0) {
-    doc.font(FONT.regular).fontSize(SIZE.body).fillColor(COLOR.muted).text('No movements this month.', contentLeft(doc), doc.y);
-    doc.fillColor(COLOR.text);
-    doc.y += 14;
+    emptyNote(doc, 'No movements this month.', 14);
     return;
   }
   drawTable(
