@@ -45,6 +45,11 @@ export function startPollLoop(options: {
 
   schedule();
   return {
+    /** Runs a pass now, after the one under way (tests, and a caller that just queued work). */
+    async runNow() {
+      await (running ?? Promise.resolve());
+      await run();
+    },
     /** Stops looking, letting a pass under way finish (the app calls it when it closes). */
     async close() {
       closed = true;

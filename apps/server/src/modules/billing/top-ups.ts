@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { ALERT_REPEAT_HOURS, type TopUpOutcome, type TopUpReason } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
+import { startPollLoop } from '../../lib/poll-loop.ts';
 import { toppedUpThisMonth } from '../../lib/spend-caps.ts';
 
 export interface TopUpRunnerOptions {
@@ -11,8 +12,6 @@ export interface TopUpRunnerOptions {
   pollMs?: number;
 }
 
-/** How long closing the app waits for a top-up under way. */
-const CLOSE_WAIT_MS = 5_000;
 /** Requests taken in one look before yielding. */
 const BATCH = 50;
 
@@ -159,52 +158,25 @@ async function alertParent(trx: Transaction<DB>, request: Request, f: Facts, rea
 }
 
 export function createTopUpRunner({ db, logger, pollMs = 1_000 }: TopUpRunnerOptions) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  let closed = false;
-
   function makeOne(): Promise<boolean> {
     return db.transaction().execute((trx) => makeTopUp(trx, logger));
   }
 
-  async function run() {
-    try {
-      for (let made = 0; !closed && made < BATCH && (await makeOne()); made++) {
+  const loop = startPollLoop({
+    pollMs,
+    logger,
+    // The database is away: the requests stay pending for the next look.
+    what: 'top-ups could not be made',
+    async pass(closed) {
+      for (let made = 0; !closed() && made < BATCH && (await makeOne()); made++) {
         // one request a transaction, until none is pending
       }
-    } catch (error) {
-      // The database is away: the requests stay pending for the next look.
-      logger.warn(
-        { error: error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200) },
-        'top-ups could not be made',
-      );
-    }
-  }
-
-  function schedule() {
-    if (closed) return;
-    timer = setTimeout(() => {
-      timer = null;
-      running = run().finally(() => {
-        running = null;
-        schedule();
-      });
-    }, pollMs);
-    timer.unref();
-  }
-
-  schedule();
+    },
+  });
 
   return {
     /** Makes the pending top-ups now (tests, and a caller that just queued one). */
-    async runNow() {
-      await (running ?? Promise.resolve());
-      await run();
-    },
-    async close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      if (running) await Promise.race([running, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
-    },
+    runNow: loop.runNow,
+    close: loop.close,
   };
 }
