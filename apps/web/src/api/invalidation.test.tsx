@@ -1,8 +1,6 @@
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { renderHook } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
-import { createQueryClient } from '@/lib/query-client';
+import { watchViews } from '@/test/query-views';
 import { json, mockApi } from '@/test/helpers';
 import { makeOrganization } from '@/test/organization-data';
 import { makeUser } from '@/test/user-data';
@@ -24,22 +22,8 @@ const VIEWS = {
   organization: organizationKeys.detail(PARENT),
   people: userKeys.list({}),
 } as const;
-type View = keyof typeof VIEWS;
 
-function seeded(): QueryClient {
-  const client = createQueryClient();
-  for (const key of Object.values(VIEWS)) client.setQueryData(key, {});
-  return client;
-}
-
-const wrapper = (client: QueryClient) =>
-  function Wrapper({ children }: { children: ReactNode }) {
-    return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
-  };
-
-/** The views a change marked for asking again. */
-const invalidated = (client: QueryClient) =>
-  (Object.keys(VIEWS) as View[]).filter((view) => client.getQueryState(VIEWS[view])?.isInvalidated);
+const { seeded, wrapper, invalidated } = watchViews(VIEWS);
 
 describe('a change made in the console is asked again on every page that shows it', () => {
   it('creating an organization: the dashboard (counts, balance), the ledgers, the capacity and the organizations', async () => {

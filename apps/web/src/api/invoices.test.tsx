@@ -1,8 +1,6 @@
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { renderHook } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
-import { createQueryClient } from '@/lib/query-client';
+import { watchViews } from '@/test/query-views';
 import { json, mockApi, OWN_ORG_ID } from '@/test/helpers';
 import { CHILD_ID, detailOf, INVOICE_ID, ISSUE, PAYMENTS, paymentOf, summaryOf } from '@/test/invoice-data';
 import { invoiceKeys, useIssueInvoices, useRecordPayment } from './invoices';
@@ -16,21 +14,8 @@ const VIEWS = {
   details: invoiceKeys.details(OWN_ORG_ID),
   organizations: organizationKeys.list({ attention: 'overdue_invoices' }),
 } as const;
-type View = keyof typeof VIEWS;
 
-function seeded(): QueryClient {
-  const client = createQueryClient();
-  for (const key of Object.values(VIEWS)) client.setQueryData(key, {});
-  return client;
-}
-
-const wrapper = (client: QueryClient) =>
-  function Wrapper({ children }: { children: ReactNode }) {
-    return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
-  };
-
-const invalidated = (client: QueryClient) =>
-  (Object.keys(VIEWS) as View[]).filter((view) => client.getQueryState(VIEWS[view])?.isInvalidated);
+const { seeded, wrapper, invalidated } = watchViews(VIEWS);
 
 describe('a change to an invoice is shown everywhere without a reload', () => {
   it('recording a payment: the invoice takes the answer, and the lists, drafts, receivables and organization lists are asked again', async () => {

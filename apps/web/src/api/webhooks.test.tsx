@@ -1,8 +1,7 @@
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { renderHook } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
-import { createQueryClient } from '@/lib/query-client';
+import { watchViews } from '@/test/query-views';
 import { json, mockApi, OWN_ORG_ID } from '@/test/helpers';
 import { DELIVERY_ID, deliveryOf, ENDPOINT_ID, endpointOf, endpointPath } from '@/test/webhook-data';
 import {
@@ -25,21 +24,8 @@ const VIEWS = {
   failedLog: webhookKeys.deliveryList(OWN_ORG_ID, ENDPOINT_ID, 'failed'),
   otherLog: webhookKeys.deliveryList(OWN_ORG_ID, OTHER_ENDPOINT, null),
 } as const;
-type View = keyof typeof VIEWS;
 
-function seeded(): QueryClient {
-  const client = createQueryClient();
-  for (const key of Object.values(VIEWS)) client.setQueryData(key, {});
-  return client;
-}
-
-const wrapper = (client: QueryClient) =>
-  function Wrapper({ children }: { children: ReactNode }) {
-    return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
-  };
-
-const invalidated = (client: QueryClient) =>
-  (Object.keys(VIEWS) as View[]).filter((view) => client.getQueryState(VIEWS[view])?.isInvalidated);
+const { seeded, wrapper, invalidated } = watchViews(VIEWS);
 
 describe('a webhook change is asked again where it shows', () => {
   it('creating or rotating: the endpoint list only (no delivery log changed)', async () => {
