@@ -66,18 +66,14 @@ function scaled(value: string, places: number): bigint {
 /**
  * Runs `write` in one transaction with the ledger's entries dated `at` instead of the moment
  * they are written: the demo's history is written at once, but its entries belong to the days
- * they tell of. The changed default is part of the transaction: it is put back before the
- * commit, rolled back with everything else on an error or a crash, and any other writer of
- * the ledger waits for the commit (the change locks the table), so no other entry is dated.
+ * they tell of. `ledger_post` dates a posting from the setting `console.ledger_at`, set here
+ * for this transaction only (`set_config(…, true)`), so it ends with the transaction and no
+ * other writer's entry is dated.
  */
 async function ledgerDatedAt<T>(db: Kysely<DB>, at: Date, write: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    await sql`alter table credit_ledger_entries alter column created_at set default ${sql.raw(`'${at.toISOString()}'::timestamptz`)}`.execute(
-      trx,
-    );
-    const result = await write(trx);
-    await sql`alter table credit_ledger_entries alter column created_at set default clock_timestamp()`.execute(trx);
-    return result;
+    await sql`select set_config('console.ledger_at', ${at.toISOString()}, true)`.execute(trx);
+    return write(trx);
   });
 }
 

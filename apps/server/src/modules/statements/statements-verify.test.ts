@@ -41,12 +41,9 @@ async function postDated(at: Date, org: string, amount: string) {
   await db()
     .transaction()
     .execute(async (trx) => {
-      await sql`alter table credit_ledger_entries alter column created_at set default ${sql.raw(`'${at.toISOString()}'::timestamptz`)}`.execute(
-        trx,
-      );
+      await sql`select set_config('console.ledger_at', ${at.toISOString()}, true)`.execute(trx);
       await sql`select 1 from ledger_post(gen_random_uuid(), null, false, array[${org}::uuid], array[${amount}::numeric],
                 array['adjustment_increase'], array['{"reason":"last month"}'::jsonb])`.execute(trx);
-      await sql`alter table credit_ledger_entries alter column created_at set default clock_timestamp()`.execute(trx);
     });
 }
 

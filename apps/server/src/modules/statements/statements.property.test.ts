@@ -64,16 +64,12 @@ async function post(postings: Posting[], at: Date | null) {
   await db()
     .transaction()
     .execute(async (trx) => {
-      if (at)
-        await sql`alter table credit_ledger_entries alter column created_at set default ${sql.raw(`'${at.toISOString()}'::timestamptz`)}`.execute(
-          trx,
-        );
+      if (at) await sql`select set_config('console.ledger_at', ${at.toISOString()}, true)`.execute(trx);
       await sql`select 1 from ledger_post(gen_random_uuid(), null, false, ${column((p) => p.org)}::uuid[], ${column((p) => p.amount)}::numeric[],
           ${column((p) => p.type)}::text[], ${column((p) => JSON.stringify(p.meta))}::jsonb[], ${column((p) => p.ref ?? null)}::text[],
           ${column((p) => p.refundOf ?? null)}::text[], ${column((p) => p.agent ?? null)}::uuid[], ${column((p) => p.units ?? null)}::numeric[])`.execute(
         trx,
       );
-      if (at) await sql`alter table credit_ledger_entries alter column created_at set default clock_timestamp()`.execute(trx);
     });
 }
 

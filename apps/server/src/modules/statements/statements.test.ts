@@ -44,17 +44,14 @@ const lastHash = async (org: string, before: Date = new Date(Date.now() + 60_000
 };
 const cents = (amount: string) => BigInt(amount.replace('.', ''));
 
-/** Movements posted by ledger_post with every entry dated `at` (the column's default, changed inside the transaction). */
+/** Movements posted by ledger_post with every entry dated `at` (the setting console.ledger_at, for the transaction). */
 async function postDated(at: Date, orgs: string[], amounts: string[], types: string[], metas: object[]) {
   await db()
     .transaction()
     .execute(async (trx) => {
-      await sql`alter table credit_ledger_entries alter column created_at set default ${sql.raw(`'${at.toISOString()}'::timestamptz`)}`.execute(
-        trx,
-      );
+      await sql`select set_config('console.ledger_at', ${at.toISOString()}, true)`.execute(trx);
       await sql`select 1 from ledger_post(gen_random_uuid(), null, false, ${orgs}::uuid[], ${amounts}::numeric[], ${types}::text[],
                 ${metas.map((m) => JSON.stringify(m))}::jsonb[])`.execute(trx);
-      await sql`alter table credit_ledger_entries alter column created_at set default clock_timestamp()`.execute(trx);
     });
 }
 

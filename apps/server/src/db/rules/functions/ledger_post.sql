@@ -10,10 +10,10 @@
 --    far, exactly, and refuses the whole posting at the first entry that would take a balance
 --    below zero (insufficient_credits, the balance before the posting as the detail) or above
 --    credit_balance_max() (balance_limit, the maximum as the detail);
--- 4. dates every entry of the posting with one created_at, taken after the locks: the
---    column's default (clock_timestamp(); the demo seed dates its history by changing that
---    default inside its transaction), so per organization the order of created_at is the
---    order of the entries;
+-- 4. dates every entry of the posting with one created_at, taken after the locks, so per
+--    organization the order of created_at is the order of the entries: clock_timestamp(), or
+--    the instant a writer of history set for its transaction in the setting console.ledger_at
+--    (the demo seed dates its month of usage on the days it tells of);
 -- 5. chains each organization's entries, in posting order, from its ledger_head: each entry's
 --    prev_hash is the hash before it and its hash is ledger_entry_hash over that and its own
 --    fields. The balance rows are locked, so an organization's chain grows one posting at a
@@ -44,7 +44,6 @@ declare
   v_orgs constant uuid[] := array(select distinct x from unnest(p_org) x order by x);
   v_n constant integer := cardinality(p_org);
   v_bad record;
-  v_default text;
   v_at timestamptz;
   e record;
   v_org uuid;
@@ -88,15 +87,8 @@ begin
     raise exception using errcode = 'CR001', message = 'balance_limit', detail = credit_balance_max()::text;
   end if;
 
-  -- The column's default, evaluated once, now that the rows are locked.
-  select pg_get_expr(d.adbin, d.adrelid) into v_default
-  from pg_attrdef d join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
-  where d.adrelid = 'credit_ledger_entries'::regclass and a.attname = 'created_at';
-  if v_default is null or v_default = 'clock_timestamp()' then
-    v_at := clock_timestamp();
-  else
-    execute format('select (%s)::timestamptz', v_default) into v_at;
-  end if;
+  -- One instant for the posting, now that the rows are locked.
+  v_at := coalesce(nullif(current_setting('console.ledger_at', true), '')::timestamptz, clock_timestamp());
 
   v_ids := array_fill(null::uuid, array[v_n]);
   v_after := array_fill(null::numeric, array[v_n]);
