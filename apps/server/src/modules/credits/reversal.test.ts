@@ -39,17 +39,7 @@ async function ageLedger(hours: number) {
       await sql`alter table credit_ledger_entries disable trigger credit_ledger_no_update`.execute(trx);
       await sql`update credit_ledger_entries set created_at = created_at - make_interval(hours => ${hours})`.execute(trx);
       // Each entry's hash covers its time: the aged ledger is chained again, as if written then.
-      await sql`do $$ declare e record; v_org uuid; v_head bytea; begin
-        for e in select id, organization_id from credit_ledger_entries order by organization_id, seq loop
-          if v_org is distinct from e.organization_id then v_org := e.organization_id; v_head := null; end if;
-          update credit_ledger_entries set prev_hash = v_head,
-            hash = ledger_entry_hash(v_head, id, organization_id, amount, entry_type, transaction_group, metadata, balance_after,
-                                     external_ref, refund_of, agent_type_id, units, created_by, created_at)
-          where id = e.id returning hash into v_head;
-        end loop;
-        update organization_billing_settings b set ledger_head =
-          (select l.hash from credit_ledger_entries l where l.organization_id = b.organization_id order by l.seq desc limit 1);
-      end $$`.execute(trx);
+      await sql`select ledger_chain_rebuild(o.id) from organizations o`.execute(trx);
       await sql`alter table credit_ledger_entries enable trigger credit_ledger_no_update`.execute(trx);
     });
 }
