@@ -2,18 +2,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@console/domain';
 import { createTestApp, type TestApp } from '../test/harness.ts';
 import { PASSWORD, insertUser } from '../test/fixtures.ts';
+import { machineLimitSettings } from '../lib/machine-limits.ts';
 
 /**
  * A person's requests that change something are bounded per minute: a script holding a
  * session cannot write audit rows, mail or webhook events without end. Reads are not counted;
  * another person keeps their own allowance. The count is the machine API's shared counter,
- * whose sharing across processes machine-limits.test.ts shows.
+ * whose sharing across processes machine-limits.test.ts shows. Its windows are fixed (a new
+ * one starts every whole minute in production), so the test counts in hour-long windows: a
+ * run that straddled a minute's end would start afresh halfway and see its sixth change pass.
  */
 const LIMIT = 5;
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ rateLimits: { sessionWritesPerPerson: LIMIT }, machineLimitSyncMs: 20 });
+  t = await createTestApp({
+    rateLimits: { sessionWritesPerPerson: LIMIT },
+    machineLimits: { ...machineLimitSettings(1000), windowSeconds: 3600 },
+    machineLimitSyncMs: 20,
+  });
   const house = await t.database.db.selectFrom('organizations').select('id').where('org_type', '=', 'house').executeTakeFirstOrThrow();
   await insertUser(t.database.db, { email: 'second@writes.test', password: PASSWORD, role: 'house_admin', organizationId: house.id });
 });
