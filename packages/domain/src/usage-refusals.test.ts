@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { USAGE_REJECTIONS, USAGE_REFUSAL_DETAILS, parseUsageRefusal } from './index.ts';
+import { MESSAGES, USAGE_REJECTIONS, USAGE_REFUSAL_DETAILS, capRefusalOf, parseUsageRefusal, usageCapRefusal } from './index.ts';
 
 const ORG = '0b7e3a52-4a3f-4f7e-9d0e-6f1c2a8b9c01';
-const cap = { cap: 'subtree', limit: '100.00', window: '2026-11', name: 'Harbor Realty', organization_id: ORG };
+const SETTER = '5d2c1b0a-9e8f-4a7b-8c6d-5e4f3a2b1c0d';
+const cap = {
+  cap: 'subtree',
+  limit: '100.00',
+  window: 'week',
+  window_start: '2026-11-30',
+  resets_at: '2026-12-07T00:00:00.000Z',
+  name: 'Harbor Realty',
+  organization_id: ORG,
+  set_by_id: SETTER,
+  set_by_name: 'Bay Agency',
+};
 
 describe('a refusal the usage engine gives', () => {
   it('has a detail schema for every reason the domain lists, and no other', () => {
@@ -39,12 +50,54 @@ describe('a refusal the usage engine gives', () => {
     expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, limit: '100' })).toThrow();
     expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, limit: 'x100.00' })).toThrow();
     expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, limit: '100.00x' })).toThrow();
-    expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, window: '2026-11-01' })).toThrow();
-    expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, window: 'x2026-11' })).toThrow();
+    expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, window: '2026-11' })).toThrow();
+    expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, window: 'year' })).toThrow();
+    expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, window_start: '2026-11' })).toThrow();
+    expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, resets_at: '2026-12-07' })).toThrow();
+    expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, set_by_id: 'Bay' })).toThrow();
+    expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, set_by_name: undefined })).toThrow();
     expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, organization_id: 'Harbor' })).toThrow();
     expect(() => parseUsageRefusal('spend_cap_reached', { ...cap, name: undefined })).toThrow();
     expect(() => parseUsageRefusal('insufficient_credits', { balance: '0.17' })).toThrow();
     expect(() => parseUsageRefusal('insufficient_credits', { balance: '0.1', needed: '1.00' })).toThrow();
     expect(() => parseUsageRefusal('insufficient_credits', { balance: '-0.10', needed: '1.00' })).toThrow();
+  });
+});
+
+describe('the cap a refusal names, as the machine API tells it', () => {
+  const above = MESSAGES.usage.organizationAbove;
+
+  it('names the cap, its window, when it resets and who set it', () => {
+    expect(usageCapRefusal(parseUsageRefusal('spend_cap_reached', cap).detail as never)).toEqual({
+      scope: 'subtree',
+      limit: '100.00',
+      window: 'week',
+      window_start: '2026-11-30',
+      resets_at: '2026-12-07T00:00:00.000Z',
+      name: 'Harbor Realty',
+      organization_id: ORG,
+      set_by: { organization_id: SETTER, name: 'Bay Agency' },
+    });
+  });
+
+  it('reads "an organization above yours", with no id, for each organization the key may not see', () => {
+    const hidden = { ...cap, name: null, organization_id: null, set_by_id: null, set_by_name: null };
+    expect(capRefusalOf(parseUsageRefusal('spend_cap_reached', hidden))).toMatchObject({
+      name: above,
+      organization_id: null,
+      set_by: { organization_id: null, name: above },
+    });
+    const setterHidden = { ...cap, set_by_id: null, set_by_name: null };
+    expect(capRefusalOf(parseUsageRefusal('activation_cap_reached', setterHidden))).toMatchObject({
+      name: 'Harbor Realty',
+      organization_id: ORG,
+      set_by: { organization_id: null, name: above },
+    });
+    expect(above).toBe('an organization above yours');
+  });
+
+  it('is null for every other reason', () => {
+    expect(capRefusalOf(parseUsageRefusal('insufficient_credits', { balance: '0.17', needed: '1.00' }))).toBeNull();
+    expect(capRefusalOf(parseUsageRefusal('out_of_reach', null))).toBeNull();
   });
 });

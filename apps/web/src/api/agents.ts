@@ -1,4 +1,4 @@
-import { agentsEndpoints as endpoints, type CreateAgentTypeInput, type UpdateAgentTypeInput } from '@console/domain';
+import { agentsEndpoints as endpoints, type CreateAgentTypeInput, type MonthlyCapInput, type UpdateAgentTypeInput } from '@console/domain';
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
 import { dashboardKeys } from './dashboard';
@@ -67,8 +67,8 @@ export function useDeactivateAgent(organizationId: string) {
 export function useSetActivationCap(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ activationId, cap }: { activationId: string; cap: string | null }) =>
-      (await call(endpoints.setActivationCap, { params: { id: organizationId, activationId }, body: { monthly_cap: cap } })).activation,
+    mutationFn: async ({ activationId, caps }: { activationId: string; caps: MonthlyCapInput }) =>
+      (await call(endpoints.setActivationCap, { params: { id: organizationId, activationId }, body: caps })).activation,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: agentKeys.activations(organizationId) }),
   });
 }

@@ -43,6 +43,8 @@ export function activationOf(key: keyof typeof TYPE_IDS, overrides: Partial<Acti
     activated_at: '2025-03-01T00:00:00.000Z',
     usage_30d: { events: 1203, units: '7.5000', credits: '3.75' },
     monthly_cap: { cap: null, month: '2025-03', charged: '3.75' },
+    daily_cap: { cap: null, window_start: '2025-03-14', charged: '0.25' },
+    weekly_cap: { cap: null, window_start: '2025-03-10', charged: '1.25' },
     ...overrides,
   };
 }

@@ -23,6 +23,8 @@ export function apiKeyOf(overrides: Partial<ApiKey> = {}): ApiKey {
     rolled_at: null,
     rate_limit_per_minute: null,
     monthly_cap: { cap: null, month: '2025-03', charged: '0.00' },
+    daily_cap: { cap: null, window_start: '2025-03-14', charged: '0.00' },
+    weekly_cap: { cap: null, window_start: '2025-03-10', charged: '0.00' },
     ...overrides,
   };
 }

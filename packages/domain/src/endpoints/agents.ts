@@ -101,7 +101,8 @@ export const agentsEndpoints = {
     operationId: 'setActivationCap',
     method: 'PUT',
     path: '/organizations/:id/agents/:activationId/cap',
-    summary: "Set an activation's monthly cap in credits, or remove it (its organization's admins or its parent's)",
+    summary:
+      "Set an activation's caps in credits by month, ISO week or day (UTC), or remove them (its organization's admins or its parent's)",
     tags: ['agents'],
     auth: 'session',
     permission: 'resources.manage',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { amountStringSchema } from './amounts.ts';
-import { capAmountSchema } from './spend.ts';
+import { capAmountSchema, windowCapUsageSchema } from './spend.ts';
 import { API_KEY_LIFECYCLE } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
@@ -64,6 +64,9 @@ export const apiKeySchema = z.object({
   rate_limit_per_minute: z.number().int().nullable(),
   /** What the key may charge in a calendar month (UTC; null: no cap), and what this month's usage charged. */
   monthly_cap: z.object({ cap: amountStringSchema.nullable(), month: z.string(), charged: amountStringSchema }),
+  /** What the key may charge in a day and in an ISO week (UTC; null: no cap), and what today's and this week's usage charged. */
+  daily_cap: windowCapUsageSchema,
+  weekly_cap: windowCapUsageSchema,
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
@@ -112,6 +115,9 @@ export const updateApiKeySchema = z.object({
   rate_limit_per_minute: rateLimitSchema.nullable().optional(),
   /** Credits the key may charge in a calendar month (UTC); null removes the cap. */
   monthly_cap: capAmountSchema.nullable().optional(),
+  /** …in an ISO week, Monday to Sunday (UTC), and in a day (UTC); null removes the cap. */
+  weekly_cap: capAmountSchema.nullable().optional(),
+  daily_cap: capAmountSchema.nullable().optional(),
 });
 export type UpdateApiKeyInput = z.input<typeof updateApiKeySchema>;
 

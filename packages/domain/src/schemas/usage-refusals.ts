@@ -1,27 +1,24 @@
 import { z } from 'zod';
 import { USAGE_REJECTIONS, type UsageRejection } from './agents.ts';
+import { capDetail, usageCapRefusal, type UsageCapRefusal } from './cap-refusals.ts';
 
 /** The rules an event can break that make it `invalid`: occurred too far ahead, too far behind, or when its agent had no price. */
 export const USAGE_INVALID_RULES = ['ahead', 'behind', 'no_price'] as const;
 export type UsageInvalidRule = (typeof USAGE_INVALID_RULES)[number];
 
-/** Whose monthly cap refused an event: the reporting key's, the activation's, or a spend cap on an organization's subtree. */
-export const USAGE_CAP_SCOPES = ['key', 'activation', 'subtree'] as const;
-export type UsageCapScope = (typeof USAGE_CAP_SCOPES)[number];
-
 const money = z.string().regex(/^\d+\.\d{2}$/);
 
-const capDetail = z.object({
-  cap: z.enum(USAGE_CAP_SCOPES),
-  /** The cap, in credits. */
-  limit: money,
-  /** Its window: the calendar month (UTC), YYYY-MM. */
-  window: z.string().regex(/^\d{4}-\d{2}$/),
-  /** The key's, the agent type's or the organization's name. */
-  name: z.string(),
-  /** The organization the cap is on. */
-  organization_id: z.uuid(),
-});
+/** The cap a refusal names, or null for a refusal of another reason. */
+export function capRefusalOf(refusal: UsageRefusal): UsageCapRefusal | null {
+  switch (refusal.reason) {
+    case 'key_cap_reached':
+    case 'activation_cap_reached':
+    case 'spend_cap_reached':
+      return usageCapRefusal(refusal.detail);
+    default:
+      return null;
+  }
+}
 
 /**
  * What the usage engine (usage_decide) tells of each refusal besides its reason, by reason:

@@ -5,6 +5,8 @@ import {
   pricingViewOf,
   type Activation,
   type CapUsage,
+  type CapsInput,
+  type WindowCapUsage,
   type ActivationList,
   type ActivationStatus,
   type AgentKind,
@@ -13,7 +15,7 @@ import {
 } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { auditAction } from '../../lib/audit.ts';
-import { capUsage } from '../../lib/spend-caps.ts';
+import { capUsage, windowCapUsage } from '../../lib/spend-caps.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
@@ -38,6 +40,8 @@ interface ActivationRow {
   units: string;
   credits: string;
   monthly_cap: CapUsage;
+  daily_cap: WindowCapUsage;
+  weekly_cap: WindowCapUsage;
 }
 
 /**
@@ -50,7 +54,9 @@ export function activationsQuery(organizationId: string, activationId?: string) 
   return sql<ActivationRow>`
     select a.id, a.organization_id, a.status, a.health_score, a.last_active_at, a.activated_at,
       t.id as type_id, t.code, t.name, t.kind, t.unit, t.status as type_status, ${priceFor(sql.ref('a.organization_id'))} as price,
-      u.events, u.units, u.credits, ${capUsage('activation', sql.ref('a.id'), sql.ref('a.monthly_cap'))} as monthly_cap
+      u.events, u.units, u.credits, ${capUsage('activation', sql.ref('a.id'), sql.ref('a.monthly_cap'))} as monthly_cap,
+      ${windowCapUsage('activation', 'day', sql.ref('a.id'), sql.ref('a.daily_cap'))} as daily_cap,
+      ${windowCapUsage('activation', 'week', sql.ref('a.id'), sql.ref('a.weekly_cap'))} as weekly_cap
     from agent_activations a
     join agent_types t on t.id = a.agent_type_id
     cross join lateral (
@@ -92,6 +98,8 @@ async function readActivations(
     activated_at: row.activated_at,
     usage_30d: { events: row.events, units: row.units, credits: row.credits },
     monthly_cap: row.monthly_cap,
+    daily_cap: row.daily_cap,
+    weekly_cap: row.weekly_cap,
   }));
 }
 
@@ -206,16 +214,17 @@ export function createActivations({ db, organizations }: { db: Kysely<DB>; organ
   }
 
   /**
-   * Sets or removes a live activation's monthly cap (its organization's admins or its
-   * parent's). The organization's balance row is locked first, as each usage batch of it
-   * locks it, so no batch is half-way through; the cap's month rows are dropped, to be
+   * Sets or removes a live activation's caps, each window's left out staying (its
+   * organization's admins or its parent's, whose organization a refusal then names as the
+   * setter). The organization's balance row is locked first, as each usage batch of it locks
+   * it, so no batch is half-way through; a changed cap's window rows are dropped, to be
    * recounted from the day totals by the next batch that needs them.
    */
   async function setCap(
     caller: Caller,
     organizationId: string,
     activationId: string,
-    cap: string | null,
+    caps: CapsInput,
     info: ClientInfo,
   ): Promise<Activation> {
     return db.transaction().execute(async (trx) => {
@@ -224,22 +233,40 @@ export function createActivations({ db, organizations }: { db: Kysely<DB>; organ
       await sql`select credit_balances_lock(array[${target.id}]::uuid[])`.execute(trx);
       const row = await trx
         .selectFrom('agent_activations')
-        .select(['id', 'agent_type_id', 'monthly_cap'])
+        .select(['id', 'agent_type_id', 'monthly_cap', 'weekly_cap', 'daily_cap'])
         .where('id', '=', activationId)
         .where('organization_id', '=', target.id)
         .where('deactivated_at', 'is', null)
         .forUpdate()
         .executeTakeFirst();
       if (!row) throw new NotFoundError(MESSAGES.spend.activationNotFound);
-      if (row.monthly_cap !== cap) {
-        await trx.updateTable('agent_activations').set({ monthly_cap: cap }).where('id', '=', row.id).execute();
-        await trx.deleteFrom('spend_cap_months').where('scope', '=', 'activation').where('scope_id', '=', row.id).execute();
+      const windows = { monthly_cap: 'month', weekly_cap: 'week', daily_cap: 'day' } as const;
+      const changed = (Object.keys(windows) as (keyof typeof windows)[]).filter((f) => caps[f] !== undefined && caps[f] !== row[f]);
+      if (changed.length > 0) {
+        const set = Object.fromEntries(changed.map((f) => [f, caps[f]]));
+        await trx
+          .updateTable('agent_activations')
+          .set({ ...set, caps_set_by: caller.organization.id })
+          .where('id', '=', row.id)
+          .execute();
+        await trx
+          .deleteFrom('spend_cap_months')
+          .where('scope', '=', 'activation')
+          .where('scope_id', '=', row.id)
+          .where(
+            'kind',
+            'in',
+            changed.map((f) => windows[f]),
+          )
+          .execute();
+        // The month cap keeps its audit shape (before, after); the day and week caps are told beside it.
+        const audit = (f: keyof typeof windows) => ({ before: row[f], after: caps[f] === undefined ? row[f] : caps[f] });
         await auditAction(trx, caller, info, {
           organizationId: target.id,
           action: 'agent.cap',
           targetType: 'agent_activation',
           targetId: row.id,
-          details: { agent_type_id: row.agent_type_id, before: row.monthly_cap, after: cap },
+          details: { agent_type_id: row.agent_type_id, ...audit('monthly_cap'), weekly: audit('weekly_cap'), daily: audit('daily_cap') },
         });
       }
       return (await readActivations(trx, target.id, pricingViewOf(caller, target), row.id))[0]!;

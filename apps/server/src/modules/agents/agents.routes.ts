@@ -29,7 +29,7 @@ export function agentsRoutes({ agents, authenticate }: AppContext): FastifyPlugi
       activation: await agents.deactivate(caller, params.id, params.activationId, clientInfo(raw)),
     }));
     route(endpoints.setActivationCap, async ({ caller, params, body, raw }) => ({
-      activation: await agents.setCap(caller, params.id, params.activationId, body.monthly_cap, clientInfo(raw)),
+      activation: await agents.setCap(caller, params.id, params.activationId, body, clientInfo(raw)),
     }));
     route(endpoints.usage, async ({ caller, params, query }) => agents.usage(caller, params.id, query.days));
   };

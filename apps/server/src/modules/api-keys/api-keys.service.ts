@@ -109,6 +109,8 @@ export function createApiKeysService({
         'expires_at',
         'rate_limit_per_minute',
         'monthly_cap',
+        'weekly_cap',
+        'daily_cap',
         sql<boolean>`coalesce(expires_at <= now(), false)`.as('expired'),
       ])
       .where('id', '=', keyId)
@@ -218,7 +220,14 @@ export function createApiKeysService({
       caller: Caller,
       organizationId: string,
       keyId: string,
-      input: { name?: string; expires_at?: string | null; rate_limit_per_minute?: number | null; monthly_cap?: string | null },
+      input: {
+        name?: string;
+        expires_at?: string | null;
+        rate_limit_per_minute?: number | null;
+        monthly_cap?: string | null;
+        weekly_cap?: string | null;
+        daily_cap?: string | null;
+      },
       info: ClientInfo,
     ): Promise<{ api_key: ApiKey }> {
       return db.transaction().execute(async (trx) => {
@@ -227,7 +236,14 @@ export function createApiKeysService({
         requireLive(key);
         const before: Record<string, unknown> = {};
         const after: Record<string, unknown> = {};
-        const set: { name?: string; expires_at?: string | null; rate_limit_per_minute?: number | null; monthly_cap?: string | null } = {};
+        const set: {
+          name?: string;
+          expires_at?: string | null;
+          rate_limit_per_minute?: number | null;
+          monthly_cap?: string | null;
+          weekly_cap?: string | null;
+          daily_cap?: string | null;
+        } = {};
         if (input.name !== undefined && input.name !== key.name) {
           before.name = key.name;
           after.name = set.name = input.name;
@@ -247,10 +263,13 @@ export function createApiKeysService({
             after.rate_limit_per_minute = set.rate_limit_per_minute = input.rate_limit_per_minute;
           }
         }
-        // A key's months are kept whether or not it has a cap, so a cap set mid-month counts the month so far.
-        if (input.monthly_cap !== undefined && input.monthly_cap !== key.monthly_cap) {
-          before.monthly_cap = key.monthly_cap;
-          after.monthly_cap = set.monthly_cap = input.monthly_cap;
+        // A key's windows (day, week, month) are kept whether or not it has a cap, so a cap set
+        // mid-window counts the window so far.
+        for (const field of ['monthly_cap', 'weekly_cap', 'daily_cap'] as const) {
+          if (input[field] !== undefined && input[field] !== key[field]) {
+            before[field] = key[field];
+            after[field] = set[field] = input[field];
+          }
         }
         if (Object.keys(set).length > 0) {
           await limits.count(trx, { organizationId: org.id, userId: caller.userId });

@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import { API_KEY_LIFECYCLE, type ApiKey, type ApiKeyFilter, type ApiKeyState } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
-import { capUsage } from '../../lib/spend-caps.ts';
+import { capUsage, windowCapUsage } from '../../lib/spend-caps.ts';
 
 const L = API_KEY_LIFECYCLE;
 
@@ -31,6 +31,8 @@ export function keysQuery(executor: Executor, organizationId: string) {
       'k.rolled_at',
       'k.rate_limit_per_minute',
       capUsage('key', sql.ref('k.id'), sql.ref('k.monthly_cap')).as('monthly_cap'),
+      windowCapUsage('key', 'day', sql.ref('k.id'), sql.ref('k.daily_cap')).as('daily_cap'),
+      windowCapUsage('key', 'week', sql.ref('k.id'), sql.ref('k.weekly_cap')).as('weekly_cap'),
       sql<ApiKeyState>`case when k.revoked_at is not null then 'revoked' when k.expires_at <= now() then 'expired'
         when ${EXPIRING} then 'expiring' else 'live' end`.as('state'),
       sql<string | null>`case when ${PREVIOUS_WORKS} then k.previous_prefix end`.as('previous_prefix'),
@@ -92,5 +94,7 @@ export function toApiKey(row: KeyRow): ApiKey {
     rolled_at: row.rolled_at,
     rate_limit_per_minute: row.rate_limit_per_minute,
     monthly_cap: row.monthly_cap,
+    daily_cap: row.daily_cap,
+    weekly_cap: row.weekly_cap,
   };
 }

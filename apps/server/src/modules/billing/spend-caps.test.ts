@@ -15,6 +15,8 @@ const m = MESSAGES.usage;
 let agent: { id: string; code: string };
 let key: { id: string; key: string };
 const month = new Date().toISOString().slice(0, 7);
+// When the month's window resets: the first instant of the next month, UTC.
+const monthEnds = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toISOString();
 let n = 0;
 const use = (org: string, units = '1') => ({
   id: `cap-${++n}`,
@@ -59,14 +61,24 @@ describe('a monthly cap per API key', () => {
     expect(response.body.results.map((r: any) => r.status)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'rejected']);
     expect(response.body.results[4]).toMatchObject({
       reason: 'key_cap_reached',
-      message: m.keyCapReached('1.00', month, 'capped runtime'),
+      message: m.keyCapReached('1.00', 'month', monthEnds, 'capped runtime', 'Agency One'),
+      cap: {
+        scope: 'key',
+        limit: '1.00',
+        window: 'month',
+        window_start: `${month}-01`,
+        resets_at: monthEnds,
+        name: 'capped runtime',
+        organization_id: w.id('A1'),
+        set_by: { organization_id: w.id('A1'), name: 'Agency One' },
+      },
     });
     const list = await as('A1.admin', 'GET', `/api/organizations/${w.id('A1')}/api-keys`);
     expect(list.body.api_keys.find((k: any) => k.id === key.id).monthly_cap).toEqual({ cap: '1.00', month, charged: '1.00' });
     const entitled = await w.t.request('GET', `/api/v1/entitlements?organization_id=${w.id('T1')}&agent=${agent.code}`, undefined, {
       headers: { authorization: `Bearer ${key.key}` },
     });
-    expect(entitled.body).toMatchObject({ allowed: false, reason: 'key_cap_reached' });
+    expect(entitled.body).toMatchObject({ allowed: false, reason: 'key_cap_reached', cap: response.body.results[4].cap });
     // The batch went from nothing to the cap: one alert, at 100 % (none at 80 % on the way), to the key's organization; never again this month.
     expect((await alerts('cap_warning')).map((a) => [a.organization_id, a.threshold])).toEqual([]);
     expect((await alerts('cap_reached')).map((a) => [a.organization_id, a.balance, a.threshold, (a.detail as any).scope])).toEqual([
@@ -102,7 +114,20 @@ describe('the 80 % warning of a cap', () => {
     expect(await warnings()).toEqual([]);
     await send('0.01');
     expect(await warnings()).toEqual([
-      [w.id('A1'), '80.00', '100.00', { scope: 'key', scope_id: warned.id, name: 'warned runtime', month, percent: 80 }],
+      [
+        w.id('A1'),
+        '80.00',
+        '100.00',
+        {
+          scope: 'key',
+          scope_id: warned.id,
+          name: 'warned runtime',
+          month,
+          percent: 80,
+          window: 'month',
+          window_start: `${month}-01`,
+        },
+      ],
     ]);
     await send('0.01');
     expect(await warnings()).toHaveLength(1);
@@ -153,7 +178,12 @@ describe('a monthly cap per activation', () => {
     ]);
     // Another organization's activation of the same agent is not held by T1's cap.
     expect((await report([use(w.id('A1'), '8')])).body.results[0].status).toBe('accepted');
-    expect(response.body.results[1].message).toBe(m.activationCapReached('2.00', month, 'Agent capped'));
+    // Set by T1's parent, which the key's organization is: named.
+    expect(response.body.results[1].message).toBe(m.activationCapReached('2.00', 'month', monthEnds, 'Agent capped', 'Agency One'));
+    expect(response.body.results[1].cap).toMatchObject({
+      scope: 'activation',
+      set_by: { organization_id: w.id('A1'), name: 'Agency One' },
+    });
     await as('A1.admin', 'PUT', path, { monthly_cap: null });
   });
 });
@@ -178,7 +208,14 @@ describe("a parent's monthly spend cap on a child's subtree", () => {
       ['accepted', null],
       ['rejected', 'spend_cap_reached'],
     ]);
-    expect(outcomes[2].message).toBe(m.spendCapReached(cap, month, 'Agency One'));
+    // The cap is on the key's own organization, set by its parent, which the key's owner may not see.
+    expect(outcomes[2].message).toBe(m.spendCapReached(cap, 'month', monthEnds, 'Agency One', m.organizationAbove));
+    expect(outcomes[2].cap).toMatchObject({
+      scope: 'subtree',
+      name: 'Agency One',
+      organization_id: w.id('A1'),
+      set_by: { organization_id: null, name: m.organizationAbove },
+    });
     const seen = await as('A1.admin', 'GET', `/api/organizations/${w.id('A1')}/spend-controls`);
     expect(seen.body).toMatchObject({ spend_cap: { cap, charged: cap }, can_edit: false });
     expect((await alerts('cap_reached')).filter((a) => a.organization_id === w.id('A1')).map((a) => (a.detail as any).scope)).toContain(

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { USAGE_CAP_SCOPES, parseUsageRefusal, type UsageCapScope } from '@console/domain';
+import { CAP_WINDOWS, USAGE_CAP_SCOPES, parseUsageRefusal, type CapWindow, type UsageCapScope } from '@console/domain';
 import { freshDatabase } from '../../test/harness.ts';
 import type { Database } from '../../db/connection.ts';
 
@@ -25,12 +25,23 @@ const AHEAD = 300;
 const BEHIND = 30 * 86_400;
 const NOW = Date.parse('2026-11-15T12:00:00.000Z');
 const ORG = '0b7e3a52-4a3f-4f7e-9d0e-6f1c2a8b9c01';
+const SETTER = '7d1f0c3b-2e4a-4b5c-8d6e-9f0a1b2c3d4e';
+/** The windows holding NOW (a Sunday): the day, its ISO week from Monday, its month; and when each resets. */
+const WINDOWS: Record<CapWindow, { start: string; resets: string }> = {
+  day: { start: '2026-11-15', resets: '2026-11-16T00:00:00.000Z' },
+  week: { start: '2026-11-09', resets: '2026-11-16T00:00:00.000Z' },
+  month: { start: '2026-11-01', resets: '2026-12-01T00:00:00.000Z' },
+};
 
 interface Cap {
   scope: UsageCapScope;
   cap: number;
   charged: number;
   name: string;
+  kind: CapWindow;
+  /** Whether the reporter may see the organization the cap is on, and the setter (null: it may not). */
+  visible: boolean;
+  setBy: string | null;
 }
 interface Facts {
   reachable: boolean;
@@ -64,7 +75,17 @@ function model(f: Facts) {
   for (const h of f.hits) {
     const c = f.caps[h - 1]!;
     if (c.charged + f.charge > c.cap) {
-      const detail = { cap: c.scope, limit: money(c.cap), window: '2026-11', name: c.name, organization_id: ORG };
+      const detail = {
+        cap: c.scope,
+        limit: money(c.cap),
+        window: c.kind,
+        window_start: WINDOWS[c.kind].start,
+        resets_at: WINDOWS[c.kind].resets,
+        name: c.visible ? c.name : null,
+        organization_id: c.visible ? ORG : null,
+        set_by_id: c.setBy === null ? null : SETTER,
+        set_by_name: c.setBy,
+      };
       return rejected(REASON_OF_SCOPE[c.scope], detail, h);
     }
   }
@@ -86,7 +107,15 @@ const factsArb = fc
     charge: cents,
     balance: cents,
     caps: fc.array(
-      fc.record({ scope: fc.constantFrom(...USAGE_CAP_SCOPES), cap: cents, charged: cents, name: fc.string({ maxLength: 12 }) }),
+      fc.record({
+        scope: fc.constantFrom(...USAGE_CAP_SCOPES),
+        cap: cents,
+        charged: cents,
+        name: fc.string({ maxLength: 12 }),
+        kind: fc.constantFrom(...CAP_WINDOWS),
+        visible: fc.boolean(),
+        setBy: fc.option(fc.string({ maxLength: 12 })),
+      }),
       { maxLength: 4 },
     ),
     hitsOrder: fc.array(fc.nat({ max: 3 }), { maxLength: 4 }),
@@ -110,6 +139,11 @@ async function decide(f: Facts) {
       organization_id: ORG,
       name: c.name,
       charged: money(c.charged),
+      kind: c.kind,
+      month: WINDOWS[c.kind].start,
+      visible: c.visible,
+      set_by: c.setBy === null ? null : SETTER,
+      set_by_name: c.setBy,
     })),
   );
   const { rows } = await sql<{ outcome: string; reason: string | null; detail: unknown; cap: number | null }>`

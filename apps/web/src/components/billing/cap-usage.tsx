@@ -1,4 +1,4 @@
-import type { CapUsage } from '@console/domain';
+import type { CapUsage, WindowCapUsage } from '@console/domain';
 import { Progress } from '@/components/ui/progress';
 import { formatCredits, formatDecimal } from '@/lib/credit-format';
 import { cn } from '@/lib/utils';
@@ -45,4 +45,24 @@ export function CapUsageText({ usage, className }: { usage: CapUsage; className?
 export function CapProgress({ usage }: { usage: CapUsage }) {
   const percent = capPercent(usage);
   return <Progress value={percent} aria-label={s.capUsedPercent(Math.floor(percent))} indicatorClassName={capBarClass(percent)} />;
+}
+
+/** The day and week caps beside a month's, one short line each ("0.50 of 2.00 today"); nothing for a window without a cap. */
+export function WindowCapsText({ daily, weekly, className }: { daily: WindowCapUsage; weekly: WindowCapUsage; className?: string }) {
+  const set = (
+    [
+      ['day', daily],
+      ['week', weekly],
+    ] as const
+  ).filter(([, usage]) => usage.cap !== null);
+  return set.map(([window, usage]) => (
+    <span
+      key={window}
+      className={cn('block tabular-nums', capTextClass(capPercent(usage)), className)}
+      title={usage.window_start}
+      data-testid={`cap-${window}`}
+    >
+      {s.windowCapUsed(window, formatDecimal(usage.charged), formatCredits(usage.cap!))}
+    </span>
+  ));
 }

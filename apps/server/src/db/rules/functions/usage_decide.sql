@@ -12,10 +12,16 @@
 --   inactive), agent_not_active (no live activation of the agent there);
 -- - rejected key_cap_reached, activation_cap_reached, spend_cap_reached: the cap that the
 --   whole cents it would take (p_charge) pass, first in the order of p_hits (positions in
---   p_caps: the key's, the activation's, then the organizations' from the top down), with
---   {"cap", "limit", "window", "name", "organization_id"} and its position in p_caps;
+--   p_caps: the key's, the activation's, then the organizations' from the top down, each by
+--   day, week then month), with its position in p_caps and the detail
+--   {"cap", "limit", "window" (day, week, month), "window_start" (its first day), "resets_at"
+--   (the instant it ends, UTC), "name" and "organization_id" (the key's, the agent type's or
+--   the organization's name, and the organization the cap is on; both null for an
+--   organization the reporter may not see), "set_by_id" and "set_by_name" (the organization
+--   that set the cap; null where the reporter may not see it)};
 -- - rejected insufficient_credits: p_charge exceeds the balance ({"balance", "needed"});
 -- - accepted.
+-- p_window is the event's month; each cap names its own window.
 -- Pure: it reads no table, so it is immutable and its every branch can be tested on its own.
 create or replace function usage_decide(
   p_reachable boolean,
@@ -59,8 +65,12 @@ begin
     if p_caps[h].charged + p_charge > p_caps[h].cap then
       return row('rejected',
         case p_caps[h].scope when 'key' then 'key_cap_reached' when 'activation' then 'activation_cap_reached' else 'spend_cap_reached' end,
-        jsonb_build_object('cap', p_caps[h].scope, 'limit', p_caps[h].cap::numeric(16, 2)::text, 'window', to_char(p_window, 'YYYY-MM'),
-          'name', p_caps[h].name, 'organization_id', p_caps[h].organization_id),
+        jsonb_build_object('cap', p_caps[h].scope, 'limit', p_caps[h].cap::numeric(16, 2)::text, 'window', p_caps[h].kind,
+          'window_start', to_char(p_caps[h].month, 'YYYY-MM-DD'),
+          'resets_at', to_char(cap_window_end(p_caps[h].kind, p_caps[h].month), 'YYYY-MM-DD"T00:00:00.000Z"'),
+          'name', case when p_caps[h].visible then p_caps[h].name end,
+          'organization_id', case when p_caps[h].visible then p_caps[h].organization_id end,
+          'set_by_id', p_caps[h].set_by, 'set_by_name', p_caps[h].set_by_name),
         h)::usage_decision;
     end if;
   end loop;

@@ -8,10 +8,11 @@
 --    credits with events it could never pay for). And not while the month's last request failed
 --    for a reason that still holds: the monthly maximum leaves no room for the amount, or the
 --    parent still lacks it (its admins were told once; each refused batch would tell them again).
--- 2. The caps' month rows as they stand now, and an alert at 80 % and at 100 % to the admins of
---    the organization the cap is on, once each a month; since a change of the cap starts its
---    month afresh, not again within the hour for the same cap, month and level.
--- 3. A key's months are kept without a cap too: what its accepted events charged.
+-- 2. The caps' window rows as they stand now, and an alert at 80 % and at 100 % to the admins
+--    of the organization the cap is on, once each a window; since a change of the cap starts
+--    its window afresh, not again within the hour for the same cap, window and level.
+-- 3. A key's windows (day, week, month) are kept without a cap too: what its accepted events
+--    charged (a key has no day totals to recount them from).
 create or replace function usage_post_limits(
   p_accepted usage_accepted[],
   p_caps usage_cap[],
@@ -61,29 +62,36 @@ begin
     v_level := case when p_caps[h].hit or p_caps[h].charged >= p_caps[h].cap then 100
                     when p_caps[h].charged >= 0.8 * p_caps[h].cap then 80 else 0 end;
     update spend_cap_months m set charged = p_caps[h].charged, alerted = greatest(m.alerted, v_level)
-    where m.scope = p_caps[h].scope and m.scope_id = p_caps[h].scope_id and m.month = p_caps[h].month;
+    where m.scope = p_caps[h].scope and m.scope_id = p_caps[h].scope_id and m.kind = p_caps[h].kind and m.month = p_caps[h].month;
     if v_level > p_caps[h].alerted and not exists (
       select 1 from balance_alerts a
       where a.organization_id = p_caps[h].organization_id and a.kind = case when v_level = 100 then 'cap_reached' else 'cap_warning' end
         and a.detail->>'scope_id' = p_caps[h].scope_id::text and a.detail->>'month' = to_char(p_caps[h].month, 'YYYY-MM')
+        and coalesce(a.detail->>'window', 'month') = p_caps[h].kind
+        and coalesce(a.detail->>'window_start', to_char(p_caps[h].month, 'YYYY-MM-DD')) = to_char(p_caps[h].month, 'YYYY-MM-DD')
         and a.created_at > p_now - interval '1 hour'
     ) then
       insert into balance_alerts (organization_id, kind, balance, threshold, detail)
       values (p_caps[h].organization_id, case when v_level = 100 then 'cap_reached' else 'cap_warning' end, p_caps[h].charged, p_caps[h].cap,
         jsonb_build_object('scope', p_caps[h].scope, 'scope_id', p_caps[h].scope_id, 'name', p_caps[h].name,
-          'month', to_char(p_caps[h].month, 'YYYY-MM'), 'percent', v_level));
+          'month', to_char(p_caps[h].month, 'YYYY-MM'), 'percent', v_level,
+          'window', p_caps[h].kind, 'window_start', to_char(p_caps[h].month, 'YYYY-MM-DD')));
     end if;
   end loop;
 
   if p_api_key is not null and cardinality(p_accepted) > 0 then
-    insert into spend_cap_months as s (scope, scope_id, month, charged)
-    select 'key', p_api_key, y.month, sum(y.charged)
-    from (select date_trunc('month', a.occurred at time zone 'UTC')::date as month, a.charged from unnest(p_accepted) a) y
-    where not exists (select 1 from unnest(p_caps) c where c.scope = 'key' and c.scope_id = p_api_key and c.month = y.month)
-    group by y.month
+    insert into spend_cap_months as s (scope, scope_id, kind, month, charged)
+    select 'key', p_api_key, y.kind, y.month, sum(y.charged)
+    from (
+      select w.kind, cap_window_start(w.kind, a.occurred) as month, a.charged
+      from unnest(p_accepted) a cross join (values ('day'), ('week'), ('month')) as w(kind)
+    ) y
+    where not exists (
+      select 1 from unnest(p_caps) c where c.scope = 'key' and c.scope_id = p_api_key and c.kind = y.kind and c.month = y.month)
+    group by y.kind, y.month
     having sum(y.charged) > 0
-    order by y.month
-    on conflict (scope, scope_id, month) do update set charged = s.charged + excluded.charged;
+    order by y.kind, y.month
+    on conflict (scope, scope_id, kind, month) do update set charged = s.charged + excluded.charged;
   end if;
 end;
 $$;

@@ -330,6 +330,26 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
     expect(api.bodiesOf(patch)[1]).toEqual({ monthly_cap: null });
   });
 
+  it("shows a key's day and week caps beside the month's, and Edit sends only the one changed", async () => {
+    const sp = MESSAGES.spendPages;
+    const patch = `PATCH /api/organizations/${OWN_ORG_ID}/api-keys/${KEY_ID}`;
+    const { api } = renderSettings({ role: 'agency_admin', orgType: 'agency' }, undefined, {
+      [KEYS]: () => json(200, keyPage([apiKeyOf({ daily_cap: { cap: '5.00', window_start: '2025-03-14', charged: '1.25' } })])),
+      [patch]: () => json(200, { api_key: apiKeyOf() }),
+    });
+    const table = await screen.findByRole('table', { name: k.title });
+    expect(within(table).getByText(sp.windowCapUsed('day', '1.25', '5.00 credits'))).toBeInTheDocument();
+    expect(within(table).queryByTestId('cap-week')).not.toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: `${k.edit} Production runtime` }));
+    const dialog = await screen.findByRole('dialog', { name: k.editTitle('Production runtime') });
+    expect(within(dialog).getByLabelText(sp.keyDailyCapLabel)).toHaveValue('5.00');
+    await user.type(within(dialog).getByLabelText(sp.keyWeeklyCapLabel), '20');
+    await user.click(within(dialog).getByRole('button', { name: k.save }));
+    await waitFor(() => expect(api.bodiesOf(patch)).toEqual([{ weekly_cap: '20.00' }]));
+  });
+
   it('filters by state and loads more by cursor', async () => {
     const key = (n: number, overrides = {}) => apiKeyOf({ id: `00000000-0000-4000-8000-00000000010${n}`, name: `Key ${n}`, ...overrides });
     const { api } = renderSettings({ role: 'agency_admin', orgType: 'agency' }, undefined, {

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { IconCardTitle } from '@/components/icon-card-title';
-import { CapUsageText } from '@/components/billing/cap-usage';
+import { CapUsageText, WindowCapsText } from '@/components/billing/cap-usage';
 import { apiKeyQueries, useRevokeApiKey } from '@/api/api-keys';
 import { settingsQueries } from '@/api/settings';
 import { ConfirmButton } from '@/components/confirm-button';
@@ -150,6 +150,7 @@ function ApiKeyCard({
         <dt className="text-muted-foreground">Monthly cap</dt>
         <dd>
           <CapUsageText usage={apiKey.monthly_cap} />
+          <WindowCapsText daily={apiKey.daily_cap} weekly={apiKey.weekly_cap} />
         </dd>
       </dl>
       {mayManage && <KeyActions organizationId={organizationId} apiKey={apiKey} rateLimitCeiling={rateLimitCeiling} />}
@@ -252,6 +253,7 @@ export function ApiKeysCard({
                       <span>{key.last_used_at ? k.lastUsedOn(formatDateTime(key.last_used_at)) : k.notUsed}</span>
                       <span className="text-xs text-muted-foreground">{k.usesAndLimit(key.use_count, rateLimitText(key))}</span>
                       <CapUsageText usage={key.monthly_cap} className="text-xs" />
+                      <WindowCapsText daily={key.daily_cap} weekly={key.weekly_cap} className="text-xs" />
                     </div>
                   ),
                 },

@@ -15,7 +15,7 @@ import { MESSAGES } from '@/lib/wording';
 
 const k = MESSAGES.apiKeyPages;
 
-/** A monthly cap as typed: '' for none (null), otherwise the exact amount ("200.00"); undefined when it is not one. */
+/** A cap as typed: '' for none (null), otherwise the exact amount ("200.00"); undefined when it is not one. */
 function capOf(text: string): string | null | undefined {
   if (text.trim() === '') return null;
   const parsed = capAmountSchema.safeParse(text);
@@ -26,7 +26,11 @@ const editFormSchema = z.object({
   name: createApiKeySchema.shape.name,
   ...lifecycleFields,
   monthly_cap: z.string().refine((text) => capOf(text) !== undefined, MESSAGES.spend.capInvalid),
+  weekly_cap: z.string().refine((text) => capOf(text) !== undefined, MESSAGES.spend.capInvalid),
+  daily_cap: z.string().refine((text) => capOf(text) !== undefined, MESSAGES.spend.capInvalid),
 });
+/** The key's caps, one per window (UTC): the month's, an ISO week's, a day's. */
+const CAP_FIELDS = ['monthly_cap', 'weekly_cap', 'daily_cap'] as const;
 type EditForm = z.input<typeof editFormSchema>;
 
 const formOf = (key: ApiKey): EditForm => ({
@@ -34,11 +38,13 @@ const formOf = (key: ApiKey): EditForm => ({
   expires_on: dateInputOf(key.expires_at),
   rate_limit: key.rate_limit_per_minute === null ? '' : String(key.rate_limit_per_minute),
   monthly_cap: key.monthly_cap.cap ?? '',
+  weekly_cap: key.weekly_cap.cap ?? '',
+  daily_cap: key.daily_cap.cap ?? '',
 });
 
 /**
  * Edit a live key: its name, its end date (empty: never), its own rate limit (empty: the
- * default) and its monthly cap (empty: none). Only what changed is sent, so an end date left as it was keeps its exact time.
+ * default) and its caps by month, week and day (empty: none). Only what changed is sent, so an end date left as it was keeps its exact time.
  */
 export function EditApiKeyDialog({
   organizationId,
@@ -66,8 +72,10 @@ export function EditApiKeyDialog({
     if (values.name.trim() !== apiKey.name) body.name = values.name;
     if (values.expires_on !== initial.expires_on) body.expires_at = values.expires_on ? endOfDay(values.expires_on) : null;
     if (values.rate_limit.trim() !== initial.rate_limit) body.rate_limit_per_minute = rateLimitOf(values.rate_limit) ?? null;
-    const cap = capOf(values.monthly_cap);
-    if (cap !== undefined && cap !== capOf(initial.monthly_cap)) body.monthly_cap = cap;
+    for (const field of CAP_FIELDS) {
+      const cap = capOf(values[field]);
+      if (cap !== undefined && cap !== capOf(initial[field])) body[field] = cap;
+    }
     try {
       if (Object.keys(body).length > 0) await update.mutateAsync({ keyId: apiKey.id, body });
       toast.success(k.saved(values.name.trim()));
@@ -118,6 +126,26 @@ export function EditApiKeyDialog({
       >
         {(aria) => (
           <Input id={`api-key-cap-${apiKey.id}`} inputMode="decimal" autoComplete="off" {...aria} {...form.register('monthly_cap')} />
+        )}
+      </LabelledControl>
+      <LabelledControl
+        id={`api-key-weekly-cap-${apiKey.id}`}
+        label={MESSAGES.spendPages.keyWeeklyCapLabel}
+        hint={MESSAGES.spendPages.keyWindowCapHint}
+        error={errors.weekly_cap?.message}
+      >
+        {(aria) => (
+          <Input id={`api-key-weekly-cap-${apiKey.id}`} inputMode="decimal" autoComplete="off" {...aria} {...form.register('weekly_cap')} />
+        )}
+      </LabelledControl>
+      <LabelledControl
+        id={`api-key-daily-cap-${apiKey.id}`}
+        label={MESSAGES.spendPages.keyDailyCapLabel}
+        hint={MESSAGES.spendPages.keyWindowCapHint}
+        error={errors.daily_cap?.message}
+      >
+        {(aria) => (
+          <Input id={`api-key-daily-cap-${apiKey.id}`} inputMode="decimal" autoComplete="off" {...aria} {...form.register('daily_cap')} />
         )}
       </LabelledControl>
       {update.isError && <ErrorAlert title={k.editFailed} message={update.error.message} />}

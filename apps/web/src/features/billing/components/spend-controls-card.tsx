@@ -2,7 +2,7 @@ import type { OrganizationDetail } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Gauge } from 'lucide-react';
 import { billingQueries } from '@/api/billing';
-import { CapProgress } from '@/components/billing/cap-usage';
+import { CapProgress, WindowCapsText } from '@/components/billing/cap-usage';
 import { IconCardTitle } from '@/components/icon-card-title';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
@@ -52,6 +52,7 @@ export function SpendControlsCard({ organization }: { organization: Pick<Organiz
                 <CapProgress usage={cap} />
               </>
             )}
+            <WindowCapsText daily={query.data.daily_spend_cap} weekly={query.data.weekly_spend_cap} className="text-sm" />
           </section>
           <section className="grid content-start gap-2 text-sm" aria-labelledby="top-up-heading">
             <h2 id="top-up-heading" className="font-medium">

@@ -12,20 +12,27 @@ import { MESSAGES } from '@/lib/wording';
 
 const s = MESSAGES.spendPages;
 
-/** The cap as typed: empty removes it (null), anything else is checked as the server checks it. */
+const orNull = (text: string) => (text.trim() === '' ? null : text);
+/** The caps as typed: empty removes one (null), anything else is checked as the server checks it. */
 const formSchema = z
-  .object({ monthly_cap: z.string() })
-  .transform(({ monthly_cap }): MonthlyCapInput => ({ monthly_cap: monthly_cap.trim() === '' ? null : monthly_cap }))
+  .object({ monthly_cap: z.string(), weekly_cap: z.string(), daily_cap: z.string() })
+  .transform(
+    (v): MonthlyCapInput => ({ monthly_cap: orNull(v.monthly_cap), weekly_cap: orNull(v.weekly_cap), daily_cap: orNull(v.daily_cap) }),
+  )
   .pipe(monthlyCapSchema);
 type Form = z.input<typeof formSchema>;
 type Body = z.output<typeof formSchema>;
 
-/** Set cap: what an activation may charge in a calendar month (UTC), or no cap. */
+/** Set caps: what an activation may charge in a day, an ISO week and a calendar month (UTC), each or none. */
 export function ActivationCapDialog({ organizationId, activation }: { organizationId: string; activation: Activation }) {
   const [open, setOpen] = useState(false);
   const save = useSetActivationCap(organizationId);
   const name = activation.agent_type.name;
-  const initial = (): Form => ({ monthly_cap: activation.monthly_cap.cap ?? '' });
+  const initial = (): Form => ({
+    monthly_cap: activation.monthly_cap.cap ?? '',
+    weekly_cap: activation.weekly_cap.cap ?? '',
+    daily_cap: activation.daily_cap.cap ?? '',
+  });
   const form = useForm<Form, unknown, Body>({ resolver: zodResolver(formSchema), defaultValues: initial() });
   const { errors, isSubmitting } = form.formState;
 
@@ -35,9 +42,9 @@ export function ActivationCapDialog({ organizationId, activation }: { organizati
     else save.reset();
   }
 
-  async function submit({ monthly_cap: cap }: Body) {
+  async function submit(caps: Body) {
     try {
-      await save.mutateAsync({ activationId: activation.id, cap });
+      await save.mutateAsync({ activationId: activation.id, caps });
       toast.success(s.capSaved(name));
       setOpen(false);
     } catch {
@@ -67,6 +74,24 @@ export function ActivationCapDialog({ organizationId, activation }: { organizati
         placeholder={s.noCap}
         error={errors.monthly_cap?.message}
         {...form.register('monthly_cap')}
+      />
+      <FormField
+        id={`${id}-weekly`}
+        label={s.weeklyCapLabel}
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder={s.noCap}
+        error={errors.weekly_cap?.message}
+        {...form.register('weekly_cap')}
+      />
+      <FormField
+        id={`${id}-daily`}
+        label={s.dailyCapLabel}
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder={s.noCap}
+        error={errors.daily_cap?.message}
+        {...form.register('daily_cap')}
       />
       {save.isError && <ErrorAlert title={s.capSaveFailed} message={save.error.message} />}
     </FormDialog>

@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { agentQueries, useDeactivateAgent } from '@/api/agents';
 import { ActivationStatusBadge } from '@/components/agents/activation-status-badge';
 import { HealthScore } from '@/components/agents/health-score';
-import { CapUsageText } from '@/components/billing/cap-usage';
+import { CapUsageText, WindowCapsText } from '@/components/billing/cap-usage';
 import { USAGE_LEVELS, usageLevel, usagePercent } from '@/components/billing/usage';
 import { ConfirmButton } from '@/components/confirm-button';
 import { ResponsiveDataTable } from '@/components/data-table';
@@ -93,6 +93,7 @@ function AgentCard({ organizationId, activation, mayManage }: { organizationId: 
         <dt className="text-muted-foreground">Monthly cap</dt>
         <dd>
           <CapUsageText usage={activation.monthly_cap} />
+          <WindowCapsText daily={activation.daily_cap} weekly={activation.weekly_cap} />
         </dd>
       </dl>
       {mayManage && <AgentActions organizationId={organizationId} activation={activation} />}
@@ -195,7 +196,12 @@ export function AgentsPanel({ organization }: { organization: OrganizationDetail
               {
                 head: 'Monthly cap',
                 className: 'text-xs',
-                cell: (activation) => <CapUsageText usage={activation.monthly_cap} />,
+                cell: (activation) => (
+                  <>
+                    <CapUsageText usage={activation.monthly_cap} />
+                    <WindowCapsText daily={activation.daily_cap} weekly={activation.weekly_cap} />
+                  </>
+                ),
               },
               mayManage && {
                 head: 'Actions',

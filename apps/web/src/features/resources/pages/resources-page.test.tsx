@@ -473,9 +473,10 @@ describe('resources: activation caps', { timeout: 30_000 }, () => {
     expect(field).toHaveValue('120.00');
     await user.clear(field);
     await user.type(field, '90.5');
+    await user.type(within(dialog).getByLabelText(sp.weeklyCapLabel), '30');
     await user.click(within(dialog).getByRole('button', { name: sp.save }));
     expect(await screen.findByText(sp.capSaved('Support Bot'))).toBeInTheDocument();
-    expect(api.callsTo(capPath)[0]?.body).toEqual({ monthly_cap: '90.50' });
+    expect(api.callsTo(capPath)[0]?.body).toEqual({ monthly_cap: '90.50', weekly_cap: '30.00', daily_cap: null });
 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await user.click(within(panel).getByRole('button', { name: sp.setCapAria('Support Bot') }));
@@ -483,7 +484,7 @@ describe('resources: activation caps', { timeout: 30_000 }, () => {
     await user.clear(within(dialog).getByLabelText(sp.monthlyCapLabel));
     await user.click(within(dialog).getByRole('button', { name: sp.save }));
     await waitFor(() => expect(api.callsTo(capPath)).toHaveLength(2));
-    expect(api.callsTo(capPath)[1]?.body).toEqual({ monthly_cap: null });
+    expect(api.callsTo(capPath)[1]?.body).toEqual({ monthly_cap: null, weekly_cap: null, daily_cap: null });
   });
 
   it("checks the cap before sending it, and shows the server's refusal", async () => {
