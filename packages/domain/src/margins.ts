@@ -40,15 +40,19 @@ export function usageEventAsSeen<T extends { price: string | null }>(event: T, v
   return view.prices ? event : { ...event, price: null };
 }
 
+/** The audit actions whose before and after are a seller's prices (its book, or one child's price). */
+const PRICE_ACTIONS = new Set(['pricing.price_set', 'pricing.child_price_set']);
+
 /**
  * An audit row's details as the viewer may read them. A price change's before and after are
- * the seller's book, and so its margins: from above only which agent's price changed shows.
+ * the seller's book (or its price for one child), and so its margins: from above only which
+ * agent's price changed shows.
  */
 export function activityDetailsAsSeen(
   viewer: Viewer,
   row: { action: string; organization_id: string | null; details: Record<string, unknown> },
 ): Record<string, unknown> {
-  if (row.action !== 'pricing.price_set' || (row.organization_id !== null && mayViewMarginsOf(viewer, { id: row.organization_id })))
+  if (!PRICE_ACTIONS.has(row.action) || (row.organization_id !== null && mayViewMarginsOf(viewer, { id: row.organization_id })))
     return row.details;
   const { before: _before, after: _after, ...details } = row.details;
   return details;

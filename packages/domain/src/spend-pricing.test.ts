@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { activitySentence } from './activity.ts';
 import { activityDetailsAsSeen, earningFromAboveSentence, ledgerRowAsSeen, pricingViewOf, usageEventAsSeen } from './margins.ts';
-import { maySetPrices, maySetSpendControls, mayViewMarginsOf, mayViewPricePaidBy, mayViewPrices, type Actor } from './policy.ts';
+import {
+  maySetChildPrice,
+  maySetPrices,
+  maySetSpendControls,
+  mayViewMarginsOf,
+  mayViewPricePaidBy,
+  mayViewPrices,
+  type Actor,
+} from './policy.ts';
 import { capAmountSchema, monthlyCapSchema, spendControlsInputSchema, topUpSchema } from './schemas/spend.ts';
 import { setPriceSchema } from './schemas/pricing.ts';
 import { MESSAGES } from './messages.ts';
@@ -40,6 +48,24 @@ describe('who sees and sets prices', () => {
   });
 });
 
+describe('who sets a price for one child', () => {
+  it("the book's editors, for a direct child of their own organization only", () => {
+    expect(maySetChildPrice(actor('agency_admin', 'agency'), own('agency'), child('tenant'))).toBe(true);
+    expect(maySetChildPrice(actor('super_agency_admin', 'super_agency'), own('super_agency'), child('agency'))).toBe(true);
+    expect(maySetChildPrice(actor('agency_admin', 'agency'), own('agency'), grandchild)).toBe(false);
+    expect(maySetChildPrice(actor('agency_manager', 'agency'), own('agency'), child('tenant'))).toBe(false);
+    expect(maySetChildPrice(actor('house_admin', 'house'), own('house'), child('super_agency'))).toBe(false);
+    expect(maySetChildPrice(actor('agency_admin', 'agency', 'suspended'), own('agency'), child('tenant'))).toBe(false);
+    expect(maySetChildPrice(actor('super_agency_admin', 'super_agency'), child('agency'), grandchild)).toBe(false);
+  });
+
+  it("hides a child price's before and after from above, as a book change's", () => {
+    const row = { action: 'pricing.child_price_set', organization_id: 'c', details: { agent: 'scribe', before: null, after: '0.4000' } };
+    expect(activityDetailsAsSeen({ organization: { id: 'own' } }, row)).toEqual({ agent: 'scribe' });
+    expect(activityDetailsAsSeen({ organization: { id: 'c' } }, row)).toEqual(row.details);
+  });
+});
+
 describe('who sets a spend cap and top-up', () => {
   it("a direct child's by its parent's admins, never its own, a grandchild's or while frozen", () => {
     expect(maySetSpendControls(actor('agency_admin', 'agency'), child('tenant'))).toBe(true);
@@ -70,6 +96,19 @@ describe('cap and top-up amounts', () => {
   it('a cap may be removed with null', () => {
     expect(monthlyCapSchema.parse({ monthly_cap: null })).toEqual({ monthly_cap: null });
     expect(spendControlsInputSchema.parse({ spend_cap: null, top_up: null })).toEqual({ spend_cap: null, top_up: null });
+  });
+
+  it('a key or an activation takes a cap per window, each left out staying; at least one is named', () => {
+    expect(monthlyCapSchema.parse({ daily_cap: '5', weekly_cap: null })).toEqual({ daily_cap: '5.00', weekly_cap: null });
+    const none = monthlyCapSchema.safeParse({});
+    expect(none.error?.issues[0]?.message).toBe(MESSAGES.spend.capMissing);
+    expect(monthlyCapSchema.safeParse({ weekly_cap: '-1' }).error?.issues[0]?.message).toBe(MESSAGES.spend.capInvalid);
+    expect(spendControlsInputSchema.parse({ spend_cap: '9', top_up: null, daily_spend_cap: '1.5', weekly_spend_cap: null })).toEqual({
+      spend_cap: '9.00',
+      top_up: null,
+      daily_spend_cap: '1.50',
+      weekly_spend_cap: null,
+    });
   });
 
   it('a top-up is never larger than its monthly maximum, and moves more than nothing', () => {

@@ -13,6 +13,7 @@ export const pricingKeys = {
   histories: (organizationId: string) => ['pricing', 'history', organizationId] as const,
   history: (organizationId: string, page: number) => ['pricing', 'history', organizationId, page] as const,
   earnings: (organizationId: string) => ['pricing', 'earnings', organizationId] as const,
+  children: (organizationId: string) => ['pricing', 'children', organizationId] as const,
 };
 
 export const pricingQueries = {
@@ -36,6 +37,12 @@ export const pricingQueries = {
       queryFn: ({ signal }) => call(endpoints.earnings, { params: { id: organizationId } }, { signal }),
       ...LIVE,
     }),
+  /** The prices set for single direct children, the children they can be set for, and whether the viewer may. */
+  childPrices: (organizationId: string) =>
+    queryOptions({
+      queryKey: pricingKeys.children(organizationId),
+      queryFn: ({ signal }) => call(endpoints.childPrices, { params: { id: organizationId } }, { signal }),
+    }),
 };
 
 /**
@@ -55,5 +62,36 @@ export function useSetPrice(organizationId: string) {
         queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
       ]);
     },
+  });
+}
+
+/** Refreshes everything a price for one child changes: the prices, and the children's prices wherever they show. */
+function useChildPriceChanged() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: pricingKeys.all }),
+      queryClient.invalidateQueries({ queryKey: agentKeys.all }),
+      queryClient.invalidateQueries({ queryKey: billingKeys.all }),
+    ]);
+}
+
+/** Sets what one direct child (and its subtree) pays for one agent type, in place of the book. */
+export function useSetChildPrice(organizationId: string) {
+  const changed = useChildPriceChanged();
+  return useMutation({
+    mutationFn: ({ childId, agentTypeId, price }: { childId: string; agentTypeId: string; price: string }) =>
+      call(endpoints.setChildPrice, { params: { id: organizationId, childId, agentTypeId }, body: { price } }),
+    onSuccess: changed,
+  });
+}
+
+/** Removes a child price: the child pays the book again (the history keeps the price). */
+export function useClearChildPrice(organizationId: string) {
+  const changed = useChildPriceChanged();
+  return useMutation({
+    mutationFn: ({ childId, agentTypeId }: { childId: string; agentTypeId: string }) =>
+      call(endpoints.clearChildPrice, { params: { id: organizationId, childId, agentTypeId } }),
+    onSuccess: changed,
   });
 }

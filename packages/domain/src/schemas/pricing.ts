@@ -47,7 +47,9 @@ export const priceHistoryQuerySchema = z.object({ page: pageNumberSchema });
 export const priceChangeSchema = z.object({
   id: z.uuid(),
   agent_type: agentTypeSchema.pick({ id: true, code: true, name: true }),
-  /** The book price from then on; null: pass-through. */
+  /** The child a child price was set for; null: a change of the book. */
+  child: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+  /** The price from then on; null: pass-through (the book), or the child price removed (a child price). */
   price: decimal4StringSchema.nullable(),
   effective_from: z.string(),
   changed_by: z.string().nullable(),
@@ -69,3 +71,38 @@ export const earningsSchema = z.object({
   by_agent: z.array(z.object({ agent_type_id: z.uuid(), code: z.string(), name: z.string(), amount: amountStringSchema })),
 });
 export type Earnings = z.infer<typeof earningsSchema>;
+
+/**
+ * Child prices. A seller may charge one direct child its own price for an agent type: it
+ * replaces the book price for that child and everything below it, never below the seller's own
+ * price. Removing it (an appended row, as every change) puts the child back on the book.
+ */
+export const childPriceParamsSchema = z.object({ id: z.uuid(), childId: z.uuid(), agentTypeId: z.uuid() });
+/** A child price for one agent type (at most four decimals); it is removed with DELETE, not with null. */
+export const setChildPriceSchema = z.object({ price: priceInputSchema });
+
+/** One child price in force. */
+export const childPriceSchema = z.object({
+  child: z.object({ id: z.uuid(), name: z.string() }),
+  agent_type: agentTypeSchema.pick({ id: true, code: true, name: true, unit: true, status: true }),
+  /** The price the seller set for this child. */
+  price: decimal4StringSchema,
+  /** What the child pays per unit now: the child price, or the seller's own price when that rose above it. */
+  child_pays: decimal4StringSchema.nullable(),
+  /** The seller's own price now (the floor). */
+  my_price: decimal4StringSchema.nullable(),
+  /** The child price is below the seller's own price, so the child pays the own price (no margin). */
+  floored: z.boolean(),
+  effective_from: z.string(),
+});
+export type ChildPrice = z.infer<typeof childPriceSchema>;
+
+export const childPricesSchema = z.object({
+  organization_id: z.uuid(),
+  /** Whether the caller may set and remove child prices here (the server decides, with maySetChildPrice). */
+  can_edit: z.boolean(),
+  /** The direct children a child price can be set for. */
+  children: z.array(z.object({ id: z.uuid(), name: z.string() })),
+  items: z.array(childPriceSchema),
+});
+export type ChildPrices = z.infer<typeof childPricesSchema>;

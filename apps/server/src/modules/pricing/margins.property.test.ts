@@ -9,9 +9,10 @@ import { reconcile } from '../credits/reconcile.ts';
 
 /**
  * Margins against a model in exact integers (ten-thousandths of a credit per unit): over
- * random trees, catalog prices, price books (some below the seller's own price, so the floor
- * applies) and event streams in random batches, every event is charged the greatest of the
- * catalog and the books above it, each seller's earnings credited plus its carry equal units
+ * random trees, catalog prices, price books and child prices (some below the seller's own
+ * price, so the floor applies; some removed again) and event streams in random batches, every
+ * event is charged the greatest of the catalog and what each seller above charges down the
+ * path (its child price for the next organization, else its book), each seller's earnings credited plus its carry equal units
  * × its margin (reconcile), no batch credits more than it charged, and the credits that left
  * the tree are exactly the house's part: what was charged minus what was earned.
  */
@@ -37,6 +38,9 @@ const treeArb = fc.record({
   catalog: fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 30_000 })), { minLength: 2, maxLength: 2 }),
   // A book price per (seller, agent), or none; drawn freely, so some sit below the floor.
   books: fc.array(fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: null }), { minLength: 16, maxLength: 16 }),
+  // A child price per (organization below a seller, agent), or none; drawn freely as the books
+  // are. An odd one is then removed by a later row of no price (the book applies again).
+  childPrices: fc.array(fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: null }), { minLength: 16, maxLength: 16 }),
   events: fc.array(
     fc.record({
       who: fc.nat(),
@@ -61,6 +65,7 @@ const NEAREST_FIRST: Case = {
   shape: [[1]],
   catalog: [0, 0],
   books: [50, null, 100, ...Array.from({ length: 13 }, () => null)],
+  childPrices: Array.from({ length: 16 }, () => null),
   events: [
     { who: 2, agent: 0, units: 10_000 },
     { who: 2, agent: 0, units: 10_000 },
@@ -70,7 +75,7 @@ const NEAREST_FIRST: Case = {
 
 let run = 0;
 
-async function checkMargins({ shape, catalog, books, events, cuts }: Case) {
+async function checkMargins({ shape, catalog, books, childPrices, events, cuts }: Case) {
   const db = database.db;
   run++;
   const agents: string[] = [];
@@ -112,6 +117,27 @@ async function checkMargins({ shape, catalog, books, events, cuts }: Case) {
         .execute();
     }
   }
+  // Child prices: each organization below a seller may have one from its parent, per agent.
+  const childPrice = new Map<string, number>();
+  for (const [k, org] of orgs.entries()) {
+    const parent = org.sellers.at(-1);
+    if (!parent) continue;
+    for (const [j, agent] of agents.entries()) {
+      const price = childPrices[(k * 2 + j) % childPrices.length];
+      if (price === null || price === undefined) continue;
+      const removed = price % 2 === 1;
+      if (!removed) childPrice.set(`${parent}:${org.id}:${agent}`, price);
+      await db
+        .insertInto('organization_child_prices')
+        .values({ organization_id: parent, child_id: org.id, agent_type_id: agent, price: p4(price), effective_from: ago(DAY) })
+        .execute();
+      if (removed)
+        await db
+          .insertInto('organization_child_prices')
+          .values({ organization_id: parent, child_id: org.id, agent_type_id: agent, price: null, effective_from: ago(DAY / 2) })
+          .execute();
+    }
+  }
   for (const org of orgs) {
     for (const agent of agents) await activate(db, org.id, agent);
     await fund(db, org.id, '1000000.00');
@@ -121,9 +147,17 @@ async function checkMargins({ shape, catalog, books, events, cuts }: Case) {
     db,
   );
 
-  // The model: the price an organization pays is the greatest of the catalog and its sellers' books.
-  const priceOf = (org: { sellers: string[] }, j: number) =>
-    Math.max(catalog[j]!, ...org.sellers.map((s) => book.get(`${s}:${agents[j]}`) ?? 0));
+  // The model: the price an organization pays is the greatest of the catalog and what each
+  // seller above it charges the next organization down its path: its child price for that
+  // organization when one stands, else its book.
+  const priceOf = (org: { id: string; sellers: string[] }, j: number) =>
+    Math.max(
+      catalog[j]!,
+      ...org.sellers.map((s, i) => {
+        const next = org.sellers[i + 1] ?? org.id;
+        return childPrice.get(`${s}:${next}:${agents[j]}`) ?? book.get(`${s}:${agents[j]}`) ?? 0;
+      }),
+    );
   const stream = events.map((e, k) => ({ org: orgs[e.who % orgs.length]!, j: e.agent, units: e.units, id: `ev${k}` }));
   const bounds = [...new Set([0, ...cuts.filter((c) => c < stream.length), stream.length])].sort((a, b) => a - b);
   for (let b = 0; b + 1 < bounds.length; b++) {

@@ -11,6 +11,13 @@ export function pricingRoutes({ pricing, authenticate }: AppContext): FastifyPlu
     route(endpoints.setPrice, async ({ caller, params, body, raw }) =>
       pricing.setPrice(caller, params.id, params.agentTypeId, body.price, clientInfo(raw)),
     );
+    route(endpoints.childPrices, async ({ caller, params }) => pricing.childPrices.list(caller, params.id));
+    route(endpoints.setChildPrice, async ({ caller, params, body, raw }) =>
+      pricing.childPrices.set(caller, params.id, params.childId, params.agentTypeId, body.price, clientInfo(raw)),
+    );
+    route(endpoints.clearChildPrice, async ({ caller, params, raw }) =>
+      pricing.childPrices.clear(caller, params.id, params.childId, params.agentTypeId, clientInfo(raw)),
+    );
     route(endpoints.history, async ({ caller, params, query }) => pricing.history(caller, params.id, query.page));
     route(endpoints.earnings, async ({ caller, params }) => pricing.earnings(caller, params.id));
   };

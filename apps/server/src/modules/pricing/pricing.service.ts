@@ -7,16 +7,13 @@ import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mail.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
+import { BOOK_LOCK_CLASS } from './book-lock.ts';
+import { createChildPrices } from './child-prices.ts';
 import { tellFlooredSellers } from './floored.ts';
 
-const p = MESSAGES.pricing;
+export { BOOK_LOCK_CLASS } from './book-lock.ts';
 
-/**
- * The advisory lock key of a seller's book: usage_record holds it shared while it reads the
- * books above a batch, a price change holds it exclusively, so a change takes effect after
- * the batches that read the book it replaces (and its time is read after them).
- */
-export const BOOK_LOCK_CLASS = 7031;
+const p = MESSAGES.pricing;
 
 interface BookRow {
   id: string;
@@ -89,6 +86,9 @@ export function createPricingService({
     /** Mails the sellers whose book a catalog price change just overtook (the catalog calls it in its transaction). */
     tellFlooredSellers: (executor: Executor, agentTypeId: string) => tellFlooredSellers(executor, mailer, agentTypeId),
 
+    /** The seller's prices for single direct children (list, set, clear). */
+    childPrices: createChildPrices({ db, organizations, mailer }),
+
     async book(caller: Caller, id: string): Promise<PriceBook> {
       const org = await seller(caller, id);
       const rows = await bookRows(db, org);
@@ -145,6 +145,7 @@ export function createPricingService({
       return { item: toItem(row!) };
     },
 
+    /** The book's changes and the child prices' changes, newest first. */
     async history(caller: Caller, id: string, page: number) {
       const org = await seller(caller, id);
       const pageSize = PAGING.ledgerPageSize;
@@ -154,33 +155,38 @@ export function createPricingService({
           agent_type_id: string;
           code: string;
           name: string;
+          child_id: string | null;
+          child_name: string | null;
           price: string | null;
           effective_from: string;
           changed_by: string | null;
         }>`
-          select b.id, t.id as agent_type_id, t.code, t.name, b.price::numeric(14, 4)::text as price,
+          select b.id, t.id as agent_type_id, t.code, t.name, b.child_id, c.name as child_name, b.price::numeric(14, 4)::text as price,
                  to_char(b.effective_from at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as effective_from, coalesce(nullif(concat_ws(' ', u.first_name, u.last_name), ''), u.email) as changed_by
-          from organization_prices b
+          from (
+            select id, agent_type_id, null::uuid as child_id, price, effective_from, created_by from organization_prices where organization_id = ${org.id}::uuid
+            union all
+            select id, agent_type_id, child_id, price, effective_from, created_by from organization_child_prices where organization_id = ${org.id}::uuid
+          ) b
           join agent_types t on t.id = b.agent_type_id
+          left join organizations c on c.id = b.child_id
           left join users u on u.id = b.created_by
-          where b.organization_id = ${org.id}::uuid
           order by b.effective_from desc, b.id desc
           limit ${pageSize} offset ${(page - 1) * pageSize}`.execute(db),
-        db
-          .selectFrom('organization_prices')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('organization_id', '=', org.id)
-          .executeTakeFirstOrThrow(),
+        sql<{ n: string }>`
+          select ((select count(*) from organization_prices where organization_id = ${org.id}::uuid)
+                + (select count(*) from organization_child_prices where organization_id = ${org.id}::uuid))::text as n`.execute(db),
       ]);
       return {
         items: items.rows.map((row) => ({
           id: row.id,
           agent_type: { id: row.agent_type_id, code: row.code, name: row.name },
+          child: row.child_id === null ? null : { id: row.child_id, name: row.child_name ?? '' },
           price: row.price,
           effective_from: row.effective_from,
           changed_by: row.changed_by,
         })),
-        total: Number(total.n),
+        total: Number(total.rows[0]!.n),
         page,
         page_size: pageSize,
       };

@@ -1,5 +1,6 @@
 -- usage_batch_lock: what usage_record locks before it reads anything, answering the sellers
--- above the batch's organizations (within reach p_reach) that keep a price book.
+-- above the batch's organizations (within reach p_reach) that keep a price book (book prices
+-- or child prices).
 -- The price books of those sellers (every ancestor but the house) are held with a shared
 -- advisory lock, which a price change takes exclusively: a change waits for the batches reading
 -- the book it replaces and takes effect after them. Then the balance rows of the organizations
@@ -23,7 +24,9 @@ begin
     where o.id = any(v_payers) order by a.id);
   perform pg_advisory_xact_lock_shared(7031, hashtext(s.id::text)) from unnest(v_above) with ordinality as s(id, n) order by s.n;
   v_sellers := array(
-    select s.id from unnest(v_above) as s(id) where exists (select 1 from organization_prices p where p.organization_id = s.id));
+    select s.id from unnest(v_above) as s(id)
+    where exists (select 1 from organization_prices p where p.organization_id = s.id)
+       or exists (select 1 from organization_child_prices p where p.organization_id = s.id));
   perform credit_balances_lock(v_payers || v_sellers);
   return v_sellers;
 end;

@@ -14,10 +14,22 @@ import { MESSAGES } from '@/lib/wording';
 
 const p = MESSAGES.pricingPages;
 
-const priceOf = (change: PriceChange) => (change.price === null ? p.passThrough : `${formatUnits(change.price)} credits`);
+const priceOf = (change: PriceChange) =>
+  change.price !== null ? `${formatUnits(change.price)} credits` : change.child ? p.historyBookAgain : p.passThrough;
+
+/** The agent, and the child when the change was a price for one child. */
+const agentOf = (change: PriceChange) =>
+  change.child ? (
+    <>
+      <div>{change.agent_type.name}</div>
+      <div className="text-xs text-muted-foreground">{p.historyForChild(change.child.name)}</div>
+    </>
+  ) : (
+    change.agent_type.name
+  );
 
 const COLUMNS: Column<PriceChange>[] = [
-  { head: p.agent, className: 'whitespace-normal', cell: (change) => change.agent_type.name },
+  { head: p.agent, className: 'whitespace-normal', cell: agentOf },
   { head: p.newPrice, className: 'tabular-nums', cell: priceOf },
   { head: p.when, cell: (change) => formatDateTime(change.effective_from) },
   { head: p.who, className: 'whitespace-normal', cell: (change) => change.changed_by ?? p.someone },
@@ -42,7 +54,7 @@ export function PriceHistoryCard({ organizationId }: { organizationId: string })
           rows={history.data.items}
           card={(change) => (
             <StackedCard
-              title={change.agent_type.name}
+              title={agentOf(change)}
               fields={[
                 { label: p.newPrice, value: priceOf(change) },
                 { label: p.when, value: formatDateTime(change.effective_from) },

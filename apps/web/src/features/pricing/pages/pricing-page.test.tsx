@@ -51,6 +51,7 @@ const history = (page: number) => ({
     {
       id: '00000000-0000-4000-8000-0000000000d1',
       agent_type: { id: BOT, code: 'support-bot', name: 'Support Bot' },
+      child: null,
       price: '0.7500',
       effective_from: '2026-11-20T10:00:00.000Z',
       changed_by: 'Alice Admin',
@@ -58,6 +59,7 @@ const history = (page: number) => ({
     {
       id: '00000000-0000-4000-8000-0000000000d2',
       agent_type: { id: CRM, code: 'crm-sync', name: 'CRM Sync' },
+      child: null,
       price: null,
       effective_from: '2026-11-19T10:00:00.000Z',
       changed_by: null,
@@ -82,6 +84,8 @@ function showPricing(
     const key = `${call.method} ${call.path}`;
     if (key === BOOK) return json(200, options.book ?? book());
     if (key === HISTORY) return json(200, history(Number(call.query.page ?? 1)));
+    if (key === `GET /api/organizations/${OWN_ORG_ID}/prices/children`)
+      return json(200, { organization_id: OWN_ORG_ID, can_edit: false, children: [], items: [] });
     if (key === SET_BOT && options.put) return options.put(call);
     if (key === 'GET /api/users/me') return json(200, session.user);
     return undefined;

@@ -11,6 +11,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { MESSAGES } from '@/lib/wording';
+import { ChildPricesCard } from '../components/child-prices-card';
 import { PriceBookTable } from '../components/price-book-table';
 import { PriceHistoryCard } from '../components/price-history-card';
 
@@ -19,7 +20,7 @@ const p = MESSAGES.pricingPages;
 /**
  * /pricing: the own organization's price book (the route lets in only those mayViewPrices
  * allows): per agent type what it pays, what its children pay and its margin, Edit where the
- * server says the viewer may change it, and the book's history.
+ * server says the viewer may change it, the prices set for single children, and the book's history.
  */
 export default function PricingPage() {
   const viewer = useViewer();
@@ -57,6 +58,7 @@ export default function PricingPage() {
           )}
         </CardContent>
       </Card>
+      {book.data && !book.data.catalog && <ChildPricesCard book={book.data} />}
       {organizationId && <PriceHistoryCard organizationId={organizationId} />}
     </section>
   );
