@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alertLineSchema } from './alert-lines.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
 import { ACTIVATION_STATUSES, AGENT_KINDS, decimal4StringSchema } from './agents.ts';
 import { amountStringSchema } from './amounts.ts';
@@ -160,6 +161,8 @@ export const dashboardSchema = z.object({
      * balances (`mayWatchChildBalances`); for others, none and 0.
      */
     children_needing_attention: z.object({ count: z.number().int(), children: z.array(dashboardLowChildSchema) }),
+    /** The organization's own alert lines that are crossed now, each with its bound: the attention list's own entries. */
+    crossed_alert_lines: z.array(alertLineSchema),
     by_entry_type: z.array(z.object({ entry_type: z.enum(ENTRY_TYPES), total: amountStringSchema, count: z.number().int() })),
   }),
   resources: z.object({

@@ -5,9 +5,11 @@ import type { DB } from '../../db/schema.ts';
 import { activeAdmins } from '../../lib/admins.ts';
 import type { Mailer } from '../../lib/mail.ts';
 import { startPollLoop } from '../../lib/poll-loop.ts';
+import { ALERT_LINE_BATCH, measureAlertLines } from './alert-lines-check.ts';
 
 const m = MESSAGES.balanceAlerts;
 const s = MESSAGES.spend;
+const a = MESSAGES.alertLines;
 
 export interface BalanceAlertSenderOptions {
   db: Kysely<DB>;
@@ -17,6 +19,8 @@ export interface BalanceAlertSenderOptions {
   appUrl: string;
   /** How often pending alerts are looked for (default 5 s). */
   pollMs?: number;
+  /** How often each percent-of-cap and runway alert line is measured (default 60 s). */
+  linePollMs?: number;
 }
 
 /** The subject, the sentence and the link of an alert's mail to the admins of its organization. */
@@ -44,6 +48,14 @@ function words(
       const subject = alert.kind === 'cap_reached' ? s.capReachedSubject(text('name')) : s.capWarningSubject(text('name'));
       return [subject, s.capAlert(what, percent, alert.balance, alert.threshold, text('month')), `Billing: ${appUrl}/settings`];
     }
+    case 'alert_line': {
+      const window = text('window') || null;
+      return [
+        a.crossedSubject(alert.name),
+        a.crossed(alert.name, text('line_kind'), alert.threshold, alert.balance, window),
+        `Alert lines: ${appUrl}/settings`,
+      ];
+    }
     case 'top_up_failed': {
       const why = text('reason') === 'monthly_max' ? s.topUpMonthlyMax(text('monthly_max')) : s.topUpParentShort(alert.balance);
       return [
@@ -69,7 +81,7 @@ const BATCH = 50;
  * change that commits them and mailed afterwards, so a mail that fails never fails that
  * change; the row stays pending for the next look. Looks every pollMs.
  */
-export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 5_000 }: BalanceAlertSenderOptions) {
+export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 5_000, linePollMs = 60_000 }: BalanceAlertSenderOptions) {
   /** Mails one batch of pending alerts; answers how many alerts were handled. */
   async function sendPending(): Promise<number> {
     return db.transaction().execute(async (trx) => {
@@ -140,7 +152,27 @@ export function createBalanceAlertSender({ db, mailer, logger, appUrl, pollMs = 
     },
   });
 
-  return { sendPending, close: loop.close };
+  // Percent-of-cap and runway lines are measured by their own loop (balance lines by the
+  // balance's trigger); the alerts they queue are mailed by the loop above.
+  const lines = startPollLoop({
+    pollMs: linePollMs,
+    logger,
+    what: 'alert lines could not be measured',
+    async pass(closed) {
+      while (!closed() && (await measureAlertLines(db, { everyMs: linePollMs })) === ALERT_LINE_BATCH) {
+        // a full batch: more lines may be due
+      }
+    },
+  });
+
+  return {
+    sendPending,
+    /** Measures the due percent-of-cap and runway lines once (tests; `everyMs` 0 measures every one). */
+    measureLines: (everyMs = linePollMs) => measureAlertLines(db, { everyMs }),
+    async close() {
+      await Promise.all([loop.close(), lines.close()]);
+    },
+  };
 }
 
 export type BalanceAlertSender = ReturnType<typeof createBalanceAlertSender>;

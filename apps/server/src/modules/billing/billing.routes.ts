@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { agentsEndpoints, billingEndpoints as endpoints } from '@console/domain';
+import { agentsEndpoints, alertLinesEndpoints, billingEndpoints as endpoints } from '@console/domain';
 import { clientInfo } from '../../lib/request-info.ts';
 import { routerOf } from '../../lib/route.ts';
 import type { AppContext } from '../../context.ts';
@@ -19,5 +19,16 @@ export function billingRoutes({ billing, authenticate }: AppContext): FastifyPlu
     route(agentsEndpoints.setLowBalanceThreshold, async ({ caller, params, body, raw }) =>
       billing.setLowBalanceThreshold(caller, params.id, body.low_balance_threshold, clientInfo(raw)),
     );
+    route(alertLinesEndpoints.list, async ({ caller, params }) => billing.alertLines.list(caller, params.id));
+    route(alertLinesEndpoints.create, async ({ caller, params, body, raw }, reply) =>
+      reply.code(201).send(await billing.alertLines.create(caller, params.id, body, clientInfo(raw))),
+    );
+    route(alertLinesEndpoints.update, async ({ caller, params, body, raw }) =>
+      billing.alertLines.update(caller, params.id, params.lineId, body, clientInfo(raw)),
+    );
+    route(alertLinesEndpoints.remove, async ({ caller, params, raw }, reply) => {
+      await billing.alertLines.remove(caller, params.id, params.lineId, clientInfo(raw));
+      return reply.code(204).send();
+    });
   };
 }

@@ -16,6 +16,7 @@ import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 import { createSpendControls } from './spend-controls.ts';
+import { createAlertLines } from './alert-lines.ts';
 
 const b = MESSAGES.billing;
 
@@ -49,7 +50,9 @@ async function maxLimit(executor: Executor, organizationId: string, parentId: st
 
 export function createBillingService({ db, organizations }: { db: Kysely<DB>; organizations: OrganizationsService }) {
   const spendControls = createSpendControls({ db, organizations });
+  const alertLines = createAlertLines({ db, organizations });
   return {
+    alertLines,
     spendControls: spendControls.get,
     setSpendControls: spendControls.set,
     async get(caller: Caller, id: string): Promise<BillingResponse> {

@@ -8,6 +8,7 @@ import { activationFigures, agentUsageFigures, subtreeAgentFigures } from './age
 import { childFigures, ledgerTotals, lowChildFigures, subtreeUsageFigures, usageFigures, usageHistory } from './credit-figures.ts';
 import { BOUNDARY_DAYS, organizationFigures, type Boundaries } from './organization-figures.ts';
 import { teamFigures } from './team-figures.ts';
+import { readAlertLines } from '../../lib/alert-lines.ts';
 
 export const FORECAST_METHOD =
   'Average daily net consumption of the last 30 days (UTC, today included; or of the days since the first consumption occurred, when that is more recent), times 30 (next month) and times 90 (next quarter). Projected depletion: the balance divided by the next month.';
@@ -52,6 +53,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
           const children = await childFigures(trx, org.id);
           const lowChildren = mayWatchChildBalances(caller) ? await lowChildFigures(trx, org.id) : { count: 0, children: [] };
           const team = await teamFigures(trx, org.id);
+          const crossedLines = await readAlertLines(trx, org.id, { crossed: true });
           const activations = await activationFigures(trx, org.id);
           const agentUsage = await agentUsageFigures(trx, { organizationId: org.id });
           const subtreeAgents = canHaveChildren(org.org_type) ? await subtreeAgentFigures(trx, org.path) : null;
@@ -82,6 +84,7 @@ export function createDashboardService({ db, organizations }: { db: Kysely<DB>; 
               depletion_months: usage.depletion_months,
               by_child: { count: children.count, total_balance: children.total_balance, children: children.children },
               children_needing_attention: lowChildren,
+              crossed_alert_lines: crossedLines,
               by_entry_type: totals.byEntryType,
             },
             resources: { activated_agent_limit: limit, active_agents: activations.live, children_limit_total: children.limitTotal },

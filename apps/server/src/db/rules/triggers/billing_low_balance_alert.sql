@@ -1,20 +1,27 @@
--- The crossing is seen where the balance changes, whatever moved it (allocation,
--- adjustment, usage), in the same transaction. At most one low-balance alert an hour per
--- organization: an admin who sets the threshold to the balance again and again would
--- otherwise mail every admin at each cent spent.
+-- The organization's balance alert lines, seen where the balance changes, whatever moved it
+-- (allocation, adjustment, usage, expiry), in the same transaction and under the balance's
+-- row lock: each line whose side of its bound the new balance changes is measured (a
+-- crossing below queues one alert, at most one an hour per line; coming back re-arms it).
+-- Lines on the same side read nothing more than the index.
 create or replace function billing_low_balance_alert() returns trigger language plpgsql as $$
+declare
+  l record;
 begin
-  if old.credit_balance >= old.low_balance_threshold and new.credit_balance < new.low_balance_threshold
-     and not exists (
-       select 1 from balance_alerts a
-       where a.organization_id = new.organization_id and a.kind = 'low_balance' and a.created_at > now() - interval '1 hour'
-     ) then
-    insert into balance_alerts (organization_id, kind, balance, threshold)
-    values (new.organization_id, 'low_balance', new.credit_balance, new.low_balance_threshold);
-  end if;
+  for l in
+    select a.id, new.credit_balance < a.bound as below
+    from alert_lines a
+    where a.organization_id = new.organization_id and a.kind = 'balance'
+      and a.crossed <> (new.credit_balance < a.bound)
+    order by a.id
+    for update
+  loop
+    perform alert_line_measure(l.id, new.credit_balance, l.below);
+  end loop;
   return null;
 end;
 $$;
 
 create or replace trigger billing_low_balance_trg after update of credit_balance on organization_billing_settings
-  for each row execute function billing_low_balance_alert();
+  for each row
+  when (new.credit_balance <> old.credit_balance)
+  execute function billing_low_balance_alert();

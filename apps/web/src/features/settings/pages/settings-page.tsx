@@ -5,6 +5,7 @@ import {
   mayManageApiKeysOf,
   mayManageBilling,
   mayManageGlobalSettings,
+  mayViewBilling,
   mayViewIdentity,
   mayViewSellerBooks,
   type GlobalSettings,
@@ -22,6 +23,7 @@ import { billingQueries } from '@/api/billing';
 import { settingsQueries } from '@/api/settings';
 import { userQueries } from '@/api/users';
 import { AgentLimitStatusCard } from '@/components/billing/agent-limit-status-card';
+import { AlertLinesCard } from '@/components/billing/alert-lines-card';
 import { CreditBalanceCard } from '@/components/billing/credit-balance-card';
 import { RecentTransactionsCard } from '@/components/credits/recent-transactions-card';
 import { LoadingRows } from '@/components/loading-rows';
@@ -170,6 +172,8 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
       </Card>
 
       <BillingMetrics organizationId={organization.id} orgType={organization.org_type} />
+
+      {!!viewer && mayViewBilling(viewer) && <AlertLinesCard organizationId={organization.id} />}
 
       <RecentTransactionsCard organizationId={organization.id} />
 
