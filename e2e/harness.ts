@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { OrganizationDetail } from '@console/domain';
-import { createDatabase } from '../support/postgres.ts';
+import { openDatabase } from '../apps/server/src/db/connection.ts';
+import { createDatabase, withClient } from '../support/postgres.ts';
 import { REPO_ROOT, startServerProcess } from '../support/server-process.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
@@ -24,6 +25,13 @@ export interface TestServer {
   api<T = unknown>(path: string, init?: { method?: string; body?: unknown; token?: string }): Promise<{ status: number; body: T }>;
   /** Signs in through the API (not the browser) and returns the access token. */
   signIn(email: string, password: string): Promise<string>;
+  /**
+   * Runs one SQL statement against the server's database and returns its rows: on PostgreSQL
+   * over a connection of its own; on the embedded database, which only one process may open,
+   * the server is stopped, the statement run on its data folder, and the server started again
+   * on the same address and folder (its sessions stay valid: the signing secret is there).
+   */
+  sql<T = Record<string, unknown>>(text: string): Promise<T[]>;
   stop(): Promise<void>;
 }
 
@@ -57,7 +65,7 @@ export async function startServer(
   if (!database) cpSync(template, dataDir, { recursive: true });
   const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
   let demoPassword: string | null = null;
-  const server = await (async () => {
+  let server = await (async () => {
     if (options.demo) demoPassword = await seedDemo({ ...env, DATA_DIR: dataDir });
     return startServerProcess({ env, dataDir, healthTimeoutMs: 120_000, ...(options.localhost && { hostname: 'localhost' as const }) });
   })().catch(async (error: unknown) => {
@@ -91,6 +99,23 @@ export async function startServer(
       });
       if (status !== 200) throw new Error(`API sign-in as ${email} answered ${status}`);
       return body.access_token;
+    },
+    async sql<T>(text: string) {
+      if (database) return withClient(database.url, async (client) => (await client.query(text)).rows as T[]);
+      await server.stop();
+      const embedded = await openDatabase({ databaseUrl: null, dataDir, purpose: 'a journey running SQL' });
+      try {
+        return (await embedded.pglite!.query(text)).rows as T[];
+      } finally {
+        await embedded.close();
+        server = await startServerProcess({
+          env,
+          dataDir,
+          port: Number(new URL(baseUrl).port),
+          healthTimeoutMs: 120_000,
+          ...(options.localhost && { hostname: 'localhost' as const }),
+        });
+      }
     },
     async stop() {
       await server.stop();

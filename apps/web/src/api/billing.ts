@@ -1,4 +1,11 @@
-import { agentsEndpoints, billingEndpoints as endpoints, type LowBalanceThresholdInput, type SpendControlsInput } from '@console/domain';
+import {
+  agentsEndpoints,
+  alertLinesEndpoints,
+  billingEndpoints as endpoints,
+  type AlertLineInput,
+  type LowBalanceThresholdInput,
+  type SpendControlsInput,
+} from '@console/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
 import { dashboardKeys } from './dashboard';
@@ -73,6 +80,54 @@ export function useSetLowBalanceThreshold(organizationId: string) {
     onSuccess: async (billing) => {
       queryClient.setQueryData(billingKeys.settings(organizationId), billing);
       await Promise.all([
+        queryClient.invalidateQueries({ queryKey: creditKeys.all }),
+        queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
+        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
+      ]);
+      // The threshold is the organization's first alert line: its list refreshes without holding the save.
+      void queryClient.invalidateQueries({ queryKey: billingKeys.alertLines(organizationId) });
+    },
+  });
+}
+
+/** The organization's alert lines, with whether the caller may change them. */
+export const alertLineQueries = {
+  list: (organizationId: string) =>
+    queryOptions({
+      queryKey: billingKeys.alertLines(organizationId),
+      queryFn: ({ signal }) => call(alertLinesEndpoints.list, { params: { id: organizationId } }, { signal }),
+    }),
+};
+
+/** Adds an alert line (without `lineId`) or changes one; the threshold line moves the threshold, so billing and the dashboard refresh too. */
+export function useSaveAlertLine(organizationId: string, lineId?: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AlertLineInput) =>
+      lineId
+        ? call(alertLinesEndpoints.update, { params: { id: organizationId, lineId }, body })
+        : call(alertLinesEndpoints.create, { params: { id: organizationId }, body }),
+    onSuccess: async () => {
+      // The threshold's line moves the threshold, which the ledger and the organization list read too.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: billingKeys.all }),
+        queryClient.invalidateQueries({ queryKey: creditKeys.all }),
+        queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
+        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
+      ]);
+    },
+  });
+}
+
+/** Deletes an alert line. */
+export function useDeleteAlertLine(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (lineId: string) => call(alertLinesEndpoints.remove, { params: { id: organizationId, lineId } }),
+    onSuccess: async () => {
+      // The threshold's line moves the threshold, which the ledger and the organization list read too.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: billingKeys.all }),
         queryClient.invalidateQueries({ queryKey: creditKeys.all }),
         queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
         queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),

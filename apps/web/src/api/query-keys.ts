@@ -22,6 +22,7 @@ export const billingKeys = {
   capacities: ['billing', 'capacity'] as const,
   capacity: (organizationId: string) => ['billing', 'capacity', organizationId] as const,
   spendControls: (organizationId: string) => ['billing', 'spend-controls', organizationId] as const,
+  alertLines: (organizationId: string) => ['billing', 'alert-lines', organizationId] as const,
 };
 
 /** Every credits query key, so invalidations name what they refresh: everything under `credits` after a movement. */
@@ -29,4 +30,8 @@ export const creditKeys = {
   all: ['credits'] as const,
   ledger: (filters: LedgerExportQuery) => ['credits', 'ledger', filters] as const,
   recent: (organizationId: string) => ['credits', 'recent', organizationId] as const,
+  /** An organization's balance in parts and its grants (under `credits`: every movement refreshes them). */
+  grants: (organizationId: string, all: boolean) => ['credits', 'grants', organizationId, all ? 'all' : 'held'] as const,
+  /** The grants below the caller that expire within `days`. */
+  expiringGrants: (days: number) => ['credits', 'expiring-grants', days] as const,
 };

@@ -12,6 +12,8 @@ export const ENTRY_TYPE_LABELS: Record<EntryType, string> = {
   earning: 'Earning',
   reversal_sent: 'Reversal sent',
   reversal_received: 'Reversal received',
+  expiry: 'Expiry',
+  expiry_returned: 'Expired credits returned',
 };
 
 /** Each entry type has its own badge colour; an unknown type is grey. */
@@ -26,6 +28,8 @@ export const ENTRY_TYPE_BADGE_CLASSES: Record<EntryType, string> = {
   earning: 'border-emerald-200 bg-emerald-100 text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200',
   reversal_sent: 'border-slate-300 bg-slate-100 text-slate-800 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-200',
   reversal_received: 'border-sky-200 bg-sky-100 text-sky-800 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-200',
+  expiry: 'border-rose-200 bg-rose-100 text-rose-800 dark:border-rose-800 dark:bg-rose-950 dark:text-rose-200',
+  expiry_returned: 'border-indigo-200 bg-indigo-100 text-indigo-800 dark:border-indigo-800 dark:bg-indigo-950 dark:text-indigo-200',
 };
 
 export const UNKNOWN_BADGE_CLASSES = 'border-gray-200 bg-gray-100 text-gray-800 dark:border-gray-700 dark:bg-gray-800 dark:text-gray-200';
@@ -65,6 +69,7 @@ export function metadataLines(metadata: Record<string, unknown>): { label: strin
   add('From organization ID', text(metadata.from_org_id));
   add('Usage', describeUsage(metadata.usage));
   add('Event ID', text(metadata.event_id));
+  add('Grant ID', text(metadata.grant_id));
   // A batch's consumption entry: the price its events were charged at and when they occurred.
   add('Price', text(metadata.price));
   const first = text(metadata.first_occurred_at);

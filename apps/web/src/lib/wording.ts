@@ -1,6 +1,8 @@
 import { MESSAGES as DOMAIN_MESSAGES, type OrgType } from '@console/domain';
 import { IDENTITY_WORDING } from './wording-identity';
 import { INVOICE_WORDING } from './wording-invoices';
+import { ALERT_LINE_WORDING } from './wording-alert-lines';
+import { GRANT_WORDING } from './wording-grants';
 
 /**
  * The console's own wording: labels, titles, toasts and hints no answer of the server carries.
@@ -903,6 +905,37 @@ const CONSOLE_WORDING = {
     agentColumn: 'Agent',
     amountColumn: 'Earned',
     viewInLedger: 'View earnings in the ledger',
+    childPricesTitle: 'Prices for one child',
+    childPricesDescription:
+      'A price you set for one child organization replaces what your children pay for it and for everything below it. It cannot be below your own price.',
+    childPricesLabel: 'Prices for one child',
+    childPricesEmpty: 'Every child organization pays the prices above.',
+    childPricesLoadFailed: 'Failed to load the prices for single children',
+    childColumnShort: 'Child organization',
+    childPrice: 'Its price',
+    childPays: 'It pays',
+    childFloored: 'Your own price is above this price, so the child pays your price.',
+    setChildPrice: 'Set a child price',
+    editChildLabel: (child: string, agent: string) => `Edit the price of ${agent} for ${child}`,
+    childPriceTitle: 'A price for one child',
+    childPriceEditTitle: (child: string, agent: string) => `What ${child} pays for ${agent}`,
+    childPriceDescription: (own: string) =>
+      `Your own price is ${own}. The child and everything below it pay the price you set here, from now on, in place of what your children pay; it cannot be below your own.`,
+    childPriceChooseDescription:
+      'The child and everything below it pay the price you set here, from now on, in place of what your children pay; it cannot be below your own price.',
+    childLabel: 'Child organization',
+    chooseChild: 'Choose a child organization',
+    agentLabel: 'Agent',
+    chooseAgent: 'Choose an agent',
+    chooseRequired: 'Choose one.',
+    childPriceSaved: (child: string) => `Price for ${child} saved`,
+    removeChildPrice: 'Remove',
+    removeChildPriceTitle: (child: string, agent: string) => `Remove the price of ${agent} for ${child}?`,
+    removeChildPriceDescription: 'From now on the child pays what your children pay. The price stays in the history.',
+    childPriceRemoved: (child: string) => `Price for ${child} removed`,
+    childPriceRemoveFailed: 'Failed to remove the price',
+    historyForChild: (child: string) => `For ${child}`,
+    historyBookAgain: 'Back to the price for all children',
   },
   /** Labels of the low-balance alert threshold. */
   thresholdPages: {
@@ -953,13 +986,17 @@ const CONSOLE_WORDING = {
     edit: 'Edit',
     editAria: 'Edit spend controls',
     editTitle: (name: string) => `Spend controls of ${name}`,
-    editDescription: 'Caps count usage by the calendar month (UTC) it occurred in. Usage that would pass the cap is refused.',
+    editDescription:
+      'Caps count usage by the UTC day, ISO week (Monday to Sunday) or calendar month it occurred in. Usage that would pass any of them is refused.',
     capLabel: 'Monthly spend cap (credits)',
     capHint: 'Leave empty for no cap.',
     topUpSwitch: 'Automatic top-up',
     belowLabel: 'When the balance falls below (credits)',
     amountLabel: 'Move this amount (credits)',
     monthlyMaxLabel: 'At most this much a month (credits)',
+    topUpExpiryLabel: 'Top-up credits expire after (days, optional)',
+    topUpPriorityLabel: 'Priority of top-up credits (0–100, optional)',
+    topUpAgentsNote: (names: string) => `Top-up credits are limited to: ${names}.`,
     save: 'Save',
     saving: 'Saving…',
     saved: 'Spend controls saved',
@@ -968,15 +1005,25 @@ const CONSOLE_WORDING = {
     /** A key's or an activation's cap, compactly. */
     capUsed: (charged: string, cap: string) => `${charged} of ${cap} this month`,
     setCap: 'Set cap',
-    setCapAria: (name: string) => `Set the monthly cap of ${name}`,
-    activationCapTitle: (name: string) => `Monthly cap of ${name}`,
+    setCapAria: (name: string) => `Set the caps of ${name}`,
+    activationCapTitle: (name: string) => `Caps of ${name}`,
     activationCapDescription:
-      'What this agent may charge in a calendar month (UTC). Usage that would pass it is refused. Leave empty for no cap.',
+      'What this agent may charge in a day, an ISO week (Monday to Sunday) and a calendar month, each in UTC. Usage that would pass any of them is refused. Leave a cap empty for none.',
     monthlyCapLabel: 'Monthly cap (credits)',
+    weeklyCapLabel: 'Weekly cap (credits)',
+    dailyCapLabel: 'Daily cap (credits)',
+    /** A day or week cap beside the month's, compactly. */
+    windowCapUsed: (window: 'day' | 'week', charged: string, cap: string) =>
+      `${charged} of ${cap} ${window === 'day' ? 'today' : 'this week'}`,
+    keyWeeklyCapLabel: 'Weekly cap (credits, optional)',
+    keyDailyCapLabel: 'Daily cap (credits, optional)',
+    keyWindowCapHint: 'A day or an ISO week (Monday to Sunday), in UTC. Leave empty for no cap.',
+    dailySpendCapLabel: 'Daily spend cap (credits)',
+    weeklySpendCapLabel: 'Weekly spend cap (credits, Monday to Sunday)',
     keyCapLabel: 'Monthly cap (credits, optional)',
     keyCapHint: 'What this key may charge in a calendar month (UTC). Leave empty for no cap.',
-    capSaved: (name: string) => `Monthly cap of ${name} saved`,
-    capSaveFailed: 'Failed to save the monthly cap',
+    capSaved: (name: string) => `Caps of ${name} saved`,
+    capSaveFailed: 'Failed to save the caps',
   },
   /** Step-up: the dialog that asks a person to confirm it is them before money and secrets move. */
   stepUp: {
@@ -1151,6 +1198,8 @@ const CONSOLE_WORDING = {
   },
   identityPages: IDENTITY_WORDING,
   invoicePages: INVOICE_WORDING,
+  alertLinePages: ALERT_LINE_WORDING,
+  grantPages: GRANT_WORDING,
 } as const;
 
 /**

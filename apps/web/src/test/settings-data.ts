@@ -1,6 +1,7 @@
 import type { GlobalSettings } from '@console/domain';
 import { billingOf, OWN_ORG_ID } from './billing-data';
 import { ledgerPage } from './credit-data';
+import { grantListOf } from './grant-data';
 import { json, makeSession, mockApi, renderApp, type ApiRoutes, type SessionOptions } from './helpers';
 
 export const LEDGER = 'GET /api/credits/ledger';
@@ -31,6 +32,8 @@ export function renderSettings(options: SessionOptions = {}, billing = billingOf
     [LEDGER]: () => json(200, ledgerPage([], { credit_balance: '142.00' })),
     [KEYS]: () => json(200, { api_keys: [] }),
     [SETTINGS]: () => json(200, UNSET),
+    // The balance card's parts: every credit open.
+    [`GET /api/organizations/${OWN_ORG_ID}/credit-grants`]: () => json(200, grantListOf()),
     ...extra,
   });
   renderApp('/settings', { session });

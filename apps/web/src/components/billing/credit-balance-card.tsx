@@ -8,6 +8,7 @@ import { IconCardTitle } from '@/components/icon-card-title';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { formatCredits } from '@/lib/credit-format';
 import { useViewer } from '@/lib/use-viewer';
+import { BalanceParts } from './balance-parts';
 import { LowBalanceThresholdDialog } from './low-balance-threshold-dialog';
 import { MESSAGES } from '@/lib/wording';
 
@@ -28,9 +29,10 @@ interface CreditBalanceCardProps {
 }
 
 /**
- * The credit balance with the low-balance warning below the organization's own threshold,
- * the threshold (its own admins change it), and a link to the allocation page when the user
- * may allocate from here.
+ * The credit balance, with its parts when some credits carry terms (the open credits, the
+ * soonest expiry), the low-balance warning below the organization's own threshold, the
+ * threshold (its own admins change it), and a link to the allocation page when the user may
+ * allocate from here.
  */
 export function CreditBalanceCard({
   organizationId,
@@ -53,6 +55,7 @@ export function CreditBalanceCard({
         <p className="text-2xl font-semibold tabular-nums break-words" data-testid="credit-balance">
           {formatCredits(balance)}
         </p>
+        <BalanceParts organizationId={organizationId} />
         <LowBalanceAlert balance={balance} threshold={threshold} />
         <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
           <p className="flex items-start gap-2 text-muted-foreground" data-testid="low-balance-threshold">

@@ -158,6 +158,7 @@ export function makeDashboard(orgType: OrgType, name = 'Acme Corporation'): Dash
       depletion_months: 274.3,
       by_child: { count: children.length, total_balance: childType ? '1500.50' : '0.00', children },
       children_needing_attention: { count: 0, children: [] },
+      crossed_alert_lines: [],
       by_entry_type: [
         { entry_type: 'allocation_sent', total: '-1500.50', count: 2 },
         { entry_type: 'consumption', total: '-67.25', count: 4 },

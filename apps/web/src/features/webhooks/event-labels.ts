@@ -34,6 +34,9 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType | typeof WEBHOOK_TEST
   'invoice.issued': 'Invoice issued',
   'invoice.paid': 'Invoice paid',
   'invoice.overdue': 'Invoice overdue',
+  'credits.expiring': 'Credits expiring soon',
+  'credits.expired': 'Credits expired',
+  'alert.crossed': 'Alert line crossed',
   'webhook.test': 'Test event',
 };
 
@@ -50,6 +53,7 @@ const GROUP_LABELS: Record<WebhookEventGroup, string> = {
   top_up: 'Automatic top-ups',
   member: 'People',
   invoice: 'Invoices',
+  alert: 'Alert lines',
 };
 
 const groupOf = (type: WebhookEventType) => type.slice(0, type.indexOf('.')) as WebhookEventGroup;

@@ -13,7 +13,7 @@ const PATH = `/api/organizations/${OTHER_ORG_ID}/spend-controls`;
 const capped = spendControlsOf({
   organization_id: OTHER_ORG_ID,
   spend_cap: { cap: '500.00', month: '2025-03', charged: '450.00' },
-  top_up: { below: '100.00', amount: '50.00', monthly_max: '200.00' },
+  top_up: { below: '100.00', amount: '50.00', monthly_max: '200.00', terms: null },
   topped_up_this_month: '50.00',
   last_top_up: { at: '2025-03-10T12:00:00.000Z', outcome: 'parent_short' },
   can_edit: true,
@@ -88,13 +88,37 @@ describe('spend controls card', { timeout: 20_000 }, () => {
     const amount = within(dialog).getByLabelText(s.amountLabel);
     await user.clear(amount);
     await user.type(amount, '75.5');
+    // A day cap beside the month's; the week's stays empty (none).
+    await user.type(within(dialog).getByLabelText(s.dailySpendCapLabel), '40');
     await user.click(within(dialog).getByRole('button', { name: s.save }));
-    expect(await screen.findByText(s.saved)).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo(`PUT ${PATH}`)).toHaveLength(1));
     expect(api.callsTo(`PUT ${PATH}`)[0]?.body).toEqual({
       spend_cap: '750.00',
-      top_up: { below: '100.00', amount: '75.50', monthly_max: '200.00' },
+      weekly_spend_cap: null,
+      daily_spend_cap: '40.00',
+      top_up: { below: '100.00', amount: '75.50', monthly_max: '200.00', terms: null },
     });
+    // The save ends after the billing queries it refreshes: on a loaded machine that outlasts the default wait.
+    expect(await screen.findByText(s.saved, undefined, { timeout: 15_000 })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it("sends the top-up's terms: its credits expire after the days given, at the priority given", async () => {
+    const api = mockChild(capped);
+    renderApp(`/orgs/${OTHER_ORG_ID}/billing`, { session: session() });
+    const { user, dialog } = await openEdit();
+    await user.type(within(dialog).getByLabelText(s.topUpExpiryLabel), '30');
+    await user.type(within(dialog).getByLabelText(s.topUpPriorityLabel), '5');
+    await user.click(within(dialog).getByRole('button', { name: s.save }));
+    await waitFor(() => expect(api.callsTo(`PUT ${PATH}`)).toHaveLength(1));
+    expect(api.callsTo(`PUT ${PATH}`)[0]?.body).toMatchObject({
+      top_up: {
+        below: '100.00',
+        amount: '50.00',
+        monthly_max: '200.00',
+        terms: { expires_after_days: 30, priority: 5, agent_types: null },
+      },
+    });
   });
 
   it('sends null for an empty cap and a switched-off top-up', async () => {
@@ -106,7 +130,7 @@ describe('spend controls card', { timeout: 20_000 }, () => {
     expect(within(dialog).queryByLabelText(s.belowLabel)).not.toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: s.save }));
     await waitFor(() => expect(api.callsTo(`PUT ${PATH}`)).toHaveLength(1));
-    expect(api.callsTo(`PUT ${PATH}`)[0]?.body).toEqual({ spend_cap: null, top_up: null });
+    expect(api.callsTo(`PUT ${PATH}`)[0]?.body).toEqual({ spend_cap: null, weekly_spend_cap: null, daily_spend_cap: null, top_up: null });
   });
 
   it('shows field errors from the schema and sends nothing', async () => {

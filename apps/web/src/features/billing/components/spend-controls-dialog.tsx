@@ -18,26 +18,61 @@ const s = MESSAGES.spendPages;
 const formSchema = z
   .object({
     spend_cap: z.string(),
+    weekly_spend_cap: z.string(),
+    daily_spend_cap: z.string(),
     top_up_on: z.boolean(),
-    top_up: z.object({ below: z.string(), amount: z.string(), monthly_max: z.string() }),
+    top_up: z.object({
+      below: z.string(),
+      amount: z.string(),
+      monthly_max: z.string(),
+      expires_after_days: z.string(),
+      priority: z.string(),
+      /** Kept as they stand: the console does not edit a top-up's agent types. */
+      agent_types: z.array(z.string()).nullable(),
+    }),
   })
   .transform(
-    ({ spend_cap, top_up_on, top_up }): SpendControlsInput => ({
+    ({ spend_cap, weekly_spend_cap, daily_spend_cap, top_up_on, top_up }): SpendControlsInput => ({
       spend_cap: spend_cap.trim() === '' ? null : spend_cap,
-      top_up: top_up_on ? top_up : null,
+      weekly_spend_cap: weekly_spend_cap.trim() === '' ? null : weekly_spend_cap,
+      daily_spend_cap: daily_spend_cap.trim() === '' ? null : daily_spend_cap,
+      top_up: top_up_on
+        ? {
+            below: top_up.below,
+            amount: top_up.amount,
+            monthly_max: top_up.monthly_max,
+            terms: termsOf(top_up),
+          }
+        : null,
     }),
   )
   .pipe(spendControlsInputSchema);
 type Form = z.input<typeof formSchema>;
 type Body = z.output<typeof formSchema>;
 
+/** The typed terms of a top-up, numbers as typed (the server's schema refuses what is not one); null when none is given. */
+function termsOf(top: { expires_after_days: string; priority: string; agent_types: string[] | null }) {
+  const number = (text: string) => (text.trim() === '' ? undefined : Number(text));
+  const terms = { expires_after_days: number(top.expires_after_days), priority: number(top.priority), agent_types: top.agent_types };
+  return terms.expires_after_days === undefined && terms.priority === undefined && !terms.agent_types ? null : terms;
+}
+
 const formOf = (controls: SpendControls): Form => ({
   spend_cap: controls.spend_cap.cap ?? '',
+  weekly_spend_cap: controls.weekly_spend_cap.cap ?? '',
+  daily_spend_cap: controls.daily_spend_cap.cap ?? '',
   top_up_on: controls.top_up !== null,
-  top_up: controls.top_up ?? { below: '', amount: '', monthly_max: '' },
+  top_up: {
+    below: controls.top_up?.below ?? '',
+    amount: controls.top_up?.amount ?? '',
+    monthly_max: controls.top_up?.monthly_max ?? '',
+    expires_after_days: controls.top_up?.terms?.expires_after_days?.toString() ?? '',
+    priority: controls.top_up?.terms?.priority ? String(controls.top_up.terms.priority) : '',
+    agent_types: controls.top_up?.terms?.agent_types?.map((a) => a.code) ?? null,
+  },
 });
 
-/** Edit a direct child's monthly spend cap and automatic top-up (its parent's admins). */
+/** Edit a direct child's spend caps (month, ISO week, day; UTC) and automatic top-up (its parent's admins). */
 export function SpendControlsDialog({ organizationName, controls }: { organizationName: string; controls: SpendControls }) {
   const [open, setOpen] = useState(false);
   const save = useSetSpendControls(controls.organization_id);
@@ -61,16 +96,20 @@ export function SpendControlsDialog({ organizationName, controls }: { organizati
     }
   }
 
-  const field = (name: 'below' | 'amount' | 'monthly_max', label: string) => (
+  const field = (name: 'below' | 'amount' | 'monthly_max' | 'expires_after_days' | 'priority', label: string) => (
     <FormField
       id={`top-up-${name}`}
       label={label}
-      inputMode="decimal"
+      inputMode={name === 'expires_after_days' || name === 'priority' ? 'numeric' : 'decimal'}
       autoComplete="off"
-      error={errors.top_up?.[name]?.message}
+      error={errors.top_up?.[name]?.message ?? (name === 'expires_after_days' || name === 'priority' ? termsError(name) : undefined)}
       {...form.register(`top_up.${name}`)}
     />
   );
+  // The server's schema checks the terms under `top_up.terms`; its message is shown under the field it is about.
+  const termsError = (name: 'expires_after_days' | 'priority') =>
+    (errors.top_up as { terms?: Record<string, { message?: string }> } | undefined)?.terms?.[name]?.message;
+  const scoped = controls.top_up?.terms?.agent_types;
 
   return (
     <FormDialog
@@ -94,6 +133,24 @@ export function SpendControlsDialog({ organizationName, controls }: { organizati
         error={errors.spend_cap?.message}
         {...form.register('spend_cap')}
       />
+      <FormField
+        id="weekly-spend-cap"
+        label={s.weeklySpendCapLabel}
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder={s.noCap}
+        error={errors.weekly_spend_cap?.message}
+        {...form.register('weekly_spend_cap')}
+      />
+      <FormField
+        id="daily-spend-cap"
+        label={s.dailySpendCapLabel}
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder={s.noCap}
+        error={errors.daily_spend_cap?.message}
+        {...form.register('daily_spend_cap')}
+      />
       <div className="flex items-center gap-3">
         <Controller
           control={form.control}
@@ -107,6 +164,9 @@ export function SpendControlsDialog({ organizationName, controls }: { organizati
           {field('below', s.belowLabel)}
           {field('amount', s.amountLabel)}
           {field('monthly_max', s.monthlyMaxLabel)}
+          {field('expires_after_days', s.topUpExpiryLabel)}
+          {field('priority', s.topUpPriorityLabel)}
+          {scoped && <p className="text-muted-foreground text-sm">{s.topUpAgentsNote(scoped.map((a) => a.name).join(', '))}</p>}
         </div>
       )}
       {save.isError && <ErrorAlert title={s.saveFailed} message={save.error.message} />}

@@ -1,16 +1,19 @@
-import { can, canHaveChildren } from '@console/domain';
+import { can, canHaveChildren, mayViewBilling } from '@console/domain';
+import { AlertLinesCard } from '@/components/billing/alert-lines-card';
 import { CapacityPanel } from '@/components/billing/capacity-panel';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useViewer } from '@/lib/use-viewer';
 import { BillingFrame, AgentLimitsTab, CreditsTab } from '../components/billing-frame';
 import { SpendControlsCard } from '../components/spend-controls-card';
+import { CreditGrantsCard } from '../components/credit-grants-card';
 import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.billingPages;
 
 /**
  * {base}/:id/billing: tabs Agent Limits, Credits (with the allocate permission) and Child
- * Organizations (house, super agency, agency; the default there), below the spend controls card.
+ * Organizations (house, super agency, agency; the default there), below the spend controls and
+ * alert lines cards, then the credit grants (to whoever may view billing).
  */
 export default function BillingPage() {
   const viewer = useViewer();
@@ -24,6 +27,7 @@ export default function BillingPage() {
         return (
           <>
             <SpendControlsCard organization={org} />
+            <AlertLinesCard organizationId={org.id} />
             <Tabs defaultValue={withChildren ? 'children' : 'limits'} className="gap-4">
               <TabsList className="h-auto w-full flex-wrap sm:w-fit">
                 <TabsTrigger value="limits">{m.tabAgentLimits}</TabsTrigger>
@@ -42,6 +46,7 @@ export default function BillingPage() {
                 </TabsContent>
               )}
             </Tabs>
+            {!!viewer && mayViewBilling(viewer) && <CreditGrantsCard organizationId={org.id} />}
           </>
         );
       }}

@@ -13,7 +13,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, CheckCircle2 } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { Link, useLocation, useParams } from 'react-router';
 import { z } from 'zod';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -23,6 +23,7 @@ import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { LabelledControl } from '@/components/labelled-control';
 import { Textarea } from '@/components/ui/textarea';
+import { agentQueries } from '@/api/agents';
 import { useAllocateCredits } from '@/api/credits';
 import { organizationQueries } from '@/api/organizations';
 import { BackLink } from '@/components/back-link';
@@ -33,9 +34,11 @@ import { ApiError } from '@/lib/api';
 import { formatCredits, formatDecimal, isNegative, subtractCredits } from '@/lib/credit-format';
 import { orgBaseOf } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
-import { fieldOf } from '@/lib/form';
+import { applyServerErrors, fieldOf } from '@/lib/form';
 import { amountFieldSchema } from '../amount-field';
 import { AmountField } from '../components/amount-field';
+import { GrantTermsFields } from '../components/grant-terms-fields';
+import { NO_TERMS, TERMS_FIELDS, termsFieldsSchema, termsSummary } from '../grant-terms';
 import { newIdempotencyKey } from '../idempotency-key';
 import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
 import { MESSAGES } from '@/lib/wording';
@@ -47,6 +50,8 @@ const allocateFormSchema = z.object({
   to_org_id: allocationSchema.shape.to_org_id,
   amount: amountFieldSchema,
   notes: z.string().trim().max(500, 'Notes must be at most 500 characters.'),
+  /** Optional: the credits then arrive as a grant (sent only when they say something). */
+  terms: termsFieldsSchema,
 });
 type AllocateFormInput = z.input<typeof allocateFormSchema>;
 type AllocateFormOutput = z.output<typeof allocateFormSchema>;
@@ -75,6 +80,7 @@ function AllocationReview({
   balance,
   toName,
   amount,
+  terms,
   busy,
   onConfirm,
   onBack,
@@ -83,6 +89,8 @@ function AllocationReview({
   balance: string;
   toName: string;
   amount: string;
+  /** What the terms say, when the credits carry some. */
+  terms: string | null;
   busy: boolean;
   onConfirm(): void;
   onBack(): void;
@@ -98,6 +106,7 @@ function AllocationReview({
         {p.reviewTitle}
       </h2>
       <p className="tabular-nums">{p.reviewSummary(formatDecimal(amount), fromName, toName, formatDecimal(keeps ?? balance))}</p>
+      {terms && <p>{terms}</p>}
       {overdrawn && <ErrorAlert title={MESSAGES.shell.errorTitle} message={p.reviewOverdrawn(fromName, formatDecimal(balance))} />}
       <div className="flex flex-col gap-2 sm:flex-row">
         <Button type="button" onClick={onConfirm} disabled={busy || overdrawn}>
@@ -113,7 +122,7 @@ function AllocationReview({
 
 function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDetail; childOrgs: Organization[]; preselected: string }) {
   const allocate = useAllocateCredits();
-  const defaults: AllocateFormInput = { to_org_id: preselected, amount: '', notes: '' };
+  const defaults: AllocateFormInput = { to_org_id: preselected, amount: '', notes: '', terms: NO_TERMS };
   const form = useForm<AllocateFormInput, unknown, AllocateFormOutput>({
     resolver: zodResolver(allocateFormSchema),
     defaultValues: defaults,
@@ -124,6 +133,9 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
   const [failure, setFailure] = useState<string | null>(null);
   // The checked form values awaiting Confirm; null while the form is being edited.
   const [review, setReview] = useState<AllocateFormOutput | null>(null);
+  // The catalog names the agent types of the terms under review (the Terms section loaded it).
+  const catalog = useQuery({ ...agentQueries.types(), enabled: !!review?.terms?.agent_types?.length });
+  const agentNames = new Map((catalog.data ?? []).map((type) => [type.code, type.name]));
   // Back from the review step to the form: the focus goes to the amount, not to the page's top.
   const backToForm = useRef(false);
   useEffect(() => {
@@ -139,7 +151,13 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
   const pending = useRef<{ key: string; signature: string } | null>(null);
 
   async function submit(values: AllocateFormOutput) {
-    const input = { from_org_id: from.id, to_org_id: values.to_org_id, amount: values.amount, notes: values.notes || null };
+    const input = {
+      from_org_id: from.id,
+      to_org_id: values.to_org_id,
+      amount: values.amount,
+      notes: values.notes || null,
+      ...(values.terms && { terms: values.terms }),
+    };
     const signature = JSON.stringify(input);
     const idempotencyKey = pending.current?.signature === signature ? pending.current.key : newIdempotencyKey();
     pending.current = { key: idempotencyKey, signature };
@@ -157,7 +175,8 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
       setResult(null);
       // Back to the form, with the values kept and the reason shown above the button.
       edit();
-      setFailure(c.allocateFailed(error instanceof Error ? error.message : MESSAGES.generic.unknown));
+      // A refused term (a 400 or 422 naming it) shows on its field too.
+      setFailure(c.allocateFailed(applyServerErrors(error, TERMS_FIELDS, form.setError)));
     }
   }
 
@@ -177,52 +196,56 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
               balance={from.credit_balance}
               toName={childOrgs.find((child) => child.id === review.to_org_id)?.name ?? review.to_org_id}
               amount={review.amount}
+              terms={review.terms ? termsSummary(review.terms, agentNames) : null}
               busy={allocate.isPending}
               onConfirm={() => void submit(review)}
               onBack={edit}
             />
           ) : (
-            <form
-              noValidate
-              className="space-y-4"
-              onSubmit={(event) =>
-                void form.handleSubmit((values) => {
-                  setFailure(null);
-                  setResult(null);
-                  setReview(values);
-                })(event)
-              }
-            >
-              <div className="grid gap-2">
-                <Label htmlFor="allocate-to">Child organization</Label>
-                <NativeSelect
-                  id="allocate-to"
-                  aria-invalid={errors.to_org_id ? true : undefined}
-                  aria-describedby={errors.to_org_id ? 'allocate-to-error' : undefined}
-                  {...form.register('to_org_id')}
-                >
-                  <option value="">Select a child organization</option>
-                  {childOrgs.map((child) => (
-                    <option key={child.id} value={child.id}>
-                      {child.name} ({ORG_TYPE_LABELS[child.org_type]}) — {formatCredits(child.credit_balance)}
-                    </option>
-                  ))}
-                </NativeSelect>
-                {errors.to_org_id && (
-                  <p id="allocate-to-error" className="text-sm text-destructive">
-                    {errors.to_org_id.message}
-                  </p>
-                )}
-              </div>
-              <AmountField id="allocate-amount" {...fieldOf(form, 'amount')} />
-              <LabelledControl id="allocate-notes" label="Notes (optional)" error={errors.notes?.message}>
-                {(aria) => <Textarea id="allocate-notes" {...aria} {...form.register('notes')} />}
-              </LabelledControl>
-              {failure && <ErrorAlert title={MESSAGES.shell.errorTitle} message={failure} />}
-              <Button type="submit" className="w-full sm:w-auto" disabled={isSubmitting}>
-                {p.allocateCredits}
-              </Button>
-            </form>
+            <FormProvider {...form}>
+              <form
+                noValidate
+                className="space-y-4"
+                onSubmit={(event) =>
+                  void form.handleSubmit((values) => {
+                    setFailure(null);
+                    setResult(null);
+                    setReview(values);
+                  })(event)
+                }
+              >
+                <div className="grid gap-2">
+                  <Label htmlFor="allocate-to">Child organization</Label>
+                  <NativeSelect
+                    id="allocate-to"
+                    aria-invalid={errors.to_org_id ? true : undefined}
+                    aria-describedby={errors.to_org_id ? 'allocate-to-error' : undefined}
+                    {...form.register('to_org_id')}
+                  >
+                    <option value="">Select a child organization</option>
+                    {childOrgs.map((child) => (
+                      <option key={child.id} value={child.id}>
+                        {child.name} ({ORG_TYPE_LABELS[child.org_type]}) — {formatCredits(child.credit_balance)}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                  {errors.to_org_id && (
+                    <p id="allocate-to-error" className="text-sm text-destructive">
+                      {errors.to_org_id.message}
+                    </p>
+                  )}
+                </div>
+                <AmountField id="allocate-amount" {...fieldOf(form, 'amount')} />
+                <LabelledControl id="allocate-notes" label="Notes (optional)" error={errors.notes?.message}>
+                  {(aria) => <Textarea id="allocate-notes" {...aria} {...form.register('notes')} />}
+                </LabelledControl>
+                <GrantTermsFields idPrefix="allocate" />
+                {failure && <ErrorAlert title={MESSAGES.shell.errorTitle} message={failure} />}
+                <Button type="submit" className="w-full sm:w-auto" disabled={isSubmitting}>
+                  {p.allocateCredits}
+                </Button>
+              </form>
+            </FormProvider>
           )}
         </CardContent>
       </Card>

@@ -2,6 +2,7 @@ import { type Dashboard } from '@console/domain';
 import { Coins } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { BalanceParts } from '@/components/billing/balance-parts';
 import { IconCardTitle } from '@/components/icon-card-title';
 import { LowBalanceAlert } from '@/components/credits/low-balance-alert';
 import { formatCredits } from '@/lib/credit-format';
@@ -13,8 +14,8 @@ const m = MESSAGES.dashboardPages;
 
 /**
  * The credit balance card: balance, monthly usage, available agents (the limit less the active
- * ones) and projected depletion,
- * with the low-balance warning below the organization's own alert threshold; `freshness` says
+ * ones) and projected depletion, the balance's parts when some credits carry terms (open
+ * credits, the soonest expiry), with the low-balance warning below the organization's own alert threshold; `freshness` says
  * how old the figures are.
  */
 export function CreditSummaryCard({ data, freshness }: { data: Dashboard; freshness?: ReactNode }) {
@@ -51,6 +52,7 @@ export function CreditSummaryCard({ data, freshness }: { data: Dashboard; freshn
             testId="summary-depletion"
           />
         </dl>
+        <BalanceParts organizationId={data.organization.id} />
       </CardContent>
     </Card>
   );

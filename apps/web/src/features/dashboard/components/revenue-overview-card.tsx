@@ -17,6 +17,8 @@ const ENTRY_LABELS: Record<EntryType, string> = {
   earning: 'Earnings',
   reversal_sent: 'Reversals sent',
   reversal_received: 'Reversals received',
+  expiry: 'Expired credits',
+  expiry_returned: 'Expired credits returned',
 };
 
 /** There is no revenue data: the card shows the credit flows that exist, and says so. */

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { LIVE_REFRESH_MS } from '@/api/live';
 import { apiError, json, makeSession, mockApi, OWN_ORG_ID, queryClientWithoutRetries, renderApp } from '@/test/helpers';
 import { makeDashboard, makeEarnings, noUsage } from '../test-support';
+import { grantListOf } from '@/test/grant-data';
 import { MESSAGES } from '@/lib/wording';
 
 const m = MESSAGES.dashboardPages;
@@ -28,6 +29,8 @@ function showDashboard(orgType: OrgType, options: { role?: string; dashboard?: D
     'GET /api/dashboard': () => json(200, dashboard),
     [EARNINGS]: () => json(200, options.earnings ?? makeEarnings()),
     [`GET /api/organizations/${OWN_ORG_ID}/receivables`]: () => json(200, { currency: null, children: [], totals: noReceivables }),
+    'GET /api/credit-grants/expiring': () => json(200, { grants: [] }),
+    [`GET /api/organizations/${OWN_ORG_ID}/credit-grants`]: () => json(200, grantListOf()),
   });
   renderApp(options.path ?? '/dashboard', { session });
   return { api, session };
@@ -47,6 +50,8 @@ describe('dashboard', { timeout: 60_000 }, () => {
     const api = mockApi({
       'GET /api/users/me': () => new Promise<Response>((resolve) => (answer = resolve)),
       'GET /api/dashboard': () => json(200, makeDashboard('tenant', 'Northwind Agency')),
+      'GET /api/credit-grants/expiring': () => json(200, { grants: [] }),
+      [`GET /api/organizations/${OWN_ORG_ID}/credit-grants`]: () => json(200, grantListOf()),
     });
     renderApp('/dashboard', { session });
     await waitFor(() => expect(api.fetch).toHaveBeenCalled());
@@ -56,7 +61,8 @@ describe('dashboard', { timeout: 60_000 }, () => {
     answer(json(200, { ...session.user, organization }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Northwind Agency' })).toBeInTheDocument();
     await screen.findByText(m.performanceMetrics);
-    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    // The cards that load their own figures (Expiring soon) finish just after.
+    await waitFor(() => expect(screen.queryByRole('status')).not.toBeInTheDocument());
   });
 
   it('shows the load failure when the profile comes without its organization, which the contract requires', async () => {

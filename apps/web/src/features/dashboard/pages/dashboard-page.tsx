@@ -1,4 +1,4 @@
-import { isSeller, mayViewPrices, mayViewSellerBooks, ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
+import { isSeller, mayViewBilling, mayViewPrices, mayViewSellerBooks, ORG_TYPE_LABELS, type Dashboard } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { dashboardQueries } from '@/api/dashboard';
@@ -11,10 +11,12 @@ import { AgentAnalyticsCard } from '../components/agent-analytics-card';
 import { AgentPerformanceCard } from '../components/agent-performance-card';
 import { ChildOrganizationsCard } from '../components/child-organizations-card';
 import { ChildrenNeedingAttentionCard } from '../components/children-needing-attention-card';
+import { CrossedAlertLinesCard } from '../components/crossed-alert-lines-card';
 import { CreditBalancePanel } from '../components/credit-balance-panel';
 import { CreditSummaryCard } from '../components/credit-summary-card';
 import { CreditUsageCard } from '../components/credit-usage-card';
 import { EarningsCard } from '../components/earnings-card';
+import { ExpiringGrantsCard } from '../components/expiring-grants-card';
 import { OrganizationStatusCard } from '../components/organization-status-card';
 import { PerformanceMetrics } from '../components/performance-metrics';
 import { ReceivablesCard } from '../components/receivables-card';
@@ -37,6 +39,7 @@ function DashboardTabs({ data }: { data: Dashboard }) {
   const viewer = useViewer();
   const showEarnings = widgets.earnings && !!viewer && mayViewPrices(viewer, viewer.organization);
   const showReceivables = !!viewer && isSeller(viewer.organization) && mayViewSellerBooks(viewer, viewer.organization);
+  const showExpiring = !!viewer && mayViewBilling(viewer);
   const select = (value: string) =>
     setParams(
       (current) => {
@@ -59,10 +62,12 @@ function DashboardTabs({ data }: { data: Dashboard }) {
           label: m.tabOverview,
           content: (
             <>
+              <CrossedAlertLinesCard data={data} />
               <ChildrenNeedingAttentionCard data={data} />
               <PerformanceMetrics data={data} />
               {showEarnings && <EarningsCard organizationId={viewer.organization.id} />}
               {showReceivables && <ReceivablesCard organizationId={viewer.organization.id} />}
+              {showExpiring && <ExpiringGrantsCard />}
               {widgets.organizationStatus && <OrganizationStatusCard data={data} />}
               {(widgets.childOrganizations || widgets.revenueOverview) && (
                 <div className="grid gap-4 lg:grid-cols-2">
