@@ -33,6 +33,7 @@ import { organizationsRoutes } from './modules/organizations/organizations.route
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { statementsRoutes } from './modules/statements/statements.routes.ts';
+import { grantsRoutes } from './modules/grants/grants.routes.ts';
 import { mfaPolicyRoutes } from './modules/mfa-policy/mfa-policy.routes.ts';
 import { scimRoutes } from './modules/scim/scim.routes.ts';
 import { scimTokensRoutes } from './modules/scim-tokens/scim-tokens.routes.ts';
@@ -189,6 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await context.topUps.close();
     await context.monthlyIssuer.close();
     await context.overdueReminders.close();
+    await context.grantExpiry.close();
     await context.webhookDispatcher.close();
     await context.balanceAlerts.close();
     await context.mailer.close?.();
@@ -262,6 +264,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         scimTokensRoutes,
         identityRoutes,
         statementsRoutes,
+        grantsRoutes,
         invoicesRoutes,
         paymentsRoutes,
       ]) {

@@ -31,6 +31,8 @@ import { createInvoicesService } from './modules/invoices/invoices.service.ts';
 import { createMonthlyIssuer } from './modules/invoices/monthly-issuer.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createOverdueReminders } from './modules/payments/overdue-reminders.ts';
+import { createGrantExpiry } from './modules/grants/expiry.ts';
+import { createGrantsService } from './modules/grants/grants.service.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createStatementsService } from './modules/statements/statements.service.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
@@ -64,6 +66,8 @@ export interface ContextOptions {
   invoicePollMs?: number;
   /** How often overdue invoices are looked at for reminders (default 5 minutes). */
   reminderPollMs?: number;
+  /** How often credit grants due to expire, or to be warned of, are looked for (default 30 s). */
+  grantExpiryPollMs?: number;
   /** The webhook sender's settings for tests and benchmarks (poll, retry schedule, timeout, concurrency). */
   webhooks?: Partial<
     Pick<DispatcherOptions, 'pollMs' | 'batchSize' | 'concurrency' | 'retrySchedule' | 'disableAfterMs' | 'leaseMs' | 'timeoutPauseSeconds'>
@@ -102,6 +106,8 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const monthlyIssuer = createMonthlyIssuer({ db, mailer, appUrl: options.config.appUrl, logger: log, pollMs: options.invoicePollMs });
   const payments = createPaymentsService({ db, invoices, mailer });
   const overdueReminders = createOverdueReminders({ db, mailer, logger: log, pollMs: options.reminderPollMs });
+  const grants = createGrantsService({ db, organizations });
+  const grantExpiry = createGrantExpiry({ db, mailer, logger: log, pollMs: options.grantExpiryPollMs });
   // Webhooks: the sender runs in every process and shares the queue through the database.
   const allowed = allowedHosts(options.config.webhookAllowedHosts);
   const sealer = secretSealer(options.jwtSecret);
@@ -169,6 +175,8 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     invoices,
     payments,
     overdueReminders,
+    grants,
+    grantExpiry,
     monthlyIssuer,
     webhooks,
     webhookDispatcher,

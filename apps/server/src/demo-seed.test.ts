@@ -4,6 +4,7 @@ import { AGENT_LIMIT, USAGE_WINDOW, activationListSchema, entitlementSchema } fr
 import { createTestApp, type TestApp } from './test/harness.ts';
 import { DAY_MS, DEMO_MFA_ADMIN_EMAIL, DemoAlreadySeededError } from './db/seed.ts';
 import { seedDemoWithUsage, type DemoSummary } from './demo-seed.ts';
+import { DEMO_GRANT } from './demo-grants.ts';
 import { reconcile } from './modules/credits/reconcile.ts';
 import { secretSealer } from './lib/sealer.ts';
 import { generate } from 'otplib';
@@ -118,10 +119,14 @@ describe('the demo seed', () => {
     const events = await sql<{ last: string }>`select max(day)::text as last from usage_event_days`.execute(db());
     expect([today, daysAgo(1)]).toContain(events.rows[0]!.last);
     expect(days.rows[0]).toEqual({ days: demo.days, first: daysAgo(29), last: events.rows[0]!.last });
-    // The credits handed down (earnings and automatic top-ups come with the usage, on its days).
+    // The credits handed down (earnings and automatic top-ups come with the usage, on its days;
+    // the promotional grant is given today).
     const credits = await sql<{ day: string }>`
-      select distinct (created_at at time zone 'UTC')::date::text as day from credit_ledger_entries
-      where entry_type not in ('consumption', 'earning') and coalesce(metadata->>'automatic', '') <> 'true'`.execute(db());
+      select distinct (e.created_at at time zone 'UTC')::date::text as day from credit_ledger_entries e
+      where e.entry_type not in ('consumption', 'earning') and coalesce(e.metadata->>'automatic', '') <> 'true'
+        and e.transaction_group not in (select r.transaction_group from credit_grants g join credit_ledger_entries r on r.id = g.entry_id)`.execute(
+      db(),
+    );
     expect(credits.rows.map((r) => r.day)).toEqual([daysAgo(30)]);
     // Each day's consumption on its day: the credit day totals hold as many days as the events.
     const usageDays = await sql<{
@@ -212,7 +217,11 @@ describe('the demo seed', () => {
     expect(entitlementSchema.parse(response.body)).toEqual({
       allowed: true,
       reason: null,
+      cap: null,
       balance: balance.credit_balance,
+      // The support bot may not spend the promotional grant for the voice receptionist; it expires in three days.
+      spendable: (Number(balance.credit_balance) - Number(DEMO_GRANT.amount)).toFixed(2),
+      soonest_expiry: { at: demo.grant.expiresAt, amount: DEMO_GRANT.amount },
       activation_status: 'active',
       // Acme Dental pays the catalog's 0.1250 raised 20 % by Northwind Partners and 25 % more by
       // Northwind Digital: their margins, so the house's key is not told that price.
@@ -317,6 +326,15 @@ describe('the demo seed', () => {
         amount: received.rows.reduce((sum, r) => sum + Number(r.amount), 0).toFixed(2),
       },
     ]);
+  });
+
+  it('gives Acme Dental a promotional grant for its voice receptionist from its parent, expiring in three days', async () => {
+    expect(demo.grant).toMatchObject({ organization: DEMO_GRANT.organization, agent: DEMO_GRANT.agent, amount: DEMO_GRANT.amount });
+    const { rows } = await sql<{ remaining: string; days: number; agents: string[] }>`
+      select g.remaining::text, round(extract(epoch from g.expires_at - now()) / 86400)::int as days,
+             array(select t.code from agent_types t where t.id = any(g.agent_type_ids)) as agents
+      from credit_grants g join organizations o on o.id = g.organization_id where o.name = ${DEMO_GRANT.organization}`.execute(db());
+    expect(rows).toEqual([{ remaining: DEMO_GRANT.amount, days: DEMO_GRANT.expiresInDays, agents: [DEMO_GRANT.agent] }]);
   });
 
   it('bills the credits its sellers moved: invoices issued days ago, one paid, one partly paid, one overdue, each line on one invoice', async () => {

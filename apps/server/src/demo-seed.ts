@@ -5,6 +5,7 @@ import type { DB } from './db/schema.ts';
 import { DAY_MS, DEMO_ACTIVATIONS, DEMO_AGENT_TYPES, demoBookPrices, seedDemo, type DemoOrganization, type SeededDemo } from './db/seed.ts';
 import { isKeyRefusal, verifyKey } from './lib/api-key.ts';
 import { seedDemoInvoices, type DemoInvoice } from './demo-invoices.ts';
+import { seedDemoGrant, type DemoGrant } from './demo-grants.ts';
 import { writeAudit } from './lib/audit.ts';
 import type { SecretSealer } from './lib/sealer.ts';
 import { makeTopUp } from './modules/billing/top-ups.ts';
@@ -191,6 +192,7 @@ export interface DemoSummary extends SeededDemo {
   topUps: { organization: string; from: string; count: number; amount: string }[];
   /** The invoices issued for the demo's credits, with where each stands. */
   invoices: DemoInvoice[];
+  grant: DemoGrant;
 }
 
 export async function seedDemoWithUsage(
@@ -344,6 +346,7 @@ export async function seedDemoWithUsage(
   }
 
   const invoices = await seedDemoInvoices(db, seeded, { now, appUrl: options.appUrl ?? 'http://localhost:3000' });
+  const grant = await seedDemoGrant(db, seeded, now);
 
   const low = await db
     .selectFrom('organization_billing_settings as b')
@@ -363,7 +366,7 @@ export async function seedDemoWithUsage(
     where e.entry_type = 'earning' group by o.id, o.name order by o.name`.execute(db);
   const capMonths = await sql<{ month: string; charged: string }>`
     select to_char(m.month, 'YYYY-MM') as month, m.charged::text as charged from spend_cap_months m
-    where m.scope = 'subtree' and m.scope_id = ${capped.id} order by m.month`.execute(db);
+    where m.scope = 'subtree' and m.scope_id = ${capped.id} and m.kind = 'month' order by m.month`.execute(db);
   const topUps = await sql<{ organization: string; from: string; count: number; amount: string }>`
     select o.name as organization, e.metadata->>'from_org_name' as "from", count(*)::int as count,
            sum(e.amount)::numeric(16, 2)::text as amount
@@ -392,5 +395,6 @@ export async function seedDemoWithUsage(
     },
     topUps: topUps.rows,
     invoices,
+    grant,
   };
 }

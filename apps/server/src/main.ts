@@ -276,6 +276,7 @@ async function main({ command, flags, args }: Extract<CommandLine, { kind: 'run'
               ...demo.invoices.map(
                 (i) => `Invoice ${i.number} from ${i.seller} to ${i.buyer}: ${i.total} USD, ${i.state.replace('_', ' ')}.`,
               ),
+              `Promotional grant to ${demo.grant.organization} from ${demo.grant.from}: ${demo.grant.amount} credits for ${demo.grant.agent}, expiring ${demo.grant.expiresAt}.`,
               `API key for ${demo.apiKey.organization} (every scope; shown once, only its hash is stored):`,
               `  ${demo.apiKey.secret}`,
               'Send usage through the machine API while the server runs:',

@@ -780,12 +780,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An organization's monthly spend cap (over its subtree) with this month's spend, and its automatic top-up
+         * An organization's spend caps (over its subtree) by month, week and day, with each window's spend, and its automatic top-up
          * @description Requires the `billing.view` permission.
          */
         get: operations["getSpendControls"];
         /**
-         * Set a direct child's monthly spend cap and automatic top-up (its parent's admins)
+         * Set a direct child's spend caps (month, ISO week, day; UTC) and automatic top-up (its parent's admins)
          * @description Requires the `organizations.allocate_credits` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
          */
         put: operations["setSpendControls"];
@@ -811,6 +811,54 @@ export interface paths {
         put: operations["setLowBalanceThreshold"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/alert-lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organization's alert lines with the bound each states and whether it is crossed now
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["listAlertLines"];
+        put?: never;
+        /**
+         * Add an alert line: a balance, a percent of the spend cap, or days of runway (its own admins)
+         * @description Requires the `billing.manage` permission.
+         */
+        post: operations["createAlertLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/alert-lines/{lineId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change an alert line's bound (and a cap line's window); its kind stays (its own admins)
+         * @description Requires the `billing.manage` permission.
+         */
+        put: operations["updateAlertLine"];
+        post?: never;
+        /**
+         * Delete an alert line (its own admins)
+         * @description Requires the `billing.manage` permission.
+         */
+        delete: operations["deleteAlertLine"];
         options?: never;
         head?: never;
         patch?: never;
@@ -851,6 +899,50 @@ export interface paths {
         put: operations["setPrice"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/prices/children": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The own child prices in force: per direct child and agent type, the price set for it and what the child pays
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["listChildPrices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/prices/children/{childId}/{agentTypeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set what one direct child (and its subtree) pays for an agent type, in place of the book, from now on (its admins)
+         * @description Requires the `billing.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
+         */
+        put: operations["setChildPrice"];
+        post?: never;
+        /**
+         * Remove a child price from now on: the child pays the book again (its admins; the history keeps it)
+         * @description Requires the `billing.manage` permission. Asks for a step-up: 401 `step_up_required` unless the session proved a second factor (or the password) recently; see `POST /auth/step-up` (`POST /auth/sso/step-up` for a session begun at the identity provider).
+         */
+        delete: operations["clearChildPrice"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1245,7 +1337,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Set an activation's monthly cap in credits, or remove it (its organization's admins or its parent's)
+         * Set an activation's caps in credits by month, ISO week or day (UTC), or remove them (its organization's admins or its parent's)
          * @description Requires the `resources.manage` permission.
          */
         put: operations["setActivationCap"];
@@ -2008,6 +2100,46 @@ export interface paths {
          * @description Requires the `billing.view` permission.
          */
         get: operations["verifyStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/credit-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organization's balance in its parts (open credits, what each agent can spend, the soonest expiry) and its credit grants
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["listCreditGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credit-grants/expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Grants in your organization's subtree that expire within the next days, soonest first
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["listExpiringGrants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5227,10 +5359,28 @@ export interface operations {
                             month: string;
                             charged: string;
                         };
+                        daily_spend_cap: {
+                            cap: string | null;
+                            window_start: string;
+                            charged: string;
+                        };
+                        weekly_spend_cap: {
+                            cap: string | null;
+                            window_start: string;
+                            charged: string;
+                        };
                         top_up: {
                             below: string;
                             amount: string;
                             monthly_max: string;
+                            terms: {
+                                expires_after_days: number | null;
+                                agent_types: {
+                                    code: string;
+                                    name: string;
+                                }[] | null;
+                                priority: number;
+                            } | null;
                         } | null;
                         topped_up_this_month: string;
                         last_top_up: {
@@ -5281,7 +5431,14 @@ export interface operations {
                         below: number | string;
                         amount: number | string;
                         monthly_max: number | string;
+                        terms?: {
+                            expires_after_days?: number | null;
+                            agent_types?: string[] | null;
+                            priority?: number;
+                        } | null;
                     } | null;
+                    daily_spend_cap?: (number | null) | (string | null);
+                    weekly_spend_cap?: (number | null) | (string | null);
                 };
             };
         };
@@ -5300,10 +5457,28 @@ export interface operations {
                             month: string;
                             charged: string;
                         };
+                        daily_spend_cap: {
+                            cap: string | null;
+                            window_start: string;
+                            charged: string;
+                        };
+                        weekly_spend_cap: {
+                            cap: string | null;
+                            window_start: string;
+                            charged: string;
+                        };
                         top_up: {
                             below: string;
                             amount: string;
                             monthly_max: string;
+                            terms: {
+                                expires_after_days: number | null;
+                                agent_types: {
+                                    code: string;
+                                    name: string;
+                                }[] | null;
+                                priority: number;
+                            } | null;
                         } | null;
                         topped_up_this_month: string;
                         last_top_up: {
@@ -5380,6 +5555,209 @@ export interface operations {
                         };
                     };
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAlertLines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        lines: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "balance" | "cap_percent" | "runway_days";
+                            bound: string;
+                            /** @enum {string|null} */
+                            window: "day" | "week" | "month" | null;
+                            low_balance_threshold: boolean;
+                            crossed: boolean;
+                            value: string | null;
+                            crossed_at: string | null;
+                            description: string;
+                        }[];
+                        can_manage: boolean;
+                        max: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAlertLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "balance";
+                    bound: number | string;
+                } | {
+                    /** @enum {string} */
+                    kind: "cap_percent";
+                    bound: number | string;
+                    /**
+                     * @default month
+                     * @enum {string}
+                     */
+                    window?: "day" | "week" | "month";
+                } | {
+                    /** @enum {string} */
+                    kind: "runway_days";
+                    bound: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "balance" | "cap_percent" | "runway_days";
+                        bound: string;
+                        /** @enum {string|null} */
+                        window: "day" | "week" | "month" | null;
+                        low_balance_threshold: boolean;
+                        crossed: boolean;
+                        value: string | null;
+                        crossed_at: string | null;
+                        description: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAlertLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                lineId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "balance";
+                    bound: number | string;
+                } | {
+                    /** @enum {string} */
+                    kind: "cap_percent";
+                    bound: number | string;
+                    /**
+                     * @default month
+                     * @enum {string}
+                     */
+                    window?: "day" | "week" | "month";
+                } | {
+                    /** @enum {string} */
+                    kind: "runway_days";
+                    bound: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "balance" | "cap_percent" | "runway_days";
+                        bound: string;
+                        /** @enum {string|null} */
+                        window: "day" | "week" | "month" | null;
+                        low_balance_threshold: boolean;
+                        crossed: boolean;
+                        value: string | null;
+                        crossed_at: string | null;
+                        description: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAlertLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                lineId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5492,6 +5870,193 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listChildPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        can_edit: boolean;
+                        children: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
+                        items: {
+                            child: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            agent_type: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                unit: string;
+                                /** @enum {string} */
+                                status: "active" | "retired";
+                            };
+                            price: string;
+                            child_pays: string | null;
+                            my_price: string | null;
+                            floored: boolean;
+                            effective_from: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setChildPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                childId: string;
+                agentTypeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    price: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        can_edit: boolean;
+                        children: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
+                        items: {
+                            child: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            agent_type: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                unit: string;
+                                /** @enum {string} */
+                                status: "active" | "retired";
+                            };
+                            price: string;
+                            child_pays: string | null;
+                            my_price: string | null;
+                            floored: boolean;
+                            effective_from: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    clearChildPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                childId: string;
+                agentTypeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organization_id: string;
+                        can_edit: boolean;
+                        children: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
+                        items: {
+                            child: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            agent_type: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                unit: string;
+                                /** @enum {string} */
+                                status: "active" | "retired";
+                            };
+                            price: string;
+                            child_pays: string | null;
+                            my_price: string | null;
+                            floored: boolean;
+                            effective_from: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listPriceChanges: {
         parameters: {
             query?: {
@@ -5521,6 +6086,11 @@ export interface operations {
                                 code: string;
                                 name: string;
                             };
+                            child: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            } | null;
                             price: string | null;
                             effective_from: string;
                             changed_by: string | null;
@@ -5599,6 +6169,12 @@ export interface operations {
                     to_org_id: string;
                     amount: number | string;
                     notes?: string | null;
+                    terms?: {
+                        /** Format: date-time */
+                        expires_at?: string | null;
+                        agent_types?: string[] | null;
+                        priority?: number;
+                    } | null;
                     /** Format: uuid */
                     allocated_by_user_id?: string;
                 };
@@ -5690,6 +6266,12 @@ export interface operations {
                     direction: "increase" | "decrease";
                     amount: number | string;
                     reason: string;
+                    terms?: {
+                        /** Format: date-time */
+                        expires_at?: string | null;
+                        agent_types?: string[] | null;
+                        priority?: number;
+                    } | null;
                 };
             };
         };
@@ -5708,7 +6290,7 @@ export interface operations {
                             organization_id: string;
                             amount: string;
                             /** @enum {string} */
-                            entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received";
+                            entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received" | "expiry" | "expiry_returned";
                             /** Format: uuid */
                             transaction_group: string;
                             metadata: {
@@ -5784,6 +6366,23 @@ export interface operations {
                             /** @enum {string|null} */
                             reason: "unknown_agent" | "agent_not_active" | "out_of_reach" | "organization_not_active" | "insufficient_credits" | "invalid" | "key_cap_reached" | "activation_cap_reached" | "spend_cap_reached" | null;
                             message: string | null;
+                            cap: {
+                                /** @enum {string} */
+                                scope: "key" | "activation" | "subtree";
+                                limit: string;
+                                /** @enum {string} */
+                                window: "day" | "week" | "month";
+                                window_start: string;
+                                resets_at: string;
+                                name: string;
+                                /** Format: uuid */
+                                organization_id: string | null;
+                                set_by: {
+                                    /** Format: uuid */
+                                    organization_id: string | null;
+                                    name: string;
+                                };
+                            } | null;
                         }[];
                         accepted: number;
                         duplicates: number;
@@ -5812,7 +6411,7 @@ export interface operations {
         parameters: {
             query?: {
                 organization_id?: string;
-                entry_type?: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received";
+                entry_type?: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received" | "expiry" | "expiry_returned";
                 agent_type_id?: string;
                 from?: string;
                 to?: string;
@@ -5842,7 +6441,7 @@ export interface operations {
                             organization_id: string;
                             amount: string;
                             /** @enum {string} */
-                            entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received";
+                            entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received" | "expiry" | "expiry_returned";
                             /** Format: uuid */
                             transaction_group: string;
                             metadata: {
@@ -5889,7 +6488,7 @@ export interface operations {
         parameters: {
             query?: {
                 organization_id?: string;
-                entry_type?: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received";
+                entry_type?: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received" | "expiry" | "expiry_returned";
                 agent_type_id?: string;
                 from?: string;
                 to?: string;
@@ -5926,7 +6525,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed" | "auth.sso_sign_in" | "auth.sso_sign_in_failed" | "identity.provider_set" | "identity.provider_removed" | "identity.settings_changed" | "identity.domain_claimed" | "identity.domain_verified" | "identity.domain_approved" | "identity.domain_removed" | "identity.jit_member" | "scim.token_created" | "scim.token_rotated" | "scim.token_revoked" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_deleted" | "scim.group_changed" | "invoices.details_set" | "invoices.issue" | "invoices.payment_record" | "invoices.payment_reverse" | "invoices.void";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "pricing.child_price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed" | "auth.sso_sign_in" | "auth.sso_sign_in_failed" | "identity.provider_set" | "identity.provider_removed" | "identity.settings_changed" | "identity.domain_claimed" | "identity.domain_verified" | "identity.domain_approved" | "identity.domain_removed" | "identity.jit_member" | "scim.token_created" | "scim.token_rotated" | "scim.token_revoked" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_deleted" | "scim.group_changed" | "invoices.details_set" | "invoices.issue" | "invoices.payment_record" | "invoices.payment_reverse" | "invoices.void" | "alert_line.create" | "alert_line.update" | "alert_line.delete";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -5986,7 +6585,7 @@ export interface operations {
                 organization_id?: string;
                 include_subtree?: "true" | "false";
                 actor_user_id?: string;
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed" | "auth.sso_sign_in" | "auth.sso_sign_in_failed" | "identity.provider_set" | "identity.provider_removed" | "identity.settings_changed" | "identity.domain_claimed" | "identity.domain_verified" | "identity.domain_approved" | "identity.domain_removed" | "identity.jit_member" | "scim.token_created" | "scim.token_rotated" | "scim.token_revoked" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_deleted" | "scim.group_changed" | "invoices.details_set" | "invoices.issue" | "invoices.payment_record" | "invoices.payment_reverse" | "invoices.void";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.recovery_requested" | "auth.mfa_challenge_failed" | "auth.mfa_sign_in" | "auth.mfa_enrolled" | "auth.mfa_removed" | "auth.recovery_codes_regenerated" | "auth.sessions_ended" | "auth.step_up" | "auth.step_up_failed" | "auth.mfa_reset" | "auth.mfa_passkey_added" | "auth.mfa_passkey_renamed" | "auth.mfa_passkey_removed" | "user.update" | "user.role_change" | "user.deactivate" | "invitation.create" | "invitation.resend" | "invitation.link" | "invitation.revoke" | "invitation.accept" | "invitation.register" | "organization.create" | "organization.update" | "organization.delete" | "credits.allocate" | "credits.reverse_allocation" | "credits.initial_balance" | "credits.adjust_increase" | "credits.adjust_decrease" | "credits.refund" | "billing.agent_limit" | "billing.low_balance_threshold" | "pricing.price_set" | "pricing.child_price_set" | "billing.spend_controls" | "top_up.made" | "agent.activate" | "agent.cap" | "agent.deactivate" | "agents.status_reported" | "agent_type.create" | "agent_type.update" | "agent_type.retire" | "api_key.create" | "api_key.update" | "api_key.rolled" | "api_key.revoke" | "api_key.refused" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate" | "webhook.redeliver" | "usage.reported" | "usage.imported" | "bootstrap.first_house_admin" | "settings.update" | "mfa_policy.changed" | "auth.sso_sign_in" | "auth.sso_sign_in_failed" | "identity.provider_set" | "identity.provider_removed" | "identity.settings_changed" | "identity.domain_claimed" | "identity.domain_verified" | "identity.domain_approved" | "identity.domain_removed" | "identity.jit_member" | "scim.token_created" | "scim.token_rotated" | "scim.token_revoked" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_deleted" | "scim.group_changed" | "invoices.details_set" | "invoices.issue" | "invoices.payment_record" | "invoices.payment_reverse" | "invoices.void" | "alert_line.create" | "alert_line.update" | "alert_line.delete";
                 from?: string;
                 to?: string;
             };
@@ -6147,9 +6746,23 @@ export interface operations {
                                     has_active_admin: boolean;
                                 }[];
                             };
+                            crossed_alert_lines: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "balance" | "cap_percent" | "runway_days";
+                                bound: string;
+                                /** @enum {string|null} */
+                                window: "day" | "week" | "month" | null;
+                                low_balance_threshold: boolean;
+                                crossed: boolean;
+                                value: string | null;
+                                crossed_at: string | null;
+                                description: string;
+                            }[];
                             by_entry_type: {
                                 /** @enum {string} */
-                                entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received";
+                                entry_type: "initial_balance" | "allocation_sent" | "allocation_received" | "consumption" | "refund" | "adjustment_increase" | "adjustment_decrease" | "earning" | "reversal_sent" | "reversal_received" | "expiry" | "expiry_returned";
                                 total: string;
                                 count: number;
                             }[];
@@ -6662,6 +7275,16 @@ export interface operations {
                                 month: string;
                                 charged: string;
                             };
+                            daily_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
+                            weekly_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
                         }[];
                         active_agent_count: number;
                         activated_agent_limit: number;
@@ -6732,6 +7355,16 @@ export interface operations {
                                 month: string;
                                 charged: string;
                             };
+                            daily_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
+                            weekly_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
                         };
                     };
                 };
@@ -6798,6 +7431,16 @@ export interface operations {
                                 month: string;
                                 charged: string;
                             };
+                            daily_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
+                            weekly_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
                         };
                     };
                 };
@@ -6824,7 +7467,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    monthly_cap: (number | null) | (string | null);
+                    monthly_cap?: (number | null) | (string | null);
+                    weekly_cap?: (number | null) | (string | null);
+                    daily_cap?: (number | null) | (string | null);
                 };
             };
         };
@@ -6866,6 +7511,16 @@ export interface operations {
                             monthly_cap: {
                                 cap: string | null;
                                 month: string;
+                                charged: string;
+                            };
+                            daily_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
+                            weekly_cap: {
+                                cap: string | null;
+                                window_start: string;
                                 charged: string;
                             };
                         };
@@ -6981,6 +7636,16 @@ export interface operations {
                                 month: string;
                                 charged: string;
                             };
+                            daily_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
+                            weekly_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
                         }[];
                         next_cursor: string | null;
                     };
@@ -7051,6 +7716,16 @@ export interface operations {
                                 month: string;
                                 charged: string;
                             };
+                            daily_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
+                            weekly_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
                         };
                         secret: string;
                     };
@@ -7115,6 +7790,16 @@ export interface operations {
                                 month: string;
                                 charged: string;
                             };
+                            daily_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
+                            weekly_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
                         };
                     };
                 };
@@ -7146,6 +7831,8 @@ export interface operations {
                     expires_at?: string | null;
                     rate_limit_per_minute?: number | null;
                     monthly_cap?: (number | null) | (string | null);
+                    weekly_cap?: (number | null) | (string | null);
+                    daily_cap?: (number | null) | (string | null);
                 };
             };
         };
@@ -7185,6 +7872,16 @@ export interface operations {
                             monthly_cap: {
                                 cap: string | null;
                                 month: string;
+                                charged: string;
+                            };
+                            daily_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
+                            weekly_cap: {
+                                cap: string | null;
+                                window_start: string;
                                 charged: string;
                             };
                         };
@@ -7254,6 +7951,16 @@ export interface operations {
                             monthly_cap: {
                                 cap: string | null;
                                 month: string;
+                                charged: string;
+                            };
+                            daily_cap: {
+                                cap: string | null;
+                                window_start: string;
+                                charged: string;
+                            };
+                            weekly_cap: {
+                                cap: string | null;
+                                window_start: string;
                                 charged: string;
                             };
                         };
@@ -7399,6 +8106,23 @@ export interface operations {
                             /** @enum {string|null} */
                             reason: "unknown_agent" | "agent_not_active" | "out_of_reach" | "organization_not_active" | "insufficient_credits" | "invalid" | "key_cap_reached" | "activation_cap_reached" | "spend_cap_reached" | null;
                             message: string | null;
+                            cap: {
+                                /** @enum {string} */
+                                scope: "key" | "activation" | "subtree";
+                                limit: string;
+                                /** @enum {string} */
+                                window: "day" | "week" | "month";
+                                window_start: string;
+                                resets_at: string;
+                                name: string;
+                                /** Format: uuid */
+                                organization_id: string | null;
+                                set_by: {
+                                    /** Format: uuid */
+                                    organization_id: string | null;
+                                    name: string;
+                                };
+                            } | null;
                         }[];
                         accepted: number;
                         duplicates: number;
@@ -7497,7 +8221,29 @@ export interface operations {
                         allowed: boolean;
                         /** @enum {string|null} */
                         reason: "unknown_agent" | "agent_not_active" | "out_of_reach" | "organization_not_active" | "insufficient_credits" | "invalid" | "key_cap_reached" | "activation_cap_reached" | "spend_cap_reached" | null;
+                        cap: {
+                            /** @enum {string} */
+                            scope: "key" | "activation" | "subtree";
+                            limit: string;
+                            /** @enum {string} */
+                            window: "day" | "week" | "month";
+                            window_start: string;
+                            resets_at: string;
+                            name: string;
+                            /** Format: uuid */
+                            organization_id: string | null;
+                            set_by: {
+                                /** Format: uuid */
+                                organization_id: string | null;
+                                name: string;
+                            };
+                        } | null;
                         balance: string;
+                        spendable: string;
+                        soonest_expiry: {
+                            at: string;
+                            amount: string;
+                        } | null;
                         /** @enum {string|null} */
                         activation_status: "active" | "inactive" | "error" | null;
                         price: string | null;
@@ -7622,7 +8368,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -7661,7 +8407,7 @@ export interface operations {
                     url: string;
                     /** @default  */
                     description?: string;
-                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
+                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
                     /** @default false */
                     include_subtree?: boolean;
                     /** @default true */
@@ -7684,7 +8430,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -7738,7 +8484,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -7779,7 +8525,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
+                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
                     include_subtree?: boolean;
                     enabled?: boolean;
                 };
@@ -7800,7 +8546,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -7860,7 +8606,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -7913,7 +8659,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -7977,7 +8723,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -8037,7 +8783,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -9255,7 +10001,7 @@ export interface operations {
                         credits_out: string;
                         groups: {
                             /** @enum {string} */
-                            kind: "allocation_received" | "top_up_received" | "initial_balance" | "allocation_sent" | "top_up_sent" | "consumption" | "refund" | "earning" | "reversal_sent" | "reversal_received" | "adjustment_increase" | "adjustment_decrease";
+                            kind: "allocation_received" | "top_up_received" | "initial_balance" | "allocation_sent" | "top_up_sent" | "consumption" | "refund" | "earning" | "reversal_sent" | "reversal_received" | "adjustment_increase" | "adjustment_decrease" | "expiry" | "expiry_returned";
                             counterparty: {
                                 /** Format: uuid */
                                 id: string;
@@ -9387,6 +10133,123 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCreditGrants: {
+        parameters: {
+            query?: {
+                all?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        parts: {
+                            total: string;
+                            open: string;
+                            spendable: {
+                                code: string;
+                                name: string;
+                                amount: string;
+                            }[];
+                            soonest_expiry: {
+                                at: string;
+                                amount: string;
+                            } | null;
+                        };
+                        grants: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            granted_by: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            amount: string;
+                            remaining: string;
+                            priority: number;
+                            expires_at: string | null;
+                            agent_types: {
+                                code: string;
+                                name: string;
+                            }[] | null;
+                            created_at: string;
+                            expired_at: string | null;
+                            /** Format: uuid */
+                            transaction_id: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listExpiringGrants: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grants: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            granted_by: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            amount: string;
+                            remaining: string;
+                            priority: number;
+                            expires_at: string | null;
+                            agent_types: {
+                                code: string;
+                                name: string;
+                            }[] | null;
+                            created_at: string;
+                            expired_at: string | null;
+                            /** Format: uuid */
+                            transaction_id: string | null;
+                            organization_name: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -175,6 +175,12 @@ const ACTIVITY: [string, Record<string, unknown>, string, string][] = [
     'Someone set what the children of an organization pay for an agent from 0.3 a unit to pass-through',
   ],
   [
+    'pricing.child_price_set',
+    { agent: 'scribe', before: null, after: '0.4000' },
+    'Ana Ruiz set what Acme Dental pays for scribe from the book price to 0.4 a unit',
+    'Someone set what an organization pays for scribe from the book price to 0.4 a unit',
+  ],
+  [
     'billing.spend_controls',
     {
       spend_cap_before: null,
@@ -401,6 +407,25 @@ const ACTIVITY: [string, Record<string, unknown>, string, string][] = [
     'The first house admin of Northwind was created',
     'The first house admin of an organization was created',
   ],
+  [
+    'alert_line.create',
+    { after: { kind: 'balance', bound: '500.00', window: null } },
+    'Ana Ruiz added the alert line at a balance below 500.00 credits to Northwind',
+    'Someone added the alert line at a balance below 500.00 credits to an organization',
+  ],
+  [
+    'alert_line.update',
+    { before: { kind: 'cap_percent', bound: '80.00', window: 'month' }, after: { kind: 'cap_percent', bound: '90.00', window: 'week' } },
+    'Ana Ruiz changed the alert line at 80 % of the monthly spend cap of Northwind to 90 % of the weekly spend cap',
+    'Someone changed the alert line at 80 % of the monthly spend cap of an organization to 90 % of the weekly spend cap',
+  ],
+  [
+    'alert_line.delete',
+    { before: { kind: 'runway_days', bound: '7.00', window: null } },
+    'Ana Ruiz deleted the alert line at fewer than 7 days of runway of Northwind',
+    'Someone deleted the alert line at fewer than 7 days of runway of an organization',
+  ],
+  ['alert_line.delete', {}, 'Ana Ruiz deleted an alert line of Northwind', 'Someone deleted an alert line of an organization'],
   ['something.new_thing', {}, 'Ana Ruiz: something new thing', 'Someone: something new thing'],
 ];
 

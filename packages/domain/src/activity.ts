@@ -1,5 +1,6 @@
 import { IDENTITY_ACTIONS, IDENTITY_ACTION_LABELS, identitySentence } from './activity-identity.ts';
 import { INVOICE_ACTIONS, INVOICE_ACTION_LABELS, invoiceSentence } from './activity-invoices.ts';
+import { ALERT_LINE_ACTIONS, ALERT_LINE_ACTION_LABELS, alertLineSentence } from './activity-alert-lines.ts';
 import { roleLabel } from './roles.ts';
 /**
  * What the audit log records, as a person reads it: one sentence per action, built from the
@@ -50,6 +51,7 @@ export const ACTIVITY_ACTIONS = [
   'billing.agent_limit',
   'billing.low_balance_threshold',
   'pricing.price_set',
+  'pricing.child_price_set',
   'billing.spend_controls',
   'top_up.made',
   'agent.activate',
@@ -79,6 +81,8 @@ export const ACTIVITY_ACTIONS = [
   ...IDENTITY_ACTIONS,
   // Billing details, invoices and payments.
   ...INVOICE_ACTIONS,
+  // Alert lines.
+  ...ALERT_LINE_ACTIONS,
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
@@ -122,6 +126,7 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'billing.agent_limit': 'Agent limit change',
   'billing.low_balance_threshold': 'Low-balance threshold change',
   'pricing.price_set': 'Price change',
+  'pricing.child_price_set': 'Child price change',
   'billing.spend_controls': 'Spend cap or top-up change',
   'top_up.made': 'Automatic top-up',
   'agent.cap': 'Agent cap change',
@@ -149,6 +154,7 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
   'mfa_policy.changed': 'Second-factor policy change',
   ...IDENTITY_ACTION_LABELS,
   ...INVOICE_ACTION_LABELS,
+  ...ALERT_LINE_ACTION_LABELS,
 };
 
 export const isActivityAction = (value: string): value is ActivityAction => (ACTIVITY_ACTIONS as readonly string[]).includes(value);
@@ -310,6 +316,10 @@ export function activitySentence({ action, actor, organization, target, details 
       const price = (value: unknown) => (str(value) ? `${formatUnits(str(value)!)} a unit` : 'pass-through');
       return `${who} set what the children of ${them} pay for ${str(details.agent) ?? 'an agent'}${'after' in details ? ` from ${price(details.before)} to ${price(details.after)}` : ''}`;
     }
+    case 'pricing.child_price_set': {
+      const price = (value: unknown) => (str(value) ? `${formatUnits(str(value)!)} a unit` : 'the book price');
+      return `${who} set what ${them} pays for ${str(details.agent) ?? 'an agent'}${'after' in details ? ` from ${price(details.before)} to ${price(details.after)}` : ''}`;
+    }
     case 'billing.spend_controls': {
       const cap = (value: unknown) => (str(value) ? `${formatAmount(value)} credits a month` : 'no cap');
       return `${who} set the spend cap of ${them} from ${cap(details.spend_cap_before)} to ${cap(details.spend_cap_after)}${
@@ -402,6 +412,7 @@ export function activitySentence({ action, actor, organization, target, details 
       return (
         identitySentence(action, { who, org, target, details }) ??
         invoiceSentence(action, { who, org, target, details }) ??
+        alertLineSentence(action, { who, org, details }) ??
         `${who}: ${action.replace(/[._]/g, ' ')}`
       );
   }

@@ -22,6 +22,7 @@ export * from './schemas/dashboard.ts';
 export * from './schemas/debug.ts';
 export * from './schemas/agents.ts';
 export * from './schemas/usage-refusals.ts';
+export * from './schemas/cap-refusals.ts';
 export * from './schemas/pricing.ts';
 export * from './schemas/spend.ts';
 export * from './schemas/usage-events.ts';
@@ -31,6 +32,10 @@ export * from './schemas/activity.ts';
 export * from './schemas/settings.ts';
 export * from './schemas/invoices.ts';
 export * from './schemas/statements.ts';
+export * from './schemas/alert-lines.ts';
+export * from './schemas/grants.ts';
+export { GRANT_MESSAGES } from './grant-messages.ts';
+export { alertBoundText, alertLineDescription, alertValueText } from './alert-line-messages.ts';
 // Require-a-second-factor policy.
 export * from './mfa-policy.ts';
 export * from './schemas/mfa-policy.ts';

@@ -2,6 +2,7 @@ import { formatAmount } from './activity.ts';
 import { ORG_TYPE_LABELS, isOrgType, orgTypeWithArticle } from './hierarchy.ts';
 import { IDENTITY_MESSAGES } from './identity-messages.ts';
 import { INVOICE_MESSAGES } from './invoice-messages.ts';
+import { ALERT_LINE_MESSAGES } from './alert-line-messages.ts';
 
 /** A wait in words: seconds under two minutes, whole minutes (rounded up) from there. */
 export function waitOf(seconds: number): string {
@@ -14,6 +15,14 @@ export function waitOf(seconds: number): string {
  * What the server answers and the domain's rules say: refusals, validation, mail. The console
  * shows these as they come, and keeps its own wording (labels, titles, toasts) in the web app.
  */
+/** A cap's window in a refusal's title, and the span it counts: every window is UTC's. */
+function capWindowTitle(window: string): string {
+  return window === 'day' ? 'Daily' : window === 'week' ? 'Weekly' : 'Monthly';
+}
+function capWindowSpan(window: string): string {
+  return window === 'day' ? 'a day (UTC)' : window === 'week' ? 'a week (Monday to Sunday, UTC)' : 'a calendar month (UTC)';
+}
+
 export const MESSAGES = {
   auth: {
     invalidCredentials: 'Invalid email or password. Please check your credentials and try again.',
@@ -236,12 +245,15 @@ export const MESSAGES = {
     ahead: (seconds: number) => `occurred_at is more than ${seconds / 60} minutes ahead of the server's clock.`,
     behind: (days: number) => `occurred_at is more than ${days} days in the past.`,
     noPrice: (code: string, at: string) => `The agent "${code}" had no price in force at ${at}.`,
-    keyCapReached: (cap: string, month: string, key: string) =>
-      `Monthly cap reached: the API key "${key}" may charge at most ${formatAmount(cap)} credits for usage in ${month} (UTC), and this event would pass it.`,
-    activationCapReached: (cap: string, month: string, agent: string) =>
-      `Monthly cap reached: the agent "${agent}" of this organization may charge at most ${formatAmount(cap)} credits for usage in ${month} (UTC), and this event would pass it.`,
-    spendCapReached: (cap: string, month: string, organization: string) =>
-      `Monthly spend cap reached: ${organization} and the organizations below it may spend at most ${formatAmount(cap)} credits on usage in ${month} (UTC), and this event would pass it.`,
+    /** Stands for an organization the key's owner may not see (one above its own), in a refusal that would name it. */
+    organizationAbove: 'an organization above yours',
+    /** A cap refusal: what the cap is on, its window (day, week or month, UTC), who set it and when its window resets. */
+    keyCapReached: (cap: string, window: string, resetsAt: string, key: string, setBy: string) =>
+      `${capWindowTitle(window)} cap reached: the API key "${key}" may charge at most ${formatAmount(cap)} credits ${capWindowSpan(window)}, a cap set by ${setBy}, and this event would pass it. It resets at ${resetsAt}.`,
+    activationCapReached: (cap: string, window: string, resetsAt: string, agent: string, setBy: string) =>
+      `${capWindowTitle(window)} cap reached: the agent "${agent}" of this organization may charge at most ${formatAmount(cap)} credits ${capWindowSpan(window)}, a cap set by ${setBy}, and this event would pass it. It resets at ${resetsAt}.`,
+    spendCapReached: (cap: string, window: string, resetsAt: string, organization: string, setBy: string) =>
+      `${capWindowTitle(window)} spend cap reached: ${organization} and the organizations below it may spend at most ${formatAmount(cap)} credits ${capWindowSpan(window)}, a cap set by ${setBy}, and this event would pass it. It resets at ${resetsAt}.`,
     refundIdTaken: "This external_ref already names another entry of the organization's ledger.",
     batchTooLarge: (max: number) => `A batch holds at most ${max.toLocaleString('en-US')} events.`,
     noBalance: 'The balance is zero.',
@@ -278,6 +290,7 @@ export const MESSAGES = {
   /** Monthly spend caps and automatic top-ups. */
   spend: {
     capInvalid: 'Enter a cap of 0 or more credits, with at most 2 decimal places.',
+    capMissing: 'Set or remove at least one cap: daily_cap, weekly_cap or monthly_cap.',
     topUpAboveMonthlyMax: 'A top-up cannot be larger than its monthly maximum.',
     onlyParentAdmins: "Only administrators of the parent organization set a child's spend cap and automatic top-up.",
     keyCapOnlyOwnAdmins: "Only administrators of the key's organization set its monthly cap.",
@@ -285,8 +298,9 @@ export const MESSAGES = {
     activationNotFound: 'No live activation with this id in this organization.',
     capWarningSubject: (name: string) => `Spend cap at 80 %: ${name}`,
     capReachedSubject: (name: string) => `Spend cap reached: ${name}`,
-    capAlert: (what: string, percent: number, charged: string, cap: string, month: string) =>
-      `${what} has charged ${formatAmount(charged)} credits of its monthly cap of ${formatAmount(cap)} credits for ${month} (UTC): ${percent >= 100 ? 'the cap is reached, and usage that would pass it is refused' : 'it has used 80 % of it'}.`,
+    /** A cap's alert; `window` and `start` (the alert's detail) name a day or week cap's window, a month cap's is `month`. */
+    capAlert: (what: string, percent: number, charged: string, cap: string, month: string, window = 'month', start = month) =>
+      `${what} has charged ${formatAmount(charged)} credits of its ${window === 'day' ? 'daily' : window === 'week' ? 'weekly' : 'monthly'} cap of ${formatAmount(cap)} credits for ${window === 'day' ? start : window === 'week' ? `the week of ${start}` : month} (UTC): ${percent >= 100 ? 'the cap is reached, and usage that would pass it is refused' : 'it has used 80 % of it'}.`,
     topUpFailedSubject: (child: string) => `Automatic top-up refused: ${child}`,
     topUpFailed: (child: string, amount: string, why: string) =>
       `The automatic top-up of ${formatAmount(amount)} credits to ${child} was not made: ${why}. Allocate credits to it by hand, or change its top-up on its billing page.`,
@@ -302,6 +316,9 @@ export const MESSAGES = {
       `A price for your children cannot be below your own price of ${own} per unit. Enter ${own} or more, or pass your price through.`,
     noPrice: 'This agent type has no price yet, so no price can be set for it.',
     retired: 'This agent type is retired.',
+    notDirectChild: 'A child price is set only for a direct child of your organization.',
+    childBelowOwnPrice: (own: string) =>
+      `A price for one child cannot be below your own price of ${own} per unit. Enter ${own} or more, or remove the child price so the child pays your book price.`,
     flooredSubject: (agent: string) => `Your price for ${agent} rose above what you charge`,
     flooredMail: (org: string, agent: string, parentPrice: string, book: string) =>
       `${org}: your own price for ${agent} rose to ${parentPrice} per unit, above the ${book} you charge your children. They now pay ${parentPrice} (your margin on ${agent} is zero) until you set a new price on the Pricing page.`,
@@ -339,6 +356,8 @@ export const MESSAGES = {
   identity: IDENTITY_MESSAGES,
   /** Billing details, invoices, payments and statements. */
   invoices: INVOICE_MESSAGES,
+  /** An organization's alert lines: the balance, a percent of its spend cap, the days of runway. */
+  alertLines: ALERT_LINE_MESSAGES,
   /** Recovery by an admin: the mails a reset of a person's second factors sends. */
   factorsReset: {
     personSubject: 'Your second factors were reset',

@@ -223,6 +223,9 @@ export function maySetLowBalanceThreshold(actor: Actor, org: Pick<OrganizationFa
   return can(actor.role, 'billing.manage') && isOwnOrganization(actor, org) && mayWrite(actor);
 }
 
+/** The alert lines are the low-balance threshold's successors: the same people add, change and delete them. */
+export const mayManageAlertLines = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean => maySetLowBalanceThreshold(actor, org);
+
 // Prices and earnings -------------------------------------------------------------------
 
 /** Organizations that sell to children: the house (through the catalog), super agencies and agencies. */
@@ -266,6 +269,18 @@ export function maySetPrices(actor: Actor, org: Pick<OrganizationFacts, 'id' | '
     (org.org_type === 'super_agency' || org.org_type === 'agency') &&
     mayWrite(actor)
   );
+}
+
+/**
+ * A seller's admins set a price for one of its direct children (and that child's subtree), in
+ * place of the book: the book's rule, for a child of the seller only.
+ */
+export function maySetChildPrice(
+  actor: Actor,
+  seller: Pick<OrganizationFacts, 'id' | 'org_type'>,
+  child: Pick<OrganizationFacts, 'parent_org_id'>,
+): boolean {
+  return maySetPrices(actor, seller) && child.parent_org_id === seller.id;
 }
 
 // Spend caps and automatic top-ups ---------------------------------------------------------

@@ -4,6 +4,8 @@ import type {
   ActivityAction,
   AgentKind,
   AgentTypeStatus,
+  AlertLineKind,
+  AlertLineWindow,
   ApiScope,
   AuditedApiKeyRefusal,
   BalanceAlertKind,
@@ -64,10 +66,14 @@ export interface OrganizationBillingSettingsTable {
   updated_at: Timestamp;
   /** The monthly cap its parent set on its subtree's usage; null: none (0032). */
   spend_cap: string | null;
+  daily_spend_cap: string | null;
+  weekly_spend_cap: string | null;
   /** Automatic top-up from the parent: below this balance, move the amount, at most the maximum a month; all null or none. */
   top_up_below: string | null;
   top_up_amount: string | null;
   top_up_monthly_max: string | null;
+  /** An automatic top-up's terms (0051): {expires_after_days, agent_type_ids, priority}, or null for open credits. */
+  top_up_terms: ColumnType<unknown, string | null | undefined, string | null>;
   /** The hash of the organization's last ledger entry (its chain head), null while it has none; written by ledger_post (0048). */
   ledger_head: ColumnType<Uint8Array | null, never, never>;
 }
@@ -412,6 +418,29 @@ export interface CreditLedgerEntriesTable {
   hash: ColumnType<Uint8Array, never, never>;
 }
 
+/** Credits with terms (0051): written by ledger_post and credit_grant_expire only. */
+export interface CreditGrantsTable {
+  id: Generated<string>;
+  organization_id: string;
+  granted_by: string;
+  entry_id: string;
+  amount: string;
+  remaining: string;
+  priority: number;
+  expires_at: string | null;
+  agent_type_ids: string[] | null;
+  created_at: string;
+  expired_at: string | null;
+  warned_days: number | null;
+}
+
+/** Each change of a grant by a ledger entry (0051); append-only. */
+export interface CreditGrantMovesTable {
+  entry_id: string;
+  grant_id: string;
+  amount: string;
+}
+
 /** Each organization's entries summed by type; kept by a trigger (0005). */
 export interface CreditLedgerTotalsTable {
   organization_id: string;
@@ -488,6 +517,10 @@ export interface AgentActivationsTable {
   status_changes_unaudited: Generated<number>;
   /** Credits the activation may charge in a calendar month (UTC); null: no cap (0032). */
   monthly_cap: string | null;
+  daily_cap: string | null;
+  weekly_cap: string | null;
+  /** Who last set its caps: its organization (null: before this was kept) or its parent (0052). */
+  caps_set_by: string | null;
 }
 
 export interface ApiKeysTable {
@@ -514,6 +547,8 @@ export interface ApiKeysTable {
   rate_limit_per_minute: number | null;
   /** Credits the key may charge in a calendar month (UTC); null: no cap (0032). */
   monthly_cap: string | null;
+  daily_cap: string | null;
+  weekly_cap: string | null;
   /** The last refusal the audit log recorded for this key, and why. */
   refusal_audited_at: NullableTimestamp;
   /** When a usage report of this key was last audited: at most once an hour. */
@@ -570,6 +605,18 @@ export interface OrganizationPricesTable {
   created_at: Timestamp;
 }
 
+/** A seller's price for one direct child and agent type (null: removed, the book applies again); append-only. */
+export interface OrganizationChildPricesTable {
+  id: Generated<string>;
+  organization_id: string;
+  child_id: string;
+  agent_type_id: string;
+  price: string | null;
+  effective_from: ColumnType<string, Date | string, never>;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
 /** Earnings beyond the whole cents credited, per seller and agent type. */
 export interface EarningCarryTable {
   organization_id: string;
@@ -589,10 +636,29 @@ export interface BalanceAlertsTable {
   detail: ColumnType<unknown, string | undefined, string>;
 }
 
+/** An organization's alert lines (0053): a balance, a percent of its subtree cap, or days of runway. */
+export interface AlertLinesTable {
+  id: Generated<string>;
+  organization_id: string;
+  kind: AlertLineKind;
+  bound: string;
+  cap_window: AlertLineWindow | null;
+  /** The line the low-balance threshold column keeps (a trigger moves it). */
+  low_balance_threshold: Generated<boolean>;
+  crossed: Generated<boolean>;
+  value: string | null;
+  crossed_at: NullableTimestamp;
+  checked_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** What each cap's month charged (0032): a key's always, an activation's and a subtree's while capped. */
 export interface SpendCapMonthsTable {
   scope: SpendCapScope;
   scope_id: string;
+  /** The window (0052): its `month` is the window's first day. */
+  kind: ColumnType<'day' | 'week' | 'month', 'day' | 'week' | 'month' | undefined, 'day' | 'week' | 'month'>;
   month: ColumnType<string, string, string>;
   charged: ColumnType<string, string | undefined, string>;
   alerted: Generated<number>;
@@ -790,6 +856,8 @@ export interface DB {
   invitation_replaced_links: InvitationReplacedLinksTable;
   global_settings: GlobalSettingsTable;
   credit_ledger_entries: CreditLedgerEntriesTable;
+  credit_grants: CreditGrantsTable;
+  credit_grant_moves: CreditGrantMovesTable;
   credit_ledger_totals: CreditLedgerTotalsTable;
   usage_event_days: UsageEventDaysTable;
   credit_usage_days: CreditUsageDaysTable;
@@ -797,6 +865,7 @@ export interface DB {
   agent_types: AgentTypesTable;
   agent_prices: AgentPricesTable;
   organization_prices: OrganizationPricesTable;
+  organization_child_prices: OrganizationChildPricesTable;
   earning_carry: EarningCarryTable;
   spend_cap_months: SpendCapMonthsTable;
   top_up_requests: TopUpRequestsTable;
@@ -806,6 +875,7 @@ export interface DB {
   usage_event_ids: UsageEventIdsTable;
   usage_carry: UsageCarryTable;
   balance_alerts: BalanceAlertsTable;
+  alert_lines: AlertLinesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -7,6 +7,7 @@ import {
   type HeartbeatInput,
   type UsageBatchInput,
   type UsageBatchResult,
+  type UsageCapRefusal,
   type UsageEventResult,
   type UsageRejection,
 } from '@console/domain';
@@ -36,7 +37,10 @@ export const MACHINE_DESCRIPTION = [
   '- `unknown_agent`: no agent type has that code;',
   '- `agent_not_active`: the organization has no live activation of that agent;',
   '- `insufficient_credits`: the event costs more than the balance;',
-  "- `invalid`: `occurred_at` is outside the window, the agent had no price then, or the `id` already names another entry of the organization's ledger.",
+  "- `invalid`: `occurred_at` is outside the window, the agent had no price then, or the `id` already names another entry of the organization's ledger;",
+  "- `key_cap_reached`, `activation_cap_reached`, `spend_cap_reached`: a cap the event counts against would be passed: the key's, the activation's, or a spend cap on the organization or one above it (over its subtree).",
+  '',
+  `**Caps.** A cap stands on a window: a day, an ISO week (Monday to Sunday) or a calendar month, each in UTC, and one of each may stand at once on a key, an activation or an organization's subtree. An event counts against every one of them, and the first it would pass refuses it. A cap refusal carries \`cap\` (also in the entitlement check): what the cap is on (\`scope\`, \`name\`, \`organization_id\`), its \`limit\`, its \`window\` and \`window_start\`, \`resets_at\` (when the window ends and events may pass again), and \`set_by\`, the organization whose admins set it. An organization above the key's own is never named: it reads "${m.organizationAbove}" and carries no id.`,
 ].join('\n');
 
 const ORGANIZATION = '5f0c2a4e-8b1d-4c3a-9e7f-2d6b1a0c9e84';
@@ -55,14 +59,50 @@ export const BATCH_EXAMPLE: UsageBatchInput = {
   ],
 };
 
-const accepted: UsageEventResult = { id: 'run-7f3a-0001', status: 'accepted', credits_charged: '0.75', reason: null, message: null };
-const rejected = (reason: UsageRejection, message: string): UsageEventResult => ({
+const accepted: UsageEventResult = {
+  id: 'run-7f3a-0001',
+  status: 'accepted',
+  credits_charged: '0.75',
+  reason: null,
+  message: null,
+  cap: null,
+};
+const rejected = (reason: UsageRejection, message: string, cap: UsageCapRefusal | null = null): UsageEventResult => ({
   id: 'run-7f3a-0002',
   status: 'rejected',
   credits_charged: null,
   reason,
   message,
+  cap,
 });
+
+const AGENCY = '2c7e9b14-5d3a-4f60-8a1b-9e0d3c6f7a25';
+const capOf = (
+  scope: UsageCapRefusal['scope'],
+  limit: string,
+  window: UsageCapRefusal['window'],
+  name: string,
+  setBy: string,
+): UsageCapRefusal => {
+  const start = window === 'day' ? '2026-01-31' : window === 'week' ? '2026-01-26' : '2026-01-01';
+  const resets = window === 'day' ? '2026-02-01' : window === 'week' ? '2026-02-02' : '2026-02-01';
+  const above = setBy === m.organizationAbove;
+  return {
+    scope,
+    limit,
+    window,
+    window_start: start,
+    resets_at: `${resets}T00:00:00.000Z`,
+    name,
+    organization_id: ORGANIZATION,
+    set_by: { organization_id: above ? null : scope === 'subtree' ? AGENCY : ORGANIZATION, name: setBy },
+  };
+};
+const KEY_CAP = capOf('key', '500.00', 'month', 'support runtime', 'Acme Dental');
+const ACTIVATION_CAP = capOf('activation', '120.00', 'week', 'Support Assistant', m.organizationAbove);
+const SPEND_CAP = capOf('subtree', '2000.00', 'day', 'Acme Dental', m.organizationAbove);
+const capMessage = (cap: UsageCapRefusal, say: typeof m.keyCapReached) =>
+  say(cap.limit, cap.window, cap.resets_at, cap.name, cap.set_by.name);
 
 const REJECTIONS: Record<UsageRejection, { summary: string; result: UsageEventResult }> = {
   out_of_reach: { summary: 'Rejected: organization out of reach', result: rejected('out_of_reach', m.outOfReach) },
@@ -82,15 +122,15 @@ const REJECTIONS: Record<UsageRejection, { summary: string; result: UsageEventRe
   invalid: { summary: 'Rejected: occurred_at too far in the past', result: rejected('invalid', m.behind(USAGE_WINDOW.pastDays)) },
   key_cap_reached: {
     summary: "Rejected: the key's monthly cap would be passed",
-    result: rejected('key_cap_reached', m.keyCapReached('500.00', '2026-01', 'support runtime')),
+    result: rejected('key_cap_reached', capMessage(KEY_CAP, m.keyCapReached), KEY_CAP),
   },
   activation_cap_reached: {
-    summary: "Rejected: the activation's monthly cap would be passed",
-    result: rejected('activation_cap_reached', m.activationCapReached('120.00', '2026-01', 'Support Assistant')),
+    summary: "Rejected: the activation's weekly cap would be passed",
+    result: rejected('activation_cap_reached', capMessage(ACTIVATION_CAP, m.activationCapReached), ACTIVATION_CAP),
   },
   spend_cap_reached: {
-    summary: 'Rejected: a monthly spend cap on the organization or one above it would be passed',
-    result: rejected('spend_cap_reached', m.spendCapReached('2000.00', '2026-01', 'Acme Dental')),
+    summary: 'Rejected: a daily spend cap on the organization or one above it would be passed',
+    result: rejected('spend_cap_reached', capMessage(SPEND_CAP, m.spendCapReached), SPEND_CAP),
   },
 };
 
@@ -136,14 +176,57 @@ export const HEARTBEAT_RESULT_EXAMPLE = {
 } as const;
 
 export const ENTITLEMENT_EXAMPLES: Record<string, { summary: string; value: Entitlement }> = {
-  allowed: { summary: 'Allowed', value: { allowed: true, reason: null, balance: '1250.00', activation_status: 'active', price: '0.2500' } },
+  allowed: {
+    summary: 'Allowed',
+    value: {
+      allowed: true,
+      reason: null,
+      cap: null,
+      balance: '1250.00',
+      spendable: '1200.00',
+      soonest_expiry: { at: '2026-02-01T00:00:00.000Z', amount: '50.00' },
+      activation_status: 'active',
+      price: '0.2500',
+    },
+  },
   insufficient_credits: {
     summary: 'Not allowed: the balance is zero',
-    value: { allowed: false, reason: 'insufficient_credits', balance: '0.00', activation_status: 'active', price: '0.2500' },
+    value: {
+      allowed: false,
+      reason: 'insufficient_credits',
+      cap: null,
+      balance: '0.00',
+      spendable: '0.00',
+      soonest_expiry: null,
+      activation_status: 'active',
+      price: '0.2500',
+    },
   },
   agent_not_active: {
     summary: 'Not allowed: no live activation',
-    value: { allowed: false, reason: 'agent_not_active', balance: '1250.00', activation_status: null, price: '0.2500' },
+    value: {
+      allowed: false,
+      reason: 'agent_not_active',
+      cap: null,
+      balance: '1250.00',
+      spendable: '1250.00',
+      soonest_expiry: null,
+      activation_status: null,
+      price: '0.2500',
+    },
+  },
+  spend_cap_reached: {
+    summary: 'Not allowed: a daily spend cap set above the organization is reached',
+    value: {
+      allowed: false,
+      reason: 'spend_cap_reached',
+      cap: SPEND_CAP,
+      balance: '1250.00',
+      spendable: '1250.00',
+      soonest_expiry: null,
+      activation_status: 'active',
+      price: '0.2500',
+    },
   },
 };
 

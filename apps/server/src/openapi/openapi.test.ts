@@ -89,7 +89,7 @@ describe('the machine API through the generated client', () => {
     const first = await client.POST('/api/v1/usage-events', { body: { events: [event('doc-1', w.id('T1'))] } });
     expect(first.response.status).toBe(200);
     expect(first.data).toEqual({
-      results: [{ id: 'doc-1', status: 'accepted', credits_charged: '0.75', reason: null, message: null }],
+      results: [{ id: 'doc-1', status: 'accepted', credits_charged: '0.75', reason: null, message: null, cap: null }],
       accepted: 1,
       duplicates: 0,
       rejected: 0,
@@ -123,7 +123,16 @@ describe('the machine API through the generated client', () => {
 
     // The replay charged nothing: the balance fell by the first charge only.
     const entitlement = await client.GET('/api/v1/entitlements', { params: { query: { organization_id: w.id('T1'), agent: 'doc-bot' } } });
-    expect(entitlement.data).toEqual({ allowed: true, reason: null, balance: '99.25', activation_status: 'active', price: '0.2500' });
+    expect(entitlement.data).toEqual({
+      allowed: true,
+      reason: null,
+      cap: null,
+      balance: '99.25',
+      spendable: '99.25',
+      soonest_expiry: null,
+      activation_status: 'active',
+      price: '0.2500',
+    });
   });
 
   it('answers a batch over the maximum with 413 and the error shape', async () => {
@@ -157,7 +166,10 @@ describe('the machine API through the generated client', () => {
     expect(await read(w.id('T2'), 'doc-bot')).toEqual({
       allowed: true,
       reason: null,
+      cap: null,
       balance: '0.10',
+      spendable: '0.10',
+      soonest_expiry: null,
       activation_status: 'active',
       price: '0.2500',
     });

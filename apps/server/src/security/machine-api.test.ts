@@ -187,7 +187,16 @@ describe('API keys on the machine routes', () => {
       const entitled = await w.t.request('GET', `/api/v1/entitlements?organization_id=${org}&agent=probe`, undefined, {
         headers: { authorization: bearer },
       });
-      expect(entitled.body).toEqual({ allowed: false, reason: 'out_of_reach', balance: '0.00', activation_status: null, price: null });
+      expect(entitled.body).toEqual({
+        allowed: false,
+        reason: 'out_of_reach',
+        cap: null,
+        balance: '0.00',
+        spendable: '0.00',
+        soonest_expiry: null,
+        activation_status: null,
+        price: null,
+      });
     }
     expect(await tablesDigest(db(), ['usage_events', 'credit_ledger_entries'])).toBe(after);
     const states = await db()

@@ -29,6 +29,7 @@ import {
   mayReadOutbox,
   maySetAgentLimit,
   maySetLowBalanceThreshold,
+  mayManageAlertLines,
   maySetPrices,
   maySetSpendControls,
   mayViewPrices,
@@ -133,6 +134,8 @@ export async function prepareAgentRows(db: Kysely<DB>, organizationIds: readonly
       .values({ id, type: 'webhook.test', organization_id: id, data: JSON.stringify({ message: 'matrix' }) })
       .execute();
     await db.insertInto('webhook_deliveries').values({ id, event_id: id, endpoint_id: id, state: 'failed' }).execute();
+    // An alert line named by the organization's id (`:lineId`).
+    await db.insertInto('alert_lines').values({ id, organization_id: id, kind: 'runway_days', bound: '7' }).execute();
     // An allocation made by the organization, its transaction group named by the organization's
     // id (`:transactionId`): both sides on the organization itself, so a reversal the caller
     // may make finds them, and balances stay as they are.
@@ -356,6 +359,9 @@ export const MATRIX: Record<string, MatrixEntry> = {
 
   // A child's cap and top-up by its parent's admins (allocators) only.
   'GET /api/organizations/:id/spend-controls': one({ target: 'org', expect: reads(mayViewBilling), call: inPath }),
+  // Credit grants: read as the billing page is; the expiring list is of the caller's own subtree.
+  'GET /api/organizations/:id/credit-grants': one({ target: 'org', expect: reads(mayViewBilling), call: inPath }),
+  'GET /api/credit-grants/expiring': one({ target: null, expect: when(mayViewBilling), call: inPath }),
   'PUT /api/organizations/:id/spend-controls': one({
     target: 'org',
     expect: targeted(({ actor, org }) => ({
@@ -388,6 +394,33 @@ export const MATRIX: Record<string, MatrixEntry> = {
       allowed: maySetPrices(actor, org) || (org.org_type === 'house' && mayViewPrices(actor, org)),
     })),
     call: ({ url }) => ({ path: url.replace(':agentTypeId', MATRIX_AGENT_TYPE_ID), body: { price: '0.0200' } }),
+  }),
+  // Child prices: read as the book is; set and removed by the book's editors for a direct child.
+  // The matrix names the target itself as the child, so an allowed caller meets the rule
+  // refusal (422 not_direct_child, or house_uses_catalog at the house).
+  'GET /api/organizations/:id/prices/children': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.view'), allowed: mayViewPrices(actor, org) })),
+    call: inPath,
+  }),
+  'PUT /api/organizations/:id/prices/children/:childId/:agentTypeId': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({
+      first: holds(actor, 'billing.manage'),
+      allowed: maySetPrices(actor, org) || (org.org_type === 'house' && mayViewPrices(actor, org)),
+    })),
+    call: ({ url, target }) => ({
+      path: url.replace(':childId', target!.id).replace(':agentTypeId', MATRIX_AGENT_TYPE_ID),
+      body: { price: '0.0200' },
+    }),
+  }),
+  'DELETE /api/organizations/:id/prices/children/:childId/:agentTypeId': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({
+      first: holds(actor, 'billing.manage'),
+      allowed: maySetPrices(actor, org) || (org.org_type === 'house' && mayViewPrices(actor, org)),
+    })),
+    call: ({ url, target }) => ({ path: url.replace(':childId', target!.id).replace(':agentTypeId', MATRIX_AGENT_TYPE_ID) }),
   }),
   'POST /api/credits/allocations': {
     variants: [
@@ -557,6 +590,23 @@ export const MATRIX: Record<string, MatrixEntry> = {
     target: 'org',
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.manage'), allowed: maySetLowBalanceThreshold(actor, org) })),
     call: withBody(() => ({ low_balance_threshold: '100' })),
+  }),
+  // Alert lines: read with the billing, set by the organization's own admins (as the threshold).
+  'GET /api/organizations/:id/alert-lines': one({ target: 'org', expect: reads(mayViewBilling), call: inPath }),
+  'POST /api/organizations/:id/alert-lines': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.manage'), allowed: mayManageAlertLines(actor, org) })),
+    call: withBody(() => ({ kind: 'cap_percent', bound: '80', window: 'week' })),
+  }),
+  'PUT /api/organizations/:id/alert-lines/:lineId': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.manage'), allowed: mayManageAlertLines(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':lineId', target!.id), body: { kind: 'runway_days', bound: '10' } }),
+  }),
+  'DELETE /api/organizations/:id/alert-lines/:lineId': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.manage'), allowed: mayManageAlertLines(actor, org) })),
+    call: ({ url, target }) => ({ path: url.replace(':lineId', target!.id) }),
   }),
   // API keys act for their organization: its own admins list, make, edit, roll and revoke them.
   'GET /api/organizations/:id/api-keys': one({

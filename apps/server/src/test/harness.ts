@@ -136,6 +136,7 @@ export async function createTestApp(
     topUpPollMs?: number;
     /** How often the app's overdue-invoice reminders are looked for (default 5 minutes). */
     reminderPollMs?: number;
+    grantExpiryPollMs?: number;
     /** The webhook sender's settings (a short retry schedule, a short timeout). */
     webhooks?: ContextOptions['webhooks'];
     /** How long a proof of a second factor (or password) lets a session move money and secrets (default 10 minutes). */
@@ -147,7 +148,7 @@ export async function createTestApp(
   const { database, url: databaseUrl } = options.database ? { database: options.database, url: null } : await openFreshDatabase();
   await ensureFirstHouseAdmin(database.db, ADMIN);
   const config = {
-    ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' }),
+    ...loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATA_DIR: '/nonexistent' }),
     appUrl: options.appUrl ?? 'http://console.test',
     trustProxy: options.trustProxy ?? false,
     // The suites' receivers listen on this machine.
@@ -171,6 +172,7 @@ export async function createTestApp(
     machineLimitSyncMs: options.machineLimitSyncMs,
     topUpPollMs: options.topUpPollMs,
     reminderPollMs: options.reminderPollMs,
+    grantExpiryPollMs: options.grantExpiryPollMs,
     webhooks: options.webhooks,
     // The suites call the export concurrently (the matrix); its own test uses the real bounds.
     exportLimits: { perUser: 1000, perProcess: 1000, retryAfterSeconds: 5 },

@@ -58,4 +58,5 @@ export const NOTHING_LISTED = {
   over_earned_groups: [],
   reversal_mismatches: [],
   hash_chain_breaks: [],
+  grant_mismatches: [],
 };

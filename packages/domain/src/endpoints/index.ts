@@ -24,6 +24,8 @@ import { mfaPolicyEndpoints } from './mfa-policy.ts';
 import { identityEndpoints, scimTokensEndpoints } from './identity.ts';
 import { invoicesEndpoints } from './invoices.ts';
 import { statementsEndpoints } from './statements.ts';
+import { alertLinesEndpoints } from './alert-lines.ts';
+import { grantsEndpoints } from './grants.ts';
 
 export { healthEndpoints } from './health.ts';
 export { authEndpoints } from './auth.ts';
@@ -47,6 +49,8 @@ export { mfaPolicyEndpoints } from './mfa-policy.ts';
 export { identityEndpoints, scimTokensEndpoints } from './identity.ts';
 export { invoicesEndpoints } from './invoices.ts';
 export { statementsEndpoints } from './statements.ts';
+export { alertLinesEndpoints } from './alert-lines.ts';
+export { grantsEndpoints } from './grants.ts';
 
 /** All endpoints, by domain. */
 export const API = {
@@ -73,4 +77,6 @@ export const API = {
   scimTokens: scimTokensEndpoints,
   invoices: invoicesEndpoints,
   statements: statementsEndpoints,
+  alertLines: alertLinesEndpoints,
+  grants: grantsEndpoints,
 } as const;

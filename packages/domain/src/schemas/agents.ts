@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants.ts';
 import { amountStringSchema } from './amounts.ts';
+import { usageCapRefusalSchema } from './cap-refusals.ts';
+import { windowCapUsageSchema } from './spend.ts';
 import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
+import { agentCodeSchema } from './agent-code.ts';
 
 /**
  * The platform the console governs: agent types in a catalog, their activations per
@@ -26,11 +29,11 @@ export const USAGE_REJECTIONS = [
   'organization_not_active',
   'insufficient_credits',
   'invalid',
-  /** The reporting key's monthly cap would be passed. */
+  /** A cap of the reporting key (on a day, a week or a month) would be passed. */
   'key_cap_reached',
-  /** The activation's monthly cap (the organization's agent type) would be passed. */
+  /** A cap of the activation (the organization's agent type) would be passed. */
   'activation_cap_reached',
-  /** A monthly spend cap on the organization or one above it (over its subtree) would be passed. */
+  /** A spend cap on the organization or one above it (over its subtree) would be passed. */
   'spend_cap_reached',
 ] as const;
 export type UsageRejection = (typeof USAGE_REJECTIONS)[number];
@@ -92,10 +95,7 @@ const text = (max: number, message: string) =>
 
 // Catalog ------------------------------------------------------------------------------
 
-export const agentCodeSchema = z
-  .string()
-  .trim()
-  .regex(/^[a-z0-9][a-z0-9_-]{1,39}$/, 'A code is 2 to 40 lowercase letters, digits, "-" or "_", starting with a letter or digit.');
+export { agentCodeSchema };
 
 export const agentTypeSchema = z.object({
   id: z.uuid(),
@@ -157,6 +157,9 @@ export const activationSchema = z.object({
   usage_30d: usageTotalsSchema,
   /** Its monthly cap (null: none) and what this month (UTC) charged against it. */
   monthly_cap: z.object({ cap: amountStringSchema.nullable(), month: z.string(), charged: amountStringSchema }),
+  /** Its daily and weekly caps (UTC; null: none) and what today and this week charged against them. */
+  daily_cap: windowCapUsageSchema,
+  weekly_cap: windowCapUsageSchema,
 });
 export type Activation = z.infer<typeof activationSchema>;
 
@@ -236,6 +239,8 @@ export const usageEventResultSchema = z.object({
   credits_charged: amountStringSchema.nullable(),
   reason: z.enum(USAGE_REJECTIONS).nullable(),
   message: z.string().nullable(),
+  /** For a cap reason: the cap that refused it, its window, when that resets and who set it. */
+  cap: usageCapRefusalSchema.nullable(),
 });
 export type UsageEventResult = z.infer<typeof usageEventResultSchema>;
 
@@ -266,7 +271,13 @@ export const entitlementSchema = z.object({
   allowed: z.boolean(),
   /** Why not, when not allowed. */
   reason: z.enum(USAGE_REJECTIONS).nullable(),
+  /** For a cap reason: the cap that refuses, its window, when that resets and who set it. */
+  cap: usageCapRefusalSchema.nullable(),
   balance: amountStringSchema,
+  /** What this agent could spend now: the open credits and the grants for it that have not expired. */
+  spendable: amountStringSchema,
+  /** The soonest expiry among the organization's grants, with what it takes; null when none expires. */
+  soonest_expiry: z.object({ at: z.string(), amount: amountStringSchema }).nullable(),
   activation_status: z.enum(ACTIVATION_STATUSES).nullable(),
   /**
    * What the organization pays per unit of this agent now (the catalog price raised by its

@@ -4,6 +4,7 @@ import { MESSAGES } from '../messages.ts';
 import { amountInputSchema, amountStringSchema } from './amounts.ts';
 import { UNSTORABLE_TEXT, isStorableText } from './common.ts';
 import { USAGE_WINDOW, usageBatchResultSchema, usageEventInputSchema } from './agents.ts';
+import { grantTermsSchema } from './grants.ts';
 
 export const ENTRY_TYPES = [
   'initial_balance',
@@ -19,6 +20,10 @@ export const ENTRY_TYPES = [
   'reversal_sent',
   /** …and the parent's (they come back). */
   'reversal_received',
+  /** What was left of a credit grant at its expiry, leaving its holder… */
+  'expiry',
+  /** …and returning to the organization that granted it, as open credits. */
+  'expiry_returned',
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 /** Entries that take credits from their organization (a negative amount); every other type adds them. */
@@ -27,6 +32,7 @@ export const DEBIT_ENTRY_TYPES = [
   'consumption',
   'adjustment_decrease',
   'reversal_sent',
+  'expiry',
 ] as const satisfies readonly EntryType[];
 /** Entries that are usage: what agents consumed, and what was given back of it. */
 export const USAGE_ENTRY_TYPES = ['consumption', 'refund'] as const satisfies readonly EntryType[];
@@ -35,7 +41,14 @@ export type UsageEntryType = (typeof USAGE_ENTRY_TYPES)[number];
  * Why an organization's admins are alerted: its balance fell below its threshold, usage was refused for want of credits, a
  * monthly cap reached 80 % or 100 %, or an automatic top-up of a child could not be made.
  */
-export const BALANCE_ALERT_KINDS = ['low_balance', 'insufficient_credits', 'cap_warning', 'cap_reached', 'top_up_failed'] as const;
+export const BALANCE_ALERT_KINDS = [
+  'low_balance',
+  'insufficient_credits',
+  'cap_warning',
+  'cap_reached',
+  'top_up_failed',
+  'alert_line',
+] as const;
 export type BalanceAlertKind = (typeof BALANCE_ALERT_KINDS)[number];
 
 const c = MESSAGES.credits;
@@ -44,6 +57,8 @@ export const allocationSchema = z.object({
   to_org_id: z.uuid({ error: c.selectChild }),
   amount: amountInputSchema,
   notes: z.string().trim().max(500).refine(isStorableText, UNSTORABLE_TEXT).nullish(),
+  /** Terms the credits carry for the child: an expiry, a scope, a priority (absent: open credits). */
+  terms: grantTermsSchema.nullish(),
   /** Accepted and ignored, so older clients' payloads still validate: the caller is always the allocating user. */
   allocated_by_user_id: z.uuid().optional(),
 });
@@ -86,6 +101,8 @@ export const adjustmentSchema = z.object({
   direction: z.enum(['increase', 'decrease']),
   amount: amountInputSchema,
   reason: z.string().trim().min(3, 'Give a reason of at least 3 characters.').max(500).refine(isStorableText, UNSTORABLE_TEXT),
+  /** Terms of credits added (an increase only): at their expiry what is left returns to the house's open credits. */
+  terms: grantTermsSchema.nullish(),
 });
 
 export type AdjustmentInput = z.input<typeof adjustmentSchema>;

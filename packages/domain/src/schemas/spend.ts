@@ -1,18 +1,20 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
 import { amountInputSchema, amountStringSchema, toCents } from './amounts.ts';
+import { topUpTermsSchema, topUpTermsViewSchema } from './grants.ts';
 
 const s = MESSAGES.spend;
 
 /**
- * Monthly spend caps and automatic top-ups. A cap holds what may be charged in one calendar
- * month (UTC) of the events' occurrence: per API key, per activation, and per child
- * organization over its whole subtree (set by its parent's admins). An automatic top-up moves
+ * Spend caps and automatic top-ups. A cap holds what may be charged in one window of the
+ * events' occurrence, a calendar month, an ISO week (Monday to Sunday) or a day, each UTC:
+ * per API key, per activation, and per child organization over its whole subtree (set by its
+ * parent's admins); one cap of each window at once. An automatic top-up moves
  * a set amount from the parent when the child's balance falls below a line, at most so much a
  * calendar month (UTC).
  */
 
-/** What a monthly cap is on: an API key, an activation, or an organization's subtree. */
+/** What a cap is on: an API key, an activation, or an organization's subtree. */
 export const SPEND_CAP_SCOPES = ['key', 'activation', 'subtree'] as const;
 export type SpendCapScope = (typeof SPEND_CAP_SCOPES)[number];
 /** Why a top-up was asked for: the balance crossed below its line, or usage was refused for want of credits. */
@@ -33,9 +35,29 @@ export const capAmountSchema = z.union([z.number(), z.string()], { error: s.capI
   return `${BigInt(match[1]!)}.${(match[2] ?? '').padEnd(2, '0')}`;
 });
 
-/** A key's or an activation's monthly cap; null removes it. */
-export const monthlyCapSchema = z.object({ monthly_cap: capAmountSchema.nullable() });
+/**
+ * A key's or an activation's caps, one per window (UTC): `monthly_cap` a calendar month,
+ * `weekly_cap` an ISO week (Monday to Sunday), `daily_cap` a day. Each left out stays; null
+ * removes it. Clients that know only the month cap send `monthly_cap` alone.
+ */
+export const monthlyCapSchema = z
+  .object({
+    monthly_cap: capAmountSchema.nullable().optional(),
+    weekly_cap: capAmountSchema.nullable().optional(),
+    daily_cap: capAmountSchema.nullable().optional(),
+  })
+  .refine((v) => v.monthly_cap !== undefined || v.weekly_cap !== undefined || v.daily_cap !== undefined, { message: s.capMissing });
 export type MonthlyCapInput = z.input<typeof monthlyCapSchema>;
+export type CapsInput = z.output<typeof monthlyCapSchema>;
+
+/** A day or week cap as the console shows it: the cap (null: none), its window holding now (first day, UTC) and what that charged. */
+export const windowCapUsageSchema = z.object({
+  cap: amountStringSchema.nullable(),
+  /** "YYYY-MM-DD": the window's first day (a Monday for a week). */
+  window_start: z.string(),
+  charged: amountStringSchema,
+});
+export type WindowCapUsage = z.infer<typeof windowCapUsageSchema>;
 
 /** A cap as the console shows it: the cap, and what the current month (UTC) charged against it. */
 export const capUsageSchema = z.object({
@@ -55,6 +77,8 @@ export const topUpSchema = z
     amount: amountInputSchema,
     /** …at most this much in a calendar month (UTC). */
     monthly_max: amountInputSchema,
+    /** Terms each top-up's credits carry (absent: open credits). */
+    terms: topUpTermsSchema.nullish(),
   })
   .superRefine((value, ctx) => {
     if (typeof value.amount === 'string' && typeof value.monthly_max === 'string' && toCents(value.amount) > toCents(value.monthly_max)) {
@@ -63,8 +87,16 @@ export const topUpSchema = z
   });
 export type TopUpInput = z.input<typeof topUpSchema>;
 
-/** A parent's controls over a direct child's spending: its subtree's monthly cap and its automatic top-up (null: none). */
-export const spendControlsInputSchema = z.object({ spend_cap: capAmountSchema.nullable(), top_up: topUpSchema.nullable() });
+/**
+ * A parent's controls over a direct child's spending: its subtree's monthly cap and its
+ * automatic top-up (null: none); and its subtree's daily and weekly caps (UTC; left out: they stay).
+ */
+export const spendControlsInputSchema = z.object({
+  spend_cap: capAmountSchema.nullable(),
+  top_up: topUpSchema.nullable(),
+  daily_spend_cap: capAmountSchema.nullable().optional(),
+  weekly_spend_cap: capAmountSchema.nullable().optional(),
+});
 export type SpendControlsInput = z.input<typeof spendControlsInputSchema>;
 
 /** How many of the month's top-up requests the spend controls list, latest first. */
@@ -100,7 +132,17 @@ export const spendControlsSchema = z.object({
   organization_id: z.uuid(),
   /** The monthly cap on the organization's subtree and this month's spend against it. */
   spend_cap: capUsageSchema,
-  top_up: z.object({ below: amountStringSchema, amount: amountStringSchema, monthly_max: amountStringSchema }).nullable(),
+  /** The daily and weekly caps on its subtree, and today's and this week's spend against them (UTC). */
+  daily_spend_cap: windowCapUsageSchema,
+  weekly_spend_cap: windowCapUsageSchema,
+  top_up: z
+    .object({
+      below: amountStringSchema,
+      amount: amountStringSchema,
+      monthly_max: amountStringSchema,
+      terms: topUpTermsViewSchema.nullable(),
+    })
+    .nullable(),
   /** What automatic top-ups moved in this month (UTC). */
   topped_up_this_month: amountStringSchema,
   /** The latest top-up made or refused, if any. */

@@ -29,6 +29,8 @@ export const STATEMENT_GROUP_KINDS = [
   'reversal_received',
   'adjustment_increase',
   'adjustment_decrease',
+  'expiry',
+  'expiry_returned',
 ] as const;
 export type StatementGroupKind = (typeof STATEMENT_GROUP_KINDS)[number];
 export const STATEMENT_GROUP_LABELS: Record<StatementGroupKind, string> = {
@@ -44,6 +46,8 @@ export const STATEMENT_GROUP_LABELS: Record<StatementGroupKind, string> = {
   reversal_received: 'Reversals received back',
   adjustment_increase: 'Adjustments (increase)',
   adjustment_decrease: 'Adjustments (decrease)',
+  expiry: 'Credits expired',
+  expiry_returned: 'Expired credits returned',
 };
 
 const orgRef = z.object({ id: z.uuid(), name: z.string() });

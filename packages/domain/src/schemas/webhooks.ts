@@ -42,6 +42,11 @@ export const WEBHOOK_EVENT_TYPES = [
   'invoice.issued',
   'invoice.paid',
   'invoice.overdue',
+  // Credit grants: a warning before one expires, and its expiry.
+  'credits.expiring',
+  'credits.expired',
+  // An organization's alert line crossed: its bound and the value that crossed it.
+  'alert.crossed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The event "Send test event" sends to one endpoint, whatever it subscribes to. */
@@ -309,6 +314,24 @@ export const WEBHOOK_EVENT_DATA = {
   'invoice.issued': invoiceEventData,
   'invoice.paid': invoiceEventData,
   'invoice.overdue': invoiceEventData,
+  /** A grant with more than a little left expires in `days` (7, then 1): what is left goes back to `granted_by`. */
+  'credits.expiring': z.object({
+    grant_id: z.uuid(),
+    remaining: amountStringSchema,
+    expires_at: z.string(),
+    days: z.number().int(),
+    granted_by: orgRef,
+  }),
+  /** A grant expired: `amount` left its holder and went back to `granted_by`. */
+  'credits.expired': z.object({ grant_id: z.uuid(), amount: amountStringSchema, expires_at: z.string(), granted_by: orgRef }),
+  'alert.crossed': z.object({
+    line_id: z.uuid(),
+    kind: z.enum(['balance', 'cap_percent', 'runway_days']),
+    /** Credits, percent of the cap or days, as the line states it. */
+    bound: amountStringSchema,
+    value: amountStringSchema,
+    window: z.enum(['day', 'week', 'month']).nullable(),
+  }),
   'webhook.test': z.object({ message: z.string() }),
 } satisfies Record<(typeof WEBHOOK_EVENT_ROW_TYPES)[number], z.ZodType>;
 

@@ -30,6 +30,8 @@ interface Facts {
   below: string | null;
   amount: string | null;
   monthly_max: string | null;
+  /** The terms each top-up's credits carry ({expires_after_days, agent_type_ids, priority}), or null. */
+  terms: { expires_after_days: number | null; agent_type_ids: string[] | null; priority: number } | null;
   balance: string;
   parent_balance: string;
   parent_name: string;
@@ -83,11 +85,13 @@ export async function makeTopUp(trx: Transaction<DB>, logger?: Pick<FastifyBaseL
   await sql`select credit_balances_lock(array[${request.organization_id}, ${request.parent_id}]::uuid[])`.execute(trx);
   const { rows: facts } = await sql<Facts>`
         select b.top_up_below::text as below, b.top_up_amount::text as amount, b.top_up_monthly_max::text as monthly_max,
+               b.top_up_terms as terms,
                b.credit_balance::text as balance, pb.credit_balance::text as parent_balance, p.name as parent_name,
                (o.deleted_at is null and p.deleted_at is null and o.status = 'active' and p.status = 'active'
                  and not exists (select 1 from organizations a where a.id = any(organization_ancestors(p.path)) and a.status <> 'active')) as live,
                m.total::text as month_so_far,
-               pb.credit_balance < b.top_up_amount as short,
+               -- What the parent can move: credits for every agent that have not expired (credit_spendable).
+               credit_spendable(p.id, null, now()) < b.top_up_amount as short,
                m.total + b.top_up_amount > b.top_up_monthly_max as over_month,
                (b.credit_balance < b.top_up_below
                  or (${request.refused}::numeric is not null and b.credit_balance < ${request.refused}::numeric
@@ -127,7 +131,7 @@ export async function makeTopUp(trx: Transaction<DB>, logger?: Pick<FastifyBaseL
           array[
             ${JSON.stringify({ notes, automatic: true, to_org_id: request.organization_id, to_org_name: request.name })}::jsonb,
             ${JSON.stringify({ notes, automatic: true, from_org_id: request.parent_id, from_org_name: f.parent_name })}::jsonb
-          ])`.execute(trx);
+          ], p_terms => array[null, ${grantTerms(f, request.parent_id!)}::jsonb])`.execute(trx);
   await sql`
         insert into audit_log (actor_user_id, organization_id, action, target_type, target_id, details)
         values (null, ${request.parent_id}, 'top_up.made', 'organization', ${request.organization_id},
@@ -137,6 +141,18 @@ export async function makeTopUp(trx: Transaction<DB>, logger?: Pick<FastifyBaseL
   await done('topped_up', groupId);
   logger?.info({ organization: request.organization_id, amount: f.amount }, 'automatic top-up made');
   return true;
+}
+
+/** The grant a top-up's credits make under its rule's terms: expiring the rule's days from now; null for open credits. */
+function grantTerms(f: Facts, parentId: string): string | null {
+  if (!f.terms) return null;
+  const days = f.terms.expires_after_days;
+  return JSON.stringify({
+    granted_by: parentId,
+    priority: f.terms.priority,
+    agent_type_ids: f.terms.agent_type_ids,
+    expires_at: days ? new Date(Date.now() + days * 86_400_000).toISOString() : null,
+  });
 }
 
 /**

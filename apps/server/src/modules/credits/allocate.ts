@@ -5,6 +5,7 @@ import { preparedStatement } from '../../db/connection.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
+import { storedTerms, type StoredTerms } from '../../lib/grant-terms.ts';
 import { c, refusalError, refusalOf, type CreditsDeps } from './queries.ts';
 
 /** How long an Idempotency-Key is remembered; a retry after that is a new request. */
@@ -22,13 +23,14 @@ interface AllocationCall {
   requestHash: string;
   ip: string | null;
   requestId: string | null;
+  terms: StoredTerms | null;
 }
 
 /** The allocation's one statement (db/rules/functions); its text never changes, only the values. */
 const allocation = (a: AllocationCall) => sql<{ result: AllocationResult }>`
   select credits_allocate(${a.user}::uuid, ${a.org}::uuid, ${a.reach}::text, ${a.sourceOk}::boolean, ${a.to}::uuid,
     ${a.amount}::text, ${a.notes}::text, ${a.key}::text, ${a.requestHash}::text, ${IDEMPOTENCY_WINDOW},
-    ${a.ip}::text, ${a.requestId}::text) as result`;
+    ${a.ip}::text, ${a.requestId}::text, ${a.terms === null ? null : JSON.stringify(a.terms)}::jsonb) as result`;
 
 export function createAllocate({ db, organizations }: Pick<CreditsDeps, 'db' | 'organizations'>) {
   // Every allocation sends the same text: on PostgreSQL each connection parses it once.
@@ -45,6 +47,7 @@ export function createAllocate({ db, organizations }: Pick<CreditsDeps, 'db' | '
       requestHash: '',
       ip: null,
       requestId: null,
+      terms: null,
     }).compile(db).sql,
   );
 
@@ -60,7 +63,14 @@ export function createAllocate({ db, organizations }: Pick<CreditsDeps, 'db' | '
     idempotencyKey: string | null,
     info: ClientInfo,
   ): Promise<AllocationResult> {
-    const request = { from_org_id: input.from_org_id, to_org_id: input.to_org_id, amount: input.amount, notes: input.notes ?? null };
+    const terms = await storedTerms(db, input.terms);
+    const request = {
+      from_org_id: input.from_org_id,
+      to_org_id: input.to_org_id,
+      amount: input.amount,
+      notes: input.notes ?? null,
+      ...(terms ? { terms } : {}),
+    };
     const requestHash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
     try {
       const { rows } = await allocation({
@@ -75,6 +85,7 @@ export function createAllocate({ db, organizations }: Pick<CreditsDeps, 'db' | '
         requestHash,
         ip: info.ip,
         requestId: info.requestId,
+        terms,
       }).execute(db);
       return rows[0]!.result;
     } catch (error) {

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { MESSAGES, type EntryType, type LedgerRow } from '@console/domain';
+import { GRANT_MESSAGES, MESSAGES, type EntryType, type LedgerRow } from '@console/domain';
 import type { CreditLedgerEntriesTable, DB } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
@@ -23,6 +23,8 @@ export interface Movement {
   externalRef?: string | null;
   /** A refund's consumption (its external_ref). */
   refundOf?: string | null;
+  /** A debit's draws from named grants ({grant id: amount}); absent: drawn by the ledger's rule. */
+  draws?: Record<string, string> | null;
 }
 
 export interface MoveOptions {
@@ -62,8 +64,12 @@ export function refusalError(reason: Exclude<Refusal, 'not_own_source'>, error: 
       return new RuleError(c.notDirectChild, 'not_direct_child');
     case 'organization_not_active':
       return new RuleError(c.notActive, 'organization_not_active');
-    case 'insufficient_credits':
-      return new RuleError(c.insufficient(String((error as { detail?: unknown }).detail)), 'insufficient_credits');
+    case 'insufficient_credits': {
+      const { detail, hint } = error as { detail?: unknown; hint?: unknown };
+      // 'spendable': the balance held enough, but not in credits this debit may draw (grants for some agents only, or expired).
+      const message = hint === 'spendable' ? GRANT_MESSAGES.notSpendable(String(detail)) : c.insufficient(String(detail));
+      return new RuleError(message, 'insufficient_credits');
+    }
     case 'balance_limit':
       return new RuleError(c.balanceLimit(String((error as { detail?: unknown }).detail)), 'balance_limit');
     case 'idempotency_conflict':
@@ -117,7 +123,9 @@ export async function move(
       select * from ledger_post(${group}::uuid, ${createdBy}::uuid, ${options.requireActive ?? false}::boolean,
         ${column((mv) => mv.organizationId)}::uuid[], ${column((mv) => mv.amount)}::numeric[], ${column((mv) => mv.type)}::text[],
         ${column((mv) => JSON.stringify(mv.metadata))}::jsonb[], ${column((mv) => mv.externalRef ?? null)}::text[],
-        ${column((mv) => mv.refundOf ?? null)}::text[])`.execute(trx);
+        ${column((mv) => mv.refundOf ?? null)}::text[], p_draws => ${column((mv) => (mv.draws ? JSON.stringify(mv.draws) : null))}::jsonb[])`.execute(
+      trx,
+    );
     return rows.map(toEntry);
   } catch (error) {
     const reason = refusalOf(error);

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { grantMismatches } from './reconcile-grants.ts';
 
 /**
  * Checks the books: each balance equals the sum of its entries and its last
@@ -18,7 +19,8 @@ import type { DB } from '../../db/schema.ts';
  * keeps its margins from its parent upward) equals the earnings credited plus the carry, and
  * no usage posting credited more earnings than its consumption took. Each reversal mirrors the
  * allocation it names. Each organization's hash chain is whole (ledger_chain_check): no entry
- * edited, none deleted before another, and its ledger_head the hash of its last entry.
+ * edited, none deleted before another, and its ledger_head the hash of its last entry. Credit
+ * grants agree with their moves and entries (reconcile-grants.ts).
  */
 export async function reconcile(db: Kysely<DB>) {
   const balances = await sql<{ organization_id: string; credit_balance: string; ledger_sum: string; last_balance_after: string | null }>`
@@ -193,6 +195,7 @@ export async function reconcile(db: Kysely<DB>) {
     where c.reason is not null
     order by o.organization_id
     limit 100`.execute(db);
+  const grants = await grantMismatches(db);
   return {
     organizations_checked: balances.rows.length,
     balance_mismatches: mismatches,
@@ -218,6 +221,8 @@ export async function reconcile(db: Kysely<DB>) {
     reversal_mismatches: reversals.rows,
     /** Organizations whose hash chain is broken, each with its first broken entry: edited, missing_before or missing_at_end. */
     hash_chain_breaks: hashChains.rows,
+    /** Credit grants that disagree with their moves or entries. */
+    grant_mismatches: grants,
     ok:
       mismatches.length === 0 &&
       groups.rows.length === 0 &&
@@ -232,6 +237,7 @@ export async function reconcile(db: Kysely<DB>) {
       earnings.rows.length === 0 &&
       overEarned.rows.length === 0 &&
       reversals.rows.length === 0 &&
-      hashChains.rows.length === 0,
+      hashChains.rows.length === 0 &&
+      grants.length === 0,
   };
 }

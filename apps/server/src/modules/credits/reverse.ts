@@ -5,7 +5,7 @@ import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { c, move, negate, type CreditsDeps } from './queries.ts';
+import { c, move, negate, type CreditsDeps, type Movement } from './queries.ts';
 
 /** Under the balance locks: what the reversal must find settled before anything is written. */
 interface Settled {
@@ -17,6 +17,9 @@ interface Settled {
   covered: boolean | null;
   /** The child's automatic top-up request already pending before the reversal, if any. */
   pending_top_up: string | null;
+  /** The grant the allocation made (it carried terms), and whether it still holds the whole amount. */
+  grant_id: string | null;
+  grant_covers: boolean | null;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -62,15 +65,16 @@ export function createReverseAllocation({ db, organizations }: Pick<CreditsDeps,
     try {
       return await db.transaction().execute(async (trx) => {
         let pendingTopUp: string | null = null;
+        const taking: Movement = {
+          organizationId: child,
+          amount: negate(amount),
+          type: 'reversal_sent',
+          metadata: { ...link, to_org_id: sender.id, to_org_name: sender.name },
+        };
         const [taken, returned] = await move(
           trx,
           [
-            {
-              organizationId: child,
-              amount: negate(amount),
-              type: 'reversal_sent',
-              metadata: { ...link, to_org_id: sender.id, to_org_name: sender.name },
-            },
+            taking,
             {
               organizationId: sender.id,
               amount,
@@ -94,7 +98,13 @@ export function createReverseAllocation({ db, organizations }: Pick<CreditsDeps,
                   -- Compared as exact decimals, as every amount is.
                   (select b.credit_balance >= ${amount}::numeric from organization_billing_settings b
                    where b.organization_id = ${child}) as covered,
-                  (select q.id::text from top_up_requests q where q.organization_id = ${child} and q.done_at is null) as pending_top_up
+                  (select q.id::text from top_up_requests q where q.organization_id = ${child} and q.done_at is null) as pending_top_up,
+                  -- Credits given with terms are a grant: the reversal takes them back from it, whole.
+                  (select g.id::text from credit_grants g join credit_ledger_entries r on r.id = g.entry_id
+                   where r.transaction_group = ${transactionId} and r.entry_type = 'allocation_received') as grant_id,
+                  (select g.remaining >= ${amount}::numeric and g.expired_at is null from credit_grants g
+                   join credit_ledger_entries r on r.id = g.entry_id
+                   where r.transaction_group = ${transactionId} and r.entry_type = 'allocation_received') as grant_covers
               `.execute(trx);
               const settled = rows[0]!;
               pendingTopUp = settled.pending_top_up;
@@ -104,9 +114,10 @@ export function createReverseAllocation({ db, organizations }: Pick<CreditsDeps,
               }
               if (settled.sender_status !== 'active') throw new RuleError(c.notActive, 'organization_not_active');
               if (settled.child_deleted !== false) throw new NotFoundError(MESSAGES.organizations.notFound);
-              if (!settled.covered) {
+              if (!settled.covered || settled.grant_covers === false) {
                 throw new RuleError(c.reversalNotCovered(childName, settled.child_balance ?? '0'), 'insufficient_credits');
               }
+              if (settled.grant_id) taking.draws = { [settled.grant_id]: amount };
             },
           },
         );

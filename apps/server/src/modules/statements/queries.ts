@@ -99,13 +99,13 @@ export async function readGroups(
           else m.entry_type
         end as kind,
         case
-          when m.entry_type in ('allocation_received', 'initial_balance', 'reversal_received') then m.metadata->>'from_org_id'
-          when m.entry_type in ('allocation_sent', 'reversal_sent') then m.metadata->>'to_org_id'
+          when m.entry_type in ('allocation_received', 'initial_balance', 'reversal_received', 'expiry_returned') then m.metadata->>'from_org_id'
+          when m.entry_type in ('allocation_sent', 'reversal_sent', 'expiry') then m.metadata->>'to_org_id'
           when m.entry_type = 'earning' and ${view.margins}::boolean then m.metadata->>'child_id'
         end as counterparty_id,
         case
-          when m.entry_type in ('allocation_received', 'initial_balance', 'reversal_received') then m.metadata->>'from_org_name'
-          when m.entry_type in ('allocation_sent', 'reversal_sent') then m.metadata->>'to_org_name'
+          when m.entry_type in ('allocation_received', 'initial_balance', 'reversal_received', 'expiry_returned') then m.metadata->>'from_org_name'
+          when m.entry_type in ('allocation_sent', 'reversal_sent', 'expiry') then m.metadata->>'to_org_name'
           when m.entry_type = 'earning' and ${view.margins}::boolean then m.metadata->>'child_name'
         end as counterparty_name,
         case

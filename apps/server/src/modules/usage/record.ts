@@ -6,6 +6,8 @@ import {
   type ActivityAction,
   type UsageBatchResult,
   parseUsageRefusal,
+  capRefusalOf,
+  usageCapRefusal,
   type UsageEventResult,
   type UsageRefusal,
 } from '@console/domain';
@@ -69,12 +71,18 @@ function messageOf(event: UsageEvent, refusal: UsageRefusal): string {
       return m.agentNotActive(event.agent);
     case 'insufficient_credits':
       return m.insufficient(refusal.detail.balance, refusal.detail.needed);
-    case 'key_cap_reached':
-      return m.keyCapReached(refusal.detail.limit, refusal.detail.window, refusal.detail.name);
-    case 'activation_cap_reached':
-      return m.activationCapReached(refusal.detail.limit, refusal.detail.window, refusal.detail.name);
-    case 'spend_cap_reached':
-      return m.spendCapReached(refusal.detail.limit, refusal.detail.window, refusal.detail.name);
+    case 'key_cap_reached': {
+      const cap = usageCapRefusal(refusal.detail);
+      return m.keyCapReached(cap.limit, cap.window, cap.resets_at, cap.name, cap.set_by.name);
+    }
+    case 'activation_cap_reached': {
+      const cap = usageCapRefusal(refusal.detail);
+      return m.activationCapReached(cap.limit, cap.window, cap.resets_at, cap.name, cap.set_by.name);
+    }
+    case 'spend_cap_reached': {
+      const cap = usageCapRefusal(refusal.detail);
+      return m.spendCapReached(cap.limit, cap.window, cap.resets_at, cap.name, cap.set_by.name);
+    }
     case 'invalid':
       switch (refusal.detail.rule) {
         case 'ahead':
@@ -249,10 +257,17 @@ export function createRecord({ db }: { db: Kysely<DB> }) {
     const results: UsageEventResult[] = rows.map((row) => {
       const event = events[row.r_ord - 1]!;
       if (row.r_outcome !== 'rejected') {
-        return { id: event.id, status: row.r_outcome, credits_charged: row.r_charged, reason: null, message: null };
+        return { id: event.id, status: row.r_outcome, credits_charged: row.r_charged, reason: null, message: null, cap: null };
       }
       const refusal = parseUsageRefusal(row.r_reason, row.r_detail);
-      return { id: event.id, status: row.r_outcome, credits_charged: null, reason: refusal.reason, message: messageOf(event, refusal) };
+      return {
+        id: event.id,
+        status: row.r_outcome,
+        credits_charged: null,
+        reason: refusal.reason,
+        message: messageOf(event, refusal),
+        cap: capRefusalOf(refusal),
+      };
     });
     let from = 0;
     return batches.map((b) => {

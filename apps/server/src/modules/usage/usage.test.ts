@@ -606,7 +606,10 @@ describe('GET /api/v1/entitlements', () => {
     expect((await ask(empty.id, 'bot')).body).toEqual({
       allowed: false,
       reason: 'insufficient_credits',
+      cap: null,
       balance: '0.00',
+      spendable: '0.00',
+      soonest_expiry: null,
       activation_status: 'active',
       price: '0.2500',
     });

@@ -11,7 +11,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { fund, insertAgentType, insertApiKey } from '../../test/usage-rows.ts';
 import { until } from '../../../../../support/webhook-receiver.ts';
 
-const w = useWorld({ topUpPollMs: 50, reminderPollMs: 50 });
+const w = useWorld({ topUpPollMs: 50, reminderPollMs: 50, grantExpiryPollMs: 50 });
 const db = () => w.t.database.db;
 const as = async (who: string, method: string, path: string, body?: unknown) => {
   const answer = await w.t.request(method, path, body, { token: await w.as(who) });
@@ -64,6 +64,9 @@ describe('webhook events', () => {
       { headers: { authorization: `Bearer ${key.key}` } },
     );
     expect(beat.status).toBe(200);
+
+    // An alert line of T1's own admins: the usage below takes the balance below it and the threshold (alert.crossed).
+    await as('T1.admin', 'POST', `/api/organizations/${t1}/alert-lines`, { kind: 'balance', bound: '95' });
 
     // Credits: funded (adjusted), used below the threshold (low), refused, then refilled (allocated, recovered).
     await fund(db(), t1, '150.00');
@@ -140,6 +143,16 @@ describe('webhook events', () => {
       method: 'bank_transfer',
     });
 
+    // Credits with an expiry two seconds ahead: warned of (credits.expiring), then expired back to A1 (credits.expired).
+    await fund(db(), w.id('A1'), '5.00');
+    await as('A1.admin', 'POST', '/api/credits/allocations', {
+      from_org_id: w.id('A1'),
+      to_org_id: t1,
+      amount: '5',
+      terms: { expires_at: new Date(Date.now() + 2000).toISOString() },
+    });
+    await until(async () => (await events('credits.expired')).length > 0, 'a grant expired');
+
     const member = await db().selectFrom('users').select('id').where('email', '=', w.world.users['T1.user']!).executeTakeFirstOrThrow();
     const actor = await db().selectFrom('users').select('id').where('email', '=', w.world.users['T1.admin']!).executeTakeFirstOrThrow();
     for (const action of ['auth.mfa_enrolled', 'auth.mfa_removed', 'auth.mfa_reset'] as const)
@@ -186,6 +199,10 @@ describe('webhook events', () => {
     expect((await events('top_up.failed'))[0]).toMatchObject({ org: t2, data: { amount: '20.00', reason: 'parent_short' } });
     expect(await events('organization.deleted')).toEqual([{ org: child.organization.id, data: {} }]);
     expect((await events('invitation.accepted'))[0]).toMatchObject({ org: t1, data: { email: 'joiner@events.test', role: 'tenant_user' } });
+    expect(await events('alert.crossed')).toContainEqual({
+      org: t1,
+      data: expect.objectContaining({ kind: 'balance', bound: '95.00', value: '90.00', window: null }),
+    });
     expect((await events('usage.refused'))[0]).toMatchObject({ org: t1, data: { reason: 'unknown_agent', events: 1 } });
   });
 });

@@ -15,6 +15,8 @@
 --    organization deleted is not_found, not active is organization_not_active, the sender's
 --    balance short is insufficient_credits, the receiver's beyond the maximum balance_limit;
 --    both balances and the two ledger entries (sent first).
+--    Terms (p_terms: expires_at, agent_type_ids, priority; null for open credits) make the
+--    child's credits a grant, granted by the caller's organization.
 -- 6. The key's answer.
 create or replace function credits_allocate(
   p_user uuid,
@@ -28,7 +30,8 @@ create or replace function credits_allocate(
   p_request_hash text,
   p_window interval,
   p_ip text,
-  p_request_id text
+  p_request_id text,
+  p_terms jsonb
 ) returns jsonb
 language plpgsql as $$
 declare
@@ -75,7 +78,8 @@ begin
 
   insert into audit_log (actor_user_id, organization_id, action, target_type, target_id, details, ip, request_id)
   values (p_user, p_org, 'credits.allocate', 'organization', p_to::text,
-          jsonb_build_object('amount', p_amount, 'transaction_group', v_group, 'notes', p_notes), p_ip, p_request_id);
+          jsonb_build_object('amount', p_amount, 'transaction_group', v_group, 'notes', p_notes)
+            || case when p_terms is not null then jsonb_build_object('terms', p_terms) else '{}' end, p_ip, p_request_id);
 
   select max(e.balance_after) filter (where e.organization_id = p_org),
          max(e.balance_after) filter (where e.organization_id = p_to)
@@ -85,7 +89,7 @@ begin
     array[
       jsonb_build_object('notes', p_notes, 'allocated_by_user_id', p_user, 'to_org_id', p_to, 'to_org_name', v_child.name),
       jsonb_build_object('notes', p_notes, 'allocated_by_user_id', p_user, 'from_org_id', p_org, 'from_org_name', v_from_name)
-    ]) e;
+    ], p_terms => array[null, p_terms || jsonb_build_object('granted_by', p_org)]) e;
 
   v_result := jsonb_build_object('transaction_id', v_group, 'from_balance', v_from_after::text, 'to_balance', v_to_after::text);
   if p_key is not null then

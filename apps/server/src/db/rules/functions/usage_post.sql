@@ -41,9 +41,10 @@ begin
   -- the one ledger writer: it re-checks each balance under the locks already held.
   perform ledger_post(gen_random_uuid(), p_user, false, array_agg(x.org order by x.part, x.n), array_agg(x.amount order by x.part, x.n),
       array_agg(case when x.amount > 0 then 'earning' else 'consumption' end order by x.part, x.n), array_agg(x.meta order by x.part, x.n),
-      null, null, array_agg(x.agent order by x.part, x.n), array_agg(x.units order by x.part, x.n), array_agg(x.id order by x.part, x.n))
+      null, null, array_agg(x.agent order by x.part, x.n), array_agg(x.units order by x.part, x.n), array_agg(x.id order by x.part, x.n),
+      null, array_agg(x.draws order by x.part, x.n))
   from (
-    select 0 as part, k.n, k.id, c.org, -c.charge as amount, c.agent, c.units,
+    select 0 as part, k.n, k.id, c.org, -c.charge as amount, c.agent, c.units, dr.draws,
            jsonb_build_object('agent', c.code, 'events', c.events, 'units', c.units::numeric(18, 4)::text, 'price', c.price::numeric(14, 4)::text,
              'first_occurred_at', to_char(c.first_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
              'last_occurred_at', to_char(c.last_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) as meta
@@ -54,9 +55,18 @@ begin
       from unnest(p_accepted) a group by 1, 2, 3, 4
     ) c
     join unnest(v_keys, v_entries) with ordinality as k(key, id, n) on k.key = c.key
+    -- The grants its events drew from, summed per grant (the rest came from open credits).
+    left join (
+      select g.key, jsonb_object_agg(g.grant_id, g.amount::text) as draws from (
+        select usage_group_key(a.org, a.agent_id, a.chain, a.price) as key, d.key as grant_id, sum(d.value::numeric) as amount
+        from unnest(p_accepted) a cross join jsonb_each_text(a.draws) d
+        where a.draws is not null
+        group by 1, 2
+      ) g group by g.key
+    ) dr on dr.key = c.key
     where k.id is not null
     union all
-    select 1, row_number() over (order by r.seller, r.child, r.agent, r.margin), null, r.seller, sum(r.credit), r.agent, sum(r.units),
+    select 1, row_number() over (order by r.seller, r.child, r.agent, r.margin), null, r.seller, sum(r.credit), r.agent, sum(r.units), null::jsonb,
            jsonb_build_object('agent', r.code, 'events', sum(r.events), 'units', sum(r.units)::numeric(18, 4)::text,
              'margin', r.margin::numeric(14, 4)::text, 'child_id', r.child, 'child_name', o.name)
     from usage_post_earnings(p_accepted) r

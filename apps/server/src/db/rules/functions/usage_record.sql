@@ -12,12 +12,15 @@
 -- It locks, then runs the engine's three steps in order:
 -- 1. usage_batch_lock locks the sellers' price books and the balances the batch touches.
 -- 2. usage_batch_facts reads every event's facts under those locks, and usage_caps_lock locks
---    the month rows of the caps they are counted against.
+--    the window rows of the caps they are counted against (a day, an ISO week, a month).
 -- 3. usage_decide decides each event in batch order within its organization, from its facts,
---    the balance as the batch leaves it so far and each cap's month so far. An event costs
+--    the balance as the batch leaves it so far and each cap's window so far. An event costs
 --    units × its price exactly; the cost is added to the organization's carry for the agent
 --    type, the whole cents of the sum are what it charges and the rest is carried
---    (0 <= carry < 0.01), so over all events charges plus carry equal costs.
+--    (0 <= carry < 0.01), so over all events charges plus carry equal costs. What an event
+--    may spend is what credit_grants_draw finds for its agent type at the batch's instant:
+--    the grants held that apply and have not expired, and the open credits; an accepted
+--    event draws it there and then, in that order, and carries its draws to usage_post.
 -- 4. usage_post writes what was accepted, the carries, the caps' months and the alerts.
 create or replace function usage_record(
   p_events jsonb,
@@ -37,7 +40,7 @@ declare
   v_facts usage_fact[];
   e usage_fact;
   v_caps usage_cap[];
-  -- The caps' positions in v_caps, by "scope:id:month".
+  -- The caps' positions in v_caps, by "scope:id:kind:first day" of their window.
   v_tags text[];
   v_hits integer[];
   cap usage_cap;
@@ -61,14 +64,46 @@ declare
   v_cost numeric;
   v_total numeric;
   v_charge numeric;
+  -- The batch's organizations' held grants in draw order (credit_grants_held), the range
+  -- [g_lo, g_hi] of the organization being decided, its open credits, and an event's draw.
+  g_id uuid[];
+  g_org uuid[];
+  g_rem numeric[];
+  g_exp timestamptz[];
+  g_agents text[];
+  g_first boolean[];
+  g_lo integer;
+  g_hi integer := 0;
+  j integer;
+  v_open numeric;
+  v_spend numeric;
+  d_rem numeric[];
+  d_open numeric;
+  d_short numeric;
+  v_drew boolean;
+  v_draws jsonb;
+  -- The batch's instant once its balances are locked: grants are drawn as they stand then,
+  -- and ledger_post dates the batch's entries with it (console.ledger_at), so no entry is
+  -- dated after the expiry of a grant it drew from.
+  v_prior_at text;
+  v_at timestamptz;
 begin
   if jsonb_array_length(p_events) = 0 then
     return;
   end if;
   v_sellers := usage_batch_lock(p_events, p_reach);
+  v_prior_at := nullif(current_setting('console.ledger_at', true), '');
+  v_at := coalesce(v_prior_at::timestamptz, clock_timestamp());
   v_facts := array(select f from usage_batch_facts(p_events, p_reach, v_source, p_api_key, p_price_grace, v_now, v_sellers) f);
   v_caps := usage_caps_lock(v_facts);
-  v_tags := array(select c.scope || ':' || c.scope_id || ':' || c.month from unnest(v_caps) with ordinality c order by c.ordinality);
+  v_tags := array(select c.scope || ':' || c.scope_id || ':' || c.kind || ':' || c.month from unnest(v_caps) with ordinality c order by c.ordinality);
+
+  select coalesce(array_agg(g.id order by g.n), '{}'), coalesce(array_agg(g.organization_id order by g.n), '{}'),
+         coalesce(array_agg(g.remaining order by g.n), '{}'), coalesce(array_agg(g.expires_at order by g.n), '{}'),
+         coalesce(array_agg(g.agents order by g.n), '{}'), coalesce(array_agg(g.before_open order by g.n), '{}')
+    into g_id, g_org, g_rem, g_exp, g_agents, g_first
+  from credit_grants_held(array(select distinct f.org from unnest(v_facts) f where f.reachable))
+    with ordinality as g(id, organization_id, remaining, expires_at, agents, before_open, n);
 
   o_outcome := array_fill(null::text, array[cardinality(v_facts)]);
   o_reason := o_outcome;
@@ -81,6 +116,18 @@ begin
       c_agent := '{}';
       c_carry := '{}';
       c_stored := '{}';
+      g_lo := g_hi + 1;
+      while g_lo <= cardinality(g_id) and g_org[g_lo] < e.org loop
+        g_lo := g_lo + 1;
+      end loop;
+      g_hi := g_lo - 1;
+      while g_hi < cardinality(g_id) and g_org[g_hi + 1] = e.org loop
+        g_hi := g_hi + 1;
+      end loop;
+      v_open := coalesce(e.balance, 0);
+      for j in g_lo .. g_hi loop
+        v_open := v_open - g_rem[j];
+      end loop;
     end if;
     if e.i <> e.first_i then
       -- A repeat inside the batch answers its first event's outcome, charging nothing again.
@@ -104,11 +151,19 @@ begin
       v_total := c_carry[k] + v_cost;
       v_charge := trunc(v_total, 2);
       foreach cap in array e.caps loop
-        v_hits := v_hits || array_position(v_tags, cap.scope || ':' || cap.scope_id || ':' || e.month);
+        v_hits := v_hits || array_position(v_tags, cap.scope || ':' || cap.scope_id || ':' || cap.kind || ':' || cap.month);
       end loop;
     end if;
+    v_spend := v_balance;
+    v_drew := g_hi >= g_lo and e.price is not null and e.reachable;
+    if v_drew then
+      -- Spendable: when the draw covers the charge, that is all the decision needs to know.
+      select r.o_rem, r.o_open, r.o_short into d_rem, d_open, d_short
+      from credit_grants_draw(g_rem[g_lo:g_hi], g_exp[g_lo:g_hi], g_agents[g_lo:g_hi], g_first[g_lo:g_hi], v_open, v_charge, e.agent_id, v_at) r;
+      v_spend := v_charge - d_short;
+    end if;
     d := usage_decide(e.reachable, e.duplicate, e.occurred, v_now, p_ahead, p_behind, e.agent_id is not null, e.active, e.live,
-                      e.priced, v_charge, v_balance, e.month, v_caps, v_hits);
+                      e.priced, v_charge, v_spend, e.month, v_caps, v_hits);
     o_outcome[e.i] := d.outcome;
     o_reason[e.i] := d.reason;
     o_detail[e.i] := d.detail;
@@ -118,11 +173,21 @@ begin
       o_charged[e.i] := v_charge;
       v_balance := v_balance - v_charge;
       c_carry[k] := v_total - v_charge;
+      v_draws := null;
+      if v_drew then
+        for j in g_lo .. g_hi loop
+          if d_rem[j - g_lo + 1] <> g_rem[j] then
+            v_draws := coalesce(v_draws, '{}') || jsonb_build_object(g_id[j]::text, (g_rem[j] - d_rem[j - g_lo + 1])::text);
+            g_rem[j] := d_rem[j - g_lo + 1];
+          end if;
+        end loop;
+        v_open := d_open;
+      end if;
       foreach h in array v_hits loop
         v_caps[h].charged := v_caps[h].charged + v_charge;
       end loop;
       v_accepted := v_accepted || row(e.org, e.id, e.agent_id, e.agent, e.units, e.price, v_cost, v_charge, e.occurred, e.meta,
-                                      e.chain, e.sellers, c_carry[k], c_stored[k])::usage_accepted;
+                                      e.chain, e.sellers, c_carry[k], c_stored[k], v_draws)::usage_accepted;
     elsif d.cap is not null then
       o_charged[e.i] := v_charge;
       v_caps[d.cap].hit := true;
@@ -137,7 +202,13 @@ begin
     end if;
   end loop;
 
+  if v_prior_at is null then
+    perform set_config('console.ledger_at', v_at::text, true);
+  end if;
   perform usage_post(v_accepted, v_caps, v_short_orgs, v_short_need, p_api_key, p_user, v_source, v_now, p_keep);
+  if v_prior_at is null then
+    perform set_config('console.ledger_at', '', true);
+  end if;
 
   return query
     select x.n::integer, x.outcome, x.reason, x.detail, x.charged::text
