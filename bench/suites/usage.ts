@@ -11,6 +11,7 @@ import { PLAN_COLUMNS, explain, generateTree, ids, planRow, prepareSession, step
 import type { Row, Suite } from '../lib/types.ts';
 import { PGBENCH, pgbench } from './allocations.ts';
 import { reconcileOn } from './ledger.ts';
+import { GRANTED, grantedTree } from './usage-grants.ts';
 
 const run = promisify(execFile);
 
@@ -149,6 +150,7 @@ export const usage: Suite = {
     { key: 'ratio', label: '÷ yardstick', format: 'fixed2' },
     { key: 'ratioAggregated', label: '÷ aggregated SQL', format: 'fixed2' },
     { key: 'ratioBooks', label: '÷ without books', format: 'fixed2' },
+    { key: 'ratioGrants', label: '÷ without grants', format: 'fixed2' },
   ],
   async run(context) {
     if (!context.databaseUrl) {
@@ -175,8 +177,14 @@ export const usage: Suite = {
           context.log,
           () => markupTree(client, house.id),
         );
+        const grantedOrgs = await step(
+          times,
+          `granted tree (${GRANTED.agencies} agencies, ${GRANTED.tenants.toLocaleString('en-US')} tenants, three credit grants each)`,
+          context.log,
+          () => grantedTree(client, house.id, AGENT),
+        );
         await client.query('vacuum analyze');
-        return { house, orgs: rows.map((r) => r.id), markupOrgs: books.orgs, prices: books.prices };
+        return { house, orgs: rows.map((r) => r.id), markupOrgs: books.orgs, prices: books.prices, grantedOrgs };
       });
       const bearer = { authorization: `Bearer ${key.key}` };
       const durationSeconds = context.durationSeconds ?? 20;
@@ -185,7 +193,15 @@ export const usage: Suite = {
 
       const batches = (name: string, tag: string, orgs: string[], seconds = durationSeconds) =>
         measureBatches(server, { name, bearer, idPrefix: `batch-${runId}-${tag}`, orgs, seconds });
-      const ingestion: { orgs: number; api: Row; perEvent: Yardstick; aggregated: Yardstick; booked: Row; posted: Posted }[] = [];
+      const ingestion: {
+        orgs: number;
+        api: Row;
+        perEvent: Yardstick;
+        aggregated: Yardstick;
+        booked: Row;
+        posted: Posted;
+        granted: Row | null;
+      }[] = [];
       for (const spread of SPREADS) {
         context.log(`batched ingestion over ${spread.orgs} organizations: ${BATCH} events a request, ${BATCH_CONNECTIONS} connections`);
         // Without books and with books in turn, each in two halves of the run's duration, in the
@@ -198,7 +214,15 @@ export const usage: Suite = {
           `under ${MARKUP.agencies} agencies and ${MARKUP.superAgencies} super agencies with price books (+20 %, +25 %)`;
         const plainOrgs = setup.orgs.slice(0, spread.orgs);
         const bookedOrgs = setup.markupOrgs.slice(0, spread.orgs);
+        // Over the whole tree only: the same batches to tenants that hold three grants each,
+        // taken as halves between the plain ones and the booked ones (plain, grants, books,
+        // books, grants, plain), so both kinds meet the database as it ages alike.
+        const withGrants = spread.orgs === GRANTED.tenants;
+        const grantedName =
+          `usage batches of ${BATCH.toLocaleString('en-US')} events over ${spread.orgs.toLocaleString('en-US')} tenants ` +
+          'holding three credit grants each (for this agent, for every agent, for another agent)';
         const plainA = await batches(plainName, `${spread.orgs}-a`, plainOrgs, half);
+        const grantedA = withGrants ? await batches(grantedName, `grants-${spread.orgs}-a`, setup.grantedOrgs, half) : null;
         context.log(
           `the same over ${spread.orgs} tenants below sellers with price books (three levels of price), twice, then without again`,
         );
@@ -206,9 +230,15 @@ export const usage: Suite = {
         const bookedA = await batches(bookedName, `books-${spread.orgs}-a`, bookedOrgs, half);
         const bookedB = await batches(bookedName, `books-${spread.orgs}-b`, bookedOrgs, half);
         const after = await posted(url);
+        const grantedB = withGrants ? await batches(grantedName, `grants-${spread.orgs}-b`, setup.grantedOrgs, half) : null;
         const plainB = await batches(plainName, `${spread.orgs}-b`, plainOrgs, half);
         const api = halves(plainA, plainB);
         const booked = halves(bookedA, bookedB);
+        const granted = grantedA && grantedB ? halves(grantedA, grantedB) : null;
+        if (granted) {
+          granted.ratioGrants = round(Number(granted.eventsPerSecond) / Number(api.eventsPerSecond), 2);
+          context.log(`  ${granted.eventsPerSecond} events/s with grants, ${api.eventsPerSecond} without: ${granted.ratioGrants}`);
+        }
         const delta: Posted = {
           events: after.events - before.events,
           consumption: after.consumption - before.consumption,
@@ -235,12 +265,12 @@ export const usage: Suite = {
           `plain SQL, the aggregated writes (an entry and a balance update per organization) over ${spread.orgs.toLocaleString('en-US')} tenants (pgbench, yardstick)`,
           sqlAggregated(spread.table, BATCH / spread.orgs),
         );
-        for (const row of [api, booked]) {
+        for (const row of [api, booked, ...(granted ? [granted] : [])]) {
           row.ratio = round(Number(row.eventsPerSecond) / perEvent.eventsPerSecond, 2);
           row.ratioAggregated = round(Number(row.eventsPerSecond) / aggregated.eventsPerSecond, 2);
         }
-        rows.push(api, booked, perEvent.row, aggregated.row);
-        ingestion.push({ orgs: spread.orgs, api, perEvent, aggregated, booked, posted: delta });
+        rows.push(api, booked, ...(granted ? [granted] : []), perEvent.row, aggregated.row);
+        ingestion.push({ orgs: spread.orgs, api, perEvent, aggregated, booked, posted: delta, granted });
       }
 
       context.log(`single events, ${SINGLE_CONNECTIONS} connections`);
@@ -381,6 +411,16 @@ export const usage: Suite = {
           },
         ],
         notes: [
+          ...ingestion.flatMap((i) =>
+            i.granted
+              ? [
+                  `With credit grants, over ${i.orgs.toLocaleString('en-US')} tenants holding three grants each (one for this agent, ` +
+                    `one for every agent, one for another agent; each event weighs all three and draws from the first that applies): ` +
+                    `${i.granted.eventsPerSecond} events/s against ${i.api.eventsPerSecond} without (halves taken in turn): ratio ` +
+                    `${i.granted.ratioGrants} (aim 0.8).`,
+                ]
+              : [],
+          ),
           ...ingestion.map(
             (i) =>
               `Batched ingestion over ${i.orgs.toLocaleString('en-US')} tenants: ${i.api.eventsPerSecond} events/s through the API (aim 10,000); ` +
