@@ -300,6 +300,9 @@ export const WEBHOOK_EVENT_DATA = {
     cap: amountStringSchema,
     charged: amountStringSchema,
     month: z.string(),
+    /** The cap's window (day, ISO week or month, UTC) and its first day, YYYY-MM-DD. */
+    window: z.enum(['day', 'week', 'month']),
+    window_start: z.string(),
   }),
   'top_up.succeeded': z.object({ amount: amountStringSchema, from_organization: orgRef, balance_before: amountStringSchema }),
   'top_up.failed': z.object({ amount: amountStringSchema, from_organization: orgRef, reason: z.string() }),

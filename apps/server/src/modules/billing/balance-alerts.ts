@@ -23,8 +23,8 @@ export interface BalanceAlertSenderOptions {
   linePollMs?: number;
 }
 
-/** The subject, the sentence and the link of an alert's mail to the admins of its organization. */
-function words(
+/** The subject, the sentence and the link of an alert's mail to the admins of its organization (exported for its test). */
+export function words(
   alert: { kind: BalanceAlertKind; name: string; balance: string; threshold: string; detail: Record<string, unknown> },
   appUrl: string,
 ): [string, string, string] {
@@ -46,7 +46,14 @@ function words(
             : `${text('name')} with the organizations below it`;
       const percent = alert.kind === 'cap_reached' ? 100 : 80;
       const subject = alert.kind === 'cap_reached' ? s.capReachedSubject(text('name')) : s.capWarningSubject(text('name'));
-      return [subject, s.capAlert(what, percent, alert.balance, alert.threshold, text('month')), `Billing: ${appUrl}/settings`];
+      // The cap's window (day, week or month) and its first day; alerts from before windows name the month only.
+      const window = text('window') || 'month';
+      const start = text('window_start') || text('month');
+      return [
+        subject,
+        s.capAlert(what, percent, alert.balance, alert.threshold, text('month'), window, start),
+        `Billing: ${appUrl}/settings`,
+      ];
     }
     case 'alert_line': {
       const window = text('window') || null;

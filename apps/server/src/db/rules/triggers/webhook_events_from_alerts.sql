@@ -21,7 +21,9 @@ begin
     insert into webhook_events (type, organization_id, data)
     values ('spend_cap.reached', new.organization_id,
       jsonb_build_object('scope', d ->> 'scope', 'name', d ->> 'name', 'cap', new.threshold::numeric(16, 2)::text,
-        'charged', new.balance::numeric(16, 2)::text, 'month', d ->> 'month'));
+        'charged', new.balance::numeric(16, 2)::text, 'month', d ->> 'month',
+        -- The cap's window and its first day (alerts from before windows: the month).
+        'window', coalesce(d ->> 'window', 'month'), 'window_start', coalesce(d ->> 'window_start', (d ->> 'month') || '-01')));
   elsif new.kind = 'top_up_failed' then
     insert into webhook_events (type, organization_id, data)
     select 'top_up.failed', (d ->> 'child_id')::uuid,
