@@ -102,10 +102,9 @@ describe(`a grant's expiry under concurrent usage and allocations (${mode})`, ()
     expect(expiries.rows[0]!.n).toBeLessThanOrEqual(1);
     // Nothing drew from the grant after its instant, and every draw is within it.
     const late = await sql<{ n: number }>`
-      select count(*)::int as n from credit_grant_moves m join credit_ledger_entries e on e.id = m.entry_id
-      where m.grant_id = ${grantId} and m.amount < 0 and e.entry_type <> 'expiry' and e.created_at >= ${expiresAt.toISOString()}::timestamptz`.execute(
-      db(),
-    );
+      select count(*)::int as n from credit_ledger_entries e
+      where e.organization_id = ${tenant.id} and e.entry_type = 'consumption' and e.metadata -> 'grants' ? ${grantId}
+        and e.created_at >= ${expiresAt.toISOString()}::timestamptz`.execute(db());
     expect(late.rows[0]!.n).toBe(0);
     const accepted = responses.flatMap((r) => r.body?.results ?? []).filter((x: any) => x.status === 'accepted').length;
     const consumed = await sql<{ total: string }>`

@@ -9,7 +9,8 @@ export interface GrantMismatch {
 }
 
 /**
- * Checks credit grants against their entries:
+ * Checks credit grants against their entries (the moves, and the draws a consumption keeps in
+ * its metadata):
  * - moves: a grant's remaining is not the sum of its moves;
  * - entry: a move names no entry of the grant's organization;
  * - grant: a move names no grant;
@@ -22,23 +23,31 @@ export interface GrantMismatch {
  */
 export async function grantMismatches(db: Kysely<DB>): Promise<GrantMismatch[]> {
   const { rows } = await sql<GrantMismatch>`
-    with moved as (
-      select m.grant_id, sum(m.amount) as total from credit_grant_moves m group by m.grant_id
+    with all_moves as (
+      select m.entry_id, m.grant_id, m.amount from credit_grant_moves m
+      union all
+      -- A consumption's draws are in its metadata.
+      select e.id, k.key::uuid, -(k.value::numeric)
+      from credit_ledger_entries e cross join jsonb_each_text(e.metadata -> 'grants') k
+      where e.entry_type = 'consumption' and e.metadata ? 'grants'
+    ),
+    moved as (
+      select m.grant_id, sum(m.amount) as total from all_moves m group by m.grant_id
     ),
     per_entry as (
-      select m.entry_id, sum(m.amount) as total from credit_grant_moves m group by m.entry_id
+      select m.entry_id, sum(m.amount) as total from all_moves m group by m.entry_id
     )
     select g.organization_id, g.id as grant_id, null::uuid as entry_id, 'moves' as reason
     from credit_grants g left join moved on moved.grant_id = g.id
     where g.remaining <> coalesce(moved.total, 0)
     union all
     select g.organization_id, g.id, m.entry_id, 'entry'
-    from credit_grant_moves m join credit_grants g on g.id = m.grant_id
+    from all_moves m join credit_grants g on g.id = m.grant_id
     left join credit_ledger_entries e on e.id = m.entry_id
     where e.id is null or e.organization_id <> g.organization_id
     union all
     select e.organization_id, m.grant_id, m.entry_id, 'grant'
-    from credit_grant_moves m left join credit_grants g on g.id = m.grant_id
+    from all_moves m left join credit_grants g on g.id = m.grant_id
     left join credit_ledger_entries e on e.id = m.entry_id
     where g.id is null
     union all
@@ -56,12 +65,12 @@ export async function grantMismatches(db: Kysely<DB>): Promise<GrantMismatch[]> 
     where sign(p.total) <> sign(e.amount) or abs(p.total) > abs(e.amount)
     union all
     select g.organization_id, g.id, e.id, 'out_of_scope'
-    from credit_grant_moves m join credit_grants g on g.id = m.grant_id join credit_ledger_entries e on e.id = m.entry_id
+    from all_moves m join credit_grants g on g.id = m.grant_id join credit_ledger_entries e on e.id = m.entry_id
     where e.entry_type = 'consumption' and g.agent_type_ids is not null
       and (e.agent_type_id is null or not (e.agent_type_id = any(g.agent_type_ids)))
     union all
     select g.organization_id, g.id, e.id, 'after_expiry'
-    from credit_grant_moves m join credit_grants g on g.id = m.grant_id join credit_ledger_entries e on e.id = m.entry_id
+    from all_moves m join credit_grants g on g.id = m.grant_id join credit_ledger_entries e on e.id = m.entry_id
     where m.amount < 0 and e.entry_type <> 'expiry' and g.expires_at is not null and e.created_at > g.expires_at
     limit 100`.execute(db);
   return rows;

@@ -99,13 +99,15 @@ describe('an allocation with terms is a grant of the child', () => {
     expect(after.grants[0].remaining).toBe('70.00');
     expect(after.parts.open).toBe('45.00');
     expect(after.parts.total).toBe('115.00');
+    // The grant's creation is a move; the consumption names what it drew in its own metadata.
     const moves = await sql<{ amount: string; entry_type: string }>`
       select m.amount::text, e.entry_type from credit_grant_moves m join credit_ledger_entries e on e.id = m.entry_id
       where m.grant_id = ${after.grants[0].id} order by e.seq`.execute(db());
-    expect(moves.rows).toEqual([
-      { amount: '100.00', entry_type: 'allocation_received' },
-      { amount: '-30.00', entry_type: 'consumption' },
-    ]);
+    expect(moves.rows).toEqual([{ amount: '100.00', entry_type: 'allocation_received' }]);
+    const drawn = await sql<{ drawn: string }>`
+      select (metadata -> 'grants' ->> ${after.grants[0].id})::numeric(16, 2)::text as drawn from credit_ledger_entries
+      where organization_id = ${w.id('T1')} and entry_type = 'consumption' and metadata -> 'grants' ? ${after.grants[0].id}`.execute(db());
+    expect(drawn.rows).toEqual([{ drawn: '30.00' }]);
     // The voice agent past its grant spends open credits too: 70 from the grant, 10 open.
     expect((await report(w.id('T1'), voice.code, '80')).body.results[0].status).toBe('accepted');
     const drained = await grantsOf(w.id('T1'), 'A1.admin', true);

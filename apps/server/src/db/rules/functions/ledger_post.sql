@@ -35,7 +35,8 @@
 --   open credits standing as a grant of priority 0 without expiry older than every grant.
 --   What those cannot cover is refused: insufficient_credits, with what they held as detail
 --   and the hint 'spendable'.
--- Each grant's change is a row of credit_grant_moves naming the entry.
+-- A consumption records the grants it drew from in its metadata (`grants`: {grant id:
+-- amount}); every other change of a grant is a row of credit_grant_moves naming the entry.
 --
 -- A refusal is raised with SQLSTATE CR001 and the reason as the message, so the statement,
 -- and the transaction it runs in, writes nothing. The ledger itself is append-only (a trigger
@@ -103,6 +104,9 @@ declare
   x_grant uuid[];
   x_amount numeric[];
   x_at integer;
+  -- Each entry's metadata as stored: a consumption's with the grants it drew from ({grant id: amount}).
+  v_meta jsonb[];
+  v_drew jsonb;
 begin
   if v_n is null or v_n = 0 then
     return;
@@ -144,6 +148,7 @@ begin
   v_after := array_fill(null::numeric, array[v_n]);
   v_prev := array_fill(null::bytea, array[v_n]);
   v_hash := array_fill(null::bytea, array[v_n]);
+  v_meta := p_meta;
   select coalesce(array_agg(g.id order by g.n), '{}'), coalesce(array_agg(g.organization_id order by g.n), '{}'),
          coalesce(array_agg(g.remaining order by g.n), '{}'), coalesce(array_agg(g.expires_at order by g.n), '{}'),
          coalesce(array_agg(g.agents order by g.n), '{}'), coalesce(array_agg(g.before_open order by g.n), '{}')
@@ -195,6 +200,7 @@ begin
       end loop;
     end if;
     v_ids[e.n] := coalesce(e.id, gen_random_uuid());
+    v_drew := null;
     if e.amount > 0 and e.terms is not null then
       n_id := n_id || gen_random_uuid();
       n_org := n_org || e.org;
@@ -221,9 +227,7 @@ begin
           end if;
           g_rem[j] := g_rem[j] - x_amount[x_at];
           v_need := v_need - x_amount[x_at];
-          m_entry := m_entry || v_ids[e.n];
-          m_grant := m_grant || g_id[j];
-          m_amount := m_amount || -x_amount[x_at];
+          v_drew := coalesce(v_drew, '{}') || jsonb_build_object(g_id[j]::text, x_amount[x_at]);
           x_at := x_at + 1;
         end loop;
       else
@@ -236,9 +240,7 @@ begin
         end if;
         for j in g_lo .. g_hi loop
           if d_rem[j - g_lo + 1] <> g_rem[j] then
-            m_entry := m_entry || v_ids[e.n];
-            m_grant := m_grant || g_id[j];
-            m_amount := m_amount || (d_rem[j - g_lo + 1] - g_rem[j]);
+            v_drew := coalesce(v_drew, '{}') || jsonb_build_object(g_id[j]::text, g_rem[j] - d_rem[j - g_lo + 1]);
             g_rem[j] := d_rem[j - g_lo + 1];
           end if;
         end loop;
@@ -249,10 +251,19 @@ begin
         raise exception using errcode = 'CR001', message = 'insufficient_credits', detail = e.credit_balance::text;
       end if;
       v_open := v_open - v_need;
+      -- A consumption keeps its draws in its own metadata (no row more per entry on the usage
+      -- engine's hot path); any other debit's draws are moves.
+      if v_drew is not null and e.entry_type = 'consumption' then
+        v_meta[e.n] := coalesce(e.meta, '{}') || jsonb_build_object('grants', v_drew);
+      elsif v_drew is not null then
+        select m_entry || array_agg(v_ids[e.n]), m_grant || array_agg(k.key::uuid), m_amount || array_agg(-(k.value::numeric))
+          into m_entry, m_grant, m_amount
+        from jsonb_each_text(v_drew) k;
+      end if;
     end if;
     v_after[e.n] := e.balance_after;
     v_prev[e.n] := v_head;
-    v_head := ledger_entry_hash(v_head, v_ids[e.n], e.org, e.amount, e.entry_type, p_group, e.meta, e.balance_after, e.ref,
+    v_head := ledger_entry_hash(v_head, v_ids[e.n], e.org, e.amount, e.entry_type, p_group, v_meta[e.n], e.balance_after, e.ref,
                                 e.refund_of, e.agent, e.units, p_created_by, v_at);
     v_hash[e.n] := v_head;
   end loop;
@@ -280,7 +291,7 @@ begin
   return query
   with m as (
     select x.*
-    from unnest(p_org, p_amount, p_type, p_meta,
+    from unnest(p_org, p_amount, p_type, v_meta,
                 coalesce(p_ref, array_fill(null::text, array[v_n])),
                 coalesce(p_refund_of, array_fill(null::text, array[v_n])),
                 coalesce(p_agent, array_fill(null::uuid, array[v_n])),
