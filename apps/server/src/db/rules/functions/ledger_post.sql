@@ -103,6 +103,8 @@ declare
   x_n integer[];
   x_grant uuid[];
   x_amount numeric[];
+  -- x_first[n]: where entry n's draws begin in x_n (null: none).
+  x_first integer[];
   x_at integer;
   -- Each entry's metadata as stored: a consumption's with the grants it drew from ({grant id: amount}).
   v_meta jsonb[];
@@ -167,6 +169,10 @@ begin
   else
     x_n := '{}';
   end if;
+  x_first := array_fill(null::integer, array[v_n]);
+  for x_at in reverse cardinality(x_n) .. 1 loop
+    x_first[x_n[x_at]] := x_at;
+  end loop;
   for e in
     select x.n::integer as n, x.org, x.amount, x.entry_type, x.meta, x.ref, x.refund_of, x.agent, x.units, x.id, b.ledger_head,
            b.credit_balance, x.terms, x.draws,
@@ -219,7 +225,7 @@ begin
       v_need := -e.amount;
       if e.draws is not null then
         -- This entry's draws, read out of p_draws once for the whole posting (above), by its position.
-        x_at := coalesce(array_position(x_n, e.n), cardinality(x_n) + 1);
+        x_at := coalesce(x_first[e.n], cardinality(x_n) + 1);
         while x_at <= cardinality(x_n) and x_n[x_at] = e.n loop
           j := array_position(g_id, x_grant[x_at], g_lo);
           if j is null or j > g_hi or g_rem[j] < x_amount[x_at] or x_amount[x_at] <= 0 or x_amount[x_at] > v_need then
