@@ -2,6 +2,9 @@ import { IDENTITY_ACTIONS, IDENTITY_ACTION_LABELS, identitySentence } from './ac
 import { INVOICE_ACTIONS, INVOICE_ACTION_LABELS, invoiceSentence } from './activity-invoices.ts';
 import { ALERT_LINE_ACTIONS, ALERT_LINE_ACTION_LABELS, alertLineSentence } from './activity-alert-lines.ts';
 import { roleLabel } from './roles.ts';
+import { formatAmount } from './format-amount.ts';
+
+export { formatAmount };
 /**
  * What the audit log records, as a person reads it: one sentence per action, built from the
  * row's facts (who, the organization, the target's name, the details the service stored).
@@ -158,15 +161,6 @@ export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
 };
 
 export const isActivityAction = (value: string): value is ActivityAction => (ACTIVITY_ACTIONS as readonly string[]).includes(value);
-
-/** "1234.5" or "1234.50" as "1,234.50"; anything that is not an amount as it came. */
-export function formatAmount(value: unknown): string {
-  const text = typeof value === 'number' ? value.toFixed(2) : typeof value === 'string' ? value : '';
-  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
-  if (!match) return text || '?';
-  const whole = match[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${match[1]}${whole}.${(match[3] ?? '').padEnd(2, '0')}`;
-}
 
 const count = (value: unknown) => (typeof value === 'number' ? value.toLocaleString('en-US') : String(value ?? '?'));
 const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);

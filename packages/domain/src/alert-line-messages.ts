@@ -1,4 +1,4 @@
-import { formatAmount } from './activity.ts';
+import { formatAmount } from './format-amount.ts';
 
 /** How a line's bound reads: "100.00 credits", "80 % of the monthly cap", "7 days of runway". */
 export function alertBoundText(kind: string, bound: string, window: string | null): string {

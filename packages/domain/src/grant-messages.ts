@@ -1,4 +1,4 @@
-import { formatAmount } from './activity.ts';
+import { formatAmount } from './format-amount.ts';
 
 /** The words of credit grants: terms on allocations and adjustments, their expiry and warnings. */
 export const GRANT_MESSAGES = {

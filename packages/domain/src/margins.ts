@@ -1,4 +1,4 @@
-import { formatAmount } from './activity.ts';
+import { formatAmount } from './format-amount.ts';
 import { mayViewMarginsOf, mayViewPricePaidBy, type OrganizationFacts, type Viewer } from './policy.ts';
 import type { LedgerRow } from './schemas/credits.ts';
 

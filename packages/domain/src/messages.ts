@@ -1,4 +1,4 @@
-import { formatAmount } from './activity.ts';
+import { formatAmount } from './format-amount.ts';
 import { ORG_TYPE_LABELS, isOrgType, orgTypeWithArticle } from './hierarchy.ts';
 import { IDENTITY_MESSAGES } from './identity-messages.ts';
 import { INVOICE_MESSAGES } from './invoice-messages.ts';
