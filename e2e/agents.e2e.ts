@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { type UsageBatchResult, type UserProfile } from '@console/domain';
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
+import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney, superAgencyAndAgency } from './harness.ts';
 import { expectAccessible } from './axe.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 import { LIVE_REFRESH_MS } from '../apps/web/src/api/live.ts';
@@ -70,28 +70,16 @@ it('a house catalog, a tenant activating agents up to its limit, usage through a
   const houseId = me.organization_id!;
   await ok(`/api/organizations/${houseId}/agent-limit`, houseToken, { activated_agent_limit: 100 }, 'PUT');
   await ok('/api/credits/adjustments', houseToken, { direction: 'increase', amount: '1000', reason: 'Journey top-up' });
-  const superAgency = await createChild(server, houseToken, 'Agents Super', 'super_agency');
-  await ok(`/api/organizations/${superAgency.id}/agent-limit`, houseToken, { activated_agent_limit: 50 }, 'PUT');
-  await ok('/api/credits/allocations', houseToken, { from_org_id: houseId, to_org_id: superAgency.id, amount: '500' });
-  const superToken = await inviteAndRegister(server, {
-    inviterToken: houseToken,
-    houseToken,
-    organizationId: superAgency.id,
-    role: 'super_agency_admin',
-    email: 'super.admin@agents.test',
-    password: PASSWORD,
-  });
-  const agency = await createChild(server, superToken, 'Agents Agency', 'agency');
-  await ok(`/api/organizations/${agency.id}/agent-limit`, superToken, { activated_agent_limit: 20 }, 'PUT');
-  await ok('/api/credits/allocations', superToken, { from_org_id: superAgency.id, to_org_id: agency.id, amount: '300' });
-  const agencyToken = await inviteAndRegister(server, {
-    inviterToken: superToken,
-    houseToken,
-    organizationId: agency.id,
-    role: 'agency_admin',
-    email: AGENCY_ADMIN,
-    password: PASSWORD,
-  });
+  const { agency, agencyToken } = await superAgencyAndAgency(
+    server,
+    { token: houseToken, id: houseId },
+    {
+      names: ['Agents Super', 'Agents Agency'],
+      emails: ['super.admin@agents.test', AGENCY_ADMIN],
+      agentLimits: [50, 20],
+      password: PASSWORD,
+    },
+  );
   const tenant = await createChild(server, agencyToken, TENANT, 'tenant');
   await ok('/api/credits/allocations', agencyToken, { from_org_id: agency.id, to_org_id: tenant.id, amount: '150' });
   await inviteAndRegister(server, {

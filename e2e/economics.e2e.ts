@@ -1,7 +1,7 @@
 import { type UsageBatchResult, type UserProfile } from '@console/domain';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
+import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney, superAgencyAndAgency } from './harness.ts';
 import { expectAccessible } from './axe.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
@@ -62,28 +62,16 @@ it('a super agency and an agency mark up, the tenant pays and each level earns; 
   await ok(`/api/organizations/${houseId}/agent-limit`, houseToken, { activated_agent_limit: 10 }, 'PUT');
   await ok('/api/credits/adjustments', houseToken, { direction: 'increase', amount: '1000', reason: 'Journey funds' });
   await ok('/api/agent-types', houseToken, { code: 'econ-bot', name: 'Econ Bot', kind: 'assistant', unit: 'run', price: '1' });
-  const superAgency = await createChild(server, houseToken, 'Econ Super', 'super_agency');
-  await ok(`/api/organizations/${superAgency.id}/agent-limit`, houseToken, { activated_agent_limit: 5 }, 'PUT');
-  await ok('/api/credits/allocations', houseToken, { from_org_id: houseId, to_org_id: superAgency.id, amount: '500' });
-  const superToken = await inviteAndRegister(server, {
-    inviterToken: houseToken,
-    houseToken,
-    organizationId: superAgency.id,
-    role: 'super_agency_admin',
-    email: 'super.admin@economics.test',
-    password: PASSWORD,
-  });
-  const agency = await createChild(server, superToken, 'Econ Agency', 'agency');
-  await ok(`/api/organizations/${agency.id}/agent-limit`, superToken, { activated_agent_limit: 3 }, 'PUT');
-  await ok('/api/credits/allocations', superToken, { from_org_id: superAgency.id, to_org_id: agency.id, amount: '300' });
-  const agencyToken = await inviteAndRegister(server, {
-    inviterToken: superToken,
-    houseToken,
-    organizationId: agency.id,
-    role: 'agency_admin',
-    email: 'agency.admin@economics.test',
-    password: PASSWORD,
-  });
+  const { agency, agencyToken } = await superAgencyAndAgency(
+    server,
+    { token: houseToken, id: houseId },
+    {
+      names: ['Econ Super', 'Econ Agency'],
+      emails: ['super.admin@economics.test', 'agency.admin@economics.test'],
+      agentLimits: [5, 3],
+      password: PASSWORD,
+    },
+  );
   const tenant = await createChild(server, agencyToken, TENANT, 'tenant');
   await ok(`/api/organizations/${tenant.id}/agent-limit`, agencyToken, { activated_agent_limit: 1 }, 'PUT');
   await ok('/api/credits/allocations', agencyToken, { from_org_id: agency.id, to_org_id: tenant.id, amount: '60' });

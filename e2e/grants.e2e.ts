@@ -1,7 +1,7 @@
 import type { AgentType, GrantList, UserProfile } from '@console/domain';
 import { expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
+import { ADMIN, createChild, signInWithForm, useJourney, superAgencyAndAgency } from './harness.ts';
 import { MESSAGES } from '../apps/web/src/lib/wording.ts';
 
 const PASSWORD = 'grants journey password 1';
@@ -32,28 +32,16 @@ it("an agency grants its tenant 100 credits for the voice receptionist only, exp
     types[type.code] = (await ok<{ agent_type: AgentType }>('/api/agent-types', houseToken, type)).agent_type;
   await ok('/api/credits/adjustments', houseToken, { direction: 'increase', amount: '1000', reason: 'Grants journey funds' });
   await ok(`/api/organizations/${houseId}/agent-limit`, houseToken, { activated_agent_limit: 10 }, 'PUT');
-  const superAgency = await createChild(server, houseToken, 'Grant Super', 'super_agency');
-  await ok(`/api/organizations/${superAgency.id}/agent-limit`, houseToken, { activated_agent_limit: 5 }, 'PUT');
-  await ok('/api/credits/allocations', houseToken, { from_org_id: houseId, to_org_id: superAgency.id, amount: '500' });
-  const superToken = await inviteAndRegister(server, {
-    inviterToken: houseToken,
-    houseToken,
-    organizationId: superAgency.id,
-    role: 'super_agency_admin',
-    email: 'super@grants.test',
-    password: PASSWORD,
-  });
-  const agency = await createChild(server, superToken, 'Grant Agency', 'agency');
-  await ok(`/api/organizations/${agency.id}/agent-limit`, superToken, { activated_agent_limit: 3 }, 'PUT');
-  await ok('/api/credits/allocations', superToken, { from_org_id: superAgency.id, to_org_id: agency.id, amount: '300' });
-  const agencyToken = await inviteAndRegister(server, {
-    inviterToken: superToken,
-    houseToken,
-    organizationId: agency.id,
-    role: 'agency_admin',
-    email: AGENCY_ADMIN,
-    password: PASSWORD,
-  });
+  const { agency, agencyToken } = await superAgencyAndAgency(
+    server,
+    { token: houseToken, id: houseId },
+    {
+      names: ['Grant Super', 'Grant Agency'],
+      emails: ['super@grants.test', AGENCY_ADMIN],
+      agentLimits: [5, 3],
+      password: PASSWORD,
+    },
+  );
   const tenant = await createChild(server, agencyToken, 'Grant Dental', 'tenant');
   await ok(`/api/organizations/${tenant.id}/agent-limit`, agencyToken, { activated_agent_limit: 2 }, 'PUT');
   await ok('/api/credits/allocations', agencyToken, { from_org_id: agency.id, to_org_id: tenant.id, amount: '50' });

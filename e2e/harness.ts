@@ -333,6 +333,45 @@ export async function inviteAndRegister(
   return server.signIn(invite.email, invite.password);
 }
 
+/**
+ * The tree most journeys start from, made through the API as the house's admin: a super agency
+ * under the house with 500 credits, and under it an agency with 300, each with its agent limit
+ * and an admin invited and registered. Answers both organizations and their admins' tokens.
+ */
+export async function superAgencyAndAgency(
+  server: TestServer,
+  house: { token: string; id: string },
+  tree: { names: [string, string]; emails: [string, string]; agentLimits: [number, number]; password: string },
+): Promise<{ superAgency: OrganizationDetail; superToken: string; agency: OrganizationDetail; agencyToken: string }> {
+  const call = async (path: string, token: string, body: unknown, method = 'POST') => {
+    const { status, body: answer } = await server.api(path, { method, token, body });
+    if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(answer)}`);
+  };
+  const superAgency = await createChild(server, house.token, tree.names[0], 'super_agency');
+  await call(`/api/organizations/${superAgency.id}/agent-limit`, house.token, { activated_agent_limit: tree.agentLimits[0] }, 'PUT');
+  await call('/api/credits/allocations', house.token, { from_org_id: house.id, to_org_id: superAgency.id, amount: '500' });
+  const superToken = await inviteAndRegister(server, {
+    inviterToken: house.token,
+    houseToken: house.token,
+    organizationId: superAgency.id,
+    role: 'super_agency_admin',
+    email: tree.emails[0],
+    password: tree.password,
+  });
+  const agency = await createChild(server, superToken, tree.names[1], 'agency');
+  await call(`/api/organizations/${agency.id}/agent-limit`, superToken, { activated_agent_limit: tree.agentLimits[1] }, 'PUT');
+  await call('/api/credits/allocations', superToken, { from_org_id: superAgency.id, to_org_id: agency.id, amount: '300' });
+  const agencyToken = await inviteAndRegister(server, {
+    inviterToken: superToken,
+    houseToken: house.token,
+    organizationId: agency.id,
+    role: 'agency_admin',
+    email: tree.emails[1],
+    password: tree.password,
+  });
+  return { superAgency, superToken, agency, agencyToken };
+}
+
 export interface WidthReport {
   scrollWidth: number;
   innerWidth: number;
