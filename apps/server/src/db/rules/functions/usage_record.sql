@@ -66,6 +66,10 @@ declare
   v_charge numeric;
   -- The batch's organizations' held grants in draw order (credit_grants_held), the range
   -- [g_lo, g_hi] of the organization being decided, its open credits, and an event's draw.
+  -- These arrays are only read: PostgreSQL keeps an array written element by element in an
+  -- expanded form that every slice copies whole, which would make the batch quadratic in its
+  -- grants. The organization being decided has its own slices (l_*), and its remainders
+  -- change there.
   g_id uuid[];
   g_org uuid[];
   g_rem numeric[];
@@ -77,6 +81,10 @@ declare
   j integer;
   v_open numeric;
   v_spend numeric;
+  l_rem numeric[];
+  l_exp timestamptz[];
+  l_agents text[];
+  l_first boolean[];
   d_rem numeric[];
   d_open numeric;
   d_short numeric;
@@ -129,6 +137,10 @@ begin
       for j in g_lo .. g_hi loop
         v_open := v_open - g_rem[j];
       end loop;
+      l_rem := g_rem[g_lo:g_hi];
+      l_exp := g_exp[g_lo:g_hi];
+      l_agents := g_agents[g_lo:g_hi];
+      l_first := g_first[g_lo:g_hi];
     end if;
     if e.i <> e.first_i then
       -- A repeat inside the batch answers its first event's outcome, charging nothing again.
@@ -160,7 +172,7 @@ begin
     if v_drew then
       -- Spendable: when the draw covers the charge, that is all the decision needs to know.
       -- An assignment, not a query: the function runs without the executor's cost per call.
-      v_dr := credit_grants_draw(g_rem[g_lo:g_hi], g_exp[g_lo:g_hi], g_agents[g_lo:g_hi], g_first[g_lo:g_hi], v_open, v_charge, e.agent_id, v_at);
+      v_dr := credit_grants_draw(l_rem, l_exp, l_agents, l_first, v_open, v_charge, e.agent_id, v_at);
       d_rem := v_dr.o_rem;
       d_open := v_dr.o_open;
       d_short := v_dr.o_short;
@@ -179,12 +191,12 @@ begin
       c_carry[k] := v_total - v_charge;
       v_draws := null;
       if v_drew then
-        for j in g_lo .. g_hi loop
-          if d_rem[j - g_lo + 1] <> g_rem[j] then
-            v_draws := coalesce(v_draws, '{}') || jsonb_build_object(g_id[j]::text, (g_rem[j] - d_rem[j - g_lo + 1])::text);
-            g_rem[j] := d_rem[j - g_lo + 1];
+        for j in 1 .. g_hi - g_lo + 1 loop
+          if d_rem[j] <> l_rem[j] then
+            v_draws := coalesce(v_draws, '{}') || jsonb_build_object(g_id[g_lo + j - 1]::text, (l_rem[j] - d_rem[j])::text);
           end if;
         end loop;
+        l_rem := d_rem;
         v_open := d_open;
       end if;
       foreach h in array v_hits loop
