@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import autocannon, { type Options as AutocannonOptions } from 'autocannon';
+import { withClient } from '../../support/postgres.ts';
 import type { BenchServer } from './server.ts';
 import type { Column, Row } from './types.ts';
 
@@ -73,6 +74,7 @@ export async function measure(server: BenchServer, load: HttpLoad): Promise<Row>
     options.requests = [{ setupRequest: (request) => ({ ...request, ...next() }) }];
   }
   const warm = await autocannon({ ...options, duration: Math.min(2, load.durationSeconds) });
+  await settle(server);
   const expected = (warm.requests.total / Math.max(warm.duration, 0.001)) * load.durationSeconds;
   const counted = load.minRequests !== undefined && expected < load.minRequests ? { amount: load.minRequests } : {};
   if (load.profileFile) await server.profileStart();
@@ -96,6 +98,28 @@ export async function measure(server: BenchServer, load: HttpLoad): Promise<Row>
     // Other work on the machine shows here (the bench itself accounts for about 2).
     loadAverage: round(loadavg()[0]!, 1),
   };
+}
+
+/**
+ * Waits until the server's database runs nothing but this question. autocannon ends a run at
+ * its duration and drops what is in flight, but the server finishes those requests: a usage
+ * batch of the warm-up would otherwise still hold its locks, and spend the machine, during the
+ * measured run, which would count the warm-up's work and not its answers. On PGlite (no URL)
+ * the server runs one statement at a time, so nothing is left to wait for that matters.
+ */
+async function settle(server: BenchServer): Promise<void> {
+  if (!server.databaseUrl) return;
+  await withClient(server.databaseUrl, async (client) => {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const { rows } = await client.query<{ busy: number }>(
+        `select count(*)::int as busy from pg_stat_activity
+         where datname = current_database() and pid <> pg_backend_pid() and state not in ('idle')`,
+      );
+      if (rows[0]!.busy === 0 || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
 }
 
 export function round(value: number, digits: number): number {

@@ -120,7 +120,10 @@ database each figure comes from.
   over real HTTP from the parent process. Both share the machine: on the ${cores} machine these
   figures come from, the load generator takes a good part of one core, so the figures are
   lower bounds for a dedicated server.
-- Each measured run follows a 2 s warm-up run that is not counted.
+- Each measured run follows a 2 s warm-up run that is not counted. On PostgreSQL the measured
+  run starts once the database has finished what the warm-up left in flight (autocannon stops
+  at its duration, the server still answers those requests): a slow request, such as a usage
+  batch, would otherwise hold its locks into the measured run.
 - **req/s**: completed responses per second over the measured run. **p50 / p99**: latency
   of the 2xx responses (autocannon, whole milliseconds). **errors**: connection errors and
   timeouts; **non-2xx**: answers with another status. Both should be 0. **server CPU/req**:
