@@ -13,6 +13,8 @@ import { createContext, type ContextOptions } from './context.ts';
 import { errorBody, malformedRequest, registerErrorHandling, sendNotFound } from './lib/error-handler.ts';
 import { UnavailableError } from './lib/errors.ts';
 import { keepInexactNumbersAsText } from './lib/json-body.ts';
+import { serveMetrics, type MetricsListener } from './lib/metrics/serve.ts';
+import { readYourWrites } from './lib/read-your-writes.ts';
 import { postgresRateLimitStore } from './lib/rate-limit.ts';
 import { responseSerializerCompiler } from './lib/serializer.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
@@ -41,6 +43,7 @@ import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { completeDocument, machineDocument, openApiFrame } from './openapi/document.ts';
+import { tracingPlugin } from './tracing/tracing.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
@@ -55,6 +58,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every /api route of this app, in registration order (HEAD twins left out). */
     routeTable: RouteEntry[];
+    /** The metrics' listener of its own (METRICS_PORT), null when /metrics is off or on the API's port. */
+    metricsListener: MetricsListener | null;
+    /** Whether the app has begun to close (readiness answers 503 from then on). */
+    lifecycle: { closing: boolean };
   }
 }
 
@@ -172,6 +179,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       void reply.code(400).headers(securityHeaders(request.url)).send(malformedRequest(error.message));
     },
   }).withTypeProvider<ZodTypeProvider>();
+  // Each request's span (traces on): registered before every hook and route, so it covers them all.
+  const tracing = tracingPlugin();
+  if (tracing) await app.register(tracing);
   app.setValidatorCompiler(validatorCompiler);
   // Each response schema is compiled to a serializer once, as its route is registered.
   app.setSerializerCompiler(
@@ -185,6 +195,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   keepInexactNumbersAsText(app);
 
   const context = createContext(options, app.log);
+  // With a read replica: each request's reads wait for the person's own last write (or read the primary).
+  readYourWrites(app, context.reads, { secure: options.config.appUrl.startsWith('https://') });
   // The alert sender first: its last batch may still be queueing mail.
   app.addHook('onClose', async () => {
     await context.topUps.close();
@@ -194,6 +206,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await context.webhookDispatcher.close();
     await context.balanceAlerts.close();
     await context.mailer.close?.();
+    await context.reads.close();
   });
 
   const routeTable: RouteEntry[] = [];
@@ -209,9 +222,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.headers(securityHeaders(request.url));
   });
   let closing = false;
+  app.decorate('lifecycle', context.lifecycle);
   app.addHook('preClose', async () => {
     closing = true;
+    context.lifecycle.closing = true;
   });
+  // Prometheus metrics: every answer counted by route pattern, GET /metrics behind the token or on its own port.
+  const metricsSettings = options.config.metrics;
+  app.decorate(
+    'metricsListener',
+    context.metrics && metricsSettings ? serveMetrics(app, context.metrics, metricsSettings, options.config.host) : null,
+  );
   app.addHook('onRequest', async (_request, reply) => {
     if (closing) {
       const { status, code, message } = new UnavailableError();

@@ -99,6 +99,29 @@ describe('configuration', () => {
     );
   });
 
+  it('DATABASE_URL: several hosts for failover, each host[:port], read-write or any', () => {
+    const url = 'postgres://u@db1:5432,db2:5433/console?target_session_attrs=read-write';
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db1:5432,db2:99999/console' })).toThrow(
+      /DATABASE_URL: port 99999 of host db2 must be between 1 and 65535/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db1,/console' })).toThrow(/DATABASE_URL: host "" must be host or host:port/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db1,db2/console?target_session_attrs=standby' })).toThrow(
+      /DATABASE_URL: target_session_attrs must be any or read-write, not standby/,
+    );
+  });
+
+  it('DATABASE_READ_URL: a replica of a PostgreSQL primary only', () => {
+    expect(loadConfig({}).databaseReadUrl).toBeNull();
+    expect(loadConfig({ DATABASE_URL: 'postgres://p/db', DATABASE_READ_URL: 'postgres://r/db' }).databaseReadUrl).toBe('postgres://r/db');
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://p/db', DATABASE_READ_URL: 'mysql://r/db' })).toThrow(
+      /DATABASE_READ_URL: must start with postgres:\/\/ or postgresql:\/\//,
+    );
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://r/db' })).toThrow(
+      /DATABASE_READ_URL: a read replica needs PostgreSQL as the primary \(set DATABASE_URL\)/,
+    );
+  });
+
   it('BACKUP_EVERY turns scheduled backups on; BACKUP_DIR and BACKUP_KEEP only go with it', () => {
     expect(loadConfig({}).backup).toBeNull();
     expect(loadConfig({ BACKUP_EVERY: '6h' }).backup).toEqual({ dir: './backups', everyMs: 6 * 3_600_000, keep: 7 });

@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import { relative, resolve, isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { MFA } from '@console/domain';
+import { isHttpUrl } from './tracing/tracing.ts';
+import { parseHostList } from './db/multi-host.ts';
 
 /** Settings read from the environment at start; every bad value is reported with its name. */
 export interface Config {
@@ -43,7 +45,21 @@ export interface Config {
    * empty: the machine's own resolver.
    */
   dnsServers: string[];
+  /**
+   * A streaming replica of DATABASE_URL's primary (DATABASE_READ_URL, PostgreSQL only): lists,
+   * exports, dashboards, the activity log and usage events are read there; null reads everything
+   * from the primary.
+   */
+  databaseReadUrl: string | null;
+  /** Prometheus metrics at GET /metrics (METRICS_TOKEN or METRICS_PORT); null: not served. */
+  metrics: MetricsSettings | null;
 }
+
+/**
+ * Where /metrics is served: on the API's port to a scraper sending `Authorization: Bearer
+ * <token>`, or on a port of its own (on HOST) to anyone who can reach it, without a token.
+ */
+export type MetricsSettings = { kind: 'token'; token: string } | { kind: 'port'; port: number };
 
 export interface BackupSchedule {
   dir: string;
@@ -147,7 +163,18 @@ const envSchema = z.object({
     .default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
-  DATABASE_URL: optional.refine((v) => v === null || /^postgres(ql)?:\/\//.test(v), 'must start with postgres:// or postgresql://'),
+  DATABASE_URL: optional
+    .refine((v) => v === null || /^postgres(ql)?:\/\//.test(v), 'must start with postgres:// or postgresql://')
+    // Several hosts for failover (h1:5432,h2:5432 with target_session_attrs=read-write): each must be host[:port].
+    .superRefine((v, ctx) => {
+      if (v === null || !/^postgres(ql)?:\/\//.test(v)) return;
+      try {
+        parseHostList(v);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
+  DATABASE_READ_URL: optional.refine((v) => v === null || /^postgres(ql)?:\/\//.test(v), 'must start with postgres:// or postgresql://'),
   APP_URL: optional.refine((v) => v === null || isOrigin(v), 'must be an http(s) origin such as https://console.example.com'),
   JWT_SECRET: optional.refine((v) => v === null || v.length >= 32, 'must be at least 32 characters'),
   SMTP_URL: optional.refine((v) => v === null || /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://'),
@@ -198,7 +225,18 @@ const envSchema = z.object({
     .min(1, 'must be between 1 and 86400')
     .max(86_400, 'must be between 1 and 86400')
     .default(MFA.stepUpFreshSeconds),
+  METRICS_TOKEN: optional.refine((v) => v === null || v.length >= 32, 'must be at least 32 characters'),
+  METRICS_PORT: optional.refine(
+    (v) => v === null || (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 65535),
+    'must be a port number between 1 and 65535',
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Traces (off unless set): the OTLP/HTTP collector spans are sent to.
+  OTEL_EXPORTER_OTLP_ENDPOINT: optional.refine((v) => v === null || isHttpUrl(v), 'must be an http(s) URL such as http://collector:4318'),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optional.refine(
+    (v) => v === null || isHttpUrl(v),
+    'must be an http(s) URL such as http://collector:4318/v1/traces',
+  ),
 });
 
 function isOrigin(value: string): boolean {
@@ -230,6 +268,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'the embedded database belongs to one process, so leave CONSOLE_WORKERS at 1 without DATABASE_URL',
     );
   }
+  // A replica streams from a PostgreSQL primary; the embedded database has none to stream from.
+  if (e.DATABASE_READ_URL !== null && e.DATABASE_URL === null) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_READ_URL: a read replica needs PostgreSQL as the primary (set DATABASE_URL); ' +
+        'the embedded database has no replica, so leave DATABASE_READ_URL unset without DATABASE_URL',
+    );
+  }
+  const metrics = metricsSettings(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -249,7 +295,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stepUpFreshSeconds: e.STEP_UP_FRESH_SECONDS,
     identityAllowedHosts: e.IDENTITY_ALLOWED_HOSTS,
     dnsServers: e.DNS_SERVERS,
+    databaseReadUrl: e.DATABASE_READ_URL,
+    metrics,
   };
+}
+
+/** METRICS_TOKEN or METRICS_PORT, never both: the port of its own asks for no token. */
+function metricsSettings(e: z.infer<typeof envSchema>): MetricsSettings | null {
+  if (e.METRICS_TOKEN !== null && e.METRICS_PORT !== null) {
+    throw new ConfigError(
+      'Invalid configuration:\n  METRICS_PORT: is set with METRICS_TOKEN; set one: METRICS_TOKEN serves /metrics on PORT behind the token, METRICS_PORT on a port of its own without one',
+    );
+  }
+  if (e.METRICS_PORT !== null && Number(e.METRICS_PORT) === e.PORT) {
+    throw new ConfigError('Invalid configuration:\n  METRICS_PORT: must differ from PORT (or set METRICS_TOKEN to serve /metrics on PORT)');
+  }
+  if (e.METRICS_TOKEN !== null) return { kind: 'token', token: e.METRICS_TOKEN };
+  if (e.METRICS_PORT !== null) return { kind: 'port', port: Number(e.METRICS_PORT) };
+  return null;
 }
 
 function backupSchedule(e: z.infer<typeof envSchema>): BackupSchedule | null {

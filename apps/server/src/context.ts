@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
+import { createReadRouting } from './db/read-pool.ts';
 import { createAuthenticator } from './lib/caller.ts';
 import { EXPORT_LIMITS, type ExportLimits } from './lib/csv.ts';
 import { createCsvExports } from './lib/csv-export.ts';
@@ -36,6 +37,7 @@ import { createGrantsService } from './modules/grants/grants.service.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createStatementsService } from './modules/statements/statements.service.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
+import { countingSender, createMetrics } from './lib/metrics/metrics.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { allowedHosts } from './modules/webhooks/address.ts';
 import { createWebhookDispatcher, type DispatcherOptions } from './modules/webhooks/dispatcher.ts';
@@ -62,6 +64,8 @@ export interface ContextOptions {
   alertPollMs?: number;
   /** How often pending automatic top-ups are looked for (default 1 s). */
   topUpPollMs?: number;
+  /** How long a read after the person's own write waits for the replica before reading the primary (default 1 s). */
+  readWaitMs?: number;
   /** How often the monthly invoice issuer looks for months to close (default 60 s). */
   invoicePollMs?: number;
   /** How often overdue invoices are looked at for reminders (default 5 minutes). */
@@ -83,13 +87,21 @@ export type AppContext = ReturnType<typeof createContext>;
 
 export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const db = options.database.db;
+  // Heavy reads (lists, exports, dashboards, activity, usage events) go to the replica when
+  // DATABASE_READ_URL is set; money decisions and everything that writes keep `db`, the primary.
+  const reads = createReadRouting(options.database, options.config.databaseReadUrl, { waitMs: options.readWaitMs });
+  const readDb = reads.readDb;
+  // Prometheus metrics (METRICS_TOKEN or METRICS_PORT): counted by the services, read at each scrape.
+  const metrics = options.config.metrics
+    ? createMetrics({ db, pool: options.database.pool, replicaLag: reads.replica ? reads.lag : undefined })
+    : null;
   const tokens = createTokenService(options.jwtSecret);
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: options.config.smtpUrl, logger: log });
-  const organizations = createOrganizationsService({ db });
-  const users = createUsersService({ db, organizations, mailer });
-  const usage = createUsageService({ db, organizations });
-  const credits = createCreditsService({ db, organizations, usage });
-  const statements = createStatementsService({ db, organizations });
+  const organizations = createOrganizationsService({ db, readDb });
+  const users = createUsersService({ db, readDb, organizations, mailer });
+  const usage = createUsageService({ db, readDb, organizations, onStatement: metrics?.usageStatement });
+  const credits = createCreditsService({ db, readDb, organizations, usage });
+  const statements = createStatementsService({ db: readDb, organizations });
   // API key uses, written at most once a second; the machine routes flush them on close.
   const keyUses = createKeyUseCounter(db, log);
   // Machine API requests, counted in memory and shared across processes every 200 ms.
@@ -102,11 +114,11 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   // Started here and stopped when the app closes, like the mail sender.
   const balanceAlerts = createBalanceAlertSender({ db, mailer, logger: log, appUrl: options.config.appUrl, pollMs: options.alertPollMs });
   const topUps = createTopUpRunner({ db, logger: log, pollMs: options.topUpPollMs });
-  const invoices = createInvoicesService({ db, organizations, mailer, appUrl: options.config.appUrl });
+  const invoices = createInvoicesService({ db, readDb, organizations, mailer, appUrl: options.config.appUrl });
   const monthlyIssuer = createMonthlyIssuer({ db, mailer, appUrl: options.config.appUrl, logger: log, pollMs: options.invoicePollMs });
-  const payments = createPaymentsService({ db, invoices, mailer });
+  const payments = createPaymentsService({ db, readDb, invoices, mailer });
   const overdueReminders = createOverdueReminders({ db, mailer, logger: log, pollMs: options.reminderPollMs });
-  const grants = createGrantsService({ db, organizations });
+  const grants = createGrantsService({ db: readDb, organizations });
   const grantExpiry = createGrantExpiry({ db, mailer, logger: log, pollMs: options.grantExpiryPollMs });
   // Webhooks: the sender runs in every process and shares the queue through the database.
   const allowed = allowedHosts(options.config.webhookAllowedHosts);
@@ -116,7 +128,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     logger: log,
     mailer,
     sealer,
-    sender: createSender({ allowed, timeoutMs: options.webhooks?.timeoutMs }),
+    sender: countingSender(createSender({ allowed, timeoutMs: options.webhooks?.timeoutMs }), metrics),
     ...options.webhooks,
   });
   const webhooks = createWebhooksService({
@@ -127,9 +139,9 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
     limits: rateLimitsOf(options),
     wake: webhookDispatcher.wake,
   });
-  const dashboard = createDashboardService({ db, organizations });
+  const dashboard = createDashboardService({ db: readDb, organizations });
   const debug = createDebugService({ db });
-  const activity = createActivityService({ db, organizations });
+  const activity = createActivityService({ db: readDb, organizations });
   const rateLimits = rateLimitsOf(options);
   // Authenticator app secrets are sealed under their own key, derived from the same server secret.
   const factors = createSecondFactors({ sealer: secretSealer(options.jwtSecret, 'totp-secrets'), limits: rateLimits });
@@ -153,7 +165,12 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const invitations = createInvitationsService({ db, organizations, users, auth, mailer, appUrl: options.config.appUrl, limits });
   return {
     config: options.config,
+    metrics,
+    /** Set once the app begins to close: readiness then answers 503. */
+    lifecycle: { closing: false },
     db,
+    readDb,
+    reads,
     tokens,
     mailer,
     users,

@@ -1,3 +1,5 @@
+// First: the traces (when configured) must start before any module loads the `pg` driver.
+import './tracing/start.ts';
 import cluster, { type Worker } from 'node:cluster';
 import { sql } from 'kysely';
 import { pino, type Logger } from 'pino';
@@ -5,6 +7,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { backupCommand, describeBackup, describeRestore, restoreCommand } from './db/backup-commands.ts';
 import { BackupError } from './db/backup.ts';
+import { claimBackupWindow } from './db/backup-claim.ts';
 import { scheduleBackups, type Schedule } from './db/backup-schedule.ts';
 import { listenForBackups } from './db/backup-socket.ts';
 import { openDatabase, type Database } from './db/connection.ts';
@@ -17,6 +20,8 @@ import { resolveJwtSecret } from './lib/tokens.ts';
 import { secretSealer } from './lib/sealer.ts';
 import { reconcile } from './modules/credits/reconcile.ts';
 import { parseCommandLine, type CommandLine } from './main-args.ts';
+import { startOnceADay } from './lib/once-a-day.ts';
+import { stopTracing } from './tracing/tracing.ts';
 
 /** How long a shutdown waits for the requests under way before exiting regardless. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -69,6 +74,7 @@ async function prepare(config: Config, purpose: string): Promise<Database> {
 async function serveOne(config: Config, logger: Logger, prepareFirst: boolean) {
   let stopBackupSocket = async () => {};
   let schedule: Schedule | null = null;
+  let usageMonths: { close(): Promise<void> } | null = null;
   const database = prepareFirst
     ? await prepare(config, 'server')
     : await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, purpose: 'server' });
@@ -100,8 +106,11 @@ async function serveOne(config: Config, logger: Logger, prepareFirst: boolean) {
     clearInterval(closeIdle);
     // A backup under way finishes (within the grace period) rather than leave a temporary file.
     await schedule?.stop();
+    await usageMonths?.close();
     await stopBackupSocket();
     await database.close();
+    // The last requests' spans are sent before the process ends.
+    await stopTracing();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -111,14 +120,15 @@ async function serveOne(config: Config, logger: Logger, prepareFirst: boolean) {
   if (database.kind === 'pglite') stopBackupSocket = await listenForBackups(database, config.dataDir, logger);
   // One process of a cluster (the primary) takes the scheduled backups; a single process here.
   if (prepareFirst) schedule = startSchedule(config, logger, database);
-  // The months ahead of usage events get their partitions at start (migrate) and once a day after.
-  if (prepareFirst) {
-    setInterval(() => {
-      sql`select usage_events_add_months(${USAGE_MONTHS_AHEAD}::integer)`
-        .execute(database.db)
-        .catch((error: unknown) => logger.error({ err: error }, 'could not make the usage months ahead'));
-    }, DAY_MS).unref();
-  }
+  // The months ahead of usage events get their partitions at start (migrate) and once a day
+  // after: every serving process looks, on every host, and one of them does the day's run.
+  usageMonths = startOnceADay({
+    db: database.db,
+    logger,
+    name: 'usage-events-add-months',
+    work: async (trx) =>
+      (await sql<{ made: number }>`select usage_events_add_months(${USAGE_MONTHS_AHEAD}::integer) as made`.execute(trx)).rows[0],
+  });
   return database;
 }
 
@@ -126,7 +136,9 @@ function startSchedule(config: Config, logger: Logger, database: Database | null
   if (!config.backup) return null;
   const source = config.databaseUrl ? { kind: 'pg' as const, url: config.databaseUrl } : { kind: 'pglite' as const, database: database! };
   logger.info({ dir: config.backup.dir, everyMinutes: config.backup.everyMs / 60_000, keep: config.backup.keep }, 'scheduled backups on');
-  return scheduleBackups({ source, ...config.backup, log: logger });
+  // Over PostgreSQL every host may schedule backups: each window's backup is taken by one of them.
+  const claim = config.databaseUrl ? () => claimBackupWindow(config.databaseUrl!, config.backup!.everyMs) : undefined;
+  return scheduleBackups({ source, ...config.backup, log: logger, claim });
 }
 
 async function serve(config: Config) {
@@ -137,8 +149,6 @@ async function serve(config: Config) {
     `Organization Console is running at ${config.appUrl} (${database.kind === 'pg' ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`,
   );
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** How long the primary waits before replacing a worker that died before it could listen. */
 const RESTART_DELAY_MS = 1_000;

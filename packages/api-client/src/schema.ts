@@ -21,6 +21,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: database (and replica) reachable, migrations at head, not shutting down */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/step-up": {
         parameters: {
             query?: never;
@@ -2652,6 +2669,61 @@ export interface operations {
                         database: "ok" | "unreachable";
                         version: string;
                         schema_version: number | null;
+                    };
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "not_ready";
+                        /** @enum {string} */
+                        database: "ok" | "unreachable";
+                        /** @enum {string|null} */
+                        replica: "ok" | "unreachable" | null;
+                        migrations: {
+                            at_head: boolean;
+                            applied: number | null;
+                            expected: number;
+                        };
+                        closing: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "not_ready";
+                        /** @enum {string} */
+                        database: "ok" | "unreachable";
+                        /** @enum {string|null} */
+                        replica: "ok" | "unreachable" | null;
+                        migrations: {
+                            at_head: boolean;
+                            applied: number | null;
+                            expected: number;
+                        };
+                        closing: boolean;
                     };
                 };
             };

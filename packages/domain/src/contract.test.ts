@@ -27,9 +27,13 @@ describe('endpoint contract', () => {
     expect(errorStatusesOf(API.auth.signOut)).toEqual([400, 413, 503]);
   });
 
-  it('gives every operation a 4xx answer but the public reads that take nothing (health, the public settings)', () => {
+  it('gives every operation a 4xx answer but the public reads that take nothing (health, readiness, the public settings)', () => {
     const without = all.filter((e) => !errorStatusesOf(e).some((status) => status >= 400 && status < 500));
-    expect(without.map((e) => e.operationId)).toEqual([API.health.check.operationId, API.settings.getPublic.operationId]);
+    expect(without.map((e) => e.operationId)).toEqual([
+      API.health.check.operationId,
+      API.health.ready.operationId,
+      API.settings.getPublic.operationId,
+    ]);
   });
 
   it('leaves out a status the endpoint answers with its own body', () => {

@@ -14,6 +14,11 @@ export interface ScheduleOptions {
     info(obj: object, msg: string): void;
     error(obj: object, msg: string): void;
   };
+  /**
+   * Several hosts over one database: a due backup is taken only once this claims its window
+   * (null: another host has it); a failed backup releases the claim.
+   */
+  claim?: () => Promise<{ release(): Promise<void> } | null>;
 }
 
 /** How often the schedule looks whether a backup is due (at most): a failure is retried this soon. */
@@ -68,7 +73,9 @@ export function scheduleBackups(options: ScheduleOptions): Schedule {
   const attempt = async () => {
     const now = new Date();
     if (!backupDue(options.dir, options.everyMs, now)) return;
+    let claimed: { release(): Promise<void> } | null = null;
     try {
+      if (options.claim && !(claimed = await options.claim())) return;
       const file = join(options.dir, backupFileName(options.source.kind, now));
       const result = await takeBackup(options.source, file);
       const deleted = rotateBackups(options.dir, options.keep);
@@ -77,6 +84,7 @@ export function scheduleBackups(options: ScheduleOptions): Schedule {
         'scheduled backup written',
       );
     } catch (error) {
+      await claimed?.release().catch(() => {});
       options.log.error({ err: (error as Error).message, dir: options.dir }, 'scheduled backup failed: retrying at the next check');
     }
   };

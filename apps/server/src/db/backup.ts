@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
+import { parseHostList, singleClient, splitPassword } from './multi-host.ts';
 import type { Database } from './connection.ts';
 
 /** A backup that cannot be taken or restored, with a message meant for the operator (one or two lines). */
@@ -257,6 +258,11 @@ export async function takeBackup(source: BackupSource, file: string): Promise<Ba
 
 /** A PostgreSQL URL without its password, and the password for PGPASSWORD: never in a command line others can read. */
 export function connectionOf(url: string): { url: string; env: NodeJS.ProcessEnv } {
+  // Several hosts (h1:5432,h2:5432): libpq's tools read them themselves; only the password moves.
+  if (parseHostList(url)) {
+    const split = splitPassword(url);
+    return { url: split.url, env: split.password ? { PGPASSWORD: split.password } : {} };
+  }
   const parsed = new URL(url);
   const password = decodeURIComponent(parsed.password);
   parsed.password = '';
@@ -324,7 +330,7 @@ export async function toolMajor(tool: string): Promise<number> {
 
 /** One short connection to the database at DATABASE_URL; not reaching it is said in one line. */
 export async function connectForBackup(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const client = singleClient({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
   } catch (error) {

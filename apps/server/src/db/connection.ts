@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { lockDataDir, makeDataDirPrivate } from './data-dir-lock.ts';
+import { discardOnReadOnly, multiHostClient, parseHostList } from './multi-host.ts';
 import type { DB } from './schema.ts';
 
 /** A raw handle inside one transaction, for what Kysely cannot run (multi-statement scripts). */
@@ -18,6 +19,8 @@ export interface Database {
   db: Kysely<DB>;
   /** The embedded instance (kind 'pglite' only), for the data-folder backup. */
   pglite?: PGlite;
+  /** The connection pool (kind 'pg' only), which the read routing sends the primary's reads to. */
+  pool?: pg.Pool;
   /** Runs `fn` in one transaction on a raw connection (migrations). */
   scriptTransaction<T>(fn: (tx: ScriptTx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -115,13 +118,16 @@ export function fromPgPool(pool: pg.Pool): Database {
     const query = client.query.bind(client) as QueryFn;
     client.query = ((...args: unknown[]) => {
       const name = typeof args[0] === 'string' && args.length === 2 ? PREPARED.get(args[0]) : undefined;
-      return name ? query({ name, text: args[0], values: args[1] }) : query(...args);
+      const result = name ? query({ name, text: args[0], values: args[1] }) : query(...args);
+      discardOnReadOnly(client, result);
+      return result;
     }) as typeof client.query;
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'pg',
     db,
+    pool,
     scriptTransaction: async (fn) => {
       const client = await pool.connect();
       try {
@@ -160,8 +166,10 @@ export interface OpenOptions {
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
+    // Several hosts (libpq's host1:port1,host2:port2 with target_session_attrs), which pg cannot read itself.
+    const hosts = parseHostList(options.databaseUrl);
     const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
+      ...(hosts ? { connectionString: hosts.url, Client: multiHostClient(hosts) } : { connectionString: options.databaseUrl }),
       max: options.poolSize ?? 20,
       // Bounds both opening a connection and waiting for a free one: when the database
       // does not answer, a request fails within this (503) instead of hanging.

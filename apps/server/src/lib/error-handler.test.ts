@@ -25,6 +25,7 @@ const UNREACHABLE: Record<string, () => Error> = {
   'PostgreSQL starting up (57P03)': () => coded('the database system is starting up', '57P03'),
   'connection failure (08006)': () => coded('connection failure', '08006'),
   'too many connections (53300)': () => coded('sorry, too many clients already', '53300'),
+  'a write on a standby (25006)': () => coded('cannot execute INSERT in a read-only transaction', '25006'),
   'a cause that is one of these': () => new Error('query failed', { cause: coded('read ECONNRESET', 'ECONNRESET') }),
 };
 

@@ -9,7 +9,7 @@ import { AppError, UnavailableError } from './errors.ts';
  * Codes that mean "the database cannot be reached right now": socket errors of the
  * connection (refused, reset, timed out, closed while writing, no route, host name not
  * resolved) and PostgreSQL's own refusals (SQLSTATE class 08 connection exception;
- * 57P01-03 shutting down, crashed, starting up; 53300 too many connections).
+ * 57P01-03 shutting down, crashed, starting up; 53300 too many connections; 25006 read-only).
  */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -24,6 +24,9 @@ const UNAVAILABLE_CODES = new Set([
   '57P02',
   '57P03',
   '53300',
+  // read_only_sql_transaction: a write reached a standby (a primary demoted under it); the
+  // connection is dropped and the next one looks for the new primary.
+  '25006',
 ]);
 
 /**

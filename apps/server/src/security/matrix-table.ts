@@ -169,6 +169,7 @@ const userRoleOf = (type: OrgType) => `${type}_user`;
 
 export const MATRIX: Record<string, MatrixEntry> = {
   'GET /api/health': publicRoute(200),
+  'GET /api/health/ready': publicRoute(200),
   'POST /api/auth/sign-in': publicRoute(200, () => ({ email: PUBLIC_ACCOUNT, password: MATRIX_PASSWORD })),
   // Without the refresh cookie nobody is refreshed, whatever the bearer says.
   'POST /api/auth/refresh': publicRoute(401),

@@ -8,7 +8,7 @@ import { buildApp } from '../app.ts';
 import type { ContextOptions } from '../context.ts';
 import type { RateLimitSettings } from '../lib/rate-limit-settings.ts';
 import { machineLimitSettings, type MachineLimitSettings } from '../lib/machine-limits.ts';
-import { loadConfig, type TrustProxy } from '../config.ts';
+import { loadConfig, type MetricsSettings, type TrustProxy } from '../config.ts';
 import { createPGlite, fromPGlite, fromPgPool, type Database } from '../db/connection.ts';
 import { ensureFirstHouseAdmin } from '../db/bootstrap.ts';
 import { withDatabase } from './global-setup.ts';
@@ -143,6 +143,8 @@ export async function createTestApp(
     stepUpFreshSeconds?: number;
     /** The DNS servers domain claims are verified against (a test's own server on 127.0.0.1). */
     dnsServers?: string[];
+    /** Prometheus metrics at /metrics (off by default). */
+    metrics?: MetricsSettings;
   } = {},
 ): Promise<TestApp> {
   const { database, url: databaseUrl } = options.database ? { database: options.database, url: null } : await openFreshDatabase();
@@ -156,6 +158,8 @@ export async function createTestApp(
     // The suites' identity providers run on this machine too.
     identityAllowedHosts: ['127.0.0.1', 'localhost'],
     dnsServers: options.dnsServers ?? [],
+    metrics: options.metrics ?? null,
+    host: '127.0.0.1',
     ...(options.stepUpFreshSeconds !== undefined && { stepUpFreshSeconds: options.stepUpFreshSeconds }),
   };
   const jwtSecret = randomBytes(32).toString('hex');

@@ -27,7 +27,7 @@ import { statementsEndpoints } from './statements.ts';
 import { alertLinesEndpoints } from './alert-lines.ts';
 import { grantsEndpoints } from './grants.ts';
 
-export { healthEndpoints } from './health.ts';
+export { healthEndpoints, readinessSchema, type Readiness } from './health.ts';
 export { authEndpoints } from './auth.ts';
 export { accountEndpoints } from './account.ts';
 export { usersEndpoints } from './users.ts';

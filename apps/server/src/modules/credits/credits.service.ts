@@ -16,10 +16,13 @@ export type { Movement, MoveOptions } from './queries.ts';
 /** The credits service: the ledger, allocations with idempotency and their reversal, adjustments, usage import, initial balances, reconciliation. */
 export function createCreditsService({
   db,
+  readDb = db,
   organizations,
   usage,
 }: {
   db: Kysely<DB>;
+  /** The ledger's pages and export read here (the replica when there is one); every movement reads the primary. */
+  readDb?: Kysely<DB>;
   organizations: OrganizationsService;
   usage: UsageService;
 }) {
@@ -28,7 +31,7 @@ export function createCreditsService({
   const { adjust } = createAdjust(deps);
   const { reverseAllocation } = createReverseAllocation(deps);
   const { importUsage } = createImportUsage(deps);
-  const { ledger, exportRows } = createLedger(deps);
+  const { ledger, exportRows } = createLedger({ db: readDb, organizations });
 
   return {
     move,

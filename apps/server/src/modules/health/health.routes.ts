@@ -4,10 +4,12 @@ import { healthEndpoints as endpoints } from '@console/domain';
 import { routerOf } from '../../lib/route.ts';
 import { CONSOLE_VERSION } from '../../lib/version.ts';
 import type { AppContext } from '../../context.ts';
+import { createReadiness } from './readiness.ts';
 
-export function healthRoutes({ db, authenticate }: AppContext): FastifyPluginAsync {
+export function healthRoutes({ db, authenticate, reads, lifecycle }: AppContext): FastifyPluginAsync {
   return async (app) => {
     const route = routerOf(app, authenticate);
+    // Liveness, for balancers: the process answers (and says whether its database does).
     route(endpoints.check, async (_request, reply) => {
       try {
         // The schema version is the last migration applied: read from the database, not the files.
@@ -18,6 +20,14 @@ export function healthRoutes({ db, authenticate }: AppContext): FastifyPluginAsy
       } catch {
         return reply.code(503).send({ status: 'degraded', database: 'unreachable', version: CONSOLE_VERSION, schema_version: null });
       }
+    });
+    // Readiness: 200 when this server should take traffic, 503 with the reason otherwise.
+    const readiness = createReadiness({ db, replica: reads.replica?.db ?? null, lifecycle });
+    route(endpoints.ready, async (_request, reply) => {
+      const answer = await readiness();
+      // Closing: this connection is not kept for another request, as with every answer from then on.
+      if (answer.closing) void reply.header('connection', 'close');
+      return reply.code(answer.status === 'ready' ? 200 : 503).send(answer);
     });
   };
 }

@@ -11,7 +11,14 @@ import { createInvoiceRead } from './read.ts';
 export { detailOf } from './queries.ts';
 
 /** The invoices service: billing details, drafts, issuing at once, and reading issued invoices. */
-export function createInvoicesService(deps: { db: Kysely<DB>; organizations: OrganizationsService; mailer: Mailer; appUrl: string }) {
+export function createInvoicesService(deps: {
+  db: Kysely<DB>;
+  /** The list of issued invoices reads here (the replica when there is one). */
+  readDb?: Kysely<DB>;
+  organizations: OrganizationsService;
+  mailer: Mailer;
+  appUrl: string;
+}) {
   const details = createBillingDetails(deps);
   const { detail } = createInvoiceRead(deps);
   return {
@@ -19,7 +26,7 @@ export function createInvoicesService(deps: { db: Kysely<DB>; organizations: Org
     setBillingDetails: details.set,
     drafts: createDrafts(deps).drafts,
     issue: createIssueNow(deps).issue,
-    list: createInvoiceList(deps).list,
+    list: createInvoiceList({ ...deps, db: deps.readDb ?? deps.db }).list,
     /** An invoice with its lines and payments, for a caller who may read it (404 otherwise, as for one that does not exist). */
     detail,
   };

@@ -9,10 +9,11 @@ import { createOrganizationUpdate } from './update.ts';
 import { createVerifyChildren } from './verify-children.ts';
 
 /** The organizations service: the tree, scope (`visible`), lists, create, update, soft delete, verify-children. */
-export function createOrganizationsService({ db }: { db: Kysely<DB> }) {
+export function createOrganizationsService({ db, readDb = db }: { db: Kysely<DB>; readDb?: Kysely<DB> }) {
   const reads = createOrganizationReads(db);
   const deps = { db, reads };
-  const { list } = createOrganizationList(deps);
+  // The lists read `readDb` (the replica when there is one); scope (`visible`) and every change read the primary.
+  const { list } = createOrganizationList({ db: readDb, reads });
   const { tree, get } = createOrganizationRead(deps);
   const { create } = createOrganizationCreate(deps);
   const { update } = createOrganizationUpdate(deps);

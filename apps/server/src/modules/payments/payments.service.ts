@@ -14,8 +14,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
   const { recordPayment } = createRecordPayment(deps);
   const { reversePayment } = createReversePayment(deps);
   const { voidInvoice } = createVoidInvoice(deps);
-  const { receivables } = createReceivables(deps);
-  const { invoiceRows, paymentRows } = createExports(deps);
+  const reports = { ...deps, db: deps.readDb ?? deps.db };
+  const { receivables } = createReceivables(reports);
+  const { invoiceRows, paymentRows } = createExports(reports);
   return { recordPayment, reversePayment, voidInvoice, receivables, invoiceExportRows: invoiceRows, paymentExportRows: paymentRows };
 }
 

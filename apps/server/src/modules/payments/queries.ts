@@ -24,6 +24,8 @@ export interface InvoiceReader {
 
 export interface PaymentsDeps {
   db: Kysely<DB>;
+  /** The receivables and the accounting exports read here (the replica when there is one); payments read the primary. */
+  readDb?: Kysely<DB>;
   invoices: InvoiceReader;
   mailer: Mailer;
 }

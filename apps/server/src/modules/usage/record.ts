@@ -170,7 +170,7 @@ const batch = (b: BatchCall) => sql<OutcomeRow>`
   select * from outcome order by r_ord`;
 
 /** Usage events, from the machine API or the console's import, recorded by `usage_record`. */
-export function createRecord({ db }: { db: Kysely<DB> }) {
+export function createRecord({ db, onStatement }: { db: Kysely<DB>; onStatement?: (batches: number) => void }) {
   // Every batch sends the same text: on PostgreSQL each connection parses it once.
   const blank = {
     payload: '',
@@ -254,6 +254,7 @@ export function createRecord({ db }: { db: Kysely<DB> }) {
       ip: info.ip,
       requestId: info.requestId,
     }).execute(db);
+    onStatement?.(batches.length);
     const results: UsageEventResult[] = rows.map((row) => {
       const event = events[row.r_ord - 1]!;
       if (row.r_outcome !== 'rejected') {

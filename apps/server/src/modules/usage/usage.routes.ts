@@ -34,7 +34,15 @@ const eventCells = (event: UsageEventRow): unknown[] => [
 ];
 
 /** The machine API an agent runtime calls with an API key, and the console's reading of the stored events. */
-export function usageRoutes({ usage, authenticate, authenticateKey, keyUses, machineCounter, csvExports }: AppContext): FastifyPluginAsync {
+export function usageRoutes({
+  usage,
+  authenticate,
+  authenticateKey,
+  keyUses,
+  machineCounter,
+  csvExports,
+  metrics,
+}: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onClose', async () => {
       await keyUses.close();
@@ -43,7 +51,11 @@ export function usageRoutes({ usage, authenticate, authenticateKey, keyUses, mac
     const route = routerOf(app, authenticate, authenticateKey);
     route(
       endpoints.reportUsage,
-      async ({ apiKey, body, raw }) => usage.record({ kind: 'key', key: apiKey }, body.events, clientInfo(raw)),
+      async ({ apiKey, body, raw }) => {
+        const result = await usage.record({ kind: 'key', key: apiKey }, body.events, clientInfo(raw));
+        metrics?.usageBatch(result);
+        return result;
+      },
       {
         preValidation: [usageBatchLimit],
       },

@@ -66,6 +66,8 @@ export const m = MESSAGES.users;
 /** What the service, and each of its use cases, is built from. */
 export interface UsersDeps {
   db: Kysely<DB>;
+  /** The people lists and profiles read here (the replica when there is one); every change reads the primary. */
+  readDb?: Kysely<DB>;
   organizations: OrganizationsService;
   /** The reset of a person's second factors mails them and their admins. */
   mailer: Mailer;

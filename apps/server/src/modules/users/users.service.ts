@@ -6,10 +6,10 @@ import { createEndSessions } from './end-sessions.ts';
 import { createResetFactors } from './reset-factors.ts';
 
 /** The users service: profiles, lists, edits, roles (with the last-admin rule), deactivation. */
-export function createUsersService({ db, organizations, mailer }: UsersDeps) {
+export function createUsersService({ db, readDb = db, organizations, mailer }: UsersDeps) {
   const reads = createUserReads(db);
   const accounts = createAccounts(db);
-  const { list, get } = createUserRead({ db, organizations, reads });
+  const { list, get } = createUserRead({ db: readDb, organizations, reads });
   const { update, updateMe, deactivate, changeRole } = createUserUpdate({ db, reads });
   const { endSessions } = createEndSessions({ db, reads });
   const { resetFactors } = createResetFactors({ db, mailer, reads });
