@@ -271,6 +271,8 @@ describe('POST /auth/step-up', () => {
       .select('details')
       .where('action', '=', 'auth.step_up')
       .where('actor_user_id', '=', id)
+      // In the order they were written: a table read without an order answers in any order.
+      .orderBy('created_at')
       .execute();
     expect(audited.map((row) => row.details)).toEqual([{ method: 'totp' }, { method: 'recovery_code' }]);
   });
