@@ -1,17 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
 import { READ_AFTER_COOKIE, readAfterOf } from '../lib/read-your-writes.ts';
 import { buildWorld, PASSWORD } from '../test/fixtures.ts';
-import { replicaSkipReason, startReplicaCluster, type ReplicaCluster } from '../test/replica-cluster.ts';
+import { startAppOverReplica, type ReplicaApp } from '../test/replica-app.ts';
+import { replicaSkipReason, type ReplicaCluster } from '../test/replica-cluster.ts';
 import { writeAudit } from '../lib/audit.ts';
-import { ensureFirstHouseAdmin } from './bootstrap.ts';
-import { fromPgPool, type Database } from './connection.ts';
-import { migrate } from './migrate.ts';
+import type { Database } from './connection.ts';
 import { createReadRouting } from './read-pool.ts';
 
 describe('the read-after cookie', () => {
@@ -33,41 +27,23 @@ describe.skipIf(skip !== null)(`a streaming replica for reads${skip ? ` (skipped
   const WAIT_MS = 300;
   let cluster: ReplicaCluster;
   let database: Database;
-  let app: FastifyInstance;
   let baseUrl: string;
   let world: Awaited<ReturnType<typeof buildWorld>>;
 
+  let replica: ReplicaApp;
+
   beforeAll(async () => {
-    cluster = await startReplicaCluster();
-    await cluster.query('primary', 'create database console');
-    database = fromPgPool(new pg.Pool({ connectionString: cluster.url('primary', 'console'), max: 10 }));
-    await migrate(database);
-    await ensureFirstHouseAdmin(database.db, { email: 'admin@example.test', password: 'correct horse battery' });
-    world = await buildWorld(database.db);
-    await cluster.startReplica();
-    const config = loadConfig({
-      LOG_LEVEL: 'silent',
-      DATA_DIR: '/nonexistent',
-      DATABASE_URL: cluster.url('primary', 'console'),
-      DATABASE_READ_URL: cluster.url('replica', 'console'),
-    });
-    app = await buildApp({
-      config,
-      database,
-      jwtSecret: randomBytes(32).toString('hex'),
-      logger: false,
-      serveWeb: false,
+    replica = await startAppOverReplica({
       readWaitMs: WAIT_MS,
+      seed: async (db) => {
+        world = await buildWorld(db);
+      },
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    ({ cluster, database, baseUrl } = replica);
   }, 120_000);
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
-    await cluster?.stop();
+    await replica?.stop();
   }, 60_000);
 
   /** One request over HTTP; `readAfter` is the read-after cookie the answer set, if any. */

@@ -3,16 +3,9 @@
  * scrape carries its lag, which grows while its replay is paused. PostgreSQL only, on a
  * primary and a hot standby of the test's own.
  */
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { ensureFirstHouseAdmin } from '../../db/bootstrap.ts';
-import { fromPgPool, type Database } from '../../db/connection.ts';
-import { migrate } from '../../db/migrate.ts';
-import { replicaSkipReason, startReplicaCluster, type ReplicaCluster } from '../../test/replica-cluster.ts';
+import { startAppOverReplica, type ReplicaApp } from '../../test/replica-app.ts';
+import { replicaSkipReason, type ReplicaCluster } from '../../test/replica-cluster.ts';
 import { parseExposition, valueOf } from '../../test/prometheus-text.ts';
 
 const skip = replicaSkipReason();
@@ -20,34 +13,17 @@ const TOKEN = 'replica-metrics-token-0123456789abcdef';
 
 describe.skipIf(skip !== null)(`metrics and readiness with a read replica${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let cluster: ReplicaCluster;
-  let database: Database;
-  let app: FastifyInstance;
   let baseUrl: string;
 
+  let replica: ReplicaApp;
+
   beforeAll(async () => {
-    cluster = await startReplicaCluster();
-    await cluster.query('primary', 'create database console');
-    database = fromPgPool(new pg.Pool({ connectionString: cluster.url('primary', 'console'), max: 10 }));
-    await migrate(database);
-    await ensureFirstHouseAdmin(database.db, { email: 'admin@example.test', password: 'correct horse battery' });
-    await cluster.startReplica();
-    const config = loadConfig({
-      LOG_LEVEL: 'silent',
-      DATA_DIR: '/nonexistent',
-      DATABASE_URL: cluster.url('primary', 'console'),
-      DATABASE_READ_URL: cluster.url('replica', 'console'),
-      METRICS_TOKEN: TOKEN,
-    });
-    app = await buildApp({ config, database, jwtSecret: randomBytes(32).toString('hex'), logger: false, serveWeb: false });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    replica = await startAppOverReplica({ env: { METRICS_TOKEN: TOKEN } });
+    ({ cluster, baseUrl } = replica);
   }, 120_000);
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
-    await cluster?.stop();
+    await replica?.stop();
   }, 60_000);
 
   const scrape = async () => {
