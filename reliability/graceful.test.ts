@@ -32,6 +32,7 @@ import {
 import { EXPORT_LIMITS } from '../apps/server/src/lib/csv.ts';
 import { startProxy, type CutMode, type TcpProxy } from './tcp-proxy.ts';
 import { startServerProcess } from '../support/server-process.ts';
+import { parseExposition, valueOf } from '../apps/server/src/test/prometheus-text.ts';
 
 const FUNDS_CENTS = 100_000_000;
 /** Extra ledger rows on the house, so that exporting its ledger takes a while. */
@@ -385,6 +386,16 @@ describe('database outage', () => {
 });
 
 describe('CONSOLE_WORKERS=2', () => {
+  const METRICS_TOKEN = 'metrics-token-of-the-workers-test-0123456789';
+  /** GET /api/users/me answers counted by a scrape of /metrics, over a new connection. */
+  const scrapeReads = async (url: string) => {
+    const answer = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}`, connection: 'close' } });
+    expect(answer.status).toBe(200);
+    const samples = parseExposition(await answer.text());
+    return (
+      valueOf(samples, 'console_http_request_duration_seconds_count', { route: '/api/users/me', method: 'GET', status_class: '2xx' }) ?? 0
+    );
+  };
   /** The worker processes of a primary: its node children running main.ts (tsx's esbuild left out). */
   const workersOf = (pid: number): number[] =>
     readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
@@ -398,8 +409,8 @@ describe('CONSOLE_WORKERS=2', () => {
     return Number(fields[11]) + Number(fields[12]);
   };
 
-  test('both processes serve; a killed one is replaced; SIGTERM drains both and exits 0', async () => {
-    const server = await startServer({ databaseUrl: database.url, env: { CONSOLE_WORKERS: '2' } });
+  test('both processes serve, and a scrape of either answers for both; a killed one is replaced; SIGTERM drains both and exits 0', async () => {
+    const server = await startServer({ databaseUrl: database.url, env: { CONSOLE_WORKERS: '2', METRICS_TOKEN } });
     const token = await signIn(server.url);
     // Both may still be starting when the first answers /api/health.
     for (let n = 0; n < 100 && !server.output().includes('2 processes'); n++) await sleep(100);
@@ -420,6 +431,8 @@ describe('CONSOLE_WORKERS=2', () => {
     const before = workers.map(cpuTicks);
     expect(await reads(200)).toBe(200);
     const used = workers.map((pid, n) => cpuTicks(pid) - before[n]!);
+    // Each scrape reaches one worker (a new connection each), and counts the 200 reads of both.
+    const scraped = await Promise.all([scrapeReads(server.url), scrapeReads(server.url), scrapeReads(server.url)]);
 
     const [killed, survivor] = workers as [number, number];
     process.kill(killed, 'SIGKILL');
@@ -462,6 +475,7 @@ describe('CONSOLE_WORKERS=2', () => {
     figures.workers = {
       processes: 2,
       cpuTicksPerProcessFor200Reads: used,
+      readsCountedByEachScrape: scraped,
       readsOkWhileOneRestarts: duringRestart,
       killedOneReplaced: replaced.includes(survivor) && !replaced.includes(killed),
       readsOkAfterReplacement: afterRestart,
@@ -476,6 +490,7 @@ describe('CONSOLE_WORKERS=2', () => {
       used.every((ticks) => ticks > 0),
       `CPU ticks per worker: ${used}`,
     ).toBe(true);
+    expect(scraped.every((reads) => reads >= 200)).toBe(true);
     expect(duringRestart).toBe(20);
     expect(replaced).toHaveLength(2);
     expect(replaced).toContain(survivor);

@@ -37,6 +37,7 @@ import { createGrantsService } from './modules/grants/grants.service.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createStatementsService } from './modules/statements/statements.service.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
+import { clustered } from './lib/metrics/cluster.ts';
 import { countingSender, createMetrics } from './lib/metrics/metrics.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { allowedHosts } from './modules/webhooks/address.ts';
@@ -93,7 +94,7 @@ export function createContext(options: ContextOptions, log: FastifyBaseLogger) {
   const readDb = reads.readDb;
   // Prometheus metrics (METRICS_TOKEN or METRICS_PORT): counted by the services, read at each scrape.
   const metrics = options.config.metrics
-    ? createMetrics({ db, pool: options.database.pool, replicaLag: reads.replica ? reads.lag : undefined })
+    ? clustered(createMetrics({ db, pool: options.database.pool, replicaLag: reads.replica ? reads.lag : undefined }))
     : null;
   const tokens = createTokenService(options.jwtSecret);
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: options.config.smtpUrl, logger: log });

@@ -20,6 +20,7 @@ import { resolveJwtSecret } from './lib/tokens.ts';
 import { secretSealer } from './lib/sealer.ts';
 import { reconcile } from './modules/credits/reconcile.ts';
 import { parseCommandLine, type CommandLine } from './main-args.ts';
+import { aggregateWorkerMetrics } from './lib/metrics/cluster.ts';
 import { startOnceADay } from './lib/once-a-day.ts';
 import { stopTracing } from './tracing/tracing.ts';
 
@@ -174,6 +175,8 @@ async function servePrimary(config: Config, logger: Logger) {
   const listening = new Set<Worker>();
   const live = new Set<Worker>();
   const fork = () => live.add(cluster.fork());
+  // A scrape reaching one worker answers for all of them.
+  if (config.metrics) aggregateWorkerMetrics(() => listening);
 
   cluster.on('listening', (worker) => {
     listening.add(worker);

@@ -80,23 +80,27 @@ export function createMetrics(sources: MetricsSources) {
     name: 'console_queue_depth',
     help: 'Items waiting in a background queue, read from the database at the scrape',
     labelNames: ['queue'] as const,
+    aggregator: 'max',
     registers: [registry],
   });
   const queueAge = new Gauge({
     name: 'console_queue_oldest_age_seconds',
     help: 'Age of the oldest item waiting in a background queue (0 when empty), read from the database at the scrape',
     labelNames: ['queue'] as const,
+    aggregator: 'max',
     registers: [registry],
   });
   const ledgerEntries = new Gauge({
     name: 'console_ledger_entries',
     help: 'Credit ledger entries written, by entry type (the ledger is append-only: the figure only grows), read from the database at the scrape',
     labelNames: ['entry_type'] as const,
+    aggregator: 'max',
     registers: [registry],
   });
   const databaseUp = new Gauge({
     name: 'console_database_up',
     help: "1 when the scrape's read of the database succeeded, 0 when it failed (the database figures are then left out)",
+    aggregator: 'min',
     registers: [registry],
   });
   const pool = sources.pool;
@@ -124,11 +128,13 @@ export function createMetrics(sources: MetricsSources) {
         seconds: new Gauge({
           name: 'console_db_replica_lag_seconds',
           help: "Time since the read replica replayed the primary's last transaction it has (absent when it cannot be read)",
+          aggregator: 'max',
           registers: [registry],
         }),
         bytes: new Gauge({
           name: 'console_db_replica_lag_bytes',
           help: "Bytes of the primary's WAL the read replica has not replayed yet (absent when it cannot be read)",
+          aggregator: 'max',
           registers: [registry],
         }),
       }
@@ -169,6 +175,15 @@ export function createMetrics(sources: MetricsSources) {
     async scrape(): Promise<string> {
       await refresh();
       return registry.metrics();
+    },
+    /**
+     * The same as JSON, for the primary of several processes to add up (metrics/cluster.ts).
+     * The database's figures carry the aggregator that keeps one reading of them: every
+     * process reads the same database.
+     */
+    async figures() {
+      await refresh();
+      return registry.getMetricsAsJSON();
     },
     contentType: registry.contentType,
     /** One HTTP answer, by its route's pattern (null: no route matched). */
