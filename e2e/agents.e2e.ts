@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney, superAgencyAndAgency } from './harness.ts';
 import { expectAccessible } from './axe.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 import { LIVE_REFRESH_MS } from '../apps/web/src/api/live.ts';
 
 const PASSWORD = 'agents journey password 1';

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, allocateAskingStepUp, inviteAndRegister, signInWithForm, useJourney, widthReport, type TestServer } from './harness.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 // Served as localhost: a browser takes no IP address as a passkey's relying party. A step-up
 // window of two seconds: the passkey journey waits it out rather than ten minutes (nothing else

@@ -2,7 +2,7 @@ import { type BillingResponse, type UserProfile } from '@console/domain';
 import { expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 const PASSWORD = 'billing journey password 1';
 const b = MESSAGES.billing;

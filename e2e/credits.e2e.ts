@@ -3,7 +3,7 @@ import { type AllocationResult, type UserProfile } from '@console/domain';
 import { expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 const PASSWORD = 'credits journey password 1';
 const c = MESSAGES.credits;

@@ -1,7 +1,7 @@
 import { type Dashboard, type UserProfile } from '@console/domain';
 import { expect, it } from 'vitest';
 import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney } from './harness.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 const PASSWORD = 'dashboard journey password 1';
 const m = MESSAGES.dashboardPages;

@@ -2,7 +2,7 @@ import { UI } from '@console/domain';
 import { beforeAll, expect, it } from 'vitest';
 import { ADMIN, allocateAskingStepUp, mailedLink, signInWithForm, useJourney } from './harness.ts';
 import { expectAccessible } from './axe.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 /** The house admin's global settings reach the Welcome and Settings pages; theme System follows the device; a replaced invitation link says so. */
 

@@ -2,7 +2,7 @@ import type { AgentType, GrantList, UserProfile } from '@console/domain';
 import { expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, createChild, signInWithForm, useJourney, superAgencyAndAgency } from './harness.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 const PASSWORD = 'grants journey password 1';
 const AGENCY_ADMIN = 'agency@grants.test';

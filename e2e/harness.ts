@@ -9,7 +9,7 @@ import type { OrganizationDetail } from '@console/domain';
 import { openDatabase } from '../apps/server/src/db/connection.ts';
 import { createDatabase, withClient } from '../support/postgres.ts';
 import { REPO_ROOT, startServerProcess } from '../support/server-process.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 export { REPO_ROOT };
 export const WEB_DIST_INDEX = join(REPO_ROOT, 'apps/web/dist/index.html');

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney, widthReport } from './harness.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 const PASSWORD = 'invoices journey password 1';
 const w = MESSAGES.invoicePages;

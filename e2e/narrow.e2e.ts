@@ -2,7 +2,7 @@ import { type OrganizationDetail, type UserProfile } from '@console/domain';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { ADMIN, createChild, signInWithForm, useJourney, widthReport } from './harness.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 /**
  * Every page at 390 px, with names as long as validation allows and no space to break

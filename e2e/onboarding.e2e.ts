@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, createChild, inviteAndRegister, mailedLink, signInWithForm, useJourney } from './harness.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 /** An agency admin invites a user, who registers from the link; a revoked link says why. */
 

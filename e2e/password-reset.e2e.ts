@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, signInWithForm, useJourney } from './harness.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 interface Outbox {
   messages: { id: string; to: string; subject: string; text: string; link: string | null; created_at: string }[];

@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { axeViolations, describeViolations } from './axe.ts';
 import { demoEmail, launchBrowser, useJourney, widthReport } from './harness.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 /**
  * Every role of the demo, every screen it is offered: each person signs in, and at 1280 px in

@@ -1,7 +1,7 @@
 import { UI } from '@console/domain';
 import { expect, it } from 'vitest';
 import { ADMIN, signInWithForm, useJourney } from './harness.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 const journey = useJourney();
 

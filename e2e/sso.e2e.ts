@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startOidcProvider } from '../apps/server/src/test/oidc-provider.ts';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, useJourney, widthReport } from './harness.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 
 // The provider runs on this machine (127.0.0.1), which the console refuses as an issuer unless allowed.
 const LOOKS = !process.env.DATABASE_URL;

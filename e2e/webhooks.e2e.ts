@@ -2,7 +2,7 @@ import type { UsageBatchResult, UserProfile } from '@console/domain';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, createChild, inviteAndRegister, signInWithForm, useJourney, widthReport, superAgencyAndAgency } from './harness.ts';
 import { expectAccessible } from './axe.ts';
-import { MESSAGES } from '../apps/web/src/lib/wording.ts';
+import { MESSAGES } from './wording.ts';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver.ts';
 
 const PASSWORD = 'webhooks journey password 1';

@@ -25,7 +25,7 @@ describe('limits', () => {
     expect(actual).toBe(expected);
   });
 
-  it('the non-spec upper bounds are above the spec minimums', () => {
+  it('the upper bounds are above the minimums', () => {
     expect(LIMITS.passwordMax).toBeGreaterThan(LIMITS.passwordMin);
     expect(LIMITS.personNameMax).toBeGreaterThan(LIMITS.personNameMin);
     expect(LIMITS.emailMax).toBeGreaterThanOrEqual(254);

@@ -87,7 +87,7 @@ describe('signInBodySchema (email and password required)', () => {
   });
 
   it.each(['not-an-email', 'ann@', '@example.com', 'ann example.com', 'ann@example', 'ann@@example.com'])(
-    'rejects the malformed e-mail %j with the spec message',
+    'rejects the malformed e-mail %j with the message of the schema',
     (email) => {
       expect(messagesAt(signInBodySchema, { email, password: 'secret' }, 'email')).toEqual([INVALID_EMAIL]);
     },
@@ -159,7 +159,7 @@ describe('updatePasswordFormSchema', () => {
     expect(issues).toEqual([{ path: ['confirm'], message: PASSWORDS_DO_NOT_MATCH }]);
   });
 
-  it.each([['a'], ['1234567'], ['       '], ['']])('rejects %j (shorter than 8) with the spec message', (password) => {
+  it.each([['a'], ['1234567'], ['       '], ['']])('rejects %j (shorter than 8) with the message of the schema', (password) => {
     expect(messagesAt(updatePasswordFormSchema, { password, confirm: password }, 'password')).toEqual([PASSWORD_TOO_SHORT]);
   });
 
@@ -224,7 +224,7 @@ describe('newPasswordSchema / passwordBodySchema (password minimum 8)', () => {
     ]);
   });
 
-  it.each([['abcdefg'], [''], ['1234']])('rejects %j with the spec message', (password) => {
+  it.each([['abcdefg'], [''], ['1234']])('rejects %j with the message of the schema', (password) => {
     expect(messagesAt(passwordBodySchema, { password }, 'password')).toEqual([PASSWORD_TOO_SHORT]);
   });
 

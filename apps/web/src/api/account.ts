@@ -8,14 +8,8 @@ import {
 } from '@console/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-
-/** Every query key of the signed-in person's own account, so invalidations name what they refresh. */
-export const accountKeys = {
-  all: ['account'] as const,
-  factors: ['account', 'factors'] as const,
-  sessions: ['account', 'sessions'] as const,
-  passkeys: ['account', 'passkeys'] as const,
-};
+import { invalidate } from './invalidation';
+import { accountKeys } from './query-keys';
 
 export const accountQueries = {
   /** Whether an authenticator app is set up, and how many recovery codes are left. */
@@ -40,7 +34,7 @@ export const accountQueries = {
  */
 function useAccountMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }) });
+  return useMutation({ mutationFn, onSuccess: () => invalidate(queryClient, 'accountChanged') });
 }
 
 /** Starts an authenticator app setup with the password: its secret and QR code. Nothing is stored yet, so nothing refreshes. */

@@ -2,12 +2,7 @@ import { activityEndpoints as endpoints, type ActivityExportQuery } from '@conso
 import { infiniteQueryOptions, keepPreviousData, useMutation } from '@tanstack/react-query';
 import { call, download } from '@/lib/api';
 import { saveFile } from '@/lib/save-file';
-
-/** Every activity query key: the log changes with every write anywhere, so nothing else invalidates it. */
-export const activityKeys = {
-  all: ['activity'] as const,
-  list: (filters: ActivityExportQuery) => ['activity', 'list', filters] as const,
-};
+import { activityKeys } from './query-keys';
 
 export const ACTIVITY_PAGE_SIZE = 50;
 

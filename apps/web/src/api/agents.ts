@@ -1,17 +1,9 @@
 import { agentsEndpoints as endpoints, type CreateAgentTypeInput, type MonthlyCapInput, type UpdateAgentTypeInput } from '@console/domain';
-import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-import { dashboardKeys } from './dashboard';
+import { invalidate } from './invalidation';
 import { LIVE } from './live';
-import { billingKeys, organizationKeys } from './query-keys';
-
-/** Every agents query key, so invalidations name what they refresh. */
-export const agentKeys = {
-  all: ['agents'] as const,
-  types: ['agents', 'types'] as const,
-  activationsOf: ['agents', 'activations'] as const,
-  activations: (organizationId: string) => ['agents', 'activations', organizationId] as const,
-};
+import { agentKeys } from './query-keys';
 
 export const agentQueries = {
   /** The agent catalog: every type with its unit and current price, retired ones too. */
@@ -30,26 +22,13 @@ export const agentQueries = {
     }),
 };
 
-/**
- * An activation changes the live count that every agent limit card, the organization's
- * detail and the dashboard show, so all of them are asked again.
- */
-async function afterActivationChange(queryClient: QueryClient, organizationId: string) {
-  await Promise.all([
-    queryClient.invalidateQueries({ queryKey: agentKeys.activations(organizationId) }),
-    queryClient.invalidateQueries({ queryKey: billingKeys.all }),
-    queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
-    queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
-  ]);
-}
-
 /** Activates an agent type for an organization; the server checks the limit under the organization's lock. */
 export function useActivateAgent(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (agentTypeId: string) =>
       (await call(endpoints.activate, { params: { id: organizationId }, body: { agent_type_id: agentTypeId } })).activation,
-    onSuccess: () => afterActivationChange(queryClient, organizationId),
+    onSuccess: () => invalidate(queryClient, 'activationChanged', organizationId),
   });
 }
 
@@ -59,7 +38,7 @@ export function useDeactivateAgent(organizationId: string) {
   return useMutation({
     mutationFn: async (activationId: string) =>
       (await call(endpoints.deactivate, { params: { id: organizationId, activationId } })).activation,
-    onSuccess: () => afterActivationChange(queryClient, organizationId),
+    onSuccess: () => invalidate(queryClient, 'activationChanged', organizationId),
   });
 }
 
@@ -69,7 +48,7 @@ export function useSetActivationCap(organizationId: string) {
   return useMutation({
     mutationFn: async ({ activationId, caps }: { activationId: string; caps: MonthlyCapInput }) =>
       (await call(endpoints.setActivationCap, { params: { id: organizationId, activationId }, body: caps })).activation,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: agentKeys.activations(organizationId) }),
+    onSuccess: () => invalidate(queryClient, 'activationCapSet', organizationId),
   });
 }
 
@@ -78,7 +57,7 @@ function useCatalogMutation<T>(mutationFn: (input: T) => Promise<{ agent_type: {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: T) => (await mutationFn(input)).agent_type,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: agentKeys.all }),
+    onSuccess: () => invalidate(queryClient, 'agentCatalogChanged'),
   });
 }
 

@@ -8,13 +8,8 @@ import {
 } from '@console/domain';
 import { infiniteQueryOptions, keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-
-/** Every API keys query key, so invalidations name what they refresh. */
-export const apiKeyKeys = {
-  all: ['api-keys'] as const,
-  organization: (organizationId: string) => ['api-keys', organizationId] as const,
-  list: (organizationId: string, state: ApiKeyFilter | null) => ['api-keys', organizationId, 'list', state ?? 'all'] as const,
-};
+import { invalidate as invalidateChange } from './invalidation';
+import { apiKeyKeys } from './query-keys';
 
 export const apiKeyQueries = {
   /**
@@ -42,7 +37,7 @@ export const apiKeyQueries = {
 /** After a change, every list of the organization's keys (each filter) is read again. */
 function useInvalidateKeys(organizationId: string) {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.organization(organizationId) });
+  return () => invalidateChange(queryClient, 'apiKeysChanged', organizationId);
 }
 
 /** Makes a key; the answer holds the secret, which is never shown again. */

@@ -8,9 +8,9 @@ import {
 } from '@console/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-import { dashboardKeys } from './dashboard';
+import { invalidate } from './invalidation';
 import { LIVE } from './live';
-import { billingKeys, creditKeys, organizationKeys } from './query-keys';
+import { billingKeys } from './query-keys';
 
 export const billingQueries = {
   /** Billing settings, active agents, the allowed range of the limit and what the caller may change. */
@@ -44,10 +44,7 @@ export function useSetSpendControls(organizationId: string) {
     mutationFn: (body: SpendControlsInput) => call(endpoints.setSpendControls, { params: { id: organizationId }, body }),
     onSuccess: async (controls) => {
       queryClient.setQueryData(billingKeys.spendControls(organizationId), controls);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: billingKeys.all }),
-        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
-      ]);
+      await invalidate(queryClient, 'spendControlsSet');
     },
   });
 }
@@ -60,10 +57,7 @@ export function useUpdateAgentLimit(organizationId: string) {
       call(endpoints.setAgentLimit, { params: { id: organizationId }, body: { activated_agent_limit: limit } }),
     onSuccess: (billing) => {
       queryClient.setQueryData(billingKeys.settings(organizationId), billing);
-      void queryClient.invalidateQueries({ queryKey: billingKeys.capacities });
-      void queryClient.invalidateQueries({ queryKey: organizationKeys.all });
-      // The dashboard shows the limit and the children's total.
-      void queryClient.invalidateQueries({ queryKey: dashboardKeys.all });
+      void invalidate(queryClient, 'agentLimitSet');
     },
   });
 }
@@ -79,13 +73,7 @@ export function useSetLowBalanceThreshold(organizationId: string) {
       call(agentsEndpoints.setLowBalanceThreshold, { params: { id: organizationId }, body: { low_balance_threshold: threshold } }),
     onSuccess: async (billing) => {
       queryClient.setQueryData(billingKeys.settings(organizationId), billing);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: creditKeys.all }),
-        queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
-        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
-      ]);
-      // The threshold is the organization's first alert line: its list refreshes without holding the save.
-      void queryClient.invalidateQueries({ queryKey: billingKeys.alertLines(organizationId) });
+      await invalidate(queryClient, 'lowBalanceThresholdSet', organizationId);
     },
   });
 }
@@ -107,15 +95,7 @@ export function useSaveAlertLine(organizationId: string, lineId?: string) {
       lineId
         ? call(alertLinesEndpoints.update, { params: { id: organizationId, lineId }, body })
         : call(alertLinesEndpoints.create, { params: { id: organizationId }, body }),
-    onSuccess: async () => {
-      // The threshold's line moves the threshold, which the ledger and the organization list read too.
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: billingKeys.all }),
-        queryClient.invalidateQueries({ queryKey: creditKeys.all }),
-        queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
-        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
-      ]);
-    },
+    onSuccess: () => invalidate(queryClient, 'alertLinesChanged'),
   });
 }
 
@@ -124,14 +104,6 @@ export function useDeleteAlertLine(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (lineId: string) => call(alertLinesEndpoints.remove, { params: { id: organizationId, lineId } }),
-    onSuccess: async () => {
-      // The threshold's line moves the threshold, which the ledger and the organization list read too.
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: billingKeys.all }),
-        queryClient.invalidateQueries({ queryKey: creditKeys.all }),
-        queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
-        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
-      ]);
-    },
+    onSuccess: () => invalidate(queryClient, 'alertLinesChanged'),
   });
 }

@@ -9,9 +9,9 @@ import {
 import { infiniteQueryOptions, keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call, download } from '@/lib/api';
 import { saveFile } from '@/lib/save-file';
-import { dashboardKeys } from './dashboard';
+import { invalidate } from './invalidation';
 import { LIVE } from './live';
-import { billingKeys, creditKeys, organizationKeys } from './query-keys';
+import { creditKeys } from './query-keys';
 
 export const creditQueries = {
   /** An organization's ledger, newest first, a page at a time with its current balance (live); the next page follows `next_cursor`. */
@@ -41,14 +41,7 @@ function useCreditsMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
-        queryClient.invalidateQueries({ queryKey: creditKeys.all }),
-        queryClient.invalidateQueries({ queryKey: billingKeys.all }),
-        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
-      ]);
-    },
+    onSuccess: () => invalidate(queryClient, 'creditsMoved'),
   });
 }
 

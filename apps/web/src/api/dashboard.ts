@@ -2,12 +2,7 @@ import { dashboardEndpoints as endpoints, TIMING } from '@console/domain';
 import { queryOptions } from '@tanstack/react-query';
 import { call } from '@/lib/api';
 import { LIVE } from './live';
-
-/** Every dashboard query key; `undefined` is the caller's own organization. */
-export const dashboardKeys = {
-  all: ['dashboard'] as const,
-  figures: (organizationId: string | undefined) => ['dashboard', organizationId ?? 'own'] as const,
-};
+import { dashboardKeys } from './query-keys';
 
 export const dashboardQueries = {
   /** Every dashboard figure of one organization: live (balance, usage), and fresh for the long stale time otherwise. */

@@ -1,14 +1,7 @@
 import { debugEndpoints as endpoints, organizationsEndpoints, type OrgStatus } from '@console/domain';
 import { queryOptions } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-
-/** Every debug query key. */
-export const debugKeys = {
-  all: ['debug'] as const,
-  outbox: ['debug', 'outbox'] as const,
-  verifyChildren: (organizationId: string) => ['debug', 'verify-children', organizationId] as const,
-  childCount: (organizationId: string, status: OrgStatus) => ['debug', 'child-status', organizationId, status] as const,
-};
+import { debugKeys } from './query-keys';
 
 export const debugQueries = {
   /** The last messages of the mail outbox (the server refuses all but house admins). */

@@ -10,18 +10,9 @@ import {
 } from '@console/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
+import { invalidate } from './invalidation';
 import { LIVE } from './live';
-
-/** Every identity query key of an organization, so a change names what it refreshes. */
-export const identityKeys = {
-  all: ['identity'] as const,
-  organization: (organizationId: string) => ['identity', organizationId] as const,
-  view: (organizationId: string) => ['identity', organizationId, 'view'] as const,
-  scimTokens: (organizationId: string) => ['identity', organizationId, 'scim-tokens'] as const,
-  scimCalls: (organizationId: string) => ['identity', organizationId, 'scim-calls'] as const,
-  /** The pending claims of the whole tree, as the house's admins review them. */
-  pendingClaims: ['identity', 'domain-claims'] as const,
-};
+import { identityKeys } from './query-keys';
 
 export const identityQueries = {
   /** The organization's provider, domains, sign-in rules, and who may be named for them (its own admins). */
@@ -64,7 +55,7 @@ function useViewMutation<Variables>(
     mutationFn: send,
     onSuccess: (view) => {
       queryClient.setQueryData(identityKeys.view(organizationId), view);
-      if (claims) void queryClient.invalidateQueries({ queryKey: identityKeys.pendingClaims });
+      if (claims) void invalidate(queryClient, 'domainClaimsChanged');
     },
   });
 }
@@ -112,9 +103,9 @@ export function useVerifyDomain(organizationId: string) {
     onSuccess: (view) => {
       queryClient.setQueryData(identityKeys.view(organizationId), view);
       // A claim that took effect leaves the house admins' review list.
-      void queryClient.invalidateQueries({ queryKey: identityKeys.pendingClaims });
+      void invalidate(queryClient, 'domainClaimsChanged');
     },
-    onError: () => queryClient.invalidateQueries({ queryKey: identityKeys.view(organizationId) }),
+    onError: () => invalidate(queryClient, 'domainVerifyRefused', organizationId),
   });
 }
 
@@ -123,11 +114,7 @@ export function useApproveDomain(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (domainId: string) => call(endpoints.approveDomain, { params: { id: organizationId, domainId } }),
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: identityKeys.view(organizationId) }),
-        queryClient.invalidateQueries({ queryKey: identityKeys.pendingClaims }),
-      ]),
+    onSettled: () => invalidate(queryClient, 'domainApproved', organizationId),
   });
 }
 
@@ -141,11 +128,7 @@ export function useApprovePendingClaim() {
   return useMutation({
     mutationFn: (claim: Pick<PendingDomainClaim, 'id' | 'organization_id' | 'domain'>) =>
       call(endpoints.approveDomain, { params: { id: claim.organization_id, domainId: claim.id } }),
-    onSettled: (_answer, _error, claim) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: identityKeys.pendingClaims }),
-        queryClient.invalidateQueries({ queryKey: identityKeys.view(claim.organization_id) }),
-      ]),
+    onSettled: (_answer, _error, claim) => invalidate(queryClient, 'domainApproved', claim.organization_id),
   });
 }
 
@@ -157,7 +140,7 @@ export function useRemoveDomain(organizationId: string) {
 
 function useInvalidateTokens(organizationId: string) {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: identityKeys.scimTokens(organizationId) });
+  return () => invalidate(queryClient, 'scimTokensChanged', organizationId);
 }
 
 /** Makes a SCIM token; the answer holds its secret, never shown again. Asks for a step-up. */

@@ -5,10 +5,27 @@ import { json, mockApi } from '@/test/helpers';
 import { makeOrganization } from '@/test/organization-data';
 import { makeUser } from '@/test/user-data';
 import { useAllocateCredits } from './credits';
-import { dashboardKeys } from './dashboard';
 import { useDeleteOrganization, useCreateOrganization } from './organizations';
-import { useDeactivateUser, userKeys } from './users';
-import { billingKeys, creditKeys, organizationKeys } from './query-keys';
+import { useDeactivateUser } from './users';
+import { type Change, INVALIDATES, invalidate } from './invalidation';
+import {
+  accountKeys,
+  activityKeys,
+  agentKeys,
+  apiKeyKeys,
+  billingKeys,
+  creditKeys,
+  dashboardKeys,
+  identityKeys,
+  invitationKeys,
+  invoiceKeys,
+  organizationKeys,
+  pricingKeys,
+  settingsKeys,
+  usageEventKeys,
+  userKeys,
+  webhookKeys,
+} from './query-keys';
 
 const PARENT = '00000000-0000-4000-8000-000000000001';
 const CHILD = '00000000-0000-4000-8000-0000000000c1';
@@ -61,5 +78,98 @@ describe('a change made in the console is asked again on every page that shows i
     const { result } = renderHook(() => useDeactivateUser(), { wrapper: wrapper(client) });
     await result.current.mutateAsync(CHILD);
     expect(invalidated(client)).toEqual(['dashboard', 'people']);
+  });
+});
+
+const ENDPOINT = '00000000-0000-4000-8000-0000000000e1';
+
+/** One cached view of each kind of data, to hold each row of the table to what it reaches. */
+const EVERY_VIEW = {
+  dashboard: dashboardKeys.figures(undefined),
+  ledger: creditKeys.ledger({ organization_id: PARENT }),
+  recent: creditKeys.recent(PARENT),
+  usageEvents: usageEventKeys.list({ organization_id: PARENT } as never),
+  billing: billingKeys.settings(PARENT),
+  capacity: billingKeys.capacity(PARENT),
+  alertLines: billingKeys.alertLines(PARENT),
+  organization: organizationKeys.detail(PARENT),
+  child: organizationKeys.detail(CHILD),
+  me: userKeys.me,
+  people: userKeys.list({}),
+  invitations: invitationKeys.list({} as never),
+  account: accountKeys.factors,
+  activations: agentKeys.activations(PARENT),
+  catalog: agentKeys.types,
+  prices: pricingKeys.book(PARENT),
+  apiKeys: apiKeyKeys.list(PARENT, null),
+  endpoints: webhookKeys.endpoints(PARENT),
+  deliveries: webhookKeys.deliveryList(PARENT, ENDPOINT, null),
+  identity: identityKeys.view(PARENT),
+  pendingClaims: identityKeys.pendingClaims,
+  scimTokens: identityKeys.scimTokens(PARENT),
+  invoices: invoiceKeys.list(PARENT, {} as never),
+  drafts: invoiceKeys.drafts(PARENT),
+  receivables: invoiceKeys.receivables(PARENT),
+  billingDetails: invoiceKeys.details(PARENT),
+  publicSettings: settingsKeys.public,
+  activity: activityKeys.list({}),
+} as const;
+
+type View = keyof typeof EVERY_VIEW;
+const BALANCES: View[] = ['dashboard', 'ledger', 'recent', 'usageEvents', 'billing', 'capacity', 'alertLines', 'organization', 'child'];
+const AROUND_ORGANIZATIONS: View[] = ['dashboard', 'capacity', 'ledger', 'recent', 'usageEvents'];
+const INVOICE_LISTS: View[] = ['invoices', 'drafts', 'receivables', 'organization', 'child'];
+
+/**
+ * The rule of `INVALIDATES`, row by row, in the views each change reaches: a change kind added to
+ * the table without a line here fails to compile. The activity log is in no row but the one
+ * that refreshes everything (every write anywhere changes it, so it is read afresh instead).
+ */
+const ROWS: { [C in Change]: { args: Parameters<(typeof INVALIDATES)[C]>; views: View[] } } = {
+  creditsMoved: { args: [], views: BALANCES },
+  organizationCreated: { args: [], views: ['organization', 'child', ...AROUND_ORGANIZATIONS] },
+  organizationUpdated: { args: [], views: ['organization', 'child', 'me', ...AROUND_ORGANIZATIONS] },
+  organizationDeleted: { args: [CHILD], views: ['organization', ...AROUND_ORGANIZATIONS] },
+  agentLimitSet: { args: [], views: ['capacity', 'organization', 'child', 'dashboard'] },
+  lowBalanceThresholdSet: {
+    args: [PARENT],
+    views: ['ledger', 'recent', 'usageEvents', 'organization', 'child', 'dashboard', 'alertLines'],
+  },
+  alertLinesChanged: { args: [], views: BALANCES },
+  spendControlsSet: { args: [], views: ['billing', 'capacity', 'alertLines', 'dashboard'] },
+  activationChanged: { args: [PARENT], views: ['activations', 'billing', 'capacity', 'alertLines', 'organization', 'child', 'dashboard'] },
+  activationCapSet: { args: [PARENT], views: ['activations'] },
+  agentCatalogChanged: { args: [], views: ['activations', 'catalog'] },
+  priceSet: { args: [], views: ['prices', 'activations', 'catalog', 'billing', 'capacity', 'alertLines', 'dashboard'] },
+  childPriceSet: { args: [], views: ['prices', 'activations', 'catalog', 'billing', 'capacity', 'alertLines'] },
+  apiKeysChanged: { args: [PARENT], views: ['apiKeys'] },
+  peopleChanged: { args: [], views: ['me', 'people', 'dashboard'] },
+  invitationsChanged: { args: [], views: ['invitations', 'dashboard'] },
+  accountChanged: { args: [], views: ['account'] },
+  webhookEndpointsChanged: { args: [PARENT], views: ['endpoints'] },
+  webhookDeliveriesChanged: { args: [PARENT, ENDPOINT], views: ['endpoints', 'deliveries'] },
+  billingDetailsSet: { args: [PARENT], views: ['drafts'] },
+  invoicesIssued: { args: [PARENT], views: [...INVOICE_LISTS, 'billingDetails'] },
+  invoiceChanged: { args: [], views: INVOICE_LISTS },
+  domainClaimsChanged: { args: [], views: ['pendingClaims'] },
+  domainVerifyRefused: { args: [PARENT], views: ['identity'] },
+  domainApproved: { args: [PARENT], views: ['identity', 'pendingClaims'] },
+  scimTokensChanged: { args: [PARENT], views: ['scimTokens'] },
+  globalSettingsSaved: { args: [], views: ['publicSettings'] },
+  organizationJoined: { args: [], views: Object.keys(EVERY_VIEW) as View[] },
+};
+
+describe('the invalidation table: each change kind reaches exactly the views that show it', () => {
+  const every = watchViews(EVERY_VIEW);
+
+  it.each(Object.keys(ROWS) as Change[])('%s', async (change) => {
+    const client = every.seeded();
+    const { args, views } = ROWS[change];
+    await invalidate(client, change, ...(args as Parameters<(typeof INVALIDATES)[typeof change]>));
+    expect(every.invalidated(client).sort()).toEqual([...views].sort());
+  });
+
+  it('names every row of the table', () => {
+    expect(Object.keys(ROWS).sort()).toEqual(Object.keys(INVALIDATES).sort());
   });
 });

@@ -2,13 +2,8 @@ import { invitationsEndpoints as endpoints, type CreateInvitationInput, type Lis
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
 import { sessionStore } from '@/lib/session-store';
-import { dashboardKeys } from './dashboard';
-
-/** Every invitations query key, so invalidations name what they refresh. */
-export const invitationKeys = {
-  all: ['invitations'] as const,
-  list: (query: ListInvitationsQuery) => ['invitations', 'list', query] as const,
-};
+import { invalidate } from './invalidation';
+import { invitationKeys } from './query-keys';
 
 export const invitationQueries = {
   /** Invitations of an organization in scope, newest first. */
@@ -34,11 +29,7 @@ function useInvitationsMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: invitationKeys.all }),
-        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
-      ]),
+    onSuccess: () => invalidate(queryClient, 'invitationsChanged'),
   });
 }
 

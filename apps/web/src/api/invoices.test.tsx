@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { watchViews } from '@/test/query-views';
 import { json, mockApi, OWN_ORG_ID } from '@/test/helpers';
 import { CHILD_ID, detailOf, INVOICE_ID, ISSUE, PAYMENTS, paymentOf, summaryOf } from '@/test/invoice-data';
-import { invoiceKeys, useIssueInvoices, useRecordPayment } from './invoices';
-import { organizationKeys } from './query-keys';
+import { useIssueInvoices, useRecordPayment } from './invoices';
+import { invoiceKeys, organizationKeys } from './query-keys';
 
 /** Every view an invoice's change may reach, as cached answers nobody is watching. */
 const VIEWS = {

@@ -5,22 +5,11 @@ import {
   type InvoiceListQuery,
   type PaymentInput,
 } from '@console/domain';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call, download } from '@/lib/api';
 import { saveFile } from '@/lib/save-file';
-import { organizationKeys } from './query-keys';
-
-/** Every invoices query key, so invalidations name what they refresh. */
-export const invoiceKeys = {
-  all: ['invoices'] as const,
-  details: (organizationId: string) => ['invoices', 'billing-details', organizationId] as const,
-  /** Every list of every organization and filter. */
-  lists: ['invoices', 'list'] as const,
-  list: (organizationId: string, query: InvoiceListQuery) => ['invoices', 'list', organizationId, query] as const,
-  drafts: (organizationId: string) => ['invoices', 'drafts', organizationId] as const,
-  detail: (invoiceId: string) => ['invoices', 'detail', invoiceId] as const,
-  receivables: (organizationId: string) => ['invoices', 'receivables', organizationId] as const,
-};
+import { invalidate } from './invalidation';
+import { invoiceKeys } from './query-keys';
 
 export const invoiceQueries = {
   /** A seller's billing details, whether the caller may change them, and the next invoice number as printed. */
@@ -61,19 +50,6 @@ export const invoiceQueries = {
     }),
 };
 
-/**
- * After an invoice moves (issued, paid, reversed, voided): the lists, the drafts, the
- * receivables, and the organization lists (their "Overdue invoices" filter) are read again.
- */
-function invalidateInvoices(queryClient: QueryClient) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: invoiceKeys.lists }),
-    queryClient.invalidateQueries({ queryKey: ['invoices', 'drafts'] }),
-    queryClient.invalidateQueries({ queryKey: ['invoices', 'receivables'] }),
-    queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
-  ]);
-}
-
 /** Sets the own organization's billing details (asks for a step-up); the answer replaces what is cached. */
 export function useSetBillingDetails(organizationId: string) {
   const queryClient = useQueryClient();
@@ -81,8 +57,7 @@ export function useSetBillingDetails(organizationId: string) {
     mutationFn: (body: BillingDetailsInput) => call(endpoints.setBillingDetails, { params: { id: organizationId }, body }),
     onSuccess: async (answer) => {
       queryClient.setQueryData(invoiceKeys.details(organizationId), answer);
-      // Drafts are priced at today's details.
-      await queryClient.invalidateQueries({ queryKey: invoiceKeys.drafts(organizationId) });
+      await invalidate(queryClient, 'billingDetailsSet', organizationId);
     },
   });
 }
@@ -93,12 +68,7 @@ export function useIssueInvoices(organizationId: string) {
   return useMutation({
     mutationFn: async (buyerId: string) =>
       (await call(endpoints.issue, { params: { id: organizationId }, body: { buyer_id: buyerId } })).invoices,
-    onSuccess: () =>
-      Promise.all([
-        invalidateInvoices(queryClient),
-        // The next number moved on.
-        queryClient.invalidateQueries({ queryKey: invoiceKeys.details(organizationId) }),
-      ]),
+    onSuccess: () => invalidate(queryClient, 'invoicesIssued', organizationId),
   });
 }
 
@@ -109,7 +79,7 @@ function useInvoiceChange<Input>(invoiceId: string, send: (input: Input) => Prom
     mutationFn: send,
     onSuccess: async (invoice) => {
       queryClient.setQueryData(invoiceKeys.detail(invoiceId), invoice);
-      await invalidateInvoices(queryClient);
+      await invalidate(queryClient, 'invoiceChanged');
     },
   });
 }

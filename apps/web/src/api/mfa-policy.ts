@@ -1,10 +1,7 @@
 import { mfaPolicyEndpoints as endpoints, type UpdateMfaPolicyInput } from '@console/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-
-export const mfaPolicyKeys = {
-  of: (organizationId: string) => ['mfa-policy', organizationId] as const,
-};
+import { mfaPolicyKeys } from './query-keys';
 
 export const mfaPolicyQueries = {
   /** An organization's second-factor policy, what it inherits and who of its people is covered. */

@@ -4,11 +4,10 @@ import {
   type ListOrganizationsQuery,
   type UpdateOrganizationInput,
 } from '@console/domain';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-import { dashboardKeys } from './dashboard';
-import { userKeys } from './users';
-import { billingKeys, creditKeys, organizationKeys } from './query-keys';
+import { invalidate } from './invalidation';
+import { organizationKeys } from './query-keys';
 
 export const organizationQueries = {
   /** Children (default) or descendants of an organization in scope, filtered and paged by the server. */
@@ -32,26 +31,12 @@ export const organizationQueries = {
     }),
 };
 
-/**
- * What a new, changed or deleted organization changes beyond the organizations: the dashboard's
- * counts, the parent's capacity (the child's limit) and, when credits moved with it, the ledgers.
- */
-function invalidateAroundOrganizations(queryClient: QueryClient) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
-    queryClient.invalidateQueries({ queryKey: billingKeys.capacities }),
-    queryClient.invalidateQueries({ queryKey: creditKeys.all }),
-  ]);
-}
-
 /** Creates a direct child of the caller's organization (initial_balance moves credits from it). */
 export function useCreateOrganization() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: CreateOrganizationInput) => (await call(endpoints.create, { body })).organization,
-    // Lists, trees and the parent's detail (its balance and child count) all changed, and the dashboard's counts and balance.
-    onSuccess: () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: organizationKeys.all }), invalidateAroundOrganizations(queryClient)]),
+    onSuccess: () => invalidate(queryClient, 'organizationCreated'),
   });
 }
 
@@ -62,13 +47,7 @@ export function useUpdateOrganization(id: string) {
     mutationFn: async (body: UpdateOrganizationInput) => (await call(endpoints.update, { params: { id }, body })).organization,
     onSuccess: async (organization) => {
       queryClient.setQueryData(organizationKeys.detail(id), organization);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
-        // The caller's own organization is also shown from the profile (dashboard title, shell).
-        queryClient.invalidateQueries({ queryKey: userKeys.me }),
-        // A name or status shows on the dashboard (children, counts by status) and in capacity lists.
-        invalidateAroundOrganizations(queryClient),
-      ]);
+      await invalidate(queryClient, 'organizationUpdated');
     },
   });
 }
@@ -80,13 +59,8 @@ export function useDeleteOrganization() {
     mutationFn: (id: string) => call(endpoints.remove, { params: { id } }),
     onSuccess: (_result, id) => {
       // The deleted organization answers 404 from now on: drop it rather than refetch it.
-      const deleted = organizationKeys.detail(id);
-      queryClient.removeQueries({ queryKey: deleted, exact: true });
-      void queryClient.invalidateQueries({
-        queryKey: organizationKeys.all,
-        predicate: (query) => JSON.stringify(query.queryKey) !== JSON.stringify(deleted),
-      });
-      void invalidateAroundOrganizations(queryClient);
+      queryClient.removeQueries({ queryKey: organizationKeys.detail(id), exact: true });
+      void invalidate(queryClient, 'organizationDeleted', id);
     },
   });
 }

@@ -1,20 +1,9 @@
 import { pricingEndpoints as endpoints } from '@console/domain';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-import { agentKeys } from './agents';
-import { dashboardKeys } from './dashboard';
+import { invalidate } from './invalidation';
 import { LIVE } from './live';
-import { billingKeys } from './query-keys';
-
-/** Every pricing query key, so invalidations name what they refresh. */
-export const pricingKeys = {
-  all: ['pricing'] as const,
-  book: (organizationId: string) => ['pricing', 'book', organizationId] as const,
-  histories: (organizationId: string) => ['pricing', 'history', organizationId] as const,
-  history: (organizationId: string, page: number) => ['pricing', 'history', organizationId, page] as const,
-  earnings: (organizationId: string) => ['pricing', 'earnings', organizationId] as const,
-  children: (organizationId: string) => ['pricing', 'children', organizationId] as const,
-};
+import { pricingKeys } from './query-keys';
 
 export const pricingQueries = {
   /** The own price book: per agent type what the organization pays, what its children pay and the margin. */
@@ -54,26 +43,14 @@ export function useSetPrice(organizationId: string) {
   return useMutation({
     mutationFn: async ({ agentTypeId, price }: { agentTypeId: string; price: string | null }) =>
       (await call(endpoints.setPrice, { params: { id: organizationId, agentTypeId }, body: { price } })).item,
-    onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: pricingKeys.all }),
-        queryClient.invalidateQueries({ queryKey: agentKeys.all }),
-        queryClient.invalidateQueries({ queryKey: billingKeys.all }),
-        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
-      ]);
-    },
+    onSuccess: () => invalidate(queryClient, 'priceSet'),
   });
 }
 
 /** Refreshes everything a price for one child changes: the prices, and the children's prices wherever they show. */
 function useChildPriceChanged() {
   const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: pricingKeys.all }),
-      queryClient.invalidateQueries({ queryKey: agentKeys.all }),
-      queryClient.invalidateQueries({ queryKey: billingKeys.all }),
-    ]);
+  return () => invalidate(queryClient, 'childPriceSet');
 }
 
 /** Sets what one direct child (and its subtree) pays for one agent type, in place of the book. */

@@ -1,12 +1,8 @@
 import { settingsEndpoints as endpoints, TIMING, type UpdateGlobalSettingsInput } from '@console/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-
-export const settingsKeys = {
-  all: ['settings'] as const,
-  global: ['settings', 'global'] as const,
-  public: ['settings', 'public'] as const,
-};
+import { invalidate } from './invalidation';
+import { settingsKeys } from './query-keys';
 
 export const settingsQueries = {
   /** The documentation, billing portal and community links (signed in). */
@@ -32,7 +28,7 @@ export function useUpdateGlobalSettings() {
     mutationFn: (body: UpdateGlobalSettingsInput) => call(endpoints.update, { body }),
     onSuccess: (saved) => {
       queryClient.setQueryData(settingsKeys.global, saved);
-      void queryClient.invalidateQueries({ queryKey: settingsKeys.public });
+      void invalidate(queryClient, 'globalSettingsSaved');
     },
   });
 }

@@ -2,13 +2,7 @@ import { statementsEndpoints as endpoints } from '@console/domain';
 import { keepPreviousData, queryOptions, useMutation } from '@tanstack/react-query';
 import { call, download } from '@/lib/api';
 import { saveFile } from '@/lib/save-file';
-
-/** Every statements query key, so invalidations name what they refresh. */
-export const statementKeys = {
-  all: ['statements'] as const,
-  statement: (organizationId: string, month: string) => ['statements', organizationId, month] as const,
-  verification: (organizationId: string, month: string, code: string) => ['statements', organizationId, month, 'verify', code] as const,
-};
+import { statementKeys } from './query-keys';
 
 export const statementQueries = {
   /** An organization's statement of a month (UTC): opening balance, the movements grouped, closing balance, chain head. */

@@ -2,11 +2,7 @@ import { usageEndpoints as endpoints, type UsageEventsExportQuery } from '@conso
 import { infiniteQueryOptions, useMutation } from '@tanstack/react-query';
 import { call, download } from '@/lib/api';
 import { saveFile } from '@/lib/save-file';
-
-/** Under `credits`, so every movement's invalidation of the ledger refreshes them too. */
-export const usageEventKeys = {
-  list: (filters: UsageEventsExportQuery) => ['credits', 'usage-events', filters] as const,
-};
+import { usageEventKeys } from './query-keys';
 
 /** How many events a page of the console shows. */
 const PAGE = 50;

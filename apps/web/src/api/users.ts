@@ -1,15 +1,8 @@
 import { usersEndpoints as endpoints, type ListUsersQuery, type UpdateMeInput, type UpdateUserInput } from '@console/domain';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
-import { dashboardKeys } from './dashboard';
-
-/** Every users query key, so invalidations name what they refresh. */
-export const userKeys = {
-  all: ['users'] as const,
-  me: ['users', 'me'] as const,
-  list: (query: ListUsersQuery) => ['users', 'list', query] as const,
-  detail: (id: string) => ['users', 'detail', id] as const,
-};
+import { invalidate } from './invalidation';
+import { userKeys } from './query-keys';
 
 export const userQueries = {
   /** The signed-in user's profile with its organization. */
@@ -33,11 +26,7 @@ function useUsersMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: userKeys.all }),
-        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
-      ]),
+    onSuccess: () => invalidate(queryClient, 'peopleChanged'),
   });
 }
 

@@ -12,8 +12,8 @@ import {
   useRotateWebhookSecret,
   useSendWebhookTest,
   useUpdateWebhookEndpoint,
-  webhookKeys,
 } from './webhooks';
+import { webhookKeys } from './query-keys';
 
 const OTHER_ENDPOINT = '00000000-0000-4000-8000-0000000000e2';
 

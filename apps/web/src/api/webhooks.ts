@@ -7,18 +7,9 @@ import {
 } from '@console/domain';
 import { infiniteQueryOptions, keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api';
+import { invalidate as invalidateChange } from './invalidation';
 import { LIVE } from './live';
-
-/** Every webhooks query key, so invalidations name what they refresh. */
-export const webhookKeys = {
-  all: ['webhooks'] as const,
-  organization: (organizationId: string) => ['webhooks', organizationId] as const,
-  endpoints: (organizationId: string) => ['webhooks', organizationId, 'endpoints'] as const,
-  /** Every filter of one endpoint's delivery log. */
-  deliveries: (organizationId: string, endpointId: string) => ['webhooks', organizationId, 'deliveries', endpointId] as const,
-  deliveryList: (organizationId: string, endpointId: string, state: WebhookDeliveryState | null) =>
-    ['webhooks', organizationId, 'deliveries', endpointId, state ?? 'all'] as const,
-};
+import { webhookKeys } from './query-keys';
 
 export const webhookQueries = {
   /**
@@ -59,10 +50,9 @@ export const webhookQueries = {
 function useInvalidate(organizationId: string) {
   const queryClient = useQueryClient();
   return (endpointId?: string) =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: webhookKeys.endpoints(organizationId) }),
-      endpointId && queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(organizationId, endpointId) }),
-    ]);
+    endpointId
+      ? invalidateChange(queryClient, 'webhookDeliveriesChanged', organizationId, endpointId)
+      : invalidateChange(queryClient, 'webhookEndpointsChanged', organizationId);
 }
 
 /** Registers an endpoint; the answer holds its signing secret, which is never shown again. */

@@ -11,6 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { type Location, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { stepUpKeys } from '@/api/query-keys';
 import { CodeField } from '@/components/code-field';
 import { ErrorAlert } from '@/components/error-alert';
 import { PasswordField } from '@/components/password-field';
@@ -106,7 +107,7 @@ export function StepUpDialog() {
 }
 
 function StepUpForm({ onConfirmed, onCancel }: { onConfirmed(): void; onCancel(): void }) {
-  const status = useQuery({ queryKey: ['step-up-status'], queryFn: () => call(authEndpoints.stepUpStatus), staleTime: 0, gcTime: 0 });
+  const status = useQuery({ queryKey: stepUpKeys.status, queryFn: () => call(authEndpoints.stepUpStatus), staleTime: 0, gcTime: 0 });
   const location = useLocation();
   const [chosen, setChosen] = useState<Mode | null>(null);
   const [value, setValue] = useState('');

@@ -1,7 +1,7 @@
 import { apiKeyExpiryProblem, createApiKeySchema } from '@console/domain';
 import { format } from 'date-fns';
 import { z } from 'zod';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from './wording';
 
 const k = MESSAGES.apiKeyPages;
 

@@ -1,6 +1,6 @@
 import { amountInputSchema } from '@console/domain';
 import { z } from 'zod';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from './wording';
 
 /**
  * An amount typed in a number input: empty or not numeric → "Amount must be a

@@ -1,7 +1,7 @@
 import { grantTermsSchema, hasGrantTerms, type GrantTerms } from '@console/domain';
 import { z } from 'zod';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from './wording';
 
 const t = MESSAGES.grantPages.terms;
 

@@ -10,7 +10,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { accountQueries, useRegenerateRecoveryCodes, useRemoveTotp } from '@/api/account';
 import { formatDate } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { FactorCodeDialog } from './factor-code-dialog';
 import { RecoveryCodesView } from './recovery-codes-view';
 import { TotpSetup } from './totp-setup';

@@ -1,5 +1,5 @@
 import { toast } from 'sonner';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 /** Copies text to the clipboard and says whether it worked (a refused clipboard leaves the text to select by hand). */
 export async function copyText(text: string, copied: string = MESSAGES.security.copied): Promise<void> {

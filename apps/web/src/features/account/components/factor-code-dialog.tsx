@@ -2,7 +2,7 @@ import { factorCodeBodySchema, type FactorCodeBody } from '@console/domain';
 import { useState, type FormEvent } from 'react';
 import { CodeField } from '@/components/code-field';
 import { FormDialog } from '@/components/form-dialog';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 /**
  * An action on the person's factors that asks a current code first (from the app, or a

@@ -7,7 +7,7 @@ import { FormDialog } from '@/components/form-dialog';
 import { FormField } from '@/components/form-field';
 import { usePasskeyCheckOptions, useRemovePasskey, useRenamePasskey } from '@/api/account';
 import { signWithPasskey } from '@/lib/passkey';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.security.passkeys;
 const failureText = (failure: unknown) => (failure instanceof Error ? failure.message : MESSAGES.generic.unexpected);

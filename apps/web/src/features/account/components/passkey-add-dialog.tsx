@@ -7,7 +7,7 @@ import { PasswordField } from '@/components/password-field';
 import { useAddPasskey, usePasskeyRegistrationOptions } from '@/api/account';
 import { ApiError } from '@/lib/api';
 import { createPasskey } from '@/lib/passkey';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.security.passkeys;
 

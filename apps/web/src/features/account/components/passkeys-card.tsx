@@ -7,7 +7,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { accountQueries } from '@/api/account';
 import { formatDate, formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { PasskeyAddDialog } from './passkey-add-dialog';
 import { RemovePasskeyDialog, RenamePasskeyDialog } from './passkey-actions';
 import { RecoveryCodesView } from './recovery-codes-view';

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { saveFile } from '@/lib/save-file';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { copyText } from './copy-text';
 
 const c = MESSAGES.security.codes;

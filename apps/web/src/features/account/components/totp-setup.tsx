@@ -6,7 +6,7 @@ import { CodeField } from '@/components/code-field';
 import { PasswordField } from '@/components/password-field';
 import { useConfirmTotp, useStartTotp } from '@/api/account';
 import { ApiError } from '@/lib/api';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { copyText } from './copy-text';
 
 const s = MESSAGES.security.setup;

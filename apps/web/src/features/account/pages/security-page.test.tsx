@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.security;
 

@@ -1,5 +1,5 @@
 import { PageHeader } from '@/components/page-header';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { AuthenticatorCard } from '../components/authenticator-card';
 import { PasskeysCard } from '../components/passkeys-card';
 import { SessionsCard } from '../components/sessions-card';

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { browserPasskeys } from '@/lib/passkey';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 // The browser's passkey prompts: what they answer is set per test.
 const browser = vi.hoisted(() => ({

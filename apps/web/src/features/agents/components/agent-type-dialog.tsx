@@ -15,7 +15,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
 import { useCreateAgentType, useUpdateAgentType } from '@/api/agents';
 import { AGENT_KIND_LABELS, formatUnits } from '@/lib/agents';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 

@@ -1,7 +1,7 @@
 import { type AgentType } from '@console/domain';
 import { Archive } from 'lucide-react';
 import { useRetireAgentType } from '@/api/agents';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { ConfirmButton } from '@/components/confirm-button';
 import { announce } from '@/lib/announce';
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { agentTypeOf, catalog, TYPE_IDS } from '@/test/agent-data';
 import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, type ApiRoutes } from '@/test/helpers';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const a = MESSAGES.agentPages;
 const TYPES = 'GET /api/agent-types';

@@ -10,7 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { AGENT_KIND_LABELS, formatPrice } from '@/lib/agents';
 import { AgentTypeDialog } from '../components/agent-type-dialog';
 import { RetireAgentTypeButton } from '../components/retire-agent-type-button';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const a = MESSAGES.agentPages;
 

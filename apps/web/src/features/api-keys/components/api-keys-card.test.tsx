@@ -6,7 +6,7 @@ import { apiKeyOf, KEY_ID, keyPage } from '@/test/api-key-data';
 import { billingOf, OWN_ORG_ID } from '@/test/billing-data';
 import { ledgerPage } from '@/test/credit-data';
 import { json, makeSession, mockApi, renderApp, setViewportWidth } from '@/test/helpers';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { KEYS, LEDGER, renderSettings } from '@/test/settings-data';
 
 const k = MESSAGES.apiKeyPages;

@@ -21,7 +21,7 @@ import { CreateApiKeyDialog } from './create-api-key-dialog';
 import { EditApiKeyDialog } from './edit-api-key-dialog';
 import { RollApiKeyDialog } from './roll-api-key-dialog';
 import { API_SCOPE_LABELS } from '../scope-labels';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { announce } from '@/lib/announce';
 
 const k = MESSAGES.apiKeyPages;

@@ -14,7 +14,7 @@ import { useCreateApiKey } from '@/api/api-keys';
 import { API_SCOPE_LABELS } from '../scope-labels';
 import { createKeyFormSchema, endOfDay, rateLimitOf, type CreateKeyForm } from '../key-form';
 import { SecretDialogContent } from '@/components/secret-view';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const k = MESSAGES.apiKeyPages;
 

@@ -11,7 +11,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { Input } from '@/components/ui/input';
 import { useUpdateApiKey } from '@/api/api-keys';
 import { dateInputOf, endOfDay, lifecycleFields, rateLimitOf } from '../key-form';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const k = MESSAGES.apiKeyPages;
 

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { useRollApiKey } from '@/api/api-keys';
 import { SecretDialogContent } from '@/components/secret-view';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const k = MESSAGES.apiKeyPages;
 

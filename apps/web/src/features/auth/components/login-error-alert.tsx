@@ -1,6 +1,6 @@
 import { AlertCircle } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { MESSAGES, type LoginErrorClass } from '@/lib/wording';
+import { MESSAGES, type LoginErrorClass } from '../wording';
 
 export interface LoginFailure {
   kind: LoginErrorClass;

@@ -7,7 +7,7 @@ import { CodeField } from '@/components/code-field';
 import { passkeyOptions } from '@/api/auth';
 import { ApiError } from '@/lib/api';
 import { signWithPasskey } from '@/lib/passkey';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const { auth } = MESSAGES;
 

@@ -26,7 +26,7 @@ import { PasswordField } from '@/components/password-field';
 import { LoginErrorAlert, type LoginFailure } from '../components/login-error-alert';
 import { SecondFactorStep } from '../components/second-factor-step';
 import { acceptPendingInvitation, rememberInvitation } from '@/lib/pending-invitation';
-import { classifyLoginError, MESSAGES } from '@/lib/wording';
+import { classifyLoginError, MESSAGES } from '../wording';
 import { fieldOf } from '@/lib/form';
 import { discoverSignIn } from '@/api/identity';
 import { ApiError } from '@/lib/api';

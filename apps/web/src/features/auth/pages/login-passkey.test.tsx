@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { PASSWORD_METHOD } from '@/test/identity-data';
 import { browserPasskeys } from '@/lib/passkey';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 // Pages are lazy chunks: load the sign-in page and where it leads before the first test's clock starts.
 beforeAll(

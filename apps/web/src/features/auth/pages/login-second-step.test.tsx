@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { PASSWORD_METHOD } from '@/test/identity-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 // Pages are lazy chunks: load the sign-in page and where it leads before the first test's clock starts.
 beforeAll(

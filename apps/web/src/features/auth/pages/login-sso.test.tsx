@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { DISCOVER, PASSWORD_METHOD } from '@/test/identity-data';
 import { browser } from '@/lib/reload';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const { auth } = MESSAGES;
 const REDIRECT = 'https://login.acme.example/authorize?client_id=console&state=s1';

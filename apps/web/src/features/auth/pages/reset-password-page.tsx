@@ -11,7 +11,7 @@ import { PATHS } from '@/lib/paths';
 import { useRecover } from '@/api/auth';
 import { CenteredLayout } from '@/components/centered-layout';
 import { FormField } from '@/components/form-field';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { ErrorAlert } from '@/components/error-alert';
 
 export default function ResetPasswordPage() {

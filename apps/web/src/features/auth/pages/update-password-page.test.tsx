@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '@/lib/session-store';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const RECOVERY_URL = '/update-password#access_token=reset-token-1&type=recovery';
 

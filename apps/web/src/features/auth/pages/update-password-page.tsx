@@ -21,7 +21,7 @@ import { FormField } from '@/components/form-field';
 import { PageLoading } from '@/components/page-loading';
 import { ErrorAlert } from '@/components/error-alert';
 import { recoveryToken } from '../recovery-link';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 /**
  * With a reset link's token anyone sets a new password; without one, a signed-in person

@@ -13,7 +13,7 @@ import { useOrgBase } from '@/lib/org-base';
 import { useViewer } from '@/lib/use-viewer';
 import { BillingHeader } from './billing-header';
 import { LimitRangeCard } from './limit-range-card';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 export interface LoadedBilling {
   org: OrganizationDetail;

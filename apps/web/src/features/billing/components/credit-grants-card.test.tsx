@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { OWN_ORG_ID } from '@/test/billing-data';
 import { CHAT, grantListOf, grantOf, inDays, VOICE } from '@/test/grant-data';
 import { json, mockApi, renderWithProviders, setViewportWidth } from '@/test/helpers';

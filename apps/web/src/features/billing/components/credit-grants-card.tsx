@@ -14,7 +14,7 @@ import { Switch } from '@/components/ui/switch';
 import { formatCredits, formatDecimal } from '@/lib/credit-format';
 import { formatDateTime } from '@/lib/dates';
 import { agentsOf } from '@/lib/grant-format';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.grantPages.list;
 

@@ -1,6 +1,6 @@
 import { type BillingResponse } from '@console/domain';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.billingPages;
 

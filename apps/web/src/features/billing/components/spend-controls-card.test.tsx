@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { billingOf, OTHER_ORG_ID, OWN_ORG_ID, organizationOf, spendControlsOf } from '@/test/billing-data';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const s = MESSAGES.spendPages;
 const PATH = `/api/organizations/${OTHER_ORG_ID}/spend-controls`;

@@ -11,7 +11,7 @@ import { formatCredits } from '@/lib/credit-format';
 import { formatDateTime } from '@/lib/dates';
 import { SpendControlsDialog } from './spend-controls-dialog';
 import { TopUpHistory } from './top-up-history';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const s = MESSAGES.spendPages;
 

@@ -10,7 +10,7 @@ import { FormDialog } from '@/components/form-dialog';
 import { FormField } from '@/components/form-field';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const s = MESSAGES.spendPages;
 

@@ -3,7 +3,7 @@ import { ReverseAllocationDialog } from '@/components/credits/reverse-allocation
 import { Badge } from '@/components/ui/badge';
 import { formatCredits } from '@/lib/credit-format';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const s = MESSAGES.spendPages;
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { billingOf, OTHER_ORG_ID, organizationOf } from '@/test/billing-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.billingPages;
 

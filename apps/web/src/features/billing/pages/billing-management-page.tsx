@@ -1,7 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { BillingFrame, AgentLimitsTab, CreditsTab } from '../components/billing-frame';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.billingPages;
 const TABS = ['credits', 'limits'] as const;

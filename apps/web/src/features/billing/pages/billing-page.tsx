@@ -6,7 +6,7 @@ import { useViewer } from '@/lib/use-viewer';
 import { BillingFrame, AgentLimitsTab, CreditsTab } from '../components/billing-frame';
 import { SpendControlsCard } from '../components/spend-controls-card';
 import { CreditGrantsCard } from '../components/credit-grants-card';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.billingPages;
 

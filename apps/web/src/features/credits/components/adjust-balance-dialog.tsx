@@ -14,7 +14,7 @@ import { formatCredits } from '@/lib/credit-format';
 import { applyServerErrors, fieldOf } from '@/lib/form';
 import { amountFieldSchema } from '../amount-field';
 import { NO_TERMS, TERMS_FIELDS, termsFieldsSchema } from '../grant-terms';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { AmountField } from './amount-field';
 import { GrantTermsFields } from './grant-terms-fields';
 

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '@/test/agent-data';
 import { entry, ledgerPage } from '@/test/credit-data';
 import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const p = MESSAGES.creditPages;
 const t = MESSAGES.grantPages.terms;

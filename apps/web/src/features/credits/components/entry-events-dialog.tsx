@@ -11,7 +11,7 @@ import { Label } from '@/components/ui/label';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { formatCredits, formatDecimal } from '@/lib/credit-format';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const p = MESSAGES.creditPages;
 

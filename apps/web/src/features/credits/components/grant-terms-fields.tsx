@@ -8,7 +8,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import type { TermsFieldsInput } from '../grant-terms';
 
 const t = MESSAGES.grantPages.terms;

@@ -1,6 +1,6 @@
 import type { LedgerEntry } from '@console/domain';
 import { Badge } from '@/components/ui/badge';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 /** "Reversed" under an allocation that was given back; its reversal is the pair of entries that name it. */
 export function ReversalMark({ entry }: { entry: LedgerEntry }) {

@@ -41,7 +41,7 @@ import { GrantTermsFields } from '../components/grant-terms-fields';
 import { NO_TERMS, TERMS_FIELDS, termsFieldsSchema, termsSummary } from '../grant-terms';
 import { newIdempotencyKey } from '../idempotency-key';
 import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;

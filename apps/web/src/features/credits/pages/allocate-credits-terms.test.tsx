@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '@/test/agent-data';
 import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { CHILD_ID, organization, orgList, OTHER_CHILD_ID, OWN_ORG_ID } from '../test-support';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const p = MESSAGES.creditPages;
 const t = MESSAGES.grantPages.terms;

@@ -19,7 +19,7 @@ import {
   setViewportWidth,
   type ApiRoutes,
 } from '@/test/helpers';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const c = MESSAGES.credits;
 const p = MESSAGES.creditPages;

@@ -36,7 +36,7 @@ import { FilterSelect } from '@/components/filter-select';
 import { LedgerList } from '../components/ledger-list';
 import { LedgerTable } from '../components/ledger-table';
 import { useLedgerFilters } from '../ledger-filters';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { announce } from '@/lib/announce';
 
 const c = MESSAGES.credits;

@@ -7,7 +7,7 @@ import { formatUnitsOf } from '@/lib/agents';
 import { formatCredits } from '@/lib/credit-format';
 import { ActionCardHeader } from './action-card-header';
 import { formatCount } from './tone';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.dashboardPages;
 

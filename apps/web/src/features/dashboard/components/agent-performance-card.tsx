@@ -9,7 +9,7 @@ import { PATHS } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { formatCount } from './tone';
 import { Metric } from './metric';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.dashboardPages;
 

@@ -7,7 +7,7 @@ import { showsOrganizationList } from '@/lib/org-reach';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { formatCount } from './tone';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.dashboardPages;
 

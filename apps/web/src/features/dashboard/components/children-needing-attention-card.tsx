@@ -7,7 +7,7 @@ import { formatCredits, formatDecimal } from '@/lib/credit-format';
 import { showsOrganizationList } from '@/lib/org-reach';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.dashboardPages;
 

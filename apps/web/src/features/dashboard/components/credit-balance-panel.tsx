@@ -8,7 +8,7 @@ import { useViewer } from '@/lib/use-viewer';
 import { ActionCardHeader } from './action-card-header';
 import { formatChange } from './tone';
 import { Metric } from './metric';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.dashboardPages;
 

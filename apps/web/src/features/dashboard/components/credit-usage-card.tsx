@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDecimal } from '@/lib/credit-format';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const CreditUsageChart = lazy(() => import('./credit-usage-chart'));
 

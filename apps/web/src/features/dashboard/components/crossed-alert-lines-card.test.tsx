@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/test/helpers';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { makeDashboard } from '../test-support';
 import { CrossedAlertLinesCard } from './crossed-alert-lines-card';
 

@@ -1,7 +1,7 @@
 import { alertValueText, type Dashboard } from '@console/domain';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const a = MESSAGES.alertLinePages;
 

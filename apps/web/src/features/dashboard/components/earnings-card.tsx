@@ -8,7 +8,7 @@ import { QueryError } from '@/components/query-error';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { formatCredits, formatDecimal } from '@/lib/credit-format';
 import { ledgerOfTypeHref } from '@/lib/paths';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { Metric } from './metric';
 
 const p = MESSAGES.pricingPages;

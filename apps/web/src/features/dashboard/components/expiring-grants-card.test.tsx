@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXPIRING_SOON_DAYS } from '@/api/grants';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { formatDate } from '@/lib/dates';
 import { expiringOf, grantListOf, inDays, VOICE } from '@/test/grant-data';
 import { json, makeSession, mockApi, OWN_ORG_ID, renderApp, renderWithProviders, setViewportWidth } from '@/test/helpers';

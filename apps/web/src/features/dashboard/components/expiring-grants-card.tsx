@@ -11,7 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { formatDecimal } from '@/lib/credit-format';
 import { formatDateTime } from '@/lib/dates';
 import { agentsOf, expiresIn } from '@/lib/grant-format';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.grantPages.expiring;
 

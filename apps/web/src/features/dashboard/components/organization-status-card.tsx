@@ -2,7 +2,7 @@ import { ORG_STATUSES, ORG_TYPE_LABELS, ORG_TYPES, type Dashboard } from '@conso
 import { OrganizationLink } from '@/components/organizations/organization-link';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCount } from './tone';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.dashboardPages;
 

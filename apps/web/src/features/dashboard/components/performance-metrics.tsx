@@ -3,7 +3,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { formatCredits } from '@/lib/credit-format';
 import { formatChange, formatCount } from './tone';
 import { Metric } from './metric';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.dashboardPages;
 

@@ -12,7 +12,7 @@ import {
   type SessionOptions,
 } from '@/test/helpers';
 import { CHILD_ID, OTHER_CHILD_ID, RECEIVABLES, receivablesOf } from '@/test/invoice-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { ReceivablesCard } from './receivables-card';
 
 const r = MESSAGES.invoicePages.receivables;

@@ -11,7 +11,7 @@ import { StackedCard } from '@/components/stacked-card';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { formatDecimal } from '@/lib/credit-format';
 import { childInvoicesHref, PATHS } from '@/lib/paths';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const r = MESSAGES.invoicePages.receivables;
 

@@ -2,7 +2,7 @@ import { type Dashboard, type EntryType } from '@console/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCredits, formatDecimal } from '@/lib/credit-format';
 import { Metric } from './metric';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.dashboardPages;
 

@@ -3,7 +3,7 @@ import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { useViewer } from '@/lib/use-viewer';
 import { dashboardTools } from '../widgets';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 /** The tools of an organization type, each a link to the page that does the job. */
 export function ToolsSection({ orgType }: { orgType: OrgType }) {

@@ -7,7 +7,7 @@ import { LIVE_REFRESH_MS } from '@/api/live';
 import { apiError, json, makeSession, mockApi, OWN_ORG_ID, queryClientWithoutRetries, renderApp } from '@/test/helpers';
 import { makeDashboard, makeEarnings, noUsage } from '../test-support';
 import { grantListOf } from '@/test/grant-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.dashboardPages;
 

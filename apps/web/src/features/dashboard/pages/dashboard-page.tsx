@@ -25,7 +25,7 @@ import { RevenueOverviewCard } from '../components/revenue-overview-card';
 import { ToolsSection } from '../components/tools-section';
 import { useViewer } from '@/lib/use-viewer';
 import { dashboardWidgets, isDashboardTab, type DashboardTab } from '../widgets';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.dashboardPages;
 

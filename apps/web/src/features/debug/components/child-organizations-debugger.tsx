@@ -8,7 +8,7 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { useQuery } from '@tanstack/react-query';
 import { debugQueries } from '@/api/debug';
 import { QueryError } from '@/components/query-error';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const d = MESSAGES.debugPages;
 

@@ -1,7 +1,7 @@
 import { type ParsingLogEntry } from '@console/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 /** What the claim normalizer read from where (normalizeClaims' log). */
 export function ParsingLogsCard({ log }: { log: ParsingLogEntry[] }) {

@@ -6,7 +6,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useQuery } from '@tanstack/react-query';
 import { userQueries } from '@/api/users';
 import { QueryError } from '@/components/query-error';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const d = MESSAGES.debugPages;
 

@@ -8,7 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { debugQueries } from '@/api/debug';
 import { QueryError } from '@/components/query-error';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const d = MESSAGES.debugPages;
 

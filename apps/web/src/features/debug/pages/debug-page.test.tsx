@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { formatCountdown } from '@/components/debug/jwt-debug-card';
 import { json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeList } from '@/test/organization-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { formatDateTime } from '@/lib/dates';
 
 const d = MESSAGES.debugPages;

@@ -11,7 +11,7 @@ import { OutboxCard } from '../components/outbox-card';
 import { ParsingLogsCard } from '../components/parsing-logs-card';
 import { RoleVerificationCard } from '../components/role-verification-card';
 import { StatusBreakdownCard } from '../components/status-breakdown-card';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const d = MESSAGES.debugPages;
 

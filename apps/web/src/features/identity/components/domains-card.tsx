@@ -15,7 +15,7 @@ import { Input } from '@/components/ui/input';
 import { announce } from '@/lib/announce';
 import { ApiError } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { CopyValue } from './copy-value';
 
 const d = MESSAGES.identityPages.domains;

@@ -15,7 +15,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { formatDateTime } from '@/lib/dates';
 import { PATHS } from '@/lib/paths';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const c = MESSAGES.identityPages.pendingClaims;
 

@@ -13,7 +13,7 @@ import { Input } from '@/components/ui/input';
 import { ApiError } from '@/lib/api';
 import { browser } from '@/lib/reload';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { CopyValue } from './copy-value';
 
 const w = MESSAGES.identityPages;

@@ -10,7 +10,7 @@ import { QueryError } from '@/components/query-error';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const c = MESSAGES.identityPages.calls;
 

@@ -9,7 +9,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { CopyValue } from './copy-value';
 
 const s = MESSAGES.identityPages.scim;

@@ -12,7 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { announce } from '@/lib/announce';
 import { formatDateTime } from '@/lib/dates';
 import { cn } from '@/lib/utils';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { CreateScimTokenDialog, RotateScimTokenDialog } from './scim-token-dialogs';
 
 const w = MESSAGES.identityPages;

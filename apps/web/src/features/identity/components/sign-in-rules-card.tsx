@@ -12,7 +12,7 @@ import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Switch } from '@/components/ui/switch';
 import { ApiError } from '@/lib/api';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const r = MESSAGES.identityPages.rules;
 

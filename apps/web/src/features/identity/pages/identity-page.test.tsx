@@ -7,7 +7,7 @@ import { DOMAIN_ID, domainOf, IDENTITY_PATHS, identityViewOf, PROVIDER, renderId
 import { renderSettings } from '@/test/settings-data';
 import { formatDateTime } from '@/lib/dates';
 import { browser } from '@/lib/reload';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.identityPages;
 const p = w.provider;

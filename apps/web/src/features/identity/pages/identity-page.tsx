@@ -12,7 +12,7 @@ import { Button } from '@/components/ui/button';
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { DomainsCard } from '../components/domains-card';
 import { PendingClaimsCard } from '../components/pending-claims-card';
 import { ProviderCard } from '../components/provider-card';

@@ -20,7 +20,7 @@ import {
   renderIdentity,
 } from '@/test/identity-data';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const c = MESSAGES.identityPages.pendingClaims;
 const houseAdmin = { role: 'house_admin', orgType: 'house', orgName: 'House' } as const;

@@ -25,7 +25,7 @@ import {
   TOKEN_ID,
 } from '@/test/identity-data';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.identityPages;
 const r = w.rules;

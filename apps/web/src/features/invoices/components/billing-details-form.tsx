@@ -12,7 +12,7 @@ import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import { applyServerErrors } from '@/lib/form';
 import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { plainRate } from '../format';
 
 const d = MESSAGES.invoicePages.details;

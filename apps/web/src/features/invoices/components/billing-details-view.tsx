@@ -1,6 +1,6 @@
 import type { BillingDetails } from '@console/domain';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const d = MESSAGES.invoicePages.details;
 

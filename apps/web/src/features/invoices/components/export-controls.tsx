@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useExportInvoices } from '@/api/invoices';
 import { Button } from '@/components/ui/button';
 import { announce } from '@/lib/announce';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { lastMonth } from '../format';
 import { MonthSelect } from './month-select';
 

@@ -8,7 +8,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PATHS } from '@/lib/paths';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { formatMoney, monthLabel, plainRate } from '../format';
 import { InvoiceLinesTable } from './invoice-lines-table';
 import { InvoiceTotals } from './invoice-totals';

@@ -2,7 +2,7 @@ import type { InvoiceLine } from '@console/domain';
 import { ResponsiveDataTable } from '@/components/data-table';
 import { StackedCard } from '@/components/stacked-card';
 import { formatDecimal } from '@/lib/credit-format';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { formatDay, formatMoney } from '../format';
 
 const l = MESSAGES.invoicePages.lines;

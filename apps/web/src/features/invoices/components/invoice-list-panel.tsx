@@ -11,7 +11,7 @@ import { Label } from '@/components/ui/label';
 import { showsOrganizationList } from '@/lib/org-reach';
 import { useSearchPatch } from '@/lib/use-search-patch';
 import { useViewer } from '@/lib/use-viewer';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { InvoiceTable } from './invoice-table';
 
 const w = MESSAGES.invoicePages;

@@ -1,5 +1,5 @@
 import type { InvoiceParty } from '@console/domain';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.invoicePages;
 

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { ResponsiveDataTable } from '@/components/data-table';
 import { StackedCard } from '@/components/stacked-card';
 import { invoiceHref } from '@/lib/paths';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { formatDay, formatMoney, monthLabel } from '../format';
 import { InvoiceStateBadge } from './invoice-state-badge';
 

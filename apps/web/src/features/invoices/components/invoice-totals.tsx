@@ -1,5 +1,5 @@
 import { cn } from '@/lib/utils';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { formatMoney } from '../format';
 
 const t = MESSAGES.invoicePages.totals;

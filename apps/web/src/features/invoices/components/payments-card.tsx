@@ -4,7 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDateTime } from '@/lib/dates';
 import { cn } from '@/lib/utils';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { formatDay, formatMoney, isPositive } from '../format';
 import { ReasonDialog } from './reason-dialog';
 import { RecordPaymentDialog } from './record-payment-dialog';

@@ -8,7 +8,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { FormDialog } from '@/components/form-dialog';
 import { LabelledControl } from '@/components/labelled-control';
 import { Textarea } from '@/components/ui/textarea';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.invoicePages;
 type Form = z.input<typeof reasonInputSchema>;

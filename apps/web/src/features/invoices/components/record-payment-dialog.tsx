@@ -12,7 +12,7 @@ import { LabelledControl } from '@/components/labelled-control';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { applyServerErrors, fieldOf } from '@/lib/form';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { formatMoney, todayUtc } from '../format';
 
 const w = MESSAGES.invoicePages;

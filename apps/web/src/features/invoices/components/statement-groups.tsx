@@ -2,7 +2,7 @@ import { STATEMENT_GROUP_LABELS, type StatementGroup } from '@console/domain';
 import { ResponsiveDataTable } from '@/components/data-table';
 import { StackedCard } from '@/components/stacked-card';
 import { amountClass, formatDecimal } from '@/lib/credit-format';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const s = MESSAGES.invoicePages.statements;
 const c = s.columns;

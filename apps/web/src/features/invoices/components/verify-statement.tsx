@@ -7,7 +7,7 @@ import { FormField } from '@/components/form-field';
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { monthLabel } from '../format';
 
 const s = MESSAGES.invoicePages.statements;

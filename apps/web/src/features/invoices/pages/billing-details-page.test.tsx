@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { json, makeSession, mockApi, renderApp, type ApiRoutes, type SessionOptions } from '@/test/helpers';
 import { DETAILS, detailsOf, detailsResponse } from '@/test/invoice-data';
 import { renderSettings } from '@/test/settings-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const d = MESSAGES.invoicePages.details;
 const m = MESSAGES.invoices;

@@ -11,7 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { BillingDetailsForm } from '../components/billing-details-form';
 import { BillingDetailsView } from '../components/billing-details-view';
 

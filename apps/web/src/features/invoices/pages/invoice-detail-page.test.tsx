@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp, type ApiRoutes, type SessionOptions } from '@/test/helpers';
 import { CODE, detailOf, INVOICE, INVOICE_ID, paymentOf, PAYMENTS, REVERSE } from '@/test/invoice-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { todayUtc } from '../format';
 
 const w = MESSAGES.invoicePages;

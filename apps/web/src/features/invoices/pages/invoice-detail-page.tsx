@@ -11,7 +11,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { announce } from '@/lib/announce';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { InvoiceLinesTable } from '../components/invoice-lines-table';
 import { InvoiceParties } from '../components/invoice-parties';
 import { InvoiceStateBadge } from '../components/invoice-state-badge';

@@ -19,7 +19,7 @@ import {
   summaryOf,
 } from '@/test/invoice-data';
 import { makeList, makeOrganization } from '@/test/organization-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.invoicePages;
 const admin = { role: 'agency_admin', orgType: 'agency', orgName: 'Northwind' } as const;

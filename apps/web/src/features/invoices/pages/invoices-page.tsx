@@ -2,7 +2,7 @@ import { PageHeader } from '@/components/page-header';
 import { PageTabs } from '@/components/page-tabs';
 import { useSearchPatch } from '@/lib/use-search-patch';
 import { useViewer } from '@/lib/use-viewer';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { ExportControls } from '../components/export-controls';
 import { InvoiceDrafts } from '../components/invoice-drafts';
 import { InvoiceListPanel } from '../components/invoice-list-panel';

@@ -6,7 +6,7 @@ import { json, makeSession, mockApi, renderApp, type ApiCall, type SessionOption
 import { ledgerPage } from '@/test/credit-data';
 import { CHILD_ID, CODE, statementOf, statementPath, verificationOf } from '@/test/invoice-data';
 import { makeOrganization } from '@/test/organization-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { lastMonth, monthLabel, recentMonths } from '../format';
 
 const s = MESSAGES.invoicePages.statements;

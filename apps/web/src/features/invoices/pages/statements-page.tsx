@@ -16,7 +16,7 @@ import { formatCredits } from '@/lib/credit-format';
 import { showsOrganizationList } from '@/lib/org-reach';
 import { useSearchPatch } from '@/lib/use-search-patch';
 import { useViewer } from '@/lib/use-viewer';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { MonthSelect } from '../components/month-select';
 import { StatementGroups } from '../components/statement-groups';
 import { VerifyStatement } from '../components/verify-statement';

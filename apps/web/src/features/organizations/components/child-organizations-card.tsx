@@ -8,7 +8,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { useViewer } from '@/lib/use-viewer';
 import { OrgStatusBadge } from './org-status-badge';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 /** How many children the detail page shows; the list page has the rest. */
 export const CHILD_CARD_SIZE = 10;

@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useDeleteOrganization } from '@/api/organizations';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 
 /**

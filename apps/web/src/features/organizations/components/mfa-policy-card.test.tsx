@@ -4,7 +4,7 @@ import type { MfaPolicyView } from '@console/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { json, makeSession, mockApi, OWN_ORG_ID, renderApp } from '@/test/helpers';
 import { makeOrganization } from '@/test/organization-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.mfaPolicy;
 

@@ -5,7 +5,7 @@ import { QueryError } from '@/components/query-error';
 import type { ListParams, ListParamsPatch } from '../use-list-params';
 import { OrganizationsTable } from './organizations-table';
 import { PaginationControls } from './pagination-controls';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 interface OrganizationListResultsProps {
   label: string;

@@ -8,7 +8,7 @@ import { organizationQueries } from '@/api/organizations';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { OrgStatusBadge } from './org-status-badge';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 function countLabel(count: number, one: string, many: string) {
   return `${count} ${count === 1 ? one : many}`;

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import type { ReactNode } from 'react';
 import { BackLink } from '@/components/back-link';
 import { PageHeader } from '@/components/page-header';

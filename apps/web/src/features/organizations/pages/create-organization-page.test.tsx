@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiError, goBack, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeOrganization, OWN_ORG_ID } from '@/test/organization-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 beforeAll(async () => {
   await Promise.all([import('./create-organization-page'), import('@/app/shell/app-shell')]);

@@ -32,7 +32,7 @@ import { applyServerErrors, fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 import { DescriptionField, FormActions, ParentInvitesSwitch } from '../components/organization-fields';
 import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 /** The API's create schema, with an empty initial balance meaning none. */
 const formSchema = createOrganizationSchema.extend({

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, OWN_ORG_ID, renderApp } from '@/test/helpers';
 import { makeOrganization, orgId } from '@/test/organization-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 beforeAll(async () => {
   await Promise.all([import('./edit-organization-page'), import('./organization-detail-page'), import('@/app/shell/app-shell')]);

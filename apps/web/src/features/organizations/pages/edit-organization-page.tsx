@@ -32,7 +32,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { DescriptionField, FormActions, ParentInvitesSwitch } from '../components/organization-fields';
 import { ORG_STATUS_LABELS } from '../components/org-status-badge';
 import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.organizations;
 

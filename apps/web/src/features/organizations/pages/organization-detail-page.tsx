@@ -29,7 +29,7 @@ import { ChildOrganizationsCard } from '../components/child-organizations-card';
 import { MfaPolicyCard } from '../components/mfa-policy-card';
 import { DeleteOrganizationButton } from '../components/delete-organization-button';
 import { OrgStatusBadge } from '../components/org-status-badge';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 /** One of the page's outline actions: a link that looks like a button, its icon first. */
 function ActionLink({ to, icon: Icon, children }: { to: string; icon: LucideIcon; children: ReactNode }) {

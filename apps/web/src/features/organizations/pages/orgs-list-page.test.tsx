@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
 import { makeList, makeListItem, makeOrganization, makeTree, orgId, OWN_ORG_ID } from '@/test/organization-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const superAgencyAdmin = () => makeSession({ role: 'super_agency_admin', orgType: 'super_agency', orgName: 'Own Organization' });
 

@@ -10,7 +10,7 @@ import { StackedCard } from '@/components/stacked-card';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatPrice } from '@/lib/agents';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { ChildPriceDialog } from './child-price-dialog';
 
 const p = MESSAGES.pricingPages;

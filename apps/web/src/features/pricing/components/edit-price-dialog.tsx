@@ -13,7 +13,7 @@ import { useSetPrice } from '@/api/pricing';
 import { ApiError } from '@/lib/api';
 import { formatPrice, formatUnits } from '@/lib/agents';
 import { fieldOf } from '@/lib/form';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { previewMargin } from '../price-math';
 
 const p = MESSAGES.pricingPages;

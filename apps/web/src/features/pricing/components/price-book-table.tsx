@@ -3,7 +3,7 @@ import { ResponsiveDataTable, type Column } from '@/components/data-table';
 import { StackedCard } from '@/components/stacked-card';
 import { Badge } from '@/components/ui/badge';
 import { formatPrice, formatUnits } from '@/lib/agents';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { EditPriceDialog } from './edit-price-dialog';
 
 const p = MESSAGES.pricingPages;

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, OWN_ORG_ID, renderApp, setViewportWidth, type ApiCall } from '@/test/helpers';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const p = MESSAGES.pricingPages;
 const BOOK = `GET /api/organizations/${OWN_ORG_ID}/prices`;

@@ -10,7 +10,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Card, CardContent } from '@/components/ui/card';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { ChildPricesCard } from '../components/child-prices-card';
 import { PriceBookTable } from '../components/price-book-table';
 import { PriceHistoryCard } from '../components/price-history-card';

@@ -8,7 +8,7 @@ import { agentQueries, useActivateAgent } from '@/api/agents';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { AGENT_KIND_LABELS, formatPrice } from '@/lib/agents';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { ErrorAlert } from '@/components/error-alert';
 
 const a = MESSAGES.agentPages;

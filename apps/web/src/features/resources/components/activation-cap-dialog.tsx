@@ -8,7 +8,7 @@ import { useSetActivationCap } from '@/api/agents';
 import { ErrorAlert } from '@/components/error-alert';
 import { FormDialog } from '@/components/form-dialog';
 import { FormField } from '@/components/form-field';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const s = MESSAGES.spendPages;
 

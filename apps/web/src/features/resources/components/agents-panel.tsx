@@ -18,7 +18,7 @@ import { formatDateTime } from '@/lib/dates';
 import { useViewer } from '@/lib/use-viewer';
 import { ActivateAgentDialog } from './activate-agent-dialog';
 import { ActivationCapDialog } from './activation-cap-dialog';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { announce } from '@/lib/announce';
 
 const a = MESSAGES.agentPages;

@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { billingQueries } from '@/api/billing';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.billingPages;
 

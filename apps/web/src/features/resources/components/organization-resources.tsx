@@ -19,7 +19,7 @@ import { ledgerHref, PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { AgentsPanel } from './agents-panel';
 import { AllocateCreditsDialog } from './allocate-credits-dialog';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.billingPages;
 

@@ -6,7 +6,7 @@ import { activationListOf, activationOf, agentTypeOf, catalog, TYPE_IDS } from '
 import { billingOf, capacityOf, CHILD_IDS, OTHER_ORG_ID, OWN_ORG_ID, organizationOf } from '@/test/billing-data';
 import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
 import { AWAITING_FIRST_REPORT } from '@/lib/agents';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.billingPages;
 const a = MESSAGES.agentPages;

@@ -2,7 +2,7 @@ import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { OrganizationResources } from '../components/organization-resources';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 /** /resources: the resources of the user's own organization. */
 export default function ResourcesPage() {

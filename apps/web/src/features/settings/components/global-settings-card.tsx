@@ -11,7 +11,7 @@ import { IconCardTitle } from '@/components/icon-card-title';
 import { useUpdateGlobalSettings } from '@/api/settings';
 import { ApiError } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const g = MESSAGES.globalSettings;
 

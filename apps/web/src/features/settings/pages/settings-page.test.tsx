@@ -6,7 +6,7 @@ import { LIVE_REFRESH_MS } from '@/api/live';
 import { billingOf, OWN_ORG_ID } from '@/test/billing-data';
 import { ledgerPage } from '@/test/credit-data';
 import { apiError, json, makeSession, mockApi, queryClientWithoutRetries, renderApp } from '@/test/helpers';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { KEYS, LEDGER, renderSettings, SETTINGS, UNSET } from '@/test/settings-data';
 
 const m = MESSAGES.billingPages;
@@ -27,7 +27,7 @@ describe('settings page', { timeout: 20_000 }, () => {
   it('shows Failed to load settings information when the profile cannot be loaded', async () => {
     mockApi({ 'GET /api/users/me': () => apiError(500, 'internal', 'Database unavailable') });
     renderApp('/settings', { session: makeSession(), queryClient: queryClientWithoutRetries() });
-    // The specification's words, to the letter.
+    // The sentence itself, not its key: a change of wording shows here.
     expect(await screen.findByText('Failed to load settings information.', undefined, { timeout: 8000 })).toBeInTheDocument();
     expect(screen.getByText('Database unavailable')).toBeInTheDocument();
   }, 15_000);

@@ -34,7 +34,7 @@ import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { AppearanceCard } from '../components/appearance-card';
 import { GlobalSettingsCard } from '../components/global-settings-card';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.billingPages;
 const g = MESSAGES.globalSettings;

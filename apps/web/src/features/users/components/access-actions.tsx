@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useEndUserSessions, useResetUserFactors } from '@/api/users';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const u = MESSAGES.users;
 

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { reloadPage } from '@/lib/reload';
 import type { InvitationsLoadState } from '../use-invitations-retry';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const m = MESSAGES.invitations;
 const MAX = INVITATION_RETRY.maxAttempts;

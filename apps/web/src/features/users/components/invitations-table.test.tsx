@@ -5,7 +5,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '@/lib/reload';
 import { apiError, json, makeSession, mockApi, renderApp, type ApiCall } from '@/test/helpers';
 import { makeInvitation, page } from '@/test/user-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 /** The page reload, replaced: jsdom cannot reload. */
 const reloadPage = vi.spyOn(browser, 'reload').mockImplementation(() => {});

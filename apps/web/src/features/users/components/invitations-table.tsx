@@ -23,7 +23,7 @@ import { useInvitationsRetry } from '../use-invitations-retry';
 import { InvitationsErrorScreen, InvitationsSetupScreen } from './invitations-load-screens';
 import { RevokeDialog } from './revoke-dialog';
 import { TruncatedText } from '@/components/truncated-text';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { announce } from '@/lib/announce';
 
 const t = MESSAGES.teamPages;

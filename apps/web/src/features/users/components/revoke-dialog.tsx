@@ -1,7 +1,7 @@
 import { type Invitation } from '@console/domain';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useRevokeInvitation } from '@/api/invitations';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { announce } from '@/lib/announce';
 
 /** Revoke after a confirmation that says the link stops working; used by the users panel and the invitations list. */

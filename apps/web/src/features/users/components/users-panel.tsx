@@ -1,7 +1,5 @@
 import {
   invitableRoles,
-  mayChangePersonStatus,
-  mayEditPerson,
   mayManageInvitationsOf,
   PAGING,
   roleLabel,
@@ -9,39 +7,28 @@ import {
   USER_STATUSES,
   type Invitation,
   type OrganizationFacts,
-  type PersonFacts,
   type UserProfile,
   type UserStatus,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { Eye, Pencil, UserX, XCircle } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { useEffect, useMemo } from 'react';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { SearchField } from '@/components/search-field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { invitationQueries } from '@/api/invitations';
-import { useDeactivateUser, userQueries } from '@/api/users';
+import { userQueries } from '@/api/users';
 import { QueryError } from '@/components/query-error';
 import { SortableHead, SortSelect } from '@/components/sortable-head';
-import { StackedCard } from '@/components/stacked-card';
-import { UserStatusBadge } from '@/components/users/user-status-badge';
 import { FilterSelect } from '@/components/filter-select';
-import { formatDateTime } from '@/lib/dates';
-import { fullName } from '@/lib/format';
-import { PATHS } from '@/lib/paths';
 import { useDebouncedText } from '@/lib/use-debounced-text';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { useViewer } from '@/lib/use-viewer';
 import type { TargetOrganization } from '../use-target-organization';
 import { USER_SORT_DEFAULT_ORDER, useUserListParams, type UserListParams, type UserSortField } from '../use-user-list-params';
-import { RevokeDialog } from './revoke-dialog';
-import { TruncatedText } from '@/components/truncated-text';
-import { MESSAGES } from '@/lib/wording';
-import { announce } from '@/lib/announce';
+import { InvitationRow, UserRow } from './users-panel-rows';
+import { MESSAGES } from '../wording';
 
 const ALL = '_all';
 const t = MESSAGES.teamPages;
@@ -288,131 +275,5 @@ export function UsersPanel({ organizationId, organization }: UsersPanelProps) {
         </>
       )}
     </div>
-  );
-}
-
-/** A row of the table, or a card when stacked (narrow screens). */
-function UserRow({ user, person, stacked = false }: { user: UserProfile; person: PersonFacts; stacked?: boolean }) {
-  const viewer = useViewer();
-  const name = fullName(user);
-  const label = name || user.email;
-  const actions = (
-    <>
-      <Button asChild variant="ghost" size="icon" aria-label={`View ${label}`}>
-        <Link to={`${PATHS.users}/${user.id}`}>
-          <Eye aria-hidden />
-        </Link>
-      </Button>
-      {!!viewer && mayEditPerson(viewer, person) && (
-        <Button asChild variant="ghost" size="icon" aria-label={`Edit ${label}`}>
-          <Link to={`${PATHS.users}/${user.id}/edit`}>
-            <Pencil aria-hidden />
-          </Link>
-        </Button>
-      )}
-      {!!viewer && mayChangePersonStatus(viewer, person) && <DeactivateButton user={user} label={label} />}
-    </>
-  );
-  if (stacked) {
-    return (
-      <StackedCard
-        title={<span title={label}>{label}</span>}
-        fields={[
-          { label: 'Email', value: user.email },
-          { label: 'Role', value: roleLabel(user.role) },
-          { label: 'Status', value: <UserStatusBadge status={user.status} /> },
-          { label: 'Created', value: formatDateTime(user.created_at) },
-        ]}
-        actions={actions}
-      />
-    );
-  }
-  return (
-    <TableRow>
-      <TableCell className="max-w-64">
-        <TruncatedText text={name} className="font-medium" />
-      </TableCell>
-      <TableCell className="max-w-72">
-        <TruncatedText text={user.email} />
-      </TableCell>
-      <TableCell>{roleLabel(user.role)}</TableCell>
-      <TableCell>
-        <UserStatusBadge status={user.status} />
-      </TableCell>
-      <TableCell>{formatDateTime(user.created_at)}</TableCell>
-      <TableCell>
-        <div className="flex justify-end gap-1">{actions}</div>
-      </TableCell>
-    </TableRow>
-  );
-}
-
-function DeactivateButton({ user, label }: { user: UserProfile; label: string }) {
-  const deactivate = useDeactivateUser();
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button
-        variant="ghost"
-        size="icon"
-        aria-label={`Deactivate ${label}`}
-        disabled={user.status === 'inactive' || deactivate.isPending}
-        onClick={() => setOpen(true)}
-      >
-        <UserX aria-hidden />
-      </Button>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title="Deactivate user"
-        description={MESSAGES.users.deactivateConfirm(label)}
-        confirmLabel="Deactivate"
-        destructive
-        onConfirm={() => announce(deactivate.mutateAsync(user.id), MESSAGES.users.deactivated, MESSAGES.users.deactivateFailed)}
-      />
-    </>
-  );
-}
-
-function InvitationRow({ invitation, manage, stacked = false }: { invitation: Invitation; manage: boolean; stacked?: boolean }) {
-  if (stacked) {
-    return (
-      <StackedCard
-        title={invitation.email}
-        fields={[
-          { label: 'Role', value: roleLabel(invitation.role) },
-          { label: 'Status', value: <UserStatusBadge status="pending" /> },
-          { label: 'Invited', value: formatDateTime(invitation.created_at) },
-        ]}
-        actions={manage ? <RevokeButton invitation={invitation} /> : undefined}
-      />
-    );
-  }
-  return (
-    <TableRow>
-      {/* Pending invitations have no names yet; the invitation date is the row's invited_at. */}
-      <TableCell title={`Invited ${formatDateTime(invitation.created_at)}`} />
-      <TableCell>{invitation.email}</TableCell>
-      <TableCell>{roleLabel(invitation.role)}</TableCell>
-      <TableCell>
-        <UserStatusBadge status="pending" />
-      </TableCell>
-      <TableCell>{formatDateTime(invitation.created_at)}</TableCell>
-      <TableCell>
-        <div className="flex justify-end gap-1">{manage && <RevokeButton invitation={invitation} />}</div>
-      </TableCell>
-    </TableRow>
-  );
-}
-
-function RevokeButton({ invitation }: { invitation: Invitation }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button variant="ghost" size="icon" aria-label={`Revoke invitation for ${invitation.email}`} onClick={() => setOpen(true)}>
-        <XCircle aria-hidden />
-      </Button>
-      <RevokeDialog invitation={invitation} open={open} onOpenChange={setOpen} />
-    </>
   );
 }

@@ -36,7 +36,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { usePerson } from '../use-person';
 import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
 import { BackLink } from '@/components/back-link';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const t = MESSAGES.teamPages;
 const { first_name, last_name, preferred_locale } = updateMeSchema.shape;

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { sessionStore } from '@/lib/session-store';
 import { OWN_ORG } from '@/test/user-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const t = MESSAGES.teamPages;
 const m = MESSAGES.invitations;

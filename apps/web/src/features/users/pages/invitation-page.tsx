@@ -11,12 +11,13 @@ import { FormField } from '@/components/form-field';
 import { PasswordField } from '@/components/password-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { invalidate } from '@/api/invalidation';
 import { acceptInvitation, useRegisterInvitation } from '@/api/invitations';
 import { ApiError, refreshSession } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
 import { forgetInvitation, rememberInvitation } from '@/lib/pending-invitation';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
 
@@ -71,7 +72,7 @@ export default function InvitationPage() {
         forgetInvitation(token);
         // The organization and role changed: take a token with the new claims.
         await refreshSession();
-        await queryClient.invalidateQueries();
+        await invalidate(queryClient, 'organizationJoined');
         setState({ kind: 'success', organizationName: result.organizationName });
       }
     },

@@ -29,7 +29,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { useTargetOrganization } from '../use-target-organization';
 import { useUnsavedChangesGuard } from '@/lib/use-unsaved-changes';
 import { BackLink } from '@/components/back-link';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const t = MESSAGES.teamPages;
 

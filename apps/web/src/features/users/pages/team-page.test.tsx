@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime } from '@/lib/dates';
 import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
 import { makeInvitation, makeUser, page } from '@/test/user-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const t = MESSAGES.teamPages;
 const HOUR = 3600 * 1000;

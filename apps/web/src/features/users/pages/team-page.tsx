@@ -16,7 +16,7 @@ import { useViewer } from '@/lib/use-viewer';
 import { InvitationsTable } from '../components/invitations-table';
 import { UsersPanel } from '../components/users-panel';
 import { useTargetOrganization } from '../use-target-organization';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const t = MESSAGES.teamPages;
 

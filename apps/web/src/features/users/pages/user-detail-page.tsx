@@ -16,7 +16,7 @@ import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { usePerson } from '../use-person';
 import { EndSessionsButton, ResetFactorsButton } from '../components/access-actions';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const t = MESSAGES.teamPages;
 

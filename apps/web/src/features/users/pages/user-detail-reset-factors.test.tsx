@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, makeSession, mockApi, renderApp } from '@/test/helpers';
 import { makeOrganization, orgId } from '@/test/organization-data';
 import { makeUser, OWN_ORG, SELF_ID } from '@/test/user-data';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const u = MESSAGES.users;
 

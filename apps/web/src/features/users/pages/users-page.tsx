@@ -8,7 +8,7 @@ import { inviteHref } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { UsersPanel } from '../components/users-panel';
 import { useTargetOrganization } from '../use-target-organization';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const t = MESSAGES.teamPages;
 

@@ -8,7 +8,7 @@ import { useRedeliverWebhook } from '@/api/webhooks';
 import { announce } from '@/lib/announce';
 import { formatDateTime } from '@/lib/dates';
 import { useMediaQuery } from '@/lib/use-media-query';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { WEBHOOK_EVENT_LABELS } from '../event-labels';
 
 const w = MESSAGES.webhookPages;

@@ -9,7 +9,7 @@ import { announce } from '@/lib/announce';
 import { formatDateTime } from '@/lib/dates';
 import { webhookDeliveriesHref } from '@/lib/paths';
 import { cn } from '@/lib/utils';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { WEBHOOK_EVENT_LABELS } from '../event-labels';
 import { EditEndpointDialog } from './endpoint-dialog';
 import { RotateSecretDialog } from './rotate-secret-dialog';

@@ -14,7 +14,7 @@ import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { useCreateWebhookEndpoint, useUpdateWebhookEndpoint } from '@/api/webhooks';
 import { applyServerErrors } from '@/lib/form';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { EventTypesField } from './event-types-field';
 
 const w = MESSAGES.webhookPages;

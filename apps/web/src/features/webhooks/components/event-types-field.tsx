@@ -1,6 +1,6 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@console/domain';
 import { useEffect, useRef, type ComponentProps } from 'react';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { WEBHOOK_EVENT_GROUPS, WEBHOOK_EVENT_LABELS } from '../event-labels';
 
 const w = MESSAGES.webhookPages;

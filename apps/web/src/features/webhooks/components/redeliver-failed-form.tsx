@@ -7,7 +7,7 @@ import { LabelledControl } from '@/components/labelled-control';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useRedeliverFailedWebhooks } from '@/api/webhooks';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.webhookPages;
 

@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Dialog, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { useRotateWebhookSecret } from '@/api/webhooks';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.webhookPages;
 const DEFAULT_GRACE = String(WEBHOOKS.defaultRotationGraceHours);

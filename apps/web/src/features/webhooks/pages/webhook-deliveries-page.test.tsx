@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { json, makeSession, mockApi, renderApp, setViewportWidth, type ApiRoutes } from '@/test/helpers';
 import { attemptOf, DELIVERIES, DELIVERY_ID, deliveryOf, ENDPOINT_ID, endpointOf, endpointPath, LIST } from '@/test/webhook-data';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { BODY_PREVIEW_CHARS } from '../components/delivery-log';
 
 const w = MESSAGES.webhookPages;

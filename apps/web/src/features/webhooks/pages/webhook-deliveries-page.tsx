@@ -14,7 +14,7 @@ import { Label } from '@/components/ui/label';
 import { webhookQueries } from '@/api/webhooks';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { DeliveryLog } from '../components/delivery-log';
 import { EndpointStateBadge } from '../components/endpoint-card';
 import { RedeliverFailedForm } from '../components/redeliver-failed-form';

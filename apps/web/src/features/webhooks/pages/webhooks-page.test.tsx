@@ -6,7 +6,7 @@ import { json, makeSession, mockApi, renderApp, type ApiRoutes, type SessionOpti
 import { renderSettings } from '@/test/settings-data';
 import { CREATE, deliveryOf, endpointOf, endpointPath, LIST } from '@/test/webhook-data';
 import { formatDateTime } from '@/lib/dates';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 
 const w = MESSAGES.webhookPages;
 const URL_A = 'https://hooks.example.com/console';

@@ -9,7 +9,7 @@ import { webhookQueries } from '@/api/webhooks';
 import { useAuth } from '@/lib/auth';
 import { PATHS } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
-import { MESSAGES } from '@/lib/wording';
+import { MESSAGES } from '../wording';
 import { CreateEndpointDialog } from '../components/endpoint-dialog';
 import { EndpointCard } from '../components/endpoint-card';
 
