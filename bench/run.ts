@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { dropLiveDatabases } from './lib/databases.ts';
+import { undoInterrupted } from './lib/interrupt.ts';
 import { DOC, renderDoc, writeResults } from './lib/report.ts';
 import { killServers } from './lib/server.ts';
 import type { SuiteContext } from './lib/types.ts';
@@ -34,11 +35,18 @@ if (duration !== null && !(Number.isInteger(duration) && duration >= 1)) {
   process.exit(2);
 }
 
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    // Ctrl-C reaches the bench more than once (from the terminal's process group, and again from
+    // each launcher passing it on): the first stops everything; a second must not end the process
+    // before that is done (an own PostgreSQL cluster would be left running).
+    if (stopping) return;
+    stopping = true;
     console.error(`\n${signal}: stopping the bench servers and dropping their databases`);
     void killServers()
       .then(dropLiveDatabases)
+      .then(undoInterrupted)
       .finally(() => process.exit(130));
   });
 }

@@ -14,6 +14,8 @@ export interface Host extends Supervised {
   address: string;
   port: number;
   url: string;
+  /** The process id (its CPU time is in /proc/<pid>/stat: the bench reads it). */
+  pid: number;
   /** The JSON log lines written so far, parsed (other lines are left out). */
   logs(): Record<string, unknown>[];
 }
@@ -62,5 +64,5 @@ export async function startHost(options: {
         return [];
       }
     });
-  return { ...supervised, address, port, url, logs };
+  return { ...supervised, address, port, url, pid: child.pid!, logs };
 }

@@ -28,7 +28,8 @@ export interface Network {
 
 const ip = (...args: string[]) => execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 
-function loopback(count: number): Network {
+/** Hosts on loopback addresses of their own (also for the bench: no forwarder in the bench's process). */
+export function loopback(count: number): Network {
   return {
     kind: 'loopback',
     addresses: Array.from({ length: count }, (_, n) => `127.0.0.${n + 2}`),

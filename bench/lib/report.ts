@@ -159,6 +159,14 @@ database each figure comes from.
 - **÷ yardstick** (usage): for batches, the API's events per second divided by those of a
   plain SQL script doing the same writes, run by \`pgbench\` in the same run on the same
   database; for single events, requests per second divided by pgbench TPC-B's tps.
+- **scale-out** is the exception to the child-process server above: it builds a PostgreSQL
+  primary and synchronous hot standby of its own and runs real \`main.ts serve\` hosts on their own
+  loopback addresses (needs \`DATABASE_URL\` set, and Debian's PostgreSQL 15 programs; skipped
+  otherwise). **served by** says which hosts answered (through the balancer) or which server the
+  reads went to; **ratio** is two hosts ÷ one host for the writes and replica ÷ primary for the
+  reads; **writes beside** is what the writers got answered per second during that read row.
+  Its /metrics excerpts (one scrape per load) are in \`bench/results/scale-out.json\` under
+  \`details.metricsExcerpts\`.
 `;
 
 /** Titles suites had before, so a page rendered with them does not keep them as hand-written sections. */

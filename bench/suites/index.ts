@@ -4,6 +4,7 @@ import { allocations } from './allocations.ts';
 import { ledger } from './ledger.ts';
 import { organizations } from './organizations.ts';
 import { profile } from './profile.ts';
+import { scaleOut } from './scale-out.ts';
 import { signIn } from './sign-in.ts';
 import { usage } from './usage.ts';
 import { usageWebhooks } from './usage-webhooks.ts';
@@ -26,4 +27,5 @@ export const SUITES: Suite[] = [
   usageGrowth,
   activity,
   webhooks,
+  scaleOut,
 ];
