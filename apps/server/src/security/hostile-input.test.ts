@@ -79,8 +79,10 @@ interface HostileCase {
 const w = useWorld();
 
 describe('hostile input', () => {
+  // The timeout guards against a hang, not speed: 7,422 requests run in turn, 313 s on a busy
+  // 2-core machine (a CI run beside other test runs).
   it('never answers 5xx, always answers 4xx in the error shape, and leaves the database unchanged when it refuses', {
-    timeout: 300_000,
+    timeout: 600_000,
   }, async () => {
     const { t } = w;
     const tokens: Record<Who, string | null> = { 'H.admin': await w.as('H.admin'), 'T1.user': await w.as('T1.user'), nobody: null };
