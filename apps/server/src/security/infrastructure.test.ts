@@ -204,9 +204,11 @@ describe('CSV exports at once', () => {
       });
     }
   });
+  // Closing the embedded database after 10 MB of rows took past the default 60 s once, on a busy
+  // 2-core machine (a CI run beside other test runs): a guard against a hang, not a speed check.
   afterAll(async () => {
     await app?.close();
-  });
+  }, 180_000);
 
   /** An export whose client reads the status line and then stops reading. */
   async function stalledExport(token: string) {
