@@ -1,16 +1,11 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
 import { generatePassword, hashPassword } from '../lib/secrets.ts';
 import { writeAudit } from '../lib/audit.ts';
+import { lockWhole } from '../lib/locks.ts';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
 export const FIRST_HOUSE_NAME = 'House';
-
-/**
- * Several server processes started at once on an empty database would each find no user
- * and create a house: the first takes this lock, the others then find its admin.
- */
-const FIRST_ADMIN_LOCK_KEY = 7_203_114_551;
 
 export interface FirstAdmin {
   email: string;
@@ -30,7 +25,9 @@ export async function ensureFirstHouseAdmin(
   const generatedPassword = admin.password ? null : generatePassword();
   const passwordHash = await hashPassword(admin.password ?? generatedPassword!);
   return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${sql.lit(FIRST_ADMIN_LOCK_KEY)})`.execute(trx);
+    // Several processes starting at once on an empty database would each find no user and
+    // create a house: the first takes this lock, the others then find its admin.
+    await lockWhole(trx, 'first_admin');
     const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
     if (existing) return null;
     const house = await trx

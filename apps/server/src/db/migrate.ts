@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOCK_KEYS } from '../lib/locks.ts';
 import type { Database, ScriptTx } from './connection.ts';
 
 /**
@@ -30,8 +31,6 @@ const RULES_DIR = join(DB_DIR, 'rules');
 /** The rule folders, in the order they are applied. */
 export const RULE_KINDS = ['functions', 'triggers', 'views'] as const;
 
-/** Serializes migration runs of several processes starting at once on one server. */
-const MIGRATION_LOCK_KEY = 734_112_001;
 const MIGRATION_FILE = /^(\d{4})_[a-z0-9_]+\.sql$/;
 const RULE_FILE = /^[a-z][a-z0-9_]*\.sql$/;
 
@@ -159,7 +158,7 @@ export async function migrate(database: Database, files: { migrations?: Migratio
   const migrations = files.migrations ?? listMigrations();
   const rules = files.rules ?? listRules();
   return database.scriptTransaction(async (tx) => {
-    await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.migration]);
     await bookkeeping(tx);
     const applied = await tx.query<Applied>('select version, name, checksum from schema_migrations order by version');
     verify(applied, migrations);

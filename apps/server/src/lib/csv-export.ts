@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { DB } from '../db/schema.ts';
 import { csvLine, exportSlots, type ExportLimits } from './csv.ts';
 import { BusyError } from './errors.ts';
+import { lockKeyed } from './locks.ts';
 
 /** How long a slot counts without its process: longer than any export should run. */
 const LEASE_MINUTES = 10;
@@ -33,7 +34,7 @@ export function createCsvExports(limits: ExportLimits, db: Kysely<DB>, log: Fast
   /** A row of the person's exports under way, or null at their bound; one person's takes run one at a time. */
   async function takeShared(userId: string): Promise<string | null> {
     return db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext('export_slots'), hashtext(${userId}))`.execute(trx);
+      await lockKeyed(trx, 'export_slots', userId);
       await trx.deleteFrom('export_slots').where('user_id', '=', userId).where('expires_at', '<=', sql<string>`now()`).execute();
       const taken = await sql<{ id: string }>`
         insert into export_slots (user_id, expires_at)

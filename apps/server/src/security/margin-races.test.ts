@@ -5,7 +5,7 @@ import { insertOrg } from '../test/fixtures.ts';
 import { useWorld, type ApiResponse } from '../test/harness.ts';
 import { reconcile } from '../modules/credits/reconcile.ts';
 import { activate, fund, insertAgentType, insertApiKey } from '../test/usage-rows.ts';
-import { BOOK_LOCK_CLASS } from '../modules/pricing/pricing.service.ts';
+import { lockKeyed } from '../lib/locks.ts';
 
 /**
  * Margins under concurrency, through real HTTP. A tenant's usage now locks the balances of
@@ -145,7 +145,7 @@ describe(`earnings under concurrent batches (${mode})`, () => {
       await db()
         .transaction()
         .execute(async (trx) => {
-          await sql`select pg_advisory_xact_lock(${BOOK_LOCK_CLASS}, hashtext(${w.id('A1')}::text))`.execute(trx);
+          await lockKeyed(trx, 'book', w.id('A1'));
           await sql`insert into organization_prices (organization_id, agent_type_id, price, effective_from)
           values (${w.id('A1')}, ${agent.id}, 0.5000, clock_timestamp())`.execute(trx);
           // The event's time is after the change's (its milliseconds cannot round below it).

@@ -7,8 +7,8 @@ import { ForbiddenError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { capUsage, toppedUpThisMonth, windowCapUsage } from '../../lib/spend-caps.ts';
 import { storedTopUpTerms, topUpTermsView, type StoredTopUpTerms } from '../../lib/grant-terms.ts';
+import { lockKeyed } from '../../lib/locks.ts';
 import { topUpHistory } from './top-up-history.ts';
-import { BOOK_LOCK_CLASS } from '../pricing/pricing.service.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 
 const s = MESSAGES.spend;
@@ -82,7 +82,7 @@ export function createSpendControls({ db, organizations }: { db: Kysely<DB>; org
     await db.transaction().execute(async (trx) => {
       const org = await organizations.visible(caller, id, trx);
       if (!maySetSpendControls(caller, org)) throw new ForbiddenError(s.onlyParentAdmins);
-      await sql`select pg_advisory_xact_lock(${BOOK_LOCK_CLASS}, hashtext(${org.id}::text))`.execute(trx);
+      await lockKeyed(trx, 'book', org.id);
       await sql`select credit_balances_lock(array[${org.id}]::uuid[])`.execute(trx);
       const before = await trx
         .selectFrom('organization_billing_settings')

@@ -5,18 +5,11 @@ import { writeAudit } from '../../lib/audit.ts';
 import { requireWritable } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ConflictError, ForbiddenError } from '../../lib/errors.ts';
+import { lockKeyed } from '../../lib/locks.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { hashPassword, hashToken } from '../../lib/secrets.ts';
 import type { IssuedSession } from '../auth/auth.service.ts';
-import {
-  EMAIL_LOCK_CLASS,
-  InvitationUnusableError,
-  effectiveStatus,
-  invitationQuery,
-  m,
-  type InvitationRow,
-  type InvitationsDeps,
-} from './queries.ts';
+import { InvitationUnusableError, effectiveStatus, invitationQuery, m, type InvitationRow, type InvitationsDeps } from './queries.ts';
 
 /** What the invitee does with a link: accept it into an existing account, or register. */
 export function createInvitationAcceptance({ db, users, auth }: Pick<InvitationsDeps, 'db' | 'users' | 'auth'>) {
@@ -42,7 +35,7 @@ export function createInvitationAcceptance({ db, users, auth }: Pick<Invitations
       if (replaced) throw new InvitationUnusableError('invitation_link_replaced', m.linkReplaced);
       throw new InvitationUnusableError('invitation_invalid', m.invalidLink);
     }
-    await sql`select pg_advisory_xact_lock(${sql.lit(EMAIL_LOCK_CLASS)}, hashtext(${found.email.toLowerCase()}))`.execute(trx);
+    await lockKeyed(trx, 'email', found.email.toLowerCase());
     await trx.selectFrom('organizations').select('id').where('id', '=', found.organization_id).forShare().execute();
     const row = await invitationQuery(trx).where('i.token_hash', '=', tokenHash).forUpdate('i').executeTakeFirst();
     if (!row) throw new InvitationUnusableError('invitation_invalid', m.invalidLink);

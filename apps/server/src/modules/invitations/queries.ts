@@ -100,12 +100,6 @@ export class InvitationUnusableError extends AppError {
   }
 }
 
-/**
- * The advisory lock class under which account creation and moves for one e-mail take
- * turns (the second key is the hash of the lowercased e-mail).
- */
-export const EMAIL_LOCK_CLASS = 0x1a71;
-
 export const expiry = () => new Date(Date.now() + SESSION.invitationTtlSeconds * 1000);
 
 /** An invitation's link, and the mail that sends it. */

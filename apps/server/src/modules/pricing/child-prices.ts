@@ -5,10 +5,10 @@ import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mail.ts';
+import { lockKeyed } from '../../lib/locks.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 import { tellFlooredSellers } from './floored.ts';
-import { BOOK_LOCK_CLASS } from './book-lock.ts';
 
 const p = MESSAGES.pricing;
 
@@ -95,7 +95,7 @@ export function createChildPrices({ db, organizations, mailer }: { db: Kysely<DB
   /**
    * Appends a child price row (a price, or null to remove it) after the checks: the seller's
    * admins, a live direct child, a priced active agent type, and never below the seller's own
-   * price. The book's lock is held as a book change holds it (BOOK_LOCK_CLASS), so every
+   * price. The book's lock is held as a book change holds it (the `book` lock class), so every
    * event pays the price before or the price after, by its time.
    */
   async function change(caller: Caller, id: string, childId: string, agentTypeId: string, price: string | null, info: ClientInfo) {
@@ -110,7 +110,7 @@ export function createChildPrices({ db, organizations, mailer }: { db: Kysely<DB
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
       if (!child || !maySetChildPrice(caller, org, child)) throw new RuleError(p.notDirectChild, 'not_direct_child');
-      await sql`select pg_advisory_xact_lock(${BOOK_LOCK_CLASS}, hashtext(${org.id}::text))`.execute(trx);
+      await lockKeyed(trx, 'book', org.id);
       const { rows } = await sql<{ code: string; status: string; own: string | null; before: string | null; below: boolean }>`
         select t.code, t.status, own.price::numeric(14, 4)::text as own,
                (select cp.price::numeric(14, 4)::text from organization_child_prices cp

@@ -5,13 +5,11 @@ import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mail.ts';
+import { lockKeyed } from '../../lib/locks.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
-import { BOOK_LOCK_CLASS } from './book-lock.ts';
 import { createChildPrices } from './child-prices.ts';
 import { tellFlooredSellers } from './floored.ts';
-
-export { BOOK_LOCK_CLASS } from './book-lock.ts';
 
 const p = MESSAGES.pricing;
 
@@ -98,7 +96,7 @@ export function createPricingService({
     /**
      * Sets what the seller's direct children pay for an agent type from now on (null: its own
      * price passes through). Never below its own price. The book is locked against the usage
-     * reading it (see BOOK_LOCK_CLASS), so each event pays exactly one of the two prices, by
+     * reading it (the `book` lock class), so each event pays exactly one of the two prices, by
      * its time. A child of this seller that sells on and charges its own children less than
      * its new price is told: its children now pay the new price, and its margin is zero.
      */
@@ -113,7 +111,7 @@ export function createPricingService({
         const org = await organizations.visible(caller, id, trx);
         if (org.org_type === 'house' && mayViewPrices(caller, org)) throw new RuleError(p.houseUsesCatalog, 'house_uses_catalog');
         if (!maySetPrices(caller, org)) throw new ForbiddenError(p.onlyOwnAdmins);
-        await sql`select pg_advisory_xact_lock(${BOOK_LOCK_CLASS}, hashtext(${org.id}::text))`.execute(trx);
+        await lockKeyed(trx, 'book', org.id);
         const [before] = await bookRows(trx, org, agentTypeId);
         if (!before) throw new NotFoundError(MESSAGES.agents.typeNotFound);
         if (before.my_price === null) throw new RuleError(p.noPrice, 'no_price');

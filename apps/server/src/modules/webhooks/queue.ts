@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { preparedStatement } from '../../db/connection.ts';
 import type { DB } from '../../db/schema.ts';
+import { lockWhole } from '../../lib/locks.ts';
 
 /** A delivery leased to be attempted, with what its body and signature need. */
 export interface Due {
@@ -35,9 +36,6 @@ export interface Outcome {
   timed_out: boolean;
 }
 
-/** Any key unique to the lease; leases of every process take turns under it. */
-const LEASE_LOCK = 'webhook_deliveries lease';
-
 export interface LeaseOptions {
   batchSize: number;
   leaseMs: number;
@@ -62,7 +60,7 @@ export interface LeaseOptions {
  */
 export async function leaseDue(db: Kysely<DB>, options: LeaseOptions): Promise<Due[]> {
   return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext(${LEASE_LOCK}))`.execute(trx);
+    await lockWhole(trx, 'webhook_lease');
     return (await leaseQuery(options).execute(trx)).rows;
   });
 }

@@ -22,7 +22,7 @@ begin
   v_above := array(
     select distinct a.id from organizations o, unnest((organization_ancestors(o.path))[2:]) as a(id)
     where o.id = any(v_payers) order by a.id);
-  perform pg_advisory_xact_lock_shared(7031, hashtext(s.id::text)) from unnest(v_above) with ordinality as s(id, n) order by s.n;
+  perform pg_advisory_xact_lock_shared(lock_class('book'), hashtext(s.id::text)) from unnest(v_above) with ordinality as s(id, n) order by s.n;
   v_sellers := array(
     select s.id from unnest(v_above) as s(id)
     where exists (select 1 from organization_prices p where p.organization_id = s.id)
