@@ -16,6 +16,13 @@ const webNeverServer = {
   group: ['**/apps/server/**', '**/server/src/**', '@console/server'],
   message: 'The web app never imports the server.',
 };
+/** The console shows an action exactly when the server allows it, so it asks the predicate the server decides with. */
+const webNeverRawCan = {
+  group: ['@console/domain', '@console/domain/*'],
+  importNames: ['can'],
+  message:
+    'Show an action through a policy predicate of packages/domain (policy*.ts), the one the server decides with; add one if none fits.',
+};
 /** A feature by its alias or by a relative path from inside another feature (`../x`, `../../x/...`, `../../../features/x`). */
 const featureImport = (feature) => ({
   regex: `^(@/features/|(\\.\\./)+(features/)?)${feature}(/|$)`,
@@ -94,7 +101,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': restrict([webNeverServer]),
+      'no-restricted-imports': restrict([webNeverServer, webNeverRawCan]),
     },
   },
   // The shared layers serve the features and the app, so they import neither.
@@ -103,6 +110,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict([
         webNeverServer,
+        webNeverRawCan,
         {
           regex: '^(@/|(\\.\\./)+)(features|app)(/|$)',
           message: 'components/, lib/ and api/ import no feature and not the app: the app composes features.',
@@ -113,7 +121,11 @@ export default tseslint.config(
   ...webFeatures.map((feature) => ({
     files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
     rules: {
-      'no-restricted-imports': restrict([webNeverServer, ...webFeatures.filter((other) => other !== feature).map(featureImport)]),
+      'no-restricted-imports': restrict([
+        webNeverServer,
+        webNeverRawCan,
+        ...webFeatures.filter((other) => other !== feature).map(featureImport),
+      ]),
     },
   })),
 );

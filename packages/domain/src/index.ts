@@ -2,6 +2,7 @@ export * from './hierarchy.ts';
 export * from './roles.ts';
 export * from './permissions.ts';
 export * from './policy.ts';
+export * from './policy-prices.ts';
 export * from './policy-invoices.ts';
 export * from './margins.ts';
 export * from './claims.ts';

@@ -1,5 +1,6 @@
 import { formatAmount } from './format-amount.ts';
-import { mayViewMarginsOf, mayViewPricePaidBy, type OrganizationFacts, type Viewer } from './policy.ts';
+import type { OrganizationFacts } from './policy.ts';
+import { mayViewMarginsOf, mayViewPricePaidBy, type Viewer } from './policy-prices.ts';
 import type { LedgerRow } from './schemas/credits.ts';
 
 /**

@@ -128,9 +128,15 @@ export function mayCreateChildOrganization(actor: Actor): boolean {
   return can(actor.role, 'organizations.create') && childTypeOf(actor.organization.org_type) !== null && mayWrite(actor);
 }
 
+/**
+ * The role edits organizations at all, before the target or the standing is known: a role
+ * without it is refused plainly, whatever it would edit.
+ */
+export const mayEditOrganizations = (actor: Pick<Actor, 'role'>): boolean => can(actor.role, 'organizations.update');
+
 /** Edits reach the own organization and its direct children. */
 export function mayEditOrganization(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'parent_org_id'>): boolean {
-  return can(actor.role, 'organizations.update') && isOwnOrDirectChild(actor, org) && mayWrite(actor);
+  return mayEditOrganizations(actor) && isOwnOrDirectChild(actor, org) && mayWrite(actor);
 }
 
 /**
@@ -138,7 +144,7 @@ export function mayEditOrganization(actor: Actor, org: Pick<OrganizationFacts, '
  * parent only, never by its own people; a house, which has no parent, keeps its status.
  */
 export function mayChangeOrganizationStatus(actor: Actor, org: Pick<OrganizationFacts, 'parent_org_id'>): boolean {
-  return can(actor.role, 'organizations.update') && roleRank(actor.role) >= ROLE_RANK.admin && isDirectChild(actor, org) && mayWrite(actor);
+  return mayEditOrganizations(actor) && roleRank(actor.role) >= ROLE_RANK.admin && isDirectChild(actor, org) && mayWrite(actor);
 }
 
 /** Only admins of the parent delete an organization. */
@@ -157,14 +163,21 @@ export const mayViewBilling = (actor: Actor): boolean => can(actor.role, 'billin
  */
 export const mayWatchChildBalances = (actor: Pick<Actor, 'role'>): boolean => roleRank(actor.role) >= ROLE_RANK.admin;
 
+/**
+ * The role moves credits at all (from its own organization to its direct children), before any
+ * organization is known: the console shows its credits tab to these people, and only they
+ * create an organization with credits.
+ */
+export const mayAllocateCredits = (actor: Pick<Actor, 'role'>): boolean => can(actor.role, 'organizations.allocate_credits');
+
 /** Credits leave only the actor's own organization. */
 export function mayAllocateFrom(actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean {
-  return can(actor.role, 'organizations.allocate_credits') && isOwnOrganization(actor, org) && mayWrite(actor);
+  return mayAllocateCredits(actor) && isOwnOrganization(actor, org) && mayWrite(actor);
 }
 
 /** Credits go to an active direct child only. */
 export function mayAllocateTo(actor: Actor, org: Pick<OrganizationFacts, 'parent_org_id' | 'status'>): boolean {
-  return can(actor.role, 'organizations.allocate_credits') && isDirectChild(actor, org) && org.status === 'active' && mayWrite(actor);
+  return mayAllocateCredits(actor) && isDirectChild(actor, org) && org.status === 'active' && mayWrite(actor);
 }
 
 /** An allocation made at `createdAt` may still be reversed at `now`: within `ALLOCATION_REVERSAL.windowHours`. */
@@ -198,7 +211,7 @@ export function mayReverseAllocation(actor: Actor, entry: ReversibleEntry, now: 
 
 /** The Billing Management page: the agent-limit or the allocation permission. */
 export function mayManageBilling(actor: Actor): boolean {
-  return can(actor.role, 'organizations.manage_activated_agent_limit') || can(actor.role, 'organizations.allocate_credits');
+  return can(actor.role, 'organizations.manage_activated_agent_limit') || mayAllocateCredits(actor);
 }
 
 /**
@@ -226,73 +239,6 @@ export function maySetLowBalanceThreshold(actor: Actor, org: Pick<OrganizationFa
 /** The alert lines are the low-balance threshold's successors: the same people add, change and delete them. */
 export const mayManageAlertLines = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean => maySetLowBalanceThreshold(actor, org);
 
-// Prices and earnings -------------------------------------------------------------------
-
-/** Organizations that sell to children: the house (through the catalog), super agencies and agencies. */
-const SELLERS: readonly OrgType[] = ['house', 'super_agency', 'agency'];
-
-/** Who looks at prices: a person, through their organization, or an API key, for the organization it acts for. */
-export interface Viewer {
-  organization: Pick<Actor['organization'], 'id'>;
-}
-
-/**
- * The margins rule, which every read follows. A seller's margins are its own business: what
- * it earns per unit, through which child and on which agent, and the price book that sets
- * them are shown to its own people only, never to an organization above it (nor below: a
- * price or margin above an organization stays hidden from it). From above, an organization
- * shows what it spent and used (charges, units, its balance) and what its earnings came to
- * as plain amounts, since its balance moves by them; never how they were made.
- */
-export const mayViewMarginsOf = (viewer: Viewer, seller: Pick<OrganizationFacts, 'id'>): boolean => seller.id === viewer.organization.id;
-
-/**
- * The price an organization pays per unit holds the margins of the sellers above it, so it is
- * shown only where the one margin it adds to what the viewer knows is the viewer's own: to the
- * organization itself, and to its seller (its parent), which set that price or passed its own
- * through. From further up it would show the margin of the seller in between.
- */
-export function mayViewPricePaidBy(viewer: Viewer, org: Pick<OrganizationFacts, 'id' | 'parent_org_id'>): boolean {
-  return org.id === viewer.organization.id || (org.parent_org_id !== null && mayViewMarginsOf(viewer, { id: org.parent_org_id }));
-}
-
-/** An organization's price book and earnings are read by its own people with the billing view (the margins rule). */
-export function mayViewPrices(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'org_type'>): boolean {
-  return can(actor.role, 'billing.view') && mayViewMarginsOf(actor, org) && !!org.org_type && SELLERS.includes(org.org_type);
-}
-
-/** A super agency's or agency's admins set what its direct children pay; the house's children pay the catalog. */
-export function maySetPrices(actor: Actor, org: Pick<OrganizationFacts, 'id' | 'org_type'>): boolean {
-  return (
-    can(actor.role, 'billing.manage') &&
-    isOwnOrganization(actor, org) &&
-    (org.org_type === 'super_agency' || org.org_type === 'agency') &&
-    mayWrite(actor)
-  );
-}
-
-/**
- * A seller's admins set a price for one of its direct children (and that child's subtree), in
- * place of the book: the book's rule, for a child of the seller only.
- */
-export function maySetChildPrice(
-  actor: Actor,
-  seller: Pick<OrganizationFacts, 'id' | 'org_type'>,
-  child: Pick<OrganizationFacts, 'parent_org_id'>,
-): boolean {
-  return maySetPrices(actor, seller) && child.parent_org_id === seller.id;
-}
-
-// Spend caps and automatic top-ups ---------------------------------------------------------
-
-/**
- * A child's monthly spend cap (over its subtree) and its automatic top-up are set by its
- * parent's admins (those who allocate credits to it), never by the child itself.
- */
-export function maySetSpendControls(actor: Actor, org: Pick<OrganizationFacts, 'parent_org_id'>): boolean {
-  return can(actor.role, 'organizations.allocate_credits') && isDirectChild(actor, org) && mayWrite(actor);
-}
-
 // Agents and API keys -------------------------------------------------------------------
 
 /** The agent catalog (types, units, prices) is kept by the house's admins. */
@@ -309,19 +255,28 @@ export function mayManageAgentsOf(actor: Actor, org: Pick<OrganizationFacts, 'id
   return can(actor.role, 'resources.manage') && isOwnOrDirectChild(actor, org) && mayWrite(actor);
 }
 
-/** API keys act for an organization, so only its own admins make, read and revoke them. */
-export function mayManageApiKeysOf(actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean {
-  return can(actor.role, 'api_keys.manage') && isOwnOrganization(actor, org) && mayWrite(actor);
-}
+/**
+ * API keys act for an organization, so only its own admins read them; a read changes nothing,
+ * so a frozen organization's admins still read them.
+ */
+export const mayViewApiKeysOf = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean =>
+  can(actor.role, 'api_keys.manage') && isOwnOrganization(actor, org);
+
+/** Making, editing, rolling and revoking keys: the same admins, while their organization is not frozen. */
+export const mayManageApiKeysOf = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean =>
+  mayViewApiKeysOf(actor, org) && mayWrite(actor);
 
 /**
  * Webhook endpoints send an organization's events (and, when asked, its subtree's) to a
- * machine, so only its own admins register, read and change them; a frozen organization's
- * people change nothing.
+ * machine, so only its own admins read them and their deliveries; a frozen organization's
+ * admins still read them.
  */
-export function mayManageWebhooksOf(actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean {
-  return can(actor.role, 'webhooks.manage') && isOwnOrganization(actor, org) && mayWrite(actor);
-}
+export const mayViewWebhooksOf = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean =>
+  can(actor.role, 'webhooks.manage') && isOwnOrganization(actor, org);
+
+/** Registering, changing, rotating and redelivering: the same admins, while their organization is not frozen. */
+export const mayManageWebhooksOf = (actor: Actor, org: Pick<OrganizationFacts, 'id'>): boolean =>
+  mayViewWebhooksOf(actor, org) && mayWrite(actor);
 
 // People and invitations ---------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activitySentence } from './activity.ts';
 import { activityDetailsAsSeen, earningFromAboveSentence, ledgerRowAsSeen, pricingViewOf, usageEventAsSeen } from './margins.ts';
+import type { Actor } from './policy.ts';
 import {
   maySetChildPrice,
   maySetPrices,
@@ -8,8 +9,7 @@ import {
   mayViewMarginsOf,
   mayViewPricePaidBy,
   mayViewPrices,
-  type Actor,
-} from './policy.ts';
+} from './policy-prices.ts';
 import { capAmountSchema, monthlyCapSchema, spendControlsInputSchema, topUpSchema } from './schemas/spend.ts';
 import { setPriceSchema } from './schemas/pricing.ts';
 import { MESSAGES } from './messages.ts';

@@ -1,5 +1,4 @@
 import {
-  can,
   isSeller,
   mayManageCatalog,
   mayViewActivity,
@@ -7,6 +6,7 @@ import {
   mayViewIdentity,
   mayViewPrices,
   mayViewSellerBooks,
+  mayViewWebhooksOf,
 } from '@console/domain';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
@@ -106,7 +106,7 @@ export function AppRoutes() {
             <Route path={PATHS.settings} element={<SettingsPage />} />
             <Route path={PATHS.security} element={<SecurityPage />} />
             {/* The own organization's admins; a frozen organization's still read them, without changing them. */}
-            <Route element={<ViewerGate allow={(viewer) => can(viewer.role, 'webhooks.manage')} />}>
+            <Route element={<ViewerGate allow={(viewer) => mayViewWebhooksOf(viewer, viewer.organization)} />}>
               <Route path={PATHS.webhooks} element={<WebhooksPage />} />
               <Route path={`${PATHS.webhooks}/:endpointId`} element={<WebhookDeliveriesPage />} />
             </Route>

@@ -3,8 +3,8 @@ import {
   API_KEY_LIFECYCLE,
   MESSAGES,
   apiKeyExpiryProblem,
-  isOwnOrganization,
   mayManageApiKeysOf,
+  mayViewApiKeysOf,
   type ApiKey,
   type ApiKeyFilter,
   type ApiKeyPage,
@@ -77,7 +77,7 @@ export function createApiKeysService({
   /** The organization, in the caller's read scope, whose keys the caller manages (403 for another one in scope). */
   async function ownOrganization(caller: Caller, organizationId: string, executor: Executor, writing: boolean) {
     const target = await organizations.visible(caller, organizationId, executor);
-    const allowed = writing ? mayManageApiKeysOf(caller, target) : isOwnOrganization(caller, target);
+    const allowed = writing ? mayManageApiKeysOf(caller, target) : mayViewApiKeysOf(caller, target);
     if (!allowed) throw new ForbiddenError(k.onlyOwnAdmins);
     return target;
   }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { mayAllocateCredits } from '@console/domain';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { auditAction } from '../../lib/audit.ts';
-import { requirePermission } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
+import { ForbiddenError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import { move, negate } from './queries.ts';
 
@@ -18,7 +19,7 @@ export async function moveInitialBalance(
   amount: string,
   info: ClientInfo,
 ) {
-  requirePermission(caller, 'organizations.allocate_credits');
+  if (!mayAllocateCredits(caller)) throw new ForbiddenError();
   const group = randomUUID();
   await move(
     trx,

@@ -1,4 +1,4 @@
-import { MESSAGES, waitOf, isOwnOrganization, mayManageWebhooksOf } from '@console/domain';
+import { MESSAGES, waitOf, mayManageWebhooksOf, mayViewWebhooksOf } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.ts';
@@ -16,7 +16,7 @@ export function webhookAccess({ organizations, limits }: { organizations: Organi
   /** The organization whose endpoints the caller reads (its own) or changes (its own, as an admin of a live organization). */
   async function ownOrganization(caller: Caller, organizationId: string, executor: Executor, writing: boolean) {
     const target = await organizations.visible(caller, organizationId, executor);
-    const allowedTo = writing ? mayManageWebhooksOf(caller, target) : isOwnOrganization(caller, target);
+    const allowedTo = writing ? mayManageWebhooksOf(caller, target) : mayViewWebhooksOf(caller, target);
     if (!allowedTo) throw new ForbiddenError(w.onlyOwnAdmins);
     return target;
   }

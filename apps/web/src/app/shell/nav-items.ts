@@ -1,4 +1,12 @@
-import { can, mayListPeople, mayManageCatalog, mayViewActivity, mayViewBilling, mayViewPrices, type Actor } from '@console/domain';
+import {
+  mayListPeople,
+  mayManageCatalog,
+  mayViewActivity,
+  mayViewBilling,
+  mayViewPrices,
+  mayViewWebhooksOf,
+  type Actor,
+} from '@console/domain';
 import {
   Bot,
   Boxes,
@@ -120,7 +128,7 @@ export const NAV_ITEMS: readonly NavEntry[] = [
     // Settings > Webhooks and each endpoint's delivery log below it.
     isActive: (pathname) => pathname === PATHS.webhooks || pathname.startsWith(`${PATHS.webhooks}/`),
     // The own organization's admins, at every level.
-    visible: (viewer) => !!viewer && can(viewer.role, 'webhooks.manage'),
+    visible: (viewer) => !!viewer && mayViewWebhooksOf(viewer, viewer.organization),
   },
   {
     to: PATHS.settings,

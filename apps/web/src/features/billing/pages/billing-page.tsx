@@ -1,4 +1,4 @@
-import { can, canHaveChildren, mayViewBilling } from '@console/domain';
+import { canHaveChildren, mayAllocateCredits, mayViewBilling } from '@console/domain';
 import { AlertLinesCard } from '@/components/billing/alert-lines-card';
 import { CapacityPanel } from '@/components/billing/capacity-panel';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -23,7 +23,7 @@ export default function BillingPage() {
         const { org, base } = loaded;
         const withChildren = canHaveChildren(org.org_type);
         // Whoever may allocate credits sees the balance they would move.
-        const showCredits = can(viewer?.role, 'organizations.allocate_credits');
+        const showCredits = !!viewer && mayAllocateCredits(viewer);
         return (
           <>
             <SpendControlsCard organization={org} />

@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  can,
   frozenStanding,
   mayChangeOrganizationStatus,
   mayEditOrganization,
+  mayEditOrganizations,
   ORG_STATUSES,
   orgDescriptionSchema,
   orgNameSchema,
@@ -62,7 +62,7 @@ export default function EditOrganizationPage() {
   if (organization.isPending) content = <PageLoading />;
   else if (organization.isError)
     content = <QueryError error={organization.error} title={m.failedToLoadDetails} onRetry={organization.refetch} />;
-  else if (!can(viewer?.role, 'organizations.update'))
+  else if (!viewer || !mayEditOrganizations(viewer))
     content = <PermissionDenied title="Edit Organization" message={MESSAGES.generic.forbidden} />;
   else if (frozen) content = <PermissionDenied title="Edit Organization" message={m.frozen(frozen.status, frozen.where)} />;
   else if (!viewer || !mayEditOrganization(viewer, organization.data))

@@ -1,13 +1,13 @@
 import {
-  can,
-  isOwnOrganization,
   isSeller,
   mayManageApiKeysOf,
+  mayViewApiKeysOf,
   mayManageBilling,
   mayManageGlobalSettings,
   mayViewBilling,
   mayViewIdentity,
   mayViewSellerBooks,
+  mayViewWebhooksOf,
   type GlobalSettings,
   type OrgType,
 } from '@console/domain';
@@ -178,7 +178,7 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
       <RecentTransactionsCard organizationId={organization.id} />
 
       {/* The organization's own admins; while it is frozen they still see the keys, without changing them. */}
-      {!!viewer && can(viewer.role, 'api_keys.manage') && isOwnOrganization(viewer, organization) && (
+      {!!viewer && mayViewApiKeysOf(viewer, organization) && (
         <ApiKeysCard
           organizationId={organization.id}
           organizationName={organization.name}
@@ -187,7 +187,7 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
       )}
 
       {/* Settings > Webhooks: the organization's admins, as the page's route lets in. */}
-      {!!viewer && can(viewer.role, 'webhooks.manage') && isOwnOrganization(viewer, organization) && (
+      {!!viewer && mayViewWebhooksOf(viewer, organization) && (
         <Card className="gap-4">
           <CardHeader>
             <IconCardTitle icon={Webhook}>{MESSAGES.webhookPages.title}</IconCardTitle>
