@@ -212,6 +212,25 @@ export async function insertUser(
   return rows[0]!.id;
 }
 
+/**
+ * An admin for each generated super agency (`sa-admin-<n>@bench.test`, all with one password
+ * hash), for allocations sent as the super agency that gives: answered in the super agencies' order.
+ */
+export async function superAgencyAdmins(
+  client: pg.Client,
+  superAgencies: number,
+  passwordHash: string,
+): Promise<{ email: string; orgId: string }[]> {
+  const admins: { email: string; orgId: string }[] = [];
+  for (let n = 0; n < superAgencies; n++) {
+    const { rows } = await client.query<{ id: string }>(`select ${ids.superAgency(String(n))} as id`);
+    const email = `sa-admin-${n}@bench.test`;
+    await insertUser(client, { email, passwordHash, role: 'super_agency_admin', organizationId: rows[0]!.id });
+    admins.push({ email, orgId: rows[0]!.id });
+  }
+  return admins;
+}
+
 export interface Plan {
   name: string;
   sql: string;

@@ -5,7 +5,7 @@ import { withFreshPostgres } from '../lib/databases.ts';
 import { HTTP_COLUMNS, call, measure, round, signIn } from '../lib/http.ts';
 import { pgbenchRow, pgbenchScript, runPgbench } from '../lib/pgbench.ts';
 import { BENCH_ADMIN, withServerOn, type BenchServer } from '../lib/server.ts';
-import { generateTree, ids, insertUser, prepareSession, step, type TreeSpec } from '../lib/sql.ts';
+import { generateTree, prepareSession, step, superAgencyAdmins, type TreeSpec } from '../lib/sql.ts';
 import { withClient } from '../../support/postgres.ts';
 import type { Row, Suite } from '../lib/types.ts';
 import { reconcileOn } from './ledger.ts';
@@ -131,13 +131,7 @@ export const allocations: Suite = {
         const setup = await withClient(url, async (client) => {
           await prepareSession(client);
           const house = await generateTree(client, TREE, times, context.log);
-          const admins: { email: string; orgId: string }[] = [];
-          for (let n = 0; n < TREE.superAgencies; n++) {
-            const { rows } = await client.query<{ id: string }>(`select ${ids.superAgency(String(n))} as id`);
-            const email = `sa-admin-${n}@bench.test`;
-            await insertUser(client, { email, passwordHash, role: 'super_agency_admin', organizationId: rows[0]!.id });
-            admins.push({ email, orgId: rows[0]!.id });
-          }
+          const admins = await superAgencyAdmins(client, TREE.superAgencies, passwordHash);
           const { rows: agencies } = await client.query<{ id: string; parent: string }>(
             `select id, parent_org_id as parent from organizations where org_type = 'agency' order by name, id`,
           );

@@ -15,7 +15,7 @@ import { loopback } from '../../reliability/network.ts';
 import { withClient } from '../../support/postgres.ts';
 import { call, signIn } from '../lib/http.ts';
 import type { BenchServer } from '../lib/server.ts';
-import { generateTree, ids, insertUser, prepareSession, step, type TreeSpec } from '../lib/sql.ts';
+import { generateTree, prepareSession, step, superAgencyAdmins, type TreeSpec } from '../lib/sql.ts';
 import { meter } from './usage.ts';
 
 /** 10 super agencies (the allocations' senders), 100 agencies (their receivers), 1,000 tenants (the metered ones). */
@@ -67,13 +67,7 @@ export async function fill(cluster: ReplicaCluster, server: BenchServer, times: 
     await prepareSession(client);
     const house = await generateTree(client, TREE, times, log);
     await step(times, 'agent, 1,000 activations, funding and an API key', log, () => meter(client, house.id, key));
-    const admins: { email: string; orgId: string }[] = [];
-    for (let n = 0; n < TREE.superAgencies; n++) {
-      const { rows } = await client.query<{ id: string }>(`select ${ids.superAgency(String(n))} as id`);
-      const email = `sa-admin-${n}@bench.test`;
-      await insertUser(client, { email, passwordHash, role: 'super_agency_admin', organizationId: rows[0]!.id });
-      admins.push({ email, orgId: rows[0]!.id });
-    }
+    const admins = await superAgencyAdmins(client, TREE.superAgencies, passwordHash);
     const agencies = await client.query<{ id: string; parent: string }>(
       `select id, parent_org_id as parent from organizations where org_type = 'agency' order by name, id`,
     );
