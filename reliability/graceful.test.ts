@@ -31,6 +31,7 @@ import {
 } from './harness.ts';
 import { EXPORT_LIMITS } from '../apps/server/src/lib/csv.ts';
 import { startProxy, type CutMode, type TcpProxy } from './tcp-proxy.ts';
+import { cpuTicks } from '../support/proc.ts';
 import { startServerProcess } from '../support/server-process.ts';
 import { parseExposition, valueOf } from '../apps/server/src/test/prometheus-text.ts';
 
@@ -403,11 +404,6 @@ describe('CONSOLE_WORKERS=2', () => {
       .filter(Boolean)
       .map(Number)
       .filter((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('main.ts'));
-  /** CPU time a process has used (user + system), in clock ticks. */
-  const cpuTicks = (pid: number) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  };
 
   test('both processes serve, and a scrape of either answers for both; a killed one is replaced; SIGTERM drains both and exits 0', async () => {
     const server = await startServer({ databaseUrl: database.url, env: { CONSOLE_WORKERS: '2', METRICS_TOKEN } });

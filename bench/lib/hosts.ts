@@ -4,18 +4,10 @@
  * the sum of the hosts' processes, read from /proc. The in-process probes of the forked bench
  * server (profiling, statement capture, SQL through its pool) do not exist here.
  */
-import { readFileSync } from 'node:fs';
+import { cpuTicks, TICKS_PER_SECOND } from '../../support/proc.ts';
 import type { BenchServer } from './server.ts';
 
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
-function cpuMicrosOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the command (in parentheses, which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1_000_000;
-}
+const cpuMicrosOf = (pid: number) => (cpuTicks(pid) / TICKS_PER_SECOND) * 1_000_000;
 
 const absent = (what: string) => () => Promise.reject(new Error(`${what} needs the forked bench server (bench/lib/server.ts)`));
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hashPassword } from '../../apps/server/src/lib/secrets.ts';
+import { cpuTicks, TICKS_PER_SECOND } from '../../support/proc.ts';
 import { signatureHeader } from '../../apps/server/src/modules/webhooks/signing.ts';
 import { call, round, signIn } from '../lib/http.ts';
 import type { Kept, RoundStats } from '../lib/receiver-child.ts';
@@ -296,9 +296,7 @@ async function databaseCpu(server: BenchServer): Promise<Map<number, number> | n
   const ms = new Map<number, number>();
   for (const { pid } of rows) {
     try {
-      // After the command's closing parenthesis, utime and stime are the 12th and 13th fields, in ticks of 10 ms.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ms.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+      ms.set(pid, (cpuTicks(pid) * 1000) / TICKS_PER_SECOND);
     } catch {
       // gone already, or the database is on another machine: not counted
     }
