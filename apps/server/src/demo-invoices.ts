@@ -74,7 +74,7 @@ export async function seedDemoInvoices(db: Kysely<DB>, seeded: SeededDemo, optio
         action: 'invoices.details_set',
         targetType: 'organization',
         targetId: seller.id,
-        details: { currency: 'USD', credit_price: d.price, tax_rate: d.tax, terms_days: d.terms, source: 'db:seed --demo' },
+        details: { currency: 'USD', credit_price: d.price, tax_rate: d.tax, terms_days: d.terms },
       });
       for (const child of childrenOf(seller.id)) {
         await issueDraft(
@@ -109,7 +109,7 @@ export async function seedDemoInvoices(db: Kysely<DB>, seeded: SeededDemo, optio
     if (!invoice) return;
     const paid = fromCents((toCents(invoice.total) * share) / 100n);
     await db.transaction().execute(async (trx) => {
-      await trx
+      const payment = await trx
         .insertInto('invoice_payments')
         .values({
           invoice_id: invoice.id,
@@ -118,14 +118,15 @@ export async function seedDemoInvoices(db: Kysely<DB>, seeded: SeededDemo, optio
           method: 'bank_transfer',
           reference: `DEMO-${invoice.number_text}`,
         })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await writeAudit(trx, {
         actorUserId: null,
         organizationId: invoice.seller_id,
         action: 'invoices.payment_record',
         targetType: 'organization',
         targetId: org.id,
-        details: { invoice_id: invoice.id, number: invoice.number_text, amount: paid, currency: 'USD', source: 'db:seed --demo' },
+        details: { invoice_id: invoice.id, number: invoice.number_text, payment_id: payment.id, amount: paid, currency: 'USD' },
       });
     });
   };

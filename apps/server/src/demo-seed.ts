@@ -281,14 +281,18 @@ export async function seedDemoWithUsage(
   const topUpBelow = ((creditsOf(toppedUp) - (toppedUpCharges * TOP_UP_LINE_PERCENT) / 100n) / 100n) * 100n;
   const topUpAmount = (toppedUpCharges / 1000n + 1n) * 1000n;
   await db.transaction().execute(async (trx) => {
+    const topUp = { below: amount(topUpBelow), amount: amount(topUpAmount), monthly_max: amount(3n * topUpAmount) };
+    // Each set on an organization that had no cap and no top-up, audited as the spend controls write it.
+    const unset = { spend_cap_before: null, spend_cap_after: null, top_up_before: null, top_up_after: null };
     const settings = [
-      { org: capped, values: { spend_cap: amount(capCents) } },
+      { org: capped, values: { spend_cap: amount(capCents) }, details: { ...unset, spend_cap_after: amount(capCents) } },
       {
         org: toppedUp,
-        values: { top_up_below: amount(topUpBelow), top_up_amount: amount(topUpAmount), top_up_monthly_max: amount(3n * topUpAmount) },
+        values: { top_up_below: topUp.below, top_up_amount: topUp.amount, top_up_monthly_max: topUp.monthly_max },
+        details: { ...unset, top_up_after: topUp },
       },
     ];
-    for (const { org, values } of settings) {
+    for (const { org, values, details } of settings) {
       await trx.updateTable('organization_billing_settings').set(values).where('organization_id', '=', org.id).execute();
       await writeAudit(trx, {
         actorUserId: null,
@@ -296,7 +300,7 @@ export async function seedDemoWithUsage(
         action: 'billing.spend_controls',
         targetType: 'organization',
         targetId: org.id,
-        details: { ...values, set_by: names.get(org.parentId), source: 'db:seed --demo' },
+        details,
       });
     }
   });

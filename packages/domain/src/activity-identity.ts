@@ -2,6 +2,7 @@
  * The activity log's actions and sentences for single sign-on and provisioning. A SCIM change
  * names its token as the actor: the facts' `actor` is "SCIM token <name>" for those rows.
  */
+import { str } from './activity-text.ts';
 import { roleLabel } from './roles.ts';
 
 export const IDENTITY_ACTIONS = [
@@ -46,8 +47,6 @@ export const IDENTITY_ACTION_LABELS: Record<IdentityAction, string> = {
   'scim.user_deleted': 'Person deleted by provisioning',
   'scim.group_changed': 'Group changed by provisioning',
 };
-
-const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
 
 /** The sentence of an identity action, or null for any other action. */
 export function identitySentence(

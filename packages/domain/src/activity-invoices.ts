@@ -1,3 +1,4 @@
+import { str } from './activity-text.ts';
 /**
  * The activity log's actions and sentences for billing details, invoices and payments. The
  * details each writer stores: `invoices.details_set` {currency, credit_price, tax_rate,
@@ -21,8 +22,6 @@ export const INVOICE_ACTION_LABELS: Record<InvoiceAction, string> = {
   'invoices.payment_reverse': 'Payment reversed',
   'invoices.void': 'Invoice voided',
 };
-
-const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
 
 /** The sentence of an invoice action, or null for any other action. */
 export function invoiceSentence(

@@ -1,10 +1,15 @@
-import { IDENTITY_ACTIONS, IDENTITY_ACTION_LABELS, identitySentence } from './activity-identity.ts';
-import { INVOICE_ACTIONS, INVOICE_ACTION_LABELS, invoiceSentence } from './activity-invoices.ts';
-import { ALERT_LINE_ACTIONS, ALERT_LINE_ACTION_LABELS, alertLineSentence } from './activity-alert-lines.ts';
+import { identitySentence } from './activity-identity.ts';
+import { invoiceSentence } from './activity-invoices.ts';
+import { alertLineSentence } from './activity-alert-lines.ts';
+import { count, obj, str } from './activity-text.ts';
+import { formatUnits } from './activity-ledger.ts';
+import { detailsOf } from './audit-details.ts';
 import { roleLabel } from './roles.ts';
 import { formatAmount } from './format-amount.ts';
 
 export { formatAmount };
+export * from './activity-actions.ts';
+export * from './activity-ledger.ts';
 /**
  * What the audit log records, as a person reads it: one sentence per action, built from the
  * row's facts (who, the organization, the target's name, the details the service stored).
@@ -12,166 +17,11 @@ export { formatAmount };
  * descriptions come from here too, so the console and the export say the same thing.
  */
 
-/** The actions of the audit log, grouped as the activity log's filter offers them. */
-export const ACTIVITY_ACTIONS = [
-  'auth.sign_in',
-  'auth.sign_in_failed',
-  'auth.password_changed',
-  'auth.password_reset',
-  'auth.recovery_requested',
-  'auth.mfa_challenge_failed',
-  'auth.mfa_sign_in',
-  'auth.mfa_enrolled',
-  'auth.mfa_removed',
-  'auth.recovery_codes_regenerated',
-  'auth.sessions_ended',
-  'auth.step_up',
-  'auth.step_up_failed',
-  // Recovery by an admin.
-  'auth.mfa_reset',
-  // Passkeys
-  'auth.mfa_passkey_added',
-  'auth.mfa_passkey_renamed',
-  'auth.mfa_passkey_removed',
-  'user.update',
-  'user.role_change',
-  'user.deactivate',
-  'invitation.create',
-  'invitation.resend',
-  'invitation.link',
-  'invitation.revoke',
-  'invitation.accept',
-  'invitation.register',
-  'organization.create',
-  'organization.update',
-  'organization.delete',
-  'credits.allocate',
-  'credits.reverse_allocation',
-  'credits.initial_balance',
-  'credits.adjust_increase',
-  'credits.adjust_decrease',
-  'credits.refund',
-  'billing.agent_limit',
-  'billing.low_balance_threshold',
-  'pricing.price_set',
-  'pricing.child_price_set',
-  'billing.spend_controls',
-  'top_up.made',
-  'agent.activate',
-  'agent.cap',
-  'agent.deactivate',
-  'agents.status_reported',
-  'agent_type.create',
-  'agent_type.update',
-  'agent_type.retire',
-  'api_key.create',
-  'api_key.update',
-  'api_key.rolled',
-  'api_key.revoke',
-  'api_key.refused',
-  'webhook.create',
-  'webhook.update',
-  'webhook.delete',
-  'webhook.rotate',
-  'webhook.redeliver',
-  'usage.reported',
-  'usage.imported',
-  'bootstrap.first_house_admin',
-  'settings.update',
-  // Require-a-second-factor policy.
-  'mfa_policy.changed',
-  // Single sign-on and provisioning.
-  ...IDENTITY_ACTIONS,
-  // Billing details, invoices and payments.
-  ...INVOICE_ACTIONS,
-  // Alert lines.
-  ...ALERT_LINE_ACTIONS,
-] as const;
-export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
-
-export const ACTIVITY_ACTION_LABELS: Record<ActivityAction, string> = {
-  'auth.sign_in': 'Sign-in',
-  'auth.sign_in_failed': 'Failed sign-in',
-  'auth.password_changed': 'Password change',
-  'auth.password_reset': 'Password reset',
-  'auth.recovery_requested': 'Password recovery request',
-  'auth.mfa_challenge_failed': 'Wrong sign-in code',
-  'auth.mfa_sign_in': 'Sign-in with a second factor',
-  'auth.mfa_enrolled': 'Authenticator app added',
-  'auth.mfa_removed': 'Authenticator app removed',
-  'auth.recovery_codes_regenerated': 'Recovery codes renewed',
-  'auth.sessions_ended': 'Sessions ended',
-  'auth.step_up': 'Step-up',
-  'auth.step_up_failed': 'Failed step-up',
-  'auth.mfa_reset': 'Second factors reset',
-  // Passkeys
-  'auth.mfa_passkey_added': 'Passkey added',
-  'auth.mfa_passkey_renamed': 'Passkey renamed',
-  'auth.mfa_passkey_removed': 'Passkey removed',
-  'user.update': 'Person edited',
-  'user.role_change': 'Role change',
-  'user.deactivate': 'Person deactivated',
-  'invitation.create': 'Invitation sent',
-  'invitation.resend': 'Invitation resent',
-  'invitation.link': 'Invitation link copied',
-  'invitation.revoke': 'Invitation revoked',
-  'invitation.accept': 'Invitation accepted',
-  'invitation.register': 'Registration by invitation',
-  'organization.create': 'Organization created',
-  'organization.update': 'Organization edited',
-  'organization.delete': 'Organization deleted',
-  'credits.allocate': 'Allocation',
-  'credits.reverse_allocation': 'Allocation reversed',
-  'credits.initial_balance': 'Initial balance',
-  'credits.adjust_increase': 'Adjustment (increase)',
-  'credits.adjust_decrease': 'Adjustment (decrease)',
-  'credits.refund': 'Refund',
-  'billing.agent_limit': 'Agent limit change',
-  'billing.low_balance_threshold': 'Low-balance threshold change',
-  'pricing.price_set': 'Price change',
-  'pricing.child_price_set': 'Child price change',
-  'billing.spend_controls': 'Spend cap or top-up change',
-  'top_up.made': 'Automatic top-up',
-  'agent.cap': 'Agent cap change',
-  'agent.activate': 'Agent activated',
-  'agent.deactivate': 'Agent deactivated',
-  'agents.status_reported': 'Agent status reported',
-  'agent_type.create': 'Agent type added',
-  'agent_type.update': 'Agent type edited',
-  'agent_type.retire': 'Agent type retired',
-  'api_key.create': 'API key created',
-  'api_key.update': 'API key edited',
-  'api_key.rolled': 'API key rolled',
-  'api_key.revoke': 'API key revoked',
-  'api_key.refused': 'API key refused',
-  'webhook.create': 'Webhook endpoint added',
-  'webhook.update': 'Webhook endpoint edited',
-  'webhook.delete': 'Webhook endpoint deleted',
-  'webhook.rotate': 'Webhook secret rotated',
-  'webhook.redeliver': 'Webhook redelivery',
-  'usage.reported': 'Usage reported',
-  'usage.imported': 'Usage imported',
-  'bootstrap.first_house_admin': 'First house admin',
-  'settings.update': 'Global settings change',
-  // Require-a-second-factor policy.
-  'mfa_policy.changed': 'Second-factor policy change',
-  ...IDENTITY_ACTION_LABELS,
-  ...INVOICE_ACTION_LABELS,
-  ...ALERT_LINE_ACTION_LABELS,
-};
-
-export const isActivityAction = (value: string): value is ActivityAction => (ACTIVITY_ACTIONS as readonly string[]).includes(value);
-
-const count = (value: unknown) => (typeof value === 'number' ? value.toLocaleString('en-US') : String(value ?? '?'));
-const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
 /** A role of the details as every screen shows roles; ? when there is none. */
 const roleOf = (value: unknown): string => {
   const role = str(value);
   return role ? roleLabel(role) : '?';
 };
-const obj = (value: unknown): Record<string, unknown> =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-
 /** A second factor's code as a person names it. */
 const stepUpText = (method: unknown) =>
   method === 'password'
@@ -206,11 +56,13 @@ export interface ActivityFacts {
   organization: string | null;
   /** The name of what the action acted on (an organization, a person, a key), when known. */
   target: string | null;
+  /** As the row stores them; read through `detailsOf`, so a row in an older shape still reads. */
   details: Record<string, unknown>;
 }
 
 /** One sentence per action: "Ana Ruiz allocated 500.00 credits to Acme Dental". */
-export function activitySentence({ action, actor, organization, target, details }: ActivityFacts): string {
+export function activitySentence({ action, actor, organization, target, details: stored }: ActivityFacts): string {
+  const details = detailsOf(action, stored);
   const who = actor ?? 'Someone';
   const org = organization ?? 'an organization';
   const them = target ?? 'an organization';
@@ -432,100 +284,4 @@ export function personName(person: { first_name?: string | null; last_name?: str
     .filter(Boolean)
     .join(' ');
   return name || person.email;
-}
-
-/** The facts of one ledger entry its sentence is built from. */
-export interface LedgerFacts {
-  entry_type: string;
-  amount: string;
-  metadata: Record<string, unknown>;
-  units?: string | null;
-  /** The person who moved the credits, by name. */
-  actor: string | null;
-  /** The other organization of an allocation or initial balance, by name. */
-  counterparty: string | null;
-  /** The catalog's agent of a metered consumption entry; without it the code the runtime reported names it. */
-  agent?: { name: string; unit: string } | null;
-}
-
-/**
- * Units as a decimal with four places ("12.5000") without trailing zeros, grouped: "12.5",
- * "1,200"; by string manipulation, so units never pass through a float.
- */
-export function formatUnits(value: string): string {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(value.trim());
-  if (!match) return value;
-  const fraction = (match[2] ?? '').replace(/0+$/, '');
-  const whole = match[1]!.replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return fraction ? `${whole}.${fraction}` : whole;
-}
-
-const usageValue = (value: unknown): string | null =>
-  typeof value === 'string' ? value.trim() || null : typeof value === 'number' || typeof value === 'boolean' ? String(value) : null;
-
-/** A usage record as "tokens 1200, model gpt" (the keys and values the importer stored); null when there is none. */
-export function describeUsage(usage: unknown): string | null {
-  const parts = Object.entries(obj(usage))
-    .map(([key, value]) => {
-      const shown = usageValue(value);
-      return shown === null ? null : `${key.replace(/_/g, ' ')} ${shown}`;
-    })
-    .filter((part): part is string => part !== null);
-  return parts.length > 0 ? parts.join(', ') : null;
-}
-
-/** The ledger's description: "Ana Ruiz allocated 500.00 credits to Acme Dental: spring campaign". */
-export function ledgerSentence({ entry_type, amount, metadata, units, actor, counterparty, agent }: LedgerFacts): string {
-  const credits = `${formatAmount(amount.replace(/^-/, ''))} credits`;
-  const notes = str(metadata.notes);
-  const reason = str(metadata.reason) ?? notes;
-  const withNotes = (base: string) => (notes && notes !== 'Initial balance' ? `${base}: ${notes}` : base);
-  const other = counterparty ?? 'another organization';
-  // The top-up runner moves credits on its own, with notes "Automatic top-up".
-  if (metadata.automatic === true && entry_type === 'allocation_sent') return `Automatic top-up: sent ${credits} to ${other}`;
-  if (metadata.automatic === true && entry_type === 'allocation_received') return `Automatic top-up: received ${credits} from ${other}`;
-  switch (entry_type) {
-    case 'allocation_sent':
-      return withNotes(`${actor ?? 'Someone'} allocated ${credits} to ${other}`);
-    case 'allocation_received':
-      return withNotes(`Received ${credits} from ${other}${actor ? `, allocated by ${actor}` : ''}`);
-    case 'reversal_sent':
-      return `${actor ?? 'Someone'} reversed an allocation: ${credits} returned to ${other}${reason ? `: ${reason}` : ''}`;
-    case 'reversal_received':
-      return `${actor ?? 'Someone'} reversed an allocation to ${other}: ${credits} returned${reason ? `: ${reason}` : ''}`;
-    case 'initial_balance':
-      return `Initial balance of ${credits} from ${other}${actor ? `, given by ${actor}` : ''}`;
-    case 'consumption': {
-      const name = agent?.name ?? str(metadata.agent);
-      const used = units ?? str(metadata.units);
-      const quantity = used ? `${formatUnits(used)} ${agent ? `× ${agent.unit}` : 'units'}` : 'credits';
-      // A batch's usage of one agent at one price: "Support Bot: 1,000 events, 1,234.5 × run, charged 12.34 credits".
-      if (typeof metadata.events === 'number') {
-        const events = `${count(metadata.events)} ${metadata.events === 1 ? 'event' : 'events'}`;
-        return `${name ?? 'Usage'}: ${events}${used ? `, ${quantity}` : ''}, charged ${credits}${actor ? `, imported by ${actor}` : ''}`;
-      }
-      const usage = describeUsage(metadata.usage);
-      const what = name ? `${name} used ${quantity}` : 'Usage';
-      return `${what}, charged ${credits}${usage ? ` (${usage})` : ''}${actor ? `, imported by ${actor}` : ''}`;
-    }
-    case 'refund': {
-      const usage = describeUsage(metadata.usage);
-      return `${actor ?? 'Someone'} refunded ${credits}${str(metadata.refund_of) ? ` for ${str(metadata.refund_of)}` : ''}${usage ? ` (${usage})` : ''}${reason ? `: ${reason}` : ''}`;
-    }
-    case 'earning': {
-      // "Earned 1.20 credits from Acme Dental's Support Bot: 3 events, 24 × run at a margin of 0.05".
-      const name = agent?.name ?? str(metadata.agent);
-      const child = `${str(metadata.child_name) ?? other}${name ? `'s ${name}` : ''}`;
-      const events = typeof metadata.events === 'number' ? `${count(metadata.events)} ${metadata.events === 1 ? 'event' : 'events'}, ` : '';
-      const used = units ?? str(metadata.units);
-      const margin = str(metadata.margin);
-      return `Earned ${credits} from ${child}: ${events}${used ? `${formatUnits(used)} ${agent ? `× ${agent.unit}` : 'units'}` : 'usage'}${margin ? ` at a margin of ${formatUnits(margin)}` : ''}`;
-    }
-    case 'adjustment_increase':
-      return `${actor ?? 'Someone'} added ${credits}${reason ? `: ${reason}` : ''}`;
-    case 'adjustment_decrease':
-      return `${actor ?? 'Someone'} removed ${credits}${reason ? `: ${reason}` : ''}`;
-    default:
-      return `${entry_type.replace(/_/g, ' ')} of ${credits}`;
-  }
 }

@@ -41,6 +41,7 @@ export { alertBoundText, alertLineDescription, alertValueText } from './alert-li
 export * from './mfa-policy.ts';
 export * from './schemas/mfa-policy.ts';
 export * from './activity.ts';
+export * from './audit-details.ts';
 // Single sign-on and provisioning.
 export * from './identity.ts';
 export * from './schemas/identity.ts';

@@ -159,6 +159,7 @@ describe.skipIf(skip !== null)(`a streaming replica for reads${skip ? ` (skipped
         action: 'organization.update',
         targetType: 'organization',
         targetId: world.orgs.SA1.id,
+        details: { before: { description: null }, after: { description: 'Written on the primary' } },
       });
       const dashboard = await call('GET', '/api/dashboard', { token: superAdmin });
       expect(dashboard.status).toBe(200);

@@ -1,20 +1,24 @@
-import type { ActivityAction } from '@console/domain';
+import type { ActivityAction, AuditDetails } from '@console/domain';
 import type { Executor } from '../db/schema.ts';
 
-export interface AuditEntry {
+/** `details` may be left out only when the action's schema has no required key. */
+type DetailsOf<A extends ActivityAction> =
+  Record<never, never> extends AuditDetails<A> ? { details?: AuditDetails<A> } : { details: AuditDetails<A> };
+
+/** One audit row; its `details` are checked against `AUDIT_DETAILS[A]` (packages/domain). */
+export type AuditEntry<A extends ActivityAction> = {
   actorUserId: string | null;
   organizationId: string | null;
   /** One of the actions the activity log knows how to say. */
-  action: ActivityAction;
+  action: A;
   targetType: string;
   targetId: string | null;
-  details?: Record<string, unknown>;
   ip?: string | null;
   requestId?: string | null;
-}
+} & DetailsOf<A>;
 
 /** Writes one audit row, inside the caller's transaction when it passes one. */
-export async function writeAudit(executor: Executor, entry: AuditEntry): Promise<void> {
+export async function writeAudit<A extends ActivityAction>(executor: Executor, entry: AuditEntry<A>): Promise<void> {
   await executor
     .insertInto('audit_log')
     .values({
@@ -31,11 +35,11 @@ export async function writeAudit(executor: Executor, entry: AuditEntry): Promise
 }
 
 /** The audit row of what a signed-in caller did, with the address and id of the request that did it. */
-export function auditAction(
+export function auditAction<A extends ActivityAction>(
   executor: Executor,
   caller: { userId: string },
   info: { ip: string; requestId: string },
-  entry: Omit<AuditEntry, 'actorUserId' | 'ip' | 'requestId'>,
+  entry: Omit<AuditEntry<A>, 'actorUserId' | 'ip' | 'requestId'>,
 ): Promise<void> {
-  return writeAudit(executor, { ...entry, actorUserId: caller.userId, ip: info.ip, requestId: info.requestId });
+  return writeAudit<A>(executor, { ...entry, actorUserId: caller.userId, ip: info.ip, requestId: info.requestId } as AuditEntry<A>);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { PricingView } from '@console/domain';
+import type { AuditDetails, PricingView } from '@console/domain';
 import type { DB } from '../db/schema.ts';
 
 /**
@@ -72,7 +72,12 @@ export async function prepareMarginRows(db: Kysely<DB>, organizationIds: readonl
         action: 'pricing.price_set',
         target_type: 'organization',
         target_id: id,
-        details: JSON.stringify({ agent: 'matrix-agent', agent_type_id: agentTypeId, before: m.bookBefore, after: m.price }),
+        details: JSON.stringify({
+          agent: 'matrix-agent',
+          agent_type_id: agentTypeId,
+          before: m.bookBefore,
+          after: m.price,
+        } satisfies AuditDetails<'pricing.price_set'>),
       })
       .execute();
   }

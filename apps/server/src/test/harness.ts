@@ -12,6 +12,7 @@ import { loadConfig, type MetricsSettings, type TrustProxy } from '../config.ts'
 import { createPGlite, fromPGlite, fromPgPool, type Database } from '../db/connection.ts';
 import { ensureFirstHouseAdmin } from '../db/bootstrap.ts';
 import { withDatabase } from './global-setup.ts';
+import { assertAuditRowsParse } from './audit-rows.ts';
 import { PASSWORD, buildWorld } from './fixtures.ts';
 import { startServerProcess, type ServerProcess } from '../../../../support/server-process.ts';
 
@@ -37,9 +38,9 @@ export async function emptyDatabase(): Promise<Database> {
 export async function openFreshDatabase(options: { empty?: boolean } = {}): Promise<{ database: Database; url: string | null }> {
   const serverUrl = inject('pgServerUrl');
   if (!serverUrl) {
-    if (options.empty) return { database: fromPGlite(await createPGlite()), url: null };
+    if (options.empty) return { database: auditedOnClose(fromPGlite(await createPGlite())), url: null };
     const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
-    return { database: fromPGlite(await createPGlite({ loadDataDir: template })), url: null };
+    return { database: auditedOnClose(fromPGlite(await createPGlite({ loadDataDir: template }))), url: null };
   }
   const name = `${inject('pgTemplate').replace(/_tpl$/, '')}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -63,7 +64,28 @@ export async function openFreshDatabase(options: { empty?: boolean } = {}): Prom
   const url = withDatabase(serverUrl, name);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const database = fromPgPool(pool);
-  return { database: { ...database, close: async () => database.close() }, url };
+  return { database: auditedOnClose(database), url };
+}
+
+/**
+ * The database, whose first close reads its audit log and fails the test file when a row's
+ * details do not parse for its action (test/audit-rows.ts); it is closed either way.
+ */
+function auditedOnClose(database: Database): Database {
+  let audited = false;
+  return {
+    ...database,
+    async close() {
+      try {
+        if (!audited) {
+          audited = true;
+          await assertAuditRowsParse(database);
+        }
+      } finally {
+        await database.close();
+      }
+    },
+  };
 }
 
 export interface ApiResponse<T = any> {

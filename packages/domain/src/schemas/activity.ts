@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTIVITY_ACTIONS } from '../activity.ts';
+import { ACTIVITY_ACTIONS } from '../activity-actions.ts';
 import { booleanTextSchema } from './common.ts';
 import { dateOrDateTime } from './credits.ts';
 

@@ -5,7 +5,10 @@ import {
   mayManageAlertLines,
   type AlertLine,
   type AlertLineBody,
+  type AlertLineKind,
   type AlertLinesResponse,
+  type AlertLineWindow,
+  type AuditDetails,
 } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
 import { auditAction } from '../../lib/audit.ts';
@@ -17,11 +20,11 @@ import type { OrganizationsService } from '../organizations/organizations.servic
 
 const m = MESSAGES.alertLines;
 
-/** A line as its audit rows keep it. */
-const facts = (line: { kind: string; bound: string; window: string | null }) => ({
-  kind: line.kind,
+/** A line as its audit rows keep it; the table's CHECKs hold its kind and window to the domain's lists. */
+const facts = (line: { kind: string; bound: string; window: string | null }): AuditDetails<'alert_line.create'>['after'] => ({
+  kind: line.kind as AlertLineKind,
   bound: line.bound,
-  window: line.window,
+  window: line.window as AlertLineWindow | null,
 });
 
 /**

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { ALERT_REPEAT_HOURS, type TopUpOutcome, type TopUpReason } from '@console/domain';
+import { ALERT_REPEAT_HOURS, type AuditDetails, type TopUpOutcome, type TopUpReason } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import { startPollLoop } from '../../lib/poll-loop.ts';
 import { toppedUpThisMonth } from '../../lib/spend-caps.ts';
@@ -132,12 +132,12 @@ export async function makeTopUp(trx: Transaction<DB>, logger?: Pick<FastifyBaseL
             ${JSON.stringify({ notes, automatic: true, to_org_id: request.organization_id, to_org_name: request.name })}::jsonb,
             ${JSON.stringify({ notes, automatic: true, from_org_id: request.parent_id, from_org_name: f.parent_name })}::jsonb
           ], p_terms => array[null, ${grantTerms(f, request.parent_id!)}::jsonb])`.execute(trx);
+  // A rule's three parts are set together (the spend controls), so a rule with a line has an amount.
+  const made = { amount: f.amount!, transaction_group: groupId, below: f.below, balance_before: f.balance, reason: request.reason };
   await sql`
         insert into audit_log (actor_user_id, organization_id, action, target_type, target_id, details)
         values (null, ${request.parent_id}, 'top_up.made', 'organization', ${request.organization_id},
-          ${JSON.stringify({ amount: f.amount, transaction_group: groupId, below: f.below, balance_before: f.balance, reason: request.reason })}::jsonb)`.execute(
-    trx,
-  );
+          ${JSON.stringify(made satisfies AuditDetails<'top_up.made'>)}::jsonb)`.execute(trx);
   await done('topped_up', groupId);
   logger?.info({ organization: request.organization_id, amount: f.amount }, 'automatic top-up made');
   return true;

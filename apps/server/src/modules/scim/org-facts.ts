@@ -1,6 +1,6 @@
-import { isJitRoleAllowed, type ActivityAction, type OrgType } from '@console/domain';
+import { isJitRoleAllowed, type AuditDetails, type OrgType } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { writeAudit, type AuditEntry } from '../../lib/audit.ts';
 import type { ScimActor } from './context.ts';
 
 /** What provisioning reads of the token's organization: the break-glass admin and the role a person holds outside every role group. */
@@ -23,17 +23,22 @@ export async function orgIdentity(executor: Executor, org: { id: string; org_typ
   };
 }
 
+/** The actions of provisioning changes; their details name the token, which `scimAudit` adds. */
+type ScimAction = 'scim.user_created' | 'scim.user_updated' | 'scim.user_deactivated' | 'scim.user_deleted' | 'scim.group_changed';
+type ScimDetails<A extends ScimAction> = A extends ScimAction ? Omit<AuditDetails<A>, 'scim_token'> : never;
+
 /**
  * The audit row of a provisioning change: no person acted, the token did, so the row names it
  * in `scim_token` (never its secret) and the activity log says "SCIM token <name>".
  */
-export function scimAudit(
+export function scimAudit<A extends ScimAction>(
   executor: Executor,
   actor: ScimActor,
-  entry: { action: ActivityAction; targetType: string; targetId: string | null; details: Record<string, unknown> },
+  entry: { action: A; targetType: string; targetId: string | null; details: ScimDetails<A> },
 ): Promise<void> {
   const { token } = actor;
-  return writeAudit(executor, {
+  // The details given and the token make the action's whole details, which TypeScript cannot see through the generic.
+  return writeAudit<A>(executor, {
     actorUserId: null,
     organizationId: token.organization.id,
     action: entry.action,
@@ -42,7 +47,7 @@ export function scimAudit(
     details: { ...entry.details, scim_token: { id: token.id, name: token.name, prefix: token.prefix } },
     ip: actor.ip,
     requestId: actor.requestId,
-  });
+  } as unknown as AuditEntry<A>);
 }
 
 /** `id` is a UUID: anything else names no resource (and would make PostgreSQL refuse the comparison). */

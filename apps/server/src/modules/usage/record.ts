@@ -4,6 +4,7 @@ import {
   USAGE_WINDOW,
   WEBHOOKS,
   type ActivityAction,
+  type AuditDetails,
   type UsageBatchResult,
   parseUsageRefusal,
   capRefusalOf,
@@ -113,6 +114,9 @@ interface BatchCall {
   ip: string | null;
   requestId: string | null;
 }
+
+/** The audit details the statement adds to the fixed ones: its counts, its sum and its sentence. */
+type CountedInSql = 'events' | 'accepted' | 'duplicates' | 'rejected' | 'credits_charged' | 'summary';
 
 /**
  * A batch's one statement: `usage_record` (db/rules/functions/usage_record.sql) and, when the batch accepted
@@ -227,7 +231,10 @@ export function createRecord({ db, onStatement }: { db: Kysely<DB>; onStatement?
             targetType: 'api_key',
             targetId: actor.key.id,
             summary: [`Key ${actor.key.name} reported `, ' usage events (its first report this hour)'],
-            details: { key_name: actor.key.name, key_prefix: actor.key.prefix },
+            details: { key_name: actor.key.name, key_prefix: actor.key.prefix } satisfies Omit<
+              AuditDetails<'usage.reported'>,
+              CountedInSql
+            >,
           }
         : {
             user: actor.caller.userId,
@@ -235,7 +242,7 @@ export function createRecord({ db, onStatement }: { db: Kysely<DB>; onStatement?
             targetType: 'organization',
             targetId: reach.id,
             summary: [`${actor.caller.email} imported `, ' usage events'],
-            details: {},
+            details: {} satisfies Omit<AuditDetails<'usage.imported'>, CountedInSql>,
           };
     const { rows } = await batch({
       payload,

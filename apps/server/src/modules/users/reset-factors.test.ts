@@ -201,14 +201,14 @@ describe('second-factor webhook events', () => {
     expect((await call(await w.as('A1.admin'), 'POST', `/api/users/${person.id}/factors/reset`)).status).toBe(200);
 
     // The policy change's audit row, as the policy change writes it in its transaction.
-    const policy = { own: true, subtree: false, grace_days: 3 };
+    const policy = { require_own: true, require_subtree: false, require_admins: false, grace_days: 3 };
     await writeAudit(db(), {
       actorUserId: (await fixture('T1.admin')).id,
       organizationId: t1,
-      action: 'mfa_policy.changed' as never,
+      action: 'mfa_policy.changed',
       targetType: 'organization',
       targetId: t1,
-      details: { before: { own: false, subtree: false, grace_days: 7 }, after: policy },
+      details: { before: { require_own: false, require_subtree: false, require_admins: false, grace_days: 7 }, after: policy },
     });
 
     const rows = await db()

@@ -46,12 +46,13 @@ begin
       insert into webhook_events (type, organization_id, data)
       select 'agent.deactivated', new.organization_id, jsonb_build_object('activation_id', new.target_id, 'agent', t.code)
       from agent_types t where t.id = (d ->> 'agent_type_id')::uuid;
+    -- A heartbeat reports no message: the event's message is null, a field of its payload.
     when 'agents.status_reported' then
       if d ->> 'to' = 'error' then
         insert into webhook_events (type, organization_id, data)
         values ('agent.error', new.organization_id,
           jsonb_build_object('activation_id', new.target_id, 'agent', d ->> 'agent',
-            'health', (d ->> 'health_score')::integer, 'message', d ->> 'message'));
+            'health', (d ->> 'health_score')::integer, 'message', null::text));
       end if;
     when 'api_key.create' then
       insert into webhook_events (type, organization_id, data)
