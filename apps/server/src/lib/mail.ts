@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB, Executor } from '../db/schema.ts';
+import { startPollLoop } from './poll-loop.ts';
 
 export interface MailMessage {
   to: string;
@@ -51,9 +52,6 @@ export const RETRY: RetryPolicy = {
   leaseMs: 2 * 60_000,
   sendTimeoutMs: 60_000,
 };
-
-/** How long closing the app waits for a delivery under way; what it leaves is sent once its lease ends. */
-const CLOSE_WAIT_MS = 5_000;
 
 const FROM = 'Organization Console <no-reply@console.local>';
 const BATCH = 20;
@@ -137,13 +135,13 @@ export function createMailer(options: {
 /**
  * The background sender: takes the due messages (leased, so several processes share the
  * queue), sends each, deletes it once sent, and otherwise schedules the next attempt, until
- * it gives up after the last one. Runs when woken and every pollMs.
+ * it gives up after the last one. Runs at the start (mail left queued by a process before),
+ * when woken and every pollMs. Closing waits a little for a delivery under way; what it
+ * leaves is sent once its lease ends.
  */
 function createSender(db: Kysely<DB>, transport: MailTransport, logger: FastifyBaseLogger, policy: RetryPolicy) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
+  /** A mail was queued while a look was under way, or the look took a full batch: look again at once. */
   let again = false;
-  let closed = false;
 
   async function take() {
     const due = await sql<{ id: string; to_address: string; subject: string; body_text: string; attempts: number }>`
@@ -194,7 +192,7 @@ function createSender(db: Kysely<DB>, transport: MailTransport, logger: FastifyB
     }
   }
 
-  async function run() {
+  async function run(closed: () => boolean) {
     do {
       again = false;
       try {
@@ -205,38 +203,18 @@ function createSender(db: Kysely<DB>, transport: MailTransport, logger: FastifyB
         // The database is away: the messages stay queued, and the next look tries again.
         logger.warn({ error: describe(error) }, 'mail queue could not be read');
       }
-    } while (again && !closed);
+    } while (again && !closed());
   }
 
-  function schedule(delayMs: number) {
-    if (closed) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(tick, delayMs);
-    timer.unref();
-  }
-
-  function tick() {
-    timer = null;
-    if (running) {
+  const loop = startPollLoop({
+    pollMs: policy.pollMs,
+    firstAfterMs: 0,
+    logger,
+    what: 'mail queue could not be read',
+    pass: run,
+    nudge: () => {
       again = true;
-      return;
-    }
-    running = run().finally(() => {
-      running = null;
-      schedule(policy.pollMs);
-    });
-  }
-
-  schedule(0);
-  return {
-    wake() {
-      if (running) again = true;
-      else schedule(0);
     },
-    async close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      if (running) await withTimeout(running, CLOSE_WAIT_MS).catch(() => {});
-    },
-  };
+  });
+  return { wake: loop.wake, close: loop.close };
 }

@@ -1,9 +1,31 @@
-import { sql, type SqlBool } from 'kysely';
-import { API_KEY_LIFECYCLE, type ApiKey, type ApiKeyFilter, type ApiKeyState } from '@console/domain';
-import type { Executor } from '../../db/schema.ts';
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import {
+  API_KEY_LIFECYCLE,
+  MESSAGES,
+  apiKeyExpiryProblem,
+  mayManageApiKeysOf,
+  mayViewApiKeysOf,
+  type ApiKey,
+  type ApiKeyFilter,
+  type ApiKeyState,
+} from '@console/domain';
+import type { DB, Executor } from '../../db/schema.ts';
+import { generateKey, type GeneratedKey } from '../../lib/api-key.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { ForbiddenError, NotFoundError, RuleError } from '../../lib/errors.ts';
 import { capUsage, windowCapUsage } from '../../lib/spend-caps.ts';
+import type { OrganizationsService } from '../organizations/organizations.service.ts';
+import type { ApiKeyLimits } from './limits.ts';
 
+export const k = MESSAGES.apiKeys;
 const L = API_KEY_LIFECYCLE;
+
+/** What every use case of the API keys is made with. */
+export interface ApiKeysDeps {
+  db: Kysely<DB>;
+  organizations: OrganizationsService;
+  limits: ApiKeyLimits;
+}
 
 /** A key is live while it is neither revoked nor past its end date (on the database's clock). */
 const LIVE = sql<SqlBool>`(k.revoked_at is null and (k.expires_at is null or k.expires_at > now()))`;
@@ -98,3 +120,98 @@ export function toApiKey(row: KeyRow): ApiKey {
     weekly_cap: row.weekly_cap,
   };
 }
+
+/** Attempts at a prefix nobody holds (8 hex characters: a collision is rare, never repeated thrice). */
+const PREFIX_ATTEMPTS = 3;
+
+const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === '23505';
+
+/** Draws a key whose prefix is neither the current nor the previous prefix of any key. */
+export async function freshKey(executor: Executor): Promise<GeneratedKey> {
+  for (let attempt = 1; ; attempt++) {
+    const made = generateKey();
+    const taken = await executor
+      .selectFrom('api_keys')
+      .select('id')
+      .where((eb) => eb.or([eb('prefix', '=', made.prefix), eb('previous_prefix', '=', made.prefix)]))
+      .executeTakeFirst();
+    if (!taken || attempt >= PREFIX_ATTEMPTS) return made;
+  }
+}
+
+/** Retries `work` when a concurrent key took the drawn prefix (unique violation), PREFIX_ATTEMPTS times in all. */
+export async function withFreshPrefix<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= PREFIX_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/**
+ * The organization, in the caller's read scope, whose keys the caller manages (`writing`) or
+ * sees: only its own admins (403 for another one in scope).
+ */
+export async function ownOrganization(
+  organizations: OrganizationsService,
+  caller: Caller,
+  organizationId: string,
+  executor: Executor,
+  writing: boolean,
+) {
+  const target = await organizations.visible(caller, organizationId, executor);
+  const allowed = writing ? mayManageApiKeysOf(caller, target) : mayViewApiKeysOf(caller, target);
+  if (!allowed) throw new ForbiddenError(k.onlyOwnAdmins);
+  return target;
+}
+
+/** An end date is in the future and at most `API_KEY_LIFECYCLE.maxLifetimeDays` ahead (422 otherwise). */
+export async function checkExpiry(expiresAt: string | null | undefined) {
+  if (expiresAt == null) return;
+  const problem = apiKeyExpiryProblem(expiresAt, Date.now());
+  if (problem) throw new RuleError(problem);
+}
+
+/** A key's own rate limit is at most the house's ceiling (422 above it). */
+export async function checkRateLimit(executor: Executor, perMinute: number | null | undefined) {
+  if (perMinute == null) return;
+  const settings = await executor.selectFrom('global_settings').select('api_key_rate_limit_ceiling').executeTakeFirst();
+  const ceiling = settings?.api_key_rate_limit_ceiling ?? L.defaultRateLimitCeiling;
+  if (perMinute > ceiling) throw new RuleError(k.aboveCeiling(ceiling));
+}
+
+/** The key of the organization, locked for the change; 404 for a key of another organization. */
+export async function lockedKey(trx: Executor, organizationId: string, keyId: string) {
+  const key = await trx
+    .selectFrom('api_keys')
+    .select([
+      'id',
+      'name',
+      'prefix',
+      'secret_hash',
+      'revoked_at',
+      'expires_at',
+      'rate_limit_per_minute',
+      'monthly_cap',
+      'weekly_cap',
+      'daily_cap',
+      sql<boolean>`coalesce(expires_at <= now(), false)`.as('expired'),
+    ])
+    .where('id', '=', keyId)
+    .where('organization_id', '=', organizationId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!key) throw new NotFoundError(k.notFound);
+  return key;
+}
+
+/** Only live keys (not revoked, not expired) are edited or rolled (422 otherwise). */
+export const requireLive = (key: { revoked_at: string | null; expired: boolean }) => {
+  if (key.revoked_at) throw new RuleError(k.notLive('revoked'));
+  if (key.expired) throw new RuleError(k.notLive('expired'));
+};
+
+export const oneKey = async (executor: Executor, organizationId: string, keyId: string) =>
+  toApiKey(await keysQuery(executor, organizationId).where('k.id', '=', keyId).executeTakeFirstOrThrow());

@@ -9,6 +9,7 @@ import { lockKeyed } from '../../lib/locks.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { OrganizationsService } from '../organizations/organizations.service.ts';
 import { tellFlooredSellers } from './floored.ts';
+import { priceFromNow } from './queries.ts';
 
 const p = MESSAGES.pricing;
 
@@ -133,10 +134,7 @@ export function createChildPrices({ db, organizations, mailer }: { db: Kysely<DB
         .values({
           organization_id: org.id,
           child_id: child.id,
-          agent_type_id: agentTypeId,
-          price,
-          effective_from: sql<Date>`clock_timestamp()`,
-          created_by: caller.userId,
+          ...priceFromNow(caller, agentTypeId, price),
         })
         .execute();
       await auditAction(trx, caller, info, {

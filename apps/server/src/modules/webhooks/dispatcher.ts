@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WEBHOOKS } from '@console/domain';
 import type { DB } from '../../db/schema.ts';
 import type { Mailer } from '../../lib/mail.ts';
+import { startPollLoop } from '../../lib/poll-loop.ts';
 import { disableFailing } from './disable.ts';
 import { leaseDue, prepareQueue, recordOutcomes, type Due, type Outcome } from './queue.ts';
 import type { Sender, AttemptResult } from './send.ts';
@@ -34,7 +35,6 @@ export interface DispatcherOptions {
   timeoutPauseSeconds?: readonly number[];
 }
 
-const CLOSE_WAIT_MS = 5_000;
 const CLEAN_EVERY_MS = 3_600_000;
 
 /** The wait before retry number `attempt` (1 for the first retry), jittered by up to a fifth either way; null when none is left. */
@@ -73,9 +73,6 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   };
   const pauseSeconds = options.timeoutPauseSeconds ?? WEBHOOKS.timeoutPauseSeconds;
   prepareQueue(db, room, pauseSeconds);
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  let closed = false;
   let lastClean = 0;
   /** Asks the run under way, if any, to look for due deliveries now. */
   let nudge: (() => void) | null = null;
@@ -166,7 +163,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
    * and the delivery is leased again. Resolves once every attempt made is recorded; rejects
    * with the first database error after recording what it can (no new attempt starts after it).
    */
-  async function drain(): Promise<void> {
+  async function drain(closed: () => boolean): Promise<void> {
     /** Leased and not attempted yet (for a moment: a lease takes no more than the senders free), with when (performance.now()) each was leased. */
     const queue: { due: Due; leasedAt: number }[] = [];
     /** Attempted and not recorded yet. */
@@ -197,7 +194,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     };
 
     const underWay = () => active > 0 || queue.length > 0 || outcomes.length > 0 || recording || flushSoon !== null;
-    const stopping = () => exhausted || closed || failure !== null;
+    const stopping = () => exhausted || closed() || failure !== null;
     const settle = () => {
       if (!stopping() || leasing || underWay()) return;
       if (later) clearTimeout(later);
@@ -321,55 +318,26 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     if (failure !== null) throw failure;
   }
 
-  async function run() {
-    try {
+  const loop = startPollLoop({
+    pollMs,
+    logger,
+    // The database is away: the deliveries stay pending (their leases expire) for the next look.
+    what: 'webhooks could not be sent',
+    async pass(closed) {
       await clean();
-      await drain();
-    } catch (error) {
-      // The database is away: the deliveries stay pending (their leases expire) for the next look.
-      logger.warn(
-        { error: error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200) },
-        'webhooks could not be sent',
-      );
-    }
-  }
-
-  function schedule_() {
-    if (closed) return;
-    timer = setTimeout(() => {
-      timer = null;
-      running = run().finally(() => {
-        running = null;
-        schedule_();
-      });
-    }, pollMs);
-    timer.unref();
-  }
-
-  schedule_();
+      await drain(closed);
+    },
+    // A test event or a redelivery while a run is under way: the run looks for it at once.
+    nudge: () => nudge?.(),
+  });
 
   return {
     /** Sends what is due now (tests, and an action that just queued a delivery). */
-    async runNow() {
-      await (running ?? Promise.resolve());
-      await run();
-    },
+    runNow: loop.runNow,
     /** Asks for a look soon, as a test event or a redelivery does: at once, by the run under way or a new one. */
-    wake() {
-      if (closed) return;
-      if (running) return nudge?.();
-      if (!timer) return;
-      clearTimeout(timer);
-      timer = null;
-      running = run().finally(() => {
-        running = null;
-        schedule_();
-      });
-    },
+    wake: loop.wake,
     async close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      if (running) await Promise.race([running, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+      await loop.close();
       sender.close();
     },
   };

@@ -3,7 +3,7 @@ import { WEBHOOKS, webhooksEndpoints as endpoints } from '@console/domain';
 import { clientInfo } from '../../lib/request-info.ts';
 import { routerOf } from '../../lib/route.ts';
 import type { AppContext } from '../../context.ts';
-import { normalizeCreate } from './webhooks.service.ts';
+import { normalizeCreate } from './endpoints.ts';
 
 /** An organization's webhook endpoints and their delivery logs (the sending is the dispatcher's). */
 export function webhooksRoutes({ webhooks, authenticate }: AppContext): FastifyPluginAsync {

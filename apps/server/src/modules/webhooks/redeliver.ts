@@ -64,6 +64,25 @@ export function createRedeliveries({
     return { org, current, left };
   }
 
+  /** What a send-again queued: spent from the allowance, and audited as one webhook.redeliver. */
+  async function spendAudited(
+    trx: Executor,
+    caller: Caller,
+    info: ClientInfo,
+    organizationId: string,
+    endpoint: { id: string; url: string },
+    details: { count: number; test?: true; delivery_id?: string; since?: string },
+  ) {
+    await spend(trx, organizationId, details.count);
+    await auditAction(trx, caller, info, {
+      organizationId,
+      action: 'webhook.redeliver',
+      targetType: 'webhook_endpoint',
+      targetId: endpoint.id,
+      details: { url: endpoint.url, ...details },
+    });
+  }
+
   return {
     /** A webhook.test event of the organization, delivered to this endpoint only (whatever it subscribes to). */
     async test(caller: Caller, organizationId: string, endpointId: string, info: ClientInfo) {
@@ -79,14 +98,7 @@ export function createRedeliveries({
           .values({ event_id: event.id, endpoint_id: current.id, next_attempt_at: sql<string>`now()` })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await spend(trx, org.id, 1);
-        await auditAction(trx, caller, info, {
-          organizationId: org.id,
-          action: 'webhook.redeliver',
-          targetType: 'webhook_endpoint',
-          targetId: current.id,
-          details: { url: current.url, test: true, count: 1 },
-        });
+        await spendAudited(trx, caller, info, org.id, current, { test: true, count: 1 });
         return oneDelivery(trx, current.id, made.id);
       });
       wake();
@@ -105,14 +117,7 @@ export function createRedeliveries({
           .returning('id')
           .executeTakeFirst();
         if (!changed) throw new NotFoundError(w.deliveryNotFound);
-        await spend(trx, org.id, 1);
-        await auditAction(trx, caller, info, {
-          organizationId: org.id,
-          action: 'webhook.redeliver',
-          targetType: 'webhook_endpoint',
-          targetId: current.id,
-          details: { url: current.url, count: 1, delivery_id: deliveryId },
-        });
+        await spendAudited(trx, caller, info, org.id, current, { count: 1, delivery_id: deliveryId });
         return oneDelivery(trx, current.id, changed.id);
       });
       wake();
@@ -134,14 +139,7 @@ export function createRedeliveries({
             order by e.created_at limit ${Math.min(WEBHOOKS.maxRedeliveries, left)}
           )
           returning d.id`.execute(trx);
-        await spend(trx, org.id, rows.length);
-        await auditAction(trx, caller, info, {
-          organizationId: org.id,
-          action: 'webhook.redeliver',
-          targetType: 'webhook_endpoint',
-          targetId: current.id,
-          details: { url: current.url, count: rows.length, since },
-        });
+        await spendAudited(trx, caller, info, org.id, current, { count: rows.length, since });
         return rows.length;
       });
       if (redelivered > 0) wake();
