@@ -20,3 +20,22 @@ export function activeAdmins(
     .orderBy('email')
     .execute();
 }
+
+/**
+ * The ids of an organization's active admins, their rows locked until the transaction ends, so
+ * two changes that each take an admin away (a demotion, a deactivation) cannot both think
+ * another one remains.
+ */
+export async function lockActiveAdminIds(executor: Executor, organizationId: string): Promise<string[]> {
+  const admins = await executor
+    .selectFrom('users')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('status', '=', 'active')
+    .where('role', 'like', '%\\_admin')
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return admins.map((admin) => admin.id);
+}

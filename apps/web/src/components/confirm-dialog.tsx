@@ -13,8 +13,12 @@ import {
 import { buttonVariants } from '@/components/ui/button';
 
 type ConfirmDialogProps = {
-  open: boolean;
-  onOpenChange(open: boolean): void;
+  /**
+   * Whether it is open, for a caller that opens or closes it itself; left out, the trigger opens
+   * it and its buttons close it.
+   */
+  open?: boolean;
+  onOpenChange?(open: boolean): void;
   title: string;
   description: ReactNode;
   /** The button that opens the dialog, when nothing else opens it. */

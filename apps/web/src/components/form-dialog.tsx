@@ -66,3 +66,16 @@ export function FormDialog({
     </Dialog>
   );
 }
+
+/**
+ * A dialog's save: run it, then close the dialog. A refusal leaves the dialog open and throws
+ * no further, since the dialog shows it (its mutation's error).
+ */
+export async function saveThenClose(save: () => Promise<unknown>, close: () => void): Promise<void> {
+  try {
+    await save();
+    close();
+  } catch {
+    // The refusal is shown in the dialog.
+  }
+}

@@ -22,6 +22,17 @@ import {
  * seller's people and the billed child's people only (`billing.view` in either), never by
  * organizations above the seller; only the seller's own admins (`invoices.manage`) change them.
  */
+/** What the seller's monthly CSV exports share: one month, stable columns, for those who manage its invoices. */
+const monthCsvExport = {
+  tags: ['invoices'],
+  auth: 'session',
+  permission: 'invoices.manage',
+  params: idParamsSchema,
+  query: monthQuerySchema,
+  responses: { 200: null },
+  produces: 'text/csv',
+} as const;
+
 export const invoicesEndpoints = {
   getBillingDetails: endpoint({
     operationId: 'getBillingDetails',
@@ -168,25 +179,13 @@ export const invoicesEndpoints = {
     method: 'GET',
     path: '/organizations/:id/invoices/export',
     summary: "The seller's invoices and credit notes of one month as CSV (stable columns)",
-    tags: ['invoices'],
-    auth: 'session',
-    permission: 'invoices.manage',
-    params: idParamsSchema,
-    query: monthQuerySchema,
-    responses: { 200: null },
-    produces: 'text/csv',
+    ...monthCsvExport,
   }),
   exportPayments: endpoint({
     operationId: 'exportPayments',
     method: 'GET',
     path: '/organizations/:id/payments/export',
     summary: "The payments recorded against the seller's invoices in one month as CSV (stable columns)",
-    tags: ['invoices'],
-    auth: 'session',
-    permission: 'invoices.manage',
-    params: idParamsSchema,
-    query: monthQuerySchema,
-    responses: { 200: null },
-    produces: 'text/csv',
+    ...monthCsvExport,
   }),
 };

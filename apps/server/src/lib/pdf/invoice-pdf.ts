@@ -1,26 +1,8 @@
 import { INVOICE_STATE_LABELS, type InvoiceDetail, type InvoiceParty, PAYMENT_METHOD_LABELS } from '@console/domain';
-import {
-  COLOR,
-  contentLeft,
-  contentWidth,
-  drawPairs,
-  drawTable,
-  emptyNote,
-  ensureSpace,
-  FONT,
-  finish,
-  formatDay,
-  formatDecimal,
-  formatMoney,
-  formatMonth,
-  formatPercent,
-  groupCode,
-  heading,
-  newDocument,
-  type Pdf,
-  printable,
-  SIZE,
-} from './document.ts';
+import type { Pdf } from './document.ts';
+import { contentLeft, contentWidth, drawPairs, drawTable, emptyNote, ensureSpace, finish, heading, newDocument } from './document.ts';
+import { formatDay, formatDecimal, formatMoney, formatMonth, formatPercent, groupCode, printable } from './format.ts';
+import { COLOR, FONT, SIZE } from './style.ts';
 
 /**
  * An issued invoice or credit note as a PDF: what it is and when it is due, who sells to whom

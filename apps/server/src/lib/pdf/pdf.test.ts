@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type InvoiceDetail, type InvoiceLine, invoiceDetailSchema, type Statement, statementSchema } from '@console/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDecimal, formatPercent, groupCode, printable } from './document.ts';
+import { formatDecimal, formatPercent, groupCode, printable } from './format.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { renderStatementPdf } from './statement-pdf.ts';
 

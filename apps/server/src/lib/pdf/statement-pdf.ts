@@ -7,26 +7,10 @@ import {
   type Statement,
   type StatementGroup,
 } from '@console/domain';
-import {
-  COLOR,
-  contentLeft,
-  contentWidth,
-  drawPairs,
-  drawTable,
-  emptyNote,
-  ensureSpace,
-  FONT,
-  finish,
-  formatDay,
-  formatDecimal,
-  formatMonth,
-  groupCode,
-  heading,
-  newDocument,
-  type Pdf,
-  printable,
-  SIZE,
-} from './document.ts';
+import type { Pdf } from './document.ts';
+import { contentLeft, contentWidth, drawPairs, drawTable, emptyNote, ensureSpace, finish, heading, newDocument } from './document.ts';
+import { formatDay, formatDecimal, formatMonth, groupCode, printable } from './format.ts';
+import { COLOR, FONT, SIZE } from './style.ts';
 
 /**
  * An organization's monthly statement as a PDF: the opening balance, every group of movements

@@ -1,20 +1,11 @@
-import { sql, type Kysely } from 'kysely';
-import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import { GRANT_EXPIRY_WARNINGS, GRANT_MESSAGES as g } from '@console/domain';
-import type { DB } from '../../db/schema.ts';
 import { activeAdmins } from '../../lib/admins.ts';
-import type { Mailer } from '../../lib/mail.ts';
+import type { MailingJobOptions } from '../../lib/mailing-job.ts';
 import { startPollLoop } from '../../lib/poll-loop.ts';
 
-export interface GrantExpiryOptions {
-  db: Kysely<DB>;
-  mailer: Mailer;
-  logger: FastifyBaseLogger;
-  /** How often due grants are looked for (default 30 s). */
-  pollMs?: number;
-  /** The clock (tests move it). */
-  now?: () => Date;
-}
+/** Due grants are looked for every `pollMs` (default 30 s). */
+export type GrantExpiryOptions = MailingJobOptions;
 
 /** Grants taken in one look. */
 const BATCH = 100;

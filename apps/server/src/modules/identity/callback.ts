@@ -5,7 +5,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
 import type { AuthService, IssuedSession } from '../auth/auth.service.ts';
 import { memberFor, type SignedInIdentity } from './members.ts';
-import { reasonOf } from './oidc.ts';
+import { exchangeCode, reasonOf } from './oidc.ts';
 import { spentStepUp, takePendingSignIn, type PendingSignIn } from './pending.ts';
 import { hasDomainInEffect, type IdentityDeps } from './queries.ts';
 import { createStepUpCallback, type StepUpAnswer } from './step-up-callback.ts';
@@ -117,12 +117,7 @@ export function createSsoCallback({ db, sealer, oidc, startSession }: IdentityDe
     const verifier = sealer.open(pending.code_verifier_sealed);
     if (!verifier) throw new Refusal('expired', 'the sign-in was started under another server secret', pending.email);
     const configuration = await oidc.configurationFor(registration);
-    const tokens = await client.authorizationCodeGrant(configuration, currentUrl, {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
-      expectedNonce: pending.nonce,
-      idTokenExpected: true,
-    });
+    const tokens = await exchangeCode(configuration, currentUrl, { verifier, state, nonce: pending.nonce });
     const claims = tokens.claims()!;
     let email = text(claimOf(claims, registration.email_claim));
     let name = text(claimOf(claims, registration.name_claim));

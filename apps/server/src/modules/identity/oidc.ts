@@ -31,6 +31,25 @@ export function reasonOf(error: unknown): string {
 }
 
 /**
+ * The provider's answer at the callback exchanged for its tokens, once openid-client has checked
+ * it against what the sign-in started with: its state, its nonce, its PKCE verifier, and an ID
+ * token; given `maxAge` (seconds), also that the person signed in at the provider no longer ago.
+ */
+export function exchangeCode(
+  configuration: client.Configuration,
+  currentUrl: URL,
+  started: { verifier: string; state: string; nonce: string; maxAge?: number },
+) {
+  return client.authorizationCodeGrant(configuration, currentUrl, {
+    pkceCodeVerifier: started.verifier,
+    expectedState: started.state,
+    expectedNonce: started.nonce,
+    idTokenExpected: true,
+    ...(started.maxAge !== undefined && { maxAge: started.maxAge }),
+  });
+}
+
+/**
  * openid-client, set up the way every provider is reached: through the guarded fetch, plain
  * http only to a host the configuration allows (a developer's or a test's provider), and the
  * client authenticating as the provider prefers (client_secret_basic, the default of the

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
-import { MESSAGES, jitRolesFor, mayManageIdentity, mayViewIdentity, type IdentityView, type OrgType } from '@console/domain';
+import { MESSAGES, jitRolesFor, type IdentityView } from '@console/domain';
 import type { Config } from '../../config.ts';
 import type { DB, Executor } from '../../db/schema.ts';
 import { ADMIN_ROLES } from '../../lib/admins.ts';
-import { requireInSubtree } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { ForbiddenError } from '../../lib/errors.ts';
+import { identityOrganizationFor, type IdentityOrg } from '../../lib/identity-organization.ts';
 import type { SecretSealer } from '../../lib/sealer.ts';
 import { listDomains } from './domains.ts';
 import type { OidcClients } from './oidc.ts';
@@ -21,35 +20,18 @@ export interface IdentityDeps {
   oidc: OidcClients;
 }
 
-export interface IdentityOrg {
-  id: string;
-  name: string;
-  org_type: OrgType;
-  path: string;
-}
+export type { IdentityOrg } from '../../lib/identity-organization.ts';
 
 /** The address an organization registers at its provider as the redirect (callback) URI. */
 export const redirectUriOf = (appUrl: string): string => `${appUrl.replace(/\/+$/, '')}/api/auth/sso/callback`;
 
-/** The organization whose identity the caller reads or sets: absent or out of scope is 404, another than their own 403. */
-export async function identityOrganization(caller: Caller, id: string, executor: Executor): Promise<IdentityOrg> {
-  const row = await executor
-    .selectFrom('organizations')
-    .select(['id', 'name', 'org_type', 'path'])
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  const org = requireInSubtree(caller, row, MESSAGES.organizations.notFound);
-  if (!mayViewIdentity(caller, org)) throw new ForbiddenError(m.onlyOwnAdmins);
-  return org;
-}
+/** The organization whose identity the caller reads: absent or out of scope is 404, another than their own 403. */
+export const identityOrganization = (caller: Caller, id: string, executor: Executor): Promise<IdentityOrg> =>
+  identityOrganizationFor(caller, id, executor, false);
 
 /** The organization whose identity the caller changes: as above, and 403 unless they may write. */
-export async function manageableOrganization(caller: Caller, id: string, executor: Executor): Promise<IdentityOrg> {
-  const org = await identityOrganization(caller, id, executor);
-  if (!mayManageIdentity(caller, org)) throw new ForbiddenError(m.onlyOwnAdmins);
-  return org;
-}
+export const manageableOrganization = (caller: Caller, id: string, executor: Executor): Promise<IdentityOrg> =>
+  identityOrganizationFor(caller, id, executor, true);
 
 const nameOf = (row: { email: string; first_name: string | null; last_name: string | null }) =>
   [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email;

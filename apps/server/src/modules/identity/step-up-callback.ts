@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
-import * as client from 'openid-client';
 import { IDENTITY, isReturnPath, type SsoStepUpError } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { reasonOf } from './oidc.ts';
+import { exchangeCode, reasonOf } from './oidc.ts';
 import type { PendingSignIn } from './pending.ts';
 import type { IdentityDeps } from './queries.ts';
 
@@ -134,11 +133,10 @@ export function createStepUpCallback({ db, sealer, oidc }: Pick<IdentityDeps, 'd
     const verifier = sealer.open(pending.code_verifier_sealed);
     if (!verifier) throw new StepUpRefusal('expired', 'the step-up was started under another server secret');
     const configuration = await oidc.configurationFor(registration);
-    const tokens = await client.authorizationCodeGrant(configuration, currentUrl, {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
-      expectedNonce: pending.nonce,
-      idTokenExpected: true,
+    const tokens = await exchangeCode(configuration, currentUrl, {
+      verifier,
+      state,
+      nonce: pending.nonce,
       maxAge: IDENTITY.stepUpMaxAgeSeconds,
     });
     return tokens.claims()!.sub;

@@ -1,6 +1,6 @@
 import { toCents, fromCents } from '@console/domain';
 import { sql } from 'kysely';
-import type { InvoiceLine, InvoiceLineKind } from '@console/domain';
+import type { InvoiceLine } from '@console/domain';
 import type { Executor } from '../../db/schema.ts';
 
 /** A billable entry priced at the seller's billing details as they are now. */
@@ -23,19 +23,7 @@ export async function billableLines(
   buyerId: string | null,
   before: Date | null = null,
 ): Promise<BillableLine[]> {
-  const { rows } = await sql<{
-    buyer_id: string;
-    buyer_name: string;
-    entry_id: string;
-    occurred_at: string;
-    kind: InvoiceLineKind;
-    description: string;
-    credits: string;
-    unit_price: string;
-    amount: string;
-    reference: string;
-    on_credit_note: boolean;
-  }>`
+  const { rows } = await sql<BillableLine>`
     select c.id as buyer_id, c.name as buyer_name, b.entry_id, b.occurred_at, b.kind, b.description,
       b.credits::numeric(16, 2)::text as credits,
       coalesce(d.credit_price, 0)::numeric(12, 4)::text as unit_price,

@@ -1,21 +1,12 @@
-import { sql, type Kysely } from 'kysely';
-import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import { OVERDUE_REMINDERS_MAX, OVERDUE_REMINDER_EVERY_DAYS, toCents, fromCents, todayUtc } from '@console/domain';
-import type { DB } from '../../db/schema.ts';
 import { activeAdmins } from '../../lib/admins.ts';
+import type { MailingJobOptions } from '../../lib/mailing-job.ts';
 import { startPollLoop } from '../../lib/poll-loop.ts';
-import type { Mailer } from '../../lib/mail.ts';
 import { invoiceEvent, m, type LockedInvoice } from './queries.ts';
 
-export interface OverdueReminderOptions {
-  db: Kysely<DB>;
-  mailer: Mailer;
-  logger: FastifyBaseLogger;
-  /** How often invoices are looked at (default 5 minutes). */
-  pollMs?: number;
-  /** The clock (tests move it); its UTC day is "today". */
-  now?: () => Date;
-}
+/** Invoices are looked at every `pollMs` (default 5 minutes). */
+export type OverdueReminderOptions = MailingJobOptions;
 
 /** Invoices taken in one transaction. */
 const BATCH = 100;

@@ -1,9 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import { IDENTITY, MESSAGES, mayManageIdentity, mayViewIdentity, type OrgType, type ScimToken } from '@console/domain';
+import { IDENTITY, MESSAGES, type ScimToken } from '@console/domain';
 import type { DB, Executor } from '../../db/schema.ts';
-import { requireInSubtree } from '../../lib/authorize.ts';
-import type { Caller } from '../../lib/caller.ts';
-import { ForbiddenError, NotFoundError } from '../../lib/errors.ts';
+import { NotFoundError } from '../../lib/errors.ts';
+import { identityOrganizationFor } from '../../lib/identity-organization.ts';
 import { hashToken, randomToken } from '../../lib/secrets.ts';
 
 export const m = MESSAGES.identity;
@@ -14,28 +13,8 @@ export interface ScimTokensDeps {
   appUrl: string;
 }
 
-export interface TokenOrg {
-  id: string;
-  name: string;
-  org_type: OrgType;
-  path: string;
-}
-
-/**
- * The organization whose tokens the caller reads (or changes, `writing`): absent or outside the
- * caller's subtree is 404; any other than the caller's own, or a caller who is not its admin, 403.
- */
-export async function tokenOrganization(caller: Caller, id: string, executor: Executor, writing: boolean): Promise<TokenOrg> {
-  const row = await executor
-    .selectFrom('organizations')
-    .select(['id', 'name', 'org_type', 'path'])
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  const org = requireInSubtree(caller, row, MESSAGES.organizations.notFound);
-  if (!(writing ? mayManageIdentity(caller, org) : mayViewIdentity(caller, org))) throw new ForbiddenError(m.onlyOwnAdmins);
-  return org;
-}
+/** The organization whose tokens the caller reads (or changes, `writing`), as for its identity provider. */
+export const tokenOrganization = identityOrganizationFor;
 
 /** A new secret: `scim_` and 256 random bits; only its SHA-256 is stored, and its first 13 characters name it. */
 export function newSecret(): { secret: string; hash: string; prefix: string } {

@@ -2,6 +2,7 @@ import { sql, type Updateable } from 'kysely';
 import { MESSAGES, emailSchema, roleLevel } from '@console/domain';
 import type { Executor, UsersTable } from '../../db/schema.ts';
 import { revokeSessions, voidResetLinks } from '../../lib/access.ts';
+import { lockActiveAdminIds } from '../../lib/admins.ts';
 import type { ScimActor } from './context.ts';
 import { ScimError } from './errors.ts';
 import { scimAudit, type OrgIdentity } from './org-facts.ts';
@@ -55,17 +56,8 @@ export const isAdminRole = (role: string) => roleLevel(role) === 'admin';
  * or demoting them): the admin rows are locked so two changes cannot each think another remains.
  */
 export async function requireAnotherActiveAdmin(trx: Executor, organizationId: string, leaving: readonly string[]) {
-  const admins = await trx
-    .selectFrom('users')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('status', '=', 'active')
-    .where('role', 'like', '%\\_admin')
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-  if (!admins.some((a) => !leaving.includes(a.id))) throw new ScimError(400, MESSAGES.users.lastAdmin, 'mutability');
+  const admins = await lockActiveAdminIds(trx, organizationId);
+  if (!admins.some((id) => !leaving.includes(id))) throw new ScimError(400, MESSAGES.users.lastAdmin, 'mutability');
 }
 
 /** The checks before a person stops being able to sign in: never the break-glass admin, never the last active admin. */

@@ -3,6 +3,7 @@ import { MESSAGES, isOwnOrDirectChild, mayActOnRankOf, mayEndAccessOf, roleLevel
 import { compileOnce } from '../../db/compile-once.ts';
 import type { DB, Executor, SessionMethod } from '../../db/schema.ts';
 import { revokeSessions, voidResetLinks } from '../../lib/access.ts';
+import { lockActiveAdminIds } from '../../lib/admins.ts';
 import { requireInSubtree } from '../../lib/authorize.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { enrollmentOf, hasFactorOf, mfaChainOf } from '../../lib/mfa-requirement.ts';
@@ -132,17 +133,8 @@ export function requireManageable(caller: Caller, target: { organization_id: str
  * so two admins demoting each other at once cannot both succeed.
  */
 export async function requireAnotherAdmin(trx: Transaction<DB>, organizationId: string, userId: string) {
-  const admins = await trx
-    .selectFrom('users')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('status', '=', 'active')
-    .where('role', 'like', '%\\_admin')
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-  if (!admins.some((a) => a.id !== userId)) throw new RuleError(m.lastAdmin);
+  const admins = await lockActiveAdminIds(trx, organizationId);
+  if (!admins.some((id) => id !== userId)) throw new RuleError(m.lastAdmin);
 }
 
 /** Nobody acts on a person whose role ranks above their own. */

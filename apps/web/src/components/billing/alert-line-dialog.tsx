@@ -13,7 +13,7 @@ import { toast } from 'sonner';
 import { z } from 'zod';
 import { useSaveAlertLine } from '@/api/billing';
 import { ErrorAlert } from '@/components/error-alert';
-import { FormDialog } from '@/components/form-dialog';
+import { FormDialog, saveThenClose } from '@/components/form-dialog';
 import { FormField } from '@/components/form-field';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -55,13 +55,13 @@ export function AlertLineDialog({ organizationId, line }: { organizationId: stri
   }
 
   async function submit(body: AlertLineBody) {
-    try {
-      await save.mutateAsync(body);
-      toast.success(a.saved);
-      setOpen(false);
-    } catch {
-      // The refusal is shown in the dialog.
-    }
+    await saveThenClose(
+      async () => {
+        await save.mutateAsync(body);
+        toast.success(a.saved);
+      },
+      () => setOpen(false),
+    );
   }
 
   return (

@@ -2,7 +2,7 @@ import { lowBalanceThresholdSchema } from '@console/domain';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { FormField } from '@/components/form-field';
-import { FormDialog } from '@/components/form-dialog';
+import { FormDialog, saveThenClose } from '@/components/form-dialog';
 import { useSetLowBalanceThreshold } from '@/api/billing';
 import { formatCredits } from '@/lib/credit-format';
 import { MESSAGES } from '@/lib/wording';
@@ -34,13 +34,13 @@ export function LowBalanceThresholdDialog({ organizationId, threshold }: { organ
       return;
     }
     setError(null);
-    try {
-      const billing = await save.mutateAsync(parsed.data.low_balance_threshold);
-      toast.success(t.saved, { description: t.body(formatCredits(billing.billing_settings.low_balance_threshold)) });
-      setOpen(false);
-    } catch {
-      // The refusal is shown in the dialog.
-    }
+    await saveThenClose(
+      async () => {
+        const billing = await save.mutateAsync(parsed.data.low_balance_threshold);
+        toast.success(t.saved, { description: t.body(formatCredits(billing.billing_settings.low_balance_threshold)) });
+      },
+      () => setOpen(false),
+    );
   }
 
   return (

@@ -5,12 +5,12 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { accountQueries, useRegenerateRecoveryCodes, useRemoveTotp } from '@/api/account';
 import { formatDate } from '@/lib/dates';
 import { MESSAGES } from '../wording';
+import { SecurityCard } from './security-card';
 import { FactorCodeDialog } from './factor-code-dialog';
 import { RecoveryCodesView } from './recovery-codes-view';
 import { TotpSetup } from './totp-setup';
@@ -82,26 +82,16 @@ export function AuthenticatorCard() {
   // New recovery codes, shown once until the person closes them.
   const [codes, setCodes] = useState<string[] | null>(null);
   return (
-    <Card className="gap-4">
-      <CardHeader>
-        <CardTitle asChild>
-          <h2 className="flex items-center gap-2 text-base">
-            <ShieldCheck className="size-4 text-muted-foreground" aria-hidden />
-            {w.app.title}
-          </h2>
-        </CardTitle>
-      </CardHeader>
-      <CardContent>
-        {codes ? (
-          <RecoveryCodesView codes={codes} onDone={() => setCodes(null)} />
-        ) : factors.isPending ? (
-          <LoadingRows rows={['h-6 w-48', 'h-9 w-32']} />
-        ) : factors.isError ? (
-          <QueryError error={factors.error} title={w.loadFailed} onRetry={factors.refetch} />
-        ) : (
-          <FactorsBody factors={factors.data} onCodes={setCodes} />
-        )}
-      </CardContent>
-    </Card>
+    <SecurityCard icon={ShieldCheck} title={w.app.title}>
+      {codes ? (
+        <RecoveryCodesView codes={codes} onDone={() => setCodes(null)} />
+      ) : factors.isPending ? (
+        <LoadingRows rows={['h-6 w-48', 'h-9 w-32']} />
+      ) : factors.isError ? (
+        <QueryError error={factors.error} title={w.loadFailed} onRetry={factors.refetch} />
+      ) : (
+        <FactorsBody factors={factors.data} onCodes={setCodes} />
+      )}
+    </SecurityCard>
   );
 }

@@ -2,6 +2,7 @@ import { factorCodeBodySchema, type FactorCodeBody } from '@console/domain';
 import { useState, type FormEvent } from 'react';
 import { CodeField } from '@/components/code-field';
 import { FormDialog } from '@/components/form-dialog';
+import { usePending } from '@/lib/use-pending';
 import { MESSAGES } from '../wording';
 
 /**
@@ -30,7 +31,7 @@ export function FactorCodeDialog({
   const [open, setOpen] = useState(false);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const [pending, setPending] = useState(false);
+  const [pending, track] = usePending();
 
   function changeOpen(next: boolean) {
     setOpen(next);
@@ -42,16 +43,15 @@ export function FactorCodeDialog({
     event.preventDefault();
     const parsed = factorCodeBodySchema.safeParse({ code });
     if (!parsed.success) return setError(parsed.error.issues[0]?.message);
-    setPending(true);
-    try {
-      await onSubmit(parsed.data);
-      changeOpen(false);
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : MESSAGES.generic.unexpected);
-      setCode('');
-    } finally {
-      setPending(false);
-    }
+    await track(async () => {
+      try {
+        await onSubmit(parsed.data);
+        changeOpen(false);
+      } catch (failure) {
+        setError(failure instanceof Error ? failure.message : MESSAGES.generic.unexpected);
+        setCode('');
+      }
+    });
   }
 
   return (

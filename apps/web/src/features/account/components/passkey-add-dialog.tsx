@@ -7,6 +7,7 @@ import { PasswordField } from '@/components/password-field';
 import { useAddPasskey, usePasskeyRegistrationOptions } from '@/api/account';
 import { ApiError } from '@/lib/api';
 import { createPasskey } from '@/lib/passkey';
+import { usePending } from '@/lib/use-pending';
 import { MESSAGES } from '../wording';
 
 const w = MESSAGES.security.passkeys;
@@ -21,7 +22,7 @@ export function PasskeyAddDialog({ onCodes }: { onCodes(codes: string[]): void }
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
   const [errors, setErrors] = useState<{ password?: string; name?: string; form?: string }>({});
-  const [pending, setPending] = useState(false);
+  const [pending, track] = usePending();
   const start = usePasskeyRegistrationOptions();
   const add = useAddPasskey();
 
@@ -43,21 +44,20 @@ export function PasskeyAddDialog({ onCodes }: { onCodes(codes: string[]): void }
       });
     }
     setErrors({});
-    setPending(true);
-    try {
-      const options = await start.mutateAsync(parsedPassword.data);
-      const response = await createPasskey(options);
-      const added = await add.mutateAsync({ name: parsedName.data, response });
-      changeOpen(false);
-      toast.success(w.added);
-      if (added.recovery_codes.length > 0) onCodes(added.recovery_codes);
-    } catch (failure) {
-      const message = failure instanceof Error ? failure.message : MESSAGES.generic.unexpected;
-      if (failure instanceof ApiError && failure.fields?.current_password) setErrors({ password: failure.fields.current_password });
-      else setErrors({ form: message });
-    } finally {
-      setPending(false);
-    }
+    await track(async () => {
+      try {
+        const options = await start.mutateAsync(parsedPassword.data);
+        const response = await createPasskey(options);
+        const added = await add.mutateAsync({ name: parsedName.data, response });
+        changeOpen(false);
+        toast.success(w.added);
+        if (added.recovery_codes.length > 0) onCodes(added.recovery_codes);
+      } catch (failure) {
+        const message = failure instanceof Error ? failure.message : MESSAGES.generic.unexpected;
+        if (failure instanceof ApiError && failure.fields?.current_password) setErrors({ password: failure.fields.current_password });
+        else setErrors({ form: message });
+      }
+    });
   }
 
   return (

@@ -2,12 +2,12 @@ import type { Passkey } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { accountQueries } from '@/api/account';
 import { formatDate, formatDateTime } from '@/lib/dates';
 import { MESSAGES } from '../wording';
+import { SecurityCard } from './security-card';
 import { PasskeyAddDialog } from './passkey-add-dialog';
 import { RemovePasskeyDialog, RenamePasskeyDialog } from './passkey-actions';
 import { RecoveryCodesView } from './recovery-codes-view';
@@ -41,38 +41,27 @@ export function PasskeysCard() {
   // Recovery codes a first passkey gave, shown once until the person closes them.
   const [codes, setCodes] = useState<string[] | null>(null);
   return (
-    <Card className="gap-4">
-      <CardHeader>
-        <CardTitle asChild>
-          <h2 className="flex items-center gap-2 text-base">
-            <KeyRound className="size-4 text-muted-foreground" aria-hidden />
-            {w.title}
-          </h2>
-        </CardTitle>
-        <CardDescription>{w.description}</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-2">
-        {codes ? (
-          <RecoveryCodesView codes={codes} onDone={() => setCodes(null)} />
-        ) : passkeys.isPending ? (
-          <LoadingRows rows={['h-6 w-48', 'h-9 w-32']} />
-        ) : passkeys.isError ? (
-          <QueryError error={passkeys.error} title={MESSAGES.security.loadFailed} onRetry={passkeys.refetch} />
-        ) : (
-          <>
-            {passkeys.data.length === 0 ? (
-              <p className="text-sm text-muted-foreground">{w.none}</p>
-            ) : (
-              <ul className="divide-y" aria-label={w.title}>
-                {passkeys.data.map((passkey) => (
-                  <PasskeyRow key={passkey.id} passkey={passkey} />
-                ))}
-              </ul>
-            )}
-            <PasskeyAddDialog onCodes={setCodes} />
-          </>
-        )}
-      </CardContent>
-    </Card>
+    <SecurityCard icon={KeyRound} title={w.title} description={w.description} contentClassName="space-y-2">
+      {codes ? (
+        <RecoveryCodesView codes={codes} onDone={() => setCodes(null)} />
+      ) : passkeys.isPending ? (
+        <LoadingRows rows={['h-6 w-48', 'h-9 w-32']} />
+      ) : passkeys.isError ? (
+        <QueryError error={passkeys.error} title={MESSAGES.security.loadFailed} onRetry={passkeys.refetch} />
+      ) : (
+        <>
+          {passkeys.data.length === 0 ? (
+            <p className="text-sm text-muted-foreground">{w.none}</p>
+          ) : (
+            <ul className="divide-y" aria-label={w.title}>
+              {passkeys.data.map((passkey) => (
+                <PasskeyRow key={passkey.id} passkey={passkey} />
+              ))}
+            </ul>
+          )}
+          <PasskeyAddDialog onCodes={setCodes} />
+        </>
+      )}
+    </SecurityCard>
   );
 }

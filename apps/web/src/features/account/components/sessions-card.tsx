@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmButton } from '@/components/confirm-button';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { LoadingRows } from '@/components/loading-rows';
@@ -13,6 +12,7 @@ import { QueryError } from '@/components/query-error';
 import { accountQueries, useEndOtherSessions, useEndSession } from '@/api/account';
 import { formatDateTime } from '@/lib/dates';
 import { MESSAGES } from '../wording';
+import { SecurityCard } from './security-card';
 
 const w = MESSAGES.security.sessions;
 
@@ -66,49 +66,38 @@ export function SessionsCard() {
   const others = items.filter((session) => !session.current).length;
 
   return (
-    <Card className="gap-4">
-      <CardHeader>
-        <CardTitle asChild>
-          <h2 className="flex items-center gap-2 text-base">
-            <MonitorSmartphone className="size-4 text-muted-foreground" aria-hidden />
-            {w.title}
-          </h2>
-        </CardTitle>
-        <CardDescription>{w.description}</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-2">
-        {sessions.isPending ? (
-          <LoadingRows rows={['h-14 w-full', 'h-14 w-full']} />
-        ) : sessions.isError ? (
-          <QueryError error={sessions.error} title={MESSAGES.security.loadFailed} onRetry={sessions.refetch} />
-        ) : (
-          <>
-            <ul aria-label={w.title} className="divide-y">
-              {items.map((session) => (
-                <SessionRow key={session.id} session={session} />
-              ))}
-            </ul>
-            {others === 0 ? (
-              <p className="text-sm text-muted-foreground">{w.noOthers}</p>
-            ) : (
-              <ConfirmDialog
-                open={confirming}
-                onOpenChange={setConfirming}
-                title={w.endOthers}
-                description={w.endOthersConfirm}
-                confirmLabel={w.endOthers}
-                destructive
-                trigger={
-                  <Button variant="outline" disabled={endOthers.isPending}>
-                    {w.endOthers}
-                  </Button>
-                }
-                onConfirm={() => announceEnded(endOthers.mutateAsync())}
-              />
-            )}
-          </>
-        )}
-      </CardContent>
-    </Card>
+    <SecurityCard icon={MonitorSmartphone} title={w.title} description={w.description} contentClassName="space-y-2">
+      {sessions.isPending ? (
+        <LoadingRows rows={['h-14 w-full', 'h-14 w-full']} />
+      ) : sessions.isError ? (
+        <QueryError error={sessions.error} title={MESSAGES.security.loadFailed} onRetry={sessions.refetch} />
+      ) : (
+        <>
+          <ul aria-label={w.title} className="divide-y">
+            {items.map((session) => (
+              <SessionRow key={session.id} session={session} />
+            ))}
+          </ul>
+          {others === 0 ? (
+            <p className="text-sm text-muted-foreground">{w.noOthers}</p>
+          ) : (
+            <ConfirmDialog
+              open={confirming}
+              onOpenChange={setConfirming}
+              title={w.endOthers}
+              description={w.endOthersConfirm}
+              confirmLabel={w.endOthers}
+              destructive
+              trigger={
+                <Button variant="outline" disabled={endOthers.isPending}>
+                  {w.endOthers}
+                </Button>
+              }
+              onConfirm={() => announceEnded(endOthers.mutateAsync())}
+            />
+          )}
+        </>
+      )}
+    </SecurityCard>
   );
 }

@@ -24,6 +24,20 @@ const groupSecret = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? se
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : MESSAGES.generic.unexpected);
 
+/** A step's buttons: its own action, which waits while the server answers, and Cancel. */
+function StepButtons({ submitLabel, pending, onCancel }: { submitLabel: string; pending: boolean; onCancel(): void }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button type="submit" disabled={pending}>
+        {submitLabel}
+      </Button>
+      <Button type="button" variant="outline" onClick={onCancel}>
+        {MESSAGES.security.cancel}
+      </Button>
+    </div>
+  );
+}
+
 /** Step one: the password again, then the secret to scan or type. */
 function PasswordStep({ onStarted, onCancel }: { onStarted(enrollment: TotpEnrollment): void; onCancel(): void }) {
   const start = useStartTotp();
@@ -57,14 +71,7 @@ function PasswordStep({ onStarted, onCancel }: { onStarted(enrollment: TotpEnrol
         onChange={(event) => setPassword(event.target.value)}
         error={error}
       />
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={start.isPending}>
-          {s.continue}
-        </Button>
-        <Button type="button" variant="outline" onClick={onCancel}>
-          {MESSAGES.security.cancel}
-        </Button>
-      </div>
+      <StepButtons submitLabel={s.continue} pending={start.isPending} onCancel={onCancel} />
     </form>
   );
 }
@@ -137,14 +144,7 @@ function ScanStep({
         onChange={(event) => setCode(event.target.value)}
         error={error}
       />
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={confirm.isPending}>
-          {s.confirm}
-        </Button>
-        <Button type="button" variant="outline" onClick={onCancel}>
-          {MESSAGES.security.cancel}
-        </Button>
-      </div>
+      <StepButtons submitLabel={s.confirm} pending={confirm.isPending} onCancel={onCancel} />
     </form>
   );
 }

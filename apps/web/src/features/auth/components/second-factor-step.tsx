@@ -53,6 +53,20 @@ export function SecondFactorStep({
     setFailure(null);
   }
 
+  /**
+   * An answer the server refused: an expired challenge returns to the password step, any other
+   * refusal is shown; answers whether the step stays (so the field can be cleared).
+   */
+  function refused(error: unknown): boolean {
+    setSubmitting(false);
+    if (isExpired(error, challenge)) {
+      onExpired();
+      return false;
+    }
+    setFailure(error instanceof Error ? error.message : MESSAGES.generic.unexpected);
+    return true;
+  }
+
   /** Answers with a passkey: options for this challenge, the browser's prompt, then the answer. */
   async function answerWithPasskey() {
     setFailure(null);
@@ -61,12 +75,7 @@ export function SecondFactorStep({
       const response = await signWithPasskey(await passkeyOptions(challenge.challenge_token));
       await onAnswer({ challenge_token: challenge.challenge_token, method: 'passkey', response });
     } catch (error) {
-      setSubmitting(false);
-      if (isExpired(error, challenge)) {
-        onExpired();
-        return;
-      }
-      setFailure(error instanceof Error ? error.message : MESSAGES.generic.unexpected);
+      refused(error);
     }
   }
 
@@ -83,12 +92,7 @@ export function SecondFactorStep({
     try {
       await onAnswer({ challenge_token: challenge.challenge_token, method, code: parsed.data });
     } catch (error) {
-      setSubmitting(false);
-      if (isExpired(error, challenge)) {
-        onExpired();
-        return;
-      }
-      setFailure(error instanceof Error ? error.message : MESSAGES.generic.unexpected);
+      if (!refused(error)) return;
       setCode('');
       input.current?.focus();
     }

@@ -1,34 +1,14 @@
-import { ListTree, Table2 } from 'lucide-react';
-import { ChoiceButtons } from '@/components/choice-buttons';
+import { ListTree } from 'lucide-react';
+import { ViewChoice } from '@/components/view-choice';
 
 export type ListMode = 'table' | 'hierarchy';
 
 /** Table/Hierarchy switch of the /orgs list: two buttons, the current one pressed. */
 export function ViewToggle({ mode, onChange }: { mode: ListMode; onChange(mode: ListMode): void }) {
   return (
-    <ChoiceButtons
-      label="View"
+    <ViewChoice
       className="inline-flex rounded-md border p-0.5"
-      choices={[
-        {
-          value: 'table',
-          label: (
-            <>
-              <Table2 aria-hidden />
-              Table
-            </>
-          ),
-        },
-        {
-          value: 'hierarchy',
-          label: (
-            <>
-              <ListTree aria-hidden />
-              Hierarchy
-            </>
-          ),
-        },
-      ]}
+      other={{ value: 'hierarchy', icon: ListTree, name: 'Hierarchy' }}
       value={mode}
       onChange={onChange}
     />

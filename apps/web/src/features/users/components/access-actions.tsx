@@ -1,5 +1,4 @@
 import { KeyRound, LogOut, type LucideIcon } from 'lucide-react';
-import { useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -27,11 +26,8 @@ function AccessActionButton({
   /** Sends the action; resolves to the sentence that says it is done. */
   run(): Promise<string>;
 }) {
-  const [open, setOpen] = useState(false);
   return (
     <ConfirmDialog
-      open={open}
-      onOpenChange={setOpen}
       title={title}
       description={description}
       confirmLabel={label}

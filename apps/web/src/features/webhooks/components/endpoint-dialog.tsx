@@ -200,16 +200,15 @@ export function CreateEndpointDialog({ organizationId, offersSubtree }: { organi
   );
 }
 
-/** Edit an endpoint: the same fields, filled in; only what changed is sent. */
-export function EditEndpointDialog({
-  organizationId,
-  endpoint,
-  offersSubtree,
-}: {
+/** An endpoint that may be changed, its organization's, and whether the form offers the subtree switch (there is a subtree). */
+export interface EndpointEditProps {
   organizationId: string;
   endpoint: WebhookEndpoint;
   offersSubtree: boolean;
-}) {
+}
+
+/** Edit an endpoint: the same fields, filled in; only what changed is sent. */
+export function EditEndpointDialog({ organizationId, endpoint, offersSubtree }: EndpointEditProps) {
   const [open, setOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const update = useUpdateWebhookEndpoint(organizationId);
