@@ -3,7 +3,7 @@ import { ORG_TYPES } from '../hierarchy.ts';
 import { MESSAGES } from '../messages.ts';
 import { amountStringSchema } from './amounts.ts';
 import { isSingleLineText, isStorableText, UNSTORABLE_TEXT, CONTROL_TEXT } from './common.ts';
-import { USAGE_REJECTIONS } from './agents.ts';
+import { decimal4StringSchema, USAGE_REJECTIONS } from './agents.ts';
 
 const w = MESSAGES.webhooks;
 
@@ -17,6 +17,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'usage.refused',
   'credits.allocated',
   'credits.adjusted',
+  // An allocation given back within its reversal window: the child's balance goes down.
+  'credits.reversed',
   'agent_limit.warning',
   'agent_limit.critical',
   'agent_limit.changed',
@@ -47,6 +49,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'credits.expired',
   // An organization's alert line crossed: its bound and the value that crossed it.
   'alert.crossed',
+  // A price change: to each organization whose own price it moves, and to each seller whose
+  // book it puts below its own price.
+  'price.changed',
+  'price.floored',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The event "Send test event" sends to one endpoint, whatever it subscribes to. */
@@ -242,6 +248,7 @@ export const redeliveredSchema = z.object({ redelivered: z.number().int() });
 // What each event carries --------------------------------------------------------------
 
 const orgRef = z.object({ id: z.uuid(), name: z.string() });
+const agentRef = z.object({ id: z.uuid(), code: z.string(), name: z.string() });
 
 const invoiceEventData = z.object({
   invoice_id: z.uuid(),
@@ -276,6 +283,16 @@ export const WEBHOOK_EVENT_DATA = {
     notes: z.string().nullable(),
   }),
   'credits.adjusted': z.object({ amount: amountStringSchema, balance_after: amountStringSchema, notes: z.string().nullable() }),
+  'credits.reversed': z.object({
+    /** The change to this organization's balance: the reversed allocation's amount, negative. */
+    amount: amountStringSchema,
+    balance_after: amountStringSchema,
+    /** Where the credits went back: the organization that had allocated them. */
+    to_organization: orgRef,
+    /** The reversed allocation's transaction id, as the ledger shows it. */
+    reverses_transaction_id: z.uuid(),
+    reason: z.string(),
+  }),
   'agent_limit.warning': z.object({ active: z.number().int(), limit: z.number().int(), percent: z.number().int() }),
   'agent_limit.critical': z.object({ active: z.number().int(), limit: z.number().int(), percent: z.number().int() }),
   'agent_limit.changed': z.object({ before: z.number().int().nullable(), after: z.number().int() }),
@@ -334,6 +351,22 @@ export const WEBHOOK_EVENT_DATA = {
     bound: amountStringSchema,
     value: amountStringSchema,
     window: z.enum(['day', 'week', 'month']).nullable(),
+  }),
+  'price.changed': z.object({
+    agent_type: agentRef,
+    /** What this organization paid per unit of the type just before, and pays from `effective_from`. */
+    before: decimal4StringSchema,
+    after: decimal4StringSchema,
+    effective_from: z.string(),
+    /** The seller whose book or child price moved it; null for the catalog. */
+    set_by: orgRef.nullable(),
+  }),
+  'price.floored': z.object({
+    agent_type: agentRef,
+    /** This seller's book price, now below what it pays: its children pay `own_price` until it sets another. */
+    book: decimal4StringSchema,
+    own_price: decimal4StringSchema,
+    effective_from: z.string(),
   }),
   'webhook.test': z.object({ message: z.string() }),
 } satisfies Record<(typeof WEBHOOK_EVENT_ROW_TYPES)[number], z.ZodType>;

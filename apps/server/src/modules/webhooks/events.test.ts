@@ -155,16 +155,34 @@ describe('webhook events', () => {
 
     const member = await db().selectFrom('users').select('id').where('email', '=', w.world.users['T1.user']!).executeTakeFirstOrThrow();
     const actor = await db().selectFrom('users').select('id').where('email', '=', w.world.users['T1.admin']!).executeTakeFirstOrThrow();
-    for (const action of ['auth.mfa_enrolled', 'auth.mfa_removed', 'auth.mfa_reset'] as const)
-      await writeAudit(db(), { actorUserId: actor.id, organizationId: t1, action, targetType: 'user', targetId: member.id });
+    // Second factors and the policy, written as their use cases write them (typed by AUDIT_DETAILS).
+    const about = { actorUserId: actor.id, organizationId: t1, targetType: 'user', targetId: member.id } as const;
+    await writeAudit(db(), { ...about, action: 'auth.mfa_enrolled' });
+    await writeAudit(db(), { ...about, action: 'auth.mfa_removed', details: { method: 'totp' } });
+    await writeAudit(db(), {
+      ...about,
+      action: 'auth.mfa_reset',
+      details: { by: 'admin', totp: true, passkeys: 0, recovery_codes: 0, ended: 0 },
+    });
+    const policy = { require_own: false, require_subtree: false, require_admins: false, grace_days: 7 };
     await writeAudit(db(), {
       actorUserId: actor.id,
       organizationId: t1,
-      action: 'mfa_policy.changed' as never,
+      action: 'mfa_policy.changed',
       targetType: 'organization',
       targetId: t1,
-      details: { after: { own: true } },
+      details: { before: policy, after: { ...policy, require_own: true } },
     });
+
+    // An allocation given back: the child's balance goes down (credits.reversed).
+    await fund(db(), w.id('A1'), '5.00');
+    const given = await as('A1.admin', 'POST', '/api/credits/allocations', { from_org_id: w.id('A1'), to_org_id: t1, amount: '5.00' });
+    await as('A1.admin', 'POST', `/api/credits/allocations/${given.transaction_id}/reversal`, { reason: 'Sent twice' });
+
+    // Prices: A1's book for ev-a above what it pays (its children's price moves), then SA1's book
+    // above A1's: what A1 and its tenants pay moves, and A1's book is now below its own price.
+    await as('A1.admin', 'PUT', `/api/organizations/${w.id('A1')}/prices/${types[0]!.id}`, { price: '1.5' });
+    await as('SA1.admin', 'PUT', `/api/organizations/${w.id('SA1')}/prices/${types[0]!.id}`, { price: '2' });
 
     // Every type is there, each row's data as documented.
     const rows = await db().selectFrom('webhook_events').select(['type', 'data']).execute();
@@ -190,6 +208,37 @@ describe('webhook events', () => {
     expect((await events('credits.allocated'))[0]).toMatchObject({
       org: t1,
       data: { amount: '20.00', balance_after: '110.00', from_organization: { id: w.id('A1'), name: 'Agency One' }, automatic: false },
+    });
+    const agentRef = { id: types[0]!.id, code: 'ev-a', name: expect.any(String) };
+    const pricesOf = async (type: string, org: string) =>
+      (await events(type)).filter((event) => event.org === org).map((event) => event.data);
+    expect(await pricesOf('price.changed', t1)).toEqual([
+      expect.objectContaining({ agent_type: agentRef, before: '1.0000', after: '1.5000', set_by: { id: w.id('A1'), name: 'Agency One' } }),
+      expect.objectContaining({
+        agent_type: agentRef,
+        before: '1.5000',
+        after: '2.0000',
+        set_by: expect.objectContaining({ id: w.id('SA1') }),
+      }),
+    ]);
+    expect(await pricesOf('price.changed', w.id('A1'))).toEqual([
+      expect.objectContaining({ before: '1.0000', after: '2.0000', set_by: expect.objectContaining({ id: w.id('SA1') }) }),
+    ]);
+    expect(await pricesOf('price.changed', w.id('SA1'))).toEqual([]);
+    expect(await pricesOf('price.floored', w.id('A1'))).toEqual([
+      expect.objectContaining({ agent_type: agentRef, book: '1.5000', own_price: '2.0000' }),
+    ]);
+    expect((await events('price.floored')).map((event) => event.org)).toEqual([w.id('A1')]);
+    const reversed = await events('credits.reversed');
+    expect(reversed).toHaveLength(1);
+    expect(reversed[0]).toMatchObject({
+      org: t1,
+      data: {
+        amount: '-5.00',
+        to_organization: { id: w.id('A1'), name: 'Agency One' },
+        reverses_transaction_id: given.transaction_id,
+        reason: 'Sent twice',
+      },
     });
     expect((await events('spend_cap.reached'))[0]).toMatchObject({ org: t1, data: { scope: 'subtree', cap: '70.00', charged: '70.00' } });
     expect((await events('top_up.succeeded'))[0]).toMatchObject({

@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType | typeof WEBHOOK_TEST
   'usage.refused': 'Usage events refused',
   'credits.allocated': 'Credits allocated',
   'credits.adjusted': 'Balance adjusted',
+  'credits.reversed': 'Allocation reversed',
   'agent_limit.warning': 'Active agents near the limit',
   'agent_limit.critical': 'Active agents at the limit',
   'agent_limit.changed': 'Agent limit changed',
@@ -36,6 +37,8 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType | typeof WEBHOOK_TEST
   'invoice.overdue': 'Invoice overdue',
   'credits.expiring': 'Credits expiring soon',
   'credits.expired': 'Credits expired',
+  'price.changed': 'What this organization pays changed',
+  'price.floored': 'Own price rose above the price book',
   'alert.crossed': 'Alert line crossed',
   'webhook.test': 'Test event',
 };
@@ -54,6 +57,7 @@ const GROUP_LABELS: Record<WebhookEventGroup, string> = {
   member: 'People',
   invoice: 'Invoices',
   alert: 'Alert lines',
+  price: 'Prices',
 };
 
 const groupOf = (type: WebhookEventType) => type.slice(0, type.indexOf('.')) as WebhookEventGroup;
