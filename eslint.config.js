@@ -104,6 +104,25 @@ export default tseslint.config(
       'no-restricted-imports': restrict([webNeverServer, webNeverRawCan]),
     },
   },
+  // Every date on screen is written by lib/dates.ts, so a date reads the same everywhere (not as the browser's locale would).
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'apps/web/src/test/**', 'apps/web/src/lib/dates.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['toLocaleDateString', 'toLocaleTimeString'].map((name) => ({
+          selector: `CallExpression[callee.property.name='${name}']`,
+          message: 'Write dates with formatDate, formatDateTime, formatDay or formatMonth from @/lib/dates.',
+        })),
+        {
+          selector:
+            "CallExpression[callee.property.name='toLocaleString'][callee.object.type='NewExpression'][callee.object.callee.name='Date']",
+          message: 'Write dates with formatDate, formatDateTime, formatDay or formatMonth from @/lib/dates.',
+        },
+      ],
+    },
+  },
   // The shared layers serve the features and the app, so they import neither.
   {
     files: ['apps/web/src/{components,lib,api}/**/*.{ts,tsx}'],

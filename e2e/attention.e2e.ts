@@ -1,7 +1,9 @@
+import { ORG_ATTENTION_LABELS } from '@console/domain';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { demoEmail, launchBrowser, signInWithForm, useJourney } from './harness.ts';
+import { MESSAGES } from './wording.ts';
 
 /**
  * A parent's view of its children on the demo: Lakeside Pharmacy ends the seeded month just
@@ -48,6 +50,50 @@ it('the organization list marks a child below its low-balance threshold and filt
     expect(names.length).toBeGreaterThan(0);
     for (const name of names) expect(name).toContain('Low balance');
     await expectAccessible(page, 'All Organizations filtered to low balances');
+  } finally {
+    await context.close();
+  }
+});
+
+/**
+ * Issue 46: Harbor Realty is stopped by the monthly spend cap Northwind Digital set on it (the
+ * demo sizes the cap below the tenant's month of usage, so events are refused at it). Its
+ * parent's admin sees the "Cap reached" marker with this month's refusals on the list, keeps only
+ * it with "Show: Cap reached", and reads the same count on its billing card.
+ */
+it("an agency admin sees Harbor's cap marker and the refusal count, on the list and on its billing card", {
+  timeout: 180_000,
+}, async () => {
+  const { server } = journey;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  context.setDefaultTimeout(30_000);
+  const page = await context.newPage();
+  try {
+    await signInWithForm(page, server, demoEmail('agency_admin'), server.demoPassword!);
+    await page.goto(server.url('/orgs'));
+    const children = 'Child Organizations';
+    const harbor = rowOf(page, children, 'Harbor Realty');
+    await harbor.waitFor();
+    const text = (await harbor.textContent()) ?? '';
+    expect(text).toContain(ORG_ATTENTION_LABELS.cap_reached);
+    const refused = Number(/([\d,]+) refused this month/.exec(text)?.[1]?.replaceAll(',', ''));
+    expect(refused).toBeGreaterThan(0);
+    expect(text).toContain(MESSAGES.spendPages.capRefusedThisMonth(refused));
+    expect(await rowOf(page, children, 'Acme Dental').textContent()).not.toContain(ORG_ATTENTION_LABELS.cap_reached);
+
+    // The filter is the server's: only the children a cap stops.
+    const asked = page.waitForRequest((request) => new URL(request.url()).searchParams.get('attention') === 'cap_reached');
+    await page.getByLabel('Show', { exact: true }).selectOption({ label: ORG_ATTENTION_LABELS.cap_reached });
+    await asked;
+    await rowOf(page, children, 'Acme Dental').waitFor({ state: 'detached' });
+    await harbor.waitFor();
+    await expectAccessible(page, 'Child Organizations filtered to those at their spend cap');
+
+    // Its billing card says why the bar is full, with the same count.
+    const href = await harbor.getByRole('link', { name: 'Harbor Realty' }).getAttribute('href');
+    await page.goto(server.url(`${href}/billing`));
+    await page.getByText(MESSAGES.spendPages.capReachedRefusing(refused), { exact: true }).waitFor();
+    await expectAccessible(page, "Harbor Realty's billing, stopped by its spend cap");
   } finally {
     await context.close();
   }

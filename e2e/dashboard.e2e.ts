@@ -89,7 +89,8 @@ it('a house admin sees the API figures on the dashboard and opens /debug with th
   await page.getByRole('heading', { level: 1, name: me.organization.name }).waitFor();
   await page.getByText(m.performanceMetrics).waitFor();
   expect(await page.getByTestId('summary-balance').textContent()).toBe(`${api.credits.balance} credits`);
-  expect(await page.getByTestId('summary-monthly-usage').textContent()).toBe(`${api.credits.usage.current_period} credits`);
+  // A parent's card leads with its subtree's usage; its own is a click away.
+  expect(await page.getByTestId('summary-monthly-usage').textContent()).toBe(`${api.credits.subtree_usage.current_period} credits`);
   expect(await page.getByTestId('summary-depletion').textContent()).toBe(m.depletionMonths(api.credits.depletion_months!));
   expect(await page.getByTestId('metric-organizations').textContent()).toBe(String(api.organizations.total));
   expect(await page.getByTestId('status-active').textContent()).toBe(String(api.organizations.by_status.active));

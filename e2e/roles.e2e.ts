@@ -13,7 +13,11 @@ import { MESSAGES } from './wording.ts';
  * the Resources page's quick links; which theme does which alternates from role to role, so
  * both themes are seen at both widths while each page is not walked four times over. No page
  * ends on a refusal or a load error, no request is answered 403 (a page asked for what the
- * role may not have), none is wider than the window, and axe finds nothing serious. The items
+ * role may not have), none is wider than the window, the header never cuts the page's title,
+ * no table scrolls sideways at 1280 px (its last columns hidden), and axe finds nothing
+ * serious. The theme that walks the in-page links also resizes each page it sees through
+ * SWEEP_WIDTHS (360 to 1440 px), so no page is wider than the window, nor its title cut, at
+ * any of those widths either. The items
  * are read from the page, so new ones are walked as soon as they are shown.
  *
  * On PostgreSQL (DATABASE_URL set) the same walk checks what depends on the database: every
@@ -38,6 +42,11 @@ const WIDTHS = [
   { name: 'narrow', width: 390, height: 844 },
 ] as const;
 const THEMES = ['light', 'dark'] as const;
+/**
+ * The other widths each page is measured at, from the smallest phone to a large screen, on
+ * the page already loaded at 1280 px: resizing and measuring cost little, a load much more.
+ */
+const SWEEP_WIDTHS = [360, 600, 768, 834, 900, 1024, 1440] as const;
 
 /** What a page says when it is a dead end: a refusal, a missing record or a failed load. */
 const DEAD_ENDS: string[] = [
@@ -96,6 +105,55 @@ async function deadEndsOn(page: Page): Promise<string[]> {
   }, DEAD_ENDS);
 }
 
+/** The header's page title when it does not fit its place (shown cut, with an ellipsis), or null. */
+function titleCut(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const title = document.querySelector<HTMLElement>('[data-testid="page-title"]');
+    return title && title.scrollWidth > title.clientWidth + 1 ? `"${title.textContent}" in ${title.clientWidth} px` : null;
+  });
+}
+
+/**
+ * The page resized to `width`: what is wrong there (the page wider than the window, the
+ * title cut), or null. One round trip when all is well: it waits two frames, so that what a
+ * resize changes (a media query's re-render) is laid out, then measures.
+ */
+async function widthAt(page: Page, width: number, height: number): Promise<string | null> {
+  await page.setViewportSize({ width, height });
+  const found = await page.evaluate(
+    () =>
+      new Promise<{ fits: boolean; cut: string | null }>((resolve) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            const title = document.querySelector<HTMLElement>('[data-testid="page-title"]');
+            resolve({
+              fits: document.documentElement.scrollWidth <= window.innerWidth,
+              cut: title && title.scrollWidth > title.clientWidth + 1 ? `"${title.textContent}" in ${title.clientWidth} px` : null,
+            });
+          }),
+        ),
+      ),
+  );
+  if (found.cut) return `the header cuts the page's title: ${found.cut}`;
+  if (found.fits) return null;
+  // The full report (which walks every element) only when the page is too wide.
+  const { scrollWidth, innerWidth, wide } = await widthReport(page);
+  return scrollWidth > innerWidth ? `${scrollWidth} px wide in a ${innerWidth} px window: ${wide.join(' | ')}` : null;
+}
+
+/** The tables that scroll sideways inside their box, each named with how much it is too wide. */
+function tablesScrollingSideways(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('main table')].flatMap((table) => {
+      const box = table.parentElement;
+      if (!box || box.scrollWidth <= box.clientWidth + 1) return [];
+      return [
+        `${table.getAttribute('aria-label') ?? table.querySelector('th')?.textContent ?? 'a table'}: ${box.scrollWidth} px in ${box.clientWidth} px`,
+      ];
+    }),
+  );
+}
+
 /** Opens the menu sheet (narrow screens) and returns its navigation. */
 async function openMenu(page: Page) {
   await page.getByRole('button', { name: 'Open menu' }).click();
@@ -126,6 +184,8 @@ async function walk(
   theme: (typeof THEMES)[number],
   parts: { narrow: boolean; inPage: boolean },
 ): Promise<{ problems: string[]; visited: Set<string> }> {
+  // The theme that walks the in-page links measures each page it sees at every width of the sweep.
+  const sweep = LOOKS && parts.inPage;
   const { server } = journey;
   // The stored choice, as the theme toggle stores it, and the device's preference alike.
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: theme });
@@ -198,8 +258,22 @@ async function walk(
         if (!LOOKS) return;
         const { scrollWidth, innerWidth, wide } = await widthReport(page);
         if (scrollWidth > innerWidth) problems.push(`${where}: ${scrollWidth} px wide in a ${innerWidth} px window: ${wide.join(' | ')}`);
+        const cut = await titleCut(page);
+        if (cut) problems.push(`${where}: the header cuts the page's title: ${cut}`);
+        // On a wide screen a table fits its card: none scrolls sideways, hiding its last columns.
+        if (!narrow) {
+          const scrolled = await tablesScrollingSideways(page);
+          if (scrolled.length) problems.push(`${where}: tables scroll sideways at ${width} px: ${scrolled.join(' | ')}`);
+        }
         const violations = await axeViolations(page);
         if (violations.length) problems.push(describeViolations(where, violations));
+        if (!sweep || narrow) return;
+        for (const other of SWEEP_WIDTHS) {
+          const swept = await widthAt(page, other, height);
+          if (swept) problems.push(`${where} at ${other} px: ${swept}`);
+        }
+        // Back to the walk's own width (its navigation depends on it), laid out before the next click.
+        await widthAt(page, width, height);
       };
 
       await check('Dashboard');
@@ -301,7 +375,7 @@ if (unknown?.length) throw new Error(`E2E_ROLES names no demo role: ${unknown.jo
 for (const [index, role] of (chosen ? ALL_DEMO_ROLES.filter((r) => chosen.includes(r)) : ALL_DEMO_ROLES).entries()) {
   // The theme that walks the narrow width this time; the other walks the in-page links.
   const narrowTheme = THEMES[index % THEMES.length];
-  it.concurrent(`${role}: every navigation item and dashboard tool at 1280 px light and dark and at 390 px ${narrowTheme}, and every in-page link, opens without a 403${LOOKS ? ', fits and passes axe' : ' or a dead end (width and axe: on the embedded database)'}`, {
+  it.concurrent(`${role}: every navigation item and dashboard tool at 1280 px light and dark and at 390 px ${narrowTheme}, and every in-page link, opens without a 403${LOOKS ? `, fits at every width from ${SWEEP_WIDTHS[0]} to ${SWEEP_WIDTHS.at(-1)} px and passes axe` : ' or a dead end (width and axe: on the embedded database)'}`, {
     // Counted from the start, the wait for a turn included: the in-page links made each walk longer.
     timeout: 900_000,
   }, async () => {

@@ -291,6 +291,13 @@ describe('the demo seed', () => {
     const alerts = await sql<{ kind: string }>`
       select kind from balance_alerts where organization_id = ${harbor} order by id`.execute(db());
     expect(alerts.rows.map((r) => r.kind)).toContain('cap_reached');
+    // What its parent is shown ("N events this month"): the engine's count of each month's refusals.
+    const counted = await sql<{ month: string; refused: string }>`
+      select to_char(month, 'YYYY-MM') as month, refused::text from spend_cap_refusals
+      where organization_id = ${harbor} order by month`.execute(db());
+    expect(counted.rows.map((r) => [r.month, Number(r.refused)])).toEqual(
+      demo.cap.months.filter((m) => m.refused > 0).map((m) => [m.month, m.refused]),
+    );
   });
 
   it('tops Corner Bakery up automatically from Northwind Retail when its balance crossed its line, on that day, in both ledgers', async () => {

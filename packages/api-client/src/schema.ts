@@ -4845,7 +4845,7 @@ export interface operations {
                 organization_id?: string;
                 status?: "active" | "inactive" | "suspended";
                 org_type?: "house" | "super_agency" | "agency" | "tenant";
-                attention?: "low_balance" | "near_limit" | "overdue_invoices";
+                attention?: "low_balance" | "near_limit" | "overdue_invoices" | "cap_reached";
                 search?: string;
                 page?: number;
                 page_size?: number;
@@ -4918,6 +4918,10 @@ export interface operations {
                             active_agent_count: number | null;
                             /** @enum {string|null} */
                             agent_limit_standing: "at" | "near" | null;
+                            cap_standing: {
+                                reached: boolean;
+                                refused_this_month: number;
+                            };
                         }[];
                         total: number;
                         page: number;
@@ -5441,6 +5445,10 @@ export interface operations {
                             window_start: string;
                             charged: string;
                         };
+                        cap_standing: {
+                            reached: boolean;
+                            refused_this_month: number;
+                        };
                         top_up: {
                             below: string;
                             amount: string;
@@ -5538,6 +5546,10 @@ export interface operations {
                             cap: string | null;
                             window_start: string;
                             charged: string;
+                        };
+                        cap_standing: {
+                            reached: boolean;
+                            refused_this_month: number;
                         };
                         top_up: {
                             below: string;
@@ -6815,6 +6827,11 @@ export interface operations {
                                     credit_balance: string;
                                     activated_agent_limit: number;
                                     low_balance_threshold: string;
+                                    low_balance: boolean;
+                                    cap_standing: {
+                                        reached: boolean;
+                                        refused_this_month: number;
+                                    };
                                     has_active_admin: boolean;
                                 }[];
                             };
@@ -8085,6 +8102,7 @@ export interface operations {
                             agent: string;
                             /** Format: uuid */
                             agent_type_id: string;
+                            unit: string;
                             units: string;
                             price: string | null;
                             credits_charged: string;
@@ -8360,6 +8378,7 @@ export interface operations {
                             agent: string;
                             /** Format: uuid */
                             agent_type_id: string;
+                            unit: string;
                             units: string;
                             price: string | null;
                             credits_charged: string;
@@ -8440,7 +8459,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "credits.reversed" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "price.changed" | "price.floored")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -8479,7 +8498,7 @@ export interface operations {
                     url: string;
                     /** @default  */
                     description?: string;
-                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
+                    event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "credits.reversed" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "price.changed" | "price.floored")[];
                     /** @default false */
                     include_subtree?: boolean;
                     /** @default true */
@@ -8502,7 +8521,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "credits.reversed" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "price.changed" | "price.floored")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -8556,7 +8575,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "credits.reversed" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "price.changed" | "price.floored")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -8597,7 +8616,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
+                    event_types?: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "credits.reversed" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "price.changed" | "price.floored")[];
                     include_subtree?: boolean;
                     enabled?: boolean;
                 };
@@ -8618,7 +8637,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "credits.reversed" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "price.changed" | "price.floored")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -8678,7 +8697,7 @@ export interface operations {
                             organization_id: string;
                             url: string;
                             description: string;
-                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed")[];
+                            event_types: ("balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "credits.reversed" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "price.changed" | "price.floored")[];
                             include_subtree: boolean;
                             enabled: boolean;
                             /** @enum {string|null} */
@@ -8731,7 +8750,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "credits.reversed" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "price.changed" | "price.floored" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -8795,7 +8814,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "credits.reversed" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "price.changed" | "price.floored" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */
@@ -8855,7 +8874,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "webhook.test";
+                                type: "balance.low" | "balance.recovered" | "usage.refused" | "credits.allocated" | "credits.adjusted" | "credits.reversed" | "agent_limit.warning" | "agent_limit.critical" | "agent_limit.changed" | "agent.activated" | "agent.deactivated" | "agent.error" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "organization.created" | "organization.suspended" | "organization.deleted" | "invitation.accepted" | "spend_cap.reached" | "top_up.succeeded" | "top_up.failed" | "member.factor_added" | "member.factor_removed" | "member.factors_reset" | "organization.mfa_policy_changed" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "credits.expiring" | "credits.expired" | "alert.crossed" | "price.changed" | "price.floored" | "webhook.test";
                                 created_at: string;
                                 organization: {
                                     /** Format: uuid */

@@ -115,18 +115,20 @@ describe('agentLimitStanding', () => {
 });
 
 describe("the organization list's attention filters", () => {
-  it('are low balance, at or near the agent limit, and overdue invoices, named word for word', () => {
-    expect(ORG_ATTENTION_FILTERS).toEqual(['low_balance', 'near_limit', 'overdue_invoices']);
+  it('are low balance, at or near the agent limit, overdue invoices and cap reached, named word for word', () => {
+    expect(ORG_ATTENTION_FILTERS).toEqual(['low_balance', 'near_limit', 'overdue_invoices', 'cap_reached']);
     expect(ORG_ATTENTION_LABELS).toEqual({
       low_balance: 'Low balance',
       near_limit: 'At or near agent limit',
       overdue_invoices: 'Overdue invoices',
+      cap_reached: 'Cap reached',
     });
   });
 
   it('the list takes either or none, and nothing else', () => {
     expect(listOrganizationsQuerySchema.parse({ attention: 'low_balance' }).attention).toBe('low_balance');
     expect(listOrganizationsQuerySchema.parse({ attention: 'near_limit' }).attention).toBe('near_limit');
+    expect(listOrganizationsQuerySchema.parse({ attention: 'cap_reached' }).attention).toBe('cap_reached');
     expect(listOrganizationsQuerySchema.parse({}).attention).toBeUndefined();
     expect(listOrganizationsQuerySchema.safeParse({ attention: 'at_limit' }).success).toBe(false);
   });

@@ -291,6 +291,7 @@ export const MESSAGES = {
   spend: {
     capInvalid: 'Enter a cap of 0 or more credits, with at most 2 decimal places.',
     capMissing: 'Set or remove at least one cap: daily_cap, weekly_cap or monthly_cap.',
+    topUpLineInvalid: 'Enter the balance below which a top-up is made: 0 or more credits, with at most 2 decimal places.',
     topUpAboveMonthlyMax: 'A top-up cannot be larger than its monthly maximum.',
     onlyParentAdmins: "Only administrators of the parent organization set a child's spend cap and automatic top-up.",
     keyCapOnlyOwnAdmins: "Only administrators of the key's organization set its monthly cap.",

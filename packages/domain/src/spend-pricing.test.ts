@@ -93,6 +93,13 @@ describe('cap and top-up amounts', () => {
     expect(result.error?.issues[0]?.message).toBe(MESSAGES.spend.capInvalid);
   });
 
+  it.each([['-1'], ['1.234'], ['abc'], ['']])('a top-up line of %j is refused in words of the line, not of a cap', (below) => {
+    const result = topUpSchema.safeParse({ below, amount: '10', monthly_max: '100' });
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['below', MESSAGES.spend.topUpLineInvalid],
+    ]);
+  });
+
   it('a cap may be removed with null', () => {
     expect(monthlyCapSchema.parse({ monthly_cap: null })).toEqual({ monthly_cap: null });
     expect(spendControlsInputSchema.parse({ spend_cap: null, top_up: null })).toEqual({ spend_cap: null, top_up: null });

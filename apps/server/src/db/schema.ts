@@ -664,6 +664,14 @@ export interface SpendCapMonthsTable {
   alerted: Generated<number>;
 }
 
+/** Events refused at an organization's own subtree caps, by calendar month (UTC) of occurrence (0058). */
+export interface SpendCapRefusalsTable {
+  organization_id: string;
+  month: ColumnType<string, string, string>;
+  /** bigint: read as a string unless cast. */
+  refused: ColumnType<string, string | number, string | number>;
+}
+
 /** A top-up to make, one pending per organization; done in the transaction that makes or refuses it (0032). */
 export interface TopUpRequestsTable {
   id: Generated<string>;
@@ -868,6 +876,7 @@ export interface DB {
   organization_child_prices: OrganizationChildPricesTable;
   earning_carry: EarningCarryTable;
   spend_cap_months: SpendCapMonthsTable;
+  spend_cap_refusals: SpendCapRefusalsTable;
   top_up_requests: TopUpRequestsTable;
   agent_activations: AgentActivationsTable;
   api_keys: ApiKeysTable;

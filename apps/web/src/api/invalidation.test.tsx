@@ -67,7 +67,7 @@ describe('a change made in the console is asked again on every page that shows i
     });
     const client = seeded();
     const { result } = renderHook(() => useAllocateCredits(), { wrapper: wrapper(client) });
-    await result.current.mutateAsync({ input: { to_organization_id: CHILD, amount: '10.00' } as never, idempotencyKey: 'k' });
+    await result.current.mutateAsync({ input: { from_org_id: PARENT, to_org_id: CHILD, amount: '10.00' }, idempotencyKey: 'k' });
     expect(invalidated(client)).toEqual(['dashboard', 'ledger', 'recent', 'capacity', 'organization']);
   });
 
@@ -136,7 +136,7 @@ const ROWS: { [C in Change]: { args: Parameters<(typeof INVALIDATES)[C]>; views:
     views: ['ledger', 'recent', 'usageEvents', 'organization', 'child', 'dashboard', 'alertLines'],
   },
   alertLinesChanged: { args: [], views: BALANCES },
-  spendControlsSet: { args: [], views: ['billing', 'capacity', 'alertLines', 'dashboard'] },
+  spendControlsSet: { args: [], views: ['billing', 'capacity', 'alertLines', 'organization', 'child', 'dashboard'] },
   activationChanged: { args: [PARENT], views: ['activations', 'billing', 'capacity', 'alertLines', 'organization', 'child', 'dashboard'] },
   activationCapSet: { args: [PARENT], views: ['activations'] },
   agentCatalogChanged: { args: [], views: ['activations', 'catalog'] },

@@ -73,7 +73,8 @@ export const INVALIDATES = {
   ],
   /** The threshold's line moves the threshold, which the ledger and the organization list read too. */
   alertLinesChanged: () => BALANCES,
-  spendControlsSet: () => [billingKeys.all, dashboardKeys.all],
+  /** A cap changes whether the child is stopped by it: billing, the organization lists' "Cap reached" and the dashboard. */
+  spendControlsSet: () => [billingKeys.all, organizationKeys.all, dashboardKeys.all],
   /** An activation counts against the agent limit: billing, the organizations and the dashboard. */
   activationChanged: (organizationId: string) => [
     agentKeys.activations(organizationId),

@@ -93,6 +93,7 @@ export function spendControlsOf(overrides: Partial<SpendControls> = {}): SpendCo
     spend_cap: { cap: null, month: '2025-03', charged: '0.00' },
     daily_spend_cap: { cap: null, window_start: '2025-03-14', charged: '0.00' },
     weekly_spend_cap: { cap: null, window_start: '2025-03-10', charged: '0.00' },
+    cap_standing: { reached: false, refused_this_month: 0 },
     top_up: null,
     topped_up_this_month: '0.00',
     last_top_up: null,

@@ -1,4 +1,4 @@
-import type { Session, UserProfile } from '@console/domain';
+import { ERROR_CODES, type Session, type UserProfile } from '@console/domain';
 import type { QueryClient } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { useState, type ReactNode } from 'react';
@@ -8,6 +8,7 @@ import { AppProviders } from '@/app/providers';
 import { AppRoutes } from '@/app/routes';
 import { createQueryClient } from '@/lib/query-client';
 import { sessionStore } from '@/lib/session-store';
+import { contractProblemOf, recordContractProblem } from './contract-check';
 
 /** The organization of every session `makeSession` builds. */
 export const OWN_ORG_ID = '00000000-0000-4000-8000-000000000001';
@@ -102,6 +103,10 @@ export type ApiRoutes = Record<string, (call: ApiCall) => Answer>;
  * browser. `routes` answers `METHOD /path` (the query string is free: tests read it from the
  * recorded calls), and a request no route answers fails; or one function answers every
  * request, undefined meaning 404. Every request is recorded.
+ * Each request is first checked against the contract as the server checks it: one the server
+ * would refuse (no endpoint at that method and path: 404; params, query, body or headers its
+ * schema refuses: 400) gets the server's answer, not the route's, and fails the test
+ * (`assertNoContractProblems` after each test), so a mock never answers what the server would not.
  */
 export function mockApi(routes: ApiRoutes | ((call: ApiCall) => Answer | undefined)) {
   const calls: ApiCall[] = [];
@@ -117,6 +122,13 @@ export function mockApi(routes: ApiRoutes | ((call: ApiCall) => Answer | undefin
     };
     calls.push(call);
     const key = `${call.method} ${call.path}`;
+    const problem = contractProblemOf({ ...call, target: `${url.pathname}${url.search}` });
+    if (problem) {
+      recordContractProblem(problem.message);
+      return problem.status === 404
+        ? apiError(404, ERROR_CODES.notFound, 'Not found')
+        : apiError(400, ERROR_CODES.validation, problem.message);
+    }
     if (typeof routes === 'function') return (await routes(call)) ?? apiError(404, 'not_found', 'Not found');
     const handler = routes[key];
     if (!handler) throw new Error(`unexpected request ${key}${url.search}`);

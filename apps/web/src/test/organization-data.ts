@@ -36,8 +36,13 @@ export function makeOrganization(overrides: Partial<OrganizationDetail> = {}): O
 
 /** A list row: the organization as it stands, nothing marked unless told. */
 export function makeListItem(organization: Organization & Partial<OrganizationListItem>): OrganizationListItem {
-  const { low_balance = false, active_agent_count = 0, agent_limit_standing = null } = organization;
-  return { ...organization, low_balance, active_agent_count, agent_limit_standing };
+  const {
+    low_balance = false,
+    active_agent_count = 0,
+    agent_limit_standing = null,
+    cap_standing = { reached: false, refused_this_month: 0 },
+  } = organization;
+  return { ...organization, low_balance, active_agent_count, agent_limit_standing, cap_standing };
 }
 
 export function makeList(

@@ -3,6 +3,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, vi } from 'vitest';
 import { sessionStore } from '@/lib/session-store';
+import { assertNoContractProblems } from './contract-check';
 
 // Pages are lazy chunks: their first import in a file may take over a second on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
@@ -40,4 +41,6 @@ afterEach(() => {
   sessionStore.reset();
   document.documentElement.className = '';
   window.innerWidth = 1024;
+  // Last, so a failure here leaves the rest cleaned up for the next test.
+  assertNoContractProblems();
 });

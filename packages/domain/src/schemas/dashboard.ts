@@ -3,6 +3,7 @@ import { alertLineSchema } from './alert-lines.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
 import { ACTIVATION_STATUSES, AGENT_KINDS, decimal4StringSchema } from './agents.ts';
 import { amountStringSchema } from './amounts.ts';
+import { capStandingSchema } from './spend.ts';
 import { ENTRY_TYPES } from './credits.ts';
 import { USER_STATUSES } from './users.ts';
 
@@ -43,9 +44,13 @@ export const dashboardChildSchema = z.object({
 });
 export type DashboardChild = z.infer<typeof dashboardChildSchema>;
 
-/** A direct child whose balance is below its low-balance threshold. */
+/** A direct child needing its parent's attention: its balance is below its low-balance threshold, or a spend cap stops it. */
 export const dashboardLowChildSchema = dashboardChildSchema.extend({
   low_balance_threshold: amountStringSchema,
+  /** Its balance is below its low-balance threshold. */
+  low_balance: z.boolean(),
+  /** Whether its subtree spend caps stop its usage now, and the events they refused this month. */
+  cap_standing: capStandingSchema,
   /** Whether it has an active admin of its own; without one, its low balance is mailed to its parent's admins. */
   has_active_admin: z.boolean(),
 });
@@ -156,9 +161,10 @@ export const dashboardSchema = z.object({
       children: z.array(dashboardChildSchema),
     }),
     /**
-     * The direct children below their low-balance threshold, lowest balance first (at most
-     * DASHBOARD_CHILDREN_SHOWN), with their count: for viewers who watch the children's
-     * balances (`mayWatchChildBalances`); for others, none and 0.
+     * The direct children below their low-balance threshold or stopped by a spend cap
+     * (`cap_standing.reached`), lowest balance first (at most DASHBOARD_CHILDREN_SHOWN), with
+     * their count: for viewers who watch the children's balances (`mayWatchChildBalances`); for
+     * others, none and 0.
      */
     children_needing_attention: z.object({ count: z.number().int(), children: z.array(dashboardLowChildSchema) }),
     /** The organization's own alert lines that are crossed now, each with its bound: the attention list's own entries. */

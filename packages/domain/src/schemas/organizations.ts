@@ -3,6 +3,7 @@ import { LIMITS, PAGING } from '../constants.ts';
 import { ORG_STATUSES, ORG_TYPES } from '../hierarchy.ts';
 import { MESSAGES } from '../messages.ts';
 import { amountInputSchema, amountStringSchema } from './amounts.ts';
+import { capStandingSchema } from './spend.ts';
 import { CONTROL_TEXT, UNSTORABLE_TEXT, isSingleLineText, isStorableText, pageNumberSchema } from './common.ts';
 
 const m = MESSAGES.organizations;
@@ -108,14 +109,17 @@ export const ORG_SORT_DEFAULT_ORDER: Record<OrgSortKey, SortOrder> = { name: 'as
 /**
  * The children that need their parent's attention: `low_balance`, a balance below its
  * low-balance threshold; `near_limit`, active agents at or near the agent limit
- * (`agentLimitStanding`: at the limit, or at AGENT_LIMIT.nearPercent of it).
+ * (`agentLimitStanding`: at the limit, or at AGENT_LIMIT.nearPercent of it); `overdue_invoices`,
+ * billed by the caller's organization past the due date; `cap_reached`, stopped by one of its
+ * subtree spend caps (`CapStanding.reached`).
  */
-export const ORG_ATTENTION_FILTERS = ['low_balance', 'near_limit', 'overdue_invoices'] as const;
+export const ORG_ATTENTION_FILTERS = ['low_balance', 'near_limit', 'overdue_invoices', 'cap_reached'] as const;
 export type OrgAttentionFilter = (typeof ORG_ATTENTION_FILTERS)[number];
 export const ORG_ATTENTION_LABELS: Record<OrgAttentionFilter, string> = {
   low_balance: 'Low balance',
   near_limit: 'At or near agent limit',
   overdue_invoices: 'Overdue invoices',
+  cap_reached: 'Cap reached',
 };
 
 export const listOrganizationsQuerySchema = z.object({
@@ -142,6 +146,8 @@ export const organizationListItemSchema = organizationSchema.extend({
   active_agent_count: z.number().int().nullable(),
   /** `agentLimitStanding` of the active agents against the limit; null when neither, or unread. */
   agent_limit_standing: z.enum(['at', 'near']).nullable(),
+  /** Whether its subtree spend caps stop its usage now, and the events they refused this month. */
+  cap_standing: capStandingSchema,
 });
 export type OrganizationListItem = z.infer<typeof organizationListItemSchema>;
 

@@ -24,16 +24,23 @@ export type TopUpReason = (typeof TOP_UP_REASONS)[number];
 export const TOP_UP_OUTCOMES = ['topped_up', 'parent_short', 'monthly_max', 'not_needed', 'no_rule', 'not_active'] as const;
 export type TopUpOutcome = (typeof TOP_UP_OUTCOMES)[number];
 
-/** A cap of 0 or more credits with at most two decimals, as a JSON number or a string; it becomes an exact string ("500.00"). */
-export const capAmountSchema = z.union([z.number(), z.string()], { error: s.capInvalid }).transform((value, ctx) => {
-  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
-  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
-  if (!match) {
-    ctx.addIssue({ code: 'custom', message: s.capInvalid });
-    return z.NEVER;
-  }
-  return `${BigInt(match[1]!)}.${(match[2] ?? '').padEnd(2, '0')}`;
-});
+/**
+ * 0 or more credits with at most two decimals, as a JSON number or a string; it becomes an
+ * exact string ("500.00"). `message` names what the amount is (a cap, a top-up's line).
+ */
+const nonNegativeAmountSchema = (message: string) =>
+  z.union([z.number(), z.string()], { error: message }).transform((value, ctx) => {
+    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+    const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
+    if (!match) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return `${BigInt(match[1]!)}.${(match[2] ?? '').padEnd(2, '0')}`;
+  });
+
+/** A cap of 0 or more credits with at most two decimals ("500.00"). */
+export const capAmountSchema = nonNegativeAmountSchema(s.capInvalid);
 
 /**
  * A key's or an activation's caps, one per window (UTC): `monthly_cap` a calendar month,
@@ -69,10 +76,25 @@ export const capUsageSchema = z.object({
 });
 export type CapUsage = z.infer<typeof capUsageSchema>;
 
+/**
+ * Whether an organization is stopped by its own subtree caps (set by its parent's admins), and
+ * how many events they refused this month: what its parent is shown on its lists and its card.
+ */
+export const capStandingSchema = z.object({
+  /**
+   * A cap of the day, week or month holding now (UTC) is reached: its window has charged the
+   * cap, or refused an event that would have passed it. New usage is refused until it resets.
+   */
+  reached: z.boolean(),
+  /** Events refused at those caps that occurred in the current calendar month (UTC). */
+  refused_this_month: z.number().int(),
+});
+export type CapStanding = z.infer<typeof capStandingSchema>;
+
 export const topUpSchema = z
   .object({
     /** When the balance falls below this… */
-    below: capAmountSchema,
+    below: nonNegativeAmountSchema(s.topUpLineInvalid),
     /** …move this from the parent… */
     amount: amountInputSchema,
     /** …at most this much in a calendar month (UTC). */
@@ -135,6 +157,8 @@ export const spendControlsSchema = z.object({
   /** The daily and weekly caps on its subtree, and today's and this week's spend against them (UTC). */
   daily_spend_cap: windowCapUsageSchema,
   weekly_spend_cap: windowCapUsageSchema,
+  /** Whether those caps stop its usage now, and the events they refused this month. */
+  cap_standing: capStandingSchema,
   top_up: z
     .object({
       below: amountStringSchema,

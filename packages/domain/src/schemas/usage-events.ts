@@ -13,6 +13,8 @@ export const usageEventRowSchema = z.object({
   /** The agent type's code, and its id. */
   agent: z.string(),
   agent_type_id: z.uuid(),
+  /** What the agent type is metered in ("run", "1k tokens"): what `units` counts and `price` is per. */
+  unit: z.string(),
   units: z.string().regex(/^\d+\.\d{4}$/),
   /**
    * The price in force when the event occurred, per unit; null to a viewer above the

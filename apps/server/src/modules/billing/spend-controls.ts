@@ -5,7 +5,7 @@ import { auditAction } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/request-info.ts';
-import { capUsage, toppedUpThisMonth, windowCapUsage } from '../../lib/spend-caps.ts';
+import { capStanding, capUsage, toppedUpThisMonth, windowCapUsage } from '../../lib/spend-caps.ts';
 import { storedTopUpTerms, topUpTermsView, type StoredTopUpTerms } from '../../lib/grant-terms.ts';
 import { lockKeyed } from '../../lib/locks.ts';
 import { topUpHistory } from './top-up-history.ts';
@@ -17,6 +17,7 @@ interface ControlsRow {
   spend_cap: SpendControls['spend_cap'];
   daily_spend_cap: SpendControls['daily_spend_cap'];
   weekly_spend_cap: SpendControls['weekly_spend_cap'];
+  cap_standing: SpendControls['cap_standing'];
   top_up_below: string | null;
   top_up_amount: string | null;
   top_up_monthly_max: string | null;
@@ -31,6 +32,7 @@ async function readControls(executor: Executor, organizationId: string): Promise
     select ${capUsage('subtree', sql`b.organization_id`, sql`b.spend_cap`)} as spend_cap,
            ${windowCapUsage('subtree', 'day', sql`b.organization_id`, sql`b.daily_spend_cap`)} as daily_spend_cap,
            ${windowCapUsage('subtree', 'week', sql`b.organization_id`, sql`b.weekly_spend_cap`)} as weekly_spend_cap,
+           ${capStanding(sql`b.organization_id`)} as cap_standing,
            b.top_up_below::text, b.top_up_amount::text, b.top_up_monthly_max::text, b.top_up_terms,
            ${toppedUpThisMonth(sql`b.organization_id`)}::numeric(16, 2)::text as topped_up,
            to_char(r.done_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_at, r.outcome as last_outcome
@@ -54,6 +56,7 @@ export function createSpendControls({ db, organizations }: { db: Kysely<DB>; org
       spend_cap: row.spend_cap,
       daily_spend_cap: row.daily_spend_cap,
       weekly_spend_cap: row.weekly_spend_cap,
+      cap_standing: row.cap_standing,
       top_up:
         row.top_up_below === null
           ? null

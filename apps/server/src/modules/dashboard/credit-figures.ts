@@ -4,6 +4,7 @@ import { ADMIN_ROLES } from '../../lib/admins.ts';
 import type { Executor } from '../../db/schema.ts';
 import { organizationInSubtree } from '../../lib/sql.ts';
 import { today } from '../../lib/usage-forecast.ts';
+import { capReached, capStanding } from '../../lib/spend-caps.ts';
 
 // The forecast's rule lives in lib/ so the runway alert lines read the very same figures.
 export { today, usageFigures } from '../../lib/usage-forecast.ts';
@@ -98,18 +99,21 @@ const liveChildren = (db: Executor, organizationId: string) =>
     .where('o.parent_org_id', '=', organizationId)
     .where('o.deleted_at', 'is', null);
 
+/** What each listed child shows: who it is, its balance and its agent limit. */
+const childColumns = [
+  'o.id',
+  'o.name',
+  'o.org_type',
+  'o.status',
+  sql<string>`b.credit_balance::text`.as('credit_balance'),
+  'b.activated_agent_limit',
+] as const;
+
 /** The children's balances (largest first) and their totals, with the children's agent limits. */
 export async function childFigures(db: Executor, organizationId: string) {
   const children = liveChildren(db, organizationId);
   const rows = await children
-    .select([
-      'o.id',
-      'o.name',
-      'o.org_type',
-      'o.status',
-      sql<string>`b.credit_balance::text`.as('credit_balance'),
-      'b.activated_agent_limit',
-    ])
+    .select([...childColumns])
     .orderBy('b.credit_balance', 'desc')
     .orderBy('o.name')
     .orderBy('o.id')
@@ -131,20 +135,23 @@ export async function childFigures(db: Executor, organizationId: string) {
 }
 
 /**
- * The direct children whose balance is below their low-balance threshold, lowest balance
- * first (then by name), each with whether it has an active admin, and their count.
+ * The direct children needing attention: a balance below their low-balance threshold, or
+ * stopped by a subtree spend cap (only those with a cap are asked); lowest balance first (then
+ * by name), each with both reasons, whether it has an active admin, and their count.
  */
 export async function lowChildFigures(db: Executor, organizationId: string) {
-  const low = liveChildren(db, organizationId).whereRef('b.credit_balance', '<', 'b.low_balance_threshold');
+  const low = liveChildren(db, organizationId).where((eb) =>
+    eb.or([
+      eb('b.credit_balance', '<', eb.ref('b.low_balance_threshold')),
+      sql<boolean>`((b.spend_cap is not null or b.daily_spend_cap is not null or b.weekly_spend_cap is not null) and ${capReached(sql`o.id`)})`,
+    ]),
+  );
   const children = await low
     .select((eb) => [
-      'o.id',
-      'o.name',
-      'o.org_type',
-      'o.status',
-      sql<string>`b.credit_balance::text`.as('credit_balance'),
-      'b.activated_agent_limit',
+      ...childColumns,
       sql<string>`b.low_balance_threshold::text`.as('low_balance_threshold'),
+      sql<boolean>`b.credit_balance < b.low_balance_threshold`.as('low_balance'),
+      capStanding(sql`o.id`).as('cap_standing'),
       eb
         .exists(
           eb

@@ -414,6 +414,8 @@ describe('GET /api/dashboard: children needing attention (issue 29)', () => {
           credit_balance: '0.00',
           activated_agent_limit: 0,
           low_balance_threshold: '100.00',
+          low_balance: true,
+          cap_standing: { reached: false, refused_this_month: 0 },
           has_active_admin: false,
         },
       ],

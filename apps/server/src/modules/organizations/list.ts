@@ -3,6 +3,7 @@ import {
   AGENT_LIMIT,
   agentLimitStanding,
   mayViewAgents,
+  type CapStanding,
   type ListOrganizationsParams,
   type OrganizationList,
   type OrganizationListItem,
@@ -12,6 +13,7 @@ import type { Executor } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { compileOnce } from '../../db/compile-once.ts';
 import { likeEscape } from '../../lib/sql.ts';
+import { capReached, capStanding } from '../../lib/spend-caps.ts';
 import { toOrganization, withBilling, type OrganizationsDeps, type OrgRow } from './queries.ts';
 
 /** What a list's SQL text depends on: its view and order, and which filters it has (not their values). */
@@ -94,6 +96,16 @@ function listFilter(db: Executor, shape: ListShape, v: ListValues) {
           sql<boolean>`oi.total > (select coalesce(sum(op.amount), 0) from invoice_payments op where op.invoice_id = oi.id and op.reversed_at is null)`,
         ),
     );
+  // Stopped by a subtree spend cap now: only the organizations with a cap (billing_capped_idx)
+  // are asked.
+  if (shape.attention === 'cap_reached')
+    filtered = filtered.where('o.id', 'in', (eb) =>
+      eb
+        .selectFrom('organization_billing_settings as cb')
+        .select('cb.organization_id')
+        .where(sql<boolean>`(cb.spend_cap is not null or cb.daily_spend_cap is not null or cb.weekly_spend_cap is not null)`)
+        .where(capReached(sql`cb.organization_id`)),
+    );
   return filtered;
 }
 
@@ -121,6 +133,7 @@ function pageOf(db: Executor, shape: ListShape, v: ListValues) {
         .whereRef('aa.organization_id', '=', 'o.id')
         .where('aa.deactivated_at', 'is', null)
         .as('active_agent_count'),
+      capStanding(sql`o.id`).as('cap_standing'),
     ])
     .orderBy(SORT_COLUMNS[shape.sort], shape.order)
     .orderBy('o.id', shape.order)
@@ -140,8 +153,8 @@ export function listPage(db: Executor, anchor: { id: string; path: string }, que
 
 /**
  * A list's page and count statements, each shape compiled once (exported so a test can compare
- * them with the builders): at most the 512 shapes of the views, sort keys, orders, filters present
- * and attention filter (none, low balance, near the limit or overdue invoices).
+ * them with the builders): at most the 640 shapes of the views, sort keys, orders, filters present
+ * and attention filter (none, low balance, near the limit, overdue invoices or cap reached).
  */
 export function listStatements(db: Executor) {
   const compiled = new Map<
@@ -172,11 +185,12 @@ export function listStatements(db: Executor) {
   };
 }
 
-type PageRow = OrgRow & { low_balance: boolean; active_agent_count: number | null };
+type PageRow = OrgRow & { low_balance: boolean; active_agent_count: number | null; cap_standing: CapStanding };
 
 /**
- * A list row: the organization, whether its balance is below its threshold, and its active
- * agents against its limit, only for a viewer who may read its agents.
+ * A list row: the organization, whether its balance is below its threshold, its active agents
+ * against its limit (only for a viewer who may read its agents), and whether its spend caps
+ * stop it, with the events they refused this month.
  */
 function toListItem(row: PageRow, readsAgents: boolean): OrganizationListItem {
   const active = readsAgents ? (row.active_agent_count ?? 0) : null;
@@ -185,6 +199,7 @@ function toListItem(row: PageRow, readsAgents: boolean): OrganizationListItem {
     low_balance: row.low_balance,
     active_agent_count: active,
     agent_limit_standing: active === null ? null : agentLimitStanding(active, row.activated_agent_limit),
+    cap_standing: row.cap_standing,
   };
 }
 

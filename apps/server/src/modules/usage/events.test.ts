@@ -67,6 +67,7 @@ describe('GET /api/v1/usage-events: the stored events within a key’s reach', (
       organization_id: w.id('T1'),
       agent: 'bot',
       agent_type_id: agents.bot!.id,
+      unit: 'run',
       units: '2.0000',
       price: '0.2500',
       credits_charged: '0.50',

@@ -34,6 +34,7 @@ export function createUsageEvents({ db, organizations }: { db: Kysely<DB>; organ
         'e.organization_id',
         't.code as agent',
         'e.agent_type_id',
+        't.unit',
         'e.units',
         'e.price',
         'e.charged as credits_charged',

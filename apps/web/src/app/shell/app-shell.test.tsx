@@ -144,12 +144,13 @@ describe('profile menu', () => {
     expect(await screen.findByRole('heading', { name: shell.debugTitle })).toBeInTheDocument();
   });
 
-  it('signs out: /login says so', async () => {
+  it('signs out: the toast "Signed out" says so, and /login too', async () => {
     mockApi({ 'POST /api/auth/sign-out': () => json(200, { ok: true }) });
     const { user, menu } = await openMenu();
     await user.click(within(menu).getByRole('menuitem', { name: /Log out/ }));
-    expect(await screen.findByText(auth.signedOutTitle)).toBeInTheDocument();
-    expect(screen.getByText(auth.signedOutBody)).toBeInTheDocument();
+    const toast = (await screen.findByText('You have been signed out successfully.')).closest('[data-sonner-toast]') as HTMLElement;
+    expect(within(toast).getByText('Signed out')).toBeInTheDocument();
+    expect(await screen.findByText(auth.signedOutBody)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
   });
 

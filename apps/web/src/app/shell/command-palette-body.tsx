@@ -5,10 +5,10 @@ import {
   mayViewOrganization,
   mayViewPerson,
   ORG_TYPE_LABELS,
+  PAGING,
   type Actor,
 } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
-import { Search } from 'lucide-react';
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { creditQueries } from '@/api/credits';
@@ -23,13 +23,19 @@ import { useViewer } from '@/lib/use-viewer';
 import { cn } from '@/lib/utils';
 import { MESSAGES } from '@/lib/wording';
 import { navItemsFor } from './nav-items';
+import { PaletteField } from './palette-field';
 
 const t = MESSAGES.shell.palette;
 
 /** How long typing pauses before organizations and people are searched on the server. */
 export const PALETTE_SEARCH_DELAY_MS = 300;
-/** At most this many organizations and people are asked for per search. */
+/** At most this many organizations and people are shown per search. */
 const PALETTE_RESULTS = 8;
+/**
+ * The organization list answers only pages of its list's sizes (`PAGING.orgPageSizes`, else 400):
+ * the palette asks for the smallest that holds its results and shows the first of them.
+ */
+const ORG_PAGE_SIZE = PAGING.orgPageSizes.find((size) => size >= PALETTE_RESULTS) ?? PAGING.orgPageSize;
 
 /** One thing the palette can jump to. */
 interface PaletteItem {
@@ -63,7 +69,7 @@ function usePaletteGroups(viewer: Actor | null, text: string, search: string): P
   const readsLedger = !!viewer && mayViewBilling(viewer);
 
   const organizations = useQuery({
-    ...organizationQueries.list({ view: 'descendants', search, page_size: PALETTE_RESULTS }),
+    ...organizationQueries.list({ view: 'descendants', search, page_size: ORG_PAGE_SIZE }),
     enabled: listsOrganizations,
   });
   // People of the whole subtree where the viewer may read the organizations below; else its own.
@@ -95,6 +101,7 @@ function usePaletteGroups(viewer: Actor | null, text: string, search: string): P
       pending: !current || organizations.isFetching,
       items: rows
         .filter((org) => mayReadOrganization(viewer, org))
+        .slice(0, PALETTE_RESULTS)
         .map((org) => ({ key: `org-${org.id}`, label: org.name, detail: ORG_TYPE_LABELS[org.org_type], to: `${PATHS.orgs}/${org.id}` })),
     });
   }
@@ -132,14 +139,14 @@ function usePaletteGroups(viewer: Actor | null, text: string, search: string): P
 }
 
 /**
- * The palette's search field and results: mounted while the dialog is open, so each opening
- * starts empty. Each result is a link of the console (in the role of an option), and Enter
- * clicks the chosen one: leaving goes the way of every link, unsaved-changes guard included.
+ * The palette's search field and results, mounted while the dialog is open. What is typed is
+ * the shell's (`typed`, empty at each opening), so keys pressed while this chunk loaded are
+ * kept. Each result is a link of the console (in the role of an option), and Enter clicks the
+ * chosen one: leaving goes the way of every link, unsaved-changes guard included.
  */
-export default function PaletteBody({ onNavigate }: { onNavigate(): void }) {
+export default function PaletteBody({ typed, onType, onNavigate }: { typed: string; onType(text: string): void; onNavigate(): void }) {
   const viewer = useViewer();
   const ids = useId();
-  const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
   const [active, setActive] = useState(0);
   const text = typed.trim();
@@ -175,29 +182,19 @@ export default function PaletteBody({ onNavigate }: { onNavigate(): void }) {
   const positionOf = new Map(items.map((item, position) => [item.key, position]));
   return (
     <>
-      <div className="flex items-center gap-2 border-b px-3">
-        <Search className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-        <input
-          role="combobox"
-          // The field may mount after the dialog took the focus (its chunk loads on the first opening).
-          autoFocus
-          aria-label={t.inputLabel}
-          aria-expanded={items.length > 0}
-          aria-controls={`${ids}-list`}
-          aria-autocomplete="list"
-          aria-activedescendant={activeId}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder={t.placeholder}
-          value={typed}
-          onChange={(event) => {
-            setTyped(event.target.value);
-            setActive(0);
-          }}
-          onKeyDown={onKeyDown}
-          className="h-12 w-full min-w-0 bg-transparent text-base outline-none placeholder:text-muted-foreground md:text-sm"
-        />
-      </div>
+      <PaletteField
+        role="combobox"
+        aria-expanded={items.length > 0}
+        aria-controls={`${ids}-list`}
+        aria-autocomplete="list"
+        aria-activedescendant={activeId}
+        value={typed}
+        onChange={(event) => {
+          onType(event.target.value);
+          setActive(0);
+        }}
+        onKeyDown={onKeyDown}
+      />
       <div id={`${ids}-list`} role="listbox" aria-label={t.resultsLabel} className="max-h-[min(24rem,60vh)] overflow-y-auto p-2">
         {groups.map((group) => (
           <div key={group.key} role="group" aria-labelledby={`${ids}-${group.key}`} className="pb-2 last:pb-0">

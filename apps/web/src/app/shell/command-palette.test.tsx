@@ -2,9 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { entry, ledgerPage } from '@/test/credit-data';
-import { json, makeSession, mockApi, renderApp, type ApiCall } from '@/test/helpers';
+import { json, makeSession, mockApi, renderApp, renderWithProviders, type ApiCall } from '@/test/helpers';
 import { makeList, makeOrganization } from '@/test/organization-data';
 import { makeUser, page } from '@/test/user-data';
+import { sessionStore } from '@/lib/session-store';
 import { MESSAGES } from '@/lib/wording';
 
 const { palette, nav } = MESSAGES.shell;
@@ -75,12 +76,16 @@ async function openWithShortcut(session = makeSession()) {
 
 // A file's first render imports the shell's lazy chunk, which a busy shared machine may take long over.
 describe('command palette', { timeout: 60_000 }, () => {
-  it('opens with Ctrl+K, with the focus in its search field, and Escape closes it', async () => {
+  it('opens with Ctrl+K, with the focus in its search field, and Escape closes it; it opens again empty', async () => {
     mockSearches();
     const { user, field } = await openWithShortcut();
     expect(field).toHaveFocus();
+    await user.keyboard('tea');
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: palette.title })).not.toBeInTheDocument());
+    await user.keyboard('{Control>}k{/Control}');
+    const dialog = await screen.findByRole('dialog', { name: palette.title });
+    expect(within(dialog).getByRole('combobox', { name: palette.inputLabel })).toHaveValue('');
   });
 
   it('opens from the header search button, which is a button and not a link, at 390 px too', async () => {
@@ -154,6 +159,39 @@ describe('command palette', { timeout: 60_000 }, () => {
     expect(within(group).queryByRole('option', { name: /Northwind/ })).not.toBeInTheDocument();
     // Debounced: one search for the whole name, over the caller's subtree.
     expect(api.queriesOf('GET /api/organizations')).toEqual([expect.objectContaining({ view: 'descendants', search: 'Acme' })]);
+    await waitFor(() => expect(field).toHaveAttribute('aria-activedescendant', option.id));
+    await user.keyboard('{Enter}');
+    await landsOn(`/orgs/${acme.id}`);
+  });
+
+  it('offers an agency admin the organization "acme" names, first and before a person of it, asking for a page the list serves', async () => {
+    const acme = makeOrganization({ name: 'Acme Dental', org_type: 'tenant' });
+    const branches = Array.from({ length: 9 }, (_, n) => makeOrganization({ name: `Acme Branch ${n + 1}`, org_type: 'tenant' }));
+    const frontDesk = makeUser({
+      first_name: 'Rita',
+      last_name: 'Front',
+      email: 'rita@acme-dental.test',
+      organization_id: acme.id,
+      organization: { id: acme.id, name: acme.name, org_type: 'tenant', status: 'active' },
+    });
+    const api = mockApi((call: ApiCall) => {
+      if (call.method !== 'GET') return undefined;
+      // As the server: a page of at most page_size rows; people are found by e-mail too.
+      if (call.path === '/api/organizations') return json(200, makeList([acme, ...branches].slice(0, Number(call.query.page_size))));
+      if (call.path === '/api/users') return page('users', [frontDesk]);
+      return call.path === '/api/credits/ledger' ? json(200, ledgerPage([])) : undefined;
+    });
+    const { user, dialog, field } = await openWithShortcut(
+      makeSession({ role: 'agency_admin', orgType: 'agency', orgName: 'Northwind Agency' }),
+    );
+    await user.type(field, 'acme');
+    const organizations = await within(dialog).findByRole('group', { name: palette.groups.organizations });
+    const option = await within(organizations).findByRole('option', { name: /Acme Dental/ });
+    // The smallest page the list serves holds ten; the palette shows eight of them.
+    expect(api.queriesOf('GET /api/organizations')).toEqual([{ view: 'descendants', search: 'acme', page_size: '10' }]);
+    expect(within(organizations).getAllByRole('option')).toHaveLength(8);
+    const people = await within(dialog).findByRole('group', { name: palette.groups.people });
+    expect(await within(people).findByRole('option', { name: /Rita Front/ })).toHaveTextContent('rita@acme-dental.test · Acme Dental');
     await waitFor(() => expect(field).toHaveAttribute('aria-activedescendant', option.id));
     await user.keyboard('{Enter}');
     await landsOn(`/orgs/${acme.id}`);
@@ -250,5 +288,45 @@ describe('command palette', { timeout: 60_000 }, () => {
     expect(within(dialog).queryByRole('group', { name: palette.groups.people })).not.toBeInTheDocument();
     expect(api.callsTo('GET /api/organizations')).toHaveLength(0);
     expect(api.callsTo('GET /api/users')).toHaveLength(0);
+  });
+});
+
+describe('command palette on its first opening', { timeout: 60_000 }, () => {
+  it('keeps the keys typed right after Ctrl+K, while its results still load, in its search field', async () => {
+    let load = () => {};
+    const loading = new Promise<void>((resolve) => {
+      load = resolve;
+    });
+    // The results' chunk arrives only when the test says.
+    vi.doMock('./command-palette-body', async (importOriginal) => {
+      await loading;
+      return importOriginal();
+    });
+    try {
+      // A palette module of its own, whose results no earlier opening (of any test file) has loaded.
+      const unopened = './command-palette?first-opening';
+      const { CommandPalette } = (await import(/* @vite-ignore */ unopened)) as typeof import('./command-palette');
+      const acme = makeOrganization({ name: 'Acme Dental', org_type: 'tenant' });
+      const api = mockSearches({ organizations: [acme] });
+      sessionStore.set(superAgencyAdmin());
+      renderWithProviders(<CommandPalette />);
+      const user = userEvent.setup();
+      await user.keyboard('{Control>}k{/Control}acme');
+      const dialog = screen.getByRole('dialog', { name: palette.title });
+      expect(within(dialog).queryByRole('combobox')).not.toBeInTheDocument();
+
+      load();
+      const field = await within(dialog).findByRole('combobox', { name: palette.inputLabel });
+      expect(field).toHaveValue('acme');
+      expect(field).toHaveFocus();
+      await within(dialog).findByRole('option', { name: /Acme Dental/ });
+      expect(api.queriesOf('GET /api/organizations')).toEqual([expect.objectContaining({ search: 'acme' })]);
+      // Typing goes on in the same field.
+      await user.keyboard(' d');
+      expect(field).toHaveValue('acme d');
+    } finally {
+      load();
+      vi.doUnmock('./command-palette-body');
+    }
   });
 });

@@ -3,11 +3,22 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { MESSAGES } from '@/lib/wording';
+import { PaletteField } from './palette-field';
 
 // The field and its searches load on the first opening, keeping the shell's own chunk light.
 const PaletteBody = lazy(() => import('./command-palette-body'));
 
 const t = MESSAGES.shell.palette;
+
+interface PaletteState {
+  open: boolean;
+  /** What the search field holds. */
+  typed: string;
+}
+
+/** Each opening starts with an empty field. */
+const CLOSED: PaletteState = { open: false, typed: '' };
+const OPENED: PaletteState = { open: true, typed: '' };
 
 /** Whether the shortcut that opens the palette was pressed: ⌘K on a Mac, Ctrl+K elsewhere (either is accepted). */
 function isPaletteShortcut(event: KeyboardEvent): boolean {
@@ -24,13 +35,18 @@ function shortcutHint(): string {
  * that jumps to a page, an organization of the subtree, a person or a recent ledger entry.
  */
 export function CommandPalette() {
-  const [open, setOpen] = useState(false);
+  // What is typed lives here, not in the lazy results: the field shows at once on the first
+  // opening, before the results' chunk has loaded, and keeps the keys pressed meanwhile.
+  const [palette, setPalette] = useState(CLOSED);
+  const { open, typed } = palette;
+  const setOpen = (shown: boolean) => setPalette(shown ? OPENED : CLOSED);
+  const onType = (text: string) => setPalette((current) => ({ ...current, typed: text }));
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (!isPaletteShortcut(event)) return;
       event.preventDefault();
-      setOpen((shown) => !shown);
+      setPalette((current) => (current.open ? CLOSED : OPENED));
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
@@ -50,8 +66,15 @@ export function CommandPalette() {
           <DialogTitle className="sr-only">{t.title}</DialogTitle>
           <DialogDescription className="sr-only">{t.description}</DialogDescription>
           {open && (
-            <Suspense fallback={<p className="px-3 py-4 text-sm text-muted-foreground">{t.searching}</p>}>
-              <PaletteBody onNavigate={() => setOpen(false)} />
+            <Suspense
+              fallback={
+                <>
+                  <PaletteField value={typed} onChange={(event) => onType(event.target.value)} />
+                  <p className="px-3 py-4 text-sm text-muted-foreground">{t.searching}</p>
+                </>
+              }
+            >
+              <PaletteBody typed={typed} onType={onType} onNavigate={() => setOpen(false)} />
             </Suspense>
           )}
         </DialogContent>

@@ -28,7 +28,8 @@ export function ProfileMenu() {
   async function handleSignOut() {
     try {
       await signOut();
-      // The sign-in page says the person was signed out; it returns to no page, as they chose to leave.
+      toast.success(auth.signedOutTitle, { description: auth.signedOutToast });
+      // The sign-in page says the person was signed out too; it returns to no page, as they chose to leave.
       navigate(PATHS.login, { replace: true });
     } catch {
       toast.error(auth.signOutErrorTitle, { description: auth.signOutErrorBody });
@@ -42,7 +43,8 @@ export function ProfileMenu() {
           <Avatar>
             <AvatarFallback className="uppercase">{avatarFallback(user)}</AvatarFallback>
           </Avatar>
-          <span className="sr-only text-left text-sm leading-tight sm:not-sr-only sm:grid sm:max-w-48">
+          {/* Name and e-mail only from 1024 px: below, beside the sidebar, they would push the header past the window's edge. */}
+          <span className="sr-only text-left text-sm leading-tight lg:not-sr-only lg:grid lg:max-w-48">
             <span className="truncate font-medium">{displayName(user)}</span>
             <span className="truncate text-xs text-muted-foreground">{user?.email}</span>
           </span>

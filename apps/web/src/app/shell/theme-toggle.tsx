@@ -14,7 +14,8 @@ export function ThemeToggle() {
   return (
     <Button variant="ghost" size="sm" onClick={() => setTheme(toDark ? 'dark' : 'light')}>
       {toDark ? <Moon aria-hidden /> : <Sun aria-hidden />}
-      <span>{toDark ? MESSAGES.shell.darkMode : MESSAGES.shell.lightMode}</span>
+      {/* Its words on screen only from 1024 px: below, the header keeps its room for the page's title. */}
+      <span className="sr-only lg:not-sr-only">{toDark ? MESSAGES.shell.darkMode : MESSAGES.shell.lightMode}</span>
     </Button>
   );
 }

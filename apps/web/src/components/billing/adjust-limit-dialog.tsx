@@ -65,7 +65,10 @@ export function AdjustLimitDialog({ organizationId, currentLimit, facts }: Adjus
     try {
       await update.mutateAsync(limit);
     } catch (caught) {
-      setFailure(caught instanceof ApiError ? caught.message : MESSAGES.generic.unexpected);
+      const reason = caught instanceof ApiError ? caught.message : MESSAGES.generic.unexpected;
+      // The reason stays in the dialog beside the value to correct; the toast says the change was not made.
+      setFailure(reason);
+      toast.error(MESSAGES.billing.updateFailed(reason));
       return;
     }
     setOpen(false);

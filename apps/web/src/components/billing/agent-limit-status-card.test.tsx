@@ -159,7 +159,7 @@ describe('adjust agent limit dialog', () => {
     await waitFor(() => expect(api.bodiesOf(PUT_LIMIT)).toEqual([{ activated_agent_limit: 0 }]));
   });
 
-  it("shows the server's refusal in the dialog and does not reload", async () => {
+  it("shows the server's refusal in the dialog and in a toast, and does not reload", async () => {
     const refusal = MESSAGES.billing.aboveCapacity(20);
     mockApi({ [PUT_LIMIT]: () => apiError(422, 'above_parent_capacity', refusal) });
     renderCard(billingOf({ id: OTHER_ORG_ID, limit: 10, manage: true }));
@@ -170,6 +170,7 @@ describe('adjust agent limit dialog', () => {
     await user.type(input, '25');
     await user.click(within(dialog).getByRole('button', { name: m.updateLimit }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(refusal);
+    expect(await screen.findByText(`Failed to update agent limit: ${refusal}`)).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: m.adjustTitle })).toBeInTheDocument();
     expect(reloadPage).not.toHaveBeenCalled();
   });

@@ -32,6 +32,16 @@ describe('team members card', { timeout: 20_000 }, () => {
     expect(query!.page_size).toBe('5');
   });
 
+  it('shows at most 5 members however many the answer holds, with View All since the organization has more', async () => {
+    const users = Array.from({ length: 7 }, () => makeUser());
+    mockApi({ 'GET /api/users': () => page('users', users, { pageSize: 10, total: 7 }) });
+    renderCard({ id: CHILD_ORG });
+    expect(await screen.findByText(users[4]!.email)).toBeInTheDocument();
+    expect(screen.queryByText(users[5]!.email)).not.toBeInTheDocument();
+    expect(screen.getAllByRole('listitem')).toHaveLength(5);
+    expect(screen.getByRole('link', { name: t.viewAll })).toHaveAttribute('href', `/users?organization_id=${CHILD_ORG}`);
+  });
+
   it('has no View All at 5 or fewer and no Invite when the child disables parent invites', async () => {
     mockApi({ 'GET /api/users': () => page('users', [makeUser({ email: 'only@example.test' })], { pageSize: 5 }) });
     renderCard({ id: CHILD_ORG, disableParentInvites: true });

@@ -29,6 +29,8 @@ export function TeamMembersCard({
   });
 
   if (!allowed) return null;
+  // The first members, however many the page asked for holds; View All whenever the organization has more.
+  const shown = members.data?.users.slice(0, PAGING.teamCardMembers) ?? [];
   const total = members.data?.pagination.total ?? 0;
 
   return (
@@ -44,7 +46,7 @@ export function TeamMembersCard({
               </Link>
             </Button>
           )}
-          {total > PAGING.teamCardMembers && (
+          {total > shown.length && (
             <Button asChild size="sm" variant="outline">
               <Link to={`${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}`}>{t.viewAll}</Link>
             </Button>
@@ -56,11 +58,11 @@ export function TeamMembersCard({
           <LoadingRows rows={PAGING.teamCardMembers} />
         ) : members.isError ? (
           <QueryError error={members.error} title={MESSAGES.users.loadFailed} onRetry={members.refetch} />
-        ) : members.data.users.length === 0 ? (
+        ) : shown.length === 0 ? (
           <p className="text-sm text-muted-foreground">{t.noMembers}</p>
         ) : (
           <ul className="divide-y">
-            {members.data.users.map((user) => (
+            {shown.map((user) => (
               <li key={user.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                 <div className="min-w-0">
                   <Link to={`${PATHS.users}/${user.id}`} className="block truncate font-medium hover:underline">

@@ -6,8 +6,9 @@ export const MESSAGES = withFeatureWords({
   /** Labels of the API keys section of Settings. */
   apiKeyPages: {
     title: 'API keys',
-    description: (organization: string) =>
-      `Agent runtimes use these keys to report usage, status and health for ${organization} and the organizations below it. Only its administrators see them. A key belongs to the organization, not to the person who made it: it keeps working when that person leaves or moves, until it is revoked or ends.`,
+    /** A seller's keys report for the organizations below it too; a tenant has none. */
+    description: (organization: string, sells: boolean) =>
+      `Agent runtimes use these keys to report usage, status and health for ${organization}${sells ? ' and the organizations below it' : ''}. Only its administrators see them. A key belongs to the organization, not to the person who made it: it keeps working when that person leaves or moves, until it is revoked or ends.`,
     loadFailed: 'Failed to load API keys',
     empty: 'No API keys yet.',
     create: 'Create key',
@@ -58,6 +59,8 @@ export const MESSAGES = withFeatureWords({
     rollFailed: 'Failed to roll the API key',
     rolledSecretTitle: 'Copy the new secret',
     states: { live: 'Live', expiring: 'Expiring', expired: 'Expired', revoked: 'Revoked' },
+    /** An expiring key whose own end is not near: what ends is the old secret's grace after a roll. */
+    oldSecretEnding: 'Old secret ending',
     filterLabel: 'Show',
     filterAll: 'All keys',
     filters: { live: 'Live', expiring: 'Expiring soon', revoked: 'Revoked or expired' },
@@ -71,7 +74,7 @@ export const MESSAGES = withFeatureWords({
     lastUsedOn: (date: string) => `Last used ${date}`,
     notUsed: 'Never used',
     createdBy: (name: string) => `by ${name}`,
-    usesAndLimit: (uses: number, limit: string) => `${uses.toLocaleString('en-US')} uses · limit ${limit}`,
+    usesAndLimit: (uses: number, limit: string) => `${uses.toLocaleString('en-US')} ${uses === 1 ? 'use' : 'uses'} · limit ${limit}`,
     perMinute: (n: number) => `${n.toLocaleString('en-US')}/min`,
     loadMore: 'Load more',
   },

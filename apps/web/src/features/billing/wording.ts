@@ -63,9 +63,23 @@ export const MESSAGES = withFeatureWords({
     topUpExpiryLabel: 'Top-up credits expire after (days, optional)',
     topUpPriorityLabel: 'Priority of top-up credits (0–100, optional)',
     topUpAgentsNote: (names: string) => `Top-up credits are limited to: ${names}.`,
+    /** A switched-on top-up's fields left empty: what is missing. */
+    topUpMissing: {
+      below: 'Enter the balance below which a top-up is made.',
+      amount: 'Enter how many credits each top-up moves.',
+      monthly_max: 'Enter the most the top-ups may move in a month.',
+    },
+    /** Saving a line above the child's balance tops it up at once: said before it is saved. */
+    topUpNowTitle: 'Credits move when you save',
+    topUpNow: (child: string, balance: string, below: string, amount: string) =>
+      `${child} holds ${balance}, below the line of ${below}: saving moves ${amount} from your organization to ${child} at once.`,
+    saveAndTopUp: 'Save and move credits now',
     saved: 'Spend controls saved',
     saveFailed: 'Failed to save the spend controls',
     loadFailed: 'Failed to load the spend controls',
+    /** A new cap at or below what its window holding now has charged: the dialog's warning before saving. */
+    capAtOrBelowCharged: (window: 'day' | 'week' | 'month', charged: string) =>
+      `This ${window} has already charged ${charged}, as much as this ${window === 'day' ? 'daily' : window === 'week' ? 'weekly' : 'monthly'} cap or more. Once saved, new usage is refused at once, until the ${window} ends (UTC).`,
     dailySpendCapLabel: 'Daily spend cap (credits)',
     weeklySpendCapLabel: 'Weekly spend cap (credits, Monday to Sunday)',
   },

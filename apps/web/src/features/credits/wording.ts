@@ -20,6 +20,9 @@ export const MESSAGES = withFeatureWords({
     entryEventsFrom: 'Occurred from',
     entryEventsTo: 'Occurred to',
     entryEventsFailed: 'Failed to load the usage events',
+    /** An event's units in the agent's unit, and the price per unit in credits when the viewer may see it. */
+    entryEventUnits: (units: string, unit: string, price: string | null) =>
+      `${units} ${unit}${price === null ? '' : ` at ${price} credits per ${unit}`}`,
     creditBalance: 'Credit Balance',
     adjustBalance: 'Adjust balance',
     adjustDescription: 'Add credits to your house or remove them. Every adjustment is recorded in the ledger with its reason.',

@@ -15,9 +15,13 @@ export const MESSAGES = withFeatureWords({
     childOrganizations: 'Child Organizations',
     childrenNeedingAttention: 'Children Needing Attention',
     childrenNeedingAttentionDescription: (count: number) =>
-      `${count} direct ${count === 1 ? 'child is' : 'children are'} below ${count === 1 ? 'its' : 'their'} low-balance threshold.`,
+      `${count} direct ${count === 1 ? 'child is' : 'children are'} below ${count === 1 ? 'its' : 'their'} low-balance threshold or stopped by ${count === 1 ? 'its' : 'their'} spend cap.`,
     noActiveAdmin: 'No active admin: its low-balance alerts are mailed to you.',
+    /** A child stopped by its spend cap, beside the "Cap reached" marker. */
+    capStopped: (refused: number) =>
+      `New usage is refused (${refused.toLocaleString('en-US')} ${refused === 1 ? 'event' : 'events'} this month)`,
     allLowChildren: 'All low-balance children',
+    allCappedChildren: 'All children at their spend cap',
     revenueOverview: 'Revenue Overview',
     revenueNote: 'No revenue is recorded in this console; these are the credit flows of the organization’s ledger.',
     agentPerformance: 'Agent Performance',
@@ -33,6 +37,12 @@ export const MESSAGES = withFeatureWords({
     projectedDepletion: 'Projected Depletion',
     depletionMonths: (months: number) => `${months} ${months === 1 ? 'month' : 'months'}`,
     noUsageYet: 'No usage yet',
+    /** A parent's credit card: its subtree's usage first, its own a click away. */
+    usageScope: 'Whose usage',
+    usageHintSubtree: (days: number) => `Net consumption with every organization below, last ${days} days`,
+    usageHintOwn: (days: number) => `Net consumption of the last ${days} days`,
+    /** A parent whose own agents used nothing: its balance has no projection of its own. */
+    noOwnUsage: 'No usage of its own',
     noChildren: 'This organization has no child organizations yet.',
     noUsageInHistory: 'No credits were consumed in the last 7 days.',
     recentlyCreated: 'Recently Created',

@@ -1,28 +1,11 @@
 import { formatDecimal } from '@/lib/credit-format';
 
+// Days and months are written as every date of the console is.
+export { formatDay, formatMonth as monthLabel } from '@/lib/dates';
+
 /** An exact amount in a currency, never through a float: "1,234.50 EUR". */
 export function formatMoney(amount: string, currency: string | null | undefined): string {
   return currency ? `${formatDecimal(amount)} ${currency}` : formatDecimal(amount);
-}
-
-const DAY = /^(\d{4})-(\d{2})-(\d{2})/;
-
-/** A calendar day ("2025-03-05", or the day of a timestamp as written) as "Mar 5, 2025", without a time-zone shift. */
-export function formatDay(day: string): string {
-  const match = DAY.exec(day);
-  if (!match) return day;
-  return new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])).toLocaleDateString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-  });
-}
-
-/** "2025-03" as "March 2025"; anything else as it is. */
-export function monthLabel(month: string): string {
-  const match = /^(\d{4})-(\d{2})$/.exec(month);
-  if (!match) return month;
-  return new Date(Number(match[1]), Number(match[2]) - 1, 1).toLocaleString('en-US', { month: 'long', year: 'numeric' });
 }
 
 const monthOf = (date: Date) => `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}`;

@@ -33,7 +33,8 @@ export const MESSAGES = withFeatureWords({
     passThroughLabel: 'Pass my price through',
     passThroughHint: 'Your children pay what you pay; you earn nothing on this agent.',
     marginPreview: (margin: string) => `Your margin: ${margin} credits per unit.`,
-    belowPreview: (own: string) => `This is below your own price of ${own}.`,
+    /** A typed price under the own one, refused as it is typed (the one message of the price dialogs, the own price as the page shows it). */
+    belowOwn: (own: string) => `This is below your own price of ${own}: enter that or more.`,
     cancel: 'Cancel',
     save: 'Save price',
     saving: 'Saving…',

@@ -87,6 +87,8 @@ export const MESSAGES = withFeatureWords({
     },
     failingSince: 'Failing since',
     lastSuccess: 'Last success',
+    /** After a rotation, while the grace period lasts: both secrets sign each request. */
+    oldSecretSigns: (until: string) => `The old signing secret still signs beside the new one until ${until}.`,
     never: 'Never',
     notFailing: '–',
     pending: 'Waiting',

@@ -109,6 +109,13 @@ export const BILLING_WORDING = {
     /** A day or week cap beside the month's, compactly. */
     windowCapUsed: (window: 'day' | 'week', charged: string, cap: string) =>
       `${charged} of ${cap} ${window === 'day' ? 'today' : 'this week'}`,
+    /** A child stopped by its subtree caps (`CapStanding`), as its billing card says it. */
+    capReachedRefusing: (refused: number) => `Cap reached: new usage is refused (${eventsThisMonth(refused)})`,
+    /** The same on a list's row, beside the "Cap reached" marker. */
+    capRefusedThisMonth: (refused: number) => `${refused.toLocaleString('en-US')} refused this month`,
+    /** Refusals this month at a cap that no longer stops the child (raised, or its day or week has ended). */
+    capRefusedEarlier: (refused: number) =>
+      `${refused.toLocaleString('en-US')} ${refused === 1 ? 'event was' : 'events were'} refused at a spend cap this month; the caps let usage through now.`,
   },
   /**
    * Billing details, invoices, payments, receivables and statements: the console's own words
@@ -297,3 +304,8 @@ export const BILLING_WORDING = {
     },
   },
 } as const;
+
+/** "1 event this month", "1,234 events this month". */
+function eventsThisMonth(count: number): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'event' : 'events'} this month`;
+}

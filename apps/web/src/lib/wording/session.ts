@@ -6,6 +6,8 @@ export const SESSION_WORDING = {
   auth: {
     signedOutTitle: 'Signed out',
     signedOutBody: 'You were signed out. Sign in to continue.',
+    /** The toast of the tab that signed out, under signedOutTitle. */
+    signedOutToast: 'You have been signed out successfully.',
     signOutErrorTitle: 'Error',
     signOutErrorBody: 'There was an error signing out.',
     accessDenied: 'Access Denied',

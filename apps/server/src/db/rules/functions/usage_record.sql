@@ -21,7 +21,9 @@
 --    may spend is what credit_grants_draw finds for its agent type at the batch's instant:
 --    the grants held that apply and have not expired, and the open credits; an accepted
 --    event draws it there and then, in that order, and carries its draws to usage_post.
--- 4. usage_post writes what was accepted, the carries, the caps' months and the alerts.
+-- 4. usage_post writes what was accepted, the carries, the caps' months and the alerts; then
+--    the events refused at an organization's subtree caps are counted in spend_cap_refusals,
+--    by organization and month of occurrence (what its parent is shown).
 create or replace function usage_record(
   p_events jsonb,
   p_reach text,
@@ -54,6 +56,9 @@ declare
   -- Organizations that lacked credits, each once, with what their refused events would have charged.
   v_short_orgs uuid[] := '{}';
   v_short_need numeric[] := '{}';
+  -- The events refused at a subtree cap: the organization the cap is on and their month.
+  v_capped_orgs uuid[] := '{}';
+  v_capped_months date[] := '{}';
   -- The organization being decided: its balance and its carries by agent type.
   v_org uuid;
   v_balance numeric;
@@ -207,6 +212,10 @@ begin
     elsif d.cap is not null then
       o_charged[e.i] := v_charge;
       v_caps[d.cap].hit := true;
+      if v_caps[d.cap].scope = 'subtree' then
+        v_capped_orgs := v_capped_orgs || v_caps[d.cap].scope_id;
+        v_capped_months := v_capped_months || e.month;
+      end if;
     elsif d.reason = 'insufficient_credits' then
       o_charged[e.i] := v_charge;
       if v_short_orgs[cardinality(v_short_orgs)] is distinct from e.org then
@@ -222,6 +231,13 @@ begin
     perform set_config('console.ledger_at', v_at::text, true);
   end if;
   perform usage_post(v_accepted, v_caps, v_short_orgs, v_short_need, p_api_key, p_user, v_source, v_now, p_keep);
+  if cardinality(v_capped_orgs) > 0 then
+    insert into spend_cap_refusals as r (organization_id, month, refused)
+    select x.org, x.month, count(*) from unnest(v_capped_orgs, v_capped_months) as x(org, month)
+    group by x.org, x.month
+    order by x.org, x.month
+    on conflict (organization_id, month) do update set refused = r.refused + excluded.refused;
+  end if;
   if v_prior_at is null then
     perform set_config('console.ledger_at', '', true);
   end if;

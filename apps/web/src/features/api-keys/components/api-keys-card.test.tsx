@@ -198,7 +198,10 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
     const rolled = await screen.findByRole('row', { name: /Rolled/ });
     expect(rolled).toHaveTextContent(/oc_11111111 \(old secret, works until Mar 5, 2025/);
     expect(rolled).toHaveTextContent('oc_22222222');
-    expect(within(rolled).getByText(k.states.expiring)).toBeInTheDocument();
+    // The key never expires: what is ending is its old secret, and the badge says so.
+    expect(within(rolled).getByText(k.oldSecretEnding)).toBeInTheDocument();
+    expect(within(rolled).getByText(k.noExpiry)).toBeInTheDocument();
+    expect(within(rolled).queryByText(k.states.expiring)).not.toBeInTheDocument();
     expect(rolled).toHaveTextContent(k.perMinute(600));
     for (const action of [k.edit, k.roll, k.revoke])
       expect(within(rolled).getByRole('button', { name: `${action} Rolled` })).toBeInTheDocument();
@@ -372,5 +375,30 @@ describe('settings: API keys', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('row', { name: /Key 9/ })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('row', { name: /Key 1/ })).not.toBeInTheDocument());
     expect(api.queriesOf(KEYS).at(-1)).toMatchObject({ state: 'revoked' });
+  });
+
+  it('says Expiring only for a key whose own end is near, counts one use in the singular, and tells a tenant of no organizations below it', async () => {
+    const soon = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    renderSettings({ role: 'tenant_admin', orgType: 'tenant' }, undefined, {
+      [KEYS]: () =>
+        json(
+          200,
+          keyPage([
+            apiKeyOf({ name: 'Ending', state: 'expiring', expires_at: soon, use_count: 1 }),
+            apiKeyOf({ id: '00000000-0000-4000-8000-0000000000d2', name: 'Busy', use_count: 2 }),
+          ]),
+        ),
+    });
+    const ending = await screen.findByRole('row', { name: /Ending/ });
+    expect(within(ending).getByText(k.states.expiring)).toBeInTheDocument();
+    expect(ending).toHaveTextContent('1 use · limit Default');
+    expect(ending).not.toHaveTextContent('1 uses');
+    expect(screen.getByRole('row', { name: /Busy/ })).toHaveTextContent('2 uses · limit Default');
+    expect(screen.getByText(/Agent runtimes use these keys/)).not.toHaveTextContent('organizations below it');
+  });
+
+  it("tells a seller's admins that its keys report for the organizations below it too", async () => {
+    renderSettings({ role: 'agency_admin', orgType: 'agency' });
+    expect(await screen.findByText(/Agent runtimes use these keys/)).toHaveTextContent('and the organizations below it');
   });
 });

@@ -1,4 +1,13 @@
-import { API_KEY_FILTERS, isLiveApiKeyState, type ApiKey, type ApiKeyFilter, type ApiKeyState } from '@console/domain';
+import {
+  API_KEY_FILTERS,
+  API_KEY_LIFECYCLE,
+  isLiveApiKeyState,
+  isSeller,
+  type ApiKey,
+  type ApiKeyFilter,
+  type ApiKeyState,
+  type OrgType,
+} from '@console/domain';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
@@ -18,7 +27,7 @@ import { QueryError } from '@/components/query-error';
 import { formatDateTime } from '@/lib/dates';
 import { cn } from '@/lib/utils';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
-import { EditApiKeyDialog } from './edit-api-key-dialog';
+import { EditApiKeyDialog, type KeyEditProps } from './edit-api-key-dialog';
 import { RollApiKeyDialog } from './roll-api-key-dialog';
 import { API_SCOPE_LABELS } from '../scope-labels';
 import { MESSAGES } from '../wording';
@@ -48,12 +57,22 @@ const STATE_BADGES: Record<ApiKeyState, 'default' | 'secondary' | 'outline' | 'd
   revoked: 'outline',
 };
 
+/**
+ * Whether an expiring key is so because its own end date is near; otherwise it is the old
+ * secret's grace after a roll that is ending, and the key itself may never expire.
+ */
+function endsSoon(apiKey: ApiKey): boolean {
+  if (!apiKey.expires_at) return false;
+  return Date.parse(apiKey.expires_at) - Date.now() <= API_KEY_LIFECYCLE.expiringWithinDays * 86_400_000;
+}
+
 /** Where the key stands (live, expiring, expired, revoked), with the moment it ended or ends when known. */
 function StateBadge({ apiKey }: { apiKey: ApiKey }) {
-  const when = apiKey.revoked_at ?? (apiKey.state === 'expiring' ? (apiKey.expires_at ?? apiKey.previous_expires_at) : apiKey.expires_at);
+  const oldSecret = apiKey.state === 'expiring' && !endsSoon(apiKey);
+  const when = apiKey.revoked_at ?? (oldSecret ? apiKey.previous_expires_at : apiKey.expires_at);
   return (
     <Badge variant={STATE_BADGES[apiKey.state]} title={when ? formatDateTime(when) : undefined}>
-      {k.states[apiKey.state]}
+      {oldSecret ? k.oldSecretEnding : k.states[apiKey.state]}
     </Badge>
   );
 }
@@ -73,15 +92,7 @@ function Prefixes({ apiKey }: { apiKey: ApiKey }) {
 }
 
 /** Edit, Roll and Revoke, each exactly when the server would take it: Edit and Roll for live keys, Revoke for any not revoked. */
-function KeyActions({
-  organizationId,
-  apiKey,
-  rateLimitCeiling,
-}: {
-  organizationId: string;
-  apiKey: ApiKey;
-  rateLimitCeiling: number | null;
-}) {
+function KeyActions({ organizationId, apiKey, rateLimitCeiling }: KeyEditProps) {
   return (
     <div className="flex flex-wrap justify-end gap-2">
       {isLiveApiKeyState(apiKey.state) && (
@@ -169,10 +180,12 @@ function ApiKeyCard({
 export function ApiKeysCard({
   organizationId,
   organizationName,
+  organizationType,
   mayManage,
 }: {
   organizationId: string;
   organizationName: string;
+  organizationType: OrgType;
   mayManage: boolean;
 }) {
   const [state, setState] = useState<ApiKeyFilter | null>(null);
@@ -185,7 +198,7 @@ export function ApiKeysCard({
       <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="grid min-w-0 gap-1.5">
           <IconCardTitle icon={KeyRound}>{k.title}</IconCardTitle>
-          <CardDescription>{k.description(organizationName)}</CardDescription>
+          <CardDescription>{k.description(organizationName, isSeller({ org_type: organizationType }))}</CardDescription>
         </div>
         {mayManage && <CreateApiKeyDialog organizationId={organizationId} rateLimitCeiling={ceiling} />}
       </CardHeader>

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
-import { FormDialog } from '@/components/form-dialog';
+import { FormDialog, saveThenClose } from '@/components/form-dialog';
 import { FormField } from '@/components/form-field';
 import { LabelledControl } from '@/components/labelled-control';
 import { ErrorAlert } from '@/components/error-alert';
@@ -42,19 +42,18 @@ const formOf = (key: ApiKey): EditForm => ({
   daily_cap: key.daily_cap.cap ?? '',
 });
 
+/** A key that may be edited, its organization's, and the highest rate limit it may be given (null: no ceiling). */
+export interface KeyEditProps {
+  organizationId: string;
+  apiKey: ApiKey;
+  rateLimitCeiling: number | null;
+}
+
 /**
  * Edit a live key: its name, its end date (empty: never), its own rate limit (empty: the
  * default) and its caps by month, week and day (empty: none). Only what changed is sent, so an end date left as it was keeps its exact time.
  */
-export function EditApiKeyDialog({
-  organizationId,
-  apiKey,
-  rateLimitCeiling,
-}: {
-  organizationId: string;
-  apiKey: ApiKey;
-  rateLimitCeiling: number | null;
-}) {
+export function EditApiKeyDialog({ organizationId, apiKey, rateLimitCeiling }: KeyEditProps) {
   const [open, setOpen] = useState(false);
   const update = useUpdateApiKey(organizationId);
   const initial = formOf(apiKey);
@@ -76,13 +75,13 @@ export function EditApiKeyDialog({
       const cap = capOf(values[field]);
       if (cap !== undefined && cap !== capOf(initial[field])) body[field] = cap;
     }
-    try {
-      if (Object.keys(body).length > 0) await update.mutateAsync({ keyId: apiKey.id, body });
-      toast.success(k.saved(values.name.trim()));
-      setOpen(false);
-    } catch {
-      // The refusal is shown in the dialog.
-    }
+    await saveThenClose(
+      async () => {
+        if (Object.keys(body).length > 0) await update.mutateAsync({ keyId: apiKey.id, body });
+        toast.success(k.saved(values.name.trim()));
+      },
+      () => setOpen(false),
+    );
   }
 
   return (

@@ -150,6 +150,49 @@ describe('spend controls card', { timeout: 20_000 }, () => {
     expect(api.callsTo(`PUT ${PATH}`)).toHaveLength(0);
   });
 
+  it("speaks of the top-up's line when the line is not an amount, and says what is missing in an empty field", async () => {
+    const api = mockChild(capped);
+    renderApp(`/orgs/${OTHER_ORG_ID}/billing`, { session: session() });
+    const { user, dialog } = await openEdit();
+    const below = within(dialog).getByLabelText(s.belowLabel);
+    await user.clear(below);
+    await user.type(below, '-5');
+    await user.click(within(dialog).getByRole('button', { name: s.save }));
+    await waitFor(() => expect(below).toHaveAccessibleDescription(expect.stringContaining(MESSAGES.spend.topUpLineInvalid)));
+    expect(within(dialog).queryByText(MESSAGES.spend.capInvalid)).not.toBeInTheDocument();
+
+    await user.clear(below);
+    await user.clear(within(dialog).getByLabelText(s.amountLabel));
+    await user.clear(within(dialog).getByLabelText(s.monthlyMaxLabel));
+    await user.click(within(dialog).getByRole('button', { name: s.save }));
+    await waitFor(() => expect(below).toHaveAccessibleDescription(expect.stringContaining(s.topUpMissing.below)));
+    expect(within(dialog).getByLabelText(s.amountLabel)).toHaveAccessibleDescription(expect.stringContaining(s.topUpMissing.amount));
+    expect(within(dialog).getByLabelText(s.monthlyMaxLabel)).toHaveAccessibleDescription(
+      expect.stringContaining(s.topUpMissing.monthly_max),
+    );
+    expect(within(dialog).queryByText(MESSAGES.credits.amountInvalid)).not.toBeInTheDocument();
+    expect(api.callsTo(`PUT ${PATH}`)).toHaveLength(0);
+  });
+
+  it('says before saving that a line above the balance moves credits at once, and saves only when asked again', async () => {
+    // The child holds 250.00 (billingOf): a line of 300 tops it up as soon as the rule is saved.
+    const api = mockChild(capped);
+    renderApp(`/orgs/${OTHER_ORG_ID}/billing`, { session: session() });
+    const { user, dialog } = await openEdit();
+    const below = within(dialog).getByLabelText(s.belowLabel);
+    await user.clear(below);
+    await user.type(below, '300');
+    await user.click(within(dialog).getByRole('button', { name: s.save }));
+    const warning = await within(dialog).findByRole('status');
+    expect(warning).toHaveTextContent(s.topUpNowTitle);
+    expect(warning).toHaveTextContent(s.topUpNow('Acme Dental', '250.00 credits', '300.00 credits', '50.00 credits'));
+    expect(api.callsTo(`PUT ${PATH}`)).toHaveLength(0);
+
+    await user.click(within(dialog).getByRole('button', { name: s.saveAndTopUp }));
+    await waitFor(() => expect(api.callsTo(`PUT ${PATH}`)).toHaveLength(1));
+    expect(api.callsTo(`PUT ${PATH}`)[0]?.body).toMatchObject({ top_up: { below: '300.00', amount: '50.00', monthly_max: '200.00' } });
+  });
+
   it("shows the server's refusal in the dialog", async () => {
     mockChild(capped, () => apiError(422, 'validation_failed', 'The child is not active.'));
     renderApp(`/orgs/${OTHER_ORG_ID}/billing`, { session: session() });

@@ -1,4 +1,4 @@
-import type { OrganizationDetail } from '@console/domain';
+import type { CapStanding, OrganizationDetail } from '@console/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Gauge } from 'lucide-react';
 import { billingQueries } from '@/api/billing';
@@ -15,8 +15,26 @@ import { MESSAGES } from '../wording';
 
 const s = MESSAGES.spendPages;
 
+/** Whether the caps stop the organization's usage now, with the events they refused this month. */
+function CapStandingText({ standing }: { standing: CapStanding }) {
+  if (standing.reached)
+    return (
+      <p className="text-sm font-medium text-destructive" data-testid="cap-standing">
+        {s.capReachedRefusing(standing.refused_this_month)}
+      </p>
+    );
+  if (standing.refused_this_month > 0)
+    return (
+      <p className="text-sm text-muted-foreground" data-testid="cap-standing">
+        {s.capRefusedEarlier(standing.refused_this_month)}
+      </p>
+    );
+  return null;
+}
+
 /**
  * The organization's monthly spend cap over its subtree, with this month's spend and a bar,
+ * whether its caps stop its usage now (and the events they refused this month),
  * and its automatic top-up from the parent with what it did lately and this month's top-ups,
  * each with what it was for (Reverse on those the parent's admins may take back). Everyone who sees the
  * billing page sees it; Edit is offered when the server says the viewer may change it (the
@@ -53,6 +71,7 @@ export function SpendControlsCard({ organization }: { organization: Pick<Organiz
               </>
             )}
             <WindowCapsText daily={query.data.daily_spend_cap} weekly={query.data.weekly_spend_cap} className="text-sm" />
+            <CapStandingText standing={query.data.cap_standing} />
           </section>
           <section className="grid content-start gap-2 text-sm" aria-labelledby="top-up-heading">
             <h2 id="top-up-heading" className="font-medium">

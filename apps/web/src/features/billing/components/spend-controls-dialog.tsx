@@ -1,20 +1,30 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { spendControlsInputSchema, type SpendControls, type SpendControlsInput } from '@console/domain';
+import { spendControlsInputSchema, toCents, type SpendControls, type SpendControlsInput } from '@console/domain';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
-import { useSetSpendControls } from '@/api/billing';
+import { billingQueries, useSetSpendControls } from '@/api/billing';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { ErrorAlert } from '@/components/error-alert';
 import { FormDialog } from '@/components/form-dialog';
 import { FormField } from '@/components/form-field';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
+import { formatCredits } from '@/lib/credit-format';
 import { MESSAGES } from '../wording';
+import { CapBelowChargedWarning } from './cap-below-charged-warning';
 
 const s = MESSAGES.spendPages;
 
-/** The fields as typed, read into the server's body (an empty cap is none; a switched-off top-up is none) and checked by its schema. */
+/** What a switched-on top-up cannot do without. */
+const TOP_UP_REQUIRED = ['below', 'amount', 'monthly_max'] as const;
+
+/**
+ * The fields as typed, read into the server's body (an empty cap is none; a switched-off top-up
+ * is none) and checked by its schema; a switched-on top-up's empty field says what is missing.
+ */
 const formSchema = z
   .object({
     spend_cap: z.string(),
@@ -30,6 +40,11 @@ const formSchema = z
       /** Kept as they stand: the console does not edit a top-up's agent types. */
       agent_types: z.array(z.string()).nullable(),
     }),
+  })
+  .superRefine(({ top_up_on, top_up }, ctx) => {
+    if (!top_up_on) return;
+    for (const name of TOP_UP_REQUIRED)
+      if (top_up[name].trim() === '') ctx.addIssue({ code: 'custom', path: ['top_up', name], message: s.topUpMissing[name] });
   })
   .transform(
     ({ spend_cap, weekly_spend_cap, daily_spend_cap, top_up_on, top_up }): SpendControlsInput => ({
@@ -78,15 +93,29 @@ export function SpendControlsDialog({ organizationName, controls }: { organizati
   const save = useSetSpendControls(controls.organization_id);
   const form = useForm<Form, unknown, Body>({ resolver: zodResolver(formSchema), defaultValues: formOf(controls) });
   const topUpOn = useWatch({ control: form.control, name: 'top_up_on' });
+  const [monthCap, weekCap, dayCap] = useWatch({ control: form.control, name: ['spend_cap', 'weekly_spend_cap', 'daily_spend_cap'] });
   const { errors, isSubmitting } = form.formState;
+  // The child's balance (the billing page reads it too): a line above it tops the child up as soon as the rule is saved.
+  const billing = useQuery({ ...billingQueries.settings(controls.organization_id), enabled: open });
+  const balance = billing.data?.billing_settings.credit_balance;
+  // The body the person was told moves credits now; saving that same body again goes ahead.
+  const [warned, setWarned] = useState<string | null>(null);
+  const topUpNow = (body: Body) =>
+    body.top_up !== null && balance !== undefined && toCents(balance) < toCents(String(body.top_up.below)) ? body.top_up : null;
 
   function onOpenChange(next: boolean) {
     setOpen(next);
+    setWarned(null);
     if (next) form.reset(formOf(controls));
     else save.reset();
   }
 
   async function submit(body: Body) {
+    const signature = JSON.stringify(body);
+    if (topUpNow(body) && warned !== signature) {
+      setWarned(signature);
+      return;
+    }
     try {
       await save.mutateAsync(body);
       toast.success(s.saved);
@@ -121,7 +150,7 @@ export function SpendControlsDialog({ organizationName, controls }: { organizati
       description={s.editDescription}
       onSubmit={(event) => void form.handleSubmit(submit)(event)}
       cancelLabel={MESSAGES.agentPages.cancel}
-      submitLabel={isSubmitting ? s.saving : s.save}
+      submitLabel={isSubmitting ? s.saving : warned ? s.saveAndTopUp : s.save}
       submitDisabled={isSubmitting}
     >
       <FormField
@@ -151,6 +180,7 @@ export function SpendControlsDialog({ organizationName, controls }: { organizati
         error={errors.daily_spend_cap?.message}
         {...form.register('daily_spend_cap')}
       />
+      <CapBelowChargedWarning controls={controls} typed={{ month: monthCap, week: weekCap, day: dayCap }} />
       <div className="flex items-center gap-3">
         <Controller
           control={form.control}
@@ -169,7 +199,21 @@ export function SpendControlsDialog({ organizationName, controls }: { organizati
           {scoped && <p className="text-muted-foreground text-sm">{s.topUpAgentsNote(scoped.map((a) => a.name).join(', '))}</p>}
         </div>
       )}
+      {warned && balance !== undefined && <TopUpNowWarning child={organizationName} balance={balance} body={JSON.parse(warned) as Body} />}
       {save.isError && <ErrorAlert title={s.saveFailed} message={save.error.message} />}
     </FormDialog>
+  );
+}
+
+/** What saving does at once: the child is below the new line, so a top-up moves as the rule is saved. */
+function TopUpNowWarning({ child, balance, body }: { child: string; balance: string; body: Body }) {
+  if (!body.top_up) return null;
+  return (
+    <Alert role="status">
+      <AlertTitle>{s.topUpNowTitle}</AlertTitle>
+      <AlertDescription>
+        {s.topUpNow(child, formatCredits(balance), formatCredits(String(body.top_up.below)), formatCredits(String(body.top_up.amount)))}
+      </AlertDescription>
+    </Alert>
   );
 }

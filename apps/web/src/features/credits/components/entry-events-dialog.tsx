@@ -80,7 +80,7 @@ function EventRows({ events, rows }: { events: ReturnType<typeof useEntryEventsQ
               <p className="font-medium break-all">{event.id}</p>
               <p className="text-muted-foreground">
                 {/* No price from above the organization's seller (the margins rule): the units and the charge only. */}
-                {event.agent} · {formatDecimal(event.units)} units{event.price === null ? '' : ` at ${event.price}`} · occurred{' '}
+                {event.agent} · {p.entryEventUnits(formatDecimal(event.units), event.unit, event.price)} · occurred{' '}
                 {formatDateTime(event.occurred_at)}
               </p>
               {Object.keys(event.metadata).length > 0 && (

@@ -9,7 +9,11 @@ import { LedgerActor, LedgerCounterparty } from './ledger-parties';
 import { ReversalMark } from './reversal-mark';
 import { ReverseAllocationButton } from './reverse-allocation-dialog';
 
-/** Table view: Date, Type, Description (the server's sentence), By, With, Amount, Balance. */
+/**
+ * Table view: Date, Type, Description (the server's sentence), By, With, Amount, Balance. The
+ * date and the names wrap, so that beside the sidebar the sentence keeps its room and the
+ * figures stay in the card; only the figures never wrap.
+ */
 export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
   return (
     <Table aria-label="Credit transactions">
@@ -27,11 +31,11 @@ export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
       <TableBody>
         {entries.map((entry) => (
           <TableRow key={entry.id}>
-            <TableCell>{formatDateTime(entry.created_at)}</TableCell>
+            <TableCell className="min-w-28 whitespace-normal">{formatDateTime(entry.created_at)}</TableCell>
             <TableCell>
               <EntryTypeBadge type={entry.entry_type} />
             </TableCell>
-            <TableCell className="max-w-80 truncate whitespace-normal" title={entry.description}>
+            <TableCell className="max-w-80 min-w-48 whitespace-normal" title={entry.description}>
               {entry.description}
               {entry.entry_type === 'consumption' && (
                 <div>
@@ -41,10 +45,10 @@ export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
               <ReversalMark entry={entry} />
               <ReverseAllocationButton entry={entry} />
             </TableCell>
-            <TableCell>
+            <TableCell className="min-w-24 whitespace-normal break-words">
               <LedgerActor entry={entry} />
             </TableCell>
-            <TableCell>
+            <TableCell className="min-w-24 whitespace-normal break-words">
               <LedgerCounterparty entry={entry} />
             </TableCell>
             <TableCell className={cn('text-right font-medium tabular-nums', amountClass(entry.amount))}>

@@ -186,14 +186,25 @@ describe('allocate credits page', { timeout: 60_000 }, () => {
     }
   });
 
-  it('does not offer Confirm for more than the source holds', async () => {
+  it('refuses more than the source holds in the form, before any review', async () => {
     const { callsTo } = mockOrganizations();
     renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: houseAdmin() });
     await fillAndSubmit(userEvent.setup(), '1000.01');
-    const review = await screen.findByRole('region', { name: p.reviewTitle });
-    expect(within(review).getByText(p.reviewOverdrawn('House', '1,000.00'))).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: p.confirmAllocation })).toBeDisabled();
+    const amount = screen.getByLabelText('Amount');
+    await waitFor(() => expect(amount).toHaveAccessibleDescription(expect.stringContaining(c.insufficient('1000.00'))));
+    expect(amount).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByRole('region', { name: p.reviewTitle })).not.toBeInTheDocument();
+    expect(screen.queryByText(/keeps -/)).not.toBeInTheDocument();
     expect(callsTo(ALLOCATE)).toHaveLength(0);
+  });
+
+  it('takes exactly what the source holds to the review, keeping 0.00', async () => {
+    mockOrganizations();
+    renderApp(`/orgs/${OWN_ORG_ID}/allocate-credits`, { session: houseAdmin() });
+    await fillAndSubmit(userEvent.setup(), '1000');
+    const review = await screen.findByRole('region', { name: p.reviewTitle });
+    expect(review).toHaveTextContent('Move 1,000.00 credits from House to Agency One; House keeps 0.00.');
+    expect(screen.getByRole('button', { name: p.confirmAllocation })).toBeEnabled();
   });
 
   it('shows the refusal message of the server', async () => {

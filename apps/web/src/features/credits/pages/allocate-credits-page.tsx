@@ -210,6 +210,12 @@ function AllocationForm({ from, childOrgs, preselected }: { from: OrganizationDe
                   void form.handleSubmit((values) => {
                     setFailure(null);
                     setResult(null);
+                    // More than the source holds is refused here, as the server would refuse it, before any review.
+                    const keeps = subtractCredits(from.credit_balance, values.amount);
+                    if (keeps === null || isNegative(keeps)) {
+                      form.setError('amount', { message: c.insufficient(from.credit_balance) }, { shouldFocus: true });
+                      return;
+                    }
                     setReview(values);
                   })(event)
                 }

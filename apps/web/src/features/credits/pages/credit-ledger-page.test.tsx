@@ -397,6 +397,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
       organization_id: metered.organization_id,
       agent: 'support-bot',
       agent_type_id: TYPE_IDS.bot,
+      unit: '1k tokens',
       units: '2.5000',
       price: '0.2500',
       credits_charged: charged,
@@ -426,7 +427,8 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     expect(await within(dialog).findByText('run-2')).toBeInTheDocument();
     expect(within(dialog).getByText('0.63 credits')).toBeInTheDocument();
     expect(within(dialog).getByText('{"ticket":"T-9"}')).toBeInTheDocument();
-    expect(within(dialog).getByText(/support-bot · 2\.5000 units at 0\.2500 · occurred/)).toBeInTheDocument();
+    // The units in the agent's own unit, and the price per unit in credits.
+    expect(within(dialog).getByText(/support-bot · 2\.5000 1k tokens at 0\.2500 credits per 1k tokens · occurred/)).toBeInTheDocument();
     expect(queriesOf('GET /api/usage-events')[0]).toEqual({
       organization_id: metered.organization_id,
       ledger_entry_id: metered.id,
@@ -462,6 +464,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
               organization_id: metered.organization_id,
               agent: 'support-bot',
               agent_type_id: TYPE_IDS.bot,
+              unit: 'run',
               units: '2.5000',
               price: null,
               credits_charged: '0.63',
@@ -479,7 +482,7 @@ describe('credit ledger page', { timeout: 60_000 }, () => {
     const rows = within(await screen.findByRole('table')).getAllByRole('row');
     await user.click(within(rows[1]!).getByRole('button', { name: `${p.entryEvents}: ${metered.description}` }));
     const dialog = await screen.findByRole('dialog', { name: p.entryEventsTitle });
-    expect(await within(dialog).findByText(/support-bot · 2\.5000 units · occurred/)).toBeInTheDocument();
+    expect(await within(dialog).findByText(/support-bot · 2\.5000 run · occurred/)).toBeInTheDocument();
     expect(within(dialog).getByText('0.63 credits')).toBeInTheDocument();
     expect(dialog).not.toHaveTextContent(/ at |null/);
   });

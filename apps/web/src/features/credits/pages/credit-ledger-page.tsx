@@ -1,11 +1,11 @@
 import { canHaveChildren, ENTRY_TYPES, mayAdjustBalance, mayAllocateFrom, mayViewBilling, pricingViewOf, UI } from '@console/domain';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Download, FileText, LayoutList, ListFilter, Send, Table2 } from 'lucide-react';
+import { Download, FileText, LayoutList, ListFilter, Send } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
-import { ChoiceButtons } from '@/components/choice-buttons';
+import { ViewChoice } from '@/components/view-choice';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -254,29 +254,9 @@ export default function CreditLedgerPage() {
             </div>
             <SearchField id="ledger-search" className="sm:w-56" placeholder="Notes, reasons, names" value={q} onValueChange={setQ} />
             {wide && (
-              <ChoiceButtons
-                label="View"
+              <ViewChoice
                 className="flex gap-1 sm:ml-auto"
-                choices={[
-                  {
-                    value: 'table',
-                    label: (
-                      <>
-                        <Table2 aria-hidden />
-                        Table
-                      </>
-                    ),
-                  },
-                  {
-                    value: 'list',
-                    label: (
-                      <>
-                        <LayoutList aria-hidden />
-                        List
-                      </>
-                    ),
-                  },
-                ]}
+                other={{ value: 'list', icon: LayoutList, name: 'List' }}
                 value={view}
                 onChange={setView}
               />

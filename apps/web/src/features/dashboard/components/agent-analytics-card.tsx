@@ -6,6 +6,7 @@ import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, Table
 import { formatUnitsOf } from '@/lib/agents';
 import { formatCredits } from '@/lib/credit-format';
 import { ActionCardHeader } from './action-card-header';
+import { ScopeChoice, type Scope } from './scope-choice';
 import { formatCount } from './tone';
 import { MESSAGES } from '../wording';
 
@@ -25,7 +26,7 @@ export function AgentAnalyticsCard({ data, initialPeriod = 'last_7_days' }: { da
   const [period, setPeriod] = useState<Period>(initialPeriod);
   // A parent's agents run below it: its whole subtree first, its own a click away.
   const subtree = data.agents.subtree;
-  const [scope, setScope] = useState<'subtree' | 'own'>(subtree ? 'subtree' : 'own');
+  const [scope, setScope] = useState<Scope>(subtree ? 'subtree' : 'own');
   const figures = scope === 'subtree' && subtree ? subtree.usage : data.agents.usage;
   const usage = figures[period];
   return (
@@ -40,18 +41,7 @@ export function AgentAnalyticsCard({ data, initialPeriod = 'last_7_days' }: { da
         />
       </ActionCardHeader>
       <CardContent className="space-y-3">
-        {subtree && (
-          <ChoiceButtons
-            label={m.agentsScope}
-            className="flex flex-wrap gap-1"
-            choices={[
-              { value: 'subtree', label: m.agentsScopeSubtree },
-              { value: 'own', label: m.agentsScopeOwn(data.organization.name) },
-            ]}
-            value={scope}
-            onChange={setScope}
-          />
-        )}
+        {subtree && <ScopeChoice label={m.agentsScope} organizationName={data.organization.name} value={scope} onChange={setScope} />}
         {usage.by_agent.length === 0 ? (
           <p className="text-sm text-muted-foreground">{m.noUsageInPeriod(usage.days)}</p>
         ) : (
@@ -69,15 +59,16 @@ export function AgentAnalyticsCard({ data, initialPeriod = 'last_7_days' }: { da
                 const percent = share(agent.credits, usage.credits);
                 return (
                   <TableRow key={agent.agent_type_id}>
-                    <TableCell className="min-w-32">
+                    <TableCell className="min-w-28 whitespace-normal">
                       <div className="font-medium">{agent.name}</div>
                       <div className="mt-1 h-1.5 w-full max-w-40 overflow-hidden rounded-full bg-primary/15" aria-hidden>
                         <div className="h-full rounded-full bg-primary" style={{ width: `${percent}%` }} />
                       </div>
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{formatCount(agent.events)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatUnitsOf(agent.units, agent.unit)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatCredits(agent.credits)}</TableCell>
+                    {/* A figure and its unit may wrap apart: in a half-width card the four columns fit without scrolling. */}
+                    <TableCell className="text-right whitespace-normal tabular-nums">{formatUnitsOf(agent.units, agent.unit)}</TableCell>
+                    <TableCell className="text-right whitespace-normal tabular-nums">{formatCredits(agent.credits)}</TableCell>
                   </TableRow>
                 );
               })}
@@ -89,7 +80,7 @@ export function AgentAnalyticsCard({ data, initialPeriod = 'last_7_days' }: { da
                   {formatCount(usage.events)}
                 </TableCell>
                 <TableCell />
-                <TableCell className="text-right tabular-nums" data-testid="agents-credits-total">
+                <TableCell className="text-right whitespace-normal tabular-nums" data-testid="agents-credits-total">
                   {formatCredits(usage.credits)}
                 </TableCell>
               </TableRow>

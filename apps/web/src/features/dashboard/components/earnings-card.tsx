@@ -7,18 +7,12 @@ import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { formatCredits, formatDecimal } from '@/lib/credit-format';
+import { formatMonth } from '@/lib/dates';
 import { ledgerOfTypeHref } from '@/lib/paths';
 import { MESSAGES } from '../wording';
 import { Metric } from './metric';
 
 const p = MESSAGES.pricingPages;
-
-/** "2026-11" as "November 2026"; the text as it is when it is not a month. */
-function monthName(month: string): string {
-  const match = /^(\d{4})-(\d{2})$/.exec(month);
-  if (!match) return month;
-  return new Date(Number(match[1]), Number(match[2]) - 1, 1).toLocaleString('en-US', { month: 'long', year: 'numeric' });
-}
 
 /** A small table of amounts by name, with its column headers. */
 function AmountsTable({
@@ -99,7 +93,7 @@ export function EarningsCard({ organizationId }: { organizationId: string }) {
     <Card className="gap-4">
       <CardHeader>
         <IconCardTitle icon={HandCoins}>{p.earnedTitle}</IconCardTitle>
-        {earnings.data && <CardDescription>{p.earnedDescription(monthName(earnings.data.month))}</CardDescription>}
+        {earnings.data && <CardDescription>{p.earnedDescription(formatMonth(earnings.data.month))}</CardDescription>}
       </CardHeader>
       <CardContent>{body}</CardContent>
     </Card>

@@ -1,6 +1,7 @@
 import { ORG_STATUSES, ORG_TYPE_LABELS, ORG_TYPES, type Dashboard } from '@console/domain';
 import { OrganizationLink } from '@/components/organizations/organization-link';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatDate } from '@/lib/dates';
 import { formatCount } from './tone';
 import { MESSAGES } from '../wording';
 
@@ -53,8 +54,7 @@ export function OrganizationStatusCard({ data }: { data: Dashboard }) {
                 <li key={org.id} className="flex flex-wrap items-center justify-between gap-x-3 py-1.5">
                   <OrganizationLink organization={org} className="min-w-0" />
                   <span className="text-xs text-muted-foreground">
-                    {ORG_TYPE_LABELS[org.org_type]} · <span className="capitalize">{org.status}</span> ·{' '}
-                    {new Date(org.created_at).toLocaleDateString()}
+                    {ORG_TYPE_LABELS[org.org_type]} · <span className="capitalize">{org.status}</span> · {formatDate(org.created_at)}
                   </span>
                 </li>
               ))}

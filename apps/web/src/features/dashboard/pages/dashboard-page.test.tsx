@@ -77,7 +77,8 @@ describe('dashboard', { timeout: 60_000 }, () => {
     showDashboard('house');
     await screen.findByText(m.performanceMetrics);
     expect(screen.getByTestId('summary-balance')).toHaveTextContent('12,345.50 credits');
-    expect(screen.getByTestId('summary-monthly-usage')).toHaveTextContent('45.00 credits');
+    // A parent's card leads with its subtree's usage (its own is a click away).
+    expect(screen.getByTestId('summary-monthly-usage')).toHaveTextContent('552.59 credits');
     // What is free: a limit of 100 with 3 active leaves 97.
     expect(screen.getByTestId('summary-agents')).toHaveTextContent(/^97$/);
     expect(screen.getByText('Free to activate: 3 active of a limit of 100')).toBeInTheDocument();
@@ -151,6 +152,8 @@ describe('dashboard', { timeout: 60_000 }, () => {
     const status = card(m.organizationStatus);
     expect(within(status).getByText('Newest Org')).toBeInTheDocument();
     expect(within(status).queryAllByRole('link')).toEqual([]);
+    // Its creation day as every date of the console is written, not in the browser's locale ("3/9/2025").
+    expect(within(status).getByText(/Mar 9, 2025/)).toBeInTheDocument();
   });
 
   it('admins keep the links to their children and to the whole list', async () => {
@@ -173,6 +176,8 @@ describe('dashboard', { timeout: 60_000 }, () => {
       credit_balance: balance,
       activated_agent_limit: 5,
       low_balance_threshold: '100.00',
+      low_balance: true,
+      cap_standing: { reached: false, refused_this_month: 0 },
       has_active_admin: hasAdmin,
     });
     const attention = { count: 2, children: [low(1, 'Dry Agency', '0.00', false), low(2, 'Thin Agency', '42.50', true)] };
@@ -181,7 +186,7 @@ describe('dashboard', { timeout: 60_000 }, () => {
     });
     await screen.findByText(m.performanceMetrics);
     const attentionCard = card(m.childrenNeedingAttention);
-    expect(attentionCard).toHaveTextContent('2 direct children are below their low-balance threshold.');
+    expect(attentionCard).toHaveTextContent(m.childrenNeedingAttentionDescription(2));
     const rows = within(attentionCard).getAllByRole('listitem');
     expect(rows.map((row) => row.textContent)).toEqual([expect.stringContaining('Dry Agency'), expect.stringContaining('Thin Agency')]);
     expect(rows[0]).toHaveTextContent('Low balance0.00 creditsalert below 100.00');
@@ -201,6 +206,30 @@ describe('dashboard', { timeout: 60_000 }, () => {
     expect(screen.getByText('Credits used with the organizations below, last 30 days')).toBeInTheDocument();
     expect(screen.getByTestId('metric-usage')).toHaveTextContent('552.59 credits');
     expect(screen.getByText('+10.5% vs previous 30 days; 45.00 credits by Acme Corporation itself')).toBeInTheDocument();
+  });
+
+  it('a parent\'s credit card leads with its subtree\'s usage, its own a click away, and no "No usage yet" while the subtree used credits', async () => {
+    const dashboard = makeDashboard('agency', 'Northwind Agency');
+    dashboard.credits.usage = { ...dashboard.credits.usage, current_period: '0.00', previous_period: '0.00', percent_change: null };
+    dashboard.credits.subtree_usage = { current_period: '420.00', previous_period: '0.00', percent_change: null };
+    dashboard.credits.depletion_months = null;
+    showDashboard('agency', { dashboard, role: 'agency_admin' });
+    const usage = await screen.findByTestId('summary-monthly-usage');
+    expect(usage).toHaveTextContent('420.00 credits');
+    expect(screen.getByText(m.usageHintSubtree(30))).toBeInTheDocument();
+    expect(screen.getByTestId('summary-depletion')).toHaveTextContent(m.noOwnUsage);
+    expect(screen.queryByText(m.noUsageYet)).not.toBeInTheDocument();
+    const scope = screen.getByRole('group', { name: m.usageScope });
+    expect(within(scope).getByRole('button', { name: m.agentsScopeSubtree })).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(within(scope).getByRole('button', { name: m.agentsScopeOwn('Northwind Agency') }));
+    expect(usage).toHaveTextContent('0.00 credits');
+    expect(screen.getByText(m.usageHintOwn(30))).toBeInTheDocument();
+  });
+
+  it("a tenant's credit card has its own usage, with no choice of whose", async () => {
+    showDashboard('tenant');
+    expect(await screen.findByTestId('summary-monthly-usage')).toHaveTextContent('45.00 credits');
+    expect(screen.queryByRole('group', { name: m.usageScope })).not.toBeInTheDocument();
   });
 
   it("a tenant's Credits used is its own", async () => {

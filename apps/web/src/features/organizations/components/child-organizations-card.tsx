@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { LIVE } from '@/api/live';
 import { organizationQueries } from '@/api/organizations';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
@@ -16,9 +17,11 @@ export const CHILD_CARD_SIZE = 10;
 /** The first children of an organization, with a link to the full list. */
 export function ChildOrganizationsCard({ organization, base }: { organization: OrganizationDetail; base: string }) {
   const viewer = useViewer();
-  const children = useQuery(
-    organizationQueries.list({ view: 'children', organization_id: organization.id, page: 1, page_size: CHILD_CARD_SIZE }),
-  );
+  // Their balances move with their usage: the card follows them while shown.
+  const children = useQuery({
+    ...organizationQueries.list({ view: 'children', organization_id: organization.id, page: 1, page_size: CHILD_CARD_SIZE }),
+    ...LIVE,
+  });
   const own = !!viewer && isOwnOrganization(viewer, organization);
   const listPath = own ? base : `${base}?organization_id=${organization.id}`;
   const total = children.data?.total ?? organization.child_count;

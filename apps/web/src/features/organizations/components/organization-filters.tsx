@@ -56,16 +56,18 @@ export function OrganizationFilters({ params, onChange }: OrganizationFiltersPro
   }, [search, onChange]);
 
   return (
-    <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto] lg:grid-cols-[1fr_auto_auto_auto]">
+    // The filters wrap onto the next line when the row is too narrow for them, never past its edge.
+    <div className="flex flex-wrap gap-3">
       <SearchField
         id={`${id}-search`}
         label="Search organizations"
         hideLabel
+        className="w-full sm:w-auto sm:min-w-56 sm:flex-1"
         placeholder="Search by name…"
         value={search}
         onValueChange={setSearch}
       />
-      <div className="grid grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex">
+      <div className="grid w-full grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex sm:w-auto">
         <Label htmlFor={`${id}-status`} className="font-normal text-muted-foreground">
           Status
         </Label>
@@ -79,7 +81,7 @@ export function OrganizationFilters({ params, onChange }: OrganizationFiltersPro
           labelOf={(status) => ORG_STATUS_LABELS[status]}
         />
       </div>
-      <div className="grid grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex">
+      <div className="grid w-full grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex sm:w-auto">
         <Label htmlFor={`${id}-type`} className="font-normal text-muted-foreground">
           Type
         </Label>
@@ -93,7 +95,7 @@ export function OrganizationFilters({ params, onChange }: OrganizationFiltersPro
           labelOf={(type) => ORG_TYPE_LABELS[type]}
         />
       </div>
-      <div className="grid grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex">
+      <div className="grid w-full grid-cols-[3rem_minmax(0,1fr)] items-center gap-2 sm:flex sm:w-auto">
         <Label htmlFor={`${id}-attention`} className="font-normal text-muted-foreground">
           Show
         </Label>

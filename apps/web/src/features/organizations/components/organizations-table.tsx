@@ -1,4 +1,12 @@
-import { AGENT_LIMIT_STANDING_LABELS, ORG_TYPE_LABELS, PAGING, UI, type OrganizationListItem, type OrgSortKey } from '@console/domain';
+import {
+  AGENT_LIMIT_STANDING_LABELS,
+  ORG_ATTENTION_LABELS,
+  ORG_TYPE_LABELS,
+  PAGING,
+  UI,
+  type OrganizationListItem,
+  type OrgSortKey,
+} from '@console/domain';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { SortableHead, SortSelect, type SortState } from '@/components/sortable-head';
@@ -10,6 +18,7 @@ import { formatCredits, formatDecimal } from '@/lib/credit-format';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { OrgStatusBadge } from './org-status-badge';
 import { formatDate } from '@/lib/dates';
+import { MESSAGES } from '../wording';
 
 /** The columns the server sorts by, with their names. */
 export const ORG_SORT_COLUMNS: readonly { key: OrgSortKey; label: string }[] = [
@@ -21,8 +30,12 @@ export const ORG_SORT_COLUMNS: readonly { key: OrgSortKey; label: string }[] = [
 /** The day an organization was created, in the viewer's time zone. */
 const columnLabel = (key: OrgSortKey) => ORG_SORT_COLUMNS.find((column) => column.key === key)!.label;
 
-/** The balance, the threshold it is held against, and "Low balance" when it is below it. */
+/**
+ * The balance, the threshold it is held against, "Low balance" when it is below it, and "Cap
+ * reached" with the events refused this month when a spend cap stops it.
+ */
 function BalanceStanding({ organization }: { organization: OrganizationListItem }) {
+  const cap = organization.cap_standing;
   return (
     <span className="inline-flex flex-col items-end gap-1">
       <span className="tabular-nums">{formatCredits(organization.credit_balance)}</span>
@@ -30,6 +43,14 @@ function BalanceStanding({ organization }: { organization: OrganizationListItem 
         alert below {formatDecimal(organization.organization_billing_settings.low_balance_threshold)}
       </span>
       {organization.low_balance && <Badge variant="destructive">Low balance</Badge>}
+      {cap.reached && (
+        <>
+          <Badge variant="destructive">{ORG_ATTENTION_LABELS.cap_reached}</Badge>
+          <span className="text-xs text-muted-foreground tabular-nums">
+            {MESSAGES.spendPages.capRefusedThisMonth(cap.refused_this_month)}
+          </span>
+        </>
+      )}
     </span>
   );
 }
@@ -65,8 +86,8 @@ interface OrganizationsTableProps {
 
 /**
  * Rows of organizations: name (to the detail page), type, status, creation date, credit
- * balance against its low-balance threshold and active agents against the agent limit, each
- * marked when it needs attention; under 768 px each row is a card with every value.
+ * balance against its low-balance threshold (and its spend caps when they stop it) and active
+ * agents against the agent limit, each marked when it needs attention; under 768 px each row is a card with every value.
  */
 export function OrganizationsTable({
   label,

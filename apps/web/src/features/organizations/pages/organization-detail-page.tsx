@@ -12,6 +12,7 @@ import { useQuery } from '@tanstack/react-query';
 import { History, Pencil, ReceiptText, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
+import { LIVE } from '@/api/live';
 import { organizationQueries } from '@/api/organizations';
 import { BackLink } from '@/components/back-link';
 import { PageLoading } from '@/components/page-loading';
@@ -48,7 +49,8 @@ export default function OrganizationDetailPage() {
   const base = useOrgBase();
   const { id } = useParams<{ id: string }>();
   const viewer = useViewer();
-  const query = useQuery({ ...organizationQueries.detail(id ?? ''), enabled: !!id });
+  // Its balance and active agents move with usage: followed while shown.
+  const query = useQuery({ ...organizationQueries.detail(id ?? ''), enabled: !!id, ...LIVE });
   // Back leads to the organization lists only for those who may open them; others came from their dashboard.
   const back = showsOrganizationList(viewer) ? base : PATHS.dashboard;
 

@@ -5,6 +5,7 @@ import { useState, type ComponentProps, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { LIVE } from '@/api/live';
 import { organizationQueries } from '@/api/organizations';
 import { JwtDebugCard } from '@/components/debug/jwt-debug-card';
 import { useAuth } from '@/lib/auth';
@@ -33,17 +34,19 @@ export default function OrganizationsAdminPage() {
 
   const childParams = useListParams('children_');
   const allParams = useListParams();
-  const children = useQuery(
-    organizationQueries.list({
+  // The children's balances move with their usage: both lists follow them while shown.
+  const children = useQuery({
+    ...organizationQueries.list({
       view: 'children',
       organization_id: organizationId,
       page: childParams.params.page,
       page_size: childParams.params.page_size,
       ...sortQuery(childParams.params),
     }),
-  );
-  const all = useQuery(
-    organizationQueries.list({
+    ...LIVE,
+  });
+  const all = useQuery({
+    ...organizationQueries.list({
       view: 'descendants',
       organization_id: organizationId,
       status: allParams.params.status,
@@ -54,7 +57,8 @@ export default function OrganizationsAdminPage() {
       page_size: allParams.params.page_size,
       ...sortQuery(allParams.params),
     }),
-  );
+    ...LIVE,
+  });
 
   const anchorName = children.data?.organization.name ?? (own ? claims?.organization_name : null);
   const refreshing = children.isFetching || all.isFetching;

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { LIVE_REFRESH_MS } from '@/api/live';
 import { apiError, goBack, json, makeSession, mockApi, queryClientWithoutRetries, renderApp, setViewportWidth } from '@/test/helpers';
 import { makeList, makeListItem, makeOrganization, makeTree, orgId, OWN_ORG_ID } from '@/test/organization-data';
 import { MESSAGES } from '../wording';
@@ -29,6 +30,28 @@ describe('/orgs list', { timeout: 30_000 }, () => {
     expect(screen.getByText('Showing 1 to 1 of 1 organizations')).toBeInTheDocument();
     expect(screen.getByText('Direct child organizations of Own Organization')).toBeInTheDocument();
     expect(api.queriesOf('GET /api/organizations')).toEqual([{ view: 'children', page: '1', page_size: '50' }]);
+  });
+
+  it("follows a child's balance while shown: asked again every LIVE_REFRESH_MS, without a reload", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let balance = '1234.50';
+      const CHILD = orgId();
+      const api = mockApi((call) =>
+        call.path === '/api/organizations'
+          ? json(200, makeList([makeOrganization({ id: CHILD, name: 'Northwind Agency', credit_balance: balance })]))
+          : undefined,
+      );
+      renderApp('/orgs', { session: superAgencyAdmin() });
+      const table = await screen.findByRole('table', { name: 'Child Organizations' });
+      expect(await within(table).findByRole('row', { name: /Northwind Agency/ })).toHaveTextContent('1,234.50 credits');
+      balance = '1100.25';
+      await vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS);
+      await waitFor(() => expect(within(table).getByRole('row', { name: /Northwind Agency/ })).toHaveTextContent('1,100.25 credits'));
+      expect(api.callsTo('GET /api/organizations')).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('marks a child below its low-balance threshold, one at its agent limit and one near it, and filters them by the server', async () => {

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { Card, CardContent } from '@/components/ui/card';
+import { LIVE } from '@/api/live';
 import { organizationQueries } from '@/api/organizations';
 import { useAuth } from '@/lib/auth';
 import { useOrgBase } from '@/lib/org-base';
@@ -43,6 +44,8 @@ export default function OrgsListPage() {
       ...sortQuery(params),
     }),
     enabled: mode === 'table',
+    // A child's balance moves with its usage: the parent's list follows it while shown.
+    ...LIVE,
   });
   const tree = useQuery({ ...organizationQueries.tree(organizationId), enabled: mode === 'hierarchy' });
 

@@ -56,13 +56,19 @@ export function ChildPriceDialog({
     agentTypeId: current?.agent_type.id ?? '',
     price: current ? formatUnits(current.price).replace(/,/g, '') : '',
   });
-  const form = useForm<FormInput, unknown, z.output<typeof formSchema>>({ resolver: zodResolver(formSchema), defaultValues: initial() });
+  const form = useForm<FormInput, unknown, z.output<typeof formSchema>>({
+    resolver: zodResolver(formSchema),
+    defaultValues: initial(),
+    mode: 'onChange',
+  });
   const [agentTypeId, typed] = useWatch({ control: form.control, name: ['agentTypeId', 'price'] });
   const agent = agents.find((item) => item.agent_type.id === agentTypeId);
   const own = agent?.my_price ? formatPrice(agent.my_price, agent.agent_type.unit) : null;
   const preview = agent ? previewMargin(typed, agent.my_price) : null;
   const idOf = (field: string) => `child-price-${current ? `${current.child.id}-${current.agent_type.id}` : 'new'}-${field}`;
   const errors = form.formState.errors;
+  const priceError = fieldOf(form, 'price');
+  const below = preview?.below && own ? p.belowOwn(own) : undefined;
 
   function onOpenChange(next: boolean) {
     setOpen(next);
@@ -73,6 +79,8 @@ export function ChildPriceDialog({
   }
 
   async function submit(values: z.output<typeof formSchema>) {
+    // Below the own price: the field already says so, and the server would refuse it.
+    if (agent && previewMargin(values.price, agent.my_price)?.below) return;
     try {
       await mutation.mutateAsync(values);
       toast.success(p.childPriceSaved(children.find((c) => c.id === values.childId)?.name ?? current?.child.name ?? ''));
@@ -135,10 +143,11 @@ export function ChildPriceDialog({
         label={p.priceLabel(agent?.agent_type.unit ?? current?.agent_type.unit ?? 'unit')}
         inputMode="decimal"
         autoComplete="off"
-        {...fieldOf(form, 'price')}
+        {...priceError}
+        error={priceError.error ?? below}
       />
       <p className="text-sm" aria-live="polite" data-testid="child-margin-preview">
-        {preview && own && (preview.below ? p.belowPreview(own) : p.marginPreview(formatUnits(preview.margin)))}
+        {preview && own && !preview.below && p.marginPreview(formatUnits(preview.margin))}
       </p>
       {refusal && <ErrorAlert title={p.saveFailed} message={mutation.error?.message} />}
     </FormDialog>

@@ -36,8 +36,10 @@ function valuesOf(item: PriceBookItem): FormInput {
 
 /**
  * Edit: what the organization's direct children pay for one agent type, or its own price
- * passed through; the margin per unit shows as the price is typed, and the server's refusal
- * (a price below the own one) under the field.
+ * passed through. As the price is typed the field says what is wrong with it (not a price, or
+ * below the own price: one message, the own price as the page shows it) or the margin it
+ * gives; a price below the own one is not sent. The server's refusal (the own price rose
+ * meanwhile) shows under the field.
  */
 export function EditPriceDialog({ organizationId, item }: { organizationId: string; item: PriceBookItem }) {
   const { agent_type: agent } = item;
@@ -46,11 +48,14 @@ export function EditPriceDialog({ organizationId, item }: { organizationId: stri
   const form = useForm<FormInput, unknown, z.output<typeof formSchema>>({
     resolver: zodResolver(formSchema),
     defaultValues: valuesOf(item),
+    mode: 'onChange',
   });
   const [through, typed] = useWatch({ control: form.control, name: ['through', 'price'] });
   const preview = through ? null : previewMargin(typed, item.my_price);
   const own = item.my_price ? formatPrice(item.my_price, agent.unit) : p.noPrice;
   const idOf = (field: string) => `price-${agent.id}-${field}`;
+  const priceError = fieldOf(form, 'price');
+  const below = preview?.below ? p.belowOwn(own) : undefined;
 
   function onOpenChange(next: boolean) {
     setOpen(next);
@@ -61,6 +66,8 @@ export function EditPriceDialog({ organizationId, item }: { organizationId: stri
   }
 
   async function submit({ price }: z.output<typeof formSchema>) {
+    // Below the own price: the field already says so, and the server would refuse it.
+    if (price !== null && previewMargin(price, item.my_price)?.below) return;
     try {
       await mutation.mutateAsync({ agentTypeId: agent.id, price });
       toast.success(p.saved(agent.name));
@@ -110,10 +117,17 @@ export function EditPriceDialog({ organizationId, item }: { organizationId: stri
         </div>
       </div>
       {!through && (
-        <FormField id={idOf('price')} label={p.priceLabel(agent.unit)} inputMode="decimal" autoComplete="off" {...fieldOf(form, 'price')} />
+        <FormField
+          id={idOf('price')}
+          label={p.priceLabel(agent.unit)}
+          inputMode="decimal"
+          autoComplete="off"
+          {...priceError}
+          error={priceError.error ?? below}
+        />
       )}
       <p className="text-sm" aria-live="polite" data-testid="margin-preview">
-        {through ? p.marginPreview('0') : preview && (preview.below ? p.belowPreview(own) : p.marginPreview(formatUnits(preview.margin)))}
+        {through ? p.marginPreview('0') : preview && !preview.below && p.marginPreview(formatUnits(preview.margin))}
       </p>
       {refusal && <ErrorAlert title={p.saveFailed} message={mutation.error?.message} />}
     </FormDialog>

@@ -2,7 +2,7 @@ import type { PriceBook, PriceBookItem } from '@console/domain';
 import { ResponsiveDataTable, type Column } from '@/components/data-table';
 import { StackedCard } from '@/components/stacked-card';
 import { Badge } from '@/components/ui/badge';
-import { formatPrice, formatUnits } from '@/lib/agents';
+import { formatPrice } from '@/lib/agents';
 import { MESSAGES } from '../wording';
 import { EditPriceDialog } from './edit-price-dialog';
 
@@ -37,7 +37,8 @@ function ChildrenPay({ item }: { item: PriceBookItem }) {
   );
 }
 
-const marginOf = (item: PriceBookItem) => (item.margin === null ? '—' : formatUnits(item.margin));
+/** The margin per unit with its unit, as the prices beside it: "0.25 credits per run". */
+const marginOf = (item: PriceBookItem) => (item.margin === null ? '—' : formatPrice(item.margin, item.agent_type.unit));
 
 /** Whether a row can be edited: the server refuses a type without a price and a retired one. */
 const editable = (item: PriceBookItem) => item.my_price !== null && item.agent_type.status === 'active';

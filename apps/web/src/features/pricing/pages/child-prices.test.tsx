@@ -133,9 +133,8 @@ describe('prices for one child on the pricing page', { timeout: 30_000 }, () => 
     await waitFor(() => expect(api.callsTo(LIST).length).toBeGreaterThan(1));
   });
 
-  it("shows the server's refusal of a price below the own one under the field", async () => {
-    const refusal = MESSAGES.pricing.childBelowOwnPrice('0.5000');
-    const api = show({ write: () => apiError(422, 'below_own_price', refusal) });
+  it('refuses a price below the own one under the field as it is typed, and sends nothing', async () => {
+    const api = show({ write: () => json(200, childPrices()) });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: p.editChildLabel('Acme Dental', 'Support Bot') }));
     const dialog = await screen.findByRole('dialog', { name: p.childPriceEditTitle('Acme Dental', 'Support Bot') });
@@ -143,10 +142,26 @@ describe('prices for one child on the pricing page', { timeout: 30_000 }, () => 
     expect(input).toHaveValue('0.6');
     await user.clear(input);
     await user.type(input, '0.4');
+    await waitFor(() => expect(input).toHaveAccessibleDescription(expect.stringContaining(p.belowOwn('0.5 credits per run'))));
+    expect(within(dialog).getAllByText(/below your own price/)).toHaveLength(1);
+    await user.click(within(dialog).getByRole('button', { name: p.save }));
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(api.callsTo(`PUT ${ONE}`)).toHaveLength(0);
+  });
+
+  it("shows the server's refusal (the own price rose meanwhile) under the field", async () => {
+    const refusal = MESSAGES.pricing.childBelowOwnPrice('0.7000');
+    const api = show({ write: () => apiError(422, 'below_own_price', refusal) });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: p.editChildLabel('Acme Dental', 'Support Bot') }));
+    const dialog = await screen.findByRole('dialog', { name: p.childPriceEditTitle('Acme Dental', 'Support Bot') });
+    const input = within(dialog).getByLabelText(p.priceLabel('run'));
+    await user.clear(input);
+    await user.type(input, '0.65');
     await user.click(within(dialog).getByRole('button', { name: p.save }));
     expect(await within(dialog).findByText(refusal)).toBeInTheDocument();
     expect(input).toHaveAttribute('aria-invalid', 'true');
-    expect(api.bodiesOf(`PUT ${ONE}`)).toEqual([{ price: '0.4000' }]);
+    expect(api.bodiesOf(`PUT ${ONE}`)).toEqual([{ price: '0.6500' }]);
   });
 
   it('names the child in the history, and a removal as the way back to the price for all children', async () => {

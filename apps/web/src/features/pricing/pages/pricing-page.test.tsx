@@ -111,7 +111,9 @@ describe('pricing page', { timeout: 30_000 }, () => {
     const bot = await rowOf('Support Bot');
     expect(within(bot).getByText('0.5 credits per run')).toBeInTheDocument();
     expect(within(bot).getByText('0.75 credits per run')).toBeInTheDocument();
-    expect(within(bot).getByText('0.25')).toBeInTheDocument();
+    // The margin with its unit, as the prices beside it.
+    expect(within(bot).getByText('0.25 credits per run')).toBeInTheDocument();
+    expect(within(bot).queryByText('0.25')).not.toBeInTheDocument();
     expect(within(bot).queryByText(p.floored)).not.toBeInTheDocument();
     const etl = await rowOf('Nightly ETL');
     expect(within(etl).getByText(p.floored)).toBeInTheDocument();
@@ -165,20 +167,52 @@ describe('pricing page', { timeout: 30_000 }, () => {
     await waitFor(() => expect(api.callsTo(BOOK).length).toBeGreaterThan(1));
   });
 
-  it("shows the server's refusal of a price below the own one in the form", async () => {
-    const refusal = MESSAGES.pricing.belowOwnPrice('0.5000');
-    const api = showPricing({ put: () => apiError(422, 'below_own_price', refusal) });
+  it('refuses a price below the own one as it is typed, in one message with the price as the page shows it, and sends nothing', async () => {
+    const api = showPricing({ put: () => json(200, { item: book().items[0] }) });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: p.editLabel('Support Bot') }));
     const dialog = await screen.findByRole('dialog');
     const input = within(dialog).getByLabelText(p.priceLabel('run'));
     await user.clear(input);
     await user.type(input, '0.4');
-    expect(within(dialog).getByTestId('margin-preview')).toHaveTextContent(p.belowPreview('0.5 credits per run'));
+    // Before any Save: the field says it, once, and no margin is offered.
+    await waitFor(() => expect(input).toHaveAccessibleDescription(expect.stringContaining(p.belowOwn('0.5 credits per run'))));
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getAllByText(/below your own price/)).toHaveLength(1);
+    expect(within(dialog).getByTestId('margin-preview')).toHaveTextContent('');
+    await user.click(within(dialog).getByRole('button', { name: p.save }));
+    expect(within(dialog).getAllByText(/below your own price/)).toHaveLength(1);
+    expect(api.callsTo(SET_BOT)).toHaveLength(0);
+  });
+
+  it('says as it is typed that a value is not a price', async () => {
+    showPricing();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: p.editLabel('Support Bot') }));
+    const dialog = await screen.findByRole('dialog');
+    const input = within(dialog).getByLabelText(p.priceLabel('run'));
+    await user.clear(input);
+    await user.type(input, '0.7x');
+    await waitFor(() => expect(input).toHaveAccessibleDescription(expect.stringContaining('at most 4 decimal places')));
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    await user.type(input, '{Backspace}');
+    await waitFor(() => expect(input).not.toHaveAttribute('aria-invalid', 'true'));
+    expect(within(dialog).getByTestId('margin-preview')).toHaveTextContent(p.marginPreview('0.2'));
+  });
+
+  it("shows the server's refusal (the own price rose meanwhile) in the form", async () => {
+    const refusal = MESSAGES.pricing.belowOwnPrice('0.7000');
+    const api = showPricing({ put: () => apiError(422, 'below_own_price', refusal) });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: p.editLabel('Support Bot') }));
+    const dialog = await screen.findByRole('dialog');
+    const input = within(dialog).getByLabelText(p.priceLabel('run'));
+    await user.clear(input);
+    await user.type(input, '0.6');
     await user.click(within(dialog).getByRole('button', { name: p.save }));
     expect(await within(dialog).findByText(refusal)).toBeInTheDocument();
     expect(input).toHaveAttribute('aria-invalid', 'true');
-    expect(api.bodiesOf(SET_BOT)).toEqual([{ price: '0.4000' }]);
+    expect(api.bodiesOf(SET_BOT)).toEqual([{ price: '0.6000' }]);
   });
 
   it('checks the price before sending it', async () => {

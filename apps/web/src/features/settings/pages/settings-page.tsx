@@ -116,7 +116,12 @@ function BillingMetrics({ organizationId, orgType }: { organizationId: string; o
 }
 
 /** The organization's API keys card, from the api-keys feature: the app passes it in, since features never import each other. */
-export type ApiKeysCardSlot = ComponentType<{ organizationId: string; organizationName: string; mayManage: boolean }>;
+export type ApiKeysCardSlot = ComponentType<{
+  organizationId: string;
+  organizationName: string;
+  organizationType: OrgType;
+  mayManage: boolean;
+}>;
 
 /** /settings: account and billing of the user's organization, recent credits, API keys, the way to its webhooks, profile and support. */
 export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCardSlot }) {
@@ -182,6 +187,7 @@ export default function SettingsPage({ ApiKeysCard }: { ApiKeysCard: ApiKeysCard
         <ApiKeysCard
           organizationId={organization.id}
           organizationName={organization.name}
+          organizationType={organization.org_type}
           mayManage={mayManageApiKeysOf(viewer, organization)}
         />
       )}

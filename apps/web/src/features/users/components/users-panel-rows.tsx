@@ -63,11 +63,12 @@ export function UserRow({ user, person, stacked = false }: { user: UserProfile; 
       <TableCell className="max-w-72">
         <TruncatedText text={user.email} />
       </TableCell>
-      <TableCell>{roleLabel(user.role)}</TableCell>
+      {/* The role and the date may wrap, so that beside the sidebar the six columns fit without scrolling. */}
+      <TableCell className="min-w-24 whitespace-normal">{roleLabel(user.role)}</TableCell>
       <TableCell>
         <UserStatusBadge status={user.status} />
       </TableCell>
-      <TableCell>{formatDateTime(user.created_at)}</TableCell>
+      <TableCell className="min-w-28 whitespace-normal">{formatDateTime(user.created_at)}</TableCell>
       <TableCell>
         <div className="flex justify-end gap-1">{actions}</div>
       </TableCell>

@@ -32,8 +32,10 @@ describe('user detail page', { timeout: 20_000 }, () => {
   });
 
   it('shows the reason when the user cannot be loaded', async () => {
-    mockApi({ 'GET /api/users/missing': () => apiError(404, 'not_found', MESSAGES.users.notFound) });
-    renderApp('/users/missing', { session: makeSession() });
+    // An id of the right form that names nobody: the server's 404 (a malformed one is its 400).
+    const missing = '00000000-0000-4000-9000-00000000dead';
+    mockApi({ [`GET /api/users/${missing}`]: () => apiError(404, 'not_found', MESSAGES.users.notFound) });
+    renderApp(`/users/${missing}`, { session: makeSession() });
     expect(await screen.findAllByText(MESSAGES.users.notFound)).not.toHaveLength(0);
   });
 });

@@ -11,7 +11,7 @@ import { webhookDeliveriesHref } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { MESSAGES } from '../wording';
 import { WEBHOOK_EVENT_LABELS } from '../event-labels';
-import { EditEndpointDialog } from './endpoint-dialog';
+import { EditEndpointDialog, type EndpointEditProps } from './endpoint-dialog';
 import { RotateSecretDialog } from './rotate-secret-dialog';
 
 const w = MESSAGES.webhookPages;
@@ -58,15 +58,7 @@ export function EndpointStateBadge({ endpoint }: { endpoint: WebhookEndpoint }) 
 }
 
 /** Send test event, Edit, Enable or Disable, Rotate secret and Delete: the changes, for those who may make them. */
-function EndpointActions({
-  organizationId,
-  endpoint,
-  offersSubtree,
-}: {
-  organizationId: string;
-  endpoint: WebhookEndpoint;
-  offersSubtree: boolean;
-}) {
+function EndpointActions({ organizationId, endpoint, offersSubtree }: EndpointEditProps) {
   const update = useUpdateWebhookEndpoint(organizationId);
   const remove = useDeleteWebhookEndpoint(organizationId);
   const test = useSendWebhookTest(organizationId);
@@ -114,10 +106,15 @@ function EndpointActions({
   );
 }
 
+/** Whether the secret before the last rotation still signs: its grace period has not ended. */
+const stillSigns = (endpoint: WebhookEndpoint) =>
+  endpoint.previous_secret_expires_at !== null && Date.parse(endpoint.previous_secret_expires_at) > Date.now();
+
 /**
  * One endpoint: its URL and description, state, events, whether the organizations below count,
- * when it last delivered, since when it fails, and what waits or failed lately; a link to its
- * delivery log for everyone who sees the page, the changes only when `mayManage`.
+ * when it last delivered, since when it fails, what waits or failed lately, and after a rotation
+ * until when the old secret still signs; a link to its delivery log for everyone who sees the
+ * page, the changes only when `mayManage`.
  */
 export function EndpointCard({
   organizationId,
@@ -171,6 +168,11 @@ export function EndpointCard({
           </dd>
         </div>
       </dl>
+      {stillSigns(endpoint) && (
+        <p className="text-sm" data-testid="old-secret">
+          {w.oldSecretSigns(formatDateTime(endpoint.previous_secret_expires_at!))}
+        </p>
+      )}
       <div className="flex flex-wrap gap-2">
         <Button asChild variant="outline" size="sm">
           <Link to={webhookDeliveriesHref(endpoint.id)} aria-label={`${w.log} ${endpoint.url}`}>

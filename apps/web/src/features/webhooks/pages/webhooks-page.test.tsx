@@ -1,7 +1,8 @@
 import { WEBHOOK_EVENT_TYPES, WEBHOOKS, type OrgStatus, type WebhookEndpoint } from '@console/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { LIVE_REFRESH_MS, SETTLING_REFRESH_MS } from '@/api/live';
 import { json, makeSession, mockApi, renderApp, type ApiRoutes, type SessionOptions } from '@/test/helpers';
 import { renderSettings } from '@/test/settings-data';
 import { CREATE, deliveryOf, endpointOf, endpointPath, LIST } from '@/test/webhook-data';
@@ -199,6 +200,54 @@ describe('Settings > Webhooks', { timeout: 20_000 }, () => {
     const shown = await screen.findByRole('dialog', { name: w.rotatedSecretTitle });
     expect(api.bodiesOf(rotate)).toEqual([{ grace_hours: 2 }]);
     expect(within(shown).getByLabelText(w.secretLabel)).toHaveValue(secret);
+  });
+
+  it('says on the card, as soon as the secret is rotated, until when the old secret still signs; not once it has ended', async () => {
+    const until = '2099-03-03T10:00:00.000Z';
+    let rotated = false;
+    const rotate = `POST ${endpointPath()}/rotate`;
+    renderWebhooks(admin, () => [endpointOf(rotated ? { previous_secret_expires_at: until } : {})], {
+      [rotate]: () => {
+        rotated = true;
+        return json(200, { endpoint: endpointOf({ previous_secret_expires_at: until }), secret: `whsec_${'R'.repeat(43)}` });
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: `${w.rotate} ${URL_A}` }));
+    expect(screen.queryByTestId('old-secret')).not.toBeInTheDocument();
+    await user.click(within(await screen.findByRole('dialog', { name: w.rotateTitle })).getByRole('button', { name: w.rotate }));
+    await screen.findByRole('dialog', { name: w.rotatedSecretTitle });
+    expect(await screen.findByTestId('old-secret')).toHaveTextContent(w.oldSecretSigns(formatDateTime(until)));
+  });
+
+  it('shows no old secret whose grace period has ended', async () => {
+    renderWebhooks(admin, () => [endpointOf({ previous_secret_expires_at: '2020-01-01T00:00:00.000Z' })]);
+    expect(await screen.findByRole('list', { name: w.endpointsLabel })).toBeInTheDocument();
+    expect(screen.queryByTestId('old-secret')).not.toBeInTheDocument();
+  });
+
+  it('moves the waiting count and the last success on the card without a reload, asking again sooner while a delivery waits', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let delivered = false;
+      const api = renderWebhooks(admin, () => [
+        delivered ? endpointOf({ pending: 0, last_success_at: '2025-03-04T12:00:05.000Z' }) : endpointOf({ pending: 1 }),
+      ]);
+      const card = within(await screen.findByRole('list', { name: w.endpointsLabel })).getByRole('listitem');
+      expect(card).toHaveTextContent(`${w.pending}1`);
+      delivered = true;
+      await vi.advanceTimersByTimeAsync(SETTLING_REFRESH_MS);
+      await waitFor(() => expect(card).toHaveTextContent(`${w.pending}0`));
+      expect(card).toHaveTextContent(`${w.lastSuccess}${formatDateTime('2025-03-04T12:00:05.000Z')}`);
+      expect(api.callsTo(LIST)).toHaveLength(2);
+      // Nothing waits any more: the next question comes at the ordinary pace.
+      await vi.advanceTimersByTimeAsync(SETTLING_REFRESH_MS);
+      expect(api.callsTo(LIST)).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS);
+      await waitFor(() => expect(api.callsTo(LIST)).toHaveLength(3));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('Edit sends only what changed; Disable, Send test event and Delete (after asking) call their endpoints', async () => {
