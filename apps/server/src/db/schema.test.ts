@@ -57,34 +57,39 @@ interface DeclaredColumn {
   select: string;
 }
 
+/** schema.ts, which declares `DB`, and the files holding its tables' interfaces and column types. */
+const SCHEMA_FILES = ['schema.ts', 'schema-access.ts', 'schema-money.ts', 'schema-billing.ts', 'schema-columns.ts'];
+
 /** The tables of `interface DB` in schema.ts and each table interface's columns. */
 function declaredTables(): Map<string, Map<string, DeclaredColumn>> {
-  const path = fileURLToPath(new URL('./schema.ts', import.meta.url));
-  const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
   const aliases = new Map<string, ts.TypeNode>();
   const interfaces = new Map<string, ts.InterfaceDeclaration>();
-  source.forEachChild((node) => {
-    if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, node);
-    if (ts.isTypeAliasDeclaration(node)) aliases.set(node.name.text, node.type);
-  });
+  for (const file of SCHEMA_FILES) {
+    const path = fileURLToPath(new URL(`./${file}`, import.meta.url));
+    ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true).forEachChild((node) => {
+      if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, node);
+      if (ts.isTypeAliasDeclaration(node)) aliases.set(node.name.text, node.type);
+    });
+  }
+  const textOf = (node: ts.Node) => node.getText(node.getSourceFile());
   const selectType = (node: ts.TypeNode): string => {
     if (ts.isTypeReferenceNode(node)) {
-      const name = node.typeName.getText(source);
+      const name = textOf(node.typeName);
       if ((name === 'ColumnType' || name === 'Generated') && node.typeArguments?.[0]) return selectType(node.typeArguments[0]);
       const alias = aliases.get(name);
       if (alias && (name === 'Timestamp' || name === 'NullableTimestamp')) return selectType(alias);
     }
-    return node.getText(source);
+    return textOf(node);
   };
   const tables = new Map<string, Map<string, DeclaredColumn>>();
   for (const member of interfaces.get('DB')!.members) {
     if (!ts.isPropertySignature(member) || !member.type) continue;
-    const table = interfaces.get(member.type.getText(source))!;
+    const table = interfaces.get(textOf(member.type))!;
     const columns = new Map<string, DeclaredColumn>();
     for (const column of table.members) {
-      if (ts.isPropertySignature(column) && column.type) columns.set(column.name.getText(source), { select: selectType(column.type) });
+      if (ts.isPropertySignature(column) && column.type) columns.set(textOf(column.name), { select: selectType(column.type) });
     }
-    tables.set(member.name.getText(source), columns);
+    tables.set(textOf(member.name), columns);
   }
   return tables;
 }
