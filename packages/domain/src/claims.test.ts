@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { decodeJwtPart, normalizeClaims, type NormalizedClaims, type ParsingLogEntry } from './claims.ts';
 import { can, PERMISSIONS } from './permissions.ts';
 
-/** Spec 1 section 6: if claim parsing fails, role tenant_user with empty organization data. */
+/** If claim parsing fails, the caller is a tenant_user with empty organization data. */
 const FALLBACK: NormalizedClaims = {
   user_id: null,
   email: null,

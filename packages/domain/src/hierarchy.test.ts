@@ -14,9 +14,9 @@ import {
 } from './hierarchy.ts';
 
 /**
- * Spec 1 section 6: "Hierarchy: house, then super_agency, then agency, then tenant.
- * Each level creates only the next level down." Section 5: house creates super_agency,
- * super_agency creates agency, agency creates tenant, tenant creates none.
+ * The hierarchy is house, then super_agency, then agency, then tenant, and each level creates
+ * only the next level down: house creates super_agency, super_agency creates agency, agency
+ * creates tenant, tenant creates none.
  */
 const HIERARCHY: {
   type: OrgType;

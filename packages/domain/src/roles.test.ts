@@ -15,7 +15,7 @@ import type { OrgType } from './hierarchy.ts';
 
 const TYPES: OrgType[] = ['house', 'super_agency', 'agency', 'tenant'];
 
-/** Spec 2 section 6: roles are {type}_{level} (admin, manager, user, support) plus a plain admin. */
+/** Roles are {type}_{level} (admin, manager, user, support) plus a plain admin. */
 const EXPECTED_ROLES = [
   'house_admin',
   'house_manager',
@@ -144,7 +144,7 @@ describe('invitableRoles (roles offered when inviting)', () => {
 
 describe('rolesForOrgType / isRoleValidForOrgType', () => {
   /**
-   * Spec 2 section 5 (registration): admin, manager and support of house, super_agency and
+   * At registration, admin, manager and support of house, super_agency and
    * agency; admin, manager and user of tenant. Invitations also offer {type}_user for the
    * upper types, so a user record may hold it too.
    */
