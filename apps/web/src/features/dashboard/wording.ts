@@ -68,6 +68,10 @@ export const MESSAGES = withFeatureWords({
     earnedDescription: (month: string) => `Your margin on your child organizations' usage in ${month} (UTC).`,
     earnedLoadFailed: 'Failed to load your earnings',
     earnedNothing: 'Nothing earned yet this month.',
+    /** A seller whose parent raised what it pays above its own book: it learns it here, not only on Pricing. */
+    earnedBelowPrice: (agents: string[]) =>
+      `Below your price: what you charge for ${agents.length <= 2 ? agents.join(' and ') : `${agents.slice(0, -1).join(', ')} and ${agents.at(-1)}`} is now below what you pay, so your children pay your own price and you earn nothing on ${agents.length === 1 ? 'it' : 'them'}.`,
+    earnedSetPrice: 'Set new prices',
     byChild: 'By child organization',
     byAgent: 'By agent',
     childColumn: 'Organization',

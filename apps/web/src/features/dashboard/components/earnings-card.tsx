@@ -1,14 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { HandCoins } from 'lucide-react';
+import { HandCoins, TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router';
 import { pricingQueries } from '@/api/pricing';
 import { IconCardTitle } from '@/components/icon-card-title';
+import { Alert, AlertDescription } from '@/components/ui/alert';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { formatCredits, formatDecimal } from '@/lib/credit-format';
 import { formatMonth } from '@/lib/dates';
-import { ledgerOfTypeHref } from '@/lib/paths';
+import { ledgerOfTypeHref, PATHS } from '@/lib/paths';
 import { MESSAGES } from '../wording';
 import { Metric } from './metric';
 
@@ -52,8 +53,31 @@ function AmountsTable({
 }
 
 /**
+ * The agent types whose book price a rise of what the seller pays has put below its own price
+ * (its children pay its own price and it earns nothing on them), said where it looks at its
+ * earnings, with the way to set new prices. Nothing while the book loads or fails to.
+ */
+function BelowYourPrice({ organizationId }: { organizationId: string }) {
+  const book = useQuery(pricingQueries.book(organizationId));
+  const floored = book.data?.items.filter((item) => item.floored) ?? [];
+  if (floored.length === 0) return null;
+  return (
+    <Alert className="border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+      <TriangleAlert aria-hidden />
+      <AlertDescription className="text-inherit">
+        <p>{p.earnedBelowPrice(floored.map((item) => item.agent_type.name))}</p>
+        <Link to={PATHS.pricing} className="font-medium underline underline-offset-4">
+          {p.earnedSetPrice}
+        </Link>
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+/**
  * Earned this month: a seller's margin on its children's usage this UTC month, in total, by
- * child and by agent, with the way to those entries in the ledger. Live, like the balance.
+ * child and by agent, with the way to those entries in the ledger, and a note of the prices
+ * below what it pays. Live, like the balance.
  */
 export function EarningsCard({ organizationId }: { organizationId: string }) {
   const earnings = useQuery(pricingQueries.earnings(organizationId));
@@ -64,6 +88,7 @@ export function EarningsCard({ organizationId }: { organizationId: string }) {
     const { total, by_child: byChild, by_agent: byAgent } = earnings.data;
     body = (
       <div className="space-y-4">
+        <BelowYourPrice organizationId={organizationId} />
         <dl>
           <Metric label={p.earnedTitle} value={formatCredits(total)} testId="earned-total" />
         </dl>

@@ -1,4 +1,4 @@
-import { type Dashboard, type Earnings, type OrgType } from '@console/domain';
+import { type Dashboard, type Earnings, type OrgType, type PriceBook } from '@console/domain';
 import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { focusManager } from '@tanstack/react-query';
@@ -21,13 +21,18 @@ const ROLE: Record<OrgType, string> = {
 const EARNINGS = `GET /api/organizations/${OWN_ORG_ID}/earnings`;
 const noReceivables = { days_0_30: '0.00', days_31_60: '0.00', days_61_plus: '0.00', total: '0.00', overdue: 0 };
 
-function showDashboard(orgType: OrgType, options: { role?: string; dashboard?: Dashboard; path?: string; earnings?: Earnings } = {}) {
+function showDashboard(
+  orgType: OrgType,
+  options: { role?: string; dashboard?: Dashboard; path?: string; earnings?: Earnings; book?: PriceBook } = {},
+) {
   const session = makeSession({ role: options.role ?? ROLE[orgType], orgType, orgName: 'Acme Corporation' });
   const dashboard = options.dashboard ?? makeDashboard(orgType);
   const api = mockApi({
     'GET /api/users/me': () => json(200, session.user),
     'GET /api/dashboard': () => json(200, dashboard),
     [EARNINGS]: () => json(200, options.earnings ?? makeEarnings()),
+    [`GET /api/organizations/${OWN_ORG_ID}/prices`]: () =>
+      json(200, options.book ?? { organization_id: OWN_ORG_ID, catalog: false, can_edit: true, items: [] }),
     [`GET /api/organizations/${OWN_ORG_ID}/receivables`]: () => json(200, { currency: null, children: [], totals: noReceivables }),
     'GET /api/credit-grants/expiring': () => json(200, { grants: [] }),
     [`GET /api/organizations/${OWN_ORG_ID}/credit-grants`]: () => json(200, grantListOf()),
@@ -332,6 +337,28 @@ describe('dashboard', { timeout: 60_000 }, () => {
       expect(api.callsTo(EARNINGS)).toHaveLength(1);
       cleanup();
     }
+  });
+
+  it('Earned this month says which prices a rise of what the seller pays put below its own, with the way to Pricing', async () => {
+    const item = (name: string, floored: boolean) => ({
+      agent_type: { id: crypto.randomUUID(), code: name.toLowerCase().replace(' ', '-'), name, unit: 'run', status: 'active' as const },
+      my_price: '2.0000',
+      book_price: floored ? '1.5000' : '2.5000',
+      children_price: floored ? '2.0000' : '2.5000',
+      margin: floored ? '0.0000' : '0.5000',
+      floored,
+    });
+    showDashboard('agency', {
+      book: { organization_id: OWN_ORG_ID, catalog: false, can_edit: true, items: [item('Support Bot', true), item('Scheduler', false)] },
+    });
+    expect(await screen.findByText(MESSAGES.pricingPages.earnedBelowPrice(['Support Bot']))).toBeInTheDocument();
+    const box = card(MESSAGES.pricingPages.earnedTitle);
+    expect(within(box).getByRole('link', { name: MESSAGES.pricingPages.earnedSetPrice })).toHaveAttribute('href', '/pricing');
+    cleanup();
+    // A book with nothing below the seller's own price: no note.
+    showDashboard('agency');
+    await screen.findByTestId('earned-total');
+    expect(screen.queryByRole('link', { name: MESSAGES.pricingPages.earnedSetPrice })).not.toBeInTheDocument();
   });
 
   it('Earned this month says so when nothing was earned, and is not shown to the house or a tenant', async () => {
