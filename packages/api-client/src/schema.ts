@@ -985,6 +985,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{id}/prices/paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the organization pays: the last 50 changes of its own price, by the catalog or a seller above it, newest first
+         * @description Requires the `billing.view` permission.
+         */
+        get: operations["listPaidPriceChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organizations/{id}/earnings": {
         parameters: {
             query?: never;
@@ -6182,6 +6202,50 @@ export interface operations {
                         total: number;
                         page: number;
                         page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPaidPriceChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            agent_type: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                            };
+                            before: string;
+                            after: string;
+                            effective_from: string;
+                            set_by: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            } | null;
+                        }[];
                     };
                 };
             };

@@ -383,6 +383,11 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.view'), allowed: mayViewPrices(actor, org) })),
     call: inPath,
   }),
+  'GET /api/organizations/:id/prices/paid': one({
+    target: 'org',
+    expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.view'), allowed: mayViewPrices(actor, org) })),
+    call: inPath,
+  }),
   'GET /api/organizations/:id/earnings': one({
     target: 'org',
     expect: targeted(({ actor, org }) => ({ first: holds(actor, 'billing.view'), allowed: mayViewPrices(actor, org) })),

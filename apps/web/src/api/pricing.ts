@@ -19,6 +19,12 @@ export const pricingQueries = {
       queryFn: ({ signal }) => call(endpoints.history, { params: { id: organizationId }, query: { page } }, { signal }),
       placeholderData: keepPreviousData,
     }),
+  /** The changes of what the organization pays, by the catalog or a seller above it, newest first. */
+  paid: (organizationId: string) =>
+    queryOptions({
+      queryKey: pricingKeys.paid(organizationId),
+      queryFn: ({ signal }) => call(endpoints.paidHistory, { params: { id: organizationId } }, { signal }),
+    }),
   /** What the organization earned this month from its children's usage: it grows with their usage, so it is live. */
   earnings: (organizationId: string) =>
     queryOptions({

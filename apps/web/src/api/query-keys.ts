@@ -92,6 +92,7 @@ export const pricingKeys = {
   histories: (organizationId: string) => ['pricing', 'history', organizationId] as const,
   history: (organizationId: string, page: number) => ['pricing', 'history', organizationId, page] as const,
   earnings: (organizationId: string) => ['pricing', 'earnings', organizationId] as const,
+  paid: (organizationId: string) => ['pricing', 'paid', organizationId] as const,
   children: (organizationId: string) => ['pricing', 'children', organizationId] as const,
 };
 

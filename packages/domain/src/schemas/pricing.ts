@@ -62,6 +62,25 @@ export const priceHistorySchema = z.object({
   page_size: z.number().int(),
 });
 
+/** The most changes of what an organization pays that its paid history lists. */
+export const PAID_HISTORY_MAX = 50;
+/**
+ * A change of what an organization pays for an agent type (its own price), made by the catalog or
+ * by a seller above it (a book, or a price for the child on its path): so a seller whose parent
+ * raises its price sees it beside its own book's history.
+ */
+export const paidChangeSchema = z.object({
+  agent_type: agentTypeSchema.pick({ id: true, code: true, name: true }),
+  /** What it paid per unit just before, and from `effective_from` on. */
+  before: decimal4StringSchema,
+  after: decimal4StringSchema,
+  effective_from: z.string(),
+  /** The seller above whose price moved it; null: the catalog. */
+  set_by: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+});
+export type PaidChange = z.infer<typeof paidChangeSchema>;
+export const paidHistorySchema = z.object({ items: z.array(paidChangeSchema) });
+
 /** What an organization earned this calendar month (UTC) from its children's usage, by child and by agent. */
 export const earningsSchema = z.object({
   /** The month, "YYYY-MM" (UTC). */

@@ -19,6 +19,7 @@ export function pricingRoutes({ pricing, authenticate }: AppContext): FastifyPlu
       pricing.childPrices.clear(caller, params.id, params.childId, params.agentTypeId, clientInfo(raw)),
     );
     route(endpoints.history, async ({ caller, params, query }) => pricing.history(caller, params.id, query.page));
+    route(endpoints.paidHistory, async ({ caller, params }) => pricing.paidHistory(caller, params.id));
     route(endpoints.earnings, async ({ caller, params }) => pricing.earnings(caller, params.id));
   };
 }

@@ -4,6 +4,7 @@ import { createChildPrices } from './child-prices.ts';
 import { createEarnings } from './earnings.ts';
 import { tellFlooredSellers } from './floored.ts';
 import { createHistory } from './history.ts';
+import { createPaidHistory } from './paid-history.ts';
 import type { PricingDeps } from './queries.ts';
 import { createSetPrice } from './set-price.ts';
 
@@ -12,6 +13,7 @@ export function createPricingService(deps: PricingDeps) {
   const { book } = createBook(deps);
   const { setPrice } = createSetPrice(deps);
   const { history } = createHistory(deps);
+  const { paidHistory } = createPaidHistory(deps);
   const { earnings } = createEarnings(deps);
   return {
     /** Mails the sellers whose book a catalog price change just overtook (the catalog calls it in its transaction). */
@@ -23,6 +25,7 @@ export function createPricingService(deps: PricingDeps) {
     book,
     setPrice,
     history,
+    paidHistory,
     earnings,
   };
 }

@@ -84,6 +84,25 @@ function showPricing(
     const key = `${call.method} ${call.path}`;
     if (key === BOOK) return json(200, options.book ?? book());
     if (key === HISTORY) return json(200, history(Number(call.query.page ?? 1)));
+    if (key === `GET /api/organizations/${OWN_ORG_ID}/prices/paid`)
+      return json(200, {
+        items: [
+          {
+            agent_type: { id: CRM, code: 'crm-sync', name: 'CRM Sync' },
+            before: '0.0200',
+            after: '0.0300',
+            effective_from: '2026-11-20T09:00:00.000Z',
+            set_by: null,
+          },
+          {
+            agent_type: { id: CRM, code: 'crm-sync', name: 'CRM Sync' },
+            before: '0.0100',
+            after: '0.0200',
+            effective_from: '2026-11-18T09:00:00.000Z',
+            set_by: { id: '00000000-0000-4000-8000-0000000000c9', name: 'Northwind Partners' },
+          },
+        ],
+      });
     if (key === `GET /api/organizations/${OWN_ORG_ID}/prices/children`)
       return json(200, { organization_id: OWN_ORG_ID, can_edit: false, children: [], items: [] });
     if (key === SET_BOT && options.put) return options.put(call);
@@ -99,6 +118,22 @@ const rowOf = async (name: string) => (await within(await table()).findByText(na
 
 describe('pricing page', { timeout: 30_000 }, () => {
   beforeAll(() => Promise.all([import('./pricing-page'), import('@/app/shell/app-shell')]), 30_000);
+
+  it('shows a seller the changes of what it pays, by the organization above it or the catalog, newest first', async () => {
+    showPricing();
+    const paid = await screen.findByRole('table', { name: p.paidLabel });
+    const rows = within(paid).getAllByRole('row').slice(1);
+    expect(
+      rows.map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
+      ['CRM Sync', '0.02 credits', '0.03 credits', expect.any(String), p.paidByCatalog],
+      ['CRM Sync', '0.01 credits', '0.02 credits', expect.any(String), 'Northwind Partners'],
+    ]);
+  });
 
   it('lists every agent type with what the organization pays, what its children pay and its margin, and the floored badge', async () => {
     showPricing();

@@ -13,6 +13,7 @@ import { useViewer } from '@/lib/use-viewer';
 import { MESSAGES } from '../wording';
 import { ChildPricesCard } from '../components/child-prices-card';
 import { PriceBookTable } from '../components/price-book-table';
+import { PaidHistoryCard } from '../components/paid-history-card';
 import { PriceHistoryCard } from '../components/price-history-card';
 
 const p = MESSAGES.pricingPages;
@@ -59,6 +60,7 @@ export default function PricingPage() {
         </CardContent>
       </Card>
       {book.data && !book.data.catalog && <ChildPricesCard book={book.data} />}
+      {organizationId && book.data && !book.data.catalog && <PaidHistoryCard organizationId={organizationId} />}
       {organizationId && <PriceHistoryCard organizationId={organizationId} />}
     </section>
   );
