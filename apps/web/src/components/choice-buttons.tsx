@@ -16,6 +16,7 @@ export function ChoiceButtons<T extends string>({
   value,
   onChange,
   className,
+  wrap = false,
 }: {
   /** The group's accessible name. */
   label: string;
@@ -24,6 +25,8 @@ export function ChoiceButtons<T extends string>({
   onChange(value: NoInfer<T>): void;
   /** Classes for the group, such as its layout in a toolbar. */
   className?: string;
+  /** Labels may wrap (one holds a name of any length): a button is never wider than its group. */
+  wrap?: boolean;
 }) {
   return (
     <div role="group" aria-label={label} className={className}>
@@ -33,6 +36,7 @@ export function ChoiceButtons<T extends string>({
           size="sm"
           variant={value === choice.value ? 'secondary' : 'ghost'}
           aria-pressed={value === choice.value}
+          className={wrap ? 'h-auto min-h-8 max-w-full text-left whitespace-normal wrap-anywhere' : undefined}
           onClick={() => onChange(choice.value)}
         >
           {choice.label}

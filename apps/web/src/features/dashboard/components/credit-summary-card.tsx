@@ -33,7 +33,7 @@ export function CreditSummaryCard({ data, freshness }: { data: Dashboard; freshn
     <Card className="gap-4">
       <CardHeader className="flex flex-wrap items-center justify-between gap-2">
         <IconCardTitle icon={Coins}>{m.creditBalance}</IconCardTitle>
-        <div className="flex flex-wrap items-center gap-2">
+        <div className="flex max-w-full min-w-0 flex-wrap items-center gap-2">
           {parent && <ScopeChoice label={m.usageScope} organizationName={data.organization.name} value={scope} onChange={setScope} />}
           {freshness}
         </div>

@@ -20,7 +20,8 @@ export function ScopeChoice({
   return (
     <ChoiceButtons
       label={label}
-      className="flex flex-wrap gap-1"
+      className="flex max-w-full min-w-0 flex-wrap gap-1"
+      wrap
       choices={[
         { value: 'subtree', label: m.agentsScopeSubtree },
         { value: 'own', label: m.agentsScopeOwn(organizationName) },
