@@ -406,3 +406,16 @@ export function widthReport(page: Page): Promise<WidthReport> {
     return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, wide };
   });
 }
+
+/** The tables that scroll sideways inside their box, each named with how much it is too wide. */
+export function tablesScrollingSideways(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('main table')].flatMap((table) => {
+      const box = table.parentElement;
+      if (!box || box.scrollWidth <= box.clientWidth + 1) return [];
+      return [
+        `${table.getAttribute('aria-label') ?? table.querySelector('th')?.textContent ?? 'a table'}: ${box.scrollWidth} px in ${box.clientWidth} px`,
+      ];
+    }),
+  );
+}

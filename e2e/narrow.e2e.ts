@@ -1,7 +1,7 @@
 import { type OrganizationDetail, type UserProfile } from '@console/domain';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { ADMIN, createChild, signInWithForm, useJourney, widthReport } from './harness.ts';
+import { ADMIN, createChild, signInWithForm, tablesScrollingSideways, useJourney, widthReport } from './harness.ts';
 import { MESSAGES } from './wording.ts';
 
 /**
@@ -60,10 +60,23 @@ it('at 390 px, with a 100-character organization name without spaces, no page is
   }
 });
 
-it('at 1280 px the organization detail page of a long name is no wider than the window', async () => {
+it('at 1280 px the organization detail page of a long name is no wider than the window, and the ledger table fits its card', async () => {
   const { server } = journey;
   const token = await server.signIn(ADMIN.email, ADMIN.password);
   const me = await server.api<UserProfile>('/api/users/me', { token });
+  // Ledger rows naming the long-named organizations, with a long reason and notes without spaces.
+  const children = await server.api<{ organizations: { id: string }[] }>(`/api/organizations?view=children`, { token });
+  const child = children.body.organizations[0]!;
+  for (const [path, body] of [
+    ['/api/credits/adjustments', { direction: 'increase', amount: '100', reason: `Reason${'r'.repeat(90)}` }],
+    [
+      '/api/credits/allocations',
+      { from_org_id: me.body.organization_id, to_org_id: child.id, amount: '10', notes: `Notes${'n'.repeat(90)}` },
+    ],
+  ] as const) {
+    const moved = await server.api(path, { method: 'POST', token, body });
+    expect(moved.status, `${path}: ${JSON.stringify(moved.body)}`).toBe(200);
+  }
   const page = await journey.freshPage({ width: 1280, height: 800 });
   await signInWithForm(page, server, ADMIN.email, ADMIN.password);
   for (const [path, title] of [
@@ -73,4 +86,13 @@ it('at 1280 px the organization detail page of a long name is no wider than the 
     await page.goto(server.url(path));
     await expectFits(page, title);
   }
+  // With the sidebar open, the ledger's table fits its card: no column is cut off.
+  await page.goto(server.url('/credit-ledger'));
+  await expectFits(page, MESSAGES.shell.nav.creditLedger);
+  await page
+    .getByRole('main')
+    .getByText(`Reason${'r'.repeat(90)}`)
+    .first()
+    .waitFor();
+  expect(await tablesScrollingSideways(page)).toEqual([]);
 });

@@ -2,7 +2,7 @@ import { ORG_TYPES, UI, rolesForOrgType } from '@console/domain';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { axeViolations, describeViolations } from './axe.ts';
-import { demoEmail, launchBrowser, useJourney, widthReport } from './harness.ts';
+import { demoEmail, launchBrowser, tablesScrollingSideways, useJourney, widthReport } from './harness.ts';
 import { MESSAGES } from './wording.ts';
 
 /**
@@ -139,19 +139,6 @@ async function widthAt(page: Page, width: number, height: number): Promise<strin
   // The full report (which walks every element) only when the page is too wide.
   const { scrollWidth, innerWidth, wide } = await widthReport(page);
   return scrollWidth > innerWidth ? `${scrollWidth} px wide in a ${innerWidth} px window: ${wide.join(' | ')}` : null;
-}
-
-/** The tables that scroll sideways inside their box, each named with how much it is too wide. */
-function tablesScrollingSideways(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll('main table')].flatMap((table) => {
-      const box = table.parentElement;
-      if (!box || box.scrollWidth <= box.clientWidth + 1) return [];
-      return [
-        `${table.getAttribute('aria-label') ?? table.querySelector('th')?.textContent ?? 'a table'}: ${box.scrollWidth} px in ${box.clientWidth} px`,
-      ];
-    }),
-  );
 }
 
 /** Opens the menu sheet (narrow screens) and returns its navigation. */

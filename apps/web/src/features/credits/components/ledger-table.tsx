@@ -35,7 +35,7 @@ export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
             <TableCell>
               <EntryTypeBadge type={entry.entry_type} />
             </TableCell>
-            <TableCell className="max-w-80 min-w-48 whitespace-normal" title={entry.description}>
+            <TableCell className="max-w-80 min-w-48 whitespace-normal wrap-anywhere" title={entry.description}>
               {entry.description}
               {entry.entry_type === 'consumption' && (
                 <div>
@@ -45,10 +45,10 @@ export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
               <ReversalMark entry={entry} />
               <ReverseAllocationButton entry={entry} />
             </TableCell>
-            <TableCell className="min-w-24 whitespace-normal break-words">
+            <TableCell className="min-w-24 whitespace-normal wrap-anywhere">
               <LedgerActor entry={entry} />
             </TableCell>
-            <TableCell className="min-w-24 whitespace-normal break-words">
+            <TableCell className="min-w-24 whitespace-normal wrap-anywhere">
               <LedgerCounterparty entry={entry} />
             </TableCell>
             <TableCell className={cn('text-right font-medium tabular-nums', amountClass(entry.amount))}>
