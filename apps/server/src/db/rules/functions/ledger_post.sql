@@ -91,6 +91,7 @@ declare
   d_open numeric;
   d_short numeric;
   v_dr record;
+  v_run record;
   -- The grants this posting makes, and the moves.
   n_id uuid[] := '{}';
   n_org uuid[] := '{}';
@@ -193,18 +194,10 @@ begin
     if v_org is distinct from e.org then
       v_org := e.org;
       v_head := e.ledger_head;
-      g_lo := g_hi + 1;
-      while g_lo <= cardinality(g_id) and g_org[g_lo] < e.org loop
-        g_lo := g_lo + 1;
-      end loop;
-      g_hi := g_lo - 1;
-      while g_hi < cardinality(g_id) and g_org[g_hi + 1] = e.org loop
-        g_hi := g_hi + 1;
-      end loop;
-      v_open := e.credit_balance;
-      for j in g_lo .. g_hi loop
-        v_open := v_open - g_rem[j];
-      end loop;
+      v_run := credit_grants_run(e.org, g_org, g_rem, g_hi + 1, e.credit_balance);
+      g_lo := v_run.o_lo;
+      g_hi := v_run.o_hi;
+      v_open := v_run.o_open;
     end if;
     v_ids[e.n] := coalesce(e.id, gen_random_uuid());
     v_drew := null;

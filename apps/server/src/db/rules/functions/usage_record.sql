@@ -94,6 +94,7 @@ declare
   d_open numeric;
   d_short numeric;
   v_dr record;
+  v_run record;
   v_drew boolean;
   v_draws jsonb;
   -- The batch's instant once its balances are locked: grants are drawn as they stand then,
@@ -130,18 +131,10 @@ begin
       c_agent := '{}';
       c_carry := '{}';
       c_stored := '{}';
-      g_lo := g_hi + 1;
-      while g_lo <= cardinality(g_id) and g_org[g_lo] < e.org loop
-        g_lo := g_lo + 1;
-      end loop;
-      g_hi := g_lo - 1;
-      while g_hi < cardinality(g_id) and g_org[g_hi + 1] = e.org loop
-        g_hi := g_hi + 1;
-      end loop;
-      v_open := coalesce(e.balance, 0);
-      for j in g_lo .. g_hi loop
-        v_open := v_open - g_rem[j];
-      end loop;
+      v_run := credit_grants_run(e.org, g_org, g_rem, g_hi + 1, coalesce(e.balance, 0));
+      g_lo := v_run.o_lo;
+      g_hi := v_run.o_hi;
+      v_open := v_run.o_open;
       l_rem := g_rem[g_lo:g_hi];
       l_exp := g_exp[g_lo:g_hi];
       l_agents := g_agents[g_lo:g_hi];
