@@ -3,7 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCK_KEYS } from '../lib/locks.ts';
+import { AUDIT_ACTION_RULE, auditActionRuleText } from './audit-action-rule.ts';
 import type { Database, ScriptTx } from './connection.ts';
+import { LOCK_CLASS_RULE, lockClassRuleText } from './lock-class-rule.ts';
 
 /**
  * The schema has two kinds of files:
@@ -17,7 +19,9 @@ import type { Database, ScriptTx } from './connection.ts';
  *   `rules/views/<name>.sql`. Each file replaces its object (`create or replace`) and is
  *   applied again whenever its text changes, after the migrations, in this order:
  *   functions, then triggers, then views, each folder by file name. Changing a rule is an
- *   edit of its one file.
+ *   edit of its one file. Two functions are rules without a file, their text written here
+ *   from the list they answer for, so the list has one home: `audit_action_known` from the
+ *   domain's audit actions and `lock_class` from the lock registry (`GENERATED_RULES`).
  *
  * A run is one transaction under an advisory lock: the pending migrations and the changed
  * rules are applied together or not at all, so a database is at the previous version or
@@ -78,21 +82,33 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
     });
 }
 
+/** The rules written from a list of TypeScript rather than read from a file, by name. */
+export const GENERATED_RULES: Record<string, () => string> = {
+  [AUDIT_ACTION_RULE]: () => auditActionRuleText(),
+  [LOCK_CLASS_RULE]: () => lockClassRuleText(),
+};
+
 export function listRules(dir = RULES_DIR): Rule[] {
   return RULE_KINDS.flatMap((kind) => {
     let files: string[];
     try {
       files = readdirSync(join(dir, kind));
     } catch {
-      return [];
+      files = [];
     }
-    return files
+    const read = files
       .filter((file) => RULE_FILE.test(file))
-      .sort()
-      .map((file) => {
-        const sql = readFileSync(join(dir, kind, file), 'utf8');
-        return { name: `${kind}/${file.replace(/\.sql$/, '')}`, sql, checksum: checksumOf(sql) };
+      .map((file) => ({ name: `${kind}/${file.replace(/\.sql$/, '')}`, sql: readFileSync(join(dir, kind, file), 'utf8') }));
+    const written = Object.entries(GENERATED_RULES)
+      .filter(([name]) => name.startsWith(`${kind}/`))
+      .map(([name, text]) => {
+        if (read.some((rule) => rule.name === name)) throw new MigrationError(`${name} is written from its list: remove its file.`);
+        return { name, sql: text() };
       });
+    // By name within the folder, files and written rules alike, as the folder was applied.
+    return [...read, ...written]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((rule) => ({ ...rule, checksum: checksumOf(rule.sql) }));
   });
 }
 
