@@ -255,12 +255,23 @@ describe('the floor: a book at exactly the own price', () => {
 describe('a catalog price that overtakes the books', () => {
   it("floors every seller's book it passes, and tells each seller's admins once", async () => {
     const mark = await outboxMark();
+    const since = new Date().toISOString();
     await lowBalanceMailMeanwhile();
     const raised = await w.t.request('PATCH', `/api/agent-types/${bot.id}`, { price: '0.2600' }, { token: await w.as('H.admin') });
     expect(raised.status).toBe(200);
     await vi.waitFor(async () =>
       expect((await flooredMailsSince(mark, 'Agent pbot')).map((m) => m.to_address)).toEqual(['admin@a1.test', 'admin@sa1.test']),
     );
+    // The mail and the webhook event name the same sellers: one rule decides both.
+    const events = await db()
+      .selectFrom('webhook_events')
+      .select('organization_id')
+      .where('type', '=', 'price.floored')
+      .where('created_at', '>=', since)
+      .where(sql<boolean>`data -> 'agent_type' ->> 'id' = ${bot.id}`)
+      .orderBy('organization_id')
+      .execute();
+    expect(events.map((e) => e.organization_id)).toEqual([w.id('A1' as never), w.id('SA1' as never)].sort());
     const mail = await flooredMailsSince(mark, 'Agent pbot');
     expect(mail[1]!.body_text).toBe(MESSAGES.pricing.flooredMail('Super One', 'Agent pbot', '0.2600', '0.2503'));
     const sa1 = (await book('SA1', 'SA1.admin')).body.items.find((i: any) => i.agent_type.id === bot.id);
