@@ -2,11 +2,12 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '@/lib/session-store';
 import { makeSession, mockApi, renderWithProviders } from '@/test/helpers';
-import { CHILD_ORG, makeUser, OWN_ORG, page } from '@/test/user-data';
+import { CHILD_ORG, makeInvitation, makeUser, OWN_ORG, page } from '@/test/user-data';
 import { TeamMembersCard } from './team-members-card';
 import { MESSAGES } from '@/lib/wording';
 
 const t = MESSAGES.teamPages;
+const noInvitations = { 'GET /api/invitations': () => page('invitations', [], { pageSize: 1 }) };
 
 function renderCard({ id, disableParentInvites = false }: { id: string; disableParentInvites?: boolean }, role = 'agency_admin') {
   sessionStore.set(makeSession({ role, orgType: 'agency' }));
@@ -19,7 +20,7 @@ function renderCard({ id, disableParentInvites = false }: { id: string; disableP
 describe('team members card', { timeout: 20_000 }, () => {
   it('lists the first 5 members with View All when there are more, and Invite for a child that allows it', async () => {
     const users = Array.from({ length: 5 }, () => makeUser());
-    const api = mockApi({ 'GET /api/users': () => page('users', users, { pageSize: 5, total: 7 }) });
+    const api = mockApi({ ...noInvitations, 'GET /api/users': () => page('users', users, { pageSize: 5, total: 7 }) });
     renderCard({ id: CHILD_ORG });
     expect(await screen.findByText(users[4]!.email)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: t.viewAll })).toHaveAttribute('href', `/users?organization_id=${CHILD_ORG}`);
@@ -34,7 +35,7 @@ describe('team members card', { timeout: 20_000 }, () => {
 
   it('shows at most 5 members however many the answer holds, with View All since the organization has more', async () => {
     const users = Array.from({ length: 7 }, () => makeUser());
-    mockApi({ 'GET /api/users': () => page('users', users, { pageSize: 10, total: 7 }) });
+    mockApi({ ...noInvitations, 'GET /api/users': () => page('users', users, { pageSize: 10, total: 7 }) });
     renderCard({ id: CHILD_ORG });
     expect(await screen.findByText(users[4]!.email)).toBeInTheDocument();
     expect(screen.queryByText(users[5]!.email)).not.toBeInTheDocument();
@@ -43,15 +44,36 @@ describe('team members card', { timeout: 20_000 }, () => {
   });
 
   it('has no View All at 5 or fewer and no Invite when the child disables parent invites', async () => {
-    mockApi({ 'GET /api/users': () => page('users', [makeUser({ email: 'only@example.test' })], { pageSize: 5 }) });
+    mockApi({ ...noInvitations, 'GET /api/users': () => page('users', [makeUser({ email: 'only@example.test' })], { pageSize: 5 }) });
     renderCard({ id: CHILD_ORG, disableParentInvites: true });
     expect(await screen.findByText('only@example.test')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: t.viewAll })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: t.inviteUser })).not.toBeInTheDocument();
   });
 
+  it('counts the pending invitations it does not list, with the way to them on the Users panel', async () => {
+    const api = mockApi({
+      'GET /api/users': () => page('users', [makeUser({ email: 'one@example.test' })], { pageSize: 5 }),
+      'GET /api/invitations': () => page('invitations', [makeInvitation()], { pageSize: 1, total: 3 }),
+    });
+    renderCard({ id: CHILD_ORG });
+    expect(await screen.findByRole('link', { name: t.pendingInvitations(3) })).toHaveAttribute(
+      'href',
+      `/users?organization_id=${CHILD_ORG}&status=pending`,
+    );
+    const [query] = api.queriesOf('GET /api/invitations');
+    expect(query).toMatchObject({ organization_id: CHILD_ORG, status: 'pending', page_size: '1' });
+  });
+
+  it('says nothing of invitations when none waits', async () => {
+    mockApi({ ...noInvitations, 'GET /api/users': () => page('users', [makeUser({ email: 'one@example.test' })], { pageSize: 5 }) });
+    renderCard({ id: CHILD_ORG });
+    expect(await screen.findByText('one@example.test')).toBeInTheDocument();
+    expect(screen.queryByText(/pending invitation/)).not.toBeInTheDocument();
+  });
+
   it('offers Invite for the own organization to those who may invite', async () => {
-    mockApi({ 'GET /api/users': () => page('users', [makeUser({ email: 'own@example.test' })], { pageSize: 5 }) });
+    mockApi({ ...noInvitations, 'GET /api/users': () => page('users', [makeUser({ email: 'own@example.test' })], { pageSize: 5 }) });
     renderCard({ id: OWN_ORG });
     expect(await screen.findByRole('link', { name: t.inviteUser })).toBeInTheDocument();
   });

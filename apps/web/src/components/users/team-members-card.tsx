@@ -2,6 +2,7 @@ import { mayInviteTo, mayListPeople, PAGING, roleLabel, type Organization } from
 import { useQuery } from '@tanstack/react-query';
 import { UserPlus } from 'lucide-react';
 import { Link } from 'react-router';
+import { invitationQueries } from '@/api/invitations';
 import { userQueries } from '@/api/users';
 import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
@@ -27,11 +28,19 @@ export function TeamMembersCard({
     ...userQueries.list({ organization_id: organization.id, page: 1, page_size: PAGING.teamCardMembers }),
     enabled: allowed,
   });
+  // The card lists people only; invitations still waiting are counted, with the way to them
+  // (the Users panel lists them under Status: pending), so none is out of sight.
+  const invitations = useQuery({
+    ...invitationQueries.list({ organization_id: organization.id, status: 'pending', page: 1, page_size: 1 }),
+    enabled: allowed,
+  });
 
   if (!allowed) return null;
   // The first members, however many the page asked for holds; View All whenever the organization has more.
   const shown = members.data?.users.slice(0, PAGING.teamCardMembers) ?? [];
   const total = members.data?.pagination.total ?? 0;
+  const pending = invitations.data?.pagination.total ?? 0;
+  const usersOf = `${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}`;
 
   return (
     <Card>
@@ -48,7 +57,7 @@ export function TeamMembersCard({
           )}
           {total > shown.length && (
             <Button asChild size="sm" variant="outline">
-              <Link to={`${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}`}>{t.viewAll}</Link>
+              <Link to={usersOf}>{t.viewAll}</Link>
             </Button>
           )}
         </div>
@@ -77,6 +86,13 @@ export function TeamMembersCard({
               </li>
             ))}
           </ul>
+        )}
+        {pending > 0 && (
+          <p className="mt-2 text-sm">
+            <Link to={`${usersOf}&status=pending`} className="text-primary underline-offset-4 hover:underline">
+              {t.pendingInvitations(pending)}
+            </Link>
+          </p>
         )}
       </CardContent>
     </Card>

@@ -27,6 +27,7 @@ export const PEOPLE_WORDING = {
     viewAll: 'View All',
     teamCardTitle: 'Team Members',
     noMembers: 'No team members yet.',
+    pendingInvitations: (count: number) => `${count.toLocaleString('en-US')} pending ${count === 1 ? 'invitation' : 'invitations'}`,
     acceptSuccessTitle: 'Invitation accepted',
   },
 } as const;
