@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
@@ -52,6 +53,17 @@ describe('the audit actions rule', () => {
     expect(rules.find((rule) => rule.name === AUDIT_ACTION_RULE)?.sql).toBe(auditActionRuleText());
     const functions = rules.filter((rule) => rule.name.startsWith('functions/')).map((rule) => rule.name);
     expect(functions).toEqual([...functions].sort());
+  });
+
+  it('is refused beside a file of the same name, which would be a second copy of the list', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rules-'));
+    try {
+      mkdirSync(join(dir, 'functions'));
+      writeFileSync(join(dir, 'functions', 'audit_action_known.sql'), auditActionRuleText());
+      expect(() => listRules(dir)).toThrow(/functions\/audit_action_known is written from its list: remove its file/);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
   });
 
   it('knows every action of the list, and nothing else', async () => {
