@@ -66,6 +66,15 @@ export function inviteHref(organization: { id: string; name: string | null }): s
   return `${PATHS.users}/create?${params}`;
 }
 
+/** The people of an organization (the viewer's own without an id), or its pending invitations. */
+export function usersHref(organizationId?: string | null, status?: 'pending'): string {
+  const params = new URLSearchParams();
+  if (organizationId) params.set('organization_id', organizationId);
+  if (status) params.set('status', status);
+  const query = params.toString();
+  return query ? `${PATHS.users}?${query}` : PATHS.users;
+}
+
 /** An organization's credit ledger: the viewer's own, or another of their subtree by id. */
 export function ledgerHref(organizationId?: string | null): string {
   return organizationId ? `${PATHS.creditLedger}?org=${encodeURIComponent(organizationId)}` : PATHS.creditLedger;

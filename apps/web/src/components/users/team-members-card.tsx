@@ -9,7 +9,7 @@ import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { fullName } from '@/lib/format';
-import { inviteHref, PATHS } from '@/lib/paths';
+import { inviteHref, PATHS, usersHref } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { UserStatusBadge } from './user-status-badge';
 import { MESSAGES } from '@/lib/wording';
@@ -40,7 +40,6 @@ export function TeamMembersCard({
   const shown = members.data?.users.slice(0, PAGING.teamCardMembers) ?? [];
   const total = members.data?.pagination.total ?? 0;
   const pending = invitations.data?.pagination.total ?? 0;
-  const usersOf = `${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}`;
 
   return (
     <Card>
@@ -57,7 +56,7 @@ export function TeamMembersCard({
           )}
           {total > shown.length && (
             <Button asChild size="sm" variant="outline">
-              <Link to={usersOf}>{t.viewAll}</Link>
+              <Link to={usersHref(organization.id)}>{t.viewAll}</Link>
             </Button>
           )}
         </div>
@@ -89,7 +88,7 @@ export function TeamMembersCard({
         )}
         {pending > 0 && (
           <p className="mt-2 text-sm">
-            <Link to={`${usersOf}&status=pending`} className="text-primary underline-offset-4 hover:underline">
+            <Link to={usersHref(organization.id, 'pending')} className="text-primary underline-offset-4 hover:underline">
               {t.pendingInvitations(pending)}
             </Link>
           </p>

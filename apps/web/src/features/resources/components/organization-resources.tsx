@@ -15,7 +15,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { QueryError } from '@/components/query-error';
 import { formatCredits } from '@/lib/credit-format';
 import { showsOrganizationList } from '@/lib/org-reach';
-import { ledgerHref, PATHS } from '@/lib/paths';
+import { ledgerHref, PATHS, usersHref } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { AgentsPanel } from './agents-panel';
 import { AllocateCreditsDialog } from './allocate-credits-dialog';
@@ -73,7 +73,7 @@ export function OrganizationResources({ organizationId, base }: { organizationId
   const own = !!viewer && isOwnOrganization(viewer, org);
   // Credits go from the user's own organization to its active direct children.
   const mayAllocate = !!viewer && mayAllocateFrom(viewer, org) && canHaveChildren(org.org_type);
-  const teamHref = own ? PATHS.team : `${PATHS.users}?organization_id=${encodeURIComponent(org.id)}`;
+  const teamHref = own ? PATHS.team : usersHref(org.id);
   // Team and Organizations open lists the server gives only with their list permissions.
   const mayOpenTeam = !!viewer && mayListPeople(viewer);
   const mayOpenOrganizations = showsOrganizationList(viewer);

@@ -22,7 +22,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useCreateInvitation } from '@/api/invitations';
 import { PermissionDenied } from '@/components/permission-denied';
 import { QueryError } from '@/components/query-error';
-import { PATHS } from '@/lib/paths';
+import { usersHref } from '@/lib/paths';
 import { useViewer } from '@/lib/use-viewer';
 import { fieldOf } from '@/lib/form';
 import { ErrorAlert } from '@/components/error-alert';
@@ -57,7 +57,7 @@ export default function InviteUserPage() {
   });
   const { errors, isSubmitting, isDirty } = form.formState;
   useUnsavedChangesGuard(isDirty);
-  const back = organizationId ? `${PATHS.users}?organization_id=${encodeURIComponent(organizationId)}` : PATHS.users;
+  const back = usersHref(organizationId);
 
   async function submit(values: CreateInvitationInput) {
     if (!organization) return;
@@ -65,7 +65,7 @@ export default function InviteUserPage() {
       const invitation = await create.mutateAsync({ ...values, organization_id: organization.id });
       toast.success(t.invitationSent, { description: t.invitationSentTo(invitation.email) });
       // Opened on Pending, where the invitation just sent is listed.
-      navigate(`${PATHS.users}?organization_id=${encodeURIComponent(organization.id)}&status=pending`, { replace: true });
+      navigate(usersHref(organization.id, 'pending'), { replace: true });
     } catch (error) {
       toast.error(MESSAGES.invitations.inviteFailed, {
         description: error instanceof Error ? error.message : MESSAGES.generic.unknown,
